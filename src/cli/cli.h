@@ -1,0 +1,43 @@
+/* cli: the command-line front end. One cmd_<name>.c per subcommand; the
+ * table in cli_commands.c lists them. Commands parse options, call the
+ * library, hand results to src/report, and map errors to exit statuses
+ * (bw_code_exit_status). Diagnostics go to stderr, data to stdout. */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stddef.h>
+
+#include "bw_buf.h"
+#include "bw_error.h"
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary; /* one line for `bwlab --help` */
+    const char *usage;   /* synopsis lines, usage notation */
+    const char *help;    /* option descriptions for `bwlab help NAME` */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} cli_command;
+
+const cli_command *cli_commands(size_t *count);
+const cli_command *cli_find(const char *name);
+
+/* Prints "bwlab NAME: error: MSG", the synopsis and a hint to stderr;
+ * returns 2. */
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
+/* Handles getopt_long's '?' and ':' results (opterr must be 0 and the
+ * option string start with ':'); returns 2. */
+int cli_option_error(const cli_command *cmd, int c, char **argv);
+/* Prints "bwlab NAME: error: MSG" for a library error; returns its exit
+ * status. */
+int cli_fail(const cli_command *cmd, const bw_error *err);
+/* Writes b to `path` (atomically: temp file + rename) or to stdout when
+ * path is NULL or "-". */
+bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err);
+/* Full help text of a command into b. */
+void cli_command_help(const cli_command *cmd, bw_buf *b);
+
+int cmd_model(int argc, char **argv);
+int cmd_patterns(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+#endif

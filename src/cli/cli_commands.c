@@ -1,0 +1,54 @@
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command commands[] = {
+    { "model", "model one warp-instruction or a whole launch (no device needed)",
+      "bwlab model (--expr EXPR | --pattern SPEC) [--elem E] [--active N | --mask HEX]\n"
+      "            [--base B] [--warp K] [--space global|local]\n"
+      "            [--profile NAME] [--lanes W] [--sector S] [--line L] [--banks N] [--bank-width B]\n"
+      "            [--launch --items N [--access load|store]]\n"
+      "            [--roofline --peak-gflops P --peak-gbs B (--intensity I | --tile T)]\n"
+      "            [--format table|json]",
+      "Address source (one of):\n"
+      "  --expr EXPR         byte address of lane t in warp w, e.g. '4*g' or 't < 16 ? 4*t : 4000 + 256*(t-16)'\n"
+      "                      (variables t, w, g = w*W + t, W; C operators; min(), max())\n"
+      "  --pattern SPEC      a catalogue pattern, e.g. stride:s=2 (see 'bwlab patterns')\n"
+      "Instruction:\n"
+      "  --elem E            bytes per lane (default 4)\n"
+      "  --active N          lanes 0..N-1 active (default: all)\n"
+      "  --mask HEX          active lanes as a hex bit mask, bit t = lane t\n"
+      "  --base B            byte offset added to every address (default 0)\n"
+      "  --warp K            which warp's addresses (default 0)\n"
+      "  --space SPACE       global (default) or local (adds the bank-conflict model)\n"
+      "Profile (DESIGN.md section 3):\n"
+      "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic\n"
+      "  --lanes W, --sector S, --line L, --banks N, --bank-width B   override one field\n"
+      "Whole launch:\n"
+      "  --launch, --items N  requested, instruction-model and footprint bytes of N work-items\n"
+      "  --access KIND       count the access as a load (default) or a store\n"
+      "Roofline:\n"
+      "  --roofline --peak-gflops P --peak-gbs B  with --intensity I (FLOP/byte) or --tile T\n"
+      "                      (tiled float matmul, I = T/4); the address source is optional then\n"
+      "Output:\n"
+      "  --format FORMAT     table (default, for people) or json (one object, for scripts)\n",
+      cmd_model },
+    { "patterns", "list the pattern catalogue",
+      "bwlab patterns [--format table|json]",
+      "  --format FORMAT     table (default) or json\n", cmd_patterns },
+    { "help", "show help for a command", "bwlab help [COMMAND]", "", cmd_help },
+};
+
+const cli_command *cli_commands(size_t *count)
+{
+    *count = sizeof commands / sizeof commands[0];
+    return commands;
+}
+
+const cli_command *cli_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}

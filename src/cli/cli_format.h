@@ -1,0 +1,18 @@
+/* cli_format: parsing of the --format flag shared by commands. */
+#ifndef CLI_FORMAT_H
+#define CLI_FORMAT_H
+
+typedef enum cli_format {
+    CLI_FORMAT_TABLE,
+    CLI_FORMAT_JSON,
+    CLI_FORMAT_CSV,
+    CLI_FORMAT_MD,
+} cli_format;
+
+/* Parses `s` against the allowed formats (bit 1<<format). Returns 0 and
+ * sets *out, or -1 when not allowed. */
+int cli_format_parse(const char *s, unsigned allowed, cli_format *out);
+/* "table|json" style list of the allowed formats */
+const char *cli_format_list(unsigned allowed);
+
+#endif

@@ -1,0 +1,76 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cli_command_help(const cli_command *cmd, bw_buf *b)
+{
+    bw_buf_printf(b, "usage: %s\n\n%s.\n", cmd->usage, cmd->summary);
+    if (cmd->help && *cmd->help)
+        bw_buf_printf(b, "\n%s", cmd->help);
+}
+
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "bwlab %s: error: ", cmd->name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: %s\nTry 'bwlab help %s' for details.\n", cmd->usage, cmd->name);
+    return bw_code_exit_status(BW_E_USAGE);
+}
+
+int cli_option_error(const cli_command *cmd, int c, char **argv)
+{
+    extern int optind, optopt;
+    const char *arg = argv[optind - 1];
+    if (c == ':')
+        return cli_usage_error(cmd, "option '%s' needs a value", arg);
+    if (optopt && !(arg[0] == '-' && arg[1] == '-'))
+        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int cli_fail(const cli_command *cmd, const bw_error *err)
+{
+    fprintf(stderr, "bwlab %s: error: %s\n", cmd->name, bw_error_text(err));
+    return bw_code_exit_status(err->code);
+}
+
+bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err)
+{
+    if (bw_buf_failed(b))
+        return bw_error_set(err, BW_E_NOMEM, "out of memory formatting the output");
+    if (!path || !strcmp(path, "-")) {
+        size_t n = b->len;
+        if (n && fwrite(b->data, 1, n, stdout) != n)
+            return bw_error_set(err, BW_E_IO, "cannot write to standard output: %s", strerror(errno));
+        if (fflush(stdout) != 0)
+            return bw_error_set(err, BW_E_IO, "cannot write to standard output: %s", strerror(errno));
+        return BW_OK;
+    }
+    size_t tl = strlen(path) + 32;
+    char *tmp = malloc(tl);
+    if (!tmp)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    snprintf(tmp, tl, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    bw_code rc = BW_OK;
+    if (!f) {
+        rc = bw_error_set(err, BW_E_IO, "cannot write '%s': %s", path, strerror(errno));
+    } else {
+        int bad = b->len && fwrite(b->data, 1, b->len, f) != b->len;
+        bad |= fclose(f) != 0;
+        if (bad || rename(tmp, path) != 0) {
+            rc = bw_error_set(err, BW_E_IO, "cannot write '%s': %s", path, strerror(errno));
+            remove(tmp);
+        }
+    }
+    free(tmp);
+    return rc;
+}

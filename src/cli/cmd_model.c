@@ -1,0 +1,428 @@
+/* bwlab model: the analytic model of one warp-instruction, of a whole
+ * launch, and the roofline, without any device. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bw_parse.h"
+#include "cli.h"
+#include "cli_format.h"
+#include "model_affine.h"
+#include "model_bank.h"
+#include "model_expr.h"
+#include "model_launch.h"
+#include "model_pattern.h"
+#include "model_profile.h"
+#include "model_roofline.h"
+#include "model_warp.h"
+#include "report_model.h"
+
+enum {
+    OPT_EXPR = 256,
+    OPT_PATTERN,
+    OPT_ELEM,
+    OPT_ACTIVE,
+    OPT_MASK,
+    OPT_BASE,
+    OPT_WARP,
+    OPT_PROFILE,
+    OPT_LANES,
+    OPT_SECTOR,
+    OPT_LINE,
+    OPT_BANKS,
+    OPT_BANK_WIDTH,
+    OPT_SPACE,
+    OPT_LAUNCH,
+    OPT_ITEMS,
+    OPT_ACCESS,
+    OPT_ROOFLINE,
+    OPT_PEAK_GFLOPS,
+    OPT_PEAK_GBS,
+    OPT_INTENSITY,
+    OPT_TILE,
+    OPT_FORMAT,
+};
+
+static const struct option long_opts[] = {
+    { "expr", required_argument, NULL, OPT_EXPR },
+    { "pattern", required_argument, NULL, OPT_PATTERN },
+    { "elem", required_argument, NULL, OPT_ELEM },
+    { "active", required_argument, NULL, OPT_ACTIVE },
+    { "mask", required_argument, NULL, OPT_MASK },
+    { "base", required_argument, NULL, OPT_BASE },
+    { "warp", required_argument, NULL, OPT_WARP },
+    { "profile", required_argument, NULL, OPT_PROFILE },
+    { "lanes", required_argument, NULL, OPT_LANES },
+    { "sector", required_argument, NULL, OPT_SECTOR },
+    { "line", required_argument, NULL, OPT_LINE },
+    { "banks", required_argument, NULL, OPT_BANKS },
+    { "bank-width", required_argument, NULL, OPT_BANK_WIDTH },
+    { "space", required_argument, NULL, OPT_SPACE },
+    { "launch", no_argument, NULL, OPT_LAUNCH },
+    { "items", required_argument, NULL, OPT_ITEMS },
+    { "access", required_argument, NULL, OPT_ACCESS },
+    { "roofline", no_argument, NULL, OPT_ROOFLINE },
+    { "peak-gflops", required_argument, NULL, OPT_PEAK_GFLOPS },
+    { "peak-gbs", required_argument, NULL, OPT_PEAK_GBS },
+    { "intensity", required_argument, NULL, OPT_INTENSITY },
+    { "tile", required_argument, NULL, OPT_TILE },
+    { "format", required_argument, NULL, OPT_FORMAT },
+    { 0 },
+};
+
+typedef struct model_args {
+    const char *expr, *pattern, *mask, *profile, *space, *access;
+    const char *elem, *active, *base, *warp, *lanes, *sector, *line, *banks, *bank_width;
+    const char *items, *peak_gflops, *peak_gbs, *intensity, *tile;
+    int launch, roofline;
+    cli_format format;
+} model_args;
+
+/* Parsed numbers and the objects built from them; freed in one place. */
+typedef struct model_run {
+    model_profiles *profiles;
+    model_geometry geo;
+    const char *profile_name;
+    model_pattern *pattern;
+    model_expr *expr;
+    const model_expr *use_expr;
+    int64_t elem, base, warp, items;
+    model_lanes active;
+    int64_t addr[MODEL_MAX_LANES];
+    model_warp counts;
+    model_bank bank;
+    model_launch launch;
+    model_roofline roof;
+} model_run;
+
+/* flag names and values are checked here so every message names them */
+static int parse_u64_in(const cli_command *self, const char *flag, const char *s, uint64_t min,
+                        uint64_t max, uint64_t *out)
+{
+    bw_error err = BW_ERROR_INIT;
+    if (bw_parse_u64(s, flag, out, &err) != BW_OK) {
+        int st = cli_usage_error(self, "%s", bw_error_text(&err));
+        bw_error_clear(&err);
+        return st;
+    }
+    if (*out < min || *out > max)
+        return cli_usage_error(self, "%s: '%s' is out of range (%llu..%llu)", flag, s,
+                               (unsigned long long)min, (unsigned long long)max);
+    return 0;
+}
+
+static int parse_double_pos(const cli_command *self, const char *flag, const char *s, double *out)
+{
+    bw_error err = BW_ERROR_INIT;
+    if (bw_parse_double(s, flag, out, &err) != BW_OK) {
+        int st = cli_usage_error(self, "%s", bw_error_text(&err));
+        bw_error_clear(&err);
+        return st;
+    }
+    if (!(*out > 0))
+        return cli_usage_error(self, "%s: '%s' must be a positive number", flag, s);
+    return 0;
+}
+
+static int check_conflicts(const cli_command *self, model_args *a)
+{
+    if (a->expr && a->pattern)
+        return cli_usage_error(self, "conflicting flags: --expr and --pattern (give one address source)");
+    if (a->active && a->mask)
+        return cli_usage_error(self, "conflicting flags: --active and --mask (give one lane set)");
+    if (a->intensity && a->tile)
+        return cli_usage_error(self, "conflicting flags: --intensity and --tile (give one)");
+    if (a->items)
+        a->launch = 1;
+    if (a->peak_gflops || a->peak_gbs || a->intensity || a->tile)
+        a->roofline = 1;
+    if (a->launch && !a->items)
+        return cli_usage_error(self, "--launch needs --items N");
+    if (a->access && !a->launch)
+        return cli_usage_error(self, "--access applies to a launch: add --launch --items N");
+    if (a->roofline && (!a->peak_gflops || !a->peak_gbs))
+        return cli_usage_error(self, "--roofline needs --peak-gflops P and --peak-gbs B");
+    if (a->roofline && !a->intensity && !a->tile)
+        return cli_usage_error(self, "--roofline needs --intensity I or --tile T");
+    if (!a->expr && !a->pattern && !a->roofline)
+        return cli_usage_error(self, "give an address source: --expr EXPR or --pattern SPEC");
+    if (!a->expr && !a->pattern) {
+        const char *stray = a->elem ? "--elem" : a->active ? "--active" : a->mask ? "--mask"
+                            : a->base ? "--base" : a->warp ? "--warp" : a->space ? "--space"
+                            : a->launch ? "--launch" : NULL;
+        if (stray)
+            return cli_usage_error(self, "%s needs an address source (--expr or --pattern)", stray);
+    }
+    if (a->space && strcmp(a->space, "global") && strcmp(a->space, "local"))
+        return cli_usage_error(self, "--space: '%s' is not global or local", a->space);
+    if (a->access && strcmp(a->access, "load") && strcmp(a->access, "store"))
+        return cli_usage_error(self, "--access: '%s' is not load or store", a->access);
+    return 0;
+}
+
+static int setup_geometry(const cli_command *self, const model_args *a, model_run *r)
+{
+    bw_error err = BW_ERROR_INIT;
+    const model_profile *p = NULL;
+    int st = 0;
+    if (model_profiles_load_default(&r->profiles, &err) != BW_OK ||
+        model_profiles_get(r->profiles, a->profile ? a->profile : "nvidia", &p, &err) != BW_OK) {
+        st = err.code == BW_E_USAGE ? cli_usage_error(self, "--profile: %s", bw_error_text(&err))
+                                    : cli_fail(self, &err);
+        bw_error_clear(&err);
+        return st;
+    }
+    r->profile_name = p->name;
+    r->geo = p->geo;
+    uint64_t v;
+    if (a->lanes && (st = parse_u64_in(self, "--lanes", a->lanes, 1, MODEL_MAX_LANES, &v)) == 0)
+        r->geo.lanes = (int)v;
+    if (!st && a->sector && (st = parse_u64_in(self, "--sector", a->sector, 1, MODEL_MAX_UNIT, &v)) == 0)
+        r->geo.sector = (int64_t)v;
+    if (!st && a->line && (st = parse_u64_in(self, "--line", a->line, 1, MODEL_MAX_UNIT, &v)) == 0)
+        r->geo.line = (int64_t)v;
+    if (!st && a->banks && (st = parse_u64_in(self, "--banks", a->banks, 0, MODEL_MAX_BANKS, &v)) == 0)
+        r->geo.banks = (int)v;
+    if (!st && a->bank_width &&
+        (st = parse_u64_in(self, "--bank-width", a->bank_width, 1, MODEL_MAX_UNIT, &v)) == 0)
+        r->geo.bank_width = (int64_t)v;
+    if (st)
+        return st;
+    if (model_geometry_check(&r->geo, &err) != BW_OK) {
+        st = cli_usage_error(self, "%s", bw_error_text(&err));
+        bw_error_clear(&err);
+    }
+    return st;
+}
+
+static int setup_source(const cli_command *self, const model_args *a, model_run *r)
+{
+    bw_error err = BW_ERROR_INIT;
+    int st = 0;
+    uint64_t v;
+    r->elem = 0;
+    if (a->elem) {
+        if ((st = parse_u64_in(self, "--elem", a->elem, 1, MODEL_MAX_ELEM, &v)) != 0)
+            return st;
+        r->elem = (int64_t)v;
+    }
+    if (a->pattern) {
+        if (model_pattern_parse(a->pattern, r->geo.lanes, r->elem, &r->pattern, &err) != BW_OK) {
+            st = cli_usage_error(self, "--pattern: %s", bw_error_text(&err));
+            bw_error_clear(&err);
+            return st;
+        }
+        r->use_expr = r->pattern->expr;
+        r->elem = r->pattern->elem;
+        r->active = r->pattern->active;
+        if ((a->active || a->mask) && model_lanes_count(&r->active) != r->geo.lanes)
+            return cli_usage_error(self, "conflicting flags: pattern '%s' sets its own active lanes; "
+                                         "drop --active/--mask",
+                                   r->pattern->spec);
+    } else {
+        if (model_expr_parse(a->expr, &r->expr, &err) != BW_OK) {
+            st = cli_usage_error(self, "--expr: %s", bw_error_text(&err));
+            bw_error_clear(&err);
+            return st;
+        }
+        r->use_expr = r->expr;
+        if (r->elem == 0)
+            r->elem = 4;
+        r->active = model_lanes_all(r->geo.lanes);
+    }
+    if (a->active) {
+        if ((st = parse_u64_in(self, "--active", a->active, 0, (uint64_t)r->geo.lanes, &v)) != 0)
+            return st;
+        if (v == 0)
+            return cli_usage_error(self, "--active: 0 leaves no lane active (give 1..%d)", r->geo.lanes);
+        r->active = model_lanes_first(r->geo.lanes, (int)v);
+    }
+    if (a->mask) {
+        if (model_lanes_parse_hex(a->mask, r->geo.lanes, &r->active, &err) != BW_OK) {
+            st = cli_usage_error(self, "%s", bw_error_text(&err));
+            bw_error_clear(&err);
+            return st;
+        }
+        if (model_lanes_count(&r->active) == 0)
+            return cli_usage_error(self, "--mask: '%s' is empty: no lane would be active", a->mask);
+    }
+    int64_t sv;
+    if (a->base) {
+        if (bw_parse_i64(a->base, "--base", &sv, &err) != BW_OK) {
+            st = cli_usage_error(self, "%s", bw_error_text(&err));
+            bw_error_clear(&err);
+            return st;
+        }
+        r->base = sv;
+    }
+    if (a->warp) {
+        if ((st = parse_u64_in(self, "--warp", a->warp, 0, MODEL_AFFINE_MAX_WARP - 1, &v)) != 0)
+            return st;
+        r->warp = (int64_t)v;
+    }
+    if (a->items) {
+        if ((st = parse_u64_in(self, "--items", a->items, 1, MODEL_LAUNCH_MAX_ITEMS, &v)) != 0)
+            return st;
+        r->items = (int64_t)v;
+    }
+    return 0;
+}
+
+/* addresses of the chosen warp, base added; inactive lanes are not evaluated */
+static bw_code warp_addresses(model_run *r, bw_error *err)
+{
+    int W = r->geo.lanes;
+    for (int t = 0; t < W; t++) {
+        r->addr[t] = 0;
+        if (!model_lanes_has(&r->active, t))
+            continue;
+        model_expr_env env = { t, r->warp, r->warp * W + t, W };
+        int64_t v;
+        bw_code rc = model_expr_eval(r->use_expr, &env, &v, err);
+        if (rc != BW_OK)
+            return rc;
+        if (__builtin_add_overflow(v, r->base, &r->addr[t]))
+            return bw_error_set(err, BW_E_RANGE, "lane %d: address %lld plus --base %lld overflows", t,
+                                (long long)v, (long long)r->base);
+    }
+    return BW_OK;
+}
+
+static int compute(const cli_command *self, const model_args *a, model_run *r)
+{
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = BW_OK;
+    if (r->use_expr) {
+        rc = warp_addresses(r, &err);
+        if (rc == BW_OK)
+            rc = model_warp_count(&r->geo, r->elem, r->addr, &r->active, &r->counts, &err);
+        if (rc == BW_OK && a->space && !strcmp(a->space, "local"))
+            model_bank_count(&r->geo, r->addr, &r->active, &r->bank);
+        if (rc == BW_OK && a->launch) {
+            model_access acc = { r->use_expr, r->elem, r->active, r->items, r->base,
+                                 a->access && !strcmp(a->access, "store") };
+            rc = model_launch_count(&r->geo, &acc, 1, &r->launch, &err);
+        }
+    }
+    if (rc == BW_OK && a->roofline) {
+        double P = 0, B = 0, I = 0;
+        uint64_t T = 0;
+        int st = parse_double_pos(self, "--peak-gflops", a->peak_gflops, &P);
+        if (!st)
+            st = parse_double_pos(self, "--peak-gbs", a->peak_gbs, &B);
+        if (!st && a->intensity)
+            st = parse_double_pos(self, "--intensity", a->intensity, &I);
+        if (!st && a->tile)
+            st = parse_u64_in(self, "--tile", a->tile, 1, UINT64_C(1) << 40, &T);
+        if (st)
+            return st;
+        rc = a->tile ? model_roofline_tile(P, B, (int64_t)T, &r->roof, &err)
+                     : model_roofline_eval(P, B, I, &r->roof, &err);
+    }
+    int st = 0;
+    if (rc != BW_OK)
+        st = rc == BW_E_USAGE ? cli_usage_error(self, "%s", bw_error_text(&err)) : cli_fail(self, &err);
+    bw_error_clear(&err);
+    return st;
+}
+
+static int output(const cli_command *self, const model_args *a, model_run *r)
+{
+    report_model rep = { 0 };
+    rep.geo = &r->geo;
+    rep.profile_name = r->profile_name;
+    if (r->use_expr) {
+        rep.expr_text = r->pattern ? r->pattern->expr_text : NULL;
+        rep.pattern_spec = r->pattern ? r->pattern->spec : NULL;
+        rep.warp = r->warp;
+        rep.base = r->base;
+        rep.local = a->space && !strcmp(a->space, "local");
+        rep.addr = r->addr;
+        rep.active = &r->active;
+        rep.counts = &r->counts;
+        rep.bank = rep.local ? &r->bank : NULL;
+        rep.launch = a->launch ? &r->launch : NULL;
+        rep.items = r->items;
+        rep.launch_store = a->access && !strcmp(a->access, "store");
+    }
+    rep.roof = a->roofline ? &r->roof : NULL;
+    char *text = r->expr ? model_expr_to_string(r->expr) : NULL;
+    if (r->expr)
+        rep.expr_text = text;
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = BW_OK;
+    if (a->format == CLI_FORMAT_JSON)
+        rc = report_model_json(&rep, &b, &err);
+    else
+        report_model_table(&rep, &b);
+    if (rc == BW_OK)
+        rc = cli_write_output(NULL, &b, &err);
+    int st = rc == BW_OK ? 0 : cli_fail(self, &err);
+    free(text);
+    bw_buf_free(&b);
+    bw_error_clear(&err);
+    return st;
+}
+
+int cmd_model(int argc, char **argv)
+{
+    const cli_command *self = cli_find("model");
+    model_args a;
+    memset(&a, 0, sizeof a);
+    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_EXPR: a.expr = optarg; break;
+        case OPT_PATTERN: a.pattern = optarg; break;
+        case OPT_ELEM: a.elem = optarg; break;
+        case OPT_ACTIVE: a.active = optarg; break;
+        case OPT_MASK: a.mask = optarg; break;
+        case OPT_BASE: a.base = optarg; break;
+        case OPT_WARP: a.warp = optarg; break;
+        case OPT_PROFILE: a.profile = optarg; break;
+        case OPT_LANES: a.lanes = optarg; break;
+        case OPT_SECTOR: a.sector = optarg; break;
+        case OPT_LINE: a.line = optarg; break;
+        case OPT_BANKS: a.banks = optarg; break;
+        case OPT_BANK_WIDTH: a.bank_width = optarg; break;
+        case OPT_SPACE: a.space = optarg; break;
+        case OPT_LAUNCH: a.launch = 1; break;
+        case OPT_ITEMS: a.items = optarg; break;
+        case OPT_ACCESS: a.access = optarg; break;
+        case OPT_ROOFLINE: a.roofline = 1; break;
+        case OPT_PEAK_GFLOPS: a.peak_gflops = optarg; break;
+        case OPT_PEAK_GBS: a.peak_gbs = optarg; break;
+        case OPT_INTENSITY: a.intensity = optarg; break;
+        case OPT_TILE: a.tile = optarg; break;
+        case OPT_FORMAT:
+            if (cli_format_parse(optarg, allowed, &a.format) != 0)
+                return cli_usage_error(self, "--format: '%s' is not one of %s", optarg,
+                                       cli_format_list(allowed));
+            break;
+        default: return cli_option_error(self, c, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    int st = check_conflicts(self, &a);
+    if (st)
+        return st;
+    model_run r;
+    memset(&r, 0, sizeof r);
+    st = setup_geometry(self, &a, &r);
+    if (!st && (a.expr || a.pattern))
+        st = setup_source(self, &a, &r);
+    if (!st)
+        st = compute(self, &a, &r);
+    if (!st)
+        st = output(self, &a, &r);
+    model_pattern_free(r.pattern);
+    model_expr_free(r.expr);
+    model_profiles_free(r.profiles);
+    return st;
+}

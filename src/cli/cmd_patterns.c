@@ -1,0 +1,42 @@
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "cli_format.h"
+#include "report_patterns.h"
+
+int cmd_patterns(int argc, char **argv)
+{
+    const cli_command *self = cli_find("patterns");
+    static const struct option opts[] = { { "format", required_argument, NULL, 'f' }, { 0 } };
+    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
+    cli_format fmt = CLI_FORMAT_TABLE;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (cli_format_parse(optarg, allowed, &fmt) != 0)
+                return cli_usage_error(self, "--format: '%s' is not one of %s", optarg,
+                                       cli_format_list(allowed));
+            break;
+        default:
+            return cli_option_error(self, c, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    int status = 0;
+    bw_code rc = fmt == CLI_FORMAT_JSON ? report_patterns_json(32, &b, &err)
+                                        : report_patterns_table(32, &b, &err);
+    if (rc == BW_OK)
+        rc = cli_write_output(NULL, &b, &err);
+    if (rc != BW_OK)
+        status = cli_fail(self, &err);
+    bw_error_clear(&err);
+    bw_buf_free(&b);
+    return status;
+}

@@ -1,0 +1,44 @@
+/* bwlab entry point: global options and subcommand dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bwlab_config.h"
+#include "cli.h"
+
+static int top_usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, "bwlab: error: %s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+    fprintf(stderr, "\nusage: bwlab [--version] [--help] COMMAND [ARGS]\n"
+                    "Try 'bwlab --help' for the list of commands.\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return top_usage_error("no command given", NULL);
+    const char *first = argv[1];
+    if (!strcmp(first, "--version") || !strcmp(first, "-V")) {
+        printf("bwlab %s\n", BWLAB_VERSION);
+        return 0;
+    }
+    if (!strcmp(first, "--help") || !strcmp(first, "-h")) {
+        char *help_argv[] = { "help", NULL };
+        return cmd_help(1, help_argv);
+    }
+    if (first[0] == '-')
+        return top_usage_error("unknown option", first);
+    const cli_command *cmd = cli_find(first);
+    if (!cmd)
+        return top_usage_error("unknown command", first);
+    /* `bwlab CMD --help` anywhere in the arguments shows the command's help */
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            char *help_argv[] = { "help", (char *)cmd->name, NULL };
+            return cmd_help(2, help_argv);
+        }
+    }
+    return cmd->run(argc - 1, argv + 1);
+}

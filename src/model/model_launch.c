@@ -1,0 +1,454 @@
+#include "model_launch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_affine.h"
+#include "model_warp.h"
+
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+/* A bitmap above this many bits, or a sorted list above this many entries,
+ * is refused rather than allocated. */
+#define MARK_BITMAP_MAX_BITS ((int64_t)1 << 30)
+#define MARK_LIST_MAX ((int64_t)1 << 26)
+
+/* floor(a / u), by shift when u is a power of two */
+typedef struct unit_div {
+    int64_t u;
+    int shift;
+} unit_div;
+
+static unit_div make_div(int64_t u)
+{
+    unit_div d = { u, -1 };
+    if ((u & (u - 1)) == 0)
+        d.shift = __builtin_ctzll((uint64_t)u);
+    return d;
+}
+
+static inline int64_t udiv(unit_div d, int64_t a)
+{
+    if (d.shift >= 0)
+        return a >= 0 ? a >> d.shift : ~(~a >> d.shift);
+    return model_unit_of(a, d.u);
+}
+
+/* Footprint summary of one run of warps whose units can be counted in
+ * closed form. */
+typedef struct piece {
+    int64_t fp_s, fp_l;
+    int64_t first_s, last_s, first_l, last_l;
+} piece;
+
+/* Per-kind (loads or stores) state while walking the accesses. */
+typedef struct kind_state {
+    model_traffic *t;
+    piece *pieces;
+    size_t np, cap;
+    int needs_marking;
+    int any_units;
+    int64_t min_s, max_s; /* sector range of everything touched */
+    int64_t marks;                      /* upper bound of unit marks */
+} kind_state;
+
+/* One run of warps w_lo .. w_lo+n-1: lane lanes[i] is at at[i] + slope[i]*k
+ * in warp w_lo + k (base included). */
+typedef struct seg_view {
+    int64_t w_lo, n;
+    int nl;
+    const int *lanes;
+    const int64_t *at;
+    const int64_t *slope;
+} seg_view;
+
+typedef struct walk_ctx {
+    const model_geometry *geo;
+    const model_access *acc;
+    kind_state *ks;
+    unit_div ds, dl;
+    /* marking: a sector bitmap from min_s, or a list of sector numbers */
+    uint64_t *bits;
+    int64_t *list;
+    int64_t nlist;
+} walk_ctx;
+
+typedef bw_code (*seg_fn)(walk_ctx *c, const seg_view *s, bw_error *err);
+
+static bw_code walk_segments(walk_ctx *c, seg_fn fn, bw_error *err)
+{
+    const model_access *a = c->acc;
+    int W = c->geo->lanes;
+    int64_t nfull = a->items / W, rem = a->items % W;
+    int all[MODEL_MAX_LANES], part[MODEL_MAX_LANES];
+    int nall = model_lanes_list(&a->active, all), npart = 0;
+    for (int i = 0; i < nall; i++)
+        if (all[i] < rem)
+            part[npart++] = all[i];
+    int64_t at[MODEL_MAX_LANES], slope[MODEL_MAX_LANES];
+    for (int pass = 0; pass < 2; pass++) {
+        const int *lanes = pass == 0 ? all : part;
+        int nl = pass == 0 ? nall : npart;
+        int64_t lo = pass == 0 ? 0 : nfull, hi = pass == 0 ? nfull - 1 : nfull;
+        if (nl == 0 || hi < lo)
+            continue;
+        for (int64_t w = lo; w <= hi;) {
+            int64_t seg_hi;
+            bw_code rc = model_affine_segment(a->expr, W, lanes, nl, w, hi, &seg_hi, at, slope, err);
+            if (rc != BW_OK)
+                return rc;
+            int64_t n = seg_hi - w + 1;
+            for (int i = 0; i < nl; i++) {
+                i128 ends[2] = { (i128)at[i] + a->base, (i128)at[i] + (i128)slope[i] * (n - 1) + a->base };
+                for (int e = 0; e < 2; e++) {
+                    if (ends[e] < INT64_MIN || ends[e] > (i128)INT64_MAX - (a->elem_bytes - 1))
+                        return bw_error_set(err, BW_E_RANGE,
+                                            "lane %d of warp %lld touches bytes outside the 64-bit "
+                                            "address range",
+                                            lanes[i], (long long)(e ? seg_hi : w));
+                }
+                at[i] += a->base;
+            }
+            seg_view v = { w, n, nl, lanes, at, slope };
+            if ((rc = fn(c, &v, err)) != BW_OK)
+                return rc;
+            w = seg_hi + 1;
+        }
+    }
+    return BW_OK;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static void copy_units(const walk_ctx *c, const seg_view *s, int64_t k, model_unit_counts *u)
+{
+    int64_t addr[MODEL_MAX_LANES];
+    for (int i = 0; i < s->nl; i++)
+        addr[i] = (int64_t)((i128)s->at[i] + (i128)s->slope[i] * k);
+    model_warp_units(addr, s->nl, c->acc->elem_bytes, c->geo->sector, c->geo->line, u);
+}
+
+static bw_code add_piece(kind_state *ks, const piece *p)
+{
+    if (ks->np == ks->cap) {
+        size_t ncap = ks->cap ? ks->cap * 2 : 64;
+        piece *np = realloc(ks->pieces, ncap * sizeof *np);
+        if (!np)
+            return BW_E_NOMEM;
+        ks->pieces = np;
+        ks->cap = ncap;
+    }
+    ks->pieces[ks->np++] = *p;
+    return BW_OK;
+}
+
+/* pass 1: instruction-model sums by periods, and closed-form footprints */
+static bw_code count_segment(walk_ctx *c, const seg_view *s, bw_error *err)
+{
+    kind_state *ks = c->ks;
+    model_traffic *t = ks->t;
+    int64_t E = c->acc->elem_bytes, S = c->geo->sector, L = c->geo->line;
+    int64_t n = s->n;
+    t->instructions += n;
+    t->requested_bytes += E * s->nl * n;
+
+    int64_t lo_b = INT64_MAX, hi_b = INT64_MIN; /* bytes touched by the whole run */
+    int common = 1;
+    for (int i = 0; i < s->nl; i++) {
+        int64_t a0 = s->at[i], a1 = (int64_t)((i128)s->at[i] + (i128)s->slope[i] * (n - 1));
+        int64_t mn = a0 < a1 ? a0 : a1, mx = (a0 < a1 ? a1 : a0) + (E - 1);
+        lo_b = mn < lo_b ? mn : lo_b;
+        hi_b = mx > hi_b ? mx : hi_b;
+        common = common && s->slope[i] == s->slope[0];
+    }
+    int64_t s_lo = udiv(c->ds, lo_b), s_hi = udiv(c->ds, hi_b);
+    int64_t l_lo = udiv(c->dl, lo_b), l_hi = udiv(c->dl, hi_b);
+    if (!ks->any_units || s_lo < ks->min_s)
+        ks->min_s = s_lo;
+    if (!ks->any_units || s_hi > ks->max_s)
+        ks->max_s = s_hi;
+    ks->any_units = 1;
+    int64_t per_lane = E / S + 2;
+    ks->marks += n * s->nl * per_lane;
+
+    model_unit_counts u0;
+    copy_units(c, s, 0, &u0);
+    if (!common) {
+        /* lanes move at different speeds: every warp has its own shape */
+        for (int64_t k = 0; k < n; k++) {
+            model_unit_counts u;
+            copy_units(c, s, k, &u);
+            t->instr_sectors += u.sectors;
+            t->instr_lines += u.lines;
+        }
+        if (n > 1) {
+            ks->needs_marking = 1;
+            return BW_OK;
+        }
+        piece p = { u0.sectors, u0.lines, s_lo, s_hi, l_lo, l_hi };
+        return add_piece(ks, &p) == BW_OK ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+
+    /* every warp is warp w_lo shifted by k*D bytes: its unit counts depend on
+     * k*D mod L only, so they repeat with period P */
+    int64_t D = s->slope[0];
+    int64_t Dm = ((D % L) + L) % L;
+    int64_t P = L / gcd64(Dm, L);
+    int64_t kmax = P < n ? P : n;
+    int64_t sum_s = 0, sum_l = 0;
+    for (int64_t k = 0; k < kmax; k++) {
+        model_unit_counts u;
+        if (k == 0)
+            u = u0;
+        else
+            copy_units(c, s, k, &u);
+        int64_t weight = (n - 1 - k) / P + 1;
+        sum_s += u.sectors * weight;
+        sum_l += u.lines * weight;
+    }
+    t->instr_sectors += sum_s;
+    t->instr_lines += sum_l;
+
+    piece p = { u0.sectors, u0.lines, s_lo, s_hi, l_lo, l_hi };
+    if (n > 1 && D != 0) {
+        int64_t span = u0.max_byte - u0.min_addr + 1;
+        int64_t absD = D < 0 ? -D : D;
+        if (absD < span || D == INT64_MIN) {
+            ks->needs_marking = 1; /* neighbouring warps overlap in bytes */
+            return BW_OK;
+        }
+        /* Byte-disjoint copies in address order share at most the unit where
+         * one ends and the next begins. */
+        int64_t shared_s = 0, shared_l = 0;
+        int64_t pmax = P < n - 1 ? P : n - 1;
+        for (int64_t k = 0; k < pmax; k++) {
+            int64_t weight = (n - 2 - k) / P + 1;
+            /* last byte of the lower copy, first byte of the upper one */
+            int64_t lower = D > 0 ? k : k + 1, upper = D > 0 ? k + 1 : k;
+            int64_t end_b = (int64_t)((i128)u0.max_byte + (i128)lower * D);
+            int64_t start_b = (int64_t)((i128)u0.min_addr + (i128)upper * D);
+            shared_s += (udiv(c->ds, end_b) == udiv(c->ds, start_b)) * weight;
+            shared_l += (udiv(c->dl, end_b) == udiv(c->dl, start_b)) * weight;
+        }
+        p.fp_s = sum_s - shared_s;
+        p.fp_l = sum_l - shared_l;
+    }
+    if (add_piece(ks, &p) != BW_OK)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    return BW_OK;
+}
+
+static int cmp_first_s(const void *a, const void *b)
+{
+    const piece *x = a, *y = b;
+    return (x->first_s > y->first_s) - (x->first_s < y->first_s);
+}
+
+static int cmp_first_l(const void *a, const void *b)
+{
+    const piece *x = a, *y = b;
+    return (x->first_l > y->first_l) - (x->first_l < y->first_l);
+}
+
+/* Pieces whose unit ranges follow one another (sharing at most an end
+ * unit) add up; returns 0 when they overlap and marking is needed. */
+static int chain(piece *p, size_t np, int lines, int64_t *total)
+{
+    qsort(p, np, sizeof *p, lines ? cmp_first_l : cmp_first_s);
+    int64_t sum = 0;
+    for (size_t i = 0; i < np; i++) {
+        sum += lines ? p[i].fp_l : p[i].fp_s;
+        if (i == 0)
+            continue;
+        int64_t prev_last = lines ? p[i - 1].last_l : p[i - 1].last_s;
+        int64_t first = lines ? p[i].first_l : p[i].first_s;
+        if (prev_last > first)
+            return 0;
+        sum -= prev_last == first;
+    }
+    *total = sum;
+    return 1;
+}
+
+static inline void set_bit(uint64_t *bits, int64_t i)
+{
+    bits[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+/* pass 2: mark every sector of every active lane (lines follow from the
+ * sectors, since a line is a whole number of sectors) */
+static bw_code mark_segment(walk_ctx *c, const seg_view *s, bw_error *err)
+{
+    kind_state *ks = c->ks;
+    int64_t E = c->acc->elem_bytes;
+    int64_t cur[MODEL_MAX_LANES];
+    memcpy(cur, s->at, (size_t)s->nl * sizeof *cur);
+    for (int64_t k = 0; k < s->n; k++) {
+        for (int i = 0; i < s->nl; i++) {
+            int64_t a = cur[i];
+            /* stepping (not multiplying) keeps every value in range */
+            if (k + 1 < s->n)
+                cur[i] += s->slope[i];
+            int64_t s0 = udiv(c->ds, a), s1 = udiv(c->ds, a + (E - 1));
+            if (c->bits) {
+                for (int64_t u = s0; u <= s1; u++)
+                    set_bit(c->bits, u - ks->min_s);
+            } else {
+                for (int64_t u = s0; u <= s1; u++)
+                    c->list[c->nlist++] = u;
+            }
+        }
+    }
+    (void)err;
+    return BW_OK;
+}
+
+/* distinct sectors and distinct lines (sector / r) among the set bits */
+static void count_bitmap(const uint64_t *bits, int64_t nbits, int64_t min_s, int64_t r,
+                         int64_t *sectors, int64_t *lines)
+{
+    int64_t ns = 0, nl = 0, last = 0;
+    for (int64_t w = 0; w < (nbits + 63) / 64; w++) {
+        uint64_t x = bits[w];
+        ns += __builtin_popcountll(x);
+        while (x) {
+            int64_t sec = min_s + w * 64 + __builtin_ctzll(x);
+            int64_t line = model_unit_of(sec, r);
+            if (nl == 0 || line != last) {
+                nl++;
+                last = line;
+            }
+            x &= x - 1;
+        }
+    }
+    *sectors = ns;
+    *lines = nl;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void count_list(int64_t *v, int64_t n, int64_t r, int64_t *sectors, int64_t *lines)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_i64);
+    int64_t ns = 0, nl = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (i > 0 && v[i] == v[i - 1])
+            continue;
+        ns++;
+        if (nl == 0 || model_unit_of(v[i], r) != model_unit_of(v[i - 1], r))
+            nl++;
+    }
+    *sectors = ns;
+    *lines = nl;
+}
+
+static bw_code mark_kind(const model_geometry *geo, const model_access *acc, size_t n, int store,
+                         kind_state *ks, bw_error *err)
+{
+    walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line) };
+    int64_t range_s = ks->max_s - ks->min_s + 1;
+    int64_t r = geo->line / geo->sector;
+    bw_code rc = BW_OK;
+    if (range_s > 0 && range_s <= MARK_BITMAP_MAX_BITS) {
+        c.bits = calloc((size_t)(range_s + 63) / 64, sizeof(uint64_t));
+        if (!c.bits)
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory counting the launch footprint");
+    } else if (ks->marks <= MARK_LIST_MAX) {
+        c.list = malloc((size_t)ks->marks * sizeof(int64_t));
+        if (!c.list)
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory counting the launch footprint");
+    } else {
+        rc = bw_error_set(err, BW_E_TOOBIG,
+                          "the footprint of this irregular launch spans %lld sectors: too many "
+                          "to count exactly (use fewer --items)",
+                          (long long)range_s);
+    }
+    for (size_t i = 0; i < n && rc == BW_OK; i++) {
+        if ((acc[i].is_store != 0) != store)
+            continue;
+        c.acc = &acc[i];
+        rc = walk_segments(&c, mark_segment, err);
+    }
+    if (rc == BW_OK && c.bits)
+        count_bitmap(c.bits, range_s, ks->min_s, r, &ks->t->footprint_sectors, &ks->t->footprint_lines);
+    else if (rc == BW_OK)
+        count_list(c.list, c.nlist, r, &ks->t->footprint_sectors, &ks->t->footprint_lines);
+    free(c.bits);
+    free(c.list);
+    return rc;
+}
+
+static bw_code check_access(const model_geometry *geo, const model_access *a, bw_error *err)
+{
+    if (!a->expr)
+        return bw_error_set(err, BW_E_USAGE, "access without an address expression");
+    if (a->elem_bytes < 1 || a->elem_bytes > MODEL_MAX_ELEM)
+        return bw_error_set(err, BW_E_USAGE, "element size %lld is out of range (1..%lld bytes)",
+                            (long long)a->elem_bytes, (long long)MODEL_MAX_ELEM);
+    if (a->items < 1 || a->items > MODEL_LAUNCH_MAX_ITEMS)
+        return bw_error_set(err, BW_E_RANGE, "item count %lld is out of range (1..2^40)",
+                            (long long)a->items);
+    if (a->active.width != geo->lanes)
+        return bw_error_set(err, BW_E_USAGE, "lane mask is for %d lanes, the warp has %d",
+                            a->active.width, geo->lanes);
+    return BW_OK;
+}
+
+bw_code model_launch_count(const model_geometry *geo, const model_access *acc, size_t n,
+                           model_launch *out, bw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    bw_code rc = model_geometry_check(geo, err);
+    for (size_t i = 0; i < n && rc == BW_OK; i++)
+        rc = check_access(geo, &acc[i], err);
+    if (rc != BW_OK)
+        return rc;
+    kind_state kinds[2];
+    memset(kinds, 0, sizeof kinds);
+    kinds[0].t = &out->loads;
+    kinds[1].t = &out->stores;
+    for (int k = 0; k < 2 && rc == BW_OK; k++) {
+        kind_state *ks = &kinds[k];
+        ks->t->sector_bytes = geo->sector;
+        ks->t->line_bytes = geo->line;
+        walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line) };
+        for (size_t i = 0; i < n && rc == BW_OK; i++) {
+            if ((acc[i].is_store != 0) != k)
+                continue;
+            c.acc = &acc[i];
+            rc = walk_segments(&c, count_segment, err);
+        }
+        if (rc != BW_OK || !ks->any_units)
+            continue;
+        int chained = !ks->needs_marking &&
+                      chain(ks->pieces, ks->np, 0, &ks->t->footprint_sectors) &&
+                      chain(ks->pieces, ks->np, 1, &ks->t->footprint_lines);
+        if (!chained)
+            rc = mark_kind(geo, acc, n, k, ks, err);
+    }
+    free(kinds[0].pieces);
+    free(kinds[1].pieces);
+    if (rc != BW_OK)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
+double model_traffic_predicted_efficiency(const model_traffic *t)
+{
+    if (t->instr_sectors <= 0)
+        return 0.0;
+    return (double)t->requested_bytes / ((double)t->instr_sectors * (double)t->sector_bytes);
+}

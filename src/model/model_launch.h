@@ -1,0 +1,64 @@
+/* model_launch: byte accounting of a whole kernel launch (DESIGN.md §2.3).
+ *
+ * A launch is a list of memory instructions ("accesses"), each executed by
+ * `items` work-items grouped into warps of W lanes (the last warp may be
+ * partial). Loads and stores are accounted separately:
+ *   requested bytes         E x every active lane of every warp;
+ *   instruction-model bytes sum over warp-instructions of sectors x S: every
+ *                           instruction fetches its own sectors (upper bound);
+ *   footprint bytes         distinct sectors over the whole launch x S: every
+ *                           sector fetched once (lower bound).
+ * The same for lines. All counts are exact; they are computed by periods of
+ * the piecewise-affine address analysis (model_affine), not item by item. */
+#ifndef MODEL_LAUNCH_H
+#define MODEL_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bw_error.h"
+#include "model_expr.h"
+#include "model_geometry.h"
+#include "model_lanes.h"
+
+/* Most work-items one access may have. */
+#define MODEL_LAUNCH_MAX_ITEMS ((int64_t)1 << 40)
+
+typedef struct model_access {
+    const model_expr *expr; /* byte address of lane t in warp w; borrowed */
+    int64_t elem_bytes;     /* E */
+    model_lanes active;     /* lanes executing it in every warp (width = geo lanes) */
+    int64_t items;          /* work-items g = 0..items-1 */
+    int64_t base;           /* bytes added to every address */
+    int is_store;
+} model_access;
+
+typedef struct model_traffic {
+    int64_t instructions;      /* warp-instructions with at least one active lane */
+    int64_t requested_bytes;   /* requested */
+    int64_t instr_sectors;     /* modeled, summed per instruction */
+    int64_t instr_lines;
+    int64_t footprint_sectors; /* modeled, distinct over the launch */
+    int64_t footprint_lines;
+    int64_t sector_bytes;      /* S and L used */
+    int64_t line_bytes;
+} model_traffic;
+
+typedef struct model_launch {
+    model_traffic loads;
+    model_traffic stores;
+} model_launch;
+
+/* Accounts n accesses. Fails with BW_E_EVAL if an address expression cannot
+ * be evaluated for some active lane (message names lane and warp),
+ * BW_E_RANGE if an address leaves the 64-bit range or items is out of
+ * 1..MODEL_LAUNCH_MAX_ITEMS, BW_E_TOOBIG if an irregular pattern's footprint
+ * is too large to count exactly, BW_E_NOMEM. */
+bw_code model_launch_count(const model_geometry *geo, const model_access *acc, size_t n,
+                           model_launch *out, bw_error *err);
+
+/* requested / instruction-model bytes: the predicted efficiency (can exceed
+ * 1 when lanes share data, as in a broadcast). 0 when nothing is fetched. */
+double model_traffic_predicted_efficiency(const model_traffic *t);
+
+#endif

@@ -1,0 +1,369 @@
+#include "model_pattern.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bw_parse.h"
+
+#define MAX_BYTES ((int64_t)1 << 20)
+
+static const model_pattern_family families[] = {
+    { "seq", "coalesced: consecutive lanes read consecutive elements, the ideal every other pattern is compared with", 0, { { 0 } } },
+    { "offset", "misaligned base: a coalesced warp shifted off the sector boundary straddles one more sector", 1,
+      { { "bytes", 4, 0, MAX_BYTES, "bytes added to every address" } } },
+    { "stride", "strided access: lanes s elements apart skip (s-1)/s of every sector they fetch", 1,
+      { { "s", 2, 1, MAX_BYTES, "distance between neighbouring lanes, in elements" } } },
+    { "reverse", "lanes in reverse order inside each warp: the same sectors as seq", 0, { { 0 } } },
+    { "permute", "lanes permuted at random inside each warp: the same sectors as seq", 1,
+      { { "seed", 1, 0, INT64_C(0xffffffff), "seed of the fixed pseudo-random permutation" } } },
+    { "broadcast", "every lane of a warp reads one address: one sector serves the whole warp", 0, { { 0 } } },
+    { "one-lane", "one active lane per warp: a whole sector is fetched for a single element", 0, { { 0 } } },
+    { "aos", "array of structs: reading one field strides by the struct size (seq is the struct-of-arrays layout)", 2,
+      { { "struct", 16, 1, MAX_BYTES, "bytes per struct" },
+        { "field", 0, 0, MAX_BYTES, "byte offset of the field read" } } },
+    { "matrix-row", "row-major n x n matrix walked along a row: coalesced", 1,
+      { { "n", 4096, 1, 1 << 24, "matrix order" } } },
+    { "matrix-col", "row-major n x n matrix walked down a column: every lane in a different row, so a different sector", 1,
+      { { "n", 4096, 1, 1 << 24, "matrix order" } } },
+    { "mixed", "half the warp coalesced, half scattered s elements apart: the warp pays for its scattered half", 1,
+      { { "s", 32, 1, 1 << 16, "distance between the scattered lanes, in elements" } } },
+};
+
+const model_pattern_family *model_pattern_families(size_t *count)
+{
+    *count = sizeof families / sizeof families[0];
+    return families;
+}
+
+const model_pattern_family *model_pattern_family_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strcmp(families[i].name, name) == 0)
+            return &families[i];
+    return NULL;
+}
+
+/* splitmix64: a fixed, portable generator for the permutation constants */
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* A pseudo-random bijection of 0..W-1 written in the address language. For
+ * W = 2^k: an odd multiply-add mod 2^k, an xorshift, and a second
+ * multiply-add, each a bijection on k bits. Otherwise (a*t + c) mod W with
+ * a prime to W. */
+static void permutation_text(int64_t seed, int W, bw_buf *b)
+{
+    uint64_t st = (uint64_t)seed;
+    if (W == 1) {
+        bw_buf_puts(b, "t");
+        return;
+    }
+    if ((W & (W - 1)) == 0) {
+        int k = __builtin_ctz((unsigned)W);
+        int64_t m = W - 1;
+        /* odd multipliers other than 1 (where W allows), any offsets */
+        uint64_t odd = W >= 4 ? (uint64_t)W / 2 - 1 : 1;
+        int64_t a1 = W >= 4 ? 3 + 2 * (int64_t)(splitmix64(&st) % odd) : 1;
+        int64_t c1 = (int64_t)(splitmix64(&st) % (uint64_t)W);
+        int64_t a2 = W >= 4 ? 3 + 2 * (int64_t)(splitmix64(&st) % odd) : 1;
+        int64_t c2 = (int64_t)(splitmix64(&st) % (uint64_t)W);
+        int h = k / 2 > 0 ? k / 2 : 1;
+        bw_buf_printf(b, "(%lld*(((%lld*t + %lld) & %lld) ^ (((%lld*t + %lld) & %lld) >> %d)) + %lld) & %lld",
+                      (long long)a2, (long long)a1, (long long)c1, (long long)m, (long long)a1,
+                      (long long)c1, (long long)m, h, (long long)c2, (long long)m);
+        return;
+    }
+    int64_t a;
+    do
+        a = (int64_t)(splitmix64(&st) % (uint64_t)W);
+    while (a == 0 || gcd(a, W) != 1);
+    int64_t c = (int64_t)(splitmix64(&st) % (uint64_t)W);
+    bw_buf_printf(b, "(%lld*t + %lld) %% %d", (long long)a, (long long)c, W);
+}
+
+static bw_code build(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    const char *name = p->family->name;
+    long long E = (long long)p->elem, W = p->lanes;
+    const int64_t *v = p->params;
+    p->active = model_lanes_all(p->lanes);
+    if (!strcmp(name, "seq") || !strcmp(name, "matrix-row") || !strcmp(name, "one-lane")) {
+        if (!strcmp(name, "matrix-row"))
+            bw_buf_printf(x, "%lld*((g / %lld)*%lld + g %% %lld)", E, (long long)v[0], (long long)v[0],
+                          (long long)v[0]);
+        else
+            bw_buf_printf(x, "%lld*g", E);
+        if (!strcmp(name, "one-lane"))
+            p->active = model_lanes_first(p->lanes, 1);
+    } else if (!strcmp(name, "offset")) {
+        bw_buf_printf(x, "%lld + %lld*g", (long long)v[0], E);
+    } else if (!strcmp(name, "stride")) {
+        bw_buf_printf(x, "%lld*g", (long long)v[0] * E);
+    } else if (!strcmp(name, "reverse")) {
+        bw_buf_printf(x, "%lld*(%lld*w + %lld - t)", E, W, W - 1);
+    } else if (!strcmp(name, "permute")) {
+        bw_buf_printf(x, "%lld*(%lld*w + (", E, W);
+        permutation_text(v[0], p->lanes, x);
+        bw_buf_puts(x, "))");
+    } else if (!strcmp(name, "broadcast")) {
+        bw_buf_printf(x, "%lld*w", E * W);
+    } else if (!strcmp(name, "aos")) {
+        if (v[0] < p->elem)
+            return bw_error_set(err, BW_E_USAGE,
+                                "pattern 'aos': struct=%lld is smaller than the element (elem=%lld)",
+                                (long long)v[0], E);
+        if (v[1] + p->elem > v[0])
+            return bw_error_set(err, BW_E_USAGE,
+                                "pattern 'aos': field=%lld with elem=%lld does not fit in struct=%lld",
+                                (long long)v[1], E, (long long)v[0]);
+        bw_buf_printf(x, "%lld*g + %lld", (long long)v[0], (long long)v[1]);
+    } else if (!strcmp(name, "matrix-col")) {
+        bw_buf_printf(x, "%lld*((g %% %lld)*%lld + g / %lld)", E, (long long)v[0], (long long)v[0],
+                      (long long)v[0]);
+    } else if (!strcmp(name, "mixed")) {
+        long long h = W / 2, s = (long long)v[0], blk = s * W;
+        bw_buf_printf(x, "t < %lld ? %lld*(%lld*w + t) : %lld*(%lld*w + %lld + %lld*(t - %lld))", h, E,
+                      blk, E, blk, h, s, h);
+    }
+    return BW_OK;
+}
+
+static const model_pattern_param elem_param = { "elem", MODEL_PATTERN_DEFAULT_ELEM, 4, 16,
+                                                "bytes per lane: 4, 8 or 16" };
+
+static bw_code unknown_pattern(const char *name, bw_error *err)
+{
+    bw_buf b = BW_BUF_INIT;
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        bw_buf_printf(&b, "%s%s", i ? ", " : "", families[i].name);
+    bw_code rc = bw_error_set(err, BW_E_USAGE, "unknown pattern '%s' (known: %s; see 'bwlab patterns')",
+                              name, bw_buf_str(&b));
+    bw_buf_free(&b);
+    return rc;
+}
+
+static bw_code unknown_key(const model_pattern_family *f, const char *key, bw_error *err)
+{
+    bw_buf b = BW_BUF_INIT;
+    for (int i = 0; i < f->nparams; i++)
+        bw_buf_printf(&b, "%s, ", f->params[i].key);
+    bw_buf_puts(&b, "elem");
+    bw_code rc = bw_error_set(err, BW_E_USAGE, "pattern '%s' has no parameter '%s' (allowed: %s)",
+                              f->name, key, bw_buf_str(&b));
+    bw_buf_free(&b);
+    return rc;
+}
+
+bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, model_pattern **out,
+                            bw_error *err)
+{
+    *out = NULL;
+    if (!spec || !*spec)
+        return bw_error_set(err, BW_E_USAGE, "empty pattern name (see 'bwlab patterns')");
+    if (W < 1 || W > MODEL_MAX_LANES)
+        return bw_error_set(err, BW_E_USAGE, "lanes per warp %d is out of range (1..%d)", W,
+                            MODEL_MAX_LANES);
+    char *copy = strdup(spec);
+    model_pattern *p = calloc(1, sizeof *p);
+    bw_buf x = BW_BUF_INIT, canon = BW_BUF_INIT;
+    bw_code rc = BW_OK;
+    if (!copy || !p) {
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+        goto fail;
+    }
+    char *colon = strchr(copy, ':');
+    if (colon)
+        *colon = '\0';
+    p->family = model_pattern_family_find(copy);
+    if (!p->family) {
+        rc = unknown_pattern(copy, err);
+        goto fail;
+    }
+    const model_pattern_family *f = p->family;
+    for (int i = 0; i < f->nparams; i++)
+        p->params[i] = f->params[i].def;
+    p->elem = 0;
+    p->lanes = W;
+    unsigned seen = 0;
+    if (colon) {
+        char *save = NULL;
+        char *item = colon + 1;
+        if (!*item) {
+            rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': nothing after ':' (expected key=value)", spec);
+            goto fail;
+        }
+        for (char *kv = strtok_r(item, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(kv, '=');
+            if (!eq || eq == kv) {
+                rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': '%s' is not key=value", spec, kv);
+                goto fail;
+            }
+            *eq = '\0';
+            const model_pattern_param *def = NULL;
+            int idx = -1;
+            for (int i = 0; i < f->nparams; i++)
+                if (!strcmp(f->params[i].key, kv)) {
+                    def = &f->params[i];
+                    idx = i;
+                }
+            if (!def && !strcmp(kv, "elem")) {
+                def = &elem_param;
+                idx = MODEL_PATTERN_MAX_PARAMS;
+            }
+            if (!def) {
+                rc = unknown_key(f, kv, err);
+                goto fail;
+            }
+            if (seen & (1u << idx)) {
+                rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': parameter '%s' given twice", spec, kv);
+                goto fail;
+            }
+            seen |= 1u << idx;
+            char what[96];
+            snprintf(what, sizeof what, "pattern '%s' parameter %s", f->name, kv);
+            uint64_t val;
+            if ((rc = bw_parse_u64(eq + 1, what, &val, err)) != BW_OK)
+                goto fail;
+            if (def == &elem_param && val != 4 && val != 8 && val != 16) {
+                rc = bw_error_set(err, BW_E_RANGE, "%s=%s: elem must be 4, 8 or 16", what, eq + 1);
+                goto fail;
+            }
+            if ((int64_t)val < def->min || val > (uint64_t)def->max) {
+                rc = bw_error_set(err, BW_E_RANGE, "%s=%s is out of range (%s: %lld..%lld)", what,
+                                  eq + 1, def->meaning, (long long)def->min, (long long)def->max);
+                goto fail;
+            }
+            if (def == &elem_param)
+                p->elem = (int64_t)val;
+            else
+                p->params[idx] = (int64_t)val;
+        }
+    }
+    if (elem_override > 0 && p->elem > 0 && p->elem != elem_override) {
+        rc = bw_error_set(err, BW_E_USAGE,
+                          "conflicting element sizes: --elem %lld but pattern '%s' says elem=%lld",
+                          (long long)elem_override, spec, (long long)p->elem);
+        goto fail;
+    }
+    if (p->elem == 0)
+        p->elem = elem_override > 0 ? elem_override : MODEL_PATTERN_DEFAULT_ELEM;
+    if ((rc = build(p, &x, err)) != BW_OK)
+        goto fail;
+    if ((rc = model_expr_parse(bw_buf_str(&x), &p->expr, err)) != BW_OK) {
+        bw_error_prefix(err, "internal error in pattern '%s': ", spec);
+        goto fail;
+    }
+    bw_buf_puts(&canon, f->name);
+    for (int i = 0; i < f->nparams; i++)
+        bw_buf_printf(&canon, "%c%s=%lld", i ? ',' : ':', f->params[i].key, (long long)p->params[i]);
+    if (p->elem != MODEL_PATTERN_DEFAULT_ELEM)
+        bw_buf_printf(&canon, "%celem=%lld", f->nparams ? ',' : ':', (long long)p->elem);
+    p->spec = bw_buf_steal(&canon);
+    p->expr_text = model_expr_to_string(p->expr);
+    if (!p->spec || !p->expr_text) {
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+        goto fail;
+    }
+    bw_buf_free(&x);
+    free(copy);
+    *out = p;
+    return BW_OK;
+fail:
+    bw_buf_free(&x);
+    bw_buf_free(&canon);
+    free(copy);
+    model_pattern_free(p);
+    return rc;
+}
+
+void model_pattern_free(model_pattern *p)
+{
+    if (!p)
+        return;
+    model_expr_free(p->expr);
+    free(p->spec);
+    free(p->expr_text);
+    free(p);
+}
+
+int64_t model_pattern_param_value(const model_pattern *p, const char *key)
+{
+    if (!strcmp(key, "elem"))
+        return p->elem;
+    for (int i = 0; i < p->family->nparams; i++)
+        if (!strcmp(p->family->params[i].key, key))
+            return p->params[i];
+    return 0;
+}
+
+static bw_code push_spec(char ***specs, size_t *n, const char *s, size_t len, bw_error *err)
+{
+    char **v = realloc(*specs, (*n + 1) * sizeof *v);
+    if (!v)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    *specs = v;
+    v[*n] = malloc(len + 1);
+    if (!v[*n])
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    memcpy(v[*n], s, len);
+    v[*n][len] = '\0';
+    (*n)++;
+    return BW_OK;
+}
+
+bw_code model_pattern_split_list(const char *list, char ***specs, size_t *n, bw_error *err)
+{
+    bw_buf cur = BW_BUF_INIT;
+    bw_code rc = BW_OK;
+    const char *p = list;
+    if (!*p)
+        return bw_error_set(err, BW_E_USAGE, "--pattern: empty list");
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0) {
+            rc = bw_error_set(err, BW_E_USAGE, "--pattern: empty item in '%s'", list);
+            break;
+        }
+        int continues = memchr(p, '=', len) && !memchr(p, ':', len);
+        if (continues) {
+            if (cur.len == 0) {
+                rc = bw_error_set(err, BW_E_USAGE, "--pattern: '%.*s' in '%s' follows no pattern name",
+                                  (int)len, p, list);
+                break;
+            }
+            bw_buf_putc(&cur, strchr(bw_buf_str(&cur), ':') ? ',' : ':');
+            bw_buf_putn(&cur, p, len);
+        } else {
+            if (cur.len && (rc = push_spec(specs, n, cur.data, cur.len, err)) != BW_OK)
+                break;
+            bw_buf_reset(&cur);
+            bw_buf_putn(&cur, p, len);
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    if (rc == BW_OK && cur.len)
+        rc = push_spec(specs, n, cur.data, cur.len, err);
+    if (rc == BW_OK && bw_buf_failed(&cur))
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+    bw_buf_free(&cur);
+    return rc;
+}

@@ -1,0 +1,48 @@
+#include "report_format.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void report_bytes(bw_buf *out, double bytes)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+    int u = 0;
+    double v = bytes;
+    while (fabs(v) >= 1024.0 && u < 5) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        bw_buf_printf(out, "%.0f B", v);
+    else
+        bw_buf_printf(out, "%.2f %s", v, units[u]);
+}
+
+void report_percent(bw_buf *out, double fraction, int valid)
+{
+    if (!valid || !isfinite(fraction))
+        bw_buf_puts(out, "n/a");
+    else
+        bw_buf_printf(out, "%.1f%%", fraction * 100.0);
+}
+
+json_t *report_json_real(double v, int valid)
+{
+    if (!valid || !isfinite(v))
+        return json_null();
+    return json_real(v);
+}
+
+bw_code report_json_dump(json_t *root, bw_buf *out, bw_error *err)
+{
+    if (!root)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    json_decref(root);
+    if (!s)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory writing JSON");
+    bw_buf_puts(out, s);
+    bw_buf_putc(out, '\n');
+    free(s);
+    return BW_OK;
+}

@@ -1,0 +1,21 @@
+/* report_format: small helpers shared by the report writers (number
+ * formatting, JSON emission). */
+#ifndef REPORT_FORMAT_H
+#define REPORT_FORMAT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "bw_buf.h"
+#include "bw_error.h"
+
+/* "512 B", "4.00 KiB", "1.50 GiB" */
+void report_bytes(bw_buf *out, double bytes);
+/* "50.0%" ; "n/a" when !valid */
+void report_percent(bw_buf *out, double fraction, int valid);
+/* JSON real, or null when !valid or not finite */
+json_t *report_json_real(double v, int valid);
+/* Serialises `root` (consumed) with 2-space indentation and a final newline. */
+bw_code report_json_dump(json_t *root, bw_buf *out, bw_error *err);
+
+#endif

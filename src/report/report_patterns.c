@@ -1,0 +1,74 @@
+#include "report_patterns.h"
+
+#include <jansson.h>
+#include <string.h>
+
+#include "model_pattern.h"
+#include "report_format.h"
+
+static void params_text(const model_pattern_family *f, bw_buf *b)
+{
+    for (int i = 0; i < f->nparams; i++)
+        bw_buf_printf(b, "%s=%lld,", f->params[i].key, (long long)f->params[i].def);
+    bw_buf_puts(b, "elem=4|8|16");
+}
+
+bw_code report_patterns_table(int W, bw_buf *out, bw_error *err)
+{
+    size_t n;
+    const model_pattern_family *fs = model_pattern_families(&n);
+    bw_buf_printf(out, "%-12s %-30s %s\n", "PATTERN", "PARAMETERS (defaults)", "SHOWS");
+    for (size_t i = 0; i < n; i++) {
+        bw_buf p = BW_BUF_INIT;
+        params_text(&fs[i], &p);
+        bw_buf_printf(out, "%-12s %-30s %s\n", fs[i].name, bw_buf_str(&p), fs[i].shows);
+        bw_buf_free(&p);
+    }
+    bw_buf_printf(out, "\nSpecs: NAME[:key=value,...], e.g. stride:s=4, aos:struct=12,field=4, seq:elem=16.\n"
+                       "Addresses for any pattern: bwlab model --pattern SPEC (profile nvidia, W = %d).\n", W);
+    (void)err;
+    return BW_OK;
+}
+
+bw_code report_patterns_json(int W, bw_buf *out, bw_error *err)
+{
+    size_t n;
+    const model_pattern_family *fs = model_pattern_families(&n);
+    json_t *arr = json_array();
+    bw_code rc = BW_OK;
+    for (size_t i = 0; i < n && rc == BW_OK; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(fs[i].name));
+        json_object_set_new(o, "shows", json_string(fs[i].shows));
+        json_t *ps = json_array();
+        for (int k = 0; k < fs[i].nparams; k++) {
+            json_t *p = json_object();
+            json_object_set_new(p, "name", json_string(fs[i].params[k].key));
+            json_object_set_new(p, "default", json_integer(fs[i].params[k].def));
+            json_object_set_new(p, "min", json_integer(fs[i].params[k].min));
+            json_object_set_new(p, "max", json_integer(fs[i].params[k].max));
+            json_object_set_new(p, "meaning", json_string(fs[i].params[k].meaning));
+            json_array_append_new(ps, p);
+        }
+        json_t *e = json_object();
+        json_object_set_new(e, "name", json_string("elem"));
+        json_object_set_new(e, "default", json_integer(MODEL_PATTERN_DEFAULT_ELEM));
+        json_object_set_new(e, "allowed", json_pack("[iii]", 4, 8, 16));
+        json_object_set_new(e, "meaning", json_string("bytes per lane"));
+        json_array_append_new(ps, e);
+        json_object_set_new(o, "params", ps);
+        model_pattern *pat = NULL;
+        if ((rc = model_pattern_parse(fs[i].name, W, 0, &pat, err)) == BW_OK) {
+            json_object_set_new(o, "spec", json_string(pat->spec));
+            json_object_set_new(o, "example_expression", json_string(pat->expr_text));
+            json_object_set_new(o, "example_lanes", json_integer(W));
+        }
+        model_pattern_free(pat);
+        json_array_append_new(arr, o);
+    }
+    if (rc != BW_OK) {
+        json_decref(arr);
+        return rc;
+    }
+    return report_json_dump(arr, out, err);
+}
