@@ -38,6 +38,7 @@ void cli_command_help(const cli_command *cmd, bw_buf *b);
 
 int cmd_model(int argc, char **argv);
 int cmd_patterns(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

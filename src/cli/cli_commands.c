@@ -36,6 +36,14 @@ static const cli_command commands[] = {
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",
       "  --format FORMAT     table (default) or json\n", cmd_patterns },
+    { "devices", "list the OpenCL platforms and devices and the profile bwlab picks for each",
+      "bwlab devices [--device SPEC] [--format table|json]",
+      "  --device SPEC       which devices: all (default), an index from this list, cpu, gpu,\n"
+      "                      or a case-insensitive part of the device name\n"
+      "  --format FORMAT     table (default) or json (one object, for scripts)\n"
+      "The default device (marked *) is the first GPU, else the first device; other\n"
+      "commands use it when --device is not given.\n",
+      cmd_devices },
     { "help", "show help for a command", "bwlab help [COMMAND]", "", cmd_help },
 };
 

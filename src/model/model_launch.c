@@ -53,16 +53,6 @@ typedef struct kind_state {
     int64_t marks;                      /* upper bound of unit marks */
 } kind_state;
 
-/* One run of warps w_lo .. w_lo+n-1: lane lanes[i] is at at[i] + slope[i]*k
- * in warp w_lo + k (base included). */
-typedef struct seg_view {
-    int64_t w_lo, n;
-    int nl;
-    const int *lanes;
-    const int64_t *at;
-    const int64_t *slope;
-} seg_view;
-
 typedef struct walk_ctx {
     const model_geometry *geo;
     const model_access *acc;
@@ -74,49 +64,10 @@ typedef struct walk_ctx {
     int64_t nlist;
 } walk_ctx;
 
-typedef bw_code (*seg_fn)(walk_ctx *c, const seg_view *s, bw_error *err);
-
-static bw_code walk_segments(walk_ctx *c, seg_fn fn, bw_error *err)
+static bw_code walk_segments(walk_ctx *c, model_access_run_fn fn, bw_error *err)
 {
-    const model_access *a = c->acc;
-    int W = c->geo->lanes;
-    int64_t nfull = a->items / W, rem = a->items % W;
-    int all[MODEL_MAX_LANES], part[MODEL_MAX_LANES];
-    int nall = model_lanes_list(&a->active, all), npart = 0;
-    for (int i = 0; i < nall; i++)
-        if (all[i] < rem)
-            part[npart++] = all[i];
-    int64_t at[MODEL_MAX_LANES], slope[MODEL_MAX_LANES];
-    for (int pass = 0; pass < 2; pass++) {
-        const int *lanes = pass == 0 ? all : part;
-        int nl = pass == 0 ? nall : npart;
-        int64_t lo = pass == 0 ? 0 : nfull, hi = pass == 0 ? nfull - 1 : nfull;
-        if (nl == 0 || hi < lo)
-            continue;
-        for (int64_t w = lo; w <= hi;) {
-            int64_t seg_hi;
-            bw_code rc = model_affine_segment(a->expr, W, lanes, nl, w, hi, &seg_hi, at, slope, err);
-            if (rc != BW_OK)
-                return rc;
-            int64_t n = seg_hi - w + 1;
-            for (int i = 0; i < nl; i++) {
-                i128 ends[2] = { (i128)at[i] + a->base, (i128)at[i] + (i128)slope[i] * (n - 1) + a->base };
-                for (int e = 0; e < 2; e++) {
-                    if (ends[e] < INT64_MIN || ends[e] > (i128)INT64_MAX - (a->elem_bytes - 1))
-                        return bw_error_set(err, BW_E_RANGE,
-                                            "lane %d of warp %lld touches bytes outside the 64-bit "
-                                            "address range",
-                                            lanes[i], (long long)(e ? seg_hi : w));
-                }
-                at[i] += a->base;
-            }
-            seg_view v = { w, n, nl, lanes, at, slope };
-            if ((rc = fn(c, &v, err)) != BW_OK)
-                return rc;
-            w = seg_hi + 1;
-        }
-    }
-    return BW_OK;
+    int64_t warps = (c->acc->items + c->geo->lanes - 1) / c->geo->lanes;
+    return model_access_walk(c->geo, c->acc, 0, warps - 1, fn, c, err);
 }
 
 static int64_t gcd64(int64_t a, int64_t b)
@@ -129,7 +80,7 @@ static int64_t gcd64(int64_t a, int64_t b)
     return a;
 }
 
-static void copy_units(const walk_ctx *c, const seg_view *s, int64_t k, model_unit_counts *u)
+static void copy_units(const walk_ctx *c, const model_access_run *s, int64_t k, model_unit_counts *u)
 {
     int64_t addr[MODEL_MAX_LANES];
     for (int i = 0; i < s->nl; i++)
@@ -152,8 +103,9 @@ static bw_code add_piece(kind_state *ks, const piece *p)
 }
 
 /* pass 1: instruction-model sums by periods, and closed-form footprints */
-static bw_code count_segment(walk_ctx *c, const seg_view *s, bw_error *err)
+static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err)
 {
+    walk_ctx *c = ctx;
     kind_state *ks = c->ks;
     model_traffic *t = ks->t;
     int64_t E = c->acc->elem_bytes, S = c->geo->sector, L = c->geo->line;
@@ -286,24 +238,45 @@ static inline void set_bit(uint64_t *bits, int64_t i)
 
 /* pass 2: mark every sector of every active lane (lines follow from the
  * sectors, since a line is a whole number of sectors) */
-static bw_code mark_segment(walk_ctx *c, const seg_view *s, bw_error *err)
+static bw_code mark_segment(void *ctx, const model_access_run *s, bw_error *err)
 {
+    walk_ctx *c = ctx;
     kind_state *ks = c->ks;
-    int64_t E = c->acc->elem_bytes;
-    int64_t cur[MODEL_MAX_LANES];
-    memcpy(cur, s->at, (size_t)s->nl * sizeof *cur);
+    int64_t E = c->acc->elem_bytes, S = c->geo->sector;
+    int64_t cur[MODEL_MAX_LANES], step[MODEL_MAX_LANES];
+    int simple = c->bits != NULL;
+    for (int i = 0; i < s->nl; i++) {
+        int64_t a = s->at[i], sec = udiv(c->ds, a);
+        /* the common case: each lane in one sector per warp, a whole number
+         * of sectors further each warp; then marking is one bit operation */
+        simple = simple && s->slope[i] % S == 0 && a - sec * S + E <= S;
+        cur[i] = a;
+        step[i] = s->slope[i];
+    }
+    if (simple) {
+        for (int i = 0; i < s->nl; i++) {
+            cur[i] = udiv(c->ds, cur[i]) - ks->min_s;
+            step[i] /= S;
+        }
+        /* warp by warp: neighbouring lanes mark neighbouring bits */
+        for (int64_t k = 0; k < s->n; k++)
+            for (int i = 0; i < s->nl; i++) {
+                set_bit(c->bits, cur[i]);
+                cur[i] += step[i];
+            }
+        return BW_OK;
+    }
     for (int64_t k = 0; k < s->n; k++) {
         for (int i = 0; i < s->nl; i++) {
             int64_t a = cur[i];
             /* stepping (not multiplying) keeps every value in range */
             if (k + 1 < s->n)
-                cur[i] += s->slope[i];
+                cur[i] += step[i];
             int64_t s0 = udiv(c->ds, a), s1 = udiv(c->ds, a + (E - 1));
-            if (c->bits) {
-                for (int64_t u = s0; u <= s1; u++)
+            for (int64_t u = s0; u <= s1; u++) {
+                if (c->bits)
                     set_bit(c->bits, u - ks->min_s);
-            } else {
-                for (int64_t u = s0; u <= s1; u++)
+                else
                     c->list[c->nlist++] = u;
             }
         }
@@ -391,29 +364,13 @@ static bw_code mark_kind(const model_geometry *geo, const model_access *acc, siz
     return rc;
 }
 
-static bw_code check_access(const model_geometry *geo, const model_access *a, bw_error *err)
-{
-    if (!a->expr)
-        return bw_error_set(err, BW_E_USAGE, "access without an address expression");
-    if (a->elem_bytes < 1 || a->elem_bytes > MODEL_MAX_ELEM)
-        return bw_error_set(err, BW_E_USAGE, "element size %lld is out of range (1..%lld bytes)",
-                            (long long)a->elem_bytes, (long long)MODEL_MAX_ELEM);
-    if (a->items < 1 || a->items > MODEL_LAUNCH_MAX_ITEMS)
-        return bw_error_set(err, BW_E_RANGE, "item count %lld is out of range (1..2^40)",
-                            (long long)a->items);
-    if (a->active.width != geo->lanes)
-        return bw_error_set(err, BW_E_USAGE, "lane mask is for %d lanes, the warp has %d",
-                            a->active.width, geo->lanes);
-    return BW_OK;
-}
-
 bw_code model_launch_count(const model_geometry *geo, const model_access *acc, size_t n,
                            model_launch *out, bw_error *err)
 {
     memset(out, 0, sizeof *out);
     bw_code rc = model_geometry_check(geo, err);
     for (size_t i = 0; i < n && rc == BW_OK; i++)
-        rc = check_access(geo, &acc[i], err);
+        rc = model_access_check(geo, &acc[i], err);
     if (rc != BW_OK)
         return rc;
     kind_state kinds[2];

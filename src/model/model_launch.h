@@ -19,19 +19,8 @@
 #include "bw_error.h"
 #include "model_expr.h"
 #include "model_geometry.h"
+#include "model_access.h"
 #include "model_lanes.h"
-
-/* Most work-items one access may have. */
-#define MODEL_LAUNCH_MAX_ITEMS ((int64_t)1 << 40)
-
-typedef struct model_access {
-    const model_expr *expr; /* byte address of lane t in warp w; borrowed */
-    int64_t elem_bytes;     /* E */
-    model_lanes active;     /* lanes executing it in every warp (width = geo lanes) */
-    int64_t items;          /* work-items g = 0..items-1 */
-    int64_t base;           /* bytes added to every address */
-    int is_store;
-} model_access;
 
 typedef struct model_traffic {
     int64_t instructions;      /* warp-instructions with at least one active lane */

@@ -1,0 +1,66 @@
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "cli_format.h"
+#include "model_profile.h"
+#include "ocl_device.h"
+#include "report_devices.h"
+
+int cmd_devices(int argc, char **argv)
+{
+    const cli_command *self = cli_find("devices");
+    static const struct option opts[] = { { "device", required_argument, NULL, 'd' },
+                                          { "format", required_argument, NULL, 'f' },
+                                          { 0 } };
+    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
+    cli_format fmt = CLI_FORMAT_TABLE;
+    const char *spec = "all";
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            spec = optarg;
+            break;
+        case 'f':
+            if (cli_format_parse(optarg, allowed, &fmt) != 0)
+                return cli_usage_error(self, "--format: '%s' is not one of %s", optarg,
+                                       cli_format_list(allowed));
+            break;
+        default:
+            return cli_option_error(self, c, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    model_profiles *profiles = NULL;
+    ocl_platforms *plats = NULL;
+    size_t *idx = NULL, n = 0;
+    int status = 0;
+    bw_code rc = model_profiles_load_default(&profiles, &err);
+    if (rc == BW_OK)
+        rc = ocl_discover(profiles, &plats, &err);
+    if (rc == BW_OK)
+        rc = ocl_select(plats, spec, &idx, &n, &err);
+    if (rc == BW_OK) {
+        if (fmt == CLI_FORMAT_JSON)
+            rc = report_devices_json(plats, idx, n, &b, &err);
+        else
+            report_devices_table(plats, idx, n, &b);
+    }
+    if (rc == BW_OK)
+        rc = cli_write_output(NULL, &b, &err);
+    if (rc != BW_OK)
+        status = cli_fail(self, &err);
+    free(idx);
+    ocl_platforms_free(plats);
+    model_profiles_free(profiles);
+    bw_error_clear(&err);
+    bw_buf_free(&b);
+    return status;
+}

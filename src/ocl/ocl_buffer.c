@@ -1,0 +1,141 @@
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include "ocl_buffer.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocl_error.h"
+#include "ocl_internal.h"
+
+void ocl_format_bytes(char *buf, size_t n, uint64_t bytes)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 6) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, n, "%llu B", (unsigned long long)bytes);
+    else
+        snprintf(buf, n, "%.2f %s", v, units[u]);
+}
+
+/* Answers that mean "the device cannot hold this much", not a bug. */
+static int is_size_failure(cl_int st)
+{
+    return st == CL_INVALID_BUFFER_SIZE || st == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+           st == CL_OUT_OF_RESOURCES;
+}
+
+bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
+                          bw_error *err)
+{
+    *out = NULL;
+    if (!name)
+        name = "buffer";
+    char size[32], limit[32];
+    ocl_format_bytes(size, sizeof size, bytes);
+    if (bytes == 0)
+        return bw_error_set(err, BW_E_USAGE, "buffer '%s' of 0 bytes: a buffer needs at least 1",
+                            name);
+    uint64_t max = c->info->max_alloc_bytes;
+    if (bytes > max || bytes > SIZE_MAX) {
+        ocl_format_bytes(limit, sizeof limit, max);
+        return bw_error_set(err, BW_E_TOOBIG,
+                            "buffer '%s' of %s (%llu B) is larger than the device's largest "
+                            "allocation, %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE); use a smaller --size",
+                            name, size, (unsigned long long)bytes, limit);
+    }
+    bw_code rc = BW_OK;
+    cl_int st = CL_SUCCESS;
+    ocl_buffer *b = calloc(1, sizeof *b);
+    if (!b || !(b->name = strdup(name))) {
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory creating buffer '%s'", name);
+        goto fail;
+    }
+    b->bytes = bytes;
+    b->mem = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &st);
+    if (st != CL_SUCCESS || !b->mem) {
+        rc = ocl_error_set(err, is_size_failure(st) ? BW_E_TOOBIG : BW_E_OPENCL, "clCreateBuffer",
+                           st, "buffer '%s' (%s)%s", name, size,
+                           is_size_failure(st) ? "; use a smaller --size" : "");
+        goto fail;
+    }
+    *out = b;
+    return BW_OK;
+fail:
+    ocl_buffer_free(b);
+    return rc;
+}
+
+void ocl_buffer_free(ocl_buffer *b)
+{
+    if (!b)
+        return;
+    if (b->mem)
+        clReleaseMemObject(b->mem);
+    free(b->name);
+    free(b);
+}
+
+uint64_t ocl_buffer_size(const ocl_buffer *b)
+{
+    return b->bytes;
+}
+
+static bw_code check_range(const ocl_buffer *b, uint64_t offset, uint64_t bytes, const char *verb,
+                           bw_error *err)
+{
+    if (offset > b->bytes || bytes > b->bytes - offset)
+        return bw_error_set(err, BW_E_RANGE,
+                            "cannot %s %llu bytes at offset %llu of buffer '%s': it holds %llu "
+                            "bytes",
+                            verb, (unsigned long long)bytes, (unsigned long long)offset, b->name,
+                            (unsigned long long)b->bytes);
+    return BW_OK;
+}
+
+bw_code ocl_buffer_write(ocl_context *c, ocl_buffer *b, uint64_t offset, const void *src,
+                         uint64_t bytes, bw_error *err)
+{
+    bw_code rc = check_range(b, offset, bytes, "write", err);
+    if (rc != BW_OK || bytes == 0)
+        return rc;
+    cl_int st = clEnqueueWriteBuffer(c->queue, b->mem, CL_TRUE, (size_t)offset, (size_t)bytes,
+                                     src, 0, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        char size[32];
+        ocl_format_bytes(size, sizeof size, b->bytes);
+        /* lazily allocating drivers report a too-large buffer here */
+        int toobig = !b->written && is_size_failure(st);
+        return ocl_error_set(err, toobig ? BW_E_TOOBIG : BW_E_OPENCL, "clEnqueueWriteBuffer", st,
+                             "buffer '%s' (%s)%s", b->name, size,
+                             toobig ? "; the device could not allocate it, use a smaller --size"
+                                    : "");
+    }
+    b->written = 1;
+    return BW_OK;
+}
+
+bw_code ocl_buffer_read(ocl_context *c, ocl_buffer *b, uint64_t offset, void *dst, uint64_t bytes,
+                        bw_error *err)
+{
+    bw_code rc = check_range(b, offset, bytes, "read", err);
+    if (rc != BW_OK || bytes == 0)
+        return rc;
+    cl_int st = clEnqueueReadBuffer(c->queue, b->mem, CL_TRUE, (size_t)offset, (size_t)bytes, dst,
+                                    0, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        char size[32];
+        ocl_format_bytes(size, sizeof size, b->bytes);
+        return ocl_error_set(err, BW_E_OPENCL, "clEnqueueReadBuffer", st, "buffer '%s' (%s)",
+                             b->name, size);
+    }
+    return BW_OK;
+}

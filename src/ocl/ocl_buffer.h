@@ -1,0 +1,28 @@
+/* ocl_buffer: device buffers (read-write global memory). */
+#ifndef OCL_BUFFER_H
+#define OCL_BUFFER_H
+
+#include <stdint.h>
+
+#include "bw_error.h"
+#include "ocl_context.h"
+
+typedef struct ocl_buffer ocl_buffer;
+
+/* Allocates `bytes` (> 0). Fails with BW_E_TOOBIG, before calling OpenCL,
+ * when bytes exceeds the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (the message
+ * names the buffer, the size asked and the limit), and also when OpenCL
+ * answers CL_INVALID_BUFFER_SIZE or CL_MEM_OBJECT_ALLOCATION_FAILURE.
+ * `name` ("src", "dst") is used in messages. Drivers allocate lazily, so
+ * callers write the buffer before timing anything. */
+bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
+                          bw_error *err);
+void ocl_buffer_free(ocl_buffer *b); /* accepts NULL */
+uint64_t ocl_buffer_size(const ocl_buffer *b);
+/* Blocking copies between host memory and [offset, offset+bytes). */
+bw_code ocl_buffer_write(ocl_context *c, ocl_buffer *b, uint64_t offset, const void *src,
+                         uint64_t bytes, bw_error *err);
+bw_code ocl_buffer_read(ocl_context *c, ocl_buffer *b, uint64_t offset, void *dst, uint64_t bytes,
+                        bw_error *err);
+
+#endif

@@ -1,0 +1,40 @@
+/* ocl_internal: what the ocl_*.c files share and nothing above src/ocl may
+ * see. It uses OpenCL types but leaves including CL/cl.h to the .c file
+ * (after defining CL_TARGET_OPENCL_VERSION 120), so that only the .c
+ * files of src/ocl ever include it. */
+#ifndef OCL_INTERNAL_H
+#define OCL_INTERNAL_H
+
+#ifndef CL_VERSION_1_2
+#error "include <CL/cl.h> (with CL_TARGET_OPENCL_VERSION 120) before ocl_internal.h"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ocl_buffer.h"
+#include "ocl_context.h"
+#include "ocl_device.h"
+
+struct ocl_context {
+    cl_context ctx;
+    cl_command_queue queue;
+    cl_device_id dev;
+    const ocl_device_info *info;
+};
+
+struct ocl_buffer {
+    cl_mem mem;
+    uint64_t bytes;
+    char *name;
+    int written; /* lazily allocating drivers fail on the first write */
+};
+
+/* The OpenCL handles behind entry i of `bwlab devices`; i must be valid. */
+cl_device_id ocl_platforms_cl_device(const ocl_platforms *p, size_t i);
+cl_platform_id ocl_platforms_cl_platform(const ocl_platforms *p, size_t i);
+
+/* "2.00 GiB", "512 B": sizes in messages (src/report is above this layer). */
+void ocl_format_bytes(char *buf, size_t n, uint64_t bytes);
+
+#endif

@@ -1,0 +1,245 @@
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include "ocl_program.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ocl_error.h"
+#include "ocl_internal.h"
+
+struct ocl_program {
+    cl_program prog;
+    ocl_context *c;
+    char *name;
+    unsigned refs; /* the caller's reference plus one per kernel */
+};
+
+struct ocl_kernel {
+    cl_kernel k;
+    ocl_program *p;
+    char *name;
+};
+
+static bw_code nomem(bw_error *err, const char *what)
+{
+    return bw_error_set(err, BW_E_NOMEM, "out of memory %s", what);
+}
+
+/* The device's build log, trailing blank lines removed; NULL when it
+ * cannot be had (the caller says so instead). */
+static char *build_log(cl_program prog, cl_device_id dev)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+        return NULL;
+    char *log = calloc(size + 1, 1);
+    if (!log)
+        return NULL;
+    if (size && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+                    CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    size_t len = strlen(log);
+    while (len > 0 && (log[len - 1] == '\n' || log[len - 1] == '\r' || log[len - 1] == ' '))
+        log[--len] = '\0';
+    return log;
+}
+
+static void program_release(ocl_program *p)
+{
+    if (!p || --p->refs > 0)
+        return;
+    if (p->prog)
+        clReleaseProgram(p->prog);
+    free(p->name);
+    free(p);
+}
+
+bw_code ocl_program_build(ocl_context *c, const char *source, const char *name,
+                          const char *options, ocl_program **out, bw_error *err)
+{
+    *out = NULL;
+    if (!name)
+        name = "(source)";
+    bw_code rc = BW_OK;
+    cl_int st = CL_SUCCESS;
+    char *log = NULL;
+    ocl_program *p = calloc(1, sizeof *p);
+    if (!p || !(p->name = strdup(name))) {
+        free(p);
+        return nomem(err, "building a program");
+    }
+    p->refs = 1;
+    p->c = c;
+    p->prog = clCreateProgramWithSource(c->ctx, 1, &source, NULL, &st);
+    if (st != CL_SUCCESS || !p->prog) {
+        rc = ocl_error_set(err, BW_E_OPENCL, "clCreateProgramWithSource", st,
+                           "kernel source '%s'", name);
+        goto fail;
+    }
+    st = clBuildProgram(p->prog, 1, &c->dev, options, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        log = build_log(p->prog, c->dev);
+        rc = bw_error_set(err, BW_E_BUILD, "kernel source '%s' failed to build on '%s' (%s):\n%s",
+                          name, c->info->name, ocl_error_name(st),
+                          log && *log ? log : "(the device gave no build log)");
+        goto fail;
+    }
+    *out = p;
+    return BW_OK;
+fail:
+    free(log);
+    program_release(p);
+    return rc;
+}
+
+void ocl_program_free(ocl_program *p)
+{
+    program_release(p);
+}
+
+bw_code ocl_kernel_create(ocl_program *p, const char *kernel_name, ocl_kernel **out, bw_error *err)
+{
+    *out = NULL;
+    cl_int st = CL_SUCCESS;
+    ocl_kernel *k = calloc(1, sizeof *k);
+    if (!k || !(k->name = strdup(kernel_name))) {
+        free(k);
+        return nomem(err, "creating a kernel");
+    }
+    k->k = clCreateKernel(p->prog, kernel_name, &st);
+    if (st != CL_SUCCESS || !k->k) {
+        bw_code rc = ocl_error_set(err, BW_E_OPENCL, "clCreateKernel", st,
+                                   "kernel '%s' of '%s'", kernel_name, p->name);
+        free(k->name);
+        free(k);
+        return rc;
+    }
+    k->p = p;
+    p->refs++;
+    *out = k;
+    return BW_OK;
+}
+
+void ocl_kernel_free(ocl_kernel *k)
+{
+    if (!k)
+        return;
+    if (k->k)
+        clReleaseKernel(k->k);
+    program_release(k->p);
+    free(k->name);
+    free(k);
+}
+
+static bw_code set_arg(ocl_kernel *k, unsigned index, size_t size, const void *value,
+                       bw_error *err)
+{
+    cl_int st = clSetKernelArg(k->k, index, size, value);
+    if (st != CL_SUCCESS)
+        return ocl_error_set(err, BW_E_OPENCL, "clSetKernelArg", st,
+                             "argument %u of kernel '%s' (%zu bytes)", index, k->name, size);
+    return BW_OK;
+}
+
+bw_code ocl_kernel_arg_buffer(ocl_kernel *k, unsigned index, ocl_buffer *b, bw_error *err)
+{
+    return set_arg(k, index, sizeof(cl_mem), &b->mem, err);
+}
+
+bw_code ocl_kernel_arg_i64(ocl_kernel *k, unsigned index, int64_t v, bw_error *err)
+{
+    cl_long x = (cl_long)v;
+    return set_arg(k, index, sizeof x, &x, err);
+}
+
+bw_code ocl_kernel_arg_u32(ocl_kernel *k, unsigned index, uint32_t v, bw_error *err)
+{
+    cl_uint x = (cl_uint)v;
+    return set_arg(k, index, sizeof x, &x, err);
+}
+
+bw_code ocl_kernel_arg_local(ocl_kernel *k, unsigned index, size_t bytes, bw_error *err)
+{
+    return set_arg(k, index, bytes, NULL, err);
+}
+
+bw_code ocl_kernel_work_group_info(ocl_kernel *k, size_t *max_size, size_t *preferred_multiple,
+                                   bw_error *err)
+{
+    cl_device_id dev = k->p->c->dev;
+    size_t v = 0;
+    cl_int st;
+    if (max_size) {
+        st = clGetKernelWorkGroupInfo(k->k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof v, &v, NULL);
+        if (st != CL_SUCCESS)
+            return ocl_error_set(err, BW_E_OPENCL, "clGetKernelWorkGroupInfo", st,
+                                 "CL_KERNEL_WORK_GROUP_SIZE of kernel '%s'", k->name);
+        *max_size = v;
+    }
+    if (preferred_multiple) {
+        st = clGetKernelWorkGroupInfo(k->k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                      sizeof v, &v, NULL);
+        if (st != CL_SUCCESS)
+            return ocl_error_set(err, BW_E_OPENCL, "clGetKernelWorkGroupInfo", st,
+                                 "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of kernel '%s'",
+                                 k->name);
+        *preferred_multiple = v;
+    }
+    return BW_OK;
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
+                       ocl_timing *out, bw_error *err)
+{
+    if (global == 0 || global > SIZE_MAX || local > SIZE_MAX)
+        return bw_error_set(err, BW_E_USAGE, "kernel '%s': %llu work-items cannot be launched",
+                            k->name, (unsigned long long)global);
+    if (local && global % local != 0)
+        return bw_error_set(err, BW_E_USAGE,
+                            "kernel '%s': %llu work-items are not a multiple of the work-group "
+                            "size %llu",
+                            k->name, (unsigned long long)global, (unsigned long long)local);
+    size_t g = (size_t)global, l = (size_t)local;
+    cl_event ev = NULL;
+    cl_ulong start = 0, end = 0;
+    bw_code rc = BW_OK;
+    double t0 = now_ns();
+    cl_int st = clEnqueueNDRangeKernel(c->queue, k->k, 1, NULL, &g, l ? &l : NULL, 0, NULL, &ev);
+    if (st != CL_SUCCESS) {
+        rc = ocl_error_set(err, BW_E_OPENCL, "clEnqueueNDRangeKernel", st,
+                           "kernel '%s' (%llu work-items, work-group %llu)", k->name,
+                           (unsigned long long)global, (unsigned long long)local);
+        goto done;
+    }
+    if ((st = clWaitForEvents(1, &ev)) != CL_SUCCESS) {
+        rc = ocl_error_set(err, BW_E_OPENCL, "clWaitForEvents", st, "kernel '%s'", k->name);
+        goto done;
+    }
+    double t1 = now_ns();
+    if ((st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                      NULL)) != CL_SUCCESS ||
+        (st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL)) !=
+            CL_SUCCESS) {
+        rc = ocl_error_set(err, BW_E_OPENCL, "clGetEventProfilingInfo", st, "kernel '%s'",
+                           k->name);
+        goto done;
+    }
+    out->event_ns = end >= start ? (double)(end - start) : 0.0;
+    out->wall_ns = t1 - t0;
+done:
+    if (ev)
+        clReleaseEvent(ev);
+    return rc;
+}

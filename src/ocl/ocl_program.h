@@ -1,0 +1,50 @@
+/* ocl_program: building OpenCL C source, kernels, their arguments, and
+ * timed launches. */
+#ifndef OCL_PROGRAM_H
+#define OCL_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bw_error.h"
+#include "ocl_buffer.h"
+#include "ocl_context.h"
+
+typedef struct ocl_program ocl_program;
+typedef struct ocl_kernel ocl_kernel;
+
+/* Builds `source` (NUL-terminated) with compiler `options` (may be NULL).
+ * `name` (e.g. "gather.cl") is used in messages. On a compile error returns
+ * BW_E_BUILD with a message that names the file and device and carries the
+ * device's full build log:
+ *   "kernel source 'gather.cl' failed to build on 'DEVICE' (CL_BUILD_PROGRAM_FAILURE):\nLOG" */
+bw_code ocl_program_build(ocl_context *c, const char *source, const char *name,
+                          const char *options, ocl_program **out, bw_error *err);
+void ocl_program_free(ocl_program *p); /* accepts NULL */
+
+/* The kernel keeps its program alive until ocl_kernel_free. */
+bw_code ocl_kernel_create(ocl_program *p, const char *kernel_name, ocl_kernel **out, bw_error *err);
+void ocl_kernel_free(ocl_kernel *k); /* accepts NULL */
+
+bw_code ocl_kernel_arg_buffer(ocl_kernel *k, unsigned index, ocl_buffer *b, bw_error *err);
+bw_code ocl_kernel_arg_i64(ocl_kernel *k, unsigned index, int64_t v, bw_error *err); /* long */
+bw_code ocl_kernel_arg_u32(ocl_kernel *k, unsigned index, uint32_t v, bw_error *err); /* uint */
+bw_code ocl_kernel_arg_local(ocl_kernel *k, unsigned index, size_t bytes, bw_error *err);
+
+/* CL_KERNEL_WORK_GROUP_SIZE and CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
+ * for the context's device. */
+bw_code ocl_kernel_work_group_info(ocl_kernel *k, size_t *max_size, size_t *preferred_multiple,
+                                   bw_error *err);
+
+typedef struct ocl_timing {
+    double event_ns; /* CL_PROFILING_COMMAND_END - CL_PROFILING_COMMAND_START */
+    double wall_ns;  /* host monotonic clock around enqueue + wait */
+} ocl_timing;
+
+/* Enqueues a 1-D NDRange of `global` work-items in groups of `local`
+ * (global must be a multiple of local; local 0 lets the runtime choose),
+ * waits for completion and returns both durations. */
+bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
+                       ocl_timing *out, bw_error *err);
+
+#endif

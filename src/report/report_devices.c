@@ -1,0 +1,251 @@
+#include "report_devices.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bwlab_config.h"
+#include "report_format.h"
+
+/* Driver strings are not promised to be UTF-8, and jansson refuses other
+ * bytes: those become '?' rather than dropping the whole field. */
+static json_t *jstr(const char *s)
+{
+    if (!s)
+        return json_null();
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    char *copy = strdup(s);
+    if (!copy)
+        return NULL;
+    for (char *c = copy; *c; c++)
+        if ((unsigned char)*c >= 0x80)
+            *c = '?';
+    j = json_string(copy);
+    free(copy);
+    return j;
+}
+
+static json_t *juint(uint64_t v)
+{
+    return json_integer((json_int_t)v);
+}
+
+/* 0 means "the device does not say" for the vendor queries */
+static json_t *juint_or_null(uint64_t v)
+{
+    return v ? juint(v) : json_null();
+}
+
+static json_t *extensions_json(const char *list)
+{
+    json_t *a = json_array();
+    if (!a || !list)
+        return a;
+    const char *s = list;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        size_t n = strcspn(s, " ");
+        if (n)
+            json_array_append_new(a, json_stringn(s, n));
+        s += n;
+    }
+    return a;
+}
+
+static json_t *profile_json(const ocl_device_info *d)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "name", jstr(d->profile_name));
+    json_object_set_new(o, "why", jstr(d->profile_why));
+    json_object_set_new(o, "lanes", json_integer(d->geo.lanes));
+    json_object_set_new(o, "sector_bytes", json_integer(d->geo.sector));
+    json_object_set_new(o, "line_bytes", json_integer(d->geo.line));
+    json_object_set_new(o, "banks", d->geo.banks > 0 ? json_integer(d->geo.banks) : json_null());
+    json_object_set_new(o, "bank_width",
+                        d->geo.banks > 0 ? json_integer(d->geo.bank_width) : json_null());
+    return o;
+}
+
+json_t *report_device_json(const ocl_device_info *d, int is_default)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "index", juint(d->index));
+    json_object_set_new(o, "default", json_boolean(is_default));
+    json_object_set_new(o, "platform", jstr(d->platform_name));
+    json_object_set_new(o, "platform_index", juint(d->platform_index));
+    json_object_set_new(o, "platform_vendor", jstr(d->platform_vendor));
+    json_object_set_new(o, "platform_version", jstr(d->platform_version));
+    json_object_set_new(o, "name", jstr(d->name));
+    json_object_set_new(o, "board_name", jstr(d->board_name));
+    json_object_set_new(o, "vendor", jstr(d->vendor));
+    json_object_set_new(o, "vendor_id", juint(d->vendor_id));
+    json_object_set_new(o, "type", jstr(d->type_name));
+    json_object_set_new(o, "driver_version", jstr(d->driver_version));
+    json_object_set_new(o, "device_version", jstr(d->device_version));
+    json_object_set_new(o, "opencl_c_version", jstr(d->opencl_c_version));
+    json_object_set_new(o, "compute_units", juint(d->compute_units));
+    json_object_set_new(o, "clock_mhz", juint(d->clock_mhz));
+    json_object_set_new(o, "global_mem_bytes", juint(d->global_mem_bytes));
+    json_object_set_new(o, "max_alloc_bytes", juint(d->max_alloc_bytes));
+    json_object_set_new(o, "global_cache_bytes", juint(d->global_cache_bytes));
+    json_object_set_new(o, "global_cache_line_bytes", juint(d->global_cache_line_bytes));
+    json_object_set_new(o, "local_mem_type", jstr(d->local_mem_type));
+    json_object_set_new(o, "local_mem_bytes", juint(d->local_mem_bytes));
+    json_object_set_new(o, "max_work_group_size", juint(d->max_work_group_size));
+    json_object_set_new(o, "preferred_vector_width_float", juint(d->preferred_vector_width_float));
+    json_object_set_new(o, "address_bits", juint(d->address_bits));
+    json_object_set_new(o, "warp_size_nv", juint_or_null(d->warp_size_nv));
+    json_object_set_new(o, "wavefront_width_amd", juint_or_null(d->wavefront_width_amd));
+    if (d->sub_group_sizes_intel) {
+        json_t *a = json_array();
+        for (size_t i = 0; a && i < d->n_sub_group_sizes_intel; i++)
+            json_array_append_new(a, juint(d->sub_group_sizes_intel[i]));
+        json_object_set_new(o, "sub_group_sizes_intel", a);
+    } else {
+        json_object_set_new(o, "sub_group_sizes_intel", json_null());
+    }
+    json_object_set_new(o, "timer_resolution_ns", juint(d->timer_resolution_ns));
+    json_object_set_new(o, "extensions", extensions_json(d->extensions));
+    json_object_set_new(o, "profile", profile_json(d));
+    return o;
+}
+
+bw_code report_devices_json(const ocl_platforms *p, const size_t *idx, size_t n, bw_buf *out,
+                            bw_error *err)
+{
+    size_t def = ocl_default_device(p);
+    json_t *root = json_object();
+    json_t *devs = json_array();
+    if (!root || !devs) {
+        json_decref(root);
+        json_decref(devs);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
+    }
+    json_object_set_new(root, "tool", json_string("bwlab"));
+    json_object_set_new(root, "version", json_string(BWLAB_VERSION));
+    json_object_set_new(root, "default_device", juint(def));
+    for (size_t i = 0; i < n; i++) {
+        json_t *d = report_device_json(ocl_device_at(p, idx[i]), idx[i] == def);
+        if (!d || json_array_append_new(devs, d) != 0) {
+            json_decref(root);
+            json_decref(devs);
+            return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
+        }
+    }
+    json_object_set_new(root, "devices", devs);
+    return report_json_dump(root, out, err);
+}
+
+static void bytes_exact(bw_buf *out, uint64_t v)
+{
+    report_bytes(out, (double)v);
+    if (v >= 1024)
+        bw_buf_printf(out, " (%llu B)", (unsigned long long)v);
+}
+
+static void field(bw_buf *out, const char *label)
+{
+    bw_buf_printf(out, "  %-18s", label);
+}
+
+static void details(const ocl_device_info *d, int is_default, bw_buf *out)
+{
+    bw_buf_printf(out, "device %zu%s: %s\n", d->index, is_default ? " (default)" : "", d->name);
+    if (d->board_name) {
+        field(out, "board");
+        bw_buf_printf(out, "%s\n", d->board_name);
+    }
+    field(out, "platform");
+    bw_buf_printf(out, "%zu: %s (%s; %s)\n", d->platform_index, d->platform_name,
+                  d->platform_vendor, d->platform_version);
+    field(out, "vendor");
+    bw_buf_printf(out, "%s (vendor id 0x%04x)\n", d->vendor, (unsigned)d->vendor_id);
+    field(out, "type");
+    bw_buf_printf(out, "%s\n", d->type_name);
+    field(out, "driver");
+    bw_buf_printf(out, "%s\n", d->driver_version);
+    field(out, "OpenCL");
+    bw_buf_printf(out, "%s; %s\n", d->device_version, d->opencl_c_version);
+    field(out, "compute units");
+    bw_buf_printf(out, "%u at %u MHz\n", (unsigned)d->compute_units, (unsigned)d->clock_mhz);
+    field(out, "global memory");
+    bytes_exact(out, d->global_mem_bytes);
+    bw_buf_puts(out, "\n");
+    field(out, "max allocation");
+    bytes_exact(out, d->max_alloc_bytes);
+    bw_buf_puts(out, "\n");
+    field(out, "global cache");
+    report_bytes(out, (double)d->global_cache_bytes);
+    bw_buf_printf(out, ", %u B lines\n", (unsigned)d->global_cache_line_bytes);
+    field(out, "local memory");
+    report_bytes(out, (double)d->local_mem_bytes);
+    bw_buf_printf(out, ", %s\n",
+                  !strcmp(d->local_mem_type, "local")    ? "dedicated (local)"
+                  : !strcmp(d->local_mem_type, "global") ? "in global memory (global)"
+                                                         : "none");
+    field(out, "work-groups");
+    bw_buf_printf(out, "up to %zu work-items; preferred float vector width %u\n",
+                  d->max_work_group_size, (unsigned)d->preferred_vector_width_float);
+    if (d->warp_size_nv || d->wavefront_width_amd || d->sub_group_sizes_intel) {
+        field(out, "SIMD width");
+        const char *sep = "";
+        if (d->warp_size_nv) {
+            bw_buf_printf(out, "warp %u (CL_DEVICE_WARP_SIZE_NV)", (unsigned)d->warp_size_nv);
+            sep = "; ";
+        }
+        if (d->wavefront_width_amd) {
+            bw_buf_printf(out, "%swavefront %u (CL_DEVICE_WAVEFRONT_WIDTH_AMD)", sep,
+                          (unsigned)d->wavefront_width_amd);
+            sep = "; ";
+        }
+        if (d->sub_group_sizes_intel) {
+            bw_buf_printf(out, "%ssub-groups", sep);
+            for (size_t i = 0; i < d->n_sub_group_sizes_intel; i++)
+                bw_buf_printf(out, "%s%zu", i ? ", " : " ", d->sub_group_sizes_intel[i]);
+            bw_buf_puts(out, " (CL_DEVICE_SUB_GROUP_SIZES_INTEL)");
+        }
+        bw_buf_puts(out, "\n");
+    }
+    field(out, "timer resolution");
+    bw_buf_printf(out, "%llu ns\n", (unsigned long long)d->timer_resolution_ns);
+    field(out, "profile");
+    bw_buf_printf(out, "%s: W = %d lanes, sector %lld B, line %lld B, ", d->profile_name,
+                  d->geo.lanes, (long long)d->geo.sector, (long long)d->geo.line);
+    if (d->geo.banks > 0)
+        bw_buf_printf(out, "%d banks x %lld B\n", d->geo.banks, (long long)d->geo.bank_width);
+    else
+        bw_buf_puts(out, "no banked local memory\n");
+    field(out, "why");
+    bw_buf_printf(out, "%s\n", d->profile_why);
+}
+
+void report_devices_table(const ocl_platforms *p, const size_t *idx, size_t n, bw_buf *out)
+{
+    size_t def = ocl_default_device(p);
+    size_t wname = strlen("DEVICE"), wplat = strlen("PLATFORM");
+    for (size_t i = 0; i < n; i++) {
+        const ocl_device_info *d = ocl_device_at(p, idx[i]);
+        size_t a = strlen(d->name), b = strlen(d->platform_name);
+        wname = a > wname ? a : wname;
+        wplat = b > wplat ? b : wplat;
+    }
+    bw_buf_printf(out, "    %-3s %-11s %-*s  %-*s  %s\n", "#", "TYPE", (int)wname, "DEVICE",
+                  (int)wplat, "PLATFORM", "PROFILE");
+    for (size_t i = 0; i < n; i++) {
+        const ocl_device_info *d = ocl_device_at(p, idx[i]);
+        bw_buf_printf(out, "  %c %-3zu %-11s %-*s  %-*s  %s\n", idx[i] == def ? '*' : ' ',
+                      d->index, d->type_name, (int)wname, d->name, (int)wplat, d->platform_name,
+                      d->profile_name);
+    }
+    bw_buf_puts(out, "  (* default device: used when --device is not given)\n");
+    for (size_t i = 0; i < n; i++) {
+        bw_buf_puts(out, "\n");
+        details(ocl_device_at(p, idx[i]), idx[i] == def, out);
+    }
+}

@@ -1,0 +1,255 @@
+/* The bwlab executable: global options, `model` and `patterns`, the
+ * issue's worked checks through JSON, and a table of bad inputs that must
+ * each exit 2 with a one-line message naming the bad value. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+typedef struct {
+    int status;
+    char *out, *err;
+} result;
+
+static result run(const char *const *argv)
+{
+    result r;
+    r.status = tu_run(argv, NULL, &r.out, &r.err);
+    return r;
+}
+
+static void done(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static json_t *run_json(const char *const *argv)
+{
+    result r = run(argv);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_error_t e;
+    json_t *j = json_loads(r.out, 0, &e);
+    cr_assert_not_null(j, "bad JSON (%s): %s", e.text, r.out);
+    done(&r);
+    return j;
+}
+
+static double num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    cr_assert(json_is_number(v), "key %s missing or not a number", key);
+    return json_number_value(v);
+}
+
+Test(cli, version_and_help)
+{
+    result r = run((const char *[]){ "--version", NULL });
+    cr_expect_eq(r.status, 0);
+    cr_expect(strncmp(r.out, "bwlab ", 6) == 0 && r.out[6] >= '0' && r.out[6] <= '9', "%s", r.out);
+    done(&r);
+    r = run((const char *[]){ "--help", NULL });
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "model") && strstr(r.out, "patterns"), "%s", r.out);
+    done(&r);
+    r = run((const char *[]){ "help", "model", NULL });
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "usage: bwlab model") && strstr(r.out, "--expr"), "%s", r.out);
+    done(&r);
+    r = run((const char *[]){ "model", "--help", NULL });
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "--roofline") != NULL);
+    done(&r);
+}
+
+Test(cli, usage_errors_exit_2)
+{
+    const char *const *cases[] = {
+        (const char *[]){ NULL },
+        (const char *[]){ "frobnicate", NULL },
+        (const char *[]){ "--bogus", NULL },
+        (const char *[]){ "model", "--bogus", NULL },
+        (const char *[]){ "help", "frobnicate", NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        result r = run(cases[i]);
+        cr_expect_eq(r.status, 2, "case %zu: %s", i, r.err);
+        cr_expect(strstr(r.err, "usage:") != NULL, "case %zu: %s", i, r.err);
+        cr_expect_str_eq(r.out, "");
+        done(&r);
+    }
+}
+
+Test(cli, worked_checks)
+{
+    json_t *j = run_json((const char *[]){ "model", "--expr", "4*t", "--format", "json", NULL });
+    cr_expect_eq(num(j, "sectors"), 4);
+    cr_expect_float_eq(num(j, "sector_efficiency"), 1.0, 1e-12);
+    cr_expect_eq(num(j, "lines"), 1);
+    cr_expect_eq(num(j, "lanes"), 32);
+    cr_expect_eq(num(j, "active_lanes"), 32);
+    cr_expect_eq(num(j, "elem_bytes"), 4);
+    cr_expect_eq(num(j, "requested_bytes"), 128);
+    cr_expect_eq(num(j, "distinct_bytes"), 128);
+    cr_expect_eq(num(j, "sector_bytes"), 32);
+    cr_expect_eq(num(j, "line_bytes"), 128);
+    cr_expect_float_eq(num(j, "line_efficiency"), 1.0, 1e-12);
+    json_decref(j);
+
+    j = run_json((const char *[]){ "model", "--expr", "8*t", "--format", "json", NULL });
+    cr_expect_eq(num(j, "sectors"), 8);
+    cr_expect_float_eq(num(j, "sector_efficiency"), 0.5, 1e-12);
+    cr_expect_eq(num(j, "lines"), 2);
+    json_decref(j);
+
+    j = run_json((const char *[]){ "model", "--expr", "8+4*t", "--format", "json", NULL });
+    cr_expect_eq(num(j, "sectors"), 5);
+    cr_expect_float_eq(num(j, "sector_efficiency"), 0.8, 1e-12);
+    json_decref(j);
+
+    j = run_json((const char *[]){ "model", "--space", "local", "--expr", "128*t", "--format", "json", NULL });
+    cr_expect_eq(num(j, "conflict_ways"), 32);
+    cr_expect_eq(num(j, "banks"), 32);
+    cr_expect_eq(num(j, "bank_width"), 4);
+    json_decref(j);
+}
+
+Test(cli, model_options)
+{
+    /* a pattern, a mask, a base and a warp */
+    json_t *j = run_json((const char *[]){ "model", "--pattern", "stride:s=2", "--format", "json", NULL });
+    cr_expect_str_eq(json_string_value(json_object_get(j, "pattern")), "stride:s=2");
+    cr_expect_eq(num(j, "sectors"), 8);
+    json_decref(j);
+    j = run_json((const char *[]){ "model", "--expr", "4*g", "--mask", "0x1", "--base", "126", "--warp", "1",
+                                   "--format", "json", NULL });
+    cr_expect_eq(num(j, "active_lanes"), 1);
+    cr_expect_eq(num(j, "sectors"), 2); /* lane 0 of warp 1: bytes 254..257, sectors 7 and 8 */
+    json_decref(j);
+    /* --lanes 64 on the cpu profile: no banks, so bank figures are null */
+    j = run_json((const char *[]){ "model", "--profile", "cpu", "--lanes", "64", "--space", "local", "--expr",
+                                   "4*t", "--format", "json", NULL });
+    cr_expect_eq(num(j, "lanes"), 64);
+    cr_expect(json_is_null(json_object_get(j, "conflict_ways")));
+    cr_expect(json_is_null(json_object_get(j, "banks")));
+    cr_expect_eq(num(j, "sectors"), 4); /* 256 bytes in 64-byte sectors */
+    json_decref(j);
+    /* launch bounds: 1000 floats, seq */
+    j = run_json((const char *[]){ "model", "--pattern", "seq", "--launch", "--items", "1000", "--format", "json",
+                                   NULL });
+    json_t *loads = json_object_get(json_object_get(j, "launch"), "loads");
+    cr_assert_not_null(loads);
+    cr_expect_eq(num(loads, "requested_bytes"), 4000);
+    cr_expect_eq(num(loads, "instruction_model_bytes"), 125 * 32);
+    cr_expect_eq(num(loads, "footprint_bytes"), 125 * 32);
+    json_decref(j);
+    /* the table labels every number's kind */
+    result r = run((const char *[]){ "model", "--pattern", "stride:s=2", "--launch", "--items", "4096", NULL });
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "requested") && strstr(r.out, "modeled"), "%s", r.out);
+    cr_expect(strstr(r.out, "50.0%") != NULL, "%s", r.out);
+    done(&r);
+}
+
+Test(cli, roofline)
+{
+    json_t *j = run_json((const char *[]){ "model", "--roofline", "--peak-gflops", "1000", "--peak-gbs", "250",
+                                           "--intensity", "2", "--format", "json", NULL });
+    cr_expect_float_eq(num(j, "ridge_intensity"), 4.0, 1e-12);
+    cr_expect_float_eq(num(j, "intensity"), 2.0, 1e-12);
+    cr_expect_float_eq(num(j, "attainable_gflops"), 500.0, 1e-9);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "bound")), "memory");
+    json_decref(j);
+    j = run_json((const char *[]){ "model", "--roofline", "--peak-gflops", "19500", "--peak-gbs", "1555", "--tile",
+                                   "64", "--format", "json", NULL });
+    cr_expect_str_eq(json_string_value(json_object_get(j, "bound")), "compute");
+    cr_expect_eq(num(j, "min_tile_compute_bound"), 51);
+    json_decref(j);
+}
+
+Test(cli, patterns_listing)
+{
+    json_t *j = run_json((const char *[]){ "patterns", "--format", "json", NULL });
+    cr_assert(json_is_array(j));
+    cr_expect_geq(json_array_size(j), 11);
+    static const char *const names[] = { "seq",       "offset", "stride",     "reverse",    "permute", "broadcast",
+                                         "one-lane",  "aos",    "matrix-row", "matrix-col", "mixed" };
+    for (size_t k = 0; k < 11; k++) {
+        int found = 0;
+        for (size_t i = 0; i < json_array_size(j); i++) {
+            json_t *o = json_array_get(j, i);
+            if (!strcmp(json_string_value(json_object_get(o, "name")), names[k])) {
+                found = 1;
+                cr_expect(json_is_string(json_object_get(o, "shows")));
+                cr_expect(json_is_array(json_object_get(o, "params")));
+            }
+        }
+        cr_expect(found, "pattern %s missing", names[k]);
+    }
+    json_decref(j);
+    result r = run((const char *[]){ "patterns", NULL });
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "matrix-col") != NULL);
+    done(&r);
+}
+
+typedef struct {
+    const char *args[12];
+    const char *needle; /* the bad value, quoted in the message */
+} bad_case;
+
+Test(cli, bad_input_table)
+{
+    static const bad_case cases[] = {
+        { { "model", "--expr", "4*", NULL }, "4*" },
+        { { "model", "--expr", "x+1", NULL }, "'x'" },
+        { { "model", "--pattern", "nope", NULL }, "nope" },
+        { { "model", "--pattern", "stride:q=1", NULL }, "'q'" },
+        { { "model", "--pattern", "stride:s=0", NULL }, "s=0" },
+        { { "model", "--elem", "0", "--expr", "4*t", NULL }, "--elem" },
+        { { "model", "--elem", "-4", "--expr", "4*t", NULL }, "-4" },
+        { { "model", "--lanes", "0", "--expr", "4*t", NULL }, "--lanes" },
+        { { "model", "--sector", "256", "--expr", "4*t", NULL }, "256" },
+        { { "model", "--sector", "0", "--expr", "4*t", NULL }, "--sector" },
+        { { "model", "--line", "96", "--sector", "64", "--expr", "4*t", NULL }, "96" },
+        { { "model", "--mask", "0", "--expr", "4*t", NULL }, "empty" },
+        { { "model", "--mask", "0x1ffffffff", "--expr", "4*t", NULL }, "0x1ffffffff" },
+        { { "model", "--mask", "xyz", "--expr", "4*t", NULL }, "xyz" },
+        { { "model", "--active", "0", "--expr", "4*t", NULL }, "--active" },
+        { { "model", "--active", "33", "--expr", "4*t", NULL }, "33" },
+        { { "model", "--expr", "4*t", "--pattern", "seq", NULL }, "conflicting" },
+        { { "model", "--active", "3", "--mask", "0x7", "--expr", "4*t", NULL }, "conflicting" },
+        { { "model", "--pattern", "one-lane", "--mask", "0x3", NULL }, "conflicting" },
+        { { "model", "--elem", "8", "--pattern", "seq:elem=16", NULL }, "conflicting" },
+        { { "model", "--roofline", "--peak-gflops", "100", "--peak-gbs", "10", NULL }, "--intensity" },
+        { { "model", "--peak-gflops", "100", "--peak-gbs", "10", "--intensity", "1", "--tile", "8", NULL },
+          "conflicting" },
+        { { "model", "--peak-gflops", "-5", "--peak-gbs", "10", "--intensity", "1", NULL }, "-5" },
+        { { "model", "--peak-gflops", "abc", "--peak-gbs", "10", "--intensity", "1", NULL }, "abc" },
+        { { "model", "--profile", "nosuch", "--expr", "4*t", NULL }, "nosuch" },
+        { { "model", "--format", "xml", "--expr", "4*t", NULL }, "xml" },
+        { { "model", "--space", "shared", "--expr", "4*t", NULL }, "shared" },
+        { { "model", "--launch", "--expr", "4*t", NULL }, "--items" },
+        { { "model", "--items", "0", "--expr", "4*t", NULL }, "--items" },
+        { { "model", "--warp", "-1", "--expr", "4*t", NULL }, "-1" },
+        { { "model", "--expr", "1/0", NULL }, "division by zero" },
+        { { "model", NULL }, "address source" },
+        { { "model", "--expr", "4*t", "extra", NULL }, "extra" },
+        { { "model", "--expr", NULL }, "--expr" },
+        { { "patterns", "--format", "csv", NULL }, "csv" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        result r = run(cases[i].args);
+        cr_expect_eq(r.status, 2, "case %zu (%s %s): exit %d, %s", i, cases[i].args[1], cases[i].args[2] ? cases[i].args[2] : "",
+                     r.status, r.err);
+        cr_expect(strstr(r.err, cases[i].needle) != NULL, "case %zu wants '%s': %s", i, cases[i].needle, r.err);
+        cr_expect(strstr(r.err, "error: ") != NULL, "case %zu: %s", i, r.err);
+        /* the message itself is one line (a usage synopsis may follow) */
+        const char *msg = strstr(r.err, "error: ");
+        cr_expect(msg && strchr(msg, '\n') != NULL);
+        cr_expect_str_eq(r.out, "", "case %zu printed data", i);
+        done(&r);
+    }
+}

@@ -1,0 +1,257 @@
+/* Whole-launch accounting (DESIGN.md §2.3): hand-worked launches and a
+ * brute-force reference that evaluates every lane of every warp and
+ * enumerates every touched byte. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_launch.h"
+#include "test_util.h"
+
+static const model_geometry nvidia = { 32, 32, 128, 32, 4 };
+
+static model_launch launch_of(const model_geometry *g, const char *src, int64_t elem, int64_t items,
+                              model_lanes act, int64_t base, int store)
+{
+    model_expr *e = NULL;
+    cr_assert_eq(model_expr_parse(src, &e, NULL), BW_OK, "%s", src);
+    model_access a = { e, elem, act, items, base, store };
+    model_launch out;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(model_launch_count(g, &a, 1, &out, &err), BW_OK, "%s: %s", src, bw_error_text(&err));
+    model_expr_free(e);
+    return out;
+}
+
+Test(model_launch, worked_examples)
+{
+    model_lanes all = model_lanes_all(32);
+    /* seq, 1000 floats: 31 full warps of 4 sectors + a warp of 8 lanes (1 sector);
+     * bytes 0..3999: sectors 0..124, lines 0..31 */
+    model_launch l = launch_of(&nvidia, "4*g", 4, 1000, all, 0, 0);
+    cr_expect_eq(l.loads.requested_bytes, 4000);
+    cr_expect_eq(l.loads.instructions, 32);
+    cr_expect_eq(l.loads.instr_sectors, 125);
+    cr_expect_eq(l.loads.footprint_sectors, 125);
+    cr_expect_eq(l.loads.instr_lines, 32);
+    cr_expect_eq(l.loads.footprint_lines, 32);
+    cr_expect_eq(l.stores.requested_bytes, 0);
+    cr_expect_eq(l.loads.sector_bytes, 32);
+
+    /* stride 2: 8 sectors and 2 lines per warp, and every sector is touched */
+    l = launch_of(&nvidia, "8*g", 4, 1024, all, 0, 0);
+    cr_expect_eq(l.loads.instr_sectors, 256);
+    cr_expect_eq(l.loads.footprint_sectors, 256);
+    cr_expect_eq(l.loads.instr_lines, 64);
+    cr_expect_float_eq(model_traffic_predicted_efficiency(&l.loads), 0.5, 1e-12);
+
+    /* misaligned by 4 bytes: 5 sectors per warp, but neighbours share one:
+     * bytes 4..4099 -> sectors 0..128 */
+    l = launch_of(&nvidia, "4 + 4*g", 4, 1024, all, 0, 0);
+    cr_expect_eq(l.loads.instr_sectors, 160);
+    cr_expect_eq(l.loads.footprint_sectors, 129);
+    cr_expect_eq(l.loads.instr_lines, 64);
+    cr_expect_eq(l.loads.footprint_lines, 33);
+
+    /* the same through --base */
+    model_launch lb = launch_of(&nvidia, "4*g", 4, 1024, all, 4, 0);
+    cr_expect_eq(lb.loads.instr_sectors, 160);
+    cr_expect_eq(lb.loads.footprint_sectors, 129);
+
+    /* broadcast: one sector per warp for 128 requested bytes */
+    l = launch_of(&nvidia, "128*w", 4, 1024, all, 0, 0);
+    cr_expect_eq(l.loads.requested_bytes, 4096);
+    cr_expect_eq(l.loads.instr_sectors, 32);
+    cr_expect_eq(l.loads.footprint_sectors, 32);
+    cr_expect_float_eq(model_traffic_predicted_efficiency(&l.loads), 4.0, 1e-12);
+
+    /* every warp reads the same 128 bytes: instructions pay each time, the
+     * footprint is 4 sectors */
+    l = launch_of(&nvidia, "4*t", 4, 32 * 100, all, 0, 0);
+    cr_expect_eq(l.loads.instr_sectors, 400);
+    cr_expect_eq(l.loads.footprint_sectors, 4);
+
+    /* column walk of a 64x64 float matrix: 32 sectors per warp, whole matrix
+     * = 16384 B = 512 sectors touched */
+    l = launch_of(&nvidia, "4*((g % 64)*64 + g / 64)", 4, 4096, all, 0, 0);
+    cr_expect_eq(l.loads.instr_sectors, 4096);
+    cr_expect_eq(l.loads.footprint_sectors, 512);
+    cr_expect_eq(l.loads.footprint_lines, 128);
+
+    /* one lane per warp, counted as a store */
+    l = launch_of(&nvidia, "4*g", 4, 1024, model_lanes_first(32, 1), 0, 1);
+    cr_expect_eq(l.stores.requested_bytes, 128);
+    cr_expect_eq(l.stores.instructions, 32);
+    cr_expect_eq(l.stores.instr_sectors, 32);
+    cr_expect_eq(l.loads.instructions, 0);
+}
+
+Test(model_launch, loads_and_stores_are_separate_and_unioned)
+{
+    model_expr *a = NULL, *b = NULL;
+    cr_assert_eq(model_expr_parse("8*g", &a, NULL), BW_OK);
+    cr_assert_eq(model_expr_parse("8*g + 4", &b, NULL), BW_OK);
+    model_lanes all = model_lanes_all(32);
+    /* two loads that together read every byte of 0..8191; one store */
+    model_access acc[3] = { { a, 4, all, 1024, 0, 0 }, { b, 4, all, 1024, 0, 0 }, { a, 4, all, 512, 0, 1 } };
+    model_launch l;
+    cr_assert_eq(model_launch_count(&nvidia, acc, 3, &l, NULL), BW_OK);
+    cr_expect_eq(l.loads.requested_bytes, 8192);
+    cr_expect_eq(l.loads.instr_sectors, 512);
+    cr_expect_eq(l.loads.footprint_sectors, 256);
+    cr_expect_eq(l.stores.requested_bytes, 2048);
+    cr_expect_eq(l.stores.footprint_sectors, 128);
+    model_expr_free(a);
+    model_expr_free(b);
+}
+
+Test(model_launch, errors)
+{
+    model_expr *e = NULL;
+    model_lanes all = model_lanes_all(32);
+    model_launch l;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(model_expr_parse("100 / (w - 3) + 4*g", &e, NULL), BW_OK);
+    model_access a = { e, 4, all, 320, 0, 0 };
+    cr_expect_eq(model_launch_count(&nvidia, &a, 1, &l, &err), BW_E_EVAL);
+    cr_expect(strstr(bw_error_text(&err), "warp w=3") != NULL, "%s", bw_error_text(&err));
+    /* only 3 warps: never reaches warp 3 */
+    a.items = 96;
+    cr_expect_eq(model_launch_count(&nvidia, &a, 1, &l, &err), BW_OK);
+    model_expr_free(e);
+
+    /* a failing inactive lane is never evaluated */
+    cr_assert_eq(model_expr_parse("t == 0 ? 1/0 : 4*g", &e, NULL), BW_OK);
+    model_lanes no0 = all;
+    no0.bits[0] &= ~UINT64_C(1);
+    model_access b = { e, 4, no0, 320, 0, 0 };
+    cr_expect_eq(model_launch_count(&nvidia, &b, 1, &l, &err), BW_OK);
+    b.active = all;
+    cr_expect_eq(model_launch_count(&nvidia, &b, 1, &l, &err), BW_E_EVAL);
+    b.items = 0;
+    cr_expect_eq(model_launch_count(&nvidia, &b, 1, &l, &err), BW_E_RANGE);
+    model_expr_free(e);
+
+    /* addresses beyond the 64-bit range */
+    cr_assert_eq(model_expr_parse("9223372036854775000 + g", &e, NULL), BW_OK);
+    model_access c = { e, 16, all, 800, 0, 0 }; /* last byte ...775799 + 15 */
+    cr_expect_eq(model_launch_count(&nvidia, &c, 1, &l, &err), BW_E_RANGE);
+    model_expr_free(e);
+    bw_error_clear(&err);
+}
+
+static int cmp64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int64_t fdiv(int64_t a, int64_t u)
+{
+    return a >= 0 ? a / u : -((-a + u - 1) / u);
+}
+
+static int64_t distinct_units(int64_t *v, int64_t n, int64_t unit)
+{
+    int64_t *u = malloc((size_t)(n ? n : 1) * sizeof *u);
+    for (int64_t i = 0; i < n; i++)
+        u[i] = fdiv(v[i], unit);
+    qsort(u, (size_t)n, sizeof *u, cmp64);
+    int64_t d = 0;
+    for (int64_t i = 0; i < n; i++)
+        d += i == 0 || u[i] != u[i - 1];
+    free(u);
+    return d;
+}
+
+/* Returns 0 and fills `ref` when every active lane evaluates, else 1. */
+static int brute_launch(const model_geometry *g, const model_expr *e, int64_t elem, int64_t items,
+                        const model_lanes *act, int64_t base, model_traffic *ref)
+{
+    memset(ref, 0, sizeof *ref);
+    int64_t W = g->lanes, nwarps = (items + W - 1) / W;
+    int64_t *all = malloc((size_t)(items * elem) * sizeof *all), nall = 0;
+    int64_t *warp = malloc((size_t)(W * elem) * sizeof *warp);
+    for (int64_t w = 0; w < nwarps; w++) {
+        int64_t n = 0, lanes = 0;
+        for (int t = 0; t < W; t++) {
+            int64_t gid = w * W + t, a;
+            if (gid >= items || !model_lanes_has(act, t))
+                continue;
+            model_expr_env env = { t, w, gid, W };
+            if (model_expr_eval(e, &env, &a, NULL) != BW_OK) {
+                free(all);
+                free(warp);
+                return 1;
+            }
+            a += base;
+            lanes++;
+            for (int64_t b = 0; b < elem; b++)
+                warp[n++] = all[nall++] = a + b;
+        }
+        if (!lanes)
+            continue;
+        ref->instructions++;
+        ref->requested_bytes += lanes * elem;
+        ref->instr_sectors += distinct_units(warp, n, g->sector);
+        ref->instr_lines += distinct_units(warp, n, g->line);
+    }
+    ref->footprint_sectors = distinct_units(all, nall, g->sector);
+    ref->footprint_lines = distinct_units(all, nall, g->line);
+    free(all);
+    free(warp);
+    return 0;
+}
+
+Test(model_launch, matches_brute_force)
+{
+    static const model_geometry geos[] = {
+        { 32, 32, 128, 32, 4 }, { 64, 64, 128, 32, 4 }, { 16, 64, 64, 16, 4 },
+        { 8, 64, 64, 0, 4 },    { 5, 8, 24, 0, 4 },     { 1, 4, 4, 0, 4 },
+    };
+    uint64_t st = 31337;
+    int compared = 0, errors = 0;
+    for (int i = 0; i < 1500; i++) {
+        const model_geometry *g = &geos[tu_range(&st, 0, 5)];
+        int64_t elem = (int64_t)1 << tu_range(&st, 0, 4);
+        int64_t items = tu_range(&st, 1, tu_range(&st, 0, 1) ? 100 : 2000);
+        int64_t base = tu_range(&st, 0, 2) ? 0 : tu_range(&st, -100, 100);
+        bw_buf src = BW_BUF_INIT;
+        if (i % 4)
+            tu_random_address_expr(&st, &src);
+        else
+            tu_random_expr(&st, 4, &src);
+        model_expr *e = NULL;
+        cr_assert_eq(model_expr_parse(bw_buf_str(&src), &e, NULL), BW_OK);
+        model_lanes act = model_lanes_first(g->lanes, 0);
+        for (int t = 0; t < g->lanes; t++)
+            if (tu_range(&st, 0, 5))
+                model_lanes_set(&act, t);
+        model_traffic ref;
+        int bad = brute_launch(g, e, elem, items, &act, base, &ref);
+        model_access a = { e, elem, act, items, base, 0 };
+        model_launch l;
+        bw_error err = BW_ERROR_INIT;
+        bw_code rc = model_launch_count(g, &a, 1, &l, &err);
+        if (bad) {
+            cr_assert_neq(rc, BW_OK, "%s: brute force fails, model does not", bw_buf_str(&src));
+            errors++;
+        } else {
+            cr_assert_eq(rc, BW_OK, "%s: %s", bw_buf_str(&src), bw_error_text(&err));
+            const char *s = bw_buf_str(&src);
+            cr_assert_eq(l.loads.instructions, ref.instructions, "%s", s);
+            cr_assert_eq(l.loads.requested_bytes, ref.requested_bytes, "%s", s);
+            cr_assert_eq(l.loads.instr_sectors, ref.instr_sectors, "%s W=%d S=%lld items=%lld", s, g->lanes,
+                         (long long)g->sector, (long long)items);
+            cr_assert_eq(l.loads.instr_lines, ref.instr_lines, "%s", s);
+            cr_assert_eq(l.loads.footprint_sectors, ref.footprint_sectors, "%s W=%d S=%lld items=%lld elem=%lld",
+                         s, g->lanes, (long long)g->sector, (long long)items, (long long)elem);
+            cr_assert_eq(l.loads.footprint_lines, ref.footprint_lines, "%s", s);
+            compared++;
+        }
+        bw_error_clear(&err);
+        model_expr_free(e);
+        bw_buf_free(&src);
+    }
+    cr_expect(compared > 1000, "compared %d, errors %d", compared, errors);
+}

@@ -1,0 +1,224 @@
+/* The pattern catalogue: specs, addresses (worked by hand for W = 32),
+ * permutations, lane masks, and errors. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_pattern.h"
+#include "model_warp.h"
+#include "test_util.h"
+
+static model_pattern *pat(const char *spec, int W, int64_t elem)
+{
+    model_pattern *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(model_pattern_parse(spec, W, elem, &p, &err), BW_OK, "%s: %s", spec, bw_error_text(&err));
+    return p;
+}
+
+static int64_t addr(const model_pattern *p, int64_t t, int64_t w)
+{
+    model_expr_env env = { t, w, w * p->lanes + t, p->lanes };
+    int64_t v = 0;
+    cr_assert_eq(model_expr_eval(p->expr, &env, &v, NULL), BW_OK);
+    return v;
+}
+
+Test(model_pattern, canonical_specs)
+{
+    static const char *const cases[][2] = {
+        { "seq", "seq" },
+        { "seq:elem=4", "seq" },
+        { "seq:elem=16", "seq:elem=16" },
+        { "stride", "stride:s=2" },
+        { "stride:elem=8,s=4", "stride:s=4,elem=8" },
+        { "aos:field=4,struct=12", "aos:struct=12,field=4" },
+        { "offset:bytes=0x10", "offset:bytes=16" },
+        { "matrix-col", "matrix-col:n=4096" },
+        { "permute", "permute:seed=1" },
+        { "mixed", "mixed:s=32" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_pattern *p = pat(cases[i][0], 32, 0);
+        cr_expect_str_eq(p->spec, cases[i][1]);
+        model_pattern_free(p);
+    }
+    model_pattern *p = pat("seq", 32, 8);
+    cr_expect_str_eq(p->spec, "seq:elem=8");
+    cr_expect_eq(p->elem, 8);
+    model_pattern_free(p);
+}
+
+Test(model_pattern, addresses)
+{
+    model_pattern *p = pat("seq", 32, 0);
+    cr_expect_eq(addr(p, 5, 2), 4 * 69);
+    model_pattern_free(p);
+    p = pat("offset:bytes=4", 32, 0);
+    cr_expect_eq(addr(p, 0, 1), 4 + 128);
+    model_pattern_free(p);
+    p = pat("stride:s=3,elem=8", 32, 0);
+    cr_expect_eq(addr(p, 2, 1), 24 * 34);
+    model_pattern_free(p);
+    p = pat("reverse", 32, 0);
+    cr_expect_eq(addr(p, 0, 1), 4 * 63);
+    cr_expect_eq(addr(p, 31, 1), 4 * 32);
+    model_pattern_free(p);
+    p = pat("broadcast", 32, 0);
+    for (int t = 0; t < 32; t++)
+        cr_expect_eq(addr(p, t, 3), 384);
+    model_pattern_free(p);
+    p = pat("one-lane", 32, 0);
+    cr_expect_eq(model_lanes_count(&p->active), 1);
+    cr_expect(model_lanes_has(&p->active, 0));
+    cr_expect_eq(addr(p, 0, 2), 256);
+    model_pattern_free(p);
+    p = pat("aos:struct=12,field=4", 32, 0);
+    cr_expect_eq(addr(p, 1, 0), 16);
+    model_pattern_free(p);
+    p = pat("matrix-row:n=64", 32, 0);
+    cr_expect_eq(addr(p, 1, 2), 4 * 65);
+    model_pattern_free(p);
+    /* item g reads row g % n, column g / n */
+    p = pat("matrix-col:n=64", 32, 0);
+    cr_expect_eq(addr(p, 1, 0), 4 * 64);
+    cr_expect_eq(addr(p, 1, 2), 4 * (1 * 64 + 1));
+    model_pattern_free(p);
+    /* first half sequential, second half 32 elements apart after them,
+     * each warp in its own block of 32*32 elements */
+    p = pat("mixed:s=32", 32, 0);
+    cr_expect_eq(addr(p, 3, 0), 12);
+    cr_expect_eq(addr(p, 16, 0), 64);
+    cr_expect_eq(addr(p, 17, 0), 4 * (16 + 32));
+    cr_expect_eq(addr(p, 0, 1), 4 * 1024);
+    model_pattern_free(p);
+}
+
+/* sectors per warp of each catalogue pattern, nvidia profile, by hand */
+Test(model_pattern, sectors_per_warp_on_nvidia)
+{
+    static const struct {
+        const char *spec;
+        int64_t sectors, lines;
+    } cases[] = {
+        { "seq", 4, 1 },          { "offset:bytes=4", 5, 2 },   { "stride:s=2", 8, 2 },
+        { "stride:s=8", 32, 8 },  { "stride:s=32", 32, 32 },   { "reverse", 4, 1 },
+        { "permute:seed=9", 4, 1 }, { "broadcast", 1, 1 },     { "one-lane", 1, 1 },
+        { "aos:struct=12", 12, 3 }, { "aos:struct=16,field=8", 16, 4 }, { "matrix-row:n=4096", 4, 1 },
+        { "matrix-col:n=4096", 32, 32 }, { "mixed:s=32", 18, 16 }, { "seq:elem=16", 16, 4 },
+    };
+    const model_geometry g = { 32, 32, 128, 32, 4 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_pattern *p = pat(cases[i].spec, 32, 0);
+        int64_t a[32];
+        for (int t = 0; t < 32; t++)
+            a[t] = model_lanes_has(&p->active, t) ? addr(p, t, 5) : 0;
+        model_warp w;
+        cr_assert_eq(model_warp_count(&g, p->elem, a, &p->active, &w, NULL), BW_OK);
+        cr_expect_eq(w.sectors, cases[i].sectors, "%s: %lld sectors", cases[i].spec, (long long)w.sectors);
+        cr_expect_eq(w.lines, cases[i].lines, "%s: %lld lines", cases[i].spec, (long long)w.lines);
+        model_pattern_free(p);
+    }
+}
+
+Test(model_pattern, permute_is_a_permutation)
+{
+    static const int widths[] = { 1, 2, 4, 8, 16, 32, 64, 6, 12, 48, 100 };
+    int non_identity = 0;
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        for (int seed = 0; seed < 20; seed++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "permute:seed=%d", seed);
+            int W = widths[i];
+            model_pattern *p = pat(spec, W, 0);
+            int seen[128] = { 0 }, moved = 0;
+            for (int t = 0; t < W; t++) {
+                int64_t a = addr(p, t, 3);
+                int64_t lane = a / 4 - 3 * W;
+                cr_assert(a % 4 == 0 && lane >= 0 && lane < W, "%s W=%d lane %d -> %lld", spec, W, t, (long long)a);
+                cr_assert(!seen[lane], "%s W=%d: lane %lld twice", spec, W, (long long)lane);
+                seen[lane] = 1;
+                moved += lane != t;
+            }
+            non_identity += W >= 8 && moved > W / 2;
+            model_pattern_free(p);
+        }
+    }
+    cr_expect(non_identity > 100, "permutations look too ordered (%d)", non_identity);
+}
+
+typedef struct {
+    const char *spec;
+    int64_t elem;
+    const char *needle;
+} bad_spec;
+
+Test(model_pattern, errors_name_the_bad_part)
+{
+    static const bad_spec cases[] = {
+        { "nope", 0, "'nope'" },
+        { "stride:q=1", 0, "'q'" },
+        { "stride:s=0", 0, "s=0" },
+        { "stride:s=abc", 0, "abc" },
+        { "seq:elem=3", 0, "elem=3" },
+        { "stride:s=2,s=3", 0, "twice" },
+        { "stride:", 0, "nothing after" },
+        { "stride:s", 0, "'s'" },
+        { "aos:struct=8,field=6", 0, "field=6" },
+        { "aos:struct=2", 0, "struct=2" },
+        { "seq:elem=16", 8, "elem=16" },
+        { "", 0, "empty" },
+        { "matrix-col:n=99999999", 0, "n=99999999" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_pattern *p = NULL;
+        bw_error err = BW_ERROR_INIT;
+        bw_code rc = model_pattern_parse(cases[i].spec, 32, cases[i].elem, &p, &err);
+        cr_expect(rc == BW_E_USAGE || rc == BW_E_RANGE, "'%s' gave %d", cases[i].spec, rc);
+        cr_expect_null(p);
+        cr_expect(strstr(bw_error_text(&err), cases[i].needle) != NULL, "'%s': %s", cases[i].spec,
+                  bw_error_text(&err));
+        bw_error_clear(&err);
+    }
+}
+
+static void expect_split(const char *list, size_t n, const char *const *want)
+{
+    char **specs = NULL;
+    size_t got = 0;
+    cr_assert_eq(model_pattern_split_list(list, &specs, &got, NULL), BW_OK, "%s", list);
+    cr_assert_eq(got, n, "%s", list);
+    for (size_t i = 0; i < n; i++) {
+        cr_expect_str_eq(specs[i], want[i]);
+        free(specs[i]);
+    }
+    free(specs);
+}
+
+Test(model_pattern, split_lists)
+{
+    expect_split("aos:struct=12,field=0,seq", 2, (const char *const[]){ "aos:struct=12,field=0", "seq" });
+    expect_split("stride:s=2,stride:s=4", 2, (const char *const[]){ "stride:s=2", "stride:s=4" });
+    expect_split("seq,elem=16", 1, (const char *const[]){ "seq:elem=16" });
+    expect_split("seq", 1, (const char *const[]){ "seq" });
+    char **specs = NULL;
+    size_t n = 0;
+    cr_expect_eq(model_pattern_split_list("s=2", &specs, &n, NULL), BW_E_USAGE);
+    cr_expect_eq(model_pattern_split_list("seq,,stride", &specs, &n, NULL), BW_E_USAGE);
+    cr_expect_eq(model_pattern_split_list("", &specs, &n, NULL), BW_E_USAGE);
+    for (size_t i = 0; i < n; i++)
+        free(specs[i]);
+    free(specs);
+}
+
+Test(model_pattern, every_family_builds_for_every_profile_width)
+{
+    size_t n;
+    const model_pattern_family *f = model_pattern_families(&n);
+    cr_expect_geq(n, 11);
+    static const int widths[] = { 1, 8, 16, 32, 64 };
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < 5; k++)
+            model_pattern_free(pat(f[i].name, widths[k], 0));
+}

@@ -1,0 +1,197 @@
+#include "test_util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bw_file.h"
+
+static char *slurp_fd(int fd)
+{
+    bw_buf b = BW_BUF_INIT;
+    char tmp[4096];
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n;
+    while ((n = read(fd, tmp, sizeof tmp)) > 0)
+        bw_buf_putn(&b, tmp, (size_t)n);
+    bw_buf_puts(&b, "");
+    return bw_buf_steal(&b);
+}
+
+int tu_run(const char *const *argv, const char *const *env, char **out, char **err)
+{
+    const char *exe = getenv("BWLAB_EXE");
+    if (!exe)
+        exe = "bwlab";
+    char out_path[] = "/tmp/bwlab-test-outXXXXXX", err_path[] = "/tmp/bwlab-test-errXXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    unlink(out_path);
+    unlink(err_path);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fo, 1);
+        dup2(fe, 2);
+        for (const char *const *e = env; e && *e; e++) {
+            const char *eq = strchr(*e, '=');
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(eq - *e), *e);
+            if (eq[1])
+                setenv(name, eq + 1, 1);
+            else
+                unsetenv(name);
+        }
+        int argc = 0;
+        while (argv[argc])
+            argc++;
+        char **args = calloc((size_t)argc + 2, sizeof *args);
+        args[0] = (char *)exe;
+        for (int i = 0; i < argc; i++)
+            args[i + 1] = (char *)argv[i];
+        execv(exe, args);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    char *o = slurp_fd(fo), *e = slurp_fd(fe);
+    close(fo);
+    close(fe);
+    if (out)
+        *out = o;
+    else
+        free(o);
+    if (err)
+        *err = e;
+    else
+        free(e);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return WEXITSTATUS(status);
+}
+
+const char *tu_source_root(void)
+{
+    const char *s = getenv("BWLAB_SOURCE_ROOT");
+    return s ? s : ".";
+}
+
+uint64_t tu_rand(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    return lo + (int64_t)(span ? tu_rand(state) % span : tu_rand(state));
+}
+
+void tu_random_expr(uint64_t *st, int depth, bw_buf *out)
+{
+    static const char *const leaves[] = { "t", "w", "g", "W" };
+    static const char *const bin[] = { "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
+                                       "<", "<=", ">", ">=", "==", "!=", "&&", "||" };
+    int k = depth <= 0 ? 0 : (int)tu_range(st, 0, 9);
+    if (k <= 2) {
+        if (tu_range(st, 0, 1))
+            bw_buf_puts(out, leaves[tu_range(st, 0, 3)]);
+        else if (tu_range(st, 0, 3) == 0)
+            bw_buf_printf(out, "0x%llx", (unsigned long long)tu_range(st, 0, 300));
+        else
+            bw_buf_printf(out, "%lld", (long long)tu_range(st, 0, tu_range(st, 0, 1) ? 9 : 70000));
+        return;
+    }
+    if (k == 3) {
+        static const char *const un[] = { "-", "+", "!", "~" };
+        bw_buf_puts(out, un[tu_range(st, 0, 3)]);
+        bw_buf_putc(out, '(');
+        tu_random_expr(st, depth - 1, out);
+        bw_buf_putc(out, ')');
+        return;
+    }
+    if (k == 4) {
+        bw_buf_puts(out, tu_range(st, 0, 1) ? "min(" : "max(");
+        tu_random_expr(st, depth - 1, out);
+        bw_buf_puts(out, ", ");
+        tu_random_expr(st, depth - 1, out);
+        bw_buf_putc(out, ')');
+        return;
+    }
+    if (k == 5) {
+        bw_buf_putc(out, '(');
+        tu_random_expr(st, depth - 1, out);
+        bw_buf_puts(out, " ? ");
+        tu_random_expr(st, depth - 1, out);
+        bw_buf_puts(out, " : ");
+        tu_random_expr(st, depth - 1, out);
+        bw_buf_putc(out, ')');
+        return;
+    }
+    /* no parentheses half of the time, to exercise precedence */
+    int paren = (int)tu_range(st, 0, 1);
+    if (paren)
+        bw_buf_putc(out, '(');
+    tu_random_expr(st, depth - 1, out);
+    bw_buf_printf(out, " %s ", bin[tu_range(st, 0, 17)]);
+    tu_random_expr(st, depth - 1, out);
+    if (paren)
+        bw_buf_putc(out, ')');
+}
+
+void tu_random_address_expr(uint64_t *st, bw_buf *out)
+{
+    long long e = 1LL << tu_range(st, 0, 4);
+    long long a = (long long)tu_range(st, 0, 40), b = (long long)tu_range(st, 0, 300);
+    long long m = (long long)tu_range(st, 1, 97);
+    switch (tu_range(st, 0, 9)) {
+    case 0: bw_buf_printf(out, "%lld*g + %lld", e * (long long)tu_range(st, 0, 5), b); break;
+    case 1: bw_buf_printf(out, "%lld*t + %lld*w + %lld", a, e * (long long)tu_range(st, 0, 40), b); break;
+    case 2: bw_buf_printf(out, "%lld*((g %% %lld)*%lld + g / %lld)", e, m, m, m); break;
+    case 3: bw_buf_printf(out, "t < %lld ? %lld*g : %lld + %lld*(t + w)", (long long)tu_range(st, 0, 40), e, b, a); break;
+    case 4: bw_buf_printf(out, "%lld*(g ^ %lld) + %lld", e, (long long)tu_range(st, 0, 7), b); break;
+    case 5: bw_buf_printf(out, "((g * %lld) & %lld) + (w >> %lld)*%lld", a, (1LL << tu_range(st, 2, 12)) - 1,
+                          (long long)tu_range(st, 0, 3), b); break;
+    case 6: bw_buf_printf(out, "max(%lld*g - %lld, %lld*t)", e, b, a); break;
+    case 7: bw_buf_printf(out, "%lld*(w %% %lld) + %lld*t", b, m, e); break;
+    case 8: bw_buf_printf(out, "(w == %lld) ? %lld : %lld*g + %lld", (long long)tu_range(st, 0, 20), b, e, a); break;
+    default: {
+        bw_buf sub = BW_BUF_INIT;
+        tu_random_expr(st, 3, &sub);
+        bw_buf_printf(out, "%lld*g + ((%s) & 255)", e, bw_buf_str(&sub));
+        bw_buf_free(&sub);
+    }
+    }
+}
+
+char *tu_temp_dir(void)
+{
+    char tmpl[] = "/tmp/bwlab-test-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    return d ? strdup(d) : NULL;
+}
+
+void tu_write_file(const char *dir, const char *name, const char *text)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+void tu_rmdir(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}

@@ -1,0 +1,37 @@
+/* test_util: helpers shared by the Criterion tests: running the bwlab
+ * executable, a seeded generator, random address expressions. */
+#ifndef TEST_UTIL_H
+#define TEST_UTIL_H
+
+#include <stdint.h>
+
+#include "bw_buf.h"
+
+/* Runs the bwlab executable ($BWLAB_EXE) with argv (NULL-terminated, not
+ * including the program name) and extra environment entries "K=V" (NULL or
+ * NULL-terminated; "K=" unsets). Captures stdout and stderr into heap
+ * strings (caller frees). Returns the exit status, or 128+signal. */
+int tu_run(const char *const *argv, const char *const *env, char **out, char **err);
+
+/* Path of the source tree ($BWLAB_SOURCE_ROOT). */
+const char *tu_source_root(void);
+
+uint64_t tu_rand(uint64_t *state);
+/* uniform in [lo, hi] */
+int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi);
+
+/* A random well-formed address expression over t, w, g, W using every
+ * operator of the language; depth limits nesting. Evaluation may fail
+ * (division by zero, overflow): callers compare failure behaviour too. */
+void tu_random_expr(uint64_t *state, int depth, bw_buf *out);
+/* A random expression that mostly yields small non-negative addresses
+ * (a few KiB), mixing affine, modular and conditional forms. */
+void tu_random_address_expr(uint64_t *state, bw_buf *out);
+
+/* Writes text to a new temporary file under a new temporary directory;
+ * returns the directory (caller frees; remove with tu_rmdir). */
+char *tu_temp_dir(void);
+void tu_write_file(const char *dir, const char *name, const char *text);
+void tu_rmdir(const char *dir);
+
+#endif

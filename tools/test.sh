@@ -1,0 +1,17 @@
+#!/bin/sh
+# Sets up, then builds and runs the whole test suite twice: a plain build
+# (build/) and one with AddressSanitizer and UndefinedBehaviorSanitizer
+# (build-asan/), which must report nothing.
+set -eu
+cd "$(dirname "$0")/.."
+tools/setup.sh
+meson test -C build --print-errorlogs
+BWLAB_BUILD=build-asan tools/setup.sh -Db_sanitize=address,undefined -Db_lundef=false
+meson test -C build-asan --print-errorlogs
+# Criterion runs each test in a child process whose sanitizer reports do not
+# change the test's verdict, so the log is searched as well.
+if grep -E "ERROR: (Address|Leak)Sanitizer|runtime error:" build-asan/meson-logs/testlog.txt; then
+    echo "sanitizer reports found (see build-asan/meson-logs/testlog.txt)" >&2
+    exit 1
+fi
+echo "sanitizer build: no reports"
