@@ -10,7 +10,8 @@ BWLAB_BUILD=build-asan tools/setup.sh -Db_sanitize=address,undefined -Db_lundef=
 meson test -C build-asan --print-errorlogs
 # Criterion runs each test in a child process whose sanitizer reports do not
 # change the test's verdict, so the log is searched as well.
-if grep -E "ERROR: (Address|Leak)Sanitizer|runtime error:" build-asan/meson-logs/testlog.txt; then
+if grep -E "ERROR: (Address|Leak)Sanitizer|Sanitizer has encountered a fatal error|runtime error:" \
+        build-asan/meson-logs/testlog.txt; then
     echo "sanitizer reports found (see build-asan/meson-logs/testlog.txt)" >&2
     exit 1
 fi

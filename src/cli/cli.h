@@ -37,6 +37,7 @@ bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err);
 void cli_command_help(const cli_command *cmd, bw_buf *b);
 
 int cmd_model(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_patterns(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_help(int argc, char **argv);

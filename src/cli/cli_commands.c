@@ -33,6 +33,34 @@ static const cli_command commands[] = {
       "Output:\n"
       "  --format FORMAT     table (default, for people) or json (one object, for scripts)\n",
       cmd_model },
+    { "run", "measure every pattern on an OpenCL device and set it beside the model",
+      "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
+      "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
+      "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N]",
+      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
+      "                      (default: the first GPU, else the first device)\n"
+      "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
+      "                      item k=v continues the previous pattern: aos:struct=12,field=0,seq\n"
+      "                      is two patterns; 'all' is the default set (the whole catalogue with\n"
+      "                      strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes)\n"
+      "  --expr EXPR         measure your own address expression (bytes; t, w, g, W); may repeat\n"
+      "  --elem E            bytes per lane: 4, 8 or 16\n"
+      "  --size BYTES|auto   working set each pattern touches (default auto: 4 x the device's\n"
+      "                      global-memory cache, within its largest allocation); e.g. 256M\n"
+      "  --budget S          seconds of timing for all patterns together (default 20): each pattern\n"
+      "                      is timed until its median is stable (1% relative standard error)\n"
+      "                      or the budget ends\n"
+      "  --rse PCT           the relative standard error at which a pattern counts as stable\n"
+      "                      (default 1; 0 times every pattern for the whole budget)\n"
+      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
+      "  --output FILE       write the results there instead of standard output\n"
+      "  --explain           a sentence under each row: what the pattern does, why the model says so\n"
+      "  --quiet             no progress line on standard error\n"
+      "  --kernels DIR       read gather.cl and bw_expr.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
+      "  --local N           work-items per work-group (default 256, a multiple of the warp)\n"
+      "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation); 2 bad\n"
+      "input; 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
+      cmd_run },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",
       "  --format FORMAT     table (default) or json\n", cmd_patterns },

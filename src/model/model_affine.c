@@ -79,21 +79,38 @@ static int cmp_zero(model_expr_op op, i128 v)
 static i128 key_at(const actx *c, const key_fn *k, int64_t w)
 {
     i128 v = lin(c, k->lo, k->hi, w);
+    /* 64-bit division when it fits: this runs in the inner search loop */
+    int small = v >= I64_MIN && v <= I64_MAX && k->d >= I64_MIN && k->d <= I64_MAX;
     switch (k->kind) {
     case K_INRANGE: return v >= I64_MIN && v <= I64_MAX;
-    case K_TRUNCQ: return v / k->d;
-    case K_FLOORQ: return floor_div128(v, k->d);
+    case K_TRUNCQ:
+        if (small && !((int64_t)v == INT64_MIN && (int64_t)k->d == -1))
+            return (int64_t)v / (int64_t)k->d;
+        return v / k->d;
+    case K_FLOORQ:
+        if (small && k->d > 0)
+            return model_floor_div((int64_t)v, (int64_t)k->d);
+        return floor_div128(v, k->d);
     case K_CMP: return cmp_zero(k->op, v);
     default: return (v > 0) - (v < 0);
     }
 }
 
 /* Largest w in [L, H) with key(w) == key(L); requires key(H) != key(L) and a
- * key that changes monotonically along the interval. */
+ * key that changes monotonically along the interval. The search gallops
+ * from L first, so that a key changing every few warps costs a few steps,
+ * not a search of the whole range. */
 static rstat split_where_changes(actx *c, const key_fn *k)
 {
     i128 k0 = key_at(c, k, c->L);
     int64_t lo = c->L, hi = c->H;
+    for (int64_t step = 1; step < hi - lo; step *= 2) {
+        if (key_at(c, k, lo + step) != k0) {
+            hi = lo + step;
+            break;
+        }
+        lo += step;
+    }
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
         if (key_at(c, k, mid) == k0)

@@ -3,6 +3,8 @@
 
 #include "ocl_buffer.h"
 
+#include "bw_format.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,21 +12,6 @@
 
 #include "ocl_error.h"
 #include "ocl_internal.h"
-
-void ocl_format_bytes(char *buf, size_t n, uint64_t bytes)
-{
-    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1024.0 && u < 6) {
-        v /= 1024.0;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, n, "%llu B", (unsigned long long)bytes);
-    else
-        snprintf(buf, n, "%.2f %s", v, units[u]);
-}
 
 /* Answers that mean "the device cannot hold this much", not a bug. */
 static int is_size_failure(cl_int st)
@@ -40,13 +27,13 @@ bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_
     if (!name)
         name = "buffer";
     char size[32], limit[32];
-    ocl_format_bytes(size, sizeof size, bytes);
+    bw_format_bytes(size, sizeof size, (double)bytes);
     if (bytes == 0)
         return bw_error_set(err, BW_E_USAGE, "buffer '%s' of 0 bytes: a buffer needs at least 1",
                             name);
     uint64_t max = c->info->max_alloc_bytes;
     if (bytes > max || bytes > SIZE_MAX) {
-        ocl_format_bytes(limit, sizeof limit, max);
+        bw_format_bytes(limit, sizeof limit, (double)max);
         return bw_error_set(err, BW_E_TOOBIG,
                             "buffer '%s' of %s (%llu B) is larger than the device's largest "
                             "allocation, %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE); use a smaller --size",
@@ -111,7 +98,7 @@ bw_code ocl_buffer_write(ocl_context *c, ocl_buffer *b, uint64_t offset, const v
                                      src, 0, NULL, NULL);
     if (st != CL_SUCCESS) {
         char size[32];
-        ocl_format_bytes(size, sizeof size, b->bytes);
+        bw_format_bytes(size, sizeof size, (double)b->bytes);
         /* lazily allocating drivers report a too-large buffer here */
         int toobig = !b->written && is_size_failure(st);
         return ocl_error_set(err, toobig ? BW_E_TOOBIG : BW_E_OPENCL, "clEnqueueWriteBuffer", st,
@@ -133,7 +120,7 @@ bw_code ocl_buffer_read(ocl_context *c, ocl_buffer *b, uint64_t offset, void *ds
                                     0, NULL, NULL);
     if (st != CL_SUCCESS) {
         char size[32];
-        ocl_format_bytes(size, sizeof size, b->bytes);
+        bw_format_bytes(size, sizeof size, (double)b->bytes);
         return ocl_error_set(err, BW_E_OPENCL, "clEnqueueReadBuffer", st, "buffer '%s' (%s)",
                              b->name, size);
     }

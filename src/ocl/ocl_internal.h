@@ -34,7 +34,5 @@ struct ocl_buffer {
 cl_device_id ocl_platforms_cl_device(const ocl_platforms *p, size_t i);
 cl_platform_id ocl_platforms_cl_platform(const ocl_platforms *p, size_t i);
 
-/* "2.00 GiB", "512 B": sizes in messages (src/report is above this layer). */
-void ocl_format_bytes(char *buf, size_t n, uint64_t bytes);
 
 #endif

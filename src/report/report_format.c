@@ -1,21 +1,15 @@
 #include "report_format.h"
 
+#include "bw_format.h"
+
 #include <math.h>
 #include <stdlib.h>
 
 void report_bytes(bw_buf *out, double bytes)
 {
-    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-    int u = 0;
-    double v = bytes;
-    while (fabs(v) >= 1024.0 && u < 5) {
-        v /= 1024.0;
-        u++;
-    }
-    if (u == 0)
-        bw_buf_printf(out, "%.0f B", v);
-    else
-        bw_buf_printf(out, "%.2f %s", v, units[u]);
+    char buf[32];
+    bw_format_bytes(buf, sizeof buf, bytes);
+    bw_buf_puts(out, buf);
 }
 
 void report_percent(bw_buf *out, double fraction, int valid)

@@ -173,7 +173,7 @@ void report_model_table(const report_model *m, bw_buf *out)
         table_roofline(m->roof, out);
 }
 
-static json_t *traffic_json(const model_traffic *t)
+json_t *report_traffic_json(const model_traffic *t)
 {
     json_t *o = json_object();
     json_object_set_new(o, "warp_instructions", json_integer(t->instructions));
@@ -238,8 +238,8 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(l, "items", json_integer(m->items));
         json_object_set_new(l, "warps", json_integer((m->items + W - 1) / W));
         json_object_set_new(l, "access", json_string(m->launch_store ? "store" : "load"));
-        json_object_set_new(l, "loads", traffic_json(&m->launch->loads));
-        json_object_set_new(l, "stores", traffic_json(&m->launch->stores));
+        json_object_set_new(l, "loads", report_traffic_json(&m->launch->loads));
+        json_object_set_new(l, "stores", report_traffic_json(&m->launch->stores));
         json_object_set_new(o, "launch", l);
     }
     if (m->roof) {

@@ -4,6 +4,7 @@
 #ifndef REPORT_MODEL_H
 #define REPORT_MODEL_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "bw_buf.h"
@@ -34,6 +35,9 @@ typedef struct report_model {
 } report_model;
 
 void report_model_table(const report_model *m, bw_buf *out);
+/* The launch accounting of one kind (loads or stores) as a JSON object:
+ * requested, instruction-model and footprint bytes, sectors and lines. */
+json_t *report_traffic_json(const model_traffic *t);
 bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err);
 
 #endif

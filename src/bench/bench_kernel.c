@@ -1,0 +1,126 @@
+#include "bench_kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bw_buf.h"
+#include "bw_file.h"
+
+struct bench_kernels {
+    char *prelude;      /* bw_expr.cl */
+    char *gather;       /* gather.cl */
+    char *gather_path;
+};
+
+void bench_kernels_free(bench_kernels *k)
+{
+    if (!k)
+        return;
+    free(k->prelude);
+    free(k->gather);
+    free(k->gather_path);
+    free(k);
+}
+
+static bw_code load_one(const char *dir, const char *name, char **text, char **path_out, bw_error *err)
+{
+    char *path = NULL;
+    bw_code rc = bw_file_find_resource("cl", name, dir, "--kernels", "BWLAB_KERNEL_DIR", &path, err);
+    if (rc == BW_OK)
+        rc = bw_file_read(path, text, NULL, err);
+    if (rc == BW_OK && path_out)
+        *path_out = path;
+    else
+        free(path);
+    return rc;
+}
+
+bw_code bench_kernels_load(const char *dir, bench_kernels **out, bw_error *err)
+{
+    *out = NULL;
+    bench_kernels *k = calloc(1, sizeof *k);
+    if (!k)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    bw_code rc = load_one(dir, "bw_expr.cl", &k->prelude, NULL, err);
+    if (rc == BW_OK)
+        rc = load_one(dir, BENCH_KERNEL_FILE, &k->gather, &k->gather_path, err);
+    if (rc != BW_OK) {
+        bench_kernels_free(k);
+        return rc;
+    }
+    *out = k;
+    return BW_OK;
+}
+
+const char *bench_kernels_path(const bench_kernels *k)
+{
+    return k->gather_path;
+}
+
+static const char *elem_type(int64_t elem)
+{
+    return elem == 16 ? "uint4" : elem == 8 ? "uint2" : "uint";
+}
+
+void bench_kernel_name(size_t i, char *buf, size_t n)
+{
+    snprintf(buf, n, "bw_gather_%zu", i);
+}
+
+/* the definitions gather.cl expects, for one pattern */
+static void definitions(bw_buf *b, const bench_item *it, size_t i, int W)
+{
+    static const char *const names[] = { "BW_KERNEL", "BW_W", "BW_E", "BW_ELEM", "BW_LOAD", "BW_ACTIVE", "BW_ADDR" };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        bw_buf_printf(b, "#undef %s\n", names[k]);
+    char name[48];
+    bench_kernel_name(i, name, sizeof name);
+    bw_buf_printf(b, "/* pattern %s */\n#define BW_KERNEL %s\n", it->spec, name);
+    bw_buf_printf(b, "#define BW_W %dL\n#define BW_E %lldL\n#define BW_ELEM %s\n", W, (long long)it->elem,
+                  elem_type(it->elem));
+    /* naturally aligned: an indexed load; 4-byte aligned only: vloadn */
+    if (!it->vload)
+        bw_buf_puts(b, "#define BW_LOAD(p, a) ((p)[(a) / BW_E])\n");
+    else
+        bw_buf_printf(b, "#define BW_LOAD(p, a) vload%lld(0, (__global const uint *)(p) + (a) / 4)\n",
+                      (long long)(it->elem / 4));
+    if (model_lanes_count(&it->active) == W) {
+        bw_buf_puts(b, "#define BW_ACTIVE(t) 1\n");
+    } else {
+        /* the lane mask, 64 lanes a word */
+        bw_buf_puts(b, "#define BW_ACTIVE(t) ((");
+        int words = (W + 63) / 64;
+        for (int k = 0; k < words; k++) {
+            if (k + 1 < words)
+                bw_buf_printf(b, "(t) < %d ? ", 64 * (k + 1));
+            bw_buf_printf(b, "(0x%llxUL >> ((t) - %d))", (unsigned long long)it->active.bits[k], 64 * k);
+            if (k + 1 < words)
+                bw_buf_puts(b, " : ");
+        }
+        bw_buf_puts(b, ") & 1UL)\n");
+    }
+    bw_buf_puts(b, "#define BW_ADDR (");
+    model_expr_print_opencl(it->expr, b);
+    bw_buf_puts(b, ")\n");
+}
+
+bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, size_t first, size_t count,
+                             int trace, char **source, bw_error *err)
+{
+    *source = NULL;
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_puts(&b, "/* bwlab: one kernel per pattern */\n");
+    if (trace)
+        bw_buf_puts(&b, "#define BWLAB_TRACE 1\n");
+    bw_buf_puts(&b, k->prelude);
+    for (size_t i = first; i < first + count && i < plan->n; i++) {
+        bw_buf_putc(&b, '\n');
+        definitions(&b, &plan->items[i], i, plan->geo.lanes);
+        bw_buf_puts(&b, k->gather);
+    }
+    *source = bw_buf_steal(&b);
+    if (!*source)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    return BW_OK;
+}

@@ -1,0 +1,35 @@
+/* bench_kernel: the OpenCL C program of a plan. The kernel files
+ * (cl/bw_expr.cl and cl/gather.cl) are read once per run; the program holds
+ * bw_expr.cl once and gather.cl once per pattern, behind that pattern's
+ * definitions (kernel name, warp width, element type, active lanes, and the
+ * address expression as re-printed by the model), so a device builds one
+ * program per run. */
+#ifndef BENCH_KERNEL_H
+#define BENCH_KERNEL_H
+
+#include <stddef.h>
+
+#include "bench_plan.h"
+#include "bw_error.h"
+
+typedef struct bench_kernels bench_kernels; /* the kernel files' text */
+
+#define BENCH_KERNEL_FILE "gather.cl"
+
+/* Loads the kernel files from `dir` (--kernels), else $BWLAB_KERNEL_DIR,
+ * else the source tree, else the installed data directory. BW_E_IO names
+ * the directory and the file. */
+bw_code bench_kernels_load(const char *dir, bench_kernels **out, bw_error *err);
+void bench_kernels_free(bench_kernels *k); /* accepts NULL */
+/* Where gather.cl was found (for results files). */
+const char *bench_kernels_path(const bench_kernels *k);
+
+/* The program source for items[first .. first+count) of the plan (all of
+ * them: 0, plan->n); with trace != 0 the kernels also record every
+ * work-item's byte address. Caller frees. */
+bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, size_t first, size_t count,
+                             int trace, char **source, bw_error *err);
+/* The kernel name of item i in that program: "bw_gather_<i>" into buf. */
+void bench_kernel_name(size_t i, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,408 @@
+#include "bench_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bw_buf.h"
+#include "bw_format.h"
+
+#define DEFAULT_LOCAL 256
+#define MIN_TARGET ((uint64_t)16 << 20)
+#define UNKNOWN_CACHE_TARGET ((uint64_t)64 << 20)
+
+char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count)
+{
+    static const char *const fixed[] = {
+        "seq", "stride:s=1", "stride:s=2", "stride:s=4", "stride:s=8", "stride:s=16", "stride:s=32",
+        "stride:s=64", "offset:bytes=0", "offset:bytes=4", "offset:bytes=8", "offset:bytes=16",
+        "offset:bytes=32", "offset:bytes=64", "offset:bytes=128", "reverse", "permute", "broadcast",
+        "one-lane", "aos:struct=12,field=0", "aos:struct=16,field=4", "aos:struct=32,field=8",
+        "mixed:s=32",
+    };
+    size_t nf = sizeof fixed / sizeof fixed[0];
+    char **v = calloc(nf + 3, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t n = 0;
+    char buf[96];
+    for (size_t i = 0; i < nf; i++) {
+        /* the sweep keeps element size 4 unless --elem asks otherwise; an
+         * explicit elem= keeps each spec valid for every size */
+        if (elem > 0 && elem != 4)
+            snprintf(buf, sizeof buf, "%s%celem=%lld", fixed[i], strchr(fixed[i], ':') ? ',' : ':',
+                     (long long)elem);
+        else
+            snprintf(buf, sizeof buf, "%s", fixed[i]);
+        v[n++] = strdup(buf);
+        if (i == 0 && elem <= 0)
+            v[n++] = strdup("seq:elem=16");
+    }
+    for (int col = 0; col < 2; col++) {
+        int k = snprintf(buf, sizeof buf, "matrix-%s:n=%lld", col ? "col" : "row", (long long)matrix_n);
+        if (elem > 0 && elem != 4)
+            snprintf(buf + k, sizeof buf - (size_t)k, ",elem=%lld", (long long)elem);
+        v[n++] = strdup(buf);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i]) {
+            for (size_t k = 0; k < n; k++)
+                free(v[k]);
+            free(v);
+            return NULL;
+        }
+    }
+    *count = n;
+    return v;
+}
+
+static void item_clear(bench_item *it)
+{
+    free(it->spec);
+    free(it->expr_text);
+    free(it->size_note);
+    model_pattern_free(it->pattern);
+    model_expr_free(it->own_expr);
+    model_expr_free(it->store_expr);
+}
+
+void bench_plan_free(bench_plan *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n; i++)
+        item_clear(&p->items[i]);
+    free(p->items);
+    free(p);
+}
+
+static bw_code add_item(bench_plan *p, bench_item **out, bw_error *err)
+{
+    bench_item *v = realloc(p->items, (p->n + 1) * sizeof *v);
+    if (!v)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    p->items = v;
+    memset(&v[p->n], 0, sizeof v[p->n]);
+    *out = &v[p->n++];
+    return BW_OK;
+}
+
+static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, bw_error *err)
+{
+    bench_item *it;
+    bw_code rc = add_item(p, &it, err);
+    if (rc != BW_OK)
+        return rc;
+    if ((rc = model_pattern_parse(spec, p->geo.lanes, elem, &it->pattern, err)) != BW_OK) {
+        p->n--;
+        return rc;
+    }
+    it->spec = strdup(it->pattern->spec);
+    it->expr_text = strdup(it->pattern->expr_text);
+    it->family = it->pattern->family->name;
+    it->elem = it->pattern->elem;
+    it->active = it->pattern->active;
+    it->expr = it->pattern->expr;
+    if (!it->spec || !it->expr_text)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    return BW_OK;
+}
+
+static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, bw_error *err)
+{
+    bench_item *it;
+    bw_code rc = add_item(p, &it, err);
+    if (rc != BW_OK)
+        return rc;
+    if ((rc = model_expr_parse(text, &it->own_expr, err)) != BW_OK) {
+        p->n--;
+        return bw_error_prefix(err, "--expr: ");
+    }
+    it->expr_text = model_expr_to_string(it->own_expr);
+    size_t n = it->expr_text ? strlen(it->expr_text) + 32 : 0;
+    it->spec = n ? malloc(n) : NULL;
+    if (!it->spec)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (elem != 4)
+        snprintf(it->spec, n, "expr:%s,elem=%lld", it->expr_text, (long long)elem);
+    else
+        snprintf(it->spec, n, "expr:%s", it->expr_text);
+    it->family = "expr";
+    it->elem = elem;
+    it->active = model_lanes_all(p->geo.lanes);
+    it->expr = it->own_expr;
+    return BW_OK;
+}
+
+static int is_seq(const bench_item *it)
+{
+    return it->pattern && !strcmp(it->family, "seq");
+}
+
+long bench_plan_reference(const bench_plan *p, size_t i)
+{
+    long any = -1;
+    for (size_t k = 0; k < p->n; k++) {
+        if (!is_seq(&p->items[k]))
+            continue;
+        if (p->items[k].elem == p->items[i].elem)
+            return (long)k;
+        if (any < 0 || p->items[k].elem == 4)
+            any = (long)k;
+    }
+    return any;
+}
+
+static int64_t round_up(int64_t v, int64_t m)
+{
+    return (v + m - 1) / m * m;
+}
+
+/* the model's accounting, the span and alignment of the loads, for a size */
+static bw_code account(const bench_plan *p, bench_item *it, int64_t items, bw_error *err)
+{
+    model_access acc[2] = {
+        { it->expr, it->elem, it->active, items, 0, 0 },
+        { it->store_expr, it->elem, it->active, items, 0, 1 },
+    };
+    bw_code rc = model_access_span_of(&p->geo, &acc[0], &it->span, err);
+    if (rc == BW_OK)
+        rc = model_launch_count(&p->geo, acc, 2, &it->model, err);
+    if (rc == BW_OK)
+        it->items = items;
+    return rc;
+}
+
+static bw_code check_loadable(const bench_item *it, bw_error *err)
+{
+    if (!it->span.any)
+        return bw_error_set(err, BW_E_UNSUPPORTED, "pattern '%s' has no active lane", it->spec);
+    if (it->span.min_addr < 0)
+        return bw_error_set(err, BW_E_UNSUPPORTED,
+                            "pattern '%s' reads below the start of the buffer (byte address %lld); "
+                            "measured addresses must be >= 0",
+                            it->spec, (long long)it->span.min_addr);
+    if (it->span.align < 4)
+        return bw_error_set(err, BW_E_UNSUPPORTED,
+                            "pattern '%s' loads %lld-byte elements at addresses that are only "
+                            "%lld-byte aligned; OpenCL loads them at multiples of 4 bytes at least "
+                            "(natural alignment, or 4 through vloadn): use offsets that are "
+                            "multiples of 4 (the model accepts any address: bwlab model)",
+                            it->spec, (long long)it->elem, (long long)it->span.align);
+    return BW_OK;
+}
+
+/* Sizes one item: enough items that its modeled load footprint reaches
+ * the target, within the largest allocation for both buffers. */
+static bw_code size_item(bench_plan *p, bench_item *it, const bench_limits *lim, bw_error *err)
+{
+    int64_t local = p->local_size;
+    uint64_t max_alloc = lim->max_alloc_bytes;
+    int64_t items;
+    bw_code rc;
+    char *note = NULL;
+    int matrix = it->pattern && (!strcmp(it->family, "matrix-row") || !strcmp(it->family, "matrix-col"));
+    if (matrix) {
+        /* the whole matrix once; a column walk spans it however few columns
+         * it takes, so a matrix too large is an error, not a smaller run */
+        int64_t n = model_pattern_param_value(it->pattern, "n");
+        if ((uint64_t)n * (uint64_t)n * (uint64_t)it->elem > max_alloc) {
+            char a[32], b[32];
+            bw_format_bytes(a, sizeof a, (double)((uint64_t)n * (uint64_t)n * (uint64_t)it->elem));
+            bw_format_bytes(b, sizeof b, (double)max_alloc);
+            int64_t fit = (int64_t)sqrt((double)max_alloc / (double)it->elem) / 64 * 64;
+            return bw_error_set(err, BW_E_TOOBIG,
+                                "pattern '%s': the %s matrix is larger than the device's largest "
+                                "allocation, %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE); use n=%lld or less",
+                                it->spec, a, b, (long long)fit);
+        }
+        items = round_up(n * n, local);
+    } else {
+        int64_t probe = round_up((int64_t)p->geo.lanes * 1024, local);
+        if ((rc = account(p, it, probe, err)) != BW_OK)
+            return rc;
+        double per_item = (double)(it->model.loads.footprint_sectors * p->geo.sector) / (double)probe;
+        double want = per_item > 0 ? (double)p->target_bytes / per_item : (double)probe;
+        /* keep launches of tiny-footprint patterns (broadcast) bounded */
+        double cap = 4.0 * (double)p->target_bytes / (double)it->elem;
+        items = round_up((int64_t)fmin(fmax(want, (double)local), cap), local);
+    }
+    for (int tries = 0;; tries++) {
+        if ((rc = account(p, it, items, err)) != BW_OK)
+            return rc;
+        if ((rc = check_loadable(it, err)) != BW_OK)
+            return rc;
+        uint64_t src = (uint64_t)it->span.max_end, dst = (uint64_t)(items * it->elem);
+        uint64_t need = src > dst ? src : dst;
+        if (need <= max_alloc)
+            break;
+        if (items == local || tries > 8) {
+            char a[32], b[32];
+            bw_format_bytes(a, sizeof a, (double)need);
+            bw_format_bytes(b, sizeof b, (double)max_alloc);
+            return bw_error_set(err, BW_E_TOOBIG,
+                                "pattern '%s' needs a %s buffer even for %lld work-items, more than "
+                                "the device's largest allocation, %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                                it->spec, a, (long long)items, b);
+        }
+        /* shrink in proportion, then check again (extents need not be linear) */
+        int64_t smaller = (int64_t)((double)items * (double)max_alloc / (double)need * 0.97);
+        smaller = smaller / local * local;
+        items = smaller < local ? local : smaller;
+        free(note);
+        note = NULL;
+        char a[32], b[32];
+        bw_format_bytes(a, sizeof a, (double)p->target_bytes);
+        bw_format_bytes(b, sizeof b, (double)max_alloc);
+        size_t n = 200 + strlen(it->spec);
+        note = malloc(n);
+        if (note)
+            snprintf(note, n, "working set below the %s target: the buffer would exceed the largest allocation, %s",
+                     a, b);
+    }
+    uint64_t fp = (uint64_t)(it->model.loads.footprint_sectors * p->geo.sector);
+    if (!note && fp < p->target_bytes / 2 && matrix) {
+        char a[32], b[32];
+        bw_format_bytes(a, sizeof a, (double)fp);
+        bw_format_bytes(b, sizeof b, (double)p->target_bytes);
+        note = malloc(160);
+        if (note)
+            snprintf(note, 160, "the %s matrix is smaller than the %s working-set target", a, b);
+    }
+    it->size_note = note;
+    it->local_size = local;
+    it->vload = it->span.align < it->elem;
+    return BW_OK;
+}
+
+static bw_code warp0_figures(const bench_plan *p, bench_item *it, bw_error *err)
+{
+    int64_t addr[MODEL_MAX_LANES];
+    model_access a = { it->expr, it->elem, it->active, it->items, 0, 0 };
+    bw_code rc = model_access_addresses(&p->geo, &a, 0, p->geo.lanes, addr, err);
+    if (rc != BW_OK)
+        return rc;
+    model_lanes act = it->active;
+    for (int t = 0; t < p->geo.lanes; t++)
+        if (addr[t] == MODEL_ADDR_INACTIVE && model_lanes_has(&act, t))
+            act.bits[t >> 6] &= ~(UINT64_C(1) << (t & 63));
+    return model_warp_count(&p->geo, it->elem, addr, &act, &it->warp0, err);
+}
+
+static uint64_t auto_target(const bench_limits *lim)
+{
+    uint64_t t = lim->cache_bytes ? 4 * lim->cache_bytes : UNKNOWN_CACHE_TARGET;
+    if (t < MIN_TARGET)
+        t = MIN_TARGET;
+    uint64_t cap = lim->max_alloc_bytes;
+    if (lim->global_mem_bytes / 4 < cap)
+        cap = lim->global_mem_bytes / 4;
+    return t < cap ? t : cap;
+}
+
+static bw_code check_elem(int64_t elem, bw_error *err)
+{
+    if (elem != 0 && elem != 4 && elem != 8 && elem != 16)
+        return bw_error_set(err, BW_E_USAGE, "--elem %lld: measured kernels load 4, 8 or 16 bytes per lane",
+                            (long long)elem);
+    return BW_OK;
+}
+
+bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
+                        const bench_limits *lim, bench_plan **out, bw_error *err)
+{
+    *out = NULL;
+    bw_code rc = check_elem(o->elem, err);
+    if (rc != BW_OK)
+        return rc;
+    bench_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    p->geo = *geo;
+    char **defaults = NULL;
+    size_t ndefaults = 0;
+    if (o->size > 0 && o->size > lim->max_alloc_bytes) {
+        char a[32], b[32];
+        bw_format_bytes(a, sizeof a, (double)o->size);
+        bw_format_bytes(b, sizeof b, (double)lim->max_alloc_bytes);
+        rc = bw_error_set(err, BW_E_TOOBIG,
+                          "--size %s (%llu B) is larger than the device's largest allocation, %s "
+                          "(CL_DEVICE_MAX_MEM_ALLOC_SIZE); use --size %llu or less",
+                          a, (unsigned long long)o->size, b, (unsigned long long)lim->max_alloc_bytes);
+        goto fail;
+    }
+    p->target_auto = o->size == 0;
+    p->target_bytes = o->size ? o->size : auto_target(lim);
+    int64_t local = o->local_size ? o->local_size : round_up(DEFAULT_LOCAL, geo->lanes);
+    while (!o->local_size && local > geo->lanes && (uint64_t)local > lim->max_work_group)
+        local -= geo->lanes;
+    if (local % geo->lanes != 0 || (uint64_t)local > lim->max_work_group) {
+        rc = bw_error_set(err, BW_E_USAGE,
+                          "--local %lld: a work-group must be a multiple of the warp (%d lanes) and at "
+                          "most %llu work-items on this device",
+                          (long long)local, geo->lanes, (unsigned long long)lim->max_work_group);
+        goto fail;
+    }
+    p->local_size = local;
+
+    if (o->nspecs == 0 && o->nexprs == 0) {
+        /* square matrices filling the target, in whole 64x64 tiles */
+        int64_t e = o->elem ? o->elem : 4;
+        int64_t n = (int64_t)sqrt((double)p->target_bytes / (double)e) / 64 * 64;
+        defaults = bench_plan_default_specs(o->elem, n < 64 ? 64 : n, &ndefaults);
+        if (!defaults) {
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < ndefaults && rc == BW_OK; i++)
+        rc = item_from_spec(p, defaults[i], 0, err);
+    for (size_t i = 0; i < o->nspecs && rc == BW_OK; i++)
+        rc = item_from_spec(p, o->specs[i], o->elem, err);
+    for (size_t i = 0; i < o->nexprs && rc == BW_OK; i++)
+        rc = item_from_expr(p, o->exprs[i], o->elem ? o->elem : 4, err);
+    if (rc != BW_OK)
+        goto fail;
+    /* every pattern is compared with seq of its element size: add it */
+    for (size_t i = 0, n0 = p->n; i < n0 && rc == BW_OK; i++) {
+        long ref = bench_plan_reference(p, i);
+        if (ref >= 0 && p->items[ref].elem == p->items[i].elem)
+            continue;
+        char spec[32];
+        snprintf(spec, sizeof spec, "seq:elem=%lld", (long long)p->items[i].elem);
+        if ((rc = item_from_spec(p, spec, 0, err)) == BW_OK)
+            p->items[p->n - 1].added_as_reference = 1;
+    }
+    for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
+        bench_item *it = &p->items[i];
+        char store[48];
+        snprintf(store, sizeof store, "%lld*g", (long long)it->elem);
+        if ((rc = model_expr_parse(store, &it->store_expr, err)) != BW_OK)
+            break;
+        rc = size_item(p, it, lim, err);
+        if (rc == BW_OK)
+            rc = warp0_figures(p, it, err);
+        if (rc != BW_OK && it->pattern == NULL)
+            bw_error_prefix(err, "--expr '%s': ", it->expr_text);
+        if ((uint64_t)it->span.max_end > p->src_bytes)
+            p->src_bytes = (uint64_t)it->span.max_end;
+        if ((uint64_t)(it->items * it->elem) > p->dst_bytes)
+            p->dst_bytes = (uint64_t)(it->items * it->elem);
+    }
+    if (rc != BW_OK)
+        goto fail;
+    /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
+    p->src_bytes = (p->src_bytes + 15) / 16 * 16;
+    for (size_t i = 0; i < ndefaults; i++)
+        free(defaults[i]);
+    free(defaults);
+    *out = p;
+    return BW_OK;
+fail:
+    for (size_t i = 0; i < ndefaults; i++)
+        free(defaults[i]);
+    free(defaults);
+    bench_plan_free(p);
+    return rc;
+}

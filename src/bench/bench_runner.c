@@ -1,0 +1,402 @@
+#include "bench_runner.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_validate.h"
+#include "ocl_buffer.h"
+#include "ocl_program.h"
+
+#define SOURCE_SEED UINT64_C(0x62776c6162)
+
+bench_settings bench_settings_default(void)
+{
+    bench_settings s = { 20.0, 0.01, 5, 2000, 1 };
+    return s;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* per-pattern state while running */
+typedef struct slot {
+    ocl_program *prog;
+    ocl_kernel *kern;
+    size_t cap;
+    int stable;
+} slot;
+
+typedef struct run_ctx {
+    ocl_context *ctx;
+    const bench_plan *plan;
+    const bench_kernels *kernels;
+    const bench_settings *s;
+    bench_result *res;
+    slot *slots;
+    ocl_buffer *src, *dst;
+    uint8_t *host_src, *host_dst, *sentinel;
+    bench_progress_fn progress;
+    void *pctx;
+    double t_start;
+} run_ctx;
+
+static void report(run_ctx *r, const char *phase, size_t done, size_t total, const char *spec,
+                   double remaining)
+{
+    if (!r->progress)
+        return;
+    bench_progress p = { phase, done, total, spec, now_s() - r->t_start, remaining };
+    r->progress(r->pctx, &p);
+}
+
+static void fail(bench_result *res, bw_code code, const char *msg)
+{
+    res->status = BENCH_FAILED;
+    res->failure_code = code;
+    free(res->failure);
+    res->failure = strdup(msg);
+}
+
+/* builds the kernels of items [first, first+count) as one program */
+static bw_code build_program(run_ctx *r, size_t first, size_t count, int trace, ocl_program **prog,
+                             bw_error *err)
+{
+    char *source = NULL;
+    bw_code rc = bench_kernel_program(r->kernels, r->plan, first, count, trace, &source, err);
+    if (rc == BW_OK)
+        rc = ocl_program_build(r->ctx, source, BENCH_KERNEL_FILE, NULL, prog, err);
+    free(source);
+    return rc;
+}
+
+static bw_code make_kernel(run_ctx *r, ocl_program *prog, size_t i, ocl_kernel **kern, bw_error *err)
+{
+    char name[48];
+    bench_kernel_name(i, name, sizeof name);
+    bw_code rc = ocl_kernel_create(prog, name, kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
+    return rc;
+}
+
+static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    return ocl_kernel_run(r->ctx, k, (uint64_t)it->items, (uint64_t)it->local_size, t, err);
+}
+
+/* one launch from sentinel-filled output, then the host reference check */
+static bw_code validate(run_ctx *r, size_t i, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    uint64_t bytes = (uint64_t)(it->items * it->elem);
+    ocl_timing t;
+    bw_code rc = ocl_buffer_write(r->ctx, r->dst, 0, r->sentinel, bytes, err);
+    if (rc == BW_OK)
+        rc = launch(r, i, r->slots[i].kern, &t, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(r->ctx, r->dst, 0, r->host_dst, bytes, err);
+    if (rc == BW_OK)
+        rc = bench_validate_copy(&r->plan->geo, it, r->host_src, r->plan->src_bytes, r->host_dst, err);
+    return rc;
+}
+
+static int record(bench_result *res, slot *sl, const ocl_timing *t)
+{
+    size_t n = res->event.count;
+    if (n == sl->cap) {
+        size_t cap = sl->cap ? sl->cap * 2 : 64;
+        double *e = realloc(res->event_ns, cap * sizeof *e);
+        if (!e)
+            return 0;
+        res->event_ns = e;
+        double *w = realloc(res->wall_ns, cap * sizeof *w);
+        if (!w)
+            return 0;
+        res->wall_ns = w;
+        sl->cap = cap;
+    }
+    res->event_ns[n] = t->event_ns;
+    res->wall_ns[n] = t->wall_ns;
+    res->event = bench_stats_of(res->event_ns, n + 1);
+    return 1;
+}
+
+static bw_code setup_buffers(run_ctx *r, bw_error *err)
+{
+    const bench_plan *p = r->plan;
+    r->host_src = malloc(p->src_bytes);
+    r->host_dst = malloc(p->dst_bytes);
+    r->sentinel = malloc(p->dst_bytes);
+    if (!r->host_src || !r->host_dst || !r->sentinel)
+        return bw_error_set(err, BW_E_NOMEM, "out of host memory for %llu + %llu bytes of buffers",
+                            (unsigned long long)p->src_bytes, (unsigned long long)p->dst_bytes);
+    bench_fill_random(r->host_src, p->src_bytes, SOURCE_SEED);
+    bench_fill_sentinel(r->sentinel, p->dst_bytes);
+    bw_code rc = ocl_buffer_create(r->ctx, p->src_bytes, "src", &r->src, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(r->ctx, p->dst_bytes, "dst", &r->dst, err);
+    /* writing both makes lazily allocating drivers commit the memory now */
+    if (rc == BW_OK)
+        rc = ocl_buffer_write(r->ctx, r->src, 0, r->host_src, p->src_bytes, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_write(r->ctx, r->dst, 0, r->sentinel, p->dst_bytes, err);
+    return rc;
+}
+
+static void teardown(run_ctx *r)
+{
+    if (r->slots) {
+        for (size_t i = 0; i < r->plan->n; i++) {
+            ocl_kernel_free(r->slots[i].kern);
+            ocl_program_free(r->slots[i].prog);
+        }
+    }
+    free(r->slots);
+    ocl_buffer_free(r->src);
+    ocl_buffer_free(r->dst);
+    free(r->host_src);
+    free(r->host_dst);
+    free(r->sentinel);
+}
+
+/* One program for all patterns; should it fail, each pattern alone, so
+ * that one bad pattern does not take the others down. */
+static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
+{
+    const bench_plan *p = r->plan;
+    report(r, "building", 0, 1, NULL, -1);
+    bw_error e = BW_ERROR_INIT;
+    ocl_program *prog = NULL;
+    if (build_program(r, 0, p->n, 0, &prog, &e) == BW_OK) {
+        for (size_t i = 0; i < p->n; i++) {
+            if (make_kernel(r, prog, i, &r->slots[i].kern, &e) != BW_OK)
+                fail(&r->res[i], e.code, bw_error_text(&e));
+            bw_error_clear(&e);
+        }
+        r->slots[0].prog = prog; /* released with the kernels */
+        return;
+    }
+    int systemic = e.code == BW_E_BUILD;
+    bw_error first = e;
+    for (size_t i = 0; i < p->n && !*stop; i++) {
+        bw_error one = BW_ERROR_INIT;
+        if (!systemic || p->n == 1) {
+            fail(&r->res[i], first.code, bw_error_text(&first));
+            continue;
+        }
+        report(r, "building", i, p->n, p->items[i].spec, -1);
+        if (build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK ||
+            make_kernel(r, r->slots[i].prog, i, &r->slots[i].kern, &one) != BW_OK)
+            fail(&r->res[i], one.code, bw_error_text(&one));
+        bw_error_clear(&one);
+    }
+    bw_error_clear(&first);
+}
+
+static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
+{
+    const bench_plan *p = r->plan;
+    build_all(r, stop);
+    for (size_t i = 0; i < p->n && !*stop; i++) {
+        if (r->res[i].status != BENCH_OK)
+            continue;
+        report(r, "validating", i, p->n, p->items[i].spec, -1);
+        bw_error e = BW_ERROR_INIT;
+        bw_code rc = validate(r, i, &e);
+        for (int w = 0; rc == BW_OK && w < r->s->warmup; w++) {
+            ocl_timing t;
+            rc = launch(r, i, r->slots[i].kern, &t, &e);
+        }
+        if (rc != BW_OK)
+            fail(&r->res[i], e.code, bw_error_text(&e));
+        bw_error_clear(&e);
+    }
+}
+
+/* round-robin timing until every pattern is stable or the budget ends */
+static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info)
+{
+    const bench_plan *p = r->plan;
+    const bench_settings *s = r->s;
+    double t0 = now_s();
+    size_t start = 0;
+    for (;;) {
+        size_t pending = 0, stable = 0, eligible = 0, min_count = (size_t)-1;
+        for (size_t i = 0; i < p->n; i++) {
+            if (r->res[i].status != BENCH_OK)
+                continue;
+            eligible++;
+            stable += r->slots[i].stable;
+            pending += !r->slots[i].stable;
+            if (!r->slots[i].stable && r->res[i].event.count < min_count)
+                min_count = r->res[i].event.count;
+        }
+        double elapsed = now_s() - t0;
+        /* the budget ends the rounds once every unstable pattern has a few samples */
+        if (pending == 0 || *stop || (elapsed > s->budget_s && min_count >= 3)) {
+            info->budget_ended = pending > 0 && !*stop;
+            break;
+        }
+        report(r, "measuring", stable, eligible, NULL, s->budget_s - elapsed);
+        /* a different pattern leads each round, so order effects average out */
+        for (size_t k = 0; k < p->n && !*stop; k++) {
+            size_t i = (start + k) % p->n;
+            bench_result *res = &r->res[i];
+            slot *sl = &r->slots[i];
+            if (res->status != BENCH_OK || sl->stable)
+                continue;
+            ocl_timing t;
+            bw_error e = BW_ERROR_INIT;
+            if (launch(r, i, sl->kern, &t, &e) != BW_OK) {
+                fail(res, e.code, bw_error_text(&e));
+            } else if (!record(res, sl, &t)) {
+                fail(res, BW_E_NOMEM, "out of memory recording timings");
+            } else {
+                size_t n = res->event.count;
+                sl->stable = ((int)n >= s->min_reps && res->event.rse <= s->rse_target) ||
+                             (int)n >= s->max_reps;
+            }
+            bw_error_clear(&e);
+        }
+        start++;
+        info->rounds++;
+    }
+    info->timing_s = now_s() - t0;
+}
+
+static void finish(run_ctx *r, int interrupted)
+{
+    const bench_plan *p = r->plan;
+    for (size_t i = 0; i < p->n; i++) {
+        bench_result *res = &r->res[i];
+        if (res->status == BENCH_OK && res->event.count == 0) {
+            res->status = BENCH_NOT_RUN;
+            res->failure_code = BW_E_INTERRUPTED;
+            res->failure = strdup(interrupted ? "interrupted before it was measured" : "not measured");
+            continue;
+        }
+        if (res->status != BENCH_OK)
+            continue;
+        res->event = bench_stats_of(res->event_ns, res->event.count);
+        res->wall = bench_stats_of(res->wall_ns, res->event.count);
+        const model_launch *m = &p->items[i].model;
+        double bytes = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
+        res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        bench_result *res = &r->res[i];
+        long ref = bench_plan_reference(p, i);
+        res->reference = ref;
+        res->relative_to_seq = NAN;
+        if (res->status != BENCH_OK || ref < 0 || r->res[ref].status != BENCH_OK ||
+            !(r->res[ref].effective_gbs > 0)) {
+            res->verdict = bench_verdict_of(0, 0, 0, 0, 0);
+            continue;
+        }
+        res->relative_to_seq = res->effective_gbs / r->res[ref].effective_gbs;
+        const model_launch *m = &p->items[i].model, *rm = &p->items[ref].model;
+        double lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * p->geo.sector);
+        double upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector);
+        double ref_bytes = (double)((rm->loads.footprint_sectors + rm->stores.footprint_sectors) * p->geo.sector);
+        res->verdict = bench_verdict_of(res->event.median, lower, upper, r->res[ref].event.median, ref_bytes);
+    }
+}
+
+bw_code bench_run(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+                  const bench_settings *s, volatile sig_atomic_t *stop, bench_progress_fn progress,
+                  void *progress_ctx, bench_result **results, bench_run_info *info, bw_error *err)
+{
+    *results = NULL;
+    memset(info, 0, sizeof *info);
+    run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels, .s = s, .progress = progress,
+                  .pctx = progress_ctx, .t_start = now_s() };
+    r.res = calloc(plan->n, sizeof *r.res);
+    r.slots = calloc(plan->n, sizeof *r.slots);
+    bw_code rc = BW_OK;
+    if (!r.res || !r.slots)
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK)
+        rc = setup_buffers(&r, err);
+    if (rc != BW_OK) {
+        teardown(&r);
+        bench_results_free(r.res, plan->n);
+        return rc;
+    }
+    prepare(&r, stop);
+    if (!*stop)
+        measure(&r, stop, info);
+    info->interrupted = *stop != 0;
+    finish(&r, info->interrupted);
+    teardown(&r);
+    info->total_s = now_s() - r.t_start;
+    *results = r.res;
+    return info->interrupted ? bw_error_set(err, BW_E_INTERRUPTED, "interrupted") : BW_OK;
+}
+
+void bench_results_free(bench_result *r, size_t n)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].failure);
+        free(r[i].event_ns);
+        free(r[i].wall_ns);
+    }
+    free(r);
+}
+
+bw_code bench_trace_check(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+                          bw_error *err)
+{
+    run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels };
+    ocl_program *prog = NULL;
+    ocl_buffer *trace = NULL;
+    int64_t most = 0;
+    for (size_t i = 0; i < plan->n; i++)
+        most = plan->items[i].items > most ? plan->items[i].items : most;
+    int64_t *host = malloc((size_t)most * sizeof *host);
+    /* zeros: the trace compares addresses, not values */
+    r.host_src = calloc(1, plan->src_bytes);
+    bw_code rc = host && r.host_src ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(ctx, plan->src_bytes, "src", &r.src, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(ctx, plan->dst_bytes, "dst", &r.dst, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_write(ctx, r.src, 0, r.host_src, plan->src_bytes, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(ctx, (uint64_t)most * sizeof *host, "trace", &trace, err);
+    if (rc == BW_OK)
+        rc = build_program(&r, 0, plan->n, 1, &prog, err);
+    for (size_t i = 0; rc == BW_OK && i < plan->n; i++) {
+        const bench_item *it = &plan->items[i];
+        ocl_kernel *kern = NULL;
+        ocl_timing t;
+        rc = make_kernel(&r, prog, i, &kern, err);
+        if (rc == BW_OK)
+            rc = ocl_kernel_arg_buffer(kern, 2, trace, err);
+        if (rc == BW_OK)
+            rc = launch(&r, i, kern, &t, err);
+        if (rc == BW_OK)
+            rc = ocl_buffer_read(ctx, trace, 0, host, (uint64_t)it->items * sizeof *host, err);
+        if (rc == BW_OK)
+            rc = bench_validate_trace(&plan->geo, it, host, err);
+        ocl_kernel_free(kern);
+    }
+    ocl_program_free(prog);
+    ocl_buffer_free(trace);
+    ocl_buffer_free(r.src);
+    ocl_buffer_free(r.dst);
+    free(r.host_src);
+    free(host);
+    return rc;
+}

@@ -1,0 +1,91 @@
+/* bench_runner: measures a plan on one device (DESIGN.md §4).
+ *
+ * Pseudo-random source data is written once; every pattern's kernel is
+ * built, launched once and checked against the host reference (a wrong
+ * result fails that pattern, it is never timed), warmed up, and then timed
+ * in round-robin with the others, so that drift hits every pattern alike,
+ * until its median is stable (relative standard error at most rse_target)
+ * or the time budget ends. Event profiling time is the measurement; host
+ * wall-clock time is recorded beside it. The runner never prints: progress
+ * goes to a callback, results come back as data. */
+#ifndef BENCH_RUNNER_H
+#define BENCH_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "bench_kernel.h"
+#include "bench_plan.h"
+#include "bench_stats.h"
+#include "bench_verdict.h"
+#include "bw_error.h"
+#include "ocl_context.h"
+
+typedef enum bench_status {
+    BENCH_OK,      /* validated and timed */
+    BENCH_FAILED,  /* build, allocation or validation failed: see failure */
+    BENCH_NOT_RUN, /* interrupted before it was timed */
+} bench_status;
+
+typedef struct bench_result {
+    bench_status status;
+    bw_code failure_code;
+    char *failure;           /* why it failed or did not run; owned */
+    double *event_ns;        /* samples, event.count of them; owned */
+    double *wall_ns;
+    bench_stats event;       /* measured: event profiling time of one launch, ns */
+    bench_stats wall;        /* measured: host wall clock around enqueue + wait, ns */
+    double effective_gbs;    /* measured: requested bytes / median event time */
+    double relative_to_seq;  /* measured: effective_gbs / that of the reference; NAN if none */
+    long reference;          /* plan index of the seq pattern used, or -1 */
+    bench_verdict verdict;   /* measured traffic against the modeled bounds */
+} bench_result;
+
+typedef struct bench_settings {
+    double budget_s;   /* timing budget for all patterns together */
+    double rse_target; /* a pattern is stable at this relative standard error of its median */
+    int min_reps;      /* timed launches before a pattern may count as stable */
+    int max_reps;      /* timed launches after which a pattern stops anyway */
+    int warmup;        /* untimed launches after the validating one */
+} bench_settings;
+
+/* Defaults: 20 s, 1%, 5, 2000, 1. */
+bench_settings bench_settings_default(void);
+
+typedef struct bench_progress {
+    const char *phase;  /* "building", "validating", "measuring" */
+    size_t done, total; /* patterns */
+    const char *spec;   /* the pattern at hand, or NULL */
+    double elapsed_s;
+    double remaining_s; /* estimate; negative when unknown */
+} bench_progress;
+
+typedef void (*bench_progress_fn)(void *ctx, const bench_progress *p);
+
+typedef struct bench_run_info {
+    double total_s;    /* wall time of the whole run */
+    double timing_s;   /* wall time of the timing rounds */
+    size_t rounds;
+    int interrupted;   /* *stop was set */
+    int budget_ended;  /* the budget ended before every pattern was stable */
+} bench_run_info;
+
+/* Measures every item of `plan` on the context's device. Returns BW_OK when
+ * the run completed (single patterns may still have failed: see their
+ * status), BW_E_INTERRUPTED when *stop became non-zero (results hold what
+ * was measured), or a fatal error (buffers that cannot be allocated:
+ * BW_E_TOOBIG, BW_E_OPENCL, BW_E_NOMEM) with *results NULL. *results has
+ * plan->n entries; free with bench_results_free. */
+bw_code bench_run(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+                  const bench_settings *s, volatile sig_atomic_t *stop, bench_progress_fn progress,
+                  void *progress_ctx, bench_result **results, bench_run_info *info, bw_error *err);
+void bench_results_free(bench_result *r, size_t n); /* accepts NULL */
+
+/* Builds every item with the trace option, runs each once and compares
+ * every recorded address with the model (bench_validate_trace): the proof
+ * that kernels and model agree. BW_E_VALIDATION names the first pattern
+ * and work-item that differ. */
+bw_code bench_trace_check(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+                          bw_error *err);
+
+#endif

@@ -1,0 +1,420 @@
+/* bwlab run: measure patterns on OpenCL devices and set each measurement
+ * beside the model. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_kernel.h"
+#include "bench_plan.h"
+#include "bench_runner.h"
+#include "bw_parse.h"
+#include "cli.h"
+#include "cli_format.h"
+#include "model_profile.h"
+#include "ocl_context.h"
+#include "ocl_device.h"
+#include "report_results.h"
+
+enum {
+    OPT_DEVICE = 256,
+    OPT_PATTERN,
+    OPT_EXPR,
+    OPT_ELEM,
+    OPT_SIZE,
+    OPT_BUDGET,
+    OPT_FORMAT,
+    OPT_OUTPUT,
+    OPT_EXPLAIN,
+    OPT_QUIET,
+    OPT_KERNELS,
+    OPT_LOCAL,
+    OPT_RSE,
+};
+
+static const struct option long_opts[] = {
+    { "device", required_argument, NULL, OPT_DEVICE },
+    { "pattern", required_argument, NULL, OPT_PATTERN },
+    { "expr", required_argument, NULL, OPT_EXPR },
+    { "elem", required_argument, NULL, OPT_ELEM },
+    { "size", required_argument, NULL, OPT_SIZE },
+    { "budget", required_argument, NULL, OPT_BUDGET },
+    { "format", required_argument, NULL, OPT_FORMAT },
+    { "output", required_argument, NULL, OPT_OUTPUT },
+    { "explain", no_argument, NULL, OPT_EXPLAIN },
+    { "quiet", no_argument, NULL, OPT_QUIET },
+    { "kernels", required_argument, NULL, OPT_KERNELS },
+    { "local", required_argument, NULL, OPT_LOCAL },
+    { "rse", required_argument, NULL, OPT_RSE },
+    { 0 },
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Everything the command owns, freed in one place. */
+typedef struct run_state {
+    char **specs;
+    size_t nspecs;
+    const char **exprs;
+    size_t nexprs;
+    int want_defaults;
+    bench_plan_opts popts;
+    bench_settings settings;
+    const char *device_spec, *output, *kernels_dir;
+    cli_format format;
+    int format_given, explain, quiet;
+    model_profiles *profiles;
+    ocl_platforms *plats;
+    size_t *dev_idx, ndev;
+    bench_kernels *kernels;
+    ocl_context **ctx;
+    bench_plan **plans;
+    bench_result **results;
+    bench_run_info *infos;
+    size_t nrun;
+} run_state;
+
+static void state_free(run_state *s)
+{
+    for (size_t i = 0; i < s->nspecs; i++)
+        free(s->specs[i]);
+    free(s->specs);
+    free(s->exprs);
+    for (size_t i = 0; i < s->ndev; i++) {
+        if (s->results)
+            bench_results_free(s->results[i], s->plans && s->plans[i] ? s->plans[i]->n : 0);
+        if (s->plans)
+            bench_plan_free(s->plans[i]);
+        if (s->ctx)
+            ocl_context_free(s->ctx[i]);
+    }
+    free(s->results);
+    free(s->plans);
+    free(s->ctx);
+    free(s->infos);
+    free(s->dev_idx);
+    bench_kernels_free(s->kernels);
+    ocl_platforms_free(s->plats);
+    model_profiles_free(s->profiles);
+}
+
+static int add_patterns(const cli_command *self, run_state *s, const char *list)
+{
+    bw_error err = BW_ERROR_INIT;
+    char **v = NULL;
+    size_t n = 0;
+    if (model_pattern_split_list(list, &v, &n, &err) != BW_OK) {
+        int st = cli_usage_error(self, "%s", bw_error_text(&err));
+        bw_error_clear(&err);
+        for (size_t i = 0; i < n; i++)
+            free(v[i]);
+        free(v);
+        return st;
+    }
+    char **grown = realloc(s->specs, (s->nspecs + n) * sizeof *grown);
+    if (!grown) {
+        for (size_t i = 0; i < n; i++)
+            free(v[i]);
+        free(v);
+        return cli_usage_error(self, "out of memory");
+    }
+    s->specs = grown;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(v[i], "all")) {
+            s->want_defaults = 1;
+            free(v[i]);
+        } else {
+            s->specs[s->nspecs++] = v[i];
+        }
+    }
+    free(v);
+    return 0;
+}
+
+static int parse_args(const cli_command *self, int argc, char **argv, run_state *s)
+{
+    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) |
+                             (1u << CLI_FORMAT_MD);
+    bw_error err = BW_ERROR_INIT;
+    int c, st = 0;
+    uint64_t u;
+    optind = 0;
+    opterr = 0;
+    while (!st && (c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DEVICE: s->device_spec = optarg; break;
+        case OPT_PATTERN: st = add_patterns(self, s, optarg); break;
+        case OPT_EXPR: {
+            const char **v = realloc(s->exprs, (s->nexprs + 1) * sizeof *v);
+            if (!v)
+                return cli_usage_error(self, "out of memory");
+            s->exprs = v;
+            s->exprs[s->nexprs++] = optarg;
+            break;
+        }
+        case OPT_ELEM:
+            if (bw_parse_u64(optarg, "--elem", &u, &err) != BW_OK)
+                st = cli_usage_error(self, "%s", bw_error_text(&err));
+            else if (u != 4 && u != 8 && u != 16)
+                st = cli_usage_error(self, "--elem: '%s': measured kernels load 4, 8 or 16 bytes per lane", optarg);
+            s->popts.elem = (int64_t)u;
+            break;
+        case OPT_SIZE:
+            if (!strcmp(optarg, "auto"))
+                s->popts.size = 0;
+            else if (bw_parse_bytes(optarg, "--size", &u, &err) != BW_OK)
+                st = cli_usage_error(self, "%s (or 'auto')", bw_error_text(&err));
+            else if (u == 0)
+                st = cli_usage_error(self, "--size: '%s' must be more than 0 bytes", optarg);
+            else
+                s->popts.size = u;
+            break;
+        case OPT_BUDGET:
+            if (bw_parse_double(optarg, "--budget", &s->settings.budget_s, &err) != BW_OK)
+                st = cli_usage_error(self, "%s", bw_error_text(&err));
+            else if (!(s->settings.budget_s > 0) || s->settings.budget_s > 86400)
+                st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 86400)", optarg);
+            break;
+        case OPT_FORMAT:
+            if (cli_format_parse(optarg, allowed, &s->format) != 0)
+                st = cli_usage_error(self, "--format: '%s' is not one of %s", optarg, cli_format_list(allowed));
+            s->format_given = 1;
+            break;
+        case OPT_OUTPUT: s->output = optarg; break;
+        case OPT_EXPLAIN: s->explain = 1; break;
+        case OPT_QUIET: s->quiet = 1; break;
+        case OPT_KERNELS: s->kernels_dir = optarg; break;
+        case OPT_RSE: {
+            double pct = 0;
+            if (bw_parse_double(optarg, "--rse", &pct, &err) != BW_OK)
+                st = cli_usage_error(self, "%s", bw_error_text(&err));
+            else if (pct < 0 || pct > 100)
+                st = cli_usage_error(self, "--rse: '%s' percent is out of range (0..100)", optarg);
+            s->settings.rse_target = pct / 100.0;
+            break;
+        }
+        case OPT_LOCAL:
+            if (bw_parse_u64(optarg, "--local", &u, &err) != BW_OK || u == 0 || u > 65536)
+                st = cli_usage_error(self, "--local: '%s' is not a work-group size (1..65536)", optarg);
+            s->popts.local_size = (int64_t)u;
+            break;
+        default: return cli_option_error(self, c, argv);
+        }
+    }
+    bw_error_clear(&err);
+    if (st)
+        return st;
+    if (optind < argc)
+        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    /* without --format, a known extension of --output picks it */
+    if (!s->format_given && s->output) {
+        const char *dot = strrchr(s->output, '.');
+        if (dot)
+            cli_format_parse(dot + 1, allowed, &s->format);
+    }
+    return 0;
+}
+
+static void progress_line(void *ctx, const bench_progress *p)
+{
+    (void)ctx;
+    char eta[48] = "";
+    if (p->remaining_s >= 0)
+        snprintf(eta, sizeof eta, ", about %.0f s left", p->remaining_s);
+    if (!strcmp(p->phase, "measuring"))
+        fprintf(stderr, "\r\033[K[measuring] %zu of %zu patterns stable, %.0f s elapsed%s", p->done, p->total,
+                p->elapsed_s, eta);
+    else
+        fprintf(stderr, "\r\033[K[%s %zu/%zu] %s, %.0f s elapsed", p->phase, p->done + 1, p->total,
+                p->spec ? p->spec : "", p->elapsed_s);
+    fflush(stderr);
+}
+
+/* full messages of failed patterns on stderr; a message repeated (the same
+ * build log for every pattern) is printed once */
+static void print_failures(const run_state *s)
+{
+    const char *printed[64];
+    size_t np = 0;
+    for (size_t k = 0; k < s->nrun; k++) {
+        for (size_t i = 0; i < s->plans[k]->n; i++) {
+            const bench_result *r = &s->results[k][i];
+            if (r->status != BENCH_FAILED || !r->failure)
+                continue;
+            const char *body = strchr(r->failure, '\n');
+            int seen = 0;
+            for (size_t j = 0; body && j < np; j++)
+                seen |= !strcmp(printed[j], body);
+            if (seen) {
+                fprintf(stderr, "bwlab run: error: pattern '%s' failed the same way\n", s->plans[k]->items[i].spec);
+                continue;
+            }
+            fprintf(stderr, "bwlab run: error: pattern '%s' failed: %s\n", s->plans[k]->items[i].spec, r->failure);
+            if (body && np < 64)
+                printed[np++] = body;
+        }
+    }
+}
+
+static bench_limits limits_of(const ocl_device_info *d)
+{
+    bench_limits l = { d->global_cache_bytes, d->max_alloc_bytes, d->global_mem_bytes, d->max_work_group_size };
+    return l;
+}
+
+static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
+{
+    char date[32], host[256] = "unknown", os[512] = "unknown";
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "unknown");
+    struct utsname un;
+    if (uname(&un) == 0)
+        snprintf(os, sizeof os, "%s %s %s", un.sysname, un.release, un.machine);
+    report_run *runs = calloc(s->nrun ? s->nrun : 1, sizeof *runs);
+    if (!runs)
+        return cli_usage_error(self, "out of memory");
+    size_t def = ocl_default_device(s->plats);
+    for (size_t k = 0; k < s->nrun; k++) {
+        runs[k].device = ocl_device_at(s->plats, s->dev_idx[k]);
+        runs[k].is_default = s->dev_idx[k] == def;
+        runs[k].plan = s->plans[k];
+        runs[k].results = s->results[k];
+        runs[k].info = &s->infos[k];
+    }
+    report_meta m = { date, host, os, argc, argv, &s->settings,
+                      s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = BW_OK;
+    switch (s->format) {
+    case CLI_FORMAT_JSON: rc = report_results_json(&m, runs, s->nrun, &b, &err); break;
+    case CLI_FORMAT_CSV: report_results_csv(&m, runs, s->nrun, &b); break;
+    case CLI_FORMAT_MD: report_results_markdown(&m, runs, s->nrun, &b); break;
+    default: report_results_table(&m, runs, s->nrun, &b); break;
+    }
+    if (rc == BW_OK)
+        rc = cli_write_output(s->output, &b, &err);
+    int st = rc == BW_OK ? 0 : cli_fail(self, &err);
+    bw_error_clear(&err);
+    bw_buf_free(&b);
+    free(runs);
+    return st;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    const cli_command *self = cli_find("run");
+    run_state s;
+    memset(&s, 0, sizeof s);
+    s.settings = bench_settings_default();
+    int st = parse_args(self, argc, argv, &s);
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = BW_OK;
+    if (st)
+        goto done;
+    s.popts.specs = (const char *const *)s.specs;
+    s.popts.nspecs = s.nspecs;
+    s.popts.exprs = s.exprs;
+    s.popts.nexprs = s.nexprs;
+    if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
+        (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
+        (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||
+        (rc = bench_kernels_load(s.kernels_dir, &s.kernels, &err)) != BW_OK) {
+        st = cli_fail(self, &err);
+        goto done;
+    }
+    s.ctx = calloc(s.ndev, sizeof *s.ctx);
+    s.plans = calloc(s.ndev, sizeof *s.plans);
+    s.results = calloc(s.ndev, sizeof *s.results);
+    s.infos = calloc(s.ndev, sizeof *s.infos);
+    if (!s.ctx || !s.plans || !s.results || !s.infos) {
+        st = cli_usage_error(self, "out of memory");
+        goto done;
+    }
+    /* plan every device first: bad input fails before anything is measured */
+    for (size_t k = 0; k < s.ndev; k++) {
+        const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
+        bench_limits lim = limits_of(d);
+        bench_plan_opts po = s.popts;
+        if (s.want_defaults && (s.nspecs || s.nexprs)) {
+            /* "all" beside other names: the default set first, then the rest */
+            bench_plan *defaults = NULL;
+            bench_plan_opts only = po;
+            only.nspecs = only.nexprs = 0;
+            rc = bench_plan_make(&only, &d->geo, &lim, &defaults, &err);
+            if (rc == BW_OK) {
+                size_t nd = defaults->n;
+                char **all = calloc(nd + s.nspecs, sizeof *all);
+                for (size_t i = 0; all && i < nd; i++)
+                    all[i] = defaults->items[i].spec;
+                for (size_t i = 0; all && i < s.nspecs; i++)
+                    all[nd + i] = s.specs[i];
+                po.specs = (const char *const *)all;
+                po.nspecs = all ? nd + s.nspecs : 0;
+                rc = all ? bench_plan_make(&po, &d->geo, &lim, &s.plans[k], &err)
+                         : bw_error_set(&err, BW_E_NOMEM, "out of memory");
+                free(all);
+            }
+            bench_plan_free(defaults);
+        } else {
+            rc = bench_plan_make(&po, &d->geo, &lim, &s.plans[k], &err);
+        }
+        if (rc != BW_OK) {
+            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+            st = cli_fail(self, &err);
+            goto done;
+        }
+    }
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    int show = !s.quiet && isatty(STDERR_FILENO);
+    int any_failed = 0;
+    for (size_t k = 0; k < s.ndev && !interrupted; k++) {
+        rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
+        if (rc == BW_OK)
+            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, show ? progress_line : NULL,
+                           NULL, &s.results[k], &s.infos[k], &err);
+        if (show)
+            fprintf(stderr, "\r\033[K");
+        if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
+            sigaction(SIGINT, &old, NULL);
+            st = cli_fail(self, &err);
+            goto done;
+        }
+        s.nrun = k + 1;
+        for (size_t i = 0; i < s.plans[k]->n; i++)
+            any_failed |= s.results[k][i].status == BENCH_FAILED;
+        bw_error_clear(&err);
+    }
+    sigaction(SIGINT, &old, NULL);
+    print_failures(&s);
+    /* main passed argv + 1: argv[-1] is the program name */
+    st = write_report(self, &s, argc + 1, argv - 1);
+    if (!st && interrupted) {
+        fprintf(stderr, "bwlab run: interrupted: wrote the results measured so far\n");
+        st = bw_code_exit_status(BW_E_INTERRUPTED);
+    } else if (!st && any_failed) {
+        st = bw_code_exit_status(BW_E_VALIDATION);
+    }
+done:
+    bw_error_clear(&err);
+    state_free(&s);
+    return st;
+}

@@ -1,0 +1,106 @@
+#include "report_explain.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* "8", "4.5", "0.25": counts averaged over warps without noise digits */
+static const char *num(char *buf, size_t n, double v)
+{
+    if (fabs(v - round(v)) < 1e-9)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.2g", v);
+    return buf;
+}
+
+static const char *fraction_words(double f, char *buf, size_t n)
+{
+    static const struct {
+        double v;
+        const char *w;
+    } words[] = { { 0.5, "half" }, { 0.25, "a quarter" }, { 0.75, "three quarters" },
+                  { 1.0 / 3.0, "a third" }, { 2.0 / 3.0, "two thirds" } };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (fabs(f - words[i].v) < 1e-6)
+            return words[i].w;
+    snprintf(buf, n, "%.0f%%", f * 100.0);
+    return buf;
+}
+
+void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out)
+{
+    const model_traffic *l = &it->model.loads;
+    double warps = (double)(l->instructions ? l->instructions : 1);
+    double sectors = (double)l->instr_sectors / warps;                      /* modeled, per warp */
+    double useful = (double)l->requested_bytes / warps / (double)geo->sector; /* requested, in sectors */
+    int64_t S = geo->sector, E = it->elem;
+    int W = geo->lanes;
+    char a[32], b[32], c[32];
+    const char *f = it->family;
+    double skipped = sectors > 0 ? 1.0 - useful / sectors : 0;
+
+    if (!strcmp(f, "seq") || !strcmp(f, "matrix-row") ||
+        (!strcmp(f, "stride") && model_pattern_param_value(it->pattern, "s") == 1) ||
+        (!strcmp(f, "offset") && model_pattern_param_value(it->pattern, "bytes") == 0)) {
+        bw_buf_printf(out, "consecutive lanes read consecutive %lld-byte elements: each warp of %d lanes "
+                           "touches %s sector%s of %lld B and uses every byte of %s.",
+                      (long long)E, W, num(a, sizeof a, sectors), sectors == 1 ? "" : "s", (long long)S,
+                      sectors == 1 ? "it" : "them");
+    } else if (!strcmp(f, "stride") || !strcmp(f, "aos")) {
+        if (skipped > 1e-9)
+            bw_buf_printf(out, "%s: each warp touches %s sectors to use %s sectors' worth of data; %s of "
+                               "every fetched sector is skipped.",
+                          !strcmp(f, "aos") ? "one field per struct" : "lanes are spread apart",
+                          num(a, sizeof a, sectors), num(b, sizeof b, useful),
+                          fraction_words(skipped, c, sizeof c));
+        else
+            bw_buf_printf(out, "each warp touches %s sectors and uses all of them: the spread is within "
+                               "one sector.",
+                          num(a, sizeof a, sectors));
+    } else if (!strcmp(f, "offset")) {
+        bw_buf_printf(out, "the warp's %lld bytes start %lld bytes past a sector boundary, so each warp "
+                           "straddles %s sectors for %s sectors' worth of data.",
+                      (long long)(E * W), (long long)model_pattern_param_value(it->pattern, "bytes") % S,
+                      num(a, sizeof a, sectors), num(b, sizeof b, useful));
+    } else if (!strcmp(f, "reverse") || !strcmp(f, "permute")) {
+        bw_buf_printf(out, "the lanes read seq's elements in another order: the same %s sector%s per warp, "
+                           "since order inside a warp does not change which sectors are touched.",
+                      num(a, sizeof a, sectors), sectors == 1 ? "" : "s");
+    } else if (!strcmp(f, "broadcast")) {
+        bw_buf_printf(out, "all %d lanes of a warp read one address: %s sector serves %lld requested "
+                           "bytes, of which %lld are distinct.",
+                      W, num(a, sizeof a, sectors), (long long)(E * W), (long long)E);
+    } else if (!strcmp(f, "one-lane")) {
+        bw_buf_printf(out, "one lane of %d is active: a whole %lld-byte sector is fetched for %lld "
+                           "useful bytes.",
+                      W, (long long)S, (long long)E);
+    } else if (!strcmp(f, "matrix-col")) {
+        bw_buf_printf(out, "consecutive lanes walk down a column, %lld bytes apart: each warp touches %s "
+                           "sectors for %s sectors' worth of data.",
+                      (long long)(E * model_pattern_param_value(it->pattern, "n")), num(a, sizeof a, sectors),
+                      num(b, sizeof b, useful));
+    } else if (!strcmp(f, "mixed")) {
+        bw_buf_printf(out, "half the warp is coalesced and half scattered: %s sectors per warp for %s "
+                           "sectors' worth of data, the scattered half costing most of them.",
+                      num(a, sizeof a, sectors), num(b, sizeof b, useful));
+    } else {
+        bw_buf_printf(out, "each warp touches %s sectors for %s sectors' worth of requested data "
+                           "(modeled sector efficiency %.0f%%).",
+                      num(a, sizeof a, sectors), num(b, sizeof b, useful),
+                      it->warp0.has_efficiency ? it->warp0.sector_efficiency * 100.0 : 0.0);
+    }
+}
+
+const char *report_verdict_text(bench_verdict_code c)
+{
+    switch (c) {
+    case BENCH_VERDICT_BELOW: return "faster than its footprint at seq's rate (caches or prefetch)";
+    case BENCH_VERDICT_LOWER: return "at the lower bound: each sector fetched once";
+    case BENCH_VERDICT_BETWEEN: return "between the bounds: some reuse";
+    case BENCH_VERDICT_UPPER: return "at the upper bound: no reuse";
+    case BENCH_VERDICT_ABOVE: return "slower than its modeled traffic explains";
+    case BENCH_VERDICT_AT_MODEL: return "matches the model (bounds coincide)";
+    default: return "no measured seq reference";
+    }
+}

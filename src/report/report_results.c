@@ -1,0 +1,446 @@
+#include "report_results.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bwlab_config.h"
+#include "report_devices.h"
+#include "report_explain.h"
+#include "report_format.h"
+#include "report_model.h"
+
+/* The figures of one row, computed once for every writer. */
+typedef struct row {
+    const bench_item *it;
+    const bench_result *r;
+    int ok;
+    double requested; /* requested bytes, loads + stores */
+    double upper;     /* modeled instruction-model bytes, loads + stores */
+    double lower;     /* modeled footprint bytes, loads + stores */
+} row;
+
+static row row_of(const report_run *run, size_t i)
+{
+    row w;
+    w.it = &run->plan->items[i];
+    w.r = &run->results[i];
+    w.ok = w.r->status == BENCH_OK;
+    const model_launch *m = &w.it->model;
+    int64_t S = run->plan->geo.sector;
+    w.requested = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
+    w.upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * S);
+    w.lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * S);
+    return w;
+}
+
+static const char *status_name(bench_status s)
+{
+    return s == BENCH_OK ? "ok" : s == BENCH_FAILED ? "failed" : "not-run";
+}
+
+/* the first line of a failure, for tables */
+static void first_line(bw_buf *out, const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    bw_buf_putn(out, s, nl ? (size_t)(nl - s) : strlen(s));
+}
+
+static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
+{
+    const ocl_device_info *d = run->device;
+    const bench_plan *p = run->plan;
+    const model_geometry *g = &p->geo;
+    bw_buf_printf(out, "%sdevice %zu%s: %s (%s, driver %s)\n", lead, d->index, run->is_default ? " (default)" : "",
+                  d->name, d->platform_name, d->driver_version);
+    bw_buf_printf(out, "%sprofile %s: W = %d lanes, sector %lld B, line %lld B; %s\n", lead, d->profile_name,
+                  g->lanes, (long long)g->sector, (long long)g->line, d->profile_why);
+    bw_buf_printf(out, "%sworking set: ", lead);
+    report_bytes(out, (double)p->target_bytes);
+    if (p->target_auto) {
+        bw_buf_puts(out, " per pattern (auto: 4 x the ");
+        report_bytes(out, (double)d->global_cache_bytes);
+        bw_buf_puts(out, " global cache)");
+    } else {
+        bw_buf_puts(out, " per pattern (--size)");
+    }
+    bw_buf_puts(out, "; buffers: src ");
+    report_bytes(out, (double)p->src_bytes);
+    bw_buf_puts(out, ", dst ");
+    report_bytes(out, (double)p->dst_bytes);
+    bw_buf_printf(out, "; %lld work-items per group\n", (long long)p->local_size);
+    const bench_run_info *info = run->info;
+    bw_buf_printf(out, "%stiming: %.1f s of a %.0f s budget in %zu rounds; per pattern the median of its launches "
+                       "(event profiling), stopped at %.1f%% relative standard error%s%s\n",
+                  lead, info->timing_s, m->settings->budget_s, info->rounds, m->settings->rse_target * 100.0,
+                  info->budget_ended ? " or when the budget ended" : "",
+                  info->interrupted ? "; INTERRUPTED: partial results" : "");
+}
+
+static void cell_ratio(bw_buf *out, double v, int valid, int width)
+{
+    char buf[32];
+    if (valid && isfinite(v))
+        snprintf(buf, sizeof buf, "%.2f", v);
+    else
+        snprintf(buf, sizeof buf, "-");
+    bw_buf_printf(out, "%*s", width, buf);
+}
+
+void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
+{
+    for (size_t k = 0; k < n; k++) {
+        const report_run *run = &runs[k];
+        if (k)
+            bw_buf_putc(out, '\n');
+        header_lines(m, run, out, "");
+        bw_buf_puts(out, "\n                          measured         modeled                            measured vs modeled\n");
+        bw_buf_puts(out, "pattern                   GB/s    vs seq   sector eff.  instr. x  footprint x  verdict\n");
+        for (size_t i = 0; i < run->plan->n; i++) {
+            row w = row_of(run, i);
+            bw_buf_printf(out, "%-24s", w.it->spec);
+            if (strlen(w.it->spec) > 24)
+                bw_buf_puts(out, "\n                        ");
+            if (!w.ok) {
+                bw_buf_puts(out, "  ");
+                bw_buf_puts(out, w.r->status == BENCH_FAILED ? "FAILED: " : "not run: ");
+                first_line(out, w.r->failure ? w.r->failure : "?");
+                bw_buf_putc(out, '\n');
+                continue;
+            }
+            cell_ratio(out, w.r->effective_gbs, 1, 7);
+            cell_ratio(out, w.r->relative_to_seq, 1, 9);
+            char eff[32];
+            if (w.it->warp0.has_efficiency)
+                snprintf(eff, sizeof eff, "%.1f%%", w.it->warp0.sector_efficiency * 100.0);
+            else
+                snprintf(eff, sizeof eff, "n/a");
+            bw_buf_printf(out, "%13s", eff);
+            cell_ratio(out, w.upper / w.requested, w.requested > 0, 10);
+            cell_ratio(out, w.lower / w.requested, w.requested > 0, 12);
+            bw_buf_printf(out, "   %s", report_verdict_text(w.r->verdict.code));
+            if (w.it->added_as_reference)
+                bw_buf_puts(out, " [added as reference]");
+            bw_buf_putc(out, '\n');
+            if (m->explain) {
+                bw_buf_puts(out, "    ");
+                report_explain(w.it, &run->plan->geo, out);
+                bw_buf_putc(out, '\n');
+            }
+            if (w.it->size_note)
+                bw_buf_printf(out, "    note: %s\n", w.it->size_note);
+        }
+    }
+    bw_buf_puts(out, "\nGB/s: measured, requested bytes (loads + stores) / median kernel time. vs seq: measured, "
+                     "relative to seq of the same element size in this run.\n"
+                     "sector eff.: modeled, distinct bytes / sector bytes of one warp's load. instr. x, "
+                     "footprint x: modeled bytes of the launch (upper and lower bound)\n"
+                     "per requested byte. verdict: the measured time at seq's rate, placed between those "
+                     "modeled bounds. Modeled counts are not measured traffic.\n");
+}
+
+static void md_escape(bw_buf *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            bw_buf_puts(out, "\\|");
+        else if (*s == '\n')
+            bw_buf_putc(out, ' ');
+        else
+            bw_buf_putc(out, *s);
+    }
+}
+
+void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
+{
+    bw_buf_puts(out, "# bwlab results\n\n");
+    bw_buf_printf(out, "bwlab %s, %s, host %s (%s)\n", BWLAB_VERSION, m->date, m->host, m->os);
+    for (size_t k = 0; k < n; k++) {
+        const report_run *run = &runs[k];
+        bw_buf_putc(out, '\n');
+        header_lines(m, run, out, "- ");
+        bw_buf_puts(out, "\n| pattern | GB/s (measured) | vs seq (measured) | sector eff. (modeled) | "
+                         "instr. bytes / requested (modeled) | footprint / requested (modeled) | verdict |\n"
+                         "|---|---:|---:|---:|---:|---:|---|\n");
+        for (size_t i = 0; i < run->plan->n; i++) {
+            row w = row_of(run, i);
+            bw_buf_puts(out, "| `");
+            md_escape(out, w.it->spec);
+            bw_buf_puts(out, "` | ");
+            if (!w.ok) {
+                bw_buf_puts(out, w.r->status == BENCH_FAILED ? "failed: " : "not run: ");
+                bw_buf seg = BW_BUF_INIT;
+                first_line(&seg, w.r->failure ? w.r->failure : "?");
+                md_escape(out, bw_buf_str(&seg));
+                bw_buf_free(&seg);
+                bw_buf_puts(out, " | | | | | |\n");
+                continue;
+            }
+            cell_ratio(out, w.r->effective_gbs, 1, 0);
+            bw_buf_puts(out, " | ");
+            cell_ratio(out, w.r->relative_to_seq, 1, 0);
+            bw_buf_puts(out, " | ");
+            report_percent(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
+            bw_buf_puts(out, " | ");
+            cell_ratio(out, w.upper / w.requested, w.requested > 0, 0);
+            bw_buf_puts(out, " | ");
+            cell_ratio(out, w.lower / w.requested, w.requested > 0, 0);
+            bw_buf_printf(out, " | %s", report_verdict_text(w.r->verdict.code));
+            if (m->explain) {
+                bw_buf_puts(out, ": ");
+                report_explain(w.it, &run->plan->geo, out);
+            }
+            bw_buf_puts(out, " |\n");
+        }
+    }
+}
+
+static void csv_field(bw_buf *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        bw_buf_puts(out, s);
+        return;
+    }
+    bw_buf_putc(out, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            bw_buf_putc(out, '"');
+        bw_buf_putc(out, *s);
+    }
+    bw_buf_putc(out, '"');
+}
+
+static void csv_num(bw_buf *out, double v, int valid)
+{
+    bw_buf_putc(out, ',');
+    if (valid && isfinite(v))
+        bw_buf_printf(out, "%.6g", v);
+}
+
+static void csv_int(bw_buf *out, long long v)
+{
+    bw_buf_printf(out, ",%lld", v);
+}
+
+void report_results_csv(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
+{
+    (void)m;
+    bw_buf_puts(out, "device_index,device,profile,pattern,family,expression,elem_bytes,items,status,validation,"
+                     "effective_gbs,relative_to_seq,time_min_ns,time_median_ns,time_mean_ns,time_stddev_ns,"
+                     "time_count,time_rse,wall_median_ns,sector_efficiency,line_efficiency,"
+                     "requested_load_bytes,requested_store_bytes,instruction_model_load_bytes,"
+                     "footprint_load_bytes,instruction_model_store_bytes,footprint_store_bytes,"
+                     "predicted_efficiency,implied_traffic_bytes,verdict,verdict_position,size_note\n");
+    for (size_t k = 0; k < n; k++) {
+        const report_run *run = &runs[k];
+        int64_t S = run->plan->geo.sector;
+        for (size_t i = 0; i < run->plan->n; i++) {
+            row w = row_of(run, i);
+            const model_launch *ml = &w.it->model;
+            bw_buf_printf(out, "%zu,", run->device->index);
+            csv_field(out, run->device->name);
+            bw_buf_putc(out, ',');
+            csv_field(out, run->device->profile_name);
+            bw_buf_putc(out, ',');
+            csv_field(out, w.it->spec);
+            bw_buf_putc(out, ',');
+            csv_field(out, w.it->family);
+            bw_buf_putc(out, ',');
+            csv_field(out, w.it->expr_text);
+            csv_int(out, (long long)w.it->elem);
+            csv_int(out, (long long)w.it->items);
+            bw_buf_printf(out, ",%s,", status_name(w.r->status));
+            csv_field(out, w.ok ? "ok" : (w.r->failure ? w.r->failure : "?"));
+            csv_num(out, w.r->effective_gbs, w.ok);
+            csv_num(out, w.r->relative_to_seq, w.ok);
+            csv_num(out, w.r->event.min, w.ok);
+            csv_num(out, w.r->event.median, w.ok);
+            csv_num(out, w.r->event.mean, w.ok);
+            csv_num(out, w.r->event.stddev, w.ok);
+            csv_num(out, (double)w.r->event.count, 1);
+            csv_num(out, w.r->event.rse, w.ok);
+            csv_num(out, w.r->wall.median, w.ok);
+            csv_num(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
+            csv_num(out, w.it->warp0.line_efficiency, w.it->warp0.has_efficiency);
+            csv_int(out, (long long)ml->loads.requested_bytes);
+            csv_int(out, (long long)ml->stores.requested_bytes);
+            csv_int(out, (long long)(ml->loads.instr_sectors * S));
+            csv_int(out, (long long)(ml->loads.footprint_sectors * S));
+            csv_int(out, (long long)(ml->stores.instr_sectors * S));
+            csv_int(out, (long long)(ml->stores.footprint_sectors * S));
+            csv_num(out, model_traffic_predicted_efficiency(&ml->loads), ml->loads.instr_sectors > 0);
+            csv_num(out, w.r->verdict.implied_bytes, w.ok);
+            bw_buf_printf(out, ",%s", bench_verdict_name(w.r->verdict.code));
+            csv_num(out, w.r->verdict.position, w.ok);
+            bw_buf_putc(out, ',');
+            if (w.it->size_note)
+                csv_field(out, w.it->size_note);
+            bw_buf_putc(out, '\n');
+        }
+    }
+}
+
+static json_t *stats_json(const bench_stats *s, int valid)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "min", report_json_real(s->min, valid));
+    json_object_set_new(o, "median", report_json_real(s->median, valid));
+    json_object_set_new(o, "mean", report_json_real(s->mean, valid));
+    json_object_set_new(o, "stddev", report_json_real(s->stddev, valid));
+    json_object_set_new(o, "count", json_integer((json_int_t)s->count));
+    json_object_set_new(o, "rse", report_json_real(s->rse, valid && s->count >= 2));
+    return o;
+}
+
+static json_t *profile_json(const ocl_device_info *d, const model_geometry *g)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(d->profile_name));
+    json_object_set_new(o, "why", json_string(d->profile_why));
+    json_object_set_new(o, "lanes", json_integer(g->lanes));
+    json_object_set_new(o, "sector_bytes", json_integer(g->sector));
+    json_object_set_new(o, "line_bytes", json_integer(g->line));
+    json_object_set_new(o, "banks", g->banks ? json_integer(g->banks) : json_null());
+    json_object_set_new(o, "bank_width", g->banks ? json_integer(g->bank_width) : json_null());
+    return o;
+}
+
+static json_t *run_json(const report_run *run)
+{
+    const bench_plan *p = run->plan;
+    json_t *o = json_object();
+    json_object_set_new(o, "device", report_device_json(run->device, run->is_default));
+    json_object_set_new(o, "profile", profile_json(run->device, &p->geo));
+    json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));
+    json_object_set_new(o, "working_set_source", json_string(p->target_auto ? "auto" : "--size"));
+    json_t *b = json_object();
+    json_object_set_new(b, "src_bytes", json_integer((json_int_t)p->src_bytes));
+    json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
+    json_object_set_new(o, "buffers", b);
+    json_object_set_new(o, "local_size", json_integer(p->local_size));
+    json_t *t = json_object();
+    json_object_set_new(t, "total_s", json_real(run->info->total_s));
+    json_object_set_new(t, "timing_s", json_real(run->info->timing_s));
+    json_object_set_new(t, "rounds", json_integer((json_int_t)run->info->rounds));
+    json_object_set_new(t, "budget_ended", json_boolean(run->info->budget_ended));
+    json_object_set_new(t, "interrupted", json_boolean(run->info->interrupted));
+    json_object_set_new(o, "timing", t);
+    return o;
+}
+
+static json_t *result_json(const report_run *run, size_t i)
+{
+    row w = row_of(run, i);
+    const bench_item *it = w.it;
+    const bench_result *r = w.r;
+    const model_geometry *g = &run->plan->geo;
+    json_t *o = json_object();
+    json_object_set_new(o, "device", json_integer((json_int_t)run->device->index));
+    json_object_set_new(o, "pattern", json_string(it->spec));
+    json_object_set_new(o, "family", json_string(it->family));
+    json_object_set_new(o, "expression", json_string(it->expr_text));
+    json_object_set_new(o, "elem_bytes", json_integer(it->elem));
+    json_object_set_new(o, "lanes", json_integer(g->lanes));
+    json_object_set_new(o, "active_lanes", json_integer(model_lanes_count(&it->active)));
+    json_object_set_new(o, "items", json_integer(it->items));
+    json_object_set_new(o, "local_size", json_integer(it->local_size));
+    json_object_set_new(o, "load", json_string(it->vload ? "vload" : "indexed"));
+    json_object_set_new(o, "added_as_reference", json_boolean(it->added_as_reference));
+    json_object_set_new(o, "working_set_bytes", json_integer(it->model.loads.footprint_sectors * g->sector));
+    json_object_set_new(o, "size_note", it->size_note ? json_string(it->size_note) : json_null());
+    json_object_set_new(o, "status", json_string(status_name(r->status)));
+    json_object_set_new(o, "validation", json_string(w.ok ? "ok" : r->failure ? r->failure : "?"));
+    json_object_set_new(o, "effective_gbs", report_json_real(r->effective_gbs, w.ok));
+    json_object_set_new(o, "relative_to_seq", report_json_real(r->relative_to_seq, w.ok));
+    json_object_set_new(o, "reference",
+                        r->reference >= 0 ? json_string(run->plan->items[r->reference].spec) : json_null());
+    json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
+    json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
+
+    json_t *mo = json_object();
+    json_object_set_new(mo, "sector_bytes", json_integer(g->sector));
+    json_object_set_new(mo, "line_bytes", json_integer(g->line));
+    json_t *wp = json_object();
+    json_object_set_new(wp, "requested_bytes", json_integer(it->warp0.requested_bytes));
+    json_object_set_new(wp, "distinct_bytes", json_integer(it->warp0.distinct_bytes));
+    json_object_set_new(wp, "sectors", json_integer(it->warp0.sectors));
+    json_object_set_new(wp, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(wp, "lines", json_integer(it->warp0.lines));
+    json_object_set_new(wp, "line_efficiency", report_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, "warp0", wp);
+    json_object_set_new(mo, "loads", report_traffic_json(&it->model.loads));
+    json_object_set_new(mo, "stores", report_traffic_json(&it->model.stores));
+    json_object_set_new(mo, "requested_bytes", json_integer((json_int_t)w.requested));
+    json_object_set_new(mo, "instruction_model_bytes", json_integer((json_int_t)w.upper));
+    json_object_set_new(mo, "footprint_bytes", json_integer((json_int_t)w.lower));
+    json_object_set_new(mo, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, "predicted_efficiency",
+                        report_json_real(model_traffic_predicted_efficiency(&it->model.loads),
+                                         it->model.loads.instr_sectors > 0));
+    json_object_set_new(o, "model", mo);
+
+    json_t *v = json_object();
+    json_object_set_new(v, "code", json_string(bench_verdict_name(r->verdict.code)));
+    json_object_set_new(v, "text", json_string(report_verdict_text(r->verdict.code)));
+    json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w.ok));
+    json_object_set_new(v, "lower_bytes", json_real(w.lower));
+    json_object_set_new(v, "upper_bytes", json_real(w.upper));
+    json_object_set_new(v, "position", report_json_real(r->verdict.position, w.ok));
+    json_object_set_new(o, "verdict", v);
+    bw_buf ex = BW_BUF_INIT;
+    report_explain(it, g, &ex);
+    json_object_set_new(o, "explain", json_string(bw_buf_str(&ex)));
+    bw_buf_free(&ex);
+    return o;
+}
+
+bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                            bw_error *err)
+{
+    json_t *o = json_object();
+    if (!o)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    json_object_set_new(o, "schema", json_string(REPORT_RESULTS_SCHEMA));
+    json_object_set_new(o, "schema_version", json_integer(REPORT_RESULTS_SCHEMA_VERSION));
+    json_t *tool = json_object();
+    json_object_set_new(tool, "name", json_string("bwlab"));
+    json_object_set_new(tool, "version", json_string(BWLAB_VERSION));
+    json_object_set_new(o, "tool", tool);
+    json_object_set_new(o, "date", json_string(m->date));
+    json_t *host = json_object();
+    json_object_set_new(host, "name", json_string(m->host));
+    json_object_set_new(host, "os", json_string(m->os));
+    json_object_set_new(o, "host", host);
+    json_t *cmd = json_array();
+    for (int i = 0; i < m->argc; i++)
+        json_array_append_new(cmd, json_string(m->argv[i]));
+    json_object_set_new(o, "command_line", cmd);
+    json_t *st = json_object();
+    json_object_set_new(st, "budget_s", json_real(m->settings->budget_s));
+    json_object_set_new(st, "rse_target", json_real(m->settings->rse_target));
+    json_object_set_new(st, "min_reps", json_integer(m->settings->min_reps));
+    json_object_set_new(st, "max_reps", json_integer(m->settings->max_reps));
+    json_object_set_new(st, "warmup", json_integer(m->settings->warmup));
+    json_object_set_new(st, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
+    json_object_set_new(o, "settings", st);
+    int interrupted = 0;
+    json_t *devs = json_array(), *results = json_array();
+    for (size_t k = 0; k < n; k++) {
+        interrupted |= runs[k].info->interrupted;
+        json_array_append_new(devs, run_json(&runs[k]));
+        for (size_t i = 0; i < runs[k].plan->n; i++)
+            json_array_append_new(results, result_json(&runs[k], i));
+    }
+    json_object_set_new(o, "interrupted", json_boolean(interrupted));
+    /* the first device's run at the top, for single-device documents */
+    if (n > 0) {
+        json_t *first = json_array_get(devs, 0);
+        json_object_set(o, "device", json_object_get(first, "device"));
+        json_object_set(o, "profile", json_object_get(first, "profile"));
+        json_object_set(o, "buffers", json_object_get(first, "buffers"));
+    }
+    json_object_set_new(o, "runs", devs);
+    json_object_set_new(o, "results", results);
+    return report_json_dump(o, out, err);
+}

@@ -1,0 +1,46 @@
+/* report_results: the results of `bwlab run` as a table for people, CSV,
+ * Markdown, or a versioned JSON document (docs/results.md). Every number
+ * says what kind it is: requested, modeled or measured. Formatting only:
+ * all values come from the plan, the results and the run information. */
+#ifndef REPORT_RESULTS_H
+#define REPORT_RESULTS_H
+
+#include <stddef.h>
+
+#include "bench_plan.h"
+#include "bench_runner.h"
+#include "bw_buf.h"
+#include "bw_error.h"
+#include "ocl_device.h"
+
+#define REPORT_RESULTS_SCHEMA "bwlab.results"
+#define REPORT_RESULTS_SCHEMA_VERSION 1
+
+/* One device's run. */
+typedef struct report_run {
+    const ocl_device_info *device;
+    int is_default;
+    const bench_plan *plan;
+    const bench_result *results; /* plan->n entries */
+    const bench_run_info *info;
+} report_run;
+
+/* What is common to the whole invocation. */
+typedef struct report_meta {
+    const char *date;    /* ISO 8601, UTC */
+    const char *host;    /* host name */
+    const char *os;      /* "Linux 6.1.0 x86_64" */
+    int argc;
+    char *const *argv;   /* the command line */
+    const bench_settings *settings;
+    const char *kernel_file; /* where gather.cl was read */
+    int explain;         /* add the explanation sentences (table, md) */
+} report_meta;
+
+void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
+void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
+void report_results_csv(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
+bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                            bw_error *err);
+
+#endif

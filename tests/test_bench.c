@@ -1,0 +1,354 @@
+/* The measured suite on PoCL: every catalogue pattern validates against the
+ * host reference and its kernel's addresses equal the model's; plans are
+ * sized from the device's limits; bad kernels and bad input fail clearly.
+ * Plus statistics and verdicts worked by hand. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_kernel.h"
+#include "bench_plan.h"
+#include "bench_runner.h"
+#include "bench_stats.h"
+#include "bench_verdict.h"
+#include "bw_file.h"
+#include "model_profile.h"
+#include "ocl_context.h"
+#include "ocl_device.h"
+#include "test_util.h"
+
+/* the PoCL device and its context, shared by a test */
+typedef struct dev {
+    model_profiles *profiles;
+    ocl_platforms *plats;
+    ocl_context *ctx;
+    const ocl_device_info *info;
+    bench_limits lim;
+} dev;
+
+static dev open_dev(void)
+{
+    dev d;
+    memset(&d, 0, sizeof d);
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(model_profiles_load_default(&d.profiles, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(ocl_discover(d.profiles, &d.plats, &err), BW_OK, "%s", bw_error_text(&err));
+    size_t *idx = NULL, n = 0;
+    cr_assert_eq(ocl_select(d.plats, "cpu", &idx, &n, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(ocl_context_create(d.plats, idx[0], &d.ctx, &err), BW_OK, "%s", bw_error_text(&err));
+    d.info = ocl_device_at(d.plats, idx[0]);
+    free(idx);
+    bench_limits l = { d.info->global_cache_bytes, d.info->max_alloc_bytes, d.info->global_mem_bytes,
+                       d.info->max_work_group_size };
+    d.lim = l;
+    return d;
+}
+
+static void close_dev(dev *d)
+{
+    ocl_context_free(d->ctx);
+    ocl_platforms_free(d->plats);
+    model_profiles_free(d->profiles);
+}
+
+static bench_plan *plan_of(const dev *d, const char *const *specs, size_t n, const char *const *exprs,
+                           size_t ne, uint64_t size)
+{
+    bench_plan_opts o = { specs, n, exprs, ne, 0, size, 0 };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &d->info->geo, &d->lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    return p;
+}
+
+static bench_kernels *kernels(const char *dir)
+{
+    bench_kernels *k = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_kernels_load(dir, &k, &err), BW_OK, "%s", bw_error_text(&err));
+    return k;
+}
+
+Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
+{
+    dev d = open_dev();
+    size_t nd = 0;
+    char **defaults = bench_plan_default_specs(0, 256, &nd);
+    /* the whole default sweep, every element size, vloadn, masks, and two
+     * expressions of one's own */
+    const char *extra[] = { "offset:bytes=4,elem=16", "offset:bytes=4,elem=8", "stride:s=3,elem=8",
+                            "one-lane:elem=16", "permute:seed=7", "mixed:s=5", "aos:struct=20,field=4" };
+    size_t n = nd + sizeof extra / sizeof extra[0];
+    const char **specs = calloc(n, sizeof *specs);
+    for (size_t i = 0; i < nd; i++)
+        specs[i] = defaults[i];
+    for (size_t i = nd; i < n; i++)
+        specs[i] = extra[i - nd];
+    const char *exprs[] = { "t < 4 ? 4*g : 4*(g ^ 3) + 64", "4*((g % 100)*37 % 1000 + 1000*(w % 3))" };
+    bench_plan *p = plan_of(&d, specs, n, exprs, 2, 1 << 20);
+    bench_kernels *k = kernels(NULL);
+    bench_settings s = bench_settings_default();
+    s.budget_s = 0.05;
+    s.min_reps = 1;
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    int vloads = 0, masked = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+        cr_expect_geq(res[i].event.count, 1, "%s", p->items[i].spec);
+        cr_expect(res[i].effective_gbs > 0, "%s", p->items[i].spec);
+        cr_expect(res[i].event.median > 0);
+        vloads += p->items[i].vload;
+        masked += model_lanes_count(&p->items[i].active) < p->geo.lanes;
+    }
+    /* the kernels' addresses are the model's, for every work-item */
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_geq(vloads, 2, "the vloadn path was not exercised");
+    cr_expect_geq(masked, 2, "masked lanes were not exercised");
+    /* seq compares with itself */
+    long ref = bench_plan_reference(p, 0);
+    cr_expect_eq(ref, 0);
+    cr_expect_float_eq(res[0].relative_to_seq, 1.0, 1e-12);
+    bench_results_free(res, p->n);
+    bench_kernels_free(k);
+    bench_plan_free(p);
+    for (size_t i = 0; i < nd; i++)
+        free(defaults[i]);
+    free(defaults);
+    free(specs);
+    bw_error_clear(&err);
+    close_dev(&d);
+}
+
+/* a kernel directory holding a modified gather.cl */
+static char *kernel_dir_with(const char *from, const char *to)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cl/gather.cl", tu_source_root());
+    char *text = NULL;
+    cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK);
+    char *at = strstr(text, from);
+    cr_assert_not_null(at, "'%s' not in gather.cl", from);
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_putn(&b, text, (size_t)(at - text));
+    bw_buf_puts(&b, to);
+    bw_buf_puts(&b, at + strlen(from));
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "gather.cl", bw_buf_str(&b));
+    snprintf(path, sizeof path, "%s/cl/bw_expr.cl", tu_source_root());
+    free(text);
+    cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK);
+    tu_write_file(dir, "bw_expr.cl", text);
+    free(text);
+    bw_buf_free(&b);
+    return dir;
+}
+
+static bench_result *run_with(dev *d, bench_plan *p, const char *dir)
+{
+    bench_kernels *k = kernels(dir);
+    bench_settings s = bench_settings_default();
+    s.budget_s = 0.01;
+    s.min_reps = 1;
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_run(d->ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    bench_kernels_free(k);
+    return res;
+}
+
+Test(bench, wrong_results_are_failures_not_timings, .timeout = 120)
+{
+    dev d = open_dev();
+    const char *specs[] = { "seq", "stride:s=2" };
+    bench_plan *p = plan_of(&d, specs, 2, NULL, 0, 1 << 20);
+    /* a kernel that reads the element after the right one */
+    char *dir = kernel_dir_with("dst[g] = BW_LOAD(src, a);", "dst[g] = BW_LOAD(src, a + BW_E);");
+    bench_result *res = run_with(&d, p, dir);
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
+        cr_expect_eq(res[i].failure_code, BW_E_VALIDATION);
+        cr_expect(strstr(res[i].failure, "work-item 0") != NULL, "%s", res[i].failure);
+        cr_expect_eq(res[i].event.count, 0, "a wrong kernel was timed");
+    }
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+    /* a kernel that skips half its stores */
+    dir = kernel_dir_with("dst[g] = BW_LOAD(src, a);", "if (g % 2 == 0) dst[g] = BW_LOAD(src, a);");
+    res = run_with(&d, p, dir);
+    cr_expect_eq(res[0].status, BENCH_FAILED);
+    cr_expect(strstr(res[0].failure, "work-item 1 ") != NULL, "%s", res[0].failure);
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+    /* a kernel whose address is off for one work-item: the trace shows it */
+    dir = kernel_dir_with("const long a = BW_ADDR;", "const long a = BW_ADDR + (g == 5 ? BW_E : 0);");
+    bench_kernels *k = kernels(dir);
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "work-item 5 ") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    bench_kernels_free(k);
+    tu_rmdir(dir);
+    free(dir);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
+Test(bench, broken_kernel_source_fails_with_the_build_log, .timeout = 120)
+{
+    dev d = open_dev();
+    const char *specs[] = { "seq", "broadcast" };
+    bench_plan *p = plan_of(&d, specs, 2, NULL, 0, 1 << 20);
+    char *dir = kernel_dir_with("const long a = BW_ADDR;", "const long a = BW_ADDR + no_such_thing;");
+    bench_result *res = run_with(&d, p, dir);
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].status, BENCH_FAILED);
+        cr_expect_eq(res[i].failure_code, BW_E_BUILD);
+        cr_expect(strstr(res[i].failure, "no_such_thing") != NULL, "no build log: %s", res[i].failure);
+        cr_expect(strstr(res[i].failure, "gather.cl") != NULL, "%s", res[i].failure);
+    }
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
+/* plans are pure: a made-up device of known limits */
+static const model_geometry cpu_geo = { 8, 64, 64, 0, 4 };
+static const bench_limits cpu_lim = { 32u << 20, 1u << 30, 4ull << 30, 4096 };
+
+static bw_code try_plan(const char *spec, const char *expr, uint64_t size, const bench_limits *lim,
+                        bench_plan **p, bw_error *err)
+{
+    const char *specs[] = { spec };
+    const char *exprs[] = { expr };
+    bench_plan_opts o = { specs, spec ? 1 : 0, exprs, expr ? 1 : 0, 0, size, 0 };
+    return bench_plan_make(&o, &cpu_geo, lim, p, err);
+}
+
+Test(bench, plans_are_sized_from_the_device)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    /* auto: 4 x 32 MiB = 128 MiB of footprint; seq of floats: 32M items */
+    cr_assert_eq(try_plan("seq", NULL, 0, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->target_bytes, 128u << 20);
+    cr_expect_eq(p->target_auto, 1);
+    cr_expect_eq(p->n, 1);
+    cr_expect_eq(p->items[0].items, 32 << 20);
+    cr_expect_eq(p->items[0].model.loads.footprint_sectors * 64, 128 << 20);
+    cr_expect_eq(p->src_bytes, 128u << 20);
+    cr_expect_eq(p->local_size, 256);
+    bench_plan_free(p);
+    /* stride 64: one line per item, so 2M items spanning 512 MiB */
+    cr_assert_eq(try_plan("stride:s=64", NULL, 0, &cpu_lim, &p, &err), BW_OK);
+    cr_expect_eq(p->n, 2, "seq is added as the reference");
+    cr_expect_eq(p->items[0].items, 2 << 20);
+    cr_expect_eq(p->items[0].span.max_end, (int64_t)((2 << 20) - 1) * 256 + 4);
+    cr_expect_null(p->items[0].size_note);
+    cr_expect_str_eq(p->items[1].spec, "seq");
+    cr_expect_eq(p->items[1].added_as_reference, 1);
+    bench_plan_free(p);
+    /* with a 256 MiB largest allocation the stride pattern is cut down, and says so */
+    bench_limits small = cpu_lim;
+    small.max_alloc_bytes = 256u << 20;
+    cr_assert_eq(try_plan("stride:s=64", NULL, 0, &small, &p, &err), BW_OK);
+    cr_expect_leq(p->items[0].span.max_end, 256 << 20);
+    cr_expect_not_null(p->items[0].size_note);
+    cr_expect_leq(p->src_bytes, 256u << 20);
+    bench_plan_free(p);
+    /* an explicit size */
+    cr_assert_eq(try_plan("seq:elem=16", NULL, 1 << 20, &cpu_lim, &p, &err), BW_OK);
+    cr_expect_eq(p->items[0].items, 65536);
+    cr_expect_eq(p->target_auto, 0);
+    bench_plan_free(p);
+    /* the default set: the sweeps, the whole catalogue, matrices filling the target */
+    cr_assert_eq(try_plan(NULL, NULL, 0, &cpu_lim, &p, &err), BW_OK);
+    static const char *const want[] = { "seq", "seq:elem=16", "stride:s=1", "stride:s=64", "offset:bytes=0",
+                                        "offset:bytes=128", "reverse", "permute:seed=1", "broadcast", "one-lane",
+                                        "mixed:s=32", "matrix-row:n=5760", "matrix-col:n=5760" };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        int found = 0;
+        for (size_t i = 0; i < p->n; i++)
+            found |= !strcmp(p->items[i].spec, want[k]);
+        cr_expect(found, "default set lacks %s", want[k]);
+    }
+    int aos = 0;
+    for (size_t i = 0; i < p->n; i++)
+        aos += !strcmp(p->items[i].family, "aos");
+    cr_expect_geq(aos, 1);
+    cr_expect_geq(p->n, 25);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+Test(bench, plan_errors)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(try_plan("offset:bytes=2", NULL, 0, &cpu_lim, &p, &err), BW_E_UNSUPPORTED);
+    cr_expect(strstr(bw_error_text(&err), "offset:bytes=2") && strstr(bw_error_text(&err), "aligned"), "%s",
+              bw_error_text(&err));
+    cr_expect_eq(try_plan(NULL, "4*g - 8", 0, &cpu_lim, &p, &err), BW_E_UNSUPPORTED);
+    cr_expect(strstr(bw_error_text(&err), "-8") != NULL, "%s", bw_error_text(&err));
+    cr_expect_eq(try_plan("seq", NULL, 2ull << 30, &cpu_lim, &p, &err), BW_E_TOOBIG);
+    cr_expect(strstr(bw_error_text(&err), "CL_DEVICE_MAX_MEM_ALLOC_SIZE") != NULL, "%s", bw_error_text(&err));
+    cr_expect_eq(try_plan("nope", NULL, 0, &cpu_lim, &p, &err), BW_E_USAGE);
+    cr_expect_eq(try_plan(NULL, "4*", 0, &cpu_lim, &p, &err), BW_E_SYNTAX);
+    cr_expect_eq(try_plan(NULL, "4*g / (w - 2)", 0, &cpu_lim, &p, &err), BW_E_EVAL);
+    /* a matrix that cannot fit */
+    cr_expect_eq(try_plan("matrix-col:n=20000", NULL, 0, &cpu_lim, &p, &err), BW_E_TOOBIG);
+    bench_plan_opts o = { NULL, 0, NULL, 0, 3, 0, 0 };
+    cr_expect_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
+    bw_error_clear(&err);
+}
+
+Test(bench, statistics)
+{
+    const double v[] = { 4, 1, 3, 2, 100 };
+    bench_stats s = bench_stats_of(v, 5);
+    cr_expect_eq(s.count, 5);
+    cr_expect_float_eq(s.min, 1, 1e-12);
+    cr_expect_float_eq(s.median, 3, 1e-12);
+    cr_expect_float_eq(s.mean, 22, 1e-12);
+    /* squares about 22: 324 + 441 + 361 + 400 + 6084 = 7610; / 4 = 1902.5 */
+    cr_expect_float_eq(s.stddev, sqrt(1902.5), 1e-9);
+    cr_expect_float_eq(s.rse, 1.2533 * sqrt(1902.5) / sqrt(5.0) / 3.0, 1e-9);
+    const double w[] = { 5, 7 };
+    s = bench_stats_of(w, 2);
+    cr_expect_float_eq(s.median, 6, 1e-12);
+    s = bench_stats_of(NULL, 0);
+    cr_expect_eq(s.count, 0);
+    cr_expect_float_eq(s.rse, 1.0, 1e-12);
+}
+
+Test(bench, verdicts)
+{
+    /* the reference moved 1000 bytes in 100 ns: 10 bytes/ns */
+    bench_verdict v = bench_verdict_of(100, 1000, 3000, 100, 1000);
+    cr_expect_eq(v.code, BENCH_VERDICT_LOWER);
+    cr_expect_float_eq(v.implied_bytes, 1000, 1e-9);
+    cr_expect_float_eq(v.position, 0.0, 1e-12);
+    v = bench_verdict_of(200, 1000, 3000, 100, 1000);
+    cr_expect_eq(v.code, BENCH_VERDICT_BETWEEN);
+    cr_expect_float_eq(v.position, 0.5, 1e-12);
+    cr_expect_eq(bench_verdict_of(300, 1000, 3000, 100, 1000).code, BENCH_VERDICT_UPPER);
+    cr_expect_eq(bench_verdict_of(400, 1000, 3000, 100, 1000).code, BENCH_VERDICT_ABOVE);
+    cr_expect_eq(bench_verdict_of(50, 1000, 3000, 100, 1000).code, BENCH_VERDICT_BELOW);
+    cr_expect_eq(bench_verdict_of(105, 1000, 1000, 100, 1000).code, BENCH_VERDICT_AT_MODEL);
+    v = bench_verdict_of(100, 1000, 3000, 0, 0);
+    cr_expect_eq(v.code, BENCH_VERDICT_NONE);
+    cr_expect_str_eq(bench_verdict_name(BENCH_VERDICT_BETWEEN), "between-bounds");
+}

@@ -1,0 +1,252 @@
+/* `bwlab run` end to end on PoCL: documents that parse and carry the
+ * promised fields, a stable ordering of seq against a bad stride, every
+ * output format, and every error the issue names with its exit status. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bw_file.h"
+#include "test_util.h"
+
+typedef struct {
+    int status;
+    char *out, *err;
+} result;
+
+static result run(const char *const *argv, const char *const *env)
+{
+    result r;
+    r.status = tu_run(argv, env, &r.out, &r.err);
+    return r;
+}
+
+static void done(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static json_t *parse(const char *text)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    cr_assert_not_null(j, "bad JSON (%s, line %d): %.300s", e.text, e.line, text);
+    return j;
+}
+
+static json_t *result_for(json_t *doc, const char *pattern)
+{
+    json_t *rs = json_object_get(doc, "results");
+    for (size_t i = 0; i < json_array_size(rs); i++) {
+        json_t *r = json_array_get(rs, i);
+        if (!strcmp(json_string_value(json_object_get(r, "pattern")), pattern))
+            return r;
+    }
+    cr_assert_fail("no result for %s", pattern);
+    return NULL;
+}
+
+static double rel(json_t *doc, const char *pattern)
+{
+    json_t *v = json_object_get(result_for(doc, pattern), "relative_to_seq");
+    cr_assert(json_is_number(v), "%s has no relative_to_seq", pattern);
+    return json_number_value(v);
+}
+
+static const char *const small_run[] = { "run", "--pattern", "seq,stride:s=16", "--size", "8M", "--budget",
+                                         "1", "--format", "json", NULL };
+
+Test(cli_run, json_document_and_stable_ordering, .timeout = 300)
+{
+    double ratio[2];
+    for (int k = 0; k < 2; k++) {
+        result r = run(small_run, NULL);
+        cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+        cr_expect_str_eq(r.err, "", "stderr is not a terminal: no progress line");
+        json_t *d = parse(r.out);
+        cr_expect_str_eq(json_string_value(json_object_get(d, "schema")), "bwlab.results");
+        cr_expect_eq(json_integer_value(json_object_get(d, "schema_version")), 1);
+        cr_expect(json_is_string(json_object_get(json_object_get(d, "tool"), "version")));
+        cr_expect(json_is_string(json_object_get(d, "date")));
+        cr_expect(json_is_string(json_object_get(json_object_get(d, "host"), "name")));
+        cr_expect_eq(json_array_size(json_object_get(d, "command_line")), 10);
+        json_t *dev = json_object_get(d, "device");
+        cr_expect(json_is_string(json_object_get(dev, "name")));
+        cr_expect(json_is_string(json_object_get(dev, "driver_version")));
+        cr_expect(json_is_string(json_object_get(dev, "platform")));
+        cr_expect(json_is_string(json_object_get(dev, "platform_version")));
+        cr_expect_str_eq(json_string_value(json_object_get(json_object_get(d, "profile"), "name")), "cpu");
+        cr_expect(json_integer_value(json_object_get(json_object_get(d, "buffers"), "src_bytes")) > 0);
+        cr_expect(json_integer_value(json_object_get(json_object_get(d, "buffers"), "dst_bytes")) > 0);
+        cr_expect_eq(json_array_size(json_object_get(d, "results")), 2);
+        json_t *seq = result_for(d, "seq");
+        cr_expect_str_eq(json_string_value(json_object_get(seq, "validation")), "ok");
+        cr_expect(json_number_value(json_object_get(seq, "effective_gbs")) > 0);
+        cr_expect_float_eq(rel(d, "seq"), 1.0, 1e-12);
+        json_t *t = json_object_get(seq, "time_ns");
+        static const char *const stats[] = { "min", "median", "mean", "stddev", "count" };
+        for (size_t i = 0; i < 5; i++)
+            cr_expect(json_is_number(json_object_get(t, stats[i])), "time_ns.%s", stats[i]);
+        cr_expect_geq(json_integer_value(json_object_get(t, "count")), 3);
+        cr_expect(json_is_number(json_object_get(json_object_get(seq, "wall_ns"), "median")));
+        json_t *m = json_object_get(result_for(d, "stride:s=16"), "model");
+        cr_expect_float_eq(json_number_value(json_object_get(m, "sector_efficiency")), 4.0 / 64.0, 1e-12);
+        json_t *loads = json_object_get(m, "loads");
+        cr_expect(json_integer_value(json_object_get(loads, "instruction_model_bytes")) >=
+                  json_integer_value(json_object_get(loads, "footprint_bytes")));
+        cr_expect(json_integer_value(json_object_get(loads, "footprint_bytes")) >=
+                  json_integer_value(json_object_get(loads, "requested_bytes")));
+        cr_expect(json_is_string(json_object_get(json_object_get(result_for(d, "stride:s=16"), "verdict"), "code")));
+        ratio[k] = rel(d, "stride:s=16");
+        json_decref(d);
+        done(&r);
+    }
+    /* every sixteenth float: well below seq, both times */
+    cr_expect(ratio[0] < 0.8 && ratio[1] < 0.8, "stride:s=16 relative to seq: %g, %g", ratio[0], ratio[1]);
+}
+
+Test(cli_run, other_formats_and_output_file, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/out.csv", dir);
+    result r = run((const char *[]){ "run", "--pattern", "aos:struct=12,field=0,seq", "--expr", "min(4*g, 4*t + 64)",
+                                     "--size", "4M", "--budget", "0.3", "--output", path, "--explain", NULL },
+                   NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_eq(r.out, "", "--output keeps stdout empty");
+    done(&r);
+    char *csv = NULL;
+    cr_assert_eq(bw_file_read(path, &csv, NULL, NULL), BW_OK);
+    cr_expect(strncmp(csv, "device_index,device,profile,pattern,", 36) == 0, "%.100s", csv);
+    cr_expect(strstr(csv, ",aos:struct=12,field=0,") == NULL, "a comma inside a field must be quoted");
+    cr_expect(strstr(csv, "\"aos:struct=12,field=0\"") != NULL, "%s", csv);
+    cr_expect(strstr(csv, "\"min(4 * g, 4 * t + 64)\"") != NULL, "%s", csv);
+    int lines = 0;
+    for (const char *p = csv; *p; p++)
+        lines += *p == '\n';
+    cr_expect_eq(lines, 4, "header + 3 patterns: %s", csv);
+    free(csv);
+
+    r = run((const char *[]){ "run", "--pattern", "stride:s=2", "--size", "4M", "--budget", "0.3", "--format", "md",
+                              "--explain", NULL },
+            NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "| `stride:s=2` |") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "half of every fetched sector is skipped") != NULL, "%s", r.out);
+    done(&r);
+
+    r = run((const char *[]){ "run", "--pattern", "stride:s=2", "--size", "4M", "--budget", "0.3", "--explain",
+                              NULL },
+            NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "half of every fetched sector is skipped") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "measured") && strstr(r.out, "modeled"), "columns must say their kind");
+    done(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+typedef struct {
+    const char *args[14];
+    int status;
+    const char *needle;
+} bad_case;
+
+Test(cli_run, errors, .timeout = 300)
+{
+    char *broken = tu_temp_dir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/cl/bw_expr.cl", tu_source_root());
+    char *text = NULL;
+    cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK);
+    tu_write_file(broken, "bw_expr.cl", text);
+    free(text);
+    tu_write_file(broken, "gather.cl", "__kernel void BW_KERNEL(__global uint *s) { s[0] = undefined_thing; }\n");
+    char *empty = tu_temp_dir();
+    const bad_case cases[] = {
+        { { "run", "--device", "no-such-device", NULL }, 2, "no-such-device" },
+        { { "run", "--pattern", "seq", "--size", "64G", NULL }, 2, "CL_DEVICE_MAX_MEM_ALLOC_SIZE" },
+        { { "run", "--pattern", "nope", NULL }, 2, "nope" },
+        { { "run", "--pattern", "offset:bytes=2", "--size", "1M", NULL }, 2, "offset:bytes=2" },
+        { { "run", "--expr", "4*g - 8", "--size", "1M", NULL }, 2, "-8" },
+        { { "run", "--elem", "3", NULL }, 2, "--elem" },
+        { { "run", "--budget", "0", NULL }, 2, "--budget" },
+        { { "run", "--format", "xml", NULL }, 2, "xml" },
+        { { "run", "--size", "lots", NULL }, 2, "lots" },
+        { { "run", "--kernels", empty, "--pattern", "seq", NULL }, 1, "has no file" },
+        { { "run", "--kernels", broken, "--pattern", "seq,stride:s=2", "--size", "1M", "--budget", "0.1", NULL },
+          1, "undefined_thing" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        result r = run(cases[i].args, NULL);
+        cr_expect_eq(r.status, cases[i].status, "case %zu: exit %d: %s", i, r.status, r.err);
+        cr_expect(strstr(r.err, cases[i].needle) != NULL, "case %zu wants '%s': %s", i, cases[i].needle, r.err);
+        done(&r);
+    }
+    /* the broken kernel's results are still reported, as failures */
+    result r = run((const char *[]){ "run", "--kernels", broken, "--pattern", "seq", "--size", "1M", "--format",
+                                     "json", NULL },
+                   NULL);
+    cr_expect_eq(r.status, 1);
+    json_t *d = parse(r.out);
+    json_t *seq = result_for(d, "seq");
+    cr_expect_str_eq(json_string_value(json_object_get(seq, "status")), "failed");
+    cr_expect(strstr(json_string_value(json_object_get(seq, "validation")), "undefined_thing") != NULL);
+    cr_expect(json_is_null(json_object_get(seq, "effective_gbs")));
+    json_decref(d);
+    done(&r);
+    /* no OpenCL platform at all */
+    char vendors[4200];
+    snprintf(vendors, sizeof vendors, "OCL_ICD_VENDORS=%s", empty);
+    r = run((const char *[]){ "run", NULL }, (const char *[]){ vendors, NULL });
+    cr_expect_eq(r.status, 3, "%s", r.err);
+    cr_expect(strstr(r.err, "pocl-opencl-icd") != NULL, "%s", r.err);
+    done(&r);
+    tu_rmdir(broken);
+    tu_rmdir(empty);
+    free(broken);
+    free(empty);
+}
+
+/* Ctrl-C stops the run, and what was measured is still written */
+Test(cli_run, interrupt_writes_partial_results, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    char out[4200];
+    snprintf(out, sizeof out, "%s/partial.json", dir);
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", 1);
+        dup2(devnull, 2);
+        execl(exe, exe, "run", "--pattern", "seq,stride:s=2", "--size", "64M", "--budget", "120", "--rse", "0", "--output", out,
+              (char *)NULL);
+        _exit(127);
+    }
+    /* long enough to build, validate and time a few rounds */
+    sleep(6);
+    kill(pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    cr_assert(WIFEXITED(status), "killed by a signal instead of stopping cleanly");
+    cr_expect_eq(WEXITSTATUS(status), 130);
+    char *text = NULL;
+    cr_assert_eq(bw_file_read(out, &text, NULL, NULL), BW_OK, "no results file after Ctrl-C");
+    json_t *d = parse(text);
+    cr_expect(json_is_true(json_object_get(d, "interrupted")));
+    json_t *seq = result_for(d, "seq");
+    cr_expect_str_eq(json_string_value(json_object_get(seq, "status")), "ok");
+    cr_expect(json_integer_value(json_object_get(json_object_get(seq, "time_ns"), "count")) >= 1);
+    json_decref(d);
+    free(text);
+    tu_rmdir(dir);
+    free(dir);
+}
