@@ -115,7 +115,7 @@ static void table_traffic(bw_buf *out, const char *what, const model_traffic *t)
     snprintf(k, sizeof k, "modeled lower bound: %lld distinct sectors, each fetched once",
              (long long)t->footprint_sectors);
     row_i64(out, "  footprint bytes", t->footprint_sectors * t->sector_bytes, k);
-    snprintf(k, sizeof k, "modeled: %lld lines per instruction, %lld distinct lines",
+    snprintf(k, sizeof k, "modeled: %lld lines summed over instructions, %lld distinct",
              (long long)t->instr_lines, (long long)t->footprint_lines);
     row_i64(out, "  line-model bytes", t->instr_lines * t->line_bytes, k);
     double pe = model_traffic_predicted_efficiency(t);
