@@ -8,32 +8,19 @@
 
 #include "test_util.h"
 
-typedef struct {
-    int status;
-    char *out, *err;
-} result;
-
-static result run(const char *const *argv)
+static tu_result run(const char *const *argv)
 {
-    result r;
-    r.status = tu_run(argv, NULL, &r.out, &r.err);
-    return r;
-}
-
-static void done(result *r)
-{
-    free(r->out);
-    free(r->err);
+    return tu_exec(argv, NULL);
 }
 
 static json_t *run_json(const char *const *argv)
 {
-    result r = run(argv);
+    tu_result r = run(argv);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_error_t e;
     json_t *j = json_loads(r.out, 0, &e);
     cr_assert_not_null(j, "bad JSON (%s): %s", e.text, r.out);
-    done(&r);
+    tu_result_free(&r);
     return j;
 }
 
@@ -46,22 +33,22 @@ static double num(json_t *o, const char *key)
 
 Test(cli, version_and_help)
 {
-    result r = run((const char *[]){ "--version", NULL });
+    tu_result r = run((const char *[]){ "--version", NULL });
     cr_expect_eq(r.status, 0);
     cr_expect(strncmp(r.out, "bwlab ", 6) == 0 && r.out[6] >= '0' && r.out[6] <= '9', "%s", r.out);
-    done(&r);
+    tu_result_free(&r);
     r = run((const char *[]){ "--help", NULL });
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "model") && strstr(r.out, "patterns"), "%s", r.out);
-    done(&r);
+    tu_result_free(&r);
     r = run((const char *[]){ "help", "model", NULL });
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "usage: bwlab model") && strstr(r.out, "--expr"), "%s", r.out);
-    done(&r);
+    tu_result_free(&r);
     r = run((const char *[]){ "model", "--help", NULL });
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "--roofline") != NULL);
-    done(&r);
+    tu_result_free(&r);
 }
 
 Test(cli, usage_errors_exit_2)
@@ -74,11 +61,11 @@ Test(cli, usage_errors_exit_2)
         (const char *[]){ "help", "frobnicate", NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        result r = run(cases[i]);
+        tu_result r = run(cases[i]);
         cr_expect_eq(r.status, 2, "case %zu: %s", i, r.err);
         cr_expect(strstr(r.err, "usage:") != NULL, "case %zu: %s", i, r.err);
         cr_expect_str_eq(r.out, "");
-        done(&r);
+        tu_result_free(&r);
     }
 }
 
@@ -146,11 +133,11 @@ Test(cli, model_options)
     cr_expect_eq(num(loads, "footprint_bytes"), 125 * 32);
     json_decref(j);
     /* the table labels every number's kind */
-    result r = run((const char *[]){ "model", "--pattern", "stride:s=2", "--launch", "--items", "4096", NULL });
+    tu_result r = run((const char *[]){ "model", "--pattern", "stride:s=2", "--launch", "--items", "4096", NULL });
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "requested") && strstr(r.out, "modeled"), "%s", r.out);
     cr_expect(strstr(r.out, "50.0%") != NULL, "%s", r.out);
-    done(&r);
+    tu_result_free(&r);
 }
 
 Test(cli, roofline)
@@ -189,10 +176,10 @@ Test(cli, patterns_listing)
         cr_expect(found, "pattern %s missing", names[k]);
     }
     json_decref(j);
-    result r = run((const char *[]){ "patterns", NULL });
+    tu_result r = run((const char *[]){ "patterns", NULL });
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "matrix-col") != NULL);
-    done(&r);
+    tu_result_free(&r);
 }
 
 typedef struct {
@@ -241,7 +228,7 @@ Test(cli, bad_input_table)
         { { "patterns", "--format", "csv", NULL }, "csv" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        result r = run(cases[i].args);
+        tu_result r = run(cases[i].args);
         cr_expect_eq(r.status, 2, "case %zu (%s %s): exit %d, %s", i, cases[i].args[1], cases[i].args[2] ? cases[i].args[2] : "",
                      r.status, r.err);
         cr_expect(strstr(r.err, cases[i].needle) != NULL, "case %zu wants '%s': %s", i, cases[i].needle, r.err);
@@ -250,6 +237,6 @@ Test(cli, bad_input_table)
         const char *msg = strstr(r.err, "error: ");
         cr_expect(msg && strchr(msg, '\n') != NULL);
         cr_expect_str_eq(r.out, "", "case %zu printed data", i);
-        done(&r);
+        tu_result_free(&r);
     }
 }

@@ -9,38 +9,20 @@
 
 #include "test_util.h"
 
-typedef struct {
-    int status;
-    char *out, *err;
-} result;
-
-static result run_env(const char *const *argv, const char *const *env)
+static tu_result run(const char *const *argv)
 {
-    result r;
-    r.status = tu_run(argv, env, &r.out, &r.err);
-    return r;
-}
-
-static result run(const char *const *argv)
-{
-    return run_env(argv, NULL);
-}
-
-static void done(result *r)
-{
-    free(r->out);
-    free(r->err);
+    return tu_exec(argv, NULL);
 }
 
 static json_t *run_json(const char *const *argv)
 {
-    result r = run(argv);
+    tu_result r = run(argv);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect_str_eq(r.err, "");
     json_error_t e;
     json_t *j = json_loads(r.out, 0, &e);
     cr_assert_not_null(j, "bad JSON (%s): %s", e.text, r.out);
-    done(&r);
+    tu_result_free(&r);
     return j;
 }
 
@@ -146,7 +128,7 @@ Test(cli_devices, table_names_every_device)
 {
     json_t *j = run_json((const char *[]){ "devices", "--format", "json", NULL });
     json_t *devs = json_object_get(j, "devices");
-    result r = run((const char *[]){ "devices", NULL });
+    tu_result r = run((const char *[]){ "devices", NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_str_eq(r.err, "");
     size_t i;
@@ -163,7 +145,7 @@ Test(cli_devices, table_names_every_device)
     snprintf(mark, sizeof mark, "device %lld (default)", (long long)integer(j, "default_device"));
     cr_expect(strstr(r.out, mark), "'%s' missing:\n%s", mark, r.out);
     cr_expect(strstr(r.out, "profile") && strstr(r.out, "why"), "%s", r.out);
-    done(&r);
+    tu_result_free(&r);
     json_decref(j);
 }
 
@@ -180,13 +162,13 @@ Test(cli_devices, select_cpu)
     json_decref(j);
 
     /* one detail block per CPU device (one, PoCL, on the test machines) */
-    result r = run((const char *[]){ "devices", "--device", "cpu", NULL });
+    tu_result r = run((const char *[]){ "devices", "--device", "cpu", NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
     size_t blocks = 0;
     for (const char *s = r.out; (s = strstr(s, "\ndevice ")) != NULL; s++)
         blocks++;
     cr_expect_eq(blocks, cpus, "%s", r.out);
-    done(&r);
+    tu_result_free(&r);
 
     j = run_json((const char *[]){ "devices", "--device", "0", "--format", "json", NULL });
     cr_expect_eq(json_array_size(json_object_get(j, "devices")), 1);
@@ -198,14 +180,14 @@ Test(cli_devices, unknown_device)
 {
     static const char *const specs[] = { "nonexistent", "4096", "" };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        result r = run((const char *[]){ "devices", "--device", specs[i], NULL });
+        tu_result r = run((const char *[]){ "devices", "--device", specs[i], NULL });
         cr_expect_eq(r.status, 2, "--device '%s': exit %d", specs[i], r.status);
         char quoted[64];
         snprintf(quoted, sizeof quoted, "--device '%s'", specs[i]);
         cr_expect(strstr(r.err, quoted), "%s", r.err);
         cr_expect(strstr(r.err, "bwlab devices: error: "), "%s", r.err);
         cr_expect_str_eq(r.out, "");
-        done(&r);
+        tu_result_free(&r);
     }
 }
 
@@ -214,37 +196,37 @@ Test(cli_devices, no_platform_exits_3)
     char *dir = tu_temp_dir();
     char env[4200];
     snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s", dir);
-    result r = run_env((const char *[]){ "devices", NULL }, (const char *[]){ env, NULL });
+    tu_result r = tu_exec((const char *[]){ "devices", NULL }, (const char *[]){ env, NULL });
     cr_expect_eq(r.status, 3, "exit %d: %s", r.status, r.err);
     cr_expect(strstr(r.err, "no OpenCL platform"), "%s", r.err);
     cr_expect(strstr(r.err, "pocl-opencl-icd"), "%s", r.err);
     cr_expect(strstr(r.err, "OCL_ICD_VENDORS"), "%s", r.err);
     cr_expect_str_eq(r.out, "");
-    done(&r);
+    tu_result_free(&r);
     tu_rmdir(dir);
     free(dir);
 }
 
 Test(cli_devices, bad_options)
 {
-    result r = run((const char *[]){ "devices", "--no-such-option", NULL });
+    tu_result r = run((const char *[]){ "devices", "--no-such-option", NULL });
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "'--no-such-option'") && strstr(r.err, "usage: bwlab devices"), "%s", r.err);
-    done(&r);
+    tu_result_free(&r);
     r = run((const char *[]){ "devices", "--format", "csv", NULL });
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "'csv'"), "%s", r.err);
-    done(&r);
+    tu_result_free(&r);
     r = run((const char *[]){ "devices", "--device", NULL });
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "--device"), "%s", r.err);
-    done(&r);
+    tu_result_free(&r);
     r = run((const char *[]){ "devices", "extra", NULL });
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "'extra'"), "%s", r.err);
-    done(&r);
+    tu_result_free(&r);
     r = run((const char *[]){ "help", "devices", NULL });
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "usage: bwlab devices") && strstr(r.out, "--device SPEC"), "%s", r.out);
-    done(&r);
+    tu_result_free(&r);
 }

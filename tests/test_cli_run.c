@@ -14,23 +14,6 @@
 #include "bw_file.h"
 #include "test_util.h"
 
-typedef struct {
-    int status;
-    char *out, *err;
-} result;
-
-static result run(const char *const *argv, const char *const *env)
-{
-    result r;
-    r.status = tu_run(argv, env, &r.out, &r.err);
-    return r;
-}
-
-static void done(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
 
 static json_t *parse(const char *text)
 {
@@ -66,7 +49,7 @@ Test(cli_run, json_document_and_stable_ordering, .timeout = 300)
 {
     double ratio[2];
     for (int k = 0; k < 2; k++) {
-        result r = run(small_run, NULL);
+        tu_result r = tu_exec(small_run, NULL);
         cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
         cr_expect_str_eq(r.err, "", "stderr is not a terminal: no progress line");
         json_t *d = parse(r.out);
@@ -105,7 +88,7 @@ Test(cli_run, json_document_and_stable_ordering, .timeout = 300)
         cr_expect(json_is_string(json_object_get(json_object_get(result_for(d, "stride:s=16"), "verdict"), "code")));
         ratio[k] = rel(d, "stride:s=16");
         json_decref(d);
-        done(&r);
+        tu_result_free(&r);
     }
     /* every sixteenth float: well below seq, both times */
     cr_expect(ratio[0] < 0.8 && ratio[1] < 0.8, "stride:s=16 relative to seq: %g, %g", ratio[0], ratio[1]);
@@ -116,12 +99,12 @@ Test(cli_run, other_formats_and_output_file, .timeout = 300)
     char *dir = tu_temp_dir();
     char path[4200];
     snprintf(path, sizeof path, "%s/out.csv", dir);
-    result r = run((const char *[]){ "run", "--pattern", "aos:struct=12,field=0,seq", "--expr", "min(4*g, 4*t + 64)",
+    tu_result r = tu_exec((const char *[]){ "run", "--pattern", "aos:struct=12,field=0,seq", "--expr", "min(4*g, 4*t + 64)",
                                      "--size", "4M", "--budget", "0.3", "--output", path, "--explain", NULL },
                    NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect_str_eq(r.out, "", "--output keeps stdout empty");
-    done(&r);
+    tu_result_free(&r);
     char *csv = NULL;
     cr_assert_eq(bw_file_read(path, &csv, NULL, NULL), BW_OK);
     cr_expect(strncmp(csv, "device_index,device,profile,pattern,", 36) == 0, "%.100s", csv);
@@ -134,21 +117,21 @@ Test(cli_run, other_formats_and_output_file, .timeout = 300)
     cr_expect_eq(lines, 4, "header + 3 patterns: %s", csv);
     free(csv);
 
-    r = run((const char *[]){ "run", "--pattern", "stride:s=2", "--size", "4M", "--budget", "0.3", "--format", "md",
+    r = tu_exec((const char *[]){ "run", "--pattern", "stride:s=2", "--size", "4M", "--budget", "0.3", "--format", "md",
                               "--explain", NULL },
             NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "| `stride:s=2` |") != NULL, "%s", r.out);
     cr_expect(strstr(r.out, "half of every fetched sector is skipped") != NULL, "%s", r.out);
-    done(&r);
+    tu_result_free(&r);
 
-    r = run((const char *[]){ "run", "--pattern", "stride:s=2", "--size", "4M", "--budget", "0.3", "--explain",
+    r = tu_exec((const char *[]){ "run", "--pattern", "stride:s=2", "--size", "4M", "--budget", "0.3", "--explain",
                               NULL },
             NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "half of every fetched sector is skipped") != NULL, "%s", r.out);
     cr_expect(strstr(r.out, "measured") && strstr(r.out, "modeled"), "columns must say their kind");
-    done(&r);
+    tu_result_free(&r);
     tu_rmdir(dir);
     free(dir);
 }
@@ -185,13 +168,13 @@ Test(cli_run, errors, .timeout = 300)
           1, "undefined_thing" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        result r = run(cases[i].args, NULL);
+        tu_result r = tu_exec(cases[i].args, NULL);
         cr_expect_eq(r.status, cases[i].status, "case %zu: exit %d: %s", i, r.status, r.err);
         cr_expect(strstr(r.err, cases[i].needle) != NULL, "case %zu wants '%s': %s", i, cases[i].needle, r.err);
-        done(&r);
+        tu_result_free(&r);
     }
     /* the broken kernel's results are still reported, as failures */
-    result r = run((const char *[]){ "run", "--kernels", broken, "--pattern", "seq", "--size", "1M", "--format",
+    tu_result r = tu_exec((const char *[]){ "run", "--kernels", broken, "--pattern", "seq", "--size", "1M", "--format",
                                      "json", NULL },
                    NULL);
     cr_expect_eq(r.status, 1);
@@ -201,14 +184,14 @@ Test(cli_run, errors, .timeout = 300)
     cr_expect(strstr(json_string_value(json_object_get(seq, "validation")), "undefined_thing") != NULL);
     cr_expect(json_is_null(json_object_get(seq, "effective_gbs")));
     json_decref(d);
-    done(&r);
+    tu_result_free(&r);
     /* no OpenCL platform at all */
     char vendors[4200];
     snprintf(vendors, sizeof vendors, "OCL_ICD_VENDORS=%s", empty);
-    r = run((const char *[]){ "run", NULL }, (const char *[]){ vendors, NULL });
+    r = tu_exec((const char *[]){ "run", NULL }, (const char *[]){ vendors, NULL });
     cr_expect_eq(r.status, 3, "%s", r.err);
     cr_expect(strstr(r.err, "pocl-opencl-icd") != NULL, "%s", r.err);
-    done(&r);
+    tu_result_free(&r);
     tu_rmdir(broken);
     tu_rmdir(empty);
     free(broken);

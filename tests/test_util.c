@@ -76,6 +76,20 @@ int tu_run(const char *const *argv, const char *const *env, char **out, char **e
     return WEXITSTATUS(status);
 }
 
+tu_result tu_exec(const char *const *argv, const char *const *env)
+{
+    tu_result r;
+    r.status = tu_run(argv, env, &r.out, &r.err);
+    return r;
+}
+
+void tu_result_free(tu_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
 const char *tu_source_root(void)
 {
     const char *s = getenv("BWLAB_SOURCE_ROOT");

@@ -13,6 +13,15 @@
  * strings (caller frees). Returns the exit status, or 128+signal. */
 int tu_run(const char *const *argv, const char *const *env, char **out, char **err);
 
+/* tu_run's results together: exit status, stdout, stderr. */
+typedef struct tu_result {
+    int status;
+    char *out, *err;
+} tu_result;
+
+tu_result tu_exec(const char *const *argv, const char *const *env);
+void tu_result_free(tu_result *r);
+
 /* Path of the source tree ($BWLAB_SOURCE_ROOT). */
 const char *tu_source_root(void);
 

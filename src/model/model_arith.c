@@ -8,6 +8,16 @@ int64_t model_floor_div(int64_t a, int64_t d)
     return q;
 }
 
+int64_t model_gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
 model_arith_status model_arith_apply(model_expr_op op, int64_t a, int64_t b, int64_t *out)
 {
     switch (op) {

@@ -21,7 +21,9 @@ model_arith_status model_arith_apply(model_expr_op op, int64_t a, int64_t b, int
 /* "division by zero", "signed overflow", "shift count outside 0..63" */
 const char *model_arith_reason(model_arith_status st);
 
-/* Floor division and the matching non-negative-divisor modulo. d != 0. */
+/* Floor division (rounds toward minus infinity). d != 0. */
 int64_t model_floor_div(int64_t a, int64_t d);
+/* Greatest common divisor of a, b >= 0 (gcd(a, 0) = a). */
+int64_t model_gcd(int64_t a, int64_t b);
 
 #endif

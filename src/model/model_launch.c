@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model_affine.h"
+#include "model_arith.h"
 #include "model_warp.h"
 
 __extension__ typedef __int128 i128;
@@ -68,16 +69,6 @@ static bw_code walk_segments(walk_ctx *c, model_access_run_fn fn, bw_error *err)
 {
     int64_t warps = (c->acc->items + c->geo->lanes - 1) / c->geo->lanes;
     return model_access_walk(c->geo, c->acc, 0, warps - 1, fn, c, err);
-}
-
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
 }
 
 static void copy_units(const walk_ctx *c, const model_access_run *s, int64_t k, model_unit_counts *u)
@@ -154,7 +145,7 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
      * k*D mod L only, so they repeat with period P */
     int64_t D = s->slope[0];
     int64_t Dm = ((D % L) + L) % L;
-    int64_t P = L / gcd64(Dm, L);
+    int64_t P = L / model_gcd(Dm, L);
     int64_t kmax = P < n ? P : n;
     int64_t sum_s = 0, sum_l = 0;
     for (int64_t k = 0; k < kmax; k++) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bw_parse.h"
+#include "model_arith.h"
 
 #define MAX_BYTES ((int64_t)1 << 20)
 
@@ -53,16 +54,6 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 /* A pseudo-random bijection of 0..W-1 written in the address language. For
  * W = 2^k: an odd multiply-add mod 2^k, an xorshift, and a second
  * multiply-add, each a bijection on k bits. Otherwise (a*t + c) mod W with
@@ -92,7 +83,7 @@ static void permutation_text(int64_t seed, int W, bw_buf *b)
     int64_t a;
     do
         a = (int64_t)(splitmix64(&st) % (uint64_t)W);
-    while (a == 0 || gcd(a, W) != 1);
+    while (a == 0 || model_gcd(a, W) != 1);
     int64_t c = (int64_t)(splitmix64(&st) % (uint64_t)W);
     bw_buf_printf(b, "(%lld*t + %lld) %% %d", (long long)a, (long long)c, W);
 }
