@@ -10,6 +10,9 @@
 
 #define DEFAULT_LOCAL 256
 #define MIN_TARGET ((uint64_t)16 << 20)
+/* GPU L2 and last-level caches reach hundreds of MiB, and drivers often
+ * report only a first-level cache: a GPU's working set is at least this */
+#define GPU_MIN_TARGET ((uint64_t)512 << 20)
 #define UNKNOWN_CACHE_TARGET ((uint64_t)64 << 20)
 
 char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count)
@@ -293,8 +296,9 @@ static bw_code warp0_figures(const bench_plan *p, bench_item *it, bw_error *err)
 static uint64_t auto_target(const bench_limits *lim)
 {
     uint64_t t = lim->cache_bytes ? 4 * lim->cache_bytes : UNKNOWN_CACHE_TARGET;
-    if (t < MIN_TARGET)
-        t = MIN_TARGET;
+    uint64_t floor = lim->is_gpu ? GPU_MIN_TARGET : MIN_TARGET;
+    if (t < floor)
+        t = floor;
     uint64_t cap = lim->max_alloc_bytes;
     if (lim->global_mem_bytes / 4 < cap)
         cap = lim->global_mem_bytes / 4;

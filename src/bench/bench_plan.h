@@ -28,6 +28,7 @@ typedef struct bench_limits {
     uint64_t max_alloc_bytes; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     uint64_t global_mem_bytes;
     uint64_t max_work_group;  /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    int is_gpu;               /* GPUs get a larger floor: their last-level caches outgrow what they report */
 } bench_limits;
 
 typedef struct bench_item {

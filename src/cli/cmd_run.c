@@ -268,7 +268,8 @@ static void print_failures(const run_state *s)
 
 static bench_limits limits_of(const ocl_device_info *d)
 {
-    bench_limits l = { d->global_cache_bytes, d->max_alloc_bytes, d->global_mem_bytes, d->max_work_group_size };
+    bench_limits l = { d->global_cache_bytes, d->max_alloc_bytes, d->global_mem_bytes, d->max_work_group_size,
+                       d->type == OCL_TYPE_GPU };
     return l;
 }
 

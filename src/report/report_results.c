@@ -59,7 +59,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     bw_buf_printf(out, "%sworking set: ", lead);
     report_bytes(out, (double)p->target_bytes);
     if (p->target_auto) {
-        bw_buf_puts(out, " per pattern (auto: 4 x the ");
+        bw_buf_puts(out, " per pattern (auto, from the ");
         report_bytes(out, (double)d->global_cache_bytes);
         bw_buf_puts(out, " global cache)");
     } else {
