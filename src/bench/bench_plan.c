@@ -350,7 +350,7 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
     }
     p->local_size = local;
 
-    if (o->nspecs == 0 && o->nexprs == 0) {
+    if (o->with_defaults || (o->nspecs == 0 && o->nexprs == 0)) {
         /* square matrices filling the target, in whole 64x64 tiles */
         int64_t e = o->elem ? o->elem : 4;
         int64_t n = (int64_t)sqrt((double)p->target_bytes / (double)e) / 64 * 64;

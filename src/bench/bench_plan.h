@@ -70,6 +70,7 @@ typedef struct bench_plan_opts {
     int64_t elem;             /* --elem, 0 when not given */
     uint64_t size;            /* --size in bytes, 0 for auto */
     int64_t local_size;       /* 0: automatic (256, a multiple of W) */
+    int with_defaults;        /* the default set too, before specs and exprs ("all") */
 } bench_plan_opts;
 
 /* Builds the plan. Fails with BW_E_USAGE for an unknown pattern or bad

@@ -331,6 +331,7 @@ int cmd_run(int argc, char **argv)
     s.popts.nspecs = s.nspecs;
     s.popts.exprs = s.exprs;
     s.popts.nexprs = s.nexprs;
+    s.popts.with_defaults = s.want_defaults;
     if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
         (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
         (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||
@@ -350,30 +351,7 @@ int cmd_run(int argc, char **argv)
     for (size_t k = 0; k < s.ndev; k++) {
         const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
         bench_limits lim = limits_of(d);
-        bench_plan_opts po = s.popts;
-        if (s.want_defaults && (s.nspecs || s.nexprs)) {
-            /* "all" beside other names: the default set first, then the rest */
-            bench_plan *defaults = NULL;
-            bench_plan_opts only = po;
-            only.nspecs = only.nexprs = 0;
-            rc = bench_plan_make(&only, &d->geo, &lim, &defaults, &err);
-            if (rc == BW_OK) {
-                size_t nd = defaults->n;
-                char **all = calloc(nd + s.nspecs, sizeof *all);
-                for (size_t i = 0; all && i < nd; i++)
-                    all[i] = defaults->items[i].spec;
-                for (size_t i = 0; all && i < s.nspecs; i++)
-                    all[nd + i] = s.specs[i];
-                po.specs = (const char *const *)all;
-                po.nspecs = all ? nd + s.nspecs : 0;
-                rc = all ? bench_plan_make(&po, &d->geo, &lim, &s.plans[k], &err)
-                         : bw_error_set(&err, BW_E_NOMEM, "out of memory");
-                free(all);
-            }
-            bench_plan_free(defaults);
-        } else {
-            rc = bench_plan_make(&po, &d->geo, &lim, &s.plans[k], &err);
-        }
+        rc = bench_plan_make(&s.popts, &d->geo, &lim, &s.plans[k], &err);
         if (rc != BW_OK) {
             bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
             st = cli_fail(self, &err);
