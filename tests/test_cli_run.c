@@ -185,6 +185,16 @@ Test(cli_run, errors, .timeout = 300)
     cr_expect(json_is_null(json_object_get(seq, "effective_gbs")));
     json_decref(d);
     tu_result_free(&r);
+    /* an unwritable --output: an error, and the results on stdout instead */
+    r = tu_exec((const char *[]){ "run", "--pattern", "seq", "--size", "1M", "--budget", "0.1", "--output",
+                                  "/nonexistent-dir/out.json", NULL },
+                NULL);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect(strstr(r.err, "/nonexistent-dir/out.json") != NULL, "%s", r.err);
+    d = parse(r.out);
+    cr_expect_str_eq(json_string_value(json_object_get(result_for(d, "seq"), "validation")), "ok");
+    json_decref(d);
+    tu_result_free(&r);
     /* no OpenCL platform at all */
     char vendors[4200];
     snprintf(vendors, sizeof vendors, "OCL_ICD_VENDORS=%s", empty);

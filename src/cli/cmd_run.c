@@ -55,9 +55,14 @@ static const struct option long_opts[] = {
 
 static volatile sig_atomic_t interrupted;
 
+/* The first Ctrl-C asks the runner to stop after the launch in flight and
+ * write what it has; a second one ends the process the usual way. */
 static void on_sigint(int sig)
 {
-    (void)sig;
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
     interrupted = 1;
 }
 
@@ -310,6 +315,12 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     if (rc == BW_OK)
         rc = cli_write_output(s->output, &b, &err);
     int st = rc == BW_OK ? 0 : cli_fail(self, &err);
+    /* an unwritable --output must not lose the measurements */
+    if (rc == BW_E_IO && s->output) {
+        bw_error_clear(&err);
+        if (cli_write_output(NULL, &b, &err) == BW_OK)
+            fprintf(stderr, "bwlab run: the results went to standard output instead\n");
+    }
     bw_error_clear(&err);
     bw_buf_free(&b);
     free(runs);
