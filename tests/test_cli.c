@@ -131,6 +131,18 @@ Test(cli, model_options)
     cr_expect_eq(num(loads, "requested_bytes"), 4000);
     cr_expect_eq(num(loads, "instruction_model_bytes"), 125 * 32);
     cr_expect_eq(num(loads, "footprint_bytes"), 125 * 32);
+    json_t *launch = json_object_get(j, "launch");
+    cr_expect_eq(num(launch, "items"), 1000);
+    cr_expect_eq(num(launch, "warps"), 32);
+    cr_expect_eq(num(launch, "requested_bytes"), 4000);
+    cr_expect_float_eq(num(launch, "predicted_efficiency"), 4000.0 / (125 * 32), 1e-12);
+    json_decref(j);
+    /* as a store: the same figures under "stores" */
+    j = run_json((const char *[]){ "model", "--expr", "8*g", "--items", "64", "--access", "store", "--format",
+                                   "json", NULL });
+    launch = json_object_get(j, "launch");
+    cr_expect_eq(num(json_object_get(launch, "stores"), "instruction_model_bytes"), 16 * 32);
+    cr_expect_eq(num(json_object_get(launch, "loads"), "requested_bytes"), 0);
     json_decref(j);
     /* the table labels every number's kind */
     tu_result r = run((const char *[]){ "model", "--pattern", "stride:s=2", "--launch", "--items", "4096", NULL });

@@ -238,6 +238,13 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(l, "items", json_integer(m->items));
         json_object_set_new(l, "warps", json_integer((m->items + W - 1) / W));
         json_object_set_new(l, "access", json_string(m->launch_store ? "store" : "load"));
+        /* the modeled access's figures at this level too, for scripts */
+        const model_traffic *t = m->launch_store ? &m->launch->stores : &m->launch->loads;
+        json_object_set_new(l, "requested_bytes", json_integer(t->requested_bytes));
+        json_object_set_new(l, "instruction_model_bytes", json_integer(t->instr_sectors * t->sector_bytes));
+        json_object_set_new(l, "footprint_bytes", json_integer(t->footprint_sectors * t->sector_bytes));
+        json_object_set_new(l, "predicted_efficiency",
+                            report_json_real(model_traffic_predicted_efficiency(t), t->instr_sectors > 0));
         json_object_set_new(l, "loads", report_traffic_json(&m->launch->loads));
         json_object_set_new(l, "stores", report_traffic_json(&m->launch->stores));
         json_object_set_new(o, "launch", l);
