@@ -16,3 +16,7 @@ if grep -E "ERROR: (Address|Leak)Sanitizer|Sanitizer has encountered a fatal err
     exit 1
 fi
 echo "sanitizer build: no reports"
+# one closing line for both builds, counting Criterion's tests
+sed -n 's/.*Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2 \3/p' \
+    build/meson-logs/testlog.txt build-asan/meson-logs/testlog.txt |
+    awk '{ p += $1; f += $2 + $3 } END { printf "tests: %d passed, %d failed\n", p, f; exit f > 0 }'
