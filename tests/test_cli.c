@@ -13,17 +13,6 @@ static tu_result run(const char *const *argv)
     return tu_exec(argv, NULL);
 }
 
-static json_t *run_json(const char *const *argv)
-{
-    tu_result r = run(argv);
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    json_error_t e;
-    json_t *j = json_loads(r.out, 0, &e);
-    cr_assert_not_null(j, "bad JSON (%s): %s", e.text, r.out);
-    tu_result_free(&r);
-    return j;
-}
-
 static double num(json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
@@ -71,7 +60,7 @@ Test(cli, usage_errors_exit_2)
 
 Test(cli, worked_checks)
 {
-    json_t *j = run_json((const char *[]){ "model", "--expr", "4*t", "--format", "json", NULL });
+    json_t *j = tu_exec_json((const char *[]){ "model", "--expr", "4*t", "--format", "json", NULL });
     cr_expect_eq(num(j, "sectors"), 4);
     cr_expect_float_eq(num(j, "sector_efficiency"), 1.0, 1e-12);
     cr_expect_eq(num(j, "lines"), 1);
@@ -85,18 +74,18 @@ Test(cli, worked_checks)
     cr_expect_float_eq(num(j, "line_efficiency"), 1.0, 1e-12);
     json_decref(j);
 
-    j = run_json((const char *[]){ "model", "--expr", "8*t", "--format", "json", NULL });
+    j = tu_exec_json((const char *[]){ "model", "--expr", "8*t", "--format", "json", NULL });
     cr_expect_eq(num(j, "sectors"), 8);
     cr_expect_float_eq(num(j, "sector_efficiency"), 0.5, 1e-12);
     cr_expect_eq(num(j, "lines"), 2);
     json_decref(j);
 
-    j = run_json((const char *[]){ "model", "--expr", "8+4*t", "--format", "json", NULL });
+    j = tu_exec_json((const char *[]){ "model", "--expr", "8+4*t", "--format", "json", NULL });
     cr_expect_eq(num(j, "sectors"), 5);
     cr_expect_float_eq(num(j, "sector_efficiency"), 0.8, 1e-12);
     json_decref(j);
 
-    j = run_json((const char *[]){ "model", "--space", "local", "--expr", "128*t", "--format", "json", NULL });
+    j = tu_exec_json((const char *[]){ "model", "--space", "local", "--expr", "128*t", "--format", "json", NULL });
     cr_expect_eq(num(j, "conflict_ways"), 32);
     cr_expect_eq(num(j, "banks"), 32);
     cr_expect_eq(num(j, "bank_width"), 4);
@@ -106,17 +95,17 @@ Test(cli, worked_checks)
 Test(cli, model_options)
 {
     /* a pattern, a mask, a base and a warp */
-    json_t *j = run_json((const char *[]){ "model", "--pattern", "stride:s=2", "--format", "json", NULL });
+    json_t *j = tu_exec_json((const char *[]){ "model", "--pattern", "stride:s=2", "--format", "json", NULL });
     cr_expect_str_eq(json_string_value(json_object_get(j, "pattern")), "stride:s=2");
     cr_expect_eq(num(j, "sectors"), 8);
     json_decref(j);
-    j = run_json((const char *[]){ "model", "--expr", "4*g", "--mask", "0x1", "--base", "126", "--warp", "1",
+    j = tu_exec_json((const char *[]){ "model", "--expr", "4*g", "--mask", "0x1", "--base", "126", "--warp", "1",
                                    "--format", "json", NULL });
     cr_expect_eq(num(j, "active_lanes"), 1);
     cr_expect_eq(num(j, "sectors"), 2); /* lane 0 of warp 1: bytes 254..257, sectors 7 and 8 */
     json_decref(j);
     /* --lanes 64 on the cpu profile: no banks, so bank figures are null */
-    j = run_json((const char *[]){ "model", "--profile", "cpu", "--lanes", "64", "--space", "local", "--expr",
+    j = tu_exec_json((const char *[]){ "model", "--profile", "cpu", "--lanes", "64", "--space", "local", "--expr",
                                    "4*t", "--format", "json", NULL });
     cr_expect_eq(num(j, "lanes"), 64);
     cr_expect(json_is_null(json_object_get(j, "conflict_ways")));
@@ -124,7 +113,7 @@ Test(cli, model_options)
     cr_expect_eq(num(j, "sectors"), 4); /* 256 bytes in 64-byte sectors */
     json_decref(j);
     /* launch bounds: 1000 floats, seq */
-    j = run_json((const char *[]){ "model", "--pattern", "seq", "--launch", "--items", "1000", "--format", "json",
+    j = tu_exec_json((const char *[]){ "model", "--pattern", "seq", "--launch", "--items", "1000", "--format", "json",
                                    NULL });
     json_t *loads = json_object_get(json_object_get(j, "launch"), "loads");
     cr_assert_not_null(loads);
@@ -138,7 +127,7 @@ Test(cli, model_options)
     cr_expect_float_eq(num(launch, "predicted_efficiency"), 4000.0 / (125 * 32), 1e-12);
     json_decref(j);
     /* as a store: the same figures under "stores" */
-    j = run_json((const char *[]){ "model", "--expr", "8*g", "--items", "64", "--access", "store", "--format",
+    j = tu_exec_json((const char *[]){ "model", "--expr", "8*g", "--items", "64", "--access", "store", "--format",
                                    "json", NULL });
     launch = json_object_get(j, "launch");
     cr_expect_eq(num(json_object_get(launch, "stores"), "instruction_model_bytes"), 16 * 32);
@@ -154,14 +143,14 @@ Test(cli, model_options)
 
 Test(cli, roofline)
 {
-    json_t *j = run_json((const char *[]){ "model", "--roofline", "--peak-gflops", "1000", "--peak-gbs", "250",
+    json_t *j = tu_exec_json((const char *[]){ "model", "--roofline", "--peak-gflops", "1000", "--peak-gbs", "250",
                                            "--intensity", "2", "--format", "json", NULL });
     cr_expect_float_eq(num(j, "ridge_intensity"), 4.0, 1e-12);
     cr_expect_float_eq(num(j, "intensity"), 2.0, 1e-12);
     cr_expect_float_eq(num(j, "attainable_gflops"), 500.0, 1e-9);
     cr_expect_str_eq(json_string_value(json_object_get(j, "bound")), "memory");
     json_decref(j);
-    j = run_json((const char *[]){ "model", "--roofline", "--peak-gflops", "19500", "--peak-gbs", "1555", "--tile",
+    j = tu_exec_json((const char *[]){ "model", "--roofline", "--peak-gflops", "19500", "--peak-gbs", "1555", "--tile",
                                    "64", "--format", "json", NULL });
     cr_expect_str_eq(json_string_value(json_object_get(j, "bound")), "compute");
     cr_expect_eq(num(j, "min_tile_compute_bound"), 51);
@@ -170,7 +159,7 @@ Test(cli, roofline)
 
 Test(cli, patterns_listing)
 {
-    json_t *j = run_json((const char *[]){ "patterns", "--format", "json", NULL });
+    json_t *j = tu_exec_json((const char *[]){ "patterns", "--format", "json", NULL });
     cr_assert(json_is_array(j));
     cr_expect_geq(json_array_size(j), 11);
     static const char *const names[] = { "seq",       "offset", "stride",     "reverse",    "permute", "broadcast",

@@ -14,18 +14,6 @@ static tu_result run(const char *const *argv)
     return tu_exec(argv, NULL);
 }
 
-static json_t *run_json(const char *const *argv)
-{
-    tu_result r = run(argv);
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    cr_expect_str_eq(r.err, "");
-    json_error_t e;
-    json_t *j = json_loads(r.out, 0, &e);
-    cr_assert_not_null(j, "bad JSON (%s): %s", e.text, r.out);
-    tu_result_free(&r);
-    return j;
-}
-
 static json_int_t integer(json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
@@ -53,7 +41,7 @@ static json_t *cpu_device(json_t *devices)
 
 Test(cli_devices, json_carries_every_field)
 {
-    json_t *j = run_json((const char *[]){ "devices", "--format", "json", NULL });
+    json_t *j = tu_exec_json((const char *[]){ "devices", "--format", "json", NULL });
     cr_expect_str_eq(string(j, "tool"), "bwlab");
     cr_expect(string(j, "version")[0] >= '0' && string(j, "version")[0] <= '9');
     json_t *devs = json_object_get(j, "devices");
@@ -126,7 +114,7 @@ Test(cli_devices, json_carries_every_field)
 
 Test(cli_devices, table_names_every_device)
 {
-    json_t *j = run_json((const char *[]){ "devices", "--format", "json", NULL });
+    json_t *j = tu_exec_json((const char *[]){ "devices", "--format", "json", NULL });
     json_t *devs = json_object_get(j, "devices");
     tu_result r = run((const char *[]){ "devices", NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -151,7 +139,7 @@ Test(cli_devices, table_names_every_device)
 
 Test(cli_devices, select_cpu)
 {
-    json_t *j = run_json((const char *[]){ "devices", "--device", "cpu", "--format", "json", NULL });
+    json_t *j = tu_exec_json((const char *[]){ "devices", "--device", "cpu", "--format", "json", NULL });
     json_t *devs = json_object_get(j, "devices");
     cr_assert_geq(json_array_size(devs), 1);
     size_t i;
@@ -170,7 +158,7 @@ Test(cli_devices, select_cpu)
     cr_expect_eq(blocks, cpus, "%s", r.out);
     tu_result_free(&r);
 
-    j = run_json((const char *[]){ "devices", "--device", "0", "--format", "json", NULL });
+    j = tu_exec_json((const char *[]){ "devices", "--device", "0", "--format", "json", NULL });
     cr_expect_eq(json_array_size(json_object_get(j, "devices")), 1);
     cr_expect_eq(integer(json_array_get(json_object_get(j, "devices"), 0), "index"), 0);
     json_decref(j);

@@ -11,6 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <criterion/criterion.h>
+#include <jansson.h>
+
 #include "bw_file.h"
 
 static char *slurp_fd(int fd)
@@ -88,6 +91,18 @@ void tu_result_free(tu_result *r)
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
+}
+
+json_t *tu_exec_json(const char *const *argv)
+{
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect_str_eq(r.err, "");
+    json_error_t e;
+    json_t *j = json_loads(r.out, 0, &e);
+    cr_assert_not_null(j, "bad JSON (%s): %s", e.text, r.out);
+    tu_result_free(&r);
+    return j;
 }
 
 const char *tu_source_root(void)

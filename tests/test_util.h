@@ -22,6 +22,11 @@ typedef struct tu_result {
 tu_result tu_exec(const char *const *argv, const char *const *env);
 void tu_result_free(tu_result *r);
 
+/* Runs bwlab, asserts exit 0 and empty stderr, parses stdout as JSON
+ * (asserting it parses); the caller json_decref()s the result. */
+struct json_t;
+struct json_t *tu_exec_json(const char *const *argv);
+
 /* Path of the source tree ($BWLAB_SOURCE_ROOT). */
 const char *tu_source_root(void);
 

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "cli.h"
+
 static const char *const names[] = { "table", "json", "csv", "md" };
 
 int cli_format_parse(const char *s, unsigned allowed, cli_format *out)
@@ -27,4 +29,11 @@ const char *cli_format_list(unsigned allowed)
         strcat(buf, names[i]);
     }
     return buf;
+}
+
+int cli_format_option(const struct cli_command *cmd, const char *arg, unsigned allowed, cli_format *out)
+{
+    if (cli_format_parse(arg, allowed, out) == 0)
+        return 0;
+    return cli_usage_error(cmd, "--format: '%s' is not one of %s", arg, cli_format_list(allowed));
 }

@@ -15,4 +15,9 @@ int cli_format_parse(const char *s, unsigned allowed, cli_format *out);
 /* "table|json" style list of the allowed formats */
 const char *cli_format_list(unsigned allowed);
 
+struct cli_command;
+/* The --format option of `cmd`: 0 with *out set, or the usage error's exit
+ * status (2) after printing it. */
+int cli_format_option(const struct cli_command *cmd, const char *arg, unsigned allowed, cli_format *out);
+
 #endif

@@ -25,9 +25,8 @@ int cmd_devices(int argc, char **argv)
             spec = optarg;
             break;
         case 'f':
-            if (cli_format_parse(optarg, allowed, &fmt) != 0)
-                return cli_usage_error(self, "--format: '%s' is not one of %s", optarg,
-                                       cli_format_list(allowed));
+            if (cli_format_option(self, optarg, allowed, &fmt) != 0)
+                return 2;
             break;
         default:
             return cli_option_error(self, c, argv);

@@ -400,9 +400,8 @@ int cmd_model(int argc, char **argv)
         case OPT_INTENSITY: a.intensity = optarg; break;
         case OPT_TILE: a.tile = optarg; break;
         case OPT_FORMAT:
-            if (cli_format_parse(optarg, allowed, &a.format) != 0)
-                return cli_usage_error(self, "--format: '%s' is not one of %s", optarg,
-                                       cli_format_list(allowed));
+            if (cli_format_option(self, optarg, allowed, &a.format) != 0)
+                return 2;
             break;
         default: return cli_option_error(self, c, argv);
         }

@@ -17,9 +17,8 @@ int cmd_patterns(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
-            if (cli_format_parse(optarg, allowed, &fmt) != 0)
-                return cli_usage_error(self, "--format: '%s' is not one of %s", optarg,
-                                       cli_format_list(allowed));
+            if (cli_format_option(self, optarg, allowed, &fmt) != 0)
+                return 2;
             break;
         default:
             return cli_option_error(self, c, argv);

@@ -191,8 +191,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
                 st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 86400)", optarg);
             break;
         case OPT_FORMAT:
-            if (cli_format_parse(optarg, allowed, &s->format) != 0)
-                st = cli_usage_error(self, "--format: '%s' is not one of %s", optarg, cli_format_list(allowed));
+            st = cli_format_option(self, optarg, allowed, &s->format);
             s->format_given = 1;
             break;
         case OPT_OUTPUT: s->output = optarg; break;
