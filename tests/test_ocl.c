@@ -89,17 +89,48 @@ Test(ocl, discovery_lists_devices)
     ocl_platforms_free(p);
 }
 
+/* The cpu profile as stored in data/profiles.json: the values a device
+ * query that is not available leaves in place. */
+static model_geometry stored_cpu_profile(void)
+{
+    model_profiles *profiles = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(model_profiles_load_default(&profiles, &err), BW_OK, "%s", bw_error_text(&err));
+    model_geometry g = { 0, 0, 0, 0, 0 };
+    for (size_t i = 0; i < model_profiles_count(profiles); i++)
+        if (!strcmp(model_profiles_at(profiles, i)->name, "cpu"))
+            g = model_profiles_at(profiles, i)->geo;
+    model_profiles_free(profiles);
+    cr_assert_gt(g.lanes, 0, "data/profiles.json has no cpu profile");
+    return g;
+}
+
+/* Lanes, sector and line come from the device's own queries where it
+ * answers them (PoCL reports a 0-byte cache line on some CPUs: then the
+ * stored values stay, and the reason says the query was not available). */
 Test(ocl, cpu_profile_from_device_queries)
 {
     ocl_platforms *p = discover();
     const ocl_device_info *d = ocl_device_at(p, cpu_device(p));
+    model_geometry stored = stored_cpu_profile();
     cr_expect_str_eq(d->type_name, "cpu");
     cr_expect_str_eq(d->profile_name, "cpu");
-    cr_assert_gt(d->preferred_vector_width_float, 0);
-    cr_assert_gt(d->global_cache_line_bytes, 0);
-    cr_expect_eq(d->geo.lanes, (int)d->preferred_vector_width_float);
-    cr_expect_eq(d->geo.sector, (int64_t)d->global_cache_line_bytes);
-    cr_expect_eq(d->geo.line, (int64_t)d->global_cache_line_bytes);
+    if (d->preferred_vector_width_float > 0)
+        cr_expect_eq(d->geo.lanes, (int)d->preferred_vector_width_float);
+    else
+        cr_expect_eq(d->geo.lanes, stored.lanes);
+    /* sector and line both take the device's line, which any size in the
+     * geometry's range makes valid */
+    if (d->global_cache_line_bytes > 0 && d->global_cache_line_bytes <= MODEL_MAX_UNIT) {
+        cr_expect_eq(d->geo.sector, (int64_t)d->global_cache_line_bytes);
+        cr_expect_eq(d->geo.line, (int64_t)d->global_cache_line_bytes);
+    } else {
+        cr_expect_eq(d->geo.sector, stored.sector);
+        cr_expect_eq(d->geo.line, stored.line);
+        if (d->global_cache_line_bytes == 0)
+            cr_expect(has(d->profile_why, "CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE not available"), "%s",
+                      d->profile_why);
+    }
     cr_expect_eq(d->geo.banks, 0, "a CPU has no banked local memory");
     cr_expect(has(d->profile_why, "device type is cpu"), "%s", d->profile_why);
     cr_expect(has(d->profile_why, "CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT"), "%s", d->profile_why);
@@ -219,7 +250,9 @@ Test(ocl, device_value_that_breaks_geometry_is_kept_out)
     ocl_platforms *p = discover();
     uint32_t cl_line = ocl_device_at(p, cpu_device(p))->global_cache_line_bytes;
     ocl_platforms_free(p);
-    cr_assert_gt(cl_line, 0);
+    if (cl_line == 0)
+        cr_skip("the CPU device reports no cache line (CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE = 0), "
+                "so it has no value to keep out; the recorded device tables cover this case");
     char json[1024];
     /* stored sector 2*line: the device's line alone would be smaller than it */
     snprintf(json, sizeof json,

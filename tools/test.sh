@@ -7,7 +7,11 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 meson test -C build --print-errorlogs
 BWLAB_BUILD=build-asan tools/setup.sh -Db_sanitize=address,undefined -Db_lundef=false
-meson test -C build-asan --print-errorlogs
+# on an empty PoCL kernel cache, as on a fresh machine: PoCL then compiles
+# and loads every kernel anew, a path a warm cache never takes
+cold_cache=$(mktemp -d "${TMPDIR:-/tmp}/bwlab-pocl-cache.XXXXXX")
+trap 'rm -rf "$cold_cache"' EXIT
+POCL_CACHE_DIR="$cold_cache" meson test -C build-asan --print-errorlogs
 # Criterion runs each test in a child process whose sanitizer reports do not
 # change the test's verdict, so the log is searched as well.
 if grep -E "ERROR: (Address|Leak)Sanitizer|Sanitizer has encountered a fatal error|runtime error:" \
