@@ -1,6 +1,7 @@
 /* bwlab run: measure patterns on OpenCL devices and set each measurement
  * beside the model. */
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,7 @@ typedef struct run_state {
     bench_plan **plans;
     bench_result **results;
     bench_run_info *infos;
+    char **failures; /* per device: why it could not be measured, or NULL */
     size_t nrun;
 } run_state;
 
@@ -103,6 +105,9 @@ static void state_free(run_state *s)
         if (s->ctx)
             ocl_context_free(s->ctx[i]);
     }
+    for (size_t i = 0; s->failures && i < s->ndev; i++)
+        free(s->failures[i]);
+    free(s->failures);
     free(s->results);
     free(s->plans);
     free(s->ctx);
@@ -251,6 +256,8 @@ static void print_failures(const run_state *s)
     const char *printed[64];
     size_t np = 0;
     for (size_t k = 0; k < s->nrun; k++) {
+        if (s->failures[k])
+            continue; /* reported when the device failed */
         for (size_t i = 0; i < s->plans[k]->n; i++) {
             const bench_result *r = &s->results[k][i];
             if (r->status != BENCH_FAILED || !r->failure)
@@ -268,6 +275,26 @@ static void print_failures(const run_state *s)
                 printed[np++] = body;
         }
     }
+}
+
+/* Every pattern of a device that failed as a whole is reported failed with
+ * the device's reason, so each output format shows what was not measured. */
+static int device_failed_results(run_state *s, size_t k)
+{
+    const bench_plan *p = s->plans[k];
+    bench_result *r = calloc(p->n, sizeof *r);
+    if (!r)
+        return -1;
+    s->results[k] = r;
+    for (size_t i = 0; i < p->n; i++) {
+        r[i].status = BENCH_FAILED;
+        r[i].failure_code = BW_E_OPENCL;
+        r[i].reference = -1;
+        r[i].relative_to_seq = NAN;
+        if (!(r[i].failure = strdup(s->failures[k])))
+            return -1;
+    }
+    return 0;
 }
 
 static bench_limits limits_of(const ocl_device_info *d)
@@ -299,6 +326,7 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
         runs[k].plan = s->plans[k];
         runs[k].results = s->results[k];
         runs[k].info = &s->infos[k];
+        runs[k].failure = s->failures[k];
     }
     report_meta m = { date, host, os, argc, argv, &s->settings,
                       s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
@@ -353,20 +381,38 @@ int cmd_run(int argc, char **argv)
     s.plans = calloc(s.ndev, sizeof *s.plans);
     s.results = calloc(s.ndev, sizeof *s.results);
     s.infos = calloc(s.ndev, sizeof *s.infos);
-    if (!s.ctx || !s.plans || !s.results || !s.infos) {
+    s.failures = calloc(s.ndev, sizeof *s.failures);
+    if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures) {
         st = cli_usage_error(self, "out of memory");
         goto done;
     }
-    /* plan every device first: bad input fails before anything is measured */
+    /* plan every device first: bad input fails before anything is measured.
+     * With several devices, one whose limits the plan exceeds is reported
+     * failed and the others are measured; input no device accepts is an
+     * error of its own. */
+    size_t planned = 0;
+    int plan_status = 0;
     for (size_t k = 0; k < s.ndev; k++) {
         const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
         bench_limits lim = limits_of(d);
         rc = bench_plan_make(&s.popts, &d->geo, &lim, &s.plans[k], &err);
-        if (rc != BW_OK) {
-            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+        if (rc == BW_OK) {
+            planned++;
+            continue;
+        }
+        bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+        if (!plan_status)
+            plan_status = bw_code_exit_status(rc);
+        if (s.ndev == 1 || !(s.failures[k] = strdup(bw_error_text(&err)))) {
             st = cli_fail(self, &err);
             goto done;
         }
+        cli_fail(self, &err);
+        bw_error_clear(&err);
+    }
+    if (planned == 0) {
+        st = plan_status;
+        goto done;
     }
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
@@ -374,8 +420,11 @@ int cmd_run(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
     int show = !s.quiet && isatty(STDERR_FILENO);
-    int any_failed = 0;
+    int any_failed = planned < s.ndev;
     for (size_t k = 0; k < s.ndev && !interrupted; k++) {
+        s.nrun = k + 1;
+        if (!s.plans[k])
+            continue;
         rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
         if (rc == BW_OK)
             rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, show ? progress_line : NULL,
@@ -383,11 +432,19 @@ int cmd_run(int argc, char **argv)
         if (show)
             fprintf(stderr, "\r\033[K");
         if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
-            sigaction(SIGINT, &old, NULL);
-            st = cli_fail(self, &err);
-            goto done;
+            /* this device is lost; what the others measured is kept */
+            const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
+            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+            cli_fail(self, &err);
+            s.failures[k] = strdup(bw_error_text(&err));
+            if (!s.failures[k] || device_failed_results(&s, k) != 0) {
+                st = cli_usage_error(self, "out of memory");
+                goto done;
+            }
+            any_failed = 1;
+            bw_error_clear(&err);
+            continue;
         }
-        s.nrun = k + 1;
         for (size_t i = 0; i < s.plans[k]->n; i++)
             any_failed |= s.results[k][i].status == BENCH_FAILED;
         bw_error_clear(&err);

@@ -51,9 +51,16 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
 {
     const ocl_device_info *d = run->device;
     const bench_plan *p = run->plan;
-    const model_geometry *g = &p->geo;
+    const model_geometry *g = p ? &p->geo : &d->geo;
     bw_buf_printf(out, "%sdevice %zu%s: %s (%s, driver %s)\n", lead, d->index, run->is_default ? " (default)" : "",
                   d->name, d->platform_name, d->driver_version);
+    if (run->failure) {
+        bw_buf_printf(out, "%sFAILED on this device: ", lead);
+        first_line(out, run->failure);
+        bw_buf_putc(out, '\n');
+        if (!p)
+            return;
+    }
     bw_buf_printf(out, "%sprofile %s: W = %d lanes, sector %lld B, line %lld B; %s\n", lead, d->profile_name,
                   g->lanes, (long long)g->sector, (long long)g->line, d->profile_why);
     bw_buf_printf(out, "%sworking set: ", lead);
@@ -95,6 +102,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         if (k)
             bw_buf_putc(out, '\n');
         header_lines(m, run, out, "");
+        if (!run->plan)
+            continue;
         bw_buf_puts(out, "\n                          measured         modeled                            measured vs modeled\n");
         bw_buf_puts(out, "pattern                   GB/s    vs seq   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
@@ -160,6 +169,8 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
         const report_run *run = &runs[k];
         bw_buf_putc(out, '\n');
         header_lines(m, run, out, "- ");
+        if (!run->plan)
+            continue;
         bw_buf_puts(out, "\n| pattern | GB/s (measured) | vs seq (measured) | sector eff. (modeled) | "
                          "instr. bytes / requested (modeled) | footprint / requested (modeled) | verdict |\n"
                          "|---|---:|---:|---:|---:|---:|---|\n");
@@ -234,6 +245,8 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
                      "predicted_efficiency,implied_traffic_bytes,verdict,verdict_position,size_note\n");
     for (size_t k = 0; k < n; k++) {
         const report_run *run = &runs[k];
+        if (!run->plan)
+            continue;
         int64_t S = run->plan->geo.sector;
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
@@ -311,7 +324,11 @@ static json_t *run_json(const report_run *run)
     const bench_plan *p = run->plan;
     json_t *o = json_object();
     json_object_set_new(o, "device", report_device_json(run->device, run->is_default));
-    json_object_set_new(o, "profile", profile_json(run->device, &p->geo));
+    json_object_set_new(o, "status", json_string(run->failure ? "failed" : "ok"));
+    json_object_set_new(o, "failure", run->failure ? json_string(run->failure) : json_null());
+    json_object_set_new(o, "profile", profile_json(run->device, p ? &p->geo : &run->device->geo));
+    if (!p)
+        return o; /* the device failed before its plan was made */
     json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));
     json_object_set_new(o, "working_set_source", json_string(p->target_auto ? "auto" : "--size"));
     json_t *b = json_object();
@@ -429,13 +446,16 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
     for (size_t k = 0; k < n; k++) {
         interrupted |= runs[k].info->interrupted;
         json_array_append_new(devs, run_json(&runs[k]));
-        for (size_t i = 0; i < runs[k].plan->n; i++)
+        for (size_t i = 0; runs[k].plan && i < runs[k].plan->n; i++)
             json_array_append_new(results, result_json(&runs[k], i));
     }
     json_object_set_new(o, "interrupted", json_boolean(interrupted));
-    /* the first device's run at the top, for single-device documents */
-    if (n > 0) {
-        json_t *first = json_array_get(devs, 0);
+    /* the first planned device's run at the top, for single-device documents */
+    size_t top = 0;
+    while (top < n && !runs[top].plan)
+        top++;
+    if (top < n) {
+        json_t *first = json_array_get(devs, top);
         json_object_set(o, "device", json_object_get(first, "device"));
         json_object_set(o, "profile", json_object_get(first, "profile"));
         json_object_set(o, "buffers", json_object_get(first, "buffers"));

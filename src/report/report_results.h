@@ -16,13 +16,15 @@
 #define REPORT_RESULTS_SCHEMA "bwlab.results"
 #define REPORT_RESULTS_SCHEMA_VERSION 1
 
-/* One device's run. */
+/* One device's run. A device that failed as a whole carries `failure`;
+ * when it failed before its plan was made, plan and results are NULL. */
 typedef struct report_run {
     const ocl_device_info *device;
     int is_default;
-    const bench_plan *plan;
-    const bench_result *results; /* plan->n entries */
+    const bench_plan *plan;      /* or NULL */
+    const bench_result *results; /* plan->n entries, or NULL with plan */
     const bench_run_info *info;
+    const char *failure;         /* why the device could not be measured, or NULL */
 } report_run;
 
 /* What is common to the whole invocation. */
