@@ -1,4 +1,4 @@
-/* Local-memory bank conflicts (DESIGN.md §2.2), hand-worked and against an
+/* Local-memory bank conflicts (docs/design.md §2.2), hand-worked and against an
  * O(n^2) reference. */
 #include <criterion/criterion.h>
 

@@ -1,4 +1,4 @@
-/* Whole-launch accounting (DESIGN.md §2.3): hand-worked launches and a
+/* Whole-launch accounting (docs/design.md §2.3): hand-worked launches and a
  * brute-force reference that evaluates every lane of every warp and
  * enumerates every touched byte. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* Device profiles: the shipped data file carries DESIGN.md's table, bad
+/* Device profiles: the shipped data file carries docs/design.md's table, bad
  * files are refused with a clear message, and matching picks the right
  * profile from plain device facts. */
 #include <criterion/criterion.h>

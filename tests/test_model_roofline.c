@@ -1,4 +1,4 @@
-/* Roofline (DESIGN.md §2.4), numbers worked by hand. */
+/* Roofline (docs/design.md §2.4), numbers worked by hand. */
 #include <criterion/criterion.h>
 
 #include "model_roofline.h"

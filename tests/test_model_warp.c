@@ -1,4 +1,4 @@
-/* One warp, one instruction (DESIGN.md §2.1): hand-worked cases, a
+/* One warp, one instruction (docs/design.md §2.1): hand-worked cases, a
  * brute-force reference that enumerates every touched byte, and invariance
  * under lane permutations. */
 #include <criterion/criterion.h>

@@ -1,5 +1,5 @@
 /* bench_plan: what `bwlab run` measures on one device and at what size,
- * with the model's accounting of every launch (DESIGN.md §2.3, §4).
+ * with the model's accounting of every launch (docs/design.md §2.3, §4).
  *
  * Each pattern becomes one kernel launch of `items` work-items: work-item g
  * loads elem bytes at the pattern's address A(g) and stores them at

@@ -1,5 +1,5 @@
 /* bench_verdict: where a measurement sits between the model's bounds
- * (DESIGN.md §2.3: measured traffic lies between the footprint and the
+ * (docs/design.md §2.3: measured traffic lies between the footprint and the
  * instruction-model bytes).
  *
  * The device's traffic is not observed; it is inferred. The seq reference

@@ -21,7 +21,7 @@ static const cli_command commands[] = {
       "  --base B            byte offset added to every address (default 0)\n"
       "  --warp K            which warp's addresses (default 0)\n"
       "  --space SPACE       global (default) or local (adds the bank-conflict model)\n"
-      "Profile (DESIGN.md section 3):\n"
+      "Profile (docs/design.md section 3):\n"
       "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic\n"
       "  --lanes W, --sector S, --line L, --banks N, --bank-width B   override one field\n"
       "Whole launch:\n"

@@ -1,6 +1,6 @@
 /* model_arith: the exact 64-bit semantics of every non-short-circuit
  * operator of the address language. The evaluator, the piecewise-affine
- * analysis and the OpenCL prelude (cl/bw_expr.h) must agree on these. */
+ * analysis and the OpenCL prelude (cl/bw_expr.cl) must agree on these. */
 #ifndef MODEL_ARITH_H
 #define MODEL_ARITH_H
 

@@ -1,4 +1,4 @@
-/* model_bank: local (shared) memory bank conflicts (DESIGN.md §2.2).
+/* model_bank: local (shared) memory bank conflicts (docs/design.md §2.2).
  *
  * Lane t's word is floor(A(t) / bank_width) and its bank is word mod banks.
  * conflict_ways is the largest number of distinct words that fall in one

@@ -1,4 +1,4 @@
-/* model_expr: address expressions (DESIGN.md §2.5).
+/* model_expr: address expressions (docs/design.md §2.5).
  *
  * A pattern's byte addresses are one C-like expression of 64-bit signed
  * integers over the lane `t`, the warp index `w`, the global id `g` (= w*W+t)

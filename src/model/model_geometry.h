@@ -1,5 +1,5 @@
 /* model_geometry: the numbers of a memory system the model needs
- * (DESIGN.md §3): warp width, sector and line sizes, local-memory banks. */
+ * (docs/design.md §3): warp width, sector and line sizes, local-memory banks. */
 #ifndef MODEL_GEOMETRY_H
 #define MODEL_GEOMETRY_H
 

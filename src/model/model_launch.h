@@ -1,4 +1,4 @@
-/* model_launch: byte accounting of a whole kernel launch (DESIGN.md §2.3).
+/* model_launch: byte accounting of a whole kernel launch (docs/design.md §2.3).
  *
  * A launch is a list of memory instructions ("accesses"), each executed by
  * `items` work-items grouped into warps of W lanes (the last warp may be

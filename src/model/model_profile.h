@@ -1,4 +1,4 @@
-/* model_profile: device profiles (DESIGN.md §3), loaded at run time from
+/* model_profile: device profiles (docs/design.md §3), loaded at run time from
  * data/profiles.json, selectable by name, overridable per field, and
  * matched to a device from facts the OpenCL layer queried (this module
  * never sees OpenCL itself). */

@@ -1,4 +1,4 @@
-/* model_roofline: the roofline bound (DESIGN.md §2.4).
+/* model_roofline: the roofline bound (docs/design.md §2.4).
  *
  * Peak compute P (GFLOP/s) and bandwidth B (GB/s) give the ridge I* = P/B
  * (FLOP/byte). A kernel of intensity I attains min(P, I*B): memory-bound

@@ -1,4 +1,4 @@
-/* model_warp: one warp, one memory instruction (DESIGN.md §2.1).
+/* model_warp: one warp, one memory instruction (docs/design.md §2.1).
  *
  * Lane t touches bytes [A(t), A(t)+E-1]; sectors (lines) are the distinct
  * aligned S-byte (L-byte) units holding a touched byte. Efficiencies use
