@@ -136,7 +136,7 @@ for d in "${search_dirs[@]+"${search_dirs[@]}"}"; do
     [ -d "$d" ] || continue
     while read -r p; do
         [ -n "$p" ] && add_found "$p"
-    done < <(timeout 30 find "$d" -maxdepth "$SEARCH_DEPTH" \( "${name_args[@]}" \) \
+    done < <(timeout 30 find -H "$d" -maxdepth "$SEARCH_DEPTH" \( "${name_args[@]}" \) \
                  \( -type f -o -type l \) 2>/dev/null | sort || true)
 done
 # a system .icd that names a vendor library by an existing absolute path
