@@ -28,11 +28,10 @@ static char *slurp_fd(int fd)
     return bw_buf_steal(&b);
 }
 
-int tu_run(const char *const *argv, const char *const *env, char **out, char **err)
+/* runs file (searched in PATH when it has no slash) with argv[0] = file */
+static int run_program(const char *file, const char *const *argv, const char *const *env,
+                       char **out, char **err)
 {
-    const char *exe = getenv("BWLAB_EXE");
-    if (!exe)
-        exe = "bwlab";
     char out_path[] = "/tmp/bwlab-test-outXXXXXX", err_path[] = "/tmp/bwlab-test-errXXXXXX";
     int fo = mkstemp(out_path), fe = mkstemp(err_path);
     unlink(out_path);
@@ -55,10 +54,10 @@ int tu_run(const char *const *argv, const char *const *env, char **out, char **e
         while (argv[argc])
             argc++;
         char **args = calloc((size_t)argc + 2, sizeof *args);
-        args[0] = (char *)exe;
+        args[0] = (char *)file;
         for (int i = 0; i < argc; i++)
             args[i + 1] = (char *)argv[i];
-        execv(exe, args);
+        execvp(file, args);
         _exit(127);
     }
     int status = 0;
@@ -77,6 +76,19 @@ int tu_run(const char *const *argv, const char *const *env, char **out, char **e
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
     return WEXITSTATUS(status);
+}
+
+int tu_run(const char *const *argv, const char *const *env, char **out, char **err)
+{
+    const char *exe = getenv("BWLAB_EXE");
+    return run_program(exe ? exe : "bwlab", argv, env, out, err);
+}
+
+tu_result tu_run_cmd(const char *const *argv, const char *const *env)
+{
+    tu_result r;
+    r.status = run_program(argv[0], argv + 1, env, &r.out, &r.err);
+    return r;
 }
 
 tu_result tu_exec(const char *const *argv, const char *const *env)

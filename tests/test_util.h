@@ -22,6 +22,10 @@ typedef struct tu_result {
 tu_result tu_exec(const char *const *argv, const char *const *env);
 void tu_result_free(tu_result *r);
 
+/* Runs any program: argv[0] (searched in PATH when it has no slash) with
+ * argv (NULL-terminated) and env as for tu_run. */
+tu_result tu_run_cmd(const char *const *argv, const char *const *env);
+
 /* Runs bwlab, asserts exit 0 and empty stderr, parses stdout as JSON
  * (asserting it parses); the caller json_decref()s the result. */
 struct json_t;

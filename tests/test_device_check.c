@@ -1,0 +1,439 @@
+/* tools/device-check.sh and tools/device-deps.sh without a GPU: the set-up
+ * steps (--setup-only) against fake driver, ICD and package folders, the
+ * "nothing found" message, a whole run on PoCL behind a fake GPU library,
+ * and device-deps.sh --dry-run (no network). */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bw_file.h"
+#include "test_util.h"
+
+static char *path_of(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+/* mkdir -p dir/rel; returns the path (caller frees) */
+static char *make_dir(const char *dir, const char *rel)
+{
+    char *p = path_of(dir, rel);
+    for (char *s = p + strlen(dir) + 1;; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            mkdir(p, 0755);
+            *s = c;
+            if (!c)
+                break;
+        }
+    }
+    struct stat st;
+    cr_assert(stat(p, &st) == 0 && S_ISDIR(st.st_mode), "cannot create %s", p);
+    return p;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static char *read_text(const char *path)
+{
+    char *text = NULL;
+    cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK, "cannot read %s", path);
+    return text;
+}
+
+static char *script(const char *name)
+{
+    char *tools = path_of(tu_source_root(), "tools");
+    char *p = path_of(tools, name);
+    free(tools);
+    return p;
+}
+
+typedef struct env {
+    char *v[16];
+    int n;
+} env;
+
+static void env_add(env *e, const char *key, const char *value)
+{
+    cr_assert(e->n < 15);
+    size_t n = strlen(key) + strlen(value) + 2;
+    e->v[e->n] = malloc(n);
+    snprintf(e->v[e->n], n, "%s=%s", key, value);
+    e->v[++e->n] = NULL;
+}
+
+static void env_free(env *e)
+{
+    for (int i = 0; i < e->n; i++)
+        free(e->v[i]);
+    e->n = 0;
+}
+
+/* a hermetic environment under tmp: its own driver folders, package folder
+ * and private folder; the system ICD folder sys_vendors, or tmp/sys-vendors
+ * when NULL; $OUT out, or unset when NULL; the loader forced private or not */
+static void base_env(env *e, const char *tmp, const char *driver_dirs, const char *sys_vendors,
+                     const char *out, bool force_private)
+{
+    char *sys = make_dir(tmp, "sys-vendors"), *deps = make_dir(tmp, "deps");
+    char *priv = path_of(tmp, "private");
+    env_add(e, "BWLAB_DRIVER_DIRS", driver_dirs);
+    env_add(e, "BWLAB_SYSTEM_VENDORS_DIR", sys_vendors ? sys_vendors : sys);
+    env_add(e, "BWLAB_DEPS_DIR", deps);
+    env_add(e, "BWLAB_PRIVATE_DIR", priv);
+    env_add(e, "BWLAB_FORCE_PRIVATE_LOADER", force_private ? "1" : "");
+    env_add(e, "OUT", out ? out : "");
+    free(sys);
+    free(deps);
+    free(priv);
+}
+
+static tu_result setup_only(const env *e)
+{
+    char *s = script("device-check.sh");
+    tu_result r = tu_run_cmd((const char *[]){ "bash", s, "--setup-only", NULL },
+                             (const char *const *)e->v);
+    free(s);
+    return r;
+}
+
+/* the value of `export KEY='...'` in the script's output (caller frees) */
+static char *exported(const char *out, const char *key)
+{
+    char pat[128];
+    snprintf(pat, sizeof pat, "export %s='", key);
+    const char *s = strstr(out, pat);
+    cr_assert_not_null(s, "no %s in: %s", key, out);
+    s += strlen(pat);
+    const char *end = strchr(s, '\'');
+    cr_assert_not_null(end);
+    return strndup(s, (size_t)(end - s));
+}
+
+/* how many .icd files in dir hold exactly `content` */
+static int icds_with(const char *dir, const char *content, int *total)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "no ICD folder %s", dir);
+    int hits = 0;
+    *total = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n < 4 || strcmp(de->d_name + n - 4, ".icd"))
+            continue;
+        (*total)++;
+        char *p = path_of(dir, de->d_name);
+        char *text = read_text(p);
+        hits += !strcmp(text, content);
+        free(text);
+        free(p);
+    }
+    closedir(d);
+    return hits;
+}
+
+static void touch(const char *dir, const char *name)
+{
+    tu_write_file(dir, name, "");
+}
+
+/* (a) a driver folder with the NVIDIA library: an ICD file naming its
+ * absolute path; the system's loader is used (it is installed here) */
+Test(device_check, fake_nvidia_driver_gets_an_icd)
+{
+    char *tmp = tu_temp_dir();
+    char *drv = make_dir(tmp, "driver/lib64");
+    touch(drv, "libnvidia-opencl.so.1");
+    char *lib = path_of(drv, "libnvidia-opencl.so.1");
+    char *drivers = path_of(tmp, "driver");
+    env e = { .n = 0 };
+    base_env(&e, tmp, drivers, NULL, NULL, false);
+
+    tu_result r = setup_only(&e);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char *vendors = exported(r.out, "OCL_ICD_VENDORS");
+    char *want = path_of(tmp, "private/vendors");
+    cr_expect_str_eq(vendors, want);
+    char content[4096];
+    snprintf(content, sizeof content, "%s\n", lib);
+    int total = 0;
+    cr_expect_eq(icds_with(vendors, content, &total), 1, "no ICD names %s", lib);
+    cr_expect_eq(total, 1);
+    cr_expect(strstr(r.out, lib) != NULL, "the found library is not printed: %s", r.out);
+    char *ld = exported(r.out, "LD_LIBRARY_PATH");
+    cr_expect(strstr(ld, drv) != NULL, "LD_LIBRARY_PATH %s lacks %s", ld, drv);
+    cr_expect(strstr(r.out, "private prefix: none") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "export BWLAB_KERNEL_DIR=") != NULL, "%s", r.out);
+
+    free(ld);
+    free(want);
+    free(vendors);
+    tu_result_free(&r);
+    env_free(&e);
+    free(drivers);
+    free(lib);
+    free(drv);
+    tu_rmdir(tmp);
+    free(tmp);
+}
+
+/* (b) the system's own ICDs (here AMD's) are copied unchanged, and a vendor
+ * library one of them names gets no second ICD */
+Test(device_check, system_icds_are_kept)
+{
+    char *tmp = tu_temp_dir();
+    char *drv = make_dir(tmp, "driver");
+    touch(drv, "libamdocl64.so");
+    touch(drv, "libnvidia-opencl.so.1");
+    env e = { .n = 0 };
+    base_env(&e, tmp, drv, NULL, NULL, false);
+    char *sys = path_of(tmp, "sys-vendors");
+    tu_write_file(sys, "amdocl64.icd", "libamdocl64.so\n");
+
+    tu_result r = setup_only(&e);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char *vendors = exported(r.out, "OCL_ICD_VENDORS");
+    int total = 0;
+    cr_expect_eq(icds_with(vendors, "libamdocl64.so\n", &total), 1, "amdocl64.icd not kept");
+    char *kept = path_of(vendors, "amdocl64.icd");
+    cr_expect(exists(kept), "amdocl64.icd not under its own name");
+    char *nv = path_of(drv, "libnvidia-opencl.so.1"), *amd = path_of(drv, "libamdocl64.so");
+    char content[4096];
+    snprintf(content, sizeof content, "%s\n", nv);
+    cr_expect_eq(icds_with(vendors, content, &total), 1, "no ICD for %s", nv);
+    snprintf(content, sizeof content, "%s\n", amd);
+    cr_expect_eq(icds_with(vendors, content, &total), 0, "AMD's library listed twice");
+    cr_expect_eq(total, 2);
+    cr_expect(strstr(r.err, "amdocl64.icd") != NULL, "%s", r.err);
+
+    free(amd);
+    free(nv);
+    free(kept);
+    free(vendors);
+    free(sys);
+    tu_result_free(&r);
+    env_free(&e);
+    free(drv);
+    tu_rmdir(tmp);
+    free(tmp);
+}
+
+static void expect_nothing_found(const char *text, const char *d1, const char *d2, const char *sys)
+{
+    static const char *const needles[] = {
+        "no GPU OpenCL library found", "libnvidia-opencl.so.1", "libamdocl64.so",
+        "libigdrcl.so", "libRusticlOpenCL.so.1", "libMesaOpenCL.so.1",
+        "rocm-opencl-runtime", "intel-opencl-icd", "BWLAB_DRIVER_DIRS",
+    };
+    for (size_t i = 0; i < sizeof needles / sizeof needles[0]; i++)
+        cr_expect(strstr(text, needles[i]) != NULL, "no '%s' in: %s", needles[i], text);
+    cr_expect(strstr(text, d1) && strstr(text, d2), "searched folders not named: %s", text);
+    cr_expect(strstr(text, sys) != NULL, "ICD folder not named: %s", text);
+}
+
+/* (c) no library anywhere: exit 3 and a message naming where it looked and
+ * what to install; a full run writes it to its log and runs nothing */
+Test(device_check, nothing_found)
+{
+    char *tmp = tu_temp_dir();
+    char *d1 = make_dir(tmp, "empty-one"), *d2 = make_dir(tmp, "empty-two/lib");
+    touch(d2, "libOpenCL.so.1");
+    char dirs[8192];
+    snprintf(dirs, sizeof dirs, "%s:%s", d1, d2);
+    env e = { .n = 0 };
+    base_env(&e, tmp, dirs, NULL, NULL, false);
+    char *sys = path_of(tmp, "sys-vendors");
+    tu_write_file(sys, "pocl.icd", "libpocl.so.2\n");
+
+    tu_result r = setup_only(&e);
+    cr_expect_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_expect_str_eq(r.out, "");
+    expect_nothing_found(r.err, d1, d2, sys);
+    tu_result_free(&r);
+
+    char *out = path_of(tmp, "out");
+    env_free(&e);
+    base_env(&e, tmp, dirs, NULL, out, false);
+    char *s = script("device-check.sh");
+    r = tu_run_cmd((const char *[]){ "bash", s, NULL }, (const char *const *)e.v);
+    cr_expect_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    char *logp = path_of(out, "device-check.log"), *runp = path_of(out, "run.json");
+    char *log = read_text(logp);
+    expect_nothing_found(log, d1, d2, sys);
+    cr_expect(!exists(runp), "bwlab ran without a GPU library");
+
+    free(log);
+    free(runp);
+    free(logp);
+    free(s);
+    free(out);
+    free(sys);
+    tu_result_free(&r);
+    env_free(&e);
+    free(d2);
+    free(d1);
+    tu_rmdir(tmp);
+    free(tmp);
+}
+
+/* a .deb holding usr/lib/x86_64-linux-gnu/libbwlab-fake.so.1, built with
+ * dpkg-deb into deps/ */
+static void build_fake_deb(const char *tmp)
+{
+    char *ctl = make_dir(tmp, "pkg/DEBIAN"), *lib = make_dir(tmp, "pkg/usr/lib/x86_64-linux-gnu");
+    tu_write_file(ctl, "control",
+                  "Package: bwlab-fake\nVersion: 1.0\nArchitecture: all\n"
+                  "Maintainer: bwlab <dev@bwlab>\nDescription: a test package\n");
+    tu_write_file(lib, "libbwlab-fake.so.1", "not really a library\n");
+    char *pkg = path_of(tmp, "pkg"), *deb = path_of(tmp, "deps/bwlab-fake_1.0_all.deb");
+    tu_result r = tu_run_cmd((const char *[]){ "dpkg-deb", "--build", pkg, deb, NULL }, NULL);
+    cr_assert_eq(r.status, 0, "dpkg-deb --build: %s", r.err);
+    tu_result_free(&r);
+    free(deb);
+    free(pkg);
+    free(lib);
+    free(ctl);
+}
+
+/* (d) with the system's loader "absent", the carried packages are unpacked
+ * into the private prefix (never into /) and LD_LIBRARY_PATH points there;
+ * with the loader present they are left alone */
+Test(device_check, carried_packages_unpacked_into_private_prefix)
+{
+    char *tmp = tu_temp_dir();
+    char *drv = make_dir(tmp, "driver");
+    touch(drv, "libnvidia-opencl.so.1");
+    env e = { .n = 0 };
+    base_env(&e, tmp, drv, NULL, NULL, false);
+    build_fake_deb(tmp);
+    char *unpacked = path_of(tmp, "private/root/usr/lib/x86_64-linux-gnu/libbwlab-fake.so.1");
+    char *libdir = path_of(tmp, "private/root/usr/lib/x86_64-linux-gnu");
+
+    tu_result r = setup_only(&e);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(!exists(unpacked), "unpacked although the system has the libraries");
+    char *ld = exported(r.out, "LD_LIBRARY_PATH");
+    cr_expect(strstr(ld, "private/root") == NULL, "%s", ld);
+    free(ld);
+    tu_result_free(&r);
+
+    env_free(&e);
+    base_env(&e, tmp, drv, NULL, NULL, true);
+    r = setup_only(&e);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(exists(unpacked), "%s not unpacked: %s", unpacked, r.err);
+    cr_expect(!exists("/usr/lib/x86_64-linux-gnu/libbwlab-fake.so.1"), "unpacked into /");
+    ld = exported(r.out, "LD_LIBRARY_PATH");
+    cr_expect(strstr(ld, libdir) == ld, "LD_LIBRARY_PATH %s does not start with %s", ld, libdir);
+    cr_expect(strstr(ld, drv) != NULL, "%s", ld);
+    cr_expect(strstr(r.out, "private prefix: ") && strstr(r.out, "private/root"), "%s", r.out);
+    free(ld);
+    tu_result_free(&r);
+
+    /* no packages carried: says what to do */
+    char *deb = path_of(tmp, "deps/bwlab-fake_1.0_all.deb");
+    unlink(deb);
+    r = setup_only(&e);
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "tools/device-deps.sh") != NULL, "%s", r.err);
+    tu_result_free(&r);
+
+    free(deb);
+    free(libdir);
+    free(unpacked);
+    env_free(&e);
+    free(drv);
+    tu_rmdir(tmp);
+    free(tmp);
+}
+
+/* a whole run, on PoCL (the system ICD, kept) beside a fake NVIDIA library:
+ * every file under $OUT, extra arguments passed to `bwlab run` */
+Test(device_check, full_run_writes_results_under_out)
+{
+    char *tmp = tu_temp_dir();
+    char *drv = make_dir(tmp, "driver"), *out = path_of(tmp, "out");
+    touch(drv, "libnvidia-opencl.so.1");
+    env e = { .n = 0 };
+    base_env(&e, tmp, drv, "/etc/OpenCL/vendors", out, false);
+
+    char *s = script("device-check.sh");
+    tu_result r = tu_run_cmd((const char *[]){ "bash", s, "--device", "cpu", "--pattern", "seq",
+                                               "--size", "1M", "--budget", "0.2", NULL },
+                             (const char *const *)e.v);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    static const char *const files[] = { "device-check.log", "devices.txt", "devices.json",
+                                         "run.json", "env.sh", "icd.txt", "ldd.txt" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *p = path_of(out, files[i]);
+        cr_expect(exists(p), "no %s", p);
+        free(p);
+    }
+    char *p = path_of(out, "run.json");
+    json_error_t je;
+    json_t *j = json_load_file(p, 0, &je);
+    cr_assert_not_null(j, "run.json: %s", je.text);
+    json_t *cl = json_object_get(j, "command_line");
+    int budgets = 0, gpu = 0;
+    size_t i;
+    json_t *a;
+    json_array_foreach(cl, i, a) {
+        budgets += !strcmp(json_string_value(a), "--budget");
+        gpu += !strcmp(json_string_value(a), "gpu");
+    }
+    cr_expect_eq(budgets, 1, "--budget given twice or not at all");
+    cr_expect_eq(gpu, 1, "--device gpu not asked for");
+    json_t *res = json_array_get(json_object_get(j, "results"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(res, "pattern")), "seq");
+    cr_expect_str_eq(json_string_value(json_object_get(res, "status")), "ok");
+    json_decref(j);
+    free(p);
+    p = path_of(out, "devices.json");
+    j = json_load_file(p, 0, &je);
+    cr_expect_not_null(j, "devices.json: %s", je.text);
+    json_decref(j);
+    free(p);
+    p = path_of(out, "icd.txt");
+    char *icd = read_text(p);
+    cr_expect(strstr(icd, "libnvidia-opencl.so.1") != NULL, "%s", icd);
+    free(icd);
+    free(p);
+
+    free(s);
+    tu_result_free(&r);
+    env_free(&e);
+    free(out);
+    free(drv);
+    tu_rmdir(tmp);
+    free(tmp);
+}
+
+/* device-deps.sh --dry-run: the packages, pinned to the installed
+ * versions, without the network */
+Test(device_check, deps_dry_run_lists_packages)
+{
+    char *s = script("device-deps.sh");
+    tu_result r = tu_run_cmd((const char *[]){ "bash", s, "--dry-run", NULL }, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "ocl-icd-libopencl1=") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "libjansson4") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "libc6") == NULL, "libc6 is on every Linux: %s", r.out);
+    tu_result_free(&r);
+    free(s);
+}
