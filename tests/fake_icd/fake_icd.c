@@ -17,8 +17,8 @@
  * query with no key is unsupported (CL_INVALID_VALUE), as a driver
  * answers a query it does not know.
  *
- * Exported: clIcdGetPlatformIDsKHR and clGetExtensionFunctionAddress, the
- * two symbols a driver must have. Everything else fails: clCreateContext returns NULL with
+ * Exported: clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress and
+ * clGetPlatformInfo, the symbols the loader looks up in a driver. Everything else fails: clCreateContext returns NULL with
  * CL_DEVICE_NOT_AVAILABLE, and every other entry of the dispatch table
  * returns CL_INVALID_OPERATION or NULL. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -137,6 +137,8 @@ static const struct {
 };
 
 static struct _cl_icd_dispatch dispatch;
+static json_t *tables[32]; /* kept, so that the platforms' specs stay reachable */
+static size_t n_tables;
 static struct _cl_platform_id *platforms;
 static cl_uint n_platforms;
 static int loaded;
@@ -221,8 +223,13 @@ static void load(void)
             complain(path, e.text);
             continue;
         }
-        if (add_platforms(root, path) != 0)
+        if (n_tables == sizeof tables / sizeof tables[0]) {
+            complain(path, "too many tables");
             json_decref(root);
+            continue;
+        }
+        tables[n_tables++] = root;
+        add_platforms(root, path);
     }
     free(copy);
 }
@@ -498,9 +505,15 @@ static void fill_dispatch(void)
     dispatch.clCreateKernel = fake_CreateKernel;
 }
 
-/* The loader looks up clIcdGetPlatformIDsKHR and clGetExtensionFunctionAddress
- * by symbol, and clGetPlatformInfo through the latter (ocl-icd skips a driver
- * without it). */
+/* The loader looks up clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress
+ * and clGetPlatformInfo by symbol (ocl-icd skips a driver without the
+ * last, and falls back to asking the second for it). */
+CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info param,
+                                                  size_t size, void *value, size_t *size_ret)
+{
+    return fake_GetPlatformInfo(p, param, size, value, size_ret);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *out,
                                                        cl_uint *count)
 {
