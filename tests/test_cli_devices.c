@@ -88,8 +88,21 @@ Test(cli_devices, json_carries_every_field)
         for (size_t k = 0; k < sizeof integers / sizeof integers[0]; k++)
             cr_expect_geq(integer(d, integers[k]), 0, "%s", integers[k]);
         cr_expect_eq(integer(d, "index"), (json_int_t)i);
+        /* a device whose required query failed is listed with its reason */
+        json_t *usable = json_object_get(d, "usable");
+        cr_assert(json_is_boolean(usable));
+        json_t *reason = json_object_get(d, "broken_reason");
+        cr_expect(json_is_true(usable) ? json_is_null(reason) : json_string_length(reason) > 0);
+        json_t *notes = json_object_get(d, "query_notes");
+        cr_expect(json_is_null(notes) || json_is_string(notes));
+        json_t *reqd = json_object_get(d, "reqd_sub_group_size");
+        cr_expect(json_is_null(reqd) || (json_is_integer(reqd) && json_integer_value(reqd) > 0));
+        if (!json_is_true(usable)) {
+            cr_expect(json_is_null(json_object_get(d, "profile")));
+            cr_expect((json_int_t)i != def, "an unusable device is never the default");
+            continue;
+        }
         cr_expect_gt(integer(d, "max_alloc_bytes"), 0);
-        cr_expect_leq(integer(d, "max_alloc_bytes"), integer(d, "global_mem_bytes"));
         json_t *dflt = json_object_get(d, "default");
         cr_assert(json_is_boolean(dflt));
         cr_expect_eq(json_is_true(dflt), (json_int_t)i == def);
@@ -119,6 +132,7 @@ Test(cli_devices, json_carries_every_field)
         cr_expect_eq(json_is_null(banks), json_is_null(width));
     }
     cr_expect_eq(defaults, 1);
+    cr_expect(json_is_array(json_object_get(j, "platform_errors")));
 
     /* the CPU device gets the cpu profile from its own queries, where it
      * answers them; a device reporting no cache line (PoCL on some CPUs)

@@ -50,7 +50,7 @@ Test(model_profile, shipped_values)
 
 static const char *match(model_profiles *ps, const char *vendor, const char *name, const char *type)
 {
-    model_device_facts f = { vendor, name, type };
+    model_device_facts f = { vendor, name, type, NULL };
     char why[256];
     const model_profile *p = model_profiles_match(ps, &f, why, sizeof why);
     cr_assert_not_null(p, "%s/%s", vendor, name);
@@ -70,7 +70,41 @@ Test(model_profile, matching)
     cr_expect_str_eq(match(ps, "Intel(R) Corporation", "Intel(R) Xeon(R) Gold", "cpu"), "cpu");
     cr_expect_str_eq(match(ps, "AuthenticAMD", "pthread-haswell-AMD EPYC", "cpu"), "cpu");
     cr_expect_str_eq(match(ps, "Apple", "Apple M2", "gpu"), "generic");
+    /* Mesa's radeonsi names carry the chip family, not the gfx target */
+    cr_expect_str_eq(match(ps, "AMD", "AMD Radeon RX 7900 XTX (radeonsi, navi31, LLVM 17.0.6, DRM 3.57)", "gpu"),
+                     "amd-rdna");
+    cr_expect_str_eq(match(ps, "AMD", "AMD Radeon RX Vega (radeonsi, vega10, LLVM 17.0.6)", "gpu"),
+                     "amd-gcn");
     model_profiles_free(ps);
+}
+
+/* A name list also matches the board name (CL_DEVICE_BOARD_NAME_AMD). */
+Test(model_profile, matching_by_board_name)
+{
+    static const char *json =
+        "{\"profiles\": [{\"name\": \"mi300\", \"lanes\": 64, \"sector\": 128, \"line\": 128,"
+        " \"banks\": 32, \"bank_width\": 4, \"match\": {\"name\": [\"MI300\"]}},"
+        " {\"name\": \"other\", \"lanes\": 1, \"sector\": 4, \"line\": 4, \"banks\": 0,"
+        " \"bank_width\": 4}]}";
+    model_profiles *ps = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(model_profiles_parse(json, "t", &ps, &err), BW_OK, "%s", bw_error_text(&err));
+    char why[256];
+    model_device_facts f = { "AMD", "gfx942", "gpu", "AMD Instinct MI300X" };
+    const model_profile *p = model_profiles_match(ps, &f, why, sizeof why);
+    cr_assert_not_null(p);
+    cr_expect_str_eq(p->name, "mi300");
+    cr_expect(strstr(why, "board name 'AMD Instinct MI300X' contains 'MI300'"), "%s", why);
+    f.board_name = NULL;
+    cr_expect_str_eq(model_profiles_match(ps, &f, why, sizeof why)->name, "other");
+    model_profiles_free(ps);
+    /* the sub-group list gives lanes only */
+    static const char *bad =
+        "{\"profiles\": [{\"name\": \"x\", \"lanes\": 1, \"sector\": 4, \"line\": 4,"
+        " \"banks\": 0, \"bank_width\": 4, \"line_from\": \"sub_group_sizes_intel\"}]}";
+    cr_expect_eq(model_profiles_parse(bad, "t", &ps, &err), BW_E_FORMAT);
+    cr_expect(strstr(bw_error_text(&err), "line_from"), "%s", bw_error_text(&err));
+    bw_error_clear(&err);
 }
 
 typedef struct {

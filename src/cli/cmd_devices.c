@@ -15,7 +15,7 @@ int cmd_devices(int argc, char **argv)
                                           { 0 } };
     const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
     cli_format fmt = CLI_FORMAT_TABLE;
-    const char *spec = "all";
+    const char *spec = NULL; /* every device, usable or not */
     int c;
     optind = 0;
     opterr = 0;
@@ -44,8 +44,15 @@ int cmd_devices(int argc, char **argv)
     bw_code rc = model_profiles_load_default(&profiles, &err);
     if (rc == BW_OK)
         rc = ocl_discover(profiles, &plats, &err);
-    if (rc == BW_OK)
+    if (rc == BW_OK && spec) {
         rc = ocl_select(plats, spec, &idx, &n, &err);
+    } else if (rc == BW_OK) {
+        n = ocl_device_count(plats);
+        if (!(idx = malloc(n * sizeof *idx)))
+            rc = bw_error_set(&err, BW_E_NOMEM, "out of memory listing devices");
+        for (size_t i = 0; idx && i < n; i++)
+            idx[i] = i;
+    }
     if (rc == BW_OK) {
         if (fmt == CLI_FORMAT_JSON)
             rc = report_devices_json(plats, idx, n, &b, &err);

@@ -116,12 +116,15 @@ static bw_code get_strv(reader *r, json_t *obj, const char *key, char ***out, si
 static const char *const queries[] = { "warp_size_nv", "wavefront_width_amd",
                                        "preferred_vector_width_float",
                                        "preferred_work_group_size_multiple",
-                                       "global_mem_cacheline_size" };
+                                       "global_mem_cacheline_size", "sub_group_sizes_intel" };
 
 static bw_code check_query(reader *r, const char *field, const char *q)
 {
     if (!q)
         return BW_OK;
+    /* a list of SIMD widths says nothing about bytes */
+    if (!strcmp(q, "sub_group_sizes_intel") && strcmp(field, "lanes_from") != 0)
+        return bad(r, field, "names a lanes-only device query");
     for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++)
         if (!strcmp(q, queries[i]))
             return BW_OK;
@@ -293,7 +296,12 @@ const model_profile *model_profiles_match(const model_profiles *p, const model_d
             continue;
         const char *v = pr->n_match_vendor ? any_in(f->vendor, pr->match_vendor, pr->n_match_vendor) : "";
         const char *nm = pr->n_match_name ? any_in(f->name, pr->match_name, pr->n_match_name) : "";
-        if (!v || !nm)
+        /* ROCm names a device by its gfx target and the card by its board
+         * name; either may carry what identifies the architecture */
+        const char *board = pr->n_match_name && !nm
+                                ? any_in(f->board_name, pr->match_name, pr->n_match_name)
+                                : NULL;
+        if (!v || (!nm && !board))
             continue;
         if (why && n) {
             bw_buf b = BW_BUF_INIT;
@@ -301,8 +309,11 @@ const model_profile *model_profiles_match(const model_profiles *p, const model_d
                 bw_buf_printf(&b, "device type is %s", pr->match_type);
             if (*v)
                 bw_buf_printf(&b, "%svendor '%s' contains '%s'", b.len ? ", " : "", f->vendor, v);
-            if (*nm)
+            if (nm && *nm)
                 bw_buf_printf(&b, "%sname '%s' contains '%s'", b.len ? ", " : "", f->name, nm);
+            else if (board)
+                bw_buf_printf(&b, "%sboard name '%s' contains '%s'", b.len ? ", " : "",
+                              f->board_name, board);
             if (!b.len)
                 bw_buf_puts(&b, "no other profile matched");
             snprintf(why, n, "%s", bw_buf_str(&b));

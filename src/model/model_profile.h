@@ -16,7 +16,9 @@ typedef struct model_profile {
     model_geometry geo;
     /* device queries that replace a stored value when measuring, or NULL:
      * "warp_size_nv", "wavefront_width_amd", "preferred_vector_width_float",
-     * "preferred_work_group_size_multiple", "global_mem_cacheline_size" */
+     * "preferred_work_group_size_multiple", "global_mem_cacheline_size",
+     * "sub_group_sizes_intel" (lanes only: the stored W when the device
+     * lists it, else the listed size nearest to it) */
     char *lanes_from;
     char *sector_from;
     char *line_from;
@@ -24,7 +26,8 @@ typedef struct model_profile {
     char *match_type;     /* "gpu", "cpu", "accelerator" or NULL */
     char **match_vendor;  /* substrings of the vendor name, any one */
     size_t n_match_vendor;
-    char **match_name;    /* substrings of the device name, any one */
+    char **match_name;    /* substrings of the device name or of its board
+                           * name (CL_DEVICE_BOARD_NAME_AMD), any one */
     size_t n_match_name;
     char **sources;
     size_t n_sources;
@@ -54,6 +57,7 @@ typedef struct model_device_facts {
     const char *vendor;
     const char *name;
     const char *type; /* "gpu", "cpu", "accelerator", "other" */
+    const char *board_name; /* CL_DEVICE_BOARD_NAME_AMD, or NULL */
 } model_device_facts;
 
 /* The first profile whose match holds. *why (a static description filled

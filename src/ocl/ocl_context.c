@@ -16,6 +16,9 @@ bw_code ocl_context_create(const ocl_platforms *p, size_t device_index, ocl_cont
     if (!info)
         return bw_error_set(err, BW_E_NODEVICE, "no OpenCL device %zu (there are %zu)",
                             device_index, ocl_device_count(p));
+    if (!info->usable)
+        return bw_error_set(err, BW_E_NODEVICE, "OpenCL device %zu '%s' is unusable: %s",
+                            device_index, info->name, info->broken_reason);
     ocl_context *c = calloc(1, sizeof *c);
     if (!c)
         return bw_error_set(err, BW_E_NOMEM, "out of memory creating a context");

@@ -39,6 +39,8 @@ struct ocl_platforms {
     size_t n;
     void **owned; /* every string and array the infos point to */
     size_t n_owned, cap_owned;
+    ocl_platform_problem *problems;
+    size_t n_problems;
 };
 
 /* Takes ownership of ptr (freed with p, or now if it cannot be recorded). */
@@ -74,52 +76,90 @@ static bw_code nomem(bw_error *err)
     return bw_error_set(err, BW_E_NOMEM, "out of memory while listing OpenCL devices");
 }
 
+/* Copies s into memory owned by p; NULL when out of memory. */
+static const char *own_str(ocl_platforms *p, const char *s)
+{
+    char *c = strdup(s);
+    return c && own(p, c) == 0 ? c : NULL;
+}
+
+/* "CALL(QUERY) failed: NAME (STATUS)" */
+static void failure(bw_buf *b, const char *call, const char *query, cl_int st)
+{
+    bw_buf_printf(b, "%s%s", b->len ? "; " : "", call);
+    if (query)
+        bw_buf_printf(b, "(%s)", query);
+    bw_buf_printf(b, " failed: %s (%d)", ocl_error_name(st), (int)st);
+}
+
+/* A platform string; a failed query leaves "unknown" and its reason in why. */
 static bw_code platform_str(ocl_platforms *p, cl_platform_id plat, cl_platform_info param,
-                            const char *pname, size_t pidx, const char **out, bw_error *err)
+                            const char *pname, const char **out, bw_buf *why, bw_error *err)
 {
     size_t size = 0;
     cl_int st = clGetPlatformInfo(plat, param, 0, NULL, &size);
-    if (st != CL_SUCCESS)
-        return ocl_error_set(err, BW_E_OPENCL, "clGetPlatformInfo", st, "%s of platform %zu",
-                             pname, pidx);
-    char *s = calloc(size + 1, 1);
-    if (!s || own(p, s) != 0)
+    char *s = st == CL_SUCCESS ? calloc(size + 1, 1) : NULL;
+    if (st == CL_SUCCESS && (!s || own(p, s) != 0))
         return nomem(err);
-    if (size && (st = clGetPlatformInfo(plat, param, size, s, NULL)) != CL_SUCCESS)
-        return ocl_error_set(err, BW_E_OPENCL, "clGetPlatformInfo", st, "%s of platform %zu",
-                             pname, pidx);
+    if (st == CL_SUCCESS && size)
+        st = clGetPlatformInfo(plat, param, size, s, NULL);
+    if (st != CL_SUCCESS) {
+        failure(why, "clGetPlatformInfo", pname, st);
+        *out = "unknown";
+        return BW_OK;
+    }
     trim(s);
     *out = s;
     return BW_OK;
 }
 
-static bw_code device_str(ocl_platforms *p, cl_device_id dev, cl_device_info param,
-                          const char *pname, size_t idx, const char **out, bw_error *err)
+/* The queries of one device: required ones that fail make it unusable
+ * (broken), optional ones are noted and read as 0 or "". */
+typedef struct dquery {
+    ocl_platforms *p;
+    cl_device_id dev;
+    bw_buf broken, notes;
+    int nomem;
+} dquery;
+
+static void query_failed(dquery *q, const char *pname, int required, cl_int st)
+{
+    failure(required ? &q->broken : &q->notes, "clGetDeviceInfo", pname, st);
+}
+
+/* 0 when answered; otherwise *out is "" (never NULL). */
+static int dstr(dquery *q, cl_device_info param, const char *pname, int required, const char **out)
 {
     size_t size = 0;
-    cl_int st = clGetDeviceInfo(dev, param, 0, NULL, &size);
-    if (st != CL_SUCCESS)
-        return ocl_error_set(err, BW_E_OPENCL, "clGetDeviceInfo", st, "%s of device %zu", pname,
-                             idx);
-    char *s = calloc(size + 1, 1);
-    if (!s || own(p, s) != 0)
-        return nomem(err);
-    if (size && (st = clGetDeviceInfo(dev, param, size, s, NULL)) != CL_SUCCESS)
-        return ocl_error_set(err, BW_E_OPENCL, "clGetDeviceInfo", st, "%s of device %zu", pname,
-                             idx);
+    *out = "";
+    cl_int st = clGetDeviceInfo(q->dev, param, 0, NULL, &size);
+    char *s = st == CL_SUCCESS ? calloc(size + 1, 1) : NULL;
+    if (st == CL_SUCCESS && (!s || own(q->p, s) != 0)) {
+        q->nomem = 1;
+        return -1;
+    }
+    if (st == CL_SUCCESS && size)
+        st = clGetDeviceInfo(q->dev, param, size, s, NULL);
+    if (st != CL_SUCCESS) {
+        query_failed(q, pname, required, st);
+        return -1;
+    }
     trim(s);
     *out = s;
-    return BW_OK;
+    return 0;
 }
 
-static bw_code device_val(cl_device_id dev, cl_device_info param, const char *pname, size_t idx,
-                          void *out, size_t size, bw_error *err)
+/* 0 when answered; otherwise *out is zeroed. */
+static int dval(dquery *q, cl_device_info param, const char *pname, int required, void *out,
+                size_t size)
 {
-    cl_int st = clGetDeviceInfo(dev, param, size, out, NULL);
-    if (st != CL_SUCCESS)
-        return ocl_error_set(err, BW_E_OPENCL, "clGetDeviceInfo", st, "%s of device %zu", pname,
-                             idx);
-    return BW_OK;
+    cl_int st = clGetDeviceInfo(q->dev, param, size, out, NULL);
+    if (st != CL_SUCCESS) {
+        memset(out, 0, size);
+        query_failed(q, pname, required, st);
+        return -1;
+    }
+    return 0;
 }
 
 /* Whole-word match in a space-separated extension list. */
@@ -177,6 +217,7 @@ static const struct {
     { "preferred_vector_width_float", "CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT" },
     { "preferred_work_group_size_multiple", "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE" },
     { "global_mem_cacheline_size", "CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE" },
+    { "sub_group_sizes_intel", "CL_DEVICE_SUB_GROUP_SIZES_INTEL" },
 };
 
 static const char *query_cl_name(const char *query)
@@ -187,11 +228,30 @@ static const char *query_cl_name(const char *query)
     return query;
 }
 
+/* The listed Intel sub-group size for a profile that stores `stored`
+ * lanes: stored itself when listed, else the nearest listed size (the
+ * larger on a tie); 0 when the device lists none. */
+static uint64_t intel_lanes(const ocl_device_info *d, int stored)
+{
+    uint64_t best = 0, best_dist = UINT64_MAX;
+    for (size_t i = 0; i < d->n_sub_group_sizes_intel; i++) {
+        uint64_t v = d->sub_group_sizes_intel[i];
+        uint64_t dist = v > (uint64_t)stored ? v - (uint64_t)stored : (uint64_t)stored - v;
+        if (v > 0 && (dist < best_dist || (dist == best_dist && v > best))) {
+            best = v;
+            best_dist = dist;
+        }
+    }
+    return best;
+}
+
 /* The device's answer to a profile's *_from query; 0 when it has none.
  * *wg caches the probe kernel's answer (SIZE_MAX: not built yet). */
-static uint64_t query_value(const char *query, const ocl_device_info *d, cl_platform_id plat,
-                            cl_device_id dev, size_t *wg)
+static uint64_t query_value(const char *query, const ocl_device_info *d, int stored,
+                            cl_platform_id plat, cl_device_id dev, size_t *wg)
 {
+    if (!strcmp(query, "sub_group_sizes_intel"))
+        return intel_lanes(d, stored);
     if (!strcmp(query, "warp_size_nv"))
         return d->warp_size_nv;
     if (!strcmp(query, "wavefront_width_amd"))
@@ -230,7 +290,7 @@ static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id
 {
     static const char *const field_names[3] = { "lanes", "sector", "line" };
     char why[512];
-    model_device_facts facts = { d->vendor, d->name, d->type_name };
+    model_device_facts facts = { d->vendor, d->name, d->type_name, d->board_name };
     const model_profile *prof = model_profiles_match(profiles, &facts, why, sizeof why);
     bw_buf b = BW_BUF_INIT;
     if (prof) {
@@ -247,7 +307,7 @@ static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id
     for (int f = 0; f < 3; f++) {
         if (!from[f])
             continue;
-        val[f] = query_value(from[f], d, plat, dev, &wg);
+        val[f] = query_value(from[f], d, f == 0 ? prof->geo.lanes : 0, plat, dev, &wg);
         uint64_t limit = f == 0 ? (uint64_t)INT32_MAX : (uint64_t)INT64_MAX;
         if (val[f] > 0 && val[f] <= limit)
             avail |= 1u << f;
@@ -305,6 +365,27 @@ static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id
     }
     bw_error_clear(&why_bad);
 
+    /* Intel compilers pick SIMD8, 16 or 32 per kernel: say which listed
+     * size W is and whether a kernel can pin it */
+    if (prof->lanes_from && !strcmp(prof->lanes_from, "sub_group_sizes_intel")) {
+        if (used & 1u) {
+            bw_buf_puts(&b, val[0] == (uint64_t)prof->geo.lanes ? " (the profile's W is among the listed sizes"
+                                                              : " (the profile's W is not among the listed sizes");
+            for (size_t i = 0; i < d->n_sub_group_sizes_intel; i++)
+                bw_buf_printf(&b, "%s%zu", i ? ", " : " ", d->sub_group_sizes_intel[i]);
+            if (val[0] != (uint64_t)prof->geo.lanes)
+                bw_buf_printf(&b, "; %d would be, the nearest listed size is used",
+                              prof->geo.lanes);
+            bw_buf_puts(&b, ")");
+            if (has_extension(d->extensions, "cl_intel_required_subgroup_size")) {
+                d->reqd_sub_group_size = (uint32_t)val[0];
+                bw_buf_puts(&b, "; kernels can require it (cl_intel_required_subgroup_size)");
+            }
+        } else {
+            bw_buf_puts(&b, "; the compiler picks the sub-group size per kernel");
+        }
+    }
+
     /* copies: the caller may free the profiles before the platforms */
     char *s = bw_buf_steal(&b);
     if (!s || own(p, s) != 0)
@@ -316,37 +397,42 @@ static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id
     return BW_OK;
 }
 
-#define DSTR(param, field)                                                                   \
-    do {                                                                                     \
-        if ((rc = device_str(p, dev, param, #param, idx, &d->field, err)) != BW_OK)          \
-            return rc;                                                                       \
-    } while (0)
-#define DVAL(param, var)                                                                     \
-    do {                                                                                     \
-        if ((rc = device_val(dev, param, #param, idx, &(var), sizeof(var), err)) != BW_OK)   \
-            return rc;                                                                       \
-    } while (0)
-
+/* Fills d from the device's queries (see ocl_device_info for what is
+ * required) and picks the profile of a usable device. Fails only when out
+ * of memory. */
 static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform_id plat,
                                cl_device_id dev, const model_profiles *profiles, bw_error *err)
 {
-    bw_code rc;
-    size_t idx = d->index;
+    dquery q = { p, dev, BW_BUF_INIT, BW_BUF_INIT, 0 };
+    bw_code rc = BW_OK;
     cl_device_type type = 0;
     cl_uint u = 0;
     cl_ulong ul = 0;
     size_t sz = 0;
     cl_device_local_mem_type lmt = CL_NONE;
 
-    DSTR(CL_DEVICE_NAME, name);
-    DSTR(CL_DEVICE_VENDOR, vendor);
-    DSTR(CL_DRIVER_VERSION, driver_version);
-    DSTR(CL_DEVICE_VERSION, device_version);
-    DSTR(CL_DEVICE_OPENCL_C_VERSION, opencl_c_version);
-    DSTR(CL_DEVICE_EXTENSIONS, extensions);
-    DVAL(CL_DEVICE_VENDOR_ID, u);
+#define REQ 1
+#define OPT 0
+#define DSTR(param, req, field) dstr(&q, param, #param, req, &d->field)
+#define DVAL(param, req, var) dval(&q, param, #param, req, &(var), sizeof(var))
+    if (DSTR(CL_DEVICE_NAME, REQ, name) != 0)
+        d->name = "(name unknown)";
+    DSTR(CL_DEVICE_VENDOR, OPT, vendor);
+    DSTR(CL_DRIVER_VERSION, OPT, driver_version);
+    DSTR(CL_DEVICE_VERSION, OPT, device_version);
+    /* OpenCL 1.0 has no CL_DEVICE_OPENCL_C_VERSION: its only language is
+     * OpenCL C 1.0 */
+    if (DSTR(CL_DEVICE_OPENCL_C_VERSION, OPT, opencl_c_version) != 0) {
+        int v10 = !strncmp(d->device_version, "OpenCL 1.0", 10);
+        d->opencl_c_version = v10 ? "OpenCL C 1.0" : "unknown";
+        /* continues the failure just noted */
+        bw_buf_puts(&q.notes, v10 ? ", so OpenCL C 1.0 (an OpenCL 1.0 device)"
+                                  : ", so the OpenCL C version is unknown");
+    }
+    DSTR(CL_DEVICE_EXTENSIONS, OPT, extensions);
+    DVAL(CL_DEVICE_VENDOR_ID, OPT, u);
     d->vendor_id = u;
-    DVAL(CL_DEVICE_TYPE, type);
+    DVAL(CL_DEVICE_TYPE, REQ, type);
     /* a GPU may also carry CL_DEVICE_TYPE_DEFAULT, so test bits in order */
     if (type & CL_DEVICE_TYPE_GPU)
         d->type = OCL_TYPE_GPU, d->type_name = "gpu";
@@ -356,30 +442,44 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
         d->type = OCL_TYPE_ACCELERATOR, d->type_name = "accelerator";
     else
         d->type = OCL_TYPE_OTHER, d->type_name = "other";
-    DVAL(CL_DEVICE_MAX_COMPUTE_UNITS, u);
+    DVAL(CL_DEVICE_MAX_COMPUTE_UNITS, OPT, u);
     d->compute_units = u;
-    DVAL(CL_DEVICE_MAX_CLOCK_FREQUENCY, u);
+    DVAL(CL_DEVICE_MAX_CLOCK_FREQUENCY, OPT, u);
     d->clock_mhz = u;
-    DVAL(CL_DEVICE_GLOBAL_MEM_SIZE, ul);
+    if (DVAL(CL_DEVICE_GLOBAL_MEM_SIZE, REQ, ul) == 0 && ul == 0)
+        bw_buf_printf(&q.broken, "%sCL_DEVICE_GLOBAL_MEM_SIZE is 0", q.broken.len ? "; " : "");
     d->global_mem_bytes = ul;
-    DVAL(CL_DEVICE_MAX_MEM_ALLOC_SIZE, ul);
+    if (DVAL(CL_DEVICE_MAX_MEM_ALLOC_SIZE, REQ, ul) == 0 && ul == 0)
+        bw_buf_printf(&q.broken, "%sCL_DEVICE_MAX_MEM_ALLOC_SIZE is 0", q.broken.len ? "; " : "");
     d->max_alloc_bytes = ul;
-    DVAL(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, ul);
+    DVAL(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, OPT, ul);
     d->global_cache_bytes = ul;
-    DVAL(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, u);
+    DVAL(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, OPT, u);
     d->global_cache_line_bytes = u;
-    DVAL(CL_DEVICE_LOCAL_MEM_TYPE, lmt);
+    DVAL(CL_DEVICE_LOCAL_MEM_TYPE, OPT, lmt);
     d->local_mem_type = lmt == CL_LOCAL ? "local" : lmt == CL_GLOBAL ? "global" : "none";
-    DVAL(CL_DEVICE_LOCAL_MEM_SIZE, ul);
+    DVAL(CL_DEVICE_LOCAL_MEM_SIZE, OPT, ul);
     d->local_mem_bytes = ul;
-    DVAL(CL_DEVICE_MAX_WORK_GROUP_SIZE, sz);
+    if (DVAL(CL_DEVICE_MAX_WORK_GROUP_SIZE, REQ, sz) == 0 && sz == 0)
+        bw_buf_printf(&q.broken, "%sCL_DEVICE_MAX_WORK_GROUP_SIZE is 0", q.broken.len ? "; " : "");
     d->max_work_group_size = sz;
-    DVAL(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, u);
+    DVAL(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, OPT, u);
     d->preferred_vector_width_float = u;
-    DVAL(CL_DEVICE_ADDRESS_BITS, u);
+    DVAL(CL_DEVICE_ADDRESS_BITS, OPT, u);
     d->address_bits = u;
-    DVAL(CL_DEVICE_PROFILING_TIMER_RESOLUTION, sz);
+    DVAL(CL_DEVICE_PROFILING_TIMER_RESOLUTION, OPT, sz);
     d->timer_resolution_ns = sz;
+#undef DSTR
+#undef DVAL
+#undef REQ
+#undef OPT
+    /* drivers that report a larger allocation than memory are known;
+     * the runner sizes by both, so the device stays usable */
+    if (d->max_alloc_bytes > d->global_mem_bytes && d->global_mem_bytes > 0)
+        bw_buf_printf(&q.notes, "%sCL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu B) is above "
+                      "CL_DEVICE_GLOBAL_MEM_SIZE (%llu B)", q.notes.len ? "; " : "",
+                      (unsigned long long)d->max_alloc_bytes,
+                      (unsigned long long)d->global_mem_bytes);
 
     /* Vendor queries only where the extension is advertised; a driver that
      * advertises one and then fails the query is treated as not having it. */
@@ -390,17 +490,22 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
         if (clGetDeviceInfo(dev, CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof u, &u, NULL) == CL_SUCCESS)
             d->wavefront_width_amd = u;
         const char *board = NULL;
-        if (device_str(p, dev, CL_DEVICE_BOARD_NAME_AMD, "CL_DEVICE_BOARD_NAME_AMD", idx, &board,
-                       NULL) == BW_OK && *board)
+        bw_buf ignored = q.notes;
+        q.notes = (bw_buf)BW_BUF_INIT;
+        if (dstr(&q, CL_DEVICE_BOARD_NAME_AMD, "CL_DEVICE_BOARD_NAME_AMD", 0, &board) == 0 && *board)
             d->board_name = board;
+        bw_buf_free(&q.notes);
+        q.notes = ignored;
     }
     if (has_extension(d->extensions, "cl_intel_required_subgroup_size")) {
         size_t bytes = 0;
         if (clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, NULL, &bytes) == CL_SUCCESS &&
             bytes >= sizeof(size_t)) {
             size_t *sizes = malloc(bytes);
-            if (!sizes || own(p, sizes) != 0)
-                return nomem(err);
+            if (!sizes || own(p, sizes) != 0) {
+                q.nomem = 1;
+                goto done;
+            }
             if (clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, bytes, sizes, NULL) ==
                 CL_SUCCESS) {
                 d->sub_group_sizes_intel = sizes;
@@ -408,7 +513,26 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
             }
         }
     }
-    return pick_profile(p, d, plat, dev, profiles, err);
+    if (q.nomem)
+        goto done;
+    if (q.notes.len && !(d->query_notes = own_str(p, bw_buf_str(&q.notes)))) {
+        q.nomem = 1;
+        goto done;
+    }
+    if (q.broken.len) {
+        d->usable = 0;
+        if (!(d->broken_reason = own_str(p, bw_buf_str(&q.broken))))
+            q.nomem = 1;
+        goto done;
+    }
+    d->usable = 1;
+    rc = pick_profile(p, d, plat, dev, profiles, err);
+done:
+    if (q.nomem || bw_buf_failed(&q.broken) || bw_buf_failed(&q.notes))
+        rc = nomem(err);
+    bw_buf_free(&q.broken);
+    bw_buf_free(&q.notes);
+    return rc;
 }
 
 static bw_code no_platform(bw_error *err, const char *what)
@@ -456,6 +580,42 @@ static int grow(ocl_platforms *p, size_t more)
     return 0;
 }
 
+/* Records why platform i is not fully described; takes the text of why. */
+static bw_code add_problem(ocl_platforms *p, size_t i, const char *name, bw_buf *why,
+                           bw_error *err)
+{
+    ocl_platform_problem *pp = realloc(p->problems, (p->n_problems + 1) * sizeof *pp);
+    if (!pp)
+        return nomem(err);
+    p->problems = pp;
+    const char *reason = bw_buf_failed(why) ? NULL : own_str(p, bw_buf_str(why));
+    if (!reason)
+        return nomem(err);
+    pp[p->n_problems++] = (ocl_platform_problem){ i, name, reason };
+    return BW_OK;
+}
+
+/* No usable device: what was found and why none works. */
+static bw_code no_usable(const ocl_platforms *p, cl_uint np, bw_error *err)
+{
+    if (p->n == 0 && p->n_problems == 0)
+        return no_platform(err, np == 1 ? "no OpenCL device found (1 platform, no device)"
+                                        : "no OpenCL device found (no platform has a device)");
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_puts(&b, "no usable OpenCL device (");
+    const char *sep = "";
+    for (size_t i = 0; i < p->n; i++, sep = "; ")
+        bw_buf_printf(&b, "%sdevice %zu '%s': %s", sep, i, p->devs[i].name,
+                      p->devs[i].broken_reason);
+    for (size_t i = 0; i < p->n_problems; i++, sep = "; ")
+        bw_buf_printf(&b, "%splatform %zu '%s': %s", sep, p->problems[i].platform_index,
+                      p->problems[i].platform_name, p->problems[i].reason);
+    bw_buf_puts(&b, ")");
+    bw_code rc = bw_buf_failed(&b) ? nomem(err) : no_platform(err, bw_buf_str(&b));
+    bw_buf_free(&b);
+    return rc;
+}
+
 bw_code ocl_discover(const model_profiles *profiles, ocl_platforms **out, bw_error *err)
 {
     *out = NULL;
@@ -489,32 +649,37 @@ bw_code ocl_discover(const model_profiles *profiles, ocl_platforms **out, bw_err
 
     for (cl_uint i = 0; i < np; i++) {
         const char *pname, *pvendor, *pversion;
-        if ((rc = platform_str(p, plats[i], CL_PLATFORM_NAME, "CL_PLATFORM_NAME", i, &pname,
+        bw_buf why = BW_BUF_INIT;
+        if ((rc = platform_str(p, plats[i], CL_PLATFORM_NAME, "CL_PLATFORM_NAME", &pname, &why,
                                err)) != BW_OK ||
-            (rc = platform_str(p, plats[i], CL_PLATFORM_VENDOR, "CL_PLATFORM_VENDOR", i, &pvendor,
-                               err)) != BW_OK ||
-            (rc = platform_str(p, plats[i], CL_PLATFORM_VERSION, "CL_PLATFORM_VERSION", i,
-                               &pversion, err)) != BW_OK)
+            (rc = platform_str(p, plats[i], CL_PLATFORM_VENDOR, "CL_PLATFORM_VENDOR", &pvendor,
+                               &why, err)) != BW_OK ||
+            (rc = platform_str(p, plats[i], CL_PLATFORM_VERSION, "CL_PLATFORM_VERSION",
+                               &pversion, &why, err)) != BW_OK) {
+            bw_buf_free(&why);
             goto fail;
+        }
         cl_uint nd = 0;
         st = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
-        if (st == CL_DEVICE_NOT_FOUND || (st == CL_SUCCESS && nd == 0))
+        if (st == CL_SUCCESS && nd > 0) {
+            free(ids);
+            if (!(ids = calloc(nd, sizeof *ids)) || grow(p, nd) != 0) {
+                bw_buf_free(&why);
+                rc = nomem(err);
+                goto fail;
+            }
+            st = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, nd, ids, NULL);
+        }
+        /* a platform without devices is not a problem; a failing one is */
+        if (st != CL_SUCCESS && st != CL_DEVICE_NOT_FOUND)
+            failure(&why, "clGetDeviceIDs", NULL, st);
+        if (why.len && (rc = add_problem(p, i, pname, &why, err)) != BW_OK) {
+            bw_buf_free(&why);
+            goto fail;
+        }
+        bw_buf_free(&why);
+        if (st != CL_SUCCESS)
             continue;
-        if (st != CL_SUCCESS) {
-            rc = ocl_error_set(err, BW_E_OPENCL, "clGetDeviceIDs", st, "platform %u '%s'", i,
-                               pname);
-            goto fail;
-        }
-        free(ids);
-        if (!(ids = calloc(nd, sizeof *ids)) || grow(p, nd) != 0) {
-            rc = nomem(err);
-            goto fail;
-        }
-        if ((st = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, nd, ids, NULL)) != CL_SUCCESS) {
-            rc = ocl_error_set(err, BW_E_OPENCL, "clGetDeviceIDs", st, "platform %u '%s'", i,
-                               pname);
-            goto fail;
-        }
         for (cl_uint k = 0; k < nd; k++) {
             ocl_device_info *d = &p->devs[p->n];
             memset(d, 0, sizeof *d);
@@ -530,9 +695,8 @@ bw_code ocl_discover(const model_profiles *profiles, ocl_platforms **out, bw_err
                 goto fail;
         }
     }
-    if (p->n == 0) {
-        rc = no_platform(err, np == 1 ? "no OpenCL device found (1 platform, no device)"
-                                      : "no OpenCL device found (no platform has a device)");
+    if (ocl_usable_device_count(p) == 0) {
+        rc = no_usable(p, np, err);
         goto fail;
     }
     free(plats);
@@ -553,6 +717,7 @@ void ocl_platforms_free(ocl_platforms *p)
     for (size_t i = 0; i < p->n_owned; i++)
         free(p->owned[i]);
     free(p->owned);
+    free(p->problems);
     free(p->devs);
     free(p->dev_ids);
     free(p->plat_ids);
@@ -579,10 +744,31 @@ cl_platform_id ocl_platforms_cl_platform(const ocl_platforms *p, size_t i)
     return p->plat_ids[i];
 }
 
+size_t ocl_usable_device_count(const ocl_platforms *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; p && i < p->n; i++)
+        n += p->devs[i].usable != 0;
+    return n;
+}
+
+size_t ocl_platform_problem_count(const ocl_platforms *p)
+{
+    return p ? p->n_problems : 0;
+}
+
+const ocl_platform_problem *ocl_platform_problem_at(const ocl_platforms *p, size_t i)
+{
+    return p && i < p->n_problems ? &p->problems[i] : NULL;
+}
+
 size_t ocl_default_device(const ocl_platforms *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (p->devs[i].type == OCL_TYPE_GPU)
+        if (p->devs[i].usable && p->devs[i].type == OCL_TYPE_GPU)
+            return i;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->devs[i].usable)
             return i;
     return 0;
 }
@@ -614,9 +800,13 @@ static int all_digits(const char *s)
 static bw_code no_match(const ocl_platforms *p, const char *spec, bw_error *err)
 {
     bw_buf b = BW_BUF_INIT;
-    for (size_t i = 0; i < p->n; i++)
-        bw_buf_printf(&b, "%s%zu: %s (%s)", i ? ", " : "", i, p->devs[i].name,
-                      p->devs[i].type_name);
+    const char *sep = "";
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->devs[i].usable)
+            continue;
+        bw_buf_printf(&b, "%s%zu: %s (%s)", sep, i, p->devs[i].name, p->devs[i].type_name);
+        sep = ", ";
+    }
     bw_code rc = bw_error_set(err, BW_E_NODEVICE,
                               "no OpenCL device matches --device '%s' (devices: %s); see 'bwlab "
                               "devices'",
@@ -635,24 +825,32 @@ bw_code ocl_select(const ocl_platforms *p, const char *spec, size_t **idx, size_
     if (!sel)
         return nomem(err);
     if (!spec) {
-        if (p->n)
+        if (ocl_usable_device_count(p))
             sel[count++] = ocl_default_device(p);
     } else if (all_digits(spec)) {
         uint64_t v = 0;
         /* an index too large to parse is just as absent as one out of range */
-        if (bw_parse_u64(spec, "--device", &v, NULL) == BW_OK && v < p->n)
+        if (bw_parse_u64(spec, "--device", &v, NULL) == BW_OK && v < p->n) {
+            if (!p->devs[v].usable) {
+                free(sel);
+                return bw_error_set(err, BW_E_NODEVICE,
+                                    "--device '%s': device %zu '%s' is unusable: %s", spec,
+                                    (size_t)v, p->devs[v].name, p->devs[v].broken_reason);
+            }
             sel[count++] = (size_t)v;
+        }
     } else if (!strcmp(spec, "all")) {
         for (size_t i = 0; i < p->n; i++)
-            sel[count++] = i;
+            if (p->devs[i].usable)
+                sel[count++] = i;
     } else if (!strcasecmp(spec, "cpu") || !strcasecmp(spec, "gpu")) {
         ocl_device_type t = tolower((unsigned char)spec[0]) == 'c' ? OCL_TYPE_CPU : OCL_TYPE_GPU;
         for (size_t i = 0; i < p->n; i++)
-            if (p->devs[i].type == t)
+            if (p->devs[i].usable && p->devs[i].type == t)
                 sel[count++] = i;
     } else if (*spec) {
         for (size_t i = 0; i < p->n; i++)
-            if (contains_ci(p->devs[i].name, spec))
+            if (p->devs[i].usable && contains_ci(p->devs[i].name, spec))
                 sel[count++] = i;
     }
     if (count == 0) {

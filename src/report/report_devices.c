@@ -56,6 +56,8 @@ static json_t *extensions_json(const char *list)
 
 static json_t *profile_json(const ocl_device_info *d)
 {
+    if (!d->usable)
+        return json_null();
     json_t *o = json_object();
     if (!o)
         return NULL;
@@ -112,8 +114,29 @@ json_t *report_device_json(const ocl_device_info *d, int is_default)
     }
     json_object_set_new(o, "timer_resolution_ns", juint(d->timer_resolution_ns));
     json_object_set_new(o, "extensions", extensions_json(d->extensions));
+    json_object_set_new(o, "usable", json_boolean(d->usable));
+    json_object_set_new(o, "broken_reason", jstr(d->broken_reason));
+    json_object_set_new(o, "query_notes", jstr(d->query_notes));
+    json_object_set_new(o, "reqd_sub_group_size", juint_or_null(d->reqd_sub_group_size));
     json_object_set_new(o, "profile", profile_json(d));
     return o;
+}
+
+static json_t *platform_errors_json(const ocl_platforms *p)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < ocl_platform_problem_count(p); i++) {
+        const ocl_platform_problem *pp = ocl_platform_problem_at(p, i);
+        json_t *o = json_object();
+        if (!o || json_array_append_new(a, o) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+        json_object_set_new(o, "platform_index", juint(pp->platform_index));
+        json_object_set_new(o, "platform", jstr(pp->platform_name));
+        json_object_set_new(o, "reason", jstr(pp->reason));
+    }
+    return a;
 }
 
 bw_code report_devices_json(const ocl_platforms *p, const size_t *idx, size_t n, bw_buf *out,
@@ -139,6 +162,12 @@ bw_code report_devices_json(const ocl_platforms *p, const size_t *idx, size_t n,
         }
     }
     json_object_set_new(root, "devices", devs);
+    json_t *perr = platform_errors_json(p);
+    if (!perr) {
+        json_decref(root);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
+    }
+    json_object_set_new(root, "platform_errors", perr);
     return report_json_dump(root, out, err);
 }
 
@@ -156,6 +185,19 @@ static void field(bw_buf *out, const char *label)
 
 static void details(const ocl_device_info *d, int is_default, bw_buf *out)
 {
+    if (!d->usable) {
+        bw_buf_printf(out, "device %zu: unusable: %s\n", d->index, d->broken_reason);
+        field(out, "name");
+        bw_buf_printf(out, "%s\n", d->name);
+        field(out, "platform");
+        bw_buf_printf(out, "%zu: %s (%s; %s)\n", d->platform_index, d->platform_name,
+                      d->platform_vendor, d->platform_version);
+        if (d->query_notes) {
+            field(out, "query notes");
+            bw_buf_printf(out, "%s\n", d->query_notes);
+        }
+        return;
+    }
     bw_buf_printf(out, "device %zu%s: %s\n", d->index, is_default ? " (default)" : "", d->name);
     if (d->board_name) {
         field(out, "board");
@@ -212,8 +254,17 @@ static void details(const ocl_device_info *d, int is_default, bw_buf *out)
         }
         bw_buf_puts(out, "\n");
     }
+    if (d->reqd_sub_group_size) {
+        field(out, "sub-group size");
+        bw_buf_printf(out, "%u can be required (cl_intel_required_subgroup_size)\n",
+                      (unsigned)d->reqd_sub_group_size);
+    }
     field(out, "timer resolution");
     bw_buf_printf(out, "%llu ns\n", (unsigned long long)d->timer_resolution_ns);
+    if (d->query_notes) {
+        field(out, "query notes");
+        bw_buf_printf(out, "%s\n", d->query_notes);
+    }
     field(out, "profile");
     bw_buf_printf(out, "%s: W = %d lanes, sector %lld B, line %lld B, ", d->profile_name,
                   d->geo.lanes, (long long)d->geo.sector, (long long)d->geo.line);
@@ -241,9 +292,14 @@ void report_devices_table(const ocl_platforms *p, const size_t *idx, size_t n, b
         const ocl_device_info *d = ocl_device_at(p, idx[i]);
         bw_buf_printf(out, "  %c %-3zu %-11s %-*s  %-*s  %s\n", idx[i] == def ? '*' : ' ',
                       d->index, d->type_name, (int)wname, d->name, (int)wplat, d->platform_name,
-                      d->profile_name);
+                      d->usable ? d->profile_name : "(unusable)");
     }
     bw_buf_puts(out, "  (* default device: used when --device is not given)\n");
+    for (size_t i = 0; i < ocl_platform_problem_count(p); i++) {
+        const ocl_platform_problem *pp = ocl_platform_problem_at(p, i);
+        bw_buf_printf(out, "  platform %zu '%s': %s\n", pp->platform_index, pp->platform_name,
+                      pp->reason);
+    }
     for (size_t i = 0; i < n; i++) {
         bw_buf_puts(out, "\n");
         details(ocl_device_at(p, idx[i]), idx[i] == def, out);
