@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_file.h"
 #include "test_util.h"
 
 typedef struct fake {
@@ -278,6 +279,99 @@ Test(cli_fake_devices, no_usable_device_exits_3)
     cr_expect_str_eq(r.out, "");
     tu_result_free(&r);
     fake_close(&f);
+    tu_rmdir(tdir);
+    free(tdir);
+}
+
+static json_t *run_json_of(const char *text)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    cr_assert_not_null(j, "bad JSON (%s): %.300s", e.text, text);
+    return j;
+}
+
+static json_t *run_of(json_t *doc, const char *device_name)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "runs"), i, r)
+        if (!strcmp(string(json_object_get(r, "device"), "name"), device_name))
+            return r;
+    cr_assert_fail("no run of %s", device_name);
+    return NULL;
+}
+
+/* `run --device all` beside PoCL: a device that fails (the fake driver can
+ * make no context; a device whose allocation limit the plan exceeds) is
+ * reported failed with its reason, and what the CPU measured is written,
+ * whichever comes first in the device list. */
+Test(cli_fake_devices, run_all_keeps_what_every_working_device_measured, .timeout = 300)
+{
+    const char *system_icd = "/etc/OpenCL/vendors/pocl.icd";
+    char *pocl = NULL;
+    if (bw_file_read(system_icd, &pocl, NULL, NULL) != BW_OK)
+        cr_skip("%s is not here: PoCL's ICD file is needed beside the fake driver", system_icd);
+    char *tdir = tu_temp_dir();
+    /* 32 MiB of largest allocation: --size 48M fits PoCL, not this GPU */
+    tu_write_file(tdir, "tiny.json",
+                  "{\"platforms\": [{\"CL_PLATFORM_NAME\": \"Tiny\", \"CL_PLATFORM_VENDOR\": \"T\","
+                  " \"CL_PLATFORM_VERSION\": \"OpenCL 1.2\", \"devices\": [{"
+                  "\"CL_DEVICE_NAME\": \"Tiny GPU\", \"CL_DEVICE_VENDOR\": \"T\", \"CL_DEVICE_TYPE\": \"CL_DEVICE_TYPE_GPU\","
+                  " \"CL_DEVICE_GLOBAL_MEM_SIZE\": 134217728, \"CL_DEVICE_MAX_MEM_ALLOC_SIZE\": 33554432,"
+                  " \"CL_DEVICE_MAX_WORK_GROUP_SIZE\": 256, \"CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE\": 64,"
+                  " \"CL_DEVICE_ADDRESS_BITS\": 64, \"CL_DEVICE_MAX_COMPUTE_UNITS\": 4}]}]}");
+    char tiny[4200];
+    snprintf(tiny, sizeof tiny, "%s/tiny.json", tdir);
+    /* the loader reads its folder in name order: the fake driver first, then last */
+    static const char *const fake_names[] = { "a-fake.icd", "z-fake.icd" };
+    for (size_t order = 0; order < 2; order++) {
+        fake f;
+        fake_open(&f, (const char *[]){ "nvidia-h100.json", tiny, NULL });
+        char from[4300], to[4300];
+        snprintf(from, sizeof from, "%s/bwlab-fake.icd", f.dir);
+        snprintf(to, sizeof to, "%s/%s", f.dir, fake_names[order]);
+        cr_assert_eq(rename(from, to), 0);
+        tu_write_file(f.dir, "pocl.icd", pocl);
+        tu_result r = run_fake(&f, (const char *[]){ "run", "--device", "all", "--pattern", "seq", "--size", "48M",
+                                                     "--budget", "0.2", "--format", "json", NULL });
+        cr_expect_eq(r.status, 1, "a device failed: exit 1 (%s)", r.err);
+        cr_expect(strstr(r.err, "NVIDIA H100 80GB HBM3") && strstr(r.err, "CL_DEVICE_NOT_AVAILABLE"), "%s", r.err);
+        cr_expect(strstr(r.err, "Tiny GPU") && strstr(r.err, "CL_DEVICE_MAX_MEM_ALLOC_SIZE"), "%s", r.err);
+        json_t *j = run_json_of(r.out);
+        cr_expect_eq(json_array_size(json_object_get(j, "runs")), 3, "%s", r.out);
+        json_t *h100 = run_of(j, "NVIDIA H100 80GB HBM3");
+        cr_expect_str_eq(string(h100, "status"), "failed");
+        cr_expect(strstr(string(h100, "failure"), "CL_DEVICE_NOT_AVAILABLE"), "%s", string(h100, "failure"));
+        json_t *t = run_of(j, "Tiny GPU");
+        cr_expect_str_eq(string(t, "status"), "failed");
+        cr_expect_null(json_object_get(t, "buffers"), "no plan, no buffers");
+        /* the CPU's seq was measured and written, with the H100's pattern reported failed */
+        size_t i, cpu_ok = 0, h100_failed = 0;
+        json_t *res;
+        json_array_foreach(json_object_get(j, "results"), i, res) {
+            json_int_t dev = integer(res, "device");
+            json_t *run = NULL;
+            size_t k;
+            json_t *x;
+            json_array_foreach(json_object_get(j, "runs"), k, x)
+                if (integer(json_object_get(x, "device"), "index") == dev)
+                    run = x;
+            cr_assert_not_null(run);
+            const char *type = string(json_object_get(run, "device"), "type");
+            if (!strcmp(type, "cpu") && !strcmp(string(res, "status"), "ok") &&
+                json_number_value(json_object_get(res, "effective_gbs")) > 0)
+                cpu_ok++;
+            if (run == h100 && !strcmp(string(res, "status"), "failed"))
+                h100_failed++;
+        }
+        cr_expect_geq(cpu_ok, 1, "the CPU's results were lost: %s", r.out);
+        cr_expect_eq(h100_failed, 1);
+        json_decref(j);
+        tu_result_free(&r);
+        fake_close(&f);
+    }
+    free(pocl);
     tu_rmdir(tdir);
     free(tdir);
 }
