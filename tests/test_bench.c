@@ -56,7 +56,7 @@ static void close_dev(dev *d)
 static bench_plan *plan_of(const dev *d, const char *const *specs, size_t n, const char *const *exprs,
                            size_t ne, uint64_t size)
 {
-    bench_plan_opts o = { specs, n, exprs, ne, 0, size, 0, 0 };
+    bench_plan_opts o = { specs, n, exprs, ne, 0, size, 0, 0, 0, 0 };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_plan_make(&o, &d->info->geo, &d->lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
@@ -234,7 +234,7 @@ static bw_code try_plan(const char *spec, const char *expr, uint64_t size, const
 {
     const char *specs[] = { spec };
     const char *exprs[] = { expr };
-    bench_plan_opts o = { specs, spec ? 1 : 0, exprs, expr ? 1 : 0, 0, size, 0, 0 };
+    bench_plan_opts o = { specs, spec ? 1 : 0, exprs, expr ? 1 : 0, 0, size, 0, 0, 0, 0 };
     return bench_plan_make(&o, &cpu_geo, lim, p, err);
 }
 
@@ -319,7 +319,7 @@ Test(bench, plan_errors)
     cr_expect_eq(try_plan(NULL, "4*g / (w - 2)", 0, &cpu_lim, &p, &err), BW_E_EVAL);
     /* a matrix that cannot fit */
     cr_expect_eq(try_plan("matrix-col:n=20000", NULL, 0, &cpu_lim, &p, &err), BW_E_TOOBIG);
-    bench_plan_opts o = { NULL, 0, NULL, 0, 3, 0, 0, 0 };
+    bench_plan_opts o = { NULL, 0, NULL, 0, 3, 0, 0, 0, 0, 0 };
     cr_expect_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     bw_error_clear(&err);
 }
