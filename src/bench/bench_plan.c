@@ -304,11 +304,12 @@ static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const benc
                             o->index_bits);
     it->index32_proven = model_index_fits32(it->expr, p->geo.lanes, &it->active, it->items, NULL);
     if (o->index_bits == 32 && !it->index32_proven)
+        /* a user expression is its own spec: name it once */
         return bw_error_set(err, BW_E_USAGE,
-                            "pattern '%s': --index 32: its address expression '%s' is not proven to "
-                            "stay within 32-bit int for %lld work-items; use --index 64 or auto, or a "
-                            "smaller --size",
-                            it->spec, it->expr_text, (long long)it->items);
+                            "pattern '%s': --index 32: %s%s%snot proven to stay within 32-bit int for "
+                            "%lld work-items; use --index 64 or auto, or a smaller --size",
+                            it->spec, it->pattern ? "its address expression '" : "its values are ",
+                            it->pattern ? it->expr_text : "", it->pattern ? "' is " : "", (long long)it->items);
     it->index_bits = o->index_bits == 32 || (o->index_bits == 0 && lim->is_gpu && it->index32_proven) ? 32 : 64;
     return BW_OK;
 }
