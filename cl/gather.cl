@@ -11,28 +11,45 @@
  * once per pattern behind that pattern's definitions of BW_KERNEL (the
  * kernel's name), BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE(t) and
  * BW_LOAD(p, a). With BWLAB_TRACE the kernel also records each work-item's
- * byte address (-1: lane inactive). */
+ * byte address (-1: lane inactive).
+ *
+ * With BW_INDEX32 the index arithmetic (g, t, w, W and every value of
+ * BW_ADDR) is int rather than long: GPUs emulate 64-bit division and
+ * modulo in software. The host defines it only where it has proved that
+ * every value fits (model_index_fits32). With BW_REQD_SG (a sub-group
+ * size) the kernel asks Intel's compiler for that SIMD width. */
 
 #if !defined(BW_KERNEL) || !defined(BW_W) || !defined(BW_ADDR) || !defined(BW_ELEM) || !defined(BW_LOAD)
 #error "gather.cl needs BW_KERNEL, BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE and BW_LOAD from the runner"
 #endif
 
+#undef BW_IDX
+#ifdef BW_INDEX32
+#define BW_IDX int
+#else
+#define BW_IDX long
+#endif
+
+#ifdef BW_REQD_SG
+__attribute__((intel_reqd_sub_group_size(BW_REQD_SG)))
+#endif
 __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *restrict dst
 #ifdef BWLAB_TRACE
                         , __global long *restrict trace
 #endif
                         )
 {
-    const long g = get_global_id(0);
-    const long W = BW_W;
-    const long t = g % W;
-    const long w = g / W;
+    const BW_IDX g = (BW_IDX)get_global_id(0);
+    const BW_IDX W = BW_W;
+    const BW_IDX t = g % W;
+    const BW_IDX w = g / W;
     if (!(BW_ACTIVE(t))) {
 #ifdef BWLAB_TRACE
         trace[g] = -1;
 #endif
         return;
     }
+    /* the 32-bit form widens here: a / BW_E (a power of two) is a shift */
     const long a = BW_ADDR;
 #ifdef BWLAB_TRACE
     trace[g] = a;

@@ -17,9 +17,12 @@
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
+#include "report_results.h"
 #include "test_util.h"
+#include <jansson.h>
 
-/* the PoCL device and its context, shared by a test */
+/* the first CPU device (PoCL) and its context, shared by a test; a machine
+ * without one skips the test */
 typedef struct dev {
     model_profiles *profiles;
     ocl_platforms *plats;
@@ -36,7 +39,8 @@ static dev open_dev(void)
     cr_assert_eq(model_profiles_load_default(&d.profiles, &err), BW_OK, "%s", bw_error_text(&err));
     cr_assert_eq(ocl_discover(d.profiles, &d.plats, &err), BW_OK, "%s", bw_error_text(&err));
     size_t *idx = NULL, n = 0;
-    cr_assert_eq(ocl_select(d.plats, "cpu", &idx, &n, &err), BW_OK, "%s", bw_error_text(&err));
+    if (ocl_select(d.plats, "cpu", &idx, &n, &err) != BW_OK)
+        cr_skip_test("no CPU OpenCL device (install pocl-opencl-icd): %s", bw_error_text(&err));
     cr_assert_eq(ocl_context_create(d.plats, idx[0], &d.ctx, &err), BW_OK, "%s", bw_error_text(&err));
     d.info = ocl_device_at(d.plats, idx[0]);
     free(idx);
@@ -56,7 +60,7 @@ static void close_dev(dev *d)
 static bench_plan *plan_of(const dev *d, const char *const *specs, size_t n, const char *const *exprs,
                            size_t ne, uint64_t size)
 {
-    bench_plan_opts o = { specs, n, exprs, ne, 0, size, 0, 0 };
+    bench_plan_opts o = { specs, n, exprs, ne, 0, size, 0, 0, 0, 0 };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_plan_make(&o, &d->info->geo, &d->lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
@@ -92,6 +96,9 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
     bench_settings s = bench_settings_default();
     s.budget_s = 0.05;
     s.min_reps = 1;
+    /* this test is about validation and the model: 1 MiB launches may be
+     * shorter than the timer floor, which has a test of its own */
+    s.min_launch_ns = 1e-3;
     volatile sig_atomic_t stop = 0;
     bench_result *res = NULL;
     bench_run_info info;
@@ -104,6 +111,10 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
         cr_expect_geq(res[i].event.count, 1, "%s", p->items[i].spec);
         cr_expect(res[i].effective_gbs > 0, "%s", p->items[i].spec);
         cr_expect(res[i].event.median > 0);
+        /* the driver's sub-group size: unknown, or a real one within the work-group */
+        cr_expect(res[i].sub_group_size == 0 || res[i].sub_group_size <= (size_t)p->items[i].local_size,
+                  "%s: sub-group %zu", p->items[i].spec, res[i].sub_group_size);
+        cr_expect_eq(p->items[i].index_bits, 64, "a CPU keeps 64-bit indices in auto");
         vloads += p->items[i].vload;
         masked += model_lanes_count(&p->items[i].active) < p->geo.lanes;
     }
@@ -126,28 +137,37 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
     close_dev(&d);
 }
 
+/* a kernel directory holding the kernel files, `file` modified */
+static char *kernel_dir_editing(const char *file, const char *from, const char *to)
+{
+    char *dir = tu_temp_dir();
+    static const char *const files[] = { "gather.cl", "bw_expr.cl" };
+    for (size_t k = 0; k < 2; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/cl/%s", tu_source_root(), files[k]);
+        char *text = NULL;
+        cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK);
+        bw_buf b = BW_BUF_INIT;
+        char *at = strcmp(files[k], file) ? NULL : strstr(text, from);
+        cr_assert(at || strcmp(files[k], file), "'%s' not in %s", from, file);
+        if (at) {
+            bw_buf_putn(&b, text, (size_t)(at - text));
+            bw_buf_puts(&b, to);
+            bw_buf_puts(&b, at + strlen(from));
+        } else {
+            bw_buf_puts(&b, text);
+        }
+        tu_write_file(dir, files[k], bw_buf_str(&b));
+        bw_buf_free(&b);
+        free(text);
+    }
+    return dir;
+}
+
 /* a kernel directory holding a modified gather.cl */
 static char *kernel_dir_with(const char *from, const char *to)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/cl/gather.cl", tu_source_root());
-    char *text = NULL;
-    cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK);
-    char *at = strstr(text, from);
-    cr_assert_not_null(at, "'%s' not in gather.cl", from);
-    bw_buf b = BW_BUF_INIT;
-    bw_buf_putn(&b, text, (size_t)(at - text));
-    bw_buf_puts(&b, to);
-    bw_buf_puts(&b, at + strlen(from));
-    char *dir = tu_temp_dir();
-    tu_write_file(dir, "gather.cl", bw_buf_str(&b));
-    snprintf(path, sizeof path, "%s/cl/bw_expr.cl", tu_source_root());
-    free(text);
-    cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK);
-    tu_write_file(dir, "bw_expr.cl", text);
-    free(text);
-    bw_buf_free(&b);
-    return dir;
+    return kernel_dir_editing("gather.cl", from, to);
 }
 
 static bench_result *run_with(dev *d, bench_plan *p, const char *dir)
@@ -156,6 +176,7 @@ static bench_result *run_with(dev *d, bench_plan *p, const char *dir)
     bench_settings s = bench_settings_default();
     s.budget_s = 0.01;
     s.min_reps = 1;
+    s.min_launch_ns = 1e-3; /* validation, not timing */
     volatile sig_atomic_t stop = 0;
     bench_result *res = NULL;
     bench_run_info info;
@@ -234,7 +255,7 @@ static bw_code try_plan(const char *spec, const char *expr, uint64_t size, const
 {
     const char *specs[] = { spec };
     const char *exprs[] = { expr };
-    bench_plan_opts o = { specs, spec ? 1 : 0, exprs, expr ? 1 : 0, 0, size, 0, 0 };
+    bench_plan_opts o = { specs, spec ? 1 : 0, exprs, expr ? 1 : 0, 0, size, 0, 0, 0, 0 };
     return bench_plan_make(&o, &cpu_geo, lim, p, err);
 }
 
@@ -319,7 +340,7 @@ Test(bench, plan_errors)
     cr_expect_eq(try_plan(NULL, "4*g / (w - 2)", 0, &cpu_lim, &p, &err), BW_E_EVAL);
     /* a matrix that cannot fit */
     cr_expect_eq(try_plan("matrix-col:n=20000", NULL, 0, &cpu_lim, &p, &err), BW_E_TOOBIG);
-    bench_plan_opts o = { NULL, 0, NULL, 0, 3, 0, 0, 0 };
+    bench_plan_opts o = { NULL, 0, NULL, 0, 3, 0, 0, 0, 0, 0 };
     cr_expect_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     bw_error_clear(&err);
 }
@@ -360,4 +381,233 @@ Test(bench, verdicts)
     v = bench_verdict_of(100, 1000, 3000, 0, 0);
     cr_expect_eq(v.code, BENCH_VERDICT_NONE);
     cr_expect_str_eq(bench_verdict_name(BENCH_VERDICT_BETWEEN), "between-bounds");
+}
+
+Test(bench, samples_and_the_timer_floor)
+{
+    /* zero-length and undefined event times are never samples */
+    cr_expect(bench_sample_ok(1.0));
+    cr_expect(bench_sample_ok(3.5e6));
+    cr_expect_not(bench_sample_ok(0.0));
+    cr_expect_not(bench_sample_ok(-1000.0));
+    cr_expect_not(bench_sample_ok(NAN));
+    cr_expect_not(bench_sample_ok(INFINITY));
+    /* the floor: 20 us, or 1000 ticks of a coarse timer; or as asked */
+    bench_settings s = bench_settings_default();
+    cr_expect_float_eq(s.min_launch_ns, 0.0, 0);
+    cr_expect_float_eq(bench_launch_floor_ns(&s, 1), 20000.0, 1e-9);
+    cr_expect_float_eq(bench_launch_floor_ns(&s, 0), 20000.0, 1e-9);
+    cr_expect_float_eq(bench_launch_floor_ns(&s, 20), 20000.0, 1e-9);
+    cr_expect_float_eq(bench_launch_floor_ns(&s, 1000), 1e6, 1e-9);
+    s.min_launch_ns = 1e10;
+    cr_expect_float_eq(bench_launch_floor_ns(&s, 1000), 1e10, 1e-9);
+}
+
+static report_run report_of(const dev *d, const bench_plan *p, const bench_result *res, const bench_run_info *info)
+{
+    report_run run = { d->info, 0, p, res, info };
+    return run;
+}
+
+Test(bench, launches_below_the_floor_are_not_measurable, .timeout = 120)
+{
+    dev d = open_dev();
+    const char *specs[] = { "seq", "stride:s=2" };
+    bench_plan *p = plan_of(&d, specs, 2, NULL, 0, 1 << 20);
+    bench_kernels *k = kernels(NULL);
+    bench_settings s = bench_settings_default();
+    s.budget_s = 0.05;
+    s.min_reps = 1;
+    s.min_launch_ns = 1e10; /* 10 s: no 1 MiB launch is that long */
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].status, BENCH_NOT_MEASURABLE, "%s: %d", p->items[i].spec, (int)res[i].status);
+        cr_expect_eq(res[i].event.count, 0, "a pattern below the floor was timed");
+        cr_expect(res[i].check_ns >= 0 && res[i].check_ns < 1e10, "%g", res[i].check_ns);
+        cr_assert_not_null(res[i].failure);
+        cr_expect(strstr(res[i].failure, "not measurable: a launch takes ") == res[i].failure, "%s", res[i].failure);
+        cr_expect(strstr(res[i].failure, "below the 10000000 \u00b5s floor") != NULL, "%s", res[i].failure);
+        cr_expect(strstr(res[i].failure, "--size") != NULL, "%s", res[i].failure);
+    }
+    /* the report: a status of its own, validated, and no bandwidth */
+    report_run run = report_of(&d, p, res, &info);
+    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
+    bw_buf b = BW_BUF_INIT;
+    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    json_t *doc = json_loads(bw_buf_str(&b), 0, NULL);
+    cr_assert_not_null(doc);
+    json_t *results = json_object_get(doc, "results");
+    cr_assert_eq(json_array_size(results), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *r = json_array_get(results, i);
+        cr_expect_str_eq(json_string_value(json_object_get(r, "status")), "not-measurable");
+        cr_expect_str_eq(json_string_value(json_object_get(r, "validation")), "ok");
+        cr_expect(json_is_null(json_object_get(r, "effective_gbs")));
+        cr_expect(json_is_null(json_object_get(r, "relative_to_seq")));
+        const char *why = json_string_value(json_object_get(r, "status_reason"));
+        cr_expect(why && strstr(why, "not measurable") == why, "%s", why ? why : "(null)");
+        cr_expect_eq(json_integer_value(json_object_get(r, "index_bits")), 64);
+    }
+    json_decref(doc);
+    bw_buf_free(&b);
+    report_results_table(&m, &run, 1, &b);
+    const char *t = bw_buf_str(&b);
+    cr_expect(strstr(t, "\nseq                       not measurable: a launch takes ") != NULL, "%s", t);
+    cr_expect(strstr(t, "\nstride:s=2                not measurable: a launch takes ") != NULL, "%s", t);
+    cr_expect(strstr(t, "index arithmetic: 64-bit (long) in every kernel") != NULL, "%s", t);
+    bw_buf_free(&b);
+    bench_results_free(res, p->n);
+    bench_kernels_free(k);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
+/* plans on made-up devices: the form of the index arithmetic */
+Test(bench, index_form_of_plans)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    const char *specs[] = { "seq" };
+    const char *huge[] = { "(g % 1000)*4000000" };
+    bench_limits gpu = { 4u << 20, 16ull << 30, 80ull << 30, 1024, 1 };
+    /* auto on a GPU: 512 MiB of seq is 2^27 items, 4*g < 2^29: int */
+    bench_plan_opts o = { specs, 1, NULL, 0, 0, 0, 0, 0, 0, 0 };
+    cr_assert_eq(bench_plan_make(&o, &cpu_geo, &gpu, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].items, 1 << 27);
+    cr_expect_eq(p->items[0].index32_proven, 1);
+    cr_expect_eq(p->items[0].index_bits, 32);
+    bench_plan_free(p);
+    /* 4 GiB of seq: 2^30 items, 4*g reaches 2^32 - 4: long */
+    o.size = 4ull << 30;
+    cr_assert_eq(bench_plan_make(&o, &cpu_geo, &gpu, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].items, 1 << 30);
+    cr_expect_eq(p->items[0].index32_proven, 0);
+    cr_expect_eq(p->items[0].index_bits, 64);
+    bench_plan_free(p);
+    /* ... and forcing int there is an error that names the pattern */
+    o.index_bits = 32;
+    cr_expect_eq(bench_plan_make(&o, &cpu_geo, &gpu, &p, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "'seq'") && strstr(bw_error_text(&err), "--index 32"), "%s",
+              bw_error_text(&err));
+    /* auto on a CPU keeps long even where int is proven; --index 32 forces it */
+    o.size = 1 << 20;
+    o.index_bits = 0;
+    cr_assert_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_OK);
+    cr_expect_eq(p->items[0].index32_proven, 1);
+    cr_expect_eq(p->items[0].index_bits, 64);
+    bench_plan_free(p);
+    o.index_bits = 32;
+    cr_assert_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_OK);
+    cr_expect_eq(p->items[0].index_bits, 32);
+    bench_plan_free(p);
+    /* 999 * 4000000 leaves int for any launch */
+    bench_plan_opts e = { NULL, 0, huge, 1, 0, 1 << 20, 0, 0, 32, 0 };
+    cr_expect_eq(bench_plan_make(&e, &cpu_geo, &gpu, &p, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "g % 1000 * 4000000") != NULL, "%s", bw_error_text(&err));
+    e.index_bits = 0;
+    cr_assert_eq(bench_plan_make(&e, &cpu_geo, &gpu, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].index_bits, 64);
+    bench_plan_free(p);
+    e.index_bits = 16;
+    cr_expect_eq(bench_plan_make(&e, &cpu_geo, &gpu, &p, &err), BW_E_USAGE);
+    bw_error_clear(&err);
+}
+
+/* the catalogue in the 32-bit form on the CPU: validated against the host
+ * and traced address by address against the model */
+Test(bench, index32_kernels_validate_and_match_the_model, .timeout = 300)
+{
+    dev d = open_dev();
+    size_t nd = 0;
+    char **defaults = bench_plan_default_specs(0, 256, &nd);
+    const char *exprs[] = { "t < 4 ? 4*g : 4*(g ^ 3) + 64", "4*((g % 100)*37 % 1000 + 1000*(w % 3))",
+                            "4*min(g, 100000) + (max(t - 3, 0) << 2) + 4*((w >> 2) & 7)", "4*(g / 3 + !(t % 5))" };
+    size_t ne = sizeof exprs / sizeof exprs[0];
+    bench_plan *p = plan_of(&d, (const char *const *)defaults, nd, exprs, ne, 1 << 20);
+    /* force int wherever the model proves it: at 1 MiB that is everywhere */
+    size_t proven = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        proven += p->items[i].index32_proven;
+        if (p->items[i].index32_proven)
+            p->items[i].index_bits = 32;
+    }
+    cr_expect_eq(proven, p->n, "%zu of %zu proven", proven, p->n);
+    bench_kernels *k = kernels(NULL);
+    bench_settings s = bench_settings_default();
+    s.budget_s = 0.02;
+    s.min_reps = 1;
+    s.min_launch_ns = 1e-3; /* validation, not timing */
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    for (size_t i = 0; i < p->n; i++)
+        cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+    /* both forms, every work-item */
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
+    /* the report says which form ran */
+    report_run run = report_of(&d, p, res, &info);
+    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
+    bw_buf b = BW_BUF_INIT;
+    report_results_table(&m, &run, 1, &b);
+    cr_expect(strstr(bw_buf_str(&b), "index arithmetic: 32-bit (int) in every kernel") != NULL, "%s", bw_buf_str(&b));
+    bw_buf_free(&b);
+    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK);
+    json_t *doc = json_loads(bw_buf_str(&b), 0, NULL);
+    json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
+    cr_expect_eq(json_integer_value(json_object_get(r0, "index_bits")), 32);
+    json_t *sg = json_object_get(r0, "sub_group_size");
+    cr_expect(json_is_null(sg) || (json_integer_value(sg) > 0 && json_integer_value(sg) <= p->items[0].local_size));
+    json_decref(doc);
+    bw_buf_free(&b);
+    bench_results_free(res, p->n);
+    bench_kernels_free(k);
+
+    /* a wrong 32-bit helper is caught by the trace in the 32-bit form only */
+    const char *one[] = { "4*min(g, 1000)" };
+    bench_plan *q = plan_of(&d, NULL, 0, one, 1, 1 << 20);
+    char *dir = kernel_dir_editing("bw_expr.cl", "int bw_min32(int a, int b)\n{\n    return a < b ? a : b;",
+                                   "int bw_min32(int a, int b)\n{\n    return a < b ? a : b + 1;");
+    k = kernels(dir);
+    cr_expect_eq(bench_trace_check(d.ctx, q, k, &err), BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "32-bit index arithmetic: ") == bw_error_text(&err), "%s",
+              bw_error_text(&err));
+    bw_error_clear(&err);
+    for (size_t i = 0; i < q->n; i++)
+        q->items[i].index32_proven = 0; /* the 64-bit form alone passes */
+    cr_expect_eq(bench_trace_check(d.ctx, q, k, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_kernels_free(k);
+    tu_rmdir(dir);
+    free(dir);
+    bench_plan_free(q);
+    bench_plan_free(p);
+    for (size_t i = 0; i < nd; i++)
+        free(defaults[i]);
+    free(defaults);
+    bw_error_clear(&err);
+    close_dev(&d);
+}
+
+Test(bench, index_option_of_run)
+{
+    /* both fail while planning, before any kernel runs */
+    tu_result r = tu_exec((const char *[]){ "run", "--index", "16", "--pattern", "seq", NULL }, NULL);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "--index: '16'") != NULL, "%s", r.err);
+    tu_result_free(&r);
+    /* small addresses, but g * 3000000000 leaves int from g = 1 */
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--index", "32", "--expr", "4*((g * 3000000000) % 1024)",
+                                  "--size", "1M", NULL },
+                NULL);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "'expr:4 * (g * 3000000000 % 1024)'") != NULL && strstr(r.err, "--index 32") != NULL,
+              "%s", r.err);
+    tu_result_free(&r);
 }

@@ -241,6 +241,24 @@ Test(model_expr, opencl_form_widens_and_uses_helpers)
     model_expr_free(e);
 }
 
+Test(model_expr, opencl_32_bit_form_stays_int)
+{
+    model_expr *e = NULL;
+    cr_assert_eq(model_expr_parse("min(t < 3, w >> 1) + (5 << 2) - !g + max(g % 7, 0x10)", &e, NULL), BW_OK);
+    bw_buf b = BW_BUF_INIT;
+    model_expr_print_opencl32(e, &b);
+    const char *s = bw_buf_str(&b);
+    cr_expect(strstr(s, "bw_min32(((t) < (3)), bw_shr32(w, 1))") != NULL, "%s", s);
+    cr_expect(strstr(s, "bw_shl32(5, 2)") != NULL, "%s", s);
+    cr_expect(strstr(s, "((int)!(g))") != NULL, "%s", s);
+    cr_expect(strstr(s, "bw_max32(((g) % (7)), 16)") != NULL, "%s", s);
+    /* nothing 64-bit: no long literal, cast or 64-bit helper */
+    cr_expect(strstr(s, "L") == NULL && strstr(s, "long") == NULL, "%s", s);
+    cr_expect(strstr(s, "bw_min(") == NULL && strstr(s, "bw_shr(") == NULL, "%s", s);
+    bw_buf_free(&b);
+    model_expr_free(e);
+}
+
 Test(model_expr, variables_used)
 {
     model_expr *e = NULL;

@@ -69,16 +69,23 @@ void bench_kernel_name(size_t i, char *buf, size_t n)
 }
 
 /* the definitions gather.cl expects, for one pattern */
-static void definitions(bw_buf *b, const bench_item *it, size_t i, int W)
+static void definitions(bw_buf *b, const bench_item *it, size_t i, int W, int sub_group)
 {
-    static const char *const names[] = { "BW_KERNEL", "BW_W", "BW_E", "BW_ELEM", "BW_LOAD", "BW_ACTIVE", "BW_ADDR" };
+    static const char *const names[] = { "BW_KERNEL", "BW_W",    "BW_E",     "BW_ELEM",   "BW_LOAD",
+                                         "BW_ACTIVE", "BW_ADDR", "BW_INDEX32", "BW_REQD_SG" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         bw_buf_printf(b, "#undef %s\n", names[k]);
     char name[48];
     bench_kernel_name(i, name, sizeof name);
     bw_buf_printf(b, "/* pattern %s */\n#define BW_KERNEL %s\n", it->spec, name);
-    bw_buf_printf(b, "#define BW_W %dL\n#define BW_E %lldL\n#define BW_ELEM %s\n", W, (long long)it->elem,
-                  elem_type(it->elem));
+    /* in the 32-bit form every index value is int, literals included */
+    const char *sfx = it->index_bits == 32 ? "" : "L";
+    if (it->index_bits == 32)
+        bw_buf_puts(b, "#define BW_INDEX32 1\n");
+    if (sub_group > 0)
+        bw_buf_printf(b, "#define BW_REQD_SG %d\n", sub_group);
+    bw_buf_printf(b, "#define BW_W %d%s\n#define BW_E %lld%s\n#define BW_ELEM %s\n", W, sfx, (long long)it->elem,
+                  sfx, elem_type(it->elem));
     /* naturally aligned: an indexed load; 4-byte aligned only: vloadn */
     if (!it->vload)
         bw_buf_puts(b, "#define BW_LOAD(p, a) ((p)[(a) / BW_E])\n");
@@ -101,7 +108,10 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, int W)
         bw_buf_puts(b, ") & 1UL)\n");
     }
     bw_buf_puts(b, "#define BW_ADDR (");
-    model_expr_print_opencl(it->expr, b);
+    if (it->index_bits == 32)
+        model_expr_print_opencl32(it->expr, b);
+    else
+        model_expr_print_opencl(it->expr, b);
     bw_buf_puts(b, ")\n");
 }
 
@@ -116,7 +126,7 @@ bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, siz
     bw_buf_puts(&b, k->prelude);
     for (size_t i = first; i < first + count && i < plan->n; i++) {
         bw_buf_putc(&b, '\n');
-        definitions(&b, &plan->items[i], i, plan->geo.lanes);
+        definitions(&b, &plan->items[i], i, plan->geo.lanes, plan->reqd_sub_group_size);
         bw_buf_puts(&b, k->gather);
     }
     *source = bw_buf_steal(&b);

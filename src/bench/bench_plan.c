@@ -7,6 +7,7 @@
 
 #include "bw_buf.h"
 #include "bw_format.h"
+#include "model_index.h"
 
 #define DEFAULT_LOCAL 256
 #define MIN_TARGET ((uint64_t)16 << 20)
@@ -293,6 +294,26 @@ static bw_code warp0_figures(const bench_plan *p, bench_item *it, bw_error *err)
     return model_warp_count(&p->geo, it->elem, addr, &act, &it->warp0, err);
 }
 
+/* The form of the item's index arithmetic, once its launch is sized
+ * (--index): 32 where forced or, on a GPU, where proven to fit. */
+static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const bench_plan_opts *o,
+                                 const bench_limits *lim, bw_error *err)
+{
+    if (o->index_bits != 0 && o->index_bits != 32 && o->index_bits != 64)
+        return bw_error_set(err, BW_E_USAGE, "--index %d: the index arithmetic is 32 or 64 bits (or auto)",
+                            o->index_bits);
+    it->index32_proven = model_index_fits32(it->expr, p->geo.lanes, &it->active, it->items, NULL);
+    if (o->index_bits == 32 && !it->index32_proven)
+        /* a user expression is its own spec: name it once */
+        return bw_error_set(err, BW_E_USAGE,
+                            "pattern '%s': --index 32: %s%s%snot proven to stay within 32-bit int for "
+                            "%lld work-items; use --index 64 or auto, or a smaller --size",
+                            it->spec, it->pattern ? "its address expression '" : "its values are ",
+                            it->pattern ? it->expr_text : "", it->pattern ? "' is " : "", (long long)it->items);
+    it->index_bits = o->index_bits == 32 || (o->index_bits == 0 && lim->is_gpu && it->index32_proven) ? 32 : 64;
+    return BW_OK;
+}
+
 static uint64_t auto_target(const bench_limits *lim)
 {
     uint64_t t = lim->cache_bytes ? 4 * lim->cache_bytes : UNKNOWN_CACHE_TARGET;
@@ -387,6 +408,8 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         rc = size_item(p, it, lim, err);
         if (rc == BW_OK)
             rc = warp0_figures(p, it, err);
+        if (rc == BW_OK)
+            rc = choose_index_bits(p, it, o, lim, err);
         if (rc != BW_OK && it->pattern == NULL)
             bw_error_prefix(err, "--expr '%s': ", it->expr_text);
         if ((uint64_t)it->span.max_end > p->src_bytes)
@@ -398,6 +421,7 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         goto fail;
     /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
     p->src_bytes = (p->src_bytes + 15) / 16 * 16;
+    p->reqd_sub_group_size = o->reqd_sub_group_size;
     for (size_t i = 0; i < ndefaults; i++)
         free(defaults[i]);
     free(defaults);

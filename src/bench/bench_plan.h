@@ -49,6 +49,8 @@ typedef struct bench_item {
     char *size_note;        /* why the working set misses the target, or NULL */
     model_launch model;     /* loads at A(g), stores at dst[g] */
     model_warp warp0;       /* warp 0 of the launch, for one-warp figures */
+    int index32_proven;     /* every index value fits in int for this launch (model_index_fits32) */
+    int index_bits;         /* the kernel's index arithmetic: 32 (int) or 64 (long) */
 } bench_item;
 
 typedef struct bench_plan {
@@ -60,6 +62,7 @@ typedef struct bench_plan {
     int64_t local_size;
     uint64_t src_bytes;     /* source buffer: the largest extent of any pattern */
     uint64_t dst_bytes;     /* destination buffer */
+    int reqd_sub_group_size; /* the sub-group size kernels ask for (Intel), 0: none */
 } bench_plan;
 
 typedef struct bench_plan_opts {
@@ -71,13 +74,20 @@ typedef struct bench_plan_opts {
     uint64_t size;            /* --size in bytes, 0 for auto */
     int64_t local_size;       /* 0: automatic (256, a multiple of W) */
     int with_defaults;        /* the default set too, before specs and exprs ("all") */
+    /* --index: 32 or 64 forces the form of the index arithmetic; 0 (auto)
+     * takes 32 on a GPU where it is proven to fit, else 64: on PoCL, int
+     * indices hide contiguity from the vectoriser behind zero-extensions */
+    int index_bits;
+    int reqd_sub_group_size;  /* ask kernels for this sub-group size (Intel), 0: no request */
 } bench_plan_opts;
 
 /* Builds the plan. Fails with BW_E_USAGE for an unknown pattern or bad
  * element size, BW_E_SYNTAX / BW_E_EVAL for a bad expression,
  * BW_E_UNSUPPORTED for addresses OpenCL cannot load from (misaligned or
  * below the buffer), BW_E_TOOBIG when --size or a single work-group exceeds
- * the device's largest allocation. Messages name the pattern and value. */
+ * the device's largest allocation, BW_E_USAGE for --index 32 on a pattern
+ * whose index values are not proven to fit in int. Messages name the
+ * pattern and value. */
 bw_code bench_plan_make(const bench_plan_opts *opts, const model_geometry *geo,
                         const bench_limits *lim, bench_plan **out, bw_error *err);
 void bench_plan_free(bench_plan *p); /* accepts NULL */

@@ -1,6 +1,7 @@
 #include "bench_runner.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,11 +11,28 @@
 #include "ocl_program.h"
 
 #define SOURCE_SEED UINT64_C(0x62776c6162)
+/* below about 20 us, launch overhead and timer ticks dominate an event time */
+#define LAUNCH_FLOOR_NS 20000.0
+/* a pattern whose launches mostly read 0 ns is not measurable: at least this many */
+#define DROPPED_LIMIT 3
 
 bench_settings bench_settings_default(void)
 {
-    bench_settings s = { 20.0, 0.01, 5, 2000, 1 };
+    bench_settings s = { 20.0, 0.01, 5, 2000, 1, 0.0 };
     return s;
+}
+
+double bench_launch_floor_ns(const bench_settings *s, uint64_t timer_resolution_ns)
+{
+    if (s->min_launch_ns > 0)
+        return s->min_launch_ns;
+    double f = 1000.0 * (double)timer_resolution_ns;
+    return f > LAUNCH_FLOOR_NS ? f : LAUNCH_FLOOR_NS;
+}
+
+int bench_sample_ok(double event_ns)
+{
+    return event_ns > 0 && isfinite(event_ns);
 }
 
 static double now_s(void)
@@ -202,6 +220,51 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
     bw_error_clear(&first);
 }
 
+/* "3.2 us" with the precision a reader needs */
+static void format_us(char *buf, size_t n, double ns)
+{
+    double us = ns / 1000.0;
+    snprintf(buf, n, us < 10 ? "%.2f µs" : us < 1000 ? "%.1f µs" : "%.0f µs", us);
+}
+
+static void not_measurable(bench_result *res, const char *msg)
+{
+    res->status = BENCH_NOT_MEASURABLE;
+    res->failure_code = BW_E_RANGE;
+    free(res->failure);
+    res->failure = strdup(msg);
+}
+
+/* The sub-group size the kernel runs at, and whether a launch is long
+ * enough to time at all: a launch shorter than the floor is reported as
+ * not measurable, never as a bandwidth. */
+static void after_warmup(run_ctx *r, size_t i, double event_ns)
+{
+    bench_result *res = &r->res[i];
+    bw_error e = BW_ERROR_INIT;
+    size_t sg = 0;
+    /* unknown (0) when the driver cannot tell: that is no failure */
+    if (ocl_kernel_sub_group_size(r->slots[i].kern, (size_t)r->plan->items[i].local_size, &sg, &e) == BW_OK)
+        res->sub_group_size = sg;
+    bw_error_clear(&e);
+    res->check_ns = event_ns;
+    uint64_t tick = ocl_context_device(r->ctx)->timer_resolution_ns;
+    double floor = bench_launch_floor_ns(r->s, tick);
+    if (bench_sample_ok(event_ns) && event_ns >= floor)
+        return;
+    char took[32], fl[32], msg[256];
+    format_us(took, sizeof took, event_ns > 0 ? event_ns : 0);
+    format_us(fl, sizeof fl, floor);
+    if (r->s->min_launch_ns > 0)
+        snprintf(msg, sizeof msg, "not measurable: a launch takes %s (measured), below the %s floor "
+                 "asked for; use a larger --size", took, fl);
+    else
+        snprintf(msg, sizeof msg, "not measurable: a launch takes %s (measured), below the %s floor "
+                 "(1000x the device timer's %llu ns resolution, or 20 µs); use a larger --size",
+                 took, fl, (unsigned long long)tick);
+    not_measurable(res, msg);
+}
+
 static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
 {
     const bench_plan *p = r->plan;
@@ -212,12 +275,14 @@ static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
         report(r, "validating", i, p->n, p->items[i].spec, -1);
         bw_error e = BW_ERROR_INIT;
         bw_code rc = validate(r, i, &e);
-        for (int w = 0; rc == BW_OK && w < r->s->warmup; w++) {
-            ocl_timing t;
+        /* the last warm-up launch is the one checked against the floor */
+        ocl_timing t = { 0, 0 };
+        for (int w = 0; rc == BW_OK && w < (r->s->warmup > 0 ? r->s->warmup : 1); w++)
             rc = launch(r, i, r->slots[i].kern, &t, &e);
-        }
         if (rc != BW_OK)
             fail(&r->res[i], e.code, bw_error_text(&e));
+        else
+            after_warmup(r, i, t.event_ns);
         bw_error_clear(&e);
     }
 }
@@ -258,12 +323,21 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             bw_error e = BW_ERROR_INIT;
             if (launch(r, i, sl->kern, &t, &e) != BW_OK) {
                 fail(res, e.code, bw_error_text(&e));
+            } else if (!bench_sample_ok(t.event_ns)) {
+                res->dropped_samples++;
+                if (res->dropped_samples >= DROPPED_LIMIT && res->dropped_samples > res->event.count) {
+                    char msg[256];
+                    snprintf(msg, sizeof msg, "not measurable: %zu of %zu timed launches took 0 ns "
+                             "(measured: shorter than the device timer resolves); use a larger --size",
+                             res->dropped_samples, res->dropped_samples + res->event.count);
+                    not_measurable(res, msg);
+                }
             } else if (!record(res, sl, &t)) {
                 fail(res, BW_E_NOMEM, "out of memory recording timings");
             } else {
                 size_t n = res->event.count;
                 sl->stable = ((int)n >= s->min_reps && res->event.rse <= s->rse_target) ||
-                             (int)n >= s->max_reps;
+                             (int)(n + res->dropped_samples) >= s->max_reps;
             }
             bw_error_clear(&e);
         }
@@ -354,7 +428,8 @@ void bench_results_free(bench_result *r, size_t n)
     free(r);
 }
 
-bw_code bench_trace_check(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+/* the trace check of every item in the form each has in `plan` */
+static bw_code trace_form(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err)
 {
     run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels };
@@ -398,5 +473,32 @@ bw_code bench_trace_check(ocl_context *ctx, const bench_plan *plan, const bench_
     ocl_buffer_free(r.dst);
     free(r.host_src);
     free(host);
+    return rc;
+}
+
+bw_code bench_trace_check(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+                          bw_error *err)
+{
+    /* a view of the plan whose items differ only in their index form */
+    bench_plan view = *plan;
+    view.items = malloc(plan->n * sizeof *view.items);
+    if (!view.items)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    memcpy(view.items, plan->items, plan->n * sizeof *view.items);
+    bw_code rc = BW_OK;
+    for (int bits = 64; bits >= 32 && rc == BW_OK; bits -= 32) {
+        size_t forms = 0;
+        for (size_t i = 0; i < plan->n; i++) {
+            int b = bits == 32 && plan->items[i].index32_proven ? 32 : 64;
+            forms += b == bits;
+            view.items[i].index_bits = b;
+        }
+        if (forms == 0)
+            continue;
+        rc = trace_form(ctx, &view, kernels, err);
+        if (rc != BW_OK)
+            bw_error_prefix(err, "%d-bit index arithmetic: ", bits);
+    }
+    free(view.items);
     return rc;
 }

@@ -25,6 +25,7 @@ typedef enum bench_status {
     BENCH_OK,      /* validated and timed */
     BENCH_FAILED,  /* build, allocation or validation failed: see failure */
     BENCH_NOT_RUN, /* interrupted before it was timed */
+    BENCH_NOT_MEASURABLE, /* validated, but a launch is too short to time: see failure */
 } bench_status;
 
 typedef struct bench_result {
@@ -39,6 +40,9 @@ typedef struct bench_result {
     double relative_to_seq;  /* measured: effective_gbs / that of the reference; NAN if none */
     long reference;          /* plan index of the seq pattern used, or -1 */
     bench_verdict verdict;   /* measured traffic against the modeled bounds */
+    double check_ns;         /* measured: event time of the last warm-up launch, checked against the floor */
+    size_t dropped_samples;  /* launches whose event time was not positive: never samples */
+    size_t sub_group_size;   /* measured: the kernel's sub-group size (W) as the driver reports it; 0: unknown */
 } bench_result;
 
 typedef struct bench_settings {
@@ -47,10 +51,25 @@ typedef struct bench_settings {
     int min_reps;      /* timed launches before a pattern may count as stable */
     int max_reps;      /* timed launches after which a pattern stops anyway */
     int warmup;        /* untimed launches after the validating one */
+    /* A pattern whose last warm-up launch (one is made even with warmup 0)
+     * takes less than this is not measurable at its size; 0: from the
+     * device, bench_launch_floor_ns. */
+    double min_launch_ns;
 } bench_settings;
 
-/* Defaults: 20 s, 1%, 5, 2000, 1. */
+/* Defaults: 20 s, 1%, 5, 2000, 1, 0 (the device's floor). */
 bench_settings bench_settings_default(void);
+
+/* The shortest launch timed, in ns: s->min_launch_ns when positive, else
+ * the larger of 20 us and 1000 x the device's profiling timer resolution
+ * (CL_DEVICE_PROFILING_TIMER_RESOLUTION), so that the timer's granularity
+ * stays below 0.1% of a sample. */
+double bench_launch_floor_ns(const bench_settings *s, uint64_t timer_resolution_ns);
+
+/* Whether an event time is a sample: positive and finite. Drivers report
+ * 0 ns for launches shorter than their timer's tick; such a launch has no
+ * duration to divide by. */
+int bench_sample_ok(double event_ns);
 
 typedef struct bench_progress {
     const char *phase;  /* "building", "validating", "measuring" */
@@ -83,8 +102,10 @@ void bench_results_free(bench_result *r, size_t n); /* accepts NULL */
 
 /* Builds every item with the trace option, runs each once and compares
  * every recorded address with the model (bench_validate_trace): the proof
- * that kernels and model agree. BW_E_VALIDATION names the first pattern
- * and work-item that differ. */
+ * that kernels and model agree. It proves both forms of the index
+ * arithmetic: every item in 64 bits, then again every item proven to fit
+ * (index32_proven) in 32 bits, whatever form the plan chose. BW_E_VALIDATION
+ * names the first pattern, form and work-item that differ. */
 bw_code bench_trace_check(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err);
 

@@ -36,7 +36,7 @@ static const cli_command commands[] = {
     { "run", "measure every pattern on an OpenCL device and set it beside the model",
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
-      "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N]",
+      "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
@@ -59,8 +59,13 @@ static const cli_command commands[] = {
       "  --quiet             no progress line on standard error\n"
       "  --kernels DIR       read gather.cl and bw_expr.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
       "  --local N           work-items per work-group (default 256, a multiple of the warp)\n"
-      "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation); 2 bad\n"
-      "input; 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
+      "  --index 32|64|auto  index arithmetic of the kernels: int or long (default auto: int on a\n"
+      "                      GPU where the model proves every value fits, long otherwise); 32 is\n"
+      "                      an error for a pattern not proven to fit\n"
+      "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
+      "launch was too short to time (not measurable: use a larger --size); 2 bad input (also\n"
+      "--index 32 where not proven); 3 no OpenCL platform; 130 interrupted (the results so far\n"
+      "are still written).\n",
       cmd_run },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",

@@ -35,6 +35,7 @@ enum {
     OPT_KERNELS,
     OPT_LOCAL,
     OPT_RSE,
+    OPT_INDEX,
 };
 
 static const struct option long_opts[] = {
@@ -51,6 +52,7 @@ static const struct option long_opts[] = {
     { "kernels", required_argument, NULL, OPT_KERNELS },
     { "local", required_argument, NULL, OPT_LOCAL },
     { "rse", required_argument, NULL, OPT_RSE },
+    { "index", required_argument, NULL, OPT_INDEX },
     { 0 },
 };
 
@@ -217,6 +219,14 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
                 st = cli_usage_error(self, "--local: '%s' is not a work-group size (1..65536)", optarg);
             s->popts.local_size = (int64_t)u;
             break;
+        case OPT_INDEX:
+            if (!strcmp(optarg, "auto"))
+                s->popts.index_bits = 0;
+            else if (!strcmp(optarg, "32") || !strcmp(optarg, "64"))
+                s->popts.index_bits = atoi(optarg);
+            else
+                st = cli_usage_error(self, "--index: '%s' is not 32, 64 or auto", optarg);
+            break;
         default: return cli_option_error(self, c, argv);
         }
     }
@@ -260,6 +270,10 @@ static void print_failures(const run_state *s)
             continue; /* reported when the device failed */
         for (size_t i = 0; i < s->plans[k]->n; i++) {
             const bench_result *r = &s->results[k][i];
+            if (r->status == BENCH_NOT_MEASURABLE && r->failure) {
+                fprintf(stderr, "bwlab run: error: pattern '%s' %s\n", s->plans[k]->items[i].spec, r->failure);
+                continue;
+            }
             if (r->status != BENCH_FAILED || !r->failure)
                 continue;
             const char *body = strchr(r->failure, '\n');
@@ -395,7 +409,10 @@ int cmd_run(int argc, char **argv)
     for (size_t k = 0; k < s.ndev; k++) {
         const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
         bench_limits lim = limits_of(d);
-        rc = bench_plan_make(&s.popts, &d->geo, &lim, &s.plans[k], &err);
+        bench_plan_opts o = s.popts;
+        /* the kernel asks for the sub-group size the device takes as W (Intel) */
+        o.reqd_sub_group_size = (int)d->reqd_sub_group_size;
+        rc = bench_plan_make(&o, &d->geo, &lim, &s.plans[k], &err);
         if (rc == BW_OK) {
             planned++;
             continue;
@@ -446,7 +463,7 @@ int cmd_run(int argc, char **argv)
             continue;
         }
         for (size_t i = 0; i < s.plans[k]->n; i++)
-            any_failed |= s.results[k][i].status == BENCH_FAILED;
+            any_failed |= s.results[k][i].status == BENCH_FAILED || s.results[k][i].status == BENCH_NOT_MEASURABLE;
         bw_error_clear(&err);
     }
     sigaction(SIGINT, &old, NULL);

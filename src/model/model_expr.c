@@ -623,12 +623,15 @@ char *model_expr_to_string(const model_expr *e)
     return bw_buf_steal(&b);
 }
 
-static void print_cl(const model_expr *e, int i, bw_buf *out)
+/* bits 64: every value long; bits 32: every value int (model_index has
+ * proved that each one fits) */
+static void print_cl(const model_expr *e, int i, int bits, bw_buf *out)
 {
     const model_expr_node *n = &e->nodes[i];
+    const char *type = bits == 32 ? "int" : "long";
     switch (n->op) {
     case MODEL_OP_NUM:
-        bw_buf_printf(out, "%lldL", (long long)n->value);
+        bw_buf_printf(out, bits == 32 ? "%lld" : "%lldL", (long long)n->value);
         return;
     case MODEL_OP_VAR:
         bw_buf_puts(out, var_text(n->var));
@@ -636,24 +639,24 @@ static void print_cl(const model_expr *e, int i, bw_buf *out)
     case MODEL_OP_NEG:
     case MODEL_OP_BITNOT:
         bw_buf_printf(out, "(%s(", op_text(n->op));
-        print_cl(e, n->kid[0], out);
+        print_cl(e, n->kid[0], bits, out);
         bw_buf_puts(out, "))");
         return;
     case MODEL_OP_POS:
-        print_cl(e, n->kid[0], out);
+        print_cl(e, n->kid[0], bits, out);
         return;
     case MODEL_OP_NOT:
-        bw_buf_puts(out, "((long)!(");
-        print_cl(e, n->kid[0], out);
+        bw_buf_printf(out, "((%s)!(", type);
+        print_cl(e, n->kid[0], bits, out);
         bw_buf_puts(out, "))");
         return;
     case MODEL_OP_COND:
         bw_buf_puts(out, "((");
-        print_cl(e, n->kid[0], out);
+        print_cl(e, n->kid[0], bits, out);
         bw_buf_puts(out, ") ? (");
-        print_cl(e, n->kid[1], out);
+        print_cl(e, n->kid[1], bits, out);
         bw_buf_puts(out, ") : (");
-        print_cl(e, n->kid[2], out);
+        print_cl(e, n->kid[2], bits, out);
         bw_buf_puts(out, "))");
         return;
     case MODEL_OP_MIN:
@@ -664,10 +667,10 @@ static void print_cl(const model_expr *e, int i, bw_buf *out)
                          : n->op == MODEL_OP_MAX ? "bw_max"
                          : n->op == MODEL_OP_SHL ? "bw_shl"
                                                  : "bw_shr";
-        bw_buf_printf(out, "%s(", fn);
-        print_cl(e, n->kid[0], out);
+        bw_buf_printf(out, "%s%s(", fn, bits == 32 ? "32" : "");
+        print_cl(e, n->kid[0], bits, out);
         bw_buf_puts(out, ", ");
-        print_cl(e, n->kid[1], out);
+        print_cl(e, n->kid[1], bits, out);
         bw_buf_putc(out, ')');
         return;
     }
@@ -676,15 +679,20 @@ static void print_cl(const model_expr *e, int i, bw_buf *out)
     }
     /* comparisons and logical operators yield int in OpenCL C: widen */
     int widen = n->op >= MODEL_OP_LT && n->op <= MODEL_OP_NE;
-    widen = widen || n->op == MODEL_OP_LAND || n->op == MODEL_OP_LOR;
+    widen = bits != 32 && (widen || n->op == MODEL_OP_LAND || n->op == MODEL_OP_LOR);
     bw_buf_puts(out, widen ? "((long)((" : "((");
-    print_cl(e, n->kid[0], out);
+    print_cl(e, n->kid[0], bits, out);
     bw_buf_printf(out, ") %s (", op_text(n->op));
-    print_cl(e, n->kid[1], out);
+    print_cl(e, n->kid[1], bits, out);
     bw_buf_puts(out, widen ? ")))" : "))");
 }
 
 void model_expr_print_opencl(const model_expr *e, bw_buf *out)
 {
-    print_cl(e, e->root, out);
+    print_cl(e, e->root, 64, out);
+}
+
+void model_expr_print_opencl32(const model_expr *e, bw_buf *out)
+{
+    print_cl(e, e->root, 32, out);
 }

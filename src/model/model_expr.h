@@ -111,6 +111,11 @@ void model_expr_print(const model_expr *e, bw_buf *out);
 /* OpenCL C form: fully parenthesised, every value of type long, helper
  * calls bw_min/bw_max/bw_shr/bw_shl that the kernel prelude defines. */
 void model_expr_print_opencl(const model_expr *e, bw_buf *out);
+/* The same in 32-bit form: every value of type int, literals without a
+ * suffix, helpers bw_min32/bw_max32/bw_shr32/bw_shl32. It computes the
+ * model's values only where model_index_fits32 has proved that every one
+ * fits in int for the launch. */
+void model_expr_print_opencl32(const model_expr *e, bw_buf *out);
 
 /* Convenience: canonical text as a new heap string (NULL on no memory). */
 char *model_expr_to_string(const model_expr *e);

@@ -3,6 +3,8 @@
 
 #include "ocl_program.h"
 
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -190,6 +192,68 @@ bw_code ocl_kernel_work_group_info(ocl_kernel *k, size_t *max_size, size_t *pref
                                  k->name);
         *preferred_multiple = v;
     }
+    return BW_OK;
+}
+
+/* clGetKernelSubGroupInfo(KHR): OpenCL 2.1 and cl_khr_subgroups, beyond
+ * the 1.2 API this file is compiled against */
+typedef cl_int (CL_API_CALL *sub_group_info_fn)(cl_kernel, cl_device_id, cl_uint, size_t, const void *, size_t,
+                                                void *, size_t *);
+#define MAX_SUB_GROUP_SIZE_FOR_NDRANGE 0x2033 /* CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE(_KHR) */
+
+#define DEVICE_MAX_NUM_SUB_GROUPS 0x105C /* CL_DEVICE_MAX_NUM_SUB_GROUPS, OpenCL 2.1 */
+
+/* The entry point, or NULL: the extension's where the device lists
+ * cl_khr_subgroups, else the core one from the ICD loader on a device of
+ * version 2.1 or later that reports sub-groups. Asking blindly is unsafe:
+ * ocl-icd exports the core entry and jumps through the driver's table,
+ * whose slot is NULL in drivers without it (PoCL 3.1: a crash). */
+static sub_group_info_fn sub_group_info_entry(const ocl_context *c)
+{
+    sub_group_info_fn fn = NULL;
+    cl_platform_id plat = NULL;
+    void *f = NULL;
+    const char *ext = c->info->extensions ? c->info->extensions : "";
+    if (strstr(ext, "cl_khr_subgroups") &&
+        clGetDeviceInfo(c->dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL) == CL_SUCCESS)
+        f = clGetExtensionFunctionAddressForPlatform(plat, "clGetKernelSubGroupInfoKHR");
+    int major = 0, minor = 0;
+    cl_uint groups = 0;
+    if (!f && c->info->device_version && sscanf(c->info->device_version, "OpenCL %d.%d", &major, &minor) == 2 &&
+        (major > 2 || (major == 2 && minor >= 1)) &&
+        clGetDeviceInfo(c->dev, DEVICE_MAX_NUM_SUB_GROUPS, sizeof groups, &groups, NULL) == CL_SUCCESS &&
+        groups > 0) {
+        void *self = dlopen(NULL, RTLD_LAZY);
+        f = self ? dlsym(self, "clGetKernelSubGroupInfo") : NULL;
+        if (self)
+            dlclose(self); /* the loader stays: the program links it */
+    }
+    /* ISO C has no cast from object to function pointer: copy the bits */
+    if (f)
+        memcpy(&fn, &f, sizeof fn);
+    return fn;
+}
+
+bw_code ocl_kernel_sub_group_size(ocl_kernel *k, size_t local, size_t *out, bw_error *err)
+{
+    *out = 0;
+    ocl_context *c = k->p->c;
+    sub_group_info_fn fn = sub_group_info_entry(c);
+    if (!fn)
+        return bw_error_set(err, BW_E_UNSUPPORTED,
+                            "'%s' cannot tell kernels' sub-group sizes (neither cl_khr_subgroups nor OpenCL "
+                            "2.1 sub-groups)",
+                            c->info->name);
+    size_t v = 0;
+    cl_int st = fn(k->k, c->dev, MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local, sizeof v, &v, NULL);
+    if (st != CL_SUCCESS)
+        return ocl_error_set(err, BW_E_UNSUPPORTED, "clGetKernelSubGroupInfo", st,
+                             "CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE of kernel '%s'", k->name);
+    /* 0 is what a device without sub-groups answers (optional since 3.0) */
+    if (v == 0)
+        return bw_error_set(err, BW_E_UNSUPPORTED, "'%s' reports no sub-groups for kernel '%s'", c->info->name,
+                            k->name);
+    *out = v;
     return BW_OK;
 }
 

@@ -36,6 +36,13 @@ bw_code ocl_kernel_arg_local(ocl_kernel *k, unsigned index, size_t bytes, bw_err
 bw_code ocl_kernel_work_group_info(ocl_kernel *k, size_t *max_size, size_t *preferred_multiple,
                                    bw_error *err);
 
+/* The sub-group size the kernel runs at in work-groups of `local`
+ * work-items (CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: Intel's SIMD
+ * width, the NVIDIA warp, the AMD wavefront), through cl_khr_subgroups or
+ * OpenCL 2.1, looked up at run time. BW_E_UNSUPPORTED (*out 0) when the
+ * driver cannot tell. */
+bw_code ocl_kernel_sub_group_size(ocl_kernel *k, size_t local, size_t *out, bw_error *err);
+
 typedef struct ocl_timing {
     double event_ns; /* CL_PROFILING_COMMAND_END - CL_PROFILING_COMMAND_START */
     double wall_ns;  /* host monotonic clock around enqueue + wait */

@@ -37,7 +37,22 @@ static row row_of(const report_run *run, size_t i)
 
 static const char *status_name(bench_status s)
 {
-    return s == BENCH_OK ? "ok" : s == BENCH_FAILED ? "failed" : "not-run";
+    return s == BENCH_OK ? "ok" : s == BENCH_FAILED ? "failed" : s == BENCH_NOT_MEASURABLE ? "not-measurable" : "not-run";
+}
+
+/* validated: measured or found too short to time */
+static int validated(const bench_result *r)
+{
+    return r->status == BENCH_OK || r->status == BENCH_NOT_MEASURABLE;
+}
+
+/* the failure column of a row without a bandwidth */
+static const char *failure_lead(bench_status s, int upper)
+{
+    if (s == BENCH_FAILED)
+        return upper ? "FAILED: " : "failed: ";
+    /* the reason of a pattern too short to time begins "not measurable" */
+    return s == BENCH_NOT_MEASURABLE ? "" : "not run: ";
 }
 
 /* the first line of a failure, for tables */
@@ -45,6 +60,34 @@ static void first_line(bw_buf *out, const char *s)
 {
     const char *nl = strchr(s, '\n');
     bw_buf_putn(out, s, nl ? (size_t)(nl - s) : strlen(s));
+}
+
+/* which form of index arithmetic the kernels used (requested or planned,
+ * never measured): 64-bit long, or 32-bit int where the model proved it */
+static void index_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    size_t n32 = 0;
+    for (size_t i = 0; i < p->n; i++)
+        n32 += p->items[i].index_bits == 32;
+    bw_buf_printf(out, "%sindex arithmetic: ", lead);
+    if (n32 == 0) {
+        bw_buf_puts(out, "64-bit (long) in every kernel\n");
+        return;
+    }
+    if (n32 == p->n) {
+        bw_buf_puts(out, "32-bit (int) in every kernel, each proven by the model to fit its launch\n");
+        return;
+    }
+    bw_buf_printf(out, "32-bit (int) in %zu kernels, proven by the model to fit their launches; 64-bit (long) in ", n32);
+    const char *sep = "";
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->items[i].index_bits != 32) {
+            bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
+            sep = ", ";
+        }
+    }
+    bw_buf_putc(out, '\n');
 }
 
 static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
@@ -77,6 +120,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     bw_buf_puts(out, ", dst ");
     report_bytes(out, (double)p->dst_bytes);
     bw_buf_printf(out, "; %lld work-items per group\n", (long long)p->local_size);
+    index_line(run, out, lead);
     const bench_run_info *info = run->info;
     bw_buf_printf(out, "%stiming: %.1f s of a %.0f s budget in %zu rounds; per pattern the median of its launches "
                        "(event profiling), stopped at %.1f%% relative standard error%s%s\n",
@@ -113,7 +157,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                 bw_buf_puts(out, "\n                        ");
             if (!w.ok) {
                 bw_buf_puts(out, "  ");
-                bw_buf_puts(out, w.r->status == BENCH_FAILED ? "FAILED: " : "not run: ");
+                bw_buf_puts(out, failure_lead(w.r->status, 1));
                 first_line(out, w.r->failure ? w.r->failure : "?");
                 bw_buf_putc(out, '\n');
                 continue;
@@ -180,7 +224,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             md_escape(out, w.it->spec);
             bw_buf_puts(out, "` | ");
             if (!w.ok) {
-                bw_buf_puts(out, w.r->status == BENCH_FAILED ? "failed: " : "not run: ");
+                bw_buf_puts(out, failure_lead(w.r->status, 0));
                 bw_buf seg = BW_BUF_INIT;
                 first_line(&seg, w.r->failure ? w.r->failure : "?");
                 md_escape(out, bw_buf_str(&seg));
@@ -242,7 +286,8 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
                      "time_count,time_rse,wall_median_ns,sector_efficiency,line_efficiency,"
                      "requested_load_bytes,requested_store_bytes,instruction_model_load_bytes,"
                      "footprint_load_bytes,instruction_model_store_bytes,footprint_store_bytes,"
-                     "predicted_efficiency,implied_traffic_bytes,verdict,verdict_position,size_note\n");
+                     "predicted_efficiency,implied_traffic_bytes,verdict,verdict_position,size_note,index_bits,"
+                     "sub_group_size\n");
     for (size_t k = 0; k < n; k++) {
         const report_run *run = &runs[k];
         if (!run->plan)
@@ -264,7 +309,7 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
             csv_int(out, (long long)w.it->elem);
             csv_int(out, (long long)w.it->items);
             bw_buf_printf(out, ",%s,", status_name(w.r->status));
-            csv_field(out, w.ok ? "ok" : (w.r->failure ? w.r->failure : "?"));
+            csv_field(out, validated(w.r) ? "ok" : (w.r->failure ? w.r->failure : "?"));
             csv_num(out, w.r->effective_gbs, w.ok);
             csv_num(out, w.r->relative_to_seq, w.ok);
             csv_num(out, w.r->event.min, w.ok);
@@ -289,6 +334,10 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
             bw_buf_putc(out, ',');
             if (w.it->size_note)
                 csv_field(out, w.it->size_note);
+            csv_int(out, w.it->index_bits);
+            bw_buf_putc(out, ',');
+            if (w.r->sub_group_size)
+                bw_buf_printf(out, "%zu", w.r->sub_group_size);
             bw_buf_putc(out, '\n');
         }
     }
@@ -367,7 +416,13 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "working_set_bytes", json_integer(it->model.loads.footprint_sectors * g->sector));
     json_object_set_new(o, "size_note", it->size_note ? json_string(it->size_note) : json_null());
     json_object_set_new(o, "status", json_string(status_name(r->status)));
-    json_object_set_new(o, "validation", json_string(w.ok ? "ok" : r->failure ? r->failure : "?"));
+    json_object_set_new(o, "validation", json_string(validated(r) ? "ok" : r->failure ? r->failure : "?"));
+    json_object_set_new(o, "status_reason",
+                        !w.ok && r->status != BENCH_FAILED && r->failure ? json_string(r->failure) : json_null());
+    json_object_set_new(o, "index_bits", json_integer(it->index_bits));
+    json_object_set_new(o, "sub_group_size",
+                        r->sub_group_size ? json_integer((json_int_t)r->sub_group_size) : json_null());
+    json_object_set_new(o, "dropped_samples", json_integer((json_int_t)r->dropped_samples));
     json_object_set_new(o, "effective_gbs", report_json_real(r->effective_gbs, w.ok));
     json_object_set_new(o, "relative_to_seq", report_json_real(r->relative_to_seq, w.ok));
     json_object_set_new(o, "reference",
