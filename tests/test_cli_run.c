@@ -128,7 +128,7 @@ Test(cli_run, other_formats_and_output_file, .timeout = 300)
     snprintf(path, sizeof path, "%s/out.csv", dir);
     tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "aos:struct=12,field=0,seq", "--expr",
                                             "min(4*g, 4*t + 64)",
-                                     "--size", "4M", "--budget", "0.3", "--output", path, "--explain", NULL },
+                                     "--size", "16M", "--budget", "0.3", "--output", path, "--explain", NULL },
                    NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect_str_eq(r.out, "", "--output keeps stdout empty");
@@ -145,7 +145,7 @@ Test(cli_run, other_formats_and_output_file, .timeout = 300)
     cr_expect_eq(lines, 4, "header + 3 patterns: %s", csv);
     free(csv);
 
-    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "4M", "--budget", "0.3",
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "16M", "--budget", "0.3",
                                   "--format", "md",
                               "--explain", NULL },
             NULL);
@@ -154,7 +154,7 @@ Test(cli_run, other_formats_and_output_file, .timeout = 300)
     cr_expect(strstr(r.out, "half of every fetched sector is skipped") != NULL, "%s", r.out);
     tu_result_free(&r);
 
-    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "4M", "--budget", "0.3",
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "16M", "--budget", "0.3",
                                   "--explain",
                               NULL },
             NULL);
@@ -231,7 +231,7 @@ Test(cli_run, errors, .timeout = 300)
     json_decref(d);
     tu_result_free(&r);
     /* an unwritable --output: an error, and the results on stdout instead */
-    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "1M", "--budget", "0.1",
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "16M", "--budget", "0.1",
                                   "--output", "/nonexistent-dir/out.json", NULL },
                 NULL);
     cr_expect_eq(r.status, 1, "%s", r.err);
