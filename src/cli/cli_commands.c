@@ -46,8 +46,10 @@ static const cli_command commands[] = {
       "  --expr EXPR         measure your own address expression (bytes; t, w, g, W); may repeat\n"
       "  --elem E            bytes per lane: 4, 8 or 16\n"
       "  --size BYTES|auto   working set each pattern touches (default auto: 4 x the device's\n"
-      "                      global-memory cache, at least 512 MiB on a GPU, within its largest\n"
-      "                      allocation and a quarter of its memory); e.g. 256M\n"
+      "                      global-memory cache, or for a CPU device reporting none the host's\n"
+      "                      last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
+      "                      largest allocation and a quarter of its memory); e.g. 256M. src and\n"
+      "                      dst together stay within 3/4 of the device's memory\n"
       "  --budget S          seconds of timing for all patterns together (default 20): each pattern\n"
       "                      is timed until its median is stable (1% relative standard error)\n"
       "                      or the budget ends\n"
@@ -58,7 +60,8 @@ static const cli_command commands[] = {
       "  --explain           a sentence under each row: what the pattern does, why the model says so\n"
       "  --quiet             no progress line on standard error\n"
       "  --kernels DIR       read gather.cl and bw_expr.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
-      "  --local N           work-items per work-group (default 256, a multiple of the warp)\n"
+      "  --local N           work-items per work-group (default 256, a multiple of the warp,\n"
+      "                      lowered to what the device and each built kernel allow)\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation); 2 bad\n"
       "input; 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
       cmd_run },
