@@ -1,4 +1,4 @@
-/* bench_runner: measures a plan on one device (DESIGN.md §4).
+/* bench_runner: measures a plan on one device (docs/results.md).
  *
  * Pseudo-random source data is written once; every pattern's kernel is
  * built, launched once and checked against the host reference (a wrong
