@@ -45,7 +45,7 @@ static dev open_dev(void)
     d.info = ocl_device_at(d.plats, idx[0]);
     free(idx);
     bench_limits l = { d.info->global_cache_bytes, d.info->max_alloc_bytes, d.info->global_mem_bytes,
-                       d.info->max_work_group_size, 0 };
+                       d.info->max_work_group_size, 0, d.info->address_bits, 0, "" };
     d.lim = l;
     return d;
 }
@@ -248,7 +248,7 @@ Test(bench, broken_kernel_source_fails_with_the_build_log, .timeout = 120)
 
 /* plans are pure: a made-up device of known limits */
 static const model_geometry cpu_geo = { 8, 64, 64, 0, 4 };
-static const bench_limits cpu_lim = { 32u << 20, 1u << 30, 4ull << 30, 4096, 0 };
+static const bench_limits cpu_lim = { 32u << 20, 1u << 30, 4ull << 30, 4096, 0, 64, 0, "" };
 
 static bw_code try_plan(const char *spec, const char *expr, uint64_t size, const bench_limits *lim,
                         bench_plan **p, bw_error *err)
@@ -291,7 +291,7 @@ Test(bench, plans_are_sized_from_the_device)
     cr_expect_leq(p->src_bytes, 256u << 20);
     bench_plan_free(p);
     /* a GPU reporting a 4 MiB cache still gets 512 MiB, within a quarter of its memory */
-    bench_limits gpu = { 4u << 20, 8ull << 30, 80ull << 30, 1024, 1 };
+    bench_limits gpu = { 4u << 20, 8ull << 30, 80ull << 30, 1024, 1, 64, 0, "" };
     cr_assert_eq(try_plan("seq", NULL, 0, &gpu, &p, &err), BW_OK);
     cr_expect_eq(p->target_bytes, 512u << 20);
     bench_plan_free(p);
@@ -474,7 +474,7 @@ Test(bench, index_form_of_plans)
     bw_error err = BW_ERROR_INIT;
     const char *specs[] = { "seq" };
     const char *huge[] = { "(g % 1000)*4000000" };
-    bench_limits gpu = { 4u << 20, 16ull << 30, 80ull << 30, 1024, 1 };
+    bench_limits gpu = { .cache_bytes = 4u << 20, .max_alloc_bytes = 16ull << 30, .global_mem_bytes = 80ull << 30, .max_work_group = 1024, .is_gpu = 1 };
     /* auto on a GPU: 512 MiB of seq is 2^27 items, 4*g < 2^29: int */
     bench_plan_opts o = { specs, 1, NULL, 0, 0, 0, 0, 0, 0, 0 };
     cr_assert_eq(bench_plan_make(&o, &cpu_geo, &gpu, &p, &err), BW_OK, "%s", bw_error_text(&err));

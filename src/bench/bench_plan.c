@@ -14,7 +14,10 @@
 /* GPU L2 and last-level caches reach hundreds of MiB, and drivers often
  * report only a first-level cache: a GPU's working set is at least this */
 #define GPU_MIN_TARGET ((uint64_t)512 << 20)
-#define UNKNOWN_CACHE_TARGET ((uint64_t)64 << 20)
+/* no cache figure at all: CI-class CPUs stop gaining from their caches only
+ * past 48-64 MiB per array, so 64 MiB was short of 4x; this is 4x of a
+ * 64 MiB last-level cache */
+#define UNKNOWN_CACHE_TARGET ((uint64_t)256 << 20)
 
 char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count)
 {
@@ -197,29 +200,84 @@ static bw_code check_loadable(const bench_item *it, bw_error *err)
     return BW_OK;
 }
 
+/* What one buffer may hold and the limit that sets it, in words for notes
+ * ("the buffer would exceed <note>") and errors ("more than <full>"). */
+typedef struct buf_cap {
+    uint64_t bytes;
+    uint64_t items; /* work-items of one launch */
+    char note[192];
+    char full[256];
+} buf_cap;
+
+/* the binding limit of a buffer: the largest allocation, a device of fewer
+ * than 64 address bits, and in the second pass half the memory budget;
+ * multiples of 16 so that src's rounding up stays within */
+static buf_cap cap_of(const bench_limits *lim, uint64_t budget_half)
+{
+    buf_cap c;
+    char a[32], b[32];
+    c.bytes = lim->max_alloc_bytes & ~(uint64_t)15;
+    bw_format_bytes(a, sizeof a, (double)lim->max_alloc_bytes);
+    snprintf(c.note, sizeof c.note, "the largest allocation, %s", a);
+    snprintf(c.full, sizeof c.full, "the device's largest allocation, %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE)", a);
+    c.items = SIZE_MAX < INT64_MAX ? (uint64_t)SIZE_MAX : (uint64_t)INT64_MAX;
+    if (lim->address_bits > 0 && lim->address_bits < 64) {
+        uint64_t space = UINT64_C(1) << lim->address_bits;
+        if (space - 1 < c.items)
+            c.items = space - 1;
+        if (space < c.bytes) {
+            c.bytes = space;
+            bw_format_bytes(a, sizeof a, (double)space);
+            snprintf(c.note, sizeof c.note, "%s, what a %u-bit device can address", a, lim->address_bits);
+            snprintf(c.full, sizeof c.full, "%s, what a %u-bit device can address (CL_DEVICE_ADDRESS_BITS)", a,
+                     lim->address_bits);
+        }
+    }
+    if (budget_half && budget_half < c.bytes) {
+        c.bytes = budget_half & ~(uint64_t)15;
+        bw_format_bytes(a, sizeof a, (double)budget_half);
+        bw_format_bytes(b, sizeof b, (double)lim->global_mem_bytes);
+        snprintf(c.note, sizeof c.note, "half the memory budget, %s (src and dst together at most 3/4 of the %s "
+                 "global memory)", a, b);
+        snprintf(c.full, sizeof c.full, "half the memory budget, %s (src and dst together at most 3/4 of the "
+                 "device's %s global memory, CL_DEVICE_GLOBAL_MEM_SIZE)", a, b);
+    }
+    return c;
+}
+
+static char *note_below_target(const bench_plan *p, const char *why)
+{
+    char a[32];
+    bw_format_bytes(a, sizeof a, (double)p->target_bytes);
+    size_t n = 96 + strlen(why);
+    char *note = malloc(n);
+    if (note)
+        snprintf(note, n, "working set below the %s target: the buffer would exceed %s", a, why);
+    return note;
+}
+
 /* Sizes one item: enough items that its modeled load footprint reaches
- * the target, within the largest allocation for both buffers. */
-static bw_code size_item(bench_plan *p, bench_item *it, const bench_limits *lim, bw_error *err)
+ * the target, with src and dst each within cap. */
+static bw_code size_item(bench_plan *p, bench_item *it, const buf_cap *cap, bw_error *err)
 {
     int64_t local = p->local_size;
-    uint64_t max_alloc = lim->max_alloc_bytes;
+    uint64_t max_alloc = cap->bytes;
     int64_t items;
     bw_code rc;
     char *note = NULL;
+    free(it->size_note);
+    it->size_note = NULL;
     int matrix = it->pattern && (!strcmp(it->family, "matrix-row") || !strcmp(it->family, "matrix-col"));
     if (matrix) {
         /* the whole matrix once; a column walk spans it however few columns
          * it takes, so a matrix too large is an error, not a smaller run */
         int64_t n = model_pattern_param_value(it->pattern, "n");
         if ((uint64_t)n * (uint64_t)n * (uint64_t)it->elem > max_alloc) {
-            char a[32], b[32];
+            char a[32];
             bw_format_bytes(a, sizeof a, (double)((uint64_t)n * (uint64_t)n * (uint64_t)it->elem));
-            bw_format_bytes(b, sizeof b, (double)max_alloc);
             int64_t fit = (int64_t)sqrt((double)max_alloc / (double)it->elem) / 64 * 64;
-            return bw_error_set(err, BW_E_TOOBIG,
-                                "pattern '%s': the %s matrix is larger than the device's largest "
-                                "allocation, %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE); use n=%lld or less",
-                                it->spec, a, b, (long long)fit);
+            return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': the %s matrix is larger than %s; use n=%lld or less",
+                                it->spec, a, cap->full, (long long)fit);
         }
         items = round_up(n * n, local);
     } else {
@@ -229,41 +287,43 @@ static bw_code size_item(bench_plan *p, bench_item *it, const bench_limits *lim,
         double per_item = (double)(it->model.loads.footprint_sectors * p->geo.sector) / (double)probe;
         double want = per_item > 0 ? (double)p->target_bytes / per_item : (double)probe;
         /* keep launches of tiny-footprint patterns (broadcast) bounded */
-        double cap = 4.0 * (double)p->target_bytes / (double)it->elem;
-        items = round_up((int64_t)fmin(fmax(want, (double)local), cap), local);
+        double most = 4.0 * (double)p->target_bytes / (double)it->elem;
+        items = round_up((int64_t)fmin(fmax(want, (double)local), most), local);
+    }
+    if ((uint64_t)items > cap->items) {
+        /* the launch's global size itself: a 32-bit device or host counts work-items in 32 bits */
+        int64_t fit = (int64_t)(cap->items / (uint64_t)local) * local;
+        if (fit < local)
+            return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': not even one work-group of %lld fits", it->spec,
+                                (long long)local);
+        items = fit;
+        char why[96];
+        snprintf(why, sizeof why, "%llu work-items per launch (CL_DEVICE_ADDRESS_BITS, size_t)",
+                 (unsigned long long)cap->items);
+        note = note_below_target(p, why);
     }
     for (int tries = 0;; tries++) {
         if ((rc = account(p, it, items, err)) != BW_OK)
-            return rc;
+            goto fail;
         if ((rc = check_loadable(it, err)) != BW_OK)
-            return rc;
+            goto fail;
         uint64_t src = (uint64_t)it->span.max_end, dst = (uint64_t)(items * it->elem);
         uint64_t need = src > dst ? src : dst;
         if (need <= max_alloc)
             break;
         if (items == local || tries > 8) {
-            char a[32], b[32];
+            char a[32];
             bw_format_bytes(a, sizeof a, (double)need);
-            bw_format_bytes(b, sizeof b, (double)max_alloc);
-            return bw_error_set(err, BW_E_TOOBIG,
-                                "pattern '%s' needs a %s buffer even for %lld work-items, more than "
-                                "the device's largest allocation, %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
-                                it->spec, a, (long long)items, b);
+            rc = bw_error_set(err, BW_E_TOOBIG, "pattern '%s' needs a %s buffer even for %lld work-items, more than %s",
+                              it->spec, a, (long long)items, cap->full);
+            goto fail;
         }
         /* shrink in proportion, then check again (extents need not be linear) */
         int64_t smaller = (int64_t)((double)items * (double)max_alloc / (double)need * 0.97);
         smaller = smaller / local * local;
         items = smaller < local ? local : smaller;
         free(note);
-        note = NULL;
-        char a[32], b[32];
-        bw_format_bytes(a, sizeof a, (double)p->target_bytes);
-        bw_format_bytes(b, sizeof b, (double)max_alloc);
-        size_t n = 200 + strlen(it->spec);
-        note = malloc(n);
-        if (note)
-            snprintf(note, n, "working set below the %s target: the buffer would exceed the largest allocation, %s",
-                     a, b);
+        note = note_below_target(p, cap->note);
     }
     uint64_t fp = (uint64_t)(it->model.loads.footprint_sectors * p->geo.sector);
     if (!note && fp < p->target_bytes / 2 && matrix) {
@@ -278,6 +338,9 @@ static bw_code size_item(bench_plan *p, bench_item *it, const bench_limits *lim,
     it->local_size = local;
     it->vload = it->span.align < it->elem;
     return BW_OK;
+fail:
+    free(note);
+    return rc;
 }
 
 static bw_code warp0_figures(const bench_plan *p, bench_item *it, bw_error *err)
@@ -314,9 +377,23 @@ static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const benc
     return BW_OK;
 }
 
-static uint64_t auto_target(const bench_limits *lim)
+/* 4x the last-level cache, and where that figure came from */
+static uint64_t auto_target(bench_plan *p, const bench_limits *lim)
 {
-    uint64_t t = lim->cache_bytes ? 4 * lim->cache_bytes : UNKNOWN_CACHE_TARGET;
+    uint64_t t;
+    p->cache_bytes = 0;
+    if (lim->cache_bytes) {
+        p->cache_bytes = lim->cache_bytes;
+        snprintf(p->cache_source, sizeof p->cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+    } else if (lim->host_llc_bytes && !lim->is_gpu) {
+        /* a CPU device shares the host's caches (PoCL may report none) */
+        p->cache_bytes = lim->host_llc_bytes;
+        snprintf(p->cache_source, sizeof p->cache_source, "%s",
+                 lim->host_llc_source[0] ? lim->host_llc_source : "host last-level cache");
+    } else {
+        snprintf(p->cache_source, sizeof p->cache_source, "default (no cache size known)");
+    }
+    t = p->cache_bytes ? 4 * p->cache_bytes : UNKNOWN_CACHE_TARGET;
     uint64_t floor = lim->is_gpu ? GPU_MIN_TARGET : MIN_TARGET;
     if (t < floor)
         t = floor;
@@ -324,6 +401,131 @@ static uint64_t auto_target(const bench_limits *lim)
     if (lim->global_mem_bytes / 4 < cap)
         cap = lim->global_mem_bytes / 4;
     return t < cap ? t : cap;
+}
+
+/* the work-group: --local as given, else 256 lowered to the device's
+ * maximum in whole warps */
+static bw_code choose_local(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
+                            int64_t *out, bw_error *err)
+{
+    int64_t local = o->local_size ? o->local_size : round_up(DEFAULT_LOCAL, geo->lanes);
+    while (!o->local_size && local > geo->lanes && (uint64_t)local > lim->max_work_group)
+        local -= geo->lanes;
+    if (!o->local_size && (uint64_t)local > lim->max_work_group)
+        return bw_error_set(err, BW_E_UNSUPPORTED,
+                            "the device allows at most %llu work-items per group "
+                            "(CL_DEVICE_MAX_WORK_GROUP_SIZE), fewer than one warp of %d lanes; bwlab "
+                            "launches whole warps",
+                            (unsigned long long)lim->max_work_group, geo->lanes);
+    if (local % geo->lanes != 0 || (uint64_t)local > lim->max_work_group) {
+        int64_t most = (int64_t)(lim->max_work_group / (uint64_t)geo->lanes) * geo->lanes;
+        if ((uint64_t)local > lim->max_work_group && most >= geo->lanes)
+            return bw_error_set(err, BW_E_USAGE,
+                                "--local %lld: a work-group must be a multiple of the warp (%d lanes) and at "
+                                "most %llu work-items on this device; use --local %lld or less",
+                                (long long)local, geo->lanes, (unsigned long long)lim->max_work_group,
+                                (long long)most);
+        return bw_error_set(err, BW_E_USAGE,
+                            "--local %lld: a work-group must be a multiple of the warp (%d lanes) and at "
+                            "most %llu work-items on this device",
+                            (long long)local, geo->lanes, (unsigned long long)lim->max_work_group);
+    }
+    *out = local;
+    return BW_OK;
+}
+
+/* --size against the largest allocation, the address space and the budget */
+static bw_code check_size(uint64_t size, const bench_limits *lim, uint64_t budget, bw_error *err)
+{
+    char a[32], b[32], c[32];
+    bw_format_bytes(a, sizeof a, (double)size);
+    if (size > lim->max_alloc_bytes) {
+        bw_format_bytes(b, sizeof b, (double)lim->max_alloc_bytes);
+        return bw_error_set(err, BW_E_TOOBIG,
+                            "--size %s (%llu B) is larger than the device's largest allocation, %s "
+                            "(CL_DEVICE_MAX_MEM_ALLOC_SIZE); use --size %llu or less",
+                            a, (unsigned long long)size, b, (unsigned long long)lim->max_alloc_bytes);
+    }
+    if (lim->address_bits > 0 && lim->address_bits < 64 && size > UINT64_C(1) << lim->address_bits) {
+        uint64_t space = UINT64_C(1) << lim->address_bits;
+        bw_format_bytes(b, sizeof b, (double)space);
+        return bw_error_set(err, BW_E_TOOBIG,
+                            "--size %s (%llu B) is more than a %u-bit device can address, %s "
+                            "(CL_DEVICE_ADDRESS_BITS); use --size %llu or less",
+                            a, (unsigned long long)size, lim->address_bits, b, (unsigned long long)space);
+    }
+    /* every run holds src and dst of at least the working set each */
+    if (size > budget / 2) {
+        bw_format_bytes(b, sizeof b, (double)budget);
+        bw_format_bytes(c, sizeof c, (double)lim->global_mem_bytes);
+        return bw_error_set(err, BW_E_TOOBIG,
+                            "--size %s (%llu B) needs a source and a destination buffer of %s each, more than "
+                            "the memory budget of %s together (3/4 of the device's %s global memory, "
+                            "CL_DEVICE_GLOBAL_MEM_SIZE); use --size %llu or less",
+                            a, (unsigned long long)size, a, b, c, (unsigned long long)(budget / 2));
+    }
+    return BW_OK;
+}
+
+/* sizes every item or, with only_over, those whose buffers exceed the
+ * cap; then the plan's buffers are the largest of any item */
+static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_error *err)
+{
+    bw_code rc = BW_OK;
+    for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
+        bench_item *it = &p->items[i];
+        if (only_over && (uint64_t)it->span.max_end <= cap->bytes && (uint64_t)(it->items * it->elem) <= cap->bytes)
+            continue;
+        rc = size_item(p, it, cap, err);
+        if (rc == BW_OK)
+            rc = warp0_figures(p, it, err);
+        if (rc != BW_OK && it->pattern == NULL)
+            bw_error_prefix(err, "--expr '%s': ", it->expr_text);
+    }
+    p->src_bytes = p->dst_bytes = 0;
+    for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
+        const bench_item *it = &p->items[i];
+        if ((uint64_t)it->span.max_end > p->src_bytes)
+            p->src_bytes = (uint64_t)it->span.max_end;
+        if ((uint64_t)(it->items * it->elem) > p->dst_bytes)
+            p->dst_bytes = (uint64_t)(it->items * it->elem);
+    }
+    /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
+    p->src_bytes = (p->src_bytes + 15) / 16 * 16;
+    return rc;
+}
+
+uint64_t bench_plan_trace_bytes(const bench_plan *p)
+{
+    int64_t most = 0;
+    for (size_t i = 0; i < p->n; i++)
+        most = p->items[i].items > most ? p->items[i].items : most;
+    return (uint64_t)most * sizeof(int64_t);
+}
+
+bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_error *err)
+{
+    bench_item *it = &p->items[i];
+    int64_t W = p->geo.lanes;
+    if ((uint64_t)it->local_size <= kernel_max)
+        return BW_OK;
+    int64_t most = (int64_t)(kernel_max / (uint64_t)W) * W;
+    if (most < W)
+        return bw_error_set(err, BW_E_UNSUPPORTED,
+                            "pattern '%s': the kernel allows at most %llu work-items per group on this device "
+                            "(CL_KERNEL_WORK_GROUP_SIZE), fewer than one warp of %lld lanes",
+                            it->spec, (unsigned long long)kernel_max, (long long)W);
+    if (p->local_given)
+        return bw_error_set(err, BW_E_USAGE,
+                            "pattern '%s': --local %lld: the kernel allows at most %llu work-items per group on "
+                            "this device (CL_KERNEL_WORK_GROUP_SIZE); use --local %lld or less",
+                            it->spec, (long long)it->local_size, (unsigned long long)kernel_max, (long long)most);
+    /* W divides items (a multiple of the planned group): the search ends at W */
+    int64_t local = most;
+    while (it->items % local != 0)
+        local -= W;
+    it->local_size = local;
+    return BW_OK;
 }
 
 static bw_code check_elem(int64_t elem, bw_error *err)
@@ -347,29 +549,19 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
     p->geo = *geo;
     char **defaults = NULL;
     size_t ndefaults = 0;
-    if (o->size > 0 && o->size > lim->max_alloc_bytes) {
-        char a[32], b[32];
-        bw_format_bytes(a, sizeof a, (double)o->size);
-        bw_format_bytes(b, sizeof b, (double)lim->max_alloc_bytes);
-        rc = bw_error_set(err, BW_E_TOOBIG,
-                          "--size %s (%llu B) is larger than the device's largest allocation, %s "
-                          "(CL_DEVICE_MAX_MEM_ALLOC_SIZE); use --size %llu or less",
-                          a, (unsigned long long)o->size, b, (unsigned long long)lim->max_alloc_bytes);
+    p->budget_bytes = lim->global_mem_bytes ? lim->global_mem_bytes / 4 * 3 : UINT64_MAX;
+    if (o->size > 0 && (rc = check_size(o->size, lim, p->budget_bytes, err)) != BW_OK)
         goto fail;
-    }
     p->target_auto = o->size == 0;
-    p->target_bytes = o->size ? o->size : auto_target(lim);
-    int64_t local = o->local_size ? o->local_size : round_up(DEFAULT_LOCAL, geo->lanes);
-    while (!o->local_size && local > geo->lanes && (uint64_t)local > lim->max_work_group)
-        local -= geo->lanes;
-    if (local % geo->lanes != 0 || (uint64_t)local > lim->max_work_group) {
-        rc = bw_error_set(err, BW_E_USAGE,
-                          "--local %lld: a work-group must be a multiple of the warp (%d lanes) and at "
-                          "most %llu work-items on this device",
-                          (long long)local, geo->lanes, (unsigned long long)lim->max_work_group);
-        goto fail;
+    if (o->size) {
+        p->target_bytes = o->size;
+        snprintf(p->cache_source, sizeof p->cache_source, "--size");
+    } else {
+        p->target_bytes = auto_target(p, lim);
     }
-    p->local_size = local;
+    p->local_given = o->local_size != 0;
+    if ((rc = choose_local(o, geo, lim, &p->local_size, err)) != BW_OK)
+        goto fail;
 
     if (o->with_defaults || (o->nspecs == 0 && o->nexprs == 0)) {
         /* square matrices filling the target, in whole 64x64 tiles */
@@ -400,27 +592,27 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
             p->items[p->n - 1].added_as_reference = 1;
     }
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
-        bench_item *it = &p->items[i];
         char store[48];
-        snprintf(store, sizeof store, "%lld*g", (long long)it->elem);
-        if ((rc = model_expr_parse(store, &it->store_expr, err)) != BW_OK)
-            break;
-        rc = size_item(p, it, lim, err);
-        if (rc == BW_OK)
-            rc = warp0_figures(p, it, err);
-        if (rc == BW_OK)
-            rc = choose_index_bits(p, it, o, lim, err);
-        if (rc != BW_OK && it->pattern == NULL)
-            bw_error_prefix(err, "--expr '%s': ", it->expr_text);
-        if ((uint64_t)it->span.max_end > p->src_bytes)
-            p->src_bytes = (uint64_t)it->span.max_end;
-        if ((uint64_t)(it->items * it->elem) > p->dst_bytes)
-            p->dst_bytes = (uint64_t)(it->items * it->elem);
+        snprintf(store, sizeof store, "%lld*g", (long long)p->items[i].elem);
+        rc = model_expr_parse(store, &p->items[i].store_expr, err);
+    }
+    buf_cap cap = cap_of(lim, 0);
+    if (rc == BW_OK)
+        rc = size_items(p, &cap, 0, err);
+    /* both buffers over the budget: hold each to half of it, so that the
+     * largest src and the largest dst fit together whichever items they serve */
+    if (rc == BW_OK && p->src_bytes + p->dst_bytes > p->budget_bytes) {
+        cap = cap_of(lim, p->budget_bytes / 2);
+        rc = size_items(p, &cap, 1, err);
+    }
+    /* the index form follows the final sizes */
+    for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
+        rc = choose_index_bits(p, &p->items[i], o, lim, err);
+        if (rc != BW_OK && p->items[i].pattern == NULL)
+            bw_error_prefix(err, "--expr '%s': ", p->items[i].expr_text);
     }
     if (rc != BW_OK)
         goto fail;
-    /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
-    p->src_bytes = (p->src_bytes + 15) / 16 * 16;
     p->reqd_sub_group_size = o->reqd_sub_group_size;
     for (size_t i = 0; i < ndefaults; i++)
         free(defaults[i]);

@@ -4,11 +4,25 @@
  * Each pattern becomes one kernel launch of `items` work-items: work-item g
  * loads elem bytes at the pattern's address A(g) and stores them at
  * dst[g]. The plan sizes each launch from the device's own limits so that
- * the pattern's modeled footprint reaches the working-set target (at least
- * 4x the global-memory cache by default) without exceeding the largest
- * allocation, checks that OpenCL can load at every address, and accounts
- * requested, instruction-model and footprint bytes for loads and stores.
- * Pure host code: the device comes in as plain numbers. */
+ * the pattern's modeled footprint reaches the working-set target, checks
+ * that OpenCL can load at every address, and accounts requested,
+ * instruction-model and footprint bytes for loads and stores. Pure host
+ * code: the device comes in as plain numbers.
+ *
+ * Sizing rules:
+ * - auto target: 4x the last-level cache: the device's global-memory cache,
+ *   else (a CPU device reporting none) the host's, else 256 MiB; at least
+ *   16 MiB (512 MiB on a GPU); at most the largest allocation and a quarter
+ *   of global memory.
+ * - every buffer (src, dst) fits the largest allocation and, on a device of
+ *   fewer than 64 address bits, 2^bits bytes; every launch's work-item count
+ *   fits 2^bits and the host's size_t.
+ * - memory budget: src and dst together at most 3/4 of global memory, the
+ *   rest left to the driver and the display. When the patterns' largest
+ *   buffers together exceed it, each buffer is held to half the budget.
+ * A pattern whose buffers would exceed a limit is launched with fewer
+ * work-items and says so in size_note; --size itself beyond a limit is an
+ * error (BW_E_TOOBIG). */
 #ifndef BENCH_PLAN_H
 #define BENCH_PLAN_H
 
@@ -22,13 +36,18 @@
 #include "model_pattern.h"
 #include "model_warp.h"
 
-/* What the plan needs to know of the device. */
+/* What the plan needs to know of the device (and, for a CPU device, of the
+ * host). Fields after is_gpu may be left zero. */
 typedef struct bench_limits {
     uint64_t cache_bytes;     /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (0: unknown) */
     uint64_t max_alloc_bytes; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
-    uint64_t global_mem_bytes;
+    uint64_t global_mem_bytes; /* CL_DEVICE_GLOBAL_MEM_SIZE (0: unknown, no budget) */
     uint64_t max_work_group;  /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     int is_gpu;               /* GPUs get a larger floor: their last-level caches outgrow what they report */
+    uint32_t address_bits;    /* CL_DEVICE_ADDRESS_BITS (0: unknown, taken as 64) */
+    uint64_t host_llc_bytes;  /* the host's last-level cache, used when cache_bytes is 0; set
+                               * for CPU devices only (0: unknown) */
+    char host_llc_source[256]; /* where host_llc_bytes came from (bench_host_llc) */
 } bench_limits;
 
 typedef struct bench_item {
@@ -43,7 +62,8 @@ typedef struct bench_item {
     model_expr *store_expr; /* E*g: the store to dst[g] */
     int added_as_reference; /* seq added so the others have a reference */
     int64_t items;          /* work-items launched, a multiple of local_size */
-    int64_t local_size;
+    int64_t local_size;     /* the plan's, or lower when the built kernel allows fewer
+                             * (bench_plan_fit_kernel) */
     model_access_span span; /* of the loads: buffer extent and alignment */
     int vload;              /* addresses 4-byte aligned only: load with vloadn */
     char *size_note;        /* why the working set misses the target, or NULL */
@@ -59,10 +79,15 @@ typedef struct bench_plan {
     model_geometry geo;
     uint64_t target_bytes;  /* working set each pattern should touch */
     int target_auto;        /* 1: from the cache size; 0: --size */
+    uint64_t cache_bytes;   /* the cache figure behind an auto target; 0 when none was known or --size */
+    char cache_source[256]; /* "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE", "host sysfs (...)",
+                             * "default (no cache size known)" or "--size" */
     int64_t local_size;
+    int local_given;        /* local_size came from --local */
     uint64_t src_bytes;     /* source buffer: the largest extent of any pattern */
     uint64_t dst_bytes;     /* destination buffer */
     int reqd_sub_group_size; /* the sub-group size kernels ask for (Intel), 0: none */
+    uint64_t budget_bytes;  /* src + dst may take at most this: 3/4 of global memory */
 } bench_plan;
 
 typedef struct bench_plan_opts {
@@ -81,16 +106,32 @@ typedef struct bench_plan_opts {
     int reqd_sub_group_size;  /* ask kernels for this sub-group size (Intel), 0: no request */
 } bench_plan_opts;
 
-/* Builds the plan. Fails with BW_E_USAGE for an unknown pattern or bad
- * element size, BW_E_SYNTAX / BW_E_EVAL for a bad expression,
- * BW_E_UNSUPPORTED for addresses OpenCL cannot load from (misaligned or
- * below the buffer), BW_E_TOOBIG when --size or a single work-group exceeds
- * the device's largest allocation, BW_E_USAGE for --index 32 on a pattern
- * whose index values are not proven to fit in int. Messages name the
- * pattern and value. */
+/* Builds the plan. Fails with BW_E_USAGE for an unknown pattern, bad
+ * element size, a --local the device does not allow, or --index 32 on a
+ * pattern whose index values are not proven to fit in int; BW_E_SYNTAX /
+ * BW_E_EVAL for a bad expression, BW_E_UNSUPPORTED for addresses OpenCL
+ * cannot load from (misaligned or below the buffer) or a device that does
+ * not allow one warp per work-group, BW_E_TOOBIG when --size exceeds the
+ * largest allocation, the memory budget (src and dst of --size bytes each)
+ * or a 32-bit device's address space, or a single work-group's buffers do.
+ * Messages name the pattern and value; only an error about a --local the
+ * user gave mentions --local. */
 bw_code bench_plan_make(const bench_plan_opts *opts, const model_geometry *geo,
                         const bench_limits *lim, bench_plan **out, bw_error *err);
 void bench_plan_free(bench_plan *p); /* accepts NULL */
+
+/* Fits item i to its built kernel, which allows at most kernel_max
+ * work-items per group (CL_KERNEL_WORK_GROUP_SIZE, known only after the
+ * build). Nothing changes when local_size fits. An automatic size is
+ * lowered to the largest multiple of the warp that is at most kernel_max
+ * and divides the item's work-items (the launch and its model stay as
+ * planned). A --local size that does not fit is BW_E_USAGE ("use --local N
+ * or less"); a kernel that allows less than one warp is BW_E_UNSUPPORTED. */
+bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_error *err);
+
+/* Bytes of the buffer a trace build records addresses in: 8 per work-item
+ * of the largest launch (bench_trace_check). */
+uint64_t bench_plan_trace_bytes(const bench_plan *p);
 
 /* Index of the item that serves as `seq` reference for item i (same
  * element size if present, else any seq), or -1. */

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bench_validate.h"
+#include "bw_format.h"
 #include "ocl_buffer.h"
 #include "ocl_program.h"
 
@@ -15,6 +16,11 @@
 #define LAUNCH_FLOOR_NS 20000.0
 /* a pattern whose launches mostly read 0 ns is not measurable: at least this many */
 #define DROPPED_LIMIT 3
+/* Host memory of a run, whatever the plan's size: one staging buffer of at
+ * most this (the source is generated into it and written a chunk at a
+ * time, dst is filled and read back through it), plus validation's 8 MiB
+ * of addresses. A 16 GiB plan on a large GPU needs no 16 GiB of host RAM. */
+#define HOST_STAGE ((uint64_t)64 << 20)
 
 bench_settings bench_settings_default(void)
 {
@@ -52,13 +58,14 @@ typedef struct slot {
 
 typedef struct run_ctx {
     ocl_context *ctx;
-    const bench_plan *plan;
+    bench_plan *plan; /* bench_plan_fit_kernel may lower an item's work-group */
     const bench_kernels *kernels;
     const bench_settings *s;
     bench_result *res;
     slot *slots;
     ocl_buffer *src, *dst;
-    uint8_t *host_src, *host_dst, *sentinel;
+    uint8_t *stage; /* the staging buffer, stage_bytes */
+    uint64_t stage_bytes;
     bench_progress_fn progress;
     void *pctx;
     double t_start;
@@ -93,6 +100,17 @@ static bw_code build_program(run_ctx *r, size_t first, size_t count, int trace, 
     return rc;
 }
 
+/* the kernel's own work-group limit is known only now; an automatic size
+ * is lowered to fit, a --local one that does not fit fails the pattern */
+static bw_code fit_group(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+{
+    size_t most = 0, multiple = 0;
+    bw_code rc = ocl_kernel_work_group_info(kern, &most, &multiple, err);
+    if (rc == BW_OK)
+        rc = bench_plan_fit_kernel(r->plan, i, (uint64_t)most, err);
+    return rc;
+}
+
 static bw_code make_kernel(run_ctx *r, ocl_program *prog, size_t i, ocl_kernel **kern, bw_error *err)
 {
     char name[48];
@@ -102,6 +120,8 @@ static bw_code make_kernel(run_ctx *r, ocl_program *prog, size_t i, ocl_kernel *
         rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
     if (rc == BW_OK)
         rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
+    if (rc == BW_OK)
+        rc = fit_group(r, i, *kern, err);
     return rc;
 }
 
@@ -111,20 +131,60 @@ static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_err
     return ocl_kernel_run(r->ctx, k, (uint64_t)it->items, (uint64_t)it->local_size, t, err);
 }
 
-/* one launch from sentinel-filled output, then the host reference check */
+typedef enum fill_kind { FILL_RANDOM, FILL_SENTINEL, FILL_ZERO } fill_kind;
+
+/* fills bytes [0, bytes) of b, a staging buffer at a time */
+static bw_code write_chunks(run_ctx *r, ocl_buffer *b, uint64_t bytes, fill_kind kind, bw_error *err)
+{
+    bw_code rc = BW_OK;
+    for (uint64_t off = 0; off < bytes && rc == BW_OK; off += r->stage_bytes) {
+        uint64_t n = bytes - off < r->stage_bytes ? bytes - off : r->stage_bytes;
+        if (kind == FILL_RANDOM)
+            bench_fill_random_at(r->stage, off, n, SOURCE_SEED);
+        else if (kind == FILL_SENTINEL)
+            bench_fill_sentinel_at(r->stage, off, n);
+        else
+            memset(r->stage, 0, (size_t)n);
+        rc = ocl_buffer_write(r->ctx, b, off, r->stage, n, err);
+    }
+    return rc;
+}
+
+static bw_code read_dst(void *ctx, uint64_t offset, void *buf, uint64_t n, bw_error *err)
+{
+    run_ctx *r = ctx;
+    return ocl_buffer_read(r->ctx, r->dst, offset, buf, n, err);
+}
+
+/* one launch from sentinel-filled output, then the host reference check,
+ * a staging buffer of dst at a time against the regenerated source */
 static bw_code validate(run_ctx *r, size_t i, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
     uint64_t bytes = (uint64_t)(it->items * it->elem);
     ocl_timing t;
-    bw_code rc = ocl_buffer_write(r->ctx, r->dst, 0, r->sentinel, bytes, err);
+    bw_code rc = write_chunks(r, r->dst, bytes, FILL_SENTINEL, err);
     if (rc == BW_OK)
         rc = launch(r, i, r->slots[i].kern, &t, err);
     if (rc == BW_OK)
-        rc = ocl_buffer_read(r->ctx, r->dst, 0, r->host_dst, bytes, err);
-    if (rc == BW_OK)
-        rc = bench_validate_copy(&r->plan->geo, it, r->host_src, r->plan->src_bytes, r->host_dst, err);
+        rc = bench_validate_copy_chunked(&r->plan->geo, it, SOURCE_SEED, r->plan->src_bytes, read_dst, r, r->stage,
+                                         r->stage_bytes, err);
     return rc;
+}
+
+/* the staging buffer: HOST_STAGE, or less for a plan whose buffers are smaller */
+static bw_code stage_alloc(run_ctx *r, bw_error *err)
+{
+    const bench_plan *p = r->plan;
+    uint64_t most = p->src_bytes > p->dst_bytes ? p->src_bytes : p->dst_bytes;
+    r->stage_bytes = most < HOST_STAGE ? (most + 15) / 16 * 16 : HOST_STAGE;
+    if (r->stage_bytes < 16)
+        r->stage_bytes = 16;
+    r->stage = malloc((size_t)r->stage_bytes);
+    if (!r->stage)
+        return bw_error_set(err, BW_E_NOMEM, "out of host memory for a %llu-byte staging buffer",
+                            (unsigned long long)r->stage_bytes);
+    return BW_OK;
 }
 
 static int record(bench_result *res, slot *sl, const ocl_timing *t)
@@ -151,22 +211,16 @@ static int record(bench_result *res, slot *sl, const ocl_timing *t)
 static bw_code setup_buffers(run_ctx *r, bw_error *err)
 {
     const bench_plan *p = r->plan;
-    r->host_src = malloc(p->src_bytes);
-    r->host_dst = malloc(p->dst_bytes);
-    r->sentinel = malloc(p->dst_bytes);
-    if (!r->host_src || !r->host_dst || !r->sentinel)
-        return bw_error_set(err, BW_E_NOMEM, "out of host memory for %llu + %llu bytes of buffers",
-                            (unsigned long long)p->src_bytes, (unsigned long long)p->dst_bytes);
-    bench_fill_random(r->host_src, p->src_bytes, SOURCE_SEED);
-    bench_fill_sentinel(r->sentinel, p->dst_bytes);
-    bw_code rc = ocl_buffer_create(r->ctx, p->src_bytes, "src", &r->src, err);
+    bw_code rc = stage_alloc(r, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(r->ctx, p->src_bytes, "src", &r->src, err);
     if (rc == BW_OK)
         rc = ocl_buffer_create(r->ctx, p->dst_bytes, "dst", &r->dst, err);
     /* writing both makes lazily allocating drivers commit the memory now */
     if (rc == BW_OK)
-        rc = ocl_buffer_write(r->ctx, r->src, 0, r->host_src, p->src_bytes, err);
+        rc = write_chunks(r, r->src, p->src_bytes, FILL_RANDOM, err);
     if (rc == BW_OK)
-        rc = ocl_buffer_write(r->ctx, r->dst, 0, r->sentinel, p->dst_bytes, err);
+        rc = write_chunks(r, r->dst, p->dst_bytes, FILL_SENTINEL, err);
     return rc;
 }
 
@@ -181,9 +235,7 @@ static void teardown(run_ctx *r)
     free(r->slots);
     ocl_buffer_free(r->src);
     ocl_buffer_free(r->dst);
-    free(r->host_src);
-    free(r->host_dst);
-    free(r->sentinel);
+    free(r->stage);
 }
 
 /* One program for all patterns; should it fail, each pattern alone, so
@@ -385,7 +437,7 @@ static void finish(run_ctx *r, int interrupted)
     }
 }
 
-bw_code bench_run(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                   const bench_settings *s, volatile sig_atomic_t *stop, bench_progress_fn progress,
                   void *progress_ctx, bench_result **results, bench_run_info *info, bw_error *err)
 {
@@ -429,27 +481,41 @@ void bench_results_free(bench_result *r, size_t n)
 }
 
 /* the trace check of every item in the form each has in `plan` */
-static bw_code trace_form(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err)
 {
     run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels };
     ocl_program *prog = NULL;
     ocl_buffer *trace = NULL;
-    int64_t most = 0;
-    for (size_t i = 0; i < plan->n; i++)
-        most = plan->items[i].items > most ? plan->items[i].items : most;
-    int64_t *host = malloc((size_t)most * sizeof *host);
-    /* zeros: the trace compares addresses, not values */
-    r.host_src = calloc(1, plan->src_bytes);
-    bw_code rc = host && r.host_src ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    uint64_t trace_bytes = bench_plan_trace_bytes(plan);
+    int64_t *host = NULL;
+    bw_code rc = BW_OK;
+    /* the run's budget covers src and dst; the trace buffer must fit beside them */
+    if (plan->src_bytes + plan->dst_bytes + trace_bytes > plan->budget_bytes) {
+        char a[32], b[32], c[32], d[32];
+        bw_format_bytes(a, sizeof a, (double)plan->src_bytes);
+        bw_format_bytes(b, sizeof b, (double)plan->dst_bytes);
+        bw_format_bytes(c, sizeof c, (double)trace_bytes);
+        bw_format_bytes(d, sizeof d, (double)plan->budget_bytes);
+        return bw_error_set(err, BW_E_TOOBIG,
+                            "a trace of this plan needs src %s, dst %s and a %s trace buffer, more than the "
+                            "memory budget of %s (3/4 of global memory); trace a smaller --size",
+                            a, b, c, d);
+    }
+    host = malloc((size_t)trace_bytes);
+    if (!host)
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK)
+        rc = stage_alloc(&r, err);
     if (rc == BW_OK)
         rc = ocl_buffer_create(ctx, plan->src_bytes, "src", &r.src, err);
     if (rc == BW_OK)
         rc = ocl_buffer_create(ctx, plan->dst_bytes, "dst", &r.dst, err);
+    /* zeros: the trace compares addresses, not values */
     if (rc == BW_OK)
-        rc = ocl_buffer_write(ctx, r.src, 0, r.host_src, plan->src_bytes, err);
+        rc = write_chunks(&r, r.src, plan->src_bytes, FILL_ZERO, err);
     if (rc == BW_OK)
-        rc = ocl_buffer_create(ctx, (uint64_t)most * sizeof *host, "trace", &trace, err);
+        rc = ocl_buffer_create(ctx, trace_bytes, "trace", &trace, err);
     if (rc == BW_OK)
         rc = build_program(&r, 0, plan->n, 1, &prog, err);
     for (size_t i = 0; rc == BW_OK && i < plan->n; i++) {
@@ -471,12 +537,12 @@ static bw_code trace_form(ocl_context *ctx, const bench_plan *plan, const bench_
     ocl_buffer_free(trace);
     ocl_buffer_free(r.src);
     ocl_buffer_free(r.dst);
-    free(r.host_src);
+    free(r.stage);
     free(host);
     return rc;
 }
 
-bw_code bench_trace_check(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+bw_code bench_trace_check(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err)
 {
     /* a view of the plan whose items differ only in their index form */

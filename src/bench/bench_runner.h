@@ -89,13 +89,18 @@ typedef struct bench_run_info {
     int budget_ended;  /* the budget ended before every pattern was stable */
 } bench_run_info;
 
-/* Measures every item of `plan` on the context's device. Returns BW_OK when
+/* Measures every item of `plan` on the context's device. A pattern whose
+ * built kernel allows fewer work-items per group than planned gets a
+ * smaller automatic group (the plan's item records it) or, with --local,
+ * fails (bench_plan_fit_kernel). Host memory stays bounded whatever the
+ * plan's size: the source is generated, and dst checked, 64 MiB at a time.
+ * Returns BW_OK when
  * the run completed (single patterns may still have failed: see their
  * status), BW_E_INTERRUPTED when *stop became non-zero (results hold what
  * was measured), or a fatal error (buffers that cannot be allocated:
  * BW_E_TOOBIG, BW_E_OPENCL, BW_E_NOMEM) with *results NULL. *results has
  * plan->n entries; free with bench_results_free. */
-bw_code bench_run(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                   const bench_settings *s, volatile sig_atomic_t *stop, bench_progress_fn progress,
                   void *progress_ctx, bench_result **results, bench_run_info *info, bw_error *err);
 void bench_results_free(bench_result *r, size_t n); /* accepts NULL */
@@ -104,9 +109,12 @@ void bench_results_free(bench_result *r, size_t n); /* accepts NULL */
  * every recorded address with the model (bench_validate_trace): the proof
  * that kernels and model agree. It proves both forms of the index
  * arithmetic: every item in 64 bits, then again every item proven to fit
- * (index32_proven) in 32 bits, whatever form the plan chose. BW_E_VALIDATION
- * names the first pattern, form and work-item that differ. */
-bw_code bench_trace_check(ocl_context *ctx, const bench_plan *plan, const bench_kernels *kernels,
+ * (index32_proven) in 32 bits, whatever form the plan chose.
+ * BW_E_VALIDATION names the first pattern, form and work-item that differ;
+ * BW_E_TOOBIG when src, dst and the trace buffer (bench_plan_trace_bytes)
+ * together exceed the plan's memory budget. Work-groups are fitted as in
+ * bench_run. */
+bw_code bench_trace_check(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err);
 
 #endif

@@ -6,17 +6,32 @@
 
 #define CHUNK ((int64_t)1 << 20)
 
+/* word k of the stream: splitmix64 after k+1 steps from the seed */
+static uint64_t random_word(uint64_t seed, uint64_t k)
+{
+    uint64_t z = seed + (k + 1) * UINT64_C(0x9E3779B97F4A7C15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+void bench_fill_random_at(uint8_t *buf, uint64_t offset, uint64_t n, uint64_t seed)
+{
+    uint64_t done = 0;
+    while (done < n) {
+        uint64_t pos = offset + done, skip = pos % 8;
+        uint64_t z = random_word(seed, pos / 8);
+        uint8_t w[8];
+        memcpy(w, &z, 8); /* host byte order, as the device reads what the host wrote */
+        uint64_t k = 8 - skip < n - done ? 8 - skip : n - done;
+        memcpy(buf + done, w + skip, k);
+        done += k;
+    }
+}
+
 void bench_fill_random(uint8_t *buf, uint64_t n, uint64_t seed)
 {
-    uint64_t s = seed;
-    for (uint64_t i = 0; i < n; i += 8) {
-        uint64_t z = (s += UINT64_C(0x9E3779B97F4A7C15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-        z ^= z >> 31;
-        uint64_t k = n - i < 8 ? n - i : 8;
-        memcpy(buf + i, &z, k);
-    }
+    bench_fill_random_at(buf, 0, n, seed);
 }
 
 static uint8_t sentinel_byte(uint64_t i)
@@ -24,10 +39,23 @@ static uint8_t sentinel_byte(uint64_t i)
     return (uint8_t)(0xA5u ^ (uint8_t)(i * 37u));
 }
 
+void bench_fill_sentinel_at(uint8_t *buf, uint64_t offset, uint64_t n)
+{
+    /* the sentinel repeats every 256 bytes: compute one period, copy the rest
+     * (it is rewritten before every validating launch) */
+    uint64_t k = n < 256 ? n : 256;
+    for (uint64_t i = 0; i < k; i++)
+        buf[i] = sentinel_byte(offset + i);
+    while (k < n) {
+        uint64_t m = n - k < k ? n - k : k;
+        memcpy(buf + k, buf, (size_t)m);
+        k += m;
+    }
+}
+
 void bench_fill_sentinel(uint8_t *buf, uint64_t n)
 {
-    for (uint64_t i = 0; i < n; i++)
-        buf[i] = sentinel_byte(i);
+    bench_fill_sentinel_at(buf, 0, n);
 }
 
 /* memcmp with a constant size per case, so it compiles to plain loads: it
@@ -62,60 +90,156 @@ static void hex(char *out, size_t n, const uint8_t *p, int64_t len)
         k += (size_t)snprintf(out + k, n - k, "%02x", p[i]);
 }
 
-bw_code bench_validate_copy(const model_geometry *geo, const bench_item *it, const uint8_t *src,
-                            uint64_t src_bytes, const uint8_t *dst, bw_error *err)
+/* One copy check, fed dst in consecutive ranges of items; the first wrong
+ * item's bytes are kept, since its range is gone by the end. */
+typedef struct checker {
+    const model_geometry *geo;
+    const bench_item *it;
+    const uint8_t *src; /* NULL: regenerate from seed */
+    uint64_t seed, src_bytes;
+    model_access acc;
+    int64_t *addr;      /* CHUNK addresses */
+    int64_t bad, first, first_addr;
+    uint8_t first_got[16];
+} checker;
+
+static bw_code checker_init(checker *c, const model_geometry *geo, const bench_item *it, const uint8_t *src,
+                            uint64_t seed, uint64_t src_bytes, bw_error *err)
 {
-    int64_t E = it->elem, bad = 0, first = -1, first_addr = 0;
-    int64_t *addr = malloc((size_t)CHUNK * sizeof *addr);
-    if (!addr)
+    memset(c, 0, sizeof *c);
+    c->geo = geo;
+    c->it = it;
+    c->src = src;
+    c->seed = seed;
+    c->src_bytes = src_bytes;
+    c->first = -1;
+    model_access a = { it->expr, it->elem, it->active, it->items, 0, 0 };
+    c->acc = a;
+    c->addr = malloc((size_t)CHUNK * sizeof *c->addr);
+    if (!c->addr)
         return bw_error_set(err, BW_E_NOMEM, "out of memory validating '%s'", it->spec);
-    model_access a = { it->expr, E, it->active, it->items, 0, 0 };
-    bw_code rc = BW_OK;
-    for (int64_t g0 = 0; g0 < it->items && rc == BW_OK; g0 += CHUNK) {
-        int64_t n = it->items - g0 < CHUNK ? it->items - g0 : CHUNK;
-        if ((rc = model_access_addresses(geo, &a, g0, n, addr, err)) != BW_OK)
-            break;
-        for (int64_t i = 0; i < n; i++) {
-            const uint8_t *got = dst + (g0 + i) * E;
+    return BW_OK;
+}
+
+/* the E source bytes at addr, which lies within src */
+static void src_at(const checker *c, int64_t addr, int64_t E, uint8_t *out)
+{
+    if (c->src)
+        memcpy(out, c->src + addr, (size_t)E);
+    else
+        bench_fill_random_at(out, (uint64_t)addr, (uint64_t)E, c->seed);
+}
+
+/* items [g0, g0+n), whose output starts at dst */
+static bw_code check_range(checker *c, int64_t g0, int64_t n, const uint8_t *dst, bw_error *err)
+{
+    int64_t E = c->it->elem;
+    uint8_t want[16];
+    for (int64_t s0 = 0; s0 < n; s0 += CHUNK) {
+        int64_t m = n - s0 < CHUNK ? n - s0 : CHUNK;
+        bw_code rc = model_access_addresses(c->geo, &c->acc, g0 + s0, m, c->addr, err);
+        if (rc != BW_OK)
+            return rc;
+        for (int64_t i = 0; i < m; i++) {
+            int64_t g = g0 + s0 + i, a = c->addr[i];
+            const uint8_t *got = dst + (s0 + i) * E;
             int ok;
-            if (addr[i] == MODEL_ADDR_INACTIVE) {
+            if (a == MODEL_ADDR_INACTIVE) {
                 ok = 1;
                 for (int64_t b = 0; b < E && ok; b++)
-                    ok = got[b] == sentinel_byte((uint64_t)((g0 + i) * E + b));
+                    ok = got[b] == sentinel_byte((uint64_t)(g * E + b));
+            } else if (a < 0 || (uint64_t)(a + E) > c->src_bytes) {
+                ok = 0;
+            } else if (c->src) {
+                ok = same(got, c->src + a, E);
             } else {
-                ok = addr[i] >= 0 && (uint64_t)(addr[i] + E) <= src_bytes && same(got, src + addr[i], E);
+                src_at(c, a, E, want);
+                ok = same(got, want, E);
             }
-            if (!ok && bad++ == 0) {
-                first = g0 + i;
-                first_addr = addr[i];
+            if (!ok && c->bad++ == 0) {
+                c->first = g;
+                c->first_addr = a;
+                memcpy(c->first_got, got, (size_t)E);
             }
         }
     }
-    free(addr);
-    if (rc != BW_OK || bad == 0)
-        return rc;
-    const uint8_t *got = dst + first * E;
+    return BW_OK;
+}
+
+/* the message for the first wrong item, if any */
+static bw_code checker_finish(checker *c, bw_error *err)
+{
+    free(c->addr);
+    c->addr = NULL;
+    if (c->bad == 0)
+        return BW_OK;
+    const model_geometry *geo = c->geo;
+    int64_t E = c->it->elem, first = c->first;
     char g[80] = "", w[80] = "";
-    hex(g, sizeof g, got, E);
-    if (first_addr == MODEL_ADDR_INACTIVE) {
-        uint8_t s[64];
-        for (int64_t b = 0; b < E && b < 64; b++)
-            s[b] = sentinel_byte((uint64_t)(first * E + b));
+    hex(g, sizeof g, c->first_got, E);
+    if (c->first_addr == MODEL_ADDR_INACTIVE) {
+        uint8_t s[16];
+        bench_fill_sentinel_at(s, (uint64_t)(first * E), (uint64_t)E);
         hex(w, sizeof w, s, E);
         return bw_error_set(err, BW_E_VALIDATION,
                             "wrong result: %lld of %lld work-items differ from the host reference; first: "
                             "work-item %lld (lane %lld of warp %lld) is inactive but its output changed "
                             "to %s (was %s)",
-                            (long long)bad, (long long)it->items, (long long)first,
+                            (long long)c->bad, (long long)c->it->items, (long long)first,
                             (long long)(first % geo->lanes), (long long)(first / geo->lanes), g, w);
     }
-    hex(w, sizeof w, src + first_addr, E);
+    if (c->first_addr >= 0 && (uint64_t)(c->first_addr + E) <= c->src_bytes) {
+        uint8_t s[16];
+        src_at(c, c->first_addr, E, s);
+        hex(w, sizeof w, s, E);
+    } else {
+        snprintf(w, sizeof w, "an address within the %llu-byte source", (unsigned long long)c->src_bytes);
+    }
     return bw_error_set(err, BW_E_VALIDATION,
                         "wrong result: %lld of %lld work-items differ from the host reference; first: "
                         "work-item %lld (lane %lld of warp %lld) loaded %s from byte %lld, expected %s",
-                        (long long)bad, (long long)it->items, (long long)first,
+                        (long long)c->bad, (long long)c->it->items, (long long)first,
                         (long long)(first % geo->lanes), (long long)(first / geo->lanes), g,
-                        (long long)first_addr, w);
+                        (long long)c->first_addr, w);
+}
+
+bw_code bench_validate_copy(const model_geometry *geo, const bench_item *it, const uint8_t *src,
+                            uint64_t src_bytes, const uint8_t *dst, bw_error *err)
+{
+    checker c;
+    bw_code rc = checker_init(&c, geo, it, src, 0, src_bytes, err);
+    if (rc == BW_OK)
+        rc = check_range(&c, 0, it->items, dst, err);
+    if (rc != BW_OK) {
+        free(c.addr);
+        return rc;
+    }
+    return checker_finish(&c, err);
+}
+
+bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, bench_read_fn read_dst, void *ctx, uint8_t *buf,
+                                    uint64_t buf_bytes, bw_error *err)
+{
+    int64_t E = it->elem;
+    /* whole warps per chunk: the model computes addresses warp by warp */
+    int64_t per = (int64_t)(buf_bytes / (uint64_t)E) / geo->lanes * geo->lanes;
+    if (per < 1)
+        return bw_error_set(err, BW_E_USAGE, "validating '%s': a %llu-byte chunk holds no whole warp", it->spec,
+                            (unsigned long long)buf_bytes);
+    checker c;
+    bw_code rc = checker_init(&c, geo, it, NULL, seed, src_bytes, err);
+    for (int64_t g0 = 0; g0 < it->items && rc == BW_OK; g0 += per) {
+        int64_t n = it->items - g0 < per ? it->items - g0 : per;
+        rc = read_dst(ctx, (uint64_t)(g0 * E), buf, (uint64_t)(n * E), err);
+        if (rc == BW_OK)
+            rc = check_range(&c, g0, n, buf, err);
+    }
+    if (rc != BW_OK) {
+        free(c.addr);
+        return rc;
+    }
+    return checker_finish(&c, err);
 }
 
 bw_code bench_validate_trace(const model_geometry *geo, const bench_item *it, const int64_t *trace,

@@ -10,9 +10,15 @@
 #include "bw_error.h"
 
 /* Deterministic pseudo-random bytes (hardware compression inflates reads of
- * zeros) and the sentinel that marks stores that must not happen. */
+ * zeros) and the sentinel that marks stores that must not happen. Both are
+ * streams that can be entered anywhere: the _at forms write bytes
+ * [offset, offset+n) of the stream, the same bytes a whole fill from 0
+ * puts there, so a buffer can be filled, and its bytes regenerated for
+ * checking, a chunk at a time. */
 void bench_fill_random(uint8_t *buf, uint64_t n, uint64_t seed);
+void bench_fill_random_at(uint8_t *buf, uint64_t offset, uint64_t n, uint64_t seed);
 void bench_fill_sentinel(uint8_t *buf, uint64_t n);
+void bench_fill_sentinel_at(uint8_t *buf, uint64_t offset, uint64_t n);
 
 /* dst (it->items elements) must hold, for every active item g, the elem
  * bytes of src at A(g), and the sentinel for inactive ones. BW_E_VALIDATION
@@ -20,6 +26,21 @@ void bench_fill_sentinel(uint8_t *buf, uint64_t n);
  * many are wrong. */
 bw_code bench_validate_copy(const model_geometry *geo, const bench_item *it, const uint8_t *src,
                             uint64_t src_bytes, const uint8_t *dst, bw_error *err);
+
+/* Reads bytes [offset, offset+n) of a device buffer into buf. */
+typedef bw_code (*bench_read_fn)(void *ctx, uint64_t offset, void *buf, uint64_t n, bw_error *err);
+
+/* bench_validate_copy without either buffer in host memory: src is the
+ * stream bench_fill_random(seed) wrote over src_bytes, regenerated where
+ * the model says each item loads; dst is read a chunk at a time through
+ * read_dst into buf (buf_bytes: the chunk, whole warps of elements, so at
+ * least lanes x elem bytes). Same result and
+ * message as bench_validate_copy on the whole buffers; errors of read_dst
+ * are returned as they are. Holds no more host memory than buf and the
+ * model's address chunk (8 MiB). */
+bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, bench_read_fn read_dst, void *ctx, uint8_t *buf,
+                                    uint64_t buf_bytes, bw_error *err);
 
 /* trace[g] (it->items entries) must be the model's byte address of item g,
  * or -1 for an inactive one. BW_E_VALIDATION names the first difference. */

@@ -46,8 +46,10 @@ static const cli_command commands[] = {
       "  --expr EXPR         measure your own address expression (bytes; t, w, g, W); may repeat\n"
       "  --elem E            bytes per lane: 4, 8 or 16\n"
       "  --size BYTES|auto   working set each pattern touches (default auto: 4 x the device's\n"
-      "                      global-memory cache, at least 512 MiB on a GPU, within its largest\n"
-      "                      allocation and a quarter of its memory); e.g. 256M\n"
+      "                      global-memory cache, or for a CPU device reporting none the host's\n"
+      "                      last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
+      "                      largest allocation and a quarter of its memory); e.g. 256M. src and\n"
+      "                      dst together stay within 3/4 of the device's memory\n"
       "  --budget S          seconds of timing for all patterns together (default 20): each pattern\n"
       "                      is timed until its median is stable (1% relative standard error)\n"
       "                      or the budget ends\n"
@@ -58,14 +60,15 @@ static const cli_command commands[] = {
       "  --explain           a sentence under each row: what the pattern does, why the model says so\n"
       "  --quiet             no progress line on standard error\n"
       "  --kernels DIR       read gather.cl and bw_expr.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
-      "  --local N           work-items per work-group (default 256, a multiple of the warp)\n"
+      "  --local N           work-items per work-group (default 256, a multiple of the warp,\n"
+      "                      lowered to what the device and each built kernel allow)\n"
       "  --index 32|64|auto  index arithmetic of the kernels: int or long (default auto: int on a\n"
       "                      GPU where the model proves every value fits, long otherwise); 32 is\n"
       "                      an error for a pattern not proven to fit\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
-      "launch was too short to time (not measurable: use a larger --size); 2 bad input (also\n"
-      "--index 32 where not proven); 3 no OpenCL platform; 130 interrupted (the results so far\n"
-      "are still written).\n",
+      "launch was too short to time (not measurable: use a larger --size), or a device failed\n"
+      "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
+      "proven); 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
       cmd_run },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_host.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_runner.h"
@@ -311,10 +312,20 @@ static int device_failed_results(run_state *s, size_t k)
     return 0;
 }
 
+/* The device's limits; a CPU device also gets the host's last-level cache,
+ * which the plan uses when the driver reports no cache (PoCL may say 0 B). */
 static bench_limits limits_of(const ocl_device_info *d)
 {
-    bench_limits l = { d->global_cache_bytes, d->max_alloc_bytes, d->global_mem_bytes, d->max_work_group_size,
-                       d->type == OCL_TYPE_GPU };
+    bench_limits l;
+    memset(&l, 0, sizeof l);
+    l.cache_bytes = d->global_cache_bytes;
+    l.max_alloc_bytes = d->max_alloc_bytes;
+    l.global_mem_bytes = d->global_mem_bytes;
+    l.max_work_group = d->max_work_group_size;
+    l.is_gpu = d->type == OCL_TYPE_GPU;
+    l.address_bits = d->address_bits;
+    if (d->type == OCL_TYPE_CPU)
+        bench_host_llc("/sys", &l.host_llc_bytes, l.host_llc_source, sizeof l.host_llc_source);
     return l;
 }
 

@@ -108,10 +108,17 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
                   g->lanes, (long long)g->sector, (long long)g->line, d->profile_why);
     bw_buf_printf(out, "%sworking set: ", lead);
     report_bytes(out, (double)p->target_bytes);
-    if (p->target_auto) {
+    if (p->target_auto && !strcmp(p->cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE")) {
         bw_buf_puts(out, " per pattern (auto, from the ");
         report_bytes(out, (double)d->global_cache_bytes);
         bw_buf_puts(out, " global cache)");
+    } else if (p->target_auto && p->cache_bytes) {
+        /* the device reports no cache: the host's, for a CPU device */
+        bw_buf_puts(out, " per pattern (auto, from the ");
+        report_bytes(out, (double)p->cache_bytes);
+        bw_buf_printf(out, " last-level cache in %s; the device reports none)", p->cache_source);
+    } else if (p->target_auto) {
+        bw_buf_puts(out, " per pattern (auto, default: no cache size known)");
     } else {
         bw_buf_puts(out, " per pattern (--size)");
     }
@@ -380,6 +387,11 @@ static json_t *run_json(const report_run *run)
         return o; /* the device failed before its plan was made */
     json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));
     json_object_set_new(o, "working_set_source", json_string(p->target_auto ? "auto" : "--size"));
+    json_object_set_new(o, "working_set_cache_bytes",
+                        p->cache_bytes ? json_integer((json_int_t)p->cache_bytes) : json_null());
+    json_object_set_new(o, "working_set_cache_source", json_string(p->cache_source));
+    json_object_set_new(o, "memory_budget_bytes",
+                        p->budget_bytes != UINT64_MAX ? json_integer((json_int_t)p->budget_bytes) : json_null());
     json_t *b = json_object();
     json_object_set_new(b, "src_bytes", json_integer((json_int_t)p->src_bytes));
     json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));

@@ -1,0 +1,532 @@
+/* Sizing a plan against limits passed in (no device needed): where the
+ * cache figure comes from (device, host sysfs, default), the joint memory
+ * budget, 32-bit address spaces, work-group limits of the device and of
+ * the built kernel; and validation of dst a chunk at a time against a
+ * regenerated source; and the cache figure's source as the results
+ * record it. Every expected value is worked out from the inputs. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench_host.h"
+#include "bench_plan.h"
+#include "bench_validate.h"
+#include "report_results.h"
+#include "test_util.h"
+
+#define MiB ((uint64_t)1 << 20)
+#define GiB ((uint64_t)1 << 30)
+
+/* W = 8 lanes, 64-byte sectors and lines */
+static const model_geometry geo8 = { 8, 64, 64, 0, 4 };
+
+static bench_limits limits(uint64_t cache, uint64_t max_alloc, uint64_t global, uint64_t max_wg)
+{
+    bench_limits l;
+    memset(&l, 0, sizeof l);
+    l.cache_bytes = cache;
+    l.max_alloc_bytes = max_alloc;
+    l.global_mem_bytes = global;
+    l.max_work_group = max_wg;
+    l.address_bits = 64;
+    return l;
+}
+
+static bw_code plan(const char *spec, const char *expr, uint64_t size, int64_t local, const bench_limits *lim,
+                    bench_plan **p, bw_error *err)
+{
+    const char *specs[] = { spec };
+    const char *exprs[] = { expr };
+    bench_plan_opts o = { .specs = specs, .nspecs = spec ? 1 : 0, .exprs = exprs, .nexprs = expr ? 1 : 0, .size = size, .local_size = local };
+    return bench_plan_make(&o, &geo8, lim, p, err);
+}
+
+static const bench_item *item(const bench_plan *p, const char *spec)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->items[i].spec, spec))
+            return &p->items[i];
+    cr_assert_fail("no item %s", spec);
+    return NULL;
+}
+
+/* ---- the host's last-level cache from a sysfs tree ---- */
+
+static void cache_index(const char *root, int idx, const char *level, const char *type, const char *size)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/devices/system/cpu/cpu0/cache/index%d", root, idx);
+    char part[4096];
+    /* mkdir -p */
+    for (char *s = strchr(dir + strlen(root) + 1, '/');; s = strchr(s + 1, '/')) {
+        snprintf(part, sizeof part, "%.*s", s ? (int)(s - dir) : (int)strlen(dir), dir);
+        mkdir(part, 0755);
+        if (!s)
+            break;
+    }
+    char text[64];
+    snprintf(text, sizeof text, "%s\n", level);
+    tu_write_file(dir, "level", text);
+    snprintf(text, sizeof text, "%s\n", type);
+    tu_write_file(dir, "type", text);
+    snprintf(text, sizeof text, "%s\n", size);
+    tu_write_file(dir, "size", text);
+}
+
+Test(bench_plan, host_llc_from_sysfs)
+{
+    char *root = tu_temp_dir();
+    cache_index(root, 0, "1", "Data", "32K");
+    cache_index(root, 1, "1", "Instruction", "32K");
+    cache_index(root, 2, "2", "Unified", "1024K");
+    cache_index(root, 3, "3", "Unified", "32768K");
+    uint64_t bytes = 0;
+    char src[512] = "";
+    cr_assert_eq(bench_host_llc(root, &bytes, src, sizeof src), 1);
+    cr_expect_eq(bytes, 32 * MiB);
+    char want[600];
+    snprintf(want, sizeof want, "host sysfs (%s/devices/system/cpu/cpu0/cache/index3)", root);
+    cr_expect_str_eq(src, want);
+    /* an instruction cache of a higher level does not count; M suffixes */
+    cache_index(root, 3, "3", "Instruction", "64M");
+    cache_index(root, 4, "2", "Unified", "2M");
+    cr_assert_eq(bench_host_llc(root, &bytes, src, sizeof src), 1);
+    cr_expect_eq(bytes, 2 * MiB, "the larger of two level-2 data caches");
+    cr_expect(strstr(src, "/index4)") != NULL, "%s", src);
+    tu_rmdir(root);
+    free(root);
+    /* no tree: nothing found, nothing changed */
+    bytes = 7;
+    cr_expect_eq(bench_host_llc("/nonexistent-bwlab-root", &bytes, src, sizeof src), 0);
+    cr_expect_eq(bytes, 7);
+}
+
+/* ---- the working-set target and where its cache figure came from ---- */
+
+Test(bench_plan, cache_figure_sources)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    /* the device's cache: 4 x 32 MiB */
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->target_bytes, 128 * MiB);
+    cr_expect_eq(p->cache_bytes, 32 * MiB);
+    cr_expect_str_eq(p->cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+    cr_expect_eq(p->budget_bytes, 3 * GiB);
+    bench_plan_free(p);
+    /* a CPU device reporting none: the host's 48 MiB, 4 x = 192 MiB */
+    l = limits(0, GiB, 4 * GiB, 4096);
+    l.host_llc_bytes = 48 * MiB;
+    snprintf(l.host_llc_source, sizeof l.host_llc_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->target_bytes, 192 * MiB);
+    cr_expect_eq(p->cache_bytes, 48 * MiB);
+    cr_expect_str_eq(p->cache_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
+    cr_expect_eq(p->items[0].items, (int64_t)(192 * MiB / 4));
+    bench_plan_free(p);
+    /* nothing known: 256 MiB per array */
+    l = limits(0, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->target_bytes, 256 * MiB);
+    cr_expect_eq(p->cache_bytes, 0);
+    cr_expect_str_eq(p->cache_source, "default (no cache size known)");
+    bench_plan_free(p);
+    /* ... within a quarter of a 512 MiB device */
+    l = limits(0, 256 * MiB, 512 * MiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->target_bytes, 128 * MiB);
+    bench_plan_free(p);
+    /* a GPU reporting none ignores the host's cache: its 512 MiB floor */
+    l = limits(0, 8 * GiB, 80 * GiB, 1024);
+    l.is_gpu = 1;
+    l.host_llc_bytes = 32 * MiB;
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->target_bytes, 512 * MiB);
+    cr_expect_str_eq(p->cache_source, "default (no cache size known)");
+    bench_plan_free(p);
+    /* --size */
+    l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 4 * MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_str_eq(p->cache_source, "--size");
+    cr_expect_eq(p->cache_bytes, 0);
+    cr_expect_eq(p->target_auto, 0);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* ---- src and dst together within 3/4 of global memory ---- */
+
+Test(bench_plan, memory_budget)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    /* 64 MiB cache: target 4 x 64 = 256 MiB (also a quarter of 1 GiB).
+     * stride:s=64 touches one 64 B sector per item: 4M items spanning
+     * 4M x 256 B = 1 GiB of src. "0" touches one sector in all, so its
+     * launch is held to 4 x 256 MiB / 4 B = 256M items, 1 GiB of dst. The
+     * 512 MiB largest allocation cuts both to at most 512 MiB. */
+    const char *const twins[] = { "stride:s=64" };
+    const char *const exprs[] = { "0" };
+    bench_plan_opts o = { .specs = twins, .nspecs = 1, .exprs = exprs, .nexprs = 1 };
+    /* with 4 GiB (a 3 GiB budget) the 512 + 512 MiB fit together */
+    bench_limits roomy = limits(64 * MiB, 512 * MiB, 4 * GiB, 4096);
+    cr_assert_eq(bench_plan_make(&o, &geo8, &roomy, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->target_bytes, 256 * MiB);
+    const bench_item *st = item(p, "stride:s=64"), *ex = item(p, "expr:0");
+    cr_expect_gt(p->src_bytes, 384 * MiB);
+    cr_expect_leq(p->src_bytes, 512 * MiB);
+    cr_expect_gt(p->dst_bytes, 384 * MiB);
+    cr_expect_leq(p->dst_bytes, 512 * MiB);
+    cr_assert_not_null(st->size_note);
+    cr_expect(strstr(st->size_note, "largest allocation") != NULL, "%s", st->size_note);
+    cr_assert_not_null(ex->size_note);
+    bench_plan_free(p);
+    /* with 1 GiB the budget is 768 MiB: each buffer is held to 384 MiB */
+    bench_limits tight = limits(64 * MiB, 512 * MiB, GiB, 4096);
+    cr_assert_eq(bench_plan_make(&o, &geo8, &tight, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->budget_bytes, 768 * MiB);
+    cr_expect_eq(p->target_bytes, 256 * MiB);
+    st = item(p, "stride:s=64");
+    ex = item(p, "expr:0");
+    cr_expect_leq(p->src_bytes + p->dst_bytes, 768 * MiB);
+    cr_expect_leq((uint64_t)st->span.max_end, 384 * MiB);
+    cr_expect_gt((uint64_t)st->span.max_end, 300 * MiB, "shrunk no more than needed");
+    cr_expect_leq((uint64_t)(ex->items * 4), 384 * MiB);
+    cr_expect_gt((uint64_t)(ex->items * 4), 300 * MiB);
+    cr_assert_not_null(st->size_note);
+    cr_expect(strstr(st->size_note, "memory budget") != NULL, "%s", st->size_note);
+    cr_expect(strstr(ex->size_note, "memory budget") != NULL, "%s", ex->size_note);
+    /* seq (added as reference), 256 MiB each way, was within half the budget */
+    const bench_item *sq = item(p, "seq");
+    cr_expect_eq(sq->items, (int64_t)(64 * MiB));
+    cr_expect_null(sq->size_note);
+    bench_plan_free(p);
+    /* --size: src and dst of 400 MiB each are 800 MiB > 768: an error that
+     * says what fits (384 MiB = 402653184 B); 384 MiB itself fits */
+    cr_expect_eq(plan("seq", NULL, 400 * MiB, 0, &tight, &p, &err), BW_E_TOOBIG);
+    cr_expect(strstr(bw_error_text(&err), "--size 400.00 MiB") != NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "768.00 MiB") != NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "use --size 402653184 or less") != NULL, "%s", bw_error_text(&err));
+    cr_assert_eq(plan("seq", NULL, 384 * MiB, 0, &tight, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->src_bytes + p->dst_bytes, 768 * MiB);
+    /* the trace buffer: 8 B per work-item of the largest launch, 96M items */
+    cr_expect_eq(bench_plan_trace_bytes(p), 96 * MiB * 8);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* ---- a 32-bit device: buffers and offsets below 4 GiB ---- */
+
+Test(bench_plan, address_bits)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    /* 512 MiB cache: target 2 GiB; stride:s=64 wants 2 GiB / 64 B = 32M
+     * items whose offsets reach 32M x 256 B = 8 GiB */
+    bench_limits l = limits(512 * MiB, 16 * GiB, 64 * GiB, 1024);
+    cr_assert_eq(plan("stride:s=64", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    const bench_item *st = item(p, "stride:s=64");
+    cr_expect_eq(st->items, (int64_t)(32 * MiB));
+    cr_expect_eq((uint64_t)st->span.max_end, (32 * MiB - 1) * 256 + 4);
+    cr_expect_null(st->size_note);
+    bench_plan_free(p);
+    l.address_bits = 32;
+    cr_assert_eq(plan("stride:s=64", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    st = item(p, "stride:s=64");
+    cr_expect_leq((uint64_t)st->span.max_end, 4 * GiB);
+    cr_expect_leq(p->src_bytes, 4 * GiB);
+    cr_expect_lt(st->items, (int64_t)(16 * MiB + 1));
+    cr_assert_not_null(st->size_note);
+    cr_expect(strstr(st->size_note, "32-bit") != NULL, "%s", st->size_note);
+    /* seq at 2 GiB fits a 32-bit device as it is */
+    cr_expect_eq(item(p, "seq")->items, (int64_t)(512 * MiB));
+    bench_plan_free(p);
+    cr_expect_eq(plan("seq", NULL, 5 * GiB, 0, &l, &p, &err), BW_E_TOOBIG);
+    cr_expect(strstr(bw_error_text(&err), "CL_DEVICE_ADDRESS_BITS") != NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "use --size 4294967296 or less") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+}
+
+/* ---- work-groups: the device's limit, the kernel's, and --local ---- */
+
+Test(bench_plan, work_group_limits)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 64);
+    /* automatic: 256 lowered to the device's 64 */
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->local_size, 64);
+    cr_expect_eq(p->local_given, 0);
+    cr_expect_eq(p->items[0].local_size, 64);
+    cr_expect_eq(p->items[0].items % 64, 0);
+    bench_plan_free(p);
+    /* a device allowing less than a warp: the message does not blame --local */
+    l.max_work_group = 4;
+    cr_expect_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_E_UNSUPPORTED);
+    cr_expect(strstr(bw_error_text(&err), "--local") == NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "at most 4 work-items") != NULL, "%s", bw_error_text(&err));
+    /* --local 512 on a 64 device: it does, and says what fits */
+    l.max_work_group = 64;
+    cr_expect_eq(plan("seq", NULL, 0, 512, &l, &p, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "--local 512") != NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "use --local 64 or less") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+}
+
+Test(bench_plan, kernel_work_group_limit)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    /* seq: 128 MiB / 4 B = 32M = 2^25 items in groups of 256 */
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].items, (int64_t)(32 * MiB));
+    cr_expect_eq(bench_plan_fit_kernel(p, 0, 4096, &err), BW_OK);
+    cr_expect_eq(p->items[0].local_size, 256, "a kernel allowing more changes nothing");
+    /* a kernel allowing 100: multiples of 8 below it are 96, 88, 80, 72,
+     * 64; of these only 64 divides 2^25 */
+    cr_expect_eq(bench_plan_fit_kernel(p, 0, 100, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].local_size, 64);
+    cr_expect_eq(p->items[0].items, (int64_t)(32 * MiB), "the launch stays as modeled");
+    /* less than a warp */
+    cr_expect_eq(bench_plan_fit_kernel(p, 0, 7, &err), BW_E_UNSUPPORTED);
+    cr_expect(strstr(bw_error_text(&err), "--local") == NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "CL_KERNEL_WORK_GROUP_SIZE") != NULL, "%s", bw_error_text(&err));
+    bench_plan_free(p);
+    /* --local 256 given: the pattern fails and names what fits */
+    cr_assert_eq(plan("seq", NULL, 0, 256, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->local_given, 1);
+    cr_expect_eq(bench_plan_fit_kernel(p, 0, 100, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "--local 256") != NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "use --local 96 or less") != NULL, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].local_size, 256);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* ---- the source stream and chunked validation ---- */
+
+Test(bench_plan, random_stream_is_seekable)
+{
+    /* SplitMix64's first output from seed 0 is 0xe220a8397b1dcdaf */
+    uint8_t w[8];
+    bench_fill_random(w, 8, 0);
+    uint64_t z;
+    memcpy(&z, w, 8);
+    cr_expect_eq(z, UINT64_C(0xe220a8397b1dcdaf));
+    uint8_t whole[256], part[64];
+    bench_fill_random(whole, sizeof whole, 12345);
+    const uint64_t cuts[][2] = { { 0, 8 }, { 13, 3 }, { 5, 20 }, { 200, 56 }, { 64, 64 } };
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        bench_fill_random_at(part, cuts[k][0], cuts[k][1], 12345);
+        cr_expect(!memcmp(part, whole + cuts[k][0], cuts[k][1]), "offset %llu", (unsigned long long)cuts[k][0]);
+    }
+    /* the sentinel: byte i is 0xa5 ^ (37 i mod 256) */
+    uint8_t s1[1300], s2[1000];
+    bench_fill_sentinel(s1, sizeof s1);
+    cr_expect_eq(s1[0], 0xa5);
+    cr_expect_eq(s1[1], 0xa5 ^ 37);
+    cr_expect_eq(s1[1031], 0xa5 ^ (1031 * 37 % 256));
+    bench_fill_sentinel_at(s2, 200, sizeof s2);
+    cr_expect(!memcmp(s1 + 200, s2, sizeof s2));
+}
+
+typedef struct fake_dst {
+    const uint8_t *bytes;
+    uint64_t size, reads, most;
+} fake_dst;
+
+static bw_code read_fake(void *ctx, uint64_t offset, void *buf, uint64_t n, bw_error *err)
+{
+    fake_dst *f = ctx;
+    if (offset + n > f->size)
+        return bw_error_set(err, BW_E_IO, "read past the end");
+    memcpy(buf, f->bytes + offset, n);
+    f->reads++;
+    f->most = n > f->most ? n : f->most;
+    return BW_OK;
+}
+
+Test(bench_plan, chunked_validation_equals_whole)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT, err2 = BW_ERROR_INIT;
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    /* stride:s=2 of floats: item g loads src[8g .. 8g+4); --size 16 KiB is
+     * 256 sectors of footprint, one per 8 items: 2048 items */
+    cr_assert_eq(plan("stride:s=2", NULL, 16384, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    const bench_item *it = item(p, "stride:s=2");
+    int64_t n = it->items;
+    cr_assert_eq(n, 2048);
+    const uint64_t seed = 99;
+    uint8_t *src = malloc(p->src_bytes), *dst = malloc((size_t)n * 4), buf[100];
+    bench_fill_random(src, p->src_bytes, seed);
+    for (int64_t g = 0; g < n; g++)
+        memcpy(dst + g * 4, src + g * 8, 4);
+    fake_dst f = { dst, (uint64_t)n * 4, 0, 0 };
+    cr_expect_eq(bench_validate_copy(&geo8, it, src, p->src_bytes, dst, &err), BW_OK, "%s", bw_error_text(&err));
+    /* 100-byte chunks: whole warps, so 24 items (96 B) each; 2048 / 24 -> 86 reads */
+    cr_expect_eq(bench_validate_copy_chunked(&geo8, it, seed, p->src_bytes, read_fake, &f, buf, sizeof buf, &err),
+                 BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(f.reads, 86);
+    cr_expect_eq(f.most, 96);
+    /* one wrong element in a late chunk: both find it and say the same */
+    dst[2000 * 4 + 1] ^= 0x40;
+    cr_expect_eq(bench_validate_copy(&geo8, it, src, p->src_bytes, dst, &err), BW_E_VALIDATION);
+    f.reads = 0;
+    cr_expect_eq(bench_validate_copy_chunked(&geo8, it, seed, p->src_bytes, read_fake, &f, buf, sizeof buf, &err2),
+                 BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err2), "1 of 2048 work-items") != NULL, "%s", bw_error_text(&err2));
+    cr_expect(strstr(bw_error_text(&err2), "work-item 2000 (lane 0 of warp 250)") != NULL, "%s",
+              bw_error_text(&err2));
+    cr_expect(strstr(bw_error_text(&err2), "from byte 16000") != NULL, "%s", bw_error_text(&err2));
+    cr_expect_str_eq(bw_error_text(&err), bw_error_text(&err2));
+    /* a different seed is a different source: every item is wrong */
+    dst[2000 * 4 + 1] ^= 0x40;
+    cr_expect_eq(bench_validate_copy_chunked(&geo8, it, seed + 1, p->src_bytes, read_fake, &f, buf, sizeof buf,
+                                             &err2),
+                 BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err2), "2048 of 2048") != NULL, "%s", bw_error_text(&err2));
+    /* a failed read is returned as it is */
+    f.size = 1000;
+    cr_expect_eq(bench_validate_copy_chunked(&geo8, it, seed, p->src_bytes, read_fake, &f, buf, sizeof buf, &err2),
+                 BW_E_IO);
+    free(src);
+    free(dst);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+    bw_error_clear(&err2);
+}
+
+Test(bench_plan, chunked_validation_checks_inactive_lanes)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT, err2 = BW_ERROR_INIT;
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    /* one-lane: lane 0 of each warp of 8 loads src[4g]; the others must
+     * leave dst's sentinel alone */
+    cr_assert_eq(plan("one-lane", NULL, 4096, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    const bench_item *it = item(p, "one-lane");
+    int64_t n = it->items;
+    const uint64_t seed = 5;
+    uint8_t *src = malloc(p->src_bytes), *dst = malloc((size_t)n * 4), buf[64];
+    bench_fill_random(src, p->src_bytes, seed);
+    bench_fill_sentinel(dst, (uint64_t)n * 4);
+    for (int64_t g = 0; g < n; g += 8)
+        memcpy(dst + g * 4, src + g * 4, 4);
+    fake_dst f = { dst, (uint64_t)n * 4, 0, 0 };
+    cr_expect_eq(bench_validate_copy_chunked(&geo8, it, seed, p->src_bytes, read_fake, &f, buf, sizeof buf, &err),
+                 BW_OK, "%s", bw_error_text(&err));
+    /* an inactive lane that stored something, late in the buffer */
+    int64_t g = n - 3;
+    cr_assert_neq(g % 8, 0);
+    dst[g * 4] ^= 1;
+    cr_expect_eq(bench_validate_copy(&geo8, it, src, p->src_bytes, dst, &err), BW_E_VALIDATION);
+    cr_expect_eq(bench_validate_copy_chunked(&geo8, it, seed, p->src_bytes, read_fake, &f, buf, sizeof buf, &err2),
+                 BW_E_VALIDATION);
+    char want[96];
+    snprintf(want, sizeof want, "work-item %lld (lane 5 of warp %lld) is inactive", (long long)g,
+             (long long)(g / 8));
+    cr_expect(strstr(bw_error_text(&err2), want) != NULL, "%s", bw_error_text(&err2));
+    cr_expect_str_eq(bw_error_text(&err), bw_error_text(&err2));
+    free(src);
+    free(dst);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+    bw_error_clear(&err2);
+}
+
+/* ---- the recorded source of the cache figure ---- */
+
+static char *header_of(const bench_plan *p, int json)
+{
+    ocl_device_info d;
+    memset(&d, 0, sizeof d);
+    d.platform_name = d.platform_vendor = d.platform_version = d.name = d.vendor = "x";
+    d.driver_version = d.device_version = d.opencl_c_version = d.extensions = "x";
+    d.local_mem_type = "local";
+    d.type_name = "cpu";
+    d.profile_name = "cpu";
+    d.profile_why = "test";
+    d.geo = p->geo;
+    bench_result *res = calloc(p->n, sizeof *res);
+    for (size_t i = 0; i < p->n; i++) {
+        res[i].status = BENCH_NOT_RUN;
+        res[i].failure = "not measured";
+        res[i].reference = -1;
+    }
+    bench_run_info info;
+    memset(&info, 0, sizeof info);
+    bench_settings s = bench_settings_default();
+    report_run run = { &d, 1, p, res, &info, NULL };
+    char *argv[] = { "bwlab", NULL };
+    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    if (json)
+        cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    else
+        report_results_table(&m, &run, 1, &b);
+    char *text = strdup(bw_buf_str(&b));
+    bw_buf_free(&b);
+    free(res);
+    return text;
+}
+
+Test(bench_plan, cache_source_is_reported)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(0, GiB, 4 * GiB, 4096);
+    l.host_llc_bytes = 48 * MiB;
+    snprintf(l.host_llc_source, sizeof l.host_llc_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    char *t = header_of(p, 0);
+    cr_expect(strstr(t, "working set: 192.00 MiB per pattern (auto, from the 48.00 MiB last-level cache in host "
+                        "sysfs (/sys/devices/system/cpu/cpu0/cache/index3); the device reports none)") != NULL,
+              "%s", t);
+    free(t);
+    t = header_of(p, 1);
+    json_t *o = json_loads(t, 0, NULL);
+    cr_assert_not_null(o, "%s", t);
+    json_t *run = json_array_get(json_object_get(o, "runs"), 0);
+    cr_expect_eq(json_integer_value(json_object_get(run, "working_set_cache_bytes")), (json_int_t)(48 * MiB));
+    cr_expect_str_eq(json_string_value(json_object_get(run, "working_set_cache_source")),
+                     "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
+    cr_expect_str_eq(json_string_value(json_object_get(run, "working_set_source")), "auto");
+    cr_expect_eq(json_integer_value(json_object_get(run, "memory_budget_bytes")), (json_int_t)(3 * GiB));
+    json_decref(o);
+    free(t);
+    bench_plan_free(p);
+    /* nothing known */
+    l.host_llc_bytes = 0;
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    t = header_of(p, 0);
+    cr_expect(strstr(t, "working set: 256.00 MiB per pattern (auto, default: no cache size known)") != NULL, "%s", t);
+    free(t);
+    t = header_of(p, 1);
+    o = json_loads(t, 0, NULL);
+    run = json_array_get(json_object_get(o, "runs"), 0);
+    cr_expect(json_is_null(json_object_get(run, "working_set_cache_bytes")));
+    cr_expect_str_eq(json_string_value(json_object_get(run, "working_set_cache_source")),
+                     "default (no cache size known)");
+    json_decref(o);
+    free(t);
+    bench_plan_free(p);
+    /* --size */
+    cr_assert_eq(plan("seq", NULL, MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    t = header_of(p, 1);
+    o = json_loads(t, 0, NULL);
+    run = json_array_get(json_object_get(o, "runs"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(run, "working_set_source")), "--size");
+    cr_expect_str_eq(json_string_value(json_object_get(run, "working_set_cache_source")), "--size");
+    json_decref(o);
+    free(t);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
