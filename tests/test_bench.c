@@ -611,3 +611,33 @@ Test(bench, index_option_of_run)
               "%s", r.err);
     tu_result_free(&r);
 }
+
+/* A device that takes the profile's W as a required sub-group size (Intel,
+ * cl_intel_required_subgroup_size) gets kernels that ask for it; others get
+ * no request. The source is checked, since no such device is here. */
+Test(bench, kernels_ask_for_the_required_sub_group_size)
+{
+    static const model_geometry intel = { 16, 64, 64, 16, 4 };
+    bench_limits lim = { .cache_bytes = 4u << 20, .max_alloc_bytes = 1ull << 30, .global_mem_bytes = 8ull << 30,
+                         .max_work_group = 1024, .is_gpu = 1 };
+    const char *specs[] = { "seq", "stride:s=2" };
+    bench_kernels *k = kernels(NULL);
+    for (int sg = 0; sg <= 16; sg += 16) {
+        bench_plan_opts o = { .specs = specs, .nspecs = 2, .size = 1u << 20, .reqd_sub_group_size = sg };
+        bench_plan *p = NULL;
+        bw_error err = BW_ERROR_INIT;
+        cr_assert_eq(bench_plan_make(&o, &intel, &lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+        char *src = NULL;
+        cr_assert_eq(bench_kernel_program(k, p, 0, p->n, 0, &src, &err), BW_OK, "%s", bw_error_text(&err));
+        size_t defs = 0, attrs = 0;
+        for (const char *s = src; (s = strstr(s, "#define BW_REQD_SG 16\n")) != NULL; s++)
+            defs++;
+        for (const char *s = src; (s = strstr(s, "intel_reqd_sub_group_size(BW_REQD_SG)")) != NULL; s++)
+            attrs++;
+        cr_expect_eq(defs, sg ? p->n : 0, "sub-group %d: %zu definitions for %zu kernels", sg, defs, p->n);
+        cr_expect_eq(attrs, p->n, "the attribute stands in gather.cl, behind BW_REQD_SG");
+        free(src);
+        bench_plan_free(p);
+    }
+    bench_kernels_free(k);
+}
