@@ -170,21 +170,33 @@ static char *kernel_dir_with(const char *from, const char *to)
     return kernel_dir_editing("gather.cl", from, to);
 }
 
-static bench_result *run_with(dev *d, bench_plan *p, const char *dir)
+/* the settings of runs that validate rather than time */
+static bench_settings validating_settings(void)
 {
-    bench_kernels *k = kernels(dir);
     bench_settings s = bench_settings_default();
     s.budget_s = 0.01;
     s.min_reps = 1;
-    s.min_launch_ns = 1e-3; /* validation, not timing */
+    s.min_launch_ns = 1e-3;
+    return s;
+}
+
+static bench_result *run_with_info(dev *d, bench_plan *p, const char *dir, bench_run_info *info)
+{
+    bench_kernels *k = kernels(dir);
+    bench_settings s = validating_settings();
     volatile sig_atomic_t stop = 0;
     bench_result *res = NULL;
-    bench_run_info info;
     bw_error err = BW_ERROR_INIT;
-    cr_assert_eq(bench_run(d->ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
+    cr_assert_eq(bench_run(d->ctx, p, k, &s, &stop, NULL, NULL, &res, info, &err), BW_OK, "%s",
                  bw_error_text(&err));
     bench_kernels_free(k);
     return res;
+}
+
+static bench_result *run_with(dev *d, bench_plan *p, const char *dir)
+{
+    bench_run_info info;
+    return run_with_info(d, p, dir, &info);
 }
 
 Test(bench, wrong_results_are_failures_not_timings, .timeout = 120)
@@ -537,17 +549,11 @@ Test(bench, index32_kernels_validate_and_match_the_model, .timeout = 300)
             p->items[i].index_bits = 32;
     }
     cr_expect_eq(proven, p->n, "%zu of %zu proven", proven, p->n);
-    bench_kernels *k = kernels(NULL);
-    bench_settings s = bench_settings_default();
-    s.budget_s = 0.02;
-    s.min_reps = 1;
-    s.min_launch_ns = 1e-3; /* validation, not timing */
-    volatile sig_atomic_t stop = 0;
-    bench_result *res = NULL;
     bench_run_info info;
+    bench_result *res = run_with_info(&d, p, NULL, &info);
+    bench_kernels *k = kernels(NULL);
+    bench_settings s = validating_settings();
     bw_error err = BW_ERROR_INIT;
-    cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
-                 bw_error_text(&err));
     for (size_t i = 0; i < p->n; i++)
         cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
     /* both forms, every work-item */

@@ -50,14 +50,7 @@ static tu_result run_fake(const fake *f, const char *const *argv)
 
 static json_t *json_fake(const fake *f, const char *const *argv)
 {
-    tu_result r = run_fake(f, argv);
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    cr_expect_str_eq(r.err, "");
-    json_error_t e;
-    json_t *j = json_loads(r.out, 0, &e);
-    cr_assert_not_null(j, "bad JSON (%s): %s", e.text, r.out);
-    tu_result_free(&r);
-    return j;
+    return tu_exec_json_env(argv, (const char *[]){ f->vendors, f->table, NULL });
 }
 
 static const char *string(json_t *o, const char *key)

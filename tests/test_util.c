@@ -107,7 +107,12 @@ void tu_result_free(tu_result *r)
 
 json_t *tu_exec_json(const char *const *argv)
 {
-    tu_result r = tu_exec(argv, NULL);
+    return tu_exec_json_env(argv, NULL);
+}
+
+json_t *tu_exec_json_env(const char *const *argv, const char *const *env)
+{
+    tu_result r = tu_exec(argv, env);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect_str_eq(r.err, "");
     json_error_t e;

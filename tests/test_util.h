@@ -30,6 +30,8 @@ tu_result tu_run_cmd(const char *const *argv, const char *const *env);
  * (asserting it parses); the caller json_decref()s the result. */
 struct json_t;
 struct json_t *tu_exec_json(const char *const *argv);
+/* The same with extra environment entries, as for tu_run. */
+struct json_t *tu_exec_json_env(const char *const *argv, const char *const *env);
 
 /* Path of the source tree ($BWLAB_SOURCE_ROOT). */
 const char *tu_source_root(void);
