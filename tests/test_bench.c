@@ -647,3 +647,43 @@ Test(bench, kernels_ask_for_the_required_sub_group_size)
     }
     bench_kernels_free(k);
 }
+
+/* Every operator of the expression language, signed and unsigned division
+ * of negative and non-negative values, and warp widths 8 to 64 (forced
+ * through the profile) pass through a kernel: validated on the host and
+ * traced work-item by work-item against the model. */
+Test(bench, every_operator_and_warp_width_pass_through_a_kernel, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *exprs[] = {
+        "4*((t << 2 >> 1) & 7 | (w & 3) ^ 5) + 64*w",            /* << >> & | ^ */
+        "4*(~t & 7) + 4*(!t) + 32*(t == 3) + 64*w",              /* ~ ! == */
+        "4*min(max(t - 2, 0), 5) + 4*((t > 1 && w > 0) || t == 0) + 64*w", /* min max && || > */
+        "4*((t - 8) / 3 + 3 + 8*w) + 4*((t - 8) % 3 + 2)",       /* signed / % of negatives */
+        "4*(g / 3 % 5 + g % 7) + 32*w",                          /* unsigned / % */
+        "t != 1 && t <= 6 ? 4*(g - t) : 4*(g + (t >= 9) - (t < 2))", /* != <= >= < ?: - */
+    };
+    const char *specs[] = { "reverse", "permute:seed=3", "mixed:s=3", "one-lane", "offset:bytes=4,elem=16" };
+    static const int widths[] = { 8, 16, 32, 64 };
+    bench_kernels *k = kernels(NULL);
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+        model_geometry geo = d.info->geo;
+        geo.lanes = widths[wi];
+        bench_plan_opts o = { .specs = specs, .nspecs = sizeof specs / sizeof specs[0], .exprs = exprs,
+                              .nexprs = sizeof exprs / sizeof exprs[0], .size = 1 << 20 };
+        bench_plan *p = NULL;
+        bw_error err = BW_ERROR_INIT;
+        cr_assert_eq(bench_plan_make(&o, &geo, &d.lim, &p, &err), BW_OK, "W %d: %s", widths[wi], bw_error_text(&err));
+        bench_run_info info;
+        bench_result *res = run_with_info(&d, p, NULL, &info);
+        for (size_t i = 0; i < p->n; i++)
+            cr_expect_eq(res[i].status, BENCH_OK, "W %d, %s: %s", widths[wi], p->items[i].spec,
+                         res[i].failure ? res[i].failure : "");
+        cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "W %d: %s", widths[wi], bw_error_text(&err));
+        bw_error_clear(&err);
+        bench_results_free(res, p->n);
+        bench_plan_free(p);
+    }
+    bench_kernels_free(k);
+    close_dev(&d);
+}

@@ -251,7 +251,7 @@ Test(model_expr, opencl_32_bit_form_stays_int)
     cr_expect(strstr(s, "bw_min32(((t) < (3)), bw_shr32(w, 1))") != NULL, "%s", s);
     cr_expect(strstr(s, "bw_shl32(5, 2)") != NULL, "%s", s);
     cr_expect(strstr(s, "((int)!(g))") != NULL, "%s", s);
-    cr_expect(strstr(s, "bw_max32(((g) % (7)), 16)") != NULL, "%s", s);
+    cr_expect(strstr(s, "bw_max32(((int)((uint)(g) % (uint)(7))), 16)") != NULL, "%s", s);
     /* nothing 64-bit: no long literal, cast or 64-bit helper */
     cr_expect(strstr(s, "L") == NULL && strstr(s, "long") == NULL, "%s", s);
     cr_expect(strstr(s, "bw_min(") == NULL && strstr(s, "bw_shr(") == NULL, "%s", s);
@@ -298,5 +298,38 @@ Test(model_expr, random_round_trip)
         model_expr_free(b);
         bw_buf_free(&src);
         bw_error_clear(&err);
+    }
+}
+
+/* / and % of values proven non-negative by a positive constant or W print
+ * unsigned (cheaper, and foldable); anything that may be negative keeps
+ * C's signed, truncating operators. */
+Test(model_expr, opencl_form_divides_unsigned_only_where_proven)
+{
+    static const struct {
+        const char *expr, *want, *not_want;
+    } cases[] = {
+        { "g / 4096 * 4096 + g % 4096", "((long)((ulong)(g) / (ulong)(4096L)))", NULL },
+        { "g % W", "((long)((ulong)(g) % (ulong)(W)))", NULL },
+        { "(t - 8) / 3", "((((t) - (8L))) / (3L))", "ulong" },
+        { "(t + 8) % -3", "((((t) + (8L))) % ((-(3L))))", "ulong" },
+        { "w / t", "((w) / (t))", "ulong" },
+        { "(t < 4 ? 4 * t : 4000 + w) / 8", "((long)((ulong)(", NULL },
+        { "(t & -4) / 2", "((long)((ulong)(", NULL },
+        { "(t | -4) / 2", "((((t) | ((-(4L))))) / (2L))", "ulong" },
+        { "max(t - 9, 3) % 5", "((long)((ulong)(", NULL },
+        { "min(t - 9, 3) % 5", "% (5L)", "ulong" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_expr *e = NULL;
+        cr_assert_eq(model_expr_parse(cases[i].expr, &e, NULL), BW_OK, "%s", cases[i].expr);
+        bw_buf b = BW_BUF_INIT;
+        model_expr_print_opencl(e, &b);
+        const char *s = bw_buf_str(&b);
+        cr_expect(strstr(s, cases[i].want) != NULL, "%s: %s", cases[i].expr, s);
+        if (cases[i].not_want)
+            cr_expect(strstr(s, cases[i].not_want) == NULL, "%s: %s", cases[i].expr, s);
+        bw_buf_free(&b);
+        model_expr_free(e);
     }
 }

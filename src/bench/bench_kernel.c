@@ -86,11 +86,15 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, int W, int su
         bw_buf_printf(b, "#define BW_REQD_SG %d\n", sub_group);
     bw_buf_printf(b, "#define BW_W %d%s\n#define BW_E %lld%s\n#define BW_ELEM %s\n", W, sfx, (long long)it->elem,
                   sfx, elem_type(it->elem));
-    /* naturally aligned: an indexed load; 4-byte aligned only: vloadn */
+    /* Loads through the byte address: p[a / E] costs a signed division's
+     * fix-ups on every load, and stops PoCL vectorising contiguous
+     * addresses into vector loads. Naturally aligned: a plain load;
+     * 4-byte aligned only: vloadn. */
     if (!it->vload)
-        bw_buf_puts(b, "#define BW_LOAD(p, a) ((p)[(a) / BW_E])\n");
+        bw_buf_puts(b, "#define BW_LOAD(p, a) (*(__global const BW_ELEM *)((__global const char *)(p) + (a)))\n");
     else
-        bw_buf_printf(b, "#define BW_LOAD(p, a) vload%lld(0, (__global const uint *)(p) + (a) / 4)\n",
+        bw_buf_printf(b,
+                      "#define BW_LOAD(p, a) vload%lld(0, (__global const uint *)((__global const char *)(p) + (a)))\n",
                       (long long)(it->elem / 4));
     if (model_lanes_count(&it->active) == W) {
         bw_buf_puts(b, "#define BW_ACTIVE(t) 1\n");

@@ -623,6 +623,49 @@ char *model_expr_to_string(const model_expr *e)
     return bw_buf_steal(&b);
 }
 
+/* Whether node i is non-negative for every work-item, given that no value
+ * overflows (the host checks that before a kernel is built) and that t, w,
+ * g and W are never negative. Sign rules only: SUB, NEG and ~ are never
+ * proven. */
+static int nonneg(const model_expr *e, int i)
+{
+    const model_expr_node *n = &e->nodes[i];
+    switch (n->op) {
+    case MODEL_OP_NUM: return n->value >= 0;
+    case MODEL_OP_VAR: return 1;
+    case MODEL_OP_POS: return nonneg(e, n->kid[0]);
+    case MODEL_OP_NOT:
+    case MODEL_OP_LT:
+    case MODEL_OP_LE:
+    case MODEL_OP_GT:
+    case MODEL_OP_GE:
+    case MODEL_OP_EQ:
+    case MODEL_OP_NE:
+    case MODEL_OP_LAND:
+    case MODEL_OP_LOR: return 1;
+    case MODEL_OP_ADD:
+    case MODEL_OP_MUL:
+    case MODEL_OP_DIV:
+    case MODEL_OP_MOD:
+    case MODEL_OP_SHL:
+    case MODEL_OP_SHR:
+    case MODEL_OP_BOR:
+    case MODEL_OP_BXOR:
+    case MODEL_OP_MIN: return nonneg(e, n->kid[0]) && nonneg(e, n->kid[1]);
+    case MODEL_OP_BAND:
+    case MODEL_OP_MAX: return nonneg(e, n->kid[0]) || nonneg(e, n->kid[1]);
+    case MODEL_OP_COND: return nonneg(e, n->kid[1]) && nonneg(e, n->kid[2]);
+    default: return 0;
+    }
+}
+
+/* a divisor that is a positive constant or W */
+static int positive_divisor(const model_expr *e, int i)
+{
+    const model_expr_node *n = &e->nodes[i];
+    return (n->op == MODEL_OP_NUM && n->value > 0) || (n->op == MODEL_OP_VAR && n->var == MODEL_VAR_WIDTH);
+}
+
 /* bits 64: every value long; bits 32: every value int (model_index has
  * proved that each one fits) */
 static void print_cl(const model_expr *e, int i, int bits, bw_buf *out)
@@ -674,6 +717,22 @@ static void print_cl(const model_expr *e, int i, int bits, bw_buf *out)
         bw_buf_putc(out, ')');
         return;
     }
+    case MODEL_OP_DIV:
+    case MODEL_OP_MOD:
+        /* Division and remainder of non-negative values by a positive one
+         * are the same signed or unsigned, and unsigned ones compile to
+         * shifts and masks (powers of two) or cheaper sequences, and fold
+         * (x / n * n + x % n is x) where signed ones cannot. */
+        if (nonneg(e, n->kid[0]) && positive_divisor(e, n->kid[1])) {
+            const char *u = bits == 32 ? "uint" : "ulong";
+            bw_buf_printf(out, "((%s)((%s)(", type, u);
+            print_cl(e, n->kid[0], bits, out);
+            bw_buf_printf(out, ") %s (%s)(", op_text(n->op), u);
+            print_cl(e, n->kid[1], bits, out);
+            bw_buf_puts(out, ")))");
+            return;
+        }
+        break;
     default:
         break;
     }
