@@ -8,7 +8,7 @@
  * CPU runtimes vectorise well.
  *
  * A run builds one program per device: bw_expr.cl once, then this file
- * once per pattern behind that pattern's definitions of BW_KERNEL (the
+ * once per pattern and kernel form behind that pattern's definitions of BW_KERNEL (the
  * kernel's name), BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE(t) and
  * BW_LOAD(p, a). With BWLAB_TRACE the kernel also records each work-item's
  * byte address (-1: lane inactive).
@@ -17,7 +17,9 @@
  * BW_ADDR) is int rather than long: GPUs emulate 64-bit division and
  * modulo in software. The host defines it only where it has proved that
  * every value fits (model_index_fits32). With BW_REQD_SG (a sub-group
- * size) the kernel asks Intel's compiler for that SIMD width. */
+ * size) the kernel asks Intel's compiler for that SIMD width. With
+ * BW_SCALAR (CPU devices) it is the scalar form: see bench_form in
+ * src/bench/bench_kernel.h. */
 
 #if !defined(BW_KERNEL) || !defined(BW_W) || !defined(BW_ADDR) || !defined(BW_ELEM) || !defined(BW_LOAD)
 #error "gather.cl needs BW_KERNEL, BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE and BW_LOAD from the runner"
@@ -50,7 +52,14 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
         return;
     }
     /* the 32-bit form widens here: a / BW_E (a power of two) is a shift */
+#ifdef BW_SCALAR
+    /* the scalar form (CPU devices only): a volatile keeps the runtime's
+     * vectoriser off, so this work-item issues its own scalar load */
+    volatile long scalar_a = BW_ADDR;
+    const long a = scalar_a;
+#else
     const long a = BW_ADDR;
+#endif
 #ifdef BWLAB_TRACE
     trace[g] = a;
 #endif

@@ -60,7 +60,8 @@ static void close_dev(dev *d)
 static bench_plan *plan_of(const dev *d, const char *const *specs, size_t n, const char *const *exprs,
                            size_t ne, uint64_t size)
 {
-    bench_plan_opts o = { specs, n, exprs, ne, 0, size, 0, 0, 0, 0 };
+    /* both kernel forms, as a run on a CPU device builds them */
+    bench_plan_opts o = { .specs = specs, .nspecs = n, .exprs = exprs, .nexprs = ne, .size = size, .scalar_form = 1 };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_plan_make(&o, &d->info->geo, &d->lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
@@ -267,7 +268,7 @@ static bw_code try_plan(const char *spec, const char *expr, uint64_t size, const
 {
     const char *specs[] = { spec };
     const char *exprs[] = { expr };
-    bench_plan_opts o = { specs, spec ? 1 : 0, exprs, expr ? 1 : 0, 0, size, 0, 0, 0, 0 };
+    bench_plan_opts o = { .specs = specs, .nspecs = spec ? 1 : 0, .exprs = exprs, .nexprs = expr ? 1 : 0, .size = size };
     return bench_plan_make(&o, &cpu_geo, lim, p, err);
 }
 
@@ -352,7 +353,7 @@ Test(bench, plan_errors)
     cr_expect_eq(try_plan(NULL, "4*g / (w - 2)", 0, &cpu_lim, &p, &err), BW_E_EVAL);
     /* a matrix that cannot fit */
     cr_expect_eq(try_plan("matrix-col:n=20000", NULL, 0, &cpu_lim, &p, &err), BW_E_TOOBIG);
-    bench_plan_opts o = { NULL, 0, NULL, 0, 3, 0, 0, 0, 0, 0 };
+    bench_plan_opts o = { .elem = 3 };
     cr_expect_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     bw_error_clear(&err);
 }
@@ -488,7 +489,7 @@ Test(bench, index_form_of_plans)
     const char *huge[] = { "(g % 1000)*4000000" };
     bench_limits gpu = { .cache_bytes = 4u << 20, .max_alloc_bytes = 16ull << 30, .global_mem_bytes = 80ull << 30, .max_work_group = 1024, .is_gpu = 1 };
     /* auto on a GPU: 512 MiB of seq is 2^27 items, 4*g < 2^29: int */
-    bench_plan_opts o = { specs, 1, NULL, 0, 0, 0, 0, 0, 0, 0 };
+    bench_plan_opts o = { .specs = specs, .nspecs = 1 };
     cr_assert_eq(bench_plan_make(&o, &cpu_geo, &gpu, &p, &err), BW_OK, "%s", bw_error_text(&err));
     cr_expect_eq(p->items[0].items, 1 << 27);
     cr_expect_eq(p->items[0].index32_proven, 1);
@@ -518,7 +519,7 @@ Test(bench, index_form_of_plans)
     cr_expect_eq(p->items[0].index_bits, 32);
     bench_plan_free(p);
     /* 999 * 4000000 leaves int for any launch */
-    bench_plan_opts e = { NULL, 0, huge, 1, 0, 1 << 20, 0, 0, 32, 0 };
+    bench_plan_opts e = { .exprs = huge, .nexprs = 1, .size = 1 << 20, .index_bits = 32 };
     cr_expect_eq(bench_plan_make(&e, &cpu_geo, &gpu, &p, &err), BW_E_USAGE);
     cr_expect(strstr(bw_error_text(&err), "g % 1000 * 4000000") != NULL, "%s", bw_error_text(&err));
     e.index_bits = 0;
@@ -669,7 +670,7 @@ Test(bench, every_operator_and_warp_width_pass_through_a_kernel, .timeout = 300)
     for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
         model_geometry geo = d.info->geo;
         geo.lanes = widths[wi];
-        bench_plan_opts o = { .specs = specs, .nspecs = sizeof specs / sizeof specs[0], .exprs = exprs,
+        bench_plan_opts o = { .specs = specs, .nspecs = sizeof specs / sizeof specs[0], .exprs = exprs, .scalar_form = 1,
                               .nexprs = sizeof exprs / sizeof exprs[0], .size = 1 << 20 };
         bench_plan *p = NULL;
         bw_error err = BW_ERROR_INIT;

@@ -63,21 +63,28 @@ static const char *elem_type(int64_t elem)
     return elem == 16 ? "uint4" : elem == 8 ? "uint2" : "uint";
 }
 
-void bench_kernel_name(size_t i, char *buf, size_t n)
+const char *bench_form_name(bench_form f)
 {
-    snprintf(buf, n, "bw_gather_%zu", i);
+    return f == BENCH_FORM_SCALAR ? "scalar" : "plain";
+}
+
+void bench_kernel_name(size_t i, bench_form form, char *buf, size_t n)
+{
+    snprintf(buf, n, form == BENCH_FORM_SCALAR ? "bw_gather_%zu_scalar" : "bw_gather_%zu", i);
 }
 
 /* the definitions gather.cl expects, for one pattern */
-static void definitions(bw_buf *b, const bench_item *it, size_t i, int W, int sub_group)
+static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form form, int W, int sub_group)
 {
-    static const char *const names[] = { "BW_KERNEL", "BW_W",    "BW_E",     "BW_ELEM",   "BW_LOAD",
-                                         "BW_ACTIVE", "BW_ADDR", "BW_INDEX32", "BW_REQD_SG" };
+    static const char *const names[] = { "BW_KERNEL", "BW_W",    "BW_E",       "BW_ELEM",    "BW_LOAD",
+                                         "BW_ACTIVE", "BW_ADDR", "BW_INDEX32", "BW_REQD_SG", "BW_SCALAR" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         bw_buf_printf(b, "#undef %s\n", names[k]);
     char name[48];
-    bench_kernel_name(i, name, sizeof name);
-    bw_buf_printf(b, "/* pattern %s */\n#define BW_KERNEL %s\n", it->spec, name);
+    bench_kernel_name(i, form, name, sizeof name);
+    bw_buf_printf(b, "/* pattern %s, %s form */\n#define BW_KERNEL %s\n", it->spec, bench_form_name(form), name);
+    if (form == BENCH_FORM_SCALAR)
+        bw_buf_puts(b, "#define BW_SCALAR 1\n");
     /* in the 32-bit form every index value is int, literals included */
     const char *sfx = it->index_bits == 32 ? "" : "L";
     if (it->index_bits == 32)
@@ -129,9 +136,11 @@ bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, siz
         bw_buf_puts(&b, "#define BWLAB_TRACE 1\n");
     bw_buf_puts(&b, k->prelude);
     for (size_t i = first; i < first + count && i < plan->n; i++) {
-        bw_buf_putc(&b, '\n');
-        definitions(&b, &plan->items[i], i, plan->geo.lanes, plan->reqd_sub_group_size);
-        bw_buf_puts(&b, k->gather);
+        for (int f = BENCH_FORM_PLAIN; f <= (plan->scalar_form ? BENCH_FORM_SCALAR : BENCH_FORM_PLAIN); f++) {
+            bw_buf_putc(&b, '\n');
+            definitions(&b, &plan->items[i], i, (bench_form)f, plan->geo.lanes, plan->reqd_sub_group_size);
+            bw_buf_puts(&b, k->gather);
+        }
     }
     *source = bw_buf_steal(&b);
     if (!*source)

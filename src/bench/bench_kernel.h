@@ -24,12 +24,30 @@ void bench_kernels_free(bench_kernels *k); /* accepts NULL */
 /* Where gather.cl was found (for results files). */
 const char *bench_kernels_path(const bench_kernels *k);
 
+/* Kernel forms. Both load at exactly the pattern's addresses, one element
+ * per work-item. PLAIN is the kernel as the runtime compiles it (GPUs run
+ * warps in lock-step; CPU runtimes vectorise across work-items). SCALAR
+ * passes the address through a volatile, which keeps a CPU runtime's
+ * vectoriser off the kernel: each work-item issues its own scalar load,
+ * where a vectorised kernel needs a gather instruction for any address
+ * that is not contiguous across work-items. Which is faster depends on
+ * the pattern and the CPU, so the runner times both (plan->scalar_form,
+ * CPU devices only). */
+typedef enum bench_form {
+    BENCH_FORM_PLAIN,
+    BENCH_FORM_SCALAR,
+} bench_form;
+
+const char *bench_form_name(bench_form f); /* "plain", "scalar" */
+
 /* The program source for items[first .. first+count) of the plan (all of
- * them: 0, plan->n); with trace != 0 the kernels also record every
+ * them: 0, plan->n): each item's plain kernel, and its scalar one when
+ * plan->scalar_form; with trace != 0 the kernels also record every
  * work-item's byte address. Caller frees. */
 bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, size_t first, size_t count,
                              int trace, char **source, bw_error *err);
-/* The kernel name of item i in that program: "bw_gather_<i>" into buf. */
-void bench_kernel_name(size_t i, char *buf, size_t n);
+/* The kernel name of item i's form in that program: "bw_gather_<i>", or
+ * "bw_gather_<i>_scalar", into buf. */
+void bench_kernel_name(size_t i, bench_form form, char *buf, size_t n);
 
 #endif

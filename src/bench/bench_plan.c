@@ -614,6 +614,7 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
     if (rc != BW_OK)
         goto fail;
     p->reqd_sub_group_size = o->reqd_sub_group_size;
+    p->scalar_form = o->scalar_form;
     for (size_t i = 0; i < ndefaults; i++)
         free(defaults[i]);
     free(defaults);

@@ -88,6 +88,7 @@ typedef struct bench_plan {
     uint64_t dst_bytes;     /* destination buffer */
     int reqd_sub_group_size; /* the sub-group size kernels ask for (Intel), 0: none */
     uint64_t budget_bytes;  /* src + dst may take at most this: 3/4 of global memory */
+    int scalar_form;        /* each pattern also gets the scalar kernel form (CPU devices) */
 } bench_plan;
 
 typedef struct bench_plan_opts {
@@ -104,6 +105,9 @@ typedef struct bench_plan_opts {
      * indices hide contiguity from the vectoriser behind zero-extensions */
     int index_bits;
     int reqd_sub_group_size;  /* ask kernels for this sub-group size (Intel), 0: no request */
+    /* CPU devices: build each pattern's kernel in a second, scalar form as
+     * well (bench_kernel.h), and let the runner time both */
+    int scalar_form;
 } bench_plan_opts;
 
 /* Builds the plan. Fails with BW_E_USAGE for an unknown pattern, bad

@@ -43,6 +43,8 @@ typedef struct bench_result {
     double check_ns;         /* measured: event time of the last warm-up launch, checked against the floor */
     size_t dropped_samples;  /* launches whose event time was not positive: never samples */
     size_t sub_group_size;   /* measured: the kernel's sub-group size (W) as the driver reports it; 0: unknown */
+    bench_form form;         /* the kernel form timed: the faster one where two were built */
+    double form_ns[2];       /* measured: fastest calibration launch per form (bench_form), 0: not built */
 } bench_result;
 
 typedef struct bench_settings {

@@ -423,6 +423,8 @@ int cmd_run(int argc, char **argv)
         bench_plan_opts o = s.popts;
         /* the kernel asks for the sub-group size the device takes as W (Intel) */
         o.reqd_sub_group_size = (int)d->reqd_sub_group_size;
+        /* a CPU runtime vectorises across work-items: time the scalar form too */
+        o.scalar_form = d->type == OCL_TYPE_CPU;
         rc = bench_plan_make(&o, &d->geo, &lim, &s.plans[k], &err);
         if (rc == BW_OK) {
             planned++;

@@ -90,6 +90,29 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
     bw_buf_putc(out, '\n');
 }
 
+/* which kernel form each pattern was timed in, where two were built (CPU
+ * devices): the faster of the two, by measurement */
+static void form_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    if (!p->scalar_form)
+        return;
+    size_t scalar = 0;
+    for (size_t i = 0; i < p->n; i++)
+        scalar += run->results[i].status == BENCH_OK && run->results[i].form == BENCH_FORM_SCALAR;
+    bw_buf_printf(out, "%skernel form: per pattern the faster of two, measured: plain (vectorised across "
+                       "work-items) or scalar (one load per work-item); scalar for ",
+                  lead);
+    const char *sep = "";
+    for (size_t i = 0; i < p->n; i++) {
+        if (run->results[i].status == BENCH_OK && run->results[i].form == BENCH_FORM_SCALAR) {
+            bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
+            sep = ", ";
+        }
+    }
+    bw_buf_puts(out, scalar ? "\n" : "none\n");
+}
+
 static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
 {
     const ocl_device_info *d = run->device;
@@ -128,6 +151,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     report_bytes(out, (double)p->dst_bytes);
     bw_buf_printf(out, "; %lld work-items per group\n", (long long)p->local_size);
     index_line(run, out, lead);
+    form_line(run, out, lead);
     const bench_run_info *info = run->info;
     bw_buf_printf(out, "%stiming: %.1f s of a %.0f s budget in %zu rounds; per pattern the median of its launches "
                        "(event profiling), stopped at %.1f%% relative standard error%s%s\n",
@@ -432,6 +456,11 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "status_reason",
                         !w.ok && r->status != BENCH_FAILED && r->failure ? json_string(r->failure) : json_null());
     json_object_set_new(o, "index_bits", json_integer(it->index_bits));
+    json_object_set_new(o, "kernel_form", json_string(bench_form_name(r->form)));
+    json_t *ft = json_object();
+    for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
+        json_object_set_new(ft, bench_form_name((bench_form)f), report_json_real(r->form_ns[f], r->form_ns[f] > 0));
+    json_object_set_new(o, "form_time_ns", ft);
     json_object_set_new(o, "sub_group_size",
                         r->sub_group_size ? json_integer((json_int_t)r->sub_group_size) : json_null());
     json_object_set_new(o, "dropped_samples", json_integer((json_int_t)r->dropped_samples));
