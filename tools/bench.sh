@@ -233,9 +233,9 @@ else
     "$bwlab" run "${dev_args[@]}" >/dev/null 2>"$tmp/err" || rc=$?
     run_s=$(since "$t0")
     if [ "$rc" = 0 ]; then
-        echo "default bwlab run ${dev_args[*]}: $run_s s wall (its default budget; output to /dev/null)"
+        echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}}: $run_s s wall (its default budget; output to /dev/null)"
     else
-        echo "default bwlab run ${dev_args[*]}: exited $rc after $run_s s:" >&2
+        echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}}: exited $rc after $run_s s:" >&2
         cat "$tmp/err" >&2
         failed=1
     fi
