@@ -20,15 +20,16 @@
 # the bwlab device is this CPU (PoCL's CPU device, the default on a machine
 # without a GPU).
 #
-#   tools/bench.sh [--pairs N] [--size BYTES] [--device SPEC] [--budget S] [--quick]
+#   tools/bench.sh [--pairs N] [--size BYTES] [--device SPEC] [--budget S] [--reps N] [--quick]
 #     --pairs N       A B pairs per access (default 5)
 #     --size BYTES    bytes per array, as bwlab's --size (default 256M); the
 #                     native loop moves the bytes bwlab's seq reports
 #     --device SPEC   passed to bwlab (default: bwlab's default device)
 #     --budget S      bwlab's timing budget per seq run (default 2)
-#     --quick         2 pairs of 32M, budget 1, no default-run timing: a
-#                     smoke run, not a measurement for the targets
 #     --reps N        timed repetitions per native run (default 20)
+#     --quick         2 pairs of 32M, budget 1, 5 native repetitions, no
+#                     default-run timing: a smoke run, not a measurement
+#                     for the targets (options given still win)
 set -eu
 export LC_ALL=C
 cd "$(dirname "$0")/.."
