@@ -104,6 +104,11 @@ echo "settings      --size $size per array, $pairs pairs, bwlab seq --budget $bu
     "native $reps timed repetitions per run$([ "$quick" = 1 ] && echo ' (--quick: a smoke run)')"
 echo "              bwlab: effective_gbs (requested bytes / median event time); native: bytes / median wall time;"
 echo "              read GB/s = bytes read / time, copy GB/s = (bytes read + written) / time"
+load_note() {
+    awk -v n="$(nproc)" -v when="$1" '{ printf "load average  %s %s over 1 min on %d CPUs%s\n", when, $1, n,
+        ($1 > n / 2 ? ": other work competes for the CPUs, the ratios will scatter" : "") }' /proc/loadavg
+}
+load_note "before the pairs:"
 echo
 
 # ---- 1. read and copy pairs ----
@@ -188,6 +193,7 @@ while [ "$i" -lt "$pairs" ]; do
     done
 done
 echo "(each bwlab and native run moved $native_bytes bytes per array; native: $nthreads OpenMP threads)"
+load_note "after the pairs: "
 echo
 printf '%-6s %-28s %7s %7s %7s   %s\n' access "ratio bwlab / native" min median max "median GB/s bwlab, native"
 for a in read copy; do
@@ -199,6 +205,8 @@ for a in read copy; do
     read -r _ bmed _ < <(awk -v a="$a" '$1 == a { print $3 }' "$tmp/ratios" | stats)
     read -r _ nmed _ < <(awk -v a="$a" '$1 == a { print $4 }' "$tmp/ratios" | stats)
     printf '%-6s %-28s %7s %7s %7s   %s, %s\n' "$a" "($pairs pairs)" "$lo" "$med" "$hi" "$bmed" "$nmed"
+    awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(hi > 1.2 * lo) }' &&
+        echo "       the ratios spread over 20% (max/min $(awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.2f", hi / lo }')): a busy machine; take the median with care, or run again"
     eval "med_$a=$med"
 done
 echo
