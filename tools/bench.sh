@@ -1,0 +1,271 @@
+#!/bin/bash
+# bwlab's seq against a native C11 + OpenMP loop over the same bytes, and two
+# timings (a benchmark, not a test: its numbers are same-run ratios):
+#   1. read and copy, interleaved A B A B over --pairs pairs: A is
+#      `bwlab run --pattern seq` (effective_gbs), B is tools/native_stream on
+#      the same number of bytes per array; prints each pair's ratio
+#      bwlab / native and their min, median and max. Read needs
+#      `bwlab run --access read`; without it the read pairs are skipped.
+#   2. `bwlab model --pattern P --launch --items 67108864` for every
+#      catalogue pattern: the slowest, with its wall time;
+#   3. the wall time of one default `bwlab run` (output to /dev/null).
+# Then each target beside its measured value, PASS or MISS. Targets on PoCL
+# here: median ratio >= 0.95 for read and for copy, the model under 1 s, the
+# default run under 60 s. They depend on the machine, so a MISS does not
+# change the exit status: 0 when everything ran, 1 when something failed
+# (a run, a check, a parse), 2 for bad options.
+#
+# The native loop always runs on the host CPU (OpenMP, OMP_NUM_THREADS
+# threads, default one per CPU): the comparison means something only when
+# the bwlab device is this CPU (PoCL's CPU device, the default on a machine
+# without a GPU).
+#
+#   tools/bench.sh [--pairs N] [--size BYTES] [--device SPEC] [--budget S] [--reps N] [--quick]
+#     --pairs N       A B pairs per access (default 5)
+#     --size BYTES    bytes per array, as bwlab's --size (default 256M); the
+#                     native loop moves the bytes bwlab's seq reports
+#     --device SPEC   passed to bwlab (default: bwlab's default device)
+#     --budget S      bwlab's timing budget per seq run (default 2)
+#     --reps N        timed repetitions per native run (default 20)
+#     --quick         2 pairs of 32M, budget 1, 5 native repetitions, no
+#                     default-run timing: a smoke run, not a measurement
+#                     for the targets (options given still win)
+set -eu
+export LC_ALL=C
+cd "$(dirname "$0")/.."
+
+usage() { sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+die() { echo "bench.sh: $*" >&2; exit 1; }
+bad() { echo "bench.sh: $*" >&2; usage >&2; exit 2; }
+
+pairs="" size="" budget="" reps="" quick=0
+dev_args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --pairs) [ $# -ge 2 ] || bad "--pairs needs a value"; pairs=$2; shift ;;
+        --size) [ $# -ge 2 ] || bad "--size needs a value"; size=$2; shift ;;
+        --device) [ $# -ge 2 ] || bad "--device needs a value"; dev_args=(--device "$2"); shift ;;
+        --budget) [ $# -ge 2 ] || bad "--budget needs a value"; budget=$2; shift ;;
+        --reps) [ $# -ge 2 ] || bad "--reps needs a value"; reps=$2; shift ;;
+        --quick) quick=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) bad "unknown option $1" ;;
+    esac
+    shift
+done
+if [ "$quick" = 1 ]; then
+    pairs=${pairs:-2} size=${size:-32M} budget=${budget:-1} reps=${reps:-5}
+else
+    pairs=${pairs:-5} size=${size:-256M} budget=${budget:-2} reps=${reps:-20}
+fi
+case "$pairs" in ''|*[!0-9]*|0) bad "--pairs must be a whole number from 1: $pairs" ;; esac
+case "$reps" in ''|*[!0-9]*|0) bad "--reps must be a whole number from 1: $reps" ;; esac
+[ "${dev_args[1]:-}" != all ] || bad "--device all: the bench compares one device with the host CPU"
+
+# ---- build what it needs ----
+tools/setup.sh
+ninja -C build tools/native_stream >/dev/null ||
+    die "cannot build tools/native_stream (it needs OpenMP: dependency('openmp'))"
+bwlab=build/src/cli/bwlab
+native=build/tools/native_stream
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bwlab-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+now() { echo "$EPOCHREALTIME"; }
+since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'; }
+# the first value of "key": "string" or "key": number in pretty-printed JSON
+jfield() {
+    sed -n -e 's/^ *"'"$1"'": "\(.*\)",\{0,1\}$/\1/p' -e 's/^ *"'"$1"'": \([^",]*\),\{0,1\}$/\1/p' | head -n 1
+}
+
+# ---- header ----
+"$bwlab" devices "${dev_args[@]}" --format json >"$tmp/devices.json" 2>"$tmp/err" ||
+    die "bwlab devices ${dev_args[*]} failed: $(cat "$tmp/err")"
+if [ ${#dev_args[@]} -eq 0 ]; then
+    idx=$(jfield default_device <"$tmp/devices.json")
+    "$bwlab" devices --device "$idx" --format json >"$tmp/devices.json"
+fi
+dev_name=$(jfield name <"$tmp/devices.json")
+dev_type=$(jfield type <"$tmp/devices.json")
+dev_index=$(jfield index <"$tmp/devices.json")
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+has_access=0
+"$bwlab" help run 2>&1 | grep -q -- '--access' && has_access=1
+
+echo "bwlab bench, $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n) ($(uname -srm))"
+echo "host CPU      ${cpu_model:-unknown} ($(nproc) CPUs online)"
+echo "bwlab device  $dev_index: $dev_name ($dev_type, $(jfield compute_units <"$tmp/devices.json") compute units)"
+echo "              platform $(jfield platform_version <"$tmp/devices.json"); driver $(jfield driver_version <"$tmp/devices.json")"
+echo "native loop   $native on the host CPU (C11 + OpenMP, ${OMP_NUM_THREADS:+OMP_NUM_THREADS=}${OMP_NUM_THREADS:-one thread per CPU}):" \
+    "the comparison is only meaningful for a CPU device"
+[ "$dev_type" = cpu ] || echo "              NOTE: the bwlab device is a $dev_type, not this CPU: the ratios compare different hardware"
+echo "settings      --size $size per array, $pairs pairs, bwlab seq --budget $budget per run," \
+    "native $reps timed repetitions per run$([ "$quick" = 1 ] && echo ' (--quick: a smoke run)')"
+echo "              bwlab: effective_gbs (requested bytes / median event time); native: bytes / median wall time;"
+echo "              read GB/s = bytes read / time, copy GB/s = (bytes read + written) / time"
+load_note() {
+    awk -v n="$(nproc)" -v when="$1" '{ printf "load average  %s %s over 1 min on %d CPUs%s\n", when, $1, n,
+        ($1 > n / 2 ? ": other work competes for the CPUs, the ratios will scatter" : "") }' /proc/loadavg
+}
+load_note "before the pairs:"
+echo
+
+# ---- 1. read and copy pairs ----
+# seq's row of a bwlab CSV: status effective_gbs load_bytes store_bytes
+seq_row() {
+    awk '
+    function split_csv(line, f,    n, i, c, v, q) {
+        n = 0; v = ""; q = 0
+        for (i = 1; i <= length(line); i++) {
+            c = substr(line, i, 1)
+            if (q) {
+                if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { v = v c; i++ } else q = 0 }
+                else v = v c
+            } else if (c == "\"") q = 1
+            else if (c == ",") { f[++n] = v; v = "" }
+            else v = v c
+        }
+        f[++n] = v
+        return n
+    }
+    NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
+    { split_csv($0, f)
+      if (f[col["pattern"]] == "seq")
+          print f[col["status"]], f[col["effective_gbs"]], f[col["requested_load_bytes"]], f[col["requested_store_bytes"]] }'
+}
+# bwlab_seq ACCESS: sets gbs, load_bytes, store_bytes
+bwlab_seq() {
+    local extra=() rc=0 status
+    [ "$1" = read ] && extra=(--access read)
+    "$bwlab" run --pattern seq --size "$size" --budget "$budget" --format csv --quiet \
+        "${dev_args[@]}" "${extra[@]}" >"$tmp/run.csv" 2>"$tmp/err" || rc=$?
+    read -r status gbs load_bytes store_bytes < <(seq_row <"$tmp/run.csv") || true
+    if [ "$rc" != 0 ] || [ "${status:-}" != ok ]; then
+        echo "bench.sh: bwlab run --pattern seq ($1) exited $rc, seq status ${status:-missing}:" >&2
+        cat "$tmp/err" >&2
+        return 1
+    fi
+}
+# native_run MODE BYTES: sets ngbs
+native_run() {
+    local out
+    out=$("$native" --size "$2" --mode "$1" --reps "$reps") || {
+        echo "bench.sh: $native --size $2 --mode $1 failed: $out" >&2
+        return 1
+    }
+    case "$out" in *" check=ok"*) ;; *) echo "bench.sh: native $1 not checked: $out" >&2; return 1 ;; esac
+    ngbs=$(printf '%s\n' "$out" | sed -n 's/.* median_gbs=\([^ ]*\).*/\1/p')
+    nthreads=$(printf '%s\n' "$out" | sed -n 's/.* threads=\([^ ]*\).*/\1/p')
+}
+# stats: min median max of the numbers on standard input
+stats() {
+    sort -g | awk '{ v[++n] = $1 } END {
+        if (!n) { print "- - -"; exit }
+        m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        printf "%.3f %.3f %.3f\n", v[1], m, v[n] }'
+}
+
+accesses="copy"
+if [ "$has_access" = 1 ]; then
+    accesses="read copy"
+else
+    echo "read: bwlab has no --access read yet (bwlab help run): the read pairs are skipped"
+fi
+: >"$tmp/ratios"
+printf '%-10s %-6s %12s %12s %8s\n' pair access "bwlab GB/s" "native GB/s" ratio
+i=0
+while [ "$i" -lt "$pairs" ]; do
+    i=$((i + 1))
+    for a in $accesses; do
+        bwlab_seq "$a" || die "pair $i: bwlab failed"
+        if [ "$a" = read ] && [ "$store_bytes" != 0 ] && [ -z "${store_noted:-}" ]; then
+            echo "  note: bwlab's read run also stores $store_bytes bytes, counted in its effective_gbs"
+            store_noted=1
+        fi
+        [ -z "${native_bytes:-}" ] || [ "$native_bytes" = "$load_bytes" ] ||
+            die "bwlab's seq moved $load_bytes bytes, earlier $native_bytes"
+        native_bytes=$load_bytes
+        native_run "$a" "$load_bytes" || die "pair $i: native_stream failed"
+        ratio=$(awk -v b="$gbs" -v n="$ngbs" 'BEGIN { printf "%.3f", b / n }')
+        printf '%-10s %-6s %12.2f %12.2f %8s\n' "$i/$pairs" "$a" "$gbs" "$ngbs" "$ratio"
+        echo "$a $ratio $gbs $ngbs" >>"$tmp/ratios"
+    done
+done
+echo "(each bwlab and native run moved $native_bytes bytes per array; native: $nthreads OpenMP threads)"
+load_note "after the pairs: "
+echo
+printf '%-6s %-28s %7s %7s %7s   %s\n' access "ratio bwlab / native" min median max "median GB/s bwlab, native"
+for a in read copy; do
+    if ! grep -q "^$a " "$tmp/ratios"; then
+        printf '%-6s %s\n' "$a" "not measured (bwlab has no --access read yet)"
+        continue
+    fi
+    read -r lo med hi < <(awk -v a="$a" '$1 == a { print $2 }' "$tmp/ratios" | stats)
+    read -r _ bmed _ < <(awk -v a="$a" '$1 == a { print $3 }' "$tmp/ratios" | stats)
+    read -r _ nmed _ < <(awk -v a="$a" '$1 == a { print $4 }' "$tmp/ratios" | stats)
+    printf '%-6s %-28s %7s %7s %7s   %s, %s\n' "$a" "($pairs pairs)" "$lo" "$med" "$hi" "$bmed" "$nmed"
+    awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(hi > 1.2 * lo) }' &&
+        echo "       the ratios spread over 20% (max/min $(awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.2f", hi / lo }')): a busy machine; take the median with care, or run again"
+    eval "med_$a=$med"
+done
+echo
+
+# ---- 2. the launch model, every catalogue pattern ----
+"$bwlab" patterns --format json >"$tmp/patterns.json" || die "bwlab patterns failed"
+specs=$(sed -n 's/^ *"spec": "\([^"]*\)",\{0,1\}$/\1/p' "$tmp/patterns.json")
+[ -n "$specs" ] || die "no patterns in bwlab patterns --format json"
+slow_spec="" slow_s=0 npat=0
+for p in $specs; do
+    t0=$(now)
+    "$bwlab" model --pattern "$p" --launch --items 67108864 >/dev/null 2>"$tmp/err" ||
+        die "bwlab model --pattern $p --launch --items 67108864 failed: $(cat "$tmp/err")"
+    t=$(since "$t0")
+    npat=$((npat + 1))
+    printf '%s %s\n' "$p" "$t" >>"$tmp/model"
+    if awk -v t="$t" -v s="$slow_s" 'BEGIN { exit !(t > s) }'; then
+        slow_spec=$p slow_s=$t
+    fi
+done
+echo "bwlab model --launch --items 67108864, wall time per catalogue pattern (s):"
+awk '{ printf "  %s %s", $1, $2 } NR % 6 == 0 { printf "\n" } END { if (NR % 6) printf "\n" }' "$tmp/model"
+echo "slowest of $npat: $slow_spec, $slow_s s"
+echo
+
+# ---- 3. the default run ----
+run_s=""
+if [ "$quick" = 1 ]; then
+    echo "default bwlab run: not timed (--quick)"
+else
+    t0=$(now)
+    rc=0
+    "$bwlab" run "${dev_args[@]}" >/dev/null 2>"$tmp/err" || rc=$?
+    run_s=$(since "$t0")
+    if [ "$rc" = 0 ]; then
+        echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}}: $run_s s wall (its default budget; output to /dev/null)"
+    else
+        echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}}: exited $rc after $run_s s:" >&2
+        cat "$tmp/err" >&2
+        failed=1
+    fi
+fi
+echo
+
+# ---- targets ----
+verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = op == ">=" ? v >= t : v < t; print ok ? "PASS" : "MISS" }'; }
+echo "targets (PoCL on this machine class; machine-dependent: reported, not enforced)$([ "$quick" = 1 ] && echo ', --quick: not comparable')"
+for a in read copy; do
+    eval "m=\${med_$a:-}"
+    if [ -n "$m" ]; then
+        printf '  %-36s %10s   %s\n' "$a: median ratio >= 0.95" "$m" "$(verdict "$m" 0.95 '>=')"
+    else
+        printf '  %-36s %10s   %s\n' "$a: median ratio >= 0.95" "-" "not measured"
+    fi
+done
+printf '  %-36s %10s   %s\n' "model, slowest pattern < 1 s" "$slow_s s" "$(verdict "$slow_s" 1 '<')"
+if [ -n "$run_s" ]; then
+    printf '  %-36s %10s   %s\n' "default run < 60 s" "$run_s s" "$(verdict "$run_s" 60 '<')"
+else
+    printf '  %-36s %10s   %s\n' "default run < 60 s" "-" "not measured"
+fi
+exit "$failed"
