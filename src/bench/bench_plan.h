@@ -2,8 +2,9 @@
  * with the model's accounting of every launch (docs/design.md §2.3, §4).
  *
  * Each pattern becomes one kernel launch of `items` work-items: work-item g
- * loads elem bytes at the pattern's address A(g) and stores them at
- * dst[g]. The plan sizes each launch from the device's own limits so that
+ * loads elem bytes at the pattern's address A(g) and, in copy mode, stores
+ * them at dst[g]; in read mode it stores them only where they equal a key,
+ * and the model counts the loads alone (bench_access). The plan sizes each launch from the device's own limits so that
  * the pattern's modeled footprint reaches the working-set target, checks
  * that OpenCL can load at every address, and accounts requested,
  * instruction-model and footprint bytes for loads and stores. Pure host
