@@ -19,7 +19,19 @@
  * every value fits (model_index_fits32). With BW_REQD_SG (a sub-group
  * size) the kernel asks Intel's compiler for that SIMD width. With
  * BW_SCALAR (CPU devices) it is the scalar form: see bench_form in
- * src/bench/bench_kernel.h. */
+ * src/bench/bench_kernel.h.
+ *
+ * With BW_READ (read mode) the kernel takes a key and stores the element
+ * at dst[g] only where BW_MATCH(element, key) holds, every component
+ * equal: the load must happen, since its value decides the store, yet
+ * almost no bytes are stored. On PoCL this costs what a kernel with no
+ * load at all costs (a compare and a masked store that is nearly never
+ * taken); a per-work-group reduction needs local memory and a barrier,
+ * which splits PoCL's work-item loop and made stride 2 cost 1.6-3x seq
+ * (docs/model.md, "Read and copy"). The host picks keys that some
+ * work-items' elements hold, predicts exactly which work-items store, and
+ * checks dst: a kernel that skips its loads, or loads elsewhere, stores
+ * where it should not or not where it should. */
 
 #if !defined(BW_KERNEL) || !defined(BW_W) || !defined(BW_ADDR) || !defined(BW_ELEM) || !defined(BW_LOAD)
 #error "gather.cl needs BW_KERNEL, BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE and BW_LOAD from the runner"
@@ -36,6 +48,9 @@
 __attribute__((intel_reqd_sub_group_size(BW_REQD_SG)))
 #endif
 __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *restrict dst
+#ifdef BW_READ
+                        , const BW_ELEM key
+#endif
 #ifdef BWLAB_TRACE
                         , __global long *restrict trace
 #endif
@@ -63,5 +78,11 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #ifdef BWLAB_TRACE
     trace[g] = a;
 #endif
+#ifdef BW_READ
+    const BW_ELEM v = BW_LOAD(src, a);
+    if (BW_MATCH(v, key))
+        dst[g] = v;
+#else
     dst[g] = BW_LOAD(src, a);
+#endif
 }

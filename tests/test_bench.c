@@ -688,3 +688,107 @@ Test(bench, every_operator_and_warp_width_pass_through_a_kernel, .timeout = 300)
     bench_kernels_free(k);
     close_dev(&d);
 }
+
+/* plans in read mode, both kernel forms, as a run on a CPU device builds them */
+static bench_plan *read_plan_of(const dev *d, const char *const *specs, size_t n, const char *const *exprs, size_t ne,
+                                uint64_t size)
+{
+    bench_plan_opts o = { .specs = specs, .nspecs = n, .exprs = exprs, .nexprs = ne, .size = size, .scalar_form = 1,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &d->info->geo, &d->lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    return p;
+}
+
+/* The catalogue in read mode: every kernel, in both forms, loads what the
+ * host predicts (validation) at the model's addresses (trace). */
+Test(bench, read_mode_validates_and_matches_the_model, .timeout = 300)
+{
+    dev d = open_dev();
+    size_t nd = 0;
+    char **defaults = bench_plan_default_specs(0, 256, &nd);
+    const char *extra[] = { "offset:bytes=4,elem=16", "offset:bytes=4,elem=8", "stride:s=3,elem=8", "one-lane:elem=16" };
+    size_t n = nd + sizeof extra / sizeof extra[0];
+    const char **specs = calloc(n, sizeof *specs);
+    for (size_t i = 0; i < nd; i++)
+        specs[i] = defaults[i];
+    for (size_t i = nd; i < n; i++)
+        specs[i] = extra[i - nd];
+    const char *exprs[] = { "t < 4 ? 4*g : 4*(g ^ 3) + 64" };
+    bench_plan *p = read_plan_of(&d, specs, n, exprs, 1, 1 << 20);
+    bench_run_info info;
+    bench_result *res = run_with_info(&d, p, NULL, &info);
+    int vloads = 0, wide = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(p->items[i].access, BENCH_ACCESS_READ, "%s", p->items[i].spec);
+        cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+        cr_expect_eq(p->items[i].model.stores.requested_bytes, 0, "%s", p->items[i].spec);
+        vloads += p->items[i].vload;
+        wide += p->items[i].elem > 4;
+    }
+    cr_expect_geq(vloads, 2, "the vloadn path was not exercised");
+    cr_expect_geq(wide, 3, "vector elements were not exercised");
+    /* read kernels take a key before the trace buffer: every work-item's address, both forms */
+    bench_kernels *k = kernels(NULL);
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
+    /* seq is its own reference, in read mode */
+    cr_expect_eq(bench_plan_reference(p, 0), 0);
+    cr_expect_float_eq(res[0].relative_to_seq, 1.0, 1e-12);
+    bench_kernels_free(k);
+    bench_results_free(res, p->n);
+    bench_plan_free(p);
+    for (size_t i = 0; i < nd; i++)
+        free(defaults[i]);
+    free(defaults);
+    free(specs);
+    bw_error_clear(&err);
+    close_dev(&d);
+}
+
+/* A read kernel that does not load what it should is caught before it is
+ * timed: the host predicts exactly which work-items store. */
+Test(bench, read_mode_catches_skipped_and_misplaced_loads, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *specs[] = { "seq", "stride:s=2", "seq:elem=16", "offset:bytes=4,elem=8" };
+    bench_plan *p = read_plan_of(&d, specs, 4, NULL, 0, 1 << 20);
+    cr_assert_eq(p->n, 5, "seq:elem=8 is added as a reference");
+    static const struct {
+        const char *to, *needle;
+    } plants[] = {
+        /* no load at all: a constant in its place */
+        { "const BW_ELEM v = (BW_ELEM)(7u);", "work-item 0 " },
+        /* the neighbour's element */
+        { "const BW_ELEM v = BW_LOAD(src, a + BW_E);", "work-item 0 " },
+    };
+    for (size_t k = 0; k < sizeof plants / sizeof plants[0]; k++) {
+        char *dir = kernel_dir_with("const BW_ELEM v = BW_LOAD(src, a);", plants[k].to);
+        bench_result *res = run_with(&d, p, dir);
+        for (size_t i = 0; i < p->n; i++) {
+            cr_expect_eq(res[i].status, BENCH_FAILED, "%s: %s", plants[k].to, p->items[i].spec);
+            cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "%s: %s", plants[k].to, p->items[i].spec);
+            cr_expect(res[i].failure && strstr(res[i].failure, plants[k].needle) &&
+                          strstr(res[i].failure, "should load"),
+                      "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+            cr_expect_eq(res[i].event.count, 0, "a wrong kernel was timed");
+        }
+        bench_results_free(res, p->n);
+        tu_rmdir(dir);
+        free(dir);
+    }
+    /* a kernel that stores whatever it loads: stores where none was due */
+    char *dir = kernel_dir_with("if (BW_MATCH(v, key))", "if (1)");
+    bench_result *res = run_with(&d, p, dir);
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "%s", p->items[i].spec);
+        cr_expect(res[i].failure && strstr(res[i].failure, "store nothing"), "%s",
+                  res[i].failure ? res[i].failure : "");
+    }
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+    bench_plan_free(p);
+    close_dev(&d);
+}

@@ -530,3 +530,206 @@ Test(bench_plan, cache_source_is_reported)
     bench_plan_free(p);
     bw_error_clear(&err);
 }
+
+/* ---- read mode: the loads alone ---- */
+
+static bw_code plan_access(const char *spec, uint64_t size, unsigned access, bench_plan **p, bw_error *err)
+{
+    const char *specs[] = { spec };
+    bench_plan_opts o = { .specs = specs, .nspecs = spec ? 1 : 0, .size = size, .access = access };
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    return bench_plan_make(&o, &geo8, &l, p, err);
+}
+
+static const unsigned READ = BENCH_ACCESS_BIT(BENCH_ACCESS_READ), COPY = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+
+Test(bench_plan, read_mode_counts_the_loads_alone)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    /* seq of floats, --size 1 MiB: 262144 items. A warp of 8 lanes loads
+     * 32 B, half a 64 B sector: 32768 warp-instructions of one sector each
+     * (2 MiB instruction-model), 16384 distinct sectors (1 MiB footprint) */
+    cr_assert_eq(plan_access("seq", MiB, READ, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 1, "seq is its own reference in read mode");
+    const bench_item *it = &p->items[0];
+    cr_expect_eq(it->access, BENCH_ACCESS_READ);
+    cr_expect_eq(it->items, 262144);
+    cr_expect_eq(it->model.loads.requested_bytes, 1048576);
+    cr_expect_eq(it->model.loads.instr_sectors * 64, 2097152);
+    cr_expect_eq(it->model.loads.footprint_sectors * 64, 1048576);
+    cr_expect_eq(it->model.stores.requested_bytes, 0);
+    cr_expect_eq(it->model.stores.instr_sectors, 0);
+    cr_expect_eq(it->model.stores.footprint_sectors, 0);
+    cr_expect_eq(it->model.stores.instructions, 0);
+    cr_expect_eq(bench_plan_reference(p, 0), 0);
+    bench_plan_free(p);
+    /* the same in copy mode adds the 1 MiB store of dst[g] */
+    cr_assert_eq(plan_access("seq", MiB, COPY, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].model.loads.requested_bytes, 1048576);
+    cr_expect_eq(p->items[0].model.stores.requested_bytes, 1048576);
+    bench_plan_free(p);
+    /* stride:s=2: item g loads bytes 8g..8g+3; 1 MiB of footprint is 16384
+     * sectors of 8 items each: 131072 items, 512 KiB requested; a warp
+     * spans exactly one sector: 16384 instructions of one sector */
+    cr_assert_eq(plan_access("stride:s=2", MiB, READ, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 2);
+    it = item(p, "stride:s=2");
+    cr_expect_eq(it->items, 131072);
+    cr_expect_eq(it->model.loads.requested_bytes, 524288);
+    cr_expect_eq(it->model.loads.instr_sectors * 64, 1048576);
+    cr_expect_eq(it->model.loads.footprint_sectors * 64, 1048576);
+    cr_expect_eq(it->model.stores.requested_bytes, 0);
+    cr_expect_eq(it->model.stores.instr_sectors, 0);
+    /* the reference: seq in read mode, added for it */
+    cr_expect_str_eq(p->items[1].spec, "seq");
+    cr_expect_eq(p->items[1].access, BENCH_ACCESS_READ);
+    cr_expect_eq(p->items[1].added_as_reference, 1);
+    cr_expect_eq(bench_plan_reference(p, 0), 1);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+Test(bench_plan, each_mode_has_its_own_seq_reference)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    /* both modes: the pattern in copy then read, then seq in each mode */
+    cr_assert_eq(plan_access("stride:s=2", MiB, COPY | READ, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 4);
+    static const char *const spec[] = { "stride:s=2", "stride:s=2", "seq", "seq" };
+    static const bench_access mode[] = { BENCH_ACCESS_COPY, BENCH_ACCESS_READ, BENCH_ACCESS_COPY, BENCH_ACCESS_READ };
+    for (size_t i = 0; i < 4; i++) {
+        cr_expect_str_eq(p->items[i].spec, spec[i]);
+        cr_expect_eq(p->items[i].access, mode[i], "item %zu", i);
+        cr_expect_eq(p->items[i].added_as_reference, i >= 2);
+    }
+    cr_expect_eq(bench_plan_reference(p, 0), 2);
+    cr_expect_eq(bench_plan_reference(p, 1), 3);
+    cr_expect_eq(bench_plan_reference(p, 2), 2);
+    cr_expect_eq(bench_plan_reference(p, 3), 3);
+    /* copy's stores double seq's requested bytes, read's do not */
+    cr_expect_eq(p->items[2].model.loads.requested_bytes + p->items[2].model.stores.requested_bytes,
+                 2 * p->items[3].model.loads.requested_bytes);
+    cr_expect_str_eq(bench_access_name(p->items[1].access), "read");
+    cr_expect_str_eq(bench_access_name(p->items[0].access), "copy");
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* The default set: copy for every pattern, plus read for seq at 4 and 16
+ * bytes and the seven strides; --access read: every pattern in read mode. */
+Test(bench_plan, default_set_reads_seq_and_the_strides)
+{
+    size_t nd = 0;
+    char **defaults = bench_plan_default_specs(0, 64, &nd);
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(plan_access(NULL, 4 * MiB, 0, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    static const char *const reads[] = { "seq", "seq:elem=16", "stride:s=1", "stride:s=2", "stride:s=4",
+                                         "stride:s=8", "stride:s=16", "stride:s=32", "stride:s=64" };
+    size_t ncopy = 0, nread = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_item *it = &p->items[i];
+        cr_expect_eq(it->added_as_reference, 0, "%s: the default set has its references", it->spec);
+        if (it->access == BENCH_ACCESS_COPY) {
+            ncopy++;
+            continue;
+        }
+        nread++;
+        int listed = 0;
+        for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++)
+            listed |= !strcmp(reads[k], it->spec);
+        cr_expect(listed, "%s is read by default", it->spec);
+        /* its reference: seq of its element size, in read mode */
+        long ref = bench_plan_reference(p, i);
+        cr_assert_geq(ref, 0);
+        cr_expect_eq(p->items[ref].access, BENCH_ACCESS_READ);
+        cr_expect_str_eq(p->items[ref].spec, it->elem == 16 ? "seq:elem=16" : "seq");
+    }
+    cr_expect_eq(ncopy, nd, "every default pattern in copy mode");
+    cr_expect_eq(nread, 9);
+    bench_plan_free(p);
+    cr_assert_eq(plan_access(NULL, 4 * MiB, READ, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->n, nd);
+    for (size_t i = 0; i < p->n; i++)
+        cr_expect_eq(p->items[i].access, BENCH_ACCESS_READ, "%s", p->items[i].spec);
+    bench_plan_free(p);
+    for (size_t i = 0; i < nd; i++)
+        free(defaults[i]);
+    free(defaults);
+    bw_error_clear(&err);
+}
+
+/* Read-mode validation on host buffers: every lane of a warp loads the
+ * warp's first element (4*8*w: a broadcast), so a key taken from one
+ * work-item is due in all 8 lanes of its warp. */
+Test(bench_plan, read_validation_predicts_every_store)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    const char *exprs[] = { "32*w" };
+    bench_plan_opts o = { .exprs = exprs, .nexprs = 1, .size = 16384, .access = READ };
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    const bench_item *it = item(p, "expr:32 * w");
+    int64_t n = it->items;
+    const uint64_t seed = 7;
+    uint8_t keys[BENCH_READ_KEYS * 4];
+    cr_assert_eq(bench_read_keys(&geo8, it, seed, keys, BENCH_READ_KEYS, &err), BW_OK, "%s", bw_error_text(&err));
+    /* the first key is the element at byte 0, the second the last warp's */
+    uint8_t *src = malloc(p->src_bytes);
+    bench_fill_random(src, p->src_bytes, seed);
+    cr_expect(!memcmp(keys, src, 4));
+    cr_expect(!memcmp(keys + 4, src + 32 * (n / 8 - 1), 4));
+    /* dst as a right kernel leaves it: the element where it is a key */
+    uint8_t *dst = malloc((size_t)n * 4);
+    bench_fill_sentinel(dst, (uint64_t)n * 4);
+    int64_t stored = 0;
+    for (int64_t g = 0; g < n; g++) {
+        const uint8_t *v = src + 32 * (g / 8);
+        for (int k = 0; k < BENCH_READ_KEYS; k++) {
+            if (!memcmp(v, keys + 4 * k, 4)) {
+                memcpy(dst + 4 * g, v, 4);
+                stored++;
+                break;
+            }
+        }
+    }
+    cr_expect_geq(stored, 16, "at least the first and the last warp store");
+    cr_expect_eq(stored % 8, 0, "whole warps store");
+    fake_dst f = { dst, (uint64_t)n * 4, 0, 0 };
+    uint8_t buf[256];
+    cr_expect_eq(bench_validate_read_chunked(&geo8, it, seed, p->src_bytes, keys, BENCH_READ_KEYS, read_fake, &f, buf,
+                                             sizeof buf, &err),
+                 BW_OK, "%s", bw_error_text(&err));
+    /* lane 3 of warp 0 skipped its load: no store where one was due */
+    uint8_t keep[4];
+    memcpy(keep, dst + 12, 4);
+    bench_fill_sentinel_at(dst + 12, 12, 4);
+    cr_expect_eq(bench_validate_read_chunked(&geo8, it, seed, p->src_bytes, keys, BENCH_READ_KEYS, read_fake, &f, buf,
+                                             sizeof buf, &err),
+                 BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "1 of ") && strstr(bw_error_text(&err), "work-item 3 (lane 3 of warp 0)") &&
+                  strstr(bw_error_text(&err), "should load"),
+              "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    memcpy(dst + 12, keep, 4);
+    /* warp 1 stored though its element is no key (it equals none by the
+     * pseudo-random data, checked here) */
+    int keyed = 0;
+    for (int k = 0; k < BENCH_READ_KEYS; k++)
+        keyed |= !memcmp(src + 32, keys + 4 * k, 4);
+    cr_assert(!keyed);
+    memcpy(dst + 4 * 9, src + 32, 4);
+    cr_expect_eq(bench_validate_read_chunked(&geo8, it, seed, p->src_bytes, keys, BENCH_READ_KEYS, read_fake, &f, buf,
+                                             sizeof buf, &err),
+                 BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "work-item 9 (lane 1 of warp 1)") &&
+                  strstr(bw_error_text(&err), "store nothing"),
+              "%s", bw_error_text(&err));
+    free(src);
+    free(dst);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}

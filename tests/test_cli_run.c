@@ -339,3 +339,66 @@ Test(cli_run, interrupt_writes_partial_results, .timeout = 300)
     tu_rmdir(dir);
     free(dir);
 }
+
+/* --access read: every result in read mode, compared with seq read, and
+ * the model's bytes those of the loads alone; --access both in CSV: the
+ * mode in the last column; a mode that does not exist is bad input. */
+Test(cli_run, read_mode, .timeout = 300)
+{
+    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--access", "read", "--pattern", "seq,stride:s=2",
+                                            "--size", "16M", "--budget", "0.3", "--format", "json", NULL },
+                          NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(d, "settings"), "access")), "read");
+    cr_expect_eq(json_array_size(json_object_get(d, "results")), 2);
+    static const char *const pats[] = { "seq", "stride:s=2" };
+    for (size_t i = 0; i < 2; i++) {
+        json_t *res = result_for(d, pats[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(res, "access")), "read", "%s", pats[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(res, "validation")), "ok", "%s", pats[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(res, "reference")), "seq");
+        json_int_t items = json_integer_value(json_object_get(res, "items"));
+        json_int_t elem = json_integer_value(json_object_get(res, "elem_bytes"));
+        json_t *m = json_object_get(res, "model");
+        json_t *loads = json_object_get(m, "loads"), *stores = json_object_get(m, "stores");
+        cr_expect_eq(json_integer_value(json_object_get(loads, "requested_bytes")), items * elem, "%s", pats[i]);
+        cr_expect_eq(json_integer_value(json_object_get(stores, "requested_bytes")), 0, "%s", pats[i]);
+        cr_expect_eq(json_integer_value(json_object_get(stores, "instruction_model_bytes")), 0, "%s", pats[i]);
+        cr_expect_eq(json_integer_value(json_object_get(stores, "footprint_bytes")), 0, "%s", pats[i]);
+        cr_expect_eq(json_integer_value(json_object_get(m, "requested_bytes")), items * elem, "%s", pats[i]);
+        cr_expect_eq(json_integer_value(json_object_get(m, "instruction_model_bytes")),
+                     json_integer_value(json_object_get(loads, "instruction_model_bytes")));
+        cr_expect_eq(json_integer_value(json_object_get(m, "footprint_bytes")),
+                     json_integer_value(json_object_get(loads, "footprint_bytes")));
+    }
+    cr_expect_float_eq(rel(d, "seq"), 1.0, 1e-12);
+    /* 16 MiB of footprint: seq loads 16 MiB, stride 2 touches every sector for half its bytes */
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(json_object_get(result_for(d, "seq"), "model"),
+                                                                    "loads"),
+                                                    "requested_bytes")),
+                 16 << 20);
+    json_decref(d);
+    tu_result_free(&r);
+
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--access", "both", "--pattern", "seq", "--size", "16M",
+                                  "--budget", "0.3", "--format", "csv", NULL },
+                NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    const char *nl = strchr(r.out, '\n');
+    cr_assert_not_null(nl);
+    cr_expect(nl - r.out > 22 && !strncmp(nl - 22, ",sub_group_size,access", 22), "%.*s", (int)(nl - r.out), r.out);
+    const char *row1 = nl + 1, *nl1 = strchr(row1, '\n');
+    cr_assert_not_null(nl1);
+    const char *row2 = nl1 + 1, *nl2 = strchr(row2, '\n');
+    cr_assert_not_null(nl2);
+    cr_expect(!strncmp(nl1 - 5, ",copy", 5), "%.*s", (int)(nl1 - row1), row1);
+    cr_expect(!strncmp(nl2 - 5, ",read", 5), "%.*s", (int)(nl2 - row2), row2);
+    cr_expect_eq(nl2[1], '\0', "two rows: %s", r.out);
+    tu_result_free(&r);
+
+    r = tu_exec((const char *[]){ "run", "--access", "sideways", NULL }, NULL);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "--access: 'sideways'") != NULL, "%s", r.err);
+    tu_result_free(&r);
+}

@@ -68,6 +68,11 @@ const char *bench_form_name(bench_form f)
     return f == BENCH_FORM_SCALAR ? "scalar" : "plain";
 }
 
+unsigned bench_kernel_trace_arg(const bench_item *it)
+{
+    return it->access == BENCH_ACCESS_READ ? BENCH_KERNEL_ARG_KEY + 1 : BENCH_KERNEL_ARG_KEY;
+}
+
 void bench_kernel_name(size_t i, bench_form form, char *buf, size_t n)
 {
     snprintf(buf, n, form == BENCH_FORM_SCALAR ? "bw_gather_%zu_scalar" : "bw_gather_%zu", i);
@@ -77,7 +82,8 @@ void bench_kernel_name(size_t i, bench_form form, char *buf, size_t n)
 static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form form, int W, int sub_group)
 {
     static const char *const names[] = { "BW_KERNEL", "BW_W",    "BW_E",       "BW_ELEM",    "BW_LOAD",
-                                         "BW_ACTIVE", "BW_ADDR", "BW_INDEX32", "BW_REQD_SG", "BW_SCALAR" };
+                                         "BW_ACTIVE", "BW_ADDR", "BW_INDEX32", "BW_REQD_SG", "BW_SCALAR",
+                                         "BW_READ",   "BW_MATCH" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         bw_buf_printf(b, "#undef %s\n", names[k]);
     char name[48];
@@ -103,6 +109,11 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
         bw_buf_printf(b,
                       "#define BW_LOAD(p, a) vload%lld(0, (__global const uint *)((__global const char *)(p) + (a)))\n",
                       (long long)(it->elem / 4));
+    if (it->access == BENCH_ACCESS_READ) {
+        /* read mode: the loaded element against the key, every component */
+        bw_buf_puts(b, "#define BW_READ 1\n");
+        bw_buf_puts(b, it->elem == 4 ? "#define BW_MATCH(v, k) ((v) == (k))\n" : "#define BW_MATCH(v, k) all((v) == (k))\n");
+    }
     if (model_lanes_count(&it->active) == W) {
         bw_buf_puts(b, "#define BW_ACTIVE(t) 1\n");
     } else {

@@ -64,6 +64,18 @@ char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count)
     return v;
 }
 
+const char *bench_access_name(bench_access a)
+{
+    return a == BENCH_ACCESS_READ ? "read" : "copy";
+}
+
+/* the default set's patterns that the default run also measures in read
+ * mode: seq (both sizes) and the strides */
+static int read_by_default(const char *spec)
+{
+    return !strncmp(spec, "stride:", 7) || !strcmp(spec, "seq") || !strncmp(spec, "seq:", 4);
+}
+
 static void item_clear(bench_item *it)
 {
     free(it->spec);
@@ -95,12 +107,13 @@ static bw_code add_item(bench_plan *p, bench_item **out, bw_error *err)
     return BW_OK;
 }
 
-static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, bw_error *err)
+static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, bench_access access, bw_error *err)
 {
     bench_item *it;
     bw_code rc = add_item(p, &it, err);
     if (rc != BW_OK)
         return rc;
+    it->access = access;
     if ((rc = model_pattern_parse(spec, p->geo.lanes, elem, &it->pattern, err)) != BW_OK) {
         p->n--;
         return rc;
@@ -116,12 +129,13 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, bw_
     return BW_OK;
 }
 
-static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, bw_error *err)
+static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, bench_access access, bw_error *err)
 {
     bench_item *it;
     bw_code rc = add_item(p, &it, err);
     if (rc != BW_OK)
         return rc;
+    it->access = access;
     if ((rc = model_expr_parse(text, &it->own_expr, err)) != BW_OK) {
         p->n--;
         return bw_error_prefix(err, "--expr: ");
@@ -151,7 +165,7 @@ long bench_plan_reference(const bench_plan *p, size_t i)
 {
     long any = -1;
     for (size_t k = 0; k < p->n; k++) {
-        if (!is_seq(&p->items[k]))
+        if (!is_seq(&p->items[k]) || p->items[k].access != p->items[i].access)
             continue;
         if (p->items[k].elem == p->items[i].elem)
             return (long)k;
@@ -174,8 +188,10 @@ static bw_code account(const bench_plan *p, bench_item *it, int64_t items, bw_er
         { it->store_expr, it->elem, it->active, items, 0, 1 },
     };
     bw_code rc = model_access_span_of(&p->geo, &acc[0], &it->span, err);
+    /* read mode's rare guarded stores move no bytes worth counting: the
+     * launch is its loads alone */
     if (rc == BW_OK)
-        rc = model_launch_count(&p->geo, acc, 2, &it->model, err);
+        rc = model_launch_count(&p->geo, acc, it->access == BENCH_ACCESS_READ ? 1 : 2, &it->model, err);
     if (rc == BW_OK)
         it->items = items;
     return rc;
@@ -573,22 +589,36 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
             goto fail;
         }
     }
-    for (size_t i = 0; i < ndefaults && rc == BW_OK; i++)
-        rc = item_from_spec(p, defaults[i], 0, err);
+    /* each pattern in each of its modes, copy first */
+    const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY), read = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    for (size_t i = 0; i < ndefaults && rc == BW_OK; i++) {
+        unsigned modes = o->access ? o->access : read_by_default(defaults[i]) ? copy | read : copy;
+        for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
+            if (modes & BENCH_ACCESS_BIT(a))
+                rc = item_from_spec(p, defaults[i], 0, (bench_access)a, err);
+    }
+    unsigned given = o->access ? o->access : copy;
     for (size_t i = 0; i < o->nspecs && rc == BW_OK; i++)
-        rc = item_from_spec(p, o->specs[i], o->elem, err);
+        for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
+            if (given & BENCH_ACCESS_BIT(a))
+                rc = item_from_spec(p, o->specs[i], o->elem, (bench_access)a, err);
     for (size_t i = 0; i < o->nexprs && rc == BW_OK; i++)
-        rc = item_from_expr(p, o->exprs[i], o->elem ? o->elem : 4, err);
+        for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
+            if (given & BENCH_ACCESS_BIT(a))
+                rc = item_from_expr(p, o->exprs[i], o->elem ? o->elem : 4, (bench_access)a, err);
+    if (rc == BW_OK && p->n == 0)
+        rc = bw_error_set(err, BW_E_USAGE, "no access mode to measure");
     if (rc != BW_OK)
         goto fail;
-    /* every pattern is compared with seq of its element size: add it */
+    /* every pattern is compared with seq of its element size in its own
+     * access mode: add it */
     for (size_t i = 0, n0 = p->n; i < n0 && rc == BW_OK; i++) {
         long ref = bench_plan_reference(p, i);
         if (ref >= 0 && p->items[ref].elem == p->items[i].elem)
             continue;
         char spec[32];
         snprintf(spec, sizeof spec, "seq:elem=%lld", (long long)p->items[i].elem);
-        if ((rc = item_from_spec(p, spec, 0, err)) == BW_OK)
+        if ((rc = item_from_spec(p, spec, 0, p->items[i].access, err)) == BW_OK)
             p->items[p->n - 1].added_as_reference = 1;
     }
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {

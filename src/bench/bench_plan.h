@@ -2,8 +2,9 @@
  * with the model's accounting of every launch (docs/design.md §2.3, §4).
  *
  * Each pattern becomes one kernel launch of `items` work-items: work-item g
- * loads elem bytes at the pattern's address A(g) and stores them at
- * dst[g]. The plan sizes each launch from the device's own limits so that
+ * loads elem bytes at the pattern's address A(g) and, in copy mode, stores
+ * them at dst[g]; in read mode it stores them only where they equal a key,
+ * and the model counts the loads alone (bench_access). The plan sizes each launch from the device's own limits so that
  * the pattern's modeled footprint reaches the working-set target, checks
  * that OpenCL can load at every address, and accounts requested,
  * instruction-model and footprint bytes for loads and stores. Pure host
@@ -50,6 +51,19 @@ typedef struct bench_limits {
     char host_llc_source[256]; /* where host_llc_bytes came from (bench_host_llc) */
 } bench_limits;
 
+/* What a pattern's kernel does with the element each work-item loads
+ * (docs/model.md, "Read and copy"). */
+typedef enum bench_access {
+    BENCH_ACCESS_COPY, /* stores it at dst[g]: a coalesced store beside every load, counted by the model */
+    BENCH_ACCESS_READ, /* compares it with a runtime key and stores only where equal: the model counts
+                        * the loads alone */
+} bench_access;
+
+/* bench_plan_opts.access: a bit per mode measured */
+#define BENCH_ACCESS_BIT(a) (1u << (a))
+
+const char *bench_access_name(bench_access a); /* "copy", "read" */
+
 typedef struct bench_item {
     char *spec;             /* canonical pattern spec, or "expr:<expression>" */
     const char *family;     /* catalogue family, or "expr" */
@@ -60,6 +74,7 @@ typedef struct bench_item {
     model_pattern *pattern; /* NULL for a user expression */
     model_expr *own_expr;
     model_expr *store_expr; /* E*g: the store to dst[g] */
+    bench_access access;    /* copy, or read: loads only */
     int added_as_reference; /* seq added so the others have a reference */
     int64_t items;          /* work-items launched, a multiple of local_size */
     int64_t local_size;     /* the plan's, or lower when the built kernel allows fewer
@@ -67,7 +82,7 @@ typedef struct bench_item {
     model_access_span span; /* of the loads: buffer extent and alignment */
     int vload;              /* addresses 4-byte aligned only: load with vloadn */
     char *size_note;        /* why the working set misses the target, or NULL */
-    model_launch model;     /* loads at A(g), stores at dst[g] */
+    model_launch model;     /* loads at A(g), and for copy stores at dst[g] */
     model_warp warp0;       /* warp 0 of the launch, for one-warp figures */
     int index32_proven;     /* every index value fits in int for this launch (model_index_fits32) */
     int index_bits;         /* the kernel's index arithmetic: 32 (int) or 64 (long) */
@@ -108,6 +123,11 @@ typedef struct bench_plan_opts {
     /* CPU devices: build each pattern's kernel in a second, scalar form as
      * well (bench_kernel.h), and let the runner time both */
     int scalar_form;
+    /* the access modes measured, BENCH_ACCESS_BIT of each: every pattern in
+     * each mode given; 0: copy for every pattern, and read as well for the
+     * default set's seq and strides (the patterns whose cost the copy's
+     * coalesced store dilutes most visibly) */
+    unsigned access;
 } bench_plan_opts;
 
 /* Builds the plan. Fails with BW_E_USAGE for an unknown pattern, bad
@@ -137,8 +157,10 @@ bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_e
  * of the largest launch (bench_trace_check). */
 uint64_t bench_plan_trace_bytes(const bench_plan *p);
 
-/* Index of the item that serves as `seq` reference for item i (same
- * element size if present, else any seq), or -1. */
+/* Index of the item that serves as `seq` reference for item i: seq in
+ * the same access mode, of the same element size if present, else of
+ * element size 4, else any size; -1 when the mode has no seq. A read is
+ * never compared with a copy. */
 long bench_plan_reference(const bench_plan *p, size_t i);
 
 /* The default pattern set for warp width W, element size elem (0: the

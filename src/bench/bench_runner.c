@@ -125,6 +125,11 @@ static bw_code make_kernel(run_ctx *r, ocl_program *prog, size_t i, bench_form f
         rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
     if (rc == BW_OK)
         rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
+    /* a read-mode kernel has a key from the start, so that any launch is
+     * well-defined; validation sets the ones that matter */
+    static const uint8_t zero[16];
+    if (rc == BW_OK && r->plan->items[i].access == BENCH_ACCESS_READ)
+        rc = ocl_kernel_arg_bytes(*kern, BENCH_KERNEL_ARG_KEY, zero, (size_t)r->plan->items[i].elem, err);
     if (rc == BW_OK)
         rc = fit_group(r, i, *kern, err);
     return rc;
@@ -161,6 +166,32 @@ static bw_code read_dst(void *ctx, uint64_t offset, void *buf, uint64_t n, bw_er
     return ocl_buffer_read(r->ctx, r->dst, offset, buf, n, err);
 }
 
+/* Read mode: one launch per key from the same sentinel-filled dst, the
+ * check of every work-item against the prediction, then the key the timed
+ * launches use: the complement of the first key, which the pseudo-random
+ * source almost never holds, so that they store almost nothing. */
+static bw_code validate_read(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    size_t E = (size_t)it->elem;
+    uint8_t keys[BENCH_READ_KEYS * 16], timed[16];
+    ocl_timing t;
+    bw_code rc = bench_read_keys(&r->plan->geo, it, SOURCE_SEED, keys, BENCH_READ_KEYS, err);
+    for (int k = 0; k < BENCH_READ_KEYS && rc == BW_OK; k++) {
+        rc = ocl_kernel_arg_bytes(kern, BENCH_KERNEL_ARG_KEY, keys + (size_t)k * E, E, err);
+        if (rc == BW_OK)
+            rc = launch(r, i, kern, &t, err);
+    }
+    if (rc == BW_OK)
+        rc = bench_validate_read_chunked(&r->plan->geo, it, SOURCE_SEED, r->plan->src_bytes, keys, BENCH_READ_KEYS,
+                                         read_dst, r, r->stage, r->stage_bytes, err);
+    for (size_t b = 0; b < E; b++)
+        timed[b] = (uint8_t)~keys[b];
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_bytes(kern, BENCH_KERNEL_ARG_KEY, timed, E, err);
+    return rc;
+}
+
 /* one launch from sentinel-filled output, then the host reference check,
  * a staging buffer of dst at a time against the regenerated source */
 static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
@@ -169,6 +200,8 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
     uint64_t bytes = (uint64_t)(it->items * it->elem);
     ocl_timing t;
     bw_code rc = write_chunks(r, r->dst, bytes, FILL_SENTINEL, err);
+    if (rc == BW_OK && it->access == BENCH_ACCESS_READ)
+        return validate_read(r, i, kern, err);
     if (rc == BW_OK)
         rc = launch(r, i, kern, &t, err);
     if (rc == BW_OK)
@@ -581,7 +614,7 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         ocl_timing t;
         rc = make_kernel(&r, prog, i / forms, form, &kern, err);
         if (rc == BW_OK)
-            rc = ocl_kernel_arg_buffer(kern, 2, trace, err);
+            rc = ocl_kernel_arg_buffer(kern, bench_kernel_trace_arg(it), trace, err);
         if (rc == BW_OK)
             rc = launch(&r, i / forms, kern, &t, err);
         if (rc == BW_OK)

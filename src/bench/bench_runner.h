@@ -1,8 +1,9 @@
 /* bench_runner: measures a plan on one device (docs/design.md §4).
  *
  * Pseudo-random source data is written once; every pattern's kernel is
- * built, launched once and checked against the host reference (a wrong
- * result fails that pattern, it is never timed), warmed up, and then timed
+ * built, launched once (in read mode once per validation key,
+ * bench_validate_read_chunked) and checked against the host reference (a
+ * wrong result fails that pattern, it is never timed), warmed up, and then timed
  * in round-robin with the others, so that drift hits every pattern alike,
  * until its median is stable (relative standard error at most rse_target)
  * or the time budget ends. Event profiling time is the measurement; host

@@ -99,7 +99,10 @@ typedef struct checker {
     uint64_t seed, src_bytes;
     model_access acc;
     int64_t *addr;      /* CHUNK addresses */
+    const uint8_t *keys; /* read mode: the launches' keys, nkeys elements; NULL: copy */
+    int nkeys;
     int64_t bad, first, first_addr;
+    int first_due;      /* read mode: the first wrong item was due to store */
     uint8_t first_got[16];
 } checker;
 
@@ -143,13 +146,26 @@ static bw_code check_range(checker *c, int64_t g0, int64_t n, const uint8_t *dst
         for (int64_t i = 0; i < m; i++) {
             int64_t g = g0 + s0 + i, a = c->addr[i];
             const uint8_t *got = dst + (s0 + i) * E;
-            int ok;
+            int ok, due = 1;
             if (a == MODEL_ADDR_INACTIVE) {
                 ok = 1;
                 for (int64_t b = 0; b < E && ok; b++)
                     ok = got[b] == sentinel_byte((uint64_t)(g * E + b));
             } else if (a < 0 || (uint64_t)(a + E) > c->src_bytes) {
                 ok = 0;
+            } else if (c->keys) {
+                /* read mode: the element where it equals a key, else untouched */
+                src_at(c, a, E, want);
+                due = 0;
+                for (int k = 0; k < c->nkeys && !due; k++)
+                    due = same(want, c->keys + k * E, E);
+                if (due) {
+                    ok = same(got, want, E);
+                } else {
+                    ok = 1;
+                    for (int64_t b = 0; b < E && ok; b++)
+                        ok = got[b] == sentinel_byte((uint64_t)(g * E + b));
+                }
             } else if (c->src) {
                 ok = same(got, c->src + a, E);
             } else {
@@ -159,6 +175,7 @@ static bw_code check_range(checker *c, int64_t g0, int64_t n, const uint8_t *dst
             if (!ok && c->bad++ == 0) {
                 c->first = g;
                 c->first_addr = a;
+                c->first_due = due;
                 memcpy(c->first_got, got, (size_t)E);
             }
         }
@@ -187,6 +204,26 @@ static bw_code checker_finish(checker *c, bw_error *err)
                             "to %s (was %s)",
                             (long long)c->bad, (long long)c->it->items, (long long)first,
                             (long long)(first % geo->lanes), (long long)(first / geo->lanes), g, w);
+    }
+    if (c->keys && c->first_addr >= 0 && (uint64_t)(c->first_addr + E) <= c->src_bytes) {
+        uint8_t s[16];
+        src_at(c, c->first_addr, E, s);
+        hex(w, sizeof w, s, E);
+        if (c->first_due)
+            return bw_error_set(err, BW_E_VALIDATION,
+                                "wrong result (read mode): %lld of %lld work-items differ from the host's "
+                                "prediction; first: work-item %lld (lane %lld of warp %lld) should load %s, a "
+                                "validating launch's key, from byte %lld and store it, but its output is %s",
+                                (long long)c->bad, (long long)c->it->items, (long long)first,
+                                (long long)(first % geo->lanes), (long long)(first / geo->lanes), w,
+                                (long long)c->first_addr, g);
+        return bw_error_set(err, BW_E_VALIDATION,
+                            "wrong result (read mode): %lld of %lld work-items differ from the host's prediction; "
+                            "first: work-item %lld (lane %lld of warp %lld) should load %s from byte %lld, no "
+                            "validating launch's key, and store nothing, but its output changed to %s",
+                            (long long)c->bad, (long long)c->it->items, (long long)first,
+                            (long long)(first % geo->lanes), (long long)(first / geo->lanes), w,
+                            (long long)c->first_addr, g);
     }
     if (c->first_addr >= 0 && (uint64_t)(c->first_addr + E) <= c->src_bytes) {
         uint8_t s[16];
@@ -217,9 +254,10 @@ bw_code bench_validate_copy(const model_geometry *geo, const bench_item *it, con
     return checker_finish(&c, err);
 }
 
-bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
-                                    uint64_t src_bytes, bench_read_fn read_dst, void *ctx, uint8_t *buf,
-                                    uint64_t buf_bytes, bw_error *err)
+/* dst through read_dst, a chunk of whole warps at a time; keys: read mode */
+static bw_code check_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed, uint64_t src_bytes,
+                             const uint8_t *keys, int nkeys, bench_read_fn read_dst, void *ctx, uint8_t *buf,
+                             uint64_t buf_bytes, bw_error *err)
 {
     int64_t E = it->elem;
     /* whole warps per chunk: the model computes addresses warp by warp */
@@ -229,6 +267,8 @@ bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item 
                             (unsigned long long)buf_bytes);
     checker c;
     bw_code rc = checker_init(&c, geo, it, NULL, seed, src_bytes, err);
+    c.keys = keys;
+    c.nkeys = nkeys;
     for (int64_t g0 = 0; g0 < it->items && rc == BW_OK; g0 += per) {
         int64_t n = it->items - g0 < per ? it->items - g0 : per;
         rc = read_dst(ctx, (uint64_t)(g0 * E), buf, (uint64_t)(n * E), err);
@@ -240,6 +280,58 @@ bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item 
         return rc;
     }
     return checker_finish(&c, err);
+}
+
+bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, bench_read_fn read_dst, void *ctx, uint8_t *buf,
+                                    uint64_t buf_bytes, bw_error *err)
+{
+    return check_chunked(geo, it, seed, src_bytes, NULL, 0, read_dst, ctx, buf, buf_bytes, err);
+}
+
+bw_code bench_validate_read_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, const uint8_t *keys, int nkeys, bench_read_fn read_dst,
+                                    void *ctx, uint8_t *buf, uint64_t buf_bytes, bw_error *err)
+{
+    return check_chunked(geo, it, seed, src_bytes, keys, nkeys, read_dst, ctx, buf, buf_bytes, err);
+}
+
+/* The active work-item nearest to g in its warp, searching up from g's
+ * lane (down with down != 0), wrapping round; its address into *addr, or
+ * -1 when the warp has none. */
+static int64_t active_near(const model_geometry *geo, const model_access *a, int64_t g, int down, int64_t *addr,
+                           bw_error *err, bw_code *rc)
+{
+    int64_t lanes[MODEL_MAX_LANES];
+    int64_t W = geo->lanes, g0 = g / W * W;
+    *rc = model_access_addresses(geo, a, g0, W, lanes, err);
+    if (*rc != BW_OK)
+        return -1;
+    for (int64_t k = 0; k < W; k++) {
+        int64_t t = ((g - g0) + (down ? W - k : k)) % W;
+        if (lanes[t] != MODEL_ADDR_INACTIVE) {
+            *addr = lanes[t];
+            return g0 + t;
+        }
+    }
+    return -1;
+}
+
+bw_code bench_read_keys(const model_geometry *geo, const bench_item *it, uint64_t seed, uint8_t *keys, int nkeys,
+                        bw_error *err)
+{
+    model_access a = { it->expr, it->elem, it->active, it->items, 0, 0 };
+    for (int k = 0; k < nkeys; k++) {
+        /* the first and the last work-item, then pseudo-random ones */
+        int64_t g = k == 0 ? 0 : k == 1 ? it->items - 1 : (int64_t)(random_word(seed ^ 0x6b657973, (uint64_t)k) %
+                                                                      (uint64_t)it->items);
+        int64_t addr = 0;
+        bw_code rc = BW_OK;
+        if (active_near(geo, &a, g, k == 1, &addr, err, &rc) < 0)
+            return rc != BW_OK ? rc : bw_error_set(err, BW_E_USAGE, "validating '%s': no active work-item", it->spec);
+        bench_fill_random_at(keys + k * it->elem, (uint64_t)addr, (uint64_t)it->elem, seed);
+    }
+    return BW_OK;
 }
 
 bw_code bench_validate_trace(const model_geometry *geo, const bench_item *it, const int64_t *trace,

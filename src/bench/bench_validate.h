@@ -42,6 +42,35 @@ bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item 
                                     uint64_t src_bytes, bench_read_fn read_dst, void *ctx, uint8_t *buf,
                                     uint64_t buf_bytes, bw_error *err);
 
+/* Read mode (cl/gather.cl, BW_READ): a kernel stores its element at
+ * dst[g] only where it equals the launch's key. Validation launches the
+ * kernel once with each of BENCH_READ_KEYS keys, dst filled with the
+ * sentinel once before the first, and then checks dst against the
+ * prediction. */
+#define BENCH_READ_KEYS 4
+
+/* The keys of a validation: the elements that the source (the stream
+ * bench_fill_random(seed) wrote) holds at the model's addresses of chosen
+ * active work-items: the first, the last, and pseudo-random ones. keys
+ * gets nkeys elements of it->elem bytes, packed. Fails like
+ * model_access_addresses, or with BW_E_USAGE when the item has no active
+ * work-item. */
+bw_code bench_read_keys(const model_geometry *geo, const bench_item *it, uint64_t seed, uint8_t *keys, int nkeys,
+                        bw_error *err);
+
+/* dst after launches with each of keys[0 .. nkeys): every active item g
+ * whose source element at A(g) equals one of the keys holds that element
+ * (it loaded and stored it); every other item holds the sentinel. The
+ * prediction is exact, from the regenerated source, so an element that
+ * equals a key elsewhere too (a broadcast, a repeated value) is expected
+ * there as well. A kernel that skips its loads, or loads the wrong
+ * address, leaves the sentinel where a store was due, or stores where
+ * none was. Reads dst like bench_validate_copy_chunked; BW_E_VALIDATION
+ * names the first wrong item and how many are wrong. */
+bw_code bench_validate_read_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, const uint8_t *keys, int nkeys, bench_read_fn read_dst,
+                                    void *ctx, uint8_t *buf, uint64_t buf_bytes, bw_error *err);
+
 /* trace[g] (it->items entries) must be the model's byte address of item g,
  * or -1 for an inactive one. BW_E_VALIDATION names the first difference. */
 bw_code bench_validate_trace(const model_geometry *geo, const bench_item *it, const int64_t *trace,

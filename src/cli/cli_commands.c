@@ -36,7 +36,8 @@ static const cli_command commands[] = {
     { "run", "measure every pattern on an OpenCL device and set it beside the model",
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
-      "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]",
+      "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
+      "          [--access read|copy|both]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
@@ -65,6 +66,11 @@ static const cli_command commands[] = {
       "  --index 32|64|auto  index arithmetic of the kernels: int or long (default auto: int on a\n"
       "                      GPU where the model proves every value fits, long otherwise); 32 is\n"
       "                      an error for a pattern not proven to fit\n"
+      "  --access MODE       what each work-item does with the element it loads: copy (stores it at\n"
+      "                      dst[g]; the model counts that store too), read (compares it with a key\n"
+      "                      and stores only on a match: loads alone are counted and timed) or both.\n"
+      "                      Default: copy for --pattern and --expr; the default set measures copy\n"
+      "                      for every pattern and read as well for seq and the strides, side by side\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
       "launch was too short to time (not measurable: use a larger --size), or a device failed\n"
       "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"

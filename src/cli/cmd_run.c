@@ -37,6 +37,7 @@ enum {
     OPT_LOCAL,
     OPT_RSE,
     OPT_INDEX,
+    OPT_ACCESS,
 };
 
 static const struct option long_opts[] = {
@@ -54,6 +55,7 @@ static const struct option long_opts[] = {
     { "local", required_argument, NULL, OPT_LOCAL },
     { "rse", required_argument, NULL, OPT_RSE },
     { "index", required_argument, NULL, OPT_INDEX },
+    { "access", required_argument, NULL, OPT_ACCESS },
     { 0 },
 };
 
@@ -227,6 +229,16 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
                 s->popts.index_bits = atoi(optarg);
             else
                 st = cli_usage_error(self, "--index: '%s' is not 32, 64 or auto", optarg);
+            break;
+        case OPT_ACCESS:
+            if (!strcmp(optarg, "read"))
+                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+            else if (!strcmp(optarg, "copy"))
+                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+            else if (!strcmp(optarg, "both"))
+                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+            else
+                st = cli_usage_error(self, "--access: '%s' is not read, copy or both", optarg);
             break;
         default: return cli_option_error(self, c, argv);
         }

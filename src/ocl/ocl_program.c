@@ -170,6 +170,11 @@ bw_code ocl_kernel_arg_local(ocl_kernel *k, unsigned index, size_t bytes, bw_err
     return set_arg(k, index, bytes, NULL, err);
 }
 
+bw_code ocl_kernel_arg_bytes(ocl_kernel *k, unsigned index, const void *v, size_t bytes, bw_error *err)
+{
+    return set_arg(k, index, bytes, v, err);
+}
+
 bw_code ocl_kernel_work_group_info(ocl_kernel *k, size_t *max_size, size_t *preferred_multiple,
                                    bw_error *err)
 {

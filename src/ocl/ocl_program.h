@@ -30,6 +30,10 @@ bw_code ocl_kernel_arg_buffer(ocl_kernel *k, unsigned index, ocl_buffer *b, bw_e
 bw_code ocl_kernel_arg_i64(ocl_kernel *k, unsigned index, int64_t v, bw_error *err); /* long */
 bw_code ocl_kernel_arg_u32(ocl_kernel *k, unsigned index, uint32_t v, bw_error *err); /* uint */
 bw_code ocl_kernel_arg_local(ocl_kernel *k, unsigned index, size_t bytes, bw_error *err);
+/* A by-value argument of `bytes` bytes copied from `v`, for types the
+ * helpers above do not name (uint2, uint4: host byte order, as the device
+ * reads host-written buffers). BW_E_OPENCL names the argument. */
+bw_code ocl_kernel_arg_bytes(ocl_kernel *k, unsigned index, const void *v, size_t bytes, bw_error *err);
 
 /* CL_KERNEL_WORK_GROUP_SIZE and CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
  * for the context's device. */

@@ -44,6 +44,15 @@ static const char *fraction_words(double f, char *buf, size_t n)
     return buf;
 }
 
+/* what the pattern's kernel does with the element it loads, where it is
+ * not the usual copy */
+static void access_note(const bench_item *it, bw_buf *out)
+{
+    if (it->access == BENCH_ACCESS_READ)
+        bw_buf_puts(out, " Read mode: the loads alone; the copy's coalesced store to dst[g] is left out, so "
+                         "the pattern's cost is not diluted by it.");
+}
+
 void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out)
 {
     const model_traffic *l = &it->model.loads;
@@ -112,6 +121,7 @@ void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out
                       sectors_text(a, sizeof a, sectors), worth_text(b, sizeof b, useful),
                       it->warp0.has_efficiency ? it->warp0.sector_efficiency * 100.0 : 0.0);
     }
+    access_note(it, out);
 }
 
 const char *report_verdict_text(bench_verdict_code c)

@@ -113,6 +113,51 @@ static void form_line(const report_run *run, bw_buf *out, const char *lead)
     bw_buf_puts(out, scalar ? "\n" : "none\n");
 }
 
+/* the access modes the plan measures: BENCH_ACCESS_BIT of each */
+static unsigned modes_of(const bench_plan *p)
+{
+    unsigned m = 0;
+    for (size_t i = 0; i < p->n; i++)
+        m |= BENCH_ACCESS_BIT(p->items[i].access);
+    return m;
+}
+
+static int both_modes(const bench_plan *p)
+{
+    return modes_of(p) == (BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ));
+}
+
+/* what the kernels do with the element they load (requested, not measured) */
+static void access_line(const bench_plan *p, bw_buf *out, const char *lead)
+{
+    static const char copy[] = "copy stores each loaded element at dst[g], and the model counts that store";
+    static const char read[] = "read compares each loaded element with a key and stores only on a match: the "
+                               "model counts the loads alone";
+    unsigned mo = modes_of(p);
+    if (both_modes(p))
+        bw_buf_printf(out, "%saccess: read and copy side by side; %s; %s\n", lead, read, copy);
+    else
+        bw_buf_printf(out, "%saccess: %s\n", lead, mo == BENCH_ACCESS_BIT(BENCH_ACCESS_READ) ? read : copy);
+}
+
+/* Rows of a table with both modes: the k-th item of a spec in copy mode
+ * and the k-th of that spec in read mode share a row. The partner of item
+ * i, or -1. */
+static long partner_of(const bench_plan *p, size_t i)
+{
+    const bench_item *it = &p->items[i];
+    size_t occ = 0;
+    for (size_t j = 0; j < i; j++)
+        occ += p->items[j].access == it->access && !strcmp(p->items[j].spec, it->spec);
+    for (size_t j = 0, k = 0; j < p->n; j++) {
+        if (p->items[j].access == it->access || strcmp(p->items[j].spec, it->spec))
+            continue;
+        if (k++ == occ)
+            return (long)j;
+    }
+    return -1;
+}
+
 static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
 {
     const ocl_device_info *d = run->device;
@@ -152,6 +197,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     bw_buf_printf(out, "; %lld work-items per group\n", (long long)p->local_size);
     index_line(run, out, lead);
     form_line(run, out, lead);
+    access_line(p, out, lead);
     const bench_run_info *info = run->info;
     bw_buf_printf(out, "%stiming: %.1f s of a %.0f s budget in %zu rounds; per pattern the median of its launches "
                        "(event profiling), stopped at %.1f%% relative standard error%s%s\n",
@@ -170,8 +216,77 @@ static void cell_ratio(bw_buf *out, double v, int valid, int width)
     bw_buf_printf(out, "%*s", width, buf);
 }
 
+/* the GB/s and vs seq cells of one mode in a paired row: "-" where the
+ * mode is not measured or has no bandwidth */
+static void pair_cells(bw_buf *out, const report_run *run, long i)
+{
+    int ok = i >= 0 && run->results[i].status == BENCH_OK;
+    cell_ratio(out, ok ? run->results[i].effective_gbs : 0, ok, 7);
+    cell_ratio(out, ok ? run->results[i].relative_to_seq : 0, ok, 9);
+}
+
+/* A failed, unmeasurable or interrupted mode of a paired row, on a line of its own. */
+static void pair_failure(bw_buf *out, const report_run *run, long i)
+{
+    if (i < 0 || run->results[i].status == BENCH_OK)
+        return;
+    const bench_result *r = &run->results[i];
+    bw_buf_printf(out, "    %s: %s", bench_access_name(run->plan->items[i].access), failure_lead(r->status, 1));
+    first_line(out, r->failure ? r->failure : "?");
+    bw_buf_putc(out, '\n');
+}
+
+/* The table of a run with both modes: a row per pattern, read's and
+ * copy's bandwidths side by side; the modeled columns and the verdict are
+ * copy's where the pattern is measured in copy mode, else read's. */
+static void table_paired(const report_meta *m, const report_run *run, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    bw_buf_printf(out, "\n%-26s%-16s%-17s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
+                  "measured vs modeled");
+    bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq   sector eff.  instr. x  footprint x  "
+                     "verdict\n");
+    for (size_t i = 0; i < p->n; i++) {
+        long j = partner_of(p, i);
+        if (j >= 0 && (size_t)j < i)
+            continue; /* shown in its partner's row */
+        long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
+        long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
+        row w = row_of(run, c >= 0 ? (size_t)c : (size_t)r);
+        bw_buf_printf(out, "%-24s", w.it->spec);
+        if (strlen(w.it->spec) > 24)
+            bw_buf_puts(out, "\n                        ");
+        pair_cells(out, run, r);
+        pair_cells(out, run, c);
+        char eff[32];
+        if (w.it->warp0.has_efficiency)
+            snprintf(eff, sizeof eff, "%.1f%%", w.it->warp0.sector_efficiency * 100.0);
+        else
+            snprintf(eff, sizeof eff, "n/a");
+        bw_buf_printf(out, "%13s", eff);
+        cell_ratio(out, w.upper / w.requested, w.requested > 0, 10);
+        cell_ratio(out, w.lower / w.requested, w.requested > 0, 12);
+        bw_buf_printf(out, "   %s", w.ok ? report_verdict_text(w.r->verdict.code) : "-");
+        if (w.it->added_as_reference)
+            bw_buf_puts(out, " [added as reference]");
+        bw_buf_putc(out, '\n');
+        pair_failure(out, run, r);
+        pair_failure(out, run, c);
+        if (m->explain) {
+            bw_buf_puts(out, "    ");
+            report_explain(w.it, &p->geo, out);
+            if (c >= 0 && r >= 0)
+                bw_buf_puts(out, " The read columns time the same loads without the store.");
+            bw_buf_putc(out, '\n');
+        }
+        if (w.it->size_note)
+            bw_buf_printf(out, "    note: %s\n", w.it->size_note);
+    }
+}
+
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
+    int paired = 0;
     for (size_t k = 0; k < n; k++) {
         const report_run *run = &runs[k];
         if (k)
@@ -179,6 +294,11 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         header_lines(m, run, out, "");
         if (!run->plan)
             continue;
+        if (both_modes(run->plan)) {
+            paired = 1;
+            table_paired(m, run, out);
+            continue;
+        }
         bw_buf_puts(out, "\n                          measured         modeled                            measured vs modeled\n");
         bw_buf_puts(out, "pattern                   GB/s    vs seq   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
@@ -216,8 +336,12 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                 bw_buf_printf(out, "    note: %s\n", w.it->size_note);
         }
     }
-    bw_buf_puts(out, "\nGB/s: measured, requested bytes (loads + stores) / median kernel time. vs seq: measured, "
-                     "relative to seq of the same element size in this run.\n"
+    bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
+                     "vs seq: measured, relative to seq of the same element size and access mode in this run.\n");
+    if (paired)
+        bw_buf_puts(out, "With read and copy side by side, the modeled columns and the verdict are copy's "
+                         "(read's where only read was measured).\n");
+    bw_buf_puts(out,
                      "sector eff.: modeled, distinct bytes / sector bytes of one warp's load. instr. x, "
                      "footprint x: modeled bytes of the launch (upper and lower bound)\n"
                      "per requested byte. verdict: the measured time at seq's rate, placed between those "
@@ -236,6 +360,66 @@ static void md_escape(bw_buf *out, const char *s)
     }
 }
 
+/* one mode's GB/s and vs seq cells of a paired Markdown row; a mode
+ * without a bandwidth says why in the GB/s cell */
+static void md_pair_cells(bw_buf *out, const report_run *run, long i)
+{
+    if (i < 0) {
+        bw_buf_puts(out, " - | - |");
+        return;
+    }
+    const bench_result *r = &run->results[i];
+    bw_buf_putc(out, ' ');
+    if (r->status != BENCH_OK) {
+        bw_buf_puts(out, failure_lead(r->status, 0));
+        bw_buf seg = BW_BUF_INIT;
+        first_line(&seg, r->failure ? r->failure : "?");
+        md_escape(out, bw_buf_str(&seg));
+        bw_buf_free(&seg);
+        bw_buf_puts(out, " | - |");
+        return;
+    }
+    cell_ratio(out, r->effective_gbs, 1, 0);
+    bw_buf_puts(out, " | ");
+    cell_ratio(out, r->relative_to_seq, 1, 0);
+    bw_buf_puts(out, " |");
+}
+
+/* the Markdown table of a run with both modes, as table_paired */
+static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    bw_buf_puts(out, "\n| pattern | read GB/s (measured) | read vs seq (measured) | copy GB/s (measured) | "
+                     "copy vs seq (measured) | sector eff. (modeled) | instr. bytes / requested (modeled, copy's "
+                     "where measured) | footprint / requested (modeled, copy's where measured) | verdict |\n"
+                     "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (size_t i = 0; i < p->n; i++) {
+        long j = partner_of(p, i);
+        if (j >= 0 && (size_t)j < i)
+            continue;
+        long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
+        long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
+        row w = row_of(run, c >= 0 ? (size_t)c : (size_t)r);
+        bw_buf_puts(out, "| `");
+        md_escape(out, w.it->spec);
+        bw_buf_puts(out, "` |");
+        md_pair_cells(out, run, r);
+        md_pair_cells(out, run, c);
+        bw_buf_putc(out, ' ');
+        report_percent(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
+        bw_buf_puts(out, " | ");
+        cell_ratio(out, w.upper / w.requested, w.requested > 0, 0);
+        bw_buf_puts(out, " | ");
+        cell_ratio(out, w.lower / w.requested, w.requested > 0, 0);
+        bw_buf_printf(out, " | %s", w.ok ? report_verdict_text(w.r->verdict.code) : "-");
+        if (m->explain) {
+            bw_buf_puts(out, ": ");
+            report_explain(w.it, &p->geo, out);
+        }
+        bw_buf_puts(out, " |\n");
+    }
+}
+
 void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     bw_buf_puts(out, "# bwlab results\n\n");
@@ -246,6 +430,10 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
         header_lines(m, run, out, "- ");
         if (!run->plan)
             continue;
+        if (both_modes(run->plan)) {
+            md_paired(m, run, out);
+            continue;
+        }
         bw_buf_puts(out, "\n| pattern | GB/s (measured) | vs seq (measured) | sector eff. (modeled) | "
                          "instr. bytes / requested (modeled) | footprint / requested (modeled) | verdict |\n"
                          "|---|---:|---:|---:|---:|---:|---|\n");
@@ -318,7 +506,7 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
                      "requested_load_bytes,requested_store_bytes,instruction_model_load_bytes,"
                      "footprint_load_bytes,instruction_model_store_bytes,footprint_store_bytes,"
                      "predicted_efficiency,implied_traffic_bytes,verdict,verdict_position,size_note,index_bits,"
-                     "sub_group_size\n");
+                     "sub_group_size,access\n");
     for (size_t k = 0; k < n; k++) {
         const report_run *run = &runs[k];
         if (!run->plan)
@@ -369,7 +557,7 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
             bw_buf_putc(out, ',');
             if (w.r->sub_group_size)
                 bw_buf_printf(out, "%zu", w.r->sub_group_size);
-            bw_buf_putc(out, '\n');
+            bw_buf_printf(out, ",%s\n", bench_access_name(w.it->access));
         }
     }
 }
@@ -441,6 +629,7 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "device", json_integer((json_int_t)run->device->index));
     json_object_set_new(o, "pattern", json_string(it->spec));
     json_object_set_new(o, "family", json_string(it->family));
+    json_object_set_new(o, "access", json_string(bench_access_name(it->access)));
     json_object_set_new(o, "expression", json_string(it->expr_text));
     json_object_set_new(o, "elem_bytes", json_integer(it->elem));
     json_object_set_new(o, "lanes", json_integer(g->lanes));
@@ -536,6 +725,14 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
     json_object_set_new(st, "max_reps", json_integer(m->settings->max_reps));
     json_object_set_new(st, "warmup", json_integer(m->settings->warmup));
     json_object_set_new(st, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
+    /* the modes measured, over every planned device */
+    unsigned modes = 0;
+    for (size_t k = 0; k < n; k++)
+        modes |= runs[k].plan ? modes_of(runs[k].plan) : 0;
+    json_object_set_new(st, "access", modes == BENCH_ACCESS_BIT(BENCH_ACCESS_READ)   ? json_string("read")
+                                      : modes == BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) ? json_string("copy")
+                                      : modes                                        ? json_string("both")
+                                                                                     : json_null());
     json_object_set_new(o, "settings", st);
     int interrupted = 0;
     json_t *devs = json_array(), *results = json_array();
