@@ -336,7 +336,7 @@ bw_code bench_tune_cache_store(const char *path, const bench_tune_key *key, cons
         json_array_set_new(entries, i, entry_json(key, e));
     else
         json_array_append_new(entries, entry_json(key, e));
-    text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    text = json_dumps(doc, JSON_INDENT(2));
     if (!text) {
         rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
         goto fail;
