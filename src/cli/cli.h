@@ -40,6 +40,7 @@ int cmd_model(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_patterns(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

@@ -76,6 +76,34 @@ static const cli_command commands[] = {
       "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
       "proven); 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
       cmd_run },
+    { "tune", "find the kernel shape that streams fastest on a device: its peak read and copy bandwidth",
+      "bwlab tune [--device SPEC] [--retune] [--budget S] [--size BYTES|auto]\n"
+      "           [--format table|json] [--output FILE]",
+      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
+      "                      (default: the first GPU, else the first device)\n"
+      "  --retune            measure again even when the cache has an entry for the device\n"
+      "  --budget S          seconds for each device's search, building and validating included\n"
+      "                      (default 6); later search stages are skipped when it runs short\n"
+      "  --size BYTES|auto   each buffer (src, dst, read results), whole MiB (default auto: the\n"
+      "                      working set 'bwlab run' plans, 4 x the last-level cache, within a\n"
+      "                      third of the memory budget)\n"
+      "  --format FORMAT     table (default) or json; --output FILE.json picks it too\n"
+      "  --output FILE       write the results there instead of standard output\n"
+      "The search: streaming read (each work-item XORs its vectors and stores one word) and copy\n"
+      "kernels (cl/stream.cl) with uint vectors of width 1, 2, 4, 8, 16, 1 to 16 vectors per\n"
+      "work-item in three layouts (grid: i + j*G; block: each group a contiguous block, its\n"
+      "work-items interleaved; contiguous: each work-item its own run) and work-groups of 32 to\n"
+      "1024, one coordinate at a time; every shape validated before it is timed, the best few\n"
+      "timed round-robin to the end of the budget; the highest median bandwidth wins.\n"
+      "Cache: $BWLAB_CACHE_DIR/tune.json, else $XDG_CACHE_HOME/bwlab/tune.json, else\n"
+      "~/.cache/bwlab/tune.json: one entry per device name, vendor, driver version, platform\n"
+      "version and bwlab version. 'bwlab run' reads it for peak_read_gbs, peak_copy_gbs and each\n"
+      "pattern's fraction_of_peak. A malformed cache is reported and kept as tune.json.malformed\n"
+      "when a new one is written.\n"
+      "Exit status: 0 tuned or cached; 1 a device could not be tuned (every shape failed) or the\n"
+      "cache could not be written (the results are still printed); 2 bad input; 3 no OpenCL\n"
+      "platform.\n",
+      cmd_tune },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",
       "  --format FORMAT     table (default) or json\n", cmd_patterns },

@@ -10,13 +10,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench_host.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_runner.h"
+#include "bench_tune_cache.h"
 #include "bw_parse.h"
+#include "bwlab_config.h"
 #include "cli.h"
 #include "cli_format.h"
+#include "cli_limits.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
@@ -94,6 +96,9 @@ typedef struct run_state {
     bench_run_info *infos;
     char **failures; /* per device: why it could not be measured, or NULL */
     size_t nrun;
+    char *tune_path;          /* the tuning cache, or NULL when there is no place for one */
+    bench_tune_entry *tune;   /* per device: its cached peak */
+    int *tuned;               /* per device: 1 when tune[k] was found */
 } run_state;
 
 static void state_free(run_state *s)
@@ -113,6 +118,9 @@ static void state_free(run_state *s)
     for (size_t i = 0; s->failures && i < s->ndev; i++)
         free(s->failures[i]);
     free(s->failures);
+    free(s->tune_path);
+    free(s->tune);
+    free(s->tuned);
     free(s->results);
     free(s->plans);
     free(s->ctx);
@@ -324,21 +332,27 @@ static int device_failed_results(run_state *s, size_t k)
     return 0;
 }
 
-/* The device's limits; a CPU device also gets the host's last-level cache,
- * which the plan uses when the driver reports no cache (PoCL may say 0 B). */
-static bench_limits limits_of(const ocl_device_info *d)
+/* Each device's peak from the tuning cache (`bwlab tune`), when it has
+ * one. Nothing is measured here; a malformed cache is reported and left
+ * out of the results. */
+static void lookup_tune(run_state *s)
 {
-    bench_limits l;
-    memset(&l, 0, sizeof l);
-    l.cache_bytes = d->global_cache_bytes;
-    l.max_alloc_bytes = d->max_alloc_bytes;
-    l.global_mem_bytes = d->global_mem_bytes;
-    l.max_work_group = d->max_work_group_size;
-    l.is_gpu = d->type == OCL_TYPE_GPU;
-    l.address_bits = d->address_bits;
-    if (d->type == OCL_TYPE_CPU)
-        bench_host_llc("/sys", &l.host_llc_bytes, l.host_llc_source, sizeof l.host_llc_source);
-    return l;
+    bw_error err = BW_ERROR_INIT;
+    s->tune = calloc(s->ndev ? s->ndev : 1, sizeof *s->tune);
+    s->tuned = calloc(s->ndev ? s->ndev : 1, sizeof *s->tuned);
+    if (!s->tune || !s->tuned || bench_tune_cache_path(&s->tune_path, &err) != BW_OK) {
+        bw_error_clear(&err);
+        return; /* no cache to read: no peak, which the results show as null */
+    }
+    for (size_t k = 0; k < s->ndev; k++) {
+        bench_tune_key key = bench_tune_key_of(ocl_device_at(s->plats, s->dev_idx[k]), BWLAB_VERSION);
+        if (bench_tune_cache_lookup(s->tune_path, &key, &s->tune[k], &s->tuned[k], &err) != BW_OK) {
+            fprintf(stderr, "bwlab run: warning: %s; peak figures left out (bwlab tune --retune writes a new one)\n",
+                    bw_error_text(&err));
+            bw_error_clear(&err);
+            return;
+        }
+    }
 }
 
 static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
@@ -364,6 +378,8 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
         runs[k].results = s->results[k];
         runs[k].info = &s->infos[k];
         runs[k].failure = s->failures[k];
+        runs[k].tune = s->tuned && s->tuned[k] ? &s->tune[k] : NULL;
+        runs[k].tune_cache = s->tune_path;
     }
     report_meta m = { date, host, os, argc, argv, &s->settings,
                       s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
@@ -423,6 +439,7 @@ int cmd_run(int argc, char **argv)
         st = cli_usage_error(self, "out of memory");
         goto done;
     }
+    lookup_tune(&s);
     /* plan every device first: bad input fails before anything is measured.
      * With several devices, one whose limits the plan exceeds is reported
      * failed and the others are measured; input no device accepts is an
@@ -431,7 +448,7 @@ int cmd_run(int argc, char **argv)
     int plan_status = 0;
     for (size_t k = 0; k < s.ndev; k++) {
         const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        bench_limits lim = limits_of(d);
+        bench_limits lim = cli_device_limits(d);
         bench_plan_opts o = s.popts;
         /* the kernel asks for the sub-group size the device takes as W (Intel) */
         o.reqd_sub_group_size = (int)d->reqd_sub_group_size;

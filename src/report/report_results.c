@@ -10,6 +10,7 @@
 #include "report_explain.h"
 #include "report_format.h"
 #include "report_model.h"
+#include "report_tune.h"
 
 /* The figures of one row, computed once for every writer. */
 typedef struct row {
@@ -33,6 +34,22 @@ static row row_of(const report_run *run, size_t i)
     w.upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * S);
     w.lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * S);
     return w;
+}
+
+/* The peak a pattern's bandwidth is set against: read's for a read-mode
+ * pattern, copy's for one that loads and stores to dst[g]. */
+static bench_tune_mode access_mode(const bench_item *it)
+{
+    return it->access == BENCH_ACCESS_READ ? BENCH_TUNE_READ : BENCH_TUNE_COPY;
+}
+
+/* measured: the pattern's bandwidth over the device's peak of its access
+ * mode from `bwlab tune`; NAN without a tuned peak or a bandwidth */
+static double fraction_of_peak(const report_run *run, const row *w)
+{
+    if (!run->tune || !w->ok)
+        return NAN;
+    return bench_tune_fraction(run->tune->peak, access_mode(w->it), w->r->effective_gbs);
 }
 
 static const char *status_name(bench_status s)
@@ -204,6 +221,8 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
                   lead, info->timing_s, m->settings->budget_s, info->rounds, m->settings->rse_target * 100.0,
                   info->budget_ended ? " or when the budget ended" : "",
                   info->interrupted ? "; INTERRUPTED: partial results" : "");
+    if (run->tune)
+        report_tune_peak_line(out, lead, run->tune, run->tune_cache);
 }
 
 static void cell_ratio(bw_buf *out, double v, int valid, int width)
@@ -299,8 +318,12 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             table_paired(m, run, out);
             continue;
         }
-        bw_buf_puts(out, "\n                          measured         modeled                            measured vs modeled\n");
-        bw_buf_puts(out, "pattern                   GB/s    vs seq   sector eff.  instr. x  footprint x  verdict\n");
+        /* with a tuned peak, an "of peak" column after "vs seq" */
+        const int peak = run->tune != NULL;
+        bw_buf_puts(out, peak ? "\n                          measured                  modeled                            measured vs modeled\n"
+                              : "\n                          measured         modeled                            measured vs modeled\n");
+        bw_buf_puts(out, peak ? "pattern                   GB/s    vs seq  of peak   sector eff.  instr. x  footprint x  verdict\n"
+                              : "pattern                   GB/s    vs seq   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
             bw_buf_printf(out, "%-24s", w.it->spec);
@@ -315,6 +338,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             }
             cell_ratio(out, w.r->effective_gbs, 1, 7);
             cell_ratio(out, w.r->relative_to_seq, 1, 9);
+            if (peak)
+                cell_ratio(out, fraction_of_peak(run, &w), 1, 9);
             char eff[32];
             if (w.it->warp0.has_efficiency)
                 snprintf(eff, sizeof eff, "%.1f%%", w.it->warp0.sector_efficiency * 100.0);
@@ -345,7 +370,13 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                      "sector eff.: modeled, distinct bytes / sector bytes of one warp's load. instr. x, "
                      "footprint x: modeled bytes of the launch (upper and lower bound)\n"
                      "per requested byte. verdict: the measured time at seq's rate, placed between those "
-                     "modeled bounds. Modeled counts are not measured traffic.\n");
+                     "modeled bounds. Modeled counts are not measured traffic.\n");    for (size_t k = 0; k < n; k++) {
+        if (runs[k].tune) {
+            bw_buf_puts(out, "of peak: measured, GB/s / the device's peak copy bandwidth measured by bwlab tune "
+                             "(cached; the patterns copy).\n");
+            break;
+        }
+    }
 }
 
 static void md_escape(bw_buf *out, const char *s)
@@ -506,7 +537,7 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
                      "requested_load_bytes,requested_store_bytes,instruction_model_load_bytes,"
                      "footprint_load_bytes,instruction_model_store_bytes,footprint_store_bytes,"
                      "predicted_efficiency,implied_traffic_bytes,verdict,verdict_position,size_note,index_bits,"
-                     "sub_group_size,access\n");
+                     "sub_group_size,access,fraction_of_peak\n");
     for (size_t k = 0; k < n; k++) {
         const report_run *run = &runs[k];
         if (!run->plan)
@@ -557,7 +588,9 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
             bw_buf_putc(out, ',');
             if (w.r->sub_group_size)
                 bw_buf_printf(out, "%zu", w.r->sub_group_size);
-            bw_buf_printf(out, ",%s\n", bench_access_name(w.it->access));
+            bw_buf_printf(out, ",%s", bench_access_name(w.it->access));
+            csv_num(out, fraction_of_peak(run, &w), 1);
+            bw_buf_putc(out, '\n');
         }
     }
 }
@@ -587,6 +620,30 @@ static json_t *profile_json(const ocl_device_info *d, const model_geometry *g)
     return o;
 }
 
+/* the device's peak from `bwlab tune`: null figures when none is cached */
+static void tune_json(json_t *o, const report_run *run)
+{
+    const bench_tune_entry *e = run->tune;
+    json_object_set_new(o, "peak_read_gbs",
+                        report_json_real(e ? e->peak[BENCH_TUNE_READ].gbs : 0, e && e->peak[BENCH_TUNE_READ].valid));
+    json_object_set_new(o, "peak_copy_gbs",
+                        report_json_real(e ? e->peak[BENCH_TUNE_COPY].gbs : 0, e && e->peak[BENCH_TUNE_COPY].valid));
+    if (!e) {
+        json_object_set_new(o, "tune", json_null());
+        return;
+    }
+    json_t *t = json_object();
+    bw_buf src = BW_BUF_INIT;
+    bw_buf_printf(&src, "cache %s", run->tune_cache ? run->tune_cache : "?");
+    json_object_set_new(t, "source", json_string(bw_buf_str(&src)));
+    bw_buf_free(&src);
+    json_object_set_new(t, "date", json_string(e->date));
+    json_object_set_new(t, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
+    json_object_set_new(t, "read", report_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
+    json_object_set_new(t, "copy", report_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
+    json_object_set_new(o, "tune", t);
+}
+
 static json_t *run_json(const report_run *run)
 {
     const bench_plan *p = run->plan;
@@ -595,6 +652,7 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(o, "status", json_string(run->failure ? "failed" : "ok"));
     json_object_set_new(o, "failure", run->failure ? json_string(run->failure) : json_null());
     json_object_set_new(o, "profile", profile_json(run->device, p ? &p->geo : &run->device->geo));
+    tune_json(o, run);
     if (!p)
         return o; /* the device failed before its plan was made */
     json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));
@@ -655,6 +713,7 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "dropped_samples", json_integer((json_int_t)r->dropped_samples));
     json_object_set_new(o, "effective_gbs", report_json_real(r->effective_gbs, w.ok));
     json_object_set_new(o, "relative_to_seq", report_json_real(r->relative_to_seq, w.ok));
+    json_object_set_new(o, "fraction_of_peak", report_json_real(fraction_of_peak(run, &w), 1));
     json_object_set_new(o, "reference",
                         r->reference >= 0 ? json_string(run->plan->items[r->reference].spec) : json_null());
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));

@@ -9,6 +9,7 @@
 
 #include "bench_plan.h"
 #include "bench_runner.h"
+#include "bench_tune_cache.h"
 #include "bw_buf.h"
 #include "bw_error.h"
 #include "ocl_device.h"
@@ -25,6 +26,8 @@ typedef struct report_run {
     const bench_result *results; /* plan->n entries, or NULL with plan */
     const bench_run_info *info;
     const char *failure;         /* why the device could not be measured, or NULL */
+    const bench_tune_entry *tune; /* the device's peak from the tuning cache, or NULL */
+    const char *tune_cache;      /* the cache file it came from */
 } report_run;
 
 /* What is common to the whole invocation. */

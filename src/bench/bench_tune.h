@@ -1,0 +1,144 @@
+/* bench_tune: the search behind `bwlab tune` for the kernel shape that
+ * streams fastest on one device: the device's own bandwidth limit, the
+ * figure clpeak and BabelStream report (docs/results.md, "bwlab tune").
+ *
+ * Two kernel families from cl/stream.cl: read (each work-item XORs its
+ * vectors and stores one word, so no load can be optimised away) and copy.
+ * A candidate is a vector width V of uint (1, 2, 4, 8, 16), K vectors per
+ * work-item, a work-group size L and a layout (which vectors a work-item
+ * handles, see bench_tune_layout). The search is a bounded coordinate
+ * descent, each stage timed round-robin so that drift hits every candidate
+ * alike:
+ *   1. K in {1, 4, 16} x every layout at V = 4 and the default L (256, or
+ *      the device's largest power of two below it);
+ *   2. V in {1, 2, 4, 8, 16} at the best K, layout and L;
+ *   3. L in {32 .. 1024} (within the device's limit) at the best so far,
+ *      nearest the current one first;
+ *   4. K in {1, 2, 4, 8, 16}, in the best layout, at the best V and L;
+ *   then the best few of each family are timed round-robin until the
+ * budget ends (or their medians are stable), and the one with the highest
+ * median bandwidth wins. Each candidate is validated once before it is
+ * timed (a launch over the first 4 MiB, every stored word checked on the
+ * host); the winners are validated again on a launch over the whole
+ * buffer. Stages after the first take only as many candidates (the two
+ * families alternating) as the cost per candidate so far lets finish
+ * within 80% of the budget; the first always runs whole. The search never prints: results come back as data. */
+#ifndef BENCH_TUNE_H
+#define BENCH_TUNE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench_stats.h"
+#include "bw_error.h"
+#include "ocl_context.h"
+
+#define BENCH_TUNE_KERNEL_FILE "stream.cl"
+
+/* The two families, and the access mode of a pattern whose measured
+ * bandwidth is set against the device's peak (bench_tune_fraction). */
+typedef enum bench_tune_mode {
+    BENCH_TUNE_READ,
+    BENCH_TUNE_COPY,
+    BENCH_TUNE_MODES
+} bench_tune_mode;
+
+/* Which vectors work-item i (local id l in group b of L; G in all) handles,
+ * j = 0 .. K-1. With K = 1 all three are the same kernel: such candidates
+ * are tried once, as block. */
+typedef enum bench_tune_layout {
+    BENCH_TUNE_GRID,       /* i + j*G: the whole grid per step (GPU grid-stride style) */
+    BENCH_TUNE_BLOCK,      /* b*L*K + j*L + l: coalesced within each group's contiguous block */
+    BENCH_TUNE_CONTIGUOUS, /* i*K + j: each work-item its own contiguous run */
+    BENCH_TUNE_LAYOUTS
+} bench_tune_layout;
+
+typedef struct bench_tune_config {
+    int vector_width;       /* V: uint, uint2 .. uint16 */
+    int elems_per_item;     /* K: vectors per work-item */
+    int64_t local_size;     /* L: work-items per group */
+    bench_tune_layout layout;
+} bench_tune_config;
+
+/* The best configuration of one family and its measured bandwidth; valid 0
+ * when none was measured. */
+typedef struct bench_tune_peak {
+    int valid;
+    bench_tune_config config;
+    double gbs; /* measured: requested bytes / median kernel time (bench_tune_candidate) */
+} bench_tune_peak;
+
+typedef enum bench_tune_status {
+    BENCH_TUNE_OK,             /* validated and timed */
+    BENCH_TUNE_FAILED,         /* build, launch or validation failed: see failure */
+    BENCH_TUNE_NOT_MEASURABLE, /* validated, but a launch is shorter than the timing floor */
+} bench_tune_status;
+
+typedef struct bench_tune_candidate {
+    bench_tune_mode mode;
+    bench_tune_config config;
+    int stage;                /* 1..4, the search stage that added it */
+    bench_tune_status status;
+    char *failure;            /* why it failed or is not measurable; owned */
+    int validated;            /* its output matched the host's */
+    int finalist;             /* timed again in the final rounds */
+    uint64_t items;           /* work-items of a timed launch */
+    double requested_bytes;   /* requested: loads + stores of a timed copy launch, loads of a read
+                               * launch (its one stored word per work-item is not counted) */
+    double *samples;          /* event times, ns; owned */
+    bench_stats event;        /* measured: statistics of samples */
+    double gbs;               /* measured: requested_bytes / event.median */
+} bench_tune_candidate;
+
+typedef struct bench_tune_opts {
+    uint64_t buffer_bytes; /* the source (and copy destination) buffer; a multiple of 1 MiB, at least 1 MiB */
+    double budget_s;       /* the whole search, building and validating included */
+    double min_launch_ns;  /* the timing floor (bench_launch_floor_ns) */
+} bench_tune_opts;
+
+typedef struct bench_tune_result {
+    bench_tune_candidate *cands;
+    size_t n;
+    long best[BENCH_TUNE_MODES];            /* index of each family's winner in cands, or -1 */
+    bench_tune_peak peak[BENCH_TUNE_MODES]; /* the winners */
+    uint64_t buffer_bytes;
+    int stages;          /* search stages completed (1..4) */
+    size_t final_rounds; /* round-robin rounds among the finalists */
+    int budget_ended;    /* stages were skipped for the budget */
+    double total_s;      /* wall time of the search */
+} bench_tune_result;
+
+/* Loads cl/stream.cl from `dir` (a --kernels flag), else $BWLAB_KERNEL_DIR,
+ * else the source tree, else the installed data directory. *text and *path
+ * are the caller's to free. BW_E_IO names the file. */
+bw_code bench_tune_kernel_load(const char *dir, char **text, char **path, bw_error *err);
+
+/* Runs the search on the context's device with the kernel source `source`
+ * (stream.cl's text). Returns BW_OK with *out set (free with
+ * bench_tune_result_free) when at least one family has a winner; single
+ * candidates may have failed (see their status). BW_E_USAGE for a buffer
+ * size that is not a positive multiple of 1 MiB; BW_E_TOOBIG, BW_E_OPENCL,
+ * BW_E_NOMEM when the buffers cannot be had; BW_E_VALIDATION when no
+ * candidate of either family validated and timed, with the first failure;
+ * BW_E_RANGE when every validated candidate was too short to time (a larger
+ * buffer is needed). */
+bw_code bench_tune_run(ocl_context *ctx, const char *source, const bench_tune_opts *o,
+                       bench_tune_result **out, bw_error *err);
+void bench_tune_result_free(bench_tune_result *r); /* accepts NULL */
+
+/* "read", "copy"; "grid", "block", "contiguous"; NULL out of range. */
+const char *bench_tune_mode_name(bench_tune_mode m);
+const char *bench_tune_layout_name(bench_tune_layout l);
+/* The layout of a name, or -1. */
+int bench_tune_layout_parse(const char *name);
+/* Whether c is a configuration the search can produce: V in {1,2,4,8,16},
+ * K in {1,2,4,8,16}, L a power of two from 1 to 1024, a known layout, and
+ * block layout when K = 1. */
+int bench_tune_config_ok(const bench_tune_config *c);
+
+/* The fraction of the device's peak that a measured bandwidth reaches, for
+ * a pattern of access mode `mode`: gbs / peaks[mode].gbs. NAN when that
+ * peak is not valid or not positive, or gbs is not finite. */
+double bench_tune_fraction(const bench_tune_peak peaks[BENCH_TUNE_MODES], bench_tune_mode mode, double gbs);
+
+#endif
