@@ -422,6 +422,15 @@ Test(tune, run_reports_fraction_of_cached_peak, .timeout = 300)
     }
     json_decref(doc);
 
+    /* a read-mode pattern is set against the read peak */
+    const char *run_read[] = { "run", "--device", "cpu", "--access", "read", "--pattern", "seq", "--size", "8M",
+                               "--budget", "0.3", "--format", "json", NULL };
+    doc = tu_exec_json_env(run_read, env);
+    json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
+    cr_expect_str_eq(str(r0, "access"), "read");
+    cr_expect_float_eq(num(r0, "fraction_of_peak"), num(r0, "effective_gbs") / 40.0, 1e-12);
+    json_decref(doc);
+
     /* the table shows the peak and an "of peak" column */
     const char *table[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget", "0.3", NULL };
     tu_result t = tu_exec(table, env);
