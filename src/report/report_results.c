@@ -243,7 +243,7 @@ static void twin_legend(bw_buf *out)
 {
     bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's). twin x: measured, the "
                        "pattern's own kernel over a slice that stays in\n"
-                       "the cache (its twin) per work-item, over its time per work-item; bound: kernel when twin x "
+                       "the cache (its twin), over the same slice's time cold; bound: kernel when twin x "
                        ">= %.2f (memory out of the way buys less than\n"
                        "%.0f%%), else memory; '-': no twin figure (the JSON says why).\n",
                   BENCH_TWIN_KERNEL_BOUND, (1.0 / BENCH_TWIN_KERNEL_BOUND - 1.0) * 100.0);
@@ -584,6 +584,7 @@ static void twin_json(json_t *o, const row *w)
     json_object_set_new(o, "stable", w->ok ? json_boolean(r->stable) : json_null());
     json_object_set_new(o, "twin_time_ns", report_json_real(r->twin_ns, w->ok && r->twin_ns > 0));
     json_object_set_new(o, "twin_items", r->twin_items > 0 ? json_integer((json_int_t)r->twin_items) : json_null());
+    json_object_set_new(o, "twin_cold_time_ns", report_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0));
     json_object_set_new(o, "twin_ratio", report_json_real(r->twin_ratio, w->ok));
     json_object_set_new(o, "bound", w->ok && bound ? json_string(bound) : json_null());
     const char *why = r->twin_reason ? r->twin_reason : !w->ok ? "the pattern was not measured" : NULL;
