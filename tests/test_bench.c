@@ -12,7 +12,9 @@
 #include "bench_plan.h"
 #include "bench_runner.h"
 #include "bench_stats.h"
+#include "bench_twin.h"
 #include "bench_verdict.h"
+#include "report_explain.h"
 #include "bw_file.h"
 #include "model_profile.h"
 #include "ocl_context.h"
@@ -789,6 +791,169 @@ Test(bench, read_mode_catches_skipped_and_misplaced_loads, .timeout = 300)
     bench_results_free(res, p->n);
     tu_rmdir(dir);
     free(dir);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
+/* kernel-bound or memory-bound, by the twin: the threshold's edges and
+ * the verdicts it may turn, by hand */
+Test(bench, twin_bound_and_verdict)
+{
+    /* 0.8 x 1000 ns = 800 ns is the edge, kernel-bound inclusive */
+    cr_expect_eq(bench_bound_of(1000, 800), BENCH_BOUND_KERNEL);
+    cr_expect_eq(bench_bound_of(1000, 799), BENCH_BOUND_MEMORY);
+    cr_expect_eq(bench_bound_of(1000, 1200), BENCH_BOUND_KERNEL, "a twin slower than the pattern");
+    cr_expect_eq(bench_bound_of(1000, 280), BENCH_BOUND_MEMORY);
+    cr_expect_eq(bench_bound_of(1000, 0), BENCH_BOUND_UNKNOWN);
+    cr_expect_eq(bench_bound_of(0, 800), BENCH_BOUND_UNKNOWN);
+    cr_expect_eq(bench_bound_of(1000, NAN), BENCH_BOUND_UNKNOWN);
+    cr_expect_str_eq(bench_bound_name(BENCH_BOUND_KERNEL), "kernel");
+    cr_expect_str_eq(bench_bound_name(BENCH_BOUND_MEMORY), "memory");
+    cr_expect_null(bench_bound_name(BENCH_BOUND_UNKNOWN));
+    /* 400 ns at 10 B/ns implies 4000 B, above the 3000 B upper bound */
+    bench_verdict above = bench_verdict_of(400, 1000, 3000, 100, 1000);
+    cr_assert_eq(above.code, BENCH_VERDICT_ABOVE);
+    bench_verdict v = bench_verdict_with_bound(above, bench_bound_of(400, 320), BENCH_LIMITER_CPU_GATHER);
+    cr_expect_eq(v.code, BENCH_VERDICT_KERNEL_BOUND);
+    cr_expect_eq(v.limiter, BENCH_LIMITER_CPU_GATHER);
+    cr_expect_float_eq(v.implied_bytes, 4000, 1e-9);
+    cr_expect_str_eq(bench_verdict_name(v.code), "kernel-bound");
+    cr_expect_str_eq(report_verdict_words(&v), "gather-bound on this CPU: the addresses are fine, the vector unit is not");
+    v.limiter = BENCH_LIMITER_CPU_SCALAR;
+    cr_expect_str_eq(report_verdict_words(&v), "instruction-bound on this CPU: one scalar load per work-item");
+    v.limiter = BENCH_LIMITER_GPU;
+    cr_expect_str_eq(report_verdict_words(&v), "kernel-bound on this GPU: memory out of the way, it runs no faster");
+    /* a twin at 316 ns of 400 is 0.79: memory, and the verdict stays */
+    cr_expect_eq(bench_verdict_with_bound(above, bench_bound_of(400, 316), BENCH_LIMITER_CPU_GATHER).code,
+                 BENCH_VERDICT_ABOVE);
+    cr_expect_eq(bench_verdict_with_bound(above, BENCH_BOUND_UNKNOWN, BENCH_LIMITER_CPU_GATHER).code,
+                 BENCH_VERDICT_ABOVE);
+    /* only "slower than its modeled traffic explains" turns */
+    bench_verdict lower = bench_verdict_of(100, 1000, 3000, 100, 1000);
+    cr_expect_eq(bench_verdict_with_bound(lower, BENCH_BOUND_KERNEL, BENCH_LIMITER_CPU_GATHER).code,
+                 BENCH_VERDICT_LOWER);
+    bench_verdict model = bench_verdict_of(105, 1000, 1000, 100, 1000);
+    cr_expect_eq(bench_verdict_with_bound(model, BENCH_BOUND_KERNEL, BENCH_LIMITER_GPU).code, BENCH_VERDICT_AT_MODEL);
+    cr_expect_str_eq(report_verdict_words(&model), report_verdict_text(BENCH_VERDICT_AT_MODEL));
+}
+
+/* the twin's slice, by hand */
+Test(bench, twin_slice_sizing)
+{
+    /* 8 B per item (seq of floats: load + store), 32 MiB cache: 2N x 8 <= 8 MiB, N = 512Ki items */
+    cr_expect_eq(bench_twin_slice(8, 32u << 20, 256, 32 << 20), 512 << 10);
+    /* 68 B per item (a column walk: a 64 B sector per load, 4 B stored): 8 MiB / 136 = 61680.9,
+     * whole groups of 256: 240 x 256 = 61440 */
+    cr_expect_eq(bench_twin_slice(68, 32u << 20, 256, 32 << 20), 61440);
+    /* a slice of the pattern's own launch: 2N <= items; 1000 items, groups of 64: N = 448 */
+    cr_expect_eq(bench_twin_slice(8, 32u << 20, 64, 1000), 448);
+    /* two groups need 2 x 256 x 8 = 4 KiB: a 16 KiB cache (4 KiB room) fits exactly one group */
+    cr_expect_eq(bench_twin_slice(8, 16u << 10, 256, 1 << 20), 256);
+    cr_expect_eq(bench_twin_slice(8, (16u << 10) - 4, 256, 1 << 20), 0, "too large a footprint: no twin");
+    cr_expect_eq(bench_twin_slice(8, 0, 256, 1 << 20), 0, "no cache known");
+    cr_expect_eq(bench_twin_slice(0, 32u << 20, 256, 1 << 20), 0);
+    cr_expect_eq(bench_twin_slice(8, 32u << 20, 256, 256), 0, "a launch of one group has no half");
+}
+
+/* the run's own estimate of its repeatability, by hand */
+Test(bench, spread_estimates)
+{
+    /* 10, 10, 12, 12: median 11, halves 10 and 12, drift 2/11 = 0.18182; sd sqrt(4/3),
+     * rse 1.2533 x 1.1547 / 2 / 11 = 0.065785, x 2.77 = 0.18222: the noise term is the larger */
+    const double v[] = { 10, 10, 12, 12 };
+    double rse = 1.2533 * sqrt(4.0 / 3.0) / 2.0 / 11.0;
+    cr_expect_float_eq(bench_stats_spread(v, 4), 2.77 * rse, 1e-9);
+    /* a drift that the standard error misses: 100 x 4, then 110 x 4 */
+    const double d[] = { 100, 100, 100, 100, 110, 110, 110, 110 };
+    /* median 105, halves 100 and 110: 10/105 = 0.0952; rse: sd = sqrt(8 x 25 / 7) = 5.345,
+     * 1.2533 x 5.345 / sqrt 8 / 105 = 0.02256, x 2.77 = 0.0625 */
+    cr_expect_float_eq(bench_stats_spread(d, 8), 10.0 / 105.0, 1e-9);
+    /* steady samples: no spread */
+    const double s[] = { 7, 7, 7, 7, 7 };
+    cr_expect_float_eq(bench_stats_spread(s, 5), 0.0, 1e-12);
+    /* odd counts leave the middle sample out of both halves: 1, 1, 50, 3, 3 */
+    const double o[] = { 1, 1, 50, 3, 3 };
+    double so = bench_stats_spread(o, 5);
+    cr_expect(so >= 2.0 / 3.0 - 1e-9, "halves 1 and 3 about the median 3: %g", so);
+    cr_expect(isnan(bench_stats_spread(v, 3)), "fewer than 4 samples");
+    /* a drift both series share cancels in their ratio: b runs 2x a, both drift by 10% */
+    const double a[] = { 100, 100, 110, 110 }, b[] = { 200, 200, 220, 220 };
+    /* noise: 2.77 x sqrt(2) x rse of a (same relative rse for b) */
+    bench_stats sa = bench_stats_of(a, 4);
+    cr_expect_float_eq(bench_stats_ratio_spread(a, 4, b, 4), 2.77 * sqrt(2.0) * sa.rse, 1e-9);
+    /* a drift of d alone: ratios 100/200 and 110/200 about 105/200, 0.05 / 0.525 = 0.0952,
+     * above its noise term 0.0625 (c is steady) */
+    const double c[] = { 200, 200, 200, 200, 200, 200, 200, 200 };
+    cr_expect_float_eq(bench_stats_ratio_spread(d, 8, c, 8), 0.05 / 0.525, 1e-9);
+    cr_expect(isnan(bench_stats_ratio_spread(a, 4, c, 3)));
+}
+
+/* the twin on the CPU device: figures present for seq (which is faster is
+ * not asserted), and none, with the reason, where the slice cannot fit */
+Test(bench, twin_of_a_run, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *specs[] = { "seq" };
+    bench_plan *p = plan_of(&d, specs, 1, NULL, 0, 64u << 20);
+    /* a known cache, whatever the device reports: 2N x 8 B <= 8 MiB */
+    p->cache_bytes = 32u << 20;
+    bench_kernels *k = kernels(NULL);
+    bench_settings s = validating_settings();
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(res[0].status, BENCH_OK, "%s", res[0].failure ? res[0].failure : "");
+    int64_t want = (int64_t)(8u << 20) / 16 / p->items[0].local_size * p->items[0].local_size;
+    cr_expect_eq(res[0].twin_items, want, "%lld", (long long)res[0].twin_items);
+    cr_expect(res[0].twin_ns > 0 && res[0].twin_cold_ns > 0, "%g %g", res[0].twin_ns, res[0].twin_cold_ns);
+    cr_expect_float_eq(res[0].twin_ratio, res[0].twin_ns / res[0].twin_cold_ns, 1e-12);
+    cr_expect_neq(res[0].bound, BENCH_BOUND_UNKNOWN);
+    cr_expect_null(res[0].twin_reason);
+    cr_expect(res[0].best_gbs >= res[0].effective_gbs, "best %g, median %g", res[0].best_gbs, res[0].effective_gbs);
+    report_run run = report_of(&d, p, res, &info);
+    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
+    bw_buf b = BW_BUF_INIT;
+    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    json_t *doc = json_loads(bw_buf_str(&b), 0, NULL);
+    json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
+    cr_expect(json_number_value(json_object_get(r0, "twin_time_ns")) > 0);
+    cr_expect_eq(json_integer_value(json_object_get(r0, "twin_items")), want);
+    const char *bound = json_string_value(json_object_get(r0, "bound"));
+    cr_expect(bound && (!strcmp(bound, "memory") || !strcmp(bound, "kernel")), "%s", bound ? bound : "(null)");
+    cr_expect(json_is_null(json_object_get(r0, "twin_reason")));
+    cr_expect(json_number_value(json_object_get(r0, "best_gbs")) > 0);
+    cr_expect(json_is_boolean(json_object_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "noise"),
+                                              "noisy")));
+    json_decref(doc);
+    bw_buf_free(&b);
+    report_results_table(&m, &run, 1, &b);
+    cr_expect(strstr(bw_buf_str(&b), "twin x") && strstr(bw_buf_str(&b), "twin x: measured"), "%s", bw_buf_str(&b));
+    bw_buf_free(&b);
+    bench_results_free(res, p->n);
+
+    /* 4 KiB of cache leaves 1 KiB: two groups of seq (2 x 256 x 8 B = 4 KiB) do not fit */
+    p->cache_bytes = 4096;
+    cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(res[0].status, BENCH_OK);
+    cr_expect_eq(res[0].twin_items, 0);
+    cr_expect(isnan(res[0].twin_ratio));
+    cr_expect_eq(res[0].bound, BENCH_BOUND_UNKNOWN);
+    cr_assert_not_null(res[0].twin_reason);
+    cr_expect(strstr(res[0].twin_reason, "no twin: two work-groups") == res[0].twin_reason &&
+              strstr(res[0].twin_reason, "more than 1/4 of the 4.00 KiB last-level cache"), "%s", res[0].twin_reason);
+    run.results = res;
+    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK);
+    doc = json_loads(bw_buf_str(&b), 0, NULL);
+    r0 = json_array_get(json_object_get(doc, "results"), 0);
+    cr_expect(json_is_null(json_object_get(r0, "twin_time_ns")));
+    cr_expect(json_is_null(json_object_get(r0, "bound")));
+    cr_expect_str_eq(json_string_value(json_object_get(r0, "twin_reason")), res[0].twin_reason);
+    json_decref(doc);
+    bw_buf_free(&b);
+    bench_results_free(res, p->n);
+    bench_kernels_free(k);
     bench_plan_free(p);
     close_dev(&d);
 }

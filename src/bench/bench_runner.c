@@ -1,11 +1,13 @@
 #include "bench_runner.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_twin.h"
 #include "bench_validate.h"
 #include "bw_format.h"
 #include "ocl_buffer.h"
@@ -24,7 +26,7 @@
 
 bench_settings bench_settings_default(void)
 {
-    bench_settings s = { 20.0, 0.01, 5, 2000, 1, 0.0 };
+    bench_settings s = { 20.0, 0.01, 5, 2000, 1, 0.0, 0.2 };
     return s;
 }
 
@@ -58,6 +60,7 @@ typedef struct slot {
     ocl_kernel *alt;  /* the other form, until one is chosen */
     size_t cap;
     int stable;
+    double total_ns; /* measured: event time of the timed launches so far */
 } slot;
 
 typedef struct run_ctx {
@@ -242,6 +245,7 @@ static int record(bench_result *res, slot *sl, const ocl_timing *t)
     }
     res->event_ns[n] = t->event_ns;
     res->wall_ns[n] = t->wall_ns;
+    sl->total_ns += t->event_ns;
     res->event = bench_stats_of(res->event_ns, n + 1);
     return 1;
 }
@@ -400,6 +404,129 @@ static bw_code choose_form(run_ctx *r, size_t i, bw_error *err)
     return BW_OK;
 }
 
+/* rounds of the twin: a full launch (which evicts the slice), the slice
+ * of 2N items cold, then N and 2N warm */
+#define TWIN_ROUNDS 5
+#define TWIN_SHRINK 8
+
+static void no_twin(bench_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void no_twin(bench_result *res, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    free(res->twin_reason);
+    res->twin_reason = strdup(msg);
+}
+
+/* the last-level cache the twin must fit in: the plan's figure, else the
+ * device's (a --size run has no plan figure) */
+static uint64_t twin_cache(const run_ctx *r)
+{
+    return r->plan->cache_bytes ? r->plan->cache_bytes : ocl_context_device(r->ctx)->global_cache_bytes;
+}
+
+/* N for item i: sized from the modeled bytes per work-item (the
+ * instruction-model bytes: no prefix of the launch touches more, warps
+ * being alike), then checked against the exact footprint of 2N items and
+ * halved while it does not fit; 0 with the reason set when none fits */
+static int64_t twin_size(run_ctx *r, size_t i)
+{
+    const bench_item *it = &r->plan->items[i];
+    bench_result *res = &r->res[i];
+    const model_launch *m = &it->model;
+    uint64_t cache = twin_cache(r), room = cache / BENCH_TWIN_CACHE_DIVISOR;
+    double per_item = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * r->plan->geo.sector) /
+                      (double)it->items;
+    char a[32], b[32];
+    if (!cache) {
+        no_twin(res, "no twin: no last-level cache size is known (the device reports none)");
+        return 0;
+    }
+    int64_t n = bench_twin_slice(per_item, cache, it->local_size, it->items);
+    uint64_t fp = 0;
+    for (int k = 0; n > 0 && k <= TWIN_SHRINK; k++) {
+        bw_error e = BW_ERROR_INIT;
+        if (bench_twin_footprint(&r->plan->geo, it, 2 * n, &fp, &e) != BW_OK) {
+            no_twin(res, "no twin: %s", bw_error_text(&e));
+            bw_error_clear(&e);
+            return 0;
+        }
+        if (fp <= room)
+            return n;
+        n = n / 2 / it->local_size * it->local_size;
+    }
+    bw_format_bytes(a, sizeof a, (double)cache);
+    bw_format_bytes(b, sizeof b, per_item * 2.0 * (double)it->local_size);
+    no_twin(res, "no twin: two work-groups (%lld work-items) touch about %s (modeled), more than 1/%d of the "
+            "%s last-level cache", (long long)(2 * it->local_size), b, BENCH_TWIN_CACHE_DIVISOR, a);
+    return 0;
+}
+
+/* Times item i's twin in rounds of four launches: the full launch, whose
+ * footprint (4x the cache) evicts the slice; the first 2N work-items cold,
+ * which is the pattern at its memory's pace; then N and 2N of them warm,
+ * which is the twin. The fastest launch of each kind is the least
+ * disturbed by the host (its hiccups only ever add time), and as the four
+ * run back to back they meet the same host. Launch overhead cancels: the
+ * twin's per-item time is (T(2N) - T(N)) / N warm, and the overhead
+ * 2 T(N) - T(2N) comes off the cold slice. A difference below the timer
+ * floor gives no figure. */
+static void twin(run_ctx *r, size_t i)
+{
+    bench_result *res = &r->res[i];
+    const bench_item *it = &r->plan->items[i];
+    res->twin_ratio = NAN;
+    int64_t n = twin_size(r, i);
+    if (n == 0)
+        return;
+    double cold[TWIN_ROUNDS], one[TWIN_ROUNDS], two[TWIN_ROUNDS];
+    uint64_t ls = (uint64_t)it->local_size;
+    ocl_kernel *k = r->slots[i].kern;
+    bw_error e = BW_ERROR_INIT;
+    bw_code rc = BW_OK;
+    for (int j = 0; rc == BW_OK && j < TWIN_ROUNDS; j++) {
+        ocl_timing tf, tc, t1, t2;
+        rc = ocl_kernel_run(r->ctx, k, (uint64_t)it->items, ls, &tf, &e);
+        if (rc == BW_OK)
+            rc = ocl_kernel_run(r->ctx, k, (uint64_t)(2 * n), ls, &tc, &e);
+        if (rc == BW_OK)
+            rc = ocl_kernel_run(r->ctx, k, (uint64_t)n, ls, &t1, &e);
+        if (rc == BW_OK)
+            rc = ocl_kernel_run(r->ctx, k, (uint64_t)(2 * n), ls, &t2, &e);
+        /* a 0 ns event is no sample: as slow as can be, it is never the fastest */
+        cold[j] = rc == BW_OK && bench_sample_ok(tc.event_ns) ? tc.event_ns : INFINITY;
+        one[j] = rc == BW_OK && bench_sample_ok(t1.event_ns) ? t1.event_ns : INFINITY;
+        two[j] = rc == BW_OK && bench_sample_ok(t2.event_ns) ? t2.event_ns : INFINITY;
+    }
+    if (rc != BW_OK) {
+        no_twin(res, "no twin: %s", bw_error_text(&e));
+        bw_error_clear(&e);
+        return;
+    }
+    double c = bench_stats_of(cold, TWIN_ROUNDS).min, t1 = bench_stats_of(one, TWIN_ROUNDS).min,
+           t2 = bench_stats_of(two, TWIN_ROUNDS).min;
+    double diff = t2 - t1, overhead = 2 * t1 - t2;
+    double floor = bench_launch_floor_ns(r->s, ocl_context_device(r->ctx)->timer_resolution_ns);
+    if (!(diff >= floor)) {
+        char took[32], fl[32];
+        format_us(took, sizeof took, diff > 0 ? diff : 0);
+        format_us(fl, sizeof fl, floor);
+        no_twin(res, "no twin: its launch of %lld more work-items takes %s more (measured), below the %s floor",
+                (long long)n, took, fl);
+        return;
+    }
+    if (overhead < 0)
+        overhead = 0;
+    res->twin_items = n;
+    res->twin_item_ns = diff / (double)n;
+    res->twin_ns = res->twin_item_ns * (double)it->items;
+    res->twin_cold_ns = (c - overhead) / (double)(2 * n) * (double)it->items;
+}
+
 static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
 {
     const bench_plan *p = r->plan;
@@ -423,6 +550,8 @@ static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
         else
             after_warmup(r, i, t.event_ns);
         bw_error_clear(&e);
+        if (r->res[i].status == BENCH_OK)
+            twin(r, i);
     }
 }
 
@@ -475,7 +604,8 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
                 fail(res, BW_E_NOMEM, "out of memory recording timings");
             } else {
                 size_t n = res->event.count;
-                sl->stable = ((int)n >= s->min_reps && res->event.rse <= s->rse_target) ||
+                sl->stable = ((int)n >= s->min_reps && sl->total_ns >= 1e9 * s->min_total_s &&
+                              res->event.rse <= s->rse_target) ||
                              (int)(n + res->dropped_samples) >= s->max_reps;
             }
             bw_error_clear(&e);
@@ -486,11 +616,63 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
     info->timing_s = now_s() - t0;
 }
 
-static void finish(run_ctx *r, int interrupted)
+/* what a kernel-bound item i waits for, by device type, form and addresses */
+static bench_limiter limiter(const run_ctx *r, size_t i)
+{
+    const ocl_device_info *d = ocl_context_device(r->ctx);
+    if (d->type == OCL_TYPE_GPU)
+        return BENCH_LIMITER_GPU;
+    if (d->type != OCL_TYPE_CPU)
+        return BENCH_LIMITER_OTHER;
+    if (r->res[i].form == BENCH_FORM_SCALAR)
+        return BENCH_LIMITER_CPU_SCALAR;
+    return bench_twin_contiguous(&r->plan->geo, &r->plan->items[i]) ? BENCH_LIMITER_CPU_VECTOR
+                                                                     : BENCH_LIMITER_CPU_GATHER;
+}
+
+/* The run's repeatability: the largest spread of a seq median and of a
+ * relative_to_seq, and whether either passes its limit. A figure that
+ * cannot be estimated (fewer than 4 samples) counts as noisy: nothing
+ * says it would repeat. */
+/* whether spread a is worse than b: an unknown one (NAN) is the worst */
+static int worse(double a, double b)
+{
+    return !isnan(b) && (isnan(a) || a > b);
+}
+
+static void noise(run_ctx *r, bench_run_info *info)
+{
+    const bench_plan *p = r->plan;
+    info->seq_spread = info->relative_spread = NAN;
+    info->seq_item = info->relative_item = -1;
+    info->noisy = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_result *res = &r->res[i];
+        if (res->status != BENCH_OK)
+            continue;
+        if (!strcmp(p->items[i].family, "seq")) {
+            info->noisy |= !(res->spread <= BENCH_NOISY_SEQ);
+            if (info->seq_item < 0 || worse(res->spread, info->seq_spread)) {
+                info->seq_spread = res->spread;
+                info->seq_item = (long)i;
+            }
+        }
+        if (res->reference >= 0 && (size_t)res->reference != i && isfinite(res->relative_to_seq)) {
+            info->noisy |= !(res->relative_spread <= BENCH_NOISY_RELATIVE);
+            if (info->relative_item < 0 || worse(res->relative_spread, info->relative_spread)) {
+                info->relative_spread = res->relative_spread;
+                info->relative_item = (long)i;
+            }
+        }
+    }
+}
+
+static void finish(run_ctx *r, int interrupted, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
     for (size_t i = 0; i < p->n; i++) {
         bench_result *res = &r->res[i];
+        res->spread = res->relative_spread = res->twin_ratio = NAN;
         if (res->status == BENCH_OK && res->event.count == 0) {
             res->status = BENCH_NOT_RUN;
             res->failure_code = BW_E_INTERRUPTED;
@@ -504,6 +686,14 @@ static void finish(run_ctx *r, int interrupted)
         const model_launch *m = &p->items[i].model;
         double bytes = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
         res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
+        res->best_gbs = res->event.min > 0 ? bytes / res->event.min : 0.0;
+        res->stable = r->slots[i].stable;
+        res->spread = bench_stats_spread(res->event_ns, res->event.count);
+        /* against the same slice cold, timed beside it: a series of long
+         * launches meets more of the host's interference than a burst of
+         * short ones, whichever statistic is taken */
+        res->bound = bench_bound_of(res->twin_cold_ns, res->twin_ns);
+        res->twin_ratio = res->bound != BENCH_BOUND_UNKNOWN ? res->twin_ns / res->twin_cold_ns : NAN;
     }
     for (size_t i = 0; i < p->n; i++) {
         bench_result *res = &r->res[i];
@@ -521,7 +711,13 @@ static void finish(run_ctx *r, int interrupted)
         double upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector);
         double ref_bytes = (double)((rm->loads.footprint_sectors + rm->stores.footprint_sectors) * p->geo.sector);
         res->verdict = bench_verdict_of(res->event.median, lower, upper, r->res[ref].event.median, ref_bytes);
+        res->verdict = bench_verdict_with_bound(res->verdict, res->bound, limiter(r, i));
+        if ((size_t)ref != i)
+            res->relative_spread = res->relative_to_seq * bench_stats_ratio_spread(r->res[ref].event_ns,
+                                                                                   r->res[ref].event.count,
+                                                                                   res->event_ns, res->event.count);
     }
+    noise(r, info);
 }
 
 bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
@@ -530,6 +726,8 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
 {
     *results = NULL;
     memset(info, 0, sizeof *info);
+    info->seq_item = info->relative_item = -1;
+    info->seq_spread = info->relative_spread = NAN;
     run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels, .s = s, .progress = progress,
                   .pctx = progress_ctx, .t_start = now_s() };
     r.res = calloc(plan->n, sizeof *r.res);
@@ -548,7 +746,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     if (!*stop)
         measure(&r, stop, info);
     info->interrupted = *stop != 0;
-    finish(&r, info->interrupted);
+    finish(&r, info->interrupted, info);
     teardown(&r);
     info->total_s = now_s() - r.t_start;
     *results = r.res;
@@ -563,6 +761,7 @@ void bench_results_free(bench_result *r, size_t n)
         free(r[i].failure);
         free(r[i].event_ns);
         free(r[i].wall_ns);
+        free(r[i].twin_reason);
     }
     free(r);
 }

@@ -46,6 +46,21 @@ typedef struct bench_result {
     size_t sub_group_size;   /* measured: the kernel's sub-group size (W) as the driver reports it; 0: unknown */
     bench_form form;         /* the kernel form timed: the faster one where two were built */
     double form_ns[2];       /* measured: fastest calibration launch per form (bench_form), 0: not built */
+    double best_gbs;         /* measured: requested bytes / the fastest timed launch */
+    int stable;              /* the stopping rule was met (else the budget ended it, or it never ran) */
+    /* The twin (bench_twin.h): the timed kernel over its first N and 2N
+     * work-items, cache-resident, against the same slice cold. */
+    int64_t twin_items;      /* N; 0: no twin */
+    double twin_item_ns;     /* measured: (fastest T(2N) - fastest T(N)) / N; 0: none */
+    double twin_ns;          /* measured: twin_item_ns x the pattern's items; 0: none */
+    double twin_cold_ns;     /* measured: the same 2N items cold (just evicted by a full launch), per
+                              * item less the launch overhead, x the pattern's items; 0: none */
+    double twin_ratio;       /* measured: twin_ns / twin_cold_ns; NAN: none */
+    bench_bound bound;       /* by twin_ratio (bench_bound_of) */
+    char *twin_reason;       /* why there is no twin figure, or NULL; owned */
+    /* Repeatability (bench_stats_spread), estimated from this run's samples. */
+    double spread;           /* how far the median could move in another run, a fraction of it; NAN: unknown */
+    double relative_spread;  /* the same for relative_to_seq, in its own units; NAN: unknown or seq itself */
 } bench_result;
 
 typedef struct bench_settings {
@@ -58,9 +73,13 @@ typedef struct bench_settings {
      * takes less than this is not measurable at its size; 0: from the
      * device, bench_launch_floor_ns. */
     double min_launch_ns;
+    /* a pattern is stable only once its timed launches add up to this
+     * much event time, whatever its standard error says: a few launches in
+     * a fast or slow phase of the host are no median */
+    double min_total_s;
 } bench_settings;
 
-/* Defaults: 20 s, 1%, 5, 2000, 1, 0 (the device's floor). */
+/* Defaults: 20 s, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s. */
 bench_settings bench_settings_default(void);
 
 /* The shortest launch timed, in ns: s->min_launch_ns when positive, else
@@ -90,9 +109,21 @@ typedef struct bench_run_info {
     size_t rounds;
     int interrupted;   /* *stop was set */
     int budget_ended;  /* the budget ended before every pattern was stable */
+    /* Repeatability of the whole run: noisy when a seq median could move
+     * more than BENCH_NOISY_SEQ, or a relative_to_seq more than
+     * BENCH_NOISY_RELATIVE, in a second run (the results' spreads). */
+    int noisy;
+    double seq_spread;      /* the largest spread of a seq pattern (fraction); NAN: none known */
+    long seq_item;          /* its plan index, or -1 */
+    double relative_spread; /* the largest relative_spread; NAN: none known */
+    long relative_item;     /* its plan index, or -1 */
 } bench_run_info;
 
-/* Measures every item of `plan` on the context's device. A pattern whose
+#define BENCH_NOISY_SEQ 0.05
+#define BENCH_NOISY_RELATIVE 0.05
+
+/* Measures every item of `plan` on the context's device, and each
+ * measured item's twin (bench_twin.h) after its warm-up. A pattern whose
  * built kernel allows fewer work-items per group than planned gets a
  * smaller automatic group (the plan's item records it) or, with --local,
  * fails (bench_plan_fit_kernel). Host memory stays bounded whatever the

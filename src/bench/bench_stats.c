@@ -42,3 +42,36 @@ bench_stats bench_stats_of(const double *v, size_t n)
     free(tmp);
     return s;
 }
+
+/* the medians of v's first and second halves (an odd middle sample in neither) */
+static int halves(const double *v, size_t n, double *first, double *second)
+{
+    if (n < 4)
+        return 0;
+    bench_stats a = bench_stats_of(v, n / 2), b = bench_stats_of(v + (n + 1) / 2, n / 2);
+    *first = a.median;
+    *second = b.median;
+    return a.count > 0 && b.count > 0 && a.median > 0 && b.median > 0;
+}
+
+double bench_stats_spread(const double *v, size_t n)
+{
+    double h1, h2;
+    bench_stats s = bench_stats_of(v, n);
+    if (!(s.median > 0) || !halves(v, n, &h1, &h2))
+        return NAN;
+    double noise = BENCH_SPREAD_Z * s.rse, drift = fabs(h1 - h2) / s.median;
+    return noise > drift ? noise : drift;
+}
+
+double bench_stats_ratio_spread(const double *a, size_t na, const double *b, size_t nb)
+{
+    double a1, a2, b1, b2;
+    bench_stats sa = bench_stats_of(a, na), sb = bench_stats_of(b, nb);
+    if (!(sa.median > 0) || !(sb.median > 0) || !halves(a, na, &a1, &a2) || !halves(b, nb, &b1, &b2))
+        return NAN;
+    double r = sa.median / sb.median;
+    double noise = BENCH_SPREAD_Z * sqrt(sa.rse * sa.rse + sb.rse * sb.rse);
+    double drift = fabs(a1 / b1 - a2 / b2) / r;
+    return noise > drift ? noise : drift;
+}

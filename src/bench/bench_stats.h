@@ -14,4 +14,24 @@ typedef struct bench_stats {
  * then everything is 0 and rse is 1. */
 bench_stats bench_stats_of(const double *v, size_t n);
 
+/* Two medians of n samples each differ by at most this many of their
+ * standard errors in 95% of runs: 1.96 x sqrt(2). */
+#define BENCH_SPREAD_Z 2.77
+
+/* How far the median of v (samples in the order measured) could move in a
+ * second run, as a fraction of it: the larger of BENCH_SPREAD_Z x its
+ * relative standard error (noise between launches) and the relative
+ * difference between the medians of the first and the second half of v
+ * (drift within the run, which the standard error does not see). NAN when
+ * n < 4 (halves of fewer than 2 samples) or the median is not positive. */
+double bench_stats_spread(const double *v, size_t n);
+
+/* The same for the ratio median(a) / median(b) of two interleaved series
+ * (a pattern and its reference): the larger of BENCH_SPREAD_Z x the root
+ * sum of squares of their relative standard errors and the relative
+ * difference between the ratio of their first halves and that of their
+ * second halves. Drift that both series share cancels in the ratio. NAN
+ * when either has fewer than 4 samples or a median that is not positive. */
+double bench_stats_ratio_spread(const double *a, size_t na, const double *b, size_t nb);
+
 #endif

@@ -133,6 +133,31 @@ const char *report_verdict_text(bench_verdict_code c)
     case BENCH_VERDICT_UPPER: return "at the upper bound: no reuse";
     case BENCH_VERDICT_ABOVE: return "slower than its modeled traffic explains";
     case BENCH_VERDICT_AT_MODEL: return "matches the model (bounds coincide)";
+    case BENCH_VERDICT_KERNEL_BOUND: return "kernel-bound: memory out of the way, it runs no faster";
     default: return "no measured seq reference";
     }
+}
+
+const char *report_verdict_words(const bench_verdict *v)
+{
+    if (v->code != BENCH_VERDICT_KERNEL_BOUND)
+        return report_verdict_text(v->code);
+    switch (v->limiter) {
+    case BENCH_LIMITER_CPU_GATHER: return "gather-bound on this CPU: the addresses are fine, the vector unit is not";
+    case BENCH_LIMITER_CPU_SCALAR: return "instruction-bound on this CPU: one scalar load per work-item";
+    case BENCH_LIMITER_CPU_VECTOR:
+        return "kernel-bound on this CPU: memory out of the way, the vectorised kernel runs no faster";
+    case BENCH_LIMITER_GPU: return "kernel-bound on this GPU: memory out of the way, it runs no faster";
+    default: return "kernel-bound on this device: memory out of the way, it runs no faster";
+    }
+}
+
+void report_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out)
+{
+    if (v->code != BENCH_VERDICT_KERNEL_BOUND || !isfinite(twin_ratio))
+        return;
+    bw_buf_printf(out, " Its twin, the same kernel over a slice that stays in the cache, takes %.2fx its time "
+                       "(measured): with memory out of the way it runs no faster, so the kernel's instructions, "
+                       "not the addresses' traffic, set its speed.",
+                  twin_ratio);
 }

@@ -10,7 +10,14 @@
 
 /* One sentence (no leading capital needed by callers, ends with '.'). */
 void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out);
-/* Short human text for a verdict. */
+/* Short human text for a verdict code. */
 const char *report_verdict_text(bench_verdict_code c);
+/* The same for a verdict: a kernel-bound one says what the kernel waits
+ * for (its limiter); every other one is report_verdict_text's. */
+const char *report_verdict_words(const bench_verdict *v);
+/* For a kernel-bound verdict, a sentence (leading space included) on what
+ * the twin measured: twin_ratio is its time over the pattern's. Nothing
+ * for any other verdict. */
+void report_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out);
 
 #endif

@@ -175,6 +175,58 @@ static long partner_of(const bench_plan *p, size_t i)
     return -1;
 }
 
+/* the patterns the budget ended before they were stable */
+static void unstable_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    size_t k = 0;
+    for (size_t i = 0; run->results && i < p->n; i++) {
+        if (run->results[i].status != BENCH_OK || run->results[i].stable)
+            continue;
+        if (k++ == 0)
+            bw_buf_printf(out, "%snot stable when the budget ended (fewer launches, or a larger standard error, "
+                               "than the rule asks): %s", lead, p->items[i].spec);
+        else
+            bw_buf_printf(out, ", %s", p->items[i].spec);
+    }
+    if (k)
+        bw_buf_putc(out, '\n');
+}
+
+/* a plan index the run's noise figures name, or -1 when it names none
+ * (a run that never reached its timing) */
+static long noise_item(const report_run *run, long i)
+{
+    return run->results && i >= 0 && (size_t)i < run->plan->n && run->results[i].status == BENCH_OK ? i : -1;
+}
+
+/* the run's own estimate of how well its figures would repeat */
+static void noise_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_run_info *info = run->info;
+    const bench_plan *p = run->plan;
+    long si = noise_item(run, info->seq_item), ri = noise_item(run, info->relative_item);
+    if (si < 0 && ri < 0)
+        return;
+    bw_buf_printf(out, "%s%s", lead, info->noisy ? "this machine is noisy: " : "repeatability: ");
+    if (si >= 0) {
+        if (isfinite(info->seq_spread))
+            bw_buf_printf(out, "%s's median could differ by %.1f%% in another run (measured spread; limit %.0f%%)",
+                          p->items[si].spec, info->seq_spread * 100.0, BENCH_NOISY_SEQ * 100.0);
+        else
+            bw_buf_printf(out, "%s has too few launches to estimate its spread", p->items[si].spec);
+    }
+    if (ri >= 0) {
+        bw_buf_puts(out, si >= 0 ? "; " : "");
+        if (isfinite(info->relative_spread))
+            bw_buf_printf(out, "a vs seq figure by up to %.3f (%s; limit %.2f)", info->relative_spread,
+                          p->items[ri].spec, BENCH_NOISY_RELATIVE);
+        else
+            bw_buf_printf(out, "%s has too few launches to estimate its vs seq spread", p->items[ri].spec);
+    }
+    bw_buf_puts(out, info->noisy ? "; compare runs with care, or give a larger --budget\n" : "\n");
+}
+
 static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
 {
     const ocl_device_info *d = run->device;
@@ -217,12 +269,49 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     access_line(p, out, lead);
     const bench_run_info *info = run->info;
     bw_buf_printf(out, "%stiming: %.1f s of a %.0f s budget in %zu rounds; per pattern the median of its launches "
-                       "(event profiling), stopped at %.1f%% relative standard error%s%s\n",
+                       "(event profiling), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
                   lead, info->timing_s, m->settings->budget_s, info->rounds, m->settings->rse_target * 100.0,
-                  info->budget_ended ? " or when the budget ended" : "",
+                  m->settings->min_total_s, info->budget_ended ? " or when the budget ended" : "",
                   info->interrupted ? "; INTERRUPTED: partial results" : "");
     if (run->tune)
         report_tune_peak_line(out, lead, run->tune, run->tune_cache);
+    unstable_line(run, out, lead);
+    noise_line(run, out, lead);
+}
+
+static void cell_ratio(bw_buf *out, double v, int valid, int width);
+
+/* the headings of twin_cells */
+static void twin_head(bw_buf *out)
+{
+    bw_buf_puts(out, "    best  twin x   bound");
+}
+
+/* best GB/s, twin x and bound of a measured row (md: between " | ") */
+static void twin_cells(bw_buf *out, const bench_result *r, int md)
+{
+    const char *bound = bench_bound_name(r->bound);
+    if (md) {
+        bw_buf_puts(out, " | ");
+        cell_ratio(out, r->best_gbs, r->best_gbs > 0, 0);
+        bw_buf_puts(out, " | ");
+        cell_ratio(out, r->twin_ratio, 1, 0);
+        bw_buf_printf(out, " | %s", bound ? bound : "-");
+        return;
+    }
+    cell_ratio(out, r->best_gbs, r->best_gbs > 0, 8);
+    cell_ratio(out, r->twin_ratio, 1, 8);
+    bw_buf_printf(out, "%8s", bound ? bound : "-");
+}
+
+static void twin_legend(bw_buf *out)
+{
+    bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's). twin x: measured, the "
+                       "pattern's own kernel over a slice that stays in\n"
+                       "the cache (its twin), over the same slice's time cold; bound: kernel when twin x "
+                       ">= %.2f (memory out of the way buys less than\n"
+                       "%.0f%%), else memory; '-': no twin figure (the JSON says why).\n",
+                  BENCH_TWIN_KERNEL_BOUND, (1.0 / BENCH_TWIN_KERNEL_BOUND - 1.0) * 100.0);
 }
 
 static void cell_ratio(bw_buf *out, double v, int valid, int width)
@@ -320,10 +409,12 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         }
         /* with a tuned peak, an "of peak" column after "vs seq" */
         const int peak = run->tune != NULL;
-        bw_buf_puts(out, peak ? "\n                          measured                  modeled                            measured vs modeled\n"
-                              : "\n                          measured         modeled                            measured vs modeled\n");
-        bw_buf_puts(out, peak ? "pattern                   GB/s    vs seq  of peak   sector eff.  instr. x  footprint x  verdict\n"
-                              : "pattern                   GB/s    vs seq   sector eff.  instr. x  footprint x  verdict\n");
+        bw_buf_printf(out, "\n                          measured                                 %smodeled"
+                           "                            measured vs modeled\n",
+                      peak ? "         " : "");
+        bw_buf_puts(out, peak ? "pattern                   GB/s    vs seq  of peak" : "pattern                   GB/s    vs seq");
+        twin_head(out);
+        bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
             bw_buf_printf(out, "%-24s", w.it->spec);
@@ -340,6 +431,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             cell_ratio(out, w.r->relative_to_seq, 1, 9);
             if (peak)
                 cell_ratio(out, fraction_of_peak(run, &w), 1, 9);
+            twin_cells(out, w.r, 0);
             char eff[32];
             if (w.it->warp0.has_efficiency)
                 snprintf(eff, sizeof eff, "%.1f%%", w.it->warp0.sector_efficiency * 100.0);
@@ -348,13 +440,14 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             bw_buf_printf(out, "%13s", eff);
             cell_ratio(out, w.upper / w.requested, w.requested > 0, 10);
             cell_ratio(out, w.lower / w.requested, w.requested > 0, 12);
-            bw_buf_printf(out, "   %s", report_verdict_text(w.r->verdict.code));
+            bw_buf_printf(out, "   %s", report_verdict_words(&w.r->verdict));
             if (w.it->added_as_reference)
                 bw_buf_puts(out, " [added as reference]");
             bw_buf_putc(out, '\n');
             if (m->explain) {
                 bw_buf_puts(out, "    ");
                 report_explain(w.it, &run->plan->geo, out);
+                report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
                 bw_buf_putc(out, '\n');
             }
             if (w.it->size_note)
@@ -370,10 +463,12 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                      "sector eff.: modeled, distinct bytes / sector bytes of one warp's load. instr. x, "
                      "footprint x: modeled bytes of the launch (upper and lower bound)\n"
                      "per requested byte. verdict: the measured time at seq's rate, placed between those "
-                     "modeled bounds. Modeled counts are not measured traffic.\n");    for (size_t k = 0; k < n; k++) {
+                     "modeled bounds. Modeled counts are not measured traffic.\n");
+    twin_legend(out);
+    for (size_t k = 0; k < n; k++) {
         if (runs[k].tune) {
-            bw_buf_puts(out, "of peak: measured, GB/s / the device's peak copy bandwidth measured by bwlab tune "
-                             "(cached; the patterns copy).\n");
+            bw_buf_puts(out, "of peak: measured, GB/s / the device's peak bandwidth in the pattern's access mode "
+                             "(read or copy), measured by bwlab tune (cached).\n");
             break;
         }
     }
@@ -465,9 +560,11 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             md_paired(m, run, out);
             continue;
         }
-        bw_buf_puts(out, "\n| pattern | GB/s (measured) | vs seq (measured) | sector eff. (modeled) | "
+        bw_buf_puts(out, "\n| pattern | GB/s (measured) | vs seq (measured)");
+        bw_buf_puts(out, " | best GB/s (measured) | twin x (measured) | bound (measured)");
+        bw_buf_puts(out, " | sector eff. (modeled) | "
                          "instr. bytes / requested (modeled) | footprint / requested (modeled) | verdict |\n"
-                         "|---|---:|---:|---:|---:|---:|---|\n");
+                         "|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
             bw_buf_puts(out, "| `");
@@ -479,22 +576,24 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
                 first_line(&seg, w.r->failure ? w.r->failure : "?");
                 md_escape(out, bw_buf_str(&seg));
                 bw_buf_free(&seg);
-                bw_buf_puts(out, " | | | | | |\n");
+                bw_buf_puts(out, " | | | | | | | | |\n");
                 continue;
             }
             cell_ratio(out, w.r->effective_gbs, 1, 0);
             bw_buf_puts(out, " | ");
             cell_ratio(out, w.r->relative_to_seq, 1, 0);
+            twin_cells(out, w.r, 1);
             bw_buf_puts(out, " | ");
             report_percent(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
             bw_buf_puts(out, " | ");
             cell_ratio(out, w.upper / w.requested, w.requested > 0, 0);
             bw_buf_puts(out, " | ");
             cell_ratio(out, w.lower / w.requested, w.requested > 0, 0);
-            bw_buf_printf(out, " | %s", report_verdict_text(w.r->verdict.code));
+            bw_buf_printf(out, " | %s", report_verdict_words(&w.r->verdict));
             if (m->explain) {
                 bw_buf_puts(out, ": ");
                 report_explain(w.it, &run->plan->geo, out);
+                report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
             }
             bw_buf_puts(out, " |\n");
         }
@@ -528,6 +627,22 @@ static void csv_int(bw_buf *out, long long v)
     bw_buf_printf(out, ",%lld", v);
 }
 
+/* the columns appended for the twin and for timing: best_gbs ... relative_spread */
+static void twin_csv(bw_buf *out, const row *w)
+{
+    const bench_result *r = w->r;
+    const char *bound = bench_bound_name(r->bound);
+    csv_num(out, r->best_gbs, w->ok && r->best_gbs > 0);
+    csv_num(out, r->twin_ns, w->ok && r->twin_ns > 0);
+    bw_buf_putc(out, ',');
+    if (r->twin_items > 0)
+        bw_buf_printf(out, "%lld", (long long)r->twin_items);
+    csv_num(out, r->twin_ratio, w->ok);
+    bw_buf_printf(out, ",%s,%s", w->ok && bound ? bound : "", w->ok ? (r->stable ? "yes" : "no") : "");
+    csv_num(out, r->spread, w->ok);
+    csv_num(out, r->relative_spread, w->ok);
+}
+
 void report_results_csv(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     (void)m;
@@ -537,7 +652,8 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
                      "requested_load_bytes,requested_store_bytes,instruction_model_load_bytes,"
                      "footprint_load_bytes,instruction_model_store_bytes,footprint_store_bytes,"
                      "predicted_efficiency,implied_traffic_bytes,verdict,verdict_position,size_note,index_bits,"
-                     "sub_group_size,access,fraction_of_peak\n");
+                     "sub_group_size,access,fraction_of_peak");
+    bw_buf_puts(out, ",best_gbs,twin_time_ns,twin_items,twin_ratio,bound,stable,spread,relative_spread\n");
     for (size_t k = 0; k < n; k++) {
         const report_run *run = &runs[k];
         if (!run->plan)
@@ -590,6 +706,7 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
                 bw_buf_printf(out, "%zu", w.r->sub_group_size);
             bw_buf_printf(out, ",%s", bench_access_name(w.it->access));
             csv_num(out, fraction_of_peak(run, &w), 1);
+            twin_csv(out, &w);
             bw_buf_putc(out, '\n');
         }
     }
@@ -644,6 +761,32 @@ static void tune_json(json_t *o, const report_run *run)
     json_object_set_new(o, "tune", t);
 }
 
+/* the patterns not stable when the budget ended */
+static void timing_json(const report_run *run, json_t *t)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; run->results && i < run->plan->n; i++)
+        if (run->results[i].status == BENCH_OK && !run->results[i].stable)
+            json_array_append_new(a, json_string(run->plan->items[i].spec));
+    json_object_set_new(t, "unstable", a);
+}
+
+static json_t *noise_json(const report_run *run)
+{
+    const bench_run_info *info = run->info;
+    const bench_plan *p = run->plan;
+    long si = noise_item(run, info->seq_item), ri = noise_item(run, info->relative_item);
+    json_t *o = json_object();
+    json_object_set_new(o, "noisy", json_boolean(info->noisy));
+    json_object_set_new(o, "seq_spread", report_json_real(info->seq_spread, si >= 0));
+    json_object_set_new(o, "seq_pattern", si >= 0 ? json_string(p->items[si].spec) : json_null());
+    json_object_set_new(o, "relative_spread", report_json_real(info->relative_spread, ri >= 0));
+    json_object_set_new(o, "relative_pattern", ri >= 0 ? json_string(p->items[ri].spec) : json_null());
+    json_object_set_new(o, "seq_limit", json_real(BENCH_NOISY_SEQ));
+    json_object_set_new(o, "relative_limit", json_real(BENCH_NOISY_RELATIVE));
+    return o;
+}
+
 static json_t *run_json(const report_run *run)
 {
     const bench_plan *p = run->plan;
@@ -673,8 +816,28 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(t, "rounds", json_integer((json_int_t)run->info->rounds));
     json_object_set_new(t, "budget_ended", json_boolean(run->info->budget_ended));
     json_object_set_new(t, "interrupted", json_boolean(run->info->interrupted));
+    timing_json(run, t);
     json_object_set_new(o, "timing", t);
+    json_object_set_new(o, "noise", noise_json(run));
     return o;
+}
+
+/* a result's best time, stopping rule, twin and repeatability */
+static void twin_json(json_t *o, const row *w)
+{
+    const bench_result *r = w->r;
+    const char *bound = bench_bound_name(r->bound);
+    json_object_set_new(o, "best_gbs", report_json_real(r->best_gbs, w->ok && r->best_gbs > 0));
+    json_object_set_new(o, "stable", w->ok ? json_boolean(r->stable) : json_null());
+    json_object_set_new(o, "twin_time_ns", report_json_real(r->twin_ns, w->ok && r->twin_ns > 0));
+    json_object_set_new(o, "twin_items", r->twin_items > 0 ? json_integer((json_int_t)r->twin_items) : json_null());
+    json_object_set_new(o, "twin_cold_time_ns", report_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0));
+    json_object_set_new(o, "twin_ratio", report_json_real(r->twin_ratio, w->ok));
+    json_object_set_new(o, "bound", w->ok && bound ? json_string(bound) : json_null());
+    const char *why = r->twin_reason ? r->twin_reason : !w->ok ? "the pattern was not measured" : NULL;
+    json_object_set_new(o, "twin_reason", w->ok && bound ? json_null() : json_string(why ? why : "no twin figure"));
+    json_object_set_new(o, "spread", report_json_real(r->spread, w->ok));
+    json_object_set_new(o, "relative_spread", report_json_real(r->relative_spread, w->ok));
 }
 
 static json_t *result_json(const report_run *run, size_t i)
@@ -718,6 +881,7 @@ static json_t *result_json(const report_run *run, size_t i)
                         r->reference >= 0 ? json_string(run->plan->items[r->reference].spec) : json_null());
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
+    twin_json(o, &w);
 
     json_t *mo = json_object();
     json_object_set_new(mo, "sector_bytes", json_integer(g->sector));
@@ -743,7 +907,7 @@ static json_t *result_json(const report_run *run, size_t i)
 
     json_t *v = json_object();
     json_object_set_new(v, "code", json_string(bench_verdict_name(r->verdict.code)));
-    json_object_set_new(v, "text", json_string(report_verdict_text(r->verdict.code)));
+    json_object_set_new(v, "text", json_string(report_verdict_words(&r->verdict)));
     json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w.ok));
     json_object_set_new(v, "lower_bytes", json_real(w.lower));
     json_object_set_new(v, "upper_bytes", json_real(w.upper));
@@ -751,6 +915,7 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "verdict", v);
     bw_buf ex = BW_BUF_INIT;
     report_explain(it, g, &ex);
+    report_explain_bound(&r->verdict, r->twin_ratio, &ex);
     json_object_set_new(o, "explain", json_string(bw_buf_str(&ex)));
     bw_buf_free(&ex);
     return o;
@@ -783,6 +948,7 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
     json_object_set_new(st, "min_reps", json_integer(m->settings->min_reps));
     json_object_set_new(st, "max_reps", json_integer(m->settings->max_reps));
     json_object_set_new(st, "warmup", json_integer(m->settings->warmup));
+    json_object_set_new(st, "min_total_s", json_real(m->settings->min_total_s));
     json_object_set_new(st, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
     /* the modes measured, over every planned device */
     unsigned modes = 0;
@@ -793,15 +959,17 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
                                       : modes                                        ? json_string("both")
                                                                                      : json_null());
     json_object_set_new(o, "settings", st);
-    int interrupted = 0;
+    int interrupted = 0, noisy = 0;
     json_t *devs = json_array(), *results = json_array();
     for (size_t k = 0; k < n; k++) {
         interrupted |= runs[k].info->interrupted;
+        noisy |= runs[k].plan && runs[k].info->noisy;
         json_array_append_new(devs, run_json(&runs[k]));
         for (size_t i = 0; runs[k].plan && i < runs[k].plan->n; i++)
             json_array_append_new(results, result_json(&runs[k], i));
     }
     json_object_set_new(o, "interrupted", json_boolean(interrupted));
+    json_object_set_new(o, "noisy", json_boolean(noisy));
     /* the first planned device's run at the top, for single-device documents */
     size_t top = 0;
     while (top < n && !runs[top].plan)
