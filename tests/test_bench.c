@@ -665,6 +665,8 @@ Test(bench, every_operator_and_warp_width_pass_through_a_kernel, .timeout = 300)
         "4*((t - 8) / 3 + 3 + 8*w) + 4*((t - 8) % 3 + 2)",       /* signed / % of negatives */
         "4*(g / 3 % 5 + g % 7) + 32*w",                          /* unsigned / % */
         "t != 1 && t <= 6 ? 4*(g - t) : 4*(g + (t >= 9) - (t < 2))", /* != <= >= < ?: - */
+        "4*(g / 5760 * 5760 + g % 5760)",                        /* printed as 4*g */
+        "4*((t - 9) / 3 * 3 + (t - 9) % 3 + 9) + 64*w",          /* the same, of negatives */
     };
     const char *specs[] = { "reverse", "permute:seed=3", "mixed:s=3", "one-lane", "offset:bytes=4,elem=16" };
     static const int widths[] = { 8, 16, 32, 64 };

@@ -666,6 +666,47 @@ static int positive_divisor(const model_expr *e, int i)
     return (n->op == MODEL_OP_NUM && n->value > 0) || (n->op == MODEL_OP_VAR && n->var == MODEL_VAR_WIDTH);
 }
 
+/* Whether subtrees i and j are the same expression. */
+static int same_tree(const model_expr *e, int i, int j)
+{
+    if (i == j)
+        return 1;
+    if (i < 0 || j < 0)
+        return 0;
+    const model_expr_node *a = &e->nodes[i], *b = &e->nodes[j];
+    if (a->op != b->op || (a->op == MODEL_OP_NUM && a->value != b->value) ||
+        (a->op == MODEL_OP_VAR && a->var != b->var))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (!same_tree(e, a->kid[k], b->kid[k]))
+            return 0;
+    return 1;
+}
+
+/* For x / c * c + x % c (either order) the subtree x, else -1. C's
+ * truncating division makes that sum x for every x and c != 0; compilers
+ * fold it for powers of two only, so a row-major walk of a matrix whose
+ * order is not one would pay a division and a remainder per load. */
+static int div_mod_identity(const model_expr *e, const model_expr_node *n)
+{
+    if (n->op != MODEL_OP_ADD)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        const model_expr_node *mul = &e->nodes[n->kid[k]], *mod = &e->nodes[n->kid[1 - k]];
+        if (mul->op != MODEL_OP_MUL || mod->op != MODEL_OP_MOD)
+            continue;
+        const model_expr_node *div = &e->nodes[mul->kid[0]];
+        if (div->op != MODEL_OP_DIV)
+            continue;
+        int x = div->kid[0], c = div->kid[1];
+        const model_expr_node *cn = &e->nodes[c];
+        if (cn->op == MODEL_OP_NUM && cn->value != 0 && same_tree(e, c, mul->kid[1]) &&
+            same_tree(e, c, mod->kid[1]) && same_tree(e, x, mod->kid[0]))
+            return x;
+    }
+    return -1;
+}
+
 /* bits 64: every value long; bits 32: every value int (model_index has
  * proved that each one fits) */
 static void print_cl(const model_expr *e, int i, int bits, bw_buf *out)
@@ -716,6 +757,14 @@ static void print_cl(const model_expr *e, int i, int bits, bw_buf *out)
         print_cl(e, n->kid[1], bits, out);
         bw_buf_putc(out, ')');
         return;
+    }
+    case MODEL_OP_ADD: {
+        int x = div_mod_identity(e, n);
+        if (x >= 0) {
+            print_cl(e, x, bits, out);
+            return;
+        }
+        break;
     }
     case MODEL_OP_DIV:
     case MODEL_OP_MOD:
