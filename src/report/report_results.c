@@ -107,6 +107,8 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
     bw_buf_putc(out, '\n');
 }
 
+static int both_modes(const bench_plan *p);
+
 /* which kernel form each pattern was timed in, where two were built (CPU
  * devices): the faster of the two, by measurement */
 static void form_line(const report_run *run, bw_buf *out, const char *lead)
@@ -121,9 +123,12 @@ static void form_line(const report_run *run, bw_buf *out, const char *lead)
                        "work-items) or scalar (one load per work-item); scalar for ",
                   lead);
     const char *sep = "";
+    int both = both_modes(p);
     for (size_t i = 0; i < p->n; i++) {
         if (run->results[i].status == BENCH_OK && run->results[i].form == BENCH_FORM_SCALAR) {
             bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
+            if (both)
+                bw_buf_printf(out, " (%s)", bench_access_name(p->items[i].access));
             sep = ", ";
         }
     }
@@ -350,10 +355,10 @@ static void pair_failure(bw_buf *out, const report_run *run, long i)
 static void table_paired(const report_meta *m, const report_run *run, bw_buf *out)
 {
     const bench_plan *p = run->plan;
-    bw_buf_printf(out, "\n%-26s%-16s%-17s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
+    bw_buf_printf(out, "\n%-26s%-16s%-33s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
                   "measured vs modeled");
-    bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq   sector eff.  instr. x  footprint x  "
-                     "verdict\n");
+    bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq  twin x   bound   sector eff.  instr. x  "
+                     "footprint x  verdict\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
         if (j >= 0 && (size_t)j < i)
@@ -366,6 +371,10 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
             bw_buf_puts(out, "\n                        ");
         pair_cells(out, run, r);
         pair_cells(out, run, c);
+        /* the twin of the row's verdict: copy's, or read's alone */
+        const char *bound = w.ok ? bench_bound_name(w.r->bound) : NULL;
+        cell_ratio(out, w.r->twin_ratio, w.ok, 8);
+        bw_buf_printf(out, "%8s", bound ? bound : "-");
         char eff[32];
         if (w.it->warp0.has_efficiency)
             snprintf(eff, sizeof eff, "%.1f%%", w.it->warp0.sector_efficiency * 100.0);
@@ -374,7 +383,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
         bw_buf_printf(out, "%13s", eff);
         cell_ratio(out, w.upper / w.requested, w.requested > 0, 10);
         cell_ratio(out, w.lower / w.requested, w.requested > 0, 12);
-        bw_buf_printf(out, "   %s", w.ok ? report_verdict_text(w.r->verdict.code) : "-");
+        bw_buf_printf(out, "   %s", w.ok ? report_verdict_words(&w.r->verdict) : "-");
         if (w.it->added_as_reference)
             bw_buf_puts(out, " [added as reference]");
         bw_buf_putc(out, '\n');
@@ -383,6 +392,8 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
         if (m->explain) {
             bw_buf_puts(out, "    ");
             report_explain(w.it, &p->geo, out);
+            if (w.ok)
+                report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
             if (c >= 0 && r >= 0)
                 bw_buf_puts(out, " The read columns time the same loads without the store.");
             bw_buf_putc(out, '\n');
@@ -516,9 +527,10 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
 {
     const bench_plan *p = run->plan;
     bw_buf_puts(out, "\n| pattern | read GB/s (measured) | read vs seq (measured) | copy GB/s (measured) | "
-                     "copy vs seq (measured) | sector eff. (modeled) | instr. bytes / requested (modeled, copy's "
-                     "where measured) | footprint / requested (modeled, copy's where measured) | verdict |\n"
-                     "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                     "copy vs seq (measured) | twin x (measured) | bound (measured) | sector eff. (modeled) | "
+                     "instr. bytes / requested (modeled, copy's where measured) | footprint / requested (modeled, "
+                     "copy's where measured) | verdict |\n"
+                     "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
         if (j >= 0 && (size_t)j < i)
@@ -531,16 +543,22 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
         bw_buf_puts(out, "` |");
         md_pair_cells(out, run, r);
         md_pair_cells(out, run, c);
+        const char *bound = w.ok ? bench_bound_name(w.r->bound) : NULL;
+        bw_buf_putc(out, ' ');
+        cell_ratio(out, w.r->twin_ratio, w.ok, 0);
+        bw_buf_printf(out, " | %s |", bound ? bound : "-");
         bw_buf_putc(out, ' ');
         report_percent(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
         bw_buf_puts(out, " | ");
         cell_ratio(out, w.upper / w.requested, w.requested > 0, 0);
         bw_buf_puts(out, " | ");
         cell_ratio(out, w.lower / w.requested, w.requested > 0, 0);
-        bw_buf_printf(out, " | %s", w.ok ? report_verdict_text(w.r->verdict.code) : "-");
+        bw_buf_printf(out, " | %s", w.ok ? report_verdict_words(&w.r->verdict) : "-");
         if (m->explain) {
             bw_buf_puts(out, ": ");
             report_explain(w.it, &p->geo, out);
+            if (w.ok)
+                report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
         }
         bw_buf_puts(out, " |\n");
     }
