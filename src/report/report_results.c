@@ -311,8 +311,9 @@ static void twin_cells(bw_buf *out, const bench_result *r, int md)
 
 static void twin_legend(bw_buf *out)
 {
-    bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's). twin x: measured, the "
-                       "pattern's own kernel over a slice that stays in\n"
+    bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's; with read and copy side by "
+                       "side, of the verdict's mode).\n"
+                       "twin x: measured, the pattern's own kernel over a slice that stays in\n"
                        "the cache (its twin), over the same slice's time cold; bound: kernel when twin x "
                        ">= %.2f (memory out of the way buys less than\n"
                        "%.0f%%), else memory; '-': no twin figure (the JSON says why).\n",
@@ -355,10 +356,10 @@ static void pair_failure(bw_buf *out, const report_run *run, long i)
 static void table_paired(const report_meta *m, const report_run *run, bw_buf *out)
 {
     const bench_plan *p = run->plan;
-    bw_buf_printf(out, "\n%-26s%-16s%-33s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
+    bw_buf_printf(out, "\n%-26s%-16s%-41s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
                   "measured vs modeled");
-    bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq  twin x   bound   sector eff.  instr. x  "
-                     "footprint x  verdict\n");
+    bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq    best  twin x   bound   sector eff.  "
+                     "instr. x  footprint x  verdict\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
         if (j >= 0 && (size_t)j < i)
@@ -371,8 +372,9 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
             bw_buf_puts(out, "\n                        ");
         pair_cells(out, run, r);
         pair_cells(out, run, c);
-        /* the twin of the row's verdict: copy's, or read's alone */
+        /* best launch and twin of the row's verdict: copy's, or read's alone */
         const char *bound = w.ok ? bench_bound_name(w.r->bound) : NULL;
+        cell_ratio(out, w.r->best_gbs, w.ok && w.r->best_gbs > 0, 8);
         cell_ratio(out, w.r->twin_ratio, w.ok, 8);
         bw_buf_printf(out, "%8s", bound ? bound : "-");
         char eff[32];
