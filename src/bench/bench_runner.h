@@ -49,13 +49,13 @@ typedef struct bench_result {
     double best_gbs;         /* measured: requested bytes / the fastest timed launch */
     int stable;              /* the stopping rule was met (else the budget ended it, or it never ran) */
     /* The twin (bench_twin.h): the timed kernel over its first N and 2N
-     * work-items, cache-resident, against the same slice cold. */
+     * work-items, cache-resident, against the pattern's fastest launch. */
     int64_t twin_items;      /* N; 0: no twin */
     double twin_item_ns;     /* measured: (fastest T(2N) - fastest T(N)) / N; 0: none */
     double twin_ns;          /* measured: twin_item_ns x the pattern's items; 0: none */
     double twin_cold_ns;     /* measured: the same 2N items cold (just evicted by a full launch), per
                               * item less the launch overhead, x the pattern's items; 0: none */
-    double twin_ratio;       /* measured: twin_ns / twin_cold_ns; NAN: none */
+    double twin_ratio;       /* measured: twin_ns / event.min; NAN: none */
     bench_bound bound;       /* by twin_ratio (bench_bound_of) */
     char *twin_reason;       /* why there is no twin figure, or NULL; owned */
     /* Repeatability (bench_stats_spread), estimated from this run's samples. */

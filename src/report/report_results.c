@@ -314,7 +314,7 @@ static void twin_legend(bw_buf *out)
     bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's; with read and copy side by "
                        "side, of the verdict's mode).\n"
                        "twin x: measured, the pattern's own kernel over a slice that stays in\n"
-                       "the cache (its twin), over the same slice's time cold; bound: kernel when twin x "
+                       "the cache (its twin), over its own fastest launch; bound: kernel when twin x "
                        ">= %.2f (memory out of the way buys less than\n"
                        "%.0f%%), else memory; '-': no twin figure (the JSON says why).\n",
                   BENCH_TWIN_KERNEL_BOUND, (1.0 / BENCH_TWIN_KERNEL_BOUND - 1.0) * 100.0);
