@@ -31,6 +31,13 @@ const char *cli_format_list(unsigned allowed)
     return buf;
 }
 
+void cli_format_from_output(const char *output, int format_given, unsigned allowed, cli_format *format)
+{
+    const char *dot = output ? strrchr(output, '.') : NULL;
+    if (!format_given && dot)
+        cli_format_parse(dot + 1, allowed, format);
+}
+
 int cli_format_option(const struct cli_command *cmd, const char *arg, unsigned allowed, cli_format *out)
 {
     if (cli_format_parse(arg, allowed, out) == 0)

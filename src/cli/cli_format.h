@@ -19,5 +19,8 @@ struct cli_command;
 /* The --format option of `cmd`: 0 with *out set, or the usage error's exit
  * status (2) after printing it. */
 int cli_format_option(const struct cli_command *cmd, const char *arg, unsigned allowed, cli_format *out);
+/* Without --format (format_given 0), a known extension of `output` (may be
+ * NULL) picks *format; otherwise *format stays. */
+void cli_format_from_output(const char *output, int format_given, unsigned allowed, cli_format *format);
 
 #endif

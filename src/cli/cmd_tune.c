@@ -117,11 +117,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, tune_state
         return st;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
-    if (!s->format_given && s->output) {
-        const char *dot = strrchr(s->output, '.');
-        if (dot)
-            cli_format_parse(dot + 1, allowed, &s->format);
-    }
+    cli_format_from_output(s->output, s->format_given, allowed, &s->format);
     return 0;
 }
 
