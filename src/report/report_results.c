@@ -353,6 +353,20 @@ static void pair_failure(bw_buf *out, const report_run *run, long i)
 /* The table of a run with both modes: a row per pattern, read's and
  * copy's bandwidths side by side; the modeled columns and the verdict are
  * copy's where the pattern is measured in copy mode, else read's. */
+/* the table's modeled columns: sector efficiency of warp 0, and the
+ * launch's instruction-model and footprint bytes per requested byte */
+static void model_cells(bw_buf *out, const row *w)
+{
+    char eff[32];
+    if (w->it->warp0.has_efficiency)
+        snprintf(eff, sizeof eff, "%.1f%%", w->it->warp0.sector_efficiency * 100.0);
+    else
+        snprintf(eff, sizeof eff, "n/a");
+    bw_buf_printf(out, "%13s", eff);
+    cell_ratio(out, w->upper / w->requested, w->requested > 0, 10);
+    cell_ratio(out, w->lower / w->requested, w->requested > 0, 12);
+}
+
 static void table_paired(const report_meta *m, const report_run *run, bw_buf *out)
 {
     const bench_plan *p = run->plan;
@@ -377,14 +391,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
         cell_ratio(out, w.r->best_gbs, w.ok && w.r->best_gbs > 0, 8);
         cell_ratio(out, w.r->twin_ratio, w.ok, 8);
         bw_buf_printf(out, "%8s", bound ? bound : "-");
-        char eff[32];
-        if (w.it->warp0.has_efficiency)
-            snprintf(eff, sizeof eff, "%.1f%%", w.it->warp0.sector_efficiency * 100.0);
-        else
-            snprintf(eff, sizeof eff, "n/a");
-        bw_buf_printf(out, "%13s", eff);
-        cell_ratio(out, w.upper / w.requested, w.requested > 0, 10);
-        cell_ratio(out, w.lower / w.requested, w.requested > 0, 12);
+        model_cells(out, &w);
         bw_buf_printf(out, "   %s", w.ok ? report_verdict_words(&w.r->verdict) : "-");
         if (w.it->added_as_reference)
             bw_buf_puts(out, " [added as reference]");
@@ -445,14 +452,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             if (peak)
                 cell_ratio(out, fraction_of_peak(run, &w), 1, 9);
             twin_cells(out, w.r, 0);
-            char eff[32];
-            if (w.it->warp0.has_efficiency)
-                snprintf(eff, sizeof eff, "%.1f%%", w.it->warp0.sector_efficiency * 100.0);
-            else
-                snprintf(eff, sizeof eff, "n/a");
-            bw_buf_printf(out, "%13s", eff);
-            cell_ratio(out, w.upper / w.requested, w.requested > 0, 10);
-            cell_ratio(out, w.lower / w.requested, w.requested > 0, 12);
+            model_cells(out, &w);
             bw_buf_printf(out, "   %s", report_verdict_words(&w.r->verdict));
             if (w.it->added_as_reference)
                 bw_buf_puts(out, " [added as reference]");
