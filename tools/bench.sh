@@ -211,6 +211,22 @@ for a in read copy; do
 done
 echo
 
+# ---- 1b. patterns that move seq's bytes: their speed relative to seq ----
+# offsets that are multiples of 4 bytes and matrix rows should run at seq's
+# speed (target 0.9); the lane-permuting ones get the cheapest kernel form
+# bwlab finds, and the run says what bounds them (twin: kernel or memory)
+same_traffic="seq,offset:bytes=4,offset:bytes=64,offset:bytes=128,matrix-row:n=4096,matrix-row:n=5760,reverse,broadcast,permute"
+"$bwlab" run "${dev_args[@]}" --pattern "$same_traffic" --size "$size" --budget "$budget" --format csv \
+    >"$tmp/same.csv" 2>"$tmp/err" || die "bwlab run --pattern $same_traffic failed: $(cat "$tmp/err")"
+echo "patterns with seq's modeled traffic, one run (copy), relative to seq (measured):"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { p = $col["pattern"]; if (p == "seq") next
+      target = p ~ /^(offset|matrix-row)/ ? "target >= 0.9: " ($col["relative_to_seq"] >= 0.9 ? "PASS" : "MISS") : "no target"
+      printf "  %-20s %6.3f   form %-6s  twin x %-6s bound %-7s  %s\n", p, $col["relative_to_seq"], $col["kernel_form"],
+          $col["twin_ratio"] == "" ? "-" : sprintf("%.2f", $col["twin_ratio"]), $col["bound"] == "" ? "-" : $col["bound"], target }' \
+    "$tmp/same.csv"
+echo
+
 # ---- 2. the launch model, every catalogue pattern ----
 "$bwlab" patterns --format json >"$tmp/patterns.json" || die "bwlab patterns failed"
 specs=$(sed -n 's/^ *"spec": "\([^"]*\)",\{0,1\}$/\1/p' "$tmp/patterns.json")

@@ -446,6 +446,16 @@ static int64_t twin_size(run_ctx *r, size_t i)
         no_twin(res, "no twin: no last-level cache size is known (the device reports none)");
         return 0;
     }
+    /* a launch that is itself partly cache-resident has no memory to take
+     * out of the way: its twin would compare the cache with the cache */
+    uint64_t whole = (uint64_t)((m->loads.footprint_sectors + m->stores.footprint_sectors) * r->plan->geo.sector);
+    if (whole < 2 * cache) {
+        bw_format_bytes(a, sizeof a, (double)whole);
+        bw_format_bytes(b, sizeof b, (double)cache);
+        no_twin(res, "no twin: the launch touches %s (modeled), less than twice the %s last-level cache, so "
+                "it is partly served from the cache itself", a, b);
+        return 0;
+    }
     int64_t n = bench_twin_slice(per_item, cache, it->local_size, it->items);
     uint64_t fp = 0;
     for (int k = 0; n > 0 && k <= TWIN_SHRINK; k++) {

@@ -673,7 +673,7 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
                      "footprint_load_bytes,instruction_model_store_bytes,footprint_store_bytes,"
                      "predicted_efficiency,implied_traffic_bytes,verdict,verdict_position,size_note,index_bits,"
                      "sub_group_size,access,fraction_of_peak");
-    bw_buf_puts(out, ",best_gbs,twin_time_ns,twin_items,twin_ratio,bound,stable,spread,relative_spread\n");
+    bw_buf_puts(out, ",best_gbs,twin_time_ns,twin_items,twin_ratio,bound,stable,spread,relative_spread,kernel_form\n");
     for (size_t k = 0; k < n; k++) {
         const report_run *run = &runs[k];
         if (!run->plan)
@@ -727,6 +727,7 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
             bw_buf_printf(out, ",%s", bench_access_name(w.it->access));
             csv_num(out, fraction_of_peak(run, &w), 1);
             twin_csv(out, &w);
+            bw_buf_printf(out, ",%s", bench_form_name(w.r->form));
             bw_buf_putc(out, '\n');
         }
     }
