@@ -216,7 +216,7 @@ done:
     return rc;
 }
 
-static json_t *peak_json(const bench_tune_peak *p)
+json_t *bench_tune_peak_json(const bench_tune_peak *p)
 {
     if (!p->valid)
         return json_null();
@@ -242,8 +242,8 @@ static json_t *entry_json(const bench_tune_key *key, const bench_tune_entry *e)
     json_object_set_new(o, "key", k);
     json_object_set_new(o, "date", json_string(e->date));
     json_object_set_new(o, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
-    json_object_set_new(o, "read", peak_json(&e->peak[BENCH_TUNE_READ]));
-    json_object_set_new(o, "copy", peak_json(&e->peak[BENCH_TUNE_COPY]));
+    json_object_set_new(o, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
+    json_object_set_new(o, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
     return o;
 }
 

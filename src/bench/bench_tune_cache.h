@@ -13,6 +13,7 @@
 #ifndef BENCH_TUNE_CACHE_H
 #define BENCH_TUNE_CACHE_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "bench_tune.h"
@@ -40,6 +41,11 @@ typedef struct bench_tune_entry {
     uint64_t buffer_bytes;                  /* the buffer it was measured on */
     char date[32];                          /* when, ISO 8601 UTC */
 } bench_tune_entry;
+
+/* A peak's configuration and bandwidth as the cache stores them and the
+ * reports print them: {vector_width, elems_per_item, local_size, layout,
+ * gbs}, or JSON null for a family with no winner. New reference. */
+json_t *bench_tune_peak_json(const bench_tune_peak *p);
 
 /* The cache file's path from the environment (see above); caller frees.
  * BW_E_USAGE when none of BWLAB_CACHE_DIR, XDG_CACHE_HOME, HOME is set. */

@@ -1,5 +1,7 @@
 #include "report_results.h"
 
+#include "bench_tune_cache.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -525,6 +527,16 @@ static void md_pair_cells(bw_buf *out, const report_run *run, long i)
 }
 
 /* the Markdown table of a run with both modes, as table_paired */
+/* the modeled columns of a Markdown row, separated by " | " */
+static void md_model_cells(bw_buf *out, const row *w)
+{
+    report_percent(out, w->it->warp0.sector_efficiency, w->it->warp0.has_efficiency);
+    bw_buf_puts(out, " | ");
+    cell_ratio(out, w->upper / w->requested, w->requested > 0, 0);
+    bw_buf_puts(out, " | ");
+    cell_ratio(out, w->lower / w->requested, w->requested > 0, 0);
+}
+
 static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
 {
     const bench_plan *p = run->plan;
@@ -550,11 +562,7 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
         cell_ratio(out, w.r->twin_ratio, w.ok, 0);
         bw_buf_printf(out, " | %s |", bound ? bound : "-");
         bw_buf_putc(out, ' ');
-        report_percent(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
-        bw_buf_puts(out, " | ");
-        cell_ratio(out, w.upper / w.requested, w.requested > 0, 0);
-        bw_buf_puts(out, " | ");
-        cell_ratio(out, w.lower / w.requested, w.requested > 0, 0);
+        md_model_cells(out, &w);
         bw_buf_printf(out, " | %s", w.ok ? report_verdict_words(&w.r->verdict) : "-");
         if (m->explain) {
             bw_buf_puts(out, ": ");
@@ -604,11 +612,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             cell_ratio(out, w.r->relative_to_seq, 1, 0);
             twin_cells(out, w.r, 1);
             bw_buf_puts(out, " | ");
-            report_percent(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
-            bw_buf_puts(out, " | ");
-            cell_ratio(out, w.upper / w.requested, w.requested > 0, 0);
-            bw_buf_puts(out, " | ");
-            cell_ratio(out, w.lower / w.requested, w.requested > 0, 0);
+            md_model_cells(out, &w);
             bw_buf_printf(out, " | %s", report_verdict_words(&w.r->verdict));
             if (m->explain) {
                 bw_buf_puts(out, ": ");
@@ -777,8 +781,8 @@ static void tune_json(json_t *o, const report_run *run)
     bw_buf_free(&src);
     json_object_set_new(t, "date", json_string(e->date));
     json_object_set_new(t, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
-    json_object_set_new(t, "read", report_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
-    json_object_set_new(t, "copy", report_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
+    json_object_set_new(t, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
+    json_object_set_new(t, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
     json_object_set_new(o, "tune", t);
 }
 

@@ -1,5 +1,7 @@
 #include "report_tune.h"
 
+#include "bench_tune_cache.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,18 +20,6 @@ void report_tune_config(bw_buf *out, const bench_tune_config *c)
                   (long long)c->local_size, bench_tune_layout_name(c->layout));
 }
 
-json_t *report_tune_peak_json(const bench_tune_peak *p)
-{
-    if (!p->valid)
-        return json_null();
-    json_t *o = json_object();
-    json_object_set_new(o, "vector_width", json_integer(p->config.vector_width));
-    json_object_set_new(o, "elems_per_item", json_integer(p->config.elems_per_item));
-    json_object_set_new(o, "local_size", json_integer(p->config.local_size));
-    json_object_set_new(o, "layout", json_string(bench_tune_layout_name(p->config.layout)));
-    json_object_set_new(o, "gbs", report_json_real(p->gbs, 1));
-    return o;
-}
 
 /* "read 31.2 GB/s with uint4 x 4 per work-item, ..." or "read not measured" */
 static void peak_text(bw_buf *out, const char *mode, const bench_tune_peak *p)
@@ -183,8 +173,8 @@ static json_t *device_json(const report_tune_meta *m, const report_tune_device *
                         d->result ? json_string(d->size_given ? "--size" : "auto") : json_null());
     json_object_set_new(o, "peak_read_gbs", report_json_real(e->peak[BENCH_TUNE_READ].gbs, e->peak[BENCH_TUNE_READ].valid));
     json_object_set_new(o, "peak_copy_gbs", report_json_real(e->peak[BENCH_TUNE_COPY].gbs, e->peak[BENCH_TUNE_COPY].valid));
-    json_object_set_new(o, "read", report_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
-    json_object_set_new(o, "copy", report_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
+    json_object_set_new(o, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
+    json_object_set_new(o, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
     json_object_set_new(o, "cache_note", d->cache_note ? json_string(d->cache_note) : json_null());
     const bench_tune_result *r = d->result;
     if (!r) {

@@ -44,9 +44,6 @@ bw_code report_tune_json(const report_tune_meta *m, const report_tune_device *d,
 
 /* "uint4 x 4 per work-item, 256 per group, block layout" */
 void report_tune_config(bw_buf *out, const bench_tune_config *c);
-/* {vector_width, elems_per_item, local_size, layout, gbs}, or null when the
- * peak is not valid. */
-json_t *report_tune_peak_json(const bench_tune_peak *p);
 /* The peak line of a run's header: "peak (measured by bwlab tune, cached
  * in FILE, DATE): read X GB/s with ...; copy Y GB/s with ...\n" after lead. */
 void report_tune_peak_line(bw_buf *out, const char *lead, const bench_tune_entry *e, const char *cache_file);
