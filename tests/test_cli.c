@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_pattern.h"
 #include "test_util.h"
 
 static tu_result run(const char *const *argv)
@@ -181,6 +182,35 @@ Test(cli, patterns_listing)
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "matrix-col") != NULL);
     tu_result_free(&r);
+}
+
+/* `bwlab patterns --format json` lists every descriptor of the catalogue,
+ * in its order, with each parameter's default and range, then elem */
+Test(cli, patterns_json_lists_each_descriptor)
+{
+    size_t n;
+    const model_pattern_family *f = model_pattern_families(&n);
+    json_t *j = tu_exec_json((const char *[]){ "patterns", "--format", "json", NULL });
+    cr_assert(json_is_array(j));
+    cr_assert_eq(json_array_size(j), n);
+    for (size_t i = 0; i < n; i++) {
+        json_t *o = json_array_get(j, i);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "name")), f[i].name);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "shows")), f[i].shows);
+        json_t *ps = json_object_get(o, "params");
+        cr_assert_eq(json_array_size(ps), (size_t)f[i].nparams + 1, "%s", f[i].name);
+        for (int k = 0; k < f[i].nparams; k++) {
+            json_t *p = json_array_get(ps, (size_t)k);
+            cr_expect_str_eq(json_string_value(json_object_get(p, "name")), f[i].params[k].key);
+            cr_expect_eq(json_integer_value(json_object_get(p, "default")), f[i].params[k].def);
+            cr_expect_eq(json_integer_value(json_object_get(p, "min")), f[i].params[k].min);
+            cr_expect_eq(json_integer_value(json_object_get(p, "max")), f[i].params[k].max);
+        }
+        json_t *e = json_array_get(ps, (size_t)f[i].nparams);
+        cr_expect_str_eq(json_string_value(json_object_get(e, "name")), "elem");
+        cr_expect_eq(json_integer_value(json_object_get(e, "default")), MODEL_PATTERN_DEFAULT_ELEM);
+    }
+    json_decref(j);
 }
 
 typedef struct {

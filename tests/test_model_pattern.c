@@ -222,3 +222,117 @@ Test(model_pattern, every_family_builds_for_every_profile_width)
         for (size_t k = 0; k < 5; k++)
             model_pattern_free(pat(f[i].name, widths[k], 0));
 }
+
+/* The catalogue is a table of complete descriptors: each one names its
+ * parameters within their ranges, its builder and explanation, a memory
+ * space, a kernel family with its file in cl/, and a sizing kind; seq is
+ * the one reference. */
+Test(model_pattern, every_descriptor_is_complete)
+{
+    size_t n;
+    const model_pattern_family *f = model_pattern_families(&n);
+    const char *root = getenv("BWLAB_SOURCE_ROOT");
+    int refs = 0;
+    for (size_t i = 0; i < n; i++) {
+        cr_assert(f[i].name && *f[i].name);
+        cr_expect_eq(model_pattern_family_find(f[i].name), &f[i], "%s: names must be unique", f[i].name);
+        cr_expect(f[i].shows && *f[i].shows, "%s: no SHOWS text", f[i].name);
+        cr_expect_not_null(f[i].build, "%s", f[i].name);
+        cr_expect_not_null(f[i].explain, "%s", f[i].name);
+        cr_expect_eq(f[i].space, MODEL_PATTERN_SPACE_GLOBAL, "%s", f[i].name);
+        cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_GATHER, "%s", f[i].name);
+        if (root) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/cl/%s.cl", root, f[i].kernel);
+            FILE *k = fopen(path, "r");
+            cr_expect_not_null(k, "%s: no kernel file %s", f[i].name, path);
+            if (k)
+                fclose(k);
+        }
+        cr_expect_leq(f[i].nparams, MODEL_PATTERN_MAX_PARAMS);
+        int has_n = 0;
+        for (int k = 0; k < f[i].nparams; k++) {
+            const model_pattern_param *p = &f[i].params[k];
+            cr_expect(p->key && *p->key && p->meaning && *p->meaning, "%s: parameter %d", f[i].name, k);
+            cr_expect(p->min <= p->def && p->def <= p->max, "%s: %s=%lld outside %lld..%lld", f[i].name, p->key,
+                      (long long)p->def, (long long)p->min, (long long)p->max);
+            has_n |= !strcmp(p->key, "n");
+        }
+        if (f[i].sizing == MODEL_PATTERN_SIZING_MATRIX)
+            cr_expect(has_n, "%s: a matrix family needs its order n", f[i].name);
+        refs += f[i].is_reference;
+    }
+    cr_expect_eq(refs, 1);
+    const model_pattern_family *seq = model_pattern_family_find("seq");
+    cr_assert_not_null(seq);
+    cr_expect(seq->is_reference);
+    cr_expect_eq(model_pattern_family_find("matrix-row")->sizing, MODEL_PATTERN_SIZING_MATRIX);
+    cr_expect_eq(model_pattern_family_find("matrix-col")->sizing, MODEL_PATTERN_SIZING_MATRIX);
+    cr_expect_eq(model_pattern_family_find("stride")->sizing, MODEL_PATTERN_SIZING_FOOTPRINT);
+    cr_expect_null(model_pattern_family_find("expr"));
+}
+
+/* Every family's defaults, given by name alone or spelled out, give its
+ * canonical spec and the address expression worked out by hand for W = 32
+ * and E = 4 (permute's constants are the fixed generator's for seed 1; its
+ * bijection is checked above). A new family needs its line here. */
+Test(model_pattern, defaults_give_the_documented_expression)
+{
+    static const char *const cases[][3] = {
+        { "seq", "seq", "4 * g" },
+        { "offset", "offset:bytes=4", "4 + 4 * g" },
+        { "stride", "stride:s=2", "8 * g" },
+        { "reverse", "reverse", "4 * (32 * w + 31 - t)" },
+        { "permute", "permute:seed=1",
+          "4 * (32 * w + ((3 * (((13 * t + 7) & 31) ^ (((13 * t + 7) & 31) >> 2)) + 11) & 31))" },
+        { "broadcast", "broadcast", "128 * w" },
+        { "one-lane", "one-lane", "4 * g" },
+        { "aos", "aos:struct=16,field=0", "16 * g + 0" },
+        { "matrix-row", "matrix-row:n=4096", "4 * (g / 4096 * 4096 + g % 4096)" },
+        { "matrix-col", "matrix-col:n=4096", "4 * (g % 4096 * 4096 + g / 4096)" },
+        { "mixed", "mixed:s=32", "t < 16 ? 4 * (1024 * w + t) : 4 * (1024 * w + 16 + 32 * (t - 16))" },
+    };
+    size_t n;
+    const model_pattern_family *f = model_pattern_families(&n);
+    for (size_t i = 0; i < n; i++) {
+        size_t c = 0;
+        while (c < sizeof cases / sizeof cases[0] && strcmp(cases[c][0], f[i].name))
+            c++;
+        cr_assert_lt(c, sizeof cases / sizeof cases[0], "family %s has no documented expression", f[i].name);
+        char spelled[256];
+        int k = snprintf(spelled, sizeof spelled, "%s", f[i].name);
+        for (int q = 0; q < f[i].nparams; q++)
+            k += snprintf(spelled + k, sizeof spelled - (size_t)k, "%c%s=%lld", q ? ',' : ':', f[i].params[q].key,
+                          (long long)f[i].params[q].def);
+        const char *forms[] = { f[i].name, spelled };
+        for (int m = 0; m < 2; m++) {
+            model_pattern *p = pat(forms[m], 32, 0);
+            cr_expect_eq(p->family, &f[i]);
+            cr_expect_str_eq(p->spec, cases[c][1], "%s", forms[m]);
+            cr_expect_str_eq(p->expr_text, cases[c][2], "%s", forms[m]);
+            model_pattern_free(p);
+        }
+    }
+}
+
+/* Each family's explanation is one sentence that ends with a full stop. */
+Test(model_pattern, every_family_explains_itself)
+{
+    size_t n;
+    const model_pattern_family *f = model_pattern_families(&n);
+    for (size_t i = 0; i < n; i++) {
+        model_pattern *p = pat(f[i].name, 32, 0);
+        model_pattern_facts facts = { p, 32, 32, 4, 4.0, 4.0 };
+        bw_buf b = BW_BUF_INIT;
+        f[i].explain(&facts, &b);
+        const char *s = bw_buf_str(&b);
+        cr_expect(strlen(s) > 20 && s[strlen(s) - 1] == '.', "%s: '%s'", f[i].name, s);
+        bw_buf_free(&b);
+        model_pattern_free(p);
+    }
+    char a[32];
+    cr_expect_str_eq(model_pattern_sectors_words(a, sizeof a, 1.0), "1 sector");
+    cr_expect_str_eq(model_pattern_sectors_words(a, sizeof a, 4.5), "4.5 sectors");
+    cr_expect_str_eq(model_pattern_worth_words(a, sizeof a, 1.0), "1 sector's worth");
+    cr_expect_str_eq(model_pattern_worth_words(a, sizeof a, 0.5), "0.5 sectors' worth");
+}

@@ -19,37 +19,86 @@
  * 64 MiB last-level cache */
 #define UNKNOWN_CACHE_TARGET ((uint64_t)256 << 20)
 
-char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count)
+/* The default sweep, in run order, before the matrix families; read: the
+ * default run also measures it in read mode (seq, both sizes, and the
+ * strides). */
+static const struct {
+    const char *spec;
+    int read;
+} sweep[] = {
+    { "seq", 1 },
+    { "stride:s=1", 1 },
+    { "stride:s=2", 1 },
+    { "stride:s=4", 1 },
+    { "stride:s=8", 1 },
+    { "stride:s=16", 1 },
+    { "stride:s=32", 1 },
+    { "stride:s=64", 1 },
+    { "offset:bytes=0", 0 },
+    { "offset:bytes=4", 0 },
+    { "offset:bytes=8", 0 },
+    { "offset:bytes=16", 0 },
+    { "offset:bytes=32", 0 },
+    { "offset:bytes=64", 0 },
+    { "offset:bytes=128", 0 },
+    { "reverse", 0 },
+    { "permute", 0 },
+    { "broadcast", 0 },
+    { "one-lane", 0 },
+    { "aos:struct=12,field=0", 0 },
+    { "aos:struct=16,field=4", 0 },
+    { "aos:struct=32,field=8", 0 },
+    { "mixed:s=32", 0 },
+};
+#define SWEEP_N (sizeof sweep / sizeof sweep[0])
+
+/* The default specs (see bench_plan_default_specs); when read is given, it
+ * receives a heap array (the caller frees it) that says, for each spec,
+ * whether the default run also measures it in read mode. */
+static char **default_specs(int64_t elem, int64_t matrix_n, size_t *count, int **read_out)
 {
-    static const char *const fixed[] = {
-        "seq", "stride:s=1", "stride:s=2", "stride:s=4", "stride:s=8", "stride:s=16", "stride:s=32",
-        "stride:s=64", "offset:bytes=0", "offset:bytes=4", "offset:bytes=8", "offset:bytes=16",
-        "offset:bytes=32", "offset:bytes=64", "offset:bytes=128", "reverse", "permute", "broadcast",
-        "one-lane", "aos:struct=12,field=0", "aos:struct=16,field=4", "aos:struct=32,field=8",
-        "mixed:s=32",
-    };
-    size_t nf = sizeof fixed / sizeof fixed[0];
-    char **v = calloc(nf + 3, sizeof *v);
-    if (!v)
+    size_t nfam;
+    const model_pattern_family *fams = model_pattern_families(&nfam);
+    size_t nmatrix = 0;
+    for (size_t i = 0; i < nfam; i++)
+        nmatrix += fams[i].sizing == MODEL_PATTERN_SIZING_MATRIX;
+    /* the sweep, the extra seq:elem=16, and one spec per matrix family */
+    size_t most = SWEEP_N + 1 + nmatrix;
+    char **v = calloc(most, sizeof *v);
+    int *read = read_out ? calloc(most, sizeof *read) : NULL;
+    if (!v || (read_out && !read)) {
+        free(v);
+        free(read);
         return NULL;
+    }
     size_t n = 0;
     char buf[96];
-    for (size_t i = 0; i < nf; i++) {
+    for (size_t i = 0; i < SWEEP_N; i++) {
         /* the sweep keeps element size 4 unless --elem asks otherwise; an
          * explicit elem= keeps each spec valid for every size */
         if (elem > 0 && elem != 4)
-            snprintf(buf, sizeof buf, "%s%celem=%lld", fixed[i], strchr(fixed[i], ':') ? ',' : ':',
+            snprintf(buf, sizeof buf, "%s%celem=%lld", sweep[i].spec, strchr(sweep[i].spec, ':') ? ',' : ':',
                      (long long)elem);
         else
-            snprintf(buf, sizeof buf, "%s", fixed[i]);
+            snprintf(buf, sizeof buf, "%s", sweep[i].spec);
+        if (read)
+            read[n] = sweep[i].read;
         v[n++] = strdup(buf);
-        if (i == 0 && elem <= 0)
+        if (i == 0 && elem <= 0) {
+            if (read)
+                read[n] = sweep[i].read;
             v[n++] = strdup("seq:elem=16");
+        }
     }
-    for (int col = 0; col < 2; col++) {
-        int k = snprintf(buf, sizeof buf, "matrix-%s:n=%lld", col ? "col" : "row", (long long)matrix_n);
+    /* square matrices, in catalogue order */
+    for (size_t i = 0; i < nfam; i++) {
+        if (fams[i].sizing != MODEL_PATTERN_SIZING_MATRIX)
+            continue;
+        int k = snprintf(buf, sizeof buf, "%s:n=%lld", fams[i].name, (long long)matrix_n);
         if (elem > 0 && elem != 4)
             snprintf(buf + k, sizeof buf - (size_t)k, ",elem=%lld", (long long)elem);
+        if (read)
+            read[n] = 0;
         v[n++] = strdup(buf);
     }
     for (size_t i = 0; i < n; i++) {
@@ -57,23 +106,24 @@ char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count)
             for (size_t k = 0; k < n; k++)
                 free(v[k]);
             free(v);
+            free(read);
             return NULL;
         }
     }
     *count = n;
+    if (read_out)
+        *read_out = read;
     return v;
+}
+
+char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count)
+{
+    return default_specs(elem, matrix_n, count, NULL);
 }
 
 const char *bench_access_name(bench_access a)
 {
     return a == BENCH_ACCESS_READ ? "read" : "copy";
-}
-
-/* the default set's patterns that the default run also measures in read
- * mode: seq (both sizes) and the strides */
-static int read_by_default(const char *spec)
-{
-    return !strncmp(spec, "stride:", 7) || !strcmp(spec, "seq") || !strncmp(spec, "seq:", 4);
 }
 
 static void item_clear(bench_item *it)
@@ -156,16 +206,16 @@ static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, ben
     return BW_OK;
 }
 
-static int is_seq(const bench_item *it)
+int bench_plan_is_reference(const bench_item *it)
 {
-    return it->pattern && !strcmp(it->family, "seq");
+    return it->pattern && it->pattern->family->is_reference;
 }
 
 long bench_plan_reference(const bench_plan *p, size_t i)
 {
     long any = -1;
     for (size_t k = 0; k < p->n; k++) {
-        if (!is_seq(&p->items[k]) || p->items[k].access != p->items[i].access)
+        if (!bench_plan_is_reference(&p->items[k]) || p->items[k].access != p->items[i].access)
             continue;
         if (p->items[k].elem == p->items[i].elem)
             return (long)k;
@@ -283,7 +333,7 @@ static bw_code size_item(bench_plan *p, bench_item *it, const buf_cap *cap, bw_e
     char *note = NULL;
     free(it->size_note);
     it->size_note = NULL;
-    int matrix = it->pattern && (!strcmp(it->family, "matrix-row") || !strcmp(it->family, "matrix-col"));
+    int matrix = it->pattern && it->pattern->family->sizing == MODEL_PATTERN_SIZING_MATRIX;
     if (matrix) {
         /* the whole matrix once; a column walk spans it however few columns
          * it takes, so a matrix too large is an error, not a smaller run */
@@ -564,6 +614,7 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     p->geo = *geo;
     char **defaults = NULL;
+    int *default_read = NULL;
     size_t ndefaults = 0;
     p->budget_bytes = lim->global_mem_bytes ? lim->global_mem_bytes / 4 * 3 : UINT64_MAX;
     if (o->size > 0 && (rc = check_size(o->size, lim, p->budget_bytes, err)) != BW_OK)
@@ -583,7 +634,7 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         /* square matrices filling the target, in whole 64x64 tiles */
         int64_t e = o->elem ? o->elem : 4;
         int64_t n = (int64_t)sqrt((double)p->target_bytes / (double)e) / 64 * 64;
-        defaults = bench_plan_default_specs(o->elem, n < 64 ? 64 : n, &ndefaults);
+        defaults = default_specs(o->elem, n < 64 ? 64 : n, &ndefaults, &default_read);
         if (!defaults) {
             rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
             goto fail;
@@ -592,7 +643,7 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
     /* each pattern in each of its modes, copy first */
     const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY), read = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
     for (size_t i = 0; i < ndefaults && rc == BW_OK; i++) {
-        unsigned modes = o->access ? o->access : read_by_default(defaults[i]) ? copy | read : copy;
+        unsigned modes = o->access ? o->access : default_read[i] ? copy | read : copy;
         for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
             if (modes & BENCH_ACCESS_BIT(a))
                 rc = item_from_spec(p, defaults[i], 0, (bench_access)a, err);
@@ -648,12 +699,14 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
     for (size_t i = 0; i < ndefaults; i++)
         free(defaults[i]);
     free(defaults);
+    free(default_read);
     *out = p;
     return BW_OK;
 fail:
     for (size_t i = 0; i < ndefaults; i++)
         free(defaults[i]);
     free(defaults);
+    free(default_read);
     bench_plan_free(p);
     return rc;
 }

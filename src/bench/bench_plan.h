@@ -163,6 +163,10 @@ uint64_t bench_plan_trace_bytes(const bench_plan *p);
  * never compared with a copy. */
 long bench_plan_reference(const bench_plan *p, size_t i);
 
+/* Whether an item is a reference pattern (seq: its family's is_reference);
+ * 0 for an --expr item. */
+int bench_plan_is_reference(const bench_item *it);
+
 /* The default pattern set for warp width W, element size elem (0: the
  * sweep's own sizes) and matrix order n; returns heap specs (caller frees
  * each and the array). */

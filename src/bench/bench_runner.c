@@ -660,7 +660,7 @@ static void noise(run_ctx *r, bench_run_info *info)
         const bench_result *res = &r->res[i];
         if (res->status != BENCH_OK)
             continue;
-        if (!strcmp(p->items[i].family, "seq")) {
+        if (bench_plan_is_reference(&p->items[i])) {
             info->noisy |= !(res->spread <= BENCH_NOISY_SEQ);
             if (info->seq_item < 0 || worse(res->spread, info->seq_spread)) {
                 info->seq_spread = res->spread;

@@ -1,5 +1,6 @@
 #include "model_pattern.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,40 +10,143 @@
 
 #define MAX_BYTES ((int64_t)1 << 20)
 
-static const model_pattern_family families[] = {
-    { "seq", "coalesced: consecutive lanes read consecutive elements, the ideal every other pattern is compared with", 0, { { 0 } } },
-    { "offset", "misaligned base: a coalesced warp shifted off the sector boundary straddles one more sector", 1,
-      { { "bytes", 4, 0, MAX_BYTES, "bytes added to every address" } } },
-    { "stride", "strided access: lanes s elements apart skip (s-1)/s of every sector they fetch", 1,
-      { { "s", 2, 1, MAX_BYTES, "distance between neighbouring lanes, in elements" } } },
-    { "reverse", "lanes in reverse order inside each warp: the same sectors as seq", 0, { { 0 } } },
-    { "permute", "lanes permuted at random inside each warp: the same sectors as seq", 1,
-      { { "seed", 1, 0, INT64_C(0xffffffff), "seed of the fixed pseudo-random permutation" } } },
-    { "broadcast", "every lane of a warp reads one address: one sector serves the whole warp", 0, { { 0 } } },
-    { "one-lane", "one active lane per warp: a whole sector is fetched for a single element", 0, { { 0 } } },
-    { "aos", "array of structs: reading one field strides by the struct size (seq is the struct-of-arrays layout)", 2,
-      { { "struct", 16, 1, MAX_BYTES, "bytes per struct" },
-        { "field", 0, 0, MAX_BYTES, "byte offset of the field read" } } },
-    { "matrix-row", "row-major n x n matrix walked along a row: coalesced", 1,
-      { { "n", 4096, 1, 1 << 24, "matrix order" } } },
-    { "matrix-col", "row-major n x n matrix walked down a column: every lane in a different row, so a different sector", 1,
-      { { "n", 4096, 1, 1 << 24, "matrix order" } } },
-    { "mixed", "half the warp coalesced, half scattered s elements apart: the warp pays for its scattered half", 1,
-      { { "s", 32, 1, 1 << 16, "distance between the scattered lanes, in elements" } } },
-};
+/* ---- words the explanations share ---- */
 
-const model_pattern_family *model_pattern_families(size_t *count)
+/* "8", "4.5", "0.25": counts averaged over warps without noise digits */
+static const char *num(char *buf, size_t n, double v)
 {
-    *count = sizeof families / sizeof families[0];
-    return families;
+    if (fabs(v - round(v)) < 1e-9)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.2g", v);
+    return buf;
 }
 
-const model_pattern_family *model_pattern_family_find(const char *name)
+const char *model_pattern_sectors_words(char *buf, size_t n, double v)
 {
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (strcmp(families[i].name, name) == 0)
-            return &families[i];
-    return NULL;
+    char k[24];
+    snprintf(buf, n, "%s sector%s", num(k, sizeof k, v), fabs(v - 1.0) < 1e-9 ? "" : "s");
+    return buf;
+}
+
+const char *model_pattern_worth_words(char *buf, size_t n, double v)
+{
+    char k[24];
+    snprintf(buf, n, "%s %s worth", num(k, sizeof k, v), fabs(v - 1.0) < 1e-9 ? "sector's" : "sectors'");
+    return buf;
+}
+
+static const char *fraction_words(double f, char *buf, size_t n)
+{
+    static const struct {
+        double v;
+        const char *w;
+    } words[] = { { 0.5, "half" }, { 0.25, "a quarter" }, { 0.75, "three quarters" },
+                  { 1.0 / 3.0, "a third" }, { 2.0 / 3.0, "two thirds" } };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (fabs(f - words[i].v) < 1e-6)
+            return words[i].w;
+    snprintf(buf, n, "%.0f%%", f * 100.0);
+    return buf;
+}
+
+/* the fraction of every fetched sector that no lane asked for */
+static double skipped_fraction(const model_pattern_facts *f)
+{
+    return f->sectors > 0 ? 1.0 - f->useful / f->sectors : 0;
+}
+
+/* ---- the families: how each builds its addresses and explains them ---- */
+
+static bw_code build_seq(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    bw_buf_printf(x, "%lld*g", (long long)p->elem);
+    return BW_OK;
+}
+
+static void explain_seq(const model_pattern_facts *f, bw_buf *out)
+{
+    char a[64];
+    if (f->useful + 1e-9 >= f->sectors)
+        bw_buf_printf(out, "consecutive lanes read consecutive %lld-byte elements: each warp of %d "
+                           "lanes touches %s of %lld B and uses every byte.",
+                      (long long)f->elem, f->lanes, model_pattern_sectors_words(a, sizeof a, f->sectors), (long long)f->sector);
+    else
+        bw_buf_printf(out, "consecutive lanes read consecutive %lld-byte elements: each warp of %d "
+                           "lanes touches %s of %lld B for %lld requested bytes; the next warp reads "
+                           "the rest.",
+                      (long long)f->elem, f->lanes, model_pattern_sectors_words(a, sizeof a, f->sectors), (long long)f->sector,
+                      (long long)(f->elem * f->lanes));
+}
+
+static bw_code build_offset(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    bw_buf_printf(x, "%lld + %lld*g", (long long)p->params[0], (long long)p->elem);
+    return BW_OK;
+}
+
+static void explain_offset(const model_pattern_facts *f, bw_buf *out)
+{
+    char a[64], b[64];
+    int64_t bytes = model_pattern_param_value(f->pattern, "bytes");
+    if (bytes == 0) {
+        explain_seq(f, out);
+        return;
+    }
+    bw_buf_printf(out, "the warp's %lld bytes start %lld bytes past a sector boundary, so each warp "
+                       "touches %s for %s of data.",
+                  (long long)(f->elem * f->lanes), (long long)(bytes % f->sector),
+                  model_pattern_sectors_words(a, sizeof a, f->sectors), model_pattern_worth_words(b, sizeof b, f->useful));
+}
+
+static bw_code build_stride(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    bw_buf_printf(x, "%lld*g", (long long)(p->params[0] * p->elem));
+    return BW_OK;
+}
+
+/* stride and aos: lanes spread apart, in words of their own */
+static void explain_spread(const model_pattern_facts *f, const char *what, bw_buf *out)
+{
+    char a[64], b[64], c[64];
+    double skipped = skipped_fraction(f);
+    if (skipped > 1e-9)
+        bw_buf_printf(out, "%s: each warp touches %s to use %s of data; %s of every fetched "
+                           "sector is skipped.",
+                      what, model_pattern_sectors_words(a, sizeof a, f->sectors), model_pattern_worth_words(b, sizeof b, f->useful),
+                      fraction_words(skipped, c, sizeof c));
+    else
+        bw_buf_printf(out, "each warp touches %s and uses every byte: the spread stays within the "
+                           "sectors it needs.",
+                      model_pattern_sectors_words(a, sizeof a, f->sectors));
+}
+
+static void explain_stride(const model_pattern_facts *f, bw_buf *out)
+{
+    if (model_pattern_param_value(f->pattern, "s") == 1)
+        explain_seq(f, out);
+    else
+        explain_spread(f, "lanes are spread apart", out);
+}
+
+static bw_code build_reverse(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    long long W = p->lanes;
+    bw_buf_printf(x, "%lld*(%lld*w + %lld - t)", (long long)p->elem, W, W - 1);
+    return BW_OK;
+}
+
+/* reverse and permute: seq's elements in another order */
+static void explain_reorder(const model_pattern_facts *f, bw_buf *out)
+{
+    char a[64];
+    bw_buf_printf(out, "the lanes read seq's elements in another order: the same %s per warp, "
+                       "since order inside a warp does not change which sectors are touched.",
+                  model_pattern_sectors_words(a, sizeof a, f->sectors));
 }
 
 /* splitmix64: a fixed, portable generator for the permutation constants */
@@ -88,51 +192,167 @@ static void permutation_text(int64_t seed, int W, bw_buf *b)
     bw_buf_printf(b, "(%lld*t + %lld) %% %d", (long long)a, (long long)c, W);
 }
 
-static bw_code build(model_pattern *p, bw_buf *x, bw_error *err)
+static bw_code build_permute(model_pattern *p, bw_buf *x, bw_error *err)
 {
-    const char *name = p->family->name;
-    long long E = (long long)p->elem, W = p->lanes;
-    const int64_t *v = p->params;
-    p->active = model_lanes_all(p->lanes);
-    if (!strcmp(name, "seq") || !strcmp(name, "matrix-row") || !strcmp(name, "one-lane")) {
-        if (!strcmp(name, "matrix-row"))
-            bw_buf_printf(x, "%lld*((g / %lld)*%lld + g %% %lld)", E, (long long)v[0], (long long)v[0],
-                          (long long)v[0]);
-        else
-            bw_buf_printf(x, "%lld*g", E);
-        if (!strcmp(name, "one-lane"))
-            p->active = model_lanes_first(p->lanes, 1);
-    } else if (!strcmp(name, "offset")) {
-        bw_buf_printf(x, "%lld + %lld*g", (long long)v[0], E);
-    } else if (!strcmp(name, "stride")) {
-        bw_buf_printf(x, "%lld*g", (long long)v[0] * E);
-    } else if (!strcmp(name, "reverse")) {
-        bw_buf_printf(x, "%lld*(%lld*w + %lld - t)", E, W, W - 1);
-    } else if (!strcmp(name, "permute")) {
-        bw_buf_printf(x, "%lld*(%lld*w + (", E, W);
-        permutation_text(v[0], p->lanes, x);
-        bw_buf_puts(x, "))");
-    } else if (!strcmp(name, "broadcast")) {
-        bw_buf_printf(x, "%lld*w", E * W);
-    } else if (!strcmp(name, "aos")) {
-        if (v[0] < p->elem)
-            return bw_error_set(err, BW_E_USAGE,
-                                "pattern 'aos': struct=%lld is smaller than the element (elem=%lld)",
-                                (long long)v[0], E);
-        if (v[1] + p->elem > v[0])
-            return bw_error_set(err, BW_E_USAGE,
-                                "pattern 'aos': field=%lld with elem=%lld does not fit in struct=%lld",
-                                (long long)v[1], E, (long long)v[0]);
-        bw_buf_printf(x, "%lld*g + %lld", (long long)v[0], (long long)v[1]);
-    } else if (!strcmp(name, "matrix-col")) {
-        bw_buf_printf(x, "%lld*((g %% %lld)*%lld + g / %lld)", E, (long long)v[0], (long long)v[0],
-                      (long long)v[0]);
-    } else if (!strcmp(name, "mixed")) {
-        long long h = W / 2, s = (long long)v[0], blk = s * W;
-        bw_buf_printf(x, "t < %lld ? %lld*(%lld*w + t) : %lld*(%lld*w + %lld + %lld*(t - %lld))", h, E,
-                      blk, E, blk, h, s, h);
-    }
+    (void)err;
+    bw_buf_printf(x, "%lld*(%lld*w + (", (long long)p->elem, (long long)p->lanes);
+    permutation_text(p->params[0], p->lanes, x);
+    bw_buf_puts(x, "))");
     return BW_OK;
+}
+
+static bw_code build_broadcast(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    bw_buf_printf(x, "%lld*w", (long long)(p->elem * p->lanes));
+    return BW_OK;
+}
+
+static void explain_broadcast(const model_pattern_facts *f, bw_buf *out)
+{
+    char a[64];
+    bw_buf_printf(out, "all %d lanes of a warp read one address: %s %s %lld requested "
+                       "bytes, of which %lld are distinct.",
+                  f->lanes, model_pattern_sectors_words(a, sizeof a, f->sectors), fabs(f->sectors - 1.0) < 1e-9 ? "serves" : "serve",
+                  (long long)(f->elem * f->lanes), (long long)f->elem);
+}
+
+static bw_code build_one_lane(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    p->active = model_lanes_first(p->lanes, 1);
+    return build_seq(p, x, err);
+}
+
+static void explain_one_lane(const model_pattern_facts *f, bw_buf *out)
+{
+    bw_buf_printf(out, "one lane of %d is active: a whole %lld-byte sector is fetched for %lld "
+                       "useful bytes.",
+                  f->lanes, (long long)f->sector, (long long)f->elem);
+}
+
+static bw_code build_aos(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    long long E = (long long)p->elem, st = (long long)p->params[0], field = (long long)p->params[1];
+    if (st < E)
+        return bw_error_set(err, BW_E_USAGE, "pattern 'aos': struct=%lld is smaller than the element (elem=%lld)",
+                            st, E);
+    if (field + E > st)
+        return bw_error_set(err, BW_E_USAGE, "pattern 'aos': field=%lld with elem=%lld does not fit in struct=%lld",
+                            field, E, st);
+    bw_buf_printf(x, "%lld*g + %lld", st, field);
+    return BW_OK;
+}
+
+static void explain_aos(const model_pattern_facts *f, bw_buf *out)
+{
+    explain_spread(f, "one field per struct", out);
+}
+
+static bw_code build_matrix_row(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    long long n = (long long)p->params[0];
+    bw_buf_printf(x, "%lld*((g / %lld)*%lld + g %% %lld)", (long long)p->elem, n, n, n);
+    return BW_OK;
+}
+
+static bw_code build_matrix_col(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    long long n = (long long)p->params[0];
+    bw_buf_printf(x, "%lld*((g %% %lld)*%lld + g / %lld)", (long long)p->elem, n, n, n);
+    return BW_OK;
+}
+
+static void explain_matrix_col(const model_pattern_facts *f, bw_buf *out)
+{
+    char a[64], b[64];
+    bw_buf_printf(out, "consecutive lanes walk down a column, %lld bytes apart: each warp touches %s "
+                       "for %s of data.",
+                  (long long)(f->elem * model_pattern_param_value(f->pattern, "n")),
+                  model_pattern_sectors_words(a, sizeof a, f->sectors), model_pattern_worth_words(b, sizeof b, f->useful));
+}
+
+static bw_code build_mixed(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    long long E = (long long)p->elem, W = p->lanes;
+    long long h = W / 2, s = (long long)p->params[0], blk = s * W;
+    bw_buf_printf(x, "t < %lld ? %lld*(%lld*w + t) : %lld*(%lld*w + %lld + %lld*(t - %lld))", h, E, blk, E, blk,
+                  h, s, h);
+    return BW_OK;
+}
+
+static void explain_mixed(const model_pattern_facts *f, bw_buf *out)
+{
+    char a[64], b[64];
+    bw_buf_printf(out, "half the warp is coalesced and half scattered: %s per warp for %s of data, "
+                       "the scattered half costing most of them.",
+                  model_pattern_sectors_words(a, sizeof a, f->sectors), model_pattern_worth_words(b, sizeof b, f->useful));
+}
+
+/* ---- the catalogue ---- */
+
+/* the fields every current family shares: global memory, the gather kernel */
+#define GATHER .space = MODEL_PATTERN_SPACE_GLOBAL, .kernel = MODEL_PATTERN_KERNEL_GATHER
+
+static const model_pattern_family families[] = {
+    { .name = "seq",
+      .shows = "coalesced: consecutive lanes read consecutive elements, the ideal every other pattern is compared with",
+      GATHER, .is_reference = 1, .build = build_seq, .explain = explain_seq },
+    { .name = "offset",
+      .shows = "misaligned base: a coalesced warp shifted off the sector boundary straddles one more sector",
+      .nparams = 1, .params = { { "bytes", 4, 0, MAX_BYTES, "bytes added to every address" } },
+      GATHER, .build = build_offset, .explain = explain_offset },
+    { .name = "stride",
+      .shows = "strided access: lanes s elements apart skip (s-1)/s of every sector they fetch",
+      .nparams = 1, .params = { { "s", 2, 1, MAX_BYTES, "distance between neighbouring lanes, in elements" } },
+      GATHER, .build = build_stride, .explain = explain_stride },
+    { .name = "reverse",
+      .shows = "lanes in reverse order inside each warp: the same sectors as seq",
+      GATHER, .build = build_reverse, .explain = explain_reorder },
+    { .name = "permute",
+      .shows = "lanes permuted at random inside each warp: the same sectors as seq",
+      .nparams = 1, .params = { { "seed", 1, 0, INT64_C(0xffffffff), "seed of the fixed pseudo-random permutation" } },
+      GATHER, .build = build_permute, .explain = explain_reorder },
+    { .name = "broadcast",
+      .shows = "every lane of a warp reads one address: one sector serves the whole warp",
+      GATHER, .build = build_broadcast, .explain = explain_broadcast },
+    { .name = "one-lane",
+      .shows = "one active lane per warp: a whole sector is fetched for a single element",
+      GATHER, .build = build_one_lane, .explain = explain_one_lane },
+    { .name = "aos",
+      .shows = "array of structs: reading one field strides by the struct size (seq is the struct-of-arrays layout)",
+      .nparams = 2,
+      .params = { { "struct", 16, 1, MAX_BYTES, "bytes per struct" },
+                  { "field", 0, 0, MAX_BYTES, "byte offset of the field read" } },
+      GATHER, .build = build_aos, .explain = explain_aos },
+    { .name = "matrix-row",
+      .shows = "row-major n x n matrix walked along a row: coalesced",
+      .nparams = 1, .params = { { "n", 4096, 1, 1 << 24, "matrix order" } },
+      GATHER, .sizing = MODEL_PATTERN_SIZING_MATRIX, .build = build_matrix_row, .explain = explain_seq },
+    { .name = "matrix-col",
+      .shows = "row-major n x n matrix walked down a column: every lane in a different row, so a different sector",
+      .nparams = 1, .params = { { "n", 4096, 1, 1 << 24, "matrix order" } },
+      GATHER, .sizing = MODEL_PATTERN_SIZING_MATRIX, .build = build_matrix_col, .explain = explain_matrix_col },
+    { .name = "mixed",
+      .shows = "half the warp coalesced, half scattered s elements apart: the warp pays for its scattered half",
+      .nparams = 1, .params = { { "s", 32, 1, 1 << 16, "distance between the scattered lanes, in elements" } },
+      GATHER, .build = build_mixed, .explain = explain_mixed },
+};
+
+const model_pattern_family *model_pattern_families(size_t *count)
+{
+    *count = sizeof families / sizeof families[0];
+    return families;
+}
+
+const model_pattern_family *model_pattern_family_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strcmp(families[i].name, name) == 0)
+            return &families[i];
+    return NULL;
 }
 
 static const model_pattern_param elem_param = { "elem", MODEL_PATTERN_DEFAULT_ELEM, 4, 16,
@@ -254,7 +474,8 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
     }
     if (p->elem == 0)
         p->elem = elem_override > 0 ? elem_override : MODEL_PATTERN_DEFAULT_ELEM;
-    if ((rc = build(p, &x, err)) != BW_OK)
+    p->active = model_lanes_all(p->lanes);
+    if ((rc = f->build(p, &x, err)) != BW_OK)
         goto fail;
     if ((rc = model_expr_parse(bw_buf_str(&x), &p->expr, err)) != BW_OK) {
         bw_error_prefix(err, "internal error in pattern '%s': ", spec);

@@ -27,11 +27,57 @@ typedef struct model_pattern_param {
     const char *meaning;
 } model_pattern_param;
 
+/* The memory space a family's addresses fall in. */
+typedef enum model_pattern_space {
+    MODEL_PATTERN_SPACE_GLOBAL, /* device memory: sectors and lines (§2.1) */
+    MODEL_PATTERN_SPACE_LOCAL,  /* work-group local memory: banks (§2.2) */
+} model_pattern_space;
+
+/* How the planner sizes a launch of the family. */
+typedef enum model_pattern_sizing {
+    /* enough work-items that the modeled load footprint reaches the target */
+    MODEL_PATTERN_SIZING_FOOTPRINT,
+    /* the whole n x n matrix once (the family has a parameter "n"); a
+     * matrix larger than the buffers allow is an error, not a smaller run */
+    MODEL_PATTERN_SIZING_MATRIX,
+} model_pattern_sizing;
+
+/* The kernel family that runs every current pattern: cl/gather.cl. */
+#define MODEL_PATTERN_KERNEL_GATHER "gather"
+
+struct model_pattern;
+
+/* What a family's explanation is written from: the parsed pattern, the
+ * geometry, and the model's figures for its launch, per warp. */
+typedef struct model_pattern_facts {
+    const struct model_pattern *pattern;
+    int lanes;      /* W */
+    int64_t sector; /* S, bytes */
+    int64_t elem;   /* E, bytes per lane */
+    double sectors; /* modeled sectors per warp (instruction model) */
+    double useful;  /* requested bytes per warp, in sectors */
+} model_pattern_facts;
+
+/* A pattern family: everything bwlab knows about it, in one place. Adding a
+ * family is one entry in the catalogue (model_pattern.c) with its build and
+ * explain functions, plus, where no existing kernel family runs it, one
+ * kernel file in cl/. */
 typedef struct model_pattern_family {
     const char *name;
-    const char *shows; /* the classic case it illustrates */
+    const char *shows; /* the classic case it illustrates (bwlab patterns) */
     int nparams;
-    model_pattern_param params[MODEL_PATTERN_MAX_PARAMS];
+    model_pattern_param params[MODEL_PATTERN_MAX_PARAMS]; /* besides elem */
+    model_pattern_space space;
+    const char *kernel;         /* kernel family that runs it: cl/<kernel>.cl */
+    model_pattern_sizing sizing;
+    int is_reference;           /* seq: the coalesced reference of every other pattern */
+    /* Appends the address expression (bytes, over t, w, g) of p, whose
+     * params, elem and lanes are set, to expr; may narrow p->active (all
+     * lanes on entry). Fails (BW_E_USAGE) on parameters that do not fit
+     * together. */
+    bw_code (*build)(struct model_pattern *p, bw_buf *expr, bw_error *err);
+    /* Appends the one-sentence explanation (ends with '.') of a launch. */
+    void (*explain)(const model_pattern_facts *f, bw_buf *out);
 } model_pattern_family;
 
 typedef struct model_pattern {
@@ -45,8 +91,11 @@ typedef struct model_pattern {
     model_lanes active; /* lanes executing the access in every warp */
 } model_pattern;
 
-/* The catalogue, in presentation order. */
+/* The catalogue, in presentation order: a static table (never NULL, not
+ * to be freed); *count receives its length. */
 const model_pattern_family *model_pattern_families(size_t *count);
+/* The family called name, or NULL: the only place a family is looked up by
+ * name. */
 const model_pattern_family *model_pattern_family_find(const char *name);
 
 /* Parses a spec for warp width W. elem_override > 0 (from --elem) sets the
@@ -59,6 +108,13 @@ void model_pattern_free(model_pattern *p);
 
 /* Value of a named parameter of a parsed pattern (0 when absent). */
 int64_t model_pattern_param_value(const model_pattern *p, const char *key);
+
+/* Sector counts in the explanations' words, written into buf (n bytes) and
+ * returned: "1 sector", "4 sectors", "0.5 sectors" (averages without
+ * noise digits); the _worth_ form says "1 sector's worth", "0.5 sectors'
+ * worth". Cannot fail; truncates to n. */
+const char *model_pattern_sectors_words(char *buf, size_t n, double v);
+const char *model_pattern_worth_words(char *buf, size_t n, double v);
 
 /* Splits a --pattern list: comma-separated items; an item "k=v" continues
  * the previous pattern's parameters ("aos:struct=12,field=0,seq" is two
