@@ -116,3 +116,28 @@ __kernel void rf_sweep(__global const float *restrict src, __global float *restr
     out[get_global_id(0)] = sum;
 #endif
 }
+
+/* rf_matmul: C = A B for n x n row-major floats, square tiles of T x T
+ * (T a runtime argument; n a multiple of T) staged in local memory. A 1-D
+ * launch of (n/T)^2 groups of T*T work-items: group q computes tile row
+ * q / (n/T), tile column q % (n/T); local id l its element (l / T, l % T).
+ * Each element is acc = fma(A[r][m], B[m][c], acc) for m = 0 .. n-1 in
+ * order, from 0: the host's fmaf() of the same order is bit-identical.
+ * 2n^3 FLOP; the model's traffic 8n^3/T bytes (intensity T/4). */
+__kernel void rf_matmul(__global const float *restrict A, __global const float *restrict B, __global float *restrict C,
+                        uint n, uint T, __local float *As, __local float *Bs)
+{
+    uint l = (uint)get_local_id(0), ty = l / T, tx = l % T;
+    uint q = (uint)get_group_id(0), nb = n / T;
+    uint row = (q / nb) * T + ty, col = (q % nb) * T + tx;
+    float acc = 0.0f;
+    for (uint t0 = 0; t0 < n; t0 += T) {
+        As[ty * T + tx] = A[(size_t)row * n + t0 + tx];
+        Bs[ty * T + tx] = B[(size_t)(t0 + ty) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = 0; j < T; j++)
+            acc = fma(As[ty * T + j], Bs[j * T + tx], acc);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    C[(size_t)row * n + col] = acc;
+}

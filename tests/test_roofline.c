@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench_roofline.h"
+#include "bw_buf.h"
 #include "bw_file.h"
 #include "test_util.h"
 
@@ -153,27 +154,58 @@ Test(roofline, json_contract_and_arithmetic, .timeout = 300)
         slope = fmax(slope, gb);
         plateau = fmax(plateau, g);
     }
+    /* the tiled product: a tile is measured where two T x T float tiles fit
+     * the local memory and T*T work-items a group */
+    json_t *dinfo = json_object_get(dev, "device");
+    json_t *mm = json_object_get(dev, "matmul");
+    cr_assert_eq(json_array_size(mm), 3);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *t = json_array_get(mm, i);
+        json_int_t T = integer(t, "tile");
+        cr_expect_eq(T, (json_int_t)8 << i);
+        int fits = T * T * 2 * 4 <= integer(dinfo, "local_mem_bytes") && T * T <= integer(dinfo, "max_work_group_size");
+        if (!json_is_true(json_object_get(t, "measured"))) {
+            cr_expect(str(t, "skipped")[0] != 0);
+            continue;
+        }
+        cr_expect(fits, "tile %lld measured beyond the device's limits", (long long)T);
+        json_int_t n = integer(t, "n");
+        cr_expect_eq(n % T, 0);
+        cr_expect_eq(integer(t, "items"), n * n);
+        cr_expect_eq(integer(t, "local_size"), T * T);
+        cr_expect_eq(num(t, "flop"), 2.0 * (double)n * (double)n * (double)n);
+        cr_expect_eq(num(t, "intensity"), (double)T / 4.0);
+        cr_expect_str_eq(str(t, "validation"), "ok");
+        double g = num(t, "gflops");
+        cr_expect(g > 0);
+        cr_expect_float_eq(g, num(t, "flop") / num(json_object_get(t, "time_ns"), "median"), 1e-9 * g);
+        cr_expect_float_eq(num(t, "attainable_gflops"), fmin(P, (double)T / 4.0 * B), 1e-9 * P);
+        cr_expect_eq(!strcmp(str(t, "bound"), "memory"), (double)T / 4.0 < ridge, "tile %lld: bound %s, ridge %g",
+                     (long long)T, str(t, "bound"), ridge);
+    }
     cr_expect_float_eq(num(dev, "slope_gbs"), slope, 1e-12 * slope);
     cr_expect_float_eq(num(dev, "plateau_gflops"), plateau, 1e-12 * plateau);
     json_decref(doc);
 }
 
-/* a copy of roofline.cl with `line` deleted, in a new directory */
-static char *planted(const char *line)
+/* a copy of roofline.cl with `line` replaced by `with`, in a new directory */
+static char *planted(const char *line, const char *with)
 {
     char *text = kernel_text();
     char *at = strstr(text, line);
     cr_assert_not_null(at, "'%s' is not in roofline.cl", line);
-    memmove(at, at + strlen(line), strlen(at + strlen(line)) + 1);
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_printf(&b, "%.*s%s%s", (int)(at - text), text, with, at + strlen(line));
     char *dir = tu_temp_dir();
-    tu_write_file(dir, "roofline.cl", text);
+    tu_write_file(dir, "roofline.cl", bw_buf_str(&b));
+    bw_buf_free(&b);
     free(text);
     return dir;
 }
 
-static void expect_caught(const char *line, const char *what)
+static void expect_caught(const char *line, const char *with, const char *what)
 {
-    char *dir = planted(line);
+    char *dir = planted(line, with);
     const char *argv[] = { "roofline", "--device", "cpu", "--budget", "1", "--kernels", dir, NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_expect_eq(r.status, 1, "exit %d, stderr: %s", r.status, r.err);
@@ -185,8 +217,10 @@ static void expect_caught(const char *line, const char *what)
 
 Test(roofline, validation_catches_a_missing_fma, .timeout = 300)
 {
-    expect_caught("x7 = fma(x7, va, vb);", "chain 7");
-    expect_caught("v3 = fma(v3, va, vb);", "rf_sweep");
+    expect_caught("x7 = fma(x7, va, vb);", "", "chain 7");
+    expect_caught("v3 = fma(v3, va, vb);", "", "rf_sweep");
+    /* the product skips the first term of every tile */
+    expect_caught("for (uint j = 0; j < T; j++)", "for (uint j = 1; j < T; j++)", "rf_matmul");
 }
 
 Test(roofline, bad_options_exit_2)

@@ -38,6 +38,7 @@ const char *bench_roofline_kind_name(bench_roofline_kind k)
     switch (k) {
     case BENCH_ROOFLINE_PEAK_FMA: return "peak-fma";
     case BENCH_ROOFLINE_PEAK_READ: return "peak-read";
+    case BENCH_ROOFLINE_MATMUL: return "matmul";
     default: return "sweep";
     }
 }
@@ -88,8 +89,8 @@ typedef struct roof {
     const bench_roofline_opts *o;
     bench_roofline_result *res;
     ocl_program *prog;
-    ocl_kernel *peak, *sweep;
-    ocl_buffer *src, *out;
+    ocl_kernel *peak, *sweep, *matmul;
+    ocl_buffer *src, *out, *ma, *mb, *mc;
     uint64_t out_bytes;
     double t0;
 } roof;
@@ -137,6 +138,8 @@ static bw_code build(roof *r, const char *source, bw_error *err)
         rc = ocl_kernel_create(r->prog, "rf_peak", &r->peak, err);
     if (rc == BW_OK)
         rc = ocl_kernel_create(r->prog, "rf_sweep", &r->sweep, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_create(r->prog, "rf_matmul", &r->matmul, err);
     return rc;
 }
 
@@ -167,6 +170,23 @@ static bw_code set_args(roof *r, const bench_roofline_meas *m, bw_error *err)
 {
     float a = BENCH_ROOFLINE_A, b = BENCH_ROOFLINE_B;
     bw_code rc;
+    if (m->kind == BENCH_ROOFLINE_MATMUL) {
+        size_t tile_bytes = 4 * (size_t)m->tile * m->tile;
+        rc = ocl_kernel_arg_buffer(r->matmul, 0, r->ma, err);
+        if (rc == BW_OK)
+            rc = ocl_kernel_arg_buffer(r->matmul, 1, r->mb, err);
+        if (rc == BW_OK)
+            rc = ocl_kernel_arg_buffer(r->matmul, 2, r->mc, err);
+        if (rc == BW_OK)
+            rc = ocl_kernel_arg_u32(r->matmul, 3, m->n, err);
+        if (rc == BW_OK)
+            rc = ocl_kernel_arg_u32(r->matmul, 4, m->tile, err);
+        if (rc == BW_OK)
+            rc = ocl_kernel_arg_local(r->matmul, 5, tile_bytes, err);
+        if (rc == BW_OK)
+            rc = ocl_kernel_arg_local(r->matmul, 6, tile_bytes, err);
+        return rc;
+    }
     if (m->kind == BENCH_ROOFLINE_PEAK_FMA) {
         rc = ocl_kernel_arg_buffer(r->peak, 0, r->out, err);
         if (rc == BW_OK)
@@ -193,8 +213,11 @@ static bw_code launch(roof *r, const bench_roofline_meas *m, ocl_timing *tm, bw_
 {
     bw_code rc = set_args(r, m, err);
     if (rc == BW_OK)
-        rc = ocl_kernel_run(r->ctx, m->kind == BENCH_ROOFLINE_PEAK_FMA ? r->peak : r->sweep, m->items, m->local, tm,
-                            err);
+        rc = ocl_kernel_run(r->ctx,
+                            m->kind == BENCH_ROOFLINE_PEAK_FMA ? r->peak
+                            : m->kind == BENCH_ROOFLINE_MATMUL  ? r->matmul
+                                                               : r->sweep,
+                            m->items, m->local, tm, err);
     return rc;
 }
 
@@ -205,6 +228,13 @@ static void account(bench_roofline_meas *m, int width)
         m->flop = 2.0 * (double)m->items * BENCH_ROOFLINE_CHAINS * (double)width * (double)m->iters;
         m->bytes = 0;
         m->intensity = 0;
+    } else if (m->kind == BENCH_ROOFLINE_MATMUL) {
+        double n = (double)m->n;
+        m->items = (uint64_t)m->n * m->n;
+        m->local = (uint64_t)m->tile * m->tile;
+        m->flop = 2.0 * n * n * n;
+        m->bytes = 0;
+        m->intensity = model_roofline_tile_intensity(m->tile);
     } else {
         double floats = (double)m->items * VECS * (double)width;
         m->flop = 2.0 * (double)m->k * floats;
@@ -365,6 +395,172 @@ static bw_code size_sweep(roof *r, bench_roofline_meas *m, double read_ns, bw_er
     return BW_OK;
 }
 
+/* element (i, j) of matrix `which` (0: A, 1: B): in [0.5, 1), exact */
+static float matrix_value(int which, uint64_t i)
+{
+    return source_value(i * 2 + (uint64_t)which);
+}
+
+/* writes A and B of order n into the first n*n floats of their buffers */
+static bw_code fill_matrices(roof *r, uint32_t n, bw_error *err)
+{
+    uint64_t count = (uint64_t)n * n;
+    float *buf = malloc(CHUNK_FLOATS * sizeof *buf);
+    if (!buf)
+        return bw_error_set(err, BW_E_NOMEM, "out of host memory for the matrices");
+    bw_code rc = BW_OK;
+    for (int w = 0; w < 2 && rc == BW_OK; w++)
+        for (uint64_t i0 = 0; i0 < count && rc == BW_OK; i0 += CHUNK_FLOATS) {
+            size_t c = count - i0 < CHUNK_FLOATS ? (size_t)(count - i0) : CHUNK_FLOATS;
+            for (size_t i = 0; i < c; i++)
+                buf[i] = matrix_value(w, i0 + i);
+            rc = ocl_buffer_write(r->ctx, w ? r->mb : r->ma, 4 * i0, buf, 4 * (uint64_t)c, err);
+        }
+    free(buf);
+    return rc;
+}
+
+/* the host's C[row][col]: fmaf over m = 0 .. n-1 in the kernel's order */
+static float matmul_value(uint32_t n, uint64_t row, uint64_t col)
+{
+    float acc = 0.0f;
+    for (uint64_t m = 0; m < n; m++)
+        acc = fmaf(matrix_value(0, row * n + m), matrix_value(1, m * n + col), acc);
+    return acc;
+}
+
+/* One launch (the matrices already written for m->n) from sentinel-filled
+ * C; every element checked when `all`, else a spread of them. */
+static bw_code check_matmul(roof *r, bench_roofline_meas *m, int all, ocl_timing *tm, bw_error *err)
+{
+    uint64_t count = (uint64_t)m->n * m->n;
+    uint64_t nchk = all ? count : 64;
+    float *got = malloc((size_t)(all ? count : 1) * sizeof *got);
+    if (!got)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    bw_code rc = BW_OK;
+    if (all) {
+        memset(got, 0xff, (size_t)count * sizeof *got);
+        rc = ocl_buffer_write(r->ctx, r->mc, 0, got, 4 * count, err);
+    } else {
+        uint32_t sentinel = 0xffffffffu;
+        for (uint64_t c = 0; c < nchk && rc == BW_OK; c++)
+            rc = ocl_buffer_write(r->ctx, r->mc, 4 * check_item(count, (int)c, (int)nchk), &sentinel, 4, err);
+    }
+    account(m, r->res->vector_width);
+    if (rc == BW_OK)
+        rc = launch(r, m, tm, err);
+    if (rc == BW_OK && all)
+        rc = ocl_buffer_read(r->ctx, r->mc, 0, got, 4 * count, err);
+    for (uint64_t c = 0; c < nchk && rc == BW_OK; c++) {
+        uint64_t e = all ? c : check_item(count, (int)c, (int)nchk);
+        float v;
+        if (all)
+            v = got[e];
+        else if ((rc = ocl_buffer_read(r->ctx, r->mc, 4 * e, &v, 4, err)) != BW_OK)
+            break;
+        float want = matmul_value(m->n, e / m->n, e % m->n);
+        if (bits(v) != bits(want))
+            rc = bw_error_set(err, BW_E_VALIDATION,
+                              "rf_matmul (tile %u, n = %u): C[%llu][%llu] is %.9g, the host's product gives %.9g",
+                              m->tile, m->n, (unsigned long long)(e / m->n), (unsigned long long)(e % m->n),
+                              (double)v, (double)want);
+    }
+    free(got);
+    return rc;
+}
+
+/* Each tile the device allows: validated at n = 64 (every element), then
+ * timed at one order n for all tiles, a multiple of 32 calibrated at tile
+ * 16 (or the largest allowed) so that a launch lasts about the target. */
+static bw_code size_matmuls(roof *r, bw_error *err)
+{
+    bench_roofline_result *res = r->res;
+    const ocl_device_info *d = ocl_context_device(r->ctx);
+    size_t kmax = 0, mult = 0;
+    bw_code rc = ocl_kernel_work_group_info(r->matmul, &kmax, &mult, err);
+    if (rc != BW_OK)
+        return rc;
+    int any = 0, calib = -1;
+    for (int t = 0; t < BENCH_ROOFLINE_TILES; t++) {
+        uint32_t T = UINT32_C(8) << t;
+        uint64_t need = (uint64_t)T * T * 2 * 4, items = (uint64_t)T * T;
+        bench_roofline_meas *m = &res->matmul[t];
+        m->kind = BENCH_ROOFLINE_MATMUL;
+        m->tile = T;
+        if (need > d->local_mem_bytes)
+            snprintf(res->matmul_skipped[t], sizeof res->matmul_skipped[t],
+                     "two %ux%u float tiles need %llu bytes of local memory, the device has %llu", T, T,
+                     (unsigned long long)need, (unsigned long long)d->local_mem_bytes);
+        else if (items > d->max_work_group_size || items > kmax)
+            snprintf(res->matmul_skipped[t], sizeof res->matmul_skipped[t],
+                     "%llu work-items per group, the device allows %llu and the kernel %llu",
+                     (unsigned long long)items, (unsigned long long)d->max_work_group_size,
+                     (unsigned long long)kmax);
+        else {
+            res->matmul_measured[t] = 1;
+            any = 1;
+            if (calib < 0 || T == 16)
+                calib = t;
+        }
+    }
+    if (!any)
+        return BW_OK;
+    /* buffers for the largest order timed */
+    uint64_t nmax = 2048;
+    rc = ocl_buffer_create(r->ctx, 4 * nmax * nmax, "A", &r->ma, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(r->ctx, 4 * nmax * nmax, "B", &r->mb, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(r->ctx, 4 * nmax * nmax, "C", &r->mc, err);
+    if (rc == BW_OK)
+        rc = fill_matrices(r, BENCH_ROOFLINE_MATMUL_CHECK_N, err);
+    ocl_timing tm = { 0, 0 };
+    for (int t = 0; t < BENCH_ROOFLINE_TILES && rc == BW_OK; t++) {
+        if (!res->matmul_measured[t])
+            continue;
+        res->matmul[t].n = BENCH_ROOFLINE_MATMUL_CHECK_N;
+        rc = check_matmul(r, &res->matmul[t], 1, &tm, err);
+    }
+    if (rc != BW_OK)
+        return rc;
+    /* the order: from 128, grown (at most doubled: caches make the rate
+     * fall with n) until a launch lasts half the target or n is nmax */
+    bench_roofline_meas *c = &res->matmul[calib];
+    uint64_t n = 128;
+    for (;;) {
+        c->n = (uint32_t)n;
+        account(c, r->res->vector_width);
+        rc = fill_matrices(r, c->n, err);
+        if (rc == BW_OK)
+            rc = launch(r, c, &tm, err);
+        if (rc != BW_OK)
+            return rc;
+        double ratio = tm.event_ns > 0 ? res->launch_target_ns / tm.event_ns : 8.0;
+        if (ratio <= 2.0 || n >= nmax)
+            break;
+        double grow = cbrt(ratio) < 2.0 ? cbrt(ratio) : 2.0;
+        uint64_t next = (uint64_t)((double)n * grow) / 32 * 32;
+        n = next <= n ? n + 32 : next > nmax ? nmax : next;
+    }
+    for (int t = 0; t < BENCH_ROOFLINE_TILES && rc == BW_OK; t++) {
+        if (!res->matmul_measured[t])
+            continue;
+        res->matmul[t].n = (uint32_t)n;
+        rc = check_matmul(r, &res->matmul[t], 0, &tm, err);
+        if (rc == BW_OK && !(tm.event_ns >= r->o->min_launch_ns)) {
+            /* too fast to time at the order calibrated: not measured */
+            res->matmul_measured[t] = 0;
+            snprintf(res->matmul_skipped[t], sizeof res->matmul_skipped[t],
+                     "a launch at n = %llu takes %.1f µs (measured), below the %.1f µs timing floor",
+                     (unsigned long long)n, tm.event_ns / 1000.0, r->o->min_launch_ns / 1000.0);
+        } else if (rc == BW_OK) {
+            res->matmul[t].validated = 1;
+        }
+    }
+    return rc;
+}
+
 static void add_sample(bench_roofline_meas *m, double ns)
 {
     if (!(ns > 0) || !isfinite(ns))
@@ -391,13 +587,16 @@ static size_t all_meas(bench_roofline_result *res, bench_roofline_meas **list)
     list[n++] = &res->peak_read;
     for (size_t i = 0; i < res->npoints; i++)
         list[n++] = &res->points[i];
+    for (int t = 0; t < BENCH_ROOFLINE_TILES; t++)
+        if (res->matmul_measured[t])
+            list[n++] = &res->matmul[t];
     return n;
 }
 
 static bw_code time_rounds(roof *r, bw_error *err)
 {
     bench_roofline_result *res = r->res;
-    bench_roofline_meas *list[2 + 32];
+    bench_roofline_meas *list[2 + 32 + BENCH_ROOFLINE_TILES];
     size_t n = all_meas(res, list);
     for (;;) {
         int enough = 1;
@@ -437,6 +636,14 @@ static bw_code summarise(bench_roofline_result *res, bw_error *err)
         if (p->gflops > res->plateau_gflops)
             res->plateau_gflops = p->gflops;
         bw_code rc = model_roofline_eval(res->peak_gflops, res->peak_gbs, p->intensity, &p->model, err);
+        if (rc != BW_OK)
+            return rc;
+    }
+    for (int t = 0; t < BENCH_ROOFLINE_TILES; t++) {
+        if (!res->matmul_measured[t])
+            continue;
+        bw_code rc = model_roofline_tile(res->peak_gflops, res->peak_gbs, res->matmul[t].tile, &res->matmul[t].model,
+                                         err);
         if (rc != BW_OK)
             return rc;
     }
@@ -492,6 +699,8 @@ static bw_code measure(roof *r, const char *source, bw_error *err)
         rc = size_sweep(r, p, read_ns, err);
     }
     if (rc == BW_OK)
+        rc = size_matmuls(r, err);
+    if (rc == BW_OK)
         rc = time_rounds(r, err);
     if (rc == BW_OK)
         rc = summarise(res, err);
@@ -539,6 +748,10 @@ bw_code bench_roofline_run(ocl_context *ctx, const char *source, const bench_roo
 fail:
     ocl_kernel_free(r.peak);
     ocl_kernel_free(r.sweep);
+    ocl_kernel_free(r.matmul);
+    ocl_buffer_free(r.ma);
+    ocl_buffer_free(r.mb);
+    ocl_buffer_free(r.mc);
     ocl_program_free(r.prog);
     ocl_buffer_free(r.src);
     ocl_buffer_free(r.out);
@@ -560,6 +773,8 @@ void bench_roofline_result_free(bench_roofline_result *r)
     meas_free(&r->peak_read);
     for (size_t i = 0; r->points && i < r->npoints; i++)
         meas_free(&r->points[i]);
+    for (int t = 0; t < BENCH_ROOFLINE_TILES; t++)
+        meas_free(&r->matmul[t]);
     free(r->points);
     free(r);
 }

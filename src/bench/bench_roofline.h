@@ -12,7 +12,12 @@
  *              intensity 2k / 4 FLOP per byte. A point whose launch over
  *              the whole buffer takes longer than both the launch target
  *              and 1.5 x the read's launch reads a leading slice of it
- *              instead, whole work-groups (its bytes say how much).
+ *              instead, whole work-groups (its bytes say how much);
+ *   matmul     rf_matmul, C = A B of n x n floats with T x T tiles in local
+ *              memory, T = 8, 16, 32 where the device allows: 2n^3 FLOP,
+ *              validated against the host's product at n = 64 and at
+ *              chosen elements of the timed size; the model's intensity
+ *              T / 4 and bound beside it.
  * Each measurement is validated on the host before it is timed (chosen
  * work-items recomputed with fmaf, bit-exact: OpenCL's fma() is correctly
  * rounded), sized so that a launch takes about the launch target and at
@@ -45,24 +50,31 @@ typedef enum bench_roofline_kind {
     BENCH_ROOFLINE_PEAK_FMA,
     BENCH_ROOFLINE_PEAK_READ,
     BENCH_ROOFLINE_SWEEP,
+    BENCH_ROOFLINE_MATMUL,
 } bench_roofline_kind;
+
+/* tiles of the matrix product: 8, 16, 32 */
+#define BENCH_ROOFLINE_TILES 3
+/* the matrix order of the validating product (a multiple of every tile) */
+#define BENCH_ROOFLINE_MATMUL_CHECK_N 64
 
 typedef struct bench_roofline_meas {
     bench_roofline_kind kind;
     uint32_t k;          /* FMAs per float loaded (sweep; 0 for the read) */
     uint32_t iters;      /* iterations per chain (peak FMA), else 0 */
+    uint32_t tile, n;    /* matmul: tile T and matrix order n (a multiple of 32) */
     uint64_t items;      /* work-items of a timed launch */
     uint64_t local;      /* work-items per group */
     double flop;         /* requested: FLOP of a launch, 2 per FMA */
-    double bytes;        /* requested: bytes loaded by a launch (0 for the peak FMA) */
-    double intensity;    /* flop / bytes; 0 for the peak FMA */
+    double bytes;        /* requested: bytes loaded by a launch (0 for the peak FMA and matmul) */
+    double intensity;    /* flop / bytes; 0 for the peak FMA; matmul: modeled, T / 4 */
     int validated;
     double *samples;     /* event times, ns; owned */
     size_t cap;
     bench_stats event;   /* measured */
     double gflops;       /* measured: flop / median time */
     double gbs;          /* measured: bytes / median time */
-    model_roofline model;/* modeled at `intensity` from the measured peaks (sweep points) */
+    model_roofline model;/* modeled at `intensity` from the measured peaks (sweep points, matmul) */
 } bench_roofline_meas;
 
 typedef struct bench_roofline_opts {
@@ -78,6 +90,11 @@ typedef struct bench_roofline_result {
     bench_roofline_meas peak_fma, peak_read;
     bench_roofline_meas *points;   /* the sweep, by ascending intensity */
     size_t npoints;
+    /* the tiled matrix product per tile (8, 16, 32): measured when
+     * T*T*2*4 bytes fit the local memory and T*T work-items a group */
+    bench_roofline_meas matmul[BENCH_ROOFLINE_TILES];
+    int matmul_measured[BENCH_ROOFLINE_TILES];
+    char matmul_skipped[BENCH_ROOFLINE_TILES][160]; /* why a tile was not measured, else "" */
     size_t rounds;                 /* round-robin rounds timed */
     double total_s;                /* wall time */
     /* measured */
@@ -112,7 +129,7 @@ double bench_roofline_intensity(uint32_t k);
 /* The rf_peak reference: lane l of chain c of work-item g after `iters`
  * steps of x = fmaf(x, a, b) from its start value (cl/roofline.cl). */
 float bench_roofline_peak_value(uint64_t g, int chain, int lane, int width, uint32_t iters, float a, float b);
-/* "peak-fma", "peak-read", "sweep" */
+/* "peak-fma", "peak-read", "sweep", "matmul" */
 const char *bench_roofline_kind_name(bench_roofline_kind k);
 
 #endif

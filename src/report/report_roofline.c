@@ -62,12 +62,26 @@ void report_roofline_table(const report_roofline_meta *m, const report_roofline_
             report_percent(out, p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops));
             bw_buf_printf(out, "  %s\n", model_bound_name(p->model.bound));
         }
+        bw_buf_puts(out, "\n  tile     n     GFLOP/s  intensity  attainable  of roof  bound\n");
+        for (int t = 0; t < BENCH_ROOFLINE_TILES; t++) {
+            const bench_roofline_meas *p = &r->matmul[t];
+            if (!r->matmul_measured[t]) {
+                bw_buf_printf(out, "  %4u  not measured: %s\n", p->tile, r->matmul_skipped[t]);
+                continue;
+            }
+            bw_buf_printf(out, "  %4u  %4u  %10.2f  %9.2f  %10.2f  ", p->tile, p->n, p->gflops, p->intensity,
+                          p->model.attainable_gflops);
+            report_percent(out, p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops));
+            bw_buf_printf(out, "  %s\n", model_bound_name(p->model.bound));
+        }
     }
     bw_buf_puts(out, "\nk: FMAs per float loaded; intensity: requested FLOP per byte loaded (2k / 4); bytes: "
                      "requested, loaded per launch (MiB).\nGFLOP/s and GB/s: measured, requested FLOP and bytes / "
                      "median kernel time (event profiling); every kernel validated\non the host first. attainable: "
                      "modeled, min(peak compute, intensity x peak bandwidth); of roof: measured / attainable;\n"
-                     "bound: modeled, memory below the ridge, compute above it.\n");
+                     "bound: modeled, memory below the ridge, compute above it.\ntile: the tiled matrix product "
+                     "C = AB of n x n floats, 2n^3 FLOP (requested) / median time (measured); intensity: modeled, "
+                     "T / 4.\n");
 }
 
 void report_roofline_md(const report_roofline_meta *m, const report_roofline_device *devs, size_t n, bw_buf *out)
@@ -95,6 +109,19 @@ void report_roofline_md(const report_roofline_meta *m, const report_roofline_dev
         for (size_t i = 0; i < r->npoints; i++) {
             const bench_roofline_meas *p = &r->points[i];
             bw_buf_printf(out, "| %u | %.1f | %.2f | %.2f | %.2f | ", p->k, p->intensity, p->gflops, p->gbs,
+                          p->model.attainable_gflops);
+            report_percent(out, p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops));
+            bw_buf_printf(out, " | %s |\n", model_bound_name(p->model.bound));
+        }
+        bw_buf_puts(out, "\n| tile | n | GFLOP/s (measured) | intensity (FLOP/B, modeled) | attainable GFLOP/s (modeled) "
+                         "| of roof | bound (modeled) |\n| ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+        for (int t = 0; t < BENCH_ROOFLINE_TILES; t++) {
+            const bench_roofline_meas *p = &r->matmul[t];
+            if (!r->matmul_measured[t]) {
+                bw_buf_printf(out, "| %u | | not measured: %s | | | | |\n", p->tile, r->matmul_skipped[t]);
+                continue;
+            }
+            bw_buf_printf(out, "| %u | %u | %.2f | %.2f | %.2f | ", p->tile, p->n, p->gflops, p->intensity,
                           p->model.attainable_gflops);
             report_percent(out, p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops));
             bw_buf_printf(out, " | %s |\n", model_bound_name(p->model.bound));
@@ -127,10 +154,10 @@ static void csv_num(bw_buf *out, double v, int valid)
 static void csv_row(bw_buf *out, const report_roofline_device *d, const bench_roofline_meas *p)
 {
     const bench_roofline_result *r = d->result;
-    int sweep = p->kind == BENCH_ROOFLINE_SWEEP;
+    int sweep = p->kind == BENCH_ROOFLINE_SWEEP || p->kind == BENCH_ROOFLINE_MATMUL;
     bw_buf_printf(out, "%zu,", d->device->index);
     csv_field(out, d->device->name);
-    bw_buf_printf(out, ",%s,%u,%u,%llu", bench_roofline_kind_name(p->kind), p->k, p->iters,
+    bw_buf_printf(out, ",%s,%u,%u,%u,%u,%llu", bench_roofline_kind_name(p->kind), p->k, p->iters, p->tile, p->n,
                   (unsigned long long)p->items);
     csv_num(out, p->intensity, sweep);
     csv_num(out, p->flop, 1);
@@ -138,7 +165,7 @@ static void csv_row(bw_buf *out, const report_roofline_device *d, const bench_ro
     csv_num(out, p->event.median, p->event.count > 0);
     bw_buf_printf(out, ",%zu", p->event.count);
     csv_num(out, p->gflops, p->kind != BENCH_ROOFLINE_PEAK_READ);
-    csv_num(out, p->gbs, p->kind != BENCH_ROOFLINE_PEAK_FMA);
+    csv_num(out, p->gbs, p->kind == BENCH_ROOFLINE_PEAK_READ || p->kind == BENCH_ROOFLINE_SWEEP);
     csv_num(out, p->model.attainable_gflops, sweep);
     csv_num(out, p->gflops / p->model.attainable_gflops, sweep && ok(p->model.attainable_gflops));
     bw_buf_printf(out, ",%s", sweep ? model_bound_name(p->model.bound) : "");
@@ -152,7 +179,7 @@ static void csv_row(bw_buf *out, const report_roofline_device *d, const bench_ro
 void report_roofline_csv(const report_roofline_meta *m, const report_roofline_device *devs, size_t n, bw_buf *out)
 {
     (void)m;
-    bw_buf_puts(out, "device_index,device,kind,k,iterations,items,intensity,flop,bytes,time_median_ns,time_count,"
+    bw_buf_puts(out, "device_index,device,kind,k,iterations,tile,n,items,intensity,flop,bytes,time_median_ns,time_count,"
                      "gflops,gbs,attainable_gflops,fraction_of_roof,bound,peak_gflops,peak_gbs,ridge_intensity,"
                      "measured_ridge_intensity\n");
     for (size_t k = 0; k < n; k++) {
@@ -163,6 +190,9 @@ void report_roofline_csv(const report_roofline_meta *m, const report_roofline_de
         csv_row(out, d, &d->result->peak_read);
         for (size_t i = 0; i < d->result->npoints; i++)
             csv_row(out, d, &d->result->points[i]);
+        for (int t = 0; t < BENCH_ROOFLINE_TILES; t++)
+            if (d->result->matmul_measured[t])
+                csv_row(out, d, &d->result->matmul[t]);
     }
 }
 
@@ -211,6 +241,30 @@ static json_t *point_json(const bench_roofline_meas *p, int width)
     return o;
 }
 
+static json_t *matmul_json(const bench_roofline_result *r, int t)
+{
+    const bench_roofline_meas *p = &r->matmul[t];
+    json_t *o = json_object();
+    json_object_set_new(o, "tile", json_integer(p->tile));
+    json_object_set_new(o, "measured", json_boolean(r->matmul_measured[t]));
+    json_object_set_new(o, "skipped", r->matmul_measured[t] ? json_null() : json_string(r->matmul_skipped[t]));
+    if (!r->matmul_measured[t])
+        return o;
+    json_object_set_new(o, "n", json_integer(p->n));
+    json_object_set_new(o, "items", json_integer((json_int_t)p->items));
+    json_object_set_new(o, "local_size", json_integer((json_int_t)p->local));
+    json_object_set_new(o, "flop", json_real(p->flop));
+    json_object_set_new(o, "validation", json_string(p->validated ? "ok" : "not run"));
+    json_object_set_new(o, "time_ns", timing_json(p));
+    json_object_set_new(o, "gflops", report_json_real(p->gflops, 1));
+    json_object_set_new(o, "intensity", json_real(p->intensity));
+    json_object_set_new(o, "attainable_gflops", report_json_real(p->model.attainable_gflops, 1));
+    json_object_set_new(o, "fraction_of_roof",
+                        report_json_real(p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops)));
+    json_object_set_new(o, "bound", json_string(model_bound_name(p->model.bound)));
+    return o;
+}
+
 static json_t *device_json(const report_roofline_device *d)
 {
     json_t *o = json_object();
@@ -235,6 +289,10 @@ static json_t *device_json(const report_roofline_device *d)
     for (size_t i = 0; i < r->npoints; i++)
         json_array_append_new(pts, point_json(&r->points[i], r->vector_width));
     json_object_set_new(o, "points", pts);
+    json_t *mm = json_array();
+    for (int t = 0; t < BENCH_ROOFLINE_TILES; t++)
+        json_array_append_new(mm, matmul_json(r, t));
+    json_object_set_new(o, "matmul", mm);
     json_object_set_new(o, "launch_target_ns", json_real(r->launch_target_ns));
     json_object_set_new(o, "rounds", json_integer((json_int_t)r->rounds));
     json_object_set_new(o, "elapsed_s", json_real(r->total_s));
