@@ -41,6 +41,7 @@ int cmd_run(int argc, char **argv);
 int cmd_patterns(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_roofline(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

@@ -104,6 +104,36 @@ static const cli_command commands[] = {
       "cache could not be written (the results are still printed); 2 bad input; 3 no OpenCL\n"
       "platform.\n",
       cmd_tune },
+    { "roofline", "measure a device's roof: peak FLOP/s, streaming bandwidth and an intensity sweep",
+      "bwlab roofline [--device SPEC] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
+      "               [--kernels DIR]",
+      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
+      "                      (default: the first GPU, else the first device)\n"
+      "  --budget S          seconds for each device, building and validating included (default 5);\n"
+      "                      every kernel is timed at least 3 times even when that takes longer\n"
+      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
+      "  --output FILE       write the results there instead of standard output\n"
+      "  --kernels DIR       read roofline.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
+      "What it measures (cl/roofline.cl), each kernel validated on the host before it is timed:\n"
+      "  peak compute        8 independent chains of fma() on floats of the device's preferred vector\n"
+      "                      width per work-item, 2 FLOP per FMA\n"
+      "  peak bandwidth      a streaming read of the working set 'bwlab run' plans (4 x the last-level\n"
+      "                      cache, within the device's limits): 8 vectors of that width per\n"
+      "                      work-item, added up\n"
+      "  intensity sweep     k = 1, 2, 4 .. 1024 FMAs per float loaded (intensity 2k / 4 FLOP/byte);\n"
+      "                      a point whose whole-buffer launch would outlast the launch target reads\n"
+      "                      a leading slice of the buffer\n"
+      "  tiled matmul        C = AB of n x n floats with T x T tiles in local memory, T = 8, 16, 32\n"
+      "                      where two tiles fit the local memory and T*T work-items a group;\n"
+      "                      validated against the host's product at n = 64\n"
+      "Reported: the peaks (measured); the ridge, peak compute / peak bandwidth (modeled, from the\n"
+      "measured peaks); the measured ridge, the sweep's highest GFLOP/s over its highest GB/s; per\n"
+      "point GFLOP/s and GB/s (measured), the modeled attainable min(P, I x B), measured / attainable,\n"
+      "and the modeled bound (memory below the ridge, compute above it); per tile GFLOP/s\n"
+      "(measured) beside the model's intensity T/4, attainable GFLOP/s and bound.\n"
+      "Exit status: 0 measured; 1 a device failed (build, validation, a launch below the timing\n"
+      "floor); 2 bad input; 3 no OpenCL platform.\n",
+      cmd_roofline },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",
       "  --format FORMAT     table (default) or json\n", cmd_patterns },

@@ -1,0 +1,135 @@
+/* bench_roofline: the measurement behind `bwlab roofline`: the device's
+ * measured roof (docs/results.md, "bwlab roofline"; docs/design.md §2.4).
+ *
+ * Kernels from cl/roofline.cl:
+ *   peak FMA   rf_peak: 8 independent chains of float x V (V: the device's
+ *              preferred float width) per work-item, `iters` FMAs each;
+ *              FLOP = work-items x 8 x V x iters x 2;
+ *   peak read  rf_sweep with k = 0 over the whole buffer: each work-item
+ *              loads 8 float x V vectors and adds them up (bytes = the
+ *              buffer; the one float stored per work-item is not counted);
+ *   sweep      rf_sweep with k = 1, 2, 4 .. 1024 FMAs per float loaded:
+ *              intensity 2k / 4 FLOP per byte. A point whose launch over
+ *              the whole buffer takes longer than both the launch target
+ *              and 1.5 x the read's launch reads a leading slice of it
+ *              instead, whole work-groups (its bytes say how much);
+ *   matmul     rf_matmul, C = A B of n x n floats with T x T tiles in local
+ *              memory, T = 8, 16, 32 where the device allows: 2n^3 FLOP,
+ *              validated against the host's product at n = 64 and at
+ *              chosen elements of the timed size; the model's intensity
+ *              T / 4 and bound beside it.
+ * Each measurement is validated on the host before it is timed (chosen
+ * work-items recomputed with fmaf, bit-exact: OpenCL's fma() is correctly
+ * rounded), sized so that a launch takes about the launch target and at
+ * least the timing floor, then all are timed round-robin until the budget
+ * ends (at least BENCH_ROOFLINE_MIN_REPS launches each). The model
+ * (model_roofline) is evaluated at every point from the measured peaks.
+ * Never prints. */
+#ifndef BENCH_ROOFLINE_H
+#define BENCH_ROOFLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench_stats.h"
+#include "bw_error.h"
+#include "model_roofline.h"
+#include "ocl_context.h"
+
+#define BENCH_ROOFLINE_KERNEL_FILE "roofline.cl"
+#define BENCH_ROOFLINE_CHAINS 8      /* FMA chains per work-item of rf_peak */
+#define BENCH_ROOFLINE_VECS_PER_ITEM 8 /* float x V vectors each work-item of rf_sweep loads */
+#define BENCH_ROOFLINE_MIN_REPS 3
+#define BENCH_ROOFLINE_MAX_K 1024
+/* the FMA's operands: x = fma(x, A, B) keeps values bounded and away from
+ * a fixed point for the iteration counts used */
+#define BENCH_ROOFLINE_A (-0.99f)
+#define BENCH_ROOFLINE_B 0.5f
+
+typedef enum bench_roofline_kind {
+    BENCH_ROOFLINE_PEAK_FMA,
+    BENCH_ROOFLINE_PEAK_READ,
+    BENCH_ROOFLINE_SWEEP,
+    BENCH_ROOFLINE_MATMUL,
+} bench_roofline_kind;
+
+/* tiles of the matrix product: 8, 16, 32 */
+#define BENCH_ROOFLINE_TILES 3
+/* the matrix order of the validating product (a multiple of every tile) */
+#define BENCH_ROOFLINE_MATMUL_CHECK_N 64
+
+typedef struct bench_roofline_meas {
+    bench_roofline_kind kind;
+    uint32_t k;          /* FMAs per float loaded (sweep; 0 for the read) */
+    uint32_t iters;      /* iterations per chain (peak FMA), else 0 */
+    uint32_t tile, n;    /* matmul: tile T and matrix order n (a multiple of 32) */
+    uint64_t items;      /* work-items of a timed launch */
+    uint64_t local;      /* work-items per group */
+    double flop;         /* requested: FLOP of a launch, 2 per FMA */
+    double bytes;        /* requested: bytes loaded by a launch (0 for the peak FMA and matmul) */
+    double intensity;    /* flop / bytes; 0 for the peak FMA; matmul: modeled, T / 4 */
+    int validated;
+    double *samples;     /* event times, ns; owned */
+    size_t cap;
+    bench_stats event;   /* measured */
+    double gflops;       /* measured: flop / median time */
+    double gbs;          /* measured: bytes / median time */
+    model_roofline model;/* modeled at `intensity` from the measured peaks (sweep points, matmul) */
+} bench_roofline_meas;
+
+typedef struct bench_roofline_opts {
+    uint64_t buffer_bytes; /* the sweep's source buffer: a positive multiple of 1 MiB */
+    double budget_s;       /* the whole measurement, building and validating included */
+    double min_launch_ns;  /* the timing floor (bench_launch_floor_ns) */
+} bench_roofline_opts;
+
+typedef struct bench_roofline_result {
+    int vector_width;              /* V of both kernels */
+    uint64_t buffer_bytes;
+    double launch_target_ns;       /* the launch length aimed at */
+    bench_roofline_meas peak_fma, peak_read;
+    bench_roofline_meas *points;   /* the sweep, by ascending intensity */
+    size_t npoints;
+    /* the tiled matrix product per tile (8, 16, 32): measured when
+     * T*T*2*4 bytes fit the local memory and T*T work-items a group */
+    bench_roofline_meas matmul[BENCH_ROOFLINE_TILES];
+    int matmul_measured[BENCH_ROOFLINE_TILES];
+    char matmul_skipped[BENCH_ROOFLINE_TILES][160]; /* why a tile was not measured, else "" */
+    size_t rounds;                 /* round-robin rounds timed */
+    double total_s;                /* wall time */
+    /* measured */
+    double peak_gflops;            /* peak_fma.gflops */
+    double peak_gbs;               /* peak_read.gbs */
+    double slope_gbs;              /* highest GB/s of the sweep points */
+    double plateau_gflops;         /* highest GFLOP/s of the sweep points */
+    double measured_ridge;         /* plateau_gflops / slope_gbs: where the measured roof's lines meet */
+    /* modeled from the measured peaks */
+    double ridge_intensity;        /* peak_gflops / peak_gbs (model_roofline) */
+} bench_roofline_result;
+
+/* Loads cl/roofline.cl from `dir` (a --kernels flag), else
+ * $BWLAB_KERNEL_DIR, else the source tree, else the installed data
+ * directory. *text and *path are the caller's to free. BW_E_IO names the
+ * file. */
+bw_code bench_roofline_kernel_load(const char *dir, char **text, char **path, bw_error *err);
+
+/* Measures the roof on the context's device with `source` (roofline.cl's
+ * text). Returns BW_OK with *out set (free with bench_roofline_result_free).
+ * BW_E_USAGE for a buffer that is not a positive multiple of 1 MiB;
+ * BW_E_BUILD, BW_E_OPENCL, BW_E_TOOBIG, BW_E_NOMEM from the device;
+ * BW_E_VALIDATION naming the kernel, work-item and values when a kernel's
+ * result differs from the host's; BW_E_RANGE when a launch cannot be made
+ * to last the timing floor. */
+bw_code bench_roofline_run(ocl_context *ctx, const char *source, const bench_roofline_opts *o,
+                           bench_roofline_result **out, bw_error *err);
+void bench_roofline_result_free(bench_roofline_result *r); /* accepts NULL */
+
+/* FLOP/byte of a sweep point with k FMAs per 4-byte float: 2k / 4. */
+double bench_roofline_intensity(uint32_t k);
+/* The rf_peak reference: lane l of chain c of work-item g after `iters`
+ * steps of x = fmaf(x, a, b) from its start value (cl/roofline.cl). */
+float bench_roofline_peak_value(uint64_t g, int chain, int lane, int width, uint32_t iters, float a, float b);
+/* "peak-fma", "peak-read", "sweep", "matmul" */
+const char *bench_roofline_kind_name(bench_roofline_kind k);
+
+#endif

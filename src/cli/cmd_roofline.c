@@ -1,0 +1,223 @@
+/* bwlab roofline: measure each device's roof (peak FLOP/s, streaming
+ * bandwidth, an intensity sweep) and set it beside the roofline model. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_plan.h"
+#include "bench_roofline.h"
+#include "bench_runner.h"
+#include "bw_parse.h"
+#include "cli.h"
+#include "cli_format.h"
+#include "cli_limits.h"
+#include "model_profile.h"
+#include "ocl_context.h"
+#include "ocl_device.h"
+#include "report_roofline.h"
+
+#define MIB ((uint64_t)1 << 20)
+#define DEFAULT_BUDGET_S 5.0
+
+enum { OPT_DEVICE = 256, OPT_FORMAT, OPT_OUTPUT, OPT_BUDGET, OPT_KERNELS };
+
+static const struct option long_opts[] = {
+    { "device", required_argument, NULL, OPT_DEVICE }, { "format", required_argument, NULL, OPT_FORMAT },
+    { "output", required_argument, NULL, OPT_OUTPUT }, { "budget", required_argument, NULL, OPT_BUDGET },
+    { "kernels", required_argument, NULL, OPT_KERNELS }, { 0 },
+};
+
+/* Everything the command owns, freed in one place. */
+typedef struct roofline_state {
+    const char *device_spec, *output, *kernels_dir;
+    int format_given;
+    cli_format format;
+    double budget_s;
+    char *source, *kernel_path;
+    model_profiles *profiles;
+    ocl_platforms *plats;
+    size_t *dev_idx, ndev;
+    report_roofline_device *devs;
+    bench_roofline_result **results;
+    char **failures;
+} roofline_state;
+
+static void state_free(roofline_state *s)
+{
+    for (size_t k = 0; k < s->ndev; k++) {
+        if (s->results)
+            bench_roofline_result_free(s->results[k]);
+        if (s->failures)
+            free(s->failures[k]);
+    }
+    free(s->results);
+    free(s->failures);
+    free(s->devs);
+    free(s->dev_idx);
+    free(s->source);
+    free(s->kernel_path);
+    ocl_platforms_free(s->plats);
+    model_profiles_free(s->profiles);
+}
+
+static int parse_args(const cli_command *self, int argc, char **argv, roofline_state *s)
+{
+    const unsigned allowed =
+        (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD);
+    bw_error err = BW_ERROR_INIT;
+    int c, st = 0;
+    optind = 0;
+    opterr = 0;
+    while (!st && (c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DEVICE: s->device_spec = optarg; break;
+        case OPT_FORMAT:
+            st = cli_format_option(self, optarg, allowed, &s->format);
+            s->format_given = 1;
+            break;
+        case OPT_OUTPUT: s->output = optarg; break;
+        case OPT_KERNELS: s->kernels_dir = optarg; break;
+        case OPT_BUDGET:
+            if (bw_parse_double(optarg, "--budget", &s->budget_s, &err) != BW_OK)
+                st = cli_usage_error(self, "%s", bw_error_text(&err));
+            else if (!(s->budget_s > 0) || s->budget_s > 3600)
+                st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 3600)",
+                                     optarg);
+            break;
+        default: return cli_option_error(self, c, argv);
+        }
+    }
+    bw_error_clear(&err);
+    if (st)
+        return st;
+    if (optind < argc)
+        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    cli_format_from_output(s->output, s->format_given, allowed, &s->format);
+    return 0;
+}
+
+/* The source buffer: the working set `bwlab run` would plan for the device
+ * (4 x its last-level cache, within its limits), in whole MiB, at most
+ * half the run's memory budget (the output buffer is 1/16 of it). */
+static bw_code buffer_bytes(const ocl_device_info *d, uint64_t *out, bw_error *err)
+{
+    static const char *const seq[] = { "seq" };
+    bench_limits lim = cli_device_limits(d);
+    bench_plan_opts o;
+    memset(&o, 0, sizeof o);
+    o.specs = seq;
+    o.nspecs = 1;
+    bench_plan *p = NULL;
+    bw_code rc = bench_plan_make(&o, &d->geo, &lim, &p, err);
+    if (rc != BW_OK)
+        return rc;
+    uint64_t t = p->target_bytes;
+    uint64_t most = p->budget_bytes == UINT64_MAX ? t : p->budget_bytes / 2;
+    bench_plan_free(p);
+    t = (t < most ? t : most) / MIB * MIB;
+    if (t < MIB)
+        return bw_error_set(err, BW_E_TOOBIG, "the device's memory allows no 1 MiB roofline buffer");
+    *out = t;
+    return BW_OK;
+}
+
+static void iso_date(char *buf, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+}
+
+static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
+{
+    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    bench_roofline_opts o;
+    ocl_context *ctx = NULL;
+    memset(&o, 0, sizeof o);
+    o.budget_s = s->budget_s;
+    bench_settings settings = bench_settings_default();
+    o.min_launch_ns = bench_launch_floor_ns(&settings, d->timer_resolution_ns);
+    bw_code rc = buffer_bytes(d, &o.buffer_bytes, err);
+    if (rc == BW_OK && !s->source)
+        rc = bench_roofline_kernel_load(s->kernels_dir, &s->source, &s->kernel_path, err);
+    if (rc == BW_OK)
+        rc = ocl_context_create(s->plats, s->dev_idx[k], &ctx, err);
+    if (rc == BW_OK)
+        rc = bench_roofline_run(ctx, s->source, &o, &s->results[k], err);
+    ocl_context_free(ctx);
+    if (rc == BW_OK)
+        s->devs[k].result = s->results[k];
+    return rc;
+}
+
+int cmd_roofline(int argc, char **argv)
+{
+    const cli_command *self = cli_find("roofline");
+    roofline_state s;
+    memset(&s, 0, sizeof s);
+    s.budget_s = DEFAULT_BUDGET_S;
+    int st = parse_args(self, argc, argv, &s);
+    bw_error err = BW_ERROR_INIT;
+    int any_failed = 0;
+    if (st)
+        goto done;
+    if (model_profiles_load_default(&s.profiles, &err) != BW_OK || ocl_discover(s.profiles, &s.plats, &err) != BW_OK ||
+        ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err) != BW_OK) {
+        st = cli_fail(self, &err);
+        goto done;
+    }
+    s.devs = calloc(s.ndev, sizeof *s.devs);
+    s.results = calloc(s.ndev, sizeof *s.results);
+    s.failures = calloc(s.ndev, sizeof *s.failures);
+    if (!s.devs || !s.results || !s.failures) {
+        st = cli_usage_error(self, "out of memory");
+        goto done;
+    }
+    size_t def = ocl_default_device(s.plats);
+    for (size_t k = 0; k < s.ndev; k++) {
+        const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
+        s.devs[k].device = d;
+        s.devs[k].is_default = s.dev_idx[k] == def;
+        s.devs[k].working_set_source = "auto";
+        bw_code rc = measure_device(&s, k, &err);
+        if (rc != BW_OK) {
+            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+            /* input no device can take fails the command, as in bwlab run */
+            if (s.ndev == 1 && bw_code_exit_status(rc) == 2) {
+                st = cli_fail(self, &err);
+                goto done;
+            }
+            cli_fail(self, &err);
+            s.failures[k] = strdup(bw_error_text(&err));
+            s.devs[k].failure = s.failures[k] ? s.failures[k] : "out of memory";
+            any_failed = 1;
+        }
+        bw_error_clear(&err);
+    }
+    char date[32];
+    iso_date(date, sizeof date);
+    /* main passed argv + 1: argv[-1] is the program name */
+    report_roofline_meta m = { date, argc + 1, argv - 1, s.budget_s, s.kernel_path };
+    bw_buf b = BW_BUF_INIT;
+    bw_code rc = BW_OK;
+    switch (s.format) {
+    case CLI_FORMAT_JSON: rc = report_roofline_json(&m, s.devs, s.ndev, &b, &err); break;
+    case CLI_FORMAT_CSV: report_roofline_csv(&m, s.devs, s.ndev, &b); break;
+    case CLI_FORMAT_MD: report_roofline_md(&m, s.devs, s.ndev, &b); break;
+    default: report_roofline_table(&m, s.devs, s.ndev, &b); break;
+    }
+    if (rc == BW_OK)
+        rc = cli_write_output(s.output, &b, &err);
+    bw_buf_free(&b);
+    if (rc != BW_OK)
+        st = cli_fail(self, &err);
+    else if (any_failed)
+        st = bw_code_exit_status(BW_E_VALIDATION);
+done:
+    bw_error_clear(&err);
+    state_free(&s);
+    return st;
+}
