@@ -1,6 +1,7 @@
 #include "cli_limits.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "bench_host.h"
 
@@ -17,4 +18,33 @@ bench_limits cli_device_limits(const ocl_device_info *d)
     if (d->type == OCL_TYPE_CPU)
         bench_host_llc("/sys", &l.host_llc_bytes, l.host_llc_source, sizeof l.host_llc_source);
     return l;
+}
+
+bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
+                        bw_error *err)
+{
+    static const char *const seq[] = { "seq" };
+    const uint64_t mib = (uint64_t)1 << 20;
+    bench_limits lim = cli_device_limits(d);
+    bench_plan_opts o;
+    memset(&o, 0, sizeof o);
+    o.specs = seq;
+    o.nspecs = 1;
+    o.size = size;
+    bench_plan *p = NULL;
+    bw_code rc = bench_plan_make(&o, &d->geo, &lim, &p, err);
+    if (rc != BW_OK)
+        return rc;
+    *target = p->target_bytes;
+    *most = p->budget_bytes == UINT64_MAX ? p->target_bytes : p->budget_bytes / (uint64_t)nbuffers / mib * mib;
+    bench_plan_free(p);
+    return BW_OK;
+}
+
+void cli_iso_date(char *buf, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tmv);
 }

@@ -11,4 +11,16 @@
  * may say 0 B). Never fails: unknown figures stay 0. */
 bench_limits cli_device_limits(const ocl_device_info *d);
 
+/* Buffers for a device sized as `bwlab run` sizes its working set: *target
+ * is the plan's working set for `seq` (its auto target, or `size` when not
+ * 0), *most what one buffer may take when `nbuffers` of them share the
+ * plan's memory budget (3/4 of global memory), rounded down to whole MiB;
+ * *most is *target when the budget is unlimited. Fails as bench_plan_make
+ * does (BW_E_TOOBIG for a --size above the largest allocation). */
+bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
+                        bw_error *err);
+
+/* The current UTC time, ISO 8601 ("2026-11-30T12:00:00Z"), into buf. */
+void cli_iso_date(char *buf, size_t n);
+
 #endif

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench_plan.h"
 #include "bench_roofline.h"
@@ -103,19 +102,10 @@ static int parse_args(const cli_command *self, int argc, char **argv, roofline_s
  * half the run's memory budget (the output buffer is 1/16 of it). */
 static bw_code buffer_bytes(const ocl_device_info *d, uint64_t *out, bw_error *err)
 {
-    static const char *const seq[] = { "seq" };
-    bench_limits lim = cli_device_limits(d);
-    bench_plan_opts o;
-    memset(&o, 0, sizeof o);
-    o.specs = seq;
-    o.nspecs = 1;
-    bench_plan *p = NULL;
-    bw_code rc = bench_plan_make(&o, &d->geo, &lim, &p, err);
+    uint64_t t = 0, most = 0;
+    bw_code rc = cli_buffer_plan(d, 0, 2, &t, &most, err);
     if (rc != BW_OK)
         return rc;
-    uint64_t t = p->target_bytes;
-    uint64_t most = p->budget_bytes == UINT64_MAX ? t : p->budget_bytes / 2;
-    bench_plan_free(p);
     t = (t < most ? t : most) / MIB * MIB;
     if (t < MIB)
         return bw_error_set(err, BW_E_TOOBIG, "the device's memory allows no 1 MiB roofline buffer");
@@ -123,13 +113,6 @@ static bw_code buffer_bytes(const ocl_device_info *d, uint64_t *out, bw_error *e
     return BW_OK;
 }
 
-static void iso_date(char *buf, size_t n)
-{
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-}
 
 static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
 {
@@ -198,7 +181,7 @@ int cmd_roofline(int argc, char **argv)
         bw_error_clear(&err);
     }
     char date[32];
-    iso_date(date, sizeof date);
+    cli_iso_date(date, sizeof date);
     /* main passed argv + 1: argv[-1] is the program name */
     report_roofline_meta m = { date, argc + 1, argv - 1, s.budget_s, s.kernel_path };
     bw_buf b = BW_BUF_INIT;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench_kernel.h"
@@ -353,10 +352,7 @@ static void lookup_tune(run_state *s)
 static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
 {
     char date[32], host[256] = "unknown", os[512] = "unknown";
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    cli_iso_date(date, sizeof date);
     if (gethostname(host, sizeof host - 1) != 0)
         snprintf(host, sizeof host, "unknown");
     struct utsname un;

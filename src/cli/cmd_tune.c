@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench_plan.h"
 #include "bench_runner.h"
@@ -127,20 +126,10 @@ static int parse_args(const cli_command *self, int argc, char **argv, tune_state
  * whole MiB. */
 static bw_code buffer_bytes(const tune_state *s, const ocl_device_info *d, uint64_t *out, bw_error *err)
 {
-    static const char *const seq[] = { "seq" };
-    bench_limits lim = cli_device_limits(d);
-    bench_plan_opts o;
-    memset(&o, 0, sizeof o);
-    o.specs = seq;
-    o.nspecs = 1;
-    o.size = s->size;
-    bench_plan *p = NULL;
-    bw_code rc = bench_plan_make(&o, &d->geo, &lim, &p, err);
+    uint64_t t = 0, most = 0;
+    bw_code rc = cli_buffer_plan(d, s->size, 3, &t, &most, err);
     if (rc != BW_OK)
         return rc;
-    uint64_t t = p->target_bytes;
-    uint64_t most = p->budget_bytes == UINT64_MAX ? t : p->budget_bytes / 3 / MIB * MIB;
-    bench_plan_free(p);
     if (s->size && s->size > most) {
         char b[32];
         bw_format_bytes(b, sizeof b, (double)(most * 3));
@@ -157,13 +146,6 @@ static bw_code buffer_bytes(const tune_state *s, const ocl_device_info *d, uint6
     return BW_OK;
 }
 
-static void iso_date(char *buf, size_t n)
-{
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-}
 
 /* measures device k and stores its winners in the cache */
 static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_error *err)
@@ -191,7 +173,7 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
     for (int m = 0; m < BENCH_TUNE_MODES; m++)
         e->peak[m] = r->peak[m];
     e->buffer_bytes = r->buffer_bytes;
-    iso_date(e->date, sizeof e->date);
+    cli_iso_date(e->date, sizeof e->date);
     s->devs[k].entry = e;
     s->devs[k].result = r;
     /* the measurement stands even when the cache cannot keep it */
@@ -289,7 +271,7 @@ int cmd_tune(int argc, char **argv)
         bw_error_clear(&err);
     }
     char date[32];
-    iso_date(date, sizeof date);
+    cli_iso_date(date, sizeof date);
     /* main passed argv + 1: argv[-1] is the program name */
     report_tune_meta m = { date, argc + 1, argv - 1, s.cache_path, s.budget_s, s.kernel_path };
     bw_buf b = BW_BUF_INIT;
