@@ -23,7 +23,7 @@ void bench_kernels_free(bench_kernels *k)
     free(k);
 }
 
-static bw_code load_one(const char *dir, const char *name, char **text, char **path_out, bw_error *err)
+bw_code bench_kernel_source_load(const char *dir, const char *name, char **text, char **path_out, bw_error *err)
 {
     char *path = NULL;
     bw_code rc = bw_file_find_resource("cl", name, dir, "--kernels", "BWLAB_KERNEL_DIR", &path, err);
@@ -42,9 +42,9 @@ bw_code bench_kernels_load(const char *dir, bench_kernels **out, bw_error *err)
     bench_kernels *k = calloc(1, sizeof *k);
     if (!k)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    bw_code rc = load_one(dir, "bw_expr.cl", &k->prelude, NULL, err);
+    bw_code rc = bench_kernel_source_load(dir, "bw_expr.cl", &k->prelude, NULL, err);
     if (rc == BW_OK)
-        rc = load_one(dir, BENCH_KERNEL_FILE, &k->gather, &k->gather_path, err);
+        rc = bench_kernel_source_load(dir, BENCH_KERNEL_FILE, &k->gather, &k->gather_path, err);
     if (rc != BW_OK) {
         bench_kernels_free(k);
         return rc;

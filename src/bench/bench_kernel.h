@@ -21,6 +21,11 @@ typedef struct bench_kernels bench_kernels; /* the kernel files' text */
  * the directory and the file. */
 bw_code bench_kernels_load(const char *dir, bench_kernels **out, bw_error *err);
 void bench_kernels_free(bench_kernels *k); /* accepts NULL */
+/* Reads kernel file `name` from `dir` (--kernels), else $BWLAB_KERNEL_DIR,
+ * else the source tree, else the installed data directory: *text (caller
+ * frees) and, when path_out is not NULL, where it was found (caller frees).
+ * BW_E_IO names the directory and the file. */
+bw_code bench_kernel_source_load(const char *dir, const char *name, char **text, char **path_out, bw_error *err);
 /* Where gather.cl was found (for results files). */
 const char *bench_kernels_path(const bench_kernels *k);
 

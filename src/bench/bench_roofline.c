@@ -4,9 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_stats.h"
 #include "bw_buf.h"
+#include "bench_kernel.h"
 #include "bw_file.h"
 #include "ocl_buffer.h"
 #include "ocl_device.h"
@@ -66,22 +67,7 @@ bw_code bench_roofline_kernel_load(const char *dir, char **text, char **path, bw
 {
     *text = NULL;
     *path = NULL;
-    bw_code rc = bw_file_find_resource("cl", BENCH_ROOFLINE_KERNEL_FILE, dir, "--kernels", "BWLAB_KERNEL_DIR", path,
-                                       err);
-    if (rc == BW_OK)
-        rc = bw_file_read(*path, text, NULL, err);
-    if (rc != BW_OK) {
-        free(*path);
-        *path = NULL;
-    }
-    return rc;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return bench_kernel_source_load(dir, BENCH_ROOFLINE_KERNEL_FILE, text, path, err);
 }
 
 typedef struct roof {
@@ -603,7 +589,7 @@ static bw_code time_rounds(roof *r, bw_error *err)
         for (size_t i = 0; i < n; i++)
             if (list[i]->event.count < BENCH_ROOFLINE_MIN_REPS)
                 enough = 0;
-        if (enough && now_s() - r->t0 >= r->o->budget_s)
+        if (enough && bench_now_s() - r->t0 >= r->o->budget_s)
             break;
         for (size_t k = 0; k < n; k++) {
             /* a different measurement leads each round */
@@ -718,7 +704,7 @@ bw_code bench_roofline_run(ocl_context *ctx, const char *source, const bench_roo
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.o = o;
-    r.t0 = now_s();
+    r.t0 = bench_now_s();
     bw_code rc = BW_OK;
     r.res = calloc(1, sizeof *r.res);
     size_t npoints = 0;
@@ -742,7 +728,7 @@ bw_code bench_roofline_run(ocl_context *ctx, const char *source, const bench_roo
     rc = measure(&r, source, err);
     if (rc != BW_OK)
         goto fail;
-    r.res->total_s = now_s() - r.t0;
+    r.res->total_s = bench_now_s() - r.t0;
     *out = r.res;
     r.res = NULL;
 fail:

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_stats.h"
 #include "bench_twin.h"
 #include "bench_validate.h"
 #include "bw_format.h"
@@ -43,13 +43,6 @@ int bench_sample_ok(double event_ns)
     return event_ns > 0 && isfinite(event_ns);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* launches per kernel form, alternated, before the faster form is chosen */
 #define FORM_CALIBRATION 5
 
@@ -83,7 +76,7 @@ static void report(run_ctx *r, const char *phase, size_t done, size_t total, con
 {
     if (!r->progress)
         return;
-    bench_progress p = { phase, done, total, spec, now_s() - r->t_start, remaining };
+    bench_progress p = { phase, done, total, spec, bench_now_s() - r->t_start, remaining };
     r->progress(r->pctx, &p);
 }
 
@@ -570,7 +563,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
 {
     const bench_plan *p = r->plan;
     const bench_settings *s = r->s;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     size_t start = 0;
     for (;;) {
         size_t pending = 0, stable = 0, eligible = 0, min_count = (size_t)-1;
@@ -583,7 +576,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             if (!r->slots[i].stable && r->res[i].event.count < min_count)
                 min_count = r->res[i].event.count;
         }
-        double elapsed = now_s() - t0;
+        double elapsed = bench_now_s() - t0;
         /* the budget ends the rounds once every unstable pattern has a few samples */
         if (pending == 0 || *stop || (elapsed > s->budget_s && min_count >= 3)) {
             info->budget_ended = pending > 0 && !*stop;
@@ -623,7 +616,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
         start++;
         info->rounds++;
     }
-    info->timing_s = now_s() - t0;
+    info->timing_s = bench_now_s() - t0;
 }
 
 /* what a kernel-bound item i waits for, by device type, form and addresses */
@@ -738,7 +731,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     info->seq_item = info->relative_item = -1;
     info->seq_spread = info->relative_spread = NAN;
     run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels, .s = s, .progress = progress,
-                  .pctx = progress_ctx, .t_start = now_s() };
+                  .pctx = progress_ctx, .t_start = bench_now_s() };
     r.res = calloc(plan->n, sizeof *r.res);
     r.slots = calloc(plan->n, sizeof *r.slots);
     bw_code rc = BW_OK;
@@ -757,7 +750,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     info->interrupted = *stop != 0;
     finish(&r, info->interrupted, info);
     teardown(&r);
-    info->total_s = now_s() - r.t_start;
+    info->total_s = bench_now_s() - r.t_start;
     *results = r.res;
     return info->interrupted ? bw_error_set(err, BW_E_INTERRUPTED, "interrupted") : BW_OK;
 }

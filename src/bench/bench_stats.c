@@ -1,8 +1,11 @@
 #include "bench_stats.h"
 
+#include <time.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -74,4 +77,11 @@ double bench_stats_ratio_spread(const double *a, size_t na, const double *b, siz
     double noise = BENCH_SPREAD_Z * sqrt(sa.rse * sa.rse + sb.rse * sb.rse);
     double drift = fabs(a1 / b1 - a2 / b2) / r;
     return noise > drift ? noise : drift;
+}
+
+double bench_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

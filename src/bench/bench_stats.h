@@ -34,4 +34,7 @@ double bench_stats_spread(const double *v, size_t n);
  * when either has fewer than 4 samples or a median that is not positive. */
 double bench_stats_ratio_spread(const double *a, size_t na, const double *b, size_t nb);
 
+/* The host's monotonic clock, in seconds from an arbitrary start. */
+double bench_now_s(void);
+
 #endif

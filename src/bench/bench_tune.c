@@ -4,10 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_stats.h"
 #include "bench_validate.h"
 #include "bw_buf.h"
+#include "bench_kernel.h"
 #include "bw_file.h"
 #include "ocl_buffer.h"
 #include "ocl_program.h"
@@ -77,21 +78,7 @@ bw_code bench_tune_kernel_load(const char *dir, char **text, char **path, bw_err
 {
     *text = NULL;
     *path = NULL;
-    bw_code rc = bw_file_find_resource("cl", BENCH_TUNE_KERNEL_FILE, dir, "--kernels", "BWLAB_KERNEL_DIR", path, err);
-    if (rc == BW_OK)
-        rc = bw_file_read(*path, text, NULL, err);
-    if (rc != BW_OK) {
-        free(*path);
-        *path = NULL;
-    }
-    return rc;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return bench_kernel_source_load(dir, BENCH_TUNE_KERNEL_FILE, text, path, err);
 }
 
 /* the search's state */
@@ -113,7 +100,7 @@ typedef struct tuner {
 
 static double elapsed(const tuner *t)
 {
-    return now_s() - t->t0;
+    return bench_now_s() - t->t0;
 }
 
 static void fail(bench_tune_candidate *c, bench_tune_status st, const char *msg)
@@ -714,7 +701,7 @@ bw_code bench_tune_run(ocl_context *ctx, const char *source, const bench_tune_op
     t.ctx = ctx;
     t.source = source;
     t.o = o;
-    t.t0 = now_s();
+    t.t0 = bench_now_s();
     choose_locals(&t);
     bw_code rc = setup(&t, err);
     for (int stage = 1; rc == BW_OK && stage <= 4; stage++) {

@@ -1,9 +1,11 @@
 #include "report_format.h"
 
 #include "bw_format.h"
+#include "bwlab_config.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void report_bytes(bw_buf *out, double bytes)
 {
@@ -39,4 +41,45 @@ bw_code report_json_dump(json_t *root, bw_buf *out, bw_error *err)
     bw_buf_putc(out, '\n');
     free(s);
     return BW_OK;
+}
+
+json_t *report_json_document(const char *schema, int version, const char *date, int argc, char *const *argv)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "schema", json_string(schema));
+    json_object_set_new(o, "schema_version", json_integer(version));
+    json_t *tool = json_object();
+    json_object_set_new(tool, "name", json_string("bwlab"));
+    json_object_set_new(tool, "version", json_string(BWLAB_VERSION));
+    json_object_set_new(o, "tool", tool);
+    json_object_set_new(o, "date", json_string(date));
+    json_t *cmd = json_array();
+    for (int i = 0; i < argc; i++)
+        json_array_append_new(cmd, json_string(argv[i]));
+    json_object_set_new(o, "command_line", cmd);
+    return o;
+}
+
+void report_csv_field(bw_buf *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        bw_buf_puts(out, s);
+        return;
+    }
+    bw_buf_putc(out, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            bw_buf_putc(out, '"');
+        bw_buf_putc(out, *s);
+    }
+    bw_buf_putc(out, '"');
+}
+
+void report_csv_num(bw_buf *out, double v, int valid)
+{
+    bw_buf_putc(out, ',');
+    if (valid && isfinite(v))
+        bw_buf_printf(out, "%.6g", v);
 }

@@ -15,6 +15,14 @@ void report_bytes(bw_buf *out, double bytes);
 void report_percent(bw_buf *out, double fraction, int valid);
 /* JSON real, or null when !valid or not finite */
 json_t *report_json_real(double v, int valid);
+/* The head every bwlab JSON document starts with: schema, schema_version,
+ * tool {name, version}, date and command_line. New reference; NULL when
+ * out of memory. */
+json_t *report_json_document(const char *schema, int version, const char *date, int argc, char *const *argv);
+/* A CSV field, quoted (RFC 4180) where it holds a comma, quote or newline. */
+void report_csv_field(bw_buf *out, const char *s);
+/* ",number", or "," alone when !valid or not finite. */
+void report_csv_num(bw_buf *out, double v, int valid);
 /* Serialises `root` (consumed) with 2-space indentation and a final newline. */
 bw_code report_json_dump(json_t *root, bw_buf *out, bw_error *err);
 

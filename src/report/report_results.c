@@ -624,28 +624,6 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
     }
 }
 
-static void csv_field(bw_buf *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        bw_buf_puts(out, s);
-        return;
-    }
-    bw_buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            bw_buf_putc(out, '"');
-        bw_buf_putc(out, *s);
-    }
-    bw_buf_putc(out, '"');
-}
-
-static void csv_num(bw_buf *out, double v, int valid)
-{
-    bw_buf_putc(out, ',');
-    if (valid && isfinite(v))
-        bw_buf_printf(out, "%.6g", v);
-}
-
 static void csv_int(bw_buf *out, long long v)
 {
     bw_buf_printf(out, ",%lld", v);
@@ -656,15 +634,15 @@ static void twin_csv(bw_buf *out, const row *w)
 {
     const bench_result *r = w->r;
     const char *bound = bench_bound_name(r->bound);
-    csv_num(out, r->best_gbs, w->ok && r->best_gbs > 0);
-    csv_num(out, r->twin_ns, w->ok && r->twin_ns > 0);
+    report_csv_num(out, r->best_gbs, w->ok && r->best_gbs > 0);
+    report_csv_num(out, r->twin_ns, w->ok && r->twin_ns > 0);
     bw_buf_putc(out, ',');
     if (r->twin_items > 0)
         bw_buf_printf(out, "%lld", (long long)r->twin_items);
-    csv_num(out, r->twin_ratio, w->ok);
+    report_csv_num(out, r->twin_ratio, w->ok);
     bw_buf_printf(out, ",%s,%s", w->ok && bound ? bound : "", w->ok ? (r->stable ? "yes" : "no") : "");
-    csv_num(out, r->spread, w->ok);
-    csv_num(out, r->relative_spread, w->ok);
+    report_csv_num(out, r->spread, w->ok);
+    report_csv_num(out, r->relative_spread, w->ok);
 }
 
 void report_results_csv(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
@@ -687,49 +665,49 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
             row w = row_of(run, i);
             const model_launch *ml = &w.it->model;
             bw_buf_printf(out, "%zu,", run->device->index);
-            csv_field(out, run->device->name);
+            report_csv_field(out, run->device->name);
             bw_buf_putc(out, ',');
-            csv_field(out, run->device->profile_name);
+            report_csv_field(out, run->device->profile_name);
             bw_buf_putc(out, ',');
-            csv_field(out, w.it->spec);
+            report_csv_field(out, w.it->spec);
             bw_buf_putc(out, ',');
-            csv_field(out, w.it->family);
+            report_csv_field(out, w.it->family);
             bw_buf_putc(out, ',');
-            csv_field(out, w.it->expr_text);
+            report_csv_field(out, w.it->expr_text);
             csv_int(out, (long long)w.it->elem);
             csv_int(out, (long long)w.it->items);
             bw_buf_printf(out, ",%s,", status_name(w.r->status));
-            csv_field(out, validated(w.r) ? "ok" : (w.r->failure ? w.r->failure : "?"));
-            csv_num(out, w.r->effective_gbs, w.ok);
-            csv_num(out, w.r->relative_to_seq, w.ok);
-            csv_num(out, w.r->event.min, w.ok);
-            csv_num(out, w.r->event.median, w.ok);
-            csv_num(out, w.r->event.mean, w.ok);
-            csv_num(out, w.r->event.stddev, w.ok);
-            csv_num(out, (double)w.r->event.count, 1);
-            csv_num(out, w.r->event.rse, w.ok);
-            csv_num(out, w.r->wall.median, w.ok);
-            csv_num(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
-            csv_num(out, w.it->warp0.line_efficiency, w.it->warp0.has_efficiency);
+            report_csv_field(out, validated(w.r) ? "ok" : (w.r->failure ? w.r->failure : "?"));
+            report_csv_num(out, w.r->effective_gbs, w.ok);
+            report_csv_num(out, w.r->relative_to_seq, w.ok);
+            report_csv_num(out, w.r->event.min, w.ok);
+            report_csv_num(out, w.r->event.median, w.ok);
+            report_csv_num(out, w.r->event.mean, w.ok);
+            report_csv_num(out, w.r->event.stddev, w.ok);
+            report_csv_num(out, (double)w.r->event.count, 1);
+            report_csv_num(out, w.r->event.rse, w.ok);
+            report_csv_num(out, w.r->wall.median, w.ok);
+            report_csv_num(out, w.it->warp0.sector_efficiency, w.it->warp0.has_efficiency);
+            report_csv_num(out, w.it->warp0.line_efficiency, w.it->warp0.has_efficiency);
             csv_int(out, (long long)ml->loads.requested_bytes);
             csv_int(out, (long long)ml->stores.requested_bytes);
             csv_int(out, (long long)(ml->loads.instr_sectors * S));
             csv_int(out, (long long)(ml->loads.footprint_sectors * S));
             csv_int(out, (long long)(ml->stores.instr_sectors * S));
             csv_int(out, (long long)(ml->stores.footprint_sectors * S));
-            csv_num(out, model_traffic_predicted_efficiency(&ml->loads), ml->loads.instr_sectors > 0);
-            csv_num(out, w.r->verdict.implied_bytes, w.ok);
+            report_csv_num(out, model_traffic_predicted_efficiency(&ml->loads), ml->loads.instr_sectors > 0);
+            report_csv_num(out, w.r->verdict.implied_bytes, w.ok);
             bw_buf_printf(out, ",%s", bench_verdict_name(w.r->verdict.code));
-            csv_num(out, w.r->verdict.position, w.ok);
+            report_csv_num(out, w.r->verdict.position, w.ok);
             bw_buf_putc(out, ',');
             if (w.it->size_note)
-                csv_field(out, w.it->size_note);
+                report_csv_field(out, w.it->size_note);
             csv_int(out, w.it->index_bits);
             bw_buf_putc(out, ',');
             if (w.r->sub_group_size)
                 bw_buf_printf(out, "%zu", w.r->sub_group_size);
             bw_buf_printf(out, ",%s", bench_access_name(w.it->access));
-            csv_num(out, fraction_of_peak(run, &w), 1);
+            report_csv_num(out, fraction_of_peak(run, &w), 1);
             twin_csv(out, &w);
             bw_buf_printf(out, ",%s", bench_form_name(w.r->form));
             bw_buf_putc(out, '\n');
@@ -949,24 +927,13 @@ static json_t *result_json(const report_run *run, size_t i)
 bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
                             bw_error *err)
 {
-    json_t *o = json_object();
+    json_t *o = report_json_document(REPORT_RESULTS_SCHEMA, REPORT_RESULTS_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    json_object_set_new(o, "schema", json_string(REPORT_RESULTS_SCHEMA));
-    json_object_set_new(o, "schema_version", json_integer(REPORT_RESULTS_SCHEMA_VERSION));
-    json_t *tool = json_object();
-    json_object_set_new(tool, "name", json_string("bwlab"));
-    json_object_set_new(tool, "version", json_string(BWLAB_VERSION));
-    json_object_set_new(o, "tool", tool);
-    json_object_set_new(o, "date", json_string(m->date));
     json_t *host = json_object();
     json_object_set_new(host, "name", json_string(m->host));
     json_object_set_new(host, "os", json_string(m->os));
     json_object_set_new(o, "host", host);
-    json_t *cmd = json_array();
-    for (int i = 0; i < m->argc; i++)
-        json_array_append_new(cmd, json_string(m->argv[i]));
-    json_object_set_new(o, "command_line", cmd);
     json_t *st = json_object();
     json_object_set_new(st, "budget_s", json_real(m->settings->budget_s));
     json_object_set_new(st, "rse_target", json_real(m->settings->rse_target));

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bwlab_config.h"
 #include "report_devices.h"
 #include "report_format.h"
 
@@ -129,50 +128,28 @@ void report_roofline_md(const report_roofline_meta *m, const report_roofline_dev
     }
 }
 
-static void csv_field(bw_buf *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        bw_buf_puts(out, s);
-        return;
-    }
-    bw_buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            bw_buf_putc(out, '"');
-        bw_buf_putc(out, *s);
-    }
-    bw_buf_putc(out, '"');
-}
-
-static void csv_num(bw_buf *out, double v, int valid)
-{
-    bw_buf_putc(out, ',');
-    if (valid && isfinite(v))
-        bw_buf_printf(out, "%.6g", v);
-}
-
 static void csv_row(bw_buf *out, const report_roofline_device *d, const bench_roofline_meas *p)
 {
     const bench_roofline_result *r = d->result;
     int sweep = p->kind == BENCH_ROOFLINE_SWEEP || p->kind == BENCH_ROOFLINE_MATMUL;
     bw_buf_printf(out, "%zu,", d->device->index);
-    csv_field(out, d->device->name);
+    report_csv_field(out, d->device->name);
     bw_buf_printf(out, ",%s,%u,%u,%u,%u,%llu", bench_roofline_kind_name(p->kind), p->k, p->iters, p->tile, p->n,
                   (unsigned long long)p->items);
-    csv_num(out, p->intensity, sweep);
-    csv_num(out, p->flop, 1);
-    csv_num(out, p->bytes, 1);
-    csv_num(out, p->event.median, p->event.count > 0);
+    report_csv_num(out, p->intensity, sweep);
+    report_csv_num(out, p->flop, 1);
+    report_csv_num(out, p->bytes, 1);
+    report_csv_num(out, p->event.median, p->event.count > 0);
     bw_buf_printf(out, ",%zu", p->event.count);
-    csv_num(out, p->gflops, p->kind != BENCH_ROOFLINE_PEAK_READ);
-    csv_num(out, p->gbs, p->kind == BENCH_ROOFLINE_PEAK_READ || p->kind == BENCH_ROOFLINE_SWEEP);
-    csv_num(out, p->model.attainable_gflops, sweep);
-    csv_num(out, p->gflops / p->model.attainable_gflops, sweep && ok(p->model.attainable_gflops));
+    report_csv_num(out, p->gflops, p->kind != BENCH_ROOFLINE_PEAK_READ);
+    report_csv_num(out, p->gbs, p->kind == BENCH_ROOFLINE_PEAK_READ || p->kind == BENCH_ROOFLINE_SWEEP);
+    report_csv_num(out, p->model.attainable_gflops, sweep);
+    report_csv_num(out, p->gflops / p->model.attainable_gflops, sweep && ok(p->model.attainable_gflops));
     bw_buf_printf(out, ",%s", sweep ? model_bound_name(p->model.bound) : "");
-    csv_num(out, r->peak_gflops, 1);
-    csv_num(out, r->peak_gbs, 1);
-    csv_num(out, r->ridge_intensity, 1);
-    csv_num(out, r->measured_ridge, 1);
+    report_csv_num(out, r->peak_gflops, 1);
+    report_csv_num(out, r->peak_gbs, 1);
+    report_csv_num(out, r->ridge_intensity, 1);
+    report_csv_num(out, r->measured_ridge, 1);
     bw_buf_putc(out, '\n');
 }
 
@@ -302,20 +279,9 @@ static json_t *device_json(const report_roofline_device *d)
 bw_code report_roofline_json(const report_roofline_meta *m, const report_roofline_device *d, size_t n, bw_buf *out,
                              bw_error *err)
 {
-    json_t *o = json_object();
+    json_t *o = report_json_document(REPORT_ROOFLINE_SCHEMA, REPORT_ROOFLINE_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    json_object_set_new(o, "schema", json_string(REPORT_ROOFLINE_SCHEMA));
-    json_object_set_new(o, "schema_version", json_integer(REPORT_ROOFLINE_SCHEMA_VERSION));
-    json_t *tool = json_object();
-    json_object_set_new(tool, "name", json_string("bwlab"));
-    json_object_set_new(tool, "version", json_string(BWLAB_VERSION));
-    json_object_set_new(o, "tool", tool);
-    json_object_set_new(o, "date", json_string(m->date));
-    json_t *cmd = json_array();
-    for (int i = 0; i < m->argc; i++)
-        json_array_append_new(cmd, json_string(m->argv[i]));
-    json_object_set_new(o, "command_line", cmd);
     json_object_set_new(o, "budget_s", json_real(m->budget_s));
     json_object_set_new(o, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
     json_t *devs = json_array();

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bwlab_config.h"
 #include "report_devices.h"
 #include "report_format.h"
 
@@ -198,20 +197,9 @@ static json_t *device_json(const report_tune_meta *m, const report_tune_device *
 bw_code report_tune_json(const report_tune_meta *m, const report_tune_device *d, size_t n, bw_buf *out,
                          bw_error *err)
 {
-    json_t *o = json_object();
+    json_t *o = report_json_document(REPORT_TUNE_SCHEMA, REPORT_TUNE_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    json_object_set_new(o, "schema", json_string(REPORT_TUNE_SCHEMA));
-    json_object_set_new(o, "schema_version", json_integer(REPORT_TUNE_SCHEMA_VERSION));
-    json_t *tool = json_object();
-    json_object_set_new(tool, "name", json_string("bwlab"));
-    json_object_set_new(tool, "version", json_string(BWLAB_VERSION));
-    json_object_set_new(o, "tool", tool);
-    json_object_set_new(o, "date", json_string(m->date));
-    json_t *cmd = json_array();
-    for (int i = 0; i < m->argc; i++)
-        json_array_append_new(cmd, json_string(m->argv[i]));
-    json_object_set_new(o, "command_line", cmd);
     json_object_set_new(o, "cache_file", json_string(m->cache_file));
     json_object_set_new(o, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
     json_t *devs = json_array();
