@@ -2,6 +2,7 @@
  * brute-force reference that enumerates every touched byte, and invariance
  * under lane permutations. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,4 +249,30 @@ Test(model_warp, invariant_under_lane_permutation)
         cr_assert_eq(a.distinct_bytes, b.distinct_bytes);
         cr_assert_eq(a.active_lanes, b.active_lanes);
     }
+}
+
+/* Array of 12-byte records against struct of arrays, one float field per
+ * warp-instruction on the nvidia profile, by hand. AoS: lane t reads bytes
+ * 12t..12t+3; 12t mod 32 is one of 0,4,..,28 plus a multiple of 4, so no
+ * lane straddles a sector, and the lanes span bytes 0..375: sectors 0..11,
+ * 12 of them, 128 useful of 384 fetched (1/3); lines 0..2. SoA: the field's
+ * own array, 4t: 4 sectors, one line. Reading the whole record (three
+ * fields) costs 3 x 12 = 36 sectors AoS against 3 x 4 = 12 SoA. */
+Test(model_warp, aos_against_soa_for_a_12_byte_record)
+{
+    model_lanes all = model_lanes_all(32);
+    for (int field = 0; field < 3; field++) {
+        char aos[32];
+        snprintf(aos, sizeof aos, "12*t + %d", 4 * field);
+        model_warp a = run_expr(&nvidia, aos, 4, all);
+        cr_expect_eq(a.requested_bytes, 128, "field %d", field);
+        cr_expect_eq(a.distinct_bytes, 128, "field %d", field);
+        cr_expect_eq(a.sectors, 12, "field %d", field);
+        cr_expect_float_eq(a.sector_efficiency, 1.0 / 3.0, 1e-12, "field %d", field);
+        cr_expect_eq(a.lines, 3, "field %d", field);
+    }
+    model_warp s = run_expr(&nvidia, "4*t", 4, all);
+    cr_expect_eq(s.sectors, 4);
+    cr_expect_eq(s.lines, 1);
+    cr_expect_float_eq(s.sector_efficiency, 1.0, 1e-12);
 }
