@@ -355,6 +355,10 @@ Test(bench, plan_errors)
     cr_expect_eq(try_plan(NULL, "4*g / (w - 2)", 0, &cpu_lim, &p, &err), BW_E_EVAL);
     /* a matrix that cannot fit */
     cr_expect_eq(try_plan("matrix-col:n=20000", NULL, 0, &cpu_lim, &p, &err), BW_E_TOOBIG);
+    /* a local-memory pattern is not timed as a global gather: it is refused by name */
+    cr_expect_eq(try_plan("bank:pitch=33", NULL, 0, &cpu_lim, &p, &err), BW_E_UNSUPPORTED);
+    cr_expect(strstr(bw_error_text(&err), "bank:pitch=33,stride=1") && strstr(bw_error_text(&err), "--space local"),
+              "%s", bw_error_text(&err));
     bench_plan_opts o = { .elem = 3 };
     cr_expect_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     bw_error_clear(&err);

@@ -209,7 +209,25 @@ Test(cli, patterns_json_lists_each_descriptor)
         json_t *e = json_array_get(ps, (size_t)f[i].nparams);
         cr_expect_str_eq(json_string_value(json_object_get(e, "name")), "elem");
         cr_expect_eq(json_integer_value(json_object_get(e, "default")), MODEL_PATTERN_DEFAULT_ELEM);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "kernel")), f[i].kernel);
     }
+    /* bank: local memory, the bank kernel, pitch and stride, floats only */
+    json_t *bank = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(j, i), "name")), "bank"))
+            bank = json_array_get(j, i);
+    cr_assert_not_null(bank);
+    cr_expect_str_eq(json_string_value(json_object_get(bank, "space")), "local");
+    cr_expect_str_eq(json_string_value(json_object_get(bank, "kernel")), "bank");
+    json_t *bp = json_object_get(bank, "params");
+    cr_assert_eq(json_array_size(bp), 3);
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(bp, 0), "name")), "pitch");
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(bp, 0), "default")), 32);
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(bp, 1), "name")), "stride");
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(bp, 1), "default")), 1);
+    cr_expect_eq(json_array_size(json_object_get(json_array_get(bp, 2), "allowed")), 1);
+    cr_expect_str_eq(json_string_value(json_object_get(bank, "spec")), "bank:pitch=32,stride=1");
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(j, 0), "space")), "global");
     json_decref(j);
 }
 
