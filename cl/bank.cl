@@ -9,8 +9,9 @@
  * address (over t, w, g and W) shifted by column j mod W. The shift is the
  * same for every lane of a warp, so it moves every lane's bank alike and
  * every read has the conflict ways of the first. The reads are folded as
- * acc = rotate(acc, 1) ^ word (a plain XOR would cancel repeated columns)
- * and acc is stored at dst[g]; the host computes the same fold.
+ * acc = (acc ^ word) * 16777619 (FNV-1a: a plain XOR, or a rotation by one
+ * bit per read, would cancel the columns read every W reads) and acc is
+ * stored at dst[g]; the host computes the same fold.
  *
  * The tile holds floats in the classic example; the kernel reads their
  * bits as uint, which is the same local-memory traffic without any
@@ -45,8 +46,8 @@ __kernel void BW_KERNEL(__global const uint *restrict src, __global uint *restri
     trace[g] = a;
 #endif
     const int base = (int)(a >> 2);
-    uint acc = 0;
+    uint acc = 2166136261u;
     for (int j = 0; j < BW_READS; j++)
-        acc = rotate(acc, 1u) ^ tile[base + j % BW_W];
+        acc = (acc ^ tile[base + j % BW_W]) * 16777619u;
     dst[g] = acc;
 }
