@@ -113,6 +113,22 @@ Test(cli, model_options)
     cr_expect(json_is_null(json_object_get(j, "banks")));
     cr_expect_eq(num(j, "sectors"), 4); /* 256 bytes in 64-byte sectors */
     json_decref(j);
+    /* a bank pattern is local by default: pitch 32, stride 4 puts rows 0, 4, ..., 28 in bank 0 (8-way) */
+    j = tu_exec_json((const char *[]){ "model", "--pattern", "bank:pitch=32,stride=4", "--format", "json", NULL });
+    cr_expect_str_eq(json_string_value(json_object_get(j, "space")), "local");
+    cr_expect_eq(num(j, "conflict_ways"), 8);
+    json_decref(j);
+    /* on a profile without banks (PoCL's cpu) the bank figures do not apply: null, never a number */
+    j = tu_exec_json((const char *[]){ "model", "--profile", "cpu", "--pattern", "bank:pitch=33", "--format", "json",
+                                   NULL });
+    cr_expect_str_eq(json_string_value(json_object_get(j, "space")), "local");
+    cr_expect(json_is_null(json_object_get(j, "conflict_ways")));
+    json_decref(j);
+    /* --space global still gives the global figures of the same addresses */
+    j = tu_exec_json((const char *[]){ "model", "--space", "global", "--pattern", "bank:pitch=33", "--format", "json",
+                                   NULL });
+    cr_expect_str_eq(json_string_value(json_object_get(j, "space")), "global");
+    json_decref(j);
     /* launch bounds: 1000 floats, seq */
     j = tu_exec_json((const char *[]){ "model", "--pattern", "seq", "--launch", "--items", "1000", "--format", "json",
                                    NULL });
