@@ -8,17 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_bank.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_runner.h"
 #include "bench_stats.h"
 #include "bench_twin.h"
+#include "bench_validate.h"
 #include "bench_verdict.h"
 #include "report_explain.h"
 #include "bw_file.h"
 #include "model_profile.h"
 #include "ocl_context.h"
+#include "ocl_buffer.h"
 #include "ocl_device.h"
+#include "ocl_program.h"
 #include "report_results.h"
 #include "test_util.h"
 #include <jansson.h>
@@ -355,6 +359,10 @@ Test(bench, plan_errors)
     cr_expect_eq(try_plan(NULL, "4*g / (w - 2)", 0, &cpu_lim, &p, &err), BW_E_EVAL);
     /* a matrix that cannot fit */
     cr_expect_eq(try_plan("matrix-col:n=20000", NULL, 0, &cpu_lim, &p, &err), BW_E_TOOBIG);
+    /* a local-memory pattern is not timed as a global gather: it is refused by name */
+    cr_expect_eq(try_plan("bank:pitch=33", NULL, 0, &cpu_lim, &p, &err), BW_E_UNSUPPORTED);
+    cr_expect(strstr(bw_error_text(&err), "bank:pitch=33,stride=1") && strstr(bw_error_text(&err), "--space local"),
+              "%s", bw_error_text(&err));
     bench_plan_opts o = { .elem = 3 };
     cr_expect_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     bw_error_clear(&err);
@@ -957,5 +965,122 @@ Test(bench, twin_of_a_run, .timeout = 300)
     bench_results_free(res, p->n);
     bench_kernels_free(k);
     bench_plan_free(p);
+    close_dev(&d);
+}
+
+/* One bank kernel on the CPU device: build, run `groups` work-groups of
+ * 256, read dst (and the trace) back. */
+static bw_code run_bank(const dev *d, const model_pattern *p, const uint32_t *tile, int64_t words, int trace,
+                        int64_t items, uint32_t *dst, int64_t *tr, bw_error *err)
+{
+    char *src_text = NULL;
+    ocl_program *prog = NULL;
+    ocl_kernel *k = NULL;
+    ocl_buffer *src = NULL, *out = NULL, *tb = NULL;
+    ocl_timing t;
+    bw_code rc = bench_bank_program(NULL, p, trace, &src_text, err);
+    if (rc == BW_OK)
+        rc = ocl_program_build(d->ctx, src_text, "bank.cl", NULL, &prog, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_create(prog, BENCH_BANK_KERNEL, &k, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(d->ctx, (uint64_t)words * 4, "src", &src, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_write(d->ctx, src, 0, tile, (uint64_t)words * 4, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(d->ctx, (uint64_t)items * 4, "dst", &out, err);
+    if (rc == BW_OK && trace)
+        rc = ocl_buffer_create(d->ctx, (uint64_t)items * 8, "trace", &tb, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(k, 0, src, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(k, 1, out, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_local(k, BENCH_BANK_ARG_TILE, (size_t)words * 4, err);
+    if (rc == BW_OK && trace)
+        rc = ocl_kernel_arg_buffer(k, BENCH_BANK_ARG_TRACE, tb, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run(d->ctx, k, (uint64_t)items, 256, &t, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(d->ctx, out, 0, dst, (uint64_t)items * 4, err);
+    if (rc == BW_OK && trace)
+        rc = ocl_buffer_read(d->ctx, tb, 0, tr, (uint64_t)items * 8, err);
+    ocl_buffer_free(tb);
+    ocl_buffer_free(out);
+    ocl_buffer_free(src);
+    ocl_kernel_free(k);
+    ocl_program_free(prog);
+    free(src_text);
+    return rc;
+}
+
+/* The bank kernels validate on the CPU device against the host's fold of
+ * each work-item's 256 local reads, and a trace build's local byte address
+ * of every work-item's first read is the model's: the default cases in the
+ * nvidia layout (W = 32), and pitch 33 at W = 16 and 64. */
+Test(bench, bank_kernels_validate_and_trace_the_local_addresses, .timeout = 300)
+{
+    dev d = open_dev();
+    /* words: the largest row read (S*t mod W) times the pitch, plus W columns */
+    static const struct {
+        const char *spec;
+        int W;
+        int64_t words;
+    } cases[] = {
+        { "bank:pitch=32", 32, 31 * 32 + 32 },          { "bank:pitch=33", 32, 31 * 33 + 32 },
+        { "bank:pitch=32,stride=2", 32, 30 * 32 + 32 }, { "bank:pitch=32,stride=4", 32, 28 * 32 + 32 },
+        { "bank:pitch=32,stride=8", 32, 24 * 32 + 32 }, { "bank:pitch=32,stride=16", 32, 16 * 32 + 32 },
+        { "bank:pitch=33", 16, 15 * 33 + 16 },          { "bank:pitch=33,stride=3", 64, 63 * 33 + 64 },
+    };
+    const int64_t items = 8 * 256;
+    uint32_t *dst = calloc((size_t)items, sizeof *dst);
+    int64_t *tr = calloc((size_t)items, sizeof *tr);
+    cr_assert(dst && tr);
+    bw_error err = BW_ERROR_INIT;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_pattern *p = NULL;
+        cr_assert_eq(model_pattern_parse(cases[i].spec, cases[i].W, 0, &p, &err), BW_OK, "%s", bw_error_text(&err));
+        int64_t words = 0;
+        cr_assert_eq(bench_bank_tile_words(p, &words, &err), BW_OK, "%s", bw_error_text(&err));
+        cr_expect_eq(words, cases[i].words, "%s", cases[i].spec);
+        cr_assert_leq((uint64_t)words * 4, d.info->local_mem_bytes, "%s", cases[i].spec);
+        uint32_t *tile = malloc((size_t)words * 4);
+        cr_assert(tile);
+        bench_fill_random((uint8_t *)tile, (uint64_t)words * 4, 7 + i);
+        for (int trace = 0; trace <= 1; trace++) {
+            memset(dst, 0, (size_t)items * sizeof *dst);
+            cr_assert_eq(run_bank(&d, p, tile, words, trace, items, dst, tr, &err), BW_OK, "%s: %s", cases[i].spec,
+                         bw_error_text(&err));
+            cr_expect_eq(bench_bank_validate(p, tile, dst, items, &err), BW_OK, "%s", bw_error_text(&err));
+            if (trace)
+                cr_expect_eq(bench_bank_validate_trace(p, tr, items, &err), BW_OK, "%s", bw_error_text(&err));
+        }
+        /* a fold off by one bit, and a first read one word off, are caught */
+        dst[items - 1] ^= 1;
+        cr_expect_eq(bench_bank_validate(p, tile, dst, items, &err), BW_E_VALIDATION);
+        tr[3] += 4;
+        cr_expect_eq(bench_bank_validate_trace(p, tr, items, &err), BW_E_VALIDATION);
+        cr_expect(strstr(bw_error_text(&err), "work-item 3") != NULL, "%s", bw_error_text(&err));
+        free(tile);
+        model_pattern_free(p);
+    }
+    /* worked by hand: lane 1 of pitch 33 reads words 33..64, so with the
+     * tile's word k = k the fold is FNV-1a over 33, 34, ..., 64, 33, ... */
+    model_pattern *p = NULL;
+    cr_assert_eq(model_pattern_parse("bank:pitch=33", 32, 0, &p, &err), BW_OK);
+    uint32_t tile[31 * 33 + 32];
+    for (uint32_t k = 0; k < 31 * 33 + 32; k++)
+        tile[k] = k;
+    uint32_t got[2];
+    cr_assert_eq(bench_bank_expect(p, tile, 2, got, &err), BW_OK);
+    uint32_t acc = 2166136261u;
+    for (int j = 0; j < BENCH_BANK_READS; j++)
+        acc = (acc ^ (uint32_t)(33 + j % 32)) * 16777619u;
+    cr_expect_eq(got[1], acc);
+    /* lane 0 reads words 0..31 instead: another fold */
+    cr_expect_neq(got[0], got[1]);
+    model_pattern_free(p);
+    free(dst);
+    free(tr);
     close_dev(&d);
 }

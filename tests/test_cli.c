@@ -113,6 +113,22 @@ Test(cli, model_options)
     cr_expect(json_is_null(json_object_get(j, "banks")));
     cr_expect_eq(num(j, "sectors"), 4); /* 256 bytes in 64-byte sectors */
     json_decref(j);
+    /* a bank pattern is local by default: pitch 32, stride 4 puts rows 0, 4, ..., 28 in bank 0 (8-way) */
+    j = tu_exec_json((const char *[]){ "model", "--pattern", "bank:pitch=32,stride=4", "--format", "json", NULL });
+    cr_expect_str_eq(json_string_value(json_object_get(j, "space")), "local");
+    cr_expect_eq(num(j, "conflict_ways"), 8);
+    json_decref(j);
+    /* on a profile without banks (PoCL's cpu) the bank figures do not apply: null, never a number */
+    j = tu_exec_json((const char *[]){ "model", "--profile", "cpu", "--pattern", "bank:pitch=33", "--format", "json",
+                                   NULL });
+    cr_expect_str_eq(json_string_value(json_object_get(j, "space")), "local");
+    cr_expect(json_is_null(json_object_get(j, "conflict_ways")));
+    json_decref(j);
+    /* --space global still gives the global figures of the same addresses */
+    j = tu_exec_json((const char *[]){ "model", "--space", "global", "--pattern", "bank:pitch=33", "--format", "json",
+                                   NULL });
+    cr_expect_str_eq(json_string_value(json_object_get(j, "space")), "global");
+    json_decref(j);
     /* launch bounds: 1000 floats, seq */
     j = tu_exec_json((const char *[]){ "model", "--pattern", "seq", "--launch", "--items", "1000", "--format", "json",
                                    NULL });
@@ -209,7 +225,25 @@ Test(cli, patterns_json_lists_each_descriptor)
         json_t *e = json_array_get(ps, (size_t)f[i].nparams);
         cr_expect_str_eq(json_string_value(json_object_get(e, "name")), "elem");
         cr_expect_eq(json_integer_value(json_object_get(e, "default")), MODEL_PATTERN_DEFAULT_ELEM);
+        cr_expect_str_eq(json_string_value(json_object_get(o, "kernel")), f[i].kernel);
     }
+    /* bank: local memory, the bank kernel, pitch and stride, floats only */
+    json_t *bank = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(j, i), "name")), "bank"))
+            bank = json_array_get(j, i);
+    cr_assert_not_null(bank);
+    cr_expect_str_eq(json_string_value(json_object_get(bank, "space")), "local");
+    cr_expect_str_eq(json_string_value(json_object_get(bank, "kernel")), "bank");
+    json_t *bp = json_object_get(bank, "params");
+    cr_assert_eq(json_array_size(bp), 3);
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(bp, 0), "name")), "pitch");
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(bp, 0), "default")), 32);
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(bp, 1), "name")), "stride");
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(bp, 1), "default")), 1);
+    cr_expect_eq(json_array_size(json_object_get(json_array_get(bp, 2), "allowed")), 1);
+    cr_expect_str_eq(json_string_value(json_object_get(bank, "spec")), "bank:pitch=32,stride=1");
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(j, 0), "space")), "global");
     json_decref(j);
 }
 

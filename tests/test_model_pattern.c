@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_bank.h"
 #include "model_pattern.h"
 #include "model_warp.h"
 #include "test_util.h"
@@ -239,8 +240,14 @@ Test(model_pattern, every_descriptor_is_complete)
         cr_expect(f[i].shows && *f[i].shows, "%s: no SHOWS text", f[i].name);
         cr_expect_not_null(f[i].build, "%s", f[i].name);
         cr_expect_not_null(f[i].explain, "%s", f[i].name);
-        cr_expect_eq(f[i].space, MODEL_PATTERN_SPACE_GLOBAL, "%s", f[i].name);
-        cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_GATHER, "%s", f[i].name);
+        /* global families run in the gather kernel, local ones in the bank kernel */
+        if (f[i].space == MODEL_PATTERN_SPACE_LOCAL) {
+            cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_BANK, "%s", f[i].name);
+            cr_expect_eq(f[i].sizing, MODEL_PATTERN_SIZING_LOCAL_TILE, "%s", f[i].name);
+        } else {
+            cr_expect_eq(f[i].space, MODEL_PATTERN_SPACE_GLOBAL, "%s", f[i].name);
+            cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_GATHER, "%s", f[i].name);
+        }
         if (root) {
             char path[1024];
             snprintf(path, sizeof path, "%s/cl/%s.cl", root, f[i].kernel);
@@ -269,6 +276,7 @@ Test(model_pattern, every_descriptor_is_complete)
     cr_expect_eq(model_pattern_family_find("matrix-row")->sizing, MODEL_PATTERN_SIZING_MATRIX);
     cr_expect_eq(model_pattern_family_find("matrix-col")->sizing, MODEL_PATTERN_SIZING_MATRIX);
     cr_expect_eq(model_pattern_family_find("stride")->sizing, MODEL_PATTERN_SIZING_FOOTPRINT);
+    cr_expect_eq(model_pattern_family_find("bank")->space, MODEL_PATTERN_SPACE_LOCAL);
     cr_expect_null(model_pattern_family_find("expr"));
 }
 
@@ -291,6 +299,7 @@ Test(model_pattern, defaults_give_the_documented_expression)
         { "matrix-row", "matrix-row:n=4096", "4 * (g / 4096 * 4096 + g % 4096)" },
         { "matrix-col", "matrix-col:n=4096", "4 * (g % 4096 * 4096 + g / 4096)" },
         { "mixed", "mixed:s=32", "t < 16 ? 4 * (1024 * w + t) : 4 * (1024 * w + 16 + 32 * (t - 16))" },
+        { "bank", "bank:pitch=32,stride=1", "4 * (1 * t % 32 * 32)" },
     };
     size_t n;
     const model_pattern_family *f = model_pattern_families(&n);
@@ -335,4 +344,62 @@ Test(model_pattern, every_family_explains_itself)
     cr_expect_str_eq(model_pattern_sectors_words(a, sizeof a, 4.5), "4.5 sectors");
     cr_expect_str_eq(model_pattern_worth_words(a, sizeof a, 1.0), "1 sector's worth");
     cr_expect_str_eq(model_pattern_worth_words(a, sizeof a, 0.5), "0.5 sectors' worth");
+}
+
+/* The bank family's ways through model_bank on the nvidia profile (32
+ * banks of 4 bytes, W = 32), worked by hand: lane t's word is
+ * ((S*t) mod 32) * P and its bank that word mod 32.
+ * - pitch 32: words 0, 32, ..., 992, all in bank 0: 32 distinct, 32-way;
+ * - pitch 33: word 33r is in bank r: one word per bank, 1-way;
+ * - pitch 32, stride 2: rows 0, 2, ..., 30 (lanes t and t+16 share a word,
+ *   one broadcast), all in bank 0: 16-way; stride 4: 8 rows, 8-way;
+ *   stride 8: 4-way; stride 16: 2-way;
+ * - pitch 33, stride 2: rows 0, 2, ..., 30 in banks 0, 2, ..., 30: 1-way;
+ * - pitch 34: word 34r is in bank 2r mod 32, rows r and r+16 share it: 2-way. */
+Test(model_pattern, bank_ways_by_hand_on_nvidia)
+{
+    static const model_geometry nvidia = { 32, 32, 128, 32, 4 };
+    static const struct {
+        const char *spec;
+        int ways;
+        int distinct;
+    } cases[] = {
+        { "bank:pitch=32", 32, 32 },          { "bank:pitch=33", 1, 32 },
+        { "bank:pitch=32,stride=2", 16, 16 }, { "bank:pitch=32,stride=4", 8, 8 },
+        { "bank:pitch=32,stride=8", 4, 4 },   { "bank:pitch=32,stride=16", 2, 2 },
+        { "bank:pitch=33,stride=2", 1, 16 },  { "bank:pitch=33,stride=4", 1, 8 },
+        { "bank:pitch=34", 2, 32 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_pattern *p = pat(cases[i].spec, 32, 0);
+        int64_t a[MODEL_MAX_LANES];
+        for (int t = 0; t < 32; t++)
+            a[t] = addr(p, t, 0);
+        model_bank b;
+        model_bank_count(&nvidia, a, &p->active, &b);
+        cr_expect_eq(b.applicable, 1, "%s", cases[i].spec);
+        cr_expect_eq(b.conflict_ways, cases[i].ways, "%s", cases[i].spec);
+        cr_expect_eq(b.distinct_words, cases[i].distinct, "%s", cases[i].spec);
+        model_pattern_free(p);
+    }
+    /* lane 5 of pitch 33, stride 2: row 10, byte 4*330 */
+    model_pattern *p = pat("bank:pitch=33,stride=2", 32, 0);
+    cr_expect_eq(addr(p, 5, 0), 1320);
+    /* lane 20 wraps: row 40 mod 32 = 8, byte 4*264 */
+    cr_expect_eq(addr(p, 20, 0), 1056);
+    model_pattern_free(p);
+    /* the tile holds floats: any other element size is a usage error */
+    model_pattern *q = NULL;
+    cr_expect_eq(model_pattern_parse("bank:elem=8", 32, 0, &q, NULL), BW_E_USAGE);
+    cr_expect_null(q);
+    /* a profile without banks: the figures do not apply */
+    static const model_geometry cpu = { 16, 64, 64, 0, 0 };
+    p = pat("bank:pitch=32", 16, 0);
+    int64_t a[MODEL_MAX_LANES];
+    for (int t = 0; t < 16; t++)
+        a[t] = addr(p, t, 0);
+    model_bank b;
+    model_bank_count(&cpu, a, &p->active, &b);
+    cr_expect_eq(b.applicable, 0);
+    model_pattern_free(p);
 }

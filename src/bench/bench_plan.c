@@ -168,6 +168,18 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
         p->n--;
         return rc;
     }
+    if (it->pattern->family->space != MODEL_PATTERN_SPACE_GLOBAL) {
+        /* the runner times global-memory loads only (cl/gather.cl); a
+         * local-memory family would be timed as something it is not */
+        rc = bw_error_set(err, BW_E_UNSUPPORTED,
+                          "pattern '%s': local-memory patterns are modeled (bwlab model --pattern %s --space "
+                          "local) but bwlab run does not measure them",
+                          it->pattern->spec, it->pattern->spec);
+        model_pattern_free(it->pattern);
+        it->pattern = NULL;
+        p->n--;
+        return rc;
+    }
     it->spec = strdup(it->pattern->spec);
     it->expr_text = strdup(it->pattern->expr_text);
     it->family = it->pattern->family->name;

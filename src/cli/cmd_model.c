@@ -289,6 +289,14 @@ static bw_code warp_addresses(model_run *r, bw_error *err)
     return BW_OK;
 }
 
+/* --space local, or no --space and a local-memory pattern family (bank) */
+static int local_space(const model_args *a, const model_run *r)
+{
+    if (a->space)
+        return !strcmp(a->space, "local");
+    return r->pattern && r->pattern->family->space == MODEL_PATTERN_SPACE_LOCAL;
+}
+
 static int compute(const cli_command *self, const model_args *a, model_run *r)
 {
     bw_error err = BW_ERROR_INIT;
@@ -297,7 +305,7 @@ static int compute(const cli_command *self, const model_args *a, model_run *r)
         rc = warp_addresses(r, &err);
         if (rc == BW_OK)
             rc = model_warp_count(&r->geo, r->elem, r->addr, &r->active, &r->counts, &err);
-        if (rc == BW_OK && a->space && !strcmp(a->space, "local"))
+        if (rc == BW_OK && local_space(a, r))
             model_bank_count(&r->geo, r->addr, &r->active, &r->bank);
         if (rc == BW_OK && a->launch) {
             model_access acc = { r->use_expr, r->elem, r->active, r->items, r->base,
@@ -337,7 +345,7 @@ static int output(const cli_command *self, const model_args *a, model_run *r)
         rep.pattern_spec = r->pattern ? r->pattern->spec : NULL;
         rep.warp = r->warp;
         rep.base = r->base;
-        rep.local = a->space && !strcmp(a->space, "local");
+        rep.local = local_space(a, r);
         rep.addr = r->addr;
         rep.active = &r->active;
         rep.counts = &r->counts;

@@ -291,6 +291,30 @@ static void explain_mixed(const model_pattern_facts *f, bw_buf *out)
                   model_pattern_sectors_words(a, sizeof a, f->sectors), model_pattern_worth_words(b, sizeof b, f->useful));
 }
 
+/* bank: a W x W tile of 4-byte floats in local memory, row pitch P floats;
+ * lane t reads row (t*S) mod W at column 0 (the kernel's later reads shift
+ * the column by the same amount for every lane, which moves every lane's
+ * bank alike and keeps the conflict ways). The row wraps so that every
+ * read stays in the W x W tile. */
+static bw_code build_bank(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    if (p->elem != 4)
+        return bw_error_set(err, BW_E_USAGE, "pattern 'bank': elem=%lld: the tile holds 4-byte floats (elem=4)",
+                            (long long)p->elem);
+    long long P = (long long)p->params[0], S = (long long)p->params[1];
+    bw_buf_printf(x, "4*((%lld*t %% %d)*%lld)", S, p->lanes, P);
+    return BW_OK;
+}
+
+static void explain_bank(const model_pattern_facts *f, bw_buf *out)
+{
+    long long P = (long long)model_pattern_param_value(f->pattern, "pitch");
+    long long S = (long long)model_pattern_param_value(f->pattern, "stride");
+    bw_buf_printf(out, "lane t reads row (%lld*t) mod %d of a local tile whose rows are %lld floats apart: "
+                       "bwlab model --space local gives the bank-conflict ways.",
+                  S, f->lanes, P);
+}
+
 /* ---- the catalogue ---- */
 
 /* the fields every current family shares: global memory, the gather kernel */
@@ -339,6 +363,14 @@ static const model_pattern_family families[] = {
       .shows = "half the warp coalesced, half scattered s elements apart: the warp pays for its scattered half",
       .nparams = 1, .params = { { "s", 32, 1, 1 << 16, "distance between the scattered lanes, in elements" } },
       GATHER, .build = build_mixed, .explain = explain_mixed },
+    { .name = "bank",
+      .shows = "local-memory tile, rows pitch floats apart: pitch 32 puts a warp's column in one bank "
+               "(32-way), pitch 33 pads it conflict-free",
+      .nparams = 2,
+      .params = { { "pitch", 32, 1, 256, "row pitch of the local tile, in floats" },
+                  { "stride", 1, 1, 1024, "rows between neighbouring lanes (row t*stride mod W)" } },
+      .space = MODEL_PATTERN_SPACE_LOCAL, .kernel = MODEL_PATTERN_KERNEL_BANK,
+      .sizing = MODEL_PATTERN_SIZING_LOCAL_TILE, .elem_fixed = 4, .build = build_bank, .explain = explain_bank },
 };
 
 const model_pattern_family *model_pattern_families(size_t *count)

@@ -40,10 +40,15 @@ typedef enum model_pattern_sizing {
     /* the whole n x n matrix once (the family has a parameter "n"); a
      * matrix larger than the buffers allow is an error, not a smaller run */
     MODEL_PATTERN_SIZING_MATRIX,
+    /* a local-memory tile per work-group: a fixed number of work-groups,
+     * no global working-set target (the family reads local memory) */
+    MODEL_PATTERN_SIZING_LOCAL_TILE,
 } model_pattern_sizing;
 
-/* The kernel family that runs every current pattern: cl/gather.cl. */
+/* The kernel families: global-memory loads (cl/gather.cl) and local-memory
+ * tile reads (cl/bank.cl). */
 #define MODEL_PATTERN_KERNEL_GATHER "gather"
+#define MODEL_PATTERN_KERNEL_BANK "bank"
 
 struct model_pattern;
 
@@ -71,6 +76,7 @@ typedef struct model_pattern_family {
     const char *kernel;         /* kernel family that runs it: cl/<kernel>.cl */
     model_pattern_sizing sizing;
     int is_reference;           /* seq: the coalesced reference of every other pattern */
+    int elem_fixed;             /* > 0: the only element size the family takes (bank: 4) */
     /* Appends the address expression (bytes, over t, w, g) of p, whose
      * params, elem and lanes are set, to expr; may narrow p->active (all
      * lanes on entry). Fails (BW_E_USAGE) on parameters that do not fit

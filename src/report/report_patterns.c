@@ -10,7 +10,10 @@ static void params_text(const model_pattern_family *f, bw_buf *b)
 {
     for (int i = 0; i < f->nparams; i++)
         bw_buf_printf(b, "%s=%lld,", f->params[i].key, (long long)f->params[i].def);
-    bw_buf_puts(b, "elem=4|8|16");
+    if (f->elem_fixed > 0)
+        bw_buf_printf(b, "elem=%d", f->elem_fixed);
+    else
+        bw_buf_puts(b, "elem=4|8|16");
 }
 
 bw_code report_patterns_table(int W, bw_buf *out, bw_error *err)
@@ -40,6 +43,8 @@ bw_code report_patterns_json(int W, bw_buf *out, bw_error *err)
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(fs[i].name));
         json_object_set_new(o, "shows", json_string(fs[i].shows));
+        json_object_set_new(o, "space", json_string(fs[i].space == MODEL_PATTERN_SPACE_LOCAL ? "local" : "global"));
+        json_object_set_new(o, "kernel", json_string(fs[i].kernel));
         json_t *ps = json_array();
         for (int k = 0; k < fs[i].nparams; k++) {
             json_t *p = json_object();
@@ -53,7 +58,8 @@ bw_code report_patterns_json(int W, bw_buf *out, bw_error *err)
         json_t *e = json_object();
         json_object_set_new(e, "name", json_string("elem"));
         json_object_set_new(e, "default", json_integer(MODEL_PATTERN_DEFAULT_ELEM));
-        json_object_set_new(e, "allowed", json_pack("[iii]", 4, 8, 16));
+        json_object_set_new(e, "allowed", fs[i].elem_fixed > 0 ? json_pack("[i]", fs[i].elem_fixed)
+                                                               : json_pack("[iii]", 4, 8, 16));
         json_object_set_new(e, "meaning", json_string("bytes per lane"));
         json_array_append_new(ps, e);
         json_object_set_new(o, "params", ps);
