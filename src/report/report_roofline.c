@@ -132,7 +132,9 @@ void report_roofline_brief(const report_roofline_device *d, const char *lead, in
 {
     const bench_roofline_result *r = d->result;
     if (!r) {
-        bw_buf_printf(out, "%sroofline FAILED: %s\n", lead, d->failure ? d->failure : "?");
+        /* the first line: a build log follows on standard error and in JSON */
+        const char *f = d->failure ? d->failure : "?";
+        bw_buf_printf(out, "%sroofline FAILED: %.*s\n", lead, (int)strcspn(f, "\n"), f);
         return;
     }
     bw_buf_printf(out, "%sroofline (measured): peak %.2f GFLOP/s, %.2f GB/s read; ridge %.2f FLOP/byte modeled "

@@ -47,7 +47,7 @@ json_t *report_roofline_entry_json(const report_roofline_device *d);
 
 /* The short roofline of `bwlab run` in a few lines after `lead`: the
  * measured peaks, the modeled and measured ridges and the tiled products,
- * or why it failed. md: Markdown list items. */
+ * or the first line of why it failed. md: Markdown list items. */
 void report_roofline_brief(const report_roofline_device *d, const char *lead, int md, bw_buf *out);
 
 #endif
