@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
@@ -434,4 +435,128 @@ Test(cli_run, read_mode, .timeout = 300)
     cr_expect_eq(r.status, 2, "%s", r.err);
     cr_expect(strstr(r.err, "--access: 'sideways'") != NULL, "%s", r.err);
     tu_result_free(&r);
+}
+
+/* The short roofline of every run (docs/results.md, "The short roofline"):
+ * the keys of `bwlab roofline`'s device entry, figures that follow from
+ * each other, and the sweep in order of intensity 2k / 4. */
+Test(cli_run, roofline_included_by_default, .timeout = 300)
+{
+    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget",
+                                            "0.3", "--format", "json", NULL },
+                          NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect_str_eq(r.err, "");
+    json_t *d = parse(r.out);
+    json_t *rf = json_object_get(json_array_get(json_object_get(d, "runs"), 0), "roofline");
+    cr_assert(json_is_object(rf), "runs[0].roofline is not an object");
+    cr_expect_str_eq(json_string_value(json_object_get(rf, "status")), "measured");
+    cr_expect(json_is_null(json_object_get(rf, "failure")));
+    double peak = json_number_value(json_object_get(rf, "peak_gflops"));
+    double bw = json_number_value(json_object_get(rf, "peak_gbs"));
+    cr_expect_gt(peak, 0);
+    cr_expect_gt(bw, 0);
+    /* the modeled ridge is peak compute / peak bandwidth */
+    double ridge = json_number_value(json_object_get(rf, "ridge_intensity"));
+    cr_expect(fabs(ridge - peak / bw) <= 1e-9 * ridge, "ridge %g, %g / %g", ridge, peak, bw);
+    /* the measured ridge: plateau / slope */
+    double plateau = json_number_value(json_object_get(rf, "plateau_gflops"));
+    double slope = json_number_value(json_object_get(rf, "slope_gbs"));
+    double mridge = json_number_value(json_object_get(rf, "measured_ridge_intensity"));
+    cr_expect(fabs(mridge - plateau / slope) <= 1e-9 * mridge, "measured ridge %g, %g / %g", mridge, plateau, slope);
+    /* k = 1, 2, 4 .. 1024: 11 points, intensity 2k / 4, ascending */
+    json_t *pts = json_object_get(rf, "points");
+    cr_assert_eq(json_array_size(pts), 11);
+    double last = 0;
+    for (size_t i = 0; i < json_array_size(pts); i++) {
+        json_t *p = json_array_get(pts, i);
+        json_int_t k = json_integer_value(json_object_get(p, "k"));
+        double in = json_number_value(json_object_get(p, "intensity"));
+        cr_expect_eq(k, (json_int_t)1 << i);
+        cr_expect(in == 2.0 * (double)k / 4.0, "point %zu: intensity %g for k %lld", i, in, (long long)k);
+        cr_expect_gt(in, last, "points not sorted by intensity at %zu", i);
+        cr_expect_str_eq(json_string_value(json_object_get(p, "validation")), "ok");
+        last = in;
+    }
+    cr_expect(json_is_array(json_object_get(rf, "matmul")));
+    cr_expect_eq(json_array_size(json_object_get(rf, "matmul")), 3);
+    cr_expect_str_eq(json_string_value(json_object_get(result_for(d, "seq"), "status")), "ok");
+    json_decref(d);
+    tu_result_free(&r);
+
+    /* the table's lines under the patterns */
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget", "0.3",
+                                  NULL },
+                NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "roofline (measured): peak ") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "FLOP/byte modeled from those") != NULL, "%s", r.out);
+    tu_result_free(&r);
+}
+
+Test(cli_run, no_roofline_gives_null, .timeout = 300)
+{
+    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget",
+                                            "0.3", "--no-roofline", "--format", "json", NULL },
+                          NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    json_t *run = json_array_get(json_object_get(d, "runs"), 0);
+    json_t *rf = json_object_get(run, "roofline");
+    cr_expect(rf != NULL && json_is_null(rf), "runs[0].roofline is not null");
+    json_decref(d);
+    tu_result_free(&r);
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget", "0.3",
+                                  "--no-roofline", "--format", "md", NULL },
+                NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "roofline") == NULL, "%s", r.out);
+    tu_result_free(&r);
+}
+
+/* A roofline.cl that does not build beside working gather kernels: the
+ * patterns' results are kept, the roofline's failure is reported and the
+ * exit status is a failed measurement's. */
+Test(cli_run, roofline_failure_keeps_the_patterns, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    static const char *const files[] = { "bw_expr.cl", "gather.cl" };
+    for (size_t i = 0; i < 2; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/cl/%s", tu_source_root(), files[i]);
+        char *text = NULL;
+        cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK);
+        tu_write_file(dir, files[i], text);
+        free(text);
+    }
+    tu_write_file(dir, "roofline.cl", "__kernel void rf_peak(__global float *o) { o[0] = no_such_roof; }\n");
+    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--kernels", dir, "--pattern", "seq", "--size",
+                                            "8M", "--budget", "0.3", "--format", "json", NULL },
+                          NULL);
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "bwlab run: error: roofline on device") != NULL, "%s", r.err);
+    cr_expect(strstr(r.err, "no_such_roof") != NULL, "%s", r.err);
+    json_t *d = parse(r.out);
+    json_t *seq = result_for(d, "seq");
+    cr_expect_str_eq(json_string_value(json_object_get(seq, "status")), "ok");
+    cr_expect_str_eq(json_string_value(json_object_get(seq, "validation")), "ok");
+    cr_expect(json_is_number(json_object_get(seq, "effective_gbs")));
+    json_t *run = json_array_get(json_object_get(d, "runs"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(run, "status")), "ok");
+    json_t *rf = json_object_get(run, "roofline");
+    cr_assert(json_is_object(rf), "runs[0].roofline is not an object");
+    cr_expect_str_eq(json_string_value(json_object_get(rf, "status")), "failed");
+    cr_expect(strstr(json_string_value(json_object_get(rf, "failure")), "no_such_roof") != NULL);
+    cr_expect(json_object_get(rf, "peak_gflops") == NULL);
+    json_decref(d);
+    tu_result_free(&r);
+    /* the table says so under the patterns */
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--kernels", dir, "--pattern", "seq", "--size", "8M",
+                                  "--budget", "0.3", NULL },
+                NULL);
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "roofline FAILED: ") != NULL, "%s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
 }

@@ -380,8 +380,10 @@ static void write_cpu_cache(const char *dir, const char *version)
     json_decref(d);
 }
 
+/* the tuned peak is what these runs check: the short roofline (tested in
+ * test_cli_run.c) is left out to keep them quick */
 static const char *const run_cpu[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M",
-                                       "--budget", "0.5", "--format", "json", NULL };
+                                       "--budget", "0.5", "--no-roofline", "--format", "json", NULL };
 
 static const char *tool_version(void)
 {
@@ -424,7 +426,7 @@ Test(tune, run_reports_fraction_of_cached_peak, .timeout = 300)
 
     /* a read-mode pattern is set against the read peak */
     const char *run_read[] = { "run", "--device", "cpu", "--access", "read", "--pattern", "seq", "--size", "8M",
-                               "--budget", "0.3", "--format", "json", NULL };
+                               "--budget", "0.3", "--no-roofline", "--format", "json", NULL };
     doc = tu_exec_json_env(run_read, env);
     json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
     cr_expect_str_eq(str(r0, "access"), "read");
@@ -432,7 +434,8 @@ Test(tune, run_reports_fraction_of_cached_peak, .timeout = 300)
     json_decref(doc);
 
     /* the table shows the peak and an "of peak" column */
-    const char *table[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget", "0.3", NULL };
+    const char *table[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget", "0.3",
+                            "--no-roofline", NULL };
     tu_result t = tu_exec(table, env);
     cr_assert_eq(t.status, 0, "%s", t.err);
     cr_expect(strstr(t.out, "peak (measured by bwlab tune on 2026-01-02T03:04:05Z, cached in ") != NULL, "%s", t.out);

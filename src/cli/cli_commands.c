@@ -38,7 +38,7 @@ static const cli_command commands[] = {
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
       "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
-      "          [--access read|copy|both]",
+      "          [--access read|copy|both] [--no-roofline]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
@@ -64,7 +64,7 @@ static const cli_command commands[] = {
       "  --output FILE       write the results there instead of standard output\n"
       "  --explain           a sentence under each row: what the pattern does, why the model says so\n"
       "  --quiet             no progress line on standard error\n"
-      "  --kernels DIR       read gather.cl and bw_expr.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
+      "  --kernels DIR       read gather.cl, bw_expr.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
       "  --local N           work-items per work-group (default 256, a multiple of the warp,\n"
       "                      lowered to what the device and each built kernel allow)\n"
       "  --index 32|64|auto  index arithmetic of the kernels: int or long (default auto: int on a\n"
@@ -75,8 +75,15 @@ static const cli_command commands[] = {
       "                      and stores only on a match: loads alone are counted and timed) or both.\n"
       "                      Default: copy for --pattern and --expr; the default set measures copy\n"
       "                      for every pattern and read as well for seq and the strides, side by side\n"
+      "  --no-roofline       skip the short roofline. By default, after a device's patterns, a\n"
+      "                      short 'bwlab roofline' (at most 1 s, or --budget when smaller; the\n"
+      "                      buffer 'bwlab roofline' takes, never --size; roofline.cl from --kernels)\n"
+      "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
+      "                      them and the measured one, the sweep and the tiled products: a few\n"
+      "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
-      "launch was too short to time (not measurable: use a larger --size), or a device failed\n"
+      "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
+      "(the patterns' results are still written), or a device failed\n"
       "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
       "proven); 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
       cmd_run },

@@ -20,6 +20,24 @@ bench_limits cli_device_limits(const ocl_device_info *d)
     return l;
 }
 
+bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s,
+                          bench_roofline_opts *o, bw_error *err)
+{
+    const uint64_t mib = (uint64_t)1 << 20;
+    uint64_t t = 0, most = 0;
+    memset(o, 0, sizeof *o);
+    bw_code rc = cli_buffer_plan(d, 0, 2, &t, &most, err);
+    if (rc != BW_OK)
+        return rc;
+    t = (t < most ? t : most) / mib * mib;
+    if (t < mib)
+        return bw_error_set(err, BW_E_TOOBIG, "the device's memory allows no 1 MiB roofline buffer");
+    o->buffer_bytes = t;
+    o->budget_s = budget_s;
+    o->min_launch_ns = bench_launch_floor_ns(settings, d->timer_resolution_ns);
+    return BW_OK;
+}
+
 bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
                         bw_error *err)
 {

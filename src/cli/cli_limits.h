@@ -4,6 +4,8 @@
 #define CLI_LIMITS_H
 
 #include "bench_plan.h"
+#include "bench_roofline.h"
+#include "bench_runner.h"
 #include "ocl_device.h"
 
 /* The device's limits; a CPU device also gets the host's last-level cache
@@ -19,6 +21,17 @@ bench_limits cli_device_limits(const ocl_device_info *d);
  * does (BW_E_TOOBIG for a --size above the largest allocation). */
 bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
                         bw_error *err);
+
+/* The options of a roofline measurement (bench_roofline_run) on a device,
+ * shared by `bwlab roofline` and the short one of `bwlab run`: the source
+ * buffer is the working set `bwlab run` plans for the device by itself (4 x
+ * its last-level cache, within its limits; never a run's --size, which may
+ * sit in the cache or be too small to time), in whole MiB, at most half the
+ * memory budget (the output buffer is 1/16 of it); the timing floor is
+ * `settings`' for the device's timer. BW_E_TOOBIG when no 1 MiB buffer
+ * fits; else fails as cli_buffer_plan. */
+bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s,
+                          bench_roofline_opts *o, bw_error *err);
 
 /* The current UTC time, ISO 8601 ("2026-11-30T12:00:00Z"), into buf. */
 void cli_iso_date(char *buf, size_t n);

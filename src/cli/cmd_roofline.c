@@ -17,7 +17,6 @@
 #include "ocl_device.h"
 #include "report_roofline.h"
 
-#define MIB ((uint64_t)1 << 20)
 #define DEFAULT_BUDGET_S 5.0
 
 enum { OPT_DEVICE = 256, OPT_FORMAT, OPT_OUTPUT, OPT_BUDGET, OPT_KERNELS };
@@ -97,33 +96,13 @@ static int parse_args(const cli_command *self, int argc, char **argv, roofline_s
     return 0;
 }
 
-/* The source buffer: the working set `bwlab run` would plan for the device
- * (4 x its last-level cache, within its limits), in whole MiB, at most
- * half the run's memory budget (the output buffer is 1/16 of it). */
-static bw_code buffer_bytes(const ocl_device_info *d, uint64_t *out, bw_error *err)
-{
-    uint64_t t = 0, most = 0;
-    bw_code rc = cli_buffer_plan(d, 0, 2, &t, &most, err);
-    if (rc != BW_OK)
-        return rc;
-    t = (t < most ? t : most) / MIB * MIB;
-    if (t < MIB)
-        return bw_error_set(err, BW_E_TOOBIG, "the device's memory allows no 1 MiB roofline buffer");
-    *out = t;
-    return BW_OK;
-}
-
-
 static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
 {
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_roofline_opts o;
     ocl_context *ctx = NULL;
-    memset(&o, 0, sizeof o);
-    o.budget_s = s->budget_s;
     bench_settings settings = bench_settings_default();
-    o.min_launch_ns = bench_launch_floor_ns(&settings, d->timer_resolution_ns);
-    bw_code rc = buffer_bytes(d, &o.buffer_bytes, err);
+    bw_code rc = cli_roofline_opts(d, &settings, s->budget_s, &o, err);
     if (rc == BW_OK && !s->source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->source, &s->kernel_path, err);
     if (rc == BW_OK)

@@ -11,6 +11,7 @@
 
 #include "bench_kernel.h"
 #include "bench_plan.h"
+#include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
 #include "bw_parse.h"
@@ -39,7 +40,12 @@ enum {
     OPT_RSE,
     OPT_INDEX,
     OPT_ACCESS,
+    OPT_NO_ROOFLINE,
 };
+
+/* the short roofline after each device's patterns: at most this budget
+ * (the run's --budget when that is smaller) */
+#define RUN_ROOFLINE_BUDGET_S 1.0
 
 static const struct option long_opts[] = {
     { "device", required_argument, NULL, OPT_DEVICE },
@@ -57,6 +63,7 @@ static const struct option long_opts[] = {
     { "rse", required_argument, NULL, OPT_RSE },
     { "index", required_argument, NULL, OPT_INDEX },
     { "access", required_argument, NULL, OPT_ACCESS },
+    { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
     { 0 },
 };
 
@@ -84,7 +91,7 @@ typedef struct run_state {
     bench_settings settings;
     const char *device_spec, *output, *kernels_dir;
     cli_format format;
-    int format_given, explain, quiet;
+    int format_given, explain, quiet, no_roofline;
     model_profiles *profiles;
     ocl_platforms *plats;
     size_t *dev_idx, ndev;
@@ -98,6 +105,9 @@ typedef struct run_state {
     char *tune_path;          /* the tuning cache, or NULL when there is no place for one */
     bench_tune_entry *tune;   /* per device: its cached peak */
     int *tuned;               /* per device: 1 when tune[k] was found */
+    char *roof_source, *roof_path;      /* roofline.cl, read once */
+    bench_roofline_result **roofs;      /* per device: the short roofline, or NULL */
+    char **roof_failures;               /* per device: why it failed, or NULL */
 } run_state;
 
 static void state_free(run_state *s)
@@ -116,6 +126,14 @@ static void state_free(run_state *s)
     }
     for (size_t i = 0; s->failures && i < s->ndev; i++)
         free(s->failures[i]);
+    for (size_t i = 0; s->roofs && i < s->ndev; i++)
+        bench_roofline_result_free(s->roofs[i]);
+    for (size_t i = 0; s->roof_failures && i < s->ndev; i++)
+        free(s->roof_failures[i]);
+    free(s->roofs);
+    free(s->roof_failures);
+    free(s->roof_source);
+    free(s->roof_path);
     free(s->failures);
     free(s->tune_path);
     free(s->tune);
@@ -215,6 +233,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         case OPT_EXPLAIN: s->explain = 1; break;
         case OPT_QUIET: s->quiet = 1; break;
         case OPT_KERNELS: s->kernels_dir = optarg; break;
+        case OPT_NO_ROOFLINE: s->no_roofline = 1; break;
         case OPT_RSE: {
             double pct = 0;
             if (bw_parse_double(optarg, "--rse", &pct, &err) != BW_OK)
@@ -349,6 +368,26 @@ static void lookup_tune(run_state *s)
     }
 }
 
+/* The short roofline on device k after its patterns, on the run's context:
+ * roofline.cl from the run's kernel directory, the buffer `bwlab roofline`
+ * takes (cli_roofline_opts) and at most RUN_ROOFLINE_BUDGET_S (the run's
+ * --budget when smaller). Sets roofs[k]; fails as bench_roofline_run or
+ * bench_roofline_kernel_load, with err naming the device. */
+static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
+{
+    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    bench_roofline_opts o;
+    double budget = s->settings.budget_s < RUN_ROOFLINE_BUDGET_S ? s->settings.budget_s : RUN_ROOFLINE_BUDGET_S;
+    bw_code rc = cli_roofline_opts(d, &s->settings, budget, &o, err);
+    if (rc == BW_OK && !s->roof_source)
+        rc = bench_roofline_kernel_load(s->kernels_dir, &s->roof_source, &s->roof_path, err);
+    if (rc == BW_OK)
+        rc = bench_roofline_run(s->ctx[k], s->roof_source, &o, &s->roofs[k], err);
+    if (rc != BW_OK)
+        bw_error_prefix(err, "roofline on device %zu (%s): ", d->index, d->name);
+    return rc;
+}
+
 static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
 {
     char date[32], host[256] = "unknown", os[512] = "unknown";
@@ -371,6 +410,8 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
         runs[k].failure = s->failures[k];
         runs[k].tune = s->tuned && s->tuned[k] ? &s->tune[k] : NULL;
         runs[k].tune_cache = s->tune_path;
+        runs[k].roofline = s->roofs[k];
+        runs[k].roofline_failure = s->roof_failures[k];
     }
     report_meta m = { date, host, os, argc, argv, &s->settings,
                       s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
@@ -426,7 +467,9 @@ int cmd_run(int argc, char **argv)
     s.results = calloc(s.ndev, sizeof *s.results);
     s.infos = calloc(s.ndev, sizeof *s.infos);
     s.failures = calloc(s.ndev, sizeof *s.failures);
-    if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures) {
+    s.roofs = calloc(s.ndev, sizeof *s.roofs);
+    s.roof_failures = calloc(s.ndev, sizeof *s.roof_failures);
+    if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures || !s.roofs || !s.roof_failures) {
         st = cli_usage_error(self, "out of memory");
         goto done;
     }
@@ -498,6 +541,23 @@ int cmd_run(int argc, char **argv)
         for (size_t i = 0; i < s.plans[k]->n; i++)
             any_failed |= s.results[k][i].status == BENCH_FAILED || s.results[k][i].status == BENCH_NOT_MEASURABLE;
         bw_error_clear(&err);
+        if (!s.no_roofline && !interrupted) {
+            if (show)
+                fprintf(stderr, "[roofline] measuring the device's roof, about %.0f s", RUN_ROOFLINE_BUDGET_S);
+            rc = measure_roofline(&s, k, &err);
+            if (show)
+                fprintf(stderr, "\r\033[K");
+            if (rc != BW_OK) {
+                /* reported beside the patterns' results, which are kept */
+                cli_fail(self, &err);
+                if (!(s.roof_failures[k] = strdup(bw_error_text(&err)))) {
+                    st = cli_usage_error(self, "out of memory");
+                    goto done;
+                }
+                any_failed = 1;
+            }
+            bw_error_clear(&err);
+        }
     }
     sigaction(SIGINT, &old, NULL);
     print_failures(&s);

@@ -12,6 +12,7 @@
 #include "report_explain.h"
 #include "report_format.h"
 #include "report_model.h"
+#include "report_roofline.h"
 #include "report_tune.h"
 
 /* The figures of one row, computed once for every writer. */
@@ -414,6 +415,27 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
     }
 }
 
+/* the short roofline: the entry `bwlab roofline` writes for a device
+ * (without "device"), or null when it was not measured */
+static json_t *roofline_json(const report_run *run)
+{
+    if (!run->roofline && !run->roofline_failure)
+        return json_null();
+    report_roofline_device d = { run->device, run->is_default, run->roofline_failure, run->roofline, "auto" };
+    json_t *o = report_roofline_entry_json(&d);
+    return o ? o : json_null();
+}
+
+/* the short roofline's lines under a run's patterns, when it was measured */
+static void roofline_lines(const report_run *run, const char *lead, int md, bw_buf *out)
+{
+    if (!run->roofline && !run->roofline_failure)
+        return;
+    report_roofline_device d = { run->device, run->is_default, run->roofline_failure, run->roofline, NULL };
+    bw_buf_putc(out, '\n');
+    report_roofline_brief(&d, lead, md, out);
+}
+
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     int paired = 0;
@@ -427,6 +449,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         if (both_modes(run->plan)) {
             paired = 1;
             table_paired(m, run, out);
+            roofline_lines(run, "", 0, out);
             continue;
         }
         /* with a tuned peak, an "of peak" column after "vs seq" */
@@ -468,6 +491,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             if (w.it->size_note)
                 bw_buf_printf(out, "    note: %s\n", w.it->size_note);
         }
+        roofline_lines(run, "", 0, out);
     }
     bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
                      "vs seq: measured, relative to seq of the same element size and access mode in this run.\n");
@@ -586,6 +610,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             continue;
         if (both_modes(run->plan)) {
             md_paired(m, run, out);
+            roofline_lines(run, "- ", 1, out);
             continue;
         }
         bw_buf_puts(out, "\n| pattern | GB/s (measured) | vs seq (measured)");
@@ -621,6 +646,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             }
             bw_buf_puts(out, " |\n");
         }
+        roofline_lines(run, "- ", 1, out);
     }
 }
 
@@ -799,6 +825,7 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(o, "failure", run->failure ? json_string(run->failure) : json_null());
     json_object_set_new(o, "profile", profile_json(run->device, p ? &p->geo : &run->device->geo));
     tune_json(o, run);
+    json_object_set_new(o, "roofline", roofline_json(run));
     if (!p)
         return o; /* the device failed before its plan was made */
     json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));

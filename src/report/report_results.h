@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "bench_plan.h"
+#include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
 #include "bw_buf.h"
@@ -28,6 +29,11 @@ typedef struct report_run {
     const char *failure;         /* why the device could not be measured, or NULL */
     const bench_tune_entry *tune; /* the device's peak from the tuning cache, or NULL */
     const char *tune_cache;      /* the cache file it came from */
+    /* the short roofline measured after the patterns (bwlab run without
+     * --no-roofline): its result, or why it failed; both NULL when it was
+     * not measured (--no-roofline, the device failed, an interrupt) */
+    const bench_roofline_result *roofline;
+    const char *roofline_failure;
 } report_run;
 
 /* What is common to the whole invocation. */

@@ -128,6 +128,32 @@ void report_roofline_md(const report_roofline_meta *m, const report_roofline_dev
     }
 }
 
+void report_roofline_brief(const report_roofline_device *d, const char *lead, int md, bw_buf *out)
+{
+    const bench_roofline_result *r = d->result;
+    if (!r) {
+        /* the first line: a build log follows on standard error and in JSON */
+        const char *f = d->failure ? d->failure : "?";
+        bw_buf_printf(out, "%sroofline FAILED: %.*s\n", lead, (int)strcspn(f, "\n"), f);
+        return;
+    }
+    bw_buf_printf(out, "%sroofline (measured): peak %.2f GFLOP/s, %.2f GB/s read; ridge %.2f FLOP/byte modeled "
+                       "from those, %.2f measured\n",
+                  lead, r->peak_gflops, r->peak_gbs, r->ridge_intensity, r->measured_ridge);
+    bw_buf_printf(out, "%s%ssweep of %zu points (k = 1 .. %u FMAs per float) over ", lead, md ? "" : "  ", r->npoints,
+                  r->npoints ? r->points[r->npoints - 1].k : 0);
+    report_bytes(out, (double)r->buffer_bytes);
+    bw_buf_printf(out, " in %.1f s; tiled matmul (measured):", r->total_s);
+    for (int t = 0; t < BENCH_ROOFLINE_TILES; t++) {
+        const bench_roofline_meas *p = &r->matmul[t];
+        if (r->matmul_measured[t])
+            bw_buf_printf(out, "%s T = %u %.2f GFLOP/s", t ? "," : "", p->tile, p->gflops);
+        else
+            bw_buf_printf(out, "%s T = %u not measured", t ? "," : "", p->tile);
+    }
+    bw_buf_puts(out, "; bwlab roofline shows each point\n");
+}
+
 static void csv_row(bw_buf *out, const report_roofline_device *d, const bench_roofline_meas *p)
 {
     const bench_roofline_result *r = d->result;
@@ -245,7 +271,18 @@ static json_t *matmul_json(const bench_roofline_result *r, int t)
 static json_t *device_json(const report_roofline_device *d)
 {
     json_t *o = json_object();
+    json_t *e = report_roofline_entry_json(d);
     json_object_set_new(o, "device", report_device_json(d->device, d->is_default));
+    json_object_update(o, e);
+    json_decref(e);
+    return o;
+}
+
+json_t *report_roofline_entry_json(const report_roofline_device *d)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
     json_object_set_new(o, "status", json_string(d->failure ? "failed" : "measured"));
     json_object_set_new(o, "failure", d->failure ? json_string(d->failure) : json_null());
     const bench_roofline_result *r = d->result;

@@ -10,6 +10,7 @@
 #include "bw_buf.h"
 #include "bw_error.h"
 #include "ocl_device.h"
+#include "report_format.h"
 
 #define REPORT_ROOFLINE_SCHEMA "bwlab.roofline"
 #define REPORT_ROOFLINE_SCHEMA_VERSION 1
@@ -37,5 +38,16 @@ void report_roofline_md(const report_roofline_meta *m, const report_roofline_dev
 void report_roofline_csv(const report_roofline_meta *m, const report_roofline_device *d, size_t n, bw_buf *out);
 bw_code report_roofline_json(const report_roofline_meta *m, const report_roofline_device *d, size_t n, bw_buf *out,
                              bw_error *err);
+
+/* One device's entry of the JSON document without its "device" object:
+ * status, failure and, when measured, the figures, points and tiles. The
+ * short roofline of `bwlab run` reports this object too. NULL when out of
+ * memory. */
+json_t *report_roofline_entry_json(const report_roofline_device *d);
+
+/* The short roofline of `bwlab run` in a few lines after `lead`: the
+ * measured peaks, the modeled and measured ridges and the tiled products,
+ * or the first line of why it failed. md: Markdown list items. */
+void report_roofline_brief(const report_roofline_device *d, const char *lead, int md, bw_buf *out);
 
 #endif
