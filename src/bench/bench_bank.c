@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "bench_kernel.h"
+#include "bench_plan.h"
 #include "bw_buf.h"
 #include "model_expr.h"
 
@@ -118,4 +119,9 @@ bw_code bench_bank_validate_trace(const model_pattern *p, const int64_t *trace, 
                                 p->spec, (long long)g, (long long)trace[g], (long long)a);
     }
     return BW_OK;
+}
+
+double bench_bank_local_bytes(const struct bench_item *it)
+{
+    return (double)it->items * BENCH_BANK_READS * 4.0;
 }

@@ -55,4 +55,9 @@ bw_code bench_bank_validate(const model_pattern *p, const uint32_t *tile, const 
  * work-item's first read: BW_E_VALIDATION names the first that is not. */
 bw_code bench_bank_validate_trace(const model_pattern *p, const int64_t *trace, int64_t items, bw_error *err);
 
+/* The local bytes a bank item's launch reads: items x BENCH_BANK_READS x 4
+ * (the GB/s of a bank item is these over its median time). */
+struct bench_item;
+double bench_bank_local_bytes(const struct bench_item *it);
+
 #endif

@@ -11,6 +11,7 @@ struct bench_kernels {
     char *prelude;      /* bw_expr.cl */
     char *gather;       /* gather.cl */
     char *gather_path;
+    char *dir;          /* --kernels, or NULL */
 };
 
 void bench_kernels_free(bench_kernels *k)
@@ -20,6 +21,7 @@ void bench_kernels_free(bench_kernels *k)
     free(k->prelude);
     free(k->gather);
     free(k->gather_path);
+    free(k->dir);
     free(k);
 }
 
@@ -42,6 +44,10 @@ bw_code bench_kernels_load(const char *dir, bench_kernels **out, bw_error *err)
     bench_kernels *k = calloc(1, sizeof *k);
     if (!k)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (dir && !(k->dir = strdup(dir))) {
+        free(k);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
     bw_code rc = bench_kernel_source_load(dir, "bw_expr.cl", &k->prelude, NULL, err);
     if (rc == BW_OK)
         rc = bench_kernel_source_load(dir, BENCH_KERNEL_FILE, &k->gather, &k->gather_path, err);
@@ -51,6 +57,11 @@ bw_code bench_kernels_load(const char *dir, bench_kernels **out, bw_error *err)
     }
     *out = k;
     return BW_OK;
+}
+
+const char *bench_kernels_dir(const bench_kernels *k)
+{
+    return k->dir;
 }
 
 const char *bench_kernels_path(const bench_kernels *k)
@@ -147,6 +158,8 @@ bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, siz
         bw_buf_puts(&b, "#define BWLAB_TRACE 1\n");
     bw_buf_puts(&b, k->prelude);
     for (size_t i = first; i < first + count && i < plan->n; i++) {
+        if (plan->items[i].bank)
+            continue; /* its own program: bench_bank_program */
         for (int f = BENCH_FORM_PLAIN; f <= (plan->scalar_form ? BENCH_FORM_SCALAR : BENCH_FORM_PLAIN); f++) {
             bw_buf_putc(&b, '\n');
             definitions(&b, &plan->items[i], i, (bench_form)f, plan->geo.lanes, plan->reqd_sub_group_size);

@@ -7,6 +7,9 @@
 
 #include "bw_buf.h"
 #include "bw_format.h"
+#include "bench_bank.h"
+#include "model_bank.h"
+#include "model_expr.h"
 #include "model_index.h"
 
 #define DEFAULT_LOCAL 256
@@ -168,17 +171,19 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
         p->n--;
         return rc;
     }
-    if (it->pattern->family->space != MODEL_PATTERN_SPACE_GLOBAL) {
-        /* the runner times global-memory loads only (cl/gather.cl); a
-         * local-memory family would be timed as something it is not */
-        rc = bw_error_set(err, BW_E_UNSUPPORTED,
-                          "pattern '%s': local-memory patterns are modeled (bwlab model --pattern %s --space "
-                          "local) but bwlab run does not measure them",
-                          it->pattern->spec, it->pattern->spec);
-        model_pattern_free(it->pattern);
-        it->pattern = NULL;
-        p->n--;
-        return rc;
+    if (it->pattern->family->space == MODEL_PATTERN_SPACE_LOCAL) {
+        /* a bank item reads local memory (cl/bank.cl): one item whatever
+         * the access modes asked for */
+        it->bank = 1;
+        it->access = BENCH_ACCESS_READ;
+        for (size_t k = 0; k + 1 < p->n; k++) {
+            if (p->items[k].bank && !strcmp(p->items[k].spec, it->pattern->spec)) {
+                model_pattern_free(it->pattern);
+                it->pattern = NULL;
+                p->n--;
+                return BW_OK;
+            }
+        }
     }
     it->spec = strdup(it->pattern->spec);
     it->expr_text = strdup(it->pattern->expr_text);
@@ -223,11 +228,23 @@ int bench_plan_is_reference(const bench_item *it)
     return it->pattern && it->pattern->family->is_reference;
 }
 
+int bench_plan_is_bank_reference(const bench_item *it)
+{
+    return it->bank && model_pattern_param_value(it->pattern, "pitch") == 33 &&
+           model_pattern_param_value(it->pattern, "stride") == 1;
+}
+
 long bench_plan_reference(const bench_plan *p, size_t i)
 {
     long any = -1;
+    if (p->items[i].bank) {
+        for (size_t k = 0; k < p->n; k++)
+            if (bench_plan_is_bank_reference(&p->items[k]))
+                return (long)k;
+        return -1;
+    }
     for (size_t k = 0; k < p->n; k++) {
-        if (!bench_plan_is_reference(&p->items[k]) || p->items[k].access != p->items[i].access)
+        if (p->items[k].bank || !bench_plan_is_reference(&p->items[k]) || p->items[k].access != p->items[i].access)
             continue;
         if (p->items[k].elem == p->items[i].elem)
             return (long)k;
@@ -421,6 +438,31 @@ fail:
     return rc;
 }
 
+/* A bank item: BENCH_BANK_GROUPS work-groups of the plan's size, one
+ * tile each, read from the start of src; the modeled ways of warp 0. */
+static bw_code size_bank(const bench_plan *p, bench_item *it, bw_error *err)
+{
+    bw_code rc = bench_bank_tile_words(it->pattern, &it->tile_words, err);
+    if (rc != BW_OK)
+        return rc;
+    it->local_size = p->local_size;
+    it->items = (int64_t)BENCH_BANK_GROUPS * p->local_size;
+    memset(&it->span, 0, sizeof it->span);
+    it->span.any = 1;
+    it->span.align = 4;
+    it->span.max_end = it->tile_words * 4;
+    int64_t addr[MODEL_MAX_LANES];
+    for (int t = 0; t < p->geo.lanes; t++) {
+        model_expr_env env = { t, 0, t, p->geo.lanes };
+        if ((rc = model_expr_eval(it->expr, &env, &addr[t], err)) != BW_OK)
+            return rc;
+    }
+    model_bank b;
+    model_bank_count(&p->geo, addr, &it->active, &b);
+    it->conflict_ways = b.applicable ? b.conflict_ways : 0;
+    return BW_OK;
+}
+
 static bw_code warp0_figures(const bench_plan *p, bench_item *it, bw_error *err)
 {
     int64_t addr[MODEL_MAX_LANES];
@@ -443,6 +485,12 @@ static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const benc
     if (o->index_bits != 0 && o->index_bits != 32 && o->index_bits != 64)
         return bw_error_set(err, BW_E_USAGE, "--index %d: the index arithmetic is 32 or 64 bits (or auto)",
                             o->index_bits);
+    if (it->bank) {
+        /* bank.cl's indices are its own (long work-item ids, int tile words) */
+        it->index32_proven = 0;
+        it->index_bits = 64;
+        return BW_OK;
+    }
     it->index32_proven = model_index_fits32(it->expr, p->geo.lanes, &it->active, it->items, NULL);
     if (o->index_bits == 32 && !it->index32_proven)
         /* a user expression is its own spec: name it once */
@@ -554,6 +602,10 @@ static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_e
         bench_item *it = &p->items[i];
         if (only_over && (uint64_t)it->span.max_end <= cap->bytes && (uint64_t)(it->items * it->elem) <= cap->bytes)
             continue;
+        if (it->bank) {
+            rc = size_bank(p, it, err);
+            continue;
+        }
         rc = size_item(p, it, cap, err);
         if (rc == BW_OK)
             rc = warp0_figures(p, it, err);
@@ -677,6 +729,12 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
      * access mode: add it */
     for (size_t i = 0, n0 = p->n; i < n0 && rc == BW_OK; i++) {
         long ref = bench_plan_reference(p, i);
+        if (p->items[i].bank) {
+            /* bank items are compared with the conflict-free bank:pitch=33 */
+            if (ref < 0 && (rc = item_from_spec(p, BENCH_BANK_REFERENCE, 0, BENCH_ACCESS_READ, err)) == BW_OK)
+                p->items[p->n - 1].added_as_reference = 1;
+            continue;
+        }
         if (ref >= 0 && p->items[ref].elem == p->items[i].elem)
             continue;
         char spec[32];

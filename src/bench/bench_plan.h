@@ -86,7 +86,19 @@ typedef struct bench_item {
     model_warp warp0;       /* warp 0 of the launch, for one-warp figures */
     int index32_proven;     /* every index value fits in int for this launch (model_index_fits32) */
     int index_bits;         /* the kernel's index arithmetic: 32 (int) or 64 (long) */
+    /* A bank item (local-memory family, cl/bank.cl via bench_bank): one
+     * W x W tile per work-group of local_size, BANK_GROUPS groups, no
+     * global working-set target, no model launch (model and warp0 stay
+     * zero), no scalar form, no twin. Its access is read (the kernel reads
+     * local memory and stores one folded word per work-item); it is
+     * measured once whatever --access says. */
+    int bank;
+    int64_t tile_words;     /* bank: the tile's 4-byte words (bench_bank_tile_words) */
+    int conflict_ways;      /* bank: modeled ways of warp 0 (model_bank); 0: the profile has no banks */
 } bench_item;
+
+/* Work-groups of a bank item's launch. */
+#define BENCH_BANK_GROUPS 2048
 
 typedef struct bench_plan {
     bench_item *items;
@@ -160,12 +172,18 @@ uint64_t bench_plan_trace_bytes(const bench_plan *p);
 /* Index of the item that serves as `seq` reference for item i: seq in
  * the same access mode, of the same element size if present, else of
  * element size 4, else any size; -1 when the mode has no seq. A read is
- * never compared with a copy. */
+ * never compared with a copy. A bank item's reference is the conflict-free
+ * bank:pitch=33,stride=1 of the plan (never seq; -1 when absent), and a
+ * bank item is never a global pattern's reference. */
 long bench_plan_reference(const bench_plan *p, size_t i);
 
 /* Whether an item is a reference pattern (seq: its family's is_reference);
- * 0 for an --expr item. */
+ * 0 for an --expr item and for the bank reference. */
 int bench_plan_is_reference(const bench_item *it);
+/* Whether an item is the bank reference, bank:pitch=33,stride=1. */
+int bench_plan_is_bank_reference(const bench_item *it);
+#define BENCH_BANK_REFERENCE "bank:pitch=33"
+
 
 /* The default pattern set for warp width W, element size elem (0: the
  * sweep's own sizes) and matrix order n; returns heap specs (caller frees

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_bank.h"
 #include "bench_stats.h"
 #include "bench_twin.h"
 #include "bench_validate.h"
@@ -63,6 +64,7 @@ typedef struct run_ctx {
     const bench_settings *s;
     bench_result *res;
     slot *slots;
+    ocl_program *common; /* the gather program of every global item */
     ocl_buffer *src, *dst;
     uint8_t *stage; /* the staging buffer, stage_bytes */
     uint64_t stage_bytes;
@@ -131,6 +133,30 @@ static bw_code make_kernel(run_ctx *r, ocl_program *prog, size_t i, bench_form f
     return rc;
 }
 
+/* A bank item's kernel: its own program (bench_bank_program), src, dst
+ * and the local tile; with trace, the trace buffer comes later. */
+static bw_code make_bank_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
+                                bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    char *source = NULL;
+    bw_code rc = bench_bank_program(bench_kernels_dir(r->kernels), it->pattern, trace, &source, err);
+    if (rc == BW_OK)
+        rc = ocl_program_build(r->ctx, source, "bank.cl", NULL, prog, err);
+    free(source);
+    if (rc == BW_OK)
+        rc = ocl_kernel_create(*prog, BENCH_BANK_KERNEL, kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_local(*kern, BENCH_BANK_ARG_TILE, (size_t)it->tile_words * 4, err);
+    if (rc == BW_OK)
+        rc = fit_group(r, i, *kern, err);
+    return rc;
+}
+
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
@@ -188,6 +214,28 @@ static bw_code validate_read(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *e
     return rc;
 }
 
+/* A bank item: one launch, then every work-item's fold against the
+ * host's (bench_bank_validate) over the tile, the first words of src. */
+static bw_code validate_bank(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    ocl_timing t;
+    uint32_t *tile = malloc((size_t)it->tile_words * 4);
+    uint32_t *dst = malloc((size_t)it->items * 4);
+    bw_code rc = tile && dst ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK) {
+        bench_fill_random_at((uint8_t *)tile, 0, (uint64_t)it->tile_words * 4, SOURCE_SEED);
+        rc = launch(r, i, kern, &t, err);
+    }
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(r->ctx, r->dst, 0, dst, (uint64_t)it->items * 4, err);
+    if (rc == BW_OK)
+        rc = bench_bank_validate(it->pattern, tile, dst, it->items, err);
+    free(tile);
+    free(dst);
+    return rc;
+}
+
 /* one launch from sentinel-filled output, then the host reference check,
  * a staging buffer of dst at a time against the regenerated source */
 static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
@@ -196,6 +244,8 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
     uint64_t bytes = (uint64_t)(it->items * it->elem);
     ocl_timing t;
     bw_code rc = write_chunks(r, r->dst, bytes, FILL_SENTINEL, err);
+    if (rc == BW_OK && it->bank)
+        return validate_bank(r, i, kern, err);
     if (rc == BW_OK && it->access == BENCH_ACCESS_READ)
         return validate_read(r, i, kern, err);
     if (rc == BW_OK)
@@ -268,6 +318,7 @@ static void teardown(run_ctx *r)
             ocl_program_free(r->slots[i].prog);
         }
     }
+    ocl_program_free(r->common);
     free(r->slots);
     ocl_buffer_free(r->src);
     ocl_buffer_free(r->dst);
@@ -278,6 +329,8 @@ static void teardown(run_ctx *r)
  * asks for both. */
 static bw_code make_kernels(run_ctx *r, ocl_program *prog, size_t i, bw_error *err)
 {
+    if (r->plan->items[i].bank)
+        return make_bank_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     bw_code rc = make_kernel(r, prog, i, BENCH_FORM_PLAIN, &r->slots[i].kern, err);
     if (rc == BW_OK && r->plan->scalar_form)
         rc = make_kernel(r, prog, i, BENCH_FORM_SCALAR, &r->slots[i].alt, err);
@@ -298,7 +351,7 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
                 fail(&r->res[i], e.code, bw_error_text(&e));
             bw_error_clear(&e);
         }
-        r->slots[0].prog = prog; /* released with the kernels */
+        r->common = prog; /* released with the kernels */
         return;
     }
     int systemic = e.code == BW_E_BUILD;
@@ -310,7 +363,7 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
             continue;
         }
         report(r, "building", i, p->n, p->items[i].spec, -1);
-        if (build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK ||
+        if ((!p->items[i].bank && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
             make_kernels(r, r->slots[i].prog, i, &one) != BW_OK)
             fail(&r->res[i], one.code, bw_error_text(&one));
         bw_error_clear(&one);
@@ -483,6 +536,10 @@ static void twin(run_ctx *r, size_t i)
     bench_result *res = &r->res[i];
     const bench_item *it = &r->plan->items[i];
     res->twin_ratio = NAN;
+    if (it->bank) {
+        no_twin(res, "no twin: local memory");
+        return;
+    }
     int64_t n = twin_size(r, i);
     if (n == 0)
         return;
@@ -688,6 +745,9 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         res->wall = bench_stats_of(res->wall_ns, res->event.count);
         const model_launch *m = &p->items[i].model;
         double bytes = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
+        /* a bank item: the local bytes its work-items read */
+        if (p->items[i].bank)
+            bytes = bench_bank_local_bytes(&p->items[i]);
         res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
         res->best_gbs = res->event.min > 0 ? bytes / res->event.min : 0.0;
         res->stable = r->slots[i].stable;
@@ -708,6 +768,15 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
             continue;
         }
         res->relative_to_seq = res->effective_gbs / r->res[ref].effective_gbs;
+        if (p->items[i].bank) {
+            /* no global traffic to place between bounds: no verdict */
+            res->verdict = bench_verdict_of(0, 0, 0, 0, 0);
+            if ((size_t)ref != i)
+                res->relative_spread = res->relative_to_seq *
+                                        bench_stats_ratio_spread(r->res[ref].event_ns, r->res[ref].event.count,
+                                                                 res->event_ns, res->event.count);
+            continue;
+        }
         const model_launch *m = &p->items[i].model, *rm = &p->items[ref].model;
         double lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * p->geo.sector);
         double upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector);
@@ -768,6 +837,28 @@ void bench_results_free(bench_result *r, size_t n)
     free(r);
 }
 
+/* the trace check of bank item i: its traced kernel, every work-item's
+ * first local address against the model (bench_bank_validate_trace) */
+static bw_code trace_bank(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    ocl_program *prog = NULL;
+    ocl_kernel *kern = NULL;
+    ocl_timing t;
+    bw_code rc = make_bank_kernel(r, i, 1, &prog, &kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(kern, BENCH_BANK_ARG_TRACE, trace, err);
+    if (rc == BW_OK)
+        rc = launch(r, i, kern, &t, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(r->ctx, trace, 0, host, (uint64_t)it->items * sizeof *host, err);
+    if (rc == BW_OK)
+        rc = bench_bank_validate_trace(it->pattern, host, it->items, err);
+    ocl_kernel_free(kern);
+    ocl_program_free(prog);
+    return rc;
+}
+
 /* the trace check of every item in the form each has in `plan` */
 static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err)
@@ -813,6 +904,11 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         bench_form form = (bench_form)(i % forms);
         ocl_kernel *kern = NULL;
         ocl_timing t;
+        if (it->bank) {
+            if (form == BENCH_FORM_PLAIN)
+                rc = trace_bank(&r, i / forms, trace, host, err);
+            continue;
+        }
         rc = make_kernel(&r, prog, i / forms, form, &kern, err);
         if (rc == BW_OK)
             rc = ocl_kernel_arg_buffer(kern, bench_kernel_trace_arg(it), trace, err);
