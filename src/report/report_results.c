@@ -1,5 +1,7 @@
 #include "report_results.h"
 
+#include "bench_bank.h"
+
 #include "bench_tune_cache.h"
 
 #include <jansson.h>
@@ -141,10 +143,32 @@ static void form_line(const report_run *run, bw_buf *out, const char *lead)
 /* the access modes the plan measures: BENCH_ACCESS_BIT of each */
 static unsigned modes_of(const bench_plan *p)
 {
-    unsigned m = 0;
+    unsigned m = 0, bank = 0;
+    /* bank items read local memory: they have no place in the global
+     * table's read and copy columns (bank_rows) */
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->items[i].bank)
+            bank = BENCH_ACCESS_BIT(p->items[i].access);
+        else
+            m |= BENCH_ACCESS_BIT(p->items[i].access);
+    }
+    return m ? m : bank;
+}
+
+static int has_global(const bench_plan *p)
+{
     for (size_t i = 0; i < p->n; i++)
-        m |= BENCH_ACCESS_BIT(p->items[i].access);
-    return m;
+        if (!p->items[i].bank)
+            return 1;
+    return 0;
+}
+
+static int has_bank(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].bank)
+            return 1;
+    return 0;
 }
 
 static int both_modes(const bench_plan *p)
@@ -379,8 +403,8 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                      "instr. x  footprint x  verdict\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (j >= 0 && (size_t)j < i)
-            continue; /* shown in its partner's row */
+        if (p->items[i].bank || (j >= 0 && (size_t)j < i))
+            continue; /* shown in its partner's row, or with the bank rows */
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
         row w = row_of(run, c >= 0 ? (size_t)c : (size_t)r);
@@ -436,6 +460,88 @@ static void roofline_lines(const report_run *run, const char *lead, int md, bw_b
     report_roofline_brief(&d, lead, md, out);
 }
 
+static void md_escape(bw_buf *out, const char *s);
+
+/* the modeled ways of a bank item: "8-way", or "n/a" where the profile has no banks */
+static void ways_text(char *buf, size_t n, const bench_item *it)
+{
+    if (it->conflict_ways > 0)
+        snprintf(buf, n, "%d-way", it->conflict_ways);
+    else
+        snprintf(buf, n, "n/a");
+}
+
+/* The bank items of a run, apart from the global table: measured local
+ * GB/s, vs the bank reference, best launch, and the modeled ways in place
+ * of sector efficiency; md: as Markdown. */
+static void bank_rows(const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    if (!has_bank(p))
+        return;
+    if (md)
+        bw_buf_puts(out, "\n| bank pattern (local memory) | GB/s local (measured) | vs " BENCH_BANK_REFERENCE
+                         " (measured) | best GB/s (measured) | ways (modeled) |\n|---|---:|---:|---:|---|\n");
+    else
+        bw_buf_puts(out, "\nlocal memory (bank patterns)\n"
+                         "pattern                   GB/s    vs ref    best     ways\n");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->items[i].bank)
+            continue;
+        row w = row_of(run, i);
+        char ways[32];
+        ways_text(ways, sizeof ways, w.it);
+        if (md) {
+            bw_buf_puts(out, "| `");
+            md_escape(out, w.it->spec);
+            bw_buf_puts(out, "` | ");
+        } else {
+            bw_buf_printf(out, "%-24s", w.it->spec);
+            if (strlen(w.it->spec) > 24)
+                bw_buf_puts(out, "\n                        ");
+        }
+        if (!w.ok) {
+            if (!md)
+                bw_buf_puts(out, "  ");
+            bw_buf_puts(out, failure_lead(w.r->status, !md));
+            bw_buf seg = BW_BUF_INIT;
+            first_line(&seg, w.r->failure ? w.r->failure : "?");
+            if (md)
+                md_escape(out, bw_buf_str(&seg));
+            else
+                bw_buf_puts(out, bw_buf_str(&seg));
+            bw_buf_free(&seg);
+            bw_buf_puts(out, md ? " | | | |\n" : "\n");
+            continue;
+        }
+        if (md) {
+            cell_ratio(out, w.r->effective_gbs, 1, 0);
+            bw_buf_puts(out, " | ");
+            cell_ratio(out, w.r->relative_to_seq, 1, 0);
+            bw_buf_puts(out, " | ");
+            cell_ratio(out, w.r->best_gbs, w.r->best_gbs > 0, 0);
+            bw_buf_printf(out, " | %s%s |\n", ways, w.it->added_as_reference ? " (added as reference)" : "");
+            continue;
+        }
+        cell_ratio(out, w.r->effective_gbs, 1, 7);
+        cell_ratio(out, w.r->relative_to_seq, 1, 9);
+        cell_ratio(out, w.r->best_gbs, w.r->best_gbs > 0, 8);
+        bw_buf_printf(out, "%9s", ways);
+        if (w.it->added_as_reference)
+            bw_buf_puts(out, " [added as reference]");
+        bw_buf_putc(out, '\n');
+    }
+    const char *lead = md ? "- " : "";
+    bw_buf_printf(out, "%sbank rows: GB/s: measured, local bytes read (work-items x %d reads x 4 B) / median kernel "
+                       "time; vs ref: measured, relative to the conflict-free " BENCH_BANK_REFERENCE
+                       " of this run; ways: modeled bank-conflict ways of warp 0 (model_bank, the profile's banks).\n",
+                  lead, BENCH_BANK_READS);
+    if (p->geo.banks == 0)
+        bw_buf_printf(out, "%snote: this device's profile has no banked local memory: ways n/a, and the bank "
+                           "figures do not apply here (no conflicts to avoid, so no speed-up to claim).\n",
+                      lead);
+}
+
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     int paired = 0;
@@ -449,6 +555,12 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         if (both_modes(run->plan)) {
             paired = 1;
             table_paired(m, run, out);
+            bank_rows(run, 0, out);
+            roofline_lines(run, "", 0, out);
+            continue;
+        }
+        if (!has_global(run->plan)) {
+            bank_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
@@ -462,6 +574,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
+            if (w.it->bank)
+                continue; /* bank_rows */
             bw_buf_printf(out, "%-24s", w.it->spec);
             if (strlen(w.it->spec) > 24)
                 bw_buf_puts(out, "\n                        ");
@@ -491,6 +605,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             if (w.it->size_note)
                 bw_buf_printf(out, "    note: %s\n", w.it->size_note);
         }
+        bank_rows(run, 0, out);
         roofline_lines(run, "", 0, out);
     }
     bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
@@ -571,7 +686,7 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
                      "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (j >= 0 && (size_t)j < i)
+        if (p->items[i].bank || (j >= 0 && (size_t)j < i))
             continue;
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -610,6 +725,12 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             continue;
         if (both_modes(run->plan)) {
             md_paired(m, run, out);
+            bank_rows(run, 1, out);
+            roofline_lines(run, "- ", 1, out);
+            continue;
+        }
+        if (!has_global(run->plan)) {
+            bank_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
@@ -620,6 +741,8 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
                          "|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
+            if (w.it->bank)
+                continue; /* bank_rows */
             bw_buf_puts(out, "| `");
             md_escape(out, w.it->spec);
             bw_buf_puts(out, "` | ");
@@ -646,6 +769,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             }
             bw_buf_puts(out, " |\n");
         }
+        bank_rows(run, 1, out);
         roofline_lines(run, "- ", 1, out);
     }
 }
@@ -909,6 +1033,18 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "fraction_of_peak", report_json_real(fraction_of_peak(run, &w), 1));
     json_object_set_new(o, "reference",
                         r->reference >= 0 ? json_string(run->plan->items[r->reference].spec) : json_null());
+    json_object_set_new(o, "space", json_string(it->bank ? "local" : "global"));
+    if (it->bank) {
+        /* local_gbs is effective_gbs: local bytes read / median time;
+         * relative_to_seq and relative_to_reference are against the bank
+         * reference (bank:pitch=33,stride=1), never seq */
+        json_object_set_new(o, "conflict_ways", it->conflict_ways > 0 ? json_integer(it->conflict_ways) : json_null());
+        json_object_set_new(o, "local_reads_per_item", json_integer(BENCH_BANK_READS));
+        json_object_set_new(o, "local_bytes", json_integer((json_int_t)bench_bank_local_bytes(it)));
+        json_object_set_new(o, "local_gbs", report_json_real(r->effective_gbs, w.ok));
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+        json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
+    }
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
     twin_json(o, &w);
