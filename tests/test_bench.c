@@ -359,13 +359,107 @@ Test(bench, plan_errors)
     cr_expect_eq(try_plan(NULL, "4*g / (w - 2)", 0, &cpu_lim, &p, &err), BW_E_EVAL);
     /* a matrix that cannot fit */
     cr_expect_eq(try_plan("matrix-col:n=20000", NULL, 0, &cpu_lim, &p, &err), BW_E_TOOBIG);
-    /* a local-memory pattern is not timed as a global gather: it is refused by name */
-    cr_expect_eq(try_plan("bank:pitch=33", NULL, 0, &cpu_lim, &p, &err), BW_E_UNSUPPORTED);
-    cr_expect(strstr(bw_error_text(&err), "bank:pitch=33,stride=1") && strstr(bw_error_text(&err), "--space local"),
-              "%s", bw_error_text(&err));
+    /* a bank pattern takes 4-byte floats only */
+    cr_expect_eq(try_plan("bank:pitch=33,elem=8", NULL, 0, &cpu_lim, &p, &err), BW_E_USAGE);
     bench_plan_opts o = { .elem = 3 };
     cr_expect_eq(bench_plan_make(&o, &cpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     bw_error_clear(&err);
+}
+
+/* Bank items: one tile per work-group of the plan's size, a fixed number
+ * of groups whatever the working-set target, read access once whatever
+ * --access says, the modeled ways of warp 0, and bank:pitch=33 as their
+ * reference (added where missing), never seq; seq never takes a bank item. */
+Test(bench, bank_items_in_plans)
+{
+    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4 };
+    const char *specs[] = { "bank:pitch=32", "seq", "bank:pitch=32,stride=4" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 3,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &gpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    /* bank:pitch=32 once, seq copy and read, the stride-4 bank once, then the added reference */
+    cr_assert_eq(p->n, 5);
+    const char *want[] = { "bank:pitch=32,stride=1", "seq", "seq", "bank:pitch=32,stride=4", "bank:pitch=33,stride=1" };
+    const int ways[] = { 32, 0, 0, 8, 1 };
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_item *it = &p->items[i];
+        cr_expect_str_eq(it->spec, want[i]);
+        cr_expect_eq(it->bank, strncmp(want[i], "bank", 4) == 0, "%s", it->spec);
+        if (!it->bank)
+            continue;
+        cr_expect_eq(it->access, BENCH_ACCESS_READ, "%s", it->spec);
+        cr_expect_eq(it->local_size, 256);
+        cr_expect_eq(it->items, (int64_t)BENCH_BANK_GROUPS * 256, "%s: no working-set target", it->spec);
+        cr_expect_eq(it->elem, 4);
+        cr_expect_eq(it->conflict_ways, ways[i], "%s: %d ways", it->spec, it->conflict_ways);
+        int64_t words = 0;
+        cr_expect_eq(bench_bank_tile_words(it->pattern, &words, &err), BW_OK);
+        cr_expect_eq(it->tile_words, words);
+        cr_expect_leq(it->tile_words * 4, (int64_t)p->src_bytes);
+        cr_expect_eq(bench_plan_reference(p, i), 4, "%s: the reference is bank:pitch=33", it->spec);
+        cr_expect_eq(bench_plan_is_reference(it), 0, "a bank item is no seq");
+    }
+    cr_expect(p->items[4].added_as_reference);
+    cr_expect(bench_plan_is_bank_reference(&p->items[4]));
+    cr_expect_not(bench_plan_is_bank_reference(&p->items[0]));
+    cr_expect_eq(bench_plan_reference(p, 1), 1, "seq is its own reference");
+    cr_expect_eq(bench_plan_reference(p, 2), 2);
+    bench_plan_free(p);
+
+    /* given by hand: pitch 33 is the reference and not added again; no
+     * banks in the profile: no ways */
+    const char *given[] = { "bank:pitch=33", "bank:pitch=32,stride=2" };
+    bench_plan_opts g = { .specs = given, .nspecs = 2 };
+    cr_assert_eq(bench_plan_make(&g, &cpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 2);
+    cr_expect_not(p->items[0].added_as_reference);
+    cr_expect_eq(bench_plan_reference(p, 0), 0);
+    cr_expect_eq(bench_plan_reference(p, 1), 0);
+    cr_expect_eq(p->items[0].conflict_ways, 0);
+    cr_expect_eq(p->items[1].conflict_ways, 0);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* Bank items in a run: built from bench_bank's program, validated against
+ * the host's fold, timed with the others, compared with bank:pitch=33,
+ * without a twin; the trace check covers them. */
+Test(bench, bank_items_run_and_trace, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *specs[] = { "seq", "bank:pitch=32", "bank:pitch=32,stride=4" };
+    bench_plan *p = plan_of(&d, specs, 3, NULL, 0, 1 << 20);
+    bench_kernels *k = kernels(NULL);
+    bench_settings s = bench_settings_default();
+    s.budget_s = 0.05;
+    s.min_reps = 1;
+    s.min_launch_ns = 1e-3;
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    cr_assert_eq(p->n, 4, "bank:pitch=33 added as reference");
+    cr_expect_str_eq(p->items[3].spec, "bank:pitch=33,stride=1");
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+        if (!p->items[i].bank)
+            continue;
+        cr_expect_eq(res[i].reference, 3, "%s", p->items[i].spec);
+        cr_expect(res[i].effective_gbs > 0);
+        cr_expect(isfinite(res[i].relative_to_seq));
+        cr_expect_eq(res[i].twin_items, 0);
+        cr_expect(res[i].twin_reason && strstr(res[i].twin_reason, "local memory"));
+    }
+    cr_expect_eq(res[0].reference, 0);
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_results_free(res, p->n);
+    bench_plan_free(p);
+    bench_kernels_free(k);
+    close_dev(&d);
 }
 
 Test(bench, statistics)

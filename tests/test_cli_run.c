@@ -560,3 +560,45 @@ Test(cli_run, roofline_failure_keeps_the_patterns, .timeout = 300)
     tu_rmdir(dir);
     free(dir);
 }
+
+/* Bank patterns measured by `bwlab run`: validated, in local memory, no
+ * modeled ways on the cpu profile (no banks), compared with bank:pitch=33. */
+Test(cli_run, bank_patterns, .timeout = 300)
+{
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "bank:pitch=32,bank:pitch=33", "--budget", "0.3",
+                           "--format", "json", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    cr_assert_eq(json_array_size(json_object_get(d, "results")), 2, "pitch 33 given: none added");
+    const char *specs[] = { "bank:pitch=32,stride=1", "bank:pitch=33,stride=1" };
+    for (size_t i = 0; i < 2; i++) {
+        json_t *b = result_for(d, specs[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "status")), "ok", "%s", specs[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "validation")), "ok");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "space")), "local");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "family")), "bank");
+        cr_expect(json_is_null(json_object_get(b, "conflict_ways")), "the cpu profile has no banks");
+        cr_expect_eq(json_integer_value(json_object_get(b, "local_reads_per_item")), 256);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "reference")), "bank:pitch=33,stride=1");
+        json_t *gbs = json_object_get(b, "local_gbs");
+        cr_expect(json_is_number(gbs) && json_number_value(gbs) > 0);
+        cr_expect_eq(json_number_value(gbs), json_number_value(json_object_get(b, "effective_gbs")));
+        cr_expect(json_is_number(json_object_get(b, "relative_to_reference")));
+        cr_expect(json_is_null(json_object_get(b, "twin_ratio")));
+        cr_expect_str_eq(json_string_value(json_object_get(b, "twin_reason")), "no twin: local memory");
+    }
+    cr_expect_float_eq(rel(d, "bank:pitch=33,stride=1"), 1.0, 1e-12);
+    json_decref(d);
+    tu_result_free(&r);
+
+    /* the table: bank rows apart, ways n/a and no speed-up claim on PoCL */
+    const char *table[] = { "run", "--device", "cpu", "--pattern", "seq,bank:pitch=32", "--budget", "0.3", NULL };
+    r = tu_exec(table, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "local memory (bank patterns)"), "%s", r.out);
+    cr_expect(strstr(r.out, "bank:pitch=33,stride=1") && strstr(r.out, "[added as reference]"), "%s", r.out);
+    cr_expect(strstr(r.out, "n/a"), "%s", r.out);
+    cr_expect(strstr(r.out, "bank figures do not apply"), "%s", r.out);
+    tu_result_free(&r);
+}
