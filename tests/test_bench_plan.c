@@ -628,10 +628,19 @@ Test(bench_plan, default_set_reads_seq_and_the_strides)
     cr_assert_eq(plan_access(NULL, 4 * MiB, 0, &p, &err), BW_OK, "%s", bw_error_text(&err));
     static const char *const reads[] = { "seq", "seq:elem=16", "stride:s=1", "stride:s=2", "stride:s=4",
                                          "stride:s=8", "stride:s=16", "stride:s=32", "stride:s=64" };
-    size_t ncopy = 0, nread = 0;
+    size_t ncopy = 0, nread = 0, nbank = 0;
     for (size_t i = 0; i < p->n; i++) {
         const bench_item *it = &p->items[i];
         cr_expect_eq(it->added_as_reference, 0, "%s: the default set has its references", it->spec);
+        if (it->bank) {
+            /* bank items are measured once, reading local memory, against bank:pitch=33 */
+            nbank++;
+            cr_expect_eq(it->access, BENCH_ACCESS_READ, "%s", it->spec);
+            long ref = bench_plan_reference(p, i);
+            cr_assert_geq(ref, 0);
+            cr_expect_str_eq(p->items[ref].spec, "bank:pitch=33,stride=1");
+            continue;
+        }
         if (it->access == BENCH_ACCESS_COPY) {
             ncopy++;
             continue;
@@ -647,7 +656,8 @@ Test(bench_plan, default_set_reads_seq_and_the_strides)
         cr_expect_eq(p->items[ref].access, BENCH_ACCESS_READ);
         cr_expect_str_eq(p->items[ref].spec, it->elem == 16 ? "seq:elem=16" : "seq");
     }
-    cr_expect_eq(ncopy, nd, "every default pattern in copy mode");
+    cr_expect_eq(nbank, 6, "32-way, conflict-free, 16-, 8-, 4- and 2-way");
+    cr_expect_eq(ncopy + nbank, nd, "every default pattern in copy mode, bank items once");
     cr_expect_eq(nread, 9);
     bench_plan_free(p);
     cr_assert_eq(plan_access(NULL, 4 * MiB, READ, &p, &err), BW_OK, "%s", bw_error_text(&err));

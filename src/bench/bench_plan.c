@@ -55,6 +55,15 @@ static const struct {
 };
 #define SWEEP_N (sizeof sweep / sizeof sweep[0])
 
+/* The default bank patterns, after the matrices: 32-way, conflict-free
+ * (the bank reference), and 16-, 8-, 4- and 2-way on 32 banks. They take
+ * 4-byte floats whatever --elem says. */
+static const char *const bank_sweep[] = {
+    "bank:pitch=32",           "bank:pitch=33",          "bank:pitch=32,stride=2",
+    "bank:pitch=32,stride=4",  "bank:pitch=32,stride=8", "bank:pitch=32,stride=16",
+};
+#define BANK_SWEEP_N (sizeof bank_sweep / sizeof bank_sweep[0])
+
 /* The default specs (see bench_plan_default_specs); when read is given, it
  * receives a heap array (the caller frees it) that says, for each spec,
  * whether the default run also measures it in read mode. */
@@ -66,7 +75,7 @@ static char **default_specs(int64_t elem, int64_t matrix_n, size_t *count, int *
     for (size_t i = 0; i < nfam; i++)
         nmatrix += fams[i].sizing == MODEL_PATTERN_SIZING_MATRIX;
     /* the sweep, the extra seq:elem=16, and one spec per matrix family */
-    size_t most = SWEEP_N + 1 + nmatrix;
+    size_t most = SWEEP_N + 1 + nmatrix + BANK_SWEEP_N;
     char **v = calloc(most, sizeof *v);
     int *read = read_out ? calloc(most, sizeof *read) : NULL;
     if (!v || (read_out && !read)) {
@@ -103,6 +112,11 @@ static char **default_specs(int64_t elem, int64_t matrix_n, size_t *count, int *
         if (read)
             read[n] = 0;
         v[n++] = strdup(buf);
+    }
+    for (size_t i = 0; i < BANK_SWEEP_N; i++) {
+        if (read)
+            read[n] = 0;
+        v[n++] = strdup(bank_sweep[i]);
     }
     for (size_t i = 0; i < n; i++) {
         if (!v[i]) {
@@ -486,8 +500,9 @@ static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const benc
         return bw_error_set(err, BW_E_USAGE, "--index %d: the index arithmetic is 32 or 64 bits (or auto)",
                             o->index_bits);
     if (it->bank) {
-        /* bank.cl's indices are its own (long work-item ids, int tile words) */
-        it->index32_proven = 0;
+        /* bank.cl has one form of its own: long work-item ids, int tile
+         * words; its values fit in int when the launch and the tile do */
+        it->index32_proven = it->items <= INT32_MAX && it->tile_words <= INT32_MAX;
         it->index_bits = 64;
         return BW_OK;
     }

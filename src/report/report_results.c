@@ -89,22 +89,25 @@ static void first_line(bw_buf *out, const char *s)
 static void index_line(const report_run *run, bw_buf *out, const char *lead)
 {
     const bench_plan *p = run->plan;
-    size_t n32 = 0;
-    for (size_t i = 0; i < p->n; i++)
-        n32 += p->items[i].index_bits == 32;
+    size_t n32 = 0, n = 0;
+    /* the gather kernels' form: bank.cl has index arithmetic of its own */
+    for (size_t i = 0; i < p->n; i++) {
+        n += !p->items[i].bank;
+        n32 += !p->items[i].bank && p->items[i].index_bits == 32;
+    }
     bw_buf_printf(out, "%sindex arithmetic: ", lead);
     if (n32 == 0) {
         bw_buf_puts(out, "64-bit (long) in every kernel\n");
         return;
     }
-    if (n32 == p->n) {
+    if (n32 == n) {
         bw_buf_puts(out, "32-bit (int) in every kernel, each proven by the model to fit its launch\n");
         return;
     }
     bw_buf_printf(out, "32-bit (int) in %zu kernels, proven by the model to fit their launches; 64-bit (long) in ", n32);
     const char *sep = "";
     for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].index_bits != 32) {
+        if (!p->items[i].bank && p->items[i].index_bits != 32) {
             bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
             sep = ", ";
         }
