@@ -587,6 +587,8 @@ Test(cli_run, bank_patterns, .timeout = 300)
         cr_expect(json_is_number(json_object_get(b, "relative_to_reference")));
         cr_expect(json_is_null(json_object_get(b, "twin_ratio")));
         cr_expect_str_eq(json_string_value(json_object_get(b, "twin_reason")), "no twin: local memory");
+        cr_expect_str_eq(json_string_value(json_object_get(json_object_get(b, "verdict"), "text")),
+                         "no verdict: local memory (no global traffic modeled)");
     }
     cr_expect_float_eq(rel(d, "bank:pitch=33,stride=1"), 1.0, 1e-12);
     json_decref(d);

@@ -1076,7 +1076,9 @@ static json_t *result_json(const report_run *run, size_t i)
 
     json_t *v = json_object();
     json_object_set_new(v, "code", json_string(bench_verdict_name(r->verdict.code)));
-    json_object_set_new(v, "text", json_string(report_verdict_words(&r->verdict)));
+    /* a bank item has no global traffic to place between bounds */
+    json_object_set_new(v, "text", json_string(it->bank ? "no verdict: local memory (no global traffic modeled)"
+                                                        : report_verdict_words(&r->verdict)));
     json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w.ok));
     json_object_set_new(v, "lower_bytes", json_real(w.lower));
     json_object_set_new(v, "upper_bytes", json_real(w.upper));
