@@ -375,7 +375,7 @@ Test(device_check, full_run_writes_results_under_out)
 
     char *s = script("device-check.sh");
     tu_result r = tu_run_cmd((const char *[]){ "bash", s, "--device", "cpu", "--pattern", "seq",
-                                               "--size", "1M", "--budget", "0.2", NULL },
+                                               "--size", "16M", "--budget", "0.2", NULL },
                              (const char *const *)e.v);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     static const char *const files[] = { "device-check.log", "devices.txt", "devices.json",
