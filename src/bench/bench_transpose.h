@@ -1,0 +1,73 @@
+/* bench_transpose: the kernels of the transpose family (cl/transpose.cl,
+ * docs/design.md §2.1, §2.2) and the host's checks of what they did.
+ *
+ * An N x N matrix of 4-byte words, row-major, one work-item per element,
+ * launched 1-D over N*N work-items: copy (out[i] = in[i], the reference),
+ * naive (out[x*N + y] = in[y*N + x], x = g % N), tiled and padded (through a
+ * W x W local tile of pitch W and W + 1, work-groups of W*W). Pure host code
+ * apart from bench_transpose_program, which only reads the kernel file. */
+#ifndef BENCH_TRANSPOSE_H
+#define BENCH_TRANSPOSE_H
+
+#include <stdint.h>
+
+#include "bw_error.h"
+#include "model_geometry.h"
+
+typedef enum bench_transpose_version {
+    BENCH_TRANSPOSE_COPY,
+    BENCH_TRANSPOSE_NAIVE,
+    BENCH_TRANSPOSE_TILED,
+    BENCH_TRANSPOSE_PADDED,
+} bench_transpose_version;
+#define BENCH_TRANSPOSE_VERSIONS 4
+
+/* Kernel arguments: in, out, then with trace the trace buffer. */
+#define BENCH_TRANSPOSE_ARG_TRACE 2u
+
+/* The version's name ("copy", "naive", "tiled", "padded"); its kernel's
+ * name in bench_transpose_program's source ("bw_transpose_copy", ...). */
+const char *bench_transpose_version_name(bench_transpose_version v);
+const char *bench_transpose_kernel_name(bench_transpose_version v);
+
+/* Whether n and tile fit together: tile >= 1, n a positive multiple of
+ * tile; BW_E_USAGE says why not. */
+bw_code bench_transpose_check_size(int64_t n, int tile, bw_error *err);
+
+/* The program of all four kernels for an n x n matrix and a tile x tile
+ * local tile (bench_transpose_check_size must hold); with trace != 0 every
+ * kernel also records each work-item's global byte address of its load.
+ * The kernel file is found as bench_kernel_source_load finds it (dir:
+ * --kernels, may be NULL). *source is the caller's. */
+bw_code bench_transpose_program(const char *dir, int64_t n, int tile, int trace, char **source, bw_error *err);
+
+/* The work-group size a version needs: tile*tile for tiled and padded,
+ * 0 (any) for copy and naive. */
+int64_t bench_transpose_local_size(bench_transpose_version v, int tile);
+
+/* The model's global byte address of work-item g's load (the address of
+ * in[] it reads) for an n x n matrix and tile edge tile. */
+int64_t bench_transpose_load_address(bench_transpose_version v, int64_t n, int tile, int64_t g);
+
+/* The modeled local-memory conflict ways of the tile's column read (the
+ * store phase reads tile[lx*pitch + ly]) by warp 0 of a tile x tile
+ * work-group, lane t being local id t, on geometry geo (warp width
+ * geo->lanes, at most tile*tile): model_bank_count over the lanes' byte
+ * addresses 4*((t % tile)*pitch + t / tile), pitch tile (tiled) or
+ * tile + 1 (padded). 0 where it does not apply: copy and naive (no tile),
+ * a profile without banks, or a warp wider than the work-group. */
+int bench_transpose_tile_ways(bench_transpose_version v, const model_geometry *geo, int tile);
+
+/* out (n*n words) against in: out[i] == in[i] for copy, out[x*n + y] ==
+ * in[y*n + x] for the others, every element. BW_E_VALIDATION names the
+ * version, the first wrong element (row, column) and what it held and
+ * should have. */
+bw_code bench_transpose_validate(bench_transpose_version v, int64_t n, const uint32_t *in, const uint32_t *out,
+                                 bw_error *err);
+
+/* trace (n*n entries) must be bench_transpose_load_address of every
+ * work-item: BW_E_VALIDATION names the first that is not. */
+bw_code bench_transpose_validate_trace(bench_transpose_version v, int64_t n, int tile, const int64_t *trace,
+                                       bw_error *err);
+
+#endif
