@@ -13,6 +13,7 @@
 #include "bench_plan.h"
 #include "bench_runner.h"
 #include "bench_stats.h"
+#include "bench_transpose.h"
 #include "bench_twin.h"
 #include "bench_validate.h"
 #include "bench_verdict.h"
@@ -1177,4 +1178,175 @@ Test(bench, bank_kernels_validate_and_trace_the_local_addresses, .timeout = 300)
     free(dst);
     free(tr);
     close_dev(&d);
+}
+
+/* One transpose kernel on the CPU device: build the program (source given,
+ * or bench_transpose_program's), run version v over n*n work-items, read
+ * out (and the trace) back. */
+static bw_code run_transpose(const dev *d, const char *source, bench_transpose_version v, int64_t n, int tile,
+                             int trace, const uint32_t *in, uint32_t *out, int64_t *tr, bw_error *err)
+{
+    char *own = NULL;
+    ocl_program *prog = NULL;
+    ocl_kernel *k = NULL;
+    ocl_buffer *src = NULL, *dst = NULL, *tb = NULL;
+    ocl_timing t;
+    uint64_t bytes = (uint64_t)(n * n) * 4;
+    bw_code rc = source ? BW_OK : bench_transpose_program(NULL, n, tile, trace, &own, err);
+    if (rc == BW_OK)
+        rc = ocl_program_build(d->ctx, source ? source : own, "transpose.cl", NULL, &prog, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_create(prog, bench_transpose_kernel_name(v), &k, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(d->ctx, bytes, "in", &src, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_write(d->ctx, src, 0, in, bytes, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_create(d->ctx, bytes, "out", &dst, err);
+    if (rc == BW_OK && trace)
+        rc = ocl_buffer_create(d->ctx, (uint64_t)(n * n) * 8, "trace", &tb, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(k, 0, src, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(k, 1, dst, err);
+    if (rc == BW_OK && trace)
+        rc = ocl_kernel_arg_buffer(k, BENCH_TRANSPOSE_ARG_TRACE, tb, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run(d->ctx, k, (uint64_t)(n * n), (uint64_t)bench_transpose_local_size(v, tile), &t, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(d->ctx, dst, 0, out, bytes, err);
+    if (rc == BW_OK && trace)
+        rc = ocl_buffer_read(d->ctx, tb, 0, tr, (uint64_t)(n * n) * 8, err);
+    ocl_buffer_free(tb);
+    ocl_buffer_free(dst);
+    ocl_buffer_free(src);
+    ocl_kernel_free(k);
+    ocl_program_free(prog);
+    free(own);
+    return rc;
+}
+
+/* The four transpose kernels validate on the CPU device against the host's
+ * transpose of every element, and a trace build's load byte address of
+ * every work-item is the model's: a 96 x 96 matrix in 16 x 16 tiles (6 x 6
+ * tiles) and a 64 x 64 matrix in 32 x 32 tiles. */
+Test(bench, transpose_kernels_validate_and_trace_the_load_addresses, .timeout = 300)
+{
+    dev d = open_dev();
+    static const struct {
+        int64_t n;
+        int tile;
+    } cases[] = { { 96, 16 }, { 64, 32 } };
+    bw_error err = BW_ERROR_INIT;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t n = cases[i].n, nn = n * n;
+        uint32_t *in = malloc((size_t)nn * 4), *out = malloc((size_t)nn * 4);
+        int64_t *tr = malloc((size_t)nn * 8);
+        cr_assert(in && out && tr);
+        bench_fill_random((uint8_t *)in, (uint64_t)nn * 4, 11 + i);
+        for (int v = 0; v < BENCH_TRANSPOSE_VERSIONS; v++)
+            for (int trace = 0; trace <= 1; trace++) {
+                memset(out, 0, (size_t)nn * 4);
+                cr_assert_eq(run_transpose(&d, NULL, (bench_transpose_version)v, n, cases[i].tile, trace, in, out, tr,
+                                           &err),
+                             BW_OK, "%s: %s", bench_transpose_version_name((bench_transpose_version)v),
+                             bw_error_text(&err));
+                cr_expect_eq(bench_transpose_validate((bench_transpose_version)v, n, in, out, &err), BW_OK, "%s",
+                             bw_error_text(&err));
+                if (trace)
+                    cr_expect_eq(bench_transpose_validate_trace((bench_transpose_version)v, n, cases[i].tile, tr,
+                                                                &err),
+                                 BW_OK, "%s", bw_error_text(&err));
+            }
+        /* the last result (padded) with two elements swapped, and a load
+         * one element off, are caught */
+        uint32_t keep = out[1];
+        out[1] = out[n];
+        out[n] = keep;
+        cr_expect_eq(bench_transpose_validate(BENCH_TRANSPOSE_PADDED, n, in, out, &err), BW_E_VALIDATION);
+        cr_expect(strstr(bw_error_text(&err), "(row 0, column 1)") != NULL, "%s", bw_error_text(&err));
+        tr[5] += 4;
+        cr_expect_eq(bench_transpose_validate_trace(BENCH_TRANSPOSE_PADDED, n, cases[i].tile, tr, &err),
+                     BW_E_VALIDATION);
+        cr_expect(strstr(bw_error_text(&err), "work-item 5 ") != NULL, "%s", bw_error_text(&err));
+        free(in);
+        free(out);
+        free(tr);
+    }
+    close_dev(&d);
+}
+
+/* A planted wrong tiled kernel, whose store phase reads the tile at
+ * [ly][lx] instead of [lx][ly] (one index swapped), copies each tile in
+ * place instead of transposing it: the host's check catches it at the first
+ * element off the tile's diagonal, row 0, column 1. */
+Test(bench, transpose_check_catches_a_tiled_kernel_with_one_index_swapped, .timeout = 300)
+{
+    dev d = open_dev();
+    const int64_t n = 64;
+    const int tile = 16;
+    bw_error err = BW_ERROR_INIT;
+    char *source = NULL;
+    cr_assert_eq(bench_transpose_program(NULL, n, tile, 0, &source, &err), BW_OK, "%s", bw_error_text(&err));
+    const char *right = "tile[lx * (PITCH) + ly]";
+    char *at = strstr(source, right);
+    cr_assert(at != NULL, "the tiled kernel's tile read");
+    memcpy(at, "tile[ly * (PITCH) + lx]", strlen(right));
+    uint32_t *in = malloc((size_t)(n * n) * 4), *out = malloc((size_t)(n * n) * 4);
+    cr_assert(in && out);
+    for (int64_t k = 0; k < n * n; k++)
+        in[k] = (uint32_t)k;
+    cr_assert_eq(run_transpose(&d, source, BENCH_TRANSPOSE_TILED, n, tile, 0, in, out, NULL, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    /* out's (row 0, column 1) holds in[1] = 1; the transpose wants in[64] = 64 */
+    cr_expect_eq(out[1], 1u);
+    cr_expect_eq(bench_transpose_validate(BENCH_TRANSPOSE_TILED, n, in, out, &err), BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "(row 0, column 1)") != NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "0x00000001, expected 0x00000040") != NULL, "%s", bw_error_text(&err));
+    /* the diagonal is right: (row 0, column 0) and (row 1, column 1) */
+    cr_expect_eq(out[0], 0u);
+    cr_expect_eq(out[n + 1], (uint32_t)(n + 1));
+    free(in);
+    free(out);
+    free(source);
+    close_dev(&d);
+}
+
+/* Load addresses and tile ways worked by hand. */
+Test(bench, transpose_load_addresses_and_tile_ways)
+{
+    /* tiled, n = 64, tile 16: work-item 256 + 17 is group 1 (tile column
+     * 1, row 0), lx = ly = 1: in[(0*16 + 1)*64 + 1*16 + 1] = in[81] */
+    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_TILED, 64, 16, 256 + 17), 4 * 81);
+    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_PADDED, 64, 16, 256 + 17), 4 * 81);
+    /* group 4 is tile column 0, row 1: local id 0 reads in[16*64] */
+    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_TILED, 64, 16, 4 * 256), 4 * 16 * 64);
+    /* copy and naive read in[g] */
+    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_NAIVE, 64, 16, 273), 4 * 273);
+    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_COPY, 64, 16, 273), 4 * 273);
+
+    /* nvidia: 32 lanes, 32 banks of 4 bytes, tile 32. The tiled column
+     * read puts lane t at word 32*t: bank 0 for every lane, 32 words, 32-way.
+     * Padded, word 33*t: bank t, 1-way. */
+    const model_geometry nvidia = { 32, 32, 128, 32, 4 };
+    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_TILED, &nvidia, 32), 32);
+    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_PADDED, &nvidia, 32), 1);
+    /* tile 16 under a 32-lane warp (two tile rows, ly = t / 16): tiled,
+     * word 16*lx + ly: even lx land in bank ly, odd lx in bank 16 + ly, so
+     * bank 0 holds lx = 0, 2, ..., 14 of ly = 0: 8-way. Padded, word
+     * 17*lx + ly: ly = 0 gives 16 distinct banks, ly = 1 shifts them by
+     * one and lx = 15 (word 256) meets lx = 0 (word 0) in bank 0: 2-way. */
+    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_TILED, &nvidia, 16), 8);
+    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_PADDED, &nvidia, 16), 2);
+    /* no tile, no banks, or a warp wider than the work-group: none */
+    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_NAIVE, &nvidia, 32), 0);
+    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_COPY, &nvidia, 32), 0);
+    const model_geometry nobanks = { 16, 64, 64, 0, 0 };
+    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_TILED, &nobanks, 16), 0);
+    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_TILED, &nvidia, 4), 0);
+
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_transpose_check_size(96, 16, &err), BW_OK);
+    cr_expect_eq(bench_transpose_check_size(100, 16, &err), BW_E_USAGE);
+    cr_expect_eq(bench_transpose_check_size(0, 16, &err), BW_E_USAGE);
 }
