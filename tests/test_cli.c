@@ -218,6 +218,16 @@ Test(cli, patterns_json_lists_each_descriptor)
         for (int k = 0; k < f[i].nparams; k++) {
             json_t *p = json_array_get(ps, (size_t)k);
             cr_expect_str_eq(json_string_value(json_object_get(p, "name")), f[i].params[k].key);
+            if (f[i].params[k].names) {
+                /* named values: the default's name, then every name allowed */
+                cr_expect_str_eq(json_string_value(json_object_get(p, "default")),
+                                 f[i].params[k].names[f[i].params[k].def]);
+                json_t *allowed = json_object_get(p, "allowed");
+                cr_assert_eq(json_array_size(allowed), (size_t)(f[i].params[k].max + 1), "%s", f[i].name);
+                for (int64_t v = 0; v <= f[i].params[k].max; v++)
+                    cr_expect_str_eq(json_string_value(json_array_get(allowed, (size_t)v)), f[i].params[k].names[v]);
+                continue;
+            }
             cr_expect_eq(json_integer_value(json_object_get(p, "default")), f[i].params[k].def);
             cr_expect_eq(json_integer_value(json_object_get(p, "min")), f[i].params[k].min);
             cr_expect_eq(json_integer_value(json_object_get(p, "max")), f[i].params[k].max);
@@ -227,6 +237,25 @@ Test(cli, patterns_json_lists_each_descriptor)
         cr_expect_eq(json_integer_value(json_object_get(e, "default")), MODEL_PATTERN_DEFAULT_ELEM);
         cr_expect_str_eq(json_string_value(json_object_get(o, "kernel")), f[i].kernel);
     }
+    /* transpose: global memory, its own kernel, version by name and n */
+    json_t *tr = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(j, i), "name")), "transpose"))
+            tr = json_array_get(j, i);
+    cr_assert_not_null(tr);
+    cr_expect_str_eq(json_string_value(json_object_get(tr, "space")), "global");
+    cr_expect_str_eq(json_string_value(json_object_get(tr, "kernel")), "transpose");
+    json_t *tp = json_object_get(tr, "params");
+    cr_assert_eq(json_array_size(tp), 3);
+    json_t *ver = json_array_get(tp, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(ver, "name")), "version");
+    cr_expect_str_eq(json_string_value(json_object_get(ver, "default")), "naive");
+    json_t *vs = json_object_get(ver, "allowed");
+    cr_assert_eq(json_array_size(vs), 4);
+    static const char *const versions[] = { "naive", "tiled", "padded", "copy" };
+    for (size_t v = 0; v < 4; v++)
+        cr_expect_str_eq(json_string_value(json_array_get(vs, v)), versions[v]);
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(tp, 1), "name")), "n");
     /* bank: local memory, the bank kernel, pitch and stride, floats only */
     json_t *bank = NULL;
     for (size_t i = 0; i < n; i++)

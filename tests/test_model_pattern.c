@@ -240,10 +240,15 @@ Test(model_pattern, every_descriptor_is_complete)
         cr_expect(f[i].shows && *f[i].shows, "%s: no SHOWS text", f[i].name);
         cr_expect_not_null(f[i].build, "%s", f[i].name);
         cr_expect_not_null(f[i].explain, "%s", f[i].name);
-        /* global families run in the gather kernel, local ones in the bank kernel */
+        /* global families run in the gather kernel (the transpose family in
+         * its own), local ones in the bank kernel */
         if (f[i].space == MODEL_PATTERN_SPACE_LOCAL) {
             cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_BANK, "%s", f[i].name);
             cr_expect_eq(f[i].sizing, MODEL_PATTERN_SIZING_LOCAL_TILE, "%s", f[i].name);
+        } else if (f[i].sizing == MODEL_PATTERN_SIZING_TRANSPOSE) {
+            cr_expect_eq(f[i].space, MODEL_PATTERN_SPACE_GLOBAL, "%s", f[i].name);
+            cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_TRANSPOSE, "%s", f[i].name);
+            cr_expect_not_null(f[i].build_store, "%s: the transpose's stores are its point", f[i].name);
         } else {
             cr_expect_eq(f[i].space, MODEL_PATTERN_SPACE_GLOBAL, "%s", f[i].name);
             cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_GATHER, "%s", f[i].name);
@@ -263,9 +268,16 @@ Test(model_pattern, every_descriptor_is_complete)
             cr_expect(p->key && *p->key && p->meaning && *p->meaning, "%s: parameter %d", f[i].name, k);
             cr_expect(p->min <= p->def && p->def <= p->max, "%s: %s=%lld outside %lld..%lld", f[i].name, p->key,
                       (long long)p->def, (long long)p->min, (long long)p->max);
+            /* named values: one name for each value min..max */
+            if (p->names) {
+                cr_expect_eq(p->min, 0, "%s: %s", f[i].name, p->key);
+                for (int64_t v = 0; v <= p->max; v++)
+                    cr_expect(p->names[v] && *p->names[v], "%s: %s=%lld has no name", f[i].name, p->key, (long long)v);
+                cr_expect_null(p->names[p->max + 1], "%s: %s", f[i].name, p->key);
+            }
             has_n |= !strcmp(p->key, "n");
         }
-        if (f[i].sizing == MODEL_PATTERN_SIZING_MATRIX)
+        if (f[i].sizing == MODEL_PATTERN_SIZING_MATRIX || f[i].sizing == MODEL_PATTERN_SIZING_TRANSPOSE)
             cr_expect(has_n, "%s: a matrix family needs its order n", f[i].name);
         refs += f[i].is_reference;
     }
@@ -300,6 +312,8 @@ Test(model_pattern, defaults_give_the_documented_expression)
         { "matrix-col", "matrix-col:n=4096", "4 * (g % 4096 * 4096 + g / 4096)" },
         { "mixed", "mixed:s=32", "t < 16 ? 4 * (1024 * w + t) : 4 * (1024 * w + 16 + 32 * (t - 16))" },
         { "bank", "bank:pitch=32,stride=1", "4 * (1 * t % 32 * 32)" },
+        /* naive: the loads are in[g] (the stores are strided) */
+        { "transpose", "transpose:version=naive,n=1024", "4 * g" },
     };
     size_t n;
     const model_pattern_family *f = model_pattern_families(&n);
@@ -310,9 +324,14 @@ Test(model_pattern, defaults_give_the_documented_expression)
         cr_assert_lt(c, sizeof cases / sizeof cases[0], "family %s has no documented expression", f[i].name);
         char spelled[256];
         int k = snprintf(spelled, sizeof spelled, "%s", f[i].name);
-        for (int q = 0; q < f[i].nparams; q++)
-            k += snprintf(spelled + k, sizeof spelled - (size_t)k, "%c%s=%lld", q ? ',' : ':', f[i].params[q].key,
-                          (long long)f[i].params[q].def);
+        for (int q = 0; q < f[i].nparams; q++) {
+            if (f[i].params[q].names)
+                k += snprintf(spelled + k, sizeof spelled - (size_t)k, "%c%s=%s", q ? ',' : ':', f[i].params[q].key,
+                              f[i].params[q].names[f[i].params[q].def]);
+            else
+                k += snprintf(spelled + k, sizeof spelled - (size_t)k, "%c%s=%lld", q ? ',' : ':',
+                              f[i].params[q].key, (long long)f[i].params[q].def);
+        }
         const char *forms[] = { f[i].name, spelled };
         for (int m = 0; m < 2; m++) {
             model_pattern *p = pat(forms[m], 32, 0);
@@ -402,4 +421,49 @@ Test(model_pattern, bank_ways_by_hand_on_nvidia)
     model_bank_count(&cpu, a, &p->active, &b);
     cr_expect_eq(b.applicable, 0);
     model_pattern_free(p);
+}
+
+/* The transpose family worked by hand for W = 32, n = 64 (2 x 2 tiles of
+ * 32 x 32, work-groups of 1024): names for the version, the load and store
+ * expressions of each version, and what does not fit. */
+Test(model_pattern, transpose_versions_loads_and_stores)
+{
+    model_pattern *p = pat("transpose:version=tiled,n=64", 32, 0);
+    cr_expect_str_eq(p->spec, "transpose:version=tiled,n=64");
+    cr_expect_eq(model_pattern_param_value(p, "version"), MODEL_TRANSPOSE_TILED);
+    cr_expect_eq(p->given, 3u, "version and n given");
+    /* work-item 1024 + 33: group 1 = tile column 1, row 0; lx = 1, ly = 1:
+     * loads in[(0*32 + 1)*64 + 32 + 1] = in[97], stores out[(32 + 1)*64 + 0 + 1] = out[2113] */
+    model_expr_env env = { 33 % 32, (1024 + 33) / 32, 1024 + 33, 32 };
+    int64_t a = 0;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(model_expr_eval(p->expr, &env, &a, &err), BW_OK);
+    cr_expect_eq(a, 4 * 97);
+    cr_assert_not_null(p->store);
+    cr_assert_eq(model_expr_eval(p->store, &env, &a, &err), BW_OK);
+    cr_expect_eq(a, 4 * 2113);
+    model_pattern_free(p);
+    /* naive: loads in[g], stores out[(g % 64)*64 + g / 64]: g = 65 (row 1, column 1) -> out[65]; g = 2 -> out[128] */
+    p = pat("transpose:n=64", 32, 0);
+    cr_expect_str_eq(p->spec, "transpose:version=naive,n=64");
+    cr_expect_eq(p->given, 2u, "n given, version by default");
+    env = (model_expr_env){ 2, 0, 2, 32 };
+    cr_assert_eq(model_expr_eval(p->store, &env, &a, &err), BW_OK);
+    cr_expect_eq(a, 4 * 128);
+    cr_expect_str_eq(p->expr_text, "4 * g");
+    model_pattern_free(p);
+    /* copy: in[g] to out[g] */
+    p = pat("transpose:version=copy", 32, 0);
+    cr_expect_str_eq(p->store_text, "4 * g");
+    model_pattern_free(p);
+    /* seq stores at dst[g]: no store expression of its own */
+    p = pat("seq", 32, 0);
+    cr_expect_null(p->store);
+    model_pattern_free(p);
+    model_pattern *q = NULL;
+    cr_expect_eq(model_pattern_parse("transpose:version=diagonal", 32, 0, &q, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "allowed naive, tiled, padded, copy") != NULL, "%s", bw_error_text(&err));
+    cr_expect_eq(model_pattern_parse("transpose:n=48", 32, 0, &q, &err), BW_E_USAGE, "48 is no multiple of 32");
+    cr_expect_eq(model_pattern_parse("transpose:elem=8", 32, 0, &q, &err), BW_E_USAGE);
+    cr_expect_null(q);
 }

@@ -315,6 +315,89 @@ static void explain_bank(const model_pattern_facts *f, bw_buf *out)
                   S, f->lanes, P);
 }
 
+/* transpose: an n x n matrix of 4-byte words, one work-item per element,
+ * tiles of W x W (the warp width) in work-groups of W*W: group b = g / W^2
+ * is tile column b mod (n/W) and tile row b / (n/W), lane lx = g mod W and
+ * row ly = (g mod W^2) / W inside it (cl/transpose.cl). Loads: in[g] for
+ * naive and copy; the tile's element (by*W + ly, bx*W + lx) for tiled and
+ * padded. */
+static const char *const transpose_versions[] = { "naive", "tiled", "padded", "copy", NULL };
+
+static bw_code transpose_sizes(const model_pattern *p, bw_error *err)
+{
+    if (p->elem != 4)
+        return bw_error_set(err, BW_E_USAGE, "pattern 'transpose': elem=%lld: the matrix holds 4-byte floats (elem=4)",
+                            (long long)p->elem);
+    if (p->params[1] % p->lanes != 0)
+        return bw_error_set(err, BW_E_USAGE, "pattern 'transpose': n=%lld is not a multiple of the tile edge, the "
+                                             "warp width %d",
+                            (long long)p->params[1], p->lanes);
+    return BW_OK;
+}
+
+/* the tiled element (row R, column C) of the matrix: 4*((R)*n + C) with
+ * the tile row or column taken as `row_of` and the other as `col_of` */
+static void transpose_tiled_text(const model_pattern *p, int store, bw_buf *x)
+{
+    long long W = p->lanes, Q = W * W, n = (long long)p->params[1], K = n / W;
+    /* loads: row by*W + ly, column bx*W + lx; stores: row bx*W + ly, column by*W + lx */
+    bw_buf_printf(x, "4*((g / %lld %s %lld*%lld + (g %% %lld) / %lld)*%lld + g / %lld %s %lld*%lld + g %% %lld)", Q,
+                  store ? "%" : "/", K, W, Q, W, n, Q, store ? "/" : "%", K, W, W);
+}
+
+static bw_code build_transpose(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    bw_code rc = transpose_sizes(p, err);
+    if (rc != BW_OK)
+        return rc;
+    if (p->params[0] == MODEL_TRANSPOSE_TILED || p->params[0] == MODEL_TRANSPOSE_PADDED)
+        transpose_tiled_text(p, 0, x);
+    else
+        bw_buf_puts(x, "4*g");
+    return BW_OK;
+}
+
+static bw_code build_transpose_store(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)err;
+    long long n = (long long)p->params[1];
+    if (p->params[0] == MODEL_TRANSPOSE_TILED || p->params[0] == MODEL_TRANSPOSE_PADDED)
+        transpose_tiled_text(p, 1, x);
+    else if (p->params[0] == MODEL_TRANSPOSE_NAIVE)
+        bw_buf_printf(x, "4*((g %% %lld)*%lld + g / %lld)", n, n, n);
+    else
+        bw_buf_puts(x, "4*g");
+    return BW_OK;
+}
+
+static void explain_transpose(const model_pattern_facts *f, bw_buf *out)
+{
+    char a[64];
+    long long n = (long long)model_pattern_param_value(f->pattern, "n");
+    switch ((model_transpose_version)model_pattern_param_value(f->pattern, "version")) {
+    case MODEL_TRANSPOSE_NAIVE:
+        bw_buf_printf(out, "a warp reads a row of the %lld x %lld matrix (%s) and writes a column, each lane's "
+                           "store %lld bytes from the next: the stores are strided.",
+                      n, n, model_pattern_sectors_words(a, sizeof a, f->sectors), n * 4);
+        break;
+    case MODEL_TRANSPOSE_TILED:
+        bw_buf_printf(out, "a warp reads a row of a %d x %d local tile (%s) and writes a row of the result; the "
+                           "tile's column read puts every lane %d words apart in local memory.",
+                      f->lanes, f->lanes, model_pattern_sectors_words(a, sizeof a, f->sectors), f->lanes);
+        break;
+    case MODEL_TRANSPOSE_PADDED:
+        bw_buf_printf(out, "the tiled transpose with the tile's rows %d words apart: the column read falls in "
+                           "distinct banks (%s per warp in global memory).",
+                      f->lanes + 1, model_pattern_sectors_words(a, sizeof a, f->sectors));
+        break;
+    default:
+        bw_buf_printf(out, "a plain copy of the %lld x %lld matrix, out[i] = in[i]: %s per warp, the reference "
+                           "of the transposes.",
+                      n, n, model_pattern_sectors_words(a, sizeof a, f->sectors));
+        break;
+    }
+}
+
 /* ---- the catalogue ---- */
 
 /* the fields every current family shares: global memory, the gather kernel */
@@ -371,6 +454,17 @@ static const model_pattern_family families[] = {
                   { "stride", 1, 1, 1024, "rows between neighbouring lanes (row t*stride mod W)" } },
       .space = MODEL_PATTERN_SPACE_LOCAL, .kernel = MODEL_PATTERN_KERNEL_BANK,
       .sizing = MODEL_PATTERN_SIZING_LOCAL_TILE, .elem_fixed = 4, .build = build_bank, .explain = explain_bank },
+    { .name = "transpose",
+      .shows = "n x n matrix transpose: naive (strided stores), tiled through a W x W local tile (W-way bank "
+               "conflicts on its column read), padded (pitch W + 1, conflict-free), against a plain copy",
+      .nparams = 2,
+      .params = { { "version", MODEL_TRANSPOSE_NAIVE, MODEL_TRANSPOSE_NAIVE, MODEL_TRANSPOSE_COPY,
+                    "naive, tiled, padded, or copy (the reference)", transpose_versions },
+                  { "n", 1024, 1, 1 << 16, "matrix order, a multiple of W (bwlab run sizes it from the working "
+                                           "set where not given)", NULL } },
+      .space = MODEL_PATTERN_SPACE_GLOBAL, .kernel = MODEL_PATTERN_KERNEL_TRANSPOSE,
+      .sizing = MODEL_PATTERN_SIZING_TRANSPOSE, .elem_fixed = 4, .build = build_transpose,
+      .build_store = build_transpose_store, .explain = explain_transpose },
 };
 
 const model_pattern_family *model_pattern_families(size_t *count)
@@ -388,7 +482,7 @@ const model_pattern_family *model_pattern_family_find(const char *name)
 }
 
 static const model_pattern_param elem_param = { "elem", MODEL_PATTERN_DEFAULT_ELEM, 4, 16,
-                                                "bytes per lane: 4, 8 or 16" };
+                                                "bytes per lane: 4, 8 or 16", NULL };
 
 static bw_code unknown_pattern(const char *name, bw_error *err)
 {
@@ -480,8 +574,21 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
             seen |= 1u << idx;
             char what[96];
             snprintf(what, sizeof what, "pattern '%s' parameter %s", f->name, kv);
-            uint64_t val;
-            if ((rc = bw_parse_u64(eq + 1, what, &val, err)) != BW_OK)
+            uint64_t val = 0;
+            if (def->names) {
+                int64_t v = def->min;
+                while (def->names[v] && strcmp(def->names[v], eq + 1) != 0)
+                    v++;
+                if (!def->names[v]) {
+                    bw_buf allowed = BW_BUF_INIT;
+                    for (int64_t k = def->min; def->names[k]; k++)
+                        bw_buf_printf(&allowed, "%s%s", k > def->min ? ", " : "", def->names[k]);
+                    rc = bw_error_set(err, BW_E_USAGE, "%s=%s: allowed %s", what, eq + 1, bw_buf_str(&allowed));
+                    bw_buf_free(&allowed);
+                    goto fail;
+                }
+                val = (uint64_t)v;
+            } else if ((rc = bw_parse_u64(eq + 1, what, &val, err)) != BW_OK)
                 goto fail;
             if (def == &elem_param && val != 4 && val != 8 && val != 16) {
                 rc = bw_error_set(err, BW_E_RANGE, "%s=%s: elem must be 4, 8 or 16", what, eq + 1);
@@ -492,10 +599,12 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
                                   eq + 1, def->meaning, (long long)def->min, (long long)def->max);
                 goto fail;
             }
-            if (def == &elem_param)
+            if (def == &elem_param) {
                 p->elem = (int64_t)val;
-            else
+            } else {
                 p->params[idx] = (int64_t)val;
+                p->given |= 1u << idx;
+            }
         }
     }
     if (elem_override > 0 && p->elem > 0 && p->elem != elem_override) {
@@ -513,9 +622,26 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
         bw_error_prefix(err, "internal error in pattern '%s': ", spec);
         goto fail;
     }
+    if (f->build_store) {
+        bw_buf_reset(&x);
+        if ((rc = f->build_store(p, &x, err)) != BW_OK)
+            goto fail;
+        if ((rc = model_expr_parse(bw_buf_str(&x), &p->store, err)) != BW_OK) {
+            bw_error_prefix(err, "internal error in pattern '%s' (store): ", spec);
+            goto fail;
+        }
+        if (!(p->store_text = model_expr_to_string(p->store))) {
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+            goto fail;
+        }
+    }
     bw_buf_puts(&canon, f->name);
-    for (int i = 0; i < f->nparams; i++)
-        bw_buf_printf(&canon, "%c%s=%lld", i ? ',' : ':', f->params[i].key, (long long)p->params[i]);
+    for (int i = 0; i < f->nparams; i++) {
+        if (f->params[i].names)
+            bw_buf_printf(&canon, "%c%s=%s", i ? ',' : ':', f->params[i].key, f->params[i].names[p->params[i]]);
+        else
+            bw_buf_printf(&canon, "%c%s=%lld", i ? ',' : ':', f->params[i].key, (long long)p->params[i]);
+    }
     if (p->elem != MODEL_PATTERN_DEFAULT_ELEM)
         bw_buf_printf(&canon, "%celem=%lld", f->nparams ? ',' : ':', (long long)p->elem);
     p->spec = bw_buf_steal(&canon);
@@ -541,6 +667,8 @@ void model_pattern_free(model_pattern *p)
     if (!p)
         return;
     model_expr_free(p->expr);
+    model_expr_free(p->store);
+    free(p->store_text);
     free(p->spec);
     free(p->expr_text);
     free(p);

@@ -25,6 +25,10 @@ typedef struct model_pattern_param {
     int64_t def;
     int64_t min, max;
     const char *meaning;
+    /* NULL: the value is a number. Else the value's names, names[v] for v
+     * in min..max (min 0), NULL-terminated: the spec and the canonical
+     * spec say the name ("version=tiled"). */
+    const char *const *names;
 } model_pattern_param;
 
 /* The memory space a family's addresses fall in. */
@@ -43,12 +47,26 @@ typedef enum model_pattern_sizing {
     /* a local-memory tile per work-group: a fixed number of work-groups,
      * no global working-set target (the family reads local memory) */
     MODEL_PATTERN_SIZING_LOCAL_TILE,
+    /* an n x n matrix of 4-byte words transposed once, one work-item per
+     * element (the family has a parameter "n", a multiple of W, the tile
+     * edge); bwlab run sizes n from the working set where the spec does
+     * not give it */
+    MODEL_PATTERN_SIZING_TRANSPOSE,
 } model_pattern_sizing;
 
-/* The kernel families: global-memory loads (cl/gather.cl) and local-memory
- * tile reads (cl/bank.cl). */
+/* The kernel families: global-memory loads (cl/gather.cl), local-memory
+ * tile reads (cl/bank.cl) and matrix transposes (cl/transpose.cl). */
 #define MODEL_PATTERN_KERNEL_GATHER "gather"
 #define MODEL_PATTERN_KERNEL_BANK "bank"
+#define MODEL_PATTERN_KERNEL_TRANSPOSE "transpose"
+
+/* The transpose family's versions: the values of its parameter "version". */
+typedef enum model_transpose_version {
+    MODEL_TRANSPOSE_NAIVE,  /* out[x*n + y] = in[y*n + x]: coalesced loads, strided stores */
+    MODEL_TRANSPOSE_TILED,  /* through a W x W local tile of pitch W */
+    MODEL_TRANSPOSE_PADDED, /* the tile padded to pitch W + 1 */
+    MODEL_TRANSPOSE_COPY,   /* out[i] = in[i]: the reference */
+} model_transpose_version;
 
 struct model_pattern;
 
@@ -82,6 +100,10 @@ typedef struct model_pattern_family {
      * lanes on entry). Fails (BW_E_USAGE) on parameters that do not fit
      * together. */
     bw_code (*build)(struct model_pattern *p, bw_buf *expr, bw_error *err);
+    /* NULL: the family's kernel stores each work-item's element at dst[g]
+     * (elem*g). Else appends the store address expression (bytes, over t,
+     * w, g) of p, called after build. */
+    bw_code (*build_store)(struct model_pattern *p, bw_buf *expr, bw_error *err);
     /* Appends the one-sentence explanation (ends with '.') of a launch. */
     void (*explain)(const model_pattern_facts *f, bw_buf *out);
 } model_pattern_family;
@@ -95,6 +117,9 @@ typedef struct model_pattern {
     char *expr_text;    /* canonical address expression */
     model_expr *expr;
     model_lanes active; /* lanes executing the access in every warp */
+    char *store_text;   /* canonical store expression, NULL: dst[g] (family build_store) */
+    model_expr *store;  /* NULL: dst[g] */
+    unsigned given;     /* bit i: params[i] was given in the spec */
 } model_pattern;
 
 /* The catalogue, in presentation order: a static table (never NULL, not

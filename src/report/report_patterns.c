@@ -8,8 +8,19 @@
 
 static void params_text(const model_pattern_family *f, bw_buf *b)
 {
-    for (int i = 0; i < f->nparams; i++)
-        bw_buf_printf(b, "%s=%lld,", f->params[i].key, (long long)f->params[i].def);
+    for (int i = 0; i < f->nparams; i++) {
+        const model_pattern_param *q = &f->params[i];
+        if (q->names) {
+            /* the default first, then the other names */
+            bw_buf_printf(b, "%s=%s", q->key, q->names[q->def]);
+            for (int64_t v = q->min; q->names[v]; v++)
+                if (v != q->def)
+                    bw_buf_printf(b, "|%s", q->names[v]);
+            bw_buf_putc(b, ',');
+        } else {
+            bw_buf_printf(b, "%s=%lld,", q->key, (long long)q->def);
+        }
+    }
     if (f->elem_fixed > 0)
         bw_buf_printf(b, "elem=%d", f->elem_fixed);
     else
@@ -48,10 +59,20 @@ bw_code report_patterns_json(int W, bw_buf *out, bw_error *err)
         json_t *ps = json_array();
         for (int k = 0; k < fs[i].nparams; k++) {
             json_t *p = json_object();
-            json_object_set_new(p, "name", json_string(fs[i].params[k].key));
-            json_object_set_new(p, "default", json_integer(fs[i].params[k].def));
-            json_object_set_new(p, "min", json_integer(fs[i].params[k].min));
-            json_object_set_new(p, "max", json_integer(fs[i].params[k].max));
+            const model_pattern_param *q = &fs[i].params[k];
+            json_object_set_new(p, "name", json_string(q->key));
+            if (q->names) {
+                /* named values: the default's name and every allowed name */
+                json_t *vs = json_array();
+                for (int64_t v = q->min; q->names[v]; v++)
+                    json_array_append_new(vs, json_string(q->names[v]));
+                json_object_set_new(p, "default", json_string(q->names[q->def]));
+                json_object_set_new(p, "allowed", vs);
+            } else {
+                json_object_set_new(p, "default", json_integer(q->def));
+                json_object_set_new(p, "min", json_integer(q->min));
+                json_object_set_new(p, "max", json_integer(q->max));
+            }
             json_object_set_new(p, "meaning", json_string(fs[i].params[k].meaning));
             json_array_append_new(ps, p);
         }
