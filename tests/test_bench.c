@@ -367,6 +367,72 @@ Test(bench, plan_errors)
     bw_error_clear(&err);
 }
 
+/* Transpose items, worked by hand on the nvidia geometry (W = 32, 32
+ * banks): --size 4 MiB gives n = sqrt(4 MiB / 4 B) = 1024, a multiple of
+ * 32; one work-item per element; tiled and padded in work-groups of
+ * 32 x 32 = 1024, naive and copy in the plan's 256; copy access once
+ * whatever --access says; the tile's column read 32-way (pitch 32) and
+ * 1-way (pitch 33); transpose:version=copy of the same n added as their
+ * reference, never seq. A given n is kept, and its copy has that n. */
+Test(bench, transpose_items_in_plans)
+{
+    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4 };
+    const char *specs[] = { "transpose:version=naive", "transpose:version=tiled", "transpose:version=padded",
+                            "transpose:version=tiled" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 4, .size = 4u << 20,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &gpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 4, "tiled once, then the added copy");
+    const char *want[] = { "transpose:version=naive,n=1024", "transpose:version=tiled,n=1024",
+                           "transpose:version=padded,n=1024", "transpose:version=copy,n=1024" };
+    const int64_t local[] = { 256, 1024, 1024, 256 };
+    const int ways[] = { 0, 32, 1, 0 };
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_item *it = &p->items[i];
+        cr_expect_str_eq(it->spec, want[i]);
+        cr_expect(it->transpose);
+        cr_expect(it->transpose_auto_n);
+        cr_expect_eq(it->access, BENCH_ACCESS_COPY);
+        cr_expect_eq(it->items, 1024 * 1024);
+        cr_expect_eq(it->local_size, local[i], "%s", it->spec);
+        cr_expect_eq(it->conflict_ways, ways[i], "%s: %d ways", it->spec, it->conflict_ways);
+        cr_expect_eq(bench_plan_reference(p, i), 3, "%s: the reference is the copy", it->spec);
+        cr_expect_not(bench_plan_is_reference(it), "a transpose is no seq");
+        /* loads and stores, 4 MiB each, requested (modeled) */
+        cr_expect_eq(it->model.loads.requested_bytes, 4 << 20);
+        cr_expect_eq(it->model.stores.requested_bytes, 4 << 20);
+    }
+    cr_expect(p->items[3].added_as_reference);
+    cr_expect(bench_plan_is_transpose_reference(&p->items[3]));
+    /* naive: each lane's store in a row of its own, 4096 B apart: 32
+     * sectors per warp (instruction model); its loads 4 sectors; tiled
+     * loads and stores 4 sectors per warp each */
+    int64_t warps = 1024 * 1024 / 32;
+    cr_expect_eq(p->items[0].model.stores.instr_sectors, 32 * warps);
+    cr_expect_eq(p->items[0].model.loads.instr_sectors, 4 * warps);
+    cr_expect_eq(p->items[1].model.stores.instr_sectors, 4 * warps);
+    cr_expect_eq(p->items[1].model.loads.instr_sectors, 4 * warps);
+    cr_expect_eq(p->src_bytes, 4u << 20);
+    cr_expect_eq(p->dst_bytes, 4u << 20);
+    bench_plan_free(p);
+
+    /* n given: kept, and the added copy has the same n */
+    const char *given[] = { "transpose:version=padded,n=64" };
+    bench_plan_opts g = { .specs = given, .nspecs = 1, .size = 4u << 20 };
+    cr_assert_eq(bench_plan_make(&g, &gpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 2);
+    cr_expect_str_eq(p->items[0].spec, "transpose:version=padded,n=64");
+    cr_expect_str_eq(p->items[1].spec, "transpose:version=copy,n=64");
+    cr_expect_eq(p->items[0].items, 64 * 64);
+    cr_expect_not(p->items[0].transpose_auto_n);
+    cr_expect_eq(bench_plan_reference(p, 0), 1);
+    cr_expect_not_null(p->items[0].size_note, "16 KiB against a 4 MiB target");
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
 /* Bank items: one tile per work-group of the plan's size, a fixed number
  * of groups whatever the working-set target, read access once whatever
  * --access says, the modeled ways of warp 0, and bank:pitch=33 as their
@@ -1251,22 +1317,25 @@ Test(bench, transpose_kernels_validate_and_trace_the_load_addresses, .timeout = 
                                            &err),
                              BW_OK, "%s: %s", bench_transpose_version_name((bench_transpose_version)v),
                              bw_error_text(&err));
-                cr_expect_eq(bench_transpose_validate((bench_transpose_version)v, n, in, out, &err), BW_OK, "%s",
+                cr_expect_eq(bench_transpose_validate((bench_transpose_version)v, n, in, out, 0, n, &err), BW_OK, "%s",
                              bw_error_text(&err));
+                /* a band of rows alone, as the runner checks a staging buffer at a time */
+                cr_expect_eq(bench_transpose_validate((bench_transpose_version)v, n, in, out + 16 * n, 16, 8, &err),
+                             BW_OK, "%s", bw_error_text(&err));
                 if (trace)
                     cr_expect_eq(bench_transpose_validate_trace((bench_transpose_version)v, n, cases[i].tile, tr,
                                                                 &err),
                                  BW_OK, "%s", bw_error_text(&err));
             }
-        /* the last result (padded) with two elements swapped, and a load
-         * one element off, are caught */
+        /* the last result (copy, the versions' last) with two elements
+         * swapped, and a load one element off, are caught */
         uint32_t keep = out[1];
         out[1] = out[n];
         out[n] = keep;
-        cr_expect_eq(bench_transpose_validate(BENCH_TRANSPOSE_PADDED, n, in, out, &err), BW_E_VALIDATION);
+        cr_expect_eq(bench_transpose_validate(MODEL_TRANSPOSE_COPY, n, in, out, 0, n, &err), BW_E_VALIDATION);
         cr_expect(strstr(bw_error_text(&err), "(row 0, column 1)") != NULL, "%s", bw_error_text(&err));
         tr[5] += 4;
-        cr_expect_eq(bench_transpose_validate_trace(BENCH_TRANSPOSE_PADDED, n, cases[i].tile, tr, &err),
+        cr_expect_eq(bench_transpose_validate_trace(MODEL_TRANSPOSE_COPY, n, cases[i].tile, tr, &err),
                      BW_E_VALIDATION);
         cr_expect(strstr(bw_error_text(&err), "work-item 5 ") != NULL, "%s", bw_error_text(&err));
         free(in);
@@ -1296,11 +1365,11 @@ Test(bench, transpose_check_catches_a_tiled_kernel_with_one_index_swapped, .time
     cr_assert(in && out);
     for (int64_t k = 0; k < n * n; k++)
         in[k] = (uint32_t)k;
-    cr_assert_eq(run_transpose(&d, source, BENCH_TRANSPOSE_TILED, n, tile, 0, in, out, NULL, &err), BW_OK, "%s",
+    cr_assert_eq(run_transpose(&d, source, MODEL_TRANSPOSE_TILED, n, tile, 0, in, out, NULL, &err), BW_OK, "%s",
                  bw_error_text(&err));
     /* out's (row 0, column 1) holds in[1] = 1; the transpose wants in[64] = 64 */
     cr_expect_eq(out[1], 1u);
-    cr_expect_eq(bench_transpose_validate(BENCH_TRANSPOSE_TILED, n, in, out, &err), BW_E_VALIDATION);
+    cr_expect_eq(bench_transpose_validate(MODEL_TRANSPOSE_TILED, n, in, out, 0, n, &err), BW_E_VALIDATION);
     cr_expect(strstr(bw_error_text(&err), "(row 0, column 1)") != NULL, "%s", bw_error_text(&err));
     cr_expect(strstr(bw_error_text(&err), "0x00000001, expected 0x00000040") != NULL, "%s", bw_error_text(&err));
     /* the diagonal is right: (row 0, column 0) and (row 1, column 1) */
@@ -1317,33 +1386,33 @@ Test(bench, transpose_load_addresses_and_tile_ways)
 {
     /* tiled, n = 64, tile 16: work-item 256 + 17 is group 1 (tile column
      * 1, row 0), lx = ly = 1: in[(0*16 + 1)*64 + 1*16 + 1] = in[81] */
-    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_TILED, 64, 16, 256 + 17), 4 * 81);
-    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_PADDED, 64, 16, 256 + 17), 4 * 81);
+    cr_expect_eq(bench_transpose_load_address(MODEL_TRANSPOSE_TILED, 64, 16, 256 + 17), 4 * 81);
+    cr_expect_eq(bench_transpose_load_address(MODEL_TRANSPOSE_PADDED, 64, 16, 256 + 17), 4 * 81);
     /* group 4 is tile column 0, row 1: local id 0 reads in[16*64] */
-    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_TILED, 64, 16, 4 * 256), 4 * 16 * 64);
+    cr_expect_eq(bench_transpose_load_address(MODEL_TRANSPOSE_TILED, 64, 16, 4 * 256), 4 * 16 * 64);
     /* copy and naive read in[g] */
-    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_NAIVE, 64, 16, 273), 4 * 273);
-    cr_expect_eq(bench_transpose_load_address(BENCH_TRANSPOSE_COPY, 64, 16, 273), 4 * 273);
+    cr_expect_eq(bench_transpose_load_address(MODEL_TRANSPOSE_NAIVE, 64, 16, 273), 4 * 273);
+    cr_expect_eq(bench_transpose_load_address(MODEL_TRANSPOSE_COPY, 64, 16, 273), 4 * 273);
 
     /* nvidia: 32 lanes, 32 banks of 4 bytes, tile 32. The tiled column
      * read puts lane t at word 32*t: bank 0 for every lane, 32 words, 32-way.
      * Padded, word 33*t: bank t, 1-way. */
     const model_geometry nvidia = { 32, 32, 128, 32, 4 };
-    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_TILED, &nvidia, 32), 32);
-    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_PADDED, &nvidia, 32), 1);
+    cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_TILED, &nvidia, 32), 32);
+    cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_PADDED, &nvidia, 32), 1);
     /* tile 16 under a 32-lane warp (two tile rows, ly = t / 16): tiled,
      * word 16*lx + ly: even lx land in bank ly, odd lx in bank 16 + ly, so
      * bank 0 holds lx = 0, 2, ..., 14 of ly = 0: 8-way. Padded, word
      * 17*lx + ly: ly = 0 gives 16 distinct banks, ly = 1 shifts them by
      * one and lx = 15 (word 256) meets lx = 0 (word 0) in bank 0: 2-way. */
-    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_TILED, &nvidia, 16), 8);
-    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_PADDED, &nvidia, 16), 2);
+    cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_TILED, &nvidia, 16), 8);
+    cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_PADDED, &nvidia, 16), 2);
     /* no tile, no banks, or a warp wider than the work-group: none */
-    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_NAIVE, &nvidia, 32), 0);
-    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_COPY, &nvidia, 32), 0);
+    cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_NAIVE, &nvidia, 32), 0);
+    cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_COPY, &nvidia, 32), 0);
     const model_geometry nobanks = { 16, 64, 64, 0, 0 };
-    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_TILED, &nobanks, 16), 0);
-    cr_expect_eq(bench_transpose_tile_ways(BENCH_TRANSPOSE_TILED, &nvidia, 4), 0);
+    cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_TILED, &nobanks, 16), 0);
+    cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_TILED, &nvidia, 4), 0);
 
     bw_error err = BW_ERROR_INIT;
     cr_expect_eq(bench_transpose_check_size(96, 16, &err), BW_OK);

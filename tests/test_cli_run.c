@@ -604,3 +604,74 @@ Test(cli_run, bank_patterns, .timeout = 300)
     cr_expect(strstr(r.out, "bank figures do not apply"), "%s", r.out);
     tu_result_free(&r);
 }
+
+/* Transposes on the CPU device (W = 16, no banks): --size 4M makes a 1024 x
+ * 1024 matrix of floats (1024^2 x 4 B = 4 MiB), every version validated
+ * against the host's transpose, transpose:version=copy added as their
+ * reference; the store expressions say which stores are strided. */
+Test(cli_run, transpose_patterns, .timeout = 300)
+{
+    const char *argv[] = { "run", "--device", "cpu", "--pattern",
+                           "transpose:version=naive,transpose:version=tiled,transpose:version=padded", "--size", "4M",
+                           "--budget", "0.3", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    cr_assert_eq(json_array_size(json_object_get(d, "results")), 4, "copy added");
+    const char *specs[] = { "transpose:version=naive,n=1024", "transpose:version=tiled,n=1024",
+                            "transpose:version=padded,n=1024", "transpose:version=copy,n=1024" };
+    const char *versions[] = { "naive", "tiled", "padded", "copy" };
+    /* lane t of warp 0 stores at: naive out[t*1024] (strided); tiled and
+     * padded out[t] of the tile's row; copy out[t] */
+    const char *stores[] = { "4 * (g % 1024 * 1024 + g / 1024)",
+                             "4 * ((g / 256 % 64 * 16 + g % 256 / 16) * 1024 + g / 256 / 64 * 16 + g % 16)",
+                             "4 * ((g / 256 % 64 * 16 + g % 256 / 16) * 1024 + g / 256 / 64 * 16 + g % 16)", "4 * g" };
+    for (size_t i = 0; i < 4; i++) {
+        json_t *b = result_for(d, specs[i]);
+        cr_assert_not_null(b, "%s", specs[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "status")), "ok", "%s", specs[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "validation")), "ok");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "space")), "global");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "family")), "transpose");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "version")), versions[i]);
+        cr_expect_eq(json_integer_value(json_object_get(b, "n")), 1024);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "n_from")), "working set");
+        cr_expect_eq(json_integer_value(json_object_get(b, "items")), 1024 * 1024);
+        cr_expect_eq(json_integer_value(json_object_get(b, "local_size")), 256, "16 x 16 (W = 16), or the plan's 256");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "store_expression")), stores[i], "%s", specs[i]);
+        cr_expect(json_is_null(json_object_get(b, "conflict_ways")), "%s: no banks on the cpu profile", specs[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "reference")), "transpose:version=copy,n=1024");
+        cr_expect(json_is_number(json_object_get(b, "relative_to_reference")));
+        cr_expect_eq(json_is_true(json_object_get(b, "added_as_reference")), i == 3);
+        /* 2 x 1024^2 x 4 B requested: loads and stores */
+        json_t *m = json_object_get(b, "model");
+        cr_expect_eq(json_integer_value(json_object_get(m, "requested_bytes")), 2 * 4 * 1024 * 1024);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "twin_reason")),
+                         "no twin: a transpose covers its whole matrix");
+    }
+    /* the tiles: 16 x 16, pitch 16 and 17; none for naive and copy */
+    cr_expect_eq(json_integer_value(json_object_get(result_for(d, specs[1]), "tile_pitch")), 16);
+    cr_expect_eq(json_integer_value(json_object_get(result_for(d, specs[2]), "tile_pitch")), 17);
+    cr_expect(json_is_null(json_object_get(result_for(d, specs[0]), "tile")));
+    /* naive's stores: lane t at out[t*1024], 4096 B apart, one 64-byte
+     * sector each: 16 per warp for 1 sector's worth; its loads are
+     * coalesced, 1 sector (modeled, instruction model) */
+    json_t *nm = json_object_get(result_for(d, specs[0]), "model");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(nm, "stores"), "instruction_sectors")),
+                 1024 * 1024);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(nm, "loads"), "instruction_sectors")),
+                 1024 * 1024 / 16);
+    cr_expect_float_eq(rel(d, "transpose:version=copy,n=1024"), 1.0, 1e-12);
+    json_decref(d);
+    tu_result_free(&r);
+
+    /* the table: transpose rows apart, vs copy, ways '-' and n/a */
+    const char *table[] = { "run", "--device", "cpu", "--pattern", "transpose:version=tiled", "--size", "1M",
+                            "--budget", "0.2", NULL };
+    r = tu_exec(table, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "transposes (n x n floats)"), "%s", r.out);
+    cr_expect(strstr(r.out, "transpose:version=copy,n=512") && strstr(r.out, "[added as reference]"), "%s", r.out);
+    cr_expect(strstr(r.out, "n/a"), "%s", r.out);
+    tu_result_free(&r);
+}

@@ -8,6 +8,7 @@
 #include "bw_buf.h"
 #include "bw_format.h"
 #include "bench_bank.h"
+#include "bench_transpose.h"
 #include "model_bank.h"
 #include "model_expr.h"
 #include "model_index.h"
@@ -199,6 +200,21 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
             }
         }
     }
+    if (!strcmp(it->pattern->family->kernel, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
+        /* a transpose item copies the matrix (cl/transpose.cl): one item
+         * whatever the access modes asked for */
+        it->transpose = 1;
+        it->access = BENCH_ACCESS_COPY;
+        it->transpose_auto_n = !(it->pattern->given & 2u);
+        for (size_t k = 0; k + 1 < p->n; k++) {
+            if (p->items[k].transpose && !strcmp(p->items[k].spec, it->pattern->spec)) {
+                model_pattern_free(it->pattern);
+                it->pattern = NULL;
+                p->n--;
+                return BW_OK;
+            }
+        }
+    }
     it->spec = strdup(it->pattern->spec);
     it->expr_text = strdup(it->pattern->expr_text);
     it->family = it->pattern->family->name;
@@ -248,9 +264,22 @@ int bench_plan_is_bank_reference(const bench_item *it)
            model_pattern_param_value(it->pattern, "stride") == 1;
 }
 
+int bench_plan_is_transpose_reference(const bench_item *it)
+{
+    return it->transpose && model_pattern_param_value(it->pattern, "version") == MODEL_TRANSPOSE_COPY;
+}
+
 long bench_plan_reference(const bench_plan *p, size_t i)
 {
     long any = -1;
+    if (p->items[i].transpose) {
+        for (size_t k = 0; k < p->n; k++)
+            if (bench_plan_is_transpose_reference(&p->items[k]) &&
+                model_pattern_param_value(p->items[k].pattern, "n") ==
+                    model_pattern_param_value(p->items[i].pattern, "n"))
+                return (long)k;
+        return -1;
+    }
     if (p->items[i].bank) {
         for (size_t k = 0; k < p->n; k++)
             if (bench_plan_is_bank_reference(&p->items[k]))
@@ -258,7 +287,8 @@ long bench_plan_reference(const bench_plan *p, size_t i)
         return -1;
     }
     for (size_t k = 0; k < p->n; k++) {
-        if (p->items[k].bank || !bench_plan_is_reference(&p->items[k]) || p->items[k].access != p->items[i].access)
+        if (p->items[k].bank || p->items[k].transpose || !bench_plan_is_reference(&p->items[k]) ||
+            p->items[k].access != p->items[i].access)
             continue;
         if (p->items[k].elem == p->items[i].elem)
             return (long)k;
@@ -477,6 +507,78 @@ static bw_code size_bank(const bench_plan *p, bench_item *it, bw_error *err)
     return BW_OK;
 }
 
+/* A transpose item: n from the working set where the spec does not give
+ * it (the largest multiple of W whose n x n matrix fits the target and
+ * the cap, at least W), the pattern parsed again at that n; one work-item
+ * per element, the model's loads and stores, the tile's modeled ways. */
+static bw_code size_transpose(bench_plan *p, bench_item *it, const buf_cap *cap, bw_error *err)
+{
+    int64_t W = p->geo.lanes;
+    int64_t version = model_pattern_param_value(it->pattern, "version");
+    bw_code rc;
+    if (it->transpose_auto_n) {
+        uint64_t most = p->target_bytes < cap->bytes ? p->target_bytes : cap->bytes;
+        int64_t n = (int64_t)sqrt((double)most / 4.0) / W * W;
+        if (n < W)
+            n = W;
+        if (n > (int64_t)1 << 16)
+            n = ((int64_t)1 << 16) / W * W;
+        char spec[96];
+        snprintf(spec, sizeof spec, "transpose:version=%s,n=%lld", bench_transpose_version_name((bench_transpose_version)version),
+                 (long long)n);
+        model_pattern *np = NULL;
+        if ((rc = model_pattern_parse(spec, (int)W, 0, &np, err)) != BW_OK)
+            return rc;
+        char *nspec = strdup(np->spec), *ntext = strdup(np->expr_text);
+        model_expr *store = NULL;
+        if (!nspec || !ntext || (rc = model_expr_parse(np->store_text, &store, err)) != BW_OK) {
+            free(nspec);
+            free(ntext);
+            model_pattern_free(np);
+            return nspec && ntext ? rc : bw_error_set(err, BW_E_NOMEM, "out of memory");
+        }
+        model_pattern_free(it->pattern);
+        free(it->spec);
+        free(it->expr_text);
+        model_expr_free(it->store_expr);
+        it->pattern = np;
+        it->spec = nspec;
+        it->expr_text = ntext;
+        it->expr = np->expr;
+        it->store_expr = store;
+    }
+    int64_t n = model_pattern_param_value(it->pattern, "n");
+    if ((uint64_t)(n * n * 4) > cap->bytes) {
+        char a[32];
+        bw_format_bytes(a, sizeof a, (double)(n * n * 4));
+        return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': the %s matrix is larger than %s", it->spec, a, cap->full);
+    }
+    int64_t local = bench_transpose_local_size((bench_transpose_version)version, (int)W);
+    if (local == 0)
+        local = p->local_size;
+    if ((n * n) % local != 0)
+        return bw_error_set(err, BW_E_USAGE, "pattern '%s': work-groups of %lld do not divide its %lld work-items",
+                            it->spec, (long long)local, (long long)(n * n));
+    if ((rc = account(p, it, n * n, err)) != BW_OK)
+        return rc;
+    if ((rc = check_loadable(it, err)) != BW_OK)
+        return rc;
+    free(it->size_note);
+    it->size_note = NULL;
+    if (!it->transpose_auto_n && (uint64_t)(n * n * 4) < p->target_bytes / 2) {
+        char a[32], b[32];
+        bw_format_bytes(a, sizeof a, (double)(n * n * 4));
+        bw_format_bytes(b, sizeof b, (double)p->target_bytes);
+        it->size_note = malloc(160);
+        if (it->size_note)
+            snprintf(it->size_note, 160, "the %s matrix is smaller than the %s working-set target", a, b);
+    }
+    it->local_size = local;
+    it->vload = 0;
+    it->conflict_ways = bench_transpose_tile_ways((bench_transpose_version)version, &p->geo, (int)W);
+    return BW_OK;
+}
+
 static bw_code warp0_figures(const bench_plan *p, bench_item *it, bw_error *err)
 {
     int64_t addr[MODEL_MAX_LANES];
@@ -503,6 +605,12 @@ static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const benc
         /* bank.cl has one form of its own: long work-item ids, int tile
          * words; its values fit in int when the launch and the tile do */
         it->index32_proven = it->items <= INT32_MAX && it->tile_words <= INT32_MAX;
+        it->index_bits = 64;
+        return BW_OK;
+    }
+    if (it->transpose) {
+        /* transpose.cl has long indices of its own */
+        it->index32_proven = it->items <= INT32_MAX;
         it->index_bits = 64;
         return BW_OK;
     }
@@ -621,7 +729,7 @@ static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_e
             rc = size_bank(p, it, err);
             continue;
         }
-        rc = size_item(p, it, cap, err);
+        rc = it->transpose ? size_transpose(p, it, cap, err) : size_item(p, it, cap, err);
         if (rc == BW_OK)
             rc = warp0_figures(p, it, err);
         if (rc != BW_OK && it->pattern == NULL)
@@ -654,6 +762,13 @@ bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_e
     int64_t W = p->geo.lanes;
     if ((uint64_t)it->local_size <= kernel_max)
         return BW_OK;
+    if (it->transpose && model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_NAIVE &&
+        model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_COPY)
+        return bw_error_set(err, BW_E_UNSUPPORTED,
+                            "pattern '%s': its %lld x %lld tile needs work-groups of %lld, and the kernel allows at "
+                            "most %llu on this device (CL_KERNEL_WORK_GROUP_SIZE)",
+                            it->spec, (long long)W, (long long)W, (long long)it->local_size,
+                            (unsigned long long)kernel_max);
     int64_t most = (int64_t)(kernel_max / (uint64_t)W) * W;
     if (most < W)
         return bw_error_set(err, BW_E_UNSUPPORTED,
@@ -750,6 +865,25 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
                 p->items[p->n - 1].added_as_reference = 1;
             continue;
         }
+        if (p->items[i].transpose) {
+            /* transposes are compared with a copy of the same matrix: the
+             * same n, given or sized from the working set */
+            int found = 0;
+            for (size_t k = 0; k < p->n && !found; k++)
+                found = bench_plan_is_transpose_reference(&p->items[k]) &&
+                        p->items[k].transpose_auto_n == p->items[i].transpose_auto_n &&
+                        model_pattern_param_value(p->items[k].pattern, "n") ==
+                            model_pattern_param_value(p->items[i].pattern, "n");
+            char spec[64];
+            if (p->items[i].transpose_auto_n)
+                snprintf(spec, sizeof spec, "%s", BENCH_TRANSPOSE_REFERENCE);
+            else
+                snprintf(spec, sizeof spec, "%s,n=%lld", BENCH_TRANSPOSE_REFERENCE,
+                         (long long)model_pattern_param_value(p->items[i].pattern, "n"));
+            if (!found && (rc = item_from_spec(p, spec, 0, BENCH_ACCESS_COPY, err)) == BW_OK)
+                p->items[p->n - 1].added_as_reference = 1;
+            continue;
+        }
         if (ref >= 0 && p->items[ref].elem == p->items[i].elem)
             continue;
         char spec[32];
@@ -760,7 +894,9 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
         char store[48];
         snprintf(store, sizeof store, "%lld*g", (long long)p->items[i].elem);
-        rc = model_expr_parse(store, &p->items[i].store_expr, err);
+        /* a family with stores of its own (transpose) says where */
+        const model_pattern *pat = p->items[i].pattern;
+        rc = model_expr_parse(pat && pat->store_text ? pat->store_text : store, &p->items[i].store_expr, err);
     }
     buf_cap cap = cap_of(lim, 0);
     if (rc == BW_OK)

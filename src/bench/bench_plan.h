@@ -94,7 +94,19 @@ typedef struct bench_item {
      * measured once whatever --access says. */
     int bank;
     int64_t tile_words;     /* bank: the tile's 4-byte words (bench_bank_tile_words) */
-    int conflict_ways;      /* bank: modeled ways of warp 0 (model_bank); 0: the profile has no banks */
+    int conflict_ways;      /* bank: modeled ways of warp 0 (model_bank); 0: the profile has no banks;
+                             * transpose: of the local tile's column read (bench_transpose_tile_ways),
+                             * 0 for naive and copy too */
+    /* A transpose item (cl/transpose.cl via bench_transpose): an n x n
+     * matrix of 4-byte words transposed once from src to dst, one
+     * work-item per element (items = n*n), in work-groups of W*W for tiled
+     * and padded; loads and stores at the pattern's two expressions,
+     * counted by the model. Copy access only, measured once whatever
+     * --access says; no scalar form, no twin. n comes from the working set
+     * (the largest multiple of W whose matrix fits the target) where the
+     * spec does not give it. */
+    int transpose;
+    int transpose_auto_n;   /* n sized from the working set */
 } bench_item;
 
 /* Work-groups of a bank item's launch. */
@@ -174,12 +186,17 @@ uint64_t bench_plan_trace_bytes(const bench_plan *p);
  * element size 4, else any size; -1 when the mode has no seq. A read is
  * never compared with a copy. A bank item's reference is the conflict-free
  * bank:pitch=33,stride=1 of the plan (never seq; -1 when absent), and a
- * bank item is never a global pattern's reference. */
+ * bank item is never a global pattern's reference. A transpose item's is
+ * the transpose:version=copy of the same n (itself for the copy), and a
+ * transpose item is no other item's reference. */
 long bench_plan_reference(const bench_plan *p, size_t i);
 
 /* Whether an item is a reference pattern (seq: its family's is_reference);
  * 0 for an --expr item and for the bank reference. */
 int bench_plan_is_reference(const bench_item *it);
+/* Whether an item is a transpose reference, transpose:version=copy. */
+int bench_plan_is_transpose_reference(const bench_item *it);
+#define BENCH_TRANSPOSE_REFERENCE "transpose:version=copy"
 /* Whether an item is the bank reference, bank:pitch=33,stride=1. */
 int bench_plan_is_bank_reference(const bench_item *it);
 #define BENCH_BANK_REFERENCE "bank:pitch=33"

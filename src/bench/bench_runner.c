@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_bank.h"
+#include "bench_transpose.h"
 #include "bench_stats.h"
 #include "bench_twin.h"
 #include "bench_validate.h"
@@ -157,6 +158,31 @@ static bw_code make_bank_kernel(run_ctx *r, size_t i, int trace, ocl_program **p
     return rc;
 }
 
+/* A transpose item's kernel: its own program (bench_transpose_program at
+ * the item's n and the warp width as tile edge), src as in, dst as out;
+ * with trace, the trace buffer comes later. */
+static bw_code make_transpose_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
+                                     bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    bench_transpose_version v = (bench_transpose_version)model_pattern_param_value(it->pattern, "version");
+    char *source = NULL;
+    bw_code rc = bench_transpose_program(bench_kernels_dir(r->kernels), model_pattern_param_value(it->pattern, "n"),
+                                         r->plan->geo.lanes, trace, &source, err);
+    if (rc == BW_OK)
+        rc = ocl_program_build(r->ctx, source, "transpose.cl", NULL, prog, err);
+    free(source);
+    if (rc == BW_OK)
+        rc = ocl_kernel_create(*prog, bench_transpose_kernel_name(v), kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
+    if (rc == BW_OK)
+        rc = fit_group(r, i, *kern, err);
+    return rc;
+}
+
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
@@ -236,6 +262,35 @@ static bw_code validate_bank(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *e
     return rc;
 }
 
+/* A transpose item: one launch, then every element of the result, a
+ * staging buffer of rows at a time, against the host's transpose
+ * (bench_transpose_validate) of the matrix, the first n*n words of src. */
+static bw_code validate_transpose(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    bench_transpose_version v = (bench_transpose_version)model_pattern_param_value(it->pattern, "version");
+    int64_t n = model_pattern_param_value(it->pattern, "n");
+    int64_t band = (int64_t)(r->stage_bytes / (uint64_t)(n * 4));
+    ocl_timing t;
+    uint32_t *in = malloc((size_t)(n * n) * 4);
+    bw_code rc = in ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK && band < 1)
+        rc = bw_error_set(err, BW_E_NOMEM, "pattern '%s': a row of the result is larger than the staging buffer",
+                          it->spec);
+    if (rc == BW_OK) {
+        bench_fill_random_at((uint8_t *)in, 0, (uint64_t)(n * n) * 4, SOURCE_SEED);
+        rc = launch(r, i, kern, &t, err);
+    }
+    for (int64_t row = 0; rc == BW_OK && row < n; row += band) {
+        int64_t rows = n - row < band ? n - row : band;
+        rc = ocl_buffer_read(r->ctx, r->dst, (uint64_t)(row * n) * 4, r->stage, (uint64_t)(rows * n) * 4, err);
+        if (rc == BW_OK)
+            rc = bench_transpose_validate(v, n, in, (const uint32_t *)r->stage, row, rows, err);
+    }
+    free(in);
+    return rc;
+}
+
 /* one launch from sentinel-filled output, then the host reference check,
  * a staging buffer of dst at a time against the regenerated source */
 static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
@@ -246,6 +301,8 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
     bw_code rc = write_chunks(r, r->dst, bytes, FILL_SENTINEL, err);
     if (rc == BW_OK && it->bank)
         return validate_bank(r, i, kern, err);
+    if (rc == BW_OK && it->transpose)
+        return validate_transpose(r, i, kern, err);
     if (rc == BW_OK && it->access == BENCH_ACCESS_READ)
         return validate_read(r, i, kern, err);
     if (rc == BW_OK)
@@ -331,6 +388,8 @@ static bw_code make_kernels(run_ctx *r, ocl_program *prog, size_t i, bw_error *e
 {
     if (r->plan->items[i].bank)
         return make_bank_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
+    if (r->plan->items[i].transpose)
+        return make_transpose_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     bw_code rc = make_kernel(r, prog, i, BENCH_FORM_PLAIN, &r->slots[i].kern, err);
     if (rc == BW_OK && r->plan->scalar_form)
         rc = make_kernel(r, prog, i, BENCH_FORM_SCALAR, &r->slots[i].alt, err);
@@ -363,7 +422,7 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
             continue;
         }
         report(r, "building", i, p->n, p->items[i].spec, -1);
-        if ((!p->items[i].bank && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
+        if ((!p->items[i].bank && !p->items[i].transpose && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
             make_kernels(r, r->slots[i].prog, i, &one) != BW_OK)
             fail(&r->res[i], one.code, bw_error_text(&one));
         bw_error_clear(&one);
@@ -538,6 +597,10 @@ static void twin(run_ctx *r, size_t i)
     res->twin_ratio = NAN;
     if (it->bank) {
         no_twin(res, "no twin: local memory");
+        return;
+    }
+    if (it->transpose) {
+        no_twin(res, "no twin: a transpose covers its whole matrix");
         return;
     }
     int64_t n = twin_size(r, i);
@@ -859,6 +922,29 @@ static bw_code trace_bank(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host
     return rc;
 }
 
+/* the trace check of transpose item i: its traced kernel, every
+ * work-item's global load address against the model's expression
+ * (bench_validate_trace) */
+static bw_code trace_transpose(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    ocl_program *prog = NULL;
+    ocl_kernel *kern = NULL;
+    ocl_timing t;
+    bw_code rc = make_transpose_kernel(r, i, 1, &prog, &kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(kern, BENCH_TRANSPOSE_ARG_TRACE, trace, err);
+    if (rc == BW_OK)
+        rc = launch(r, i, kern, &t, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(r->ctx, trace, 0, host, (uint64_t)it->items * sizeof *host, err);
+    if (rc == BW_OK)
+        rc = bench_validate_trace(&r->plan->geo, it, host, err);
+    ocl_kernel_free(kern);
+    ocl_program_free(prog);
+    return rc;
+}
+
 /* the trace check of every item in the form each has in `plan` */
 static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err)
@@ -907,6 +993,11 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         if (it->bank) {
             if (form == BENCH_FORM_PLAIN)
                 rc = trace_bank(&r, i / forms, trace, host, err);
+            continue;
+        }
+        if (it->transpose) {
+            if (form == BENCH_FORM_PLAIN)
+                rc = trace_transpose(&r, i / forms, trace, host, err);
             continue;
         }
         rc = make_kernel(&r, prog, i / forms, form, &kern, err);

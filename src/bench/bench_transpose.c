@@ -6,9 +6,11 @@
 #include "bw_buf.h"
 #include "model_bank.h"
 
-static const char *const names[BENCH_TRANSPOSE_VERSIONS] = { "copy", "naive", "tiled", "padded" };
-static const char *const kernels[BENCH_TRANSPOSE_VERSIONS] = { "bw_transpose_copy", "bw_transpose_naive",
-                                                               "bw_transpose_tiled", "bw_transpose_padded" };
+/* in model_transpose_version order */
+static const char *const names[BENCH_TRANSPOSE_VERSIONS] = { "naive", "tiled", "padded", "copy" };
+static const char *const macros[BENCH_TRANSPOSE_VERSIONS] = { "NAIVE", "TILED", "PADDED", "COPY" };
+static const char *const kernels[BENCH_TRANSPOSE_VERSIONS] = { "bw_transpose_naive", "bw_transpose_tiled",
+                                                               "bw_transpose_padded", "bw_transpose_copy" };
 
 const char *bench_transpose_version_name(bench_transpose_version v)
 {
@@ -45,8 +47,7 @@ bw_code bench_transpose_program(const char *dir, int64_t n, int tile, int trace,
     if (trace)
         bw_buf_puts(&b, "#define BWLAB_TRACE 1\n");
     for (int v = 0; v < BENCH_TRANSPOSE_VERSIONS; v++)
-        bw_buf_printf(&b, "#define BW_KERNEL_%s %s\n", v == 0 ? "COPY" : v == 1 ? "NAIVE" : v == 2 ? "TILED" : "PADDED",
-                      kernels[v]);
+        bw_buf_printf(&b, "#define BW_KERNEL_%s %s\n", macros[v], kernels[v]);
     bw_buf_printf(&b, "#define BW_N %lldL\n#define BW_TILE %d\n", (long long)n, tile);
     bw_buf_puts(&b, text);
     *source = bw_buf_steal(&b);
@@ -60,12 +61,12 @@ fail:
 
 int64_t bench_transpose_local_size(bench_transpose_version v, int tile)
 {
-    return v == BENCH_TRANSPOSE_TILED || v == BENCH_TRANSPOSE_PADDED ? (int64_t)tile * tile : 0;
+    return v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED ? (int64_t)tile * tile : 0;
 }
 
 int64_t bench_transpose_load_address(bench_transpose_version v, int64_t n, int tile, int64_t g)
 {
-    if (v == BENCH_TRANSPOSE_COPY || v == BENCH_TRANSPOSE_NAIVE)
+    if (v == MODEL_TRANSPOSE_COPY || v == MODEL_TRANSPOSE_NAIVE)
         return 4 * g; /* in[y*n + x] with y = g / n, x = g % n is in[g] */
     int64_t T = tile, group = g / (T * T), l = g % (T * T);
     int64_t bx = group % (n / T), by = group / (n / T);
@@ -74,12 +75,12 @@ int64_t bench_transpose_load_address(bench_transpose_version v, int64_t n, int t
 
 int bench_transpose_tile_ways(bench_transpose_version v, const model_geometry *geo, int tile)
 {
-    if (v != BENCH_TRANSPOSE_TILED && v != BENCH_TRANSPOSE_PADDED)
+    if (v != MODEL_TRANSPOSE_TILED && v != MODEL_TRANSPOSE_PADDED)
         return 0;
     if (geo->banks <= 0 || tile < 1 || geo->lanes < 1 || geo->lanes > MODEL_MAX_LANES ||
         (int64_t)geo->lanes > (int64_t)tile * tile)
         return 0;
-    int64_t pitch = v == BENCH_TRANSPOSE_PADDED ? tile + 1 : tile;
+    int64_t pitch = v == MODEL_TRANSPOSE_PADDED ? tile + 1 : tile;
     int64_t addr[MODEL_MAX_LANES];
     for (int t = 0; t < geo->lanes; t++)
         addr[t] = 4 * ((t % tile) * pitch + t / tile);
@@ -90,18 +91,19 @@ int bench_transpose_tile_ways(bench_transpose_version v, const model_geometry *g
 }
 
 bw_code bench_transpose_validate(bench_transpose_version v, int64_t n, const uint32_t *in, const uint32_t *out,
-                                 bw_error *err)
+                                 int64_t row0, int64_t rows, bw_error *err)
 {
-    for (int64_t y = 0; y < n; y++)
+    for (int64_t y = row0; y < row0 + rows; y++)
         for (int64_t x = 0; x < n; x++) {
             /* out's element (row y, column x) and the element of in it must hold */
-            uint32_t want = v == BENCH_TRANSPOSE_COPY ? in[y * n + x] : in[x * n + y];
-            if (out[y * n + x] != want)
+            uint32_t want = v == MODEL_TRANSPOSE_COPY ? in[y * n + x] : in[x * n + y];
+            uint32_t got = out[(y - row0) * n + x];
+            if (got != want)
                 return bw_error_set(err, BW_E_VALIDATION,
                                     "transpose:version=%s: element (row %lld, column %lld) of the %lld x %lld "
                                     "result holds 0x%08x, expected 0x%08x",
                                     names[v], (long long)y, (long long)x, (long long)n, (long long)n,
-                                    (unsigned)out[y * n + x], (unsigned)want);
+                                    (unsigned)got, (unsigned)want);
         }
     return BW_OK;
 }

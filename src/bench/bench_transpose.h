@@ -13,13 +13,10 @@
 
 #include "bw_error.h"
 #include "model_geometry.h"
+#include "model_pattern.h"
 
-typedef enum bench_transpose_version {
-    BENCH_TRANSPOSE_COPY,
-    BENCH_TRANSPOSE_NAIVE,
-    BENCH_TRANSPOSE_TILED,
-    BENCH_TRANSPOSE_PADDED,
-} bench_transpose_version;
+/* The versions are the transpose family's (model_transpose_version). */
+typedef model_transpose_version bench_transpose_version;
 #define BENCH_TRANSPOSE_VERSIONS 4
 
 /* Kernel arguments: in, out, then with trace the trace buffer. */
@@ -58,12 +55,13 @@ int64_t bench_transpose_load_address(bench_transpose_version v, int64_t n, int t
  * a profile without banks, or a warp wider than the work-group. */
 int bench_transpose_tile_ways(bench_transpose_version v, const model_geometry *geo, int tile);
 
-/* out (n*n words) against in: out[i] == in[i] for copy, out[x*n + y] ==
- * in[y*n + x] for the others, every element. BW_E_VALIDATION names the
+/* Rows row0 .. row0+rows-1 of the result, out (rows*n words), against in
+ * (all n*n words): out's (row y, column x) must be in[y*n + x] for copy,
+ * in[x*n + y] for the others, every element. BW_E_VALIDATION names the
  * version, the first wrong element (row, column) and what it held and
  * should have. */
 bw_code bench_transpose_validate(bench_transpose_version v, int64_t n, const uint32_t *in, const uint32_t *out,
-                                 bw_error *err);
+                                 int64_t row0, int64_t rows, bw_error *err);
 
 /* trace (n*n entries) must be bench_transpose_load_address of every
  * work-item: BW_E_VALIDATION names the first that is not. */

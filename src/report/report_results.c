@@ -1,6 +1,7 @@
 #include "report_results.h"
 
 #include "bench_bank.h"
+#include "bench_transpose.h"
 
 #include "bench_tune_cache.h"
 
@@ -149,8 +150,9 @@ static unsigned modes_of(const bench_plan *p)
     unsigned m = 0, bank = 0;
     /* bank items read local memory: they have no place in the global
      * table's read and copy columns (bank_rows) */
+    /* transpose items (copy, measured once) have their own rows too */
     for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].bank)
+        if (p->items[i].bank || p->items[i].transpose)
             bank = BENCH_ACCESS_BIT(p->items[i].access);
         else
             m |= BENCH_ACCESS_BIT(p->items[i].access);
@@ -158,10 +160,19 @@ static unsigned modes_of(const bench_plan *p)
     return m ? m : bank;
 }
 
+/* whether the plan has items of the global table (not bank or transpose rows) */
 static int has_global(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (!p->items[i].bank)
+        if (!p->items[i].bank && !p->items[i].transpose)
+            return 1;
+    return 0;
+}
+
+static int has_transpose(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].transpose)
             return 1;
     return 0;
 }
@@ -406,7 +417,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                      "instr. x  footprint x  verdict\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (p->items[i].bank || (j >= 0 && (size_t)j < i))
+        if (p->items[i].bank || p->items[i].transpose || (j >= 0 && (size_t)j < i))
             continue; /* shown in its partner's row, or with the bank rows */
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -545,6 +556,79 @@ static void bank_rows(const report_run *run, int md, bw_buf *out)
                       lead);
 }
 
+/* The transpose items of a run, apart from the global table: measured
+ * GB/s (2 x n^2 x 4 B / median time), vs the copy of the same matrix,
+ * best launch, and the tile's modeled conflict ways; md: as Markdown. */
+static void transpose_rows(const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    if (!has_transpose(p))
+        return;
+    if (md)
+        bw_buf_puts(out, "\n| transpose | GB/s (measured) | vs copy (measured) | best GB/s (measured) | "
+                         "tile ways (modeled) |\n|---|---:|---:|---:|---|\n");
+    else
+        bw_buf_puts(out, "\ntransposes (n x n floats)\n"
+                         "pattern                   GB/s   vs copy    best     ways\n");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->items[i].transpose)
+            continue;
+        row w = row_of(run, i);
+        int64_t v = model_pattern_param_value(w.it->pattern, "version");
+        char ways[32];
+        /* naive and copy have no tile: "-"; a tile on a profile without banks: n/a */
+        if (v == MODEL_TRANSPOSE_NAIVE || v == MODEL_TRANSPOSE_COPY)
+            snprintf(ways, sizeof ways, "-");
+        else
+            ways_text(ways, sizeof ways, w.it);
+        if (md) {
+            bw_buf_puts(out, "| `");
+            md_escape(out, w.it->spec);
+            bw_buf_puts(out, "` | ");
+        } else {
+            bw_buf_printf(out, "%-24s", w.it->spec);
+            if (strlen(w.it->spec) > 24)
+                bw_buf_puts(out, "\n                        ");
+        }
+        if (!w.ok) {
+            if (!md)
+                bw_buf_puts(out, "  ");
+            bw_buf_puts(out, failure_lead(w.r->status, !md));
+            bw_buf seg = BW_BUF_INIT;
+            first_line(&seg, w.r->failure ? w.r->failure : "?");
+            if (md)
+                md_escape(out, bw_buf_str(&seg));
+            else
+                bw_buf_puts(out, bw_buf_str(&seg));
+            bw_buf_free(&seg);
+            bw_buf_puts(out, md ? " | | | |\n" : "\n");
+            continue;
+        }
+        if (md) {
+            cell_ratio(out, w.r->effective_gbs, 1, 0);
+            bw_buf_puts(out, " | ");
+            cell_ratio(out, w.r->relative_to_seq, 1, 0);
+            bw_buf_puts(out, " | ");
+            cell_ratio(out, w.r->best_gbs, w.r->best_gbs > 0, 0);
+            bw_buf_printf(out, " | %s%s |\n", ways, w.it->added_as_reference ? " (added as reference)" : "");
+            continue;
+        }
+        cell_ratio(out, w.r->effective_gbs, 1, 7);
+        cell_ratio(out, w.r->relative_to_seq, 1, 9);
+        cell_ratio(out, w.r->best_gbs, w.r->best_gbs > 0, 8);
+        bw_buf_printf(out, "%9s", ways);
+        if (w.it->added_as_reference)
+            bw_buf_puts(out, " [added as reference]");
+        bw_buf_putc(out, '\n');
+    }
+    const char *lead = md ? "- " : "";
+    bw_buf_printf(out, "%stranspose rows: GB/s: measured, 2 x n^2 x 4 B (loads and stores) / median kernel time; "
+                       "vs copy: measured, relative to " BENCH_TRANSPOSE_REFERENCE " of the same n in this run; "
+                       "ways: modeled bank-conflict ways of the local tile's column read by warp 0 (model_bank, "
+                       "tile %d x %d, the profile's W).\n",
+                  lead, p->geo.lanes, p->geo.lanes);
+}
+
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     int paired = 0;
@@ -559,11 +643,13 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             paired = 1;
             table_paired(m, run, out);
             bank_rows(run, 0, out);
+            transpose_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
         if (!has_global(run->plan)) {
             bank_rows(run, 0, out);
+            transpose_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
@@ -577,8 +663,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (w.it->bank)
-                continue; /* bank_rows */
+            if (w.it->bank || w.it->transpose)
+                continue; /* bank_rows, transpose_rows */
             bw_buf_printf(out, "%-24s", w.it->spec);
             if (strlen(w.it->spec) > 24)
                 bw_buf_puts(out, "\n                        ");
@@ -609,6 +695,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                 bw_buf_printf(out, "    note: %s\n", w.it->size_note);
         }
         bank_rows(run, 0, out);
+        transpose_rows(run, 0, out);
         roofline_lines(run, "", 0, out);
     }
     bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
@@ -689,7 +776,7 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
                      "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (p->items[i].bank || (j >= 0 && (size_t)j < i))
+        if (p->items[i].bank || p->items[i].transpose || (j >= 0 && (size_t)j < i))
             continue;
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -729,11 +816,13 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
         if (both_modes(run->plan)) {
             md_paired(m, run, out);
             bank_rows(run, 1, out);
+            transpose_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
         if (!has_global(run->plan)) {
             bank_rows(run, 1, out);
+            transpose_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
@@ -744,8 +833,8 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
                          "|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (w.it->bank)
-                continue; /* bank_rows */
+            if (w.it->bank || w.it->transpose)
+                continue; /* bank_rows, transpose_rows */
             bw_buf_puts(out, "| `");
             md_escape(out, w.it->spec);
             bw_buf_puts(out, "` | ");
@@ -773,6 +862,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             bw_buf_puts(out, " |\n");
         }
         bank_rows(run, 1, out);
+        transpose_rows(run, 1, out);
         roofline_lines(run, "- ", 1, out);
     }
 }
@@ -1047,6 +1137,23 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "local_gbs", report_json_real(r->effective_gbs, w.ok));
         json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
         json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
+    }
+    if (it->transpose) {
+        /* relative_to_seq and relative_to_reference are against the copy
+         * of the same matrix (transpose:version=copy), never seq */
+        int64_t v = model_pattern_param_value(it->pattern, "version");
+        int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
+        json_object_set_new(o, "version", json_string(bench_transpose_version_name((bench_transpose_version)v)));
+        json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
+        json_object_set_new(o, "n_from", json_string(it->transpose_auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "store_expression",
+                            it->pattern->store_text ? json_string(it->pattern->store_text) : json_null());
+        json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
+        json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
+                                                   : json_null());
+        json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
+                                                                                : json_null());
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
     }
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
