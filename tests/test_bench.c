@@ -149,8 +149,8 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
 static char *kernel_dir_editing(const char *file, const char *from, const char *to)
 {
     char *dir = tu_temp_dir();
-    static const char *const files[] = { "gather.cl", "bw_expr.cl" };
-    for (size_t k = 0; k < 2; k++) {
+    static const char *const files[] = { "gather.cl", "bw_expr.cl", "bank.cl", "transpose.cl" };
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/cl/%s", tu_source_root(), files[k]);
         char *text = NULL;
@@ -236,6 +236,54 @@ Test(bench, wrong_results_are_failures_not_timings, .timeout = 120)
     dir = kernel_dir_with("const long a = BW_ADDR;", "const long a = BW_ADDR + (g == 5 ? BW_E : 0);");
     bench_kernels *k = kernels(dir);
     bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "work-item 5 ") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    bench_kernels_free(k);
+    tu_rmdir(dir);
+    free(dir);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
+/* Transpose items in a run on the CPU device: validated against the
+ * host's transpose and traced; a planted tiled kernel that reads its tile
+ * at [ly][lx] (one index swapped) fails validation at (row 0, column 1)
+ * and is not timed, the naive and copy kernels beside it pass; a kernel
+ * that loads one element off for work-item 5 fails the trace check. */
+Test(bench, transpose_items_run_validate_and_trace, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *specs[] = { "transpose:version=tiled", "transpose:version=padded", "transpose:version=naive" };
+    bench_plan *p = plan_of(&d, specs, 3, NULL, 0, 1 << 20);
+    cr_assert_eq(p->n, 4, "transpose:version=copy added as reference");
+    bench_result *res = run_with(&d, p, NULL);
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+        cr_expect_eq(res[i].reference, 3, "%s", p->items[i].spec);
+    }
+    bench_results_free(res, p->n);
+    bench_kernels *k = kernels(NULL);
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_kernels_free(k);
+
+    char *dir = kernel_dir_editing("transpose.cl", "tile[lx * (PITCH) + ly]", "tile[ly * (PITCH) + lx]");
+    res = run_with(&d, p, dir);
+    for (size_t i = 0; i < 2; i++) {
+        cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
+        cr_expect_eq(res[i].failure_code, BW_E_VALIDATION);
+        cr_expect(res[i].failure && strstr(res[i].failure, "(row 0, column 1)") != NULL, "%s", res[i].failure);
+        cr_expect_eq(res[i].event.count, 0, "a wrong kernel was timed");
+    }
+    cr_expect_eq(res[2].status, BENCH_OK, "naive does not use the tile");
+    cr_expect_eq(res[3].status, BENCH_OK, "copy does not use the tile");
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+
+    dir = kernel_dir_editing("transpose.cl", "BW_TRACE(g, y * BW_N + x);", "BW_TRACE(g, y * BW_N + x + (g == 5));");
+    k = kernels(dir);
     cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_E_VALIDATION);
     cr_expect(strstr(bw_error_text(&err), "work-item 5 ") != NULL, "%s", bw_error_text(&err));
     bw_error_clear(&err);
