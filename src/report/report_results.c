@@ -485,6 +485,51 @@ static void ways_text(char *buf, size_t n, const bench_item *it)
         snprintf(buf, n, "n/a");
 }
 
+/* One row of a section apart from the global table (bank, transpose):
+ * GB/s, vs its reference, best, and the modeled ways text; md: Markdown. */
+static void section_row(bw_buf *out, const row *w, const char *ways, int md)
+{
+    if (md) {
+        bw_buf_puts(out, "| `");
+        md_escape(out, w->it->spec);
+        bw_buf_puts(out, "` | ");
+    } else {
+        bw_buf_printf(out, "%-24s", w->it->spec);
+        if (strlen(w->it->spec) > 24)
+            bw_buf_puts(out, "\n                        ");
+    }
+    if (!w->ok) {
+        if (!md)
+            bw_buf_puts(out, "  ");
+        bw_buf_puts(out, failure_lead(w->r->status, !md));
+        bw_buf seg = BW_BUF_INIT;
+        first_line(&seg, w->r->failure ? w->r->failure : "?");
+        if (md)
+            md_escape(out, bw_buf_str(&seg));
+        else
+            bw_buf_puts(out, bw_buf_str(&seg));
+        bw_buf_free(&seg);
+        bw_buf_puts(out, md ? " | | | |\n" : "\n");
+        return;
+    }
+    if (md) {
+        cell_ratio(out, w->r->effective_gbs, 1, 0);
+        bw_buf_puts(out, " | ");
+        cell_ratio(out, w->r->relative_to_seq, 1, 0);
+        bw_buf_puts(out, " | ");
+        cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 0);
+        bw_buf_printf(out, " | %s%s |\n", ways, w->it->added_as_reference ? " (added as reference)" : "");
+        return;
+    }
+    cell_ratio(out, w->r->effective_gbs, 1, 7);
+    cell_ratio(out, w->r->relative_to_seq, 1, 9);
+    cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 8);
+    bw_buf_printf(out, "%9s", ways);
+    if (w->it->added_as_reference)
+        bw_buf_puts(out, " [added as reference]");
+    bw_buf_putc(out, '\n');
+}
+
 /* The bank items of a run, apart from the global table: measured local
  * GB/s, vs the bank reference, best launch, and the modeled ways in place
  * of sector efficiency; md: as Markdown. */
@@ -505,45 +550,7 @@ static void bank_rows(const report_run *run, int md, bw_buf *out)
         row w = row_of(run, i);
         char ways[32];
         ways_text(ways, sizeof ways, w.it);
-        if (md) {
-            bw_buf_puts(out, "| `");
-            md_escape(out, w.it->spec);
-            bw_buf_puts(out, "` | ");
-        } else {
-            bw_buf_printf(out, "%-24s", w.it->spec);
-            if (strlen(w.it->spec) > 24)
-                bw_buf_puts(out, "\n                        ");
-        }
-        if (!w.ok) {
-            if (!md)
-                bw_buf_puts(out, "  ");
-            bw_buf_puts(out, failure_lead(w.r->status, !md));
-            bw_buf seg = BW_BUF_INIT;
-            first_line(&seg, w.r->failure ? w.r->failure : "?");
-            if (md)
-                md_escape(out, bw_buf_str(&seg));
-            else
-                bw_buf_puts(out, bw_buf_str(&seg));
-            bw_buf_free(&seg);
-            bw_buf_puts(out, md ? " | | | |\n" : "\n");
-            continue;
-        }
-        if (md) {
-            cell_ratio(out, w.r->effective_gbs, 1, 0);
-            bw_buf_puts(out, " | ");
-            cell_ratio(out, w.r->relative_to_seq, 1, 0);
-            bw_buf_puts(out, " | ");
-            cell_ratio(out, w.r->best_gbs, w.r->best_gbs > 0, 0);
-            bw_buf_printf(out, " | %s%s |\n", ways, w.it->added_as_reference ? " (added as reference)" : "");
-            continue;
-        }
-        cell_ratio(out, w.r->effective_gbs, 1, 7);
-        cell_ratio(out, w.r->relative_to_seq, 1, 9);
-        cell_ratio(out, w.r->best_gbs, w.r->best_gbs > 0, 8);
-        bw_buf_printf(out, "%9s", ways);
-        if (w.it->added_as_reference)
-            bw_buf_puts(out, " [added as reference]");
-        bw_buf_putc(out, '\n');
+        section_row(out, &w, ways, md);
     }
     const char *lead = md ? "- " : "";
     bw_buf_printf(out, "%sbank rows: GB/s: measured, local bytes read (work-items x %d reads x 4 B) / median kernel "
@@ -581,45 +588,7 @@ static void transpose_rows(const report_run *run, int md, bw_buf *out)
             snprintf(ways, sizeof ways, "-");
         else
             ways_text(ways, sizeof ways, w.it);
-        if (md) {
-            bw_buf_puts(out, "| `");
-            md_escape(out, w.it->spec);
-            bw_buf_puts(out, "` | ");
-        } else {
-            bw_buf_printf(out, "%-24s", w.it->spec);
-            if (strlen(w.it->spec) > 24)
-                bw_buf_puts(out, "\n                        ");
-        }
-        if (!w.ok) {
-            if (!md)
-                bw_buf_puts(out, "  ");
-            bw_buf_puts(out, failure_lead(w.r->status, !md));
-            bw_buf seg = BW_BUF_INIT;
-            first_line(&seg, w.r->failure ? w.r->failure : "?");
-            if (md)
-                md_escape(out, bw_buf_str(&seg));
-            else
-                bw_buf_puts(out, bw_buf_str(&seg));
-            bw_buf_free(&seg);
-            bw_buf_puts(out, md ? " | | | |\n" : "\n");
-            continue;
-        }
-        if (md) {
-            cell_ratio(out, w.r->effective_gbs, 1, 0);
-            bw_buf_puts(out, " | ");
-            cell_ratio(out, w.r->relative_to_seq, 1, 0);
-            bw_buf_puts(out, " | ");
-            cell_ratio(out, w.r->best_gbs, w.r->best_gbs > 0, 0);
-            bw_buf_printf(out, " | %s%s |\n", ways, w.it->added_as_reference ? " (added as reference)" : "");
-            continue;
-        }
-        cell_ratio(out, w.r->effective_gbs, 1, 7);
-        cell_ratio(out, w.r->relative_to_seq, 1, 9);
-        cell_ratio(out, w.r->best_gbs, w.r->best_gbs > 0, 8);
-        bw_buf_printf(out, "%9s", ways);
-        if (w.it->added_as_reference)
-            bw_buf_puts(out, " [added as reference]");
-        bw_buf_putc(out, '\n');
+        section_row(out, &w, ways, md);
     }
     const char *lead = md ? "- " : "";
     bw_buf_printf(out, "%stranspose rows: GB/s: measured, 2 x n^2 x 4 B (loads and stores) / median kernel time; "
