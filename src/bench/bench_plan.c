@@ -7,6 +7,7 @@
 
 #include "bw_buf.h"
 #include "bw_format.h"
+#include "bw_hook.h"
 #include "bench_bank.h"
 #include "bench_transpose.h"
 #include "model_bank.h"
@@ -490,7 +491,11 @@ static bw_code size_bank(const bench_plan *p, bench_item *it, bw_error *err)
     if (rc != BW_OK)
         return rc;
     it->local_size = p->local_size;
-    it->items = (int64_t)BENCH_BANK_GROUPS * p->local_size;
+    int64_t groups = BENCH_BANK_GROUPS;
+    /* test builds only: fewer groups, for a simulator (tools/oclgrind.sh) */
+    if (bw_hook_fault("bank_groups", NULL, &groups) && (groups < 1 || groups > BENCH_BANK_GROUPS))
+        groups = BENCH_BANK_GROUPS;
+    it->items = groups * p->local_size;
     memset(&it->span, 0, sizeof it->span);
     it->span.any = 1;
     it->span.align = 4;

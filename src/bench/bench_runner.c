@@ -12,6 +12,7 @@
 #include "bench_twin.h"
 #include "bench_validate.h"
 #include "bw_format.h"
+#include "bw_hook.h"
 #include "ocl_buffer.h"
 #include "ocl_program.h"
 
@@ -77,6 +78,7 @@ typedef struct run_ctx {
 static void report(run_ctx *r, const char *phase, size_t done, size_t total, const char *spec,
                    double remaining)
 {
+    bw_hook_phase(phase); /* test builds only: a signal as this phase begins */
     if (!r->progress)
         return;
     bench_progress p = { phase, done, total, spec, bench_now_s() - r->t_start, remaining };
@@ -95,6 +97,10 @@ static void fail(bench_result *res, bw_code code, const char *msg)
 static bw_code build_program(run_ctx *r, size_t first, size_t count, int trace, ocl_program **prog,
                              bw_error *err)
 {
+    for (size_t i = first; i < first + count; i++)
+        if (bw_hook_fault("build", r->plan->items[i].spec, NULL))
+            return bw_error_set(err, BW_E_BUILD, "kernel build failed for %s (injected: BWLAB_TEST_FAULTS)",
+                                r->plan->items[i].spec);
     char *source = NULL;
     bw_code rc = bench_kernel_program(r->kernels, r->plan, first, count, trace, &source, err);
     if (rc == BW_OK)
@@ -313,6 +319,16 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
     return rc;
 }
 
+/* validate, or in a test build a validation failure injected for the item */
+static bw_code validate_item(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+{
+    bw_code rc = validate(r, i, kern, err);
+    if (rc == BW_OK && bw_hook_fault("validate", r->plan->items[i].spec, NULL))
+        rc = bw_error_set(err, BW_E_VALIDATION, "%s: dst[0] differs from the host's result (injected: "
+                          "BWLAB_TEST_FAULTS)", r->plan->items[i].spec);
+    return rc;
+}
+
 /* the staging buffer: HOST_STAGE, or less for a plan whose buffers are smaller */
 static bw_code stage_alloc(run_ctx *r, bw_error *err)
 {
@@ -386,6 +402,9 @@ static void teardown(run_ctx *r)
  * asks for both. */
 static bw_code make_kernels(run_ctx *r, ocl_program *prog, size_t i, bw_error *err)
 {
+    if ((r->plan->items[i].bank || r->plan->items[i].transpose) && bw_hook_fault("build", r->plan->items[i].spec, NULL))
+        return bw_error_set(err, BW_E_BUILD, "kernel build failed for %s (injected: BWLAB_TEST_FAULTS)",
+                            r->plan->items[i].spec);
     if (r->plan->items[i].bank)
         return make_bank_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     if (r->plan->items[i].transpose)
@@ -659,8 +678,8 @@ static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
             continue;
         report(r, "validating", i, p->n, p->items[i].spec, -1);
         bw_error e = BW_ERROR_INIT;
-        bw_code rc = validate(r, i, r->slots[i].kern, &e);
-        if (rc == BW_OK && r->slots[i].alt && (rc = validate(r, i, r->slots[i].alt, &e)) != BW_OK)
+        bw_code rc = validate_item(r, i, r->slots[i].kern, &e);
+        if (rc == BW_OK && r->slots[i].alt && (rc = validate_item(r, i, r->slots[i].alt, &e)) != BW_OK)
             bw_error_prefix(&e, "the scalar form: ");
         if (rc == BW_OK)
             rc = choose_form(r, i, &e);
@@ -712,7 +731,13 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
                 continue;
             ocl_timing t;
             bw_error e = BW_ERROR_INIT;
-            if (launch(r, i, sl->kern, &t, &e) != BW_OK) {
+            int64_t after = 0;
+            bw_code lrc = launch(r, i, sl->kern, &t, &e);
+            if (lrc == BW_OK && bw_hook_fault("launch", p->items[i].spec, &after) &&
+                res->event.count >= (size_t)after)
+                lrc = bw_error_set(&e, BW_E_OPENCL, "clEnqueueNDRangeKernel failed: CL_OUT_OF_RESOURCES "
+                                   "(injected after %lld launches: BWLAB_TEST_FAULTS)", (long long)after);
+            if (lrc != BW_OK) {
                 fail(res, e.code, bw_error_text(&e));
             } else if (!bench_sample_ok(t.event_ns)) {
                 res->dropped_samples++;

@@ -14,6 +14,7 @@
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
+#include "bw_hook.h"
 #include "bw_parse.h"
 #include "bwlab_config.h"
 #include "cli.h"
@@ -560,6 +561,7 @@ int cmd_run(int argc, char **argv)
         }
     }
     sigaction(SIGINT, &old, NULL);
+    bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
     print_failures(&s);
     /* main passed argv + 1: argv[-1] is the program name */
     st = write_report(self, &s, argc + 1, argv - 1);

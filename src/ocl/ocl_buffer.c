@@ -4,6 +4,7 @@
 #include "ocl_buffer.h"
 
 #include "bw_format.h"
+#include "bw_hook.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +49,12 @@ bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_
     }
     b->bytes = bytes;
     b->mem = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &st);
+    if (bw_hook_fault("alloc", name, NULL)) { /* test builds only: the device refuses */
+        if (b->mem)
+            clReleaseMemObject(b->mem);
+        b->mem = NULL;
+        st = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    }
     if (st != CL_SUCCESS || !b->mem) {
         rc = ocl_error_set(err, is_size_failure(st) ? BW_E_TOOBIG : BW_E_OPENCL, "clCreateBuffer",
                            st, "buffer '%s' (%s)%s", name, size,

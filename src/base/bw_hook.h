@@ -1,0 +1,35 @@
+/* bw_hook: test-only fault injection (tests/test_faults.c, tools/oclgrind.sh).
+ *
+ * Compiled in only when the build has BWLAB_FAULT_HOOKS (meson option
+ * fault_hooks: on by default except in release builds); otherwise every
+ * function here answers "no fault" and the environment is never read.
+ * With hooks, $BWLAB_TEST_FAULTS is a ';'-separated list of entries
+ *   POINT[=MATCH][@N]
+ * POINT names the place (below); MATCH, when given, must occur in the
+ * pattern spec at hand; N is the entry's number (0 when absent). Points:
+ *   build=SPEC          building SPEC's kernel fails (BW_E_BUILD)
+ *   alloc=NAME          the device refuses device buffer NAME (src, dst, trace)
+ *   validate=SPEC       SPEC's kernel fails validation (BW_E_VALIDATION)
+ *   launch=SPEC@N       SPEC's timed launches fail after N samples (a device error)
+ *   signal=PHASE@SIG    signal SIG is raised once when PHASE begins: building,
+ *                       validating, measuring, writing
+ *   bank_groups@N       bank patterns launch N work-groups (BENCH_BANK_GROUPS)
+ * Owner of nothing: the environment is read on each call (tests only). */
+#ifndef BW_HOOK_H
+#define BW_HOOK_H
+
+#include <stdint.h>
+
+/* 1 when hooks are compiled in. */
+int bw_hook_enabled(void);
+
+/* Whether an entry POINT applies to `subject` (its MATCH occurs in it, or
+ * it has none; subject NULL matches only entries without MATCH). When it
+ * does and n is not NULL, *n receives the entry's number. */
+int bw_hook_fault(const char *point, const char *subject, int64_t *n);
+
+/* Raises the signal of a "signal=PHASE@SIG" entry the first time PHASE
+ * begins in this process. */
+void bw_hook_phase(const char *phase);
+
+#endif
