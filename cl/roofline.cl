@@ -32,11 +32,15 @@
 #if RF_V == 1
 #define RF_T float
 #define RF_U uint
+/* there is no convert_float1: width 1 is the scalar (NVIDIA's preferred
+ * width; Oclgrind refuses convert_float1, tools/oclgrind.sh) */
+#define RF_CONVERT convert_float
 #define RF_IOTA 0u
 #define RF_STORE(x, i, p) ((p)[i] = (x))
 #else
 #define RF_T RF_CAT(float, RF_V)
 #define RF_U RF_CAT(uint, RF_V)
+#define RF_CONVERT RF_CAT(convert_float, RF_V)
 #define RF_STORE(x, i, p) RF_CAT(vstore, RF_V)((x), (i), (p))
 #if RF_V == 2
 #define RF_IOTA ((uint2)(0, 1))
@@ -50,7 +54,7 @@
 #endif
 
 /* chain c's start: exact in float (a multiple of 1/1024 below 1) */
-#define RF_INIT(c) (RF_CAT(convert_float, RF_V)(((RF_U)(base + (uint)(c) * RF_V) + RF_IOTA) & 1023u) * (1.0f / 1024.0f))
+#define RF_INIT(c) (RF_CONVERT(((RF_U)(base + (uint)(c) * RF_V) + RF_IOTA) & 1023u) * (1.0f / 1024.0f))
 
 __kernel void rf_peak(__global float *restrict out, float a, float b, uint iters)
 {

@@ -14,6 +14,7 @@
  *   signal=PHASE@SIG    signal SIG is raised once when PHASE begins: building,
  *                       validating, measuring, writing
  *   bank_groups@N       bank patterns launch N work-groups (BENCH_BANK_GROUPS)
+ *   scalar_form         bwlab run builds the scalar kernel form on any device
  * Owner of nothing: the environment is read on each call (tests only). */
 #ifndef BW_HOOK_H
 #define BW_HOOK_H

@@ -488,7 +488,8 @@ int cmd_run(int argc, char **argv)
         /* the kernel asks for the sub-group size the device takes as W (Intel) */
         o.reqd_sub_group_size = (int)d->reqd_sub_group_size;
         /* a CPU runtime vectorises across work-items: time the scalar form too */
-        o.scalar_form = d->type == OCL_TYPE_CPU;
+        /* test builds only: a GPU simulator (tools/oclgrind.sh) builds the scalar form too */
+        o.scalar_form = d->type == OCL_TYPE_CPU || bw_hook_fault("scalar_form", NULL, NULL);
         rc = bench_plan_make(&o, &d->geo, &lim, &s.plans[k], &err);
         if (rc == BW_OK) {
             planned++;
