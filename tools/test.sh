@@ -40,7 +40,21 @@ if grep -E "ERROR: (Address|Leak)Sanitizer|Sanitizer has encountered a fatal err
     exit 1
 fi
 echo "sanitizer build: no reports"
+# Fuzzing (tests/fuzz/README.md: each target 30 s), every kernel family
+# under Oclgrind, valgrind memcheck: each step prints one line per check,
+# "...: clean" / "no crash" or "... FAILED"; counted in the closing line.
+checks=build/meson-logs/checks.txt
+: >"$checks"
+for step in fuzz oclgrind valgrind; do
+    if ! tools/$step.sh >"$checks.step" 2>&1 && ! grep -q FAILED "$checks.step"; then
+        echo "tools/$step.sh FAILED" >>"$checks.step" # it failed before any check
+    fi
+    cat "$checks.step" >>"$checks"
+done
+rm -f "$checks.step"
+grep -E "clean|no crash|no error|FAILED" "$checks"
 # one closing line for every pass, counting Criterion's tests
 sed -n 's/.*Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2 \3/p' \
     build/meson-logs/testlog.txt build/meson-logs/elsewhere.txt build-asan/meson-logs/testlog.txt 2>/dev/null |
-    awk '{ p += $1; f += $2 + $3 } END { printf "tests: %d passed, %d failed\n", p, f; exit f > 0 }'
+    awk -v cp="$(grep -cE ': clean$|, no crash$' "$checks")" -v cf="$(grep -c 'FAILED' "$checks")" \
+        '{ p += $1; f += $2 + $3 } END { p += cp; f += cf; printf "tests: %d passed, %d failed\n", p, f; exit f > 0 }'
