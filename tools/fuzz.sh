@@ -12,8 +12,6 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-30}"
 targets="${*:-fuzz_expr fuzz_pattern fuzz_profile}"
-# the results reader, once bwlab compare's loader is there (branch wt-compare)
-[ -n "${*:-}" ] || [ ! -f src/report/report_merge.h ] || targets="$targets fuzz_results"
 cc="${FUZZ_CC:-clang}"
 command -v "$cc" >/dev/null || { echo "fuzz.sh: $cc not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
 
@@ -25,6 +23,8 @@ if [ ! -f build-fuzz/build.ninja ]; then
         -Dc_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer" >/dev/null
 fi
 ninja -C build-fuzz >/dev/null
+# the results reader, built once bwlab compare's loader is there (branch wt-compare)
+[ -n "${*:-}" ] || [ ! -x build-fuzz/tests/fuzz/fuzz_results ] || targets="$targets fuzz_results"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
