@@ -57,7 +57,9 @@ static void check_roundtrip(const model_expr *e, const char *src)
         /* Known (issue 10, "Found, to fix" 5; fixed on branch wt-reliab):
          * a long run of unary minus prints a form deeper than the nesting
          * limit. Remove this exemption once that fix is merged. */
+#ifndef FUZZ_EXPR_STRICT
         if (strstr(bw_error_text(&err), "nest") == NULL)
+#endif
             FAIL("canonical form of '%s' does not re-parse: '%s': %s", src, a, bw_error_text(&err));
         bw_error_clear(&err);
         free(a);
