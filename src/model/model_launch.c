@@ -14,6 +14,13 @@ __extension__ typedef unsigned __int128 u128;
  * is refused rather than allocated. */
 #define MARK_BITMAP_MAX_BITS ((int64_t)1 << 30)
 #define MARK_LIST_MAX ((int64_t)1 << 26)
+/* Work bounds, so that every count answers within seconds: lane-steps of
+ * pass 1 (a lane evaluated for one run, or stepped through one warp when
+ * lanes move at different speeds) and unit marks of pass 2. A launch whose
+ * addresses change shape from warp to warp needs one run per warp; past
+ * these it is refused (BW_E_TOOBIG) rather than counted for minutes. */
+#define PASS1_MAX_WORK ((int64_t)1 << 25)
+#define MARK_MAX_WORK ((int64_t)1 << 30)
 
 /* floor(a / u), by shift when u is a power of two */
 typedef struct unit_div {
@@ -63,7 +70,17 @@ typedef struct walk_ctx {
     uint64_t *bits;
     int64_t *list;
     int64_t nlist;
+    int64_t work; /* pass 1 lane-steps so far, against PASS1_MAX_WORK */
 } walk_ctx;
+
+static bw_code too_much_work(const walk_ctx *c, bw_error *err)
+{
+    return bw_error_set(err, BW_E_TOOBIG,
+                        "the addresses of this launch of %lld items change shape from warp to "
+                        "warp: counting it exactly takes more than %lld lane evaluations; use "
+                        "fewer --items",
+                        (long long)c->acc->items, (long long)PASS1_MAX_WORK);
+}
 
 static bw_code walk_segments(walk_ctx *c, model_access_run_fn fn, bw_error *err)
 {
@@ -101,6 +118,9 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     model_traffic *t = ks->t;
     int64_t E = c->acc->elem_bytes, S = c->geo->sector, L = c->geo->line;
     int64_t n = s->n;
+    c->work += s->nl;
+    if (c->work > PASS1_MAX_WORK)
+        return too_much_work(c, err);
     t->instructions += n;
     t->requested_bytes += E * s->nl * n;
 
@@ -127,6 +147,9 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     copy_units(c, s, 0, &u0);
     if (!common) {
         /* lanes move at different speeds: every warp has its own shape */
+        if (n > (PASS1_MAX_WORK - c->work) / (s->nl > 0 ? s->nl : 1))
+            return too_much_work(c, err);
+        c->work += n * s->nl;
         for (int64_t k = 0; k < n; k++) {
             model_unit_counts u;
             copy_units(c, s, k, &u);
@@ -147,6 +170,9 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     int64_t Dm = ((D % L) + L) % L;
     int64_t P = L / model_gcd(Dm, L);
     int64_t kmax = P < n ? P : n;
+    c->work += kmax * s->nl; /* kmax <= L: no overflow */
+    if (c->work > PASS1_MAX_WORK)
+        return too_much_work(c, err);
     int64_t sum_s = 0, sum_l = 0;
     for (int64_t k = 0; k < kmax; k++) {
         model_unit_counts u;
@@ -163,9 +189,10 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
 
     piece p = { u0.sectors, u0.lines, s_lo, s_hi, l_lo, l_hi };
     if (n > 1 && D != 0) {
-        int64_t span = u0.max_byte - u0.min_addr + 1;
-        int64_t absD = D < 0 ? -D : D;
-        if (absD < span || D == INT64_MIN) {
+        /* 128-bit: a warp may span nearly the whole 64-bit range */
+        i128 span = (i128)u0.max_byte - u0.min_addr + 1;
+        i128 absD = D < 0 ? -(i128)D : (i128)D;
+        if (absD < span) {
             ks->needs_marking = 1; /* neighbouring warps overlap in bytes */
             return BW_OK;
         }
@@ -323,10 +350,16 @@ static bw_code mark_kind(const model_geometry *geo, const model_access *acc, siz
                          kind_state *ks, bw_error *err)
 {
     walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line) };
-    int64_t range_s = ks->max_s - ks->min_s + 1;
+    i128 range = (i128)ks->max_s - ks->min_s + 1; /* can exceed int64 */
+    int64_t range_s = range > MARK_BITMAP_MAX_BITS ? INT64_MAX : (int64_t)range;
     int64_t r = geo->line / geo->sector;
     bw_code rc = BW_OK;
-    if (range_s > 0 && range_s <= MARK_BITMAP_MAX_BITS) {
+    if (ks->marks > MARK_MAX_WORK) {
+        rc = bw_error_set(err, BW_E_TOOBIG,
+                          "the footprint of this irregular launch needs about %lld sector marks "
+                          "to count exactly, more than %lld (use fewer --items)",
+                          (long long)ks->marks, (long long)MARK_MAX_WORK);
+    } else if (range_s > 0 && range_s <= MARK_BITMAP_MAX_BITS) {
         c.bits = calloc((size_t)(range_s + 63) / 64, sizeof(uint64_t));
         if (!c.bits)
             rc = bw_error_set(err, BW_E_NOMEM, "out of memory counting the launch footprint");
@@ -336,9 +369,10 @@ static bw_code mark_kind(const model_geometry *geo, const model_access *acc, siz
             rc = bw_error_set(err, BW_E_NOMEM, "out of memory counting the launch footprint");
     } else {
         rc = bw_error_set(err, BW_E_TOOBIG,
-                          "the footprint of this irregular launch spans %lld sectors: too many "
+                          "the footprint of this irregular launch spans %s%lld sectors: too many "
                           "to count exactly (use fewer --items)",
-                          (long long)range_s);
+                          range_s == INT64_MAX ? "more than " : "",
+                          (long long)(range_s == INT64_MAX ? MARK_BITMAP_MAX_BITS : range_s));
     }
     for (size_t i = 0; i < n && rc == BW_OK; i++) {
         if ((acc[i].is_store != 0) != store)
@@ -355,6 +389,30 @@ static bw_code mark_kind(const model_geometry *geo, const model_access *acc, siz
     return rc;
 }
 
+/* Evaluates the active lanes of the first and the last warp: an address
+ * that overflows at the end of a huge launch (g*g) is reported at once,
+ * not after walking every warp up to it. */
+static bw_code check_ends(const model_geometry *geo, const model_access *a, bw_error *err)
+{
+    int W = geo->lanes;
+    int64_t last_w = (a->items - 1) / W, last_g = a->items - 1;
+    int lanes[MODEL_MAX_LANES];
+    int nl = model_lanes_list(&a->active, lanes);
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t w = pass ? last_w : 0;
+        for (int i = 0; i < nl; i++) {
+            int64_t g = w * W + lanes[i], v;
+            if (g > last_g)
+                break;
+            model_expr_env env = { lanes[i], w, g, W };
+            bw_code rc = model_expr_eval(a->expr, &env, &v, err);
+            if (rc != BW_OK)
+                return rc;
+        }
+    }
+    return BW_OK;
+}
+
 bw_code model_launch_count(const model_geometry *geo, const model_access *acc, size_t n,
                            model_launch *out, bw_error *err)
 {
@@ -362,6 +420,8 @@ bw_code model_launch_count(const model_geometry *geo, const model_access *acc, s
     bw_code rc = model_geometry_check(geo, err);
     for (size_t i = 0; i < n && rc == BW_OK; i++)
         rc = model_access_check(geo, &acc[i], err);
+    for (size_t i = 0; i < n && rc == BW_OK; i++)
+        rc = check_ends(geo, &acc[i], err);
     if (rc != BW_OK)
         return rc;
     kind_state kinds[2];
