@@ -55,6 +55,7 @@ typedef struct slot {
     ocl_kernel *alt;  /* the other form, until one is chosen */
     size_t cap;
     int stable;
+    int reported; /* told to the progress callback as finished */
     double total_ns; /* measured: event time of the timed launches so far */
 } slot;
 
@@ -79,7 +80,24 @@ static void report(run_ctx *r, const char *phase, size_t done, size_t total, con
 {
     if (!r->progress)
         return;
-    bench_progress p = { phase, done, total, spec, bench_now_s() - r->t_start, remaining };
+    bench_progress p = { phase, done, total, spec, bench_now_s() - r->t_start, remaining, NULL, -1 };
+    r->progress(r->pctx, &p);
+}
+
+static void finish_one(run_ctx *r, size_t i);
+
+/* pattern i is done: its figures, once, to the progress callback */
+static void report_finished(run_ctx *r, size_t i)
+{
+    if (r->slots[i].reported)
+        return;
+    r->slots[i].reported = 1;
+    if (!r->progress)
+        return;
+    if (r->res[i].status == BENCH_OK)
+        finish_one(r, i);
+    bench_progress p = { "finished", i, r->plan->n, r->plan->items[i].spec, bench_now_s() - r->t_start, -1,
+                         r->res, (long)i };
     r->progress(r->pctx, &p);
 }
 
@@ -714,6 +732,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             bw_error e = BW_ERROR_INIT;
             if (launch(r, i, sl->kern, &t, &e) != BW_OK) {
                 fail(res, e.code, bw_error_text(&e));
+                report_finished(r, i);
             } else if (!bench_sample_ok(t.event_ns)) {
                 res->dropped_samples++;
                 if (res->dropped_samples >= DROPPED_LIMIT && res->dropped_samples > res->event.count) {
@@ -722,14 +741,18 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
                              "(measured: shorter than the device timer resolves); use a larger --size",
                              res->dropped_samples, res->dropped_samples + res->event.count);
                     not_measurable(res, msg);
+                    report_finished(r, i);
                 }
             } else if (!record(res, sl, &t)) {
                 fail(res, BW_E_NOMEM, "out of memory recording timings");
+                report_finished(r, i);
             } else {
                 size_t n = res->event.count;
                 sl->stable = ((int)n >= s->min_reps && sl->total_ns >= 1e9 * s->min_total_s &&
                               res->event.rse <= s->rse_target) ||
                              (int)(n + res->dropped_samples) >= s->max_reps;
+                if (sl->stable)
+                    report_finished(r, i);
             }
             bw_error_clear(&e);
         }
@@ -790,6 +813,29 @@ static void noise(run_ctx *r, bench_run_info *info)
     }
 }
 
+/* the figures of measured pattern i that need no other pattern; run again
+ * by finish(), so it must be idempotent */
+static void finish_one(run_ctx *r, size_t i)
+{
+    const bench_plan *p = r->plan;
+    bench_result *res = &r->res[i];
+    res->event = bench_stats_of(res->event_ns, res->event.count);
+    res->wall = bench_stats_of(res->wall_ns, res->event.count);
+    const model_launch *m = &p->items[i].model;
+    double bytes = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
+    /* a bank item: the local bytes its work-items read */
+    if (p->items[i].bank)
+        bytes = bench_bank_local_bytes(&p->items[i]);
+    res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
+    res->best_gbs = res->event.min > 0 ? bytes / res->event.min : 0.0;
+    res->stable = r->slots[i].stable;
+    res->spread = bench_stats_spread(res->event_ns, res->event.count);
+    /* against the pattern's own fastest launch: the twin's figures are
+     * fastest launches too, and the full launch is what is explained */
+    res->bound = bench_bound_of(res->event.min, res->twin_ns);
+    res->twin_ratio = res->bound != BENCH_BOUND_UNKNOWN ? res->twin_ns / res->event.min : NAN;
+}
+
 static void finish(run_ctx *r, int interrupted, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
@@ -799,26 +845,12 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         if (res->status == BENCH_OK && res->event.count == 0) {
             res->status = BENCH_NOT_RUN;
             res->failure_code = BW_E_INTERRUPTED;
+            free(res->failure);
             res->failure = strdup(interrupted ? "interrupted before it was measured" : "not measured");
             continue;
         }
-        if (res->status != BENCH_OK)
-            continue;
-        res->event = bench_stats_of(res->event_ns, res->event.count);
-        res->wall = bench_stats_of(res->wall_ns, res->event.count);
-        const model_launch *m = &p->items[i].model;
-        double bytes = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
-        /* a bank item: the local bytes its work-items read */
-        if (p->items[i].bank)
-            bytes = bench_bank_local_bytes(&p->items[i]);
-        res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
-        res->best_gbs = res->event.min > 0 ? bytes / res->event.min : 0.0;
-        res->stable = r->slots[i].stable;
-        res->spread = bench_stats_spread(res->event_ns, res->event.count);
-        /* against the pattern's own fastest launch: the twin's figures are
-         * fastest launches too, and the full launch is what is explained */
-        res->bound = bench_bound_of(res->event.min, res->twin_ns);
-        res->twin_ratio = res->bound != BENCH_BOUND_UNKNOWN ? res->twin_ns / res->event.min : NAN;
+        if (res->status == BENCH_OK)
+            finish_one(r, i);
     }
     for (size_t i = 0; i < p->n; i++) {
         bench_result *res = &r->res[i];
@@ -852,6 +884,11 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
                                                                                    res->event_ns, res->event.count);
     }
     noise(r, info);
+    /* what completed without a notice (the budget ended, an interrupt, a
+     * failure before timing) is finished now */
+    for (size_t i = 0; i < p->n; i++)
+        if (r->res[i].status != BENCH_NOT_RUN)
+            report_finished(r, i);
 }
 
 bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,

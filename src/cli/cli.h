@@ -30,8 +30,11 @@ int cli_option_error(const cli_command *cmd, int c, char **argv);
 /* Prints "bwlab NAME: error: MSG" for a library error; returns its exit
  * status. */
 int cli_fail(const cli_command *cmd, const bw_error *err);
-/* Writes b to `path` (atomically: temp file + rename) or to stdout when
- * path is NULL or "-". */
+/* "bwlab CMD: error: out of memory" on stderr; returns exit status 1 (a
+ * runtime failure, never the usage status). */
+int cli_nomem(const cli_command *cmd);
+/* Writes b to `path` (bw_file_write: atomic for regular files, through
+ * for devices, FIFOs and links) or to stdout when path is NULL or "-". */
 bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err);
 /* Full help text of a command into b. */
 void cli_command_help(const cli_command *cmd, bw_buf *b);

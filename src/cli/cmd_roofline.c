@@ -135,7 +135,7 @@ int cmd_roofline(int argc, char **argv)
     s.results = calloc(s.ndev, sizeof *s.results);
     s.failures = calloc(s.ndev, sizeof *s.failures);
     if (!s.devs || !s.results || !s.failures) {
-        st = cli_usage_error(self, "out of memory");
+        st = cli_nomem(self);
         goto done;
     }
     size_t def = ocl_default_device(s.plats);

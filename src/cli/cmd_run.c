@@ -18,6 +18,7 @@
 #include "bwlab_config.h"
 #include "cli.h"
 #include "cli_format.h"
+#include "cli_journal.h"
 #include "cli_limits.h"
 #include "model_profile.h"
 #include "ocl_context.h"
@@ -67,17 +68,20 @@ static const struct option long_opts[] = {
     { 0 },
 };
 
+/* the signal that stopped the run (SIGINT or SIGTERM), or 0 */
 static volatile sig_atomic_t interrupted;
 
-/* The first Ctrl-C asks the runner to stop after the launch in flight and
- * write what it has; a second one ends the process the usual way. */
+/* The first Ctrl-C, or the SIGTERM a batch scheduler sends at its time
+ * limit, asks the runner to stop after the launch in flight and write what
+ * it has (exit 128 + the signal: 130, 143); a second one ends the process
+ * the usual way. */
 static void on_sigint(int sig)
 {
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigaction(sig, &dfl, NULL);
-    interrupted = 1;
+    interrupted = sig;
 }
 
 /* Everything the command owns, freed in one place. */
@@ -105,6 +109,8 @@ typedef struct run_state {
     char *tune_path;          /* the tuning cache, or NULL when there is no place for one */
     bench_tune_entry *tune;   /* per device: its cached peak */
     int *tuned;               /* per device: 1 when tune[k] was found */
+    cli_journal *journal;               /* OUT.partial, or NULL */
+    char date[32], host[256], os[512];  /* the run's date and host, for the report and the journal */
     char *roof_source, *roof_path;      /* roofline.cl, read once */
     bench_roofline_result **roofs;      /* per device: the short roofline, or NULL */
     char **roof_failures;               /* per device: why it failed, or NULL */
@@ -166,7 +172,7 @@ static int add_patterns(const cli_command *self, run_state *s, const char *list)
         for (size_t i = 0; i < n; i++)
             free(v[i]);
         free(v);
-        return cli_usage_error(self, "out of memory");
+        return cli_nomem(self);
     }
     s->specs = grown;
     for (size_t i = 0; i < n; i++) {
@@ -197,7 +203,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         case OPT_EXPR: {
             const char **v = realloc(s->exprs, (s->nexprs + 1) * sizeof *v);
             if (!v)
-                return cli_usage_error(self, "out of memory");
+                return cli_nomem(self);
             s->exprs = v;
             s->exprs[s->nexprs++] = optarg;
             break;
@@ -278,9 +284,61 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
     return 0;
 }
 
+/* What the progress callback of device k needs. */
+typedef struct progress_ctx {
+    const cli_command *self;
+    run_state *s;
+    size_t k;
+    int show;         /* draw the progress line (stderr is a terminal) */
+    int argc;
+    char **argv;
+    double last_draw; /* bench_now_s of the last redraw */
+    char last_phase[16];
+} progress_ctx;
+
+static report_run run_of(const run_state *s, size_t k, const bench_result *results);
+static report_meta meta_of(const run_state *s, int argc, char **argv);
+
+/* a finished pattern's line in the journal; a journal that cannot be
+ * written is dropped with a warning, the run goes on */
+static void journal_result(progress_ctx *c, const bench_progress *p)
+{
+    run_state *s = c->s;
+    if (!s->journal)
+        return;
+    report_run run = run_of(s, c->k, p->results);
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = report_results_journal_result(&run, (size_t)p->finished, &b, &err);
+    if (rc == BW_OK)
+        rc = cli_journal_append(s->journal, &b, &err);
+    if (rc != BW_OK) {
+        fprintf(stderr, "bwlab %s: warning: %s; no journal is kept\n", c->self->name, bw_error_text(&err));
+        cli_journal_close(s->journal, 1);
+        s->journal = NULL;
+    }
+    bw_error_clear(&err);
+    bw_buf_free(&b);
+}
+
+/* a few redraws a second at most: the runner reports after every launch */
+#define PROGRESS_REDRAW_S 0.25
+
 static void progress_line(void *ctx, const bench_progress *p)
 {
-    (void)ctx;
+    progress_ctx *c = ctx;
+    if (!strcmp(p->phase, "finished")) {
+        journal_result(c, p);
+        return;
+    }
+    if (!c->show)
+        return;
+    double now = bench_now_s();
+    int same_phase = !strcmp(c->last_phase, p->phase);
+    if (same_phase && now - c->last_draw < PROGRESS_REDRAW_S)
+        return;
+    c->last_draw = now;
+    snprintf(c->last_phase, sizeof c->last_phase, "%s", p->phase);
     char eta[48] = "";
     if (p->remaining_s >= 0)
         snprintf(eta, sizeof eta, ", about %.0f s left", p->remaining_s);
@@ -388,33 +446,78 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
     return rc;
 }
 
-static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
+static void run_identity(run_state *s)
 {
-    char date[32], host[256] = "unknown", os[512] = "unknown";
-    cli_iso_date(date, sizeof date);
-    if (gethostname(host, sizeof host - 1) != 0)
-        snprintf(host, sizeof host, "unknown");
+    cli_iso_date(s->date, sizeof s->date);
+    if (gethostname(s->host, sizeof s->host - 1) != 0)
+        snprintf(s->host, sizeof s->host, "unknown");
+    snprintf(s->os, sizeof s->os, "unknown");
     struct utsname un;
     if (uname(&un) == 0)
-        snprintf(os, sizeof os, "%s %s %s", un.sysname, un.release, un.machine);
+        snprintf(s->os, sizeof s->os, "%s %s %s", un.sysname, un.release, un.machine);
+}
+
+static report_meta meta_of(const run_state *s, int argc, char **argv)
+{
+    report_meta m = { s->date, s->host, s->os, argc, argv, &s->settings,
+                      s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
+    return m;
+}
+
+/* device k's run for the report; results: its results, or those in progress */
+static report_run run_of(const run_state *s, size_t k, const bench_result *results)
+{
+    report_run r;
+    memset(&r, 0, sizeof r);
+    r.device = ocl_device_at(s->plats, s->dev_idx[k]);
+    r.is_default = s->dev_idx[k] == ocl_default_device(s->plats);
+    r.plan = s->plans[k];
+    r.results = results;
+    r.info = &s->infos[k];
+    r.failure = s->failures[k];
+    r.tune = s->tuned && s->tuned[k] ? &s->tune[k] : NULL;
+    r.tune_cache = s->tune_path;
+    r.roofline = s->roofs[k];
+    r.roofline_failure = s->roof_failures[k];
+    return r;
+}
+
+/* OUT.partial's head line, before anything is measured */
+static void journal_start(const cli_command *self, run_state *s, int argc, char **argv)
+{
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = cli_journal_open(s->output, &s->journal, &err);
+    if (rc == BW_OK && s->journal) {
+        report_run *runs = calloc(s->ndev, sizeof *runs);
+        bw_buf b = BW_BUF_INIT;
+        size_t n = 0;
+        for (size_t k = 0; runs && k < s->ndev; k++)
+            if (s->plans[k])
+                runs[n++] = run_of(s, k, NULL);
+        report_meta m = meta_of(s, argc, argv);
+        rc = runs ? report_results_journal_header(&m, runs, n, &b, &err)
+                  : bw_error_set(&err, BW_E_NOMEM, "out of memory");
+        if (rc == BW_OK)
+            rc = cli_journal_append(s->journal, &b, &err);
+        bw_buf_free(&b);
+        free(runs);
+    }
+    if (rc != BW_OK) {
+        fprintf(stderr, "bwlab %s: warning: %s; no journal is kept\n", self->name, bw_error_text(&err));
+        cli_journal_close(s->journal, 1);
+        s->journal = NULL;
+    }
+    bw_error_clear(&err);
+}
+
+static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
+{
     report_run *runs = calloc(s->nrun ? s->nrun : 1, sizeof *runs);
     if (!runs)
-        return cli_usage_error(self, "out of memory");
-    size_t def = ocl_default_device(s->plats);
-    for (size_t k = 0; k < s->nrun; k++) {
-        runs[k].device = ocl_device_at(s->plats, s->dev_idx[k]);
-        runs[k].is_default = s->dev_idx[k] == def;
-        runs[k].plan = s->plans[k];
-        runs[k].results = s->results[k];
-        runs[k].info = &s->infos[k];
-        runs[k].failure = s->failures[k];
-        runs[k].tune = s->tuned && s->tuned[k] ? &s->tune[k] : NULL;
-        runs[k].tune_cache = s->tune_path;
-        runs[k].roofline = s->roofs[k];
-        runs[k].roofline_failure = s->roof_failures[k];
-    }
-    report_meta m = { date, host, os, argc, argv, &s->settings,
-                      s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
+        return cli_nomem(self);
+    for (size_t k = 0; k < s->nrun; k++)
+        runs[k] = run_of(s, k, s->results[k]);
+    report_meta m = meta_of(s, argc, argv);
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
@@ -426,6 +529,11 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     }
     if (rc == BW_OK)
         rc = cli_write_output(s->output, &b, &err);
+    /* the results are safe in OUT: the journal has done its work */
+    if (rc == BW_OK) {
+        cli_journal_close(s->journal, 1);
+        s->journal = NULL;
+    }
     int st = rc == BW_OK ? 0 : cli_fail(self, &err);
     /* an unwritable --output must not lose the measurements */
     if (rc == BW_E_IO && s->output) {
@@ -470,7 +578,7 @@ int cmd_run(int argc, char **argv)
     s.roofs = calloc(s.ndev, sizeof *s.roofs);
     s.roof_failures = calloc(s.ndev, sizeof *s.roof_failures);
     if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures || !s.roofs || !s.roof_failures) {
-        st = cli_usage_error(self, "out of memory");
+        st = cli_nomem(self);
         goto done;
     }
     lookup_tune(&s);
@@ -507,21 +615,25 @@ int cmd_run(int argc, char **argv)
         st = plan_status;
         goto done;
     }
-    struct sigaction sa, old;
+    struct sigaction sa, old, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
+    sigaction(SIGTERM, &sa, &old_term);
     int show = !s.quiet && isatty(STDERR_FILENO);
+    run_identity(&s);
+    journal_start(self, &s, argc + 1, argv - 1);
     int any_failed = planned < s.ndev;
     for (size_t k = 0; k < s.ndev && !interrupted; k++) {
         s.nrun = k + 1;
         if (!s.plans[k])
             continue;
         rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
+        progress_ctx pc = { self, &s, k, show, argc + 1, argv - 1, 0, "" };
         if (rc == BW_OK)
-            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, show ? progress_line : NULL,
-                           NULL, &s.results[k], &s.infos[k], &err);
+            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, progress_line, &pc,
+                           &s.results[k], &s.infos[k], &err);
         if (show)
             fprintf(stderr, "\r\033[K");
         if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
@@ -531,7 +643,7 @@ int cmd_run(int argc, char **argv)
             cli_fail(self, &err);
             s.failures[k] = strdup(bw_error_text(&err));
             if (!s.failures[k] || device_failed_results(&s, k) != 0) {
-                st = cli_usage_error(self, "out of memory");
+                st = cli_nomem(self);
                 goto done;
             }
             any_failed = 1;
@@ -551,7 +663,7 @@ int cmd_run(int argc, char **argv)
                 /* reported beside the patterns' results, which are kept */
                 cli_fail(self, &err);
                 if (!(s.roof_failures[k] = strdup(bw_error_text(&err)))) {
-                    st = cli_usage_error(self, "out of memory");
+                    st = cli_nomem(self);
                     goto done;
                 }
                 any_failed = 1;
@@ -560,17 +672,23 @@ int cmd_run(int argc, char **argv)
         }
     }
     sigaction(SIGINT, &old, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     print_failures(&s);
     /* main passed argv + 1: argv[-1] is the program name */
     st = write_report(self, &s, argc + 1, argv - 1);
     if (!st && interrupted) {
-        fprintf(stderr, "bwlab run: interrupted: wrote the results measured so far\n");
-        st = bw_code_exit_status(BW_E_INTERRUPTED);
+        fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n",
+                interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+        st = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports them */
     } else if (!st && any_failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);
     }
 done:
     bw_error_clear(&err);
+    /* a journal left here holds what a failed final write would lose */
+    if (s.journal)
+        fprintf(stderr, "bwlab run: the results measured are kept in '%s'\n", cli_journal_path(s.journal));
+    cli_journal_close(s.journal, 0);
     state_free(&s);
     return st;
 }

@@ -242,7 +242,7 @@ int cmd_tune(int argc, char **argv)
     s.failures = calloc(s.ndev, sizeof *s.failures);
     s.notes = calloc(s.ndev, sizeof *s.notes);
     if (!s.devs || !s.entries || !s.results || !s.failures || !s.notes) {
-        st = cli_usage_error(self, "out of memory");
+        st = cli_nomem(self);
         goto done;
     }
     size_t def = ocl_default_device(s.plats);

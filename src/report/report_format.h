@@ -25,5 +25,12 @@ void report_csv_field(bw_buf *out, const char *s);
 void report_csv_num(bw_buf *out, double v, int valid);
 /* Serialises `root` (consumed) with 2-space indentation and a final newline. */
 bw_code report_json_dump(json_t *root, bw_buf *out, bw_error *err);
+/* The same as one compact line (JSON lines), newline included. */
+bw_code report_json_line(json_t *root, bw_buf *out, bw_error *err);
+/* A JSON string that never vanishes: jansson refuses text that is not
+ * UTF-8 (a profile's "why", a build log, a driver string), so such bytes
+ * become '?'; NULL becomes JSON null. New reference; NULL only when out
+ * of memory. */
+json_t *report_json_text(const char *s);
 
 #endif

@@ -942,8 +942,8 @@ static json_t *stats_json(const bench_stats *s, int valid)
 static json_t *profile_json(const ocl_device_info *d, const model_geometry *g)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(d->profile_name));
-    json_object_set_new(o, "why", json_string(d->profile_why));
+    json_object_set_new(o, "name", report_json_text(d->profile_name));
+    json_object_set_new(o, "why", report_json_text(d->profile_why));
     json_object_set_new(o, "lanes", json_integer(g->lanes));
     json_object_set_new(o, "sector_bytes", json_integer(g->sector));
     json_object_set_new(o, "line_bytes", json_integer(g->line));
@@ -967,9 +967,9 @@ static void tune_json(json_t *o, const report_run *run)
     json_t *t = json_object();
     bw_buf src = BW_BUF_INIT;
     bw_buf_printf(&src, "cache %s", run->tune_cache ? run->tune_cache : "?");
-    json_object_set_new(t, "source", json_string(bw_buf_str(&src)));
+    json_object_set_new(t, "source", report_json_text(bw_buf_str(&src)));
     bw_buf_free(&src);
-    json_object_set_new(t, "date", json_string(e->date));
+    json_object_set_new(t, "date", report_json_text(e->date));
     json_object_set_new(t, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
     json_object_set_new(t, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
     json_object_set_new(t, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
@@ -982,7 +982,7 @@ static void timing_json(const report_run *run, json_t *t)
     json_t *a = json_array();
     for (size_t i = 0; run->results && i < run->plan->n; i++)
         if (run->results[i].status == BENCH_OK && !run->results[i].stable)
-            json_array_append_new(a, json_string(run->plan->items[i].spec));
+            json_array_append_new(a, report_json_text(run->plan->items[i].spec));
     json_object_set_new(t, "unstable", a);
 }
 
@@ -994,9 +994,9 @@ static json_t *noise_json(const report_run *run)
     json_t *o = json_object();
     json_object_set_new(o, "noisy", json_boolean(info->noisy));
     json_object_set_new(o, "seq_spread", report_json_real(info->seq_spread, si >= 0));
-    json_object_set_new(o, "seq_pattern", si >= 0 ? json_string(p->items[si].spec) : json_null());
+    json_object_set_new(o, "seq_pattern", si >= 0 ? report_json_text(p->items[si].spec) : json_null());
     json_object_set_new(o, "relative_spread", report_json_real(info->relative_spread, ri >= 0));
-    json_object_set_new(o, "relative_pattern", ri >= 0 ? json_string(p->items[ri].spec) : json_null());
+    json_object_set_new(o, "relative_pattern", ri >= 0 ? report_json_text(p->items[ri].spec) : json_null());
     json_object_set_new(o, "seq_limit", json_real(BENCH_NOISY_SEQ));
     json_object_set_new(o, "relative_limit", json_real(BENCH_NOISY_RELATIVE));
     return o;
@@ -1007,18 +1007,18 @@ static json_t *run_json(const report_run *run)
     const bench_plan *p = run->plan;
     json_t *o = json_object();
     json_object_set_new(o, "device", report_device_json(run->device, run->is_default));
-    json_object_set_new(o, "status", json_string(run->failure ? "failed" : "ok"));
-    json_object_set_new(o, "failure", run->failure ? json_string(run->failure) : json_null());
+    json_object_set_new(o, "status", report_json_text(run->failure ? "failed" : "ok"));
+    json_object_set_new(o, "failure", run->failure ? report_json_text(run->failure) : json_null());
     json_object_set_new(o, "profile", profile_json(run->device, p ? &p->geo : &run->device->geo));
     tune_json(o, run);
     json_object_set_new(o, "roofline", roofline_json(run));
     if (!p)
         return o; /* the device failed before its plan was made */
     json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));
-    json_object_set_new(o, "working_set_source", json_string(p->target_auto ? "auto" : "--size"));
+    json_object_set_new(o, "working_set_source", report_json_text(p->target_auto ? "auto" : "--size"));
     json_object_set_new(o, "working_set_cache_bytes",
                         p->cache_bytes ? json_integer((json_int_t)p->cache_bytes) : json_null());
-    json_object_set_new(o, "working_set_cache_source", json_string(p->cache_source));
+    json_object_set_new(o, "working_set_cache_source", report_json_text(p->cache_source));
     json_object_set_new(o, "memory_budget_bytes",
                         p->budget_bytes != UINT64_MAX ? json_integer((json_int_t)p->budget_bytes) : json_null());
     json_t *b = json_object();
@@ -1049,9 +1049,9 @@ static void twin_json(json_t *o, const row *w)
     json_object_set_new(o, "twin_items", r->twin_items > 0 ? json_integer((json_int_t)r->twin_items) : json_null());
     json_object_set_new(o, "twin_cold_time_ns", report_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0));
     json_object_set_new(o, "twin_ratio", report_json_real(r->twin_ratio, w->ok));
-    json_object_set_new(o, "bound", w->ok && bound ? json_string(bound) : json_null());
+    json_object_set_new(o, "bound", w->ok && bound ? report_json_text(bound) : json_null());
     const char *why = r->twin_reason ? r->twin_reason : !w->ok ? "the pattern was not measured" : NULL;
-    json_object_set_new(o, "twin_reason", w->ok && bound ? json_null() : json_string(why ? why : "no twin figure"));
+    json_object_set_new(o, "twin_reason", w->ok && bound ? json_null() : report_json_text(why ? why : "no twin figure"));
     json_object_set_new(o, "spread", report_json_real(r->spread, w->ok));
     json_object_set_new(o, "relative_spread", report_json_real(r->relative_spread, w->ok));
 }
@@ -1064,25 +1064,25 @@ static json_t *result_json(const report_run *run, size_t i)
     const model_geometry *g = &run->plan->geo;
     json_t *o = json_object();
     json_object_set_new(o, "device", json_integer((json_int_t)run->device->index));
-    json_object_set_new(o, "pattern", json_string(it->spec));
-    json_object_set_new(o, "family", json_string(it->family));
-    json_object_set_new(o, "access", json_string(bench_access_name(it->access)));
-    json_object_set_new(o, "expression", json_string(it->expr_text));
+    json_object_set_new(o, "pattern", report_json_text(it->spec));
+    json_object_set_new(o, "family", report_json_text(it->family));
+    json_object_set_new(o, "access", report_json_text(bench_access_name(it->access)));
+    json_object_set_new(o, "expression", report_json_text(it->expr_text));
     json_object_set_new(o, "elem_bytes", json_integer(it->elem));
     json_object_set_new(o, "lanes", json_integer(g->lanes));
     json_object_set_new(o, "active_lanes", json_integer(model_lanes_count(&it->active)));
     json_object_set_new(o, "items", json_integer(it->items));
     json_object_set_new(o, "local_size", json_integer(it->local_size));
-    json_object_set_new(o, "load", json_string(it->vload ? "vload" : "indexed"));
+    json_object_set_new(o, "load", report_json_text(it->vload ? "vload" : "indexed"));
     json_object_set_new(o, "added_as_reference", json_boolean(it->added_as_reference));
     json_object_set_new(o, "working_set_bytes", json_integer(it->model.loads.footprint_sectors * g->sector));
-    json_object_set_new(o, "size_note", it->size_note ? json_string(it->size_note) : json_null());
-    json_object_set_new(o, "status", json_string(status_name(r->status)));
-    json_object_set_new(o, "validation", json_string(validated(r) ? "ok" : r->failure ? r->failure : "?"));
+    json_object_set_new(o, "size_note", it->size_note ? report_json_text(it->size_note) : json_null());
+    json_object_set_new(o, "status", report_json_text(status_name(r->status)));
+    json_object_set_new(o, "validation", report_json_text(validated(r) ? "ok" : r->failure ? r->failure : "?"));
     json_object_set_new(o, "status_reason",
-                        !w.ok && r->status != BENCH_FAILED && r->failure ? json_string(r->failure) : json_null());
+                        !w.ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null());
     json_object_set_new(o, "index_bits", json_integer(it->index_bits));
-    json_object_set_new(o, "kernel_form", json_string(bench_form_name(r->form)));
+    json_object_set_new(o, "kernel_form", report_json_text(bench_form_name(r->form)));
     json_t *ft = json_object();
     for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
         json_object_set_new(ft, bench_form_name((bench_form)f), report_json_real(r->form_ns[f], r->form_ns[f] > 0));
@@ -1094,8 +1094,8 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "relative_to_seq", report_json_real(r->relative_to_seq, w.ok));
     json_object_set_new(o, "fraction_of_peak", report_json_real(fraction_of_peak(run, &w), 1));
     json_object_set_new(o, "reference",
-                        r->reference >= 0 ? json_string(run->plan->items[r->reference].spec) : json_null());
-    json_object_set_new(o, "space", json_string(it->bank ? "local" : "global"));
+                        r->reference >= 0 ? report_json_text(run->plan->items[r->reference].spec) : json_null());
+    json_object_set_new(o, "space", report_json_text(it->bank ? "local" : "global"));
     if (it->bank) {
         /* local_gbs is effective_gbs: local bytes read / median time;
          * relative_to_seq and relative_to_reference are against the bank
@@ -1112,11 +1112,11 @@ static json_t *result_json(const report_run *run, size_t i)
          * of the same matrix (transpose:version=copy), never seq */
         int64_t v = model_pattern_param_value(it->pattern, "version");
         int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
-        json_object_set_new(o, "version", json_string(bench_transpose_version_name((bench_transpose_version)v)));
+        json_object_set_new(o, "version", report_json_text(bench_transpose_version_name((bench_transpose_version)v)));
         json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
-        json_object_set_new(o, "n_from", json_string(it->transpose_auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "n_from", report_json_text(it->transpose_auto_n ? "working set" : "spec"));
         json_object_set_new(o, "store_expression",
-                            it->pattern->store_text ? json_string(it->pattern->store_text) : json_null());
+                            it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
         json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
         json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
                                                    : json_null());
@@ -1151,9 +1151,9 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "model", mo);
 
     json_t *v = json_object();
-    json_object_set_new(v, "code", json_string(bench_verdict_name(r->verdict.code)));
+    json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
     /* a bank item has no global traffic to place between bounds */
-    json_object_set_new(v, "text", json_string(it->bank ? "no verdict: local memory (no global traffic modeled)"
+    json_object_set_new(v, "text", report_json_text(it->bank ? "no verdict: local memory (no global traffic modeled)"
                                                         : report_verdict_words(&r->verdict)));
     json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w.ok));
     json_object_set_new(v, "lower_bytes", json_real(w.lower));
@@ -1163,20 +1163,21 @@ static json_t *result_json(const report_run *run, size_t i)
     bw_buf ex = BW_BUF_INIT;
     report_explain(it, g, &ex);
     report_explain_bound(&r->verdict, r->twin_ratio, &ex);
-    json_object_set_new(o, "explain", json_string(bw_buf_str(&ex)));
+    json_object_set_new(o, "explain", report_json_text(bw_buf_str(&ex)));
     bw_buf_free(&ex);
     return o;
 }
 
-bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
-                            bw_error *err)
+/* schema, tool, date, command line, host and settings: the head of the
+ * document and of the journal */
+static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
 {
     json_t *o = report_json_document(REPORT_RESULTS_SCHEMA, REPORT_RESULTS_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+        return NULL;
     json_t *host = json_object();
-    json_object_set_new(host, "name", json_string(m->host));
-    json_object_set_new(host, "os", json_string(m->os));
+    json_object_set_new(host, "name", report_json_text(m->host));
+    json_object_set_new(host, "os", report_json_text(m->os));
     json_object_set_new(o, "host", host);
     json_t *st = json_object();
     json_object_set_new(st, "budget_s", json_real(m->settings->budget_s));
@@ -1185,16 +1186,45 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
     json_object_set_new(st, "max_reps", json_integer(m->settings->max_reps));
     json_object_set_new(st, "warmup", json_integer(m->settings->warmup));
     json_object_set_new(st, "min_total_s", json_real(m->settings->min_total_s));
-    json_object_set_new(st, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
+    json_object_set_new(st, "kernel_file", m->kernel_file ? report_json_text(m->kernel_file) : json_null());
     /* the modes measured, over every planned device */
     unsigned modes = 0;
     for (size_t k = 0; k < n; k++)
         modes |= runs[k].plan ? modes_of(runs[k].plan) : 0;
-    json_object_set_new(st, "access", modes == BENCH_ACCESS_BIT(BENCH_ACCESS_READ)   ? json_string("read")
-                                      : modes == BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) ? json_string("copy")
-                                      : modes                                        ? json_string("both")
+    json_object_set_new(st, "access", modes == BENCH_ACCESS_BIT(BENCH_ACCESS_READ)   ? report_json_text("read")
+                                      : modes == BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) ? report_json_text("copy")
+                                      : modes                                        ? report_json_text("both")
                                                                                      : json_null());
     json_object_set_new(o, "settings", st);
+    return o;
+}
+
+bw_code report_results_journal_header(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                                      bw_error *err)
+{
+    json_t *o = head_json(m, runs, n);
+    if (o) {
+        json_object_set_new(o, "partial", json_true());
+        json_t *devs = json_array();
+        for (size_t k = 0; k < n; k++)
+            if (runs[k].device)
+                json_array_append_new(devs, report_device_json(runs[k].device, runs[k].is_default));
+        json_object_set_new(o, "devices", devs);
+    }
+    return report_json_line(o, out, err);
+}
+
+bw_code report_results_journal_result(const report_run *run, size_t i, bw_buf *out, bw_error *err)
+{
+    return report_json_line(result_json(run, i), out, err);
+}
+
+bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                            bw_error *err)
+{
+    json_t *o = head_json(m, runs, n);
+    if (!o)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
     int interrupted = 0, noisy = 0;
     json_t *devs = json_array(), *results = json_array();
     for (size_t k = 0; k < n; k++) {

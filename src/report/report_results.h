@@ -54,4 +54,13 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
 bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
                             bw_error *err);
 
+/* The journal of a run in progress (docs/results.md, "OUT.partial"): one
+ * JSON line with the document's head (schema, tool, date, command_line,
+ * host, settings), "partial": true and "devices"; then, per finished
+ * pattern, one line holding its result object as in "results" (figures
+ * that need other patterns, such as relative_to_seq, may be null). */
+bw_code report_results_journal_header(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                                      bw_error *err);
+bw_code report_results_journal_result(const report_run *run, size_t i, bw_buf *out, bw_error *err);
+
 #endif
