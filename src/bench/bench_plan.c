@@ -1,5 +1,7 @@
 #include "bench_plan.h"
 
+#include <jansson.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +175,40 @@ static bw_code add_item(bench_plan *p, bench_item **out, bw_error *err)
     memset(&v[p->n], 0, sizeof v[p->n]);
     *out = &v[p->n++];
     return BW_OK;
+}
+
+/* Identical items (the same spec in the same access mode) are measured
+ * once, the first kept in place; p->merged counts the others. A jansson
+ * object is the hash set, so 10 000 specs cost no quadratic time. */
+static bw_code merge_repeats(bench_plan *p, bw_error *err)
+{
+    json_t *seen = json_object();
+    if (!seen)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    size_t kept = 0;
+    bw_code rc = BW_OK;
+    bw_buf key = BW_BUF_INIT;
+    for (size_t i = 0; i < p->n; i++) {
+        bench_item *it = &p->items[i];
+        bw_buf_reset(&key);
+        bw_buf_printf(&key, "%s %s", bench_access_name(it->access), it->spec);
+        if (rc == BW_OK && bw_buf_failed(&key))
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+        /* keys are UTF-8 for jansson: a spec with other bytes is never merged */
+        int dup = rc == BW_OK && json_object_get(seen, bw_buf_str(&key)) != NULL;
+        if (!dup && rc == BW_OK)
+            json_object_set_new(seen, bw_buf_str(&key), json_true());
+        if (dup) {
+            item_clear(it);
+            p->merged++;
+            continue;
+        }
+        p->items[kept++] = *it;
+    }
+    p->n = kept;
+    bw_buf_free(&key);
+    json_decref(seen);
+    return rc;
 }
 
 static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, bench_access access, bw_error *err)
@@ -851,6 +887,13 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
             if (given & BENCH_ACCESS_BIT(a))
                 rc = item_from_expr(p, o->exprs[i], o->elem ? o->elem : 4, (bench_access)a, err);
+    if (rc == BW_OK)
+        rc = merge_repeats(p, err);
+    if (rc == BW_OK && p->n > BENCH_PLAN_MAX_PATTERNS)
+        rc = bw_error_set(err, BW_E_USAGE,
+                          "%zu patterns in one run (identical ones merged), more than the limit of %d; "
+                          "split the list over several runs",
+                          p->n, BENCH_PLAN_MAX_PATTERNS);
     if (rc == BW_OK && p->n == 0)
         rc = bw_error_set(err, BW_E_USAGE, "no access mode to measure");
     if (rc != BW_OK)

@@ -112,9 +112,14 @@ typedef struct bench_item {
 /* Work-groups of a bank item's launch. */
 #define BENCH_BANK_GROUPS 2048
 
+/* Most patterns one plan measures, after identical specs are merged
+ * (issue 10: a run of 10 000 patterns would build and time for hours). */
+#define BENCH_PLAN_MAX_PATTERNS 1000
+
 typedef struct bench_plan {
     bench_item *items;
     size_t n;
+    size_t merged;          /* repeated specs (same pattern, same access) measured once */
     model_geometry geo;
     uint64_t target_bytes;  /* working set each pattern should touch */
     int target_auto;        /* 1: from the cache size; 0: --size */

@@ -598,7 +598,10 @@ int cmd_run(int argc, char **argv)
         o.scalar_form = d->type == OCL_TYPE_CPU;
         rc = bench_plan_make(&o, &d->geo, &lim, &s.plans[k], &err);
         if (rc == BW_OK) {
-            planned++;
+            /* the same list on every device: said once */
+            if (planned++ == 0 && s.plans[k]->merged)
+                fprintf(stderr, "bwlab run: note: %zu repeated pattern%s merged: each pattern is measured once\n",
+                        s.plans[k]->merged, s.plans[k]->merged == 1 ? "" : "s");
             continue;
         }
         bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
