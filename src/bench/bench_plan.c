@@ -462,7 +462,7 @@ static bw_code size_item(bench_plan *p, bench_item *it, const buf_cap *cap, bw_e
         double per_item = (double)(it->model.loads.footprint_sectors * p->geo.sector) / (double)probe;
         double want = per_item > 0 ? (double)p->target_bytes / per_item : (double)probe;
         /* keep launches of tiny-footprint patterns (broadcast) bounded */
-        double most = 4.0 * (double)p->target_bytes / (double)it->elem;
+        double most = fmax(4.0 * (double)p->target_bytes / (double)it->elem, (double)local);
         items = round_up((int64_t)fmin(fmax(want, (double)local), most), local);
     }
     if ((uint64_t)items > cap->items) {

@@ -42,6 +42,7 @@ enum {
     OPT_INTENSITY,
     OPT_TILE,
     OPT_FORMAT,
+    OPT__END
 };
 
 static const struct option long_opts[] = {
@@ -383,7 +384,20 @@ int cmd_model(int argc, char **argv)
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+    /* every option of model takes one value: a second one is a mistake,
+     * never silently the last (issue 10) */
+    const char *given[OPT__END - OPT_EXPR] = { 0 };
+    int idx = -1;
+    while ((c = getopt_long(argc, argv, ":", long_opts, &idx)) != -1) {
+        if (c >= OPT_EXPR && c < OPT__END) {
+            const char *first = given[c - OPT_EXPR];
+            if (first && !optarg)
+                return cli_usage_error(self, "option '--%s' given twice; give it once", long_opts[idx].name);
+            if (first)
+                return cli_usage_error(self, "option '--%s' given twice ('%s' and '%s'); give it once",
+                                       long_opts[idx].name, first, optarg);
+            given[c - OPT_EXPR] = optarg ? optarg : "";
+        }
         switch (c) {
         case OPT_EXPR: a.expr = optarg; break;
         case OPT_PATTERN: a.pattern = optarg; break;

@@ -305,6 +305,17 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     } else {
         bw_buf_puts(out, " per pattern (--size)");
     }
+    /* a pattern never runs less than one work-group: say when that is more */
+    double used = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        double fp = (double)(p->items[i].model.loads.footprint_sectors * g->sector);
+        used = fp > used ? fp : used;
+    }
+    if (used > (double)p->target_bytes) {
+        bw_buf_puts(out, ", up to ");
+        report_bytes(out, used);
+        bw_buf_puts(out, " used (modeled load footprint: at least one work-group per pattern)");
+    }
     bw_buf_puts(out, "; buffers: src ");
     report_bytes(out, (double)p->src_bytes);
     bw_buf_puts(out, ", dst ");
@@ -314,7 +325,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     form_line(run, out, lead);
     access_line(p, out, lead);
     const bench_run_info *info = run->info;
-    bw_buf_printf(out, "%stiming: %.1f s of a %.0f s budget in %zu rounds; per pattern the median of its launches "
+    bw_buf_printf(out, "%stiming: %.1f s of a %g s budget in %zu rounds; per pattern the median of its launches "
                        "(event profiling), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
                   lead, info->timing_s, m->settings->budget_s, info->rounds, m->settings->rse_target * 100.0,
                   m->settings->min_total_s, info->budget_ended ? " or when the budget ended" : "",
