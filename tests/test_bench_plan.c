@@ -743,3 +743,57 @@ Test(bench_plan, read_validation_predicts_every_store)
     bench_plan_free(p);
     bw_error_clear(&err);
 }
+
+/* issue 10: a warp of 1000 lanes (a profile may say so) validates in
+ * windows of whole warps, past the first 2^20 items too */
+Test(bench_plan, validation_windows_hold_whole_odd_warps)
+{
+    static const model_geometry geo1000 = { 1000, 64, 64, 0, 4 };
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    const char *specs[] = { "seq" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 1, .size = 6 * MiB, .local_size = 1000 };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo1000, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    const bench_item *it = item(p, "seq");
+    cr_assert_gt(it->items, (int64_t)1 << 20, "%lld items", (long long)it->items);
+    uint8_t *src = malloc(p->src_bytes), *dst = malloc((size_t)it->items * 4);
+    bench_fill_random(src, p->src_bytes, 7);
+    memcpy(dst, src, (size_t)it->items * 4); /* seq: item g loads src[4g] */
+    cr_expect_eq(bench_validate_copy(&geo1000, it, src, p->src_bytes, dst, &err), BW_OK, "%s", bw_error_text(&err));
+    free(src);
+    free(dst);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* issue 10: a nonsense cache size does not wrap the working-set target */
+Test(bench_plan, huge_reported_cache_does_not_wrap)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(UINT64_MAX / 2, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    /* 4 x the cache is beyond any memory: held to the largest allocation */
+    cr_expect_eq(p->target_bytes, GiB);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* issue 10: identical specs are measured once, and the plan says how many merged */
+Test(bench_plan, identical_specs_merge)
+{
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    const char *specs[250];
+    for (int i = 0; i < 250; i++)
+        specs[i] = i % 2 ? "seq" : "stride:s=2";
+    bench_plan_opts o = { .specs = specs, .nspecs = 250, .size = MiB };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->n, 2);
+    cr_expect_eq(p->merged, 248);
+    cr_expect_str_eq(p->items[0].spec, "stride:s=2");
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}

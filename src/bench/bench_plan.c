@@ -678,7 +678,10 @@ static uint64_t auto_target(bench_plan *p, const bench_limits *lim)
     } else {
         snprintf(p->cache_source, sizeof p->cache_source, "default (no cache size known)");
     }
-    t = p->cache_bytes ? 4 * p->cache_bytes : UNKNOWN_CACHE_TARGET;
+    /* a nonsense reported cache size must not wrap: the caps below hold it */
+    t = !p->cache_bytes                      ? UNKNOWN_CACHE_TARGET
+        : p->cache_bytes > UINT64_MAX / 4 ? UINT64_MAX
+                                             : 4 * p->cache_bytes;
     uint64_t floor = lim->is_gpu ? GPU_MIN_TARGET : MIN_TARGET;
     if (t < floor)
         t = floor;
