@@ -6,6 +6,7 @@
  * record it. Every expected value is worked out from the inputs. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "bench_host.h"
 #include "bench_plan.h"
 #include "bench_validate.h"
+#include "report_format.h"
 #include "report_results.h"
 #include "test_util.h"
 
@@ -796,4 +798,29 @@ Test(bench_plan, identical_specs_merge)
     cr_expect_str_eq(p->items[0].spec, "stride:s=2");
     bench_plan_free(p);
     bw_error_clear(&err);
+}
+
+/* issue 10: CSV numbers: integers whole, reals that read back exactly, in
+ * the fewest digits (the expected texts are Python's repr of each double) */
+Test(bench_plan, csv_numbers_round_trip)
+{
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {
+        { 2101740.0, ",2101740" }, { 664.0, ",664" }, { 0.1, ",0.1" }, { -3.5, ",-3.5" },
+        { 1.0 / 3.0, ",0.3333333333333333" }, { 1e300, ",1e+300" }, { 0.1 + 0.2, ",0.30000000000000004" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bw_buf b = BW_BUF_INIT;
+        report_csv_num(&b, cases[i].v, 1);
+        cr_expect_str_eq(bw_buf_str(&b), cases[i].want);
+        cr_expect_eq(strtod(bw_buf_str(&b) + 1, NULL), cases[i].v);
+        bw_buf_free(&b);
+    }
+    bw_buf b = BW_BUF_INIT;
+    report_csv_num(&b, 1.0, 0);
+    report_csv_num(&b, NAN, 1);
+    cr_expect_str_eq(bw_buf_str(&b), ",,");
+    bw_buf_free(&b);
 }

@@ -112,6 +112,19 @@ void report_csv_field(bw_buf *out, const char *s)
 void report_csv_num(bw_buf *out, double v, int valid)
 {
     bw_buf_putc(out, ',');
-    if (valid && isfinite(v))
-        bw_buf_printf(out, "%.6g", v);
+    if (!valid || !isfinite(v))
+        return;
+    /* whole numbers as integers (a count, bytes: never 2.10174e+06), the
+     * rest in the fewest digits that read back as the same double */
+    if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+        bw_buf_printf(out, "%.0f", v);
+        return;
+    }
+    char buf[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    bw_buf_puts(out, buf);
 }
