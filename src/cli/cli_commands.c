@@ -44,8 +44,8 @@ static const cli_command commands[] = {
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
       "                      item k=v continues the previous pattern: aos:struct=12,field=0,seq\n"
       "                      is two patterns; 'all' is the default set (the whole catalogue with\n"
-      "                      strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks).\n"
-      "                      A pattern given twice is measured once; at most 1000 patterns a run\n"
+      "                      strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks);\n"
+      "                      repeats are measured once; at most 1000 patterns\n"
       "  --expr EXPR         measure your own address expression (bytes; t, w, g, W); may repeat\n"
       "  --elem E            bytes per lane: 4, 8 or 16\n"
       "  --size BYTES|auto   working set each pattern touches (default auto: 4 x the device's\n"
@@ -62,8 +62,7 @@ static const cli_command commands[] = {
       "  --rse PCT           the relative standard error at which a pattern counts as stable\n"
       "                      (default 1; 0 times every pattern for the whole budget)\n"
       "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
-      "  --output FILE       write the results there instead of standard output (a regular file is\n"
-      "                      replaced atomically; FILE.partial keeps each finished pattern meanwhile)\n"
+      "  --output FILE       write the results there instead of standard output\n"
       "  --explain           a sentence under each row: what the pattern does, why the model says so\n"
       "  --quiet             no progress line on standard error\n"
       "  --kernels DIR       read gather.cl, bw_expr.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
@@ -87,7 +86,7 @@ static const cli_command commands[] = {
       "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
       "(the patterns' results are still written), or a device failed\n"
       "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
-      "proven); 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
+      "proven); 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (the results so far are written).\n",
       cmd_run },
     { "tune", "find the kernel shape that streams fastest on a device: its peak read and copy bandwidth",
       "bwlab tune [--device SPEC] [--retune] [--budget S] [--size BYTES|auto]\n"
