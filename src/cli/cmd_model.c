@@ -311,7 +311,8 @@ static int compute(const cli_command *self, const model_args *a, model_run *r)
         if (rc == BW_OK && a->launch) {
             model_access acc = { r->use_expr, r->elem, r->active, r->items, r->base,
                                  a->access && !strcmp(a->access, "store") };
-            rc = model_launch_count(&r->geo, &acc, 1, &r->launch, &err);
+            /* an answer within seconds, whatever --items says (issue 10) */
+            rc = model_launch_count_bounded(&r->geo, &acc, 1, MODEL_LAUNCH_INTERACTIVE_WORK, &r->launch, &err);
         }
     }
     if (rc == BW_OK && a->roofline) {

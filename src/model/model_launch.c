@@ -14,13 +14,9 @@ __extension__ typedef unsigned __int128 u128;
  * is refused rather than allocated. */
 #define MARK_BITMAP_MAX_BITS ((int64_t)1 << 30)
 #define MARK_LIST_MAX ((int64_t)1 << 26)
-/* Work bounds, so that every count answers within seconds: lane-steps of
- * pass 1 (a lane evaluated for one run, or stepped through one warp when
- * lanes move at different speeds) and unit marks of pass 2. A launch whose
- * addresses change shape from warp to warp needs one run per warp; past
- * these it is refused (BW_E_TOOBIG) rather than counted for minutes. */
-#define PASS1_MAX_WORK ((int64_t)1 << 25)
-#define MARK_MAX_WORK ((int64_t)1 << 30)
+/* Unit marks of pass 2 per unit of max_work (model_launch_count_bounded):
+ * a mark is one bit operation, far cheaper than a lane evaluation. */
+#define MARKS_PER_WORK 4
 
 /* floor(a / u), by shift when u is a power of two */
 typedef struct unit_div {
@@ -70,16 +66,25 @@ typedef struct walk_ctx {
     uint64_t *bits;
     int64_t *list;
     int64_t nlist;
-    int64_t work; /* pass 1 lane-steps so far, against PASS1_MAX_WORK */
+    /* pass 1 work so far (lane-steps x expression nodes) against max_work;
+     * max_work 0: unbounded */
+    int64_t work, max_work, nodes;
 } walk_ctx;
 
-static bw_code too_much_work(const walk_ctx *c, bw_error *err)
+/* adds lane-steps to the work; fails once the bound is passed */
+static bw_code add_work(walk_ctx *c, int64_t lane_steps, bw_error *err)
 {
-    return bw_error_set(err, BW_E_TOOBIG,
-                        "the addresses of this launch of %lld items change shape from warp to "
-                        "warp: counting it exactly takes more than %lld lane evaluations; use "
-                        "fewer --items",
-                        (long long)c->acc->items, (long long)PASS1_MAX_WORK);
+    if (!c->max_work)
+        return BW_OK;
+    if (lane_steps > (c->max_work - c->work) / c->nodes) {
+        return bw_error_set(err, BW_E_TOOBIG,
+                            "the addresses of this launch of %lld items change shape from warp to "
+                            "warp: counting it exactly takes more than %lld node evaluations; use "
+                            "fewer --items",
+                            (long long)c->acc->items, (long long)c->max_work);
+    }
+    c->work += lane_steps * c->nodes;
+    return BW_OK;
 }
 
 static bw_code walk_segments(walk_ctx *c, model_access_run_fn fn, bw_error *err)
@@ -118,9 +123,9 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     model_traffic *t = ks->t;
     int64_t E = c->acc->elem_bytes, S = c->geo->sector, L = c->geo->line;
     int64_t n = s->n;
-    c->work += s->nl;
-    if (c->work > PASS1_MAX_WORK)
-        return too_much_work(c, err);
+    bw_code rc = add_work(c, s->nl, err);
+    if (rc != BW_OK)
+        return rc;
     t->instructions += n;
     t->requested_bytes += E * s->nl * n;
 
@@ -147,9 +152,8 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     copy_units(c, s, 0, &u0);
     if (!common) {
         /* lanes move at different speeds: every warp has its own shape */
-        if (n > (PASS1_MAX_WORK - c->work) / (s->nl > 0 ? s->nl : 1))
-            return too_much_work(c, err);
-        c->work += n * s->nl;
+        if ((rc = add_work(c, n * s->nl, err)) != BW_OK) /* n < 2^35 warps: no overflow */
+            return rc;
         for (int64_t k = 0; k < n; k++) {
             model_unit_counts u;
             copy_units(c, s, k, &u);
@@ -170,9 +174,8 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     int64_t Dm = ((D % L) + L) % L;
     int64_t P = L / model_gcd(Dm, L);
     int64_t kmax = P < n ? P : n;
-    c->work += kmax * s->nl; /* kmax <= L: no overflow */
-    if (c->work > PASS1_MAX_WORK)
-        return too_much_work(c, err);
+    if ((rc = add_work(c, kmax * s->nl, err)) != BW_OK) /* kmax <= L: no overflow */
+        return rc;
     int64_t sum_s = 0, sum_l = 0;
     for (int64_t k = 0; k < kmax; k++) {
         model_unit_counts u;
@@ -347,18 +350,19 @@ static void count_list(int64_t *v, int64_t n, int64_t r, int64_t *sectors, int64
 }
 
 static bw_code mark_kind(const model_geometry *geo, const model_access *acc, size_t n, int store,
-                         kind_state *ks, bw_error *err)
+                         kind_state *ks, int64_t max_work, bw_error *err)
 {
     walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line) };
     i128 range = (i128)ks->max_s - ks->min_s + 1; /* can exceed int64 */
     int64_t range_s = range > MARK_BITMAP_MAX_BITS ? INT64_MAX : (int64_t)range;
     int64_t r = geo->line / geo->sector;
     bw_code rc = BW_OK;
-    if (ks->marks > MARK_MAX_WORK) {
+    int64_t max_marks = max_work > INT64_MAX / MARKS_PER_WORK ? INT64_MAX : max_work * MARKS_PER_WORK;
+    if (max_work && ks->marks > max_marks) {
         rc = bw_error_set(err, BW_E_TOOBIG,
                           "the footprint of this irregular launch needs about %lld sector marks "
                           "to count exactly, more than %lld (use fewer --items)",
-                          (long long)ks->marks, (long long)MARK_MAX_WORK);
+                          (long long)ks->marks, (long long)max_marks);
     } else if (range_s > 0 && range_s <= MARK_BITMAP_MAX_BITS) {
         c.bits = calloc((size_t)(range_s + 63) / 64, sizeof(uint64_t));
         if (!c.bits)
@@ -416,6 +420,12 @@ static bw_code check_ends(const model_geometry *geo, const model_access *a, bw_e
 bw_code model_launch_count(const model_geometry *geo, const model_access *acc, size_t n,
                            model_launch *out, bw_error *err)
 {
+    return model_launch_count_bounded(geo, acc, n, 0, out, err);
+}
+
+bw_code model_launch_count_bounded(const model_geometry *geo, const model_access *acc, size_t n,
+                                   int64_t max_work, model_launch *out, bw_error *err)
+{
     memset(out, 0, sizeof *out);
     bw_code rc = model_geometry_check(geo, err);
     for (size_t i = 0; i < n && rc == BW_OK; i++)
@@ -432,11 +442,15 @@ bw_code model_launch_count(const model_geometry *geo, const model_access *acc, s
         kind_state *ks = &kinds[k];
         ks->t->sector_bytes = geo->sector;
         ks->t->line_bytes = geo->line;
-        walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line) };
+        walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line),
+                       .max_work = max_work < 0 ? 0 : max_work };
         for (size_t i = 0; i < n && rc == BW_OK; i++) {
             if ((acc[i].is_store != 0) != k)
                 continue;
             c.acc = &acc[i];
+            int count = 0;
+            model_expr_nodes(acc[i].expr, &count, NULL);
+            c.nodes = count > 0 ? count : 1;
             rc = walk_segments(&c, count_segment, err);
         }
         if (rc != BW_OK || !ks->any_units)
@@ -445,7 +459,7 @@ bw_code model_launch_count(const model_geometry *geo, const model_access *acc, s
                       chain(ks->pieces, ks->np, 0, &ks->t->footprint_sectors) &&
                       chain(ks->pieces, ks->np, 1, &ks->t->footprint_lines);
         if (!chained)
-            rc = mark_kind(geo, acc, n, k, ks, err);
+            rc = mark_kind(geo, acc, n, k, ks, max_work < 0 ? 0 : max_work, err);
     }
     free(kinds[0].pieces);
     free(kinds[1].pieces);
