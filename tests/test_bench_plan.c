@@ -824,3 +824,46 @@ Test(bench_plan, csv_numbers_round_trip)
     cr_expect_str_eq(bw_buf_str(&b), ",,");
     bw_buf_free(&b);
 }
+
+/* issue 10: text that is not UTF-8 (a driver's profile reason, a build log
+ * in a failure) keeps its JSON key, with '?' for the bad bytes */
+Test(bench_plan, non_utf8_text_keeps_its_json_keys)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    ocl_device_info d;
+    memset(&d, 0, sizeof d);
+    d.platform_name = d.platform_vendor = d.platform_version = d.name = d.vendor = "x";
+    d.driver_version = d.device_version = d.opencl_c_version = d.extensions = "x";
+    d.local_mem_type = "local";
+    d.type_name = "cpu";
+    d.profile_name = "cpu";
+    d.profile_why = "lanes from \xff\xfe driver";
+    d.geo = p->geo;
+    bench_result res;
+    memset(&res, 0, sizeof res);
+    res.status = BENCH_FAILED;
+    res.failure = "build log: \xc3\x28 bad";
+    res.reference = -1;
+    bench_run_info info;
+    memset(&info, 0, sizeof info);
+    bench_settings s = bench_settings_default();
+    report_run run = { &d, 1, p, &res, &info, NULL, NULL, NULL, NULL, NULL };
+    char *argv[] = { "bwlab", "\xff", NULL };
+    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 2, argv, &s, NULL, 0 };
+    bw_buf b = BW_BUF_INIT;
+    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    json_error_t je;
+    json_t *doc = json_loads(bw_buf_str(&b), 0, &je);
+    cr_assert_not_null(doc, "%s", je.text);
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(doc, "profile"), "why")), "lanes from ?? driver");
+    json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(r0, "validation")), "build log: ?( bad");
+    cr_expect_str_eq(json_string_value(json_array_get(json_object_get(doc, "command_line"), 1)), "?");
+    json_decref(doc);
+    bw_buf_free(&b);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
