@@ -19,9 +19,13 @@ bw_code cli_journal_open(const char *output, cli_journal **out, bw_error *err)
     if (!output || !strcmp(output, "-") || !strncmp(output, "/dev/", 5) || !strncmp(output, "/proc/", 6))
         return BW_OK;
     struct stat st;
+    mode_t mode = 0666; /* less the umask */
     /* stat, not lstat: a link to a regular file gets a journal beside the link */
-    if (stat(output, &st) == 0 && !S_ISREG(st.st_mode))
-        return BW_OK;
+    if (stat(output, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return BW_OK;
+        mode = st.st_mode & 0666; /* no more readable than the results it will become */
+    }
     cli_journal *j = calloc(1, sizeof *j);
     size_t n = strlen(output) + sizeof ".partial";
     char *path = malloc(n);
@@ -31,7 +35,15 @@ bw_code cli_journal_open(const char *output, cli_journal **out, bw_error *err)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     }
     snprintf(path, n, "%s.partial", output);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
+    /* a stale journal (or anything planted at its name: a link, a hard
+     * link to another file) is removed, and a new file made with O_EXCL */
+    if (unlink(path) != 0 && errno != ENOENT) {
+        bw_code rc = bw_error_set(err, BW_E_IO, "cannot replace the journal '%s': %s", path, strerror(errno));
+        free(j);
+        free(path);
+        return rc;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0) {
         bw_code rc = bw_error_set(err, BW_E_IO, "cannot keep the journal '%s': %s", path, strerror(errno));
         free(j);

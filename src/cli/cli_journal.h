@@ -13,8 +13,9 @@ typedef struct cli_journal cli_journal;
 
 /* The journal for --output `output`, or NULL (and BW_OK) when there is
  * none to keep: no --output, "-", or a target that is no regular file
- * (a device, a FIFO). A stale OUT.partial is replaced; a link planted at
- * that name is not followed (BW_E_IO). */
+ * (a device, a FIFO). Whatever is at OUT.partial (a stale journal, a
+ * planted link) is removed and a new file is made (O_EXCL), no more
+ * readable than OUT already is. */
 bw_code cli_journal_open(const char *output, cli_journal **out, bw_error *err);
 /* Appends the complete line(s) in b with one write. */
 bw_code cli_journal_append(cli_journal *j, const bw_buf *b, bw_error *err);
