@@ -146,9 +146,11 @@ static int cmp64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* floor(a / u) for u > 0, defined for every a (INT64_MIN too) */
 static int64_t fdiv(int64_t a, int64_t u)
 {
-    return a >= 0 ? a / u : -((-a + u - 1) / u);
+    int64_t q = a / u;
+    return a % u != 0 && a < 0 ? q - 1 : q;
 }
 
 static int64_t distinct_units(int64_t *v, int64_t n, int64_t unit)
