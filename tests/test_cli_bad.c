@@ -180,6 +180,8 @@ static const bad_case cases[] = {
     /* ---- run: output, sizes, lists ---- */
     /* finding 6: a full device is an error, and the results still reach stdout */
     { { CPU, "--pattern", "seq", QUICK, "--output", "/dev/full" }, 1, "cannot write '/dev/full': No space left", ERR },
+    { { CPU, "--pattern", "seq", QUICK, "--format", "json", "--output", "/dev/stdout" }, ANY_RUNTIME,
+      "\"schema\": \"bwlab.results\"", OUT },
     { { CPU, "--pattern", "seq", QUICK, "--output", "/nonexistent-dir/x.json" }, 1,
       "the results went to standard output instead", ERR },
     /* smaller ones: a working set below one work-group names what was used */
