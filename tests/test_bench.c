@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench_bank.h"
+#include "bench_device.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_runner.h"
@@ -35,6 +36,7 @@ typedef struct dev {
     ocl_platforms *plats;
     ocl_context *ctx;
     const ocl_device_info *info;
+    bench_device prov; /* info as the report layer reads it */
     bench_limits lim;
 } dev;
 
@@ -50,6 +52,7 @@ static dev open_dev(void)
         cr_skip_test("no CPU OpenCL device (install pocl-opencl-icd): %s", bw_error_text(&err));
     cr_assert_eq(ocl_context_create(d.plats, idx[0], &d.ctx, &err), BW_OK, "%s", bw_error_text(&err));
     d.info = ocl_device_at(d.plats, idx[0]);
+    bench_device_of(d.info, 0, &d.prov);
     free(idx);
     bench_limits l = { d.info->global_cache_bytes, d.info->max_alloc_bytes, d.info->global_mem_bytes,
                        d.info->max_work_group_size, 0, d.info->address_bits, 0, "" };
@@ -637,7 +640,7 @@ Test(bench, samples_and_the_timer_floor)
 
 static report_run report_of(const dev *d, const bench_plan *p, const bench_result *res, const bench_run_info *info)
 {
-    report_run run = { d->info, 0, p, res, info, NULL, NULL, NULL, NULL, NULL };
+    report_run run = { &d->prov, 0, p, res, info, NULL, NULL, NULL, NULL, NULL };
     return run;
 }
 

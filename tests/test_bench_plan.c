@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_device.h"
 #include "bench_host.h"
 #include "bench_plan.h"
 #include "bench_validate.h"
@@ -445,7 +446,7 @@ Test(bench_plan, chunked_validation_checks_inactive_lanes)
 
 static char *header_of(const bench_plan *p, int json)
 {
-    ocl_device_info d;
+    bench_device d;
     memset(&d, 0, sizeof d);
     d.platform_name = d.platform_vendor = d.platform_version = d.name = d.vendor = "x";
     d.driver_version = d.device_version = d.opencl_c_version = d.extensions = "x";

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bench_device.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_roofline.h"
@@ -400,10 +401,16 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     report_run *runs = calloc(s->nrun ? s->nrun : 1, sizeof *runs);
     if (!runs)
         return cli_usage_error(self, "out of memory");
-    size_t def = ocl_default_device(s->plats);
+    bench_device_list provs;
+    bw_error perr = BW_ERROR_INIT;
+    if (bench_device_list_make(s->plats, s->dev_idx, s->nrun, &provs, &perr) != BW_OK) {
+        free(runs);
+        bw_error_clear(&perr);
+        return cli_usage_error(self, "out of memory");
+    }
     for (size_t k = 0; k < s->nrun; k++) {
-        runs[k].device = ocl_device_at(s->plats, s->dev_idx[k]);
-        runs[k].is_default = s->dev_idx[k] == def;
+        runs[k].device = &provs.devices[k];
+        runs[k].is_default = provs.devices[k].is_default;
         runs[k].plan = s->plans[k];
         runs[k].results = s->results[k];
         runs[k].info = &s->infos[k];
@@ -435,6 +442,7 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     }
     bw_error_clear(&err);
     bw_buf_free(&b);
+    bench_device_list_free(&provs);
     free(runs);
     return st;
 }

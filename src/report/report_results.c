@@ -275,7 +275,7 @@ static void noise_line(const report_run *run, bw_buf *out, const char *lead)
 
 static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
 {
-    const ocl_device_info *d = run->device;
+    const bench_device *d = run->device;
     const bench_plan *p = run->plan;
     const model_geometry *g = p ? &p->geo : &d->geo;
     bw_buf_printf(out, "%sdevice %zu%s: %s (%s, driver %s)\n", lead, d->index, run->is_default ? " (default)" : "",
@@ -939,7 +939,7 @@ static json_t *stats_json(const bench_stats *s, int valid)
     return o;
 }
 
-static json_t *profile_json(const ocl_device_info *d, const model_geometry *g)
+static json_t *profile_json(const bench_device *d, const model_geometry *g)
 {
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(d->profile_name));
