@@ -637,12 +637,19 @@ Test(compare, the_nominal_match_rule)
 
 Test(compare, a_partial_journal_is_read_and_marked)
 {
-    /* header line: the H100 sample without results; then two results, and
-     * a last line cut short */
+    /* head line: the H100 sample's top level without results, its device
+     * in devices[] as bwlab run writes it; then two results, and a last line
+     * cut short */
     json_t *d = json_load_file(sample("sample-nvidia-h100.json"), 0, NULL);
     cr_assert(d);
     json_t *results = json_incref(json_object_get(d, "results"));
     json_object_del(d, "results");
+    /* bwlab run's journal head: the planned devices, no runs[] */
+    json_t *devs = json_array();
+    json_array_append(devs, json_object_get(json_array_get(json_object_get(d, "runs"), 0), "device"));
+    json_object_del(d, "runs");
+    json_object_set_new(d, "devices", devs);
+    json_object_set_new(d, "partial", json_true());
     bw_buf b = BW_BUF_INIT;
     char *line = json_dumps(d, JSON_COMPACT);
     bw_buf_printf(&b, "%s\n", line);

@@ -702,8 +702,9 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* A journal: the run header object on the first line, then one result
- * object per line. Assembled into a results document (*doc). A last line
+/* A journal (bwlab run's OUT.partial, results.md): the head of the results
+ * document on the first line (with `devices`, the planned devices' objects,
+ * or `runs`), then one result object per line. Assembled into a results document (*doc). A last line
  * cut short (the run stopped while writing it) is dropped with a note;
  * any other bad line rejects the file. */
 static json_t *journal_doc(loader *L, const char *path, const char *text, chk *c)
@@ -749,6 +750,20 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, chk *c
         json_decref(doc);
         json_decref(results);
         return NULL;
+    }
+    /* bwlab run's journal head lists the planned devices ("devices": the
+     * runs[].device objects) where a document has runs[] */
+    const json_t *devs = json_object_get(doc, "devices");
+    if (!json_object_get(doc, "runs") && json_is_array(devs)) {
+        json_t *runs = json_array();
+        size_t i;
+        const json_t *d;
+        json_array_foreach(devs, i, d) {
+            json_t *run = json_object();
+            json_object_set(run, "device", (json_t *)d);
+            json_array_append_new(runs, run);
+        }
+        json_object_set_new(doc, "runs", runs);
     }
     json_object_set_new(doc, "results", results);
     return doc;
