@@ -225,11 +225,16 @@ Test(compare, an_identical_file_is_counted_once)
 {
     char *dir = tu_temp_dir();
     copy_to(dir, "a.json", sample("sample-nvidia-h100.json"));
-    copy_to(dir, "b.json", sample("sample-nvidia-h100.json"));
+    /* directories are read recursively */
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    mkdir(sub, 0755);
+    copy_to(sub, "b.json", sample("sample-nvidia-h100.json"));
     const char *args[] = { dir, "--format", "json", NULL };
     tu_result r = compare(args);
     cr_assert_eq(r.status, 0, "a duplicate is a note, not an error: %s", r.err);
-    cr_expect(strstr(r.err, "b.json: identical to"), "%s", r.err);
+    cr_expect(strstr(r.err, "note: "), "%s", r.err);
+    cr_expect(strstr(r.err, "/sub/b.json: identical to"), "%s", r.err);
     json_t *j = json_loads(r.out, 0, NULL);
     cr_assert(j);
     cr_expect_eq(json_array_size(json_object_get(j, "files")), 1);
@@ -532,6 +537,17 @@ Test(compare, mode_keeps_one_access_mode)
     tu_result r = compare(bad);
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "--mode: 'write' is not read or copy"));
+    tu_result_free(&r);
+}
+
+Test(compare, help_describes_the_command)
+{
+    const char *argv[] = { "help", "compare", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "usage: bwlab compare FILE|DIR..."), "%s", r.out);
+    cr_expect(strstr(r.out, "--baseline DEVICE"));
+    cr_expect(strstr(r.out, "--mode MODE"));
     tu_result_free(&r);
 }
 

@@ -876,7 +876,8 @@ static size_t read_dir(loader *L, const char *dir, int depth)
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         size_t pl = strlen(dir) + strlen(names[i]) + 2;
         char *p = malloc(pl);
@@ -940,7 +941,8 @@ static int cmp_entry(const void *a, const void *b)
 
 static int finish(report_merged *m)
 {
-    qsort(m->entries, m->n_entries, sizeof *m->entries, cmp_entry);
+    if (m->n_entries)
+        qsort(m->entries, m->n_entries, sizeof *m->entries, cmp_entry);
     for (size_t i = 0; i < m->n_entries; i++) {
         report_merge_entry *e = &m->entries[i];
         double *a = malloc((e->n_samples + 1) * 2 * sizeof *a);
