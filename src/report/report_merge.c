@@ -998,7 +998,8 @@ bw_code report_load_paths(const char *const *paths, size_t n, report_merged **ou
             if (read_dir(&L, paths[i], 0) == 0)
                 diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
             else if (L.m->n_files == before)
-                diag(&L, paths[i], 1, "directory without results (no file in it could be read)");
+                /* each of its files is named already */
+                diag(&L, paths[i], 0, "no file in this directory could be compared");
         } else {
             read_file(&L, paths[i]);
         }
