@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bw_file.h"
+#include "report_merge.h"
 #include "report_nominal.h"
 #include "test_util.h"
 
@@ -759,4 +760,61 @@ Test(compare, the_report_layer_never_includes_the_opencl_layer)
     }
     closedir(d);
     cr_expect(files > 10);
+}
+
+/* The loader API that bwlab report draws from (report_merge.h). */
+Test(compare, the_loader_api_gives_absent_figures_as_nan)
+{
+    const char *paths[] = { sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"),
+                            sample("sample-nvidia-h100-run2.json") };
+    report_merged *m = NULL;
+    cr_assert_eq(report_load_paths(paths, 3, &m, NULL), BW_OK);
+    cr_assert_eq(m->n_devices, 2);
+    cr_expect_eq(m->n_runs, 3);
+    cr_expect_eq(m->n_diags, 0);
+    cr_expect_eq(m->baseline, -1);
+    size_t h = strcmp(m->devices[0].label, H100) == 0 ? 0 : 1;
+    cr_assert_str_eq(m->devices[h].label, H100);
+    cr_expect_eq(m->devices[h].n_runs, 2);
+    cr_expect_eq(m->devices[h].lanes, 32);
+    cr_expect_eq(m->devices[h].sector_bytes, 32);
+    cr_expect_float_eq(m->devices[h].seq_gbs, 3050.0, 1e-9);
+    cr_expect_float_eq(m->devices[h].peak_read_gbs, 3100.0, 1e-9);
+    cr_expect(!report_merge_has(m->devices[1 - h].peak_read_gbs), "the MI300X sample has no tuned peak");
+    cr_expect_str_eq(m->devices[1 - h].board_name, "AMD Instinct MI300X");
+    /* rows keep the order of first appearance: the H100 sample's first */
+    cr_expect_str_eq(m->rows[0].pattern, "seq");
+    cr_expect_str_eq(m->rows[0].access, "copy");
+    size_t bank = m->n_rows;
+    for (size_t r = 0; r < m->n_rows; r++)
+        if (!strcmp(m->rows[r].pattern, "bank:pitch=32,stride=2"))
+            bank = r;
+    cr_assert(bank < m->n_rows);
+    cr_expect_str_eq(m->rows[bank].space, "local");
+    cr_expect(report_merged_entry(m, bank, 1 - h) == NULL, "the MI300X sample has no bank patterns");
+    const report_merge_entry *e = report_merged_entry(m, bank, h);
+    cr_assert(e);
+    cr_expect_float_eq(e->local_gbs, 4600.0, 1e-9);
+    cr_expect_float_eq(e->relative_to_reference, 4600.0 / 9000.0, 1e-12);
+    cr_expect(e->conflict_ways > 0);
+    e = report_merged_entry(m, 0, h);
+    cr_assert(e);
+    cr_expect_eq(e->n_samples, 2);
+    cr_expect_float_eq(e->effective_min, 3000.0, 1e-9);
+    cr_expect(!report_merge_has(e->relative_to_baseline), "no baseline set");
+    /* the roofline of the H100 sample: peaks 51000 GFLOP/s, 3000 GB/s */
+    int roofs = 0;
+    for (size_t r = 0; r < m->n_runs; r++) {
+        if (!m->runs[r].has_roofline)
+            continue;
+        roofs++;
+        cr_expect_float_eq(m->runs[r].roof_peak_gflops, 51000.0, 1e-9);
+        cr_expect_float_eq(m->runs[r].roof_ridge_intensity, 17.0, 1e-12);
+        cr_expect(m->runs[r].n_roof_points > 0);
+    }
+    cr_expect_eq(roofs, 1);
+    cr_assert_eq(report_merge_set_baseline(m, "MI300X", NULL), BW_OK);
+    cr_expect_eq(m->baseline, (int)(1 - h));
+    cr_expect_float_eq(report_merged_entry(m, 0, h)->relative_to_baseline, 3050.0 / 4000.0, 1e-12);
+    report_merged_free(m);
 }
