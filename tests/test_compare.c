@@ -185,6 +185,17 @@ Test(compare, works_without_any_opencl_driver)
     tu_result_free(&r);
 }
 
+Test(compare, help_describes_the_command)
+{
+    const char *argv[] = { "help", "compare", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "usage: bwlab compare FILE|DIR..."), "%s", r.out);
+    cr_expect(strstr(r.out, "--baseline DEVICE"));
+    cr_expect(strstr(r.out, "--mode MODE"));
+    tu_result_free(&r);
+}
+
 Test(compare, repeats_are_kept_with_median_min_max)
 {
     const char *args[] = { sample("sample-nvidia-h100.json"), sample("sample-nvidia-h100-run2.json"), "--format",
@@ -538,17 +549,6 @@ Test(compare, mode_keeps_one_access_mode)
     tu_result r = compare(bad);
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "--mode: 'write' is not read or copy"));
-    tu_result_free(&r);
-}
-
-Test(compare, help_describes_the_command)
-{
-    const char *argv[] = { "help", "compare", NULL };
-    tu_result r = tu_exec(argv, NULL);
-    cr_expect_eq(r.status, 0);
-    cr_expect(strstr(r.out, "usage: bwlab compare FILE|DIR..."), "%s", r.out);
-    cr_expect(strstr(r.out, "--baseline DEVICE"));
-    cr_expect(strstr(r.out, "--mode MODE"));
     tu_result_free(&r);
 }
 

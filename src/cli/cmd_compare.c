@@ -12,19 +12,13 @@
 #include "report_compare.h"
 #include "report_merge.h"
 
-/* The HTML hook: `bwlab report`'s writer (report_html.h) draws the HTML
- * report from the same merged data; wired here, this is
- * report_html_render(m, &(report_html_options){ NULL, o->date, o->argc,
- * o->argv }, out, err). Until that writer is in this build, --format html
- * says where to go. */
-static bw_code write_html(const report_merged *m, const report_compare_opts *o, bw_buf *out, bw_error *err)
+/* The HTML hook: `bwlab report` (report_html_write in its writer,
+ * report_html.h) writes the HTML report from the same merged data.
+ * Until that writer is in this build, --format html says where to go. */
+static int write_html(const cli_command *self)
 {
-    (void)m;
-    (void)o;
-    (void)out;
-    return bw_error_set(err, BW_E_USAGE, "--format html: the HTML report is written by 'bwlab report FILE|DIR... "
-                                         "--output report.html'; use bwlab report (or --format table, md, csv or "
-                                         "json here)");
+    return cli_usage_error(self, "--format html: the HTML report is written by 'bwlab report FILE|DIR... --output "
+                                 "report.html'; use bwlab report (or --format table, md, csv or json here)");
 }
 
 int cmd_compare(int argc, char **argv)
@@ -70,6 +64,8 @@ int cmd_compare(int argc, char **argv)
             html = 1;
         cli_format_from_output(output, 0, allowed, &fmt);
     }
+    if (html)
+        return write_html(self);
 
     report_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
@@ -96,15 +92,12 @@ int cmd_compare(int argc, char **argv)
         char date[32];
         cli_iso_date(date, sizeof date);
         report_compare_opts o = { mode, argc, argv, date };
-        if (html)
-            rc = write_html(m, &o, &b, &err);
-        else
-            switch (fmt) {
-            case CLI_FORMAT_JSON: rc = report_compare_json(m, &o, &b, &err); break;
-            case CLI_FORMAT_CSV: report_compare_csv(m, &o, &b); break;
-            case CLI_FORMAT_MD: report_compare_markdown(m, &o, &b); break;
-            default: report_compare_table(m, &o, &b); break;
-            }
+        switch (fmt) {
+        case CLI_FORMAT_JSON: rc = report_compare_json(m, &o, &b, &err); break;
+        case CLI_FORMAT_CSV: report_compare_csv(m, &o, &b); break;
+        case CLI_FORMAT_MD: report_compare_markdown(m, &o, &b); break;
+        default: report_compare_table(m, &o, &b); break;
+        }
     }
     if (rc == BW_OK && bw_buf_failed(&b))
         rc = bw_error_set(&err, BW_E_NOMEM, "out of memory writing the comparison");
