@@ -96,6 +96,7 @@ typedef struct run_state {
     model_profiles *profiles;
     ocl_platforms *plats;
     size_t *dev_idx, ndev;
+    bench_device_list provs; /* the selected devices' provenance, as src/report reads it */
     bench_kernels *kernels;
     ocl_context **ctx;
     bench_plan **plans;
@@ -144,6 +145,7 @@ static void state_free(run_state *s)
     free(s->ctx);
     free(s->infos);
     free(s->dev_idx);
+    bench_device_list_free(&s->provs);
     bench_kernels_free(s->kernels);
     ocl_platforms_free(s->plats);
     model_profiles_free(s->profiles);
@@ -401,16 +403,9 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     report_run *runs = calloc(s->nrun ? s->nrun : 1, sizeof *runs);
     if (!runs)
         return cli_usage_error(self, "out of memory");
-    bench_device_list provs;
-    bw_error perr = BW_ERROR_INIT;
-    if (bench_device_list_make(s->plats, s->dev_idx, s->nrun, &provs, &perr) != BW_OK) {
-        free(runs);
-        bw_error_clear(&perr);
-        return cli_usage_error(self, "out of memory");
-    }
     for (size_t k = 0; k < s->nrun; k++) {
-        runs[k].device = &provs.devices[k];
-        runs[k].is_default = provs.devices[k].is_default;
+        runs[k].device = &s->provs.devices[k];
+        runs[k].is_default = s->provs.devices[k].is_default;
         runs[k].plan = s->plans[k];
         runs[k].results = s->results[k];
         runs[k].info = &s->infos[k];
@@ -442,7 +437,6 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     }
     bw_error_clear(&err);
     bw_buf_free(&b);
-    bench_device_list_free(&provs);
     free(runs);
     return st;
 }
@@ -466,6 +460,7 @@ int cmd_run(int argc, char **argv)
     if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
         (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
         (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||
+        (rc = bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err)) != BW_OK ||
         (rc = bench_kernels_load(s.kernels_dir, &s.kernels, &err)) != BW_OK) {
         st = cli_fail(self, &err);
         goto done;
