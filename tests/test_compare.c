@@ -686,6 +686,7 @@ Test(compare, a_partial_journal_is_read_and_marked)
     tu_result r = compare(args);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.err, "line 4 is cut short"), "%s", r.err);
+    cr_expect(strstr(r.err, "partial: 2 results of a run that did not finish"), "%s", r.err);
     json_t *j = json_loads(r.out, 0, NULL);
     cr_assert(j);
     cr_expect(json_is_true(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "partial")));

@@ -816,6 +816,9 @@ static void read_file(loader *L, const char *path)
         json_decref(root);
         return;
     }
+    /* a document assembled from a journal says so itself */
+    if (json_is_true(json_object_get(root, "partial")))
+        partial = 1;
     size_t cap = L->cap_files;
     if (!GROW(m->files, m->n_files, L->cap_files)) {
         L->nomem = 1;
@@ -845,7 +848,7 @@ static void read_file(loader *L, const char *path)
     if (!m->files[fi].path || !merge_doc(L, root, path, (int)fi, partial))
         L->nomem = 1;
     if (partial)
-        diag(L, path, 0, "partial journal: %zu results of a run that did not finish", json_array_size(json_object_get(root, "results")));
+        diag(L, path, 0, "partial: %zu results of a run that did not finish", json_array_size(json_object_get(root, "results")));
     json_decref(root);
 }
 
