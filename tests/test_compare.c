@@ -695,6 +695,20 @@ Test(compare, a_partial_journal_is_read_and_marked)
     cr_expect_float_eq(real(entry(j, "seq", "copy", H100), "effective_gbs"), 3000.0, 1e-9);
     json_decref(j);
     tu_result_free(&r);
+    /* a document that says "partial": true is marked too */
+    tu_write_file(dir, "h100.json.partial", "");
+    tu_write_file(dir, "doc.json", doc("{\"device\": 0, \"pattern\": \"seq\", \"effective_gbs\": 1.5}",
+                                       "\"schema_version\": 1,", "\"schema_version\": 1, \"partial\": true,"));
+    const char *a1[] = { dir, "--format", "json", NULL };
+    r = compare(a1);
+    j = json_loads(r.out, 0, NULL);
+    cr_assert(j, "%s", r.err);
+    cr_expect(json_is_true(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "partial")));
+    json_decref(j);
+    tu_result_free(&r);
+    char p2[1024];
+    snprintf(p2, sizeof p2, "%s/doc.json", dir);
+    unlink(p2);
     /* a bad line before the last rejects the journal */
     tu_write_file(dir, "h100.json.partial", "{\"schema\": \"bwlab.results\"}\nnot json\n{}\n");
     const char *a2[] = { dir, NULL };
