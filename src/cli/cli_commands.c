@@ -177,6 +177,31 @@ static const cli_command commands[] = {
       "The default device (marked *) is the first GPU, else the first device; other\n"
       "commands use it when --device is not given.\n",
       cmd_devices },
+    { "compare", "compare result files from many machines: a column per device, a row per pattern",
+      "bwlab compare FILE|DIR... [--format table|md|csv|json|html] [--output FILE]\n"
+      "              [--baseline DEVICE] [--mode read|copy]",
+      "  FILE|DIR            'bwlab run' result files (--format json; schema version 1 and later),\n"
+      "                      OUT.partial journals, or directories searched recursively for *.json\n"
+      "                      and *.partial. Reads files only: no OpenCL is needed\n"
+      "  --format FORMAT     table (default), md (GitHub-flavoured Markdown), csv (one row per\n"
+      "                      pattern, device and mode), json (the merged data, docs/compare.md) or\n"
+      "                      html (written by 'bwlab report'); --output FILE.md etc. picks it too\n"
+      "  --output FILE       write there instead of standard output\n"
+      "  --baseline DEVICE   add each device's speed relative to this device, per pattern (a part of\n"
+      "                      its label, name or vendor that names one device)\n"
+      "  --mode MODE         read or copy: only that access mode's rows (default: both)\n"
+      "Tables: the devices (full names, each run's provenance); bandwidth (measured GB/s and measured\n"
+      "relative to that device's seq); the model (modeled sector efficiency under each device's\n"
+      "profile beside measured relative); --baseline; repeats (one pattern on one device in several\n"
+      "files: all kept, median min max; an identical file is counted once); nominal peaks (vendor\n"
+      "figures in data/nominal.json: measured seq and tuned peak as a share of them; devices no\n"
+      "entry matches get no row). Devices are the same device when vendor, name and driver match.\n"
+      "A field an older file lacks shows as not measured ('-', null, empty), never 0.\n"
+      "Exit status: 0 every input compared; 2 bad usage, or an input skipped (unreadable, empty,\n"
+      "invalid JSON, unknown schema version, missing or mistyped fields, no results: each named on\n"
+      "standard error; the others are still compared and written), or nothing to compare;\n"
+      "1 the output could not be written.\n",
+      cmd_compare },
     { "help", "show help for a command", "bwlab help [COMMAND]", "", cmd_help },
 };
 

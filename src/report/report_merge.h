@@ -32,6 +32,7 @@ static inline int report_merge_has(double v) { return !isnan(v); }
 typedef struct report_merge_device {
     char *vendor, *name, *driver_version; /* the identity ("" when a file lacks one) */
     char *platform, *platform_version, *device_version, *type; /* or NULL */
+    char *board_name;  /* CL_DEVICE_BOARD_NAME_AMD (AMD names devices "gfx942"), or NULL */
     char *label;   /* short column label, unique within the merge ("NVIDIA H100 80GB HBM3 [550.54]") */
     long long compute_units, clock_mhz, global_mem_bytes; /* -1 when absent */
     /* the profile each run used (the first run's): name, units */
