@@ -42,11 +42,8 @@ int cmd_patterns(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
-<<<<<<< HEAD
-int cmd_report(int argc, char **argv);
-=======
 int cmd_compare(int argc, char **argv);
->>>>>>> wt-compare
+int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif
