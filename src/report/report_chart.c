@@ -312,6 +312,27 @@ static int placeable(const report_chart *c, const chart_frame *f, const chart_se
     return inside(p->x, f->xlo, f->xhi) && inside(p->y, f->ylo, f->yhi);
 }
 
+/* A rectangle's box in px, at least 2 px high and wide so that a unit far
+ * smaller than the axis' range stays visible and can be hovered. */
+static void rect_px(const report_chart *c, const chart_frame *f, const chart_point *p, double *x,
+                    double *y, double *w, double *h)
+{
+    double x0 = px_x(c, f, p->x), x1 = px_x(c, f, p->x2);
+    double y0 = px_y(c, f, p->y), y1 = px_y(c, f, p->y2);
+    *x = fmin(x0, x1);
+    *y = fmin(y0, y1);
+    *w = fabs(x1 - x0);
+    *h = fabs(y1 - y0);
+    if (*w < 2) {
+        *x -= (2 - *w) / 2;
+        *w = 2;
+    }
+    if (*h < 2) {
+        *y -= (2 - *h) / 2;
+        *h = 2;
+    }
+}
+
 static int counted_kind(report_series_kind k)
 {
     return k == REPORT_SERIES_POINTS || k == REPORT_SERIES_LINE_POINTS || k == REPORT_SERIES_RECTS;
@@ -439,9 +460,9 @@ static void draw_series(const report_chart *c, const chart_frame *f, cairo_t *cr
             const chart_point *p = &s->pts[j];
             if (!placeable(c, f, s, p))
                 continue;
-            double x0 = px_x(c, f, p->x), x1 = px_x(c, f, p->x2);
-            double y0 = px_y(c, f, p->y), y1 = px_y(c, f, p->y2);
-            cairo_rectangle(cr, fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0), fabs(y1 - y0));
+            double x, y, w, h;
+            rect_px(c, f, p, &x, &y, &w, &h);
+            cairo_rectangle(cr, x, y, w, h);
             set_colour(cr, st->colour, st->alpha > 0 ? st->alpha : 0.35);
             cairo_fill(cr);
         }
@@ -741,12 +762,12 @@ bw_code report_chart_svg(const report_chart *c, bw_buf *out, bw_error *err)
             if (!p->tip || !placeable(c, &f, se, p))
                 continue;
             if (se->kind == REPORT_SERIES_RECTS) {
-                double x0 = px_x(c, &f, p->x), x1 = px_x(c, &f, p->x2);
-                double y0 = px_y(c, &f, p->y), y1 = px_y(c, &f, p->y2);
+                double x, y, w, h;
+                rect_px(c, &f, p, &x, &y, &w, &h);
                 bw_buf_printf(out,
                               "<rect class=\"pt\" data-series=\"%zu\" x=\"%.1f\" y=\"%.1f\" "
                               "width=\"%.1f\" height=\"%.1f\"><title>",
-                              i, fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0), fabs(y1 - y0));
+                              i, x, y, w, h);
             } else {
                 bw_buf_printf(out,
                               "<circle class=\"pt\" data-series=\"%zu\" cx=\"%.1f\" cy=\"%.1f\" "

@@ -54,6 +54,17 @@ double report_figures_modeled_relative(const char *access, double p, double p_se
     return 2 * p / (p + p_seq);
 }
 
+/* The loads' modeled efficiency of an entry: model.predicted_efficiency
+ * (requested / instruction-model bytes of the loads), or warp 0's sector
+ * efficiency where a file lacks it (the same for patterns whose warps all
+ * look alike). NAN when neither is there. */
+static double load_efficiency(const report_merge_entry *e)
+{
+    if (!e)
+        return NAN;
+    return report_merge_has(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
+}
+
 static int str_eq(const char *a, const char *b)
 {
     return a && b && strcmp(a, b) == 0;
@@ -79,7 +90,7 @@ static double seq_figure(const report_merged *m, const char *access, size_t d, i
     const report_merge_entry *e = r >= 0 ? report_merged_entry(m, (size_t)r, d) : NULL;
     if (!e)
         return NAN;
-    return gbs ? e->effective_gbs : e->predicted_efficiency;
+    return gbs ? e->effective_gbs : load_efficiency(e);
 }
 
 /* The stride s of a "stride:s=N" pattern with 4-byte elements, else 0. */
@@ -156,7 +167,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
             goto fail;
         report_chart_subtitle(c, "solid: measured median; dashed: modeled from the device's measured seq");
         report_chart_axis(c, 'x', "stride s (elements of 4 B apart, log2 scale)", REPORT_AXIS_LOG2);
-        report_chart_axis(c, 'y', "effective bandwidth (GB/s)", REPORT_AXIS_LINEAR);
+        report_chart_axis(c, 'y', "effective bandwidth (GB/s, log10 scale)", REPORT_AXIS_LOG10);
         for (size_t d = 0; d < m->n_devices; d++) {
             const char *label = m->devices[d].label;
             int any = 0;
@@ -186,7 +197,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
             for (size_t k = 0; k < n; k++) {
                 const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
                 double rel = report_figures_modeled_relative(
-                    modes[mi], e ? e->predicted_efficiency : NAN, p_seq);
+                    modes[mi], load_efficiency(e), p_seq);
                 report_chart_point(
                     c, ds, (double)sr[k].s, seq_gbs * rel,
                     tipf(t,
@@ -232,7 +243,7 @@ static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
                 const report_merge_entry *e = report_merged_entry(m, i, d);
                 if (!e || !report_merge_has(e->relative_to_seq))
                     continue;
-                double x = report_figures_modeled_relative(modes[mi], e->predicted_efficiency, p_seq);
+                double x = report_figures_modeled_relative(modes[mi], load_efficiency(e), p_seq);
                 if (!report_merge_has(x))
                     continue;
                 if (s == -2)
@@ -307,7 +318,9 @@ static int build_ramp_one(report_figure *f, const model_geometry *geo, const cha
     int64_t s_lo = model_unit_of(uc.min_addr, geo->sector);
     int64_t s_hi = model_unit_of(uc.max_byte, geo->sector);
     report_chart_range(c, 'x', -0.5, W - 0.5);
-    report_chart_range(c, 'y', (double)(s_lo * geo->sector), (double)((s_hi + 1) * geo->sector));
+    /* one untouched sector either side (none below address 0) */
+    int64_t v_lo = s_lo > 0 ? s_lo - 1 : s_lo, v_hi = s_hi + 1;
+    report_chart_range(c, 'y', (double)(v_lo * geo->sector), (double)((v_hi + 1) * geo->sector));
     int rs = report_chart_series(c, "touched sector (modeled)", REPORT_SERIES_RECTS,
                                  style_of(1, 0, REPORT_MARKER_SQUARE, 0));
     int64_t last = INT64_MIN;
@@ -327,16 +340,16 @@ static int build_ramp_one(report_figure *f, const model_geometry *geo, const cha
                                    (long long)wc.sectors));
         }
     }
-    int64_t span_sectors = s_hi - s_lo + 1;
+    int64_t span_sectors = v_hi - v_lo + 1;
     if (geo->sector != geo->line && span_sectors + 1 <= RAMP_RULES_MAX) {
         int hs = report_chart_series(c, tipf(t, "sector boundary (S = %lld B)", (long long)geo->sector),
                                      REPORT_SERIES_HRULES,
                                      style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
-        for (int64_t sec = s_lo; sec <= s_hi + 1; sec++)
+        for (int64_t sec = v_lo; sec <= v_hi + 1; sec++)
             report_chart_point(c, hs, 0, (double)(sec * geo->sector), NULL);
     }
-    int64_t l_lo = model_unit_of(s_lo * geo->sector, geo->line);
-    int64_t l_hi = model_unit_of((s_hi + 1) * geo->sector, geo->line);
+    int64_t l_lo = model_unit_of(v_lo * geo->sector, geo->line);
+    int64_t l_hi = model_unit_of((v_hi + 1) * geo->sector, geo->line);
     if (l_hi - l_lo + 1 <= RAMP_RULES_MAX) {
         int hl = report_chart_series(c,
                                      geo->sector == geo->line
@@ -371,10 +384,16 @@ done:
 
 static int build_ramp(const report_merged *m, report_figure *f, bw_buf *t)
 {
+    /* the first device whose sectors are smaller than its lines (both grids
+     * show), else the first with units at all */
     long dev = -1;
-    for (size_t d = 0; d < m->n_devices && dev < 0; d++)
-        if (m->devices[d].lanes > 0 && m->devices[d].sector_bytes > 0 && m->devices[d].line_bytes > 0)
-            dev = (long)d;
+    for (int pass = 0; pass < 2 && dev < 0; pass++)
+        for (size_t d = 0; d < m->n_devices && dev < 0; d++) {
+            const report_merge_device *v = &m->devices[d];
+            if (v->lanes > 0 && v->sector_bytes > 0 && v->line_bytes > 0 &&
+                (pass == 1 || v->sector_bytes < v->line_bytes))
+                dev = (long)d;
+        }
     if (dev < 0) {
         f->absent = str_printf("No device in the results names its profile's warp width, sector and line.");
         return 0;
@@ -521,7 +540,9 @@ bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FI
           "bytes over the median kernel time). Dashed, in the same colour: the model's prediction, "
           "the device's measured seq bandwidth times the model's relative cost (read: p / p_seq; "
           "copy: 2p / (p + p_seq), the store being as coalesced as seq's load; p = requested / "
-          "instruction-model bytes of the loads). A prediction from the model, not a measurement.",
+          "instruction-model bytes of the loads, or warp 0's sector efficiency where a file lacks "
+          "it). What the device would reach if its time followed the modeled bytes: modeled, not "
+          "a measurement.",
           build_stride },
         { "model", "Measured against modeled",
           "Every global-memory pattern on every device: measured bandwidth relative to seq (same "

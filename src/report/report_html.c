@@ -341,10 +341,11 @@ bw_code report_html_render(const report_merged *m, const report_html_options *o,
                      "asked for), <b>modeled</b> (counted by bwlab's transaction model from the "
                      "addresses, never observed traffic) or <b>measured</b> (from kernel timings "
                      "on the device). Absent figures read \"not measured\", never 0.</p>\n");
+    /* short sections first, then the charts, then the long tables */
     diagnostics(m, out);
     provenance(m, out);
-    tables(m, out);
     bw_code rc = figures(m, out, err);
+    tables(m, out);
     bw_buf_puts(out, "</body>\n</html>\n");
     if (rc == BW_OK && bw_buf_failed(out))
         rc = bw_error_set(err, BW_E_NOMEM, "out of memory while writing the HTML report");
