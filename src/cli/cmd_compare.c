@@ -12,8 +12,8 @@
 #include "report_compare.h"
 #include "report_merge.h"
 
-/* The HTML hook: `bwlab report` (src/report/report_html.h,
- * report_html_write) writes the HTML report from the same merged data.
+/* The HTML hook: `bwlab report` (report_html_write in its writer,
+ * report_html.h) writes the HTML report from the same merged data.
  * Until that writer is in this build, --format html says where to go. */
 static int write_html(const cli_command *self)
 {

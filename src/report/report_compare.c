@@ -343,9 +343,9 @@ static void nominal_table(const report_merged *m, int md, bw_buf *out)
          "streaming read and copy peaks of bwlab tune, measured. Roofline: the short roofline's peak FP32 FMA "
          "rate, measured. Devices that match no entry have no row.");
     grid g = { 10, 0, 0, NULL };
-    const char *h[] = { "device", "nominal entry", "DRAM GB/s (nominal)", "seq GB/s", "seq of nominal",
-                        "tuned peak GB/s", "peak of nominal", "FP32 GFLOP/s (nominal)", "roofline GFLOP/s",
-                        "of nominal" };
+    const char *h[] = { "device", "nominal entry", "DRAM GB/s (nominal)", "seq GB/s (measured)", "of nominal",
+                        "tuned peak GB/s (measured)", "of nominal", "FP32 GFLOP/s (nominal)",
+                        "roofline GFLOP/s (measured)", "of nominal" };
     for (size_t i = 0; i < 10; i++)
         cell(&g, "%s", h[i]);
     for (size_t d = 0; d < m->n_devices; d++) {
@@ -617,6 +617,8 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
         json_object_set_new(j, "access", json_string(r->access));
         json_object_set_new(j, "space", json_string(r->space));
         json_object_set_new(j, "device", json_string(m->devices[e->device].label));
+        json_object_set_new(j, "expression", jstr(e->expression));
+        json_object_set_new(j, "elem_bytes", jint(e->elem_bytes));
         json_object_set_new(j, "repeat", json_boolean(e->n_samples > 1));
         json_object_set_new(j, "effective_gbs", jreal(e->effective_gbs));
         json_object_set_new(j, "effective_min_gbs", jreal(e->effective_min));

@@ -381,6 +381,7 @@ static report_merge_entry *find_or_add_entry(loader *L, size_t row, size_t devic
     e->device = device;
     e->sector_efficiency = e->predicted_efficiency = NAN;
     e->conflict_ways = -1;
+    e->elem_bytes = -1;
     e->local_gbs = e->relative_to_reference = NAN;
     L->cap_samples[m->n_entries] = 0;
     m->n_entries++;
@@ -522,6 +523,8 @@ static void check_doc(chk *c, const json_t *root)
         }
         req_str(c, r, where, "pattern");
         opt_str(c, r, where, "family");
+        opt_str(c, r, where, "expression");
+        opt_int(c, r, where, "elem_bytes");
         const char *acc = opt_str(c, r, where, "access");
         if (acc && strcmp(acc, "copy") != 0 && strcmp(acc, "read") != 0)
             chk_fail(c, "%s.access is '%s', expected \"copy\" or \"read\"", where, acc);
@@ -675,6 +678,11 @@ static int merge_doc(loader *L, const json_t *root, const char *file, int file_i
             e->sector_efficiency = num_or_nan(mo, "sector_efficiency");
         if (isnan(e->predicted_efficiency))
             e->predicted_efficiency = num_or_nan(mo, "predicted_efficiency");
+        if (!e->expression && str_of(res, "expression") && !(e->expression = strdup(str_of(res, "expression"))))
+            return 0;
+        const json_t *eb = json_object_get(res, "elem_bytes");
+        if (e->elem_bytes < 0 && json_is_integer(eb))
+            e->elem_bytes = json_integer_value(eb);
         const json_t *cw = json_object_get(res, "conflict_ways");
         if (e->conflict_ways < 0 && json_is_integer(cw))
             e->conflict_ways = json_integer_value(cw);
@@ -1104,6 +1112,7 @@ void report_merged_free(report_merged *m)
         for (size_t k = 0; k < m->entries[i].n_samples; k++)
             free(m->entries[i].samples[k].status);
         free(m->entries[i].samples);
+        free(m->entries[i].expression);
     }
     for (size_t i = 0; i < m->n_diags; i++) {
         free(m->diags[i].file);

@@ -110,6 +110,10 @@ typedef struct report_merge_entry {
     /* modeled, under this device's profile (from the first sample's file) */
     double sector_efficiency;     /* model.sector_efficiency */
     double predicted_efficiency;  /* model.predicted_efficiency */
+    /* the kernel's address expression and element size under this
+     * device's profile (the first sample's file), or NULL / -1 */
+    char *expression;
+    long long elem_bytes;
     /* bank patterns (space "local") and tiled transposes, when present */
     long long conflict_ways;      /* modeled, -1 when absent */
     double local_gbs;             /* measured, NAN when absent */
