@@ -181,3 +181,108 @@ Test(report_chart, absent_figures_say_why, .timeout = 60)
     free(html);
     report_merged_free(m);
 }
+
+/* ---- the commands ------------------------------------------------------ */
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    bw_buf b = BW_BUF_INIT;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        bw_buf_putn(&b, chunk, n);
+    fclose(f);
+    return bw_buf_steal(&b);
+}
+
+Test(report_cli, no_inputs_is_a_usage_error)
+{
+    tu_result r = tu_exec((const char *[]){ "report", "--output", "x.html", NULL }, NULL);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "no result files given"), "%s", r.err);
+    tu_result_free(&r);
+}
+
+Test(report_cli, a_bad_input_is_named_and_the_others_reported, .timeout = 60)
+{
+    char *dir = tu_temp_dir();
+    cr_assert(dir);
+    tu_write_file(dir, "broken.json", "{ \"schema\": ");
+    char bad[4200], good[4200], out[4200];
+    snprintf(bad, sizeof bad, "%s/broken.json", dir);
+    snprintf(good, sizeof good, "%s/tests/data/results/sample-nvidia-h100.json", tu_source_root());
+    snprintf(out, sizeof out, "%s/r.html", dir);
+    tu_result r = tu_exec((const char *[]){ "report", good, bad, "--output", out, NULL }, NULL);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, bad), "the bad file is named: %s", r.err);
+    char *html = read_text(out);
+    cr_assert(html, "the page was still written");
+    cr_expect(strstr(html, "NVIDIA H100"), "with the good file's device");
+    cr_expect(strstr(html, "broken.json"), "and the skipped file named in the page");
+    free(html);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+Test(report_cli, an_unwritable_output_fails)
+{
+    char good[4200];
+    snprintf(good, sizeof good, "%s/tests/data/results/sample-nvidia-h100.json", tu_source_root());
+    tu_result r = tu_exec((const char *[]){ "report", good, "--output", "/nonexistent-dir/r.html", NULL },
+                          NULL);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect(strstr(r.err, "/nonexistent-dir/r.html"), "%s", r.err);
+    tu_result_free(&r);
+}
+
+/* Reads data, never devices: no OpenCL driver at all (an empty vendors
+ * directory) and the page is still written. */
+Test(report_cli, needs_no_opencl, .timeout = 60)
+{
+    char *dir = tu_temp_dir();
+    cr_assert(dir);
+    char env[4200], samples[4200];
+    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s", dir);
+    snprintf(samples, sizeof samples, "%s/tests/data/results", tu_source_root());
+    tu_result r = tu_exec((const char *[]){ "report", samples, NULL }, (const char *[]){ env, NULL });
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "data-figure=\"ramp\""));
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* bwlab run --report: the page of the run just measured, besides its
+ * JSON on standard output. seq and stride:s=2 in copy mode, no roofline:
+ * the stride chart has stride 2 measured and modeled (2 points), the
+ * scatter stride 2 alone (1), no roofline and no bank chart. */
+Test(report_cli, run_writes_the_report_of_its_run, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    cr_assert(dir);
+    char out[4200];
+    snprintf(out, sizeof out, "%s/run.html", dir);
+    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size",
+                                            "16M", "--budget", "0.3", "--no-roofline", "--quiet",
+                                            "--format", "json", "--report", out, NULL },
+                          NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "\"schema\": \"bwlab.results\""), "the results still go to stdout");
+    char *html = read_text(out);
+    cr_assert(html, "the report was written to %s", out);
+    cr_expect_eq(count_in_figure(html, "stride", "class=\"pt\""), 2);
+    cr_expect_eq(count_in_figure(html, "model", "class=\"pt\""), 1);
+    cr_expect_eq(count_in_figure(html, "roofline", "<svg"), 0);
+    cr_expect_eq(count_in_figure(html, "bank", "<svg"), 0);
+    cr_expect(strstr(html, "<td>this run</td>"), "the run is named, not a temporary file");
+    cr_expect_null(strstr(html, "bwlab-report-"), "no temporary file name in the page");
+    expect_self_contained(html);
+    free(html);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
