@@ -202,7 +202,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
                     c, ds, (double)sr[k].s, seq_gbs * rel,
                     tipf(t,
                          "%s, %s, %s: %.3f GB/s modeled (seq's %.3f GB/s measured x the "
-                         "model's relative cost %.3f)",
+                         "model's bandwidth relative to seq %.3f)",
                          label, m->rows[sr[k].row].pattern, modes[mi], seq_gbs * rel, seq_gbs,
                          rel));
             }
@@ -226,7 +226,7 @@ static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
     if (!c || add_chart(f, c) != 0)
         return -1;
     report_chart_subtitle(c, "filled: copy access; hollow: read access; on the line, measured as modeled");
-    report_chart_axis(c, 'x', "modeled relative cost vs seq (same access mode, modeled)",
+    report_chart_axis(c, 'x', "bandwidth relative to seq (modeled, same access mode)",
                       REPORT_AXIS_LINEAR);
     report_chart_axis(c, 'y', "measured bandwidth relative to seq (measured)", REPORT_AXIS_LINEAR);
     report_chart_series(c, "y = x: measured as modeled", REPORT_SERIES_DIAGONAL,
@@ -538,7 +538,7 @@ bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FI
         { "stride", "Effective bandwidth against stride",
           "One line per device: the measured median effective bandwidth of stride:s=N (requested "
           "bytes over the median kernel time). Dashed, in the same colour: the model's prediction, "
-          "the device's measured seq bandwidth times the model's relative cost (read: p / p_seq; "
+          "the device's measured seq bandwidth times the model's bandwidth relative to seq (read: p / p_seq; "
           "copy: 2p / (p + p_seq), the store being as coalesced as seq's load; p = requested / "
           "instruction-model bytes of the loads, or warp 0's sector efficiency where a file lacks "
           "it). What the device would reach if its time followed the modeled bytes: modeled, not "
@@ -546,7 +546,7 @@ bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FI
           build_stride },
         { "model", "Measured against modeled",
           "Every global-memory pattern on every device: measured bandwidth relative to seq (same "
-          "run, same access mode) against the model's relative cost. On the dashed line y = x the "
+          "run, same access mode) against the model's relative bandwidth. On the dashed line y = x the "
           "device behaves as the model counts; above it, it beats the model; below, it misses it.",
           build_model },
         { "ramp", "The address ramp", NULL, build_ramp },

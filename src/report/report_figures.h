@@ -32,7 +32,7 @@ bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FI
                              bw_error *err);
 void report_figures_free(report_figure figs[REPORT_FIGURES]);
 
-/* The model's relative cost of a pattern against seq in one access mode,
+/* The model's bandwidth of a pattern relative to seq in one access mode,
  * from the loads' modeled efficiencies (requested / instruction-model
  * bytes) of the pattern (p) and of seq (p_seq): read p / p_seq; copy
  * 2p / (p + p_seq), since the store dst[g] is as coalesced as seq's load.
