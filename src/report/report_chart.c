@@ -506,16 +506,24 @@ static void draw_series(const report_chart *c, const chart_frame *f, cairo_t *cr
             }
             cairo_stroke(cr);
         }
-        if (s->kind != REPORT_SERIES_LINE)
-            for (size_t j = 0; j < s->n; j++)
-                if (placeable(c, f, s, &s->pts[j]))
-                    draw_marker(cr, st, px_x(c, f, s->pts[j].x), px_y(c, f, s->pts[j].y));
-        break;
+        break; /* markers: draw_markers, outside the clip */
     }
     }
 }
 
-/* Legend layout: entries flow left to right under the plot. */
+/* The markers of a POINTS or LINE_POINTS series: drawn unclipped, so a
+ * point on the plot's edge shows whole. */
+static void draw_markers(const report_chart *c, const chart_frame *f, cairo_t *cr,
+                         const chart_series *s)
+{
+    if (s->kind != REPORT_SERIES_POINTS && s->kind != REPORT_SERIES_LINE_POINTS)
+        return;
+    for (size_t j = 0; j < s->n; j++)
+        if (placeable(c, f, s, &s->pts[j]))
+            draw_marker(cr, &s->style, px_x(c, f, s->pts[j].x), px_y(c, f, s->pts[j].y));
+}
+
+/* Legend layout: entries in columns under the plot. */
 #define LEGEND_ROW 18
 #define LEGEND_SWATCH 28
 
@@ -524,30 +532,33 @@ static double legend_width(const chart_series *s)
     return LEGEND_SWATCH + 8 + 6.6 * (double)strlen(s->name) + 18;
 }
 
-/* Places each named series' entry; returns the rows used. xy may be NULL. */
+/* Places each named series' entry in a grid of equal columns as wide as
+ * the widest entry (row by row); returns the rows used. xy may be NULL. */
 static int legend_layout(const report_chart *c, double (*xy)[2])
 {
-    double x = 12, y = 0;
-    int rows = 0;
+    double colw = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_series; i++)
+        if (c->series[i].name) {
+            colw = fmax(colw, legend_width(&c->series[i]));
+            n++;
+        }
+    if (n == 0)
+        return 0;
+    int cols = (int)((c->width - 24) / colw);
+    if (cols < 1)
+        cols = 1;
+    size_t k = 0;
     for (size_t i = 0; i < c->n_series; i++) {
-        const chart_series *s = &c->series[i];
-        if (!s->name)
+        if (!c->series[i].name)
             continue;
-        double w = legend_width(s);
-        if (rows == 0)
-            rows = 1;
-        else if (x + w > c->width - 8 && x > 12) {
-            x = 12;
-            y += LEGEND_ROW;
-            rows++;
-        }
         if (xy) {
-            xy[i][0] = x;
-            xy[i][1] = y;
+            xy[i][0] = 12 + (double)(k % (size_t)cols) * colw;
+            xy[i][1] = (double)(k / (size_t)cols) * LEGEND_ROW;
         }
-        x += w;
+        k++;
     }
-    return rows;
+    return (int)((n + (size_t)cols - 1) / (size_t)cols);
 }
 
 static void draw_swatch(cairo_t *cr, const chart_series *s, double x, double y)
@@ -666,6 +677,8 @@ bw_code report_chart_svg(const report_chart *c, bw_buf *out, bw_error *err)
                 draw_series(c, &f, cr, &c->series[i]);
         }
     cairo_restore(cr);
+    for (size_t i = 0; i < c->n_series; i++)
+        draw_markers(c, &f, cr, &c->series[i]);
 
     cairo_set_dash(cr, NULL, 0, 0);
     cairo_set_line_width(cr, 1);
