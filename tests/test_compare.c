@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bw_file.h"
+#include "report_merge.h"
 #include "report_nominal.h"
 #include "test_util.h"
 
@@ -184,6 +185,17 @@ Test(compare, works_without_any_opencl_driver)
     tu_result_free(&r);
 }
 
+Test(compare, help_describes_the_command)
+{
+    const char *argv[] = { "help", "compare", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "usage: bwlab compare FILE|DIR..."), "%s", r.out);
+    cr_expect(strstr(r.out, "--baseline DEVICE"));
+    cr_expect(strstr(r.out, "--mode MODE"));
+    tu_result_free(&r);
+}
+
 Test(compare, repeats_are_kept_with_median_min_max)
 {
     const char *args[] = { sample("sample-nvidia-h100.json"), sample("sample-nvidia-h100-run2.json"), "--format",
@@ -225,11 +237,16 @@ Test(compare, an_identical_file_is_counted_once)
 {
     char *dir = tu_temp_dir();
     copy_to(dir, "a.json", sample("sample-nvidia-h100.json"));
-    copy_to(dir, "b.json", sample("sample-nvidia-h100.json"));
+    /* directories are read recursively */
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    mkdir(sub, 0755);
+    copy_to(sub, "b.json", sample("sample-nvidia-h100.json"));
     const char *args[] = { dir, "--format", "json", NULL };
     tu_result r = compare(args);
     cr_assert_eq(r.status, 0, "a duplicate is a note, not an error: %s", r.err);
-    cr_expect(strstr(r.err, "b.json: identical to"), "%s", r.err);
+    cr_expect(strstr(r.err, "note: "), "%s", r.err);
+    cr_expect(strstr(r.err, "/sub/b.json: identical to"), "%s", r.err);
     json_t *j = json_loads(r.out, 0, NULL);
     cr_assert(j);
     cr_expect_eq(json_array_size(json_object_get(j, "files")), 1);
@@ -641,12 +658,19 @@ Test(compare, the_nominal_match_rule)
 
 Test(compare, a_partial_journal_is_read_and_marked)
 {
-    /* header line: the H100 sample without results; then two results, and
-     * a last line cut short */
+    /* head line: the H100 sample's top level without results, its device
+     * in devices[] as bwlab run writes it; then two results, and a last line
+     * cut short */
     json_t *d = json_load_file(sample("sample-nvidia-h100.json"), 0, NULL);
     cr_assert(d);
     json_t *results = json_incref(json_object_get(d, "results"));
     json_object_del(d, "results");
+    /* bwlab run's journal head: the planned devices, no runs[] */
+    json_t *devs = json_array();
+    json_array_append(devs, json_object_get(json_array_get(json_object_get(d, "runs"), 0), "device"));
+    json_object_del(d, "runs");
+    json_object_set_new(d, "devices", devs);
+    json_object_set_new(d, "partial", json_true());
     bw_buf b = BW_BUF_INIT;
     char *line = json_dumps(d, JSON_COMPACT);
     bw_buf_printf(&b, "%s\n", line);
@@ -740,4 +764,61 @@ Test(compare, the_report_layer_never_includes_the_opencl_layer)
     }
     closedir(d);
     cr_expect(files > 10);
+}
+
+/* The loader API that bwlab report draws from (report_merge.h). */
+Test(compare, the_loader_api_gives_absent_figures_as_nan)
+{
+    const char *paths[] = { sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"),
+                            sample("sample-nvidia-h100-run2.json") };
+    report_merged *m = NULL;
+    cr_assert_eq(report_load_paths(paths, 3, &m, NULL), BW_OK);
+    cr_assert_eq(m->n_devices, 2);
+    cr_expect_eq(m->n_runs, 3);
+    cr_expect_eq(m->n_diags, 0);
+    cr_expect_eq(m->baseline, -1);
+    size_t h = strcmp(m->devices[0].label, H100) == 0 ? 0 : 1;
+    cr_assert_str_eq(m->devices[h].label, H100);
+    cr_expect_eq(m->devices[h].n_runs, 2);
+    cr_expect_eq(m->devices[h].lanes, 32);
+    cr_expect_eq(m->devices[h].sector_bytes, 32);
+    cr_expect_float_eq(m->devices[h].seq_gbs, 3050.0, 1e-9);
+    cr_expect_float_eq(m->devices[h].peak_read_gbs, 3100.0, 1e-9);
+    cr_expect(!report_merge_has(m->devices[1 - h].peak_read_gbs), "the MI300X sample has no tuned peak");
+    cr_expect_str_eq(m->devices[1 - h].board_name, "AMD Instinct MI300X");
+    /* rows keep the order of first appearance: the H100 sample's first */
+    cr_expect_str_eq(m->rows[0].pattern, "seq");
+    cr_expect_str_eq(m->rows[0].access, "copy");
+    size_t bank = m->n_rows;
+    for (size_t r = 0; r < m->n_rows; r++)
+        if (!strcmp(m->rows[r].pattern, "bank:pitch=32,stride=2"))
+            bank = r;
+    cr_assert(bank < m->n_rows);
+    cr_expect_str_eq(m->rows[bank].space, "local");
+    cr_expect(report_merged_entry(m, bank, 1 - h) == NULL, "the MI300X sample has no bank patterns");
+    const report_merge_entry *e = report_merged_entry(m, bank, h);
+    cr_assert(e);
+    cr_expect_float_eq(e->local_gbs, 4600.0, 1e-9);
+    cr_expect_float_eq(e->relative_to_reference, 4600.0 / 9000.0, 1e-12);
+    cr_expect(e->conflict_ways > 0);
+    e = report_merged_entry(m, 0, h);
+    cr_assert(e);
+    cr_expect_eq(e->n_samples, 2);
+    cr_expect_float_eq(e->effective_min, 3000.0, 1e-9);
+    cr_expect(!report_merge_has(e->relative_to_baseline), "no baseline set");
+    /* the roofline of the H100 sample: peaks 51000 GFLOP/s, 3000 GB/s */
+    int roofs = 0;
+    for (size_t r = 0; r < m->n_runs; r++) {
+        if (!m->runs[r].has_roofline)
+            continue;
+        roofs++;
+        cr_expect_float_eq(m->runs[r].roof_peak_gflops, 51000.0, 1e-9);
+        cr_expect_float_eq(m->runs[r].roof_ridge_intensity, 17.0, 1e-12);
+        cr_expect(m->runs[r].n_roof_points > 0);
+    }
+    cr_expect_eq(roofs, 1);
+    cr_assert_eq(report_merge_set_baseline(m, "MI300X", NULL), BW_OK);
+    cr_expect_eq(m->baseline, (int)(1 - h));
+    cr_expect_float_eq(report_merged_entry(m, 0, h)->relative_to_baseline, 3050.0 / 4000.0, 1e-12);
+    report_merged_free(m);
 }

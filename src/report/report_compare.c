@@ -43,7 +43,8 @@ static void grid_free(grid *g)
 }
 
 /* Text: columns two spaces apart, the first `left` columns left-aligned,
- * the others right-aligned. Markdown: a GFM table, '|' escaped. */
+ * the others right-aligned. Markdown: a GFM table, '|', '*' and '_'
+ * escaped. */
 static void grid_emit(const grid *g, size_t left, int md, bw_buf *out)
 {
     size_t rows = g->ncol ? g->n / g->ncol : 0;
@@ -63,7 +64,7 @@ static void grid_emit(const grid *g, size_t left, int md, bw_buf *out)
             if (md) {
                 bw_buf_putc(out, ' ');
                 for (const char *p = s; *p; p++) {
-                    if (*p == '|')
+                    if (*p == '|' || *p == '*' || *p == '_')
                         bw_buf_putc(out, '\\');
                     bw_buf_putc(out, *p);
                 }

@@ -702,8 +702,9 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* A journal: the run header object on the first line, then one result
- * object per line. Assembled into a results document (*doc). A last line
+/* A journal (bwlab run's OUT.partial, results.md): the head of the results
+ * document on the first line (with `devices`, the planned devices' objects,
+ * or `runs`), then one result object per line. Assembled into a results document (*doc). A last line
  * cut short (the run stopped while writing it) is dropped with a note;
  * any other bad line rejects the file. */
 static json_t *journal_doc(loader *L, const char *path, const char *text, chk *c)
@@ -749,6 +750,20 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, chk *c
         json_decref(doc);
         json_decref(results);
         return NULL;
+    }
+    /* bwlab run's journal head lists the planned devices ("devices": the
+     * runs[].device objects) where a document has runs[] */
+    const json_t *devs = json_object_get(doc, "devices");
+    if (!json_object_get(doc, "runs") && json_is_array(devs)) {
+        json_t *runs = json_array();
+        size_t i;
+        const json_t *d;
+        json_array_foreach(devs, i, d) {
+            json_t *run = json_object();
+            json_object_set(run, "device", (json_t *)d);
+            json_array_append_new(runs, run);
+        }
+        json_object_set_new(doc, "runs", runs);
     }
     json_object_set_new(doc, "results", results);
     return doc;
@@ -861,7 +876,8 @@ static size_t read_dir(loader *L, const char *dir, int depth)
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         size_t pl = strlen(dir) + strlen(names[i]) + 2;
         char *p = malloc(pl);
@@ -925,7 +941,8 @@ static int cmp_entry(const void *a, const void *b)
 
 static int finish(report_merged *m)
 {
-    qsort(m->entries, m->n_entries, sizeof *m->entries, cmp_entry);
+    if (m->n_entries)
+        qsort(m->entries, m->n_entries, sizeof *m->entries, cmp_entry);
     for (size_t i = 0; i < m->n_entries; i++) {
         report_merge_entry *e = &m->entries[i];
         double *a = malloc((e->n_samples + 1) * 2 * sizeof *a);
@@ -981,7 +998,8 @@ bw_code report_load_paths(const char *const *paths, size_t n, report_merged **ou
             if (read_dir(&L, paths[i], 0) == 0)
                 diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
             else if (L.m->n_files == before)
-                diag(&L, paths[i], 1, "directory without results (no file in it could be read)");
+                /* each of its files is named already */
+                diag(&L, paths[i], 0, "no file in this directory could be compared");
         } else {
             read_file(&L, paths[i]);
         }
