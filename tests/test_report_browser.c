@@ -124,16 +124,20 @@ static size_t count_in_figure(const char *dom, const char *id, const char *needl
     return n;
 }
 
-static int is_png(const char *path)
+/* Whether path is a PNG image of w x h pixels (its IHDR chunk). */
+static int is_png(const char *path, unsigned w, unsigned h)
 {
-    unsigned char sig[8] = { 0 };
+    unsigned char head[24] = { 0 };
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
-    size_t got = fread(sig, 1, 8, f);
+    size_t got = fread(head, 1, sizeof head, f);
     fclose(f);
     static const unsigned char png[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-    return got == 8 && memcmp(sig, png, 8) == 0;
+    unsigned pw = (unsigned)head[16] << 24 | (unsigned)head[17] << 16 | (unsigned)head[18] << 8 | head[19];
+    unsigned ph = (unsigned)head[20] << 24 | (unsigned)head[21] << 16 | (unsigned)head[22] << 8 | head[23];
+    return got == sizeof head && memcmp(head, png, 8) == 0 && memcmp(head + 12, "IHDR", 4) == 0 &&
+           pw == w && ph == h;
 }
 
 Test(report_browser, samples_render_with_every_chart, .timeout = 240)
@@ -157,7 +161,7 @@ Test(report_browser, samples_render_with_every_chart, .timeout = 240)
     cr_assert_eq(b.r.status, 0, "chromium exited %d: %s", b.r.status, b.r.err);
     const char *dom = b.r.out;
     cr_assert(strstr(dom, "</html>"), "the DOM was dumped");
-    cr_expect(is_png(b.shot), "a PNG screenshot at %s", b.shot);
+    cr_expect(is_png(b.shot, 1400, 3000), "a 1400 x 3000 PNG screenshot at %s", b.shot);
 
     /* the charts and their points in the DOM the browser built (the
      * figures' counts worked out in test_report_chart.c) */

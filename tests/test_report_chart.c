@@ -141,6 +141,8 @@ Test(report_chart, samples_every_chart_with_its_points, .timeout = 60)
 {
     report_merged *m = load("tests/data/results");
     cr_assert_eq(m->n_devices, 3, "PoCL, the MI300X sample and the H100 sample (two files)");
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(report_merge_apply_nominal(m, &err), BW_OK, "%s", bw_error_text(&err));
     char *html = render(m);
     expect_self_contained(html);
     cr_expect(strstr(html, "<title>test &lt;report&gt;</title>"));
@@ -161,6 +163,10 @@ Test(report_chart, samples_every_chart_with_its_points, .timeout = 60)
     cr_expect_eq(count_in_figure(html, "roofline", "class=\"pt\""), 22);
     /* 5. three bank items with ways and local GB/s (PoCL's file) */
     cr_expect_eq(count_in_figure(html, "bank", "class=\"pt\""), 3);
+    /* nominal peaks: the H100 sample's seq 3050 GB/s of the nominal
+     * 3350 GB/s is 91.04%; its roofline's 51000 GFLOP/s of 67000 is 76.12% */
+    cr_expect(strstr(html, "<td class=\"num\">91.04%</td>"));
+    cr_expect(strstr(html, "<td class=\"num\">76.12%</td>"));
     free(html);
     report_merged_free(m);
 }

@@ -228,7 +228,9 @@ static void tables(const report_merged *m, bw_buf *o)
         bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n<div class=\"wrap\"><table id=\"nominal-table\">\n"
                        "<tr><th>device</th><th>nominal entry</th><th>nominal DRAM (GB/s)</th>"
                        "<th>seq (GB/s, measured)</th><th>seq of nominal</th>"
-                       "<th>tuned copy peak (GB/s, measured)</th><th>source</th></tr>\n");
+                       "<th>tuned copy peak (GB/s, measured)</th><th>nominal FP32 (GFLOP/s)</th>"
+                       "<th>roofline peak (GFLOP/s, measured)</th><th>of nominal FP32</th>"
+                       "<th>sources</th></tr>\n");
         for (size_t d = 0; d < m->n_devices; d++) {
             const report_merge_device *v = &m->devices[d];
             if (!v->nominal_name)
@@ -243,7 +245,23 @@ static void tables(const report_merged *m, bw_buf *o)
                             : NAN,
                      "%");
             num_cell(o, v->peak_copy_gbs, NULL);
-            text_cell(o, v->nominal_dram_source);
+            num_cell(o, v->nominal_fp32_gflops, NULL);
+            double roof = NAN; /* the best short roofline of its runs */
+            for (size_t r = 0; r < m->n_runs; r++)
+                if (m->runs[r].device == d && m->runs[r].has_roofline &&
+                    report_merge_has(m->runs[r].roof_peak_gflops) &&
+                    !(m->runs[r].roof_peak_gflops <= roof))
+                    roof = m->runs[r].roof_peak_gflops;
+            num_cell(o, roof, NULL);
+            num_cell(o, report_merge_has(roof) && v->nominal_fp32_gflops > 0
+                            ? 100 * roof / v->nominal_fp32_gflops
+                            : NAN,
+                     "%");
+            bw_buf_puts(o, "<td>DRAM: ");
+            esc(o, v->nominal_dram_source ? v->nominal_dram_source : "-");
+            bw_buf_puts(o, "<br>FP32: ");
+            esc(o, v->nominal_fp32_source ? v->nominal_fp32_source : "-");
+            bw_buf_puts(o, "</td>");
             bw_buf_puts(o, "</tr>\n");
         }
         bw_buf_puts(o, "</table></div>\n");
