@@ -552,12 +552,16 @@ Test(compare, mode_keeps_one_access_mode)
     tu_result_free(&r);
 }
 
-Test(compare, html_points_to_bwlab_report)
+/* --format html writes the page `bwlab report` writes (its content is
+ * tested in test_report_chart.c and test_report_browser.c) */
+Test(compare, html_is_the_report_page)
 {
     const char *args[] = { sample("sample-nvidia-h100.json"), "--format", "html", NULL };
     tu_result r = compare(args);
-    cr_expect_eq(r.status, 2);
-    cr_expect(strstr(r.err, "bwlab report"), "%s", r.err);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strncmp(r.out, "<!DOCTYPE html>", 15) == 0);
+    cr_expect(strstr(r.out, "data-figure=\"stride\""));
+    cr_expect(strstr(r.out, "</html>"));
     tu_result_free(&r);
 }
 

@@ -38,7 +38,7 @@ static const cli_command commands[] = {
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
       "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
-      "          [--access read|copy|both] [--no-roofline]",
+      "          [--access read|copy|both] [--no-roofline] [--report FILE.html]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
@@ -81,6 +81,7 @@ static const cli_command commands[] = {
       "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
       "                      them and the measured one, the sweep and the tiled products: a few\n"
       "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
+      "  --report FILE.html  also write this run's HTML report ('bwlab help report')\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
       "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
       "(the patterns' results are still written), or a device failed\n"
@@ -182,6 +183,26 @@ static const cli_command commands[] = {
       "standard error; the others are still compared and written), or nothing to compare;\n"
       "1 the output could not be written.\n",
       cmd_compare },
+    { "report", "merge result files into one self-contained HTML page: provenance, tables, charts",
+      "bwlab report FILE|DIR... [--output FILE.html] [--title TEXT] [--baseline DEVICE]",
+      "  FILE|DIR            bwlab run result files (--format json), OUT.partial journals, or\n"
+      "                      directories searched recursively for them; from any machines\n"
+      "  --output FILE       write the page there (default: standard output)\n"
+      "  --title TEXT        the page's title (default: bwlab report)\n"
+      "  --baseline DEVICE   add each device's speed relative to this one (a label, or part of\n"
+      "                      a vendor or device name that matches one device)\n"
+      "The page holds the provenance of every device and run, the comparison tables and five\n"
+      "charts as inline SVG (drawn with cairo): effective bandwidth against stride with the\n"
+      "model's prediction dashed, measured against modeled relative bandwidth with y = x, the\n"
+      "address ramp of the main patterns (warp 0 under the first device's profile), the\n"
+      "roofline and bank-conflict ways against local throughput where the results carry them.\n"
+      "Every point has a tooltip with its exact value and kind. No script, font or link to\n"
+      "fetch: it opens offline. 'bwlab run --report FILE.html' writes the same page for the\n"
+      "run just measured. Reads data only: no OpenCL device is needed.\n"
+      "Exit status: 0 written; 1 the page could not be written; 2 bad input (an input that\n"
+      "cannot be read is named and skipped, the others are still in the page; no input with\n"
+      "results at all).\n",
+      cmd_report },
     { "help", "show help for a command", "bwlab help [COMMAND]", "", cmd_help },
 };
 

@@ -9,17 +9,9 @@
 #include "cli.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_report.h"
 #include "report_compare.h"
 #include "report_merge.h"
-
-/* The HTML hook: `bwlab report` (report_html_write in its writer,
- * report_html.h) writes the HTML report from the same merged data.
- * Until that writer is in this build, --format html says where to go. */
-static int write_html(const cli_command *self)
-{
-    return cli_usage_error(self, "--format html: the HTML report is written by 'bwlab report FILE|DIR... --output "
-                                 "report.html'; use bwlab report (or --format table, md, csv or json here)");
-}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -64,9 +56,6 @@ int cmd_compare(int argc, char **argv)
             html = 1;
         cli_format_from_output(output, 0, allowed, &fmt);
     }
-    if (html)
-        return write_html(self);
-
     report_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
     bw_buf b = BW_BUF_INIT;
@@ -88,7 +77,10 @@ int cmd_compare(int argc, char **argv)
             fprintf(stderr, "bwlab compare: warning: no nominal peaks: %s\n", bw_error_text(&nerr));
         bw_error_clear(&nerr);
     }
-    if (rc == BW_OK) {
+    /* --format html: the page `bwlab report` writes, from the same merged data */
+    if (rc == BW_OK && html)
+        rc = cli_report_write("bwlab compare", m, output, NULL, argc, argv, &err);
+    else if (rc == BW_OK) {
         char date[32];
         cli_iso_date(date, sizeof date);
         report_compare_opts o = { mode, argc, argv, date };
@@ -101,7 +93,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc == BW_OK && bw_buf_failed(&b))
         rc = bw_error_set(&err, BW_E_NOMEM, "out of memory writing the comparison");
-    if (rc == BW_OK)
+    if (rc == BW_OK && !html)
         rc = cli_write_output(output, &b, &err);
     if (rc != BW_OK)
         status = cli_fail(self, &err);

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_report.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
@@ -42,6 +43,7 @@ enum {
     OPT_INDEX,
     OPT_ACCESS,
     OPT_NO_ROOFLINE,
+    OPT_REPORT,
 };
 
 /* the short roofline after each device's patterns: at most this budget
@@ -65,6 +67,7 @@ static const struct option long_opts[] = {
     { "index", required_argument, NULL, OPT_INDEX },
     { "access", required_argument, NULL, OPT_ACCESS },
     { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
+    { "report", required_argument, NULL, OPT_REPORT },
     { 0 },
 };
 
@@ -91,6 +94,7 @@ typedef struct run_state {
     bench_plan_opts popts;
     bench_settings settings;
     const char *device_spec, *output, *kernels_dir;
+    const char *report; /* --report FILE.html, or NULL */
     cli_format format;
     int format_given, explain, quiet, no_roofline;
     model_profiles *profiles;
@@ -233,6 +237,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
             s->format_given = 1;
             break;
         case OPT_OUTPUT: s->output = optarg; break;
+        case OPT_REPORT: s->report = optarg; break;
         case OPT_EXPLAIN: s->explain = 1; break;
         case OPT_QUIET: s->quiet = 1; break;
         case OPT_KERNELS: s->kernels_dir = optarg; break;
@@ -434,6 +439,25 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
         bw_error_clear(&err);
         if (cli_write_output(NULL, &b, &err) == BW_OK)
             fprintf(stderr, "bwlab run: the results went to standard output instead\n");
+    }
+    /* --report: the HTML report of this run, from its JSON document */
+    if (s->report) {
+        bw_buf jb = BW_BUF_INIT;
+        const bw_buf *json = &b;
+        bw_error_clear(&err);
+        rc = BW_OK;
+        if (s->format != CLI_FORMAT_JSON) {
+            rc = report_results_json(&m, runs, s->nrun, &jb, &err);
+            json = &jb;
+        }
+        if (rc == BW_OK)
+            rc = cli_report_from_json(bw_buf_str(json), s->report, argc, argv, &err);
+        if (rc != BW_OK) {
+            int rst = cli_fail(self, &err);
+            if (!st)
+                st = rst;
+        }
+        bw_buf_free(&jb);
     }
     bw_error_clear(&err);
     bw_buf_free(&b);
