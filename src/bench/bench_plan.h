@@ -107,6 +107,17 @@ typedef struct bench_item {
      * spec does not give it. */
     int transpose;
     int transpose_auto_n;   /* n sized from the working set */
+    /* A record item (cl/record.cl via bench_record): n records of F
+     * fields, one work-item per record (items = n) reading every field with
+     * F loads at the pattern's expression plus its load_base[f], and
+     * storing one 4-byte fold at dst[g]; the model counts the F loads and
+     * the store. Copy access only, measured once whatever --access says;
+     * no scalar form, no twin. Its reference is the soa item of the same
+     * fields, type and n (itself for soa). n comes from the working set
+     * (the largest multiple of the work-group whose n*F fields fit the
+     * target) where the spec does not give it. */
+    int record;
+    int record_auto_n;      /* n sized from the working set */
 } bench_item;
 
 /* Work-groups of a bank item's launch. */
@@ -194,6 +205,8 @@ long bench_plan_reference(const bench_plan *p, size_t i);
 /* Whether an item is a reference pattern (seq: its family's is_reference);
  * 0 for an --expr item and for the bank reference. */
 int bench_plan_is_reference(const bench_item *it);
+/* Whether an item is a record reference: record with layout=soa. */
+int bench_plan_is_record_reference(const bench_item *it);
 /* Whether an item is a transpose reference, transpose:version=copy. */
 int bench_plan_is_transpose_reference(const bench_item *it);
 #define BENCH_TRANSPOSE_REFERENCE "transpose:version=copy"

@@ -1,6 +1,7 @@
 #include "report_results.h"
 
 #include "bench_bank.h"
+#include "bench_record.h"
 #include "bench_transpose.h"
 
 #include "bench_tune_cache.h"
@@ -40,6 +41,36 @@ static row row_of(const report_run *run, size_t i)
     w.upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * S);
     w.lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * S);
     return w;
+}
+
+/* whether an item has rows of its own, apart from the global table:
+ * bank_rows, transpose_rows, record_rows */
+static int apart(const bench_item *it)
+{
+    return it->bank || it->transpose || it->record;
+}
+
+/* A record item against its soa reference, from the run: the measured
+ * median-time ratio and the modeled instruction-model and footprint byte
+ * ratios (loads + stores), NAN where one is missing. */
+typedef struct record_ratios {
+    double time, instr, footprint;
+} record_ratios;
+
+static record_ratios record_ratios_of(const report_run *run, size_t i)
+{
+    record_ratios q = { NAN, NAN, NAN };
+    const bench_result *r = &run->results[i];
+    if (r->reference < 0)
+        return q;
+    row a = row_of(run, i), b = row_of(run, (size_t)r->reference);
+    if (b.upper > 0)
+        q.instr = a.upper / b.upper;
+    if (b.lower > 0)
+        q.footprint = a.lower / b.lower;
+    if (a.ok && b.ok && b.r->event.median > 0)
+        q.time = a.r->event.median / b.r->event.median;
+    return q;
 }
 
 /* The peak a pattern's bandwidth is set against: read's for a read-mode
@@ -152,7 +183,7 @@ static unsigned modes_of(const bench_plan *p)
      * table's read and copy columns (bank_rows) */
     /* transpose items (copy, measured once) have their own rows too */
     for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].bank || p->items[i].transpose)
+        if (apart(&p->items[i]))
             bank = BENCH_ACCESS_BIT(p->items[i].access);
         else
             m |= BENCH_ACCESS_BIT(p->items[i].access);
@@ -164,7 +195,15 @@ static unsigned modes_of(const bench_plan *p)
 static int has_global(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (!p->items[i].bank && !p->items[i].transpose)
+        if (!apart(&p->items[i]))
+            return 1;
+    return 0;
+}
+
+static int has_record(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].record)
             return 1;
     return 0;
 }
@@ -417,7 +456,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                      "instr. x  footprint x  verdict\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (p->items[i].bank || p->items[i].transpose || (j >= 0 && (size_t)j < i))
+        if (apart(&p->items[i]) || (j >= 0 && (size_t)j < i))
             continue; /* shown in its partner's row, or with the bank rows */
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -598,6 +637,56 @@ static void transpose_rows(const report_run *run, int md, bw_buf *out)
                   lead, p->geo.lanes, p->geo.lanes);
 }
 
+/* The record items of a run, apart from the global table: measured GB/s,
+ * vs the soa form, best launch, then each layout against its soa form:
+ * the measured time ratio and the modeled instruction-model and
+ * footprint ratios (loads + stores); md: as Markdown. */
+static void record_rows(const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    if (!has_record(p))
+        return;
+    if (md)
+        bw_buf_puts(out, "\n| record | GB/s (measured) | vs soa (measured) | best GB/s (measured) | time / soa's "
+                         "(measured) | instr. bytes / soa's (modeled) | footprint / soa's (modeled) |\n"
+                         "|---|---:|---:|---:|---:|---:|---:|\n");
+    else
+        bw_buf_puts(out, "\nrecords (every field read), against the planar soa form: measured         modeled\n"
+                         "pattern                   GB/s    vs soa    best  time x       instr. x  footprint x\n");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->items[i].record)
+            continue;
+        row w = row_of(run, i);
+        record_ratios q = record_ratios_of(run, i);
+        bw_buf cells = BW_BUF_INIT;
+        if (md) {
+            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 0);
+            bw_buf_puts(&cells, " | ");
+            cell_ratio(&cells, q.instr, !isnan(q.instr), 0);
+            bw_buf_puts(&cells, " | ");
+            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 0);
+        } else {
+            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 8);
+            cell_ratio(&cells, q.instr, !isnan(q.instr), 15);
+            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 13);
+        }
+        if (w.ok)
+            section_row(out, &w, bw_buf_str(&cells), md);
+        else
+            section_row(out, &w, "", md);
+        bw_buf_free(&cells);
+        if (w.it->size_note)
+            bw_buf_printf(out, md ? "- note (`%s`): %s\n" : "    note: %s%s\n", md ? w.it->spec : "", w.it->size_note);
+    }
+    const char *lead = md ? "- " : "";
+    bw_buf_printf(out, "%srecord rows: GB/s: measured, requested bytes (n x F fields loaded + n x 4 B stored) / median "
+                       "kernel time; vs soa: measured, relative to the soa form of the same fields, type and n in this "
+                       "run; time x: measured, median time / the soa form's; instr. x, footprint x: modeled, the "
+                       "launch's instruction-model and footprint bytes (loads + stores) / the soa form's. Each field "
+                       "is one scalar load (no vload3).\n",
+                  lead);
+}
+
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     int paired = 0;
@@ -613,12 +702,14 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             table_paired(m, run, out);
             bank_rows(run, 0, out);
             transpose_rows(run, 0, out);
+            record_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
         if (!has_global(run->plan)) {
             bank_rows(run, 0, out);
             transpose_rows(run, 0, out);
+            record_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
@@ -632,8 +723,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (w.it->bank || w.it->transpose)
-                continue; /* bank_rows, transpose_rows */
+            if (apart(w.it))
+                continue; /* bank_rows, transpose_rows, record_rows */
             bw_buf_printf(out, "%-24s", w.it->spec);
             if (strlen(w.it->spec) > 24)
                 bw_buf_puts(out, "\n                        ");
@@ -665,6 +756,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         }
         bank_rows(run, 0, out);
         transpose_rows(run, 0, out);
+        record_rows(run, 0, out);
         roofline_lines(run, "", 0, out);
     }
     bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
@@ -745,7 +837,7 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
                      "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (p->items[i].bank || p->items[i].transpose || (j >= 0 && (size_t)j < i))
+        if (apart(&p->items[i]) || (j >= 0 && (size_t)j < i))
             continue;
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -786,12 +878,14 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             md_paired(m, run, out);
             bank_rows(run, 1, out);
             transpose_rows(run, 1, out);
+            record_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
         if (!has_global(run->plan)) {
             bank_rows(run, 1, out);
             transpose_rows(run, 1, out);
+            record_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
@@ -802,8 +896,8 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
                          "|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (w.it->bank || w.it->transpose)
-                continue; /* bank_rows, transpose_rows */
+            if (apart(w.it))
+                continue; /* bank_rows, transpose_rows, record_rows */
             bw_buf_puts(out, "| `");
             md_escape(out, w.it->spec);
             bw_buf_puts(out, "` | ");
@@ -832,6 +926,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
         }
         bank_rows(run, 1, out);
         transpose_rows(run, 1, out);
+        record_rows(run, 1, out);
         roofline_lines(run, "- ", 1, out);
     }
 }
@@ -1123,6 +1218,29 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
                                                                                 : json_null());
         json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+    }
+    if (it->record) {
+        /* relative_to_seq and relative_to_reference are against the soa
+         * form of the same fields, type and n, never seq */
+        bench_record_shape sh = bench_record_shape_of(it->pattern);
+        record_ratios q = record_ratios_of(run, i);
+        json_t *bases = json_array();
+        for (int f = 0; f < it->pattern->loads; f++)
+            json_array_append_new(bases, json_integer(it->pattern->load_base[f]));
+        json_object_set_new(o, "layout", json_string(bench_record_layout_name(sh.layout)));
+        json_object_set_new(o, "fields", json_integer(sh.fields));
+        json_object_set_new(o, "field_type", json_string(bench_record_type_name(sh.type)));
+        json_object_set_new(o, "record_bytes", json_integer(sh.fields * bench_record_field_bytes(&sh)));
+        json_object_set_new(o, "n", json_integer(sh.n));
+        json_object_set_new(o, "n_from", json_string(it->record_auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "loads_per_item", json_integer(it->pattern->loads));
+        json_object_set_new(o, "load_bases", bases);
+        json_object_set_new(o, "store_expression",
+                            it->pattern->store_text ? json_string(it->pattern->store_text) : json_null());
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+        json_object_set_new(o, "measured_time_ratio", report_json_real(q.time, w.ok && !isnan(q.time)));
+        json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
+        json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
     }
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
