@@ -417,8 +417,9 @@ Test(bench, plan_errors)
 
 /* Transpose items, worked by hand on the nvidia geometry (W = 32, 32
  * banks): --size 4 MiB gives n = sqrt(4 MiB / 4 B) = 1024, a multiple of
- * 32; one work-item per element; tiled and padded in work-groups of
- * 32 x 32 = 1024, naive and copy in the plan's 256; copy access once
+ * 32; one work-item per element, but tiled and padded in work-groups of
+ * 32 x 8 = 256 (the plan's size), each work-item walking 4 of its tile's
+ * rows: 1024^2 / 4 work-items launched; naive and copy in the plan's 256; copy access once
  * whatever --access says; the tile's column read 32-way (pitch 32) and
  * 1-way (pitch 33); transpose:version=copy of the same n added as their
  * reference, never seq. A given n is kept, and its copy has that n. */
@@ -435,7 +436,8 @@ Test(bench, transpose_items_in_plans)
     cr_assert_eq(p->n, 4, "tiled once, then the added copy");
     const char *want[] = { "transpose:version=naive,n=1024", "transpose:version=tiled,n=1024",
                            "transpose:version=padded,n=1024", "transpose:version=copy,n=1024" };
-    const int64_t local[] = { 256, 1024, 1024, 256 };
+    const int64_t local[] = { 256, 256, 256, 256 };
+    const int64_t launched[] = { 0, 1024 * 1024 / 4, 1024 * 1024 / 4, 0 };
     const int ways[] = { 0, 32, 1, 0 };
     for (size_t i = 0; i < p->n; i++) {
         const bench_item *it = &p->items[i];
@@ -445,6 +447,7 @@ Test(bench, transpose_items_in_plans)
         cr_expect_eq(it->access, BENCH_ACCESS_COPY);
         cr_expect_eq(it->items, 1024 * 1024);
         cr_expect_eq(it->local_size, local[i], "%s", it->spec);
+        cr_expect_eq(it->launch_items, launched[i], "%s", it->spec);
         cr_expect_eq(it->conflict_ways, ways[i], "%s: %d ways", it->spec, it->conflict_ways);
         cr_expect_eq(bench_plan_reference(p, i), 3, "%s: the reference is the copy", it->spec);
         cr_expect_not(bench_plan_is_reference(it), "a transpose is no seq");
@@ -477,6 +480,20 @@ Test(bench, transpose_items_in_plans)
     cr_expect_not(p->items[0].transpose_auto_n);
     cr_expect_eq(bench_plan_reference(p, 0), 1);
     cr_expect_not_null(p->items[0].size_note, "16 KiB against a 4 MiB target");
+    bench_plan_free(p);
+
+    /* W = 64 (amd-gcn): a 64 x 64 tile in groups of 64 x 4 = 256, not
+     * 4096; 4 rows at a time, so 16 rows per work-item and 128^2 / 16
+     * work-items; the tile's column read is 64-way (32 banks of 4 B: the
+     * 64 lanes 64 words apart, 64 distinct words all in bank 0) */
+    static const model_geometry gcn_geo = { 64, 64, 64, 32, 4 };
+    const char *wide[] = { "transpose:version=tiled,n=128" };
+    bench_plan_opts w = { .specs = wide, .nspecs = 1, .size = 4u << 20 };
+    cr_assert_eq(bench_plan_make(&w, &gcn_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].local_size, 256);
+    cr_expect_eq(p->items[0].launch_items, 128 * 128 / 16);
+    cr_expect_eq(p->items[0].items, 128 * 128);
+    cr_expect_eq(p->items[0].conflict_ways, 64);
     bench_plan_free(p);
     bw_error_clear(&err);
 }
@@ -1295,11 +1312,15 @@ Test(bench, bank_kernels_validate_and_trace_the_local_addresses, .timeout = 300)
 }
 
 /* One transpose kernel on the CPU device: build the program (source given,
- * or bench_transpose_program's), run version v over n*n work-items, read
- * out (and the trace) back. */
+ * or bench_transpose_program's), run version v over n*n work-items (tiled
+ * and padded: in work-groups of at most `most`, each work-item looping
+ * over tile / rows of its tile's rows), read out (and the trace) back. */
 static bw_code run_transpose(const dev *d, const char *source, bench_transpose_version v, int64_t n, int tile,
-                             int trace, const uint32_t *in, uint32_t *out, int64_t *tr, bw_error *err)
+                             int64_t most, int trace, const uint32_t *in, uint32_t *out, int64_t *tr, bw_error *err)
 {
+    int64_t local = bench_transpose_local_size(v, tile, most);
+    /* tiled: one work-group of tile x rows per tile */
+    int64_t items = local > 0 ? n * n / tile * (local / tile) : n * n;
     char *own = NULL;
     ocl_program *prog = NULL;
     ocl_kernel *k = NULL;
@@ -1326,7 +1347,7 @@ static bw_code run_transpose(const dev *d, const char *source, bench_transpose_v
     if (rc == BW_OK && trace)
         rc = ocl_kernel_arg_buffer(k, BENCH_TRANSPOSE_ARG_TRACE, tb, err);
     if (rc == BW_OK)
-        rc = ocl_kernel_run(d->ctx, k, (uint64_t)(n * n), (uint64_t)bench_transpose_local_size(v, tile), &t, err);
+        rc = ocl_kernel_run(d->ctx, k, (uint64_t)items, (uint64_t)local, &t, err);
     if (rc == BW_OK)
         rc = ocl_buffer_read(d->ctx, dst, 0, out, bytes, err);
     if (rc == BW_OK && trace)
@@ -1342,15 +1363,21 @@ static bw_code run_transpose(const dev *d, const char *source, bench_transpose_v
 
 /* The four transpose kernels validate on the CPU device against the host's
  * transpose of every element, and a trace build's load byte address of
- * every work-item is the model's: a 96 x 96 matrix in 16 x 16 tiles (6 x 6
- * tiles) and a 64 x 64 matrix in 32 x 32 tiles. */
+ * every element is the model's: a 96 x 96 matrix in 16 x 16 tiles (6 x 6
+ * tiles, work-groups of 256: one row per work-item), a 64 x 64 matrix in
+ * 32 x 32 tiles (groups of 256 = 32 x 8: each work-item walks 4 rows) and
+ * a 128 x 128 matrix in 64 x 64 tiles, the amd-gcn warp (groups of 256 =
+ * 64 x 4, 16 rows each; 64 x 64 = 4096 work-items would exceed any
+ * work-group limit), and 32 x 32 tiles in groups of 32 (one row at a
+ * time: 32 rows each). */
 Test(bench, transpose_kernels_validate_and_trace_the_load_addresses, .timeout = 300)
 {
     dev d = open_dev();
     static const struct {
         int64_t n;
         int tile;
-    } cases[] = { { 96, 16 }, { 64, 32 } };
+        int64_t most;
+    } cases[] = { { 96, 16, 256 }, { 64, 32, 256 }, { 128, 64, 256 }, { 64, 32, 32 } };
     bw_error err = BW_ERROR_INIT;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int64_t n = cases[i].n, nn = n * n;
@@ -1361,8 +1388,8 @@ Test(bench, transpose_kernels_validate_and_trace_the_load_addresses, .timeout = 
         for (int v = 0; v < BENCH_TRANSPOSE_VERSIONS; v++)
             for (int trace = 0; trace <= 1; trace++) {
                 memset(out, 0, (size_t)nn * 4);
-                cr_assert_eq(run_transpose(&d, NULL, (bench_transpose_version)v, n, cases[i].tile, trace, in, out, tr,
-                                           &err),
+                cr_assert_eq(run_transpose(&d, NULL, (bench_transpose_version)v, n, cases[i].tile, cases[i].most, trace,
+                                           in, out, tr, &err),
                              BW_OK, "%s: %s", bench_transpose_version_name((bench_transpose_version)v),
                              bw_error_text(&err));
                 cr_expect_eq(bench_transpose_validate((bench_transpose_version)v, n, in, out, 0, n, &err), BW_OK, "%s",
@@ -1413,7 +1440,7 @@ Test(bench, transpose_check_catches_a_tiled_kernel_with_one_index_swapped, .time
     cr_assert(in && out);
     for (int64_t k = 0; k < n * n; k++)
         in[k] = (uint32_t)k;
-    cr_assert_eq(run_transpose(&d, source, MODEL_TRANSPOSE_TILED, n, tile, 0, in, out, NULL, &err), BW_OK, "%s",
+    cr_assert_eq(run_transpose(&d, source, MODEL_TRANSPOSE_TILED, n, tile, 64, 0, in, out, NULL, &err), BW_OK, "%s",
                  bw_error_text(&err));
     /* out's (row 0, column 1) holds in[1] = 1; the transpose wants in[64] = 64 */
     cr_expect_eq(out[1], 1u);

@@ -590,7 +590,12 @@ static bw_code size_transpose(bench_plan *p, bench_item *it, const buf_cap *cap,
         bw_format_bytes(a, sizeof a, (double)(n * n * 4));
         return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': the %s matrix is larger than %s", it->spec, a, cap->full);
     }
-    int64_t local = bench_transpose_local_size((bench_transpose_version)version, (int)W);
+    int64_t local = bench_transpose_local_size((bench_transpose_version)version, (int)W, p->local_size);
+    if (local < 0)
+        return bw_error_set(err, BW_E_USAGE, "pattern '%s': its %lld x %lld tile needs work-groups of at least %lld "
+                                             "work-items (one tile row), more than %lld",
+                            it->spec, (long long)W, (long long)W, (long long)W, (long long)p->local_size);
+    it->launch_items = local > 0 ? n * n / W * (local / W) : 0;
     if (local == 0)
         local = p->local_size;
     if ((n * n) % local != 0)
@@ -910,12 +915,19 @@ bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_e
     if ((uint64_t)it->local_size <= kernel_max)
         return BW_OK;
     if (it->transpose && model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_NAIVE &&
-        model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_COPY)
-        return bw_error_set(err, BW_E_UNSUPPORTED,
-                            "pattern '%s': its %lld x %lld tile needs work-groups of %lld, and the kernel allows at "
-                            "most %llu on this device (CL_KERNEL_WORK_GROUP_SIZE)",
-                            it->spec, (long long)W, (long long)W, (long long)it->local_size,
-                            (unsigned long long)kernel_max);
+        model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_COPY) {
+        /* fewer rows of the tile at a time: the work-items loop over more */
+        int64_t v = model_pattern_param_value(it->pattern, "version"), n = model_pattern_param_value(it->pattern, "n");
+        int64_t local = bench_transpose_local_size((bench_transpose_version)v, (int)W, (int64_t)kernel_max);
+        if (local < 0)
+            return bw_error_set(err, BW_E_UNSUPPORTED,
+                                "pattern '%s': its %lld x %lld tile needs work-groups of at least %lld (one tile "
+                                "row), and the kernel allows at most %llu on this device (CL_KERNEL_WORK_GROUP_SIZE)",
+                                it->spec, (long long)W, (long long)W, (long long)W, (unsigned long long)kernel_max);
+        it->local_size = local;
+        it->launch_items = n * n / W * (local / W);
+        return BW_OK;
+    }
     int64_t most = (int64_t)(kernel_max / (uint64_t)W) * W;
     if (most < W)
         return bw_error_set(err, BW_E_UNSUPPORTED,

@@ -76,7 +76,10 @@ typedef struct bench_item {
     model_expr *store_expr; /* E*g: the store to dst[g] */
     bench_access access;    /* copy, or read: loads only */
     int added_as_reference; /* seq added so the others have a reference */
-    int64_t items;          /* work-items launched, a multiple of local_size */
+    int64_t items;          /* work-items launched, a multiple of local_size (but see launch_items) */
+    int64_t launch_items;   /* > 0: work-items launched when they are fewer than items, the
+                             * elements they cover (a tiled transpose loops over its tile's
+                             * rows); 0: items */
     int64_t local_size;     /* the plan's, or lower when the built kernel allows fewer
                              * (bench_plan_fit_kernel) */
     model_access_span span; /* of the loads: buffer extent and alignment */
@@ -99,8 +102,10 @@ typedef struct bench_item {
                              * 0 for naive and copy too */
     /* A transpose item (cl/transpose.cl via bench_transpose): an n x n
      * matrix of 4-byte words transposed once from src to dst, one
-     * work-item per element (items = n*n), in work-groups of W*W for tiled
-     * and padded; loads and stores at the pattern's two expressions,
+     * work-item per element (items = n*n), except that tiled and padded
+     * run in work-groups of W*rows (rows | W, W*rows within the run's
+     * work-group size) whose work-items loop over the tile's rows
+     * (launch_items = n*n*rows/W); loads and stores at the pattern's two expressions,
      * counted by the model. Copy access only, measured once whatever
      * --access says; no scalar form, no twin. n comes from the working set
      * (the largest multiple of W whose matrix fits the target) where the

@@ -211,7 +211,8 @@ static bw_code make_record_kernel(run_ctx *r, size_t i, int trace, ocl_program *
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
-    return ocl_kernel_run(r->ctx, k, (uint64_t)it->items, (uint64_t)it->local_size, t, err);
+    int64_t items = it->launch_items > 0 ? it->launch_items : it->items;
+    return ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)it->local_size, t, err);
 }
 
 typedef enum fill_kind { FILL_RANDOM, FILL_SENTINEL, FILL_ZERO } fill_kind;

@@ -1213,6 +1213,7 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "store_expression",
                             it->pattern->store_text ? json_string(it->pattern->store_text) : json_null());
         json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
+        json_object_set_new(o, "launch_items", json_integer(it->launch_items > 0 ? it->launch_items : it->items));
         json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
                                                    : json_null());
         json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
