@@ -149,7 +149,7 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
 static char *kernel_dir_editing(const char *file, const char *from, const char *to)
 {
     char *dir = tu_temp_dir();
-    static const char *const files[] = { "gather.cl", "bw_expr.cl", "bank.cl", "transpose.cl" };
+    static const char *const files[] = { "gather.cl", "bw_expr.cl", "bank.cl", "transpose.cl", "record.cl" };
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/cl/%s", tu_source_root(), files[k]);
@@ -286,6 +286,60 @@ Test(bench, transpose_items_run_validate_and_trace, .timeout = 300)
     k = kernels(dir);
     cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_E_VALIDATION);
     cr_expect(strstr(bw_error_text(&err), "work-item 5 ") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    bench_kernels_free(k);
+    tu_rmdir(dir);
+    free(dir);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
+/* Record items on the CPU device: 3 floats aos and soa, 6 floats aos and
+ * 3 bytes (RGB) aos, each with its soa form added as reference; every
+ * record's fold validates against the host's and every field's load
+ * address traces to the model's (expression + the field's base). A kernel
+ * that folds the fields in another order (f = 1 first) fails validation
+ * and is not timed; one whose trace of field 1 is one field off fails the
+ * trace check, which names field 1. */
+Test(bench, record_items_run_validate_and_trace, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *specs[] = { "record:fields=3,n=4096", "record:fields=3,layout=soa,n=4096", "record:fields=6,n=4096",
+                            "record:fields=3,type=uchar,n=4096" };
+    bench_plan *p = plan_of(&d, specs, 4, NULL, 0, 1 << 20);
+    cr_assert_eq(p->n, 6, "the soa forms of 6 floats and of RGB bytes added");
+    const long refs[] = { 1, 1, 4, 5, 4, 5 };
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect(p->items[i].record);
+        cr_expect_eq(bench_plan_reference(p, i), refs[i], "%s", p->items[i].spec);
+        cr_expect_eq(p->items[i].items, 4096);
+    }
+    bench_result *res = run_with(&d, p, NULL);
+    for (size_t i = 0; i < p->n; i++)
+        cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+    bench_results_free(res, p->n);
+    bench_kernels *k = kernels(NULL);
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_kernels_free(k);
+
+    char *dir = kernel_dir_editing("record.cl", "for (int f = 0; f < BW_FIELDS; f++) {",
+                                   "for (int q = 0; q < BW_FIELDS; q++) { const int f = (q + 1) % BW_FIELDS;");
+    res = run_with(&d, p, dir);
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
+        cr_expect_eq(res[i].failure_code, BW_E_VALIDATION);
+        cr_expect(res[i].failure && strstr(res[i].failure, "record 0's fold") != NULL, "%s", res[i].failure);
+        cr_expect_eq(res[i].event.count, 0, "a wrong kernel was timed");
+    }
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+
+    dir = kernel_dir_editing("record.cl", "BW_TRACE(f, g, idx);", "BW_TRACE(f, g, idx + (f == 1));");
+    k = kernels(dir);
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "field 1's load") != NULL, "%s", bw_error_text(&err));
     bw_error_clear(&err);
     bench_kernels_free(k);
     tu_rmdir(dir);
@@ -494,6 +548,54 @@ Test(bench, transpose_items_in_plans)
     cr_expect_eq(p->items[0].launch_items, 128 * 128 / 16);
     cr_expect_eq(p->items[0].items, 128 * 128);
     cr_expect_eq(p->items[0].conflict_ways, 64);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* Record items in a plan on the nvidia geometry with --size 12M: n from
+ * the working set, the largest multiple of the 256-item group whose n
+ * records fit 12 MiB: 3 floats (12 B) 1048576 records, 6 floats 524288,
+ * RGB bytes 4194304; requested bytes n*F*E loaded and n*4 stored; aos's
+ * loads 36 sectors per warp of 32 records (instruction model) against
+ * soa's 12, the footprint 12 for both (test_model_pattern works them out);
+ * copy access once whatever --access says; the soa form added as the
+ * reference, never seq; dst holds a 4-byte fold per record. */
+Test(bench, record_items_in_plans)
+{
+    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4 };
+    const char *specs[] = { "record:fields=3", "record:fields=6", "record:fields=3,type=uchar", "record:fields=3" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 4, .size = 12u << 20,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &gpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 6, "3 floats once, then three soa forms");
+    const char *want[] = { "record:fields=3,type=float,layout=aos,n=1048576",
+                           "record:fields=6,type=float,layout=aos,n=524288",
+                           "record:fields=3,type=uchar,layout=aos,n=4194304",
+                           "record:fields=3,type=float,layout=soa,n=1048576",
+                           "record:fields=6,type=float,layout=soa,n=524288",
+                           "record:fields=3,type=uchar,layout=soa,n=4194304" };
+    const int64_t n[] = { 1048576, 524288, 4194304, 1048576, 524288, 4194304 };
+    const int64_t fe[] = { 12, 24, 3, 12, 24, 3 };
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_item *it = &p->items[i];
+        cr_expect_str_eq(it->spec, want[i]);
+        cr_expect_eq(it->access, BENCH_ACCESS_COPY);
+        cr_expect_eq(it->items, n[i]);
+        cr_expect_eq(it->model.loads.requested_bytes, n[i] * fe[i], "%s", it->spec);
+        cr_expect_eq(it->model.stores.requested_bytes, n[i] * 4, "%s", it->spec);
+        cr_expect_eq(bench_plan_reference(p, i), (long)(i % 3 + 3), "%s", it->spec);
+        cr_expect_eq(it->added_as_reference, i >= 3);
+    }
+    int64_t warps = 1048576 / 32;
+    cr_expect_eq(p->items[0].model.loads.instr_sectors, 36 * warps);
+    cr_expect_eq(p->items[0].model.loads.footprint_sectors, 12 * warps);
+    cr_expect_eq(p->items[3].model.loads.instr_sectors, 12 * warps);
+    cr_expect_eq(p->items[3].model.loads.footprint_sectors, 12 * warps);
+    cr_expect_eq(p->src_bytes, 12u << 20);
+    cr_expect_eq(p->dst_bytes, 4194304u * 4);
+    cr_expect_eq(bench_plan_trace_bytes(p), 4194304u * 3 * 8, "every field's load of the largest item");
     bench_plan_free(p);
     bw_error_clear(&err);
 }
