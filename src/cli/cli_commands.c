@@ -2,6 +2,62 @@
 
 #include "cli.h"
 
+/* bwlab help run after its first options: in several literals, each
+ * within the 4095-character limit of -Woverlength-strings */
+static const char *const run_help_more[] = {
+    /* what the pattern families measure besides single loads */
+    "                      Families with kernels of their own (bwlab patterns): bank (local-memory\n"
+    "                      tiles: conflict ways beside local GB/s, vs bank:pitch=33), transpose\n"
+    "                      (version=naive|tiled|padded against a plain copy of the same n x n\n"
+    "                      matrix, n from the working set; tiled and padded loop over their W x W\n"
+    "                      tile's rows, so W = 64 runs too) and record (layouts: every field of\n"
+    "                      3 or 6 floats or RGB bytes, layout=aos against its planar layout=soa,\n"
+    "                      measured time and modeled traffic ratios side by side); these two run\n"
+    "                      only when named: --pattern transpose:version=tiled,record:fields=6\n",
+      "  --expr EXPR         measure your own address expression (bytes; t, w, g, W); may repeat\n"
+      "  --elem E            bytes per lane: 4, 8 or 16\n"
+      "  --size BYTES|auto   working set each pattern touches (default auto: 4 x the device's\n"
+      "                      global-memory cache, or for a CPU device reporting none the host's\n"
+      "                      last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
+      "                      largest allocation and a quarter of its memory); e.g. 256M. src and\n"
+      "                      dst together stay within 3/4 of the device's memory\n"
+      "  --budget S          seconds of timing for all patterns together (default 20): each pattern\n"
+      "                      is timed until its median is stable (1% relative standard error and\n"
+      "                      0.2 s of launches) or the budget ends. Before timing, each pattern is\n"
+      "                      validated, on a CPU built in two kernel forms (the faster one is\n"
+      "                      timed), and its twin (the same kernel over a cache-resident slice)\n"
+      "                      says whether the kernel or memory bounds it\n"
+      "  --rse PCT           the relative standard error at which a pattern counts as stable\n"
+      "                      (default 1; 0 times every pattern for the whole budget)\n"
+      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
+      "  --output FILE       write the results there instead of standard output\n"
+      "  --explain           a sentence under each row: what the pattern does, why the model says so\n"
+      "  --quiet             no progress line on standard error\n"
+      "  --kernels DIR       read gather.cl, bw_expr.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
+      "  --local N           work-items per work-group (default 256, a multiple of the warp,\n"
+      "                      lowered to what the device and each built kernel allow)\n"
+      "  --index 32|64|auto  index arithmetic of the kernels: int or long (default auto: int on a\n"
+      "                      GPU where the model proves every value fits, long otherwise); 32 is\n"
+      "                      an error for a pattern not proven to fit\n"
+      "  --access MODE       what each work-item does with the element it loads: copy (stores it at\n"
+      "                      dst[g]; the model counts that store too), read (compares it with a key\n"
+      "                      and stores only on a match: loads alone are counted and timed) or both.\n"
+      "                      Default: copy for --pattern and --expr; the default set measures copy\n"
+      "                      for every pattern and read as well for seq and the strides, side by side\n"
+      "  --no-roofline       skip the short roofline. By default, after a device's patterns, a\n"
+      "                      short 'bwlab roofline' (at most 1 s, or --budget when smaller; the\n"
+      "                      buffer 'bwlab roofline' takes, never --size; roofline.cl from --kernels)\n"
+      "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
+      "                      them and the measured one, the sweep and the tiled products: a few\n"
+      "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n",
+      "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
+      "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
+      "(the patterns' results are still written), or a device failed\n"
+      "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
+      "proven); 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
+    NULL,
+};
+
 static const cli_command commands[] = {
     { "model", "model one warp-instruction or a whole launch (no device needed)",
       "bwlab model (--expr EXPR | --pattern SPEC) [--elem E] [--active N | --mask HEX]\n"
@@ -44,48 +100,7 @@ static const cli_command commands[] = {
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
       "                      item k=v continues the previous pattern: aos:struct=12,field=0,seq\n"
       "                      is two patterns; 'all' is the default set (the whole catalogue with\n"
-      "                      strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks)\n"
-      "  --expr EXPR         measure your own address expression (bytes; t, w, g, W); may repeat\n"
-      "  --elem E            bytes per lane: 4, 8 or 16\n"
-      "  --size BYTES|auto   working set each pattern touches (default auto: 4 x the device's\n"
-      "                      global-memory cache, or for a CPU device reporting none the host's\n"
-      "                      last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
-      "                      largest allocation and a quarter of its memory); e.g. 256M. src and\n"
-      "                      dst together stay within 3/4 of the device's memory\n"
-      "  --budget S          seconds of timing for all patterns together (default 20): each pattern\n"
-      "                      is timed until its median is stable (1% relative standard error and\n"
-      "                      0.2 s of launches) or the budget ends. Before timing, each pattern is\n"
-      "                      validated, on a CPU built in two kernel forms (the faster one is\n"
-      "                      timed), and its twin (the same kernel over a cache-resident slice)\n"
-      "                      says whether the kernel or memory bounds it\n"
-      "  --rse PCT           the relative standard error at which a pattern counts as stable\n"
-      "                      (default 1; 0 times every pattern for the whole budget)\n"
-      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
-      "  --output FILE       write the results there instead of standard output\n"
-      "  --explain           a sentence under each row: what the pattern does, why the model says so\n"
-      "  --quiet             no progress line on standard error\n"
-      "  --kernels DIR       read gather.cl, bw_expr.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
-      "  --local N           work-items per work-group (default 256, a multiple of the warp,\n"
-      "                      lowered to what the device and each built kernel allow)\n"
-      "  --index 32|64|auto  index arithmetic of the kernels: int or long (default auto: int on a\n"
-      "                      GPU where the model proves every value fits, long otherwise); 32 is\n"
-      "                      an error for a pattern not proven to fit\n"
-      "  --access MODE       what each work-item does with the element it loads: copy (stores it at\n"
-      "                      dst[g]; the model counts that store too), read (compares it with a key\n"
-      "                      and stores only on a match: loads alone are counted and timed) or both.\n"
-      "                      Default: copy for --pattern and --expr; the default set measures copy\n"
-      "                      for every pattern and read as well for seq and the strides, side by side\n"
-      "  --no-roofline       skip the short roofline. By default, after a device's patterns, a\n"
-      "                      short 'bwlab roofline' (at most 1 s, or --budget when smaller; the\n"
-      "                      buffer 'bwlab roofline' takes, never --size; roofline.cl from --kernels)\n"
-      "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
-      "                      them and the measured one, the sweep and the tiled products: a few\n"
-      "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
-      "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
-      "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
-      "(the patterns' results are still written), or a device failed\n"
-      "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
-      "proven); 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
+      "                      strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks)\n",
       cmd_run },
     { "tune", "find the kernel shape that streams fastest on a device: its peak read and copy bandwidth",
       "bwlab tune [--device SPEC] [--retune] [--budget S] [--size BYTES|auto]\n"
@@ -171,4 +186,9 @@ const cli_command *cli_find(const char *name)
         if (!strcmp(commands[i].name, name))
             return &commands[i];
     return NULL;
+}
+
+const char *const *cli_command_help_more(const cli_command *cmd)
+{
+    return cmd && !strcmp(cmd->name, "run") ? run_help_more : NULL;
 }

@@ -2,6 +2,7 @@
 
 #include "bench_bank.h"
 #include "bench_record.h"
+#include "bw_format.h"
 #include "bench_transpose.h"
 
 #include "bench_tune_cache.h"
@@ -71,6 +72,50 @@ static record_ratios record_ratios_of(const report_run *run, size_t i)
     if (a.ok && b.ok && b.r->event.median > 0)
         q.time = a.r->event.median / b.r->event.median;
     return q;
+}
+
+/* A whole-matrix item (matrix-row, matrix-col: every element of the n x n
+ * matrix once): the launch model's two bounds (model_launch, loads +
+ * stores) as times at the rate the reference moved its modeled bytes in
+ * this run (the verdict's rate: implied bytes / median), beside the
+ * measured median. 0 when the item has no such figures. */
+typedef struct launch_times {
+    double footprint_ns, instruction_ns, median_ns;
+} launch_times;
+
+static int is_whole_matrix(const bench_item *it)
+{
+    return it->pattern && it->pattern->family->sizing == MODEL_PATTERN_SIZING_MATRIX;
+}
+
+static int launch_times_of(const row *w, launch_times *lt)
+{
+    const bench_verdict *v = &w->r->verdict;
+    if (!is_whole_matrix(w->it) || !w->ok || !(v->implied_bytes > 0) || !(w->r->event.median > 0))
+        return 0;
+    double ns_per_byte = w->r->event.median / v->implied_bytes;
+    lt->footprint_ns = w->lower * ns_per_byte;
+    lt->instruction_ns = w->upper * ns_per_byte;
+    lt->median_ns = w->r->event.median;
+    return 1;
+}
+
+/* the launch model's bounds under a whole-matrix row (table) */
+static void launch_line(const row *w, bw_buf *out)
+{
+    launch_times lt;
+    if (!launch_times_of(w, &lt))
+        return;
+    char a[32], b[32];
+    bw_format_bytes(a, sizeof a, w->lower);
+    bw_format_bytes(b, sizeof b, w->upper);
+    bw_buf_printf(out, "    launch model (the whole %lld x %lld matrix, %lld warp-instructions): footprint %s .. "
+                       "instruction model %s (modeled), %.3f .. %.3f ms at seq's measured rate; "
+                       "measured %.3f ms\n",
+                  (long long)model_pattern_param_value(w->it->pattern, "n"),
+                  (long long)model_pattern_param_value(w->it->pattern, "n"),
+                  (long long)(w->it->model.loads.instructions + w->it->model.stores.instructions), a, b,
+                  lt.footprint_ns / 1e6, lt.instruction_ns / 1e6, lt.median_ns / 1e6);
 }
 
 /* The peak a pattern's bandwidth is set against: read's for a read-mode
@@ -487,6 +532,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                 bw_buf_puts(out, " The read columns time the same loads without the store.");
             bw_buf_putc(out, '\n');
         }
+        launch_line(&w, out);
         if (w.it->size_note)
             bw_buf_printf(out, "    note: %s\n", w.it->size_note);
     }
@@ -751,6 +797,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                 report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
                 bw_buf_putc(out, '\n');
             }
+            launch_line(&w, out);
             if (w.it->size_note)
                 bw_buf_printf(out, "    note: %s\n", w.it->size_note);
         }
@@ -1242,6 +1289,20 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "measured_time_ratio", report_json_real(q.time, w.ok && !isnan(q.time)));
         json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
         json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
+    }
+    if (is_whole_matrix(it)) {
+        /* the launch model's bounds beside the measured time (launch_times_of) */
+        launch_times lt;
+        int have = launch_times_of(&w, &lt);
+        json_t *lb = json_object();
+        json_object_set_new(lb, "warp_instructions",
+                            json_integer(it->model.loads.instructions + it->model.stores.instructions));
+        json_object_set_new(lb, "footprint_bytes", json_integer((json_int_t)w.lower));
+        json_object_set_new(lb, "instruction_model_bytes", json_integer((json_int_t)w.upper));
+        json_object_set_new(lb, "footprint_time_ns", report_json_real(lt.footprint_ns, have));
+        json_object_set_new(lb, "instruction_time_ns", report_json_real(lt.instruction_ns, have));
+        json_object_set_new(lb, "median_time_ns", report_json_real(lt.median_ns, have));
+        json_object_set_new(o, "launch_bounds", lb);
     }
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
