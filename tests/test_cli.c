@@ -39,6 +39,20 @@ Test(cli, version_and_help)
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "--roofline") != NULL);
     tu_result_free(&r);
+    /* bwlab help run, in several strings: its options, its exit status,
+     * then the families with kernels of their own */
+    const char *runs[][3] = { { "help", "run", NULL }, { "run", "--help", NULL } };
+    for (size_t i = 0; i < 2; i++) {
+        r = run(runs[i]);
+        cr_expect_eq(r.status, 0);
+        const char *opts = strstr(r.out, "--no-roofline"), *exits = strstr(r.out, "Exit status:");
+        const char *fams = strstr(r.out, "Pattern families with kernels of their own");
+        cr_expect(opts && exits && fams && opts < exits && exits < fams, "%s", r.out);
+        cr_expect(fams && strstr(fams, "transpose") && strstr(fams, "record") && strstr(fams, "layout=aos") &&
+                      strstr(fams, "bank"),
+                  "%s", r.out);
+        tu_result_free(&r);
+    }
 }
 
 Test(cli, usage_errors_exit_2)
