@@ -597,6 +597,21 @@ Test(bench, record_items_in_plans)
     cr_expect_eq(p->dst_bytes, 4194304u * 4);
     cr_expect_eq(bench_plan_trace_bytes(p), 4194304u * 3 * 8, "every field's load of the largest item");
     bench_plan_free(p);
+
+    /* a given n that groups of 256 do not divide: a usage error that says
+     * what to give; elem is the type's, not --elem's */
+    const char *odd[] = { "record:n=1000" };
+    bench_plan_opts b = { .specs = odd, .nspecs = 1, .size = 12u << 20 };
+    cr_expect_eq(bench_plan_make(&b, &gpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "1000 records") && strstr(bw_error_text(&err), "multiple of 256"), "%s",
+              bw_error_text(&err));
+    bw_error_clear(&err);
+    const char *rgb[] = { "record:type=uchar,n=1024" };
+    bench_plan_opts e = { .specs = rgb, .nspecs = 1, .size = 12u << 20, .elem = 8 };
+    cr_assert_eq(bench_plan_make(&e, &gpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].elem, 1);
+    cr_expect_str_eq(p->items[0].spec, "record:fields=3,type=uchar,layout=aos,n=1024");
+    bench_plan_free(p);
     bw_error_clear(&err);
 }
 

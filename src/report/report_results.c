@@ -721,10 +721,14 @@ static void record_rows(const report_run *run, int md, bw_buf *out)
         else
             section_row(out, &w, "", md);
         bw_buf_free(&cells);
-        if (w.it->size_note)
-            bw_buf_printf(out, md ? "- note (`%s`): %s\n" : "    note: %s%s\n", md ? w.it->spec : "", w.it->size_note);
+        if (w.it->size_note && !md)
+            bw_buf_printf(out, "    note: %s\n", w.it->size_note);
     }
     const char *lead = md ? "- " : "";
+    /* Markdown: the notes after the table, which a line between rows would end */
+    for (size_t i = 0; md && i < p->n; i++)
+        if (p->items[i].record && p->items[i].size_note)
+            bw_buf_printf(out, "- note (`%s`): %s\n", p->items[i].spec, p->items[i].size_note);
     bw_buf_printf(out, "%srecord rows: GB/s: measured, requested bytes (n x F fields loaded + n x 4 B stored) / median "
                        "kernel time; vs soa: measured, relative to the soa form of the same fields, type and n in this "
                        "run; time x: measured, median time / the soa form's; instr. x, footprint x: modeled, the "
