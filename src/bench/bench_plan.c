@@ -861,6 +861,13 @@ static bw_code check_size(uint64_t size, const bench_limits *lim, uint64_t budge
     return BW_OK;
 }
 
+/* the destination bytes an item's launch writes: elem per work-item, but
+ * one 4-byte fold per record for a record item */
+static int64_t item_dst_bytes(const bench_item *it)
+{
+    return it->items * (it->record ? 4 : it->elem);
+}
+
 /* sizes every item or, with only_over, those whose buffers exceed the
  * cap; then the plan's buffers are the largest of any item */
 static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_error *err)
@@ -868,7 +875,7 @@ static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_e
     bw_code rc = BW_OK;
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
         bench_item *it = &p->items[i];
-        if (only_over && (uint64_t)it->span.max_end <= cap->bytes && (uint64_t)(it->items * it->elem) <= cap->bytes)
+        if (only_over && (uint64_t)it->span.max_end <= cap->bytes && (uint64_t)item_dst_bytes(it) <= cap->bytes)
             continue;
         if (it->bank) {
             rc = size_bank(p, it, err);
@@ -887,10 +894,8 @@ static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_e
         const bench_item *it = &p->items[i];
         if ((uint64_t)it->span.max_end > p->src_bytes)
             p->src_bytes = (uint64_t)it->span.max_end;
-        /* a record item stores one 4-byte word per record */
-        int64_t dst = it->items * (it->record ? 4 : it->elem);
-        if ((uint64_t)dst > p->dst_bytes)
-            p->dst_bytes = (uint64_t)dst;
+        if ((uint64_t)item_dst_bytes(it) > p->dst_bytes)
+            p->dst_bytes = (uint64_t)item_dst_bytes(it);
     }
     /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
     p->src_bytes = (p->src_bytes + 15) / 16 * 16;
