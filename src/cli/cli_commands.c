@@ -17,7 +17,8 @@ static const char *const run_help_more[] = {
     "              ratio beside the modeled traffic ratios\n"
     "Transposes and records run only when named, e.g. --pattern transpose:version=tiled,\n"
     "record:fields=6. matrix-row and matrix-col read the whole matrix; a line under each gives\n"
-    "the launch model's footprint and instruction-model bounds beside the measured time.\n",
+    "the launch model's footprint and instruction-model bounds beside the measured time.\n"
+    "--kernels DIR also holds their kernels: bank.cl, transpose.cl and record.cl.\n",
     NULL,
 };
 
