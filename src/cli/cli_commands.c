@@ -2,6 +2,26 @@
 
 #include "cli.h"
 
+/* The rest of bwlab help run, after its entry's text: a help in several
+ * string literals, each within the 4095-character limit of
+ * -Woverlength-strings (cli_command_help_more) */
+static const char *const run_help_more[] = {
+    "\nPattern families with kernels of their own (bwlab patterns), in rows of their own:\n"
+    "  bank        local-memory tiles: the modeled conflict ways beside local GB/s, against\n"
+    "              bank:pitch=33 (in the default run)\n"
+    "  transpose   version=naive|tiled|padded against a plain copy of the same n x n matrix,\n"
+    "              n from the working set; tiled and padded loop over their W x W tile's rows,\n"
+    "              so a 64-lane warp runs too\n"
+    "  record      layouts: every field of 3 or 6 floats or of RGB bytes, one load per field\n"
+    "              (no vload3), layout=aos against its planar layout=soa: the measured time\n"
+    "              ratio beside the modeled traffic ratios\n"
+    "Transposes and records run only when named, e.g. --pattern transpose:version=tiled,\n"
+    "record:fields=6. matrix-row and matrix-col read the whole matrix; a line under each gives\n"
+    "the launch model's footprint and instruction-model bounds beside the measured time.\n"
+    "--kernels DIR also holds their kernels: bank.cl, transpose.cl and record.cl.\n",
+    NULL,
+};
+
 static const cli_command commands[] = {
     { "model", "model one warp-instruction or a whole launch (no device needed)",
       "bwlab model (--expr EXPR | --pattern SPEC) [--elem E] [--active N | --mask HEX]\n"
@@ -218,4 +238,9 @@ const cli_command *cli_find(const char *name)
         if (!strcmp(commands[i].name, name))
             return &commands[i];
     return NULL;
+}
+
+const char *const *cli_command_help_more(const cli_command *cmd)
+{
+    return cmd && !strcmp(cmd->name, "run") ? run_help_more : NULL;
 }
