@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_device.h"
 #include "bench_host.h"
 #include "bench_plan.h"
 #include "bench_validate.h"
@@ -447,7 +448,7 @@ Test(bench_plan, chunked_validation_checks_inactive_lanes)
 
 static char *header_of(const bench_plan *p, int json)
 {
-    ocl_device_info d;
+    bench_device d;
     memset(&d, 0, sizeof d);
     d.platform_name = d.platform_vendor = d.platform_version = d.name = d.vendor = "x";
     d.driver_version = d.device_version = d.opencl_c_version = d.extensions = "x";
@@ -833,7 +834,7 @@ Test(bench_plan, non_utf8_text_keeps_its_json_keys)
     bw_error err = BW_ERROR_INIT;
     bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
     cr_assert_eq(plan("seq", NULL, MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
-    ocl_device_info d;
+    bench_device d;
     memset(&d, 0, sizeof d);
     d.platform_name = d.platform_vendor = d.platform_version = d.name = d.vendor = "x";
     d.driver_version = d.device_version = d.opencl_c_version = d.extensions = "x";

@@ -2,13 +2,14 @@
 # Installs what bwlab needs (Debian 12 packages) when something is missing,
 # then configures and builds it in build/. Fast when nothing changed.
 # (hwloc's lstopo serves the tests: tools/test.sh hides the caches from PoCL.)
+# (libcairo2-dev draws the HTML report's charts; chromium renders that report in its browser test.)
 #   tools/setup.sh            build dir: build/
 #   BWLAB_BUILD=dir tools/setup.sh [meson options...]
 set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential pkg-config meson ninja-build ocl-icd-libopencl1 ocl-icd-opencl-dev \
-opencl-headers pocl-opencl-icd clinfo libcriterion-dev libjansson-dev hwloc"
+opencl-headers pocl-opencl-icd clinfo libcriterion-dev libjansson-dev hwloc libcairo2-dev chromium"
 
 missing=""
 for p in $PACKAGES; do

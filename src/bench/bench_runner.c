@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_bank.h"
+#include "bench_record.h"
 #include "bench_transpose.h"
 #include "bench_stats.h"
 #include "bench_twin.h"
@@ -201,10 +202,35 @@ static bw_code make_transpose_kernel(run_ctx *r, size_t i, int trace, ocl_progra
     return rc;
 }
 
+/* A record item's kernel: its own program (bench_record_program at the
+ * item's shape), src as in, dst as out; with trace, the trace buffer
+ * comes later. */
+static bw_code make_record_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
+                                  bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    bench_record_shape s = bench_record_shape_of(it->pattern);
+    char *source = NULL;
+    bw_code rc = bench_record_program(bench_kernels_dir(r->kernels), &s, trace, &source, err);
+    if (rc == BW_OK)
+        rc = ocl_program_build(r->ctx, source, "record.cl", NULL, prog, err);
+    free(source);
+    if (rc == BW_OK)
+        rc = ocl_kernel_create(*prog, BENCH_RECORD_KERNEL, kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
+    if (rc == BW_OK)
+        rc = fit_group(r, i, *kern, err);
+    return rc;
+}
+
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
-    return ocl_kernel_run(r->ctx, k, (uint64_t)it->items, (uint64_t)it->local_size, t, err);
+    int64_t items = it->launch_items > 0 ? it->launch_items : it->items;
+    return ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)it->local_size, t, err);
 }
 
 typedef enum fill_kind { FILL_RANDOM, FILL_SENTINEL, FILL_ZERO } fill_kind;
@@ -309,6 +335,33 @@ static bw_code validate_transpose(run_ctx *r, size_t i, ocl_kernel *kern, bw_err
     return rc;
 }
 
+/* A record item: one launch, then every record's fold, a staging buffer
+ * of results at a time, against the host's fold (bench_record_validate)
+ * of the source bytes, regenerated a band of records at a time (aos: the
+ * band's records; soa: the whole planes, held once). */
+static bw_code validate_record(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    bench_record_shape s = bench_record_shape_of(it->pattern);
+    int64_t bytes = s.n * s.fields * bench_record_field_bytes(&s);
+    int64_t band = (int64_t)(r->stage_bytes / 4);
+    ocl_timing t;
+    uint8_t *in = malloc((size_t)bytes);
+    bw_code rc = in ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK) {
+        bench_fill_random_at(in, 0, (uint64_t)bytes, SOURCE_SEED);
+        rc = launch(r, i, kern, &t, err);
+    }
+    for (int64_t g = 0; rc == BW_OK && g < s.n; g += band) {
+        int64_t count = s.n - g < band ? s.n - g : band;
+        rc = ocl_buffer_read(r->ctx, r->dst, (uint64_t)g * 4, r->stage, (uint64_t)count * 4, err);
+        if (rc == BW_OK)
+            rc = bench_record_validate(it->spec, &s, in, (const uint32_t *)r->stage, g, count, err);
+    }
+    free(in);
+    return rc;
+}
+
 /* one launch from sentinel-filled output, then the host reference check,
  * a staging buffer of dst at a time against the regenerated source */
 static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
@@ -321,6 +374,8 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
         return validate_bank(r, i, kern, err);
     if (rc == BW_OK && it->transpose)
         return validate_transpose(r, i, kern, err);
+    if (rc == BW_OK && it->record)
+        return validate_record(r, i, kern, err);
     if (rc == BW_OK && it->access == BENCH_ACCESS_READ)
         return validate_read(r, i, kern, err);
     if (rc == BW_OK)
@@ -408,6 +463,8 @@ static bw_code make_kernels(run_ctx *r, ocl_program *prog, size_t i, bw_error *e
         return make_bank_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     if (r->plan->items[i].transpose)
         return make_transpose_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
+    if (r->plan->items[i].record)
+        return make_record_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     bw_code rc = make_kernel(r, prog, i, BENCH_FORM_PLAIN, &r->slots[i].kern, err);
     if (rc == BW_OK && r->plan->scalar_form)
         rc = make_kernel(r, prog, i, BENCH_FORM_SCALAR, &r->slots[i].alt, err);
@@ -440,7 +497,7 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
             continue;
         }
         report(r, "building", i, p->n, p->items[i].spec, -1);
-        if ((!p->items[i].bank && !p->items[i].transpose && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
+        if ((!p->items[i].bank && !p->items[i].transpose && !p->items[i].record && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
             make_kernels(r, r->slots[i].prog, i, &one) != BW_OK)
             fail(&r->res[i], one.code, bw_error_text(&one));
         bw_error_clear(&one);
@@ -619,6 +676,10 @@ static void twin(run_ctx *r, size_t i)
     }
     if (it->transpose) {
         no_twin(res, "no twin: a transpose covers its whole matrix");
+        return;
+    }
+    if (it->record) {
+        no_twin(res, "no twin: a record item is compared with its planar (soa) form");
         return;
     }
     int64_t n = twin_size(r, i);
@@ -982,6 +1043,28 @@ static bw_code trace_transpose(run_ctx *r, size_t i, ocl_buffer *trace, int64_t 
     return rc;
 }
 
+/* the trace check of record item i: its traced kernel, every field's load
+ * address of every work-item against the model's (bench_record_validate_trace) */
+static bw_code trace_record(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    ocl_program *prog = NULL;
+    ocl_kernel *kern = NULL;
+    ocl_timing t;
+    bw_code rc = make_record_kernel(r, i, 1, &prog, &kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(kern, BENCH_RECORD_ARG_TRACE, trace, err);
+    if (rc == BW_OK)
+        rc = launch(r, i, kern, &t, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(r->ctx, trace, 0, host, (uint64_t)(it->items * it->pattern->loads) * sizeof *host, err);
+    if (rc == BW_OK)
+        rc = bench_record_validate_trace(&r->plan->geo, it->pattern, it->spec, it->items, host, err);
+    ocl_kernel_free(kern);
+    ocl_program_free(prog);
+    return rc;
+}
+
 /* the trace check of every item in the form each has in `plan` */
 static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err)
@@ -1035,6 +1118,11 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         if (it->transpose) {
             if (form == BENCH_FORM_PLAIN)
                 rc = trace_transpose(&r, i / forms, trace, host, err);
+            continue;
+        }
+        if (it->record) {
+            if (form == BENCH_FORM_PLAIN)
+                rc = trace_record(&r, i / forms, trace, host, err);
             continue;
         }
         rc = make_kernel(&r, prog, i / forms, form, &kern, err);

@@ -20,7 +20,8 @@
 #include "bench_stats.h"
 #include "bench_verdict.h"
 #include "bw_error.h"
-#include "ocl_context.h"
+/* the OpenCL context handle (src/ocl/ocl_context.h), by pointer only */
+typedef struct ocl_context ocl_context;
 
 typedef enum bench_status {
     BENCH_OK,      /* validated and timed */

@@ -1,5 +1,7 @@
 #include "bench_tune_cache.h"
 
+#include "ocl_device.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>

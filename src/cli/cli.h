@@ -18,6 +18,12 @@ typedef struct cli_command {
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 } cli_command;
 
+/* NULL, or the rest of a command's help, printed after cmd->help in order
+ * (NULL ends it): a long help in several string literals, each within the
+ * compiler's 4095-character limit (-Woverlength-strings). A static table,
+ * never to be freed. */
+const char *const *cli_command_help_more(const cli_command *cmd);
+
 const cli_command *cli_commands(size_t *count);
 const cli_command *cli_find(const char *name);
 
@@ -45,6 +51,8 @@ int cmd_patterns(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

@@ -2,6 +2,29 @@
 
 #include "cli.h"
 
+/* The rest of bwlab help run, after its entry's text: a help in several
+ * string literals, each within the 4095-character limit of
+ * -Woverlength-strings (cli_command_help_more) */
+static const char *const run_help_more[] = {
+    "\nPattern families with kernels of their own (bwlab patterns), in rows of their own:\n"
+    "  bank        local-memory tiles: the modeled conflict ways beside local GB/s, against\n"
+    "              bank:pitch=33 (in the default run)\n"
+    "  transpose   version=naive|tiled|padded against a plain copy of the same n x n matrix,\n"
+    "              n from the working set; tiled and padded loop over their W x W tile's rows,\n"
+    "              so a 64-lane warp runs too\n"
+    "  record      layouts: every field of 3 or 6 floats or of RGB bytes, one load per field\n"
+    "              (no vload3), layout=aos against its planar layout=soa: the measured time\n"
+    "              ratio beside the modeled traffic ratios\n"
+    "Transposes and records run only when named, e.g. --pattern transpose:version=tiled,\n"
+    "record:fields=6. matrix-row and matrix-col read the whole matrix; a line under each gives\n"
+    "the launch model's footprint and instruction-model bounds beside the measured time.\n"
+    "--kernels DIR also holds their kernels: bank.cl, transpose.cl and record.cl.\n",
+    "A pattern given twice is measured once; a run takes at most 1000 patterns. With --output\n"
+    "FILE, FILE.partial keeps each finished pattern (JSON lines) until FILE is written; SIGINT\n"
+    "and SIGTERM stop the run and write what was measured (exit 130, 143).\n",
+    NULL,
+};
+
 static const cli_command commands[] = {
     { "model", "model one warp-instruction or a whole launch (no device needed)",
       "bwlab model (--expr EXPR | --pattern SPEC) [--elem E] [--active N | --mask HEX]\n"
@@ -38,14 +61,13 @@ static const cli_command commands[] = {
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
       "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
-      "          [--access read|copy|both] [--no-roofline]",
+      "          [--access read|copy|both] [--no-roofline] [--report FILE.html]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
       "                      item k=v continues the previous pattern: aos:struct=12,field=0,seq\n"
       "                      is two patterns; 'all' is the default set (the whole catalogue with\n"
-      "                      strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks);\n"
-      "                      repeats are measured once; at most 1000 patterns\n"
+      "                      strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks)\n"
       "  --expr EXPR         measure your own address expression (bytes; t, w, g, W); may repeat\n"
       "  --elem E            bytes per lane: 4, 8 or 16\n"
       "  --size BYTES|auto   working set each pattern touches (default auto: 4 x the device's\n"
@@ -82,6 +104,7 @@ static const cli_command commands[] = {
       "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
       "                      them and the measured one, the sweep and the tiled products: a few\n"
       "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
+      "  --report FILE.html  also write this run's HTML report ('bwlab help report')\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
       "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
       "(the patterns' results are still written), or a device failed\n"
@@ -157,6 +180,52 @@ static const cli_command commands[] = {
       "The default device (marked *) is the first GPU, else the first device; other\n"
       "commands use it when --device is not given.\n",
       cmd_devices },
+    { "compare", "compare result files from many machines: a column per device, a row per pattern",
+      "bwlab compare FILE|DIR... [--format table|md|csv|json|html] [--output FILE]\n"
+      "              [--baseline DEVICE] [--mode read|copy]",
+      "  FILE|DIR            'bwlab run' result files (--format json; schema version 1 and later),\n"
+      "                      OUT.partial journals, or directories searched recursively for *.json\n"
+      "                      and *.partial. Reads files only: no OpenCL is needed\n"
+      "  --format FORMAT     table (default), md (GitHub-flavoured Markdown), csv (one row per\n"
+      "                      pattern, device and mode), json (the merged data, docs/compare.md) or\n"
+      "                      html (written by 'bwlab report'); an --output name ending in .md, .csv,\n"
+      "                      .json or .html picks it too\n"
+      "  --output FILE       write there instead of standard output\n"
+      "  --baseline DEVICE   add each device's speed relative to this device, per pattern (a part of\n"
+      "                      its label, name or vendor that names one device)\n"
+      "  --mode MODE         read or copy: only that access mode's rows (default: both)\n"
+      "Tables: the devices (full names, each run's provenance); bandwidth (measured GB/s and measured\n"
+      "relative to that device's seq); the model (modeled sector efficiency under each device's\n"
+      "profile beside measured relative); --baseline; repeats (one pattern on one device in several\n"
+      "files: all kept, median min max; an identical file is counted once); nominal peaks (vendor\n"
+      "figures in data/nominal.json: measured seq and tuned peak as a share of them; devices no\n"
+      "entry matches get no row). Devices are the same device when vendor, name and driver match.\n"
+      "A field an older file lacks shows as not measured ('-', null, empty), never 0.\n"
+      "Exit status: 0 every input compared; 2 bad usage, or an input skipped (unreadable, empty,\n"
+      "invalid JSON, unknown schema version, missing or mistyped fields, no results: each named on\n"
+      "standard error; the others are still compared and written), or nothing to compare;\n"
+      "1 the output could not be written.\n",
+      cmd_compare },
+    { "report", "merge result files into one self-contained HTML page: provenance, tables, charts",
+      "bwlab report FILE|DIR... [--output FILE.html] [--title TEXT] [--baseline DEVICE]",
+      "  FILE|DIR            bwlab run result files (--format json), OUT.partial journals, or\n"
+      "                      directories searched recursively for them; from any machines\n"
+      "  --output FILE       write the page there (default: standard output)\n"
+      "  --title TEXT        the page's title (default: bwlab report)\n"
+      "  --baseline DEVICE   add each device's speed relative to this one (a label, or part of\n"
+      "                      a vendor or device name that matches one device)\n"
+      "The page holds the provenance of every device and run, the comparison tables and five\n"
+      "charts as inline SVG (drawn with cairo): effective bandwidth against stride with the\n"
+      "model's prediction dashed, measured against modeled relative bandwidth with y = x, the\n"
+      "address ramp of the main patterns (warp 0 under the first device's profile), the\n"
+      "roofline and bank-conflict ways against local throughput where the results carry them.\n"
+      "Every point has a tooltip with its exact value and kind. No script, font or link to\n"
+      "fetch: it opens offline. 'bwlab run --report FILE.html' writes the same page for the\n"
+      "run just measured. Reads data only: no OpenCL device is needed.\n"
+      "Exit status: 0 written; 1 the page could not be written; 2 bad input (an input that\n"
+      "cannot be read is named and skipped, the others are still in the page; no input with\n"
+      "results at all).\n",
+      cmd_report },
     { "help", "show help for a command", "bwlab help [COMMAND]", "", cmd_help },
 };
 
@@ -172,4 +241,9 @@ const cli_command *cli_find(const char *name)
         if (!strcmp(commands[i].name, name))
             return &commands[i];
     return NULL;
+}
+
+const char *const *cli_command_help_more(const cli_command *cmd)
+{
+    return cmd && !strcmp(cmd->name, "run") ? run_help_more : NULL;
 }

@@ -13,6 +13,9 @@ void cli_command_help(const cli_command *cmd, bw_buf *b)
     bw_buf_printf(b, "usage: %s\n\n%s.\n", cmd->usage, cmd->summary);
     if (cmd->help && *cmd->help)
         bw_buf_printf(b, "\n%s", cmd->help);
+    const char *const *more = cli_command_help_more(cmd);
+    for (size_t i = 0; more && more[i]; i++)
+        bw_buf_puts(b, more[i]);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bench_device.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_roofline.h"
@@ -20,6 +21,7 @@
 #include "cli_format.h"
 #include "cli_journal.h"
 #include "cli_limits.h"
+#include "cli_report.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
@@ -42,6 +44,7 @@ enum {
     OPT_INDEX,
     OPT_ACCESS,
     OPT_NO_ROOFLINE,
+    OPT_REPORT,
 };
 
 /* the short roofline after each device's patterns: at most this budget
@@ -65,6 +68,7 @@ static const struct option long_opts[] = {
     { "index", required_argument, NULL, OPT_INDEX },
     { "access", required_argument, NULL, OPT_ACCESS },
     { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
+    { "report", required_argument, NULL, OPT_REPORT },
     { 0 },
 };
 
@@ -94,11 +98,13 @@ typedef struct run_state {
     bench_plan_opts popts;
     bench_settings settings;
     const char *device_spec, *output, *kernels_dir;
+    const char *report; /* --report FILE.html, or NULL */
     cli_format format;
     int format_given, explain, quiet, no_roofline;
     model_profiles *profiles;
     ocl_platforms *plats;
     size_t *dev_idx, ndev;
+    bench_device_list provs; /* the selected devices' provenance, as src/report reads it */
     bench_kernels *kernels;
     ocl_context **ctx;
     bench_plan **plans;
@@ -149,6 +155,7 @@ static void state_free(run_state *s)
     free(s->ctx);
     free(s->infos);
     free(s->dev_idx);
+    bench_device_list_free(&s->provs);
     bench_kernels_free(s->kernels);
     ocl_platforms_free(s->plats);
     model_profiles_free(s->profiles);
@@ -236,6 +243,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
             s->format_given = 1;
             break;
         case OPT_OUTPUT: s->output = optarg; break;
+        case OPT_REPORT: s->report = optarg; break;
         case OPT_EXPLAIN: s->explain = 1; break;
         case OPT_QUIET: s->quiet = 1; break;
         case OPT_KERNELS: s->kernels_dir = optarg; break;
@@ -469,8 +477,8 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
 {
     report_run r;
     memset(&r, 0, sizeof r);
-    r.device = ocl_device_at(s->plats, s->dev_idx[k]);
-    r.is_default = s->dev_idx[k] == ocl_default_device(s->plats);
+    r.device = &s->provs.devices[k];
+    r.is_default = s->provs.devices[k].is_default;
     r.plan = s->plans[k];
     r.results = results;
     r.info = &s->infos[k];
@@ -541,6 +549,25 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
         if (cli_write_output(NULL, &b, &err) == BW_OK)
             fprintf(stderr, "bwlab run: the results went to standard output instead\n");
     }
+    /* --report: the HTML report of this run, from its JSON document */
+    if (s->report) {
+        bw_buf jb = BW_BUF_INIT;
+        const bw_buf *json = &b;
+        bw_error_clear(&err);
+        rc = BW_OK;
+        if (s->format != CLI_FORMAT_JSON) {
+            rc = report_results_json(&m, runs, s->nrun, &jb, &err);
+            json = &jb;
+        }
+        if (rc == BW_OK)
+            rc = cli_report_from_json(bw_buf_str(json), s->report, argc, argv, &err);
+        if (rc != BW_OK) {
+            int rst = cli_fail(self, &err);
+            if (!st)
+                st = rst;
+        }
+        bw_buf_free(&jb);
+    }
     bw_error_clear(&err);
     bw_buf_free(&b);
     free(runs);
@@ -566,6 +593,7 @@ int cmd_run(int argc, char **argv)
     if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
         (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
         (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||
+        (rc = bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err)) != BW_OK ||
         (rc = bench_kernels_load(s.kernels_dir, &s.kernels, &err)) != BW_OK) {
         st = cli_fail(self, &err);
         goto done;

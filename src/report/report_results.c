@@ -1,6 +1,8 @@
 #include "report_results.h"
 
 #include "bench_bank.h"
+#include "bench_record.h"
+#include "bw_format.h"
 #include "bench_transpose.h"
 
 #include "bench_tune_cache.h"
@@ -40,6 +42,80 @@ static row row_of(const report_run *run, size_t i)
     w.upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * S);
     w.lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * S);
     return w;
+}
+
+/* whether an item has rows of its own, apart from the global table:
+ * bank_rows, transpose_rows, record_rows */
+static int apart(const bench_item *it)
+{
+    return it->bank || it->transpose || it->record;
+}
+
+/* A record item against its soa reference, from the run: the measured
+ * median-time ratio and the modeled instruction-model and footprint byte
+ * ratios (loads + stores), NAN where one is missing. */
+typedef struct record_ratios {
+    double time, instr, footprint;
+} record_ratios;
+
+static record_ratios record_ratios_of(const report_run *run, size_t i)
+{
+    record_ratios q = { NAN, NAN, NAN };
+    const bench_result *r = &run->results[i];
+    if (r->reference < 0)
+        return q;
+    row a = row_of(run, i), b = row_of(run, (size_t)r->reference);
+    if (b.upper > 0)
+        q.instr = a.upper / b.upper;
+    if (b.lower > 0)
+        q.footprint = a.lower / b.lower;
+    if (a.ok && b.ok && b.r->event.median > 0)
+        q.time = a.r->event.median / b.r->event.median;
+    return q;
+}
+
+/* A whole-matrix item (matrix-row, matrix-col: every element of the n x n
+ * matrix once): the launch model's two bounds (model_launch, loads +
+ * stores) as times at the rate the reference moved its modeled bytes in
+ * this run (the verdict's rate: implied bytes / median), beside the
+ * measured median. 0 when the item has no such figures. */
+typedef struct launch_times {
+    double footprint_ns, instruction_ns, median_ns;
+} launch_times;
+
+static int is_whole_matrix(const bench_item *it)
+{
+    return it->pattern && it->pattern->family->sizing == MODEL_PATTERN_SIZING_MATRIX;
+}
+
+static int launch_times_of(const row *w, launch_times *lt)
+{
+    const bench_verdict *v = &w->r->verdict;
+    if (!is_whole_matrix(w->it) || !w->ok || !(v->implied_bytes > 0) || !(w->r->event.median > 0))
+        return 0;
+    double ns_per_byte = w->r->event.median / v->implied_bytes;
+    lt->footprint_ns = w->lower * ns_per_byte;
+    lt->instruction_ns = w->upper * ns_per_byte;
+    lt->median_ns = w->r->event.median;
+    return 1;
+}
+
+/* the launch model's bounds under a whole-matrix row (table) */
+static void launch_line(const row *w, bw_buf *out)
+{
+    launch_times lt;
+    if (!launch_times_of(w, &lt))
+        return;
+    char a[32], b[32];
+    bw_format_bytes(a, sizeof a, w->lower);
+    bw_format_bytes(b, sizeof b, w->upper);
+    bw_buf_printf(out, "    launch model (the whole %lld x %lld matrix, %lld warp-instructions): footprint %s .. "
+                       "instruction model %s (modeled), %.3f .. %.3f ms at seq's measured rate; "
+                       "measured %.3f ms\n",
+                  (long long)model_pattern_param_value(w->it->pattern, "n"),
+                  (long long)model_pattern_param_value(w->it->pattern, "n"),
+                  (long long)(w->it->model.loads.instructions + w->it->model.stores.instructions), a, b,
+                  lt.footprint_ns / 1e6, lt.instruction_ns / 1e6, lt.median_ns / 1e6);
 }
 
 /* The peak a pattern's bandwidth is set against: read's for a read-mode
@@ -152,7 +228,7 @@ static unsigned modes_of(const bench_plan *p)
      * table's read and copy columns (bank_rows) */
     /* transpose items (copy, measured once) have their own rows too */
     for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].bank || p->items[i].transpose)
+        if (apart(&p->items[i]))
             bank = BENCH_ACCESS_BIT(p->items[i].access);
         else
             m |= BENCH_ACCESS_BIT(p->items[i].access);
@@ -164,7 +240,15 @@ static unsigned modes_of(const bench_plan *p)
 static int has_global(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (!p->items[i].bank && !p->items[i].transpose)
+        if (!apart(&p->items[i]))
+            return 1;
+    return 0;
+}
+
+static int has_record(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].record)
             return 1;
     return 0;
 }
@@ -275,7 +359,7 @@ static void noise_line(const report_run *run, bw_buf *out, const char *lead)
 
 static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
 {
-    const ocl_device_info *d = run->device;
+    const bench_device *d = run->device;
     const bench_plan *p = run->plan;
     const model_geometry *g = p ? &p->geo : &d->geo;
     bw_buf_printf(out, "%sdevice %zu%s: %s (%s, driver %s)\n", lead, d->index, run->is_default ? " (default)" : "",
@@ -428,7 +512,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                      "instr. x  footprint x  verdict\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (p->items[i].bank || p->items[i].transpose || (j >= 0 && (size_t)j < i))
+        if (apart(&p->items[i]) || (j >= 0 && (size_t)j < i))
             continue; /* shown in its partner's row, or with the bank rows */
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -459,6 +543,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                 bw_buf_puts(out, " The read columns time the same loads without the store.");
             bw_buf_putc(out, '\n');
         }
+        launch_line(&w, out);
         if (w.it->size_note)
             bw_buf_printf(out, "    note: %s\n", w.it->size_note);
     }
@@ -609,6 +694,60 @@ static void transpose_rows(const report_run *run, int md, bw_buf *out)
                   lead, p->geo.lanes, p->geo.lanes);
 }
 
+/* The record items of a run, apart from the global table: measured GB/s,
+ * vs the soa form, best launch, then each layout against its soa form:
+ * the measured time ratio and the modeled instruction-model and
+ * footprint ratios (loads + stores); md: as Markdown. */
+static void record_rows(const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    if (!has_record(p))
+        return;
+    if (md)
+        bw_buf_puts(out, "\n| record | GB/s (measured) | vs soa (measured) | best GB/s (measured) | time / soa's "
+                         "(measured) | instr. bytes / soa's (modeled) | footprint / soa's (modeled) |\n"
+                         "|---|---:|---:|---:|---:|---:|---:|\n");
+    else
+        bw_buf_puts(out, "\nrecords (every field read), against the planar soa form: measured         modeled\n"
+                         "pattern                   GB/s    vs soa    best  time x       instr. x  footprint x\n");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->items[i].record)
+            continue;
+        row w = row_of(run, i);
+        record_ratios q = record_ratios_of(run, i);
+        bw_buf cells = BW_BUF_INIT;
+        if (md) {
+            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 0);
+            bw_buf_puts(&cells, " | ");
+            cell_ratio(&cells, q.instr, !isnan(q.instr), 0);
+            bw_buf_puts(&cells, " | ");
+            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 0);
+        } else {
+            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 8);
+            cell_ratio(&cells, q.instr, !isnan(q.instr), 15);
+            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 13);
+        }
+        if (w.ok)
+            section_row(out, &w, bw_buf_str(&cells), md);
+        else
+            section_row(out, &w, "", md);
+        bw_buf_free(&cells);
+        if (w.it->size_note && !md)
+            bw_buf_printf(out, "    note: %s\n", w.it->size_note);
+    }
+    const char *lead = md ? "- " : "";
+    /* Markdown: the notes after the table, which a line between rows would end */
+    for (size_t i = 0; md && i < p->n; i++)
+        if (p->items[i].record && p->items[i].size_note)
+            bw_buf_printf(out, "- note (`%s`): %s\n", p->items[i].spec, p->items[i].size_note);
+    bw_buf_printf(out, "%srecord rows: GB/s: measured, requested bytes (n x F fields loaded + n x 4 B stored) / median "
+                       "kernel time; vs soa: measured, relative to the soa form of the same fields, type and n in this "
+                       "run; time x: measured, median time / the soa form's; instr. x, footprint x: modeled, the "
+                       "launch's instruction-model and footprint bytes (loads + stores) / the soa form's. Each field "
+                       "is one scalar load (no vload3).\n",
+                  lead);
+}
+
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     int paired = 0;
@@ -624,12 +763,14 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             table_paired(m, run, out);
             bank_rows(run, 0, out);
             transpose_rows(run, 0, out);
+            record_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
         if (!has_global(run->plan)) {
             bank_rows(run, 0, out);
             transpose_rows(run, 0, out);
+            record_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
@@ -643,8 +784,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (w.it->bank || w.it->transpose)
-                continue; /* bank_rows, transpose_rows */
+            if (apart(w.it))
+                continue; /* bank_rows, transpose_rows, record_rows */
             bw_buf_printf(out, "%-24s", w.it->spec);
             if (strlen(w.it->spec) > 24)
                 bw_buf_puts(out, "\n                        ");
@@ -671,11 +812,13 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                 report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
                 bw_buf_putc(out, '\n');
             }
+            launch_line(&w, out);
             if (w.it->size_note)
                 bw_buf_printf(out, "    note: %s\n", w.it->size_note);
         }
         bank_rows(run, 0, out);
         transpose_rows(run, 0, out);
+        record_rows(run, 0, out);
         roofline_lines(run, "", 0, out);
     }
     bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
@@ -756,7 +899,7 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
                      "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (p->items[i].bank || p->items[i].transpose || (j >= 0 && (size_t)j < i))
+        if (apart(&p->items[i]) || (j >= 0 && (size_t)j < i))
             continue;
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -797,12 +940,14 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             md_paired(m, run, out);
             bank_rows(run, 1, out);
             transpose_rows(run, 1, out);
+            record_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
         if (!has_global(run->plan)) {
             bank_rows(run, 1, out);
             transpose_rows(run, 1, out);
+            record_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
@@ -813,8 +958,8 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
                          "|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (w.it->bank || w.it->transpose)
-                continue; /* bank_rows, transpose_rows */
+            if (apart(w.it))
+                continue; /* bank_rows, transpose_rows, record_rows */
             bw_buf_puts(out, "| `");
             md_escape(out, w.it->spec);
             bw_buf_puts(out, "` | ");
@@ -843,6 +988,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
         }
         bank_rows(run, 1, out);
         transpose_rows(run, 1, out);
+        record_rows(run, 1, out);
         roofline_lines(run, "- ", 1, out);
     }
 }
@@ -950,7 +1096,7 @@ static json_t *stats_json(const bench_stats *s, int valid)
     return o;
 }
 
-static json_t *profile_json(const ocl_device_info *d, const model_geometry *g)
+static json_t *profile_json(const bench_device *d, const model_geometry *g)
 {
     json_t *o = json_object();
     json_object_set_new(o, "name", report_json_text(d->profile_name));
@@ -1129,11 +1275,49 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "store_expression",
                             it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
         json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
+        json_object_set_new(o, "launch_items", json_integer(it->launch_items > 0 ? it->launch_items : it->items));
         json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
                                                    : json_null());
         json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
                                                                                 : json_null());
         json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+    }
+    if (it->record) {
+        /* relative_to_seq and relative_to_reference are against the soa
+         * form of the same fields, type and n, never seq */
+        bench_record_shape sh = bench_record_shape_of(it->pattern);
+        record_ratios q = record_ratios_of(run, i);
+        json_t *bases = json_array();
+        for (int f = 0; f < it->pattern->loads; f++)
+            json_array_append_new(bases, json_integer(it->pattern->load_base[f]));
+        json_object_set_new(o, "layout", report_json_text(bench_record_layout_name(sh.layout)));
+        json_object_set_new(o, "fields", json_integer(sh.fields));
+        json_object_set_new(o, "field_type", report_json_text(bench_record_type_name(sh.type)));
+        json_object_set_new(o, "record_bytes", json_integer(sh.fields * bench_record_field_bytes(&sh)));
+        json_object_set_new(o, "n", json_integer(sh.n));
+        json_object_set_new(o, "n_from", report_json_text(it->record_auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "loads_per_item", json_integer(it->pattern->loads));
+        json_object_set_new(o, "load_bases", bases);
+        json_object_set_new(o, "store_expression",
+                            it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+        json_object_set_new(o, "measured_time_ratio", report_json_real(q.time, w.ok && !isnan(q.time)));
+        json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
+        json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
+    }
+    if (is_whole_matrix(it)) {
+        /* the launch model's bounds beside the measured time (launch_times_of) */
+        launch_times lt;
+        int have = launch_times_of(&w, &lt);
+        json_t *lb = json_object();
+        json_object_set_new(lb, "warp_instructions",
+                            json_integer(it->model.loads.instructions + it->model.stores.instructions));
+        json_object_set_new(lb, "footprint_bytes", json_integer((json_int_t)w.lower));
+        json_object_set_new(lb, "instruction_model_bytes", json_integer((json_int_t)w.upper));
+        json_object_set_new(lb, "footprint_time_ns", report_json_real(lt.footprint_ns, have));
+        json_object_set_new(lb, "instruction_time_ns", report_json_real(lt.instruction_ns, have));
+        json_object_set_new(lb, "median_time_ns", report_json_real(lt.median_ns, have));
+        json_object_set_new(o, "launch_bounds", lb);
     }
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));

@@ -13,7 +13,7 @@
 #include "bench_tune_cache.h"
 #include "bw_buf.h"
 #include "bw_error.h"
-#include "ocl_device.h"
+#include "bench_device.h"
 
 #define REPORT_RESULTS_SCHEMA "bwlab.results"
 #define REPORT_RESULTS_SCHEMA_VERSION 1
@@ -21,7 +21,7 @@
 /* One device's run. A device that failed as a whole carries `failure`;
  * when it failed before its plan was made, plan and results are NULL. */
 typedef struct report_run {
-    const ocl_device_info *device;
+    const bench_device *device;
     int is_default;
     const bench_plan *plan;      /* or NULL */
     const bench_result *results; /* plan->n entries, or NULL with plan */
