@@ -967,6 +967,14 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     bw_code rc = BW_OK;
     if (!r.res || !r.slots)
         rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+    /* the figures that need other patterns are unknown until finish(): a
+     * result reported finished before then (the journal) says so, not 0 */
+    for (size_t i = 0; rc == BW_OK && i < plan->n; i++) {
+        r.res[i].reference = -1;
+        r.res[i].relative_to_seq = r.res[i].relative_spread = NAN;
+        r.res[i].spread = r.res[i].twin_ratio = NAN;
+        r.res[i].verdict = bench_verdict_of(0, 0, 0, 0, 0);
+    }
     if (rc == BW_OK)
         rc = setup_buffers(&r, err);
     if (rc != BW_OK) {
