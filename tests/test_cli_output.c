@@ -255,6 +255,9 @@ Test(cli_output, sigkill_keeps_the_journal, .timeout = 300)
             json_int_t n = json_integer_value(json_object_get(json_object_get(r, "time_ns"), "count"));
             cr_expect_geq(n, 1);
             cr_expect(json_number_value(json_object_get(r, "effective_gbs")) > 0);
+            /* a figure not known yet is null, never a 0 */
+            json_t *rel = json_object_get(r, "relative_to_seq");
+            cr_expect(json_is_null(rel) || json_number_value(rel) > 0, "%s", line);
         }
         json_decref(r);
         line = end + 1;
