@@ -263,6 +263,11 @@ Test(cli_output, sigkill_keeps_the_journal, .timeout = 300)
         line = end + 1;
     }
     cr_expect_geq(results, 1);
+    /* and bwlab compare reads it, marked partial */
+    tu_result c = tu_exec((const char *[]){ "compare", partial, NULL }, NULL);
+    cr_expect_eq(c.status, 0, "compare: exit %d: %s", c.status, c.err);
+    cr_expect(strstr(c.out, "PARTIAL") != NULL, "%s", c.out);
+    tu_result_free(&c);
     free(text);
     tu_rmdir(dir);
     free(dir);
