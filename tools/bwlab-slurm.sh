@@ -10,9 +10,11 @@
 #       "bwlab compare /shared/bwlab-results --output /shared/bwlab-results/compare.csv; \
 #        bwlab report /shared/bwlab-results --output /shared/bwlab-results/report.html"
 #
-# Each task writes RESULTS_DIR/<host>-<job>-<task>.json; a task that is
-# killed leaves RESULTS_DIR/....json.partial (when bwlab run journals), which
-# bwlab compare reads and marks as partial. Set BWLAB to the bwlab binary
+# Each task writes RESULTS_DIR/<host>-<job>-<task>.json; a task stopped at
+# its time limit (Slurm's SIGTERM) still writes it, marked interrupted (exit
+# 143); one killed outright (SIGKILL) leaves RESULTS_DIR/....json.partial,
+# the journal of its finished patterns, which bwlab compare reads and marks
+# as partial. Set BWLAB to the bwlab binary
 # when it is not on PATH, BWLAB_ARGS for extra `bwlab run` flags.
 #SBATCH --job-name=bwlab
 #SBATCH --gpus-per-task=1
