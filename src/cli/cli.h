@@ -42,6 +42,7 @@ int cmd_patterns(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

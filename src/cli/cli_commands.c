@@ -145,6 +145,34 @@ static const cli_command commands[] = {
       "Exit status: 0 measured; 1 a device failed (build, validation, a launch below the timing\n"
       "floor); 2 bad input; 3 no OpenCL platform.\n",
       cmd_roofline },
+    { "probe", "infer a device's memory system from measurement: caches, latency, transaction unit, transfers",
+      "bwlab probe [--device SPEC] [--quick] [--format table|csv|json|md] [--output FILE]\n"
+      "            [--kernels DIR] [--quiet]",
+      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
+      "                      (default: the first GPU, else the first device)\n"
+      "  --quick             fewer points and repeats (2 per doubling, working sets to 2 x the\n"
+      "                      last-level cache, transfers to 16 MiB): under 30 s on PoCL\n"
+      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
+      "  --output FILE       write the results there instead of standard output\n"
+      "  --kernels DIR       read probe.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
+      "  --quiet             no progress line on standard error\n"
+      "What it measures (cl/probe.cl; docs/results.md, 'bwlab probe'):\n"
+      "  cache ladder        read GB/s against working sets from 4 KiB to 4 x the last-level cache,\n"
+      "                      4 points per doubling; its knees are the levels, set beside\n"
+      "                      CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a CPU, the host's sysfs caches\n"
+      "  latency ladder      a pointer chase through a random cycle (built on the host, untimed):\n"
+      "                      ns per load for one work-item and for one per compute unit; a marked\n"
+      "                      chase checks that every element is visited once\n"
+      "  transaction unit    a byte-stride sweep (4 .. 512 B) and an offset sweep (0 .. 256 B): the\n"
+      "                      knee and period fitted by each candidate unit's modeled curve\n"
+      "  warp width, banks   where the device shows them (a GPU); on a CPU it says why not\n"
+      "  transfers           host to device and back, pageable and pinned, blocking and not,\n"
+      "                      4 KiB .. 1 GiB within the device's limits; an empty kernel's launch latency\n"
+      "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...): 'bwlab model --profile\n"
+      "inferred' and 'bwlab run --profile inferred' build a profile from it.\n"
+      "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
+      "other figures are still written); 2 bad input; 3 no OpenCL platform.\n",
+      cmd_probe },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",
       "  --format FORMAT     table (default) or json\n", cmd_patterns },
