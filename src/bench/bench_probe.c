@@ -707,7 +707,7 @@ bw_code bench_probe_run(ocl_context *c, const bench_probe_opts *o, bench_probe_r
     p.c = c;
     p.d = ocl_context_device(c);
     p.o = o;
-    p.launches = o->quick ? 3 : 5;
+    p.launches = o->quick ? 5 : 7;
     bench_probe_result *r = calloc(1, sizeof *r);
     if (!r)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");

@@ -11,12 +11,14 @@
 
 #include "bench_kernel.h"
 #include "bench_plan.h"
+#include "bench_probe.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
 #include "bw_parse.h"
 #include "bwlab_config.h"
 #include "cli.h"
+#include "cli_inferred.h"
 #include "cli_format.h"
 #include "cli_limits.h"
 #include "model_profile.h"
@@ -41,6 +43,8 @@ enum {
     OPT_INDEX,
     OPT_ACCESS,
     OPT_NO_ROOFLINE,
+    OPT_PROFILE,
+    OPT_TRANSFERS,
 };
 
 /* the short roofline after each device's patterns: at most this budget
@@ -64,6 +68,8 @@ static const struct option long_opts[] = {
     { "index", required_argument, NULL, OPT_INDEX },
     { "access", required_argument, NULL, OPT_ACCESS },
     { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
+    { "profile", required_argument, NULL, OPT_PROFILE },
+    { "transfers", no_argument, NULL, OPT_TRANSFERS },
     { 0 },
 };
 
@@ -108,6 +114,10 @@ typedef struct run_state {
     char *roof_source, *roof_path;      /* roofline.cl, read once */
     bench_roofline_result **roofs;      /* per device: the short roofline, or NULL */
     char **roof_failures;               /* per device: why it failed, or NULL */
+    const char *profile;                /* --profile: only "inferred" */
+    int transfers;                      /* --transfers */
+    bench_probe_result **xfers;         /* per device: transfers and launch latency, or NULL */
+    char **xfer_failures;               /* per device: why they failed, or NULL */
 } run_state;
 
 static void state_free(run_state *s)
@@ -132,6 +142,12 @@ static void state_free(run_state *s)
         free(s->roof_failures[i]);
     free(s->roofs);
     free(s->roof_failures);
+    for (size_t i = 0; s->xfers && i < s->ndev; i++)
+        bench_probe_result_free(s->xfers[i]);
+    for (size_t i = 0; s->xfer_failures && i < s->ndev; i++)
+        free(s->xfer_failures[i]);
+    free(s->xfers);
+    free(s->xfer_failures);
     free(s->roof_source);
     free(s->roof_path);
     free(s->failures);
@@ -234,6 +250,15 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         case OPT_QUIET: s->quiet = 1; break;
         case OPT_KERNELS: s->kernels_dir = optarg; break;
         case OPT_NO_ROOFLINE: s->no_roofline = 1; break;
+        case OPT_PROFILE:
+            if (strcmp(optarg, CLI_INFERRED_PROFILE))
+                st = cli_usage_error(self, "--profile: '%s': bwlab run takes only 'inferred' (a profile from the "
+                                           "device's cached 'bwlab probe'); without it each device uses the profile "
+                                           "'bwlab devices' shows",
+                                     optarg);
+            s->profile = optarg;
+            break;
+        case OPT_TRANSFERS: s->transfers = 1; break;
         case OPT_RSE: {
             double pct = 0;
             if (bw_parse_double(optarg, "--rse", &pct, &err) != BW_OK)
@@ -388,6 +413,30 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
     return rc;
 }
 
+/* --profile inferred: each device's profile with its cached probe's
+ * findings in place; a device without a probe is bad input */
+static int inferred_profiles(const cli_command *self, run_state *s)
+{
+    for (size_t k = 0; k < s->ndev; k++) {
+        const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+        model_geometry g;
+        char fields[64], source[600], why[1024];
+        bw_error err = BW_ERROR_INIT;
+        bw_code rc = cli_inferred_geometry(d, &g, fields, sizeof fields, source, sizeof source, &err);
+        if (rc == BW_OK) {
+            snprintf(why, sizeof why, "inferred: %s measured by %s; the rest from profile %s (%s)",
+                     fields[0] ? fields : "no field", source, d->profile_name, d->profile_why);
+            rc = ocl_device_override_profile(s->plats, s->dev_idx[k], CLI_INFERRED_PROFILE, why, fields, &g, &err);
+        }
+        if (rc != BW_OK) {
+            int st = rc == BW_E_USAGE ? cli_usage_error(self, "%s", bw_error_text(&err)) : cli_fail(self, &err);
+            bw_error_clear(&err);
+            return st;
+        }
+    }
+    return 0;
+}
+
 static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
 {
     char date[32], host[256] = "unknown", os[512] = "unknown";
@@ -412,6 +461,8 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
         runs[k].tune_cache = s->tune_path;
         runs[k].roofline = s->roofs[k];
         runs[k].roofline_failure = s->roof_failures[k];
+        runs[k].transfers = s->xfers ? s->xfers[k] : NULL;
+        runs[k].transfers_failure = s->xfer_failures ? s->xfer_failures[k] : NULL;
     }
     report_meta m = { date, host, os, argc, argv, &s->settings,
                       s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
@@ -470,6 +521,14 @@ int cmd_run(int argc, char **argv)
     s.roofs = calloc(s.ndev, sizeof *s.roofs);
     s.roof_failures = calloc(s.ndev, sizeof *s.roof_failures);
     if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures || !s.roofs || !s.roof_failures) {
+        st = cli_usage_error(self, "out of memory");
+        goto done;
+    }
+    if (s.profile && (st = inferred_profiles(self, &s)) != 0)
+        goto done;
+    s.xfers = calloc(s.ndev, sizeof *s.xfers);
+    s.xfer_failures = calloc(s.ndev, sizeof *s.xfer_failures);
+    if (!s.xfers || !s.xfer_failures) {
         st = cli_usage_error(self, "out of memory");
         goto done;
     }
@@ -551,6 +610,26 @@ int cmd_run(int argc, char **argv)
                 /* reported beside the patterns' results, which are kept */
                 cli_fail(self, &err);
                 if (!(s.roof_failures[k] = strdup(bw_error_text(&err)))) {
+                    st = cli_usage_error(self, "out of memory");
+                    goto done;
+                }
+                any_failed = 1;
+            }
+            bw_error_clear(&err);
+        }
+        if (s.transfers && !interrupted) {
+            if (show)
+                fprintf(stderr, "[transfers] host<->device copies and launch latency");
+            bench_probe_opts po;
+            memset(&po, 0, sizeof po);
+            po.transfers_only = 1;
+            po.kernel_dir = s.kernels_dir;
+            rc = bench_probe_run(s.ctx[k], &po, &s.xfers[k], &err);
+            if (show)
+                fprintf(stderr, "\r\033[K");
+            if (rc != BW_OK) {
+                cli_fail(self, &err);
+                if (!(s.xfer_failures[k] = strdup(bw_error_text(&err)))) {
                     st = cli_usage_error(self, "out of memory");
                     goto done;
                 }

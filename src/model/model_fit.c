@@ -117,10 +117,12 @@ size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double
             for (int q = 0; q < nc; q++)
                 m[q] = median_of(lg[q] + start, ends[s] - start + 1);
             if (s > 0) {
-                int big = 0;
-                for (int q = 0; q < nc; q++)
-                    big |= fabs(m[q] - prev[q]) >= lr;
-                ok = big;
+                int big = 0, back = 0;
+                for (int q = 0; q < nc; q++) {
+                    big |= m[q] - prev[q] >= lr;
+                    back |= m[q] - prev[q] <= -lr;
+                }
+                ok = big && !back;
             }
             memcpy(prev, m, sizeof prev);
             start = ends[s] + 1;

@@ -24,12 +24,14 @@ typedef struct model_fit_ladder {
     double level[2][MODEL_FIT_MAX_STEPS];
 } model_fit_ladder;
 
-/* Splits one or two positive curves of n points (b may be NULL) into at
- * most max_steps plateaus by least squares on their logarithms (both
- * curves share the knees). The number of plateaus is the largest k for
- * which the best split has every plateau at least 2 points long and
- * every pair of neighbours apart by at least a factor min_ratio (> 1) in
- * one of the curves. Curves with no such step (flat, or a smooth slope
+/* Splits one or two positive curves of n points (b may be NULL) that
+ * grow with the working set (a time per load, an inverse bandwidth) into
+ * at most max_steps plateaus by least squares on their logarithms, after
+ * a running median of three (both curves share the knees). The number of
+ * plateaus is the largest k for which the best split has every plateau
+ * at least 2 points long and every plateau above the one before by at
+ * least a factor min_ratio (> 1) in one curve and below it by that factor
+ * in none (a farther level is never faster). Curves with no such step (flat, or a smooth slope
  * with no plateau) give one plateau. Returns n_steps; out may not be NULL.
  * n < 2, a non-positive or non-finite value give 0 and leave out zeroed. */
 size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double min_ratio, size_t max_steps,

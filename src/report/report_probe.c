@@ -49,6 +49,26 @@ static size_t best_candidate(const bench_probe_result *r)
     return b;
 }
 
+void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out)
+{
+    bw_buf_puts(out, "\nhost<->device transfers (measured, wall clock per copy, median)\n");
+    bw_buf_puts(out, "  dir  memory    mode          size       GB/s      us\n");
+    for (size_t i = 0; i < r->n_transfers; i++) {
+        const bench_probe_transfer *t = &r->transfers[i];
+        bw_buf s = BW_BUF_INIT;
+        report_bytes(&s, (double)t->bytes);
+        bw_buf_printf(out, "  %s  %-8s  %-12s  %-9s %7.2f  %8.1f\n", dir_name(t), mem_name(t),
+                      t->blocking ? "blocking" : "non-blocking", bw_buf_str(&s), t->gbs, t->us);
+        bw_buf_free(&s);
+    }
+    bw_buf_printf(out, "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
+                  r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
+    bw_buf_printf(out,
+                  "launch latency (measured, empty kernel, median of %u): %.1f us wall clock enqueue to end; "
+                  "events: %.1f us queued to start, %.1f us queued to end\n",
+                  r->launches, r->launch_wall_us, r->launch_start_us, r->launch_end_us);
+}
+
 static void table_device(const report_probe_device *dv, bw_buf *out)
 {
     const ocl_device_info *d = dv->device;
@@ -146,22 +166,7 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
         else
             bw_buf_printf(out, "not inferred: %s\n", r->banks_why);
     }
-    bw_buf_puts(out, "\nhost<->device transfers (measured, wall clock per copy, median)\n");
-    bw_buf_puts(out, "  dir  memory    mode          size       GB/s      us\n");
-    for (size_t i = 0; i < r->n_transfers; i++) {
-        const bench_probe_transfer *t = &r->transfers[i];
-        bw_buf s = BW_BUF_INIT;
-        report_bytes(&s, (double)t->bytes);
-        bw_buf_printf(out, "  %s  %-8s  %-12s  %-9s %7.2f  %8.1f\n", dir_name(t), mem_name(t),
-                      t->blocking ? "blocking" : "non-blocking", bw_buf_str(&s), t->gbs, t->us);
-        bw_buf_free(&s);
-    }
-    bw_buf_printf(out, "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
-                  r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
-    bw_buf_printf(out,
-                  "launch latency (measured, empty kernel, median of %u): %.1f us wall clock enqueue to end; "
-                  "events: %.1f us queued to start, %.1f us queued to end\n",
-                  r->launches, r->launch_wall_us, r->launch_start_us, r->launch_end_us);
+    report_probe_transfers_table(r, out);
     if (dv->cache_note)
         bw_buf_printf(out, "probe cache: %s\n", dv->cache_note);
 }

@@ -45,5 +45,8 @@ bw_code report_probe_json(const report_probe_meta *m, const report_probe_device 
  * cache_levels, transfers, launch_latency_us, ...); also what `bwlab run
  * --transfers` adds to a run. New reference. */
 json_t *report_probe_transfers_json(const bench_probe_result *r);
+/* The transfers and launch-latency lines of a table (bwlab probe, bwlab
+ * run --transfers). */
+void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out);
 
 #endif
