@@ -43,27 +43,31 @@ __kernel void probe_chase(__global const uint *restrict next, __global const uin
 }
 
 /* Transaction granularity, stride sweep: one element every `stride`
- * elements (byte stride 4 * stride). */
+ * elements (byte stride 4 * stride), the whole walk `reps` times (enough
+ * loads per launch to time on a busy host). */
 __kernel void probe_stride(__global const uint *restrict src, __global uint *restrict out, uint n_per_item,
-                           uint item_pitch, uint iter_pitch, uint stride)
+                           uint item_pitch, uint iter_pitch, uint stride, uint reps)
 {
     size_t g = get_global_id(0);
     uint acc = 0;
-    for (uint i = 0; i < n_per_item; i++)
-        acc += src[((size_t)g * item_pitch + (size_t)i * iter_pitch) * stride];
+    for (uint r = 0; r < reps; r++)
+        for (uint i = 0; i < n_per_item; i++)
+            acc += src[((size_t)g * item_pitch + (size_t)i * iter_pitch) * stride] ^ r;
     out[g] = acc;
 }
 
 /* Transaction granularity, offset sweep: a 32-byte block (uint8) every
  * `pitch` elements, `offset` elements past the aligned base: the block
- * touches one unit or two, depending on the offset modulo the unit. */
+ * touches one unit or two, depending on the offset modulo the unit; the
+ * whole walk `reps` times. */
 __kernel void probe_offset(__global const uint *restrict src, __global uint *restrict out, uint n_per_item,
-                           uint item_pitch, uint iter_pitch, uint pitch, uint offset)
+                           uint item_pitch, uint iter_pitch, uint pitch, uint offset, uint reps)
 {
     size_t g = get_global_id(0);
     uint8 acc = (uint8)(0);
-    for (uint i = 0; i < n_per_item; i++)
-        acc += vload8(0, src + ((size_t)g * item_pitch + (size_t)i * iter_pitch) * pitch + offset);
+    for (uint r = 0; r < reps; r++)
+        for (uint i = 0; i < n_per_item; i++)
+            acc += vload8(0, src + ((size_t)g * item_pitch + (size_t)i * iter_pitch) * pitch + offset) ^ (uint8)(r);
     out[g] = acc.s0 + acc.s1 + acc.s2 + acc.s3 + acc.s4 + acc.s5 + acc.s6 + acc.s7;
 }
 

@@ -58,7 +58,18 @@ static bw_code launch(probe *p, ocl_kernel *k, uint64_t global, uint64_t local, 
     return rc;
 }
 
-static bw_code time_median(probe *p, ocl_kernel *k, uint64_t global, uint64_t local, double *ns, bw_error *err)
+/* The fastest of n samples: on a busy host, noise only adds time. */
+static double fastest(const double *v, size_t n)
+{
+    double m = n ? v[0] : 0;
+    for (size_t i = 1; i < n; i++)
+        if (v[i] < m)
+            m = v[i];
+    return m;
+}
+
+/* a warm-up launch, then the fastest of p->launches */
+static bw_code time_fastest(probe *p, ocl_kernel *k, uint64_t global, uint64_t local, double *ns, bw_error *err)
 {
     double v[16];
     int n = p->launches;
@@ -66,7 +77,7 @@ static bw_code time_median(probe *p, ocl_kernel *k, uint64_t global, uint64_t lo
     for (int i = 0; i < n && rc == BW_OK; i++)
         rc = launch(p, k, global, local, &v[i], err);
     if (rc == BW_OK)
-        *ns = median(v, (size_t)n);
+        *ns = fastest(v, (size_t)n);
     return rc;
 }
 
@@ -107,6 +118,14 @@ static shape shape_of(const probe *p, uint64_t n, uint64_t cpu_items)
     s.item_pitch = 1;
     s.iter_pitch = (uint32_t)g;
     return s;
+}
+
+/* repetitions of a walk of s's elements that make about `loads` loads */
+static uint32_t reps_for(const shape *s, uint64_t loads)
+{
+    uint64_t per = (uint64_t)s->per_item * s->global;
+    uint64_t r = per ? loads / per : 1;
+    return (uint32_t)(r < 1 ? 1 : r > 65536 ? 65536 : r);
 }
 
 static bw_code set_shape_args(ocl_kernel *k, const shape *s, bw_error *err)
@@ -195,7 +214,7 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
     uint32_t reps = (uint32_t)(target / per_launch ? target / per_launch : 1);
     double ns = 0;
     if ((rc = set_shape_args(p->k_read, &s, err)) != BW_OK || (rc = ocl_kernel_arg_u32(p->k_read, 5, reps, err)) ||
-        (rc = time_median(p, p->k_read, s.global, s.local, &ns, err)) != BW_OK)
+        (rc = time_fastest(p, p->k_read, s.global, s.local, &ns, err)) != BW_OK)
         return rc;
     pt->read_gbs = ns > 0 ? (double)per_launch * reps / ns : 0;
     /* latency: a fresh cycle through n elements */
@@ -242,7 +261,7 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
     if (p->o->quick)
         steps /= 2;
     if ((rc = ocl_kernel_arg_u32(p->k_chase, 4, steps, err)) != BW_OK ||
-        (rc = time_median(p, p->k_chase, 1, 1, &ns, err)) != BW_OK)
+        (rc = time_fastest(p, p->k_chase, 1, 1, &ns, err)) != BW_OK)
         return rc;
     pt->latency_ns = ns / steps;
     /* the timed chase must end where the host's walk does */
@@ -258,7 +277,7 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
                  (unsigned long long)(pt->bytes / KIB), steps, end, want);
         return BW_OK;
     }
-    if ((rc = time_median(p, p->k_chase, cu, 1, &ns, err)) != BW_OK)
+    if ((rc = time_fastest(p, p->k_chase, cu, 1, &ns, err)) != BW_OK)
         return rc;
     pt->latency_cu_ns = ns / steps;
     return BW_OK;
@@ -340,6 +359,9 @@ static bw_code granularity(probe *p, bw_error *err)
     for (size_t k = 0; k < BENCH_PROBE_UNITS; k++)
         r->units[k] = (int64_t)8 << k;
     size_t total = r->n_strides + r->n_offsets;
+    /* loads per launch: a few hundred microseconds or more, long enough
+     * for the device's timer and short against a busy host's time slice */
+    uint64_t loads = p->o->quick ? (1u << 18) : (1u << 19);
     double *samples = calloc(total * (size_t)p->launches, sizeof *samples);
     if (!samples)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
@@ -351,24 +373,31 @@ static bw_code granularity(probe *p, bw_error *err)
             ocl_kernel *k;
             shape s;
             double per = 0, ns = 0;
+            uint32_t reps = 1;
             if (i < r->n_strides) {
                 uint32_t st = (uint32_t)r->stride_x[i] / 4;
                 s = shape_of(p, gran / 4 / st, cpu_items);
+                reps = reps_for(&s, loads);
                 k = p->k_stride;
                 rc = set_shape_args(k, &s, err);
                 if (rc == BW_OK)
                     rc = ocl_kernel_arg_u32(k, 5, st, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 6, reps, err);
             } else {
                 uint32_t pitch = 512 / 4, off = (uint32_t)r->offset_x[i - r->n_strides] / 4;
                 s = shape_of(p, gran / 512 - 1, cpu_items);
+                reps = reps_for(&s, loads / 4);
                 k = p->k_offset;
                 rc = set_shape_args(k, &s, err);
                 if (rc == BW_OK)
                     rc = ocl_kernel_arg_u32(k, 5, pitch, err);
                 if (rc == BW_OK)
                     rc = ocl_kernel_arg_u32(k, 6, off, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 7, reps, err);
             }
-            per = (double)s.per_item * (double)s.global;
+            per = (double)s.per_item * (double)s.global * reps;
             if (rc == BW_OK)
                 rc = launch(p, k, s.global, s.local, &ns, err);
             if (rc == BW_OK && rep >= 0)
@@ -376,7 +405,7 @@ static bw_code granularity(probe *p, bw_error *err)
         }
     }
     for (size_t i = 0; i < total && rc == BW_OK; i++) {
-        double m = median(samples + i * (size_t)p->launches, (size_t)p->launches);
+        double m = fastest(samples + i * (size_t)p->launches, (size_t)p->launches);
         if (i < r->n_strides)
             r->stride_ns[i] = m;
         else
@@ -419,7 +448,7 @@ static bw_code lanes(probe *p, bw_error *err)
         double ns = 0;
         rc = ocl_kernel_arg_u32(p->k_lanes, 1, (uint32_t)a, err);
         if (rc == BW_OK)
-            rc = time_median(p, p->k_lanes, groups * wg, wg, &ns, err);
+            rc = time_fastest(p, p->k_lanes, groups * wg, wg, &ns, err);
         r->lanes_x[r->n_lanes] = (double)a;
         r->lanes_ns[r->n_lanes++] = ns;
     }
@@ -486,7 +515,7 @@ static bw_code banks(probe *p, bw_error *err)
             x[i] = (double)(2 * (i - 3));
         rc = ocl_kernel_arg_u32(p->k_banks, 3, (uint32_t)x[i], err);
         if (rc == BW_OK)
-            rc = time_median(p, p->k_banks, groups * wg, wg, &y[i], err);
+            rc = time_fastest(p, p->k_banks, groups * wg, wg, &y[i], err);
     }
     if (rc != BW_OK)
         return rc;
