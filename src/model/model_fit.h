@@ -31,8 +31,11 @@ typedef struct model_fit_ladder {
  * plateaus is the largest k for which the best split has every plateau
  * at least 2 points long and every plateau above the one before by at
  * least a factor min_ratio (> 1) in one curve and below it by that factor
- * in none (a farther level is never faster). Curves with no such step (flat, or a smooth slope
- * with no plateau) give one plateau. Returns n_steps; out may not be NULL.
+ * in none (a farther level is never faster). A curve with no such step
+ * (flat within noise) gives one plateau: no knee. A smooth ramp may be
+ * cut into plateaus of that ratio: the levels are where the curve rises,
+ * not a claim about the hardware's organisation. Returns n_steps; out may
+ * not be NULL.
  * n < 2, a non-positive or non-finite value give 0 and leave out zeroed. */
 size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double min_ratio, size_t max_steps,
                               model_fit_ladder *out);
