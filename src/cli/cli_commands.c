@@ -6,7 +6,8 @@ static const cli_command commands[] = {
     { "model", "model one warp-instruction or a whole launch (no device needed)",
       "bwlab model (--expr EXPR | --pattern SPEC) [--elem E] [--active N | --mask HEX]\n"
       "            [--base B] [--warp K] [--space global|local]\n"
-      "            [--profile NAME] [--lanes W] [--sector S] [--line L] [--banks N] [--bank-width B]\n"
+      "            [--profile NAME | --profile inferred [--device SPEC]]\n"
+      "            [--lanes W] [--sector S] [--line L] [--banks N] [--bank-width B]\n"
       "            [--launch --items N [--access load|store]]\n"
       "            [--roofline --peak-gflops P --peak-gbs B (--intensity I | --tile T)]\n"
       "            [--format table|json]",
@@ -23,7 +24,10 @@ static const cli_command commands[] = {
       "  --space SPACE       global or local (adds the bank-conflict model); default: the\n"
       "                      pattern's own space (local for bank), else global\n"
       "Profile (docs/design.md section 3):\n"
-      "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic\n"
+      "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic,\n"
+      "                      or inferred: the device's own profile with the fields its cached\n"
+      "                      'bwlab probe' found (unit, W, banks) in place; the output says which\n"
+      "  --device SPEC       with --profile inferred: whose probe (default: the default device)\n"
       "  --lanes W, --sector S, --line L, --banks N, --bank-width B   override one field\n"
       "Whole launch:\n"
       "  --launch, --items N  requested, instruction-model and footprint bytes of N work-items\n"
@@ -38,7 +42,7 @@ static const cli_command commands[] = {
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
       "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
-      "          [--access read|copy|both] [--no-roofline]",
+      "          [--access read|copy|both] [--no-roofline] [--profile inferred] [--transfers]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
@@ -81,6 +85,8 @@ static const cli_command commands[] = {
       "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
       "                      them and the measured one, the sweep and the tiled products: a few\n"
       "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
+      "  --profile inferred  the fields a cached 'bwlab probe' found replace the profile's\n"
+      "  --transfers         also time host<->device copies and launch latency, as probe does\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
       "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
       "(the patterns' results are still written), or a device failed\n"
