@@ -85,8 +85,7 @@ static const cli_command commands[] = {
       "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
       "                      them and the measured one, the sweep and the tiled products: a few\n"
       "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
-      "  --profile inferred  the fields a cached 'bwlab probe' found replace the profile's\n"
-      "  --transfers         also time host<->device copies and launch latency, as probe does\n"
+      "  --profile inferred, --transfers   see 'bwlab help probe'\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
       "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
       "(the patterns' results are still written), or a device failed\n"
@@ -174,8 +173,11 @@ static const cli_command commands[] = {
       "  warp width, banks   where the device shows them (a GPU); on a CPU it says why not\n"
       "  transfers           host to device and back, pageable and pinned, blocking and not,\n"
       "                      4 KiB .. 1 GiB within the device's limits; an empty kernel's launch latency\n"
-      "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...): 'bwlab model --profile\n"
-      "inferred' and 'bwlab run --profile inferred' build a profile from it.\n"
+      "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...). 'bwlab model --profile inferred\n"
+      "[--device SPEC]' and 'bwlab run --profile inferred' take the device's own profile with the\n"
+      "fields its cached probe found (unit as sector, and line where the profile's is no multiple\n"
+      "of it; W; banks) in place, and say which; a device never probed is an error: run 'bwlab\n"
+      "probe' first. 'bwlab run --transfers' adds the transfers and launch latency to a run.\n"
       "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
       "other figures are still written); 2 bad input; 3 no OpenCL platform.\n",
       cmd_probe },
