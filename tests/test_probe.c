@@ -378,6 +378,28 @@ Test(cli_probe, quick_on_pocl_finds_the_line_and_the_levels, .timeout = 300)
     cr_expect(strstr(json_string_value(json_object_get(j, "inferred_from")), "bwlab probe --quick") != NULL);
     json_decref(j);
     tu_result_free(&r);
+
+    /* and bwlab run: the profile says which fields the probe gave; with
+     * --transfers the run carries the probe's transfer keys */
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "1M", "--budget", "0.2",
+                                  "--no-roofline", "--profile", "inferred", "--transfers", "--format", "json", NULL },
+                env2);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    j = parse(r.out);
+    json_t *run = json_array_get(json_object_get(j, "runs"), 0);
+    json_t *prof = json_object_get(run, "profile");
+    cr_expect_str_eq(json_string_value(json_object_get(prof, "name")), "inferred");
+    json_t *fields = json_object_get(prof, "inferred_fields");
+    cr_expect(json_is_array(fields));
+    int has_sector = 0;
+    for (size_t i = 0; i < json_array_size(fields); i++)
+        has_sector |= !strcmp(json_string_value(json_array_get(fields, i)), "sector");
+    cr_expect(has_sector, "the unit was found, so the sector is the probe's");
+    cr_expect_eq(json_integer_value(json_object_get(prof, "sector_bytes")), line);
+    cr_expect_gt(json_array_size(json_object_get(run, "transfers")), 0);
+    cr_expect(json_number_value(json_object_get(run, "launch_latency_us")) > 0);
+    json_decref(j);
+    tu_result_free(&r);
     tu_rmdir(dir);
 }
 
