@@ -469,3 +469,98 @@ Test(cli_probe, profile_inferred_bad_input)
     }
     tu_rmdir(dir);
 }
+
+/* ---- the report, on a result made by hand (no device) ---- */
+
+#include "report_probe.h"
+
+static bench_probe_result *made_result(void)
+{
+    bench_probe_result *r = calloc(1, sizeof *r);
+    r->quick = 1;
+    r->is_cpu = 1;
+    r->n_points = 4;
+    for (size_t i = 0; i < 4; i++) {
+        r->points[i].bytes = (uint64_t)4096 << i;
+        r->points[i].read_gbs = 100.0 / (double)(i + 1);
+        r->points[i].latency_ns = 1.0 + (double)i;
+        r->points[i].latency_cu_ns = 2.0 + (double)i;
+    }
+    r->n_levels = 1;
+    r->have_memory = 1;
+    r->levels[0] = (bench_probe_level){ 8192, 90, 1.5, 2.5 };
+    r->levels[1] = (bench_probe_level){ 0, 30, 3.5, 4.5 };
+    r->chase_valid = 1;
+    r->n_strides = 2;
+    r->stride_x[0] = 4;
+    r->stride_x[1] = 8;
+    r->stride_ns[0] = r->stride_ns[1] = 1;
+    r->n_offsets = 1;
+    for (size_t k = 0; k < BENCH_PROBE_UNITS; k++)
+        r->units[k] = (int64_t)8 << k;
+    snprintf(r->unit_why, sizeof r->unit_why, "no knee and no period: flat");
+    snprintf(r->lanes_why, sizeof r->lanes_why, "not measurable on a CPU device");
+    snprintf(r->banks_why, sizeof r->banks_why, "does not apply");
+    r->n_transfers = 1;
+    r->transfers[0] = (bench_probe_transfer){ 1, 1, 0, 4096, 2.5, 1.6384 };
+    r->launches = 3;
+    r->launch_wall_us = 7;
+    return r;
+}
+
+Test(probe_report, json_contract_keys_and_nulls)
+{
+    ocl_device_info d;
+    memset(&d, 0, sizeof d);
+    d.name = "made-up device";
+    d.platform_name = d.vendor = d.driver_version = d.extensions = "";
+    d.type_name = "cpu";
+    d.local_mem_type = "global";
+    d.profile_name = "cpu";
+    d.profile_why = "made up";
+    d.usable = 1;
+    d.geo = (model_geometry){ 16, 64, 64, 0, 4 };
+    bench_probe_result *r = made_result();
+    report_probe_device dv = { &d, 1, r, NULL, NULL };
+    char *argv[] = { "bwlab", "probe", NULL };
+    report_probe_meta m = { "2026-01-01T00:00:00Z", 2, argv, "/tmp/x/probe.json" };
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(report_probe_json(&m, &dv, 1, &b, &err), BW_OK);
+    json_t *j = parse(bw_buf_str(&b));
+    json_t *o = json_array_get(json_object_get(j, "devices"), 0);
+    cr_expect(json_is_null(json_object_get(o, "inferred_unit_bytes")));
+    cr_expect_str_eq(json_string_value(json_object_get(o, "inferred_unit_reason")), "no knee and no period: flat");
+    cr_expect_eq(json_integer_value(json_object_get(o, "profile_unit_bytes")), 64);
+    cr_expect(json_is_null(json_object_get(o, "inferred_lanes")));
+    cr_expect(json_is_null(json_object_get(o, "inferred_banks")));
+    json_t *lv = json_array_get(json_object_get(o, "cache_levels"), 0);
+    cr_expect_eq(json_integer_value(json_object_get(lv, "size_bytes")), 8192);
+    cr_expect_eq(json_number_value(json_object_get(lv, "read_gbs")), 90);
+    cr_expect_eq(json_number_value(json_object_get(lv, "latency_ns")), 1.5);
+    cr_expect_eq(json_number_value(json_object_get(json_object_get(o, "memory"), "latency_ns")), 3.5);
+    json_t *t = json_array_get(json_object_get(o, "transfers"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(t, "direction")), "h2d");
+    cr_expect_str_eq(json_string_value(json_object_get(t, "memory")), "pinned");
+    cr_expect(json_is_false(json_object_get(t, "blocking")));
+    cr_expect_eq(json_integer_value(json_object_get(t, "bytes")), 4096);
+    cr_expect_eq(json_number_value(json_object_get(t, "gbs")), 2.5);
+    cr_expect_eq(json_number_value(json_object_get(o, "launch_latency_us")), 7);
+    json_decref(j);
+    bw_buf_free(&b);
+    /* the other formats say the kinds and carry the same rows */
+    bw_buf c = BW_BUF_INIT, md = BW_BUF_INIT, tb = BW_BUF_INIT;
+    report_probe_csv(&m, &dv, 1, &c);
+    cr_expect(strncmp(bw_buf_str(&c), "device_index,device,section,x,x_unit,value,value_unit,kind\n", 59) == 0);
+    cr_expect(strstr(bw_buf_str(&c), "0,made-up device,transfer_h2d_pinned_nonblocking,4096,bytes,2.5,GB/s,measured\n") !=
+              NULL, "%s", bw_buf_str(&c));
+    report_probe_md(&m, &dv, 1, &md);
+    cr_expect(strstr(bw_buf_str(&md), "| L1 | 8192 B | 90.0 | 1.50 |") != NULL, "%s", bw_buf_str(&md));
+    report_probe_table(&m, &dv, 1, &tb);
+    cr_expect(strstr(bw_buf_str(&tb), "inferred unit: none; nothing to compare with the profile's sector (64 B)") != NULL,
+              "%s", bw_buf_str(&tb));
+    bw_buf_free(&c);
+    bw_buf_free(&md);
+    bw_buf_free(&tb);
+    bench_probe_result_free(r);
+}

@@ -151,6 +151,8 @@ double model_fit_stride_curve(double x, int64_t u)
 double model_fit_offset_curve(double x, int64_t block, int64_t u)
 {
     int64_t o = (int64_t)x;
+    if (u <= 0 || block <= 0 || o < 0)
+        return 1; /* no unit: nothing to count */
     return (double)((o + block - 1) / u - o / u + 1);
 }
 
@@ -226,6 +228,8 @@ void model_fit_candidates_f(const double *f, const double *y, size_t n, const in
 double model_fit_lanes_curve(double active, int64_t w)
 {
     int64_t a = (int64_t)active;
+    if (w <= 0)
+        return a;
     return (double)((a + w - 1) / w);
 }
 
@@ -233,6 +237,8 @@ double model_fit_banks_curve(double stride, int64_t banks, int64_t width, int64_
 {
     /* words per bank of the first w lanes: count distinct words per bank */
     int64_t s = (int64_t)stride, best = 0;
+    if (banks <= 0 || width <= 0)
+        return 1;
     for (int64_t b = 0; b < banks && b < 1024; b++) {
         int64_t words[1024], nw = 0;
         for (int64_t l = 0; l < w && l < 1024; l++) {

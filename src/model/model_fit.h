@@ -47,7 +47,8 @@ size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double
  *    whole; past the unit each element costs a unit of its own);
  *  - offset sweep: each work-item reads `block` contiguous bytes at byte
  *    offset x from a unit-aligned base: the number of units the block
- *    touches, periodic in u. */
+ *    touches, periodic in u.
+ * A unit (or block) of 0 or less gives 1: no unit, nothing to count. */
 double model_fit_stride_curve(double x, int64_t u);
 double model_fit_offset_curve(double x, int64_t block, int64_t u);
 
