@@ -77,19 +77,27 @@ __kernel void probe_empty(__global uint *restrict out)
     (void)out;
 }
 
-/* Warp width (GPUs): in every work-group only the first `active`
- * work-items run a dependent chain of `iters` integer steps; the others
- * return. A warp costs the same however few of its lanes are active, so
- * the time per active lane falls until `active` reaches the warp width. */
-__kernel void probe_lanes(__global uint *restrict out, uint active, uint iters)
+/* Warp width (GPUs): launched in work-groups of `a` work-items, many
+ * groups, each work-item running 8 independent chains of `iters` integer
+ * steps (enough independent work to keep the device's issue slots busy).
+ * A work-group of a work-items needs ceil(a / W) warps, and a warp costs
+ * the same however few of its lanes are used, so the time stays flat
+ * while a <= W and grows with a past it. */
+__kernel void probe_lanes(__global uint *restrict out, uint iters)
 {
-    size_t l = get_local_id(0);
-    if (l >= active)
-        return;
-    uint x = (uint)get_global_id(0);
-    for (uint i = 0; i < iters; i++)
-        x = x * 1664525u + 1013904223u;
-    out[get_global_id(0)] = x;
+    uint g = (uint)get_global_id(0);
+    uint x0 = g, x1 = g + 1u, x2 = g + 2u, x3 = g + 3u, x4 = g + 4u, x5 = g + 5u, x6 = g + 6u, x7 = g + 7u;
+    for (uint i = 0; i < iters; i++) {
+        x0 = x0 * 1664525u + 1013904223u;
+        x1 = x1 * 1664525u + 1013904223u;
+        x2 = x2 * 1664525u + 1013904223u;
+        x3 = x3 * 1664525u + 1013904223u;
+        x4 = x4 * 1664525u + 1013904223u;
+        x5 = x5 * 1664525u + 1013904223u;
+        x6 = x6 * 1664525u + 1013904223u;
+        x7 = x7 * 1664525u + 1013904223u;
+    }
+    out[g] = x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7;
 }
 
 /* Banks (devices with dedicated local memory): lane l reads word

@@ -25,6 +25,7 @@ typedef struct probe {
     ocl_kernel *k_read, *k_chase, *k_mark, *k_stride, *k_offset, *k_empty, *k_lanes, *k_banks;
     ocl_buffer *src, *out, *next, *starts, *mark;
     uint64_t src_bytes, out_items;
+    uint64_t gpu_local; /* work-group size of the sweeps on a GPU: 256 within every kernel's limit */
     int launches; /* repeats per point, the median is kept */
 } probe;
 
@@ -100,9 +101,7 @@ static shape shape_of(const probe *p, uint64_t n, uint64_t cpu_items)
         s.iter_pitch = 1;
         return s;
     }
-    uint64_t local = GPU_LOCAL;
-    if (p->d->max_work_group_size && local > p->d->max_work_group_size)
-        local = p->d->max_work_group_size;
+    uint64_t local = p->gpu_local ? p->gpu_local : 1;
     uint64_t g = (uint64_t)(p->d->compute_units ? p->d->compute_units : 1) * 2048;
     if (g > p->out_items)
         g = p->out_items;
@@ -433,22 +432,26 @@ static bw_code lanes(probe *p, bw_error *err)
                  "with no lock-step warp whose cost stays flat as lanes are switched on");
         return BW_OK;
     }
-    size_t wg = p->d->max_work_group_size;
+    size_t wg = p->d->max_work_group_size, kmax = 0, mult = 0;
     if (wg > 1024)
         wg = 1024;
-    uint64_t groups = (uint64_t)(p->d->compute_units ? p->d->compute_units : 1) * 32;
+    bw_code rc = ocl_kernel_work_group_info(p->k_lanes, &kmax, &mult, err);
+    if (rc != BW_OK)
+        return rc;
+    if (kmax && kmax < wg)
+        wg = kmax;
+    uint64_t groups = (uint64_t)(p->d->compute_units ? p->d->compute_units : 1) * 64;
     uint32_t iters = p->o->quick ? 1024 : 4096;
-    bw_code rc = ocl_kernel_arg_buffer(p->k_lanes, 0, p->out, err);
+    rc = ocl_kernel_arg_buffer(p->k_lanes, 0, p->out, err);
     if (rc == BW_OK)
-        rc = ocl_kernel_arg_u32(p->k_lanes, 2, iters, err);
+        rc = ocl_kernel_arg_u32(p->k_lanes, 1, iters, err);
     if (groups * wg > p->out_items)
         groups = p->out_items / wg;
     r->n_lanes = 0;
+    /* work-groups of a work-items, a = 1, 2, 4 .. the largest group */
     for (size_t a = 1; a <= wg && r->n_lanes < BENCH_PROBE_MAX_LANES && rc == BW_OK; a *= 2) {
         double ns = 0;
-        rc = ocl_kernel_arg_u32(p->k_lanes, 1, (uint32_t)a, err);
-        if (rc == BW_OK)
-            rc = time_fastest(p, p->k_lanes, groups * wg, wg, &ns, err);
+        rc = time_fastest(p, p->k_lanes, groups * a, a, &ns, err);
         r->lanes_x[r->n_lanes] = (double)a;
         r->lanes_ns[r->n_lanes++] = ns;
     }
@@ -667,6 +670,18 @@ static bw_code setup(probe *p, bw_error *err)
         rc = kernel(p->prog, "probe_lanes", &p->k_lanes, err);
     if (rc == BW_OK && !p->r->is_cpu && !strcmp(p->d->local_mem_type, "local"))
         rc = kernel(p->prog, "probe_banks", &p->k_banks, err);
+    if (rc != BW_OK)
+        return rc;
+    p->gpu_local = GPU_LOCAL;
+    if (p->d->max_work_group_size && p->gpu_local > p->d->max_work_group_size)
+        p->gpu_local = p->d->max_work_group_size;
+    ocl_kernel *sk[] = { p->k_read, p->k_stride, p->k_offset };
+    for (size_t i = 0; i < 3 && rc == BW_OK; i++) {
+        size_t kmax = 0, mult = 0;
+        rc = ocl_kernel_work_group_info(sk[i], &kmax, &mult, err);
+        while (rc == BW_OK && kmax && p->gpu_local > kmax)
+            p->gpu_local /= 2;
+    }
     if (rc != BW_OK)
         return rc;
     uint64_t top = ladder_top(p);

@@ -82,7 +82,7 @@ typedef struct bench_probe_result {
     int64_t inferred_lanes; /* 0: not measured or not found, see lanes_why */
     char lanes_why[256];
     size_t n_lanes;
-    double lanes_x[BENCH_PROBE_MAX_LANES], lanes_ns[BENCH_PROBE_MAX_LANES]; /* ns per active lane */
+    double lanes_x[BENCH_PROBE_MAX_LANES], lanes_ns[BENCH_PROBE_MAX_LANES]; /* work-group size, ns per launch */
     /* banks */
     int inferred_banks; /* 0: see banks_why */
     char banks_why[256];

@@ -395,6 +395,14 @@ static json_t *device_json(const report_probe_device *dv)
     json_object_set_new(o, "granularity", g);
     json_object_set_new(o, "inferred_lanes", r->inferred_lanes ? json_integer((json_int_t)r->inferred_lanes) : json_null());
     json_object_set_new(o, "inferred_lanes_reason", json_string(r->lanes_why));
+    json_t *ls = json_array();
+    for (size_t i = 0; i < r->n_lanes; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "work_group_size", json_integer((json_int_t)r->lanes_x[i]));
+        json_object_set_new(p, "ns", report_json_real(r->lanes_ns[i], 1));
+        json_array_append_new(ls, p);
+    }
+    json_object_set_new(o, "lanes_sweep", ls);
     json_object_set_new(o, "profile_lanes", json_integer(d->geo.lanes));
     json_object_set_new(o, "inferred_banks", r->inferred_banks ? json_integer(r->inferred_banks) : json_null());
     json_object_set_new(o, "inferred_banks_reason", json_string(r->banks_why));
