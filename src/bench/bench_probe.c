@@ -416,6 +416,15 @@ static bw_code granularity(probe *p, bw_error *err)
     model_fit_candidates(r->stride_x, r->stride_ns, r->n_strides, 0, r->units, BENCH_PROBE_UNITS, r->stride_fit);
     model_fit_candidates(r->offset_x, r->offset_ns, r->n_offsets, BENCH_PROBE_BLOCK, r->units, BENCH_PROBE_UNITS,
                          r->offset_fit);
+    for (size_t k = 0; k < BENCH_PROBE_UNITS; k++) {
+        for (size_t i = 0; i < r->n_strides; i++)
+            r->stride_model[k][i] =
+                r->stride_fit[k].a * model_fit_stride_curve(r->stride_x[i], r->units[k]) + r->stride_fit[k].b;
+        for (size_t i = 0; i < r->n_offsets; i++)
+            r->offset_model[k][i] =
+                r->offset_fit[k].a * model_fit_offset_curve(r->offset_x[i], BENCH_PROBE_BLOCK, r->units[k]) +
+                r->offset_fit[k].b;
+    }
     r->inferred_unit =
         model_fit_choose(r->stride_fit, r->offset_fit, BENCH_PROBE_UNITS, 0.7, r->unit_why, sizeof r->unit_why);
     return BW_OK;

@@ -76,6 +76,8 @@ typedef struct bench_probe_result {
     double offset_x[BENCH_PROBE_OFFSETS], offset_ns[BENCH_PROBE_OFFSETS]; /* ns per block */
     int64_t units[BENCH_PROBE_UNITS];
     model_fit_candidate stride_fit[BENCH_PROBE_UNITS], offset_fit[BENCH_PROBE_UNITS];
+    /* modeled: each candidate's fitted curve at every sweep point */
+    double stride_model[BENCH_PROBE_UNITS][BENCH_PROBE_STRIDES], offset_model[BENCH_PROBE_UNITS][BENCH_PROBE_OFFSETS];
     int64_t inferred_unit; /* 0: none, see unit_why */
     char unit_why[320];
     /* warp width */

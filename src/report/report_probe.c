@@ -377,12 +377,9 @@ static json_t *device_json(const report_probe_device *dv)
         json_t *sf = fit_json(&r->stride_fit[k]), *of = fit_json(&r->offset_fit[k]);
         json_t *sm = json_array(), *om = json_array();
         for (size_t i = 0; i < r->n_strides; i++)
-            json_array_append_new(sm, json_real(r->stride_fit[k].a * model_fit_stride_curve(r->stride_x[i], r->units[k]) +
-                                                r->stride_fit[k].b));
+            json_array_append_new(sm, report_json_real(r->stride_model[k][i], 1));
         for (size_t i = 0; i < r->n_offsets; i++)
-            json_array_append_new(om, json_real(r->offset_fit[k].a * model_fit_offset_curve(r->offset_x[i], BENCH_PROBE_BLOCK,
-                                                                                            r->units[k]) +
-                                                r->offset_fit[k].b));
+            json_array_append_new(om, report_json_real(r->offset_model[k][i], 1));
         json_object_set_new(sf, "modeled", sm);
         json_object_set_new(of, "modeled", om);
         json_object_set_new(c, "stride_fit", sf);
