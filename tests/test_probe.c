@@ -177,8 +177,8 @@ Test(probe_fit, no_knee_is_said)
 
 Test(probe_chase, cycle_visits_every_element)
 {
-    const size_t sizes[] = { 2, 3, 1000, 4097 };
-    for (size_t s = 0; s < 4; s++) {
+    const size_t sizes[] = { 1, 2, 3, 1000, 4097 };
+    for (size_t s = 0; s < 5; s++) {
         size_t n = sizes[s];
         uint32_t *next = malloc(n * 4), *mark = calloc(n, 4);
         bench_probe_cycle(next, n, 1234 + s);

@@ -144,7 +144,7 @@ void bench_probe_cycle(uint32_t *next, size_t n, uint64_t seed)
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
     for (size_t i = 0; i < n; i++)
         perm[i] = (uint32_t)i;
-    for (size_t i = n - 1; i > 0; i--) {
+    for (size_t i = n ? n - 1 : 0; i > 0; i--) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;

@@ -113,7 +113,8 @@ void bench_probe_result_free(bench_probe_result *r); /* accepts NULL */
 bw_code bench_probe_check_chase(const uint32_t *mark, size_t n, uint32_t end, uint32_t start, bw_error *err);
 
 /* A random cyclic permutation of n elements (Sattolo's algorithm): next[i]
- * is the element after i, one cycle through all n. seed picks it. */
+ * is the element after i, one cycle through all n (n 1: next[0] = 0; n 0:
+ * nothing). seed picks it. */
 void bench_probe_cycle(uint32_t *next, size_t n, uint64_t seed);
 
 #endif
