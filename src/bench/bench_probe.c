@@ -279,6 +279,26 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
     if ((rc = time_fastest(p, p->k_chase, cu, 1, &ns, err)) != BW_OK)
         return rc;
     pt->latency_cu_ns = ns / steps;
+    /* each parallel chase must end where the host's walk from its start
+     * does (the first 4 where walking them all would take long) */
+    uint32_t ends[1024], check = cu;
+    if ((uint64_t)cu * steps > ((uint64_t)1 << 22) && check > 4)
+        check = 4;
+    if ((rc = ocl_buffer_read(p->c, p->out, 0, ends, check * 4, err)) != BW_OK)
+        return rc;
+    for (uint32_t w = 0; w < check; w++) {
+        want = starts[w];
+        for (uint32_t i = 0; i < steps; i++)
+            want = host_next[want];
+        if (ends[w] != want) {
+            p->r->chase_valid = 0;
+            snprintf(p->r->chase_note, sizeof p->r->chase_note,
+                     "at %llu KiB: parallel chase %u of %u steps ended at element %u, the host's walk at %u",
+                     (unsigned long long)(pt->bytes / KIB), w, steps, ends[w], want);
+            pt->latency_ns = pt->latency_cu_ns = 0;
+            return BW_OK;
+        }
+    }
     return BW_OK;
 }
 
@@ -303,7 +323,7 @@ static bw_code ladders(probe *p, bw_error *err)
     r->chase_valid = 1;
     snprintf(r->chase_note, sizeof r->chase_note,
              "every element visited exactly once by a marked chase of n steps at each size up to 4 MiB; "
-             "every timed chase ended where the host's walk did");
+             "every timed chase (one work-item, and each of the parallel ones) ended where the host's walk did");
     for (size_t i = 0; i < r->n_points && rc == BW_OK; i++) {
         progress(p, "cache and latency ladder", (double)i / (double)r->n_points);
         rc = ladder_point(p, &r->points[i], host_next, err);
