@@ -564,3 +564,35 @@ Test(probe_report, json_contract_keys_and_nulls)
     bw_buf_free(&tb);
     bench_probe_result_free(r);
 }
+
+/* ---- a device that cannot run anything: the fake driver's H100 ---- */
+
+Test(cli_probe, a_device_that_fails_is_reported_and_never_probed)
+{
+    const char *icd = getenv("BWLAB_FAKE_ICD");
+    cr_assert(icd && *icd, "BWLAB_FAKE_ICD is not set: run through meson test");
+    char *dir = tu_temp_dir(), *cache = tu_temp_dir();
+    char line[4200], vendors[4200], table[4400], env[4200];
+    snprintf(line, sizeof line, "%s\n", icd);
+    tu_write_file(dir, "bwlab-fake.icd", line);
+    snprintf(vendors, sizeof vendors, "OCL_ICD_VENDORS=%s", dir);
+    snprintf(table, sizeof table, "BWLAB_FAKE_ICD_TABLE=%s/tests/data/devices/nvidia-h100.json", tu_source_root());
+    snprintf(env, sizeof env, "BWLAB_CACHE_DIR=%s", cache);
+    const char *envs[] = { vendors, table, env, NULL };
+    tu_result r = tu_exec((const char *[]){ "probe", "--device", "gpu", "--quick", "--format", "json", NULL }, envs);
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "NVIDIA H100") != NULL, "%s", r.err);
+    json_t *j = parse(r.out);
+    json_t *d = json_array_get(json_object_get(j, "devices"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(d, "status")), "failed");
+    cr_expect(json_is_string(json_object_get(d, "failure")));
+    json_decref(j);
+    tu_result_free(&r);
+    /* nothing was cached: --profile inferred for it is bad input */
+    r = tu_exec((const char *[]){ "model", "--pattern", "seq", "--profile", "inferred", "--device", "gpu", NULL }, envs);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "run 'bwlab probe --device 0' first") != NULL, "%s", r.err);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    tu_rmdir(cache);
+}
