@@ -22,6 +22,24 @@ __kernel void probe_read(__global const uint *restrict src, __global uint *restr
     out[g] = acc;
 }
 
+/* Cache ladder on a GPU: every work-item of a full device reads, however
+ * small the working set. Work-item g starts at element g % n and steps by
+ * the work-group size (neighbours side by side, so each group's loads
+ * coalesce), wrapping at n, `loads` times; the step is below n, so one
+ * subtraction wraps. */
+__kernel void probe_read_wrap(__global const uint *restrict src, __global uint *restrict out, uint n, uint loads)
+{
+    uint g = (uint)get_global_id(0), step = (uint)get_local_size(0);
+    uint idx = g % n, acc = 0;
+    for (uint i = 0; i < loads; i++) {
+        acc += src[idx] ^ i;
+        idx += step;
+        if (idx >= n)
+            idx -= n;
+    }
+    out[g] = acc;
+}
+
 /* Latency ladder: a pointer chase. next[] holds one random cycle through
  * every element (built on the host, outside the timed region); work-item g
  * starts at starts[g] and follows it `steps` times, each load waiting for

@@ -596,3 +596,16 @@ Test(cli_probe, a_device_that_fails_is_reported_and_never_probed)
     tu_rmdir(dir);
     tu_rmdir(cache);
 }
+
+Test(probe_fit, log_ratio_is_scale_free)
+{
+    double f[4] = { 1, 0.5, 0.25, 0.25 }, y[4] = { 3, 1.5, 0.75, 0.75 }, z[4] = { 3, 3, 3, 3 };
+    cr_expect(model_fit_log_ratio_sse(f, y, 4) < 1e-12, "y = 3f exactly");
+    /* log z - log f = log 3 + (0, ln 2, ln 4, ln 4): their squared deviations from their mean, by hand */
+    double l2 = log(2.0), d[4] = { 0, l2, 2 * l2, 2 * l2 }, m = (0 + l2 + 4 * l2) / 4, s = 0;
+    for (int i = 0; i < 4; i++)
+        s += (d[i] - m) * (d[i] - m);
+    cr_expect(fabs(model_fit_log_ratio_sse(f, z, 4) - s) < 1e-12);
+    y[2] = 0;
+    cr_expect(isinf(model_fit_log_ratio_sse(f, y, 4)));
+}

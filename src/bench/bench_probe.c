@@ -22,10 +22,11 @@ typedef struct probe {
     const bench_probe_opts *o;
     bench_probe_result *r;
     ocl_program *prog, *mark_prog;
-    ocl_kernel *k_read, *k_chase, *k_mark, *k_stride, *k_offset, *k_empty, *k_lanes, *k_banks;
+    ocl_kernel *k_read, *k_read_wrap, *k_chase, *k_mark, *k_stride, *k_offset, *k_empty, *k_lanes, *k_banks;
     ocl_buffer *src, *out, *next, *starts, *mark;
     uint64_t src_bytes, out_items;
     uint64_t gpu_local; /* work-group size of the sweeps on a GPU: 256 within every kernel's limit */
+    uint64_t gpu_items; /* work-items of the GPU cache ladder: 2048 per compute unit, within out */
     int launches; /* repeats per point, the median is kept */
 } probe;
 
@@ -206,16 +207,30 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
 {
     bw_code rc = BW_OK;
     uint64_t n = pt->bytes / 4;
-    /* bandwidth: one work-item on a CPU */
-    shape s = shape_of(p, n, 1);
-    uint64_t per_launch = (uint64_t)s.per_item * s.global * 4;
-    uint64_t target = (p->o->quick ? 8 : 32) * MIB;
-    uint32_t reps = (uint32_t)(target / per_launch ? target / per_launch : 1);
     double ns = 0;
-    if ((rc = set_shape_args(p->k_read, &s, err)) != BW_OK || (rc = ocl_kernel_arg_u32(p->k_read, 5, reps, err)) ||
-        (rc = time_fastest(p, p->k_read, s.global, s.local, &ns, err)) != BW_OK)
-        return rc;
-    pt->read_gbs = ns > 0 ? (double)per_launch * reps / ns : 0;
+    if (p->r->is_cpu) {
+        /* bandwidth: one work-item on a CPU, the set read `reps` times */
+        shape s = shape_of(p, n, 1);
+        uint64_t per_launch = (uint64_t)s.per_item * s.global * 4;
+        uint64_t target = (p->o->quick ? 8 : 32) * MIB;
+        uint32_t reps = (uint32_t)(target / per_launch ? target / per_launch : 1);
+        if ((rc = set_shape_args(p->k_read, &s, err)) != BW_OK ||
+            (rc = ocl_kernel_arg_u32(p->k_read, 5, reps, err)) != BW_OK ||
+            (rc = time_fastest(p, p->k_read, s.global, s.local, &ns, err)) != BW_OK)
+            return rc;
+        pt->read_gbs = ns > 0 ? (double)per_launch * reps / ns : 0;
+    } else {
+        /* a full device at every size: each work-item `loads` loads,
+         * together at least the whole set and 256 MiB */
+        uint64_t local = p->gpu_local, global = p->gpu_items;
+        uint64_t want = n > 64 * MIB ? n : 64 * MIB; /* elements */
+        uint64_t loads = (want + global - 1) / global;
+        if ((rc = ocl_kernel_arg_u32(p->k_read_wrap, 2, (uint32_t)n, err)) != BW_OK ||
+            (rc = ocl_kernel_arg_u32(p->k_read_wrap, 3, (uint32_t)loads, err)) != BW_OK ||
+            (rc = time_fastest(p, p->k_read_wrap, global, local, &ns, err)) != BW_OK)
+            return rc;
+        pt->read_gbs = ns > 0 ? (double)(global * loads * 4) / ns : 0;
+    }
     /* latency: a fresh cycle through n elements */
     bench_probe_cycle(host_next, (size_t)n, pt->bytes);
     if ((rc = ocl_buffer_write(p->c, p->next, 0, host_next, n * 4, err)) != BW_OK)
@@ -486,31 +501,37 @@ static bw_code lanes(probe *p, bw_error *err)
     }
     if (rc != BW_OK)
         return rc;
+    /* the time per work-item against ceil(a / W) / a, on logarithms (a
+     * pure scale: small and large groups weigh alike): it falls as 1/a up
+     * to W and is flat past it. W = 1 is flat throughout: no warp seen */
     int64_t ws[BENCH_PROBE_MAX_LANES];
-    double f[BENCH_PROBE_MAX_LANES * BENCH_PROBE_MAX_LANES];
+    double f[BENCH_PROBE_MAX_LANES], y[BENCH_PROBE_MAX_LANES], sse[BENCH_PROBE_MAX_LANES] = { 0 };
     size_t n = r->n_lanes;
+    for (size_t i = 0; i < n; i++)
+        y[i] = r->lanes_ns[i] / r->lanes_x[i];
+    size_t best = 0;
     for (size_t k = 0; k < n; k++) {
         ws[k] = (int64_t)r->lanes_x[k];
         for (size_t i = 0; i < n; i++)
-            f[k * n + i] = model_fit_lanes_curve(r->lanes_x[i], ws[k]);
-    }
-    model_fit_candidate c[BENCH_PROBE_MAX_LANES];
-    model_fit_candidates_f(f, r->lanes_ns, n, ws, n, c);
-    size_t best = 0;
-    for (size_t k = 1; k < n; k++)
-        if (c[k].rel < c[best].rel)
+            f[i] = model_fit_lanes_curve(r->lanes_x[i], ws[k]) / r->lanes_x[i];
+        sse[k] = model_fit_log_ratio_sse(f, y, n);
+        if (sse[k] < sse[best])
             best = k;
-    /* width 1 is the edge: time grows from one lane on (no warp seen);
-     * width wg: flat all the way (the launch is not bound by the lanes) */
-    if (c[best].rel > 0.3 || best == 0 || best == n - 1) {
+    }
+    double explained = sse[0] > 0 && isfinite(sse[best]) ? 1 - sse[best] / sse[0] : 0;
+    /* width wg: the time per work-item falls all the way (the launch is
+     * not bound by the lanes at all) */
+    if (best == 0 || best == n - 1 || explained < 0.9) {
         snprintf(r->lanes_why, sizeof r->lanes_why,
-                 "no warp width seen: the time against active lanes (1 .. %zu) fits no width better than %.0f%%", wg,
-                 100 * (1 - c[best].rel));
+                 "no warp width seen: the time per work-item against work-group sizes 1 .. %zu is best fitted by "
+                 "width %lld, which is no warp (1: flat; %zu: falling throughout) or explains only %.0f%%",
+                 wg, (long long)ws[best], wg, 100 * explained);
         return BW_OK;
     }
     r->inferred_lanes = ws[best];
-    snprintf(r->lanes_why, sizeof r->lanes_why, "the time stays flat up to %lld active lanes, then grows (fit "
-             "explains %.0f%%)", (long long)ws[best], 100 * (1 - c[best].rel));
+    snprintf(r->lanes_why, sizeof r->lanes_why, "the launch time stays flat up to work-groups of %lld work-items, then "
+             "grows with them (the fit explains %.0f%% of the per-work-item variation)", (long long)ws[best],
+             100 * explained);
     return BW_OK;
 }
 
@@ -687,6 +708,8 @@ static bw_code setup(probe *p, bw_error *err)
     }
     if (rc == BW_OK)
         rc = kernel(p->prog, "probe_read", &p->k_read, err);
+    if (rc == BW_OK && !p->r->is_cpu)
+        rc = kernel(p->prog, "probe_read_wrap", &p->k_read_wrap, err);
     if (rc == BW_OK)
         rc = kernel(p->prog, "probe_chase", &p->k_chase, err);
     if (rc == BW_OK)
@@ -704,8 +727,8 @@ static bw_code setup(probe *p, bw_error *err)
     p->gpu_local = GPU_LOCAL;
     if (p->d->max_work_group_size && p->gpu_local > p->d->max_work_group_size)
         p->gpu_local = p->d->max_work_group_size;
-    ocl_kernel *sk[] = { p->k_read, p->k_stride, p->k_offset };
-    for (size_t i = 0; i < 3 && rc == BW_OK; i++) {
+    ocl_kernel *sk[] = { p->k_read, p->k_stride, p->k_offset, p->k_read_wrap };
+    for (size_t i = 0; i < 4 && rc == BW_OK && sk[i]; i++) {
         size_t kmax = 0, mult = 0;
         rc = ocl_kernel_work_group_info(sk[i], &kmax, &mult, err);
         while (rc == BW_OK && kmax && p->gpu_local > kmax)
@@ -721,6 +744,12 @@ static bw_code setup(probe *p, bw_error *err)
     if (p->out_items * 4 > p->d->max_alloc_bytes)
         p->out_items = p->d->max_alloc_bytes / 4;
     uint32_t cu = p->d->compute_units ? p->d->compute_units : 1;
+    p->gpu_items = (uint64_t)cu * 2048;
+    if (p->gpu_items > p->out_items)
+        p->gpu_items = p->out_items;
+    p->gpu_items = p->gpu_items / p->gpu_local * p->gpu_local;
+    if (p->gpu_items == 0)
+        p->gpu_items = p->gpu_local;
     if ((rc = ocl_buffer_create(p->c, p->src_bytes, "src", &p->src, err)) != BW_OK ||
         (rc = ocl_buffer_create(p->c, p->out_items * 4, "out", &p->out, err)) != BW_OK ||
         (rc = ocl_buffer_create(p->c, top, "next", &p->next, err)) != BW_OK ||
@@ -743,8 +772,8 @@ static bw_code setup(probe *p, bw_error *err)
         rc = ocl_buffer_write(p->c, p->src, off, chunk, len, err);
     }
     free(chunk);
-    ocl_kernel *ks[] = { p->k_read, p->k_stride, p->k_offset };
-    for (size_t i = 0; i < 3 && rc == BW_OK; i++) {
+    ocl_kernel *ks[] = { p->k_read, p->k_stride, p->k_offset, p->k_read_wrap };
+    for (size_t i = 0; i < 4 && rc == BW_OK && ks[i]; i++) {
         rc = ocl_kernel_arg_buffer(ks[i], 0, p->src, err);
         if (rc == BW_OK)
             rc = ocl_kernel_arg_buffer(ks[i], 1, p->out, err);
@@ -761,7 +790,8 @@ static bw_code setup(probe *p, bw_error *err)
 
 static void probe_free(probe *p)
 {
-    ocl_kernel *ks[] = { p->k_read, p->k_chase, p->k_mark, p->k_stride, p->k_offset, p->k_empty, p->k_lanes, p->k_banks };
+    ocl_kernel *ks[] = { p->k_read,   p->k_read_wrap, p->k_chase, p->k_mark, p->k_stride,
+                         p->k_offset, p->k_empty,     p->k_lanes, p->k_banks };
     for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
         ocl_kernel_free(ks[i]);
     ocl_program_free(p->prog);

@@ -305,3 +305,20 @@ int64_t model_fit_choose(const model_fit_candidate *c1, const model_fit_candidat
     }
     return c1[best].unit;
 }
+
+double model_fit_log_ratio_sse(const double *f, const double *y, size_t n)
+{
+    double m = 0, s = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(f[i] > 0) || !(y[i] > 0))
+            return INFINITY;
+        m += log(y[i]) - log(f[i]);
+    }
+    if (n)
+        m /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double d = log(y[i]) - log(f[i]) - m;
+        s += d * d;
+    }
+    return s;
+}

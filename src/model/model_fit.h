@@ -97,6 +97,12 @@ double model_fit_lanes_curve(double active, int64_t w);
  * distinct words any one bank holds. */
 double model_fit_banks_curve(double stride, int64_t banks, int64_t width, int64_t w);
 
+/* The misfit of y = c f (a pure scale, c > 0) on logarithms: the sum of
+ * squared deviations of log y - log f from their mean. Scale-free, so
+ * small and large values weigh alike. INFINITY when a value is not
+ * positive. */
+double model_fit_log_ratio_sse(const double *f, const double *y, size_t n);
+
 /* Fits y = a f_u(x) + b for every candidate u with an arbitrary curve
  * f_u (one value per point per candidate, row-major: f[k * n + i]). */
 void model_fit_candidates_f(const double *f, const double *y, size_t n, const int64_t *units, size_t n_units,
