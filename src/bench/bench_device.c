@@ -45,6 +45,7 @@ void bench_device_of(const ocl_device_info *d, int is_default, bench_device *out
     out->reqd_sub_group_size = d->reqd_sub_group_size;
     out->profile_name = d->profile_name;
     out->profile_why = d->profile_why;
+    out->profile_inferred = d->profile_inferred;
     out->geo = d->geo;
 }
 

@@ -53,6 +53,7 @@ typedef struct bench_device {
     uint32_t reqd_sub_group_size;
     const char *profile_name;  /* NULL on an unusable device */
     const char *profile_why;
+    const char *profile_inferred; /* --profile inferred: the fields a cached probe gave, or NULL */
     model_geometry geo;
 } bench_device;
 

@@ -53,6 +53,7 @@ int cmd_tune(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

@@ -22,6 +22,8 @@ static const char *const run_help_more[] = {
     "A pattern given twice is measured once; a run takes at most 1000 patterns. With --output\n"
     "FILE, FILE.partial keeps each finished pattern (JSON lines) until FILE is written; SIGINT\n"
     "and SIGTERM stop the run and write what was measured (exit 130, 143).\n",
+    "--profile inferred (the profile from a cached 'bwlab probe' of the device) and --transfers\n"
+    "(host-device transfers and launch latency, measured): see 'bwlab help probe'.\n",
     NULL,
 };
 
@@ -29,7 +31,8 @@ static const cli_command commands[] = {
     { "model", "model one warp-instruction or a whole launch (no device needed)",
       "bwlab model (--expr EXPR | --pattern SPEC) [--elem E] [--active N | --mask HEX]\n"
       "            [--base B] [--warp K] [--space global|local]\n"
-      "            [--profile NAME] [--lanes W] [--sector S] [--line L] [--banks N] [--bank-width B]\n"
+      "            [--profile NAME | --profile inferred [--device SPEC]]\n"
+      "            [--lanes W] [--sector S] [--line L] [--banks N] [--bank-width B]\n"
       "            [--launch --items N [--access load|store]]\n"
       "            [--roofline --peak-gflops P --peak-gbs B (--intensity I | --tile T)]\n"
       "            [--format table|json]",
@@ -46,7 +49,10 @@ static const cli_command commands[] = {
       "  --space SPACE       global or local (adds the bank-conflict model); default: the\n"
       "                      pattern's own space (local for bank), else global\n"
       "Profile (docs/design.md section 3):\n"
-      "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic\n"
+      "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic,\n"
+      "                      or inferred: the device's own profile with the fields its cached\n"
+      "                      'bwlab probe' found (unit, W, banks) in place; the output says which\n"
+      "  --device SPEC       with --profile inferred: whose probe (default: the default device)\n"
       "  --lanes W, --sector S, --line L, --banks N, --bank-width B   override one field\n"
       "Whole launch:\n"
       "  --launch, --items N  requested, instruction-model and footprint bytes of N work-items\n"
@@ -61,7 +67,8 @@ static const cli_command commands[] = {
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
       "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
-      "          [--access read|copy|both] [--no-roofline] [--report FILE.html]",
+      "          [--access read|copy|both] [--no-roofline] [--report FILE.html]\n"
+      "          [--profile inferred] [--transfers]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
@@ -169,6 +176,37 @@ static const cli_command commands[] = {
       "Exit status: 0 measured; 1 a device failed (build, validation, a launch below the timing\n"
       "floor); 2 bad input; 3 no OpenCL platform.\n",
       cmd_roofline },
+    { "probe", "infer a device's memory system from measurement: caches, latency, transaction unit, transfers",
+      "bwlab probe [--device SPEC] [--quick] [--format table|csv|json|md] [--output FILE]\n"
+      "            [--kernels DIR] [--quiet]",
+      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
+      "                      (default: the first GPU, else the first device)\n"
+      "  --quick             fewer points and repeats (2 per doubling, working sets to 2 x the\n"
+      "                      last-level cache, transfers to 16 MiB): under 30 s on PoCL\n"
+      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
+      "  --output FILE       write the results there instead of standard output\n"
+      "  --kernels DIR       read probe.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
+      "  --quiet             no progress line on standard error\n"
+      "What it measures (cl/probe.cl; docs/results.md, 'bwlab probe'):\n"
+      "  cache ladder        read GB/s against working sets from 4 KiB to 4 x the last-level cache,\n"
+      "                      4 points per doubling; its knees are the levels, set beside\n"
+      "                      CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a CPU, the host's sysfs caches\n"
+      "  latency ladder      a pointer chase through a random cycle (built on the host, untimed):\n"
+      "                      ns per load for one work-item and for one per compute unit; a marked\n"
+      "                      chase checks that every element is visited once\n"
+      "  transaction unit    a byte-stride sweep (4 .. 512 B) and an offset sweep (0 .. 256 B): the\n"
+      "                      knee and period fitted by each candidate unit's modeled curve\n"
+      "  warp width, banks   where the device shows them (a GPU); on a CPU it says why not\n"
+      "  transfers           host to device and back, pageable and pinned, blocking and not,\n"
+      "                      4 KiB .. 1 GiB within the device's limits; an empty kernel's launch latency\n"
+      "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...). 'bwlab model --profile inferred\n"
+      "[--device SPEC]' and 'bwlab run --profile inferred' take the device's own profile with the\n"
+      "fields its cached probe found (unit as sector, and line where the profile's is no multiple\n"
+      "of it; W; banks) in place, and say which; a device never probed is an error: run 'bwlab\n"
+      "probe' first. 'bwlab run --transfers' adds the transfers and launch latency to a run.\n"
+      "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
+      "other figures are still written); 2 bad input; 3 no OpenCL platform.\n",
+      cmd_probe },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",
       "  --format FORMAT     table (default) or json\n", cmd_patterns },

@@ -12,12 +12,14 @@
 #include "bench_device.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
+#include "bench_probe.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
 #include "bw_parse.h"
 #include "bwlab_config.h"
 #include "cli.h"
+#include "cli_inferred.h"
 #include "cli_format.h"
 #include "cli_journal.h"
 #include "cli_limits.h"
@@ -45,6 +47,8 @@ enum {
     OPT_ACCESS,
     OPT_NO_ROOFLINE,
     OPT_REPORT,
+    OPT_PROFILE,
+    OPT_TRANSFERS,
 };
 
 /* the short roofline after each device's patterns: at most this budget
@@ -69,6 +73,8 @@ static const struct option long_opts[] = {
     { "access", required_argument, NULL, OPT_ACCESS },
     { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
     { "report", required_argument, NULL, OPT_REPORT },
+    { "profile", required_argument, NULL, OPT_PROFILE },
+    { "transfers", no_argument, NULL, OPT_TRANSFERS },
     { 0 },
 };
 
@@ -120,6 +126,10 @@ typedef struct run_state {
     char *roof_source, *roof_path;      /* roofline.cl, read once */
     bench_roofline_result **roofs;      /* per device: the short roofline, or NULL */
     char **roof_failures;               /* per device: why it failed, or NULL */
+    const char *profile;                /* --profile: only "inferred" */
+    int transfers;                      /* --transfers */
+    bench_probe_result **xfers;         /* per device: transfers and launch latency, or NULL */
+    char **xfer_failures;               /* per device: why they failed, or NULL */
 } run_state;
 
 static void state_free(run_state *s)
@@ -144,6 +154,12 @@ static void state_free(run_state *s)
         free(s->roof_failures[i]);
     free(s->roofs);
     free(s->roof_failures);
+    for (size_t i = 0; s->xfers && i < s->ndev; i++)
+        bench_probe_result_free(s->xfers[i]);
+    for (size_t i = 0; s->xfer_failures && i < s->ndev; i++)
+        free(s->xfer_failures[i]);
+    free(s->xfers);
+    free(s->xfer_failures);
     free(s->roof_source);
     free(s->roof_path);
     free(s->failures);
@@ -248,6 +264,15 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         case OPT_QUIET: s->quiet = 1; break;
         case OPT_KERNELS: s->kernels_dir = optarg; break;
         case OPT_NO_ROOFLINE: s->no_roofline = 1; break;
+        case OPT_PROFILE:
+            if (strcmp(optarg, CLI_INFERRED_PROFILE))
+                st = cli_usage_error(self, "--profile: '%s': bwlab run takes only 'inferred' (a profile from the "
+                                           "device's cached 'bwlab probe'); without it each device uses the profile "
+                                           "'bwlab devices' shows",
+                                     optarg);
+            s->profile = optarg;
+            break;
+        case OPT_TRANSFERS: s->transfers = 1; break;
         case OPT_RSE: {
             double pct = 0;
             if (bw_parse_double(optarg, "--rse", &pct, &err) != BW_OK)
@@ -454,6 +479,30 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
     return rc;
 }
 
+/* --profile inferred: each device's profile with its cached probe's
+ * findings in place; a device without a probe is bad input */
+static int inferred_profiles(const cli_command *self, run_state *s)
+{
+    for (size_t k = 0; k < s->ndev; k++) {
+        const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+        model_geometry g;
+        char fields[64], source[600], why[1024];
+        bw_error err = BW_ERROR_INIT;
+        bw_code rc = cli_inferred_geometry(d, &g, fields, sizeof fields, source, sizeof source, &err);
+        if (rc == BW_OK) {
+            snprintf(why, sizeof why, "inferred: %s measured by %s; the rest from profile %s (%s)",
+                     fields[0] ? fields : "no field", source, d->profile_name, d->profile_why);
+            rc = ocl_device_override_profile(s->plats, s->dev_idx[k], CLI_INFERRED_PROFILE, why, fields, &g, &err);
+        }
+        if (rc != BW_OK) {
+            int st = rc == BW_E_USAGE ? cli_usage_error(self, "%s", bw_error_text(&err)) : cli_fail(self, &err);
+            bw_error_clear(&err);
+            return st;
+        }
+    }
+    return 0;
+}
+
 static void run_identity(run_state *s)
 {
     cli_iso_date(s->date, sizeof s->date);
@@ -487,6 +536,8 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     r.tune_cache = s->tune_path;
     r.roofline = s->roofs[k];
     r.roofline_failure = s->roof_failures[k];
+    r.transfers = s->xfers ? s->xfers[k] : NULL;
+    r.transfers_failure = s->xfer_failures ? s->xfer_failures[k] : NULL;
     return r;
 }
 
@@ -593,7 +644,6 @@ int cmd_run(int argc, char **argv)
     if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
         (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
         (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||
-        (rc = bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err)) != BW_OK ||
         (rc = bench_kernels_load(s.kernels_dir, &s.kernels, &err)) != BW_OK) {
         st = cli_fail(self, &err);
         goto done;
@@ -606,6 +656,19 @@ int cmd_run(int argc, char **argv)
     s.roofs = calloc(s.ndev, sizeof *s.roofs);
     s.roof_failures = calloc(s.ndev, sizeof *s.roof_failures);
     if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures || !s.roofs || !s.roof_failures) {
+        st = cli_nomem(self);
+        goto done;
+    }
+    if (s.profile && (st = inferred_profiles(self, &s)) != 0)
+        goto done;
+    /* after --profile inferred: the provenance carries the profile used */
+    if ((rc = bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err)) != BW_OK) {
+        st = cli_fail(self, &err);
+        goto done;
+    }
+    s.xfers = calloc(s.ndev, sizeof *s.xfers);
+    s.xfer_failures = calloc(s.ndev, sizeof *s.xfer_failures);
+    if (!s.xfers || !s.xfer_failures) {
         st = cli_nomem(self);
         goto done;
     }
@@ -695,6 +758,26 @@ int cmd_run(int argc, char **argv)
                 cli_fail(self, &err);
                 if (!(s.roof_failures[k] = strdup(bw_error_text(&err)))) {
                     st = cli_nomem(self);
+                    goto done;
+                }
+                any_failed = 1;
+            }
+            bw_error_clear(&err);
+        }
+        if (s.transfers && !interrupted) {
+            if (show)
+                fprintf(stderr, "[transfers] host<->device copies and launch latency");
+            bench_probe_opts po;
+            memset(&po, 0, sizeof po);
+            po.transfers_only = 1;
+            po.kernel_dir = s.kernels_dir;
+            rc = bench_probe_run(s.ctx[k], &po, &s.xfers[k], &err);
+            if (show)
+                fprintf(stderr, "\r\033[K");
+            if (rc != BW_OK) {
+                cli_fail(self, &err);
+                if (!(s.xfer_failures[k] = strdup(bw_error_text(&err)))) {
+                    st = cli_usage_error(self, "out of memory");
                     goto done;
                 }
                 any_failed = 1;

@@ -16,6 +16,7 @@
 #include "report_devices.h"
 #include "report_explain.h"
 #include "report_format.h"
+#include "report_probe.h"
 #include "report_model.h"
 #include "report_roofline.h"
 #include "report_tune.h"
@@ -756,6 +757,10 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         if (k)
             bw_buf_putc(out, '\n');
         header_lines(m, run, out, "");
+        if (run->transfers)
+            report_probe_transfers_table(run->transfers, out);
+        else if (run->transfers_failure)
+            bw_buf_printf(out, "transfers: not measured: %s\n", run->transfers_failure);
         if (!run->plan)
             continue;
         if (both_modes(run->plan)) {
@@ -1106,6 +1111,14 @@ static json_t *profile_json(const bench_device *d, const model_geometry *g)
     json_object_set_new(o, "line_bytes", json_integer(g->line));
     json_object_set_new(o, "banks", g->banks ? json_integer(g->banks) : json_null());
     json_object_set_new(o, "bank_width", g->banks ? json_integer(g->bank_width) : json_null());
+    if (d->profile_inferred) { /* --profile inferred: which fields a cached probe gave */
+        json_t *f = json_array();
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", d->profile_inferred);
+        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+            json_array_append_new(f, json_string(t));
+        json_object_set_new(o, "inferred_fields", f);
+    }
     return o;
 }
 
@@ -1169,6 +1182,13 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(o, "profile", profile_json(run->device, p ? &p->geo : &run->device->geo));
     tune_json(o, run);
     json_object_set_new(o, "roofline", roofline_json(run));
+    if (run->transfers) { /* --transfers: the keys of bwlab probe's (report_probe) */
+        json_t *t = report_probe_transfers_json(run->transfers);
+        json_object_update(o, t);
+        json_decref(t);
+    } else if (run->transfers_failure) {
+        json_object_set_new(o, "transfers_failure", json_string(run->transfers_failure));
+    }
     if (!p)
         return o; /* the device failed before its plan was made */
     json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));

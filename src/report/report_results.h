@@ -11,6 +11,7 @@
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
+#include "bench_probe.h"
 #include "bw_buf.h"
 #include "bw_error.h"
 #include "bench_device.h"
@@ -34,6 +35,10 @@ typedef struct report_run {
      * not measured (--no-roofline, the device failed, an interrupt) */
     const bench_roofline_result *roofline;
     const char *roofline_failure;
+    /* --transfers: host<->device copies and launch latency (bench_probe,
+     * transfers only), or why they failed; both NULL without --transfers */
+    const bench_probe_result *transfers;
+    const char *transfers_failure;
 } report_run;
 
 /* What is common to the whole invocation. */
