@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "bw_file.h"
+#include "report_merge_probe.h"
+#include "report_probe.h"
 #include "report_results.h"
 
 /* ---- small helpers ---- */
@@ -150,7 +152,7 @@ static const json_t *opt_obj(chk *c, const json_t *o, const char *where, const c
 
 typedef struct loader {
     report_merged *m;
-    size_t cap_files, cap_devices, cap_runs, cap_rows, cap_entries, cap_diags;
+    size_t cap_files, cap_devices, cap_runs, cap_rows, cap_entries, cap_diags, cap_probes;
     size_t *cap_samples;       /* per entry */
     uint64_t *hash;            /* per file: FNV-1a of its bytes */
     size_t *len;               /* per file: its size */
@@ -402,7 +404,7 @@ static void check_doc(chk *c, const json_t *root)
     if (c->bad)
         return;
     if (strcmp(schema, REPORT_RESULTS_SCHEMA) != 0) {
-        chk_fail(c, "schema is '%s', expected '%s' (a file written by bwlab run --format json)", schema,
+        chk_fail(c, "schema is '%s', expected '%s' (a file written by bwlab run --format json) or '" REPORT_PROBE_SCHEMA "' (bwlab probe --format json)", schema,
                  REPORT_RESULTS_SCHEMA);
         return;
     }
@@ -484,6 +486,8 @@ static void check_doc(chk *c, const json_t *root)
             opt_int(c, prof, pw, "lanes");
             opt_int(c, prof, pw, "sector_bytes");
         }
+        if (!c->bad && !report_merge_probe_check_run(run, where, c->msg, sizeof c->msg))
+            c->bad = 1;
         const json_t *roof = opt_obj(c, run, where, "roofline");
         if (roof) {
             const json_t *pts = json_object_get(roof, "points");
@@ -579,6 +583,41 @@ static const char *str_of(const json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
+/* Adds the probe figures of obj (a probe devices[] entry, or a run with
+ * --transfers) for device di. 0 when out of memory. */
+static int add_probe(loader *L, size_t di, const json_t *root, const json_t *obj, const char *file,
+                     int file_index, int from_run)
+{
+    report_merged *m = L->m;
+    if (!GROW(m->probes, m->n_probes, L->cap_probes))
+        return 0;
+    report_merge_probe *p = &m->probes[m->n_probes++];
+    memset(p, 0, sizeof *p);
+    p->device = di;
+    p->file_index = file_index;
+    p->from_run = from_run;
+    p->file = strdup(file);
+    p->date = dup_or_null(str_of(root, "date"));
+    p->note = dup_or_null(str_of(root, "note"));
+    return p->file && report_merge_probe_fill(p, obj);
+}
+
+/* Merges a checked probe results document. 0 when out of memory. */
+static int merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index)
+{
+    int ok = 1;
+    size_t i;
+    const json_t *d;
+    json_array_foreach(json_object_get(root, "devices"), i, d) {
+        const json_t *dev = json_object_get(d, "device");
+        const json_t *prof = json_object_get(dev, "profile");
+        size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
+        if (!ok || !add_probe(L, di, root, d, file, file_index, 0))
+            return 0;
+    }
+    return 1;
+}
+
 /* Merges a checked document. 0 when out of memory. */
 static int merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
 {
@@ -642,6 +681,8 @@ static int merge_doc(loader *L, const json_t *root, const char *file, int file_i
         }
         m->devices[di].n_runs++;
         if (!r->file)
+            return 0;
+        if (report_merge_probe_run_has(run) && !add_probe(L, di, root, run, file, file_index, 1))
             return 0;
     }
     const json_t *results = json_object_get(root, "results");
@@ -809,8 +850,16 @@ static void read_file(loader *L, const char *path)
             chk_fail(&c, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
     }
     free(text);
-    if (!c.bad)
+    /* a bwlab probe results file, beside run results */
+    int probe = !c.bad && !partial && json_is_object(root) &&
+                json_is_string(json_object_get(root, "schema")) &&
+                !strcmp(json_string_value(json_object_get(root, "schema")), REPORT_PROBE_SCHEMA);
+    if (probe) {
+        if (!report_merge_probe_check_doc(root, c.msg, sizeof c.msg))
+            c.bad = 1;
+    } else if (!c.bad) {
         check_doc(&c, root);
+    }
     if (c.bad) {
         diag(L, path, 1, "%s%s", partial ? "partial journal: " : "", c.msg);
         json_decref(root);
@@ -845,7 +894,8 @@ static void read_file(loader *L, const char *path)
     L->hash[fi] = h;
     L->len[fi] = len;
     m->n_files++;
-    if (!m->files[fi].path || !merge_doc(L, root, path, (int)fi, partial))
+    if (!m->files[fi].path ||
+        !(probe ? merge_probe_doc(L, root, path, (int)fi) : merge_doc(L, root, path, (int)fi, partial)))
         L->nomem = 1;
     if (partial)
         diag(L, path, 0, "partial: %zu results of a run that did not finish", json_array_size(json_object_get(root, "results")));
@@ -1015,7 +1065,7 @@ bw_code report_load_paths(const char *const *paths, size_t n, report_merged **ou
         return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
     }
     *out = L.m;
-    if (L.m->n_entries == 0)
+    if (L.m->n_entries == 0 && L.m->n_probes == 0)
         return bw_error_set(err, BW_E_FORMAT, "no results to compare: none of the %zu input%s could be read", n,
                             n == 1 ? "" : "s");
     return BW_OK;
@@ -1135,6 +1185,9 @@ void report_merged_free(report_merged *m)
         free(m->entries[i].samples);
         free(m->entries[i].expression);
     }
+    for (size_t i = 0; i < m->n_probes; i++)
+        report_merge_probe_clear(&m->probes[i]);
+    free(m->probes);
     for (size_t i = 0; i < m->n_diags; i++) {
         free(m->diags[i].file);
         free(m->diags[i].message);

@@ -147,6 +147,47 @@ typedef struct report_merge_diag {
     int is_error;    /* 1: skipped; 0: a note (duplicate, partial) */
 } report_merge_diag;
 
+/* Probe figures (measured): one cache level, one ladder point, one
+ * host<->device copy (docs/results.md, "bwlab probe"). */
+typedef struct report_merge_level {
+    double size_bytes, read_gbs, latency_ns, latency_per_cu_ns; /* NAN when absent */
+} report_merge_level;
+
+typedef struct report_merge_ladder_point {
+    double bytes, read_gbs, latency_ns, latency_per_cu_ns; /* NAN when absent */
+} report_merge_ladder_point;
+
+typedef struct report_merge_transfer {
+    char direction[8]; /* "h2d", "d2h" ("" when absent) */
+    char memory[12];   /* "pageable", "pinned" */
+    int blocking;      /* 1 blocking, 0 not */
+    double bytes, gbs, us; /* bytes requested; GB/s and time measured */
+} report_merge_transfer;
+
+/* One device's probe figures from one file: a `bwlab probe` results file
+ * (schema "bwlab.probe-results", devices[]) or a `bwlab run --transfers`
+ * run (runs[].transfers: transfers and launch latency only). Attached to
+ * the device by the same identity as runs (vendor, name, driver). */
+typedef struct report_merge_probe {
+    size_t device;         /* index into report_merged.devices */
+    char *file;            /* the path it was read from */
+    int file_index;        /* index into report_merged.files */
+    int from_run;          /* 1: a run file's --transfers; 0: bwlab probe */
+    char *date;            /* or NULL */
+    char *status;          /* "probed", "failed", or NULL */
+    char *note;            /* a top-level "note" (sample files), or NULL */
+    long long inferred_unit_bytes;  /* measured, -1 when absent */
+    long long profile_unit_bytes, profile_line_bytes; /* the profile's, -1 when absent */
+    char *unit_agreement;  /* or NULL */
+    report_merge_level *levels;         size_t n_levels;   /* nearest first */
+    report_merge_level memory;          /* the last plateau; size_bytes NAN */
+    report_merge_ladder_point *ladder;  size_t n_ladder;   /* by size */
+    report_merge_transfer *transfers;   size_t n_transfers;
+    double launch_latency_us;           /* measured, NAN when absent */
+    double small_transfer_latency_us;   /* measured, NAN when absent */
+    long long small_transfer_bytes;     /* -1 when absent */
+} report_merge_probe;
+
 typedef struct report_merged {
     report_merge_file *files;     size_t n_files;
     report_merge_device *devices; size_t n_devices;
@@ -154,14 +195,15 @@ typedef struct report_merged {
     report_merge_row *rows;       size_t n_rows;
     report_merge_entry *entries;  size_t n_entries; /* by row, then device */
     report_merge_diag *diags;     size_t n_diags;
+    report_merge_probe *probes;   size_t n_probes; /* in file order */
     int baseline;                 /* device index of --baseline, -1 without */
 } report_merged;
 
-/* Reads every path (a result file, an OUT.partial journal, or a directory
+/* Reads every path (a result file, a probe results file, an OUT.partial journal, or a directory
  * searched recursively for *.json and *.partial in name order) and merges
  * them. Bad inputs are recorded in (*out)->diags and skipped. Returns
  * BW_OK with *out (caller frees with report_merged_free) even when some
- * inputs were bad; BW_E_FORMAT when no input held any result (*out is
+ * inputs were bad; BW_E_FORMAT when no input held any result or probe (*out is
  * still returned, with the diagnostics); BW_E_NOMEM. */
 bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err);
 
