@@ -165,7 +165,199 @@ static void legend(const report_merged *m, int md, bw_buf *out)
                 bw_buf_printf(out, "; note: %s", rn->note);
             bw_buf_puts(out, "\n");
         }
+        for (size_t k = 0; k < m->n_probes; k++) {
+            const report_merge_probe *p = &m->probes[k];
+            if (p->device != d || p->from_run)
+                continue;
+            bw_buf_printf(out, md ? "  - probe %zu: `%s`: " : "      probe %zu: %s: ", k + 1, p->file);
+            bw_buf_printf(out, "bwlab probe, %s", p->date ? p->date : "(no date)");
+            if (p->status && strcmp(p->status, "probed") != 0)
+                bw_buf_printf(out, ", %s", p->status);
+            if (p->note)
+                bw_buf_printf(out, "; note: %s", p->note);
+            bw_buf_puts(out, "\n");
+        }
     }
+}
+
+/* ---- the probe section: bwlab probe files and run --transfers ---- */
+
+static void num(grid *g, double v); /* "%.2f", or "-" when not measured */
+
+/* where a probe record came from, for a table cell: "probe K" (the
+ * legend's numbering) or "run R --transfers" */
+static void probe_source(grid *g, const report_merged *m, const report_merge_probe *p, size_t k)
+{
+    if (!p->from_run) {
+        cell(g, "probe %zu", k + 1);
+        return;
+    }
+    for (size_t r = 0; r < m->n_runs; r++)
+        if (m->runs[r].file_index == p->file_index && m->runs[r].device == p->device) {
+            cell(g, "run %zu --transfers", r + 1);
+            return;
+        }
+    cell(g, "run --transfers");
+}
+
+static void num3(grid *g, double v)
+{
+    if (report_merge_has(v))
+        cell(g, "%.3f", v);
+    else
+        cell(g, "-");
+}
+
+/* The largest size of each (direction, memory, blocking) of a probe, in
+ * order of first appearance: idx[] gets the transfers' indices; returns
+ * how many (at most cap). */
+static size_t largest_transfers(const report_merge_probe *p, size_t *idx, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_transfers; i++) {
+        const report_merge_transfer *t = &p->transfers[i];
+        size_t k = 0;
+        for (; k < n; k++) {
+            const report_merge_transfer *u = &p->transfers[idx[k]];
+            if (!strcmp(u->direction, t->direction) && !strcmp(u->memory, t->memory) && u->blocking == t->blocking)
+                break;
+        }
+        if (k == n) {
+            if (n == cap)
+                continue;
+            idx[n++] = i;
+        } else if (report_merge_has(t->bytes) &&
+                   (!report_merge_has(p->transfers[idx[k]].bytes) || t->bytes > p->transfers[idx[k]].bytes)) {
+            idx[k] = i;
+        }
+    }
+    return n;
+}
+
+static void probe_tables(const report_merged *m, int md, bw_buf *out)
+{
+    if (m->n_probes == 0)
+        return;
+    heading(out, md, "Probe: transaction unit, launch latency (bwlab probe, bwlab run --transfers)");
+    para(out, md,
+         "One row per probe record (a bwlab probe file's device, or a run's --transfers figures); devices with "
+         "none are not measured. Inferred unit: measured by the granularity sweeps; profile unit: the profile's "
+         "sector (requested). Latencies measured (medians, wall clock). '-' not measured.");
+    grid g = { 7, 0, 0, NULL };
+    const char *h[] = { "device", "source", "inferred unit B (measured)", "profile sector B", "profile line B",
+                        "launch latency us (measured)", "small copy us (measured)" };
+    for (size_t i = 0; i < 7; i++)
+        cell(&g, "%s", h[i]);
+    for (size_t d = 0; d < m->n_devices; d++) {
+        int any = 0;
+        for (size_t k = 0; k < m->n_probes; k++) {
+            const report_merge_probe *p = &m->probes[k];
+            if (p->device != d)
+                continue;
+            any = 1;
+            cell(&g, "%s", m->devices[d].label);
+            probe_source(&g, m, p, k);
+            if (p->inferred_unit_bytes > 0)
+                cell(&g, "%lld", p->inferred_unit_bytes);
+            else
+                cell(&g, "%s", p->from_run ? "-" : "none found");
+            if (p->profile_unit_bytes > 0)
+                cell(&g, "%lld", p->profile_unit_bytes);
+            else
+                cell(&g, "-");
+            if (p->profile_line_bytes > 0)
+                cell(&g, "%lld", p->profile_line_bytes);
+            else
+                cell(&g, "-");
+            num(&g, p->launch_latency_us);
+            if (report_merge_has(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
+                cell(&g, "%.2f (%lld B)", p->small_transfer_latency_us, p->small_transfer_bytes);
+            else
+                num(&g, p->small_transfer_latency_us);
+        }
+        if (!any) {
+            cell(&g, "%s", m->devices[d].label);
+            cell(&g, "not measured");
+            for (int i = 0; i < 5; i++)
+                cell(&g, "-");
+        }
+    }
+    grid_emit(&g, 2, md, out);
+    grid_free(&g);
+
+    heading(out, md, "Probe: cache levels (measured)");
+    para(out, md,
+         "Each level: the largest working set on its plateau, and the medians over the plateau of the read "
+         "bandwidth and of the ns per dependent load (one work-item; per CU: one work-item per compute unit). "
+         "'memory': the last plateau. All measured.");
+    grid c = { 7, 0, 0, NULL };
+    const char *hc[] = { "device", "source", "level", "size B", "read GB/s", "latency ns", "latency per CU ns" };
+    for (size_t i = 0; i < 7; i++)
+        cell(&c, "%s", hc[i]);
+    size_t rows = 0;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        for (size_t l = 0; l <= p->n_levels; l++) {
+            const report_merge_level *v = l < p->n_levels ? &p->levels[l] : &p->memory;
+            if (l == p->n_levels && !report_merge_has(v->read_gbs) && !report_merge_has(v->latency_ns))
+                continue;
+            cell(&c, "%s", m->devices[p->device].label);
+            probe_source(&c, m, p, k);
+            if (l < p->n_levels)
+                cell(&c, "%zu", l + 1);
+            else
+                cell(&c, "memory");
+            if (report_merge_has(v->size_bytes))
+                cell(&c, "%.0f", v->size_bytes);
+            else
+                cell(&c, "-");
+            num(&c, v->read_gbs);
+            num(&c, v->latency_ns);
+            num(&c, v->latency_per_cu_ns);
+            rows++;
+        }
+    }
+    if (rows)
+        grid_emit(&c, 3, md, out);
+    else
+        para(out, md, "No cache levels: the probe records hold no cache ladder (run --transfers measures none).");
+    grid_free(&c);
+
+    heading(out, md, "Probe: host-device transfers at the largest size (measured)");
+    para(out, md,
+         "Per direction (h2d host to device, d2h device to host), memory (pageable: malloc; pinned: "
+         "CL_MEM_ALLOC_HOST_PTR and map) and blocking: the largest copy measured, its bytes (requested), GB/s "
+         "and time per copy (measured, wall clock).");
+    grid t = { 8, 0, 0, NULL };
+    const char *ht[] = { "device", "source", "direction", "memory", "blocking", "bytes", "GB/s", "us" };
+    for (size_t i = 0; i < 8; i++)
+        cell(&t, "%s", ht[i]);
+    rows = 0;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        size_t idx[16];
+        size_t n = largest_transfers(p, idx, 16);
+        for (size_t i = 0; i < n; i++) {
+            const report_merge_transfer *x = &p->transfers[idx[i]];
+            cell(&t, "%s", m->devices[p->device].label);
+            probe_source(&t, m, p, k);
+            cell(&t, "%s", x->direction[0] ? x->direction : "-");
+            cell(&t, "%s", x->memory[0] ? x->memory : "-");
+            cell(&t, "%s", x->blocking ? "yes" : "no");
+            if (report_merge_has(x->bytes))
+                cell(&t, "%.0f", x->bytes);
+            else
+                cell(&t, "-");
+            num3(&t, x->gbs);
+            num(&t, x->us);
+            rows++;
+        }
+    }
+    if (rows)
+        grid_emit(&t, 5, md, out);
+    else
+        para(out, md, "No transfers: the probe records hold none.");
+    grid_free(&t);
 }
 
 static void main_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -407,6 +599,7 @@ static void write_text(const report_merged *m, const report_compare_opts *o, int
     baseline_table(m, o, md, out);
     repeats_table(m, o, md, out);
     nominal_table(m, md, out);
+    probe_tables(m, md, out);
 }
 
 void report_compare_table(const report_merged *m, const report_compare_opts *o, bw_buf *out)
@@ -489,6 +682,12 @@ void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw
 }
 
 /* ---- JSON ---- */
+
+/* a byte count held as a double: an integer, or null */
+static json_t *jbytes(double v)
+{
+    return report_merge_has(v) ? json_integer((json_int_t)llround(v)) : json_null();
+}
 
 static json_t *jreal(double v)
 {
@@ -649,6 +848,68 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
         json_array_append_new(ents, j);
     }
     json_object_set_new(root, "entries", ents);
+    json_t *probes = json_array();
+    for (size_t i = 0; i < m->n_probes; i++) {
+        const report_merge_probe *p = &m->probes[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "device", json_string(m->devices[p->device].label));
+        json_object_set_new(j, "file", json_string(p->file));
+        json_object_set_new(j, "source", json_string(p->from_run ? "run" : "probe"));
+        json_object_set_new(j, "date", jstr(p->date));
+        json_object_set_new(j, "status", jstr(p->status));
+        json_object_set_new(j, "note", jstr(p->note));
+        json_object_set_new(j, "inferred_unit_bytes", jint(p->inferred_unit_bytes));
+        json_object_set_new(j, "profile_unit_bytes", jint(p->profile_unit_bytes));
+        json_object_set_new(j, "profile_line_bytes", jint(p->profile_line_bytes));
+        json_object_set_new(j, "unit_agreement", jstr(p->unit_agreement));
+        json_object_set_new(j, "launch_latency_us", jreal(p->launch_latency_us));
+        json_object_set_new(j, "small_transfer_latency_us", jreal(p->small_transfer_latency_us));
+        json_object_set_new(j, "small_transfer_bytes", jint(p->small_transfer_bytes));
+        json_t *lv = json_array();
+        for (size_t k = 0; k < p->n_levels; k++) {
+            json_t *e = json_object();
+            json_object_set_new(e, "size_bytes", jbytes(p->levels[k].size_bytes));
+            json_object_set_new(e, "read_gbs", jreal(p->levels[k].read_gbs));
+            json_object_set_new(e, "latency_ns", jreal(p->levels[k].latency_ns));
+            json_object_set_new(e, "latency_per_cu_ns", jreal(p->levels[k].latency_per_cu_ns));
+            json_array_append_new(lv, e);
+        }
+        json_object_set_new(j, "cache_levels", lv);
+        if (report_merge_has(p->memory.read_gbs) || report_merge_has(p->memory.latency_ns)) {
+            json_t *e = json_object();
+            json_object_set_new(e, "read_gbs", jreal(p->memory.read_gbs));
+            json_object_set_new(e, "latency_ns", jreal(p->memory.latency_ns));
+            json_object_set_new(e, "latency_per_cu_ns", jreal(p->memory.latency_per_cu_ns));
+            json_object_set_new(j, "memory", e);
+        } else {
+            json_object_set_new(j, "memory", json_null());
+        }
+        json_t *ld = json_array();
+        for (size_t k = 0; k < p->n_ladder; k++) {
+            json_t *e = json_object();
+            json_object_set_new(e, "bytes", jbytes(p->ladder[k].bytes));
+            json_object_set_new(e, "read_gbs", jreal(p->ladder[k].read_gbs));
+            json_object_set_new(e, "latency_ns", jreal(p->ladder[k].latency_ns));
+            json_object_set_new(e, "latency_per_cu_ns", jreal(p->ladder[k].latency_per_cu_ns));
+            json_array_append_new(ld, e);
+        }
+        json_object_set_new(j, "ladder", ld);
+        json_t *tr = json_array();
+        for (size_t k = 0; k < p->n_transfers; k++) {
+            const report_merge_transfer *t = &p->transfers[k];
+            json_t *e = json_object();
+            json_object_set_new(e, "direction", json_string(t->direction));
+            json_object_set_new(e, "memory", json_string(t->memory));
+            json_object_set_new(e, "blocking", json_boolean(t->blocking));
+            json_object_set_new(e, "bytes", jbytes(t->bytes));
+            json_object_set_new(e, "gbs", jreal(t->gbs));
+            json_object_set_new(e, "us", jreal(t->us));
+            json_array_append_new(tr, e);
+        }
+        json_object_set_new(j, "transfers", tr);
+        json_array_append_new(probes, j);
+    }
+    json_object_set_new(root, "probes", probes);
     json_t *diags = json_array();
     for (size_t i = 0; i < m->n_diags; i++) {
         json_t *j = json_object();
