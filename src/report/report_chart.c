@@ -26,6 +26,7 @@ typedef struct chart_axis {
     report_axis_scale scale;
     int fixed;
     double lo, hi;
+    int bytes; /* tick labels in binary units (report_chart_axis_bytes) */
 } chart_axis;
 
 struct report_chart {
@@ -115,6 +116,11 @@ void report_chart_axis(report_chart *c, char axis, const char *label, report_axi
     chart_axis *a = axis == 'x' ? &c->x : &c->y;
     set_string(c, &a->label, label);
     a->scale = scale;
+}
+
+void report_chart_axis_bytes(report_chart *c, char axis)
+{
+    (axis == 'x' ? &c->x : &c->y)->bytes = 1;
 }
 
 void report_chart_range(report_chart *c, char axis, double lo, double hi)
@@ -372,6 +378,21 @@ static size_t ticks_of(const chart_axis *a, double lo, double hi, double *t, siz
     for (double e = el; e <= eh && n < max; e += every)
         t[n++] = pow(b, e);
     return n;
+}
+
+/* 4096 -> "4 KiB", 1536 -> "1.5 KiB", 100 -> "100 B" */
+static void tick_label_bytes(bw_buf *out, double v)
+{
+    static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    int u = 0;
+    while (fabs(v) >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    if (fabs(v - round(v)) < 1e-9)
+        bw_buf_printf(out, "%.0f %s", v, unit[u]);
+    else
+        bw_buf_printf(out, "%.3g %s", v, unit[u]);
 }
 
 static void tick_label(bw_buf *out, double v)
@@ -738,12 +759,18 @@ bw_code report_chart_svg(const report_chart *c, bw_buf *out, bw_error *err)
     bw_buf lab = BW_BUF_INIT;
     for (size_t i = 0; i < nxt; i++) {
         bw_buf_reset(&lab);
-        tick_label(&lab, xt[i]);
+        if (c->x.bytes)
+            tick_label_bytes(&lab, xt[i]);
+        else
+            tick_label(&lab, xt[i]);
         text_el(out, px_x(c, &f, xt[i]), f.top + f.ph + 18, "middle", "tick", bw_buf_str(&lab));
     }
     for (size_t i = 0; i < nyt; i++) {
         bw_buf_reset(&lab);
-        tick_label(&lab, yt[i]);
+        if (c->y.bytes)
+            tick_label_bytes(&lab, yt[i]);
+        else
+            tick_label(&lab, yt[i]);
         text_el(out, f.left - 8, px_y(c, &f, yt[i]) + 4, "end", "tick", bw_buf_str(&lab));
     }
     bw_buf_free(&lab);

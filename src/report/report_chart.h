@@ -68,6 +68,9 @@ void report_chart_free(report_chart *c); /* accepts NULL */
 
 /* Axis label (with its unit) and scale; axis 'x' or 'y'. */
 void report_chart_axis(report_chart *c, char axis, const char *label, report_axis_scale scale);
+/* Tick labels of an axis in binary units ("4 KiB", "1 MiB") for an axis
+ * of byte counts; the values stay bytes. */
+void report_chart_axis_bytes(report_chart *c, char axis);
 /* Fixes an axis range (otherwise the data's, widened to whole ticks). */
 void report_chart_range(report_chart *c, char axis, double lo, double hi);
 /* Canvas size in px (default 640 x 360 for the plot and axes; the legend

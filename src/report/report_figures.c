@@ -512,6 +512,177 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
     return 0;
 }
 
+/* ---- 6-8. the probe's charts ------------------------------------------- */
+
+/* The name of a probe record's line: the device's label, with "(probe K)"
+ * when the device has more than one record that draws in this chart
+ * (ladder: ladder records; else transfer records). */
+static char *probe_name(const report_merged *m, size_t k, int ladder)
+{
+    const report_merge_probe *p = &m->probes[k];
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_probes; i++)
+        if (m->probes[i].device == p->device && (ladder ? m->probes[i].n_ladder : m->probes[i].n_transfers))
+            n++;
+    const char *label = m->devices[p->device].label;
+    return n > 1 ? str_printf("%s (%s %zu)", label, p->from_run ? "run --transfers, record" : "probe", k + 1)
+                 : str_printf("%s", label);
+}
+
+static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    report_chart *c = NULL;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        if (p->n_ladder == 0)
+            continue;
+        if (!c) {
+            c = report_chart_new("cache", "Cache ladder: read bandwidth against working set");
+            if (!c || add_chart(f, c) != 0)
+                return -1;
+            report_chart_subtitle(c, "circles: read GB/s per working set; hollow diamonds: detected cache levels");
+            report_chart_axis(c, 'x', "working set (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
+            report_chart_axis_bytes(c, 'x');
+            report_chart_axis(c, 'y', "read bandwidth (GB/s, measured; log10 scale)", REPORT_AXIS_LOG10);
+        }
+        char *name = probe_name(m, k, 1);
+        if (!name)
+            return -1;
+        int col = colour_of(p->device);
+        int ls = report_chart_series(c, tipf(t, "%s, measured", name), REPORT_SERIES_LINE_POINTS,
+                                     style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
+        for (size_t i = 0; i < p->n_ladder; i++) {
+            const report_merge_ladder_point *q = &p->ladder[i];
+            report_chart_point(c, ls, q->bytes, q->read_gbs,
+                               tipf(t, "%s: %.0f B working set (requested): %.3f GB/s read (measured)", name,
+                                    q->bytes, q->read_gbs));
+        }
+        if (p->n_levels) {
+            int vs = report_chart_series(c, tipf(t, "%s, cache levels (measured)", name), REPORT_SERIES_POINTS,
+                                         style_of(col, 0, REPORT_MARKER_DIAMOND, 1));
+            for (size_t i = 0; i < p->n_levels; i++) {
+                const report_merge_level *v = &p->levels[i];
+                report_chart_point(c, vs, v->size_bytes, v->read_gbs,
+                                   tipf(t, "%s: cache level %zu (measured): plateau up to %.0f B, %.3f GB/s read, "
+                                           "%.3f ns per load (medians, measured)",
+                                        name, i + 1, v->size_bytes, v->read_gbs, v->latency_ns));
+            }
+        }
+        free(name);
+    }
+    if (!c)
+        f->absent = str_printf("The inputs carry no cache ladder (a bwlab probe results file: bwlab probe "
+                               "--format json --output FILE).");
+    return 0;
+}
+
+static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    report_chart *c = NULL;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        if (p->n_ladder == 0)
+            continue;
+        if (!c) {
+            c = report_chart_new("latency", "Latency ladder: ns per dependent load against working set");
+            if (!c || add_chart(f, c) != 0)
+                return -1;
+            report_chart_subtitle(c, "solid: one work-item; dashed: one work-item per compute unit at once "
+                                     "(all measured)");
+            report_chart_axis(c, 'x', "working set (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
+            report_chart_axis_bytes(c, 'x');
+            report_chart_axis(c, 'y', "latency (ns per load, measured; log10 scale)", REPORT_AXIS_LOG10);
+        }
+        char *name = probe_name(m, k, 1);
+        if (!name)
+            return -1;
+        int col = colour_of(p->device);
+        int one = report_chart_series(c, tipf(t, "%s, one work-item", name), REPORT_SERIES_LINE_POINTS,
+                                      style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
+        for (size_t i = 0; i < p->n_ladder; i++) {
+            const report_merge_ladder_point *q = &p->ladder[i];
+            report_chart_point(c, one, q->bytes, q->latency_ns,
+                               tipf(t, "%s: %.0f B working set (requested): %.3f ns per load, one work-item "
+                                       "(measured)",
+                                    name, q->bytes, q->latency_ns));
+        }
+        int any_cu = 0;
+        for (size_t i = 0; i < p->n_ladder; i++)
+            any_cu |= report_merge_has(p->ladder[i].latency_per_cu_ns);
+        if (any_cu) {
+            int cu = report_chart_series(c, tipf(t, "%s, per compute unit", name), REPORT_SERIES_LINE_POINTS,
+                                         style_of(col, 1, REPORT_MARKER_SQUARE, 1));
+            for (size_t i = 0; i < p->n_ladder; i++) {
+                const report_merge_ladder_point *q = &p->ladder[i];
+                report_chart_point(c, cu, q->bytes, q->latency_per_cu_ns,
+                                   tipf(t, "%s: %.0f B working set (requested): %.3f ns per load, one work-item "
+                                           "per compute unit (measured)",
+                                        name, q->bytes, q->latency_per_cu_ns));
+            }
+        }
+        free(name);
+    }
+    if (!c)
+        f->absent = str_printf("The inputs carry no latency ladder (a bwlab probe results file: bwlab probe "
+                               "--format json --output FILE).");
+    return 0;
+}
+
+static int build_transfers(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    /* the variants: line dash by memory, marker by direction, hollow when
+     * not blocking */
+    static const char *const dirs[] = { "h2d", "d2h" }, *const mems[] = { "pinned", "pageable" };
+    static const char *const dir_words[] = { "host to device", "device to host" };
+    report_chart *c = NULL;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        if (p->n_transfers == 0)
+            continue;
+        if (!c) {
+            c = report_chart_new("transfers", "Host-device transfer bandwidth against size");
+            if (!c || add_chart(f, c) != 0)
+                return -1;
+            report_chart_size(c, 760, 400);
+            report_chart_subtitle(c, "colour: device; circle: h2d, square: d2h; solid: pinned, dashed: pageable; "
+                                     "hollow: non-blocking");
+            report_chart_axis(c, 'x', "copy size (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
+            report_chart_axis_bytes(c, 'x');
+            report_chart_axis(c, 'y', "bandwidth (GB/s, measured; log10 scale)", REPORT_AXIS_LOG10);
+        }
+        char *name = probe_name(m, k, 0);
+        if (!name)
+            return -1;
+        int col = colour_of(p->device);
+        for (int di = 0; di < 2; di++)
+            for (int mi = 0; mi < 2; mi++)
+                for (int blk = 1; blk >= 0; blk--) {
+                    int s = -2;
+                    for (size_t i = 0; i < p->n_transfers; i++) {
+                        const report_merge_transfer *x = &p->transfers[i];
+                        if (strcmp(x->direction, dirs[di]) != 0 || strcmp(x->memory, mems[mi]) != 0 ||
+                            x->blocking != blk)
+                            continue;
+                        if (s == -2)
+                            s = report_chart_series(
+                                c, tipf(t, "%s, %s, %s, %s", name, dirs[di], mems[mi], blk ? "blocking" : "non-blocking"),
+                                REPORT_SERIES_LINE_POINTS,
+                                style_of(col, mi == 1, di ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, !blk));
+                        report_chart_point(c, s, x->bytes, x->gbs,
+                                           tipf(t, "%s: %.0f B %s, %s, %s (requested): %.3f GB/s, %.2f us per "
+                                                   "copy (measured)",
+                                                name, x->bytes, dir_words[di], mems[mi],
+                                                blk ? "blocking" : "non-blocking", x->gbs, x->us));
+                    }
+                }
+        free(name);
+    }
+    if (!c)
+        f->absent = str_printf("The inputs carry no host-device transfers (bwlab probe --format json, or bwlab "
+                               "run --transfers).");
+    return 0;
+}
+
 /* ---- all ---------------------------------------------------------------- */
 
 void report_figures_free(report_figure figs[REPORT_FIGURES])
@@ -558,6 +729,20 @@ bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FI
           "Local-memory bank patterns: the modeled bank-conflict ways against the measured "
           "local-memory throughput, per device.",
           build_bank },
+        { "cache", "Cache ladder",
+          "bwlab probe's read sweep: the measured read bandwidth at each working-set size, one line per "
+          "device, with the cache levels the probe detected (the largest working set on each plateau) "
+          "marked.",
+          build_cache },
+        { "latency", "Latency ladder",
+          "bwlab probe's pointer chase: the measured time per dependent load at each working-set size, one "
+          "work-item (solid) and one work-item per compute unit at once (dashed), one colour per device.",
+          build_latency },
+        { "transfers", "Host-device transfers",
+          "Copies between host and device (bwlab probe, or bwlab run --transfers): measured GB/s (bytes over "
+          "the wall-clock time per copy) against the requested size, one line per device, direction, "
+          "memory (pinned: CL_MEM_ALLOC_HOST_PTR and map; pageable: malloc) and blocking.",
+          build_transfers },
     };
     bw_buf t = BW_BUF_INIT;
     for (int i = 0; i < REPORT_FIGURES; i++) {

@@ -5,7 +5,7 @@
  * Each figure is a section of the report: a heading, a caption that says
  * what every mark is (requested, modeled or measured), and one chart or a
  * row of small multiples. A figure whose data the results do not carry
- * (no roofline, no bank items) has no charts and says why in `absent`. */
+ * (no roofline, no bank items, no probe file) has no charts and says why in `absent`. */
 #ifndef REPORT_FIGURES_H
 #define REPORT_FIGURES_H
 
@@ -16,7 +16,8 @@
 #include "report_merge.h"
 
 typedef struct report_figure {
-    const char *id;        /* "stride", "model", "ramp", "roofline", "bank" (static) */
+    const char *id;        /* "stride", "model", "ramp", "roofline", "bank", "cache", "latency",
+                            * "transfers" (static) */
     char *heading;
     char *caption;
     char *absent;          /* why there is no chart, or NULL */
@@ -24,10 +25,11 @@ typedef struct report_figure {
     size_t n_charts;
 } report_figure;
 
-#define REPORT_FIGURES 5
+#define REPORT_FIGURES 8
 
-/* Builds the five figures in order (stride, model, ramp, roofline, bank)
- * into out[0..4]. BW_E_NOMEM; on failure out holds nothing to free. */
+/* Builds the eight figures in order (stride, model, ramp, roofline, bank,
+ * and from probe figures: cache ladder, latency ladder, transfers) into
+ * out[0..7]. BW_E_NOMEM; on failure out holds nothing to free. */
 bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FIGURES],
                              bw_error *err);
 void report_figures_free(report_figure figs[REPORT_FIGURES]);
