@@ -1,5 +1,5 @@
 /* The HTML report in a real browser: `bwlab report` on the checked-in
- * sample result files, rendered once by headless Chromium, which takes a
+ * sample result and probe files, rendered once by headless Chromium, which takes a
  * screenshot, dumps the DOM, logs the console to stderr and the network to
  * a net log. Asserted: every chart is in the DOM with its number of data
  * points (worked out from the sample files, see test_report_chart.c), no
@@ -148,10 +148,11 @@ Test(report_browser, samples_render_with_every_chart, .timeout = 240)
                 "the HTML report was not rendered in a browser");
     char *dir = tu_temp_dir();
     cr_assert(dir);
-    char html[4200], samples[4200];
+    char html[4200], samples[4200], probes[4200];
     snprintf(html, sizeof html, "%s/report.html", dir);
     snprintf(samples, sizeof samples, "%s/tests/data/results", tu_source_root());
-    const char *argv[] = { "report", samples, "--output", html, NULL };
+    snprintf(probes, sizeof probes, "%s/tests/data/probe", tu_source_root());
+    const char *argv[] = { "report", samples, probes, "--output", html, NULL };
     tu_result w = tu_exec(argv, NULL);
     cr_assert_eq(w.status, 0, "bwlab report: %s", w.err);
     tu_result_free(&w);
@@ -164,12 +165,14 @@ Test(report_browser, samples_render_with_every_chart, .timeout = 240)
     cr_expect(is_png(b.shot, 1400, 3000), "a 1400 x 3000 PNG screenshot at %s", b.shot);
 
     /* the charts and their points in the DOM the browser built (the
-     * figures' counts worked out in test_report_chart.c) */
+     * figures' counts worked out in test_report_chart.c, the probe
+     * charts' in test_compare_probe.c) */
     static const struct {
         const char *id;
         size_t charts, points;
     } want[] = {
         { "stride", 2, 84 }, { "model", 1, 67 }, { "ramp", 6, 246 }, { "roofline", 1, 22 }, { "bank", 1, 3 },
+        { "cache", 1, 53 },  { "latency", 1, 94 }, { "transfers", 1, 112 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         cr_expect_eq(count_in_figure(dom, want[i].id, "<svg class=\"chart\""), want[i].charts,
