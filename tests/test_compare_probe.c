@@ -323,6 +323,11 @@ Test(compare_probe, report_draws_the_three_probe_charts, .timeout = 60)
     /* axis labels with units, byte ticks in binary units */
     cr_expect(strstr(html, "working set (bytes, requested; log2 scale)"));
     cr_expect(strstr(html, ">16 MiB</text>"));
+    /* the provenance lists each probe record: the H100 sample's unit 32 B
+     * under the nvidia profile (32 B sectors, 128 B lines), its two levels */
+    cr_expect(strstr(html, "<table id=\"probe-table\">"));
+    cr_expect(strstr(html, "<td class=\"num\">32</td><td class=\"num\">32, 128</td><td class=\"num\">6.50</td>"
+                           "<td>level 1: 65536 B, 9000.00 GB/s, 30.00 ns<br>level 2: 33554432 B"));
     free(html);
 }
 

@@ -588,6 +588,10 @@ static void summary_line(const report_merged *m, const report_compare_opts *o, i
                   m->n_files, m->n_files == 1 ? "" : "s", dup, dup == 1 ? "" : "s", m->n_devices,
                   m->n_devices == 1 ? "" : "s", m->n_runs, m->n_runs == 1 ? "" : "s", rows, rows == 1 ? "" : "s",
                   o && o->mode ? ", mode " : "", o && o->mode ? o->mode : "");
+    if (m->n_probes)
+        bw_buf_printf(out, md ? "\n%zu probe record%s (bwlab probe files, bwlab run --transfers): see the probe section\n"
+                              : "%zu probe record%s (bwlab probe files, bwlab run --transfers): see the probe section\n",
+                      m->n_probes, m->n_probes == 1 ? "" : "s");
 }
 
 static void write_text(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)

@@ -139,7 +139,42 @@ static void provenance(const report_merged *m, bw_buf *o)
         esc(o, run->command_line ? run->command_line : "-");
         bw_buf_puts(o, "</code></td></tr>\n");
     }
-    bw_buf_puts(o, "</table></div></section>\n");
+    bw_buf_puts(o, "</table></div>\n");
+    if (m->n_probes) {
+        bw_buf_puts(o, "<h3>Probes</h3>\n<div class=\"wrap\"><table id=\"probe-table\">\n"
+                       "<tr><th>#</th><th>file</th><th>device</th><th>source</th><th>date</th>"
+                       "<th>inferred unit (B, measured)</th><th>profile sector, line (B)</th>"
+                       "<th>launch latency (us, measured)</th><th>cache levels (measured)</th>"
+                       "<th>notes</th></tr>\n");
+        for (size_t k = 0; k < m->n_probes; k++) {
+            const report_merge_probe *p = &m->probes[k];
+            bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", k + 1);
+            text_cell(o, p->file);
+            text_cell(o, m->devices[p->device].label);
+            text_cell(o, p->from_run ? "bwlab run --transfers" : "bwlab probe");
+            text_cell(o, p->date);
+            if (p->inferred_unit_bytes > 0)
+                ll_cell(o, p->inferred_unit_bytes);
+            else
+                bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
+            if (p->profile_unit_bytes > 0 && p->profile_line_bytes > 0)
+                bw_buf_printf(o, "<td class=\"num\">%lld, %lld</td>", p->profile_unit_bytes, p->profile_line_bytes);
+            else
+                bw_buf_puts(o, "<td class=\"num\">-</td>");
+            num_cell(o, p->launch_latency_us, NULL);
+            bw_buf_puts(o, "<td>");
+            for (size_t l = 0; l < p->n_levels; l++)
+                bw_buf_printf(o, "%slevel %zu: %.0f B, %.2f GB/s, %.2f ns", l ? "<br>" : "", l + 1,
+                              p->levels[l].size_bytes, p->levels[l].read_gbs, p->levels[l].latency_ns);
+            if (!p->n_levels)
+                bw_buf_puts(o, "-");
+            bw_buf_puts(o, "</td>");
+            text_cell(o, p->note ? p->note : (p->status && strcmp(p->status, "probed") ? p->status : NULL));
+            bw_buf_puts(o, "</tr>\n");
+        }
+        bw_buf_puts(o, "</table></div>\n");
+    }
+    bw_buf_puts(o, "</section>\n");
 }
 
 static void device_header(const report_merged *m, bw_buf *o, const char *first)
@@ -341,6 +376,8 @@ bw_code report_html_render(const report_merged *m, const report_html_options *o,
     bw_buf_printf(out, "%zu result file%s, %zu device%s, %zu run%s", m->n_files,
                   m->n_files == 1 ? "" : "s", m->n_devices, m->n_devices == 1 ? "" : "s",
                   m->n_runs, m->n_runs == 1 ? "" : "s");
+    if (m->n_probes)
+        bw_buf_printf(out, ", %zu probe record%s", m->n_probes, m->n_probes == 1 ? "" : "s");
     if (o && o->generated) {
         bw_buf_puts(out, "; written ");
         esc(out, o->generated);
