@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench_bank.h"
+#include "bench_device.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_runner.h"
@@ -35,6 +36,7 @@ typedef struct dev {
     ocl_platforms *plats;
     ocl_context *ctx;
     const ocl_device_info *info;
+    bench_device prov; /* info as the report layer reads it */
     bench_limits lim;
 } dev;
 
@@ -50,6 +52,7 @@ static dev open_dev(void)
         cr_skip_test("no CPU OpenCL device (install pocl-opencl-icd): %s", bw_error_text(&err));
     cr_assert_eq(ocl_context_create(d.plats, idx[0], &d.ctx, &err), BW_OK, "%s", bw_error_text(&err));
     d.info = ocl_device_at(d.plats, idx[0]);
+    bench_device_of(d.info, 0, &d.prov);
     free(idx);
     bench_limits l = { d.info->global_cache_bytes, d.info->max_alloc_bytes, d.info->global_mem_bytes,
                        d.info->max_work_group_size, 0, d.info->address_bits, 0, "" };
@@ -149,7 +152,7 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
 static char *kernel_dir_editing(const char *file, const char *from, const char *to)
 {
     char *dir = tu_temp_dir();
-    static const char *const files[] = { "gather.cl", "bw_expr.cl", "bank.cl", "transpose.cl" };
+    static const char *const files[] = { "gather.cl", "bw_expr.cl", "bank.cl", "transpose.cl", "record.cl" };
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/cl/%s", tu_source_root(), files[k]);
@@ -294,6 +297,60 @@ Test(bench, transpose_items_run_validate_and_trace, .timeout = 300)
     close_dev(&d);
 }
 
+/* Record items on the CPU device: 3 floats aos and soa, 6 floats aos and
+ * 3 bytes (RGB) aos, each with its soa form added as reference; every
+ * record's fold validates against the host's and every field's load
+ * address traces to the model's (expression + the field's base). A kernel
+ * that folds the fields in another order (f = 1 first) fails validation
+ * and is not timed; one whose trace of field 1 is one field off fails the
+ * trace check, which names field 1. */
+Test(bench, record_items_run_validate_and_trace, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *specs[] = { "record:fields=3,n=4096", "record:fields=3,layout=soa,n=4096", "record:fields=6,n=4096",
+                            "record:fields=3,type=uchar,n=4096" };
+    bench_plan *p = plan_of(&d, specs, 4, NULL, 0, 1 << 20);
+    cr_assert_eq(p->n, 6, "the soa forms of 6 floats and of RGB bytes added");
+    const long refs[] = { 1, 1, 4, 5, 4, 5 };
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect(p->items[i].record);
+        cr_expect_eq(bench_plan_reference(p, i), refs[i], "%s", p->items[i].spec);
+        cr_expect_eq(p->items[i].items, 4096);
+    }
+    bench_result *res = run_with(&d, p, NULL);
+    for (size_t i = 0; i < p->n; i++)
+        cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+    bench_results_free(res, p->n);
+    bench_kernels *k = kernels(NULL);
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_kernels_free(k);
+
+    char *dir = kernel_dir_editing("record.cl", "for (int f = 0; f < BW_FIELDS; f++) {",
+                                   "for (int q = 0; q < BW_FIELDS; q++) { const int f = (q + 1) % BW_FIELDS;");
+    res = run_with(&d, p, dir);
+    for (size_t i = 0; i < p->n; i++) {
+        cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
+        cr_expect_eq(res[i].failure_code, BW_E_VALIDATION);
+        cr_expect(res[i].failure && strstr(res[i].failure, "record 0's fold") != NULL, "%s", res[i].failure);
+        cr_expect_eq(res[i].event.count, 0, "a wrong kernel was timed");
+    }
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+
+    dir = kernel_dir_editing("record.cl", "BW_TRACE(f, g, idx);", "BW_TRACE(f, g, idx + (f == 1));");
+    k = kernels(dir);
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "field 1's load") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    bench_kernels_free(k);
+    tu_rmdir(dir);
+    free(dir);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
 Test(bench, broken_kernel_source_fails_with_the_build_log, .timeout = 120)
 {
     dev d = open_dev();
@@ -417,8 +474,9 @@ Test(bench, plan_errors)
 
 /* Transpose items, worked by hand on the nvidia geometry (W = 32, 32
  * banks): --size 4 MiB gives n = sqrt(4 MiB / 4 B) = 1024, a multiple of
- * 32; one work-item per element; tiled and padded in work-groups of
- * 32 x 32 = 1024, naive and copy in the plan's 256; copy access once
+ * 32; one work-item per element, but tiled and padded in work-groups of
+ * 32 x 8 = 256 (the plan's size), each work-item walking 4 of its tile's
+ * rows: 1024^2 / 4 work-items launched; naive and copy in the plan's 256; copy access once
  * whatever --access says; the tile's column read 32-way (pitch 32) and
  * 1-way (pitch 33); transpose:version=copy of the same n added as their
  * reference, never seq. A given n is kept, and its copy has that n. */
@@ -435,7 +493,8 @@ Test(bench, transpose_items_in_plans)
     cr_assert_eq(p->n, 4, "tiled once, then the added copy");
     const char *want[] = { "transpose:version=naive,n=1024", "transpose:version=tiled,n=1024",
                            "transpose:version=padded,n=1024", "transpose:version=copy,n=1024" };
-    const int64_t local[] = { 256, 1024, 1024, 256 };
+    const int64_t local[] = { 256, 256, 256, 256 };
+    const int64_t launched[] = { 0, 1024 * 1024 / 4, 1024 * 1024 / 4, 0 };
     const int ways[] = { 0, 32, 1, 0 };
     for (size_t i = 0; i < p->n; i++) {
         const bench_item *it = &p->items[i];
@@ -445,6 +504,7 @@ Test(bench, transpose_items_in_plans)
         cr_expect_eq(it->access, BENCH_ACCESS_COPY);
         cr_expect_eq(it->items, 1024 * 1024);
         cr_expect_eq(it->local_size, local[i], "%s", it->spec);
+        cr_expect_eq(it->launch_items, launched[i], "%s", it->spec);
         cr_expect_eq(it->conflict_ways, ways[i], "%s: %d ways", it->spec, it->conflict_ways);
         cr_expect_eq(bench_plan_reference(p, i), 3, "%s: the reference is the copy", it->spec);
         cr_expect_not(bench_plan_is_reference(it), "a transpose is no seq");
@@ -477,6 +537,83 @@ Test(bench, transpose_items_in_plans)
     cr_expect_not(p->items[0].transpose_auto_n);
     cr_expect_eq(bench_plan_reference(p, 0), 1);
     cr_expect_not_null(p->items[0].size_note, "16 KiB against a 4 MiB target");
+    bench_plan_free(p);
+
+    /* W = 64 (amd-gcn): a 64 x 64 tile in groups of 64 x 4 = 256, not
+     * 4096; 4 rows at a time, so 16 rows per work-item and 128^2 / 16
+     * work-items; the tile's column read is 64-way (32 banks of 4 B: the
+     * 64 lanes 64 words apart, 64 distinct words all in bank 0) */
+    static const model_geometry gcn_geo = { 64, 64, 64, 32, 4 };
+    const char *wide[] = { "transpose:version=tiled,n=128" };
+    bench_plan_opts w = { .specs = wide, .nspecs = 1, .size = 4u << 20 };
+    cr_assert_eq(bench_plan_make(&w, &gcn_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].local_size, 256);
+    cr_expect_eq(p->items[0].launch_items, 128 * 128 / 16);
+    cr_expect_eq(p->items[0].items, 128 * 128);
+    cr_expect_eq(p->items[0].conflict_ways, 64);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* Record items in a plan on the nvidia geometry with --size 12M: n from
+ * the working set, the largest multiple of the 256-item group whose n
+ * records fit 12 MiB: 3 floats (12 B) 1048576 records, 6 floats 524288,
+ * RGB bytes 4194304; requested bytes n*F*E loaded and n*4 stored; aos's
+ * loads 36 sectors per warp of 32 records (instruction model) against
+ * soa's 12, the footprint 12 for both (test_model_pattern works them out);
+ * copy access once whatever --access says; the soa form added as the
+ * reference, never seq; dst holds a 4-byte fold per record. */
+Test(bench, record_items_in_plans)
+{
+    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4 };
+    const char *specs[] = { "record:fields=3", "record:fields=6", "record:fields=3,type=uchar", "record:fields=3" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 4, .size = 12u << 20,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &gpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 6, "3 floats once, then three soa forms");
+    const char *want[] = { "record:fields=3,type=float,layout=aos,n=1048576",
+                           "record:fields=6,type=float,layout=aos,n=524288",
+                           "record:fields=3,type=uchar,layout=aos,n=4194304",
+                           "record:fields=3,type=float,layout=soa,n=1048576",
+                           "record:fields=6,type=float,layout=soa,n=524288",
+                           "record:fields=3,type=uchar,layout=soa,n=4194304" };
+    const int64_t n[] = { 1048576, 524288, 4194304, 1048576, 524288, 4194304 };
+    const int64_t fe[] = { 12, 24, 3, 12, 24, 3 };
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_item *it = &p->items[i];
+        cr_expect_str_eq(it->spec, want[i]);
+        cr_expect_eq(it->access, BENCH_ACCESS_COPY);
+        cr_expect_eq(it->items, n[i]);
+        cr_expect_eq(it->model.loads.requested_bytes, n[i] * fe[i], "%s", it->spec);
+        cr_expect_eq(it->model.stores.requested_bytes, n[i] * 4, "%s", it->spec);
+        cr_expect_eq(bench_plan_reference(p, i), (long)(i % 3 + 3), "%s", it->spec);
+        cr_expect_eq(it->added_as_reference, i >= 3);
+    }
+    int64_t warps = 1048576 / 32;
+    cr_expect_eq(p->items[0].model.loads.instr_sectors, 36 * warps);
+    cr_expect_eq(p->items[0].model.loads.footprint_sectors, 12 * warps);
+    cr_expect_eq(p->items[3].model.loads.instr_sectors, 12 * warps);
+    cr_expect_eq(p->items[3].model.loads.footprint_sectors, 12 * warps);
+    cr_expect_eq(p->src_bytes, 12u << 20);
+    cr_expect_eq(p->dst_bytes, 4194304u * 4);
+    cr_expect_eq(bench_plan_trace_bytes(p), 4194304u * 3 * 8, "every field's load of the largest item");
+    bench_plan_free(p);
+
+    /* a given n that groups of 256 do not divide: a usage error that says
+     * what to give; elem is the type's, not --elem's */
+    const char *odd[] = { "record:n=1000" };
+    bench_plan_opts b = { .specs = odd, .nspecs = 1, .size = 12u << 20 };
+    cr_expect_eq(bench_plan_make(&b, &gpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "1000 records") && strstr(bw_error_text(&err), "multiple of 256"), "%s",
+              bw_error_text(&err));
+    bw_error_clear(&err);
+    const char *rgb[] = { "record:type=uchar,n=1024" };
+    bench_plan_opts e = { .specs = rgb, .nspecs = 1, .size = 12u << 20, .elem = 8 };
+    cr_assert_eq(bench_plan_make(&e, &gpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].elem, 1);
+    cr_expect_str_eq(p->items[0].spec, "record:fields=3,type=uchar,layout=aos,n=1024");
     bench_plan_free(p);
     bw_error_clear(&err);
 }
@@ -637,7 +774,7 @@ Test(bench, samples_and_the_timer_floor)
 
 static report_run report_of(const dev *d, const bench_plan *p, const bench_result *res, const bench_run_info *info)
 {
-    report_run run = { d->info, 0, p, res, info, NULL, NULL, NULL, NULL, NULL };
+    report_run run = { &d->prov, 0, p, res, info, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     return run;
 }
 
@@ -1295,11 +1432,15 @@ Test(bench, bank_kernels_validate_and_trace_the_local_addresses, .timeout = 300)
 }
 
 /* One transpose kernel on the CPU device: build the program (source given,
- * or bench_transpose_program's), run version v over n*n work-items, read
- * out (and the trace) back. */
+ * or bench_transpose_program's), run version v over n*n work-items (tiled
+ * and padded: in work-groups of at most `most`, each work-item looping
+ * over tile / rows of its tile's rows), read out (and the trace) back. */
 static bw_code run_transpose(const dev *d, const char *source, bench_transpose_version v, int64_t n, int tile,
-                             int trace, const uint32_t *in, uint32_t *out, int64_t *tr, bw_error *err)
+                             int64_t most, int trace, const uint32_t *in, uint32_t *out, int64_t *tr, bw_error *err)
 {
+    int64_t local = bench_transpose_local_size(v, tile, most);
+    /* tiled: one work-group of tile x rows per tile */
+    int64_t items = local > 0 ? n * n / tile * (local / tile) : n * n;
     char *own = NULL;
     ocl_program *prog = NULL;
     ocl_kernel *k = NULL;
@@ -1326,7 +1467,7 @@ static bw_code run_transpose(const dev *d, const char *source, bench_transpose_v
     if (rc == BW_OK && trace)
         rc = ocl_kernel_arg_buffer(k, BENCH_TRANSPOSE_ARG_TRACE, tb, err);
     if (rc == BW_OK)
-        rc = ocl_kernel_run(d->ctx, k, (uint64_t)(n * n), (uint64_t)bench_transpose_local_size(v, tile), &t, err);
+        rc = ocl_kernel_run(d->ctx, k, (uint64_t)items, (uint64_t)local, &t, err);
     if (rc == BW_OK)
         rc = ocl_buffer_read(d->ctx, dst, 0, out, bytes, err);
     if (rc == BW_OK && trace)
@@ -1342,15 +1483,21 @@ static bw_code run_transpose(const dev *d, const char *source, bench_transpose_v
 
 /* The four transpose kernels validate on the CPU device against the host's
  * transpose of every element, and a trace build's load byte address of
- * every work-item is the model's: a 96 x 96 matrix in 16 x 16 tiles (6 x 6
- * tiles) and a 64 x 64 matrix in 32 x 32 tiles. */
+ * every element is the model's: a 96 x 96 matrix in 16 x 16 tiles (6 x 6
+ * tiles, work-groups of 256: one row per work-item), a 64 x 64 matrix in
+ * 32 x 32 tiles (groups of 256 = 32 x 8: each work-item walks 4 rows) and
+ * a 128 x 128 matrix in 64 x 64 tiles, the amd-gcn warp (groups of 256 =
+ * 64 x 4, 16 rows each; 64 x 64 = 4096 work-items would exceed any
+ * work-group limit), and 32 x 32 tiles in groups of 32 (one row at a
+ * time: 32 rows each). */
 Test(bench, transpose_kernels_validate_and_trace_the_load_addresses, .timeout = 300)
 {
     dev d = open_dev();
     static const struct {
         int64_t n;
         int tile;
-    } cases[] = { { 96, 16 }, { 64, 32 } };
+        int64_t most;
+    } cases[] = { { 96, 16, 256 }, { 64, 32, 256 }, { 128, 64, 256 }, { 64, 32, 32 } };
     bw_error err = BW_ERROR_INIT;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int64_t n = cases[i].n, nn = n * n;
@@ -1361,8 +1508,8 @@ Test(bench, transpose_kernels_validate_and_trace_the_load_addresses, .timeout = 
         for (int v = 0; v < BENCH_TRANSPOSE_VERSIONS; v++)
             for (int trace = 0; trace <= 1; trace++) {
                 memset(out, 0, (size_t)nn * 4);
-                cr_assert_eq(run_transpose(&d, NULL, (bench_transpose_version)v, n, cases[i].tile, trace, in, out, tr,
-                                           &err),
+                cr_assert_eq(run_transpose(&d, NULL, (bench_transpose_version)v, n, cases[i].tile, cases[i].most, trace,
+                                           in, out, tr, &err),
                              BW_OK, "%s: %s", bench_transpose_version_name((bench_transpose_version)v),
                              bw_error_text(&err));
                 cr_expect_eq(bench_transpose_validate((bench_transpose_version)v, n, in, out, 0, n, &err), BW_OK, "%s",
@@ -1413,7 +1560,7 @@ Test(bench, transpose_check_catches_a_tiled_kernel_with_one_index_swapped, .time
     cr_assert(in && out);
     for (int64_t k = 0; k < n * n; k++)
         in[k] = (uint32_t)k;
-    cr_assert_eq(run_transpose(&d, source, MODEL_TRANSPOSE_TILED, n, tile, 0, in, out, NULL, &err), BW_OK, "%s",
+    cr_assert_eq(run_transpose(&d, source, MODEL_TRANSPOSE_TILED, n, tile, 64, 0, in, out, NULL, &err), BW_OK, "%s",
                  bw_error_text(&err));
     /* out's (row 0, column 1) holds in[1] = 1; the transpose wants in[64] = 64 */
     cr_expect_eq(out[1], 1u);

@@ -6,14 +6,17 @@
  * record it. Every expected value is worked out from the inputs. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_device.h"
 #include "bench_host.h"
 #include "bench_plan.h"
 #include "bench_validate.h"
+#include "report_format.h"
 #include "report_results.h"
 #include "test_util.h"
 
@@ -445,7 +448,7 @@ Test(bench_plan, chunked_validation_checks_inactive_lanes)
 
 static char *header_of(const bench_plan *p, int json)
 {
-    ocl_device_info d;
+    bench_device d;
     memset(&d, 0, sizeof d);
     d.platform_name = d.platform_vendor = d.platform_version = d.name = d.vendor = "x";
     d.driver_version = d.device_version = d.opencl_c_version = d.extensions = "x";
@@ -463,7 +466,7 @@ static char *header_of(const bench_plan *p, int json)
     bench_run_info info;
     memset(&info, 0, sizeof info);
     bench_settings s = bench_settings_default();
-    report_run run = { &d, 1, p, res, &info, NULL, NULL, NULL, NULL, NULL };
+    report_run run = { &d, 1, p, res, &info, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     char *argv[] = { "bwlab", NULL };
     report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
@@ -740,6 +743,128 @@ Test(bench_plan, read_validation_predicts_every_store)
               "%s", bw_error_text(&err));
     free(src);
     free(dst);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* issue 10: a warp of 1000 lanes (a profile may say so) validates in
+ * windows of whole warps, past the first 2^20 items too */
+Test(bench_plan, validation_windows_hold_whole_odd_warps)
+{
+    static const model_geometry geo1000 = { 1000, 64, 64, 0, 4 };
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    const char *specs[] = { "seq" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 1, .size = 6 * MiB, .local_size = 1000 };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo1000, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    const bench_item *it = item(p, "seq");
+    cr_assert_gt(it->items, (int64_t)1 << 20, "%lld items", (long long)it->items);
+    uint8_t *src = malloc(p->src_bytes), *dst = malloc((size_t)it->items * 4);
+    bench_fill_random(src, p->src_bytes, 7);
+    memcpy(dst, src, (size_t)it->items * 4); /* seq: item g loads src[4g] */
+    cr_expect_eq(bench_validate_copy(&geo1000, it, src, p->src_bytes, dst, &err), BW_OK, "%s", bw_error_text(&err));
+    free(src);
+    free(dst);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* issue 10: a nonsense cache size does not wrap the working-set target */
+Test(bench_plan, huge_reported_cache_does_not_wrap)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(UINT64_MAX / 2, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    /* 4 x the cache is beyond any memory: held to the largest allocation */
+    cr_expect_eq(p->target_bytes, GiB);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* issue 10: identical specs are measured once, and the plan says how many merged */
+Test(bench_plan, identical_specs_merge)
+{
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    const char *specs[250];
+    for (int i = 0; i < 250; i++)
+        specs[i] = i % 2 ? "seq" : "stride:s=2";
+    bench_plan_opts o = { .specs = specs, .nspecs = 250, .size = MiB };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->n, 2);
+    cr_expect_eq(p->merged, 248);
+    cr_expect_str_eq(p->items[0].spec, "stride:s=2");
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
+/* issue 10: CSV numbers: integers whole, reals that read back exactly, in
+ * the fewest digits (the expected texts are Python's repr of each double) */
+Test(bench_plan, csv_numbers_round_trip)
+{
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {
+        { 2101740.0, ",2101740" }, { 664.0, ",664" }, { 0.1, ",0.1" }, { -3.5, ",-3.5" },
+        { 1.0 / 3.0, ",0.3333333333333333" }, { 1e300, ",1e+300" }, { 0.1 + 0.2, ",0.30000000000000004" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bw_buf b = BW_BUF_INIT;
+        report_csv_num(&b, cases[i].v, 1);
+        cr_expect_str_eq(bw_buf_str(&b), cases[i].want);
+        cr_expect_eq(strtod(bw_buf_str(&b) + 1, NULL), cases[i].v);
+        bw_buf_free(&b);
+    }
+    bw_buf b = BW_BUF_INIT;
+    report_csv_num(&b, 1.0, 0);
+    report_csv_num(&b, NAN, 1);
+    cr_expect_str_eq(bw_buf_str(&b), ",,");
+    bw_buf_free(&b);
+}
+
+/* issue 10: text that is not UTF-8 (a driver's profile reason, a build log
+ * in a failure) keeps its JSON key, with '?' for the bad bytes */
+Test(bench_plan, non_utf8_text_keeps_its_json_keys)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_device d;
+    memset(&d, 0, sizeof d);
+    d.platform_name = d.platform_vendor = d.platform_version = d.name = d.vendor = "x";
+    d.driver_version = d.device_version = d.opencl_c_version = d.extensions = "x";
+    d.local_mem_type = "local";
+    d.type_name = "cpu";
+    d.profile_name = "cpu";
+    d.profile_why = "lanes from \xff\xfe driver";
+    d.geo = p->geo;
+    bench_result res;
+    memset(&res, 0, sizeof res);
+    res.status = BENCH_FAILED;
+    res.failure = "build log: \xc3\x28 bad";
+    res.reference = -1;
+    bench_run_info info;
+    memset(&info, 0, sizeof info);
+    bench_settings s = bench_settings_default();
+    report_run run = { &d, 1, p, &res, &info, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    char *argv[] = { "bwlab", "\xff", NULL };
+    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 2, argv, &s, NULL, 0 };
+    bw_buf b = BW_BUF_INIT;
+    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    json_error_t je;
+    json_t *doc = json_loads(bw_buf_str(&b), 0, &je);
+    cr_assert_not_null(doc, "%s", je.text);
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(doc, "profile"), "why")), "lanes from ?? driver");
+    json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(r0, "validation")), "build log: ?( bad");
+    cr_expect_str_eq(json_string_value(json_array_get(json_object_get(doc, "command_line"), 1)), "?");
+    json_decref(doc);
+    bw_buf_free(&b);
     bench_plan_free(p);
     bw_error_clear(&err);
 }

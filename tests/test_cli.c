@@ -39,6 +39,20 @@ Test(cli, version_and_help)
     cr_expect_eq(r.status, 0);
     cr_expect(strstr(r.out, "--roofline") != NULL);
     tu_result_free(&r);
+    /* bwlab help run, in several strings: its options, its exit status,
+     * then the families with kernels of their own */
+    const char *runs[][3] = { { "help", "run", NULL }, { "run", "--help", NULL } };
+    for (size_t i = 0; i < 2; i++) {
+        r = run(runs[i]);
+        cr_expect_eq(r.status, 0);
+        const char *opts = strstr(r.out, "--no-roofline"), *exits = strstr(r.out, "Exit status:");
+        const char *fams = strstr(r.out, "Pattern families with kernels of their own");
+        cr_expect(opts && exits && fams && opts < exits && exits < fams, "%s", r.out);
+        cr_expect(fams && strstr(fams, "transpose") && strstr(fams, "record") && strstr(fams, "layout=aos") &&
+                      strstr(fams, "bank"),
+                  "%s", r.out);
+        tu_result_free(&r);
+    }
 }
 
 Test(cli, usage_errors_exit_2)
@@ -234,6 +248,9 @@ Test(cli, patterns_json_lists_each_descriptor)
         }
         json_t *e = json_array_get(ps, (size_t)f[i].nparams);
         cr_expect_str_eq(json_string_value(json_object_get(e, "name")), "elem");
+        /* record: the type sets elem, no value may be given */
+        if (f[i].elem_fixed < 0)
+            cr_expect_eq(json_array_size(json_object_get(e, "allowed")), 0, "%s", f[i].name);
         cr_expect_eq(json_integer_value(json_object_get(e, "default")), MODEL_PATTERN_DEFAULT_ELEM);
         cr_expect_str_eq(json_string_value(json_object_get(o, "kernel")), f[i].kernel);
     }
@@ -256,6 +273,27 @@ Test(cli, patterns_json_lists_each_descriptor)
     for (size_t v = 0; v < 4; v++)
         cr_expect_str_eq(json_string_value(json_array_get(vs, v)), versions[v]);
     cr_expect_str_eq(json_string_value(json_object_get(json_array_get(tp, 1), "name")), "n");
+    /* record: global memory, its own kernel, fields, type, layout and n */
+    json_t *rec = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(j, i), "name")), "record"))
+            rec = json_array_get(j, i);
+    cr_assert_not_null(rec);
+    cr_expect_str_eq(json_string_value(json_object_get(rec, "space")), "global");
+    cr_expect_str_eq(json_string_value(json_object_get(rec, "kernel")), "record");
+    json_t *rp = json_object_get(rec, "params");
+    cr_assert_eq(json_array_size(rp), 5, "fields, type, layout, n, elem");
+    static const char *const rkeys[] = { "fields", "type", "layout", "n", "elem" };
+    for (size_t k = 0; k < 5; k++)
+        cr_expect_str_eq(json_string_value(json_object_get(json_array_get(rp, k), "name")), rkeys[k]);
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(rp, 0), "default")), 3);
+    json_t *types = json_object_get(json_array_get(rp, 1), "allowed"), *layouts = json_object_get(json_array_get(rp, 2), "allowed");
+    cr_assert_eq(json_array_size(types), 2);
+    cr_expect_str_eq(json_string_value(json_array_get(types, 0)), "float");
+    cr_expect_str_eq(json_string_value(json_array_get(types, 1)), "uchar");
+    cr_assert_eq(json_array_size(layouts), 2);
+    cr_expect_str_eq(json_string_value(json_array_get(layouts, 0)), "aos");
+    cr_expect_str_eq(json_string_value(json_array_get(layouts, 1)), "soa");
     /* bank: local memory, the bank kernel, pitch and stride, floats only */
     json_t *bank = NULL;
     for (size_t i = 0; i < n; i++)

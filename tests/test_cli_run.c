@@ -675,3 +675,193 @@ Test(cli_run, transpose_patterns, .timeout = 300)
     cr_expect(strstr(r.out, "n/a"), "%s", r.out);
     tu_result_free(&r);
 }
+
+/* Transposes at W = 64 on the CPU device, through a profile override
+ * (BWLAB_DATA_DIR with a profile of 64 lanes and 32 banks of 4 B, as
+ * amd-gcn, that matches the CPU): a 64 x 64 tile would need work-groups of
+ * 4096, so the tiled and padded kernels run in groups of 64 x 4 = 256
+ * whose work-items walk 16 of their tile's rows each; both validate
+ * against the host's transpose and their loads trace to the model's. n =
+ * 128 given: 128^2 elements, 128^2 / 16 = 1024 work-items launched. The
+ * tile's column read by warp 0: 64 lanes 64 words apart all in bank 0,
+ * 64-way; padded to 65 words apart, lane t in bank t mod 32, two distinct
+ * words per bank: 2-way. */
+Test(cli_run, transposes_at_64_lanes_loop_over_rows, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "profiles.json",
+                  "{\"schema\": \"bwlab.profiles\", \"profiles\": [{\"name\": \"wide\", \"title\": \"64 lanes on the CPU\", "
+                  "\"lanes\": 64, \"sector\": 64, \"line\": 64, \"banks\": 32, \"bank_width\": 4, "
+                  "\"match\": {\"type\": \"cpu\"}, \"sources\": [\"a test\"]}]}");
+    char env[512];
+    snprintf(env, sizeof env, "BWLAB_DATA_DIR=%s", dir);
+    const char *argv[] = { "run", "--device", "cpu", "--pattern",
+                           "transpose:version=tiled,n=128,transpose:version=padded,n=128", "--budget", "0.2",
+                           "--format", "json", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ env, NULL });
+    cr_assert_eq(r.status == 0 || r.status == 1, 1, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    const char *specs[] = { "transpose:version=tiled,n=128", "transpose:version=padded,n=128" };
+    const int ways[] = { 64, 2 };
+    for (size_t i = 0; i < 2; i++) {
+        json_t *b = result_for(d, specs[i]);
+        cr_assert_not_null(b, "%s", specs[i]);
+        cr_expect_eq(json_integer_value(json_object_get(b, "lanes")), 64);
+        /* validated (a launch this small may be too short to time) */
+        cr_expect_str_eq(json_string_value(json_object_get(b, "validation")), "ok", "%s", specs[i]);
+        cr_expect_eq(json_integer_value(json_object_get(b, "items")), 128 * 128);
+        cr_expect_eq(json_integer_value(json_object_get(b, "launch_items")), 128 * 128 / 16);
+        cr_expect_eq(json_integer_value(json_object_get(b, "local_size")), 256);
+        cr_expect_eq(json_integer_value(json_object_get(b, "tile")), 64);
+        cr_expect_eq(json_integer_value(json_object_get(b, "conflict_ways")), ways[i], "%s", specs[i]);
+    }
+    json_decref(d);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* distinct sectors of size S touched by bytes [a, a + e) for the lanes of
+ * one warp, counted by brute force: a sorted-free small set */
+static int64_t warp_sectors(const int64_t *addr, int lanes, int64_t e, int64_t S)
+{
+    int64_t seen[256];
+    int64_t n = 0;
+    for (int t = 0; t < lanes; t++)
+        for (int64_t s = addr[t] / S; s <= (addr[t] + e - 1) / S; s++) {
+            int64_t k = 0;
+            while (k < n && seen[k] != s)
+                k++;
+            if (k == n && n < 256)
+                seen[n++] = s;
+        }
+    return n;
+}
+
+/* Records on the CPU device (its own W and sector, from the JSON): 3
+ * floats aos against soa, --size 4M gives n = the largest multiple of the
+ * 256-item group with 12n <= 4 MiB, 349440; every record validated, the
+ * soa form added as reference; aos's fields at +0, +4, +8 bytes, soa's
+ * planes 4n bytes apart. The modeled aos/soa ratios are the instruction
+ * model's and the footprint's bytes (loads + stores), worked out here by
+ * brute force over every warp: field f of record g at 12g + 4f (aos) or
+ * 4g + 4nf (soa), one 4-byte store at 4g. The table has the record rows. */
+Test(cli_run, record_layouts, .timeout = 300)
+{
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "record:fields=3", "--size", "4M", "--budget", "0.3",
+                           "--format", "json", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    cr_assert_eq(json_array_size(json_object_get(d, "results")), 2, "soa added");
+    const int64_t n = 349440;
+    json_t *aos = result_for(d, "record:fields=3,type=float,layout=aos,n=349440");
+    json_t *soa = result_for(d, "record:fields=3,type=float,layout=soa,n=349440");
+    cr_assert(aos && soa);
+    for (int k = 0; k < 2; k++) {
+        json_t *b = k ? soa : aos;
+        cr_expect_str_eq(json_string_value(json_object_get(b, "status")), "ok");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "family")), "record");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "layout")), k ? "soa" : "aos");
+        cr_expect_str_eq(json_string_value(json_object_get(b, "field_type")), "float");
+        cr_expect_eq(json_integer_value(json_object_get(b, "fields")), 3);
+        cr_expect_eq(json_integer_value(json_object_get(b, "record_bytes")), 12);
+        cr_expect_eq(json_integer_value(json_object_get(b, "n")), n);
+        cr_expect_eq(json_integer_value(json_object_get(b, "loads_per_item")), 3);
+        cr_expect_eq(json_integer_value(json_array_get(json_object_get(b, "load_bases"), 2)), k ? 8 * n : 8);
+        cr_expect_str_eq(json_string_value(json_object_get(b, "reference")),
+                         "record:fields=3,type=float,layout=soa,n=349440");
+        cr_expect(json_is_number(json_object_get(b, "measured_time_ratio")));
+        /* 12 bytes loaded and 4 stored per record, requested */
+        cr_expect_eq(json_integer_value(json_object_get(json_object_get(b, "model"), "requested_bytes")), 16 * n);
+    }
+    cr_expect_float_eq(json_real_value(json_object_get(soa, "modeled_instruction_ratio")), 1.0, 1e-12);
+    int64_t W = json_integer_value(json_object_get(aos, "lanes"));
+    int64_t S = json_integer_value(json_object_get(json_object_get(aos, "model"), "sector_bytes"));
+    cr_assert(W >= 1 && W <= 64 && S >= 4, "W %lld, S %lld", (long long)W, (long long)S);
+    int64_t instr[2] = { 0, 0 }, stores = 0;
+    uint8_t *fp[2] = { calloc((size_t)(12 * n / S + 2), 1), calloc((size_t)(12 * n / S + 2), 1) };
+    cr_assert(fp[0] && fp[1]);
+    for (int64_t w = 0; w * W < n; w++) {
+        int64_t a[64];
+        for (int k = 0; k < 2; k++)
+            for (int64_t f = 0; f < 3; f++) {
+                for (int64_t t = 0; t < W; t++) {
+                    int64_t g = w * W + t;
+                    a[t] = k ? 4 * g + 4 * n * f : 12 * g + 4 * f;
+                    fp[k][a[t] / S] = fp[k][(a[t] + 3) / S] = 1;
+                }
+                instr[k] += warp_sectors(a, (int)W, 4, S);
+            }
+        for (int64_t t = 0; t < W; t++)
+            a[t] = 4 * (w * W + t);
+        stores += warp_sectors(a, (int)W, 4, S);
+    }
+    int64_t foot[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++)
+        for (int64_t s = 0; s < 12 * n / S + 2; s++)
+            foot[k] += fp[k][s];
+    /* stores: the same 4n bytes in both layouts, their footprint 4n / S sectors */
+    double want_instr = (double)(instr[0] + stores) / (double)(instr[1] + stores);
+    double want_foot = (double)(foot[0] + 4 * n / S) / (double)(foot[1] + 4 * n / S);
+    cr_expect_float_eq(json_real_value(json_object_get(aos, "modeled_instruction_ratio")), want_instr, 1e-9,
+                       "W %lld S %lld", (long long)W, (long long)S);
+    cr_expect_float_eq(json_real_value(json_object_get(aos, "modeled_footprint_ratio")), want_foot, 1e-9);
+    cr_expect_gt(want_instr, 1.0, "aos fetches its records' sectors once per field");
+    free(fp[0]);
+    free(fp[1]);
+    json_decref(d);
+    tu_result_free(&r);
+
+    const char *table[] = { "run", "--device", "cpu", "--pattern", "record:fields=3,type=uchar", "--size", "4M",
+                            "--budget", "0.2", NULL };
+    r = tu_exec(table, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "records (every field read), against the planar soa form"), "%s", r.out);
+    cr_expect(strstr(r.out, "record:fields=3,type=uchar,layout=soa"), "%s", r.out);
+    cr_expect(strstr(r.out, "no vload3"), "%s", r.out);
+    tu_result_free(&r);
+}
+
+/* A whole matrix read by columns (matrix-col:n=1024, every element once)
+ * on the CPU device: the launch model's bounds beside the measured time.
+ * By hand, with the device's W and S (4W a multiple of S, else skipped):
+ * n^2 / W warps of loads and as many of stores; a warp's loads hit W rows,
+ * one sector each, its stores 4W contiguous bytes, 4W / S sectors: the
+ * instruction model n^2 x S + n^2 x 4 bytes; the footprint the matrix
+ * twice, 2 x 4 n^2 (S divides 4n). The two times are the byte bounds at
+ * one rate, so their ratio is the bytes'. */
+Test(cli_run, whole_matrix_launch_bounds, .timeout = 300)
+{
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "matrix-col:n=1024", "--budget", "0.3", "--format",
+                           "json", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    json_t *b = result_for(d, "matrix-col:n=1024");
+    cr_assert_not_null(b);
+    int64_t W = json_integer_value(json_object_get(b, "lanes"));
+    int64_t S = json_integer_value(json_object_get(json_object_get(b, "model"), "sector_bytes"));
+    if ((4 * W) % S != 0 || (4 * 1024) % S != 0) {
+        json_decref(d);
+        tu_result_free(&r);
+        cr_skip("this device's warp (W %lld) stores %lld bytes, not whole %lld-byte sectors", (long long)W,
+                (long long)(4 * W), (long long)S);
+    }
+    json_t *lb = json_object_get(b, "launch_bounds");
+    cr_assert(json_is_object(lb));
+    const int64_t n2 = 1024 * 1024;
+    cr_expect_eq(json_integer_value(json_object_get(lb, "warp_instructions")), 2 * n2 / W);
+    cr_expect_eq(json_integer_value(json_object_get(lb, "instruction_model_bytes")), n2 * S + n2 * 4);
+    cr_expect_eq(json_integer_value(json_object_get(lb, "footprint_bytes")), 2 * 4 * n2);
+    double lo = json_real_value(json_object_get(lb, "footprint_time_ns"));
+    double hi = json_real_value(json_object_get(lb, "instruction_time_ns"));
+    cr_expect_gt(lo, 0);
+    cr_expect_float_eq(hi / lo, (double)(n2 * S + n2 * 4) / (double)(2 * 4 * n2), 1e-9);
+    cr_expect_float_eq(json_real_value(json_object_get(lb, "median_time_ns")),
+                       json_real_value(json_object_get(json_object_get(b, "time_ns"), "median")), 1e-9);
+    /* seq has no matrix: no launch_bounds */
+    cr_expect_null(json_object_get(result_for(d, "seq"), "launch_bounds"));
+    json_decref(d);
+    tu_result_free(&r);
+}

@@ -21,13 +21,14 @@
 #define SKIP_WITHOUT_HOOKS() ((void)0)
 #endif
 
-/* Signals that must stop a run cleanly. SIGTERM joins at the merge of the
- * reliability branch (wt-reliab), which makes it behave like SIGINT. */
-static const int stop_signals[] = { SIGINT };
+/* Signals that stop a run cleanly: exit 128 + the signal, the results
+ * so far written. */
+static const int stop_signals[] = { SIGINT, SIGTERM };
 
 typedef struct run {
     tu_result r;
-    json_t *doc; /* the --output file, or NULL */
+    json_t *doc;   /* the --output file, or NULL */
+    char *journal; /* the text of OUT.partial, or NULL */
 } run;
 
 /* bwlab run of three patterns on the CPU with faults, JSON to a file */
@@ -50,6 +51,9 @@ static run run_with(const char *faults, const char *patterns)
         cr_assert_not_null(x.doc, "%s: the results file is not JSON: %s", faults, je.text);
     }
     free(text);
+    snprintf(out, sizeof out, "%s/out.json.partial", dir);
+    if (bw_file_read(out, &x.journal, NULL, NULL) != BW_OK)
+        x.journal = NULL;
     tu_rmdir(dir);
     free(dir);
     return x;
@@ -59,6 +63,7 @@ static void run_free(run *x)
 {
     tu_result_free(&x->r);
     json_decref(x->doc);
+    free(x->journal);
 }
 
 /* the result whose canonical spec is `pattern`, or starts with it and a
@@ -174,8 +179,8 @@ Test(faults, device_error_mid_run_keeps_the_others, .timeout = 300)
     run_free(&x);
 }
 
-/* A signal as a phase begins: exit 130, the results file written and
- * marked interrupted, what was validated kept. */
+/* A signal as a phase begins: exit 128 + the signal, the results file
+ * written and marked interrupted, what was validated kept. */
 Test(faults, signal_at_each_phase, .timeout = 600)
 {
     SKIP_WITHOUT_HOOKS();
@@ -185,7 +190,7 @@ Test(faults, signal_at_each_phase, .timeout = 600)
             char faults[64];
             snprintf(faults, sizeof faults, "signal=%s@%d", phases[p], stop_signals[s]);
             run x = run_with(faults, THREE);
-            cr_expect_eq(x.r.status, 130, "%s: %s", faults, x.r.err);
+            cr_expect_eq(x.r.status, 128 + stop_signals[s], "%s: %s", faults, x.r.err);
             cr_expect(strstr(x.r.err, "interrupted") != NULL, "%s: %s", faults, x.r.err);
             cr_assert_not_null(x.doc, "%s: no results file", faults);
             cr_expect(json_is_true(json_object_get(x.doc, "interrupted")), "%s", faults);
@@ -207,15 +212,18 @@ Test(faults, signal_at_each_phase, .timeout = 600)
             run_free(&x);
         }
         /* while writing: the handler is gone, the signal ends the process.
-         * The file must then be absent or whole, never cut short (the
-         * reliability branch adds a journal, OUT.partial: at its merge this
-         * case also expects that). */
+         * The file is then absent or whole, never cut short, and the
+         * journal OUT.partial holds every pattern's result. */
         char faults[64];
         snprintf(faults, sizeof faults, "signal=writing@%d", stop_signals[s]);
         run x = run_with(faults, THREE);
         cr_expect_eq(x.r.status, 128 + stop_signals[s], "%s: %s", faults, x.r.err);
         if (x.doc)
             cr_expect_not_null(json_object_get(x.doc, "results"), "%s: a partial file", faults);
+        cr_expect_not_null(x.journal, "%s: no journal", faults);
+        static const char *const names[] = { "\"seq\"", "\"stride:s=2\"", "\"offset:bytes=4\"" };
+        for (size_t i = 0; x.journal && i < 3; i++)
+            cr_expect(strstr(x.journal, names[i]) != NULL, "%s: %s is not in the journal", faults, names[i]);
         run_free(&x);
     }
 }

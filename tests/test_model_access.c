@@ -90,3 +90,23 @@ Test(model_access, addresses_and_span_match_evaluation)
     cr_expect_eq(model_access_addresses(&g, &a, 3, 8, out, NULL), BW_E_RANGE);
     model_expr_free(e);
 }
+
+/* issue 10, finding 3: one past the last byte must be representable */
+Test(model_access, span_end_never_wraps)
+{
+    model_geometry g = { 32, 32, 128, 32, 4 };
+    model_expr *e = NULL;
+    cr_assert_eq(model_expr_parse("9223372036854775804 - 4*g", &e, NULL), BW_OK);
+    model_access a = { e, 4, model_lanes_all(32), 64, 0, 0 };
+    model_access_span s;
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(model_access_span_of(&g, &a, &s, &err), BW_E_RANGE);
+    /* 4 bytes lower, the end is INT64_MAX itself: fine */
+    model_expr_free(e);
+    cr_assert_eq(model_expr_parse("9223372036854775803 - 4*g", &e, NULL), BW_OK);
+    a.expr = e;
+    cr_expect_eq(model_access_span_of(&g, &a, &s, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(s.max_end, INT64_MAX);
+    model_expr_free(e);
+    bw_error_clear(&err);
+}

@@ -181,10 +181,10 @@ Test(model_expr, empty_and_too_deep)
     cr_expect_eq(model_expr_parse("   ", &e, &err), BW_E_SYNTAX);
     cr_expect(strstr(bw_error_text(&err), "empty") != NULL);
     bw_buf b = BW_BUF_INIT;
-    for (int i = 0; i < 300; i++)
+    for (int i = 0; i < 600; i++)
         bw_buf_putc(&b, '(');
     bw_buf_putc(&b, 't');
-    for (int i = 0; i < 300; i++)
+    for (int i = 0; i < 600; i++)
         bw_buf_putc(&b, ')');
     cr_expect_eq(model_expr_parse(bw_buf_str(&b), &e, &err), BW_E_SYNTAX);
     cr_expect(strstr(bw_error_text(&err), "too deeply") != NULL, "%s", bw_error_text(&err));
@@ -362,4 +362,112 @@ Test(model_expr, opencl_form_folds_the_div_mod_identity)
         bw_buf_free(&b);
         model_expr_free(e);
     }
+}
+
+/* issue 10, findings 1, 4, 5: no recursion grows with the input, nothing
+ * the OpenCL compiler would refuse is accepted, and every accepted tree's
+ * canonical form re-parses to the same text. */
+static bw_code parse_text(const char *src, bw_error *err)
+{
+    model_expr *e = NULL;
+    bw_code rc = model_expr_parse(src, &e, err);
+    model_expr_free(e);
+    return rc;
+}
+
+Test(model_expr, flat_chains_are_bounded_not_recursed)
+{
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_puts(&b, "t");
+    for (int i = 1; i < 30000; i++)
+        bw_buf_puts(&b, "+t");
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(parse_text(bw_buf_str(&b), &err), BW_E_SYNTAX);
+    cr_expect(strstr(bw_error_text(&err), "30000 levels deep") != NULL, "%s", bw_error_text(&err));
+    /* right-leaning, through brackets: the parser's own limit */
+    bw_buf_reset(&b);
+    for (int i = 0; i < 20000; i++)
+        bw_buf_puts(&b, "t+(");
+    bw_buf_puts(&b, "t");
+    for (int i = 0; i < 20000; i++)
+        bw_buf_putc(&b, ')');
+    cr_expect_eq(parse_text(bw_buf_str(&b), &err), BW_E_SYNTAX);
+    bw_buf_free(&b);
+    bw_error_clear(&err);
+}
+
+Test(model_expr, opencl_bracket_nesting_is_refused_up_front)
+{
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    /* 4*g + 127 x "+0": 128 additions, 2 brackets each in the OpenCL form */
+    bw_buf_puts(&b, "4*g");
+    for (int i = 0; i < 127; i++)
+        bw_buf_puts(&b, "+0");
+    cr_expect_eq(parse_text(bw_buf_str(&b), &err), BW_E_SYNTAX);
+    cr_expect(strstr(bw_error_text(&err), "OpenCL") != NULL, "%s", bw_error_text(&err));
+    /* 130 nested minus signs: "(-(" per level, 260 deep */
+    bw_buf_reset(&b);
+    for (int i = 0; i < 130; i++)
+        bw_buf_putc(&b, '-');
+    bw_buf_putc(&b, 't');
+    cr_expect_eq(parse_text(bw_buf_str(&b), &err), BW_E_SYNTAX);
+    cr_expect(strstr(bw_error_text(&err), "OpenCL") != NULL, "%s", bw_error_text(&err));
+    /* 100 additions: 200 brackets, within the limit */
+    bw_buf_reset(&b);
+    bw_buf_puts(&b, "4*g");
+    for (int i = 0; i < 99; i++)
+        bw_buf_puts(&b, "+0");
+    cr_expect_eq(parse_text(bw_buf_str(&b), &err), BW_OK, "%s", bw_error_text(&err));
+    bw_buf_free(&b);
+    bw_error_clear(&err);
+}
+
+/* Re-parses the canonical form of src and checks it prints the same. */
+static void expect_round_trip(const char *src)
+{
+    model_expr *a = NULL, *b = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(model_expr_parse(src, &a, &err), BW_OK, "%s", bw_error_text(&err));
+    char *pa = model_expr_to_string(a);
+    cr_assert_eq(model_expr_parse(pa, &b, &err), BW_OK, "reparse of %.80s: %s", pa, bw_error_text(&err));
+    char *pb = model_expr_to_string(b);
+    cr_assert_str_eq(pa, pb);
+    free(pa);
+    free(pb);
+    model_expr_free(a);
+    model_expr_free(b);
+    bw_error_clear(&err);
+}
+
+Test(model_expr, every_accepted_deep_form_re_parses)
+{
+    static const char *const unit[][3] = {
+        /* prefix, core, suffix repeated n times around "t" */
+        { "-", "t", "" }, { "~", "t", "" }, { "!", "t", "" }, { "+-", "t", "" },
+        { "(", "t", "+1)" }, { "1+(", "t", ")" }, { "min(1,", "t", ")" },
+        { "(", "t", "?1:2)" }, { "t?(", "t", "):3" }, { "(", "t", ")&3" },
+    };
+    int accepted_deep = 0;
+    for (size_t u = 0; u < sizeof unit / sizeof unit[0]; u++) {
+        for (int n = 1; n <= 400; n += 3) {
+            bw_buf b = BW_BUF_INIT;
+            for (int i = 0; i < n; i++)
+                bw_buf_puts(&b, unit[u][0]);
+            bw_buf_puts(&b, unit[u][1]);
+            for (int i = 0; i < n; i++)
+                bw_buf_puts(&b, unit[u][2]);
+            if (parse_text(bw_buf_str(&b), NULL) == BW_OK) {
+                expect_round_trip(bw_buf_str(&b));
+                accepted_deep += n >= 70;
+            }
+            bw_buf_free(&b);
+        }
+    }
+    cr_expect_gt(accepted_deep, 0);
+    /* the reproducer: 70 leading minus signs */
+    char src[80];
+    memset(src, '-', 70);
+    strcpy(src + 70, "t");
+    expect_round_trip(src);
 }

@@ -146,9 +146,11 @@ static int cmp64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* floor(a / u) for u > 0, defined for every a (INT64_MIN too) */
 static int64_t fdiv(int64_t a, int64_t u)
 {
-    return a >= 0 ? a / u : -((-a + u - 1) / u);
+    int64_t q = a / u;
+    return a % u != 0 && a < 0 ? q - 1 : q;
 }
 
 static int64_t distinct_units(int64_t *v, int64_t n, int64_t unit)
@@ -254,4 +256,61 @@ Test(model_launch, matches_brute_force)
         bw_buf_free(&src);
     }
     cr_expect(compared > 1000, "compared %d, errors %d", compared, errors);
+}
+
+/* issue 10, finding 3: no intermediate wraps; the reproducers against brute force */
+Test(model_launch, extreme_addresses_match_brute_force)
+{
+    static const struct {
+        const char *src;
+        model_geometry g;
+    } cases[] = {
+        { "(t==0 ? -9223372036854775807-1 : 9000000000000000000) + 32*w", { 32, 32, 128, 32, 4 } },
+        { "t == 0 ? -9223372036854775807 - 1 + w : 9223372036854775000 + 2*w", { 32, 1, 1, 32, 4 } },
+        { "4*g & 9223372036854775807", { 32, 32, 128, 32, 4 } },
+        { "t == 0 ? -9223372036854775807 - 1 : 9223372036854775000 - 32*w", { 32, 32, 128, 32, 4 } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_expr *e = NULL;
+        cr_assert_eq(model_expr_parse(cases[i].src, &e, NULL), BW_OK);
+        model_lanes all = model_lanes_all(32);
+        model_traffic ref;
+        cr_assert_eq(brute_launch(&cases[i].g, e, 4, 64, &all, 0, &ref), 0);
+        model_access a = { e, 4, all, 64, 0, 0 };
+        model_launch l;
+        bw_error err = BW_ERROR_INIT;
+        cr_assert_eq(model_launch_count(&cases[i].g, &a, 1, &l, &err), BW_OK, "%s: %s", cases[i].src,
+                     bw_error_text(&err));
+        cr_expect_eq(l.loads.instr_sectors, ref.instr_sectors, "%s", cases[i].src);
+        cr_expect_eq(l.loads.instr_lines, ref.instr_lines, "%s", cases[i].src);
+        cr_expect_eq(l.loads.footprint_sectors, ref.footprint_sectors, "%s", cases[i].src);
+        cr_expect_eq(l.loads.footprint_lines, ref.footprint_lines, "%s", cases[i].src);
+        model_expr_free(e);
+        bw_error_clear(&err);
+    }
+}
+
+/* issue 10, finding 2: huge launches answer at once, with an overflow found
+ * at the launch's end or a refusal to count more than a bounded work */
+Test(model_launch, huge_irregular_launches_are_bounded)
+{
+    model_lanes all = model_lanes_all(32);
+    model_launch l;
+    bw_error err = BW_ERROR_INIT;
+    model_expr *e = NULL;
+    cr_assert_eq(model_expr_parse("g*g", &e, NULL), BW_OK);
+    model_access a = { e, 4, all, MODEL_LAUNCH_MAX_ITEMS, 0, 0 };
+    cr_expect_eq(model_launch_count(&nvidia, &a, 1, &l, &err), BW_E_EVAL);
+    cr_expect(strstr(bw_error_text(&err), "overflow") != NULL, "%s", bw_error_text(&err));
+    model_expr_free(e);
+    static const char *const slow[] = { "4*((w%1000)*(w%1000))", "4*t*w" };
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(model_expr_parse(slow[i], &e, NULL), BW_OK);
+        model_access b = { e, 4, all, MODEL_LAUNCH_MAX_ITEMS, 0, 0 };
+        cr_expect_eq(model_launch_count_bounded(&nvidia, &b, 1, MODEL_LAUNCH_INTERACTIVE_WORK, &l, &err),
+                     BW_E_TOOBIG, "%s", slow[i]);
+        cr_expect(strstr(bw_error_text(&err), "fewer --items") != NULL, "%s", bw_error_text(&err));
+        model_expr_free(e);
+    }
+    bw_error_clear(&err);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model_bank.h"
+#include "model_launch.h"
 #include "model_pattern.h"
 #include "model_warp.h"
 #include "test_util.h"
@@ -245,6 +246,9 @@ Test(model_pattern, every_descriptor_is_complete)
         if (f[i].space == MODEL_PATTERN_SPACE_LOCAL) {
             cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_BANK, "%s", f[i].name);
             cr_expect_eq(f[i].sizing, MODEL_PATTERN_SIZING_LOCAL_TILE, "%s", f[i].name);
+        } else if (f[i].sizing == MODEL_PATTERN_SIZING_RECORDS) {
+            cr_expect_eq(f[i].space, MODEL_PATTERN_SPACE_GLOBAL, "%s", f[i].name);
+            cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_RECORD, "%s", f[i].name);
         } else if (f[i].sizing == MODEL_PATTERN_SIZING_TRANSPOSE) {
             cr_expect_eq(f[i].space, MODEL_PATTERN_SPACE_GLOBAL, "%s", f[i].name);
             cr_expect_str_eq(f[i].kernel, MODEL_PATTERN_KERNEL_TRANSPOSE, "%s", f[i].name);
@@ -277,7 +281,8 @@ Test(model_pattern, every_descriptor_is_complete)
             }
             has_n |= !strcmp(p->key, "n");
         }
-        if (f[i].sizing == MODEL_PATTERN_SIZING_MATRIX || f[i].sizing == MODEL_PATTERN_SIZING_TRANSPOSE)
+        if (f[i].sizing == MODEL_PATTERN_SIZING_MATRIX || f[i].sizing == MODEL_PATTERN_SIZING_TRANSPOSE ||
+            f[i].sizing == MODEL_PATTERN_SIZING_RECORDS)
             cr_expect(has_n, "%s: a matrix family needs its order n", f[i].name);
         refs += f[i].is_reference;
     }
@@ -314,6 +319,8 @@ Test(model_pattern, defaults_give_the_documented_expression)
         { "bank", "bank:pitch=32,stride=1", "4 * (1 * t % 32 * 32)" },
         /* naive: the loads are in[g] (the stores are strided) */
         { "transpose", "transpose:version=naive,n=1024", "4 * g" },
+        /* field 0 of 12-byte records; fields 1 and 2 at +4 and +8 (load_base) */
+        { "record", "record:fields=3,type=float,layout=aos,n=1048576", "12 * g" },
     };
     size_t n;
     const model_pattern_family *f = model_pattern_families(&n);
@@ -466,4 +473,80 @@ Test(model_pattern, transpose_versions_loads_and_stores)
     cr_expect_eq(model_pattern_parse("transpose:n=48", 32, 0, &q, &err), BW_E_USAGE, "48 is no multiple of 32");
     cr_expect_eq(model_pattern_parse("transpose:elem=8", 32, 0, &q, &err), BW_E_USAGE);
     cr_expect_null(q);
+}
+
+/* Whole records on the nvidia profile (W = 32, 32-byte sectors, 128-byte
+ * lines), worked out by hand, over 1024 records (32 warps):
+ * - aos, 3 floats (12 B): field f of lane t at 12t + 4f. Field 0 covers
+ *   bytes 0 .. 12*31 + 3 = 375 of 0 .. 383: sectors 0 .. 11, 12 sectors
+ *   (3 lines) for 128 requested bytes; field 1 (4 .. 379) and field 2
+ *   (8 .. 383) also 12 sectors each: 36 sectors per warp by the
+ *   instruction model, but the three loads together cover the warp's 384
+ *   bytes once, 12 sectors of footprint.
+ * - soa, 3 floats: field f of lane t at 4t + f*4n: 128 contiguous bytes, 4
+ *   sectors (1 line) per load, 12 per warp, footprint 12 too.
+ *   So aos/soa = 3 by the instruction model and 1 by the footprint.
+ * - aos, 6 floats (24 B): each field spans 24*31 + 4 = 748 bytes, 24
+ *   sectors; 6 loads, 144 per warp, against soa's 6 x 4 = 24: 6 x.
+ * - aos, RGB bytes (3 B): field f of lane t at 3t + f, bytes f .. 93 + f:
+ *   3 sectors each, 9 per warp; soa 3 loads of 32 bytes, 1 sector each, 3
+ *   per warp; footprint 96 bytes, 3 sectors, both. Lines repeat every 4
+ *   warps (384 B = 3 lines): field 0 of warps 0..3 spans 0..95, 96..191,
+ *   192..287, 288..383: 1, 2, 2 and 1 lines; fields 1 and 2 (one and two
+ *   bytes on) the same, so 18 lines per 4 warps, 144 over 32 warps (the
+ *   others' lines are per warp: every warp's span starts on a line). */
+Test(model_pattern, record_aos_and_soa_sectors_by_hand_on_nvidia)
+{
+    static const model_geometry nv = { 32, 32, 128, 32, 4 };
+    static const struct {
+        const char *spec;
+        int64_t field_bases[6];
+        int64_t instr_per_warp, footprint_per_warp, lines_per_warp, requested_per_warp;
+    } cases[] = {
+        { "record:fields=3,layout=aos,n=1024", { 0, 4, 8 }, 36, 12, 9, 384 },
+        { "record:fields=3,layout=soa,n=1024", { 0, 4096, 8192 }, 12, 12, 3, 384 },
+        { "record:fields=6,layout=aos,n=1024", { 0, 4, 8, 12, 16, 20 }, 144, 24, 36, 768 },
+        { "record:fields=6,layout=soa,n=1024", { 0, 4096, 8192, 12288, 16384, 20480 }, 24, 24, 6, 768 },
+        { "record:fields=3,type=uchar,layout=aos,n=1024", { 0, 1, 2 }, 9, 3, -144, 96 },
+        { "record:fields=3,type=uchar,layout=soa,n=1024", { 0, 1024, 2048 }, 3, 3, 3, 96 },
+    };
+    const int64_t warps = 1024 / 32;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_pattern *p = pat(cases[i].spec, 32, 0);
+        int F = (int)model_pattern_param_value(p, "fields");
+        cr_expect_eq(p->loads, F, "%s", cases[i].spec);
+        cr_expect_eq(p->elem, model_pattern_param_value(p, "type") == MODEL_RECORD_UCHAR ? 1 : 4);
+        model_access acc[8];
+        for (int f = 0; f < F; f++) {
+            cr_expect_eq(p->load_base[f], cases[i].field_bases[f], "%s field %d", cases[i].spec, f);
+            acc[f] = (model_access){ p->expr, p->elem, p->active, 1024, p->load_base[f], 0 };
+        }
+        model_launch l;
+        bw_error err = BW_ERROR_INIT;
+        cr_assert_eq(model_launch_count(&nv, acc, (size_t)F, &l, &err), BW_OK, "%s", bw_error_text(&err));
+        cr_expect_eq(l.loads.instructions, F * warps, "%s", cases[i].spec);
+        cr_expect_eq(l.loads.requested_bytes, cases[i].requested_per_warp * warps, "%s", cases[i].spec);
+        cr_expect_eq(l.loads.instr_sectors, cases[i].instr_per_warp * warps, "%s", cases[i].spec);
+        cr_expect_eq(l.loads.footprint_sectors, cases[i].footprint_per_warp * warps, "%s", cases[i].spec);
+        /* lines_per_warp < 0: minus the lines of the whole launch */
+        cr_expect_eq(l.loads.instr_lines,
+                     cases[i].lines_per_warp < 0 ? -cases[i].lines_per_warp : cases[i].lines_per_warp * warps, "%s",
+                     cases[i].spec);
+        /* field 0's instruction alone, warp 0: aos 3 floats 12 sectors for 128 B */
+        if (i == 0) {
+            int64_t addr[32];
+            for (int t = 0; t < 32; t++)
+                addr[t] = 12 * t;
+            model_warp w;
+            cr_assert_eq(model_warp_count(&nv, 4, addr, &p->active, &w, &err), BW_OK);
+            cr_expect_eq(w.sectors, 12);
+            cr_expect_eq(w.requested_bytes, 128);
+        }
+        model_pattern_free(p);
+    }
+    /* elem is the type's, never given */
+    model_pattern *q = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(model_pattern_parse("record:elem=8", 32, 0, &q, &err), BW_E_USAGE);
+    bw_error_clear(&err);
 }

@@ -8,10 +8,12 @@
 #      `bwlab run --access read`; without it the read pairs are skipped.
 #   2. `bwlab model --pattern P --launch --items 67108864` for every
 #      catalogue pattern: the slowest, with its wall time;
+#   2b. the wall time of `bwlab compare` over 100 result files (copies of
+#      tests/data/results/pocl-cpu.json);
 #   3. the wall time of one default `bwlab run` (output to /dev/null).
 # Then each target beside its measured value, PASS or MISS. Targets on PoCL
-# here: median ratio >= 0.95 for read and for copy, the model under 1 s, the
-# default run under 60 s. They depend on the machine, so a MISS does not
+# here: median ratio >= 0.95 for read and for copy, the model under 1 s,
+# compare of 100 files under 1 s, the default run under 60 s. They depend on the machine, so a MISS does not
 # change the exit status: 0 when everything ran, 1 when something failed
 # (a run, a check, a parse), 2 for bad options.
 #
@@ -248,6 +250,22 @@ awk '{ printf "  %s %s", $1, $2 } NR % 6 == 0 { printf "\n" } END { if (NR % 6) 
 echo "slowest of $npat: $slow_spec, $slow_s s"
 echo
 
+# ---- 2b. bwlab compare over 100 result files ----
+# 100 copies of the checked-in PoCL result file, each with its own date so
+# that none is an identical duplicate (those are counted once), merged
+# into the table; no OpenCL needed
+mkdir -p "$tmp/results"
+for i in $(seq 1 100); do
+    sed "0,/\"date\": \"[^\"]*\"/s//\"date\": \"2026-01-01T00:00:00Z copy $i\"/" \
+        tests/data/results/pocl-cpu.json >"$tmp/results/run-$i.json"
+done
+t0=$(now)
+"$bwlab" compare "$tmp/results" >"$tmp/compare.txt" 2>"$tmp/err" || die "bwlab compare of 100 files failed: $(cat "$tmp/err")"
+compare_s=$(since "$t0")
+grep -q '^bwlab compare: 100 files' "$tmp/compare.txt" || die "bwlab compare did not merge the 100 files: $(head -1 "$tmp/compare.txt")"
+echo "bwlab compare of 100 result files ($(du -sh "$tmp/results" | cut -f1)): $compare_s s wall"
+echo
+
 # ---- 3. the default run ----
 run_s=""
 if [ "$quick" = 1 ]; then
@@ -279,6 +297,7 @@ for a in read copy; do
     fi
 done
 printf '  %-36s %10s   %s\n' "model, slowest pattern < 1 s" "$slow_s s" "$(verdict "$slow_s" 1 '<')"
+printf '  %-36s %10s   %s\n' "compare of 100 result files < 1 s" "$compare_s s" "$(verdict "$compare_s" 1 '<')"
 if [ -n "$run_s" ]; then
     printf '  %-36s %10s   %s\n' "default run < 60 s" "$run_s s" "$(verdict "$run_s" 60 '<')"
 else

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what bwlab needs (Debian 12 packages) when something is missing,
 # then configures and builds it in build/. Fast when nothing changed.
-# (hwloc's lstopo serves the tests: tools/test.sh hides the caches from PoCL;
-# clang and libclang-rt-14-dev build the fuzz targets, tools/fuzz.sh; oclgrind
+# (hwloc's lstopo serves the tests: tools/test.sh hides the caches from PoCL.)
+# (libcairo2-dev draws the HTML report's charts; chromium renders that report in its browser test.)
+# (clang and libclang-rt-14-dev build the fuzz targets, tools/fuzz.sh; oclgrind
 # checks the kernels, tools/oclgrind.sh; valgrind, tools/valgrind.sh.)
 #   tools/setup.sh            build dir: build/
 #   BWLAB_BUILD=dir tools/setup.sh [meson options...]
@@ -10,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential pkg-config meson ninja-build ocl-icd-libopencl1 ocl-icd-opencl-dev \
-opencl-headers pocl-opencl-icd clinfo libcriterion-dev libjansson-dev hwloc \
+opencl-headers pocl-opencl-icd clinfo libcriterion-dev libjansson-dev hwloc libcairo2-dev chromium \
 clang libclang-rt-14-dev oclgrind valgrind"
 
 missing=""

@@ -87,3 +87,46 @@ int bench_host_llc(const char *sysfs_root, uint64_t *bytes, char *source, size_t
         snprintf(source, n, "host sysfs (%s/%s)", base, best_name);
     return 1;
 }
+
+size_t bench_host_caches(const char *sysfs_root, bench_host_cache *out, size_t max)
+{
+    char base[4096];
+    if (!sysfs_root || snprintf(base, sizeof base, "%s" CACHE_DIR, sysfs_root) >= (int)sizeof base)
+        return 0;
+    DIR *d = opendir(base);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < max) {
+        if (strncmp(e->d_name, "index", 5) != 0 || strlen(e->d_name) >= 256)
+            continue;
+        char dir[4096 + 256], line[64];
+        snprintf(dir, sizeof dir, "%s/%s", base, e->d_name);
+        if (!read_line(dir, "type", line, sizeof line) || (strcmp(line, "Data") && strcmp(line, "Unified")))
+            continue;
+        if (!read_line(dir, "level", line, sizeof line))
+            continue;
+        char *end = NULL;
+        long level = strtol(line, &end, 10);
+        if (end == line || *end != '\0' || level < 1 || level > 9)
+            continue;
+        uint64_t size = read_line(dir, "size", line, sizeof line) ? parse_size(line) : 0;
+        if (size == 0)
+            continue;
+        uint64_t lsz = read_line(dir, "coherency_line_size", line, sizeof line) ? parse_size(line) : 0;
+        out[n].level = (int)level;
+        out[n].size_bytes = size;
+        out[n].line_bytes = lsz;
+        n++;
+    }
+    closedir(d);
+    /* readdir's order is arbitrary: by level */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && out[j - 1].level > out[j].level; j--) {
+            bench_host_cache t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}

@@ -18,4 +18,14 @@
  * otherwise and never prints. */
 int bench_host_llc(const char *sysfs_root, uint64_t *bytes, char *source, size_t n);
 
+/* Every data or unified cache of CPU 0 under `sysfs_root`, by level
+ * (at most max): level, size and coherency_line_size (0 when absent).
+ * Returns how many; 0 where there is no such tree. For `bwlab probe`,
+ * which sets what it measured beside them. */
+typedef struct bench_host_cache {
+    int level;
+    uint64_t size_bytes, line_bytes;
+} bench_host_cache;
+size_t bench_host_caches(const char *sysfs_root, bench_host_cache *out, size_t max);
+
 #endif

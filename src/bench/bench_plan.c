@@ -1,5 +1,7 @@
 #include "bench_plan.h"
 
+#include <jansson.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include "bw_format.h"
 #include "bw_hook.h"
 #include "bench_bank.h"
+#include "bench_record.h"
 #include "bench_transpose.h"
 #include "model_bank.h"
 #include "model_expr.h"
@@ -176,6 +179,40 @@ static bw_code add_item(bench_plan *p, bench_item **out, bw_error *err)
     return BW_OK;
 }
 
+/* Identical items (the same spec in the same access mode) are measured
+ * once, the first kept in place; p->merged counts the others. A jansson
+ * object is the hash set, so 10 000 specs cost no quadratic time. */
+static bw_code merge_repeats(bench_plan *p, bw_error *err)
+{
+    json_t *seen = json_object();
+    if (!seen)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    size_t kept = 0;
+    bw_code rc = BW_OK;
+    bw_buf key = BW_BUF_INIT;
+    for (size_t i = 0; i < p->n; i++) {
+        bench_item *it = &p->items[i];
+        bw_buf_reset(&key);
+        bw_buf_printf(&key, "%s %s", bench_access_name(it->access), it->spec);
+        if (rc == BW_OK && bw_buf_failed(&key))
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+        /* keys are UTF-8 for jansson: a spec with other bytes is never merged */
+        int dup = rc == BW_OK && json_object_get(seen, bw_buf_str(&key)) != NULL;
+        if (!dup && rc == BW_OK)
+            json_object_set_new(seen, bw_buf_str(&key), json_true());
+        if (dup) {
+            item_clear(it);
+            p->merged++;
+            continue;
+        }
+        p->items[kept++] = *it;
+    }
+    p->n = kept;
+    bw_buf_free(&key);
+    json_decref(seen);
+    return rc;
+}
+
 static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, bench_access access, bw_error *err)
 {
     bench_item *it;
@@ -209,6 +246,21 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
         it->transpose_auto_n = !(it->pattern->given & 2u);
         for (size_t k = 0; k + 1 < p->n; k++) {
             if (p->items[k].transpose && !strcmp(p->items[k].spec, it->pattern->spec)) {
+                model_pattern_free(it->pattern);
+                it->pattern = NULL;
+                p->n--;
+                return BW_OK;
+            }
+        }
+    }
+    if (!strcmp(it->pattern->family->kernel, MODEL_PATTERN_KERNEL_RECORD)) {
+        /* a record item reads its records and stores a fold (cl/record.cl):
+         * one item whatever the access modes asked for */
+        it->record = 1;
+        it->access = BENCH_ACCESS_COPY;
+        it->record_auto_n = !(it->pattern->given & 8u);
+        for (size_t k = 0; k + 1 < p->n; k++) {
+            if (p->items[k].record && !strcmp(p->items[k].spec, it->pattern->spec)) {
                 model_pattern_free(it->pattern);
                 it->pattern = NULL;
                 p->n--;
@@ -270,9 +322,30 @@ int bench_plan_is_transpose_reference(const bench_item *it)
     return it->transpose && model_pattern_param_value(it->pattern, "version") == MODEL_TRANSPOSE_COPY;
 }
 
+int bench_plan_is_record_reference(const bench_item *it)
+{
+    return it->record && model_pattern_param_value(it->pattern, "layout") == MODEL_RECORD_SOA;
+}
+
+/* whether record item b is the soa counterpart of record item a: the same
+ * fields, type and n (both sized from the working set, or the same given n) */
+static int record_counterpart(const bench_item *a, const bench_item *b)
+{
+    return bench_plan_is_record_reference(b) && a->record_auto_n == b->record_auto_n &&
+           model_pattern_param_value(a->pattern, "fields") == model_pattern_param_value(b->pattern, "fields") &&
+           model_pattern_param_value(a->pattern, "type") == model_pattern_param_value(b->pattern, "type") &&
+           model_pattern_param_value(a->pattern, "n") == model_pattern_param_value(b->pattern, "n");
+}
+
 long bench_plan_reference(const bench_plan *p, size_t i)
 {
     long any = -1;
+    if (p->items[i].record) {
+        for (size_t k = 0; k < p->n; k++)
+            if (record_counterpart(&p->items[i], &p->items[k]))
+                return (long)k;
+        return -1;
+    }
     if (p->items[i].transpose) {
         for (size_t k = 0; k < p->n; k++)
             if (bench_plan_is_transpose_reference(&p->items[k]) &&
@@ -288,7 +361,7 @@ long bench_plan_reference(const bench_plan *p, size_t i)
         return -1;
     }
     for (size_t k = 0; k < p->n; k++) {
-        if (p->items[k].bank || p->items[k].transpose || !bench_plan_is_reference(&p->items[k]) ||
+        if (p->items[k].bank || p->items[k].transpose || p->items[k].record || !bench_plan_is_reference(&p->items[k]) ||
             p->items[k].access != p->items[i].access)
             continue;
         if (p->items[k].elem == p->items[i].elem)
@@ -427,7 +500,7 @@ static bw_code size_item(bench_plan *p, bench_item *it, const buf_cap *cap, bw_e
         double per_item = (double)(it->model.loads.footprint_sectors * p->geo.sector) / (double)probe;
         double want = per_item > 0 ? (double)p->target_bytes / per_item : (double)probe;
         /* keep launches of tiny-footprint patterns (broadcast) bounded */
-        double most = 4.0 * (double)p->target_bytes / (double)it->elem;
+        double most = fmax(4.0 * (double)p->target_bytes / (double)it->elem, (double)local);
         items = round_up((int64_t)fmin(fmax(want, (double)local), most), local);
     }
     if ((uint64_t)items > cap->items) {
@@ -558,7 +631,12 @@ static bw_code size_transpose(bench_plan *p, bench_item *it, const buf_cap *cap,
         bw_format_bytes(a, sizeof a, (double)(n * n * 4));
         return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': the %s matrix is larger than %s", it->spec, a, cap->full);
     }
-    int64_t local = bench_transpose_local_size((bench_transpose_version)version, (int)W);
+    int64_t local = bench_transpose_local_size((bench_transpose_version)version, (int)W, p->local_size);
+    if (local < 0)
+        return bw_error_set(err, BW_E_USAGE, "pattern '%s': its %lld x %lld tile needs work-groups of at least %lld "
+                                             "work-items (one tile row), more than %lld",
+                            it->spec, (long long)W, (long long)W, (long long)W, (long long)p->local_size);
+    it->launch_items = local > 0 ? n * n / W * (local / W) : 0;
     if (local == 0)
         local = p->local_size;
     if ((n * n) % local != 0)
@@ -581,6 +659,103 @@ static bw_code size_transpose(bench_plan *p, bench_item *it, const buf_cap *cap,
     it->local_size = local;
     it->vload = 0;
     it->conflict_ways = bench_transpose_tile_ways((bench_transpose_version)version, &p->geo, (int)W);
+    return BW_OK;
+}
+
+/* replaces an item's pattern by spec parsed again (a size from the working
+ * set), with its expressions */
+static bw_code reparse_item(const bench_plan *p, bench_item *it, const char *spec, bw_error *err)
+{
+    model_pattern *np = NULL;
+    bw_code rc = model_pattern_parse(spec, p->geo.lanes, 0, &np, err);
+    if (rc != BW_OK)
+        return rc;
+    char *nspec = strdup(np->spec), *ntext = strdup(np->expr_text);
+    model_expr *store = NULL;
+    if (!nspec || !ntext || (rc = model_expr_parse(np->store_text, &store, err)) != BW_OK) {
+        free(nspec);
+        free(ntext);
+        model_pattern_free(np);
+        return nspec && ntext ? rc : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    model_pattern_free(it->pattern);
+    free(it->spec);
+    free(it->expr_text);
+    model_expr_free(it->store_expr);
+    it->pattern = np;
+    it->spec = nspec;
+    it->expr_text = ntext;
+    it->expr = np->expr;
+    it->store_expr = store;
+    return BW_OK;
+}
+
+/* A record item: n from the working set where the spec does not give it
+ * (the largest multiple of the work-group whose n*F fields fit the target
+ * and the cap), the pattern parsed again at that n; one work-item per
+ * record; the model's F loads (expression + load_base[f]) and the store. */
+static bw_code size_record(bench_plan *p, bench_item *it, const buf_cap *cap, bw_error *err)
+{
+    int64_t local = p->local_size;
+    bench_record_shape s = bench_record_shape_of(it->pattern);
+    int64_t rec = s.fields * bench_record_field_bytes(&s);
+    bw_code rc;
+    if (it->record_auto_n) {
+        uint64_t most = p->target_bytes < cap->bytes ? p->target_bytes : cap->bytes;
+        int64_t n = (int64_t)(most / (uint64_t)rec) / local * local;
+        if (n > (int64_t)1 << 30)
+            n = ((int64_t)1 << 30) / local * local;
+        if (n < local)
+            n = local;
+        char spec[128];
+        snprintf(spec, sizeof spec, "record:fields=%d,type=%s,layout=%s,n=%lld", s.fields,
+                 bench_record_type_name(s.type), bench_record_layout_name(s.layout), (long long)n);
+        if ((rc = reparse_item(p, it, spec, err)) != BW_OK)
+            return rc;
+        s = bench_record_shape_of(it->pattern);
+    }
+    int64_t n = s.n;
+    if ((uint64_t)(n * rec) > cap->bytes || (uint64_t)(n * 4) > cap->bytes) {
+        char a[32];
+        bw_format_bytes(a, sizeof a, (double)(n * rec));
+        return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': its %s of records (or its 4-byte results) is larger "
+                                              "than %s; give a smaller n",
+                            it->spec, a, cap->full);
+    }
+    if (n % local != 0)
+        return bw_error_set(err, BW_E_USAGE, "pattern '%s': work-groups of %lld do not divide its %lld records; "
+                                             "use an n that is a multiple of %lld",
+                            it->spec, (long long)local, (long long)n, (long long)local);
+    const model_pattern *pat = it->pattern;
+    model_access acc[MODEL_PATTERN_MAX_LOADS + 1];
+    it->span = (model_access_span){ 0, INT64_MAX, 0, (int64_t)1 << 20 };
+    for (int f = 0; f < pat->loads; f++) {
+        acc[f] = (model_access){ pat->expr, pat->elem, pat->active, n, pat->load_base[f], 0 };
+        model_access_span sp;
+        if ((rc = model_access_span_of(&p->geo, &acc[f], &sp, err)) != BW_OK)
+            return rc;
+        it->span.any |= sp.any;
+        it->span.min_addr = sp.min_addr < it->span.min_addr ? sp.min_addr : it->span.min_addr;
+        it->span.max_end = sp.max_end > it->span.max_end ? sp.max_end : it->span.max_end;
+        it->span.align = sp.align < it->span.align ? sp.align : it->span.align;
+    }
+    acc[pat->loads] = (model_access){ it->store_expr, 4, pat->active, n, 0, 1 };
+    if ((rc = model_launch_count(&p->geo, acc, (size_t)pat->loads + 1, &it->model, err)) != BW_OK)
+        return rc;
+    it->items = n;
+    it->elem = pat->elem;
+    free(it->size_note);
+    it->size_note = NULL;
+    if (!it->record_auto_n && (uint64_t)(n * rec) < p->target_bytes / 2) {
+        char a[32], b[32];
+        bw_format_bytes(a, sizeof a, (double)(n * rec));
+        bw_format_bytes(b, sizeof b, (double)p->target_bytes);
+        it->size_note = malloc(160);
+        if (it->size_note)
+            snprintf(it->size_note, 160, "the %s of records is smaller than the %s working-set target", a, b);
+    }
+    it->local_size = local;
+    it->vload = 0;
     return BW_OK;
 }
 
@@ -610,6 +785,12 @@ static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const benc
         /* bank.cl has one form of its own: long work-item ids, int tile
          * words; its values fit in int when the launch and the tile do */
         it->index32_proven = it->items <= INT32_MAX && it->tile_words <= INT32_MAX;
+        it->index_bits = 64;
+        return BW_OK;
+    }
+    if (it->record) {
+        /* record.cl has long indices of its own */
+        it->index32_proven = it->items <= INT32_MAX;
         it->index_bits = 64;
         return BW_OK;
     }
@@ -647,7 +828,10 @@ static uint64_t auto_target(bench_plan *p, const bench_limits *lim)
     } else {
         snprintf(p->cache_source, sizeof p->cache_source, "default (no cache size known)");
     }
-    t = p->cache_bytes ? 4 * p->cache_bytes : UNKNOWN_CACHE_TARGET;
+    /* a nonsense reported cache size must not wrap: the caps below hold it */
+    t = !p->cache_bytes                      ? UNKNOWN_CACHE_TARGET
+        : p->cache_bytes > UINT64_MAX / 4 ? UINT64_MAX
+                                             : 4 * p->cache_bytes;
     uint64_t floor = lim->is_gpu ? GPU_MIN_TARGET : MIN_TARGET;
     if (t < floor)
         t = floor;
@@ -721,6 +905,13 @@ static bw_code check_size(uint64_t size, const bench_limits *lim, uint64_t budge
     return BW_OK;
 }
 
+/* the destination bytes an item's launch writes: elem per work-item, but
+ * one 4-byte fold per record for a record item */
+static int64_t item_dst_bytes(const bench_item *it)
+{
+    return it->items * (it->record ? 4 : it->elem);
+}
+
 /* sizes every item or, with only_over, those whose buffers exceed the
  * cap; then the plan's buffers are the largest of any item */
 static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_error *err)
@@ -728,13 +919,15 @@ static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_e
     bw_code rc = BW_OK;
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
         bench_item *it = &p->items[i];
-        if (only_over && (uint64_t)it->span.max_end <= cap->bytes && (uint64_t)(it->items * it->elem) <= cap->bytes)
+        if (only_over && (uint64_t)it->span.max_end <= cap->bytes && (uint64_t)item_dst_bytes(it) <= cap->bytes)
             continue;
         if (it->bank) {
             rc = size_bank(p, it, err);
             continue;
         }
-        rc = it->transpose ? size_transpose(p, it, cap, err) : size_item(p, it, cap, err);
+        rc = it->transpose ? size_transpose(p, it, cap, err)
+             : it->record  ? size_record(p, it, cap, err)
+                           : size_item(p, it, cap, err);
         if (rc == BW_OK)
             rc = warp0_figures(p, it, err);
         if (rc != BW_OK && it->pattern == NULL)
@@ -745,8 +938,8 @@ static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_e
         const bench_item *it = &p->items[i];
         if ((uint64_t)it->span.max_end > p->src_bytes)
             p->src_bytes = (uint64_t)it->span.max_end;
-        if ((uint64_t)(it->items * it->elem) > p->dst_bytes)
-            p->dst_bytes = (uint64_t)(it->items * it->elem);
+        if ((uint64_t)item_dst_bytes(it) > p->dst_bytes)
+            p->dst_bytes = (uint64_t)item_dst_bytes(it);
     }
     /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
     p->src_bytes = (p->src_bytes + 15) / 16 * 16;
@@ -756,8 +949,11 @@ static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_e
 uint64_t bench_plan_trace_bytes(const bench_plan *p)
 {
     int64_t most = 0;
-    for (size_t i = 0; i < p->n; i++)
-        most = p->items[i].items > most ? p->items[i].items : most;
+    for (size_t i = 0; i < p->n; i++) {
+        /* a record item traces each of its loads per work-item */
+        int64_t k = p->items[i].items * (p->items[i].record ? p->items[i].pattern->loads : 1);
+        most = k > most ? k : most;
+    }
     return (uint64_t)most * sizeof(int64_t);
 }
 
@@ -768,12 +964,19 @@ bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_e
     if ((uint64_t)it->local_size <= kernel_max)
         return BW_OK;
     if (it->transpose && model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_NAIVE &&
-        model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_COPY)
-        return bw_error_set(err, BW_E_UNSUPPORTED,
-                            "pattern '%s': its %lld x %lld tile needs work-groups of %lld, and the kernel allows at "
-                            "most %llu on this device (CL_KERNEL_WORK_GROUP_SIZE)",
-                            it->spec, (long long)W, (long long)W, (long long)it->local_size,
-                            (unsigned long long)kernel_max);
+        model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_COPY) {
+        /* fewer rows of the tile at a time: the work-items loop over more */
+        int64_t v = model_pattern_param_value(it->pattern, "version"), n = model_pattern_param_value(it->pattern, "n");
+        int64_t local = bench_transpose_local_size((bench_transpose_version)v, (int)W, (int64_t)kernel_max);
+        if (local < 0)
+            return bw_error_set(err, BW_E_UNSUPPORTED,
+                                "pattern '%s': its %lld x %lld tile needs work-groups of at least %lld (one tile "
+                                "row), and the kernel allows at most %llu on this device (CL_KERNEL_WORK_GROUP_SIZE)",
+                                it->spec, (long long)W, (long long)W, (long long)W, (unsigned long long)kernel_max);
+        it->local_size = local;
+        it->launch_items = n * n / W * (local / W);
+        return BW_OK;
+    }
     int64_t most = (int64_t)(kernel_max / (uint64_t)W) * W;
     if (most < W)
         return bw_error_set(err, BW_E_UNSUPPORTED,
@@ -856,6 +1059,13 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
             if (given & BENCH_ACCESS_BIT(a))
                 rc = item_from_expr(p, o->exprs[i], o->elem ? o->elem : 4, (bench_access)a, err);
+    if (rc == BW_OK)
+        rc = merge_repeats(p, err);
+    if (rc == BW_OK && p->n > BENCH_PLAN_MAX_PATTERNS)
+        rc = bw_error_set(err, BW_E_USAGE,
+                          "%zu patterns in one run (identical ones merged), more than the limit of %d; "
+                          "split the list over several runs",
+                          p->n, BENCH_PLAN_MAX_PATTERNS);
     if (rc == BW_OK && p->n == 0)
         rc = bw_error_set(err, BW_E_USAGE, "no access mode to measure");
     if (rc != BW_OK)
@@ -867,6 +1077,23 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         if (p->items[i].bank) {
             /* bank items are compared with the conflict-free bank:pitch=33 */
             if (ref < 0 && (rc = item_from_spec(p, BENCH_BANK_REFERENCE, 0, BENCH_ACCESS_READ, err)) == BW_OK)
+                p->items[p->n - 1].added_as_reference = 1;
+            continue;
+        }
+        if (p->items[i].record) {
+            /* records are compared with their planar (soa) form: the same
+             * fields, type and n, given or sized from the working set */
+            if (ref >= 0)
+                continue;
+            const model_pattern *pat = p->items[i].pattern;
+            char spec[128];
+            int len = snprintf(spec, sizeof spec, "record:fields=%lld,type=%s,layout=soa",
+                               (long long)model_pattern_param_value(pat, "fields"),
+                               bench_record_type_name((model_record_type)model_pattern_param_value(pat, "type")));
+            if (!p->items[i].record_auto_n)
+                snprintf(spec + len, sizeof spec - (size_t)len, ",n=%lld",
+                         (long long)model_pattern_param_value(pat, "n"));
+            if ((rc = item_from_spec(p, spec, 0, BENCH_ACCESS_COPY, err)) == BW_OK)
                 p->items[p->n - 1].added_as_reference = 1;
             continue;
         }

@@ -76,7 +76,10 @@ typedef struct bench_item {
     model_expr *store_expr; /* E*g: the store to dst[g] */
     bench_access access;    /* copy, or read: loads only */
     int added_as_reference; /* seq added so the others have a reference */
-    int64_t items;          /* work-items launched, a multiple of local_size */
+    int64_t items;          /* work-items launched, a multiple of local_size (but see launch_items) */
+    int64_t launch_items;   /* > 0: work-items launched when they are fewer than items, the
+                             * elements they cover (a tiled transpose loops over its tile's
+                             * rows); 0: items */
     int64_t local_size;     /* the plan's, or lower when the built kernel allows fewer
                              * (bench_plan_fit_kernel) */
     model_access_span span; /* of the loads: buffer extent and alignment */
@@ -99,22 +102,40 @@ typedef struct bench_item {
                              * 0 for naive and copy too */
     /* A transpose item (cl/transpose.cl via bench_transpose): an n x n
      * matrix of 4-byte words transposed once from src to dst, one
-     * work-item per element (items = n*n), in work-groups of W*W for tiled
-     * and padded; loads and stores at the pattern's two expressions,
+     * work-item per element (items = n*n), except that tiled and padded
+     * run in work-groups of W*rows (rows | W, W*rows within the run's
+     * work-group size) whose work-items loop over the tile's rows
+     * (launch_items = n*n*rows/W); loads and stores at the pattern's two expressions,
      * counted by the model. Copy access only, measured once whatever
      * --access says; no scalar form, no twin. n comes from the working set
      * (the largest multiple of W whose matrix fits the target) where the
      * spec does not give it. */
     int transpose;
     int transpose_auto_n;   /* n sized from the working set */
+    /* A record item (cl/record.cl via bench_record): n records of F
+     * fields, one work-item per record (items = n) reading every field with
+     * F loads at the pattern's expression plus its load_base[f], and
+     * storing one 4-byte fold at dst[g]; the model counts the F loads and
+     * the store. Copy access only, measured once whatever --access says;
+     * no scalar form, no twin. Its reference is the soa item of the same
+     * fields, type and n (itself for soa). n comes from the working set
+     * (the largest multiple of the work-group whose n*F fields fit the
+     * target) where the spec does not give it. */
+    int record;
+    int record_auto_n;      /* n sized from the working set */
 } bench_item;
 
 /* Work-groups of a bank item's launch. */
 #define BENCH_BANK_GROUPS 2048
 
+/* Most patterns one plan measures, after identical specs are merged
+ * (issue 10: a run of 10 000 patterns would build and time for hours). */
+#define BENCH_PLAN_MAX_PATTERNS 1000
+
 typedef struct bench_plan {
     bench_item *items;
     size_t n;
+    size_t merged;          /* repeated specs (same pattern, same access) measured once */
     model_geometry geo;
     uint64_t target_bytes;  /* working set each pattern should touch */
     int target_auto;        /* 1: from the cache size; 0: --size */
@@ -194,6 +215,8 @@ long bench_plan_reference(const bench_plan *p, size_t i);
 /* Whether an item is a reference pattern (seq: its family's is_reference);
  * 0 for an --expr item and for the bank reference. */
 int bench_plan_is_reference(const bench_item *it);
+/* Whether an item is a record reference: record with layout=soa. */
+int bench_plan_is_record_reference(const bench_item *it);
 /* Whether an item is a transpose reference, transpose:version=copy. */
 int bench_plan_is_transpose_reference(const bench_item *it);
 #define BENCH_TRANSPOSE_REFERENCE "transpose:version=copy"

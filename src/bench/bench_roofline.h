@@ -34,7 +34,8 @@
 #include "bench_stats.h"
 #include "bw_error.h"
 #include "model_roofline.h"
-#include "ocl_context.h"
+/* the OpenCL context handle (src/ocl/ocl_context.h), by pointer only */
+typedef struct ocl_context ocl_context;
 
 #define BENCH_ROOFLINE_KERNEL_FILE "roofline.cl"
 #define BENCH_ROOFLINE_CHAINS 8      /* FMA chains per work-item of rf_peak */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_bank.h"
+#include "bench_record.h"
 #include "bench_transpose.h"
 #include "bench_stats.h"
 #include "bench_twin.h"
@@ -56,6 +57,7 @@ typedef struct slot {
     ocl_kernel *alt;  /* the other form, until one is chosen */
     size_t cap;
     int stable;
+    int reported; /* told to the progress callback as finished */
     double total_ns; /* measured: event time of the timed launches so far */
 } slot;
 
@@ -81,7 +83,24 @@ static void report(run_ctx *r, const char *phase, size_t done, size_t total, con
     bw_hook_phase(phase); /* test builds only: a signal as this phase begins */
     if (!r->progress)
         return;
-    bench_progress p = { phase, done, total, spec, bench_now_s() - r->t_start, remaining };
+    bench_progress p = { phase, done, total, spec, bench_now_s() - r->t_start, remaining, NULL, -1 };
+    r->progress(r->pctx, &p);
+}
+
+static void finish_one(run_ctx *r, size_t i);
+
+/* pattern i is done: its figures, once, to the progress callback */
+static void report_finished(run_ctx *r, size_t i)
+{
+    if (r->slots[i].reported)
+        return;
+    r->slots[i].reported = 1;
+    if (!r->progress)
+        return;
+    if (r->res[i].status == BENCH_OK)
+        finish_one(r, i);
+    bench_progress p = { "finished", i, r->plan->n, r->plan->items[i].spec, bench_now_s() - r->t_start, -1,
+                         r->res, (long)i };
     r->progress(r->pctx, &p);
 }
 
@@ -189,10 +208,35 @@ static bw_code make_transpose_kernel(run_ctx *r, size_t i, int trace, ocl_progra
     return rc;
 }
 
+/* A record item's kernel: its own program (bench_record_program at the
+ * item's shape), src as in, dst as out; with trace, the trace buffer
+ * comes later. */
+static bw_code make_record_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
+                                  bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    bench_record_shape s = bench_record_shape_of(it->pattern);
+    char *source = NULL;
+    bw_code rc = bench_record_program(bench_kernels_dir(r->kernels), &s, trace, &source, err);
+    if (rc == BW_OK)
+        rc = ocl_program_build(r->ctx, source, "record.cl", NULL, prog, err);
+    free(source);
+    if (rc == BW_OK)
+        rc = ocl_kernel_create(*prog, BENCH_RECORD_KERNEL, kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
+    if (rc == BW_OK)
+        rc = fit_group(r, i, *kern, err);
+    return rc;
+}
+
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
-    return ocl_kernel_run(r->ctx, k, (uint64_t)it->items, (uint64_t)it->local_size, t, err);
+    int64_t items = it->launch_items > 0 ? it->launch_items : it->items;
+    return ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)it->local_size, t, err);
 }
 
 typedef enum fill_kind { FILL_RANDOM, FILL_SENTINEL, FILL_ZERO } fill_kind;
@@ -297,6 +341,33 @@ static bw_code validate_transpose(run_ctx *r, size_t i, ocl_kernel *kern, bw_err
     return rc;
 }
 
+/* A record item: one launch, then every record's fold, a staging buffer
+ * of results at a time, against the host's fold (bench_record_validate)
+ * of the source bytes, regenerated a band of records at a time (aos: the
+ * band's records; soa: the whole planes, held once). */
+static bw_code validate_record(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    bench_record_shape s = bench_record_shape_of(it->pattern);
+    int64_t bytes = s.n * s.fields * bench_record_field_bytes(&s);
+    int64_t band = (int64_t)(r->stage_bytes / 4);
+    ocl_timing t;
+    uint8_t *in = malloc((size_t)bytes);
+    bw_code rc = in ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK) {
+        bench_fill_random_at(in, 0, (uint64_t)bytes, SOURCE_SEED);
+        rc = launch(r, i, kern, &t, err);
+    }
+    for (int64_t g = 0; rc == BW_OK && g < s.n; g += band) {
+        int64_t count = s.n - g < band ? s.n - g : band;
+        rc = ocl_buffer_read(r->ctx, r->dst, (uint64_t)g * 4, r->stage, (uint64_t)count * 4, err);
+        if (rc == BW_OK)
+            rc = bench_record_validate(it->spec, &s, in, (const uint32_t *)r->stage, g, count, err);
+    }
+    free(in);
+    return rc;
+}
+
 /* one launch from sentinel-filled output, then the host reference check,
  * a staging buffer of dst at a time against the regenerated source */
 static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
@@ -309,6 +380,8 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
         return validate_bank(r, i, kern, err);
     if (rc == BW_OK && it->transpose)
         return validate_transpose(r, i, kern, err);
+    if (rc == BW_OK && it->record)
+        return validate_record(r, i, kern, err);
     if (rc == BW_OK && it->access == BENCH_ACCESS_READ)
         return validate_read(r, i, kern, err);
     if (rc == BW_OK)
@@ -409,6 +482,8 @@ static bw_code make_kernels(run_ctx *r, ocl_program *prog, size_t i, bw_error *e
         return make_bank_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     if (r->plan->items[i].transpose)
         return make_transpose_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
+    if (r->plan->items[i].record)
+        return make_record_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     bw_code rc = make_kernel(r, prog, i, BENCH_FORM_PLAIN, &r->slots[i].kern, err);
     if (rc == BW_OK && r->plan->scalar_form)
         rc = make_kernel(r, prog, i, BENCH_FORM_SCALAR, &r->slots[i].alt, err);
@@ -441,7 +516,7 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
             continue;
         }
         report(r, "building", i, p->n, p->items[i].spec, -1);
-        if ((!p->items[i].bank && !p->items[i].transpose && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
+        if ((!p->items[i].bank && !p->items[i].transpose && !p->items[i].record && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
             make_kernels(r, r->slots[i].prog, i, &one) != BW_OK)
             fail(&r->res[i], one.code, bw_error_text(&one));
         bw_error_clear(&one);
@@ -622,6 +697,10 @@ static void twin(run_ctx *r, size_t i)
         no_twin(res, "no twin: a transpose covers its whole matrix");
         return;
     }
+    if (it->record) {
+        no_twin(res, "no twin: a record item is compared with its planar (soa) form");
+        return;
+    }
     int64_t n = twin_size(r, i);
     if (n == 0)
         return;
@@ -739,6 +818,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
                                    "(injected after %lld launches: BWLAB_TEST_FAULTS)", (long long)after);
             if (lrc != BW_OK) {
                 fail(res, e.code, bw_error_text(&e));
+                report_finished(r, i);
             } else if (!bench_sample_ok(t.event_ns)) {
                 res->dropped_samples++;
                 if (res->dropped_samples >= DROPPED_LIMIT && res->dropped_samples > res->event.count) {
@@ -747,14 +827,18 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
                              "(measured: shorter than the device timer resolves); use a larger --size",
                              res->dropped_samples, res->dropped_samples + res->event.count);
                     not_measurable(res, msg);
+                    report_finished(r, i);
                 }
             } else if (!record(res, sl, &t)) {
                 fail(res, BW_E_NOMEM, "out of memory recording timings");
+                report_finished(r, i);
             } else {
                 size_t n = res->event.count;
                 sl->stable = ((int)n >= s->min_reps && sl->total_ns >= 1e9 * s->min_total_s &&
                               res->event.rse <= s->rse_target) ||
                              (int)(n + res->dropped_samples) >= s->max_reps;
+                if (sl->stable)
+                    report_finished(r, i);
             }
             bw_error_clear(&e);
         }
@@ -815,6 +899,29 @@ static void noise(run_ctx *r, bench_run_info *info)
     }
 }
 
+/* the figures of measured pattern i that need no other pattern; run again
+ * by finish(), so it must be idempotent */
+static void finish_one(run_ctx *r, size_t i)
+{
+    const bench_plan *p = r->plan;
+    bench_result *res = &r->res[i];
+    res->event = bench_stats_of(res->event_ns, res->event.count);
+    res->wall = bench_stats_of(res->wall_ns, res->event.count);
+    const model_launch *m = &p->items[i].model;
+    double bytes = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
+    /* a bank item: the local bytes its work-items read */
+    if (p->items[i].bank)
+        bytes = bench_bank_local_bytes(&p->items[i]);
+    res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
+    res->best_gbs = res->event.min > 0 ? bytes / res->event.min : 0.0;
+    res->stable = r->slots[i].stable;
+    res->spread = bench_stats_spread(res->event_ns, res->event.count);
+    /* against the pattern's own fastest launch: the twin's figures are
+     * fastest launches too, and the full launch is what is explained */
+    res->bound = bench_bound_of(res->event.min, res->twin_ns);
+    res->twin_ratio = res->bound != BENCH_BOUND_UNKNOWN ? res->twin_ns / res->event.min : NAN;
+}
+
 static void finish(run_ctx *r, int interrupted, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
@@ -824,26 +931,12 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         if (res->status == BENCH_OK && res->event.count == 0) {
             res->status = BENCH_NOT_RUN;
             res->failure_code = BW_E_INTERRUPTED;
+            free(res->failure);
             res->failure = strdup(interrupted ? "interrupted before it was measured" : "not measured");
             continue;
         }
-        if (res->status != BENCH_OK)
-            continue;
-        res->event = bench_stats_of(res->event_ns, res->event.count);
-        res->wall = bench_stats_of(res->wall_ns, res->event.count);
-        const model_launch *m = &p->items[i].model;
-        double bytes = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
-        /* a bank item: the local bytes its work-items read */
-        if (p->items[i].bank)
-            bytes = bench_bank_local_bytes(&p->items[i]);
-        res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
-        res->best_gbs = res->event.min > 0 ? bytes / res->event.min : 0.0;
-        res->stable = r->slots[i].stable;
-        res->spread = bench_stats_spread(res->event_ns, res->event.count);
-        /* against the pattern's own fastest launch: the twin's figures are
-         * fastest launches too, and the full launch is what is explained */
-        res->bound = bench_bound_of(res->event.min, res->twin_ns);
-        res->twin_ratio = res->bound != BENCH_BOUND_UNKNOWN ? res->twin_ns / res->event.min : NAN;
+        if (res->status == BENCH_OK)
+            finish_one(r, i);
     }
     for (size_t i = 0; i < p->n; i++) {
         bench_result *res = &r->res[i];
@@ -877,6 +970,11 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
                                                                                    res->event_ns, res->event.count);
     }
     noise(r, info);
+    /* what completed without a notice (the budget ended, an interrupt, a
+     * failure before timing) is finished now */
+    for (size_t i = 0; i < p->n; i++)
+        if (r->res[i].status != BENCH_NOT_RUN)
+            report_finished(r, i);
 }
 
 bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
@@ -894,6 +992,14 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     bw_code rc = BW_OK;
     if (!r.res || !r.slots)
         rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+    /* the figures that need other patterns are unknown until finish(): a
+     * result reported finished before then (the journal) says so, not 0 */
+    for (size_t i = 0; rc == BW_OK && i < plan->n; i++) {
+        r.res[i].reference = -1;
+        r.res[i].relative_to_seq = r.res[i].relative_spread = NAN;
+        r.res[i].spread = r.res[i].twin_ratio = NAN;
+        r.res[i].verdict = bench_verdict_of(0, 0, 0, 0, 0);
+    }
     if (rc == BW_OK)
         rc = setup_buffers(&r, err);
     if (rc != BW_OK) {
@@ -970,6 +1076,28 @@ static bw_code trace_transpose(run_ctx *r, size_t i, ocl_buffer *trace, int64_t 
     return rc;
 }
 
+/* the trace check of record item i: its traced kernel, every field's load
+ * address of every work-item against the model's (bench_record_validate_trace) */
+static bw_code trace_record(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    ocl_program *prog = NULL;
+    ocl_kernel *kern = NULL;
+    ocl_timing t;
+    bw_code rc = make_record_kernel(r, i, 1, &prog, &kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(kern, BENCH_RECORD_ARG_TRACE, trace, err);
+    if (rc == BW_OK)
+        rc = launch(r, i, kern, &t, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(r->ctx, trace, 0, host, (uint64_t)(it->items * it->pattern->loads) * sizeof *host, err);
+    if (rc == BW_OK)
+        rc = bench_record_validate_trace(&r->plan->geo, it->pattern, it->spec, it->items, host, err);
+    ocl_kernel_free(kern);
+    ocl_program_free(prog);
+    return rc;
+}
+
 /* the trace check of every item in the form each has in `plan` */
 static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
                           bw_error *err)
@@ -1023,6 +1151,11 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         if (it->transpose) {
             if (form == BENCH_FORM_PLAIN)
                 rc = trace_transpose(&r, i / forms, trace, host, err);
+            continue;
+        }
+        if (it->record) {
+            if (form == BENCH_FORM_PLAIN)
+                rc = trace_record(&r, i / forms, trace, host, err);
             continue;
         }
         rc = make_kernel(&r, prog, i / forms, form, &kern, err);

@@ -20,7 +20,8 @@
 #include "bench_stats.h"
 #include "bench_verdict.h"
 #include "bw_error.h"
-#include "ocl_context.h"
+/* the OpenCL context handle (src/ocl/ocl_context.h), by pointer only */
+typedef struct ocl_context ocl_context;
 
 typedef enum bench_status {
     BENCH_OK,      /* validated and timed */
@@ -94,11 +95,19 @@ double bench_launch_floor_ns(const bench_settings *s, uint64_t timer_resolution_
 int bench_sample_ok(double event_ns);
 
 typedef struct bench_progress {
-    const char *phase;  /* "building", "validating", "measuring" */
+    const char *phase;  /* "building", "validating", "measuring", or "finished" */
     size_t done, total; /* patterns */
     const char *spec;   /* the pattern at hand, or NULL */
     double elapsed_s;
     double remaining_s; /* estimate; negative when unknown */
+    /* phase "finished" only: pattern `finished` will not be measured again
+     * (stable, failed, not measurable, or the timing ended); results[finished]
+     * holds its figures as far as they are known without the other
+     * patterns (relative_to_seq may still be unknown). Each pattern is
+     * reported finished once, as it completes, so a caller can journal it
+     * (docs/results.md, OUT.partial). NULL and -1 in the other phases. */
+    const bench_result *results;
+    long finished;
 } bench_progress;
 
 typedef void (*bench_progress_fn)(void *ctx, const bench_progress *p);

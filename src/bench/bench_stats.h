@@ -11,7 +11,8 @@ typedef struct bench_stats {
 } bench_stats;
 
 /* Computes the statistics of v[0..n-1] (v is not modified). n may be 0:
- * then everything is 0 and rse is 1. */
+ * then everything is 0 and rse is 1. count is always n; should the copy
+ * the median needs not be allocated, median is NAN and rse 1. */
 bench_stats bench_stats_of(const double *v, size_t n);
 
 /* Two medians of n samples each differ by at most this many of their

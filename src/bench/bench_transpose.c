@@ -59,9 +59,14 @@ fail:
     return rc;
 }
 
-int64_t bench_transpose_local_size(bench_transpose_version v, int tile)
+int64_t bench_transpose_local_size(bench_transpose_version v, int tile, int64_t most)
 {
-    return v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED ? (int64_t)tile * tile : 0;
+    if (v != MODEL_TRANSPOSE_TILED && v != MODEL_TRANSPOSE_PADDED)
+        return 0;
+    for (int64_t rows = tile; rows >= 1; rows--)
+        if (tile % rows == 0 && (int64_t)tile * rows <= most)
+            return (int64_t)tile * rows;
+    return -1;
 }
 
 int64_t bench_transpose_load_address(bench_transpose_version v, int64_t n, int tile, int64_t g)

@@ -2,9 +2,12 @@
  * docs/design.md §2.1, §2.2) and the host's checks of what they did.
  *
  * An N x N matrix of 4-byte words, row-major, one work-item per element,
- * launched 1-D over N*N work-items: copy (out[i] = in[i], the reference),
- * naive (out[x*N + y] = in[y*N + x], x = g % N), tiled and padded (through a
- * W x W local tile of pitch W and W + 1, work-groups of W*W). Pure host code
+ * launched 1-D: copy (out[i] = in[i], the reference) and naive
+ * (out[x*N + y] = in[y*N + x], x = g % N) over N*N work-items, tiled and
+ * padded (through a W x W local tile of pitch W and W + 1) in work-groups
+ * of W*rows work-items that loop over the tile's rows. Every element keeps
+ * the index g of the one-element-per-work-item numbering: the model's and
+ * the trace's. Pure host code
  * apart from bench_transpose_program, which only reads the kernel file. */
 #ifndef BENCH_TRANSPOSE_H
 #define BENCH_TRANSPOSE_H
@@ -38,9 +41,12 @@ bw_code bench_transpose_check_size(int64_t n, int tile, bw_error *err);
  * --kernels, may be NULL). *source is the caller's. */
 bw_code bench_transpose_program(const char *dir, int64_t n, int tile, int trace, char **source, bw_error *err);
 
-/* The work-group size a version needs: tile*tile for tiled and padded,
- * 0 (any) for copy and naive. */
-int64_t bench_transpose_local_size(bench_transpose_version v, int tile);
+/* The work-group size a version needs within at most `most` work-items:
+ * tile*rows for tiled and padded, rows the largest divisor of tile with
+ * tile*rows <= most (each work-item loops over the tile's rows, rows
+ * apart: cl/transpose.cl), or -1 when not even tile*1 fits; 0 (any) for
+ * copy and naive. */
+int64_t bench_transpose_local_size(bench_transpose_version v, int tile, int64_t most);
 
 /* The model's global byte address of work-item g's load (the address of
  * in[] it reads) for an n x n matrix and tile edge tile. */

@@ -1,5 +1,8 @@
 #include "bench_tune_cache.h"
 
+#include "bw_file.h"
+#include "ocl_device.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -7,8 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "bw_file.h"
 
 static const char *const key_names[] = { "device", "vendor", "driver_version", "platform_version",
                                          "bwlab_version" };
@@ -266,27 +267,13 @@ static bw_code make_parents(const char *path, bw_error *err)
     return rc;
 }
 
+/* bw_file_write: a temp file from mkstemp beside the cache (no predictable
+ * name a planted link could occupy), its mode kept, renamed over it */
 static bw_code write_atomic(const char *path, const char *text, bw_error *err)
 {
-    size_t tl = strlen(path) + 32;
-    char *tmp = malloc(tl);
-    if (!tmp)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    snprintf(tmp, tl, "%s.tmp.%ld", path, (long)getpid());
-    bw_code rc = BW_OK;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        rc = bw_error_set(err, BW_E_IO, "cannot write the tuning cache '%s': %s", tmp, strerror(errno));
-    } else {
-        size_t n = strlen(text);
-        int bad = fwrite(text, 1, n, f) != n;
-        bad |= fclose(f) != 0;
-        if (bad || rename(tmp, path) != 0) {
-            rc = bw_error_set(err, BW_E_IO, "cannot write the tuning cache '%s': %s", path, strerror(errno));
-            remove(tmp);
-        }
-    }
-    free(tmp);
+    bw_code rc = bw_file_write(path, text, strlen(text), err);
+    if (rc == BW_E_IO)
+        bw_error_prefix(err, "the tuning cache: ");
     return rc;
 }
 

@@ -138,8 +138,11 @@ static bw_code check_range(checker *c, int64_t g0, int64_t n, const uint8_t *dst
 {
     int64_t E = c->it->elem;
     uint8_t want[16];
-    for (int64_t s0 = 0; s0 < n; s0 += CHUNK) {
-        int64_t m = n - s0 < CHUNK ? n - s0 : CHUNK;
+    /* whole warps per step: model_access_addresses wants warp-aligned
+     * windows, and W need not be a power of two (lanes: 1000) */
+    int64_t step = CHUNK / c->geo->lanes * c->geo->lanes;
+    for (int64_t s0 = 0; s0 < n; s0 += step) {
+        int64_t m = n - s0 < step ? n - s0 : step;
         bw_code rc = model_access_addresses(c->geo, &c->acc, g0 + s0, m, c->addr, err);
         if (rc != BW_OK)
             return rc;

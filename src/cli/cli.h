@@ -18,6 +18,12 @@ typedef struct cli_command {
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 } cli_command;
 
+/* NULL, or the rest of a command's help, printed after cmd->help in order
+ * (NULL ends it): a long help in several string literals, each within the
+ * compiler's 4095-character limit (-Woverlength-strings). A static table,
+ * never to be freed. */
+const char *const *cli_command_help_more(const cli_command *cmd);
+
 const cli_command *cli_commands(size_t *count);
 const cli_command *cli_find(const char *name);
 
@@ -30,8 +36,11 @@ int cli_option_error(const cli_command *cmd, int c, char **argv);
 /* Prints "bwlab NAME: error: MSG" for a library error; returns its exit
  * status. */
 int cli_fail(const cli_command *cmd, const bw_error *err);
-/* Writes b to `path` (atomically: temp file + rename) or to stdout when
- * path is NULL or "-". */
+/* "bwlab CMD: error: out of memory" on stderr; returns exit status 1 (a
+ * runtime failure, never the usage status). */
+int cli_nomem(const cli_command *cmd);
+/* Writes b to `path` (bw_file_write: atomic for regular files, through
+ * for devices, FIFOs and links) or to stdout when path is NULL or "-". */
 bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err);
 /* Full help text of a command into b. */
 void cli_command_help(const cli_command *cmd, bw_buf *b);
@@ -42,6 +51,9 @@ int cmd_patterns(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

@@ -2,11 +2,37 @@
 
 #include "cli.h"
 
+/* The rest of bwlab help run, after its entry's text: a help in several
+ * string literals, each within the 4095-character limit of
+ * -Woverlength-strings (cli_command_help_more) */
+static const char *const run_help_more[] = {
+    "\nPattern families with kernels of their own (bwlab patterns), in rows of their own:\n"
+    "  bank        local-memory tiles: the modeled conflict ways beside local GB/s, against\n"
+    "              bank:pitch=33 (in the default run)\n"
+    "  transpose   version=naive|tiled|padded against a plain copy of the same n x n matrix,\n"
+    "              n from the working set; tiled and padded loop over their W x W tile's rows,\n"
+    "              so a 64-lane warp runs too\n"
+    "  record      layouts: every field of 3 or 6 floats or of RGB bytes, one load per field\n"
+    "              (no vload3), layout=aos against its planar layout=soa: the measured time\n"
+    "              ratio beside the modeled traffic ratios\n"
+    "Transposes and records run only when named, e.g. --pattern transpose:version=tiled,\n"
+    "record:fields=6. matrix-row and matrix-col read the whole matrix; a line under each gives\n"
+    "the launch model's footprint and instruction-model bounds beside the measured time.\n"
+    "--kernels DIR also holds their kernels: bank.cl, transpose.cl and record.cl.\n",
+    "A pattern given twice is measured once; a run takes at most 1000 patterns. With --output\n"
+    "FILE, FILE.partial keeps each finished pattern (JSON lines) until FILE is written; SIGINT\n"
+    "and SIGTERM stop the run and write what was measured (exit 130, 143).\n",
+    "--profile inferred (the profile from a cached 'bwlab probe' of the device) and --transfers\n"
+    "(host-device transfers and launch latency, measured): see 'bwlab help probe'.\n",
+    NULL,
+};
+
 static const cli_command commands[] = {
     { "model", "model one warp-instruction or a whole launch (no device needed)",
       "bwlab model (--expr EXPR | --pattern SPEC) [--elem E] [--active N | --mask HEX]\n"
       "            [--base B] [--warp K] [--space global|local]\n"
-      "            [--profile NAME] [--lanes W] [--sector S] [--line L] [--banks N] [--bank-width B]\n"
+      "            [--profile NAME | --profile inferred [--device SPEC]]\n"
+      "            [--lanes W] [--sector S] [--line L] [--banks N] [--bank-width B]\n"
       "            [--launch --items N [--access load|store]]\n"
       "            [--roofline --peak-gflops P --peak-gbs B (--intensity I | --tile T)]\n"
       "            [--format table|json]",
@@ -23,7 +49,10 @@ static const cli_command commands[] = {
       "  --space SPACE       global or local (adds the bank-conflict model); default: the\n"
       "                      pattern's own space (local for bank), else global\n"
       "Profile (docs/design.md section 3):\n"
-      "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic\n"
+      "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic,\n"
+      "                      or inferred: the device's own profile with the fields its cached\n"
+      "                      'bwlab probe' found (unit, W, banks) in place; the output says which\n"
+      "  --device SPEC       with --profile inferred: whose probe (default: the default device)\n"
       "  --lanes W, --sector S, --line L, --banks N, --bank-width B   override one field\n"
       "Whole launch:\n"
       "  --launch, --items N  requested, instruction-model and footprint bytes of N work-items\n"
@@ -38,7 +67,8 @@ static const cli_command commands[] = {
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
       "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
-      "          [--access read|copy|both] [--no-roofline]",
+      "          [--access read|copy|both] [--no-roofline] [--report FILE.html]\n"
+      "          [--profile inferred] [--transfers]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
@@ -81,11 +111,12 @@ static const cli_command commands[] = {
       "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
       "                      them and the measured one, the sweep and the tiled products: a few\n"
       "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
+      "  --report FILE.html  also write this run's HTML report ('bwlab help report')\n"
       "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
       "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
       "(the patterns' results are still written), or a device failed\n"
       "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
-      "proven); 3 no OpenCL platform; 130 interrupted (the results so far are still written).\n",
+      "proven); 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (the results so far are written).\n",
       cmd_run },
     { "tune", "find the kernel shape that streams fastest on a device: its peak read and copy bandwidth",
       "bwlab tune [--device SPEC] [--retune] [--budget S] [--size BYTES|auto]\n"
@@ -145,6 +176,37 @@ static const cli_command commands[] = {
       "Exit status: 0 measured; 1 a device failed (build, validation, a launch below the timing\n"
       "floor); 2 bad input; 3 no OpenCL platform.\n",
       cmd_roofline },
+    { "probe", "infer a device's memory system from measurement: caches, latency, transaction unit, transfers",
+      "bwlab probe [--device SPEC] [--quick] [--format table|csv|json|md] [--output FILE]\n"
+      "            [--kernels DIR] [--quiet]",
+      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
+      "                      (default: the first GPU, else the first device)\n"
+      "  --quick             fewer points and repeats (2 per doubling, working sets to 2 x the\n"
+      "                      last-level cache, transfers to 16 MiB): under 30 s on PoCL\n"
+      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
+      "  --output FILE       write the results there instead of standard output\n"
+      "  --kernels DIR       read probe.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
+      "  --quiet             no progress line on standard error\n"
+      "What it measures (cl/probe.cl; docs/results.md, 'bwlab probe'):\n"
+      "  cache ladder        read GB/s against working sets from 4 KiB to 4 x the last-level cache,\n"
+      "                      4 points per doubling; its knees are the levels, set beside\n"
+      "                      CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a CPU, the host's sysfs caches\n"
+      "  latency ladder      a pointer chase through a random cycle (built on the host, untimed):\n"
+      "                      ns per load for one work-item and for one per compute unit; a marked\n"
+      "                      chase checks that every element is visited once\n"
+      "  transaction unit    a byte-stride sweep (4 .. 512 B) and an offset sweep (0 .. 256 B): the\n"
+      "                      knee and period fitted by each candidate unit's modeled curve\n"
+      "  warp width, banks   where the device shows them (a GPU); on a CPU it says why not\n"
+      "  transfers           host to device and back, pageable and pinned, blocking and not,\n"
+      "                      4 KiB .. 1 GiB within the device's limits; an empty kernel's launch latency\n"
+      "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...). 'bwlab model --profile inferred\n"
+      "[--device SPEC]' and 'bwlab run --profile inferred' take the device's own profile with the\n"
+      "fields its cached probe found (unit as sector, and line where the profile's is no multiple\n"
+      "of it; W; banks) in place, and say which; a device never probed is an error: run 'bwlab\n"
+      "probe' first. 'bwlab run --transfers' adds the transfers and launch latency to a run.\n"
+      "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
+      "other figures are still written); 2 bad input; 3 no OpenCL platform.\n",
+      cmd_probe },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",
       "  --format FORMAT     table (default) or json\n", cmd_patterns },
@@ -156,6 +218,58 @@ static const cli_command commands[] = {
       "The default device (marked *) is the first GPU, else the first device; other\n"
       "commands use it when --device is not given.\n",
       cmd_devices },
+    { "compare", "compare result files from many machines: a column per device, a row per pattern",
+      "bwlab compare FILE|DIR... [--format table|md|csv|json|html] [--output FILE]\n"
+      "              [--baseline DEVICE] [--mode read|copy]",
+      "  FILE|DIR            'bwlab run' result files (--format json; schema version 1 and later),\n"
+      "                      'bwlab probe --format json' files, OUT.partial journals, or directories\n"
+      "                      searched recursively for *.json and *.partial. Reads files only: no\n"
+      "                      OpenCL is needed\n"
+      "  --format FORMAT     table (default), md (GitHub-flavoured Markdown), csv (one row per\n"
+      "                      pattern, device and mode), json (the merged data, docs/compare.md) or\n"
+      "                      html (written by 'bwlab report'); an --output name ending in .md, .csv,\n"
+      "                      .json or .html picks it too\n"
+      "  --output FILE       write there instead of standard output\n"
+      "  --baseline DEVICE   add each device's speed relative to this device, per pattern (a part of\n"
+      "                      its label, name or vendor that names one device)\n"
+      "  --mode MODE         read or copy: only that access mode's rows (default: both)\n"
+      "Tables: the devices (full names, each run's provenance); bandwidth (measured GB/s and measured\n"
+      "relative to that device's seq); the model (modeled sector efficiency under each device's\n"
+      "profile beside measured relative); --baseline; repeats (one pattern on one device in several\n"
+      "files: all kept, median min max; an identical file is counted once); nominal peaks (vendor\n"
+      "figures in data/nominal.json: measured seq and tuned peak as a share of them; devices no\n"
+      "entry matches get no row); the probe (from bwlab probe files and bwlab run --transfers:\n"
+      "inferred unit, launch latency, cache levels, transfers at the largest size; in table, md and\n"
+      "json, not csv). Devices are the same device when vendor, name and driver match.\n"
+      "A field an older file lacks shows as not measured ('-', null, empty), never 0.\n"
+      "Exit status: 0 every input compared; 2 bad usage, or an input skipped (unreadable, empty,\n"
+      "invalid JSON, unknown schema version, missing or mistyped fields, no results: each named on\n"
+      "standard error; the others are still compared and written), or nothing to compare;\n"
+      "1 the output could not be written.\n",
+      cmd_compare },
+    { "report", "merge result files into one self-contained HTML page: provenance, tables, charts",
+      "bwlab report FILE|DIR... [--output FILE.html] [--title TEXT] [--baseline DEVICE]",
+      "  FILE|DIR            bwlab run result files (--format json), bwlab probe files (--format\n"
+      "                      json), OUT.partial journals, or directories searched recursively for\n"
+      "                      them; from any machines\n"
+      "  --output FILE       write the page there (default: standard output)\n"
+      "  --title TEXT        the page's title (default: bwlab report)\n"
+      "  --baseline DEVICE   add each device's speed relative to this one (a label, or part of\n"
+      "                      a vendor or device name that matches one device)\n"
+      "The page holds the provenance of every device and run, the comparison tables and eight\n"
+      "charts as inline SVG (drawn with cairo): effective bandwidth against stride with the\n"
+      "model's prediction dashed, measured against modeled relative bandwidth with y = x, the\n"
+      "address ramp of the main patterns (warp 0 under the first device's profile), the\n"
+      "roofline and bank-conflict ways against local throughput where the results carry them,\n"
+      "and from probe files (and run --transfers) the cache ladder, the latency ladder and\n"
+      "host-device transfer bandwidth against size.\n"
+      "Every point has a tooltip with its exact value and kind. No script, font or link to\n"
+      "fetch: it opens offline. 'bwlab run --report FILE.html' writes the same page for the\n"
+      "run just measured. Reads data only: no OpenCL device is needed.\n"
+      "Exit status: 0 written; 1 the page could not be written; 2 bad input (an input that\n"
+      "cannot be read is named and skipped, the others are still in the page; no input with\n"
+      "results at all).\n",
+      cmd_report },
     { "help", "show help for a command", "bwlab help [COMMAND]", "", cmd_help },
 };
 
@@ -171,4 +285,9 @@ const cli_command *cli_find(const char *name)
         if (!strcmp(commands[i].name, name))
             return &commands[i];
     return NULL;
+}
+
+const char *const *cli_command_help_more(const cli_command *cmd)
+{
+    return cmd && !strcmp(cmd->name, "run") ? run_help_more : NULL;
 }

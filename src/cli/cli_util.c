@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bw_file.h"
 #include "cli.h"
 
 void cli_command_help(const cli_command *cmd, bw_buf *b)
@@ -12,6 +13,9 @@ void cli_command_help(const cli_command *cmd, bw_buf *b)
     bw_buf_printf(b, "usage: %s\n\n%s.\n", cmd->usage, cmd->summary);
     if (cmd->help && *cmd->help)
         bw_buf_printf(b, "\n%s", cmd->help);
+    const char *const *more = cli_command_help_more(cmd);
+    for (size_t i = 0; more && more[i]; i++)
+        bw_buf_puts(b, more[i]);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
@@ -42,6 +46,12 @@ int cli_fail(const cli_command *cmd, const bw_error *err)
     return bw_code_exit_status(err->code);
 }
 
+int cli_nomem(const cli_command *cmd)
+{
+    fprintf(stderr, "bwlab %s: error: out of memory\n", cmd->name);
+    return bw_code_exit_status(BW_E_NOMEM);
+}
+
 bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err)
 {
     if (bw_buf_failed(b))
@@ -54,23 +64,5 @@ bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err)
             return bw_error_set(err, BW_E_IO, "cannot write to standard output: %s", strerror(errno));
         return BW_OK;
     }
-    size_t tl = strlen(path) + 32;
-    char *tmp = malloc(tl);
-    if (!tmp)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    snprintf(tmp, tl, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    bw_code rc = BW_OK;
-    if (!f) {
-        rc = bw_error_set(err, BW_E_IO, "cannot write '%s': %s", path, strerror(errno));
-    } else {
-        int bad = b->len && fwrite(b->data, 1, b->len, f) != b->len;
-        bad |= fclose(f) != 0;
-        if (bad || rename(tmp, path) != 0) {
-            rc = bw_error_set(err, BW_E_IO, "cannot write '%s': %s", path, strerror(errno));
-            remove(tmp);
-        }
-    }
-    free(tmp);
-    return rc;
+    return bw_file_write(path, b->data ? b->data : "", b->len, err);
 }

@@ -1,6 +1,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 
+#include "bench_device.h"
 #include "cli.h"
 #include "cli_format.h"
 #include "model_profile.h"
@@ -53,16 +54,20 @@ int cmd_devices(int argc, char **argv)
         for (size_t i = 0; idx && i < n; i++)
             idx[i] = i;
     }
+    bench_device_list list = { 0 };
+    if (rc == BW_OK)
+        rc = bench_device_list_make(plats, idx, n, &list, &err);
     if (rc == BW_OK) {
         if (fmt == CLI_FORMAT_JSON)
-            rc = report_devices_json(plats, idx, n, &b, &err);
+            rc = report_devices_json(&list, &b, &err);
         else
-            report_devices_table(plats, idx, n, &b);
+            report_devices_table(&list, &b);
     }
     if (rc == BW_OK)
         rc = cli_write_output(NULL, &b, &err);
     if (rc != BW_OK)
         status = cli_fail(self, &err);
+    bench_device_list_free(&list);
     free(idx);
     ocl_platforms_free(plats);
     model_profiles_free(profiles);

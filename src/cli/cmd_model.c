@@ -7,6 +7,7 @@
 
 #include "bw_parse.h"
 #include "cli.h"
+#include "cli_inferred.h"
 #include "cli_format.h"
 #include "model_affine.h"
 #include "model_bank.h"
@@ -16,6 +17,7 @@
 #include "model_profile.h"
 #include "model_roofline.h"
 #include "model_warp.h"
+#include "ocl_device.h"
 #include "report_model.h"
 
 enum {
@@ -42,6 +44,8 @@ enum {
     OPT_INTENSITY,
     OPT_TILE,
     OPT_FORMAT,
+    OPT_DEVICE,
+    OPT__END
 };
 
 static const struct option long_opts[] = {
@@ -68,11 +72,13 @@ static const struct option long_opts[] = {
     { "intensity", required_argument, NULL, OPT_INTENSITY },
     { "tile", required_argument, NULL, OPT_TILE },
     { "format", required_argument, NULL, OPT_FORMAT },
+    { "device", required_argument, NULL, OPT_DEVICE },
     { 0 },
 };
 
 typedef struct model_args {
     const char *expr, *pattern, *mask, *profile, *space, *access;
+    const char *device; /* with --profile inferred: whose probe */
     const char *elem, *active, *base, *warp, *lanes, *sector, *line, *banks, *bank_width;
     const char *items, *peak_gflops, *peak_gbs, *intensity, *tile;
     int launch, roofline;
@@ -84,6 +90,7 @@ typedef struct model_run {
     model_profiles *profiles;
     model_geometry geo;
     const char *profile_name;
+    char inferred_fields[64], inferred_source[600]; /* --profile inferred */
     model_pattern *pattern;
     model_expr *expr;
     const model_expr *use_expr;
@@ -161,11 +168,50 @@ static int check_conflicts(const cli_command *self, model_args *a)
     return 0;
 }
 
+static int apply_overrides(const cli_command *self, const model_args *a, model_run *r);
+
+/* --profile inferred: the device's profile with its cached probe's
+ * findings in place (cli_inferred); --device picks the device (one) */
+static int inferred_geometry(const cli_command *self, const model_args *a, model_run *r)
+{
+    bw_error err = BW_ERROR_INIT;
+    ocl_platforms *plats = NULL;
+    size_t *idx = NULL, n = 0;
+    int st = 0;
+    if (model_profiles_load_default(&r->profiles, &err) != BW_OK || ocl_discover(r->profiles, &plats, &err) != BW_OK) {
+        st = cli_fail(self, &err);
+    } else if (ocl_select(plats, a->device, &idx, &n, &err) != BW_OK) {
+        st = cli_usage_error(self, "--profile inferred: %s; it needs a device that 'bwlab probe' has probed: run "
+                                   "'bwlab probe --device SPEC' first",
+                             bw_error_text(&err));
+    } else if (n != 1) {
+        st = cli_usage_error(self, "--profile inferred: --device '%s' matches %zu devices; name one", a->device, n);
+    } else {
+        const ocl_device_info *d = ocl_device_at(plats, idx[0]);
+        bw_code rc = cli_inferred_geometry(d, &r->geo, r->inferred_fields, sizeof r->inferred_fields,
+                                           r->inferred_source, sizeof r->inferred_source, &err);
+        if (rc == BW_E_USAGE)
+            st = cli_usage_error(self, "%s", bw_error_text(&err));
+        else if (rc != BW_OK)
+            st = cli_fail(self, &err);
+        r->profile_name = CLI_INFERRED_PROFILE;
+    }
+    bw_error_clear(&err);
+    free(idx);
+    ocl_platforms_free(plats);
+    return st ? st : apply_overrides(self, a, r);
+}
+
 static int setup_geometry(const cli_command *self, const model_args *a, model_run *r)
 {
     bw_error err = BW_ERROR_INIT;
     const model_profile *p = NULL;
     int st = 0;
+    if (a->device && !(a->profile && !strcmp(a->profile, CLI_INFERRED_PROFILE)))
+        return cli_usage_error(self, "--device names whose probe --profile inferred uses; without it the model "
+                                     "needs no device");
+    if (a->profile && !strcmp(a->profile, CLI_INFERRED_PROFILE))
+        return inferred_geometry(self, a, r);
     if (model_profiles_load_default(&r->profiles, &err) != BW_OK ||
         model_profiles_get(r->profiles, a->profile ? a->profile : "nvidia", &p, &err) != BW_OK) {
         st = err.code == BW_E_USAGE ? cli_usage_error(self, "--profile: %s", bw_error_text(&err))
@@ -175,6 +221,14 @@ static int setup_geometry(const cli_command *self, const model_args *a, model_ru
     }
     r->profile_name = p->name;
     r->geo = p->geo;
+    return apply_overrides(self, a, r);
+}
+
+/* --lanes, --sector, --line, --banks, --bank-width over the profile */
+static int apply_overrides(const cli_command *self, const model_args *a, model_run *r)
+{
+    bw_error err = BW_ERROR_INIT;
+    int st = 0;
     uint64_t v;
     if (a->lanes && (st = parse_u64_in(self, "--lanes", a->lanes, 1, MODEL_MAX_LANES, &v)) == 0)
         r->geo.lanes = (int)v;
@@ -310,7 +364,8 @@ static int compute(const cli_command *self, const model_args *a, model_run *r)
         if (rc == BW_OK && a->launch) {
             model_access acc = { r->use_expr, r->elem, r->active, r->items, r->base,
                                  a->access && !strcmp(a->access, "store") };
-            rc = model_launch_count(&r->geo, &acc, 1, &r->launch, &err);
+            /* an answer within seconds, whatever --items says (issue 10) */
+            rc = model_launch_count_bounded(&r->geo, &acc, 1, MODEL_LAUNCH_INTERACTIVE_WORK, &r->launch, &err);
         }
     }
     if (rc == BW_OK && a->roofline) {
@@ -340,6 +395,10 @@ static int output(const cli_command *self, const model_args *a, model_run *r)
     report_model rep = { 0 };
     rep.geo = &r->geo;
     rep.profile_name = r->profile_name;
+    if (r->inferred_source[0]) {
+        rep.inferred_fields = r->inferred_fields;
+        rep.inferred_source = r->inferred_source;
+    }
     if (r->use_expr) {
         rep.expr_text = r->pattern ? r->pattern->expr_text : NULL;
         rep.pattern_spec = r->pattern ? r->pattern->spec : NULL;
@@ -383,7 +442,20 @@ int cmd_model(int argc, char **argv)
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+    /* every option of model takes one value: a second one is a mistake,
+     * never silently the last (issue 10) */
+    const char *given[OPT__END - OPT_EXPR] = { 0 };
+    int idx = -1;
+    while ((c = getopt_long(argc, argv, ":", long_opts, &idx)) != -1) {
+        if (c >= OPT_EXPR && c < OPT__END) {
+            const char *first = given[c - OPT_EXPR];
+            if (first && !optarg)
+                return cli_usage_error(self, "option '--%s' given twice; give it once", long_opts[idx].name);
+            if (first)
+                return cli_usage_error(self, "option '--%s' given twice ('%s' and '%s'); give it once",
+                                       long_opts[idx].name, first, optarg);
+            given[c - OPT_EXPR] = optarg ? optarg : "";
+        }
         switch (c) {
         case OPT_EXPR: a.expr = optarg; break;
         case OPT_PATTERN: a.pattern = optarg; break;
@@ -393,6 +465,7 @@ int cmd_model(int argc, char **argv)
         case OPT_BASE: a.base = optarg; break;
         case OPT_WARP: a.warp = optarg; break;
         case OPT_PROFILE: a.profile = optarg; break;
+        case OPT_DEVICE: a.device = optarg; break;
         case OPT_LANES: a.lanes = optarg; break;
         case OPT_SECTOR: a.sector = optarg; break;
         case OPT_LINE: a.line = optarg; break;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_device.h"
 #include "bench_plan.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
@@ -38,6 +39,7 @@ typedef struct roofline_state {
     ocl_platforms *plats;
     size_t *dev_idx, ndev;
     report_roofline_device *devs;
+    bench_device_list provs; /* the devices' provenance, which devs point into */
     bench_roofline_result **results;
     char **failures;
 } roofline_state;
@@ -53,6 +55,7 @@ static void state_free(roofline_state *s)
     free(s->results);
     free(s->failures);
     free(s->devs);
+    bench_device_list_free(&s->provs);
     free(s->dev_idx);
     free(s->source);
     free(s->kernel_path);
@@ -135,14 +138,17 @@ int cmd_roofline(int argc, char **argv)
     s.results = calloc(s.ndev, sizeof *s.results);
     s.failures = calloc(s.ndev, sizeof *s.failures);
     if (!s.devs || !s.results || !s.failures) {
-        st = cli_usage_error(self, "out of memory");
+        st = cli_nomem(self);
         goto done;
     }
-    size_t def = ocl_default_device(s.plats);
+    if (bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err) != BW_OK) {
+        st = cli_nomem(self);
+        goto done;
+    }
     for (size_t k = 0; k < s.ndev; k++) {
         const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        s.devs[k].device = d;
-        s.devs[k].is_default = s.dev_idx[k] == def;
+        s.devs[k].device = &s.provs.devices[k];
+        s.devs[k].is_default = s.provs.devices[k].is_default;
         s.devs[k].working_set_source = "auto";
         bw_code rc = measure_device(&s, k, &err);
         if (rc != BW_OK) {

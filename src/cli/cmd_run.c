@@ -9,8 +9,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bench_device.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
+#include "bench_probe.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
@@ -18,8 +20,11 @@
 #include "bw_parse.h"
 #include "bwlab_config.h"
 #include "cli.h"
+#include "cli_inferred.h"
 #include "cli_format.h"
+#include "cli_journal.h"
 #include "cli_limits.h"
+#include "cli_report.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
@@ -42,6 +47,9 @@ enum {
     OPT_INDEX,
     OPT_ACCESS,
     OPT_NO_ROOFLINE,
+    OPT_REPORT,
+    OPT_PROFILE,
+    OPT_TRANSFERS,
 };
 
 /* the short roofline after each device's patterns: at most this budget
@@ -65,20 +73,26 @@ static const struct option long_opts[] = {
     { "index", required_argument, NULL, OPT_INDEX },
     { "access", required_argument, NULL, OPT_ACCESS },
     { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
+    { "report", required_argument, NULL, OPT_REPORT },
+    { "profile", required_argument, NULL, OPT_PROFILE },
+    { "transfers", no_argument, NULL, OPT_TRANSFERS },
     { 0 },
 };
 
+/* the signal that stopped the run (SIGINT or SIGTERM), or 0 */
 static volatile sig_atomic_t interrupted;
 
-/* The first Ctrl-C asks the runner to stop after the launch in flight and
- * write what it has; a second one ends the process the usual way. */
+/* The first Ctrl-C, or the SIGTERM a batch scheduler sends at its time
+ * limit, asks the runner to stop after the launch in flight and write what
+ * it has (exit 128 + the signal: 130, 143); a second one ends the process
+ * the usual way. */
 static void on_sigint(int sig)
 {
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigaction(sig, &dfl, NULL);
-    interrupted = 1;
+    interrupted = sig;
 }
 
 /* Everything the command owns, freed in one place. */
@@ -91,11 +105,13 @@ typedef struct run_state {
     bench_plan_opts popts;
     bench_settings settings;
     const char *device_spec, *output, *kernels_dir;
+    const char *report; /* --report FILE.html, or NULL */
     cli_format format;
     int format_given, explain, quiet, no_roofline;
     model_profiles *profiles;
     ocl_platforms *plats;
     size_t *dev_idx, ndev;
+    bench_device_list provs; /* the selected devices' provenance, as src/report reads it */
     bench_kernels *kernels;
     ocl_context **ctx;
     bench_plan **plans;
@@ -106,9 +122,15 @@ typedef struct run_state {
     char *tune_path;          /* the tuning cache, or NULL when there is no place for one */
     bench_tune_entry *tune;   /* per device: its cached peak */
     int *tuned;               /* per device: 1 when tune[k] was found */
+    cli_journal *journal;               /* OUT.partial, or NULL */
+    char date[32], host[256], os[512];  /* the run's date and host, for the report and the journal */
     char *roof_source, *roof_path;      /* roofline.cl, read once */
     bench_roofline_result **roofs;      /* per device: the short roofline, or NULL */
     char **roof_failures;               /* per device: why it failed, or NULL */
+    const char *profile;                /* --profile: only "inferred" */
+    int transfers;                      /* --transfers */
+    bench_probe_result **xfers;         /* per device: transfers and launch latency, or NULL */
+    char **xfer_failures;               /* per device: why they failed, or NULL */
 } run_state;
 
 static void state_free(run_state *s)
@@ -133,6 +155,12 @@ static void state_free(run_state *s)
         free(s->roof_failures[i]);
     free(s->roofs);
     free(s->roof_failures);
+    for (size_t i = 0; s->xfers && i < s->ndev; i++)
+        bench_probe_result_free(s->xfers[i]);
+    for (size_t i = 0; s->xfer_failures && i < s->ndev; i++)
+        free(s->xfer_failures[i]);
+    free(s->xfers);
+    free(s->xfer_failures);
     free(s->roof_source);
     free(s->roof_path);
     free(s->failures);
@@ -144,6 +172,7 @@ static void state_free(run_state *s)
     free(s->ctx);
     free(s->infos);
     free(s->dev_idx);
+    bench_device_list_free(&s->provs);
     bench_kernels_free(s->kernels);
     ocl_platforms_free(s->plats);
     model_profiles_free(s->profiles);
@@ -167,7 +196,7 @@ static int add_patterns(const cli_command *self, run_state *s, const char *list)
         for (size_t i = 0; i < n; i++)
             free(v[i]);
         free(v);
-        return cli_usage_error(self, "out of memory");
+        return cli_nomem(self);
     }
     s->specs = grown;
     for (size_t i = 0; i < n; i++) {
@@ -198,7 +227,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         case OPT_EXPR: {
             const char **v = realloc(s->exprs, (s->nexprs + 1) * sizeof *v);
             if (!v)
-                return cli_usage_error(self, "out of memory");
+                return cli_nomem(self);
             s->exprs = v;
             s->exprs[s->nexprs++] = optarg;
             break;
@@ -231,10 +260,20 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
             s->format_given = 1;
             break;
         case OPT_OUTPUT: s->output = optarg; break;
+        case OPT_REPORT: s->report = optarg; break;
         case OPT_EXPLAIN: s->explain = 1; break;
         case OPT_QUIET: s->quiet = 1; break;
         case OPT_KERNELS: s->kernels_dir = optarg; break;
         case OPT_NO_ROOFLINE: s->no_roofline = 1; break;
+        case OPT_PROFILE:
+            if (strcmp(optarg, CLI_INFERRED_PROFILE))
+                st = cli_usage_error(self, "--profile: '%s': bwlab run takes only 'inferred' (a profile from the "
+                                           "device's cached 'bwlab probe'); without it each device uses the profile "
+                                           "'bwlab devices' shows",
+                                     optarg);
+            s->profile = optarg;
+            break;
+        case OPT_TRANSFERS: s->transfers = 1; break;
         case OPT_RSE: {
             double pct = 0;
             if (bw_parse_double(optarg, "--rse", &pct, &err) != BW_OK)
@@ -279,9 +318,61 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
     return 0;
 }
 
+/* What the progress callback of device k needs. */
+typedef struct progress_ctx {
+    const cli_command *self;
+    run_state *s;
+    size_t k;
+    int show;         /* draw the progress line (stderr is a terminal) */
+    int argc;
+    char **argv;
+    double last_draw; /* bench_now_s of the last redraw */
+    char last_phase[16];
+} progress_ctx;
+
+static report_run run_of(const run_state *s, size_t k, const bench_result *results);
+static report_meta meta_of(const run_state *s, int argc, char **argv);
+
+/* a finished pattern's line in the journal; a journal that cannot be
+ * written is dropped with a warning, the run goes on */
+static void journal_result(progress_ctx *c, const bench_progress *p)
+{
+    run_state *s = c->s;
+    if (!s->journal)
+        return;
+    report_run run = run_of(s, c->k, p->results);
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = report_results_journal_result(&run, (size_t)p->finished, &b, &err);
+    if (rc == BW_OK)
+        rc = cli_journal_append(s->journal, &b, &err);
+    if (rc != BW_OK) {
+        fprintf(stderr, "bwlab %s: warning: %s; no journal is kept\n", c->self->name, bw_error_text(&err));
+        cli_journal_close(s->journal, 1);
+        s->journal = NULL;
+    }
+    bw_error_clear(&err);
+    bw_buf_free(&b);
+}
+
+/* a few redraws a second at most: the runner reports after every launch */
+#define PROGRESS_REDRAW_S 0.25
+
 static void progress_line(void *ctx, const bench_progress *p)
 {
-    (void)ctx;
+    progress_ctx *c = ctx;
+    if (!strcmp(p->phase, "finished")) {
+        journal_result(c, p);
+        return;
+    }
+    if (!c->show)
+        return;
+    double now = bench_now_s();
+    int same_phase = !strcmp(c->last_phase, p->phase);
+    if (same_phase && now - c->last_draw < PROGRESS_REDRAW_S)
+        return;
+    c->last_draw = now;
+    snprintf(c->last_phase, sizeof c->last_phase, "%s", p->phase);
     char eta[48] = "";
     if (p->remaining_s >= 0)
         snprintf(eta, sizeof eta, ", about %.0f s left", p->remaining_s);
@@ -389,33 +480,104 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
     return rc;
 }
 
-static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
+/* --profile inferred: each device's profile with its cached probe's
+ * findings in place; a device without a probe is bad input */
+static int inferred_profiles(const cli_command *self, run_state *s)
 {
-    char date[32], host[256] = "unknown", os[512] = "unknown";
-    cli_iso_date(date, sizeof date);
-    if (gethostname(host, sizeof host - 1) != 0)
-        snprintf(host, sizeof host, "unknown");
+    for (size_t k = 0; k < s->ndev; k++) {
+        const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+        model_geometry g;
+        char fields[64], source[600], why[1024];
+        bw_error err = BW_ERROR_INIT;
+        bw_code rc = cli_inferred_geometry(d, &g, fields, sizeof fields, source, sizeof source, &err);
+        if (rc == BW_OK) {
+            snprintf(why, sizeof why, "inferred: %s measured by %s; the rest from profile %s (%s)",
+                     fields[0] ? fields : "no field", source, d->profile_name, d->profile_why);
+            rc = ocl_device_override_profile(s->plats, s->dev_idx[k], CLI_INFERRED_PROFILE, why, fields, &g, &err);
+        }
+        if (rc != BW_OK) {
+            int st = rc == BW_E_USAGE ? cli_usage_error(self, "%s", bw_error_text(&err)) : cli_fail(self, &err);
+            bw_error_clear(&err);
+            return st;
+        }
+    }
+    return 0;
+}
+
+static void run_identity(run_state *s)
+{
+    cli_iso_date(s->date, sizeof s->date);
+    if (gethostname(s->host, sizeof s->host - 1) != 0)
+        snprintf(s->host, sizeof s->host, "unknown");
+    snprintf(s->os, sizeof s->os, "unknown");
     struct utsname un;
     if (uname(&un) == 0)
-        snprintf(os, sizeof os, "%s %s %s", un.sysname, un.release, un.machine);
+        snprintf(s->os, sizeof s->os, "%s %s %s", un.sysname, un.release, un.machine);
+}
+
+static report_meta meta_of(const run_state *s, int argc, char **argv)
+{
+    report_meta m = { s->date, s->host, s->os, argc, argv, &s->settings,
+                      s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
+    return m;
+}
+
+/* device k's run for the report; results: its results, or those in progress */
+static report_run run_of(const run_state *s, size_t k, const bench_result *results)
+{
+    report_run r;
+    memset(&r, 0, sizeof r);
+    r.device = &s->provs.devices[k];
+    r.is_default = s->provs.devices[k].is_default;
+    r.plan = s->plans[k];
+    r.results = results;
+    r.info = &s->infos[k];
+    r.failure = s->failures[k];
+    r.tune = s->tuned && s->tuned[k] ? &s->tune[k] : NULL;
+    r.tune_cache = s->tune_path;
+    r.roofline = s->roofs[k];
+    r.roofline_failure = s->roof_failures[k];
+    r.transfers = s->xfers ? s->xfers[k] : NULL;
+    r.transfers_failure = s->xfer_failures ? s->xfer_failures[k] : NULL;
+    return r;
+}
+
+/* OUT.partial's head line, before anything is measured */
+static void journal_start(const cli_command *self, run_state *s, int argc, char **argv)
+{
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = cli_journal_open(s->output, &s->journal, &err);
+    if (rc == BW_OK && s->journal) {
+        report_run *runs = calloc(s->ndev, sizeof *runs);
+        bw_buf b = BW_BUF_INIT;
+        size_t n = 0;
+        for (size_t k = 0; runs && k < s->ndev; k++)
+            if (s->plans[k])
+                runs[n++] = run_of(s, k, NULL);
+        report_meta m = meta_of(s, argc, argv);
+        rc = runs ? report_results_journal_header(&m, runs, n, &b, &err)
+                  : bw_error_set(&err, BW_E_NOMEM, "out of memory");
+        if (rc == BW_OK)
+            rc = cli_journal_append(s->journal, &b, &err);
+        bw_buf_free(&b);
+        free(runs);
+    }
+    if (rc != BW_OK) {
+        fprintf(stderr, "bwlab %s: warning: %s; no journal is kept\n", self->name, bw_error_text(&err));
+        cli_journal_close(s->journal, 1);
+        s->journal = NULL;
+    }
+    bw_error_clear(&err);
+}
+
+static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
+{
     report_run *runs = calloc(s->nrun ? s->nrun : 1, sizeof *runs);
     if (!runs)
-        return cli_usage_error(self, "out of memory");
-    size_t def = ocl_default_device(s->plats);
-    for (size_t k = 0; k < s->nrun; k++) {
-        runs[k].device = ocl_device_at(s->plats, s->dev_idx[k]);
-        runs[k].is_default = s->dev_idx[k] == def;
-        runs[k].plan = s->plans[k];
-        runs[k].results = s->results[k];
-        runs[k].info = &s->infos[k];
-        runs[k].failure = s->failures[k];
-        runs[k].tune = s->tuned && s->tuned[k] ? &s->tune[k] : NULL;
-        runs[k].tune_cache = s->tune_path;
-        runs[k].roofline = s->roofs[k];
-        runs[k].roofline_failure = s->roof_failures[k];
-    }
-    report_meta m = { date, host, os, argc, argv, &s->settings,
-                      s->kernels ? bench_kernels_path(s->kernels) : NULL, s->explain };
+        return cli_nomem(self);
+    for (size_t k = 0; k < s->nrun; k++)
+        runs[k] = run_of(s, k, s->results[k]);
+    report_meta m = meta_of(s, argc, argv);
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
@@ -427,12 +589,36 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     }
     if (rc == BW_OK)
         rc = cli_write_output(s->output, &b, &err);
+    /* the results are safe in OUT: the journal has done its work */
+    if (rc == BW_OK) {
+        cli_journal_close(s->journal, 1);
+        s->journal = NULL;
+    }
     int st = rc == BW_OK ? 0 : cli_fail(self, &err);
     /* an unwritable --output must not lose the measurements */
     if (rc == BW_E_IO && s->output) {
         bw_error_clear(&err);
         if (cli_write_output(NULL, &b, &err) == BW_OK)
             fprintf(stderr, "bwlab run: the results went to standard output instead\n");
+    }
+    /* --report: the HTML report of this run, from its JSON document */
+    if (s->report) {
+        bw_buf jb = BW_BUF_INIT;
+        const bw_buf *json = &b;
+        bw_error_clear(&err);
+        rc = BW_OK;
+        if (s->format != CLI_FORMAT_JSON) {
+            rc = report_results_json(&m, runs, s->nrun, &jb, &err);
+            json = &jb;
+        }
+        if (rc == BW_OK)
+            rc = cli_report_from_json(bw_buf_str(json), s->report, argc, argv, &err);
+        if (rc != BW_OK) {
+            int rst = cli_fail(self, &err);
+            if (!st)
+                st = rst;
+        }
+        bw_buf_free(&jb);
     }
     bw_error_clear(&err);
     bw_buf_free(&b);
@@ -471,7 +657,20 @@ int cmd_run(int argc, char **argv)
     s.roofs = calloc(s.ndev, sizeof *s.roofs);
     s.roof_failures = calloc(s.ndev, sizeof *s.roof_failures);
     if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures || !s.roofs || !s.roof_failures) {
-        st = cli_usage_error(self, "out of memory");
+        st = cli_nomem(self);
+        goto done;
+    }
+    if (s.profile && (st = inferred_profiles(self, &s)) != 0)
+        goto done;
+    /* after --profile inferred: the provenance carries the profile used */
+    if ((rc = bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err)) != BW_OK) {
+        st = cli_fail(self, &err);
+        goto done;
+    }
+    s.xfers = calloc(s.ndev, sizeof *s.xfers);
+    s.xfer_failures = calloc(s.ndev, sizeof *s.xfer_failures);
+    if (!s.xfers || !s.xfer_failures) {
+        st = cli_nomem(self);
         goto done;
     }
     lookup_tune(&s);
@@ -492,7 +691,10 @@ int cmd_run(int argc, char **argv)
         o.scalar_form = d->type == OCL_TYPE_CPU || bw_hook_fault("scalar_form", NULL, NULL);
         rc = bench_plan_make(&o, &d->geo, &lim, &s.plans[k], &err);
         if (rc == BW_OK) {
-            planned++;
+            /* the same list on every device: said once */
+            if (planned++ == 0 && s.plans[k]->merged)
+                fprintf(stderr, "bwlab run: note: %zu repeated pattern%s merged: each pattern is measured once\n",
+                        s.plans[k]->merged, s.plans[k]->merged == 1 ? "" : "s");
             continue;
         }
         bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
@@ -509,21 +711,25 @@ int cmd_run(int argc, char **argv)
         st = plan_status;
         goto done;
     }
-    struct sigaction sa, old;
+    struct sigaction sa, old, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
+    sigaction(SIGTERM, &sa, &old_term);
     int show = !s.quiet && isatty(STDERR_FILENO);
+    run_identity(&s);
+    journal_start(self, &s, argc + 1, argv - 1);
     int any_failed = planned < s.ndev;
     for (size_t k = 0; k < s.ndev && !interrupted; k++) {
         s.nrun = k + 1;
         if (!s.plans[k])
             continue;
         rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
+        progress_ctx pc = { self, &s, k, show, argc + 1, argv - 1, 0, "" };
         if (rc == BW_OK)
-            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, show ? progress_line : NULL,
-                           NULL, &s.results[k], &s.infos[k], &err);
+            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, progress_line, &pc,
+                           &s.results[k], &s.infos[k], &err);
         if (show)
             fprintf(stderr, "\r\033[K");
         if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
@@ -533,7 +739,7 @@ int cmd_run(int argc, char **argv)
             cli_fail(self, &err);
             s.failures[k] = strdup(bw_error_text(&err));
             if (!s.failures[k] || device_failed_results(&s, k) != 0) {
-                st = cli_usage_error(self, "out of memory");
+                st = cli_nomem(self);
                 goto done;
             }
             any_failed = 1;
@@ -553,6 +759,26 @@ int cmd_run(int argc, char **argv)
                 /* reported beside the patterns' results, which are kept */
                 cli_fail(self, &err);
                 if (!(s.roof_failures[k] = strdup(bw_error_text(&err)))) {
+                    st = cli_nomem(self);
+                    goto done;
+                }
+                any_failed = 1;
+            }
+            bw_error_clear(&err);
+        }
+        if (s.transfers && !interrupted) {
+            if (show)
+                fprintf(stderr, "[transfers] host<->device copies and launch latency");
+            bench_probe_opts po;
+            memset(&po, 0, sizeof po);
+            po.transfers_only = 1;
+            po.kernel_dir = s.kernels_dir;
+            rc = bench_probe_run(s.ctx[k], &po, &s.xfers[k], &err);
+            if (show)
+                fprintf(stderr, "\r\033[K");
+            if (rc != BW_OK) {
+                cli_fail(self, &err);
+                if (!(s.xfer_failures[k] = strdup(bw_error_text(&err)))) {
                     st = cli_usage_error(self, "out of memory");
                     goto done;
                 }
@@ -562,18 +788,24 @@ int cmd_run(int argc, char **argv)
         }
     }
     sigaction(SIGINT, &old, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
     print_failures(&s);
     /* main passed argv + 1: argv[-1] is the program name */
     st = write_report(self, &s, argc + 1, argv - 1);
     if (!st && interrupted) {
-        fprintf(stderr, "bwlab run: interrupted: wrote the results measured so far\n");
-        st = bw_code_exit_status(BW_E_INTERRUPTED);
+        fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n",
+                interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+        st = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports them */
     } else if (!st && any_failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);
     }
 done:
     bw_error_clear(&err);
+    /* a journal left here holds what a failed final write would lose */
+    if (s.journal)
+        fprintf(stderr, "bwlab run: the results measured are kept in '%s'\n", cli_journal_path(s.journal));
+    cli_journal_close(s.journal, 0);
     state_free(&s);
     return st;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_device.h"
 #include "bench_plan.h"
 #include "bench_runner.h"
 #include "bench_tune.h"
@@ -45,6 +46,7 @@ typedef struct tune_state {
     ocl_platforms *plats;
     size_t *dev_idx, ndev;
     report_tune_device *devs;
+    bench_device_list provs; /* the devices' provenance, which devs point into */
     bench_tune_entry *entries;
     bench_tune_result **results;
     char **failures, **notes;
@@ -65,6 +67,7 @@ static void state_free(tune_state *s)
     free(s->notes);
     free(s->entries);
     free(s->devs);
+    bench_device_list_free(&s->provs);
     free(s->dev_idx);
     free(s->cache_path);
     free(s->source);
@@ -242,14 +245,17 @@ int cmd_tune(int argc, char **argv)
     s.failures = calloc(s.ndev, sizeof *s.failures);
     s.notes = calloc(s.ndev, sizeof *s.notes);
     if (!s.devs || !s.entries || !s.results || !s.failures || !s.notes) {
-        st = cli_usage_error(self, "out of memory");
+        st = cli_nomem(self);
         goto done;
     }
-    size_t def = ocl_default_device(s.plats);
+    if (bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err) != BW_OK) {
+        st = cli_nomem(self);
+        goto done;
+    }
     for (size_t k = 0; k < s.ndev; k++) {
         const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        s.devs[k].device = d;
-        s.devs[k].is_default = s.dev_idx[k] == def;
+        s.devs[k].device = &s.provs.devices[k];
+        s.devs[k].is_default = s.provs.devices[k].is_default;
         s.devs[k].size_given = s.size != 0;
         if (from_cache(self, &s, k))
             continue;

@@ -1,4 +1,5 @@
 /* bwlab entry point: global options and subcommand dispatch. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +14,25 @@ static int top_usage_error(const char *what, const char *arg)
     return 2;
 }
 
-int main(int argc, char **argv)
+/* Every command's standard output is checked once more at exit: a full
+ * disk or a closed pipe (`bwlab --version > /dev/full`) is a failure, exit
+ * 1, never a silent success. */
+static int finish(int status)
+{
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad && status == 0) {
+        fprintf(stderr, "bwlab: error: cannot write to standard output: %s\n", strerror(e));
+        return 1;
+    }
+    return status;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return top_usage_error("no command given", NULL);
@@ -41,4 +60,9 @@ int main(int argc, char **argv)
         }
     }
     return cmd->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    return finish(dispatch(argc, argv));
 }

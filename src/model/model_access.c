@@ -47,7 +47,9 @@ bw_code model_access_walk(const model_geometry *geo, const model_access *a, int6
             for (int i = 0; i < nl; i++) {
                 i128 ends[2] = { (i128)at[i] + a->base, (i128)at[i] + (i128)slope[i] * (n - 1) + a->base };
                 for (int e = 0; e < 2; e++)
-                    if (ends[e] < INT64_MIN || ends[e] > (i128)INT64_MAX - (a->elem_bytes - 1))
+                    /* one past the last byte must be representable too (the
+                     * span's max_end) */
+                    if (ends[e] < INT64_MIN || ends[e] > (i128)INT64_MAX - a->elem_bytes)
                         return bw_error_set(err, BW_E_RANGE,
                                             "lane %d of warp %lld touches bytes outside the 64-bit "
                                             "address range",

@@ -248,7 +248,8 @@ static rstat eval_bitwise(actx *c, model_expr_op op, aval x, int64_t k, aval *ou
      * while floor(x / 2^n) stays put */
     if (op == MODEL_OP_BAND) {
         int64_t low_mask = k >= 0 ? k : ~k;
-        if (k != -1 && (low_mask & (low_mask + 1)) == 0) {
+        uint64_t um = (uint64_t)low_mask; /* unsigned: INT64_MAX + 1 must not wrap */
+        if (k != -1 && (um & (um + 1)) == 0) {
             i128 p = (i128)1 << __builtin_popcountll((uint64_t)low_mask);
             if (floor_div128(x.lo, p) != floor_div128(x.hi, p)) {
                 key_fn kf = { K_FLOORQ, x.lo, x.hi, p, op };

@@ -7,7 +7,9 @@
 
 #include "model_arith.h"
 
-#define MAX_DEPTH 200
+/* Parser recursion limit: a constant, so no input can grow the C stack
+ * (left-leaning chains such as t+t+... are parsed by a loop, not recursion). */
+#define MAX_DEPTH 1000
 
 struct model_expr {
     model_expr_node *nodes;
@@ -217,7 +219,7 @@ static int parse_cond(parser *ps);
 static int enter(parser *ps)
 {
     if (++ps->depth > MAX_DEPTH) {
-        fail_at(ps, &ps->tok, "expression nests too deeply (limit 200)");
+        fail_at(ps, &ps->tok, "expression nests too deeply (limit 1000 brackets and operators)");
         return 0;
     }
     return 1;
@@ -367,6 +369,77 @@ static int parse_cond(parser *ps)
     return n;
 }
 
+static void print_cl(const model_expr *e, int i, int bits, bw_buf *out);
+
+/* Tree height, without recursion: children are always created before their
+ * parent, so one pass in node order sees every child's height first. */
+static int tree_height(const model_expr *e)
+{
+    int *h = malloc((size_t)e->count * sizeof *h);
+    if (!h)
+        return -1;
+    int best = 0;
+    for (int i = 0; i < e->count; i++) {
+        int m = 0;
+        for (int k = 0; k < 3; k++) {
+            int c = e->nodes[i].kid[k];
+            if (c >= 0 && h[c] > m)
+                m = h[c];
+        }
+        h[i] = m + 1;
+        best = h[i] > best ? h[i] : best;
+    }
+    free(h);
+    return best;
+}
+
+/* Deepest bracket nesting of an OpenCL form. */
+static int bracket_depth(const char *s)
+{
+    int d = 0, best = 0;
+    for (; s && *s; s++) {
+        if (*s == '(')
+            best = ++d > best ? d : best;
+        else if (*s == ')')
+            d--;
+    }
+    return best;
+}
+
+/* Every walk of the tree (evaluation, printing, the affine analysis) is
+ * recursive with depth = tree height, so the height is bounded here, once,
+ * for every consumer. The OpenCL form must also stay within what OpenCL C
+ * compilers accept (clang: 256 nested brackets, minus what the kernel puts
+ * around BW_ADDR), so an expression that would build no kernel is refused
+ * now, as bad input, not later as a build failure. */
+static bw_code check_shape(const model_expr *e, const char *src, bw_error *err)
+{
+    int height = tree_height(e);
+    if (height < 0)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory parsing expression");
+    if (height > MODEL_EXPR_MAX_HEIGHT)
+        return bw_error_set(err, BW_E_SYNTAX,
+                            "bad expression '%.60s%s': its tree is %d levels deep, more than "
+                            "the limit %d (a chain a+b+c+... adds one level per operator); "
+                            "shorten it",
+                            src, strlen(src) > 60 ? "..." : "", height, MODEL_EXPR_MAX_HEIGHT);
+    bw_buf b = BW_BUF_INIT;
+    print_cl(e, e->root, 64, &b);
+    if (bw_buf_failed(&b)) {
+        bw_buf_free(&b);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory parsing expression");
+    }
+    int depth = bracket_depth(bw_buf_str(&b));
+    bw_buf_free(&b);
+    if (depth > MODEL_EXPR_MAX_BRACKETS)
+        return bw_error_set(err, BW_E_SYNTAX,
+                            "bad expression '%.60s%s': its OpenCL form nests brackets %d deep, "
+                            "more than the %d that OpenCL compilers accept in a kernel; "
+                            "shorten it or use fewer nested operators",
+                            src, strlen(src) > 60 ? "..." : "", depth, MODEL_EXPR_MAX_BRACKETS);
+    return BW_OK;
+}
+
 bw_code model_expr_parse(const char *src, model_expr **out, bw_error *err)
 {
     *out = NULL;
@@ -392,6 +465,10 @@ bw_code model_expr_parse(const char *src, model_expr **out, bw_error *err)
         return ps.rc != BW_OK ? ps.rc : bw_error_set(err, BW_E_SYNTAX, "bad expression '%s'", src);
     }
     e->root = root;
+    if ((ps.rc = check_shape(e, src, err)) != BW_OK) {
+        model_expr_free(e);
+        return ps.rc;
+    }
     *out = e;
     return BW_OK;
 }

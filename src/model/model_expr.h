@@ -85,6 +85,13 @@ typedef struct model_expr_env {
 
 /* Longest accepted expression text, in bytes. */
 #define MODEL_EXPR_MAX_LEN 65536
+/* Deepest accepted tree (every recursive walk is bounded by it), and the
+ * deepest bracket nesting of the OpenCL form (clang's limit is 256; the
+ * kernel around BW_ADDR takes some). Either, exceeded, is a BW_E_SYNTAX
+ * error of model_expr_parse. Every accepted tree's canonical form
+ * re-parses. */
+#define MODEL_EXPR_MAX_HEIGHT 200
+#define MODEL_EXPR_MAX_BRACKETS 224
 
 /* Parses `src`. On success *out owns a new expression (free with
  * model_expr_free). On failure returns BW_E_SYNTAX (or BW_E_RANGE for a

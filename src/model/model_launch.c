@@ -14,6 +14,9 @@ __extension__ typedef unsigned __int128 u128;
  * is refused rather than allocated. */
 #define MARK_BITMAP_MAX_BITS ((int64_t)1 << 30)
 #define MARK_LIST_MAX ((int64_t)1 << 26)
+/* Unit marks of pass 2 per unit of max_work (model_launch_count_bounded):
+ * a mark is one bit operation, far cheaper than a lane evaluation. */
+#define MARKS_PER_WORK 4
 
 /* floor(a / u), by shift when u is a power of two */
 typedef struct unit_div {
@@ -63,7 +66,26 @@ typedef struct walk_ctx {
     uint64_t *bits;
     int64_t *list;
     int64_t nlist;
+    /* pass 1 work so far (lane-steps x expression nodes) against max_work;
+     * max_work 0: unbounded */
+    int64_t work, max_work, nodes;
 } walk_ctx;
+
+/* adds lane-steps to the work; fails once the bound is passed */
+static bw_code add_work(walk_ctx *c, int64_t lane_steps, bw_error *err)
+{
+    if (!c->max_work)
+        return BW_OK;
+    if (lane_steps > (c->max_work - c->work) / c->nodes) {
+        return bw_error_set(err, BW_E_TOOBIG,
+                            "the addresses of this launch of %lld items change shape from warp to "
+                            "warp: counting it exactly takes more than %lld node evaluations; use "
+                            "fewer --items",
+                            (long long)c->acc->items, (long long)c->max_work);
+    }
+    c->work += lane_steps * c->nodes;
+    return BW_OK;
+}
 
 static bw_code walk_segments(walk_ctx *c, model_access_run_fn fn, bw_error *err)
 {
@@ -101,6 +123,9 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     model_traffic *t = ks->t;
     int64_t E = c->acc->elem_bytes, S = c->geo->sector, L = c->geo->line;
     int64_t n = s->n;
+    bw_code rc = add_work(c, s->nl, err);
+    if (rc != BW_OK)
+        return rc;
     t->instructions += n;
     t->requested_bytes += E * s->nl * n;
 
@@ -127,6 +152,8 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     copy_units(c, s, 0, &u0);
     if (!common) {
         /* lanes move at different speeds: every warp has its own shape */
+        if ((rc = add_work(c, n * s->nl, err)) != BW_OK) /* n < 2^35 warps: no overflow */
+            return rc;
         for (int64_t k = 0; k < n; k++) {
             model_unit_counts u;
             copy_units(c, s, k, &u);
@@ -147,6 +174,8 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
     int64_t Dm = ((D % L) + L) % L;
     int64_t P = L / model_gcd(Dm, L);
     int64_t kmax = P < n ? P : n;
+    if ((rc = add_work(c, kmax * s->nl, err)) != BW_OK) /* kmax <= L: no overflow */
+        return rc;
     int64_t sum_s = 0, sum_l = 0;
     for (int64_t k = 0; k < kmax; k++) {
         model_unit_counts u;
@@ -163,9 +192,10 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
 
     piece p = { u0.sectors, u0.lines, s_lo, s_hi, l_lo, l_hi };
     if (n > 1 && D != 0) {
-        int64_t span = u0.max_byte - u0.min_addr + 1;
-        int64_t absD = D < 0 ? -D : D;
-        if (absD < span || D == INT64_MIN) {
+        /* 128-bit: a warp may span nearly the whole 64-bit range */
+        i128 span = (i128)u0.max_byte - u0.min_addr + 1;
+        i128 absD = D < 0 ? -(i128)D : (i128)D;
+        if (absD < span) {
             ks->needs_marking = 1; /* neighbouring warps overlap in bytes */
             return BW_OK;
         }
@@ -320,13 +350,20 @@ static void count_list(int64_t *v, int64_t n, int64_t r, int64_t *sectors, int64
 }
 
 static bw_code mark_kind(const model_geometry *geo, const model_access *acc, size_t n, int store,
-                         kind_state *ks, bw_error *err)
+                         kind_state *ks, int64_t max_work, bw_error *err)
 {
     walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line) };
-    int64_t range_s = ks->max_s - ks->min_s + 1;
+    i128 range = (i128)ks->max_s - ks->min_s + 1; /* can exceed int64 */
+    int64_t range_s = range > MARK_BITMAP_MAX_BITS ? INT64_MAX : (int64_t)range;
     int64_t r = geo->line / geo->sector;
     bw_code rc = BW_OK;
-    if (range_s > 0 && range_s <= MARK_BITMAP_MAX_BITS) {
+    int64_t max_marks = max_work > INT64_MAX / MARKS_PER_WORK ? INT64_MAX : max_work * MARKS_PER_WORK;
+    if (max_work && ks->marks > max_marks) {
+        rc = bw_error_set(err, BW_E_TOOBIG,
+                          "the footprint of this irregular launch needs about %lld sector marks "
+                          "to count exactly, more than %lld (use fewer --items)",
+                          (long long)ks->marks, (long long)max_marks);
+    } else if (range_s > 0 && range_s <= MARK_BITMAP_MAX_BITS) {
         c.bits = calloc((size_t)(range_s + 63) / 64, sizeof(uint64_t));
         if (!c.bits)
             rc = bw_error_set(err, BW_E_NOMEM, "out of memory counting the launch footprint");
@@ -336,9 +373,10 @@ static bw_code mark_kind(const model_geometry *geo, const model_access *acc, siz
             rc = bw_error_set(err, BW_E_NOMEM, "out of memory counting the launch footprint");
     } else {
         rc = bw_error_set(err, BW_E_TOOBIG,
-                          "the footprint of this irregular launch spans %lld sectors: too many "
+                          "the footprint of this irregular launch spans %s%lld sectors: too many "
                           "to count exactly (use fewer --items)",
-                          (long long)range_s);
+                          range_s == INT64_MAX ? "more than " : "",
+                          (long long)(range_s == INT64_MAX ? MARK_BITMAP_MAX_BITS : range_s));
     }
     for (size_t i = 0; i < n && rc == BW_OK; i++) {
         if ((acc[i].is_store != 0) != store)
@@ -355,13 +393,45 @@ static bw_code mark_kind(const model_geometry *geo, const model_access *acc, siz
     return rc;
 }
 
+/* Evaluates the active lanes of the first and the last warp: an address
+ * that overflows at the end of a huge launch (g*g) is reported at once,
+ * not after walking every warp up to it. */
+static bw_code check_ends(const model_geometry *geo, const model_access *a, bw_error *err)
+{
+    int W = geo->lanes;
+    int64_t last_w = (a->items - 1) / W, last_g = a->items - 1;
+    int lanes[MODEL_MAX_LANES];
+    int nl = model_lanes_list(&a->active, lanes);
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t w = pass ? last_w : 0;
+        for (int i = 0; i < nl; i++) {
+            int64_t g = w * W + lanes[i], v;
+            if (g > last_g)
+                break;
+            model_expr_env env = { lanes[i], w, g, W };
+            bw_code rc = model_expr_eval(a->expr, &env, &v, err);
+            if (rc != BW_OK)
+                return rc;
+        }
+    }
+    return BW_OK;
+}
+
 bw_code model_launch_count(const model_geometry *geo, const model_access *acc, size_t n,
                            model_launch *out, bw_error *err)
+{
+    return model_launch_count_bounded(geo, acc, n, 0, out, err);
+}
+
+bw_code model_launch_count_bounded(const model_geometry *geo, const model_access *acc, size_t n,
+                                   int64_t max_work, model_launch *out, bw_error *err)
 {
     memset(out, 0, sizeof *out);
     bw_code rc = model_geometry_check(geo, err);
     for (size_t i = 0; i < n && rc == BW_OK; i++)
         rc = model_access_check(geo, &acc[i], err);
+    for (size_t i = 0; i < n && rc == BW_OK; i++)
+        rc = check_ends(geo, &acc[i], err);
     if (rc != BW_OK)
         return rc;
     kind_state kinds[2];
@@ -372,11 +442,15 @@ bw_code model_launch_count(const model_geometry *geo, const model_access *acc, s
         kind_state *ks = &kinds[k];
         ks->t->sector_bytes = geo->sector;
         ks->t->line_bytes = geo->line;
-        walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line) };
+        walk_ctx c = { .geo = geo, .ks = ks, .ds = make_div(geo->sector), .dl = make_div(geo->line),
+                       .max_work = max_work < 0 ? 0 : max_work };
         for (size_t i = 0; i < n && rc == BW_OK; i++) {
             if ((acc[i].is_store != 0) != k)
                 continue;
             c.acc = &acc[i];
+            int count = 0;
+            model_expr_nodes(acc[i].expr, &count, NULL);
+            c.nodes = count > 0 ? count : 1;
             rc = walk_segments(&c, count_segment, err);
         }
         if (rc != BW_OK || !ks->any_units)
@@ -385,7 +459,7 @@ bw_code model_launch_count(const model_geometry *geo, const model_access *acc, s
                       chain(ks->pieces, ks->np, 0, &ks->t->footprint_sectors) &&
                       chain(ks->pieces, ks->np, 1, &ks->t->footprint_lines);
         if (!chained)
-            rc = mark_kind(geo, acc, n, k, ks, err);
+            rc = mark_kind(geo, acc, n, k, ks, max_work < 0 ? 0 : max_work, err);
     }
     free(kinds[0].pieces);
     free(kinds[1].pieces);

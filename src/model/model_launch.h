@@ -46,6 +46,19 @@ typedef struct model_launch {
 bw_code model_launch_count(const model_geometry *geo, const model_access *acc, size_t n,
                            model_launch *out, bw_error *err);
 
+/* The same within a bound of work, for an answer within seconds (bwlab
+ * model): a launch whose addresses change shape from warp to warp is
+ * counted one warp at a time, and one that would take more than max_work
+ * node evaluations (lanes x warps stepped x expression nodes; about 5 ns
+ * each), or more than 4 x max_work sector marks, fails with BW_E_TOOBIG
+ * instead. max_work 0: unbounded (model_launch_count: bwlab run, whose
+ * launches are bounded by device memory). Either first evaluates the
+ * first and the last warp, so an overflow at the end of a huge launch is
+ * reported at once. */
+#define MODEL_LAUNCH_INTERACTIVE_WORK ((int64_t)1 << 28)
+bw_code model_launch_count_bounded(const model_geometry *geo, const model_access *acc, size_t n,
+                                   int64_t max_work, model_launch *out, bw_error *err);
+
 /* requested / instruction-model bytes: the predicted efficiency (can exceed
  * 1 when lanes share data, as in a broadcast). 0 when nothing is fetched. */
 double model_traffic_predicted_efficiency(const model_traffic *t);

@@ -398,6 +398,59 @@ static void explain_transpose(const model_pattern_facts *f, bw_buf *out)
     }
 }
 
+/* record: n records of F fields of E bytes (float 4, uchar 1), one
+ * work-item per record reading every field with F scalar loads (no vload3:
+ * docs/model.md "The record family"). The expression is field 0's; field f
+ * is the same expression plus load_base[f]: f*E in a record (aos), or f
+ * planes of n*E bytes further (soa). The kernel stores one 4-byte word per
+ * record (the fields folded) at dst[g]. */
+static const char *const record_types[] = { "float", "uchar", NULL };
+static const char *const record_layouts[] = { "aos", "soa", NULL };
+
+static bw_code build_record(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    long long F = (long long)p->params[0], n = (long long)p->params[3];
+    long long E = p->params[1] == MODEL_RECORD_UCHAR ? 1 : 4;
+    if (F > MODEL_PATTERN_MAX_LOADS)
+        return bw_error_set(err, BW_E_RANGE, "pattern 'record': fields=%lld is more than %d", F,
+                            MODEL_PATTERN_MAX_LOADS);
+    p->elem = E; /* the type sets the element size */
+    p->loads = (int)F;
+    for (long long f = 0; f < F; f++)
+        p->load_base[f] = p->params[2] == MODEL_RECORD_AOS ? f * E : f * n * E;
+    if (p->params[2] == MODEL_RECORD_AOS)
+        bw_buf_printf(x, "%lld*g", F * E);
+    else
+        bw_buf_printf(x, "%lld*g", E);
+    return BW_OK;
+}
+
+static bw_code build_record_store(model_pattern *p, bw_buf *x, bw_error *err)
+{
+    (void)p;
+    (void)err;
+    bw_buf_puts(x, "4*g");
+    return BW_OK;
+}
+
+static void explain_record(const model_pattern_facts *f, bw_buf *out)
+{
+    char a[64];
+    long long F = (long long)model_pattern_param_value(f->pattern, "fields");
+    int uchar = model_pattern_param_value(f->pattern, "type") == MODEL_RECORD_UCHAR;
+    long long E = uchar ? 1 : 4;
+    if (model_pattern_param_value(f->pattern, "layout") == MODEL_RECORD_AOS)
+        bw_buf_printf(out, "each work-item reads the %lld %s fields of its %lld-byte record, one load per field: "
+                           "each of the %lld loads spans the warp's %lld records (%s for field 0), so the "
+                           "warp fetches their sectors %lld times over.",
+                      F, uchar ? "uchar" : "float", F * E, F, (long long)f->lanes * F * E,
+                      model_pattern_sectors_words(a, sizeof a, f->sectors), F);
+    else
+        bw_buf_printf(out, "the planar (struct-of-arrays) form: field f of every record in its own array, so "
+                           "each of the %lld loads is coalesced (%s per warp).",
+                      F, model_pattern_sectors_words(a, sizeof a, f->sectors));
+}
+
 /* ---- the catalogue ---- */
 
 /* the fields every current family shares: global memory, the gather kernel */
@@ -465,6 +518,21 @@ static const model_pattern_family families[] = {
       .space = MODEL_PATTERN_SPACE_GLOBAL, .kernel = MODEL_PATTERN_KERNEL_TRANSPOSE,
       .sizing = MODEL_PATTERN_SIZING_TRANSPOSE, .elem_fixed = 4, .build = build_transpose,
       .build_store = build_transpose_store, .explain = explain_transpose },
+    { .name = "record",
+      .shows = "whole records, every field read: an array of structs (aos, F loads F*E bytes apart) against "
+               "its planar struct-of-arrays form (soa, F coalesced loads); 3 or 6 floats, RGB pixels of bytes",
+      .nparams = 4,
+      .params = { { "fields", 3, 1, MODEL_PATTERN_MAX_LOADS, "fields per record (3: RGB or xyz, 6: two of them)",
+                    NULL },
+                  { "type", MODEL_RECORD_FLOAT, MODEL_RECORD_FLOAT, MODEL_RECORD_UCHAR,
+                    "field type: float (4 bytes) or uchar (1 byte); sets the element size", record_types },
+                  { "layout", MODEL_RECORD_AOS, MODEL_RECORD_AOS, MODEL_RECORD_SOA,
+                    "aos (array of structs) or soa (struct of arrays, the planar form)", record_layouts },
+                  { "n", 1 << 20, 1, (int64_t)1 << 30, "records (bwlab run sizes it from the working set where "
+                                                      "not given)", NULL } },
+      .space = MODEL_PATTERN_SPACE_GLOBAL, .kernel = MODEL_PATTERN_KERNEL_RECORD,
+      .sizing = MODEL_PATTERN_SIZING_RECORDS, .elem_fixed = -1, .build = build_record,
+      .build_store = build_record_store, .explain = explain_record },
 };
 
 const model_pattern_family *model_pattern_families(size_t *count)
@@ -615,7 +683,12 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
     }
     if (p->elem == 0)
         p->elem = elem_override > 0 ? elem_override : MODEL_PATTERN_DEFAULT_ELEM;
+    if (f->elem_fixed < 0 && (seen & (1u << MODEL_PATTERN_MAX_PARAMS))) {
+        rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': elem is set by the family's parameters, not given", spec);
+        goto fail;
+    }
     p->active = model_lanes_all(p->lanes);
+    p->loads = 1;
     if ((rc = f->build(p, &x, err)) != BW_OK)
         goto fail;
     if ((rc = model_expr_parse(bw_buf_str(&x), &p->expr, err)) != BW_OK) {
@@ -642,7 +715,7 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
         else
             bw_buf_printf(&canon, "%c%s=%lld", i ? ',' : ':', f->params[i].key, (long long)p->params[i]);
     }
-    if (p->elem != MODEL_PATTERN_DEFAULT_ELEM)
+    if (p->elem != MODEL_PATTERN_DEFAULT_ELEM && f->elem_fixed >= 0)
         bw_buf_printf(&canon, "%celem=%lld", f->nparams ? ',' : ':', (long long)p->elem);
     p->spec = bw_buf_steal(&canon);
     p->expr_text = model_expr_to_string(p->expr);

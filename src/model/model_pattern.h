@@ -18,6 +18,8 @@
 #include "model_lanes.h"
 
 #define MODEL_PATTERN_MAX_PARAMS 4
+/* Most loads one work-item of a family makes (record: one per field). */
+#define MODEL_PATTERN_MAX_LOADS 8
 #define MODEL_PATTERN_DEFAULT_ELEM 4
 
 typedef struct model_pattern_param {
@@ -52,6 +54,10 @@ typedef enum model_pattern_sizing {
      * edge); bwlab run sizes n from the working set where the spec does
      * not give it */
     MODEL_PATTERN_SIZING_TRANSPOSE,
+    /* n records of F fields, one work-item per record (the family has
+     * parameters "fields" and "n"); bwlab run sizes n from the working set
+     * where the spec does not give it */
+    MODEL_PATTERN_SIZING_RECORDS,
 } model_pattern_sizing;
 
 /* The kernel families: global-memory loads (cl/gather.cl), local-memory
@@ -59,6 +65,7 @@ typedef enum model_pattern_sizing {
 #define MODEL_PATTERN_KERNEL_GATHER "gather"
 #define MODEL_PATTERN_KERNEL_BANK "bank"
 #define MODEL_PATTERN_KERNEL_TRANSPOSE "transpose"
+#define MODEL_PATTERN_KERNEL_RECORD "record"
 
 /* The transpose family's versions: the values of its parameter "version". */
 typedef enum model_transpose_version {
@@ -67,6 +74,17 @@ typedef enum model_transpose_version {
     MODEL_TRANSPOSE_PADDED, /* the tile padded to pitch W + 1 */
     MODEL_TRANSPOSE_COPY,   /* out[i] = in[i]: the reference */
 } model_transpose_version;
+
+/* The record family's field types and layouts: the values of its
+ * parameters "type" and "layout". */
+typedef enum model_record_type {
+    MODEL_RECORD_FLOAT, /* 4-byte fields */
+    MODEL_RECORD_UCHAR, /* 1-byte fields (an RGB pixel of bytes) */
+} model_record_type;
+typedef enum model_record_layout {
+    MODEL_RECORD_AOS, /* array of structs: record g's field f at E*(F*g + f) */
+    MODEL_RECORD_SOA, /* struct of arrays (planar): field f's plane at E*f*n, record g at E*g in it */
+} model_record_layout;
 
 struct model_pattern;
 
@@ -94,7 +112,8 @@ typedef struct model_pattern_family {
     const char *kernel;         /* kernel family that runs it: cl/<kernel>.cl */
     model_pattern_sizing sizing;
     int is_reference;           /* seq: the coalesced reference of every other pattern */
-    int elem_fixed;             /* > 0: the only element size the family takes (bank: 4) */
+    int elem_fixed;             /* > 0: the only element size the family takes (bank: 4);
+                                 * < 0: build sets it from the parameters (record: type) */
     /* Appends the address expression (bytes, over t, w, g) of p, whose
      * params, elem and lanes are set, to expr; may narrow p->active (all
      * lanes on entry). Fails (BW_E_USAGE) on parameters that do not fit
@@ -120,6 +139,11 @@ typedef struct model_pattern {
     char *store_text;   /* canonical store expression, NULL: dst[g] (family build_store) */
     model_expr *store;  /* NULL: dst[g] */
     unsigned given;     /* bit i: params[i] was given in the spec */
+    /* Loads per work-item: each is one warp-instruction at expr + load_base[k]
+     * bytes (k < loads). 1 load at base 0 for every family but record,
+     * whose build sets one per field. */
+    int loads;
+    int64_t load_base[MODEL_PATTERN_MAX_LOADS];
 } model_pattern;
 
 /* The catalogue, in presentation order: a static table (never NULL, not

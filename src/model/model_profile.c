@@ -200,14 +200,20 @@ bw_code model_profiles_parse(const char *json_text, const char *origin, model_pr
         rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
         goto done;
     }
+    /* names seen so far: a hash set (a jansson object), not a quadratic scan */
+    json_t *seen = json_object();
+    if (!seen)
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
     for (size_t i = 0; i < json_array_size(arr) && rc == BW_OK; i++) {
         ps->count = i + 1;
         rc = read_profile(&r, json_array_get(arr, i), &ps->items[i]);
-        for (size_t j = 0; j < i && rc == BW_OK; j++)
-            if (!strcmp(ps->items[j].name, ps->items[i].name))
-                rc = bw_error_set(err, BW_E_FORMAT, "%s: profile '%s' is defined twice", origin,
-                                  ps->items[i].name);
+        if (rc == BW_OK && json_object_get(seen, ps->items[i].name))
+            rc = bw_error_set(err, BW_E_FORMAT, "%s: profile '%s' is defined twice", origin,
+                              ps->items[i].name);
+        else if (rc == BW_OK && json_object_set_new(seen, ps->items[i].name, json_true()) != 0)
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
     }
+    json_decref(seen);
 done:
     json_decref(root);
     if (rc != BW_OK) {

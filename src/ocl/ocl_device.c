@@ -861,3 +861,32 @@ bw_code ocl_select(const ocl_platforms *p, const char *spec, size_t **idx, size_
     *n = count;
     return BW_OK;
 }
+
+bw_code ocl_device_override_profile(ocl_platforms *p, size_t i, const char *name, const char *why,
+                                    const char *inferred, const model_geometry *geo, bw_error *err)
+{
+    if (!p || i >= p->n || !p->devs[i].usable)
+        return bw_error_set(err, BW_E_USAGE, "device %zu has no profile to replace", i);
+    char *n = strdup(name), *w = strdup(why), *f = strdup(inferred ? inferred : "");
+    if (!f || own(p, f) != 0) {
+        free(n);
+        free(w);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    if (!n || !w) {
+        free(n);
+        free(w);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    if (own(p, n) != 0) { /* own frees what it cannot keep */
+        free(w);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    if (own(p, w) != 0)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    p->devs[i].profile_name = n;
+    p->devs[i].profile_why = w;
+    p->devs[i].geo = *geo;
+    p->devs[i].profile_inferred = f;
+    return BW_OK;
+}

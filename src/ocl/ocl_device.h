@@ -68,6 +68,9 @@ typedef struct ocl_device_info {
     const char *profile_name;
     const char *profile_why; /* e.g. "device type is cpu; lanes 8 from CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, sector and line 64 B from CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE" */
     model_geometry geo;      /* the profile's values with the device's own queries applied */
+    /* the fields a cached probe replaced ("sector,line") after
+     * ocl_device_override_profile, else NULL */
+    const char *profile_inferred;
 } ocl_device_info;
 
 typedef struct ocl_platforms ocl_platforms; /* opaque: all platforms and devices */
@@ -116,5 +119,12 @@ size_t ocl_default_device(const ocl_platforms *p);
  * SPEC is the index of an unusable device (the message gives its reason). */
 bw_code ocl_select(const ocl_platforms *p, const char *spec, size_t **idx, size_t *n,
                    bw_error *err);
+
+/* Replaces the profile of usable device i (name, why, geometry), as
+ * `bwlab run --profile inferred` does with a cached probe's findings
+ * (`inferred`: the fields replaced, profile_inferred); the strings are copied and owned by p. BW_E_USAGE for a device that is not
+ * usable, BW_E_NOMEM. */
+bw_code ocl_device_override_profile(ocl_platforms *p, size_t i, const char *name, const char *why,
+                                    const char *inferred, const model_geometry *geo, bw_error *err);
 
 #endif

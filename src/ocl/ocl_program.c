@@ -312,3 +312,36 @@ done:
         clReleaseEvent(ev);
     return rc;
 }
+
+bw_code ocl_kernel_launch_latency(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
+                                  ocl_launch_latency *out, bw_error *err)
+{
+    size_t g = (size_t)global, l = (size_t)local;
+    cl_event ev = NULL;
+    cl_ulong q = 0, start = 0, end = 0;
+    bw_code rc = BW_OK;
+    double t0 = now_ns();
+    cl_int st = clEnqueueNDRangeKernel(c->queue, k->k, 1, NULL, &g, l ? &l : NULL, 0, NULL, &ev);
+    if (st != CL_SUCCESS) {
+        rc = ocl_error_set(err, BW_E_OPENCL, "clEnqueueNDRangeKernel", st, "kernel '%s'", k->name);
+        goto done;
+    }
+    if ((st = clWaitForEvents(1, &ev)) != CL_SUCCESS) {
+        rc = ocl_error_set(err, BW_E_OPENCL, "clWaitForEvents", st, "kernel '%s'", k->name);
+        goto done;
+    }
+    double t1 = now_ns();
+    if ((st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED, sizeof q, &q, NULL)) != CL_SUCCESS ||
+        (st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL)) != CL_SUCCESS ||
+        (st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL)) != CL_SUCCESS) {
+        rc = ocl_error_set(err, BW_E_OPENCL, "clGetEventProfilingInfo", st, "kernel '%s'", k->name);
+        goto done;
+    }
+    out->queued_to_start_ns = start >= q ? (double)(start - q) : 0.0;
+    out->queued_to_end_ns = end >= q ? (double)(end - q) : 0.0;
+    out->wall_ns = t1 - t0;
+done:
+    if (ev)
+        clReleaseEvent(ev);
+    return rc;
+}

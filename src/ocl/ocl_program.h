@@ -58,4 +58,13 @@ typedef struct ocl_timing {
 bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
                        ocl_timing *out, bw_error *err);
 
+/* One launch of k and its latencies in ns: queued_to_start and
+ * queued_to_end from event profiling (CL_PROFILING_COMMAND_QUEUED to START
+ * and to END), wall from before the enqueue to the wait's return. */
+typedef struct ocl_launch_latency {
+    double queued_to_start_ns, queued_to_end_ns, wall_ns;
+} ocl_launch_latency;
+bw_code ocl_kernel_launch_latency(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
+                                  ocl_launch_latency *out, bw_error *err);
+
 #endif

@@ -54,7 +54,7 @@ static json_t *extensions_json(const char *list)
     return a;
 }
 
-static json_t *profile_json(const ocl_device_info *d)
+static json_t *profile_json(const bench_device *d)
 {
     if (!d->usable)
         return json_null();
@@ -72,7 +72,7 @@ static json_t *profile_json(const ocl_device_info *d)
     return o;
 }
 
-json_t *report_device_json(const ocl_device_info *d, int is_default)
+json_t *report_device_json(const bench_device *d, int is_default)
 {
     json_t *o = json_object();
     if (!o)
@@ -122,11 +122,11 @@ json_t *report_device_json(const ocl_device_info *d, int is_default)
     return o;
 }
 
-static json_t *platform_errors_json(const ocl_platforms *p)
+static json_t *platform_errors_json(const bench_device_list *l)
 {
     json_t *a = json_array();
-    for (size_t i = 0; a && i < ocl_platform_problem_count(p); i++) {
-        const ocl_platform_problem *pp = ocl_platform_problem_at(p, i);
+    for (size_t i = 0; a && i < l->n_problems; i++) {
+        const bench_platform_problem *pp = &l->problems[i];
         json_t *o = json_object();
         if (!o || json_array_append_new(a, o) != 0) {
             json_decref(a);
@@ -139,10 +139,9 @@ static json_t *platform_errors_json(const ocl_platforms *p)
     return a;
 }
 
-bw_code report_devices_json(const ocl_platforms *p, const size_t *idx, size_t n, bw_buf *out,
-                            bw_error *err)
+bw_code report_devices_json(const bench_device_list *l, bw_buf *out, bw_error *err)
 {
-    size_t def = ocl_default_device(p);
+    size_t def = l->default_index;
     json_t *root = json_object();
     json_t *devs = json_array();
     if (!root || !devs) {
@@ -153,8 +152,8 @@ bw_code report_devices_json(const ocl_platforms *p, const size_t *idx, size_t n,
     json_object_set_new(root, "tool", json_string("bwlab"));
     json_object_set_new(root, "version", json_string(BWLAB_VERSION));
     json_object_set_new(root, "default_device", juint(def));
-    for (size_t i = 0; i < n; i++) {
-        json_t *d = report_device_json(ocl_device_at(p, idx[i]), idx[i] == def);
+    for (size_t i = 0; i < l->n; i++) {
+        json_t *d = report_device_json(&l->devices[i], l->devices[i].is_default);
         if (!d || json_array_append_new(devs, d) != 0) {
             json_decref(root);
             json_decref(devs);
@@ -162,7 +161,7 @@ bw_code report_devices_json(const ocl_platforms *p, const size_t *idx, size_t n,
         }
     }
     json_object_set_new(root, "devices", devs);
-    json_t *perr = platform_errors_json(p);
+    json_t *perr = platform_errors_json(l);
     if (!perr) {
         json_decref(root);
         return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
@@ -183,7 +182,7 @@ static void field(bw_buf *out, const char *label)
     bw_buf_printf(out, "  %-18s", label);
 }
 
-static void details(const ocl_device_info *d, int is_default, bw_buf *out)
+static void details(const bench_device *d, int is_default, bw_buf *out)
 {
     if (!d->usable) {
         bw_buf_printf(out, "device %zu: unusable: %s\n", d->index, d->broken_reason);
@@ -276,32 +275,31 @@ static void details(const ocl_device_info *d, int is_default, bw_buf *out)
     bw_buf_printf(out, "%s\n", d->profile_why);
 }
 
-void report_devices_table(const ocl_platforms *p, const size_t *idx, size_t n, bw_buf *out)
+void report_devices_table(const bench_device_list *l, bw_buf *out)
 {
-    size_t def = ocl_default_device(p);
     size_t wname = strlen("DEVICE"), wplat = strlen("PLATFORM");
-    for (size_t i = 0; i < n; i++) {
-        const ocl_device_info *d = ocl_device_at(p, idx[i]);
+    for (size_t i = 0; i < l->n; i++) {
+        const bench_device *d = &l->devices[i];
         size_t a = strlen(d->name), b = strlen(d->platform_name);
         wname = a > wname ? a : wname;
         wplat = b > wplat ? b : wplat;
     }
     bw_buf_printf(out, "    %-3s %-11s %-*s  %-*s  %s\n", "#", "TYPE", (int)wname, "DEVICE",
                   (int)wplat, "PLATFORM", "PROFILE");
-    for (size_t i = 0; i < n; i++) {
-        const ocl_device_info *d = ocl_device_at(p, idx[i]);
-        bw_buf_printf(out, "  %c %-3zu %-11s %-*s  %-*s  %s\n", idx[i] == def ? '*' : ' ',
+    for (size_t i = 0; i < l->n; i++) {
+        const bench_device *d = &l->devices[i];
+        bw_buf_printf(out, "  %c %-3zu %-11s %-*s  %-*s  %s\n", d->is_default ? '*' : ' ',
                       d->index, d->type_name, (int)wname, d->name, (int)wplat, d->platform_name,
                       d->usable ? d->profile_name : "(unusable)");
     }
     bw_buf_puts(out, "  (* default device: used when --device is not given)\n");
-    for (size_t i = 0; i < ocl_platform_problem_count(p); i++) {
-        const ocl_platform_problem *pp = ocl_platform_problem_at(p, i);
+    for (size_t i = 0; i < l->n_problems; i++) {
+        const bench_platform_problem *pp = &l->problems[i];
         bw_buf_printf(out, "  platform %zu '%s': %s\n", pp->platform_index, pp->platform_name,
                       pp->reason);
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < l->n; i++) {
         bw_buf_puts(out, "\n");
-        details(ocl_device_at(p, idx[i]), idx[i] == def, out);
+        details(&l->devices[i], l->devices[i].is_default, out);
     }
 }

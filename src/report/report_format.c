@@ -43,6 +43,38 @@ bw_code report_json_dump(json_t *root, bw_buf *out, bw_error *err)
     return BW_OK;
 }
 
+bw_code report_json_line(json_t *root, bw_buf *out, bw_error *err)
+{
+    if (!root)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
+    char *s = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    json_decref(root);
+    if (!s)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory writing JSON");
+    bw_buf_puts(out, s);
+    bw_buf_putc(out, '\n');
+    free(s);
+    return BW_OK;
+}
+
+json_t *report_json_text(const char *s)
+{
+    if (!s)
+        return json_null();
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    char *copy = strdup(s);
+    if (!copy)
+        return NULL;
+    for (char *c = copy; *c; c++)
+        if ((unsigned char)*c >= 0x80)
+            *c = '?';
+    j = json_string(copy);
+    free(copy);
+    return j;
+}
+
 json_t *report_json_document(const char *schema, int version, const char *date, int argc, char *const *argv)
 {
     json_t *o = json_object();
@@ -57,7 +89,7 @@ json_t *report_json_document(const char *schema, int version, const char *date, 
     json_object_set_new(o, "date", json_string(date));
     json_t *cmd = json_array();
     for (int i = 0; i < argc; i++)
-        json_array_append_new(cmd, json_string(argv[i]));
+        json_array_append_new(cmd, report_json_text(argv[i]));
     json_object_set_new(o, "command_line", cmd);
     return o;
 }
@@ -80,6 +112,19 @@ void report_csv_field(bw_buf *out, const char *s)
 void report_csv_num(bw_buf *out, double v, int valid)
 {
     bw_buf_putc(out, ',');
-    if (valid && isfinite(v))
-        bw_buf_printf(out, "%.6g", v);
+    if (!valid || !isfinite(v))
+        return;
+    /* whole numbers as integers (a count, bytes: never 2.10174e+06), the
+     * rest in the fewest digits that read back as the same double */
+    if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+        bw_buf_printf(out, "%.0f", v);
+        return;
+    }
+    char buf[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    bw_buf_puts(out, buf);
 }

@@ -21,9 +21,18 @@ json_t *report_json_real(double v, int valid);
 json_t *report_json_document(const char *schema, int version, const char *date, int argc, char *const *argv);
 /* A CSV field, quoted (RFC 4180) where it holds a comma, quote or newline. */
 void report_csv_field(bw_buf *out, const char *s);
-/* ",number", or "," alone when !valid or not finite. */
+/* ",number", or "," alone when !valid or not finite: a whole number as an
+ * integer, any other in the fewest digits (15 to 17) that read back as the
+ * same double. */
 void report_csv_num(bw_buf *out, double v, int valid);
 /* Serialises `root` (consumed) with 2-space indentation and a final newline. */
 bw_code report_json_dump(json_t *root, bw_buf *out, bw_error *err);
+/* The same as one compact line (JSON lines), newline included. */
+bw_code report_json_line(json_t *root, bw_buf *out, bw_error *err);
+/* A JSON string that never vanishes: jansson refuses text that is not
+ * UTF-8 (a profile's "why", a build log, a driver string), so such bytes
+ * become '?'; NULL becomes JSON null. New reference; NULL only when out
+ * of memory. */
+json_t *report_json_text(const char *s);
 
 #endif

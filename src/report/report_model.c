@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report_format.h"
 
@@ -43,6 +44,9 @@ static void table_header(const report_model *m, bw_buf *out)
         bw_buf_printf(out, "%d banks x %lld B\n", g->banks, (long long)g->bank_width);
     else
         bw_buf_puts(out, "no banked local memory\n");
+    if (m->inferred_source)
+        bw_buf_printf(out, "inferred     %s (measured by %s); the rest is the device's profile\n",
+                      m->inferred_fields[0] ? m->inferred_fields : "no field", m->inferred_source);
 }
 
 static void table_addresses(const report_model *m, bw_buf *out)
@@ -201,6 +205,15 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(o, "expression", json_string(m->expr_text));
         json_object_set_new(o, "pattern", m->pattern_spec ? json_string(m->pattern_spec) : json_null());
         json_object_set_new(o, "profile", json_string(m->profile_name));
+        if (m->inferred_source) {
+            json_t *f = json_array();
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", m->inferred_fields);
+            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+                json_array_append_new(f, json_string(t));
+            json_object_set_new(o, "inferred_fields", f);
+            json_object_set_new(o, "inferred_from", json_string(m->inferred_source));
+        }
         json_object_set_new(o, "space", json_string(m->local ? "local" : "global"));
         json_object_set_new(o, "lanes", json_integer(g->lanes));
         json_object_set_new(o, "warp", json_integer(m->warp));

@@ -21,6 +21,9 @@ typedef struct report_model {
     const char *pattern_spec; /* canonical pattern spec when from --pattern */
     const char *profile_name;
     const model_geometry *geo;
+    /* --profile inferred: the fields a cached probe replaced ("sector,line",
+     * "" for none) and where they came from; NULL otherwise */
+    const char *inferred_fields, *inferred_source;
     int64_t warp;
     int64_t base;
     int local; /* --space local */

@@ -23,6 +23,8 @@ static void params_text(const model_pattern_family *f, bw_buf *b)
     }
     if (f->elem_fixed > 0)
         bw_buf_printf(b, "elem=%d", f->elem_fixed);
+    else if (f->elem_fixed < 0 && b->len)
+        b->data[--b->len] = '\0'; /* the parameters set the element size */
     else
         bw_buf_puts(b, "elem=4|8|16");
 }
@@ -80,8 +82,11 @@ bw_code report_patterns_json(int W, bw_buf *out, bw_error *err)
         json_object_set_new(e, "name", json_string("elem"));
         json_object_set_new(e, "default", json_integer(MODEL_PATTERN_DEFAULT_ELEM));
         json_object_set_new(e, "allowed", fs[i].elem_fixed > 0 ? json_pack("[i]", fs[i].elem_fixed)
-                                                               : json_pack("[iii]", 4, 8, 16));
-        json_object_set_new(e, "meaning", json_string("bytes per lane"));
+                                          : fs[i].elem_fixed < 0 ? json_array()
+                                                                 : json_pack("[iii]", 4, 8, 16));
+        json_object_set_new(e, "meaning", json_string(fs[i].elem_fixed < 0 ? "bytes per lane, set by the other "
+                                                                              "parameters (not given)"
+                                                                            : "bytes per lane"));
         json_array_append_new(ps, e);
         json_object_set_new(o, "params", ps);
         model_pattern *pat = NULL;

@@ -1,6 +1,8 @@
 #include "report_results.h"
 
 #include "bench_bank.h"
+#include "bench_record.h"
+#include "bw_format.h"
 #include "bench_transpose.h"
 
 #include "bench_tune_cache.h"
@@ -14,6 +16,7 @@
 #include "report_devices.h"
 #include "report_explain.h"
 #include "report_format.h"
+#include "report_probe.h"
 #include "report_model.h"
 #include "report_roofline.h"
 #include "report_tune.h"
@@ -40,6 +43,80 @@ static row row_of(const report_run *run, size_t i)
     w.upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * S);
     w.lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * S);
     return w;
+}
+
+/* whether an item has rows of its own, apart from the global table:
+ * bank_rows, transpose_rows, record_rows */
+static int apart(const bench_item *it)
+{
+    return it->bank || it->transpose || it->record;
+}
+
+/* A record item against its soa reference, from the run: the measured
+ * median-time ratio and the modeled instruction-model and footprint byte
+ * ratios (loads + stores), NAN where one is missing. */
+typedef struct record_ratios {
+    double time, instr, footprint;
+} record_ratios;
+
+static record_ratios record_ratios_of(const report_run *run, size_t i)
+{
+    record_ratios q = { NAN, NAN, NAN };
+    const bench_result *r = &run->results[i];
+    if (r->reference < 0)
+        return q;
+    row a = row_of(run, i), b = row_of(run, (size_t)r->reference);
+    if (b.upper > 0)
+        q.instr = a.upper / b.upper;
+    if (b.lower > 0)
+        q.footprint = a.lower / b.lower;
+    if (a.ok && b.ok && b.r->event.median > 0)
+        q.time = a.r->event.median / b.r->event.median;
+    return q;
+}
+
+/* A whole-matrix item (matrix-row, matrix-col: every element of the n x n
+ * matrix once): the launch model's two bounds (model_launch, loads +
+ * stores) as times at the rate the reference moved its modeled bytes in
+ * this run (the verdict's rate: implied bytes / median), beside the
+ * measured median. 0 when the item has no such figures. */
+typedef struct launch_times {
+    double footprint_ns, instruction_ns, median_ns;
+} launch_times;
+
+static int is_whole_matrix(const bench_item *it)
+{
+    return it->pattern && it->pattern->family->sizing == MODEL_PATTERN_SIZING_MATRIX;
+}
+
+static int launch_times_of(const row *w, launch_times *lt)
+{
+    const bench_verdict *v = &w->r->verdict;
+    if (!is_whole_matrix(w->it) || !w->ok || !(v->implied_bytes > 0) || !(w->r->event.median > 0))
+        return 0;
+    double ns_per_byte = w->r->event.median / v->implied_bytes;
+    lt->footprint_ns = w->lower * ns_per_byte;
+    lt->instruction_ns = w->upper * ns_per_byte;
+    lt->median_ns = w->r->event.median;
+    return 1;
+}
+
+/* the launch model's bounds under a whole-matrix row (table) */
+static void launch_line(const row *w, bw_buf *out)
+{
+    launch_times lt;
+    if (!launch_times_of(w, &lt))
+        return;
+    char a[32], b[32];
+    bw_format_bytes(a, sizeof a, w->lower);
+    bw_format_bytes(b, sizeof b, w->upper);
+    bw_buf_printf(out, "    launch model (the whole %lld x %lld matrix, %lld warp-instructions): footprint %s .. "
+                       "instruction model %s (modeled), %.3f .. %.3f ms at seq's measured rate; "
+                       "measured %.3f ms\n",
+                  (long long)model_pattern_param_value(w->it->pattern, "n"),
+                  (long long)model_pattern_param_value(w->it->pattern, "n"),
+                  (long long)(w->it->model.loads.instructions + w->it->model.stores.instructions), a, b,
+                  lt.footprint_ns / 1e6, lt.instruction_ns / 1e6, lt.median_ns / 1e6);
 }
 
 /* The peak a pattern's bandwidth is set against: read's for a read-mode
@@ -152,7 +229,7 @@ static unsigned modes_of(const bench_plan *p)
      * table's read and copy columns (bank_rows) */
     /* transpose items (copy, measured once) have their own rows too */
     for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].bank || p->items[i].transpose)
+        if (apart(&p->items[i]))
             bank = BENCH_ACCESS_BIT(p->items[i].access);
         else
             m |= BENCH_ACCESS_BIT(p->items[i].access);
@@ -164,7 +241,15 @@ static unsigned modes_of(const bench_plan *p)
 static int has_global(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (!p->items[i].bank && !p->items[i].transpose)
+        if (!apart(&p->items[i]))
+            return 1;
+    return 0;
+}
+
+static int has_record(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].record)
             return 1;
     return 0;
 }
@@ -275,7 +360,7 @@ static void noise_line(const report_run *run, bw_buf *out, const char *lead)
 
 static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
 {
-    const ocl_device_info *d = run->device;
+    const bench_device *d = run->device;
     const bench_plan *p = run->plan;
     const model_geometry *g = p ? &p->geo : &d->geo;
     bw_buf_printf(out, "%sdevice %zu%s: %s (%s, driver %s)\n", lead, d->index, run->is_default ? " (default)" : "",
@@ -305,6 +390,17 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     } else {
         bw_buf_puts(out, " per pattern (--size)");
     }
+    /* a pattern never runs less than one work-group: say when that is more */
+    double used = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        double fp = (double)(p->items[i].model.loads.footprint_sectors * g->sector);
+        used = fp > used ? fp : used;
+    }
+    if (used > (double)p->target_bytes) {
+        bw_buf_puts(out, ", up to ");
+        report_bytes(out, used);
+        bw_buf_puts(out, " used (modeled load footprint: at least one work-group per pattern)");
+    }
     bw_buf_puts(out, "; buffers: src ");
     report_bytes(out, (double)p->src_bytes);
     bw_buf_puts(out, ", dst ");
@@ -314,7 +410,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     form_line(run, out, lead);
     access_line(p, out, lead);
     const bench_run_info *info = run->info;
-    bw_buf_printf(out, "%stiming: %.1f s of a %.0f s budget in %zu rounds; per pattern the median of its launches "
+    bw_buf_printf(out, "%stiming: %.1f s of a %g s budget in %zu rounds; per pattern the median of its launches "
                        "(event profiling), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
                   lead, info->timing_s, m->settings->budget_s, info->rounds, m->settings->rse_target * 100.0,
                   m->settings->min_total_s, info->budget_ended ? " or when the budget ended" : "",
@@ -417,7 +513,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                      "instr. x  footprint x  verdict\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (p->items[i].bank || p->items[i].transpose || (j >= 0 && (size_t)j < i))
+        if (apart(&p->items[i]) || (j >= 0 && (size_t)j < i))
             continue; /* shown in its partner's row, or with the bank rows */
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -448,6 +544,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                 bw_buf_puts(out, " The read columns time the same loads without the store.");
             bw_buf_putc(out, '\n');
         }
+        launch_line(&w, out);
         if (w.it->size_note)
             bw_buf_printf(out, "    note: %s\n", w.it->size_note);
     }
@@ -598,6 +695,60 @@ static void transpose_rows(const report_run *run, int md, bw_buf *out)
                   lead, p->geo.lanes, p->geo.lanes);
 }
 
+/* The record items of a run, apart from the global table: measured GB/s,
+ * vs the soa form, best launch, then each layout against its soa form:
+ * the measured time ratio and the modeled instruction-model and
+ * footprint ratios (loads + stores); md: as Markdown. */
+static void record_rows(const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    if (!has_record(p))
+        return;
+    if (md)
+        bw_buf_puts(out, "\n| record | GB/s (measured) | vs soa (measured) | best GB/s (measured) | time / soa's "
+                         "(measured) | instr. bytes / soa's (modeled) | footprint / soa's (modeled) |\n"
+                         "|---|---:|---:|---:|---:|---:|---:|\n");
+    else
+        bw_buf_puts(out, "\nrecords (every field read), against the planar soa form: measured         modeled\n"
+                         "pattern                   GB/s    vs soa    best  time x       instr. x  footprint x\n");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->items[i].record)
+            continue;
+        row w = row_of(run, i);
+        record_ratios q = record_ratios_of(run, i);
+        bw_buf cells = BW_BUF_INIT;
+        if (md) {
+            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 0);
+            bw_buf_puts(&cells, " | ");
+            cell_ratio(&cells, q.instr, !isnan(q.instr), 0);
+            bw_buf_puts(&cells, " | ");
+            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 0);
+        } else {
+            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 8);
+            cell_ratio(&cells, q.instr, !isnan(q.instr), 15);
+            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 13);
+        }
+        if (w.ok)
+            section_row(out, &w, bw_buf_str(&cells), md);
+        else
+            section_row(out, &w, "", md);
+        bw_buf_free(&cells);
+        if (w.it->size_note && !md)
+            bw_buf_printf(out, "    note: %s\n", w.it->size_note);
+    }
+    const char *lead = md ? "- " : "";
+    /* Markdown: the notes after the table, which a line between rows would end */
+    for (size_t i = 0; md && i < p->n; i++)
+        if (p->items[i].record && p->items[i].size_note)
+            bw_buf_printf(out, "- note (`%s`): %s\n", p->items[i].spec, p->items[i].size_note);
+    bw_buf_printf(out, "%srecord rows: GB/s: measured, requested bytes (n x F fields loaded + n x 4 B stored) / median "
+                       "kernel time; vs soa: measured, relative to the soa form of the same fields, type and n in this "
+                       "run; time x: measured, median time / the soa form's; instr. x, footprint x: modeled, the "
+                       "launch's instruction-model and footprint bytes (loads + stores) / the soa form's. Each field "
+                       "is one scalar load (no vload3).\n",
+                  lead);
+}
+
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     int paired = 0;
@@ -606,6 +757,10 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         if (k)
             bw_buf_putc(out, '\n');
         header_lines(m, run, out, "");
+        if (run->transfers)
+            report_probe_transfers_table(run->transfers, out);
+        else if (run->transfers_failure)
+            bw_buf_printf(out, "transfers: not measured: %s\n", run->transfers_failure);
         if (!run->plan)
             continue;
         if (both_modes(run->plan)) {
@@ -613,12 +768,14 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             table_paired(m, run, out);
             bank_rows(run, 0, out);
             transpose_rows(run, 0, out);
+            record_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
         if (!has_global(run->plan)) {
             bank_rows(run, 0, out);
             transpose_rows(run, 0, out);
+            record_rows(run, 0, out);
             roofline_lines(run, "", 0, out);
             continue;
         }
@@ -632,8 +789,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (w.it->bank || w.it->transpose)
-                continue; /* bank_rows, transpose_rows */
+            if (apart(w.it))
+                continue; /* bank_rows, transpose_rows, record_rows */
             bw_buf_printf(out, "%-24s", w.it->spec);
             if (strlen(w.it->spec) > 24)
                 bw_buf_puts(out, "\n                        ");
@@ -660,11 +817,13 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                 report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
                 bw_buf_putc(out, '\n');
             }
+            launch_line(&w, out);
             if (w.it->size_note)
                 bw_buf_printf(out, "    note: %s\n", w.it->size_note);
         }
         bank_rows(run, 0, out);
         transpose_rows(run, 0, out);
+        record_rows(run, 0, out);
         roofline_lines(run, "", 0, out);
     }
     bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
@@ -745,7 +904,7 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
                      "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (p->items[i].bank || p->items[i].transpose || (j >= 0 && (size_t)j < i))
+        if (apart(&p->items[i]) || (j >= 0 && (size_t)j < i))
             continue;
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -786,12 +945,14 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             md_paired(m, run, out);
             bank_rows(run, 1, out);
             transpose_rows(run, 1, out);
+            record_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
         if (!has_global(run->plan)) {
             bank_rows(run, 1, out);
             transpose_rows(run, 1, out);
+            record_rows(run, 1, out);
             roofline_lines(run, "- ", 1, out);
             continue;
         }
@@ -802,8 +963,8 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
                          "|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (w.it->bank || w.it->transpose)
-                continue; /* bank_rows, transpose_rows */
+            if (apart(w.it))
+                continue; /* bank_rows, transpose_rows, record_rows */
             bw_buf_puts(out, "| `");
             md_escape(out, w.it->spec);
             bw_buf_puts(out, "` | ");
@@ -832,6 +993,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
         }
         bank_rows(run, 1, out);
         transpose_rows(run, 1, out);
+        record_rows(run, 1, out);
         roofline_lines(run, "- ", 1, out);
     }
 }
@@ -939,16 +1101,24 @@ static json_t *stats_json(const bench_stats *s, int valid)
     return o;
 }
 
-static json_t *profile_json(const ocl_device_info *d, const model_geometry *g)
+static json_t *profile_json(const bench_device *d, const model_geometry *g)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(d->profile_name));
-    json_object_set_new(o, "why", json_string(d->profile_why));
+    json_object_set_new(o, "name", report_json_text(d->profile_name));
+    json_object_set_new(o, "why", report_json_text(d->profile_why));
     json_object_set_new(o, "lanes", json_integer(g->lanes));
     json_object_set_new(o, "sector_bytes", json_integer(g->sector));
     json_object_set_new(o, "line_bytes", json_integer(g->line));
     json_object_set_new(o, "banks", g->banks ? json_integer(g->banks) : json_null());
     json_object_set_new(o, "bank_width", g->banks ? json_integer(g->bank_width) : json_null());
+    if (d->profile_inferred) { /* --profile inferred: which fields a cached probe gave */
+        json_t *f = json_array();
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", d->profile_inferred);
+        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+            json_array_append_new(f, json_string(t));
+        json_object_set_new(o, "inferred_fields", f);
+    }
     return o;
 }
 
@@ -967,9 +1137,9 @@ static void tune_json(json_t *o, const report_run *run)
     json_t *t = json_object();
     bw_buf src = BW_BUF_INIT;
     bw_buf_printf(&src, "cache %s", run->tune_cache ? run->tune_cache : "?");
-    json_object_set_new(t, "source", json_string(bw_buf_str(&src)));
+    json_object_set_new(t, "source", report_json_text(bw_buf_str(&src)));
     bw_buf_free(&src);
-    json_object_set_new(t, "date", json_string(e->date));
+    json_object_set_new(t, "date", report_json_text(e->date));
     json_object_set_new(t, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
     json_object_set_new(t, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
     json_object_set_new(t, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
@@ -982,7 +1152,7 @@ static void timing_json(const report_run *run, json_t *t)
     json_t *a = json_array();
     for (size_t i = 0; run->results && i < run->plan->n; i++)
         if (run->results[i].status == BENCH_OK && !run->results[i].stable)
-            json_array_append_new(a, json_string(run->plan->items[i].spec));
+            json_array_append_new(a, report_json_text(run->plan->items[i].spec));
     json_object_set_new(t, "unstable", a);
 }
 
@@ -994,9 +1164,9 @@ static json_t *noise_json(const report_run *run)
     json_t *o = json_object();
     json_object_set_new(o, "noisy", json_boolean(info->noisy));
     json_object_set_new(o, "seq_spread", report_json_real(info->seq_spread, si >= 0));
-    json_object_set_new(o, "seq_pattern", si >= 0 ? json_string(p->items[si].spec) : json_null());
+    json_object_set_new(o, "seq_pattern", si >= 0 ? report_json_text(p->items[si].spec) : json_null());
     json_object_set_new(o, "relative_spread", report_json_real(info->relative_spread, ri >= 0));
-    json_object_set_new(o, "relative_pattern", ri >= 0 ? json_string(p->items[ri].spec) : json_null());
+    json_object_set_new(o, "relative_pattern", ri >= 0 ? report_json_text(p->items[ri].spec) : json_null());
     json_object_set_new(o, "seq_limit", json_real(BENCH_NOISY_SEQ));
     json_object_set_new(o, "relative_limit", json_real(BENCH_NOISY_RELATIVE));
     return o;
@@ -1007,18 +1177,25 @@ static json_t *run_json(const report_run *run)
     const bench_plan *p = run->plan;
     json_t *o = json_object();
     json_object_set_new(o, "device", report_device_json(run->device, run->is_default));
-    json_object_set_new(o, "status", json_string(run->failure ? "failed" : "ok"));
-    json_object_set_new(o, "failure", run->failure ? json_string(run->failure) : json_null());
+    json_object_set_new(o, "status", report_json_text(run->failure ? "failed" : "ok"));
+    json_object_set_new(o, "failure", run->failure ? report_json_text(run->failure) : json_null());
     json_object_set_new(o, "profile", profile_json(run->device, p ? &p->geo : &run->device->geo));
     tune_json(o, run);
     json_object_set_new(o, "roofline", roofline_json(run));
+    if (run->transfers) { /* --transfers: the keys of bwlab probe's (report_probe) */
+        json_t *t = report_probe_transfers_json(run->transfers);
+        json_object_update(o, t);
+        json_decref(t);
+    } else if (run->transfers_failure) {
+        json_object_set_new(o, "transfers_failure", json_string(run->transfers_failure));
+    }
     if (!p)
         return o; /* the device failed before its plan was made */
     json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));
-    json_object_set_new(o, "working_set_source", json_string(p->target_auto ? "auto" : "--size"));
+    json_object_set_new(o, "working_set_source", report_json_text(p->target_auto ? "auto" : "--size"));
     json_object_set_new(o, "working_set_cache_bytes",
                         p->cache_bytes ? json_integer((json_int_t)p->cache_bytes) : json_null());
-    json_object_set_new(o, "working_set_cache_source", json_string(p->cache_source));
+    json_object_set_new(o, "working_set_cache_source", report_json_text(p->cache_source));
     json_object_set_new(o, "memory_budget_bytes",
                         p->budget_bytes != UINT64_MAX ? json_integer((json_int_t)p->budget_bytes) : json_null());
     json_t *b = json_object();
@@ -1049,9 +1226,9 @@ static void twin_json(json_t *o, const row *w)
     json_object_set_new(o, "twin_items", r->twin_items > 0 ? json_integer((json_int_t)r->twin_items) : json_null());
     json_object_set_new(o, "twin_cold_time_ns", report_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0));
     json_object_set_new(o, "twin_ratio", report_json_real(r->twin_ratio, w->ok));
-    json_object_set_new(o, "bound", w->ok && bound ? json_string(bound) : json_null());
+    json_object_set_new(o, "bound", w->ok && bound ? report_json_text(bound) : json_null());
     const char *why = r->twin_reason ? r->twin_reason : !w->ok ? "the pattern was not measured" : NULL;
-    json_object_set_new(o, "twin_reason", w->ok && bound ? json_null() : json_string(why ? why : "no twin figure"));
+    json_object_set_new(o, "twin_reason", w->ok && bound ? json_null() : report_json_text(why ? why : "no twin figure"));
     json_object_set_new(o, "spread", report_json_real(r->spread, w->ok));
     json_object_set_new(o, "relative_spread", report_json_real(r->relative_spread, w->ok));
 }
@@ -1064,25 +1241,25 @@ static json_t *result_json(const report_run *run, size_t i)
     const model_geometry *g = &run->plan->geo;
     json_t *o = json_object();
     json_object_set_new(o, "device", json_integer((json_int_t)run->device->index));
-    json_object_set_new(o, "pattern", json_string(it->spec));
-    json_object_set_new(o, "family", json_string(it->family));
-    json_object_set_new(o, "access", json_string(bench_access_name(it->access)));
-    json_object_set_new(o, "expression", json_string(it->expr_text));
+    json_object_set_new(o, "pattern", report_json_text(it->spec));
+    json_object_set_new(o, "family", report_json_text(it->family));
+    json_object_set_new(o, "access", report_json_text(bench_access_name(it->access)));
+    json_object_set_new(o, "expression", report_json_text(it->expr_text));
     json_object_set_new(o, "elem_bytes", json_integer(it->elem));
     json_object_set_new(o, "lanes", json_integer(g->lanes));
     json_object_set_new(o, "active_lanes", json_integer(model_lanes_count(&it->active)));
     json_object_set_new(o, "items", json_integer(it->items));
     json_object_set_new(o, "local_size", json_integer(it->local_size));
-    json_object_set_new(o, "load", json_string(it->vload ? "vload" : "indexed"));
+    json_object_set_new(o, "load", report_json_text(it->vload ? "vload" : "indexed"));
     json_object_set_new(o, "added_as_reference", json_boolean(it->added_as_reference));
     json_object_set_new(o, "working_set_bytes", json_integer(it->model.loads.footprint_sectors * g->sector));
-    json_object_set_new(o, "size_note", it->size_note ? json_string(it->size_note) : json_null());
-    json_object_set_new(o, "status", json_string(status_name(r->status)));
-    json_object_set_new(o, "validation", json_string(validated(r) ? "ok" : r->failure ? r->failure : "?"));
+    json_object_set_new(o, "size_note", it->size_note ? report_json_text(it->size_note) : json_null());
+    json_object_set_new(o, "status", report_json_text(status_name(r->status)));
+    json_object_set_new(o, "validation", report_json_text(validated(r) ? "ok" : r->failure ? r->failure : "?"));
     json_object_set_new(o, "status_reason",
-                        !w.ok && r->status != BENCH_FAILED && r->failure ? json_string(r->failure) : json_null());
+                        !w.ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null());
     json_object_set_new(o, "index_bits", json_integer(it->index_bits));
-    json_object_set_new(o, "kernel_form", json_string(bench_form_name(r->form)));
+    json_object_set_new(o, "kernel_form", report_json_text(bench_form_name(r->form)));
     json_t *ft = json_object();
     for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
         json_object_set_new(ft, bench_form_name((bench_form)f), report_json_real(r->form_ns[f], r->form_ns[f] > 0));
@@ -1094,8 +1271,8 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "relative_to_seq", report_json_real(r->relative_to_seq, w.ok));
     json_object_set_new(o, "fraction_of_peak", report_json_real(fraction_of_peak(run, &w), 1));
     json_object_set_new(o, "reference",
-                        r->reference >= 0 ? json_string(run->plan->items[r->reference].spec) : json_null());
-    json_object_set_new(o, "space", json_string(it->bank ? "local" : "global"));
+                        r->reference >= 0 ? report_json_text(run->plan->items[r->reference].spec) : json_null());
+    json_object_set_new(o, "space", report_json_text(it->bank ? "local" : "global"));
     if (it->bank) {
         /* local_gbs is effective_gbs: local bytes read / median time;
          * relative_to_seq and relative_to_reference are against the bank
@@ -1112,17 +1289,55 @@ static json_t *result_json(const report_run *run, size_t i)
          * of the same matrix (transpose:version=copy), never seq */
         int64_t v = model_pattern_param_value(it->pattern, "version");
         int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
-        json_object_set_new(o, "version", json_string(bench_transpose_version_name((bench_transpose_version)v)));
+        json_object_set_new(o, "version", report_json_text(bench_transpose_version_name((bench_transpose_version)v)));
         json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
-        json_object_set_new(o, "n_from", json_string(it->transpose_auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "n_from", report_json_text(it->transpose_auto_n ? "working set" : "spec"));
         json_object_set_new(o, "store_expression",
-                            it->pattern->store_text ? json_string(it->pattern->store_text) : json_null());
+                            it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
         json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
+        json_object_set_new(o, "launch_items", json_integer(it->launch_items > 0 ? it->launch_items : it->items));
         json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
                                                    : json_null());
         json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
                                                                                 : json_null());
         json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+    }
+    if (it->record) {
+        /* relative_to_seq and relative_to_reference are against the soa
+         * form of the same fields, type and n, never seq */
+        bench_record_shape sh = bench_record_shape_of(it->pattern);
+        record_ratios q = record_ratios_of(run, i);
+        json_t *bases = json_array();
+        for (int f = 0; f < it->pattern->loads; f++)
+            json_array_append_new(bases, json_integer(it->pattern->load_base[f]));
+        json_object_set_new(o, "layout", report_json_text(bench_record_layout_name(sh.layout)));
+        json_object_set_new(o, "fields", json_integer(sh.fields));
+        json_object_set_new(o, "field_type", report_json_text(bench_record_type_name(sh.type)));
+        json_object_set_new(o, "record_bytes", json_integer(sh.fields * bench_record_field_bytes(&sh)));
+        json_object_set_new(o, "n", json_integer(sh.n));
+        json_object_set_new(o, "n_from", report_json_text(it->record_auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "loads_per_item", json_integer(it->pattern->loads));
+        json_object_set_new(o, "load_bases", bases);
+        json_object_set_new(o, "store_expression",
+                            it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+        json_object_set_new(o, "measured_time_ratio", report_json_real(q.time, w.ok && !isnan(q.time)));
+        json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
+        json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
+    }
+    if (is_whole_matrix(it)) {
+        /* the launch model's bounds beside the measured time (launch_times_of) */
+        launch_times lt;
+        int have = launch_times_of(&w, &lt);
+        json_t *lb = json_object();
+        json_object_set_new(lb, "warp_instructions",
+                            json_integer(it->model.loads.instructions + it->model.stores.instructions));
+        json_object_set_new(lb, "footprint_bytes", json_integer((json_int_t)w.lower));
+        json_object_set_new(lb, "instruction_model_bytes", json_integer((json_int_t)w.upper));
+        json_object_set_new(lb, "footprint_time_ns", report_json_real(lt.footprint_ns, have));
+        json_object_set_new(lb, "instruction_time_ns", report_json_real(lt.instruction_ns, have));
+        json_object_set_new(lb, "median_time_ns", report_json_real(lt.median_ns, have));
+        json_object_set_new(o, "launch_bounds", lb);
     }
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
@@ -1151,9 +1366,9 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "model", mo);
 
     json_t *v = json_object();
-    json_object_set_new(v, "code", json_string(bench_verdict_name(r->verdict.code)));
+    json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
     /* a bank item has no global traffic to place between bounds */
-    json_object_set_new(v, "text", json_string(it->bank ? "no verdict: local memory (no global traffic modeled)"
+    json_object_set_new(v, "text", report_json_text(it->bank ? "no verdict: local memory (no global traffic modeled)"
                                                         : report_verdict_words(&r->verdict)));
     json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w.ok));
     json_object_set_new(v, "lower_bytes", json_real(w.lower));
@@ -1163,20 +1378,21 @@ static json_t *result_json(const report_run *run, size_t i)
     bw_buf ex = BW_BUF_INIT;
     report_explain(it, g, &ex);
     report_explain_bound(&r->verdict, r->twin_ratio, &ex);
-    json_object_set_new(o, "explain", json_string(bw_buf_str(&ex)));
+    json_object_set_new(o, "explain", report_json_text(bw_buf_str(&ex)));
     bw_buf_free(&ex);
     return o;
 }
 
-bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
-                            bw_error *err)
+/* schema, tool, date, command line, host and settings: the head of the
+ * document and of the journal */
+static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
 {
     json_t *o = report_json_document(REPORT_RESULTS_SCHEMA, REPORT_RESULTS_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+        return NULL;
     json_t *host = json_object();
-    json_object_set_new(host, "name", json_string(m->host));
-    json_object_set_new(host, "os", json_string(m->os));
+    json_object_set_new(host, "name", report_json_text(m->host));
+    json_object_set_new(host, "os", report_json_text(m->os));
     json_object_set_new(o, "host", host);
     json_t *st = json_object();
     json_object_set_new(st, "budget_s", json_real(m->settings->budget_s));
@@ -1185,16 +1401,45 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
     json_object_set_new(st, "max_reps", json_integer(m->settings->max_reps));
     json_object_set_new(st, "warmup", json_integer(m->settings->warmup));
     json_object_set_new(st, "min_total_s", json_real(m->settings->min_total_s));
-    json_object_set_new(st, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
+    json_object_set_new(st, "kernel_file", m->kernel_file ? report_json_text(m->kernel_file) : json_null());
     /* the modes measured, over every planned device */
     unsigned modes = 0;
     for (size_t k = 0; k < n; k++)
         modes |= runs[k].plan ? modes_of(runs[k].plan) : 0;
-    json_object_set_new(st, "access", modes == BENCH_ACCESS_BIT(BENCH_ACCESS_READ)   ? json_string("read")
-                                      : modes == BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) ? json_string("copy")
-                                      : modes                                        ? json_string("both")
+    json_object_set_new(st, "access", modes == BENCH_ACCESS_BIT(BENCH_ACCESS_READ)   ? report_json_text("read")
+                                      : modes == BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) ? report_json_text("copy")
+                                      : modes                                        ? report_json_text("both")
                                                                                      : json_null());
     json_object_set_new(o, "settings", st);
+    return o;
+}
+
+bw_code report_results_journal_header(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                                      bw_error *err)
+{
+    json_t *o = head_json(m, runs, n);
+    if (o) {
+        json_object_set_new(o, "partial", json_true());
+        json_t *devs = json_array();
+        for (size_t k = 0; k < n; k++)
+            if (runs[k].device)
+                json_array_append_new(devs, report_device_json(runs[k].device, runs[k].is_default));
+        json_object_set_new(o, "devices", devs);
+    }
+    return report_json_line(o, out, err);
+}
+
+bw_code report_results_journal_result(const report_run *run, size_t i, bw_buf *out, bw_error *err)
+{
+    return report_json_line(result_json(run, i), out, err);
+}
+
+bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                            bw_error *err)
+{
+    json_t *o = head_json(m, runs, n);
+    if (!o)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
     int interrupted = 0, noisy = 0;
     json_t *devs = json_array(), *results = json_array();
     for (size_t k = 0; k < n; k++) {

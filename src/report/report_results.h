@@ -11,9 +11,10 @@
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
+#include "bench_probe.h"
 #include "bw_buf.h"
 #include "bw_error.h"
-#include "ocl_device.h"
+#include "bench_device.h"
 
 #define REPORT_RESULTS_SCHEMA "bwlab.results"
 #define REPORT_RESULTS_SCHEMA_VERSION 1
@@ -21,7 +22,7 @@
 /* One device's run. A device that failed as a whole carries `failure`;
  * when it failed before its plan was made, plan and results are NULL. */
 typedef struct report_run {
-    const ocl_device_info *device;
+    const bench_device *device;
     int is_default;
     const bench_plan *plan;      /* or NULL */
     const bench_result *results; /* plan->n entries, or NULL with plan */
@@ -34,6 +35,10 @@ typedef struct report_run {
      * not measured (--no-roofline, the device failed, an interrupt) */
     const bench_roofline_result *roofline;
     const char *roofline_failure;
+    /* --transfers: host<->device copies and launch latency (bench_probe,
+     * transfers only), or why they failed; both NULL without --transfers */
+    const bench_probe_result *transfers;
+    const char *transfers_failure;
 } report_run;
 
 /* What is common to the whole invocation. */
@@ -53,5 +58,14 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
 void report_results_csv(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
 bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
                             bw_error *err);
+
+/* The journal of a run in progress (docs/results.md, "OUT.partial"): one
+ * JSON line with the document's head (schema, tool, date, command_line,
+ * host, settings), "partial": true and "devices"; then, per finished
+ * pattern, one line holding its result object as in "results" (figures
+ * that need other patterns, such as relative_to_seq, may be null). */
+bw_code report_results_journal_header(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                                      bw_error *err);
+bw_code report_results_journal_result(const report_run *run, size_t i, bw_buf *out, bw_error *err);
 
 #endif

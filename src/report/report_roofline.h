@@ -9,7 +9,7 @@
 #include "bench_roofline.h"
 #include "bw_buf.h"
 #include "bw_error.h"
-#include "ocl_device.h"
+#include "bench_device.h"
 #include "report_format.h"
 
 #define REPORT_ROOFLINE_SCHEMA "bwlab.roofline"
@@ -17,7 +17,7 @@
 
 /* One device: measured (result set) or failed (failure set). */
 typedef struct report_roofline_device {
-    const ocl_device_info *device;
+    const bench_device *device;
     int is_default;
     const char *failure;                 /* why it could not be measured, or NULL */
     const bench_roofline_result *result; /* or NULL */

@@ -12,7 +12,7 @@
 #include "bench_tune_cache.h"
 #include "bw_buf.h"
 #include "bw_error.h"
-#include "ocl_device.h"
+#include "bench_device.h"
 
 #define REPORT_TUNE_SCHEMA "bwlab.tune-results"
 #define REPORT_TUNE_SCHEMA_VERSION 1
@@ -20,7 +20,7 @@
 /* One device: tuned now (result set), read from the cache (result NULL),
  * or failed (failure set, entry NULL). */
 typedef struct report_tune_device {
-    const ocl_device_info *device;
+    const bench_device *device;
     int is_default;
     const char *failure;             /* why the device could not be tuned, or NULL */
     const bench_tune_entry *entry;   /* the winners, or NULL */

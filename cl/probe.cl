@@ -1,0 +1,136 @@
+/* bwlab probe kernels (docs/model.md, "Inferring the memory system"):
+ * the sweeps `bwlab probe` times to find the memory system's caches,
+ * latencies and transaction unit. Elements are 4-byte uints; nothing is
+ * floating point. Work-item g of a launch walks elements
+ *   index(g, i) = g * item_pitch + i * iter_pitch,   i < n_per_item
+ * so one launch shape serves a CPU (few work-items, each a contiguous
+ * chunk: item_pitch = n_per_item, iter_pitch = 1) and a GPU (many
+ * work-items, neighbours side by side: item_pitch = 1, iter_pitch = the
+ * global size). Every kernel folds what it loads into out[g], so no load
+ * is dead code. */
+
+/* Cache ladder: reads its part of the working set `reps` times. The fold
+ * mixes in the repetition so that no compiler can hoist the loads. */
+__kernel void probe_read(__global const uint *restrict src, __global uint *restrict out, uint n_per_item,
+                         uint item_pitch, uint iter_pitch, uint reps)
+{
+    size_t g = get_global_id(0);
+    uint acc = 0;
+    for (uint r = 0; r < reps; r++)
+        for (uint i = 0; i < n_per_item; i++)
+            acc += src[(size_t)g * item_pitch + (size_t)i * iter_pitch] ^ r;
+    out[g] = acc;
+}
+
+/* Cache ladder on a GPU: every work-item of a full device reads, however
+ * small the working set. Work-item g starts at element g % n and steps by
+ * the work-group size (neighbours side by side, so each group's loads
+ * coalesce), wrapping at n, `loads` times; the step is below n, so one
+ * subtraction wraps. */
+__kernel void probe_read_wrap(__global const uint *restrict src, __global uint *restrict out, uint n, uint loads)
+{
+    uint g = (uint)get_global_id(0), step = (uint)get_local_size(0);
+    uint idx = g % n, acc = 0;
+    for (uint i = 0; i < loads; i++) {
+        acc += src[idx] ^ i;
+        idx += step;
+        if (idx >= n)
+            idx -= n;
+    }
+    out[g] = acc;
+}
+
+/* Latency ladder: a pointer chase. next[] holds one random cycle through
+ * every element (built on the host, outside the timed region); work-item g
+ * starts at starts[g] and follows it `steps` times, each load waiting for
+ * the one before. Built with -DPROBE_MARK the same loop also counts every
+ * visit in mark[] (one work-item): the host then checks that a chase of n
+ * steps visited each of the n elements exactly once and came home. */
+__kernel void probe_chase(__global const uint *restrict next, __global const uint *restrict starts,
+                          __global uint *restrict out, __global uint *restrict mark, uint steps)
+{
+    size_t g = get_global_id(0);
+    uint p = starts[g];
+    for (uint i = 0; i < steps; i++) {
+        p = next[p];
+#ifdef PROBE_MARK
+        mark[p] += 1;
+#endif
+    }
+    out[g] = p;
+}
+
+/* Transaction granularity, stride sweep: one element every `stride`
+ * elements (byte stride 4 * stride), the whole walk `reps` times (enough
+ * loads per launch to time on a busy host). */
+__kernel void probe_stride(__global const uint *restrict src, __global uint *restrict out, uint n_per_item,
+                           uint item_pitch, uint iter_pitch, uint stride, uint reps)
+{
+    size_t g = get_global_id(0);
+    uint acc = 0;
+    for (uint r = 0; r < reps; r++)
+        for (uint i = 0; i < n_per_item; i++)
+            acc += src[((size_t)g * item_pitch + (size_t)i * iter_pitch) * stride] ^ r;
+    out[g] = acc;
+}
+
+/* Transaction granularity, offset sweep: a 32-byte block (uint8) every
+ * `pitch` elements, `offset` elements past the aligned base: the block
+ * touches one unit or two, depending on the offset modulo the unit; the
+ * whole walk `reps` times. */
+__kernel void probe_offset(__global const uint *restrict src, __global uint *restrict out, uint n_per_item,
+                           uint item_pitch, uint iter_pitch, uint pitch, uint offset, uint reps)
+{
+    size_t g = get_global_id(0);
+    uint8 acc = (uint8)(0);
+    for (uint r = 0; r < reps; r++)
+        for (uint i = 0; i < n_per_item; i++)
+            acc += vload8(0, src + ((size_t)g * item_pitch + (size_t)i * iter_pitch) * pitch + offset) ^ (uint8)(r);
+    out[g] = acc.s0 + acc.s1 + acc.s2 + acc.s3 + acc.s4 + acc.s5 + acc.s6 + acc.s7;
+}
+
+/* Launch latency: nothing to do. */
+__kernel void probe_empty(__global uint *restrict out)
+{
+    (void)out;
+}
+
+/* Warp width (GPUs): launched in work-groups of `a` work-items, many
+ * groups, each work-item running 8 independent chains of `iters` integer
+ * steps (enough independent work to keep the device's issue slots busy).
+ * A work-group of a work-items needs ceil(a / W) warps, and a warp costs
+ * the same however few of its lanes are used, so the time stays flat
+ * while a <= W and grows with a past it. */
+__kernel void probe_lanes(__global uint *restrict out, uint iters)
+{
+    uint g = (uint)get_global_id(0);
+    uint x0 = g, x1 = g + 1u, x2 = g + 2u, x3 = g + 3u, x4 = g + 4u, x5 = g + 5u, x6 = g + 6u, x7 = g + 7u;
+    for (uint i = 0; i < iters; i++) {
+        x0 = x0 * 1664525u + 1013904223u;
+        x1 = x1 * 1664525u + 1013904223u;
+        x2 = x2 * 1664525u + 1013904223u;
+        x3 = x3 * 1664525u + 1013904223u;
+        x4 = x4 * 1664525u + 1013904223u;
+        x5 = x5 * 1664525u + 1013904223u;
+        x6 = x6 * 1664525u + 1013904223u;
+        x7 = x7 * 1664525u + 1013904223u;
+    }
+    out[g] = x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7;
+}
+
+/* Banks (devices with dedicated local memory): lane l reads word
+ * (l * stride) % words of a local tile, `iters` times, each read's index
+ * depending on the one before (through `zero`, 0 at run time); words
+ * sharing a bank serialise. */
+__kernel void probe_banks(__global uint *restrict out, __local uint *restrict tile, uint words, uint stride,
+                          uint iters, uint zero)
+{
+    size_t l = get_local_id(0), n = get_local_size(0);
+    for (size_t i = l; i < words; i += n)
+        tile[i] = (uint)i;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint acc = 0;
+    for (uint j = 0; j < iters; j++)
+        acc += tile[((uint)l * stride + (acc & zero)) % words];
+    out[get_global_id(0)] = acc;
+}

@@ -1,0 +1,87 @@
+/* bench_device: a device's provenance as a plain data record, the one the
+ * report layer reads (`bwlab devices`, the device objects in results
+ * files, the tables' device headers). The bench layer fills it from the
+ * OpenCL layer's discovery (bench_device_of, bench_device_list_make); the
+ * report layer never sees src/ocl, so reports can also be written from
+ * data read back from files, on a machine without OpenCL. */
+#ifndef BENCH_DEVICE_H
+#define BENCH_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bw_error.h"
+#include "model_geometry.h"
+
+/* src/ocl's records, named only by pointer here */
+struct ocl_device_info;
+struct ocl_platforms;
+
+/* Everything bwlab reports about a device, as ocl_device_info describes
+ * it (src/ocl/ocl_device.h gives each field's meaning). Strings are
+ * borrowed from the discovery (the ocl_platforms object) and live as long
+ * as it; sizes are bytes; 0 or "" where a query answered nothing. */
+typedef struct bench_device {
+    size_t index;          /* position in `bwlab devices`, 0-based */
+    int is_default;        /* the default device (used without --device) */
+    size_t platform_index;
+    const char *platform_name, *platform_vendor, *platform_version;
+    const char *name, *vendor, *driver_version, *device_version, *opencl_c_version;
+    const char *board_name;   /* or NULL */
+    uint32_t vendor_id;
+    const char *type_name;    /* "gpu", "cpu", "accelerator" or "other" */
+    uint32_t compute_units;
+    uint32_t clock_mhz;
+    uint64_t global_mem_bytes;
+    uint64_t max_alloc_bytes;
+    uint64_t global_cache_bytes;
+    uint32_t global_cache_line_bytes;
+    const char *local_mem_type;
+    uint64_t local_mem_bytes;
+    size_t max_work_group_size;
+    uint32_t preferred_vector_width_float;
+    uint32_t warp_size_nv;
+    uint32_t wavefront_width_amd;
+    const size_t *sub_group_sizes_intel; /* or NULL */
+    size_t n_sub_group_sizes_intel;
+    uint32_t address_bits;
+    uint64_t timer_resolution_ns;
+    const char *extensions;
+    int usable;
+    const char *broken_reason; /* NULL when usable */
+    const char *query_notes;   /* or NULL */
+    uint32_t reqd_sub_group_size;
+    const char *profile_name;  /* NULL on an unusable device */
+    const char *profile_why;
+    const char *profile_inferred; /* --profile inferred: the fields a cached probe gave, or NULL */
+    model_geometry geo;
+} bench_device;
+
+/* A platform that could not be fully described (ocl_platform_problem). */
+typedef struct bench_platform_problem {
+    size_t platform_index;
+    const char *platform_name;
+    const char *reason;
+} bench_platform_problem;
+
+/* The devices a command lists, the default device's index and the
+ * platforms' problems: what `bwlab devices` prints. */
+typedef struct bench_device_list {
+    bench_device *devices;      /* n entries, in the order asked for */
+    size_t n;
+    size_t default_index;       /* `index` of the default device */
+    bench_platform_problem *problems;
+    size_t n_problems;
+} bench_device_list;
+
+/* Copies d's fields into *out (strings borrowed); is_default as given. */
+void bench_device_of(const struct ocl_device_info *d, int is_default, bench_device *out);
+
+/* The devices idx[0..n-1] of p, with the default marked, and every
+ * platform problem. BW_E_NOMEM; on success the caller frees with
+ * bench_device_list_free (the strings stay p's). */
+bw_code bench_device_list_make(const struct ocl_platforms *p, const size_t *idx, size_t n,
+                               bench_device_list *out, bw_error *err);
+void bench_device_list_free(bench_device_list *l); /* accepts NULL */
+
+#endif

@@ -1,0 +1,850 @@
+#include "bench_probe.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_kernel.h"
+#include "bench_stats.h"
+#include "ocl_buffer.h"
+#include "ocl_program.h"
+#include "ocl_transfer.h"
+
+#define KIB ((uint64_t)1 << 10)
+#define MIB ((uint64_t)1 << 20)
+#define GPU_LOCAL 256
+
+/* everything one probe holds, freed in one place */
+typedef struct probe {
+    ocl_context *c;
+    const ocl_device_info *d;
+    const bench_probe_opts *o;
+    bench_probe_result *r;
+    ocl_program *prog, *mark_prog;
+    ocl_kernel *k_read, *k_read_wrap, *k_chase, *k_mark, *k_stride, *k_offset, *k_empty, *k_lanes, *k_banks;
+    ocl_buffer *src, *out, *next, *starts, *mark;
+    uint64_t src_bytes, out_items;
+    uint64_t gpu_local; /* work-group size of the sweeps on a GPU: 256 within every kernel's limit */
+    uint64_t gpu_items; /* work-items of the GPU cache ladder: 2048 per compute unit, within out */
+    int launches; /* repeats per point, the median is kept */
+} probe;
+
+static void progress(const probe *p, const char *phase, double f)
+{
+    if (p->o->progress)
+        p->o->progress(p->o->progress_ctx, phase, f);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* one launch's duration: the event's, else the wall clock's */
+static bw_code launch(probe *p, ocl_kernel *k, uint64_t global, uint64_t local, double *ns, bw_error *err)
+{
+    ocl_timing t;
+    bw_code rc = ocl_kernel_run(p->c, k, global, local, &t, err);
+    if (rc == BW_OK)
+        *ns = t.event_ns > 0 ? t.event_ns : t.wall_ns;
+    return rc;
+}
+
+/* The fastest of n samples: on a busy host, noise only adds time. */
+static double fastest(const double *v, size_t n)
+{
+    double m = n ? v[0] : 0;
+    for (size_t i = 1; i < n; i++)
+        if (v[i] < m)
+            m = v[i];
+    return m;
+}
+
+/* a warm-up launch, then the fastest of p->launches */
+static bw_code time_fastest(probe *p, ocl_kernel *k, uint64_t global, uint64_t local, double *ns, bw_error *err)
+{
+    double v[16];
+    int n = p->launches;
+    bw_code rc = launch(p, k, global, local, &v[0], err); /* warm-up */
+    for (int i = 0; i < n && rc == BW_OK; i++)
+        rc = launch(p, k, global, local, &v[i], err);
+    if (rc == BW_OK)
+        *ns = fastest(v, (size_t)n);
+    return rc;
+}
+
+/* The launch shape over n elements (see cl/probe.cl): a CPU runs one
+ * work-item per `items` (a contiguous chunk each), a GPU enough
+ * work-groups to fill it, neighbours side by side. */
+typedef struct shape {
+    uint64_t global, local;
+    uint32_t per_item, item_pitch, iter_pitch;
+} shape;
+
+static shape shape_of(const probe *p, uint64_t n, uint64_t cpu_items)
+{
+    shape s;
+    if (p->r->is_cpu) {
+        s.global = cpu_items;
+        s.local = 1;
+        s.per_item = (uint32_t)(n / cpu_items);
+        s.item_pitch = s.per_item;
+        s.iter_pitch = 1;
+        return s;
+    }
+    uint64_t local = p->gpu_local ? p->gpu_local : 1;
+    uint64_t g = (uint64_t)(p->d->compute_units ? p->d->compute_units : 1) * 2048;
+    if (g > p->out_items)
+        g = p->out_items;
+    if (g > n)
+        g = n;
+    g = g / local * local;
+    if (g == 0) {
+        g = local;
+    }
+    s.global = g;
+    s.local = local;
+    s.per_item = (uint32_t)(n / g ? n / g : 1);
+    s.item_pitch = 1;
+    s.iter_pitch = (uint32_t)g;
+    return s;
+}
+
+/* repetitions of a walk of s's elements that make about `loads` loads */
+static uint32_t reps_for(const shape *s, uint64_t loads)
+{
+    uint64_t per = (uint64_t)s->per_item * s->global;
+    uint64_t r = per ? loads / per : 1;
+    return (uint32_t)(r < 1 ? 1 : r > 65536 ? 65536 : r);
+}
+
+static bw_code set_shape_args(ocl_kernel *k, const shape *s, bw_error *err)
+{
+    bw_code rc = ocl_kernel_arg_u32(k, 2, s->per_item, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_u32(k, 3, s->item_pitch, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_u32(k, 4, s->iter_pitch, err);
+    return rc;
+}
+
+void bench_probe_cycle(uint32_t *next, size_t n, uint64_t seed)
+{
+    /* Sattolo: a uniformly random permutation with a single cycle */
+    uint32_t *perm = next; /* perm[i]: the i-th element of the cycle, built in place below */
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (uint32_t)i;
+    for (size_t i = n ? n - 1 : 0; i > 0; i--) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        size_t j = (size_t)(x % i); /* j < i: Sattolo, not Fisher-Yates */
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    /* Sattolo's output is itself a permutation of one cycle: i -> perm[i] */
+}
+
+bw_code bench_probe_check_chase(const uint32_t *mark, size_t n, uint32_t end, uint32_t start, bw_error *err)
+{
+    size_t missed = 0, repeated = 0, first_missed = n, first_repeated = n;
+    for (size_t i = 0; i < n; i++) {
+        if (mark[i] == 0 && missed++ == 0)
+            first_missed = i;
+        if (mark[i] > 1 && repeated++ == 0)
+            first_repeated = i;
+    }
+    if (missed || repeated)
+        return bw_error_set(err, BW_E_VALIDATION,
+                            "the pointer chase did not visit every element once: of %zu elements %zu were never "
+                            "reached%s%zu%s and %zu more than once%s%zu%s",
+                            n, missed, missed ? " (first: " : "", missed ? first_missed : (size_t)0,
+                            missed ? ")" : "", repeated, repeated ? " (first: " : "",
+                            repeated ? first_repeated : (size_t)0, repeated ? ")" : "");
+    if (end != start)
+        return bw_error_set(err, BW_E_VALIDATION,
+                            "the pointer chase of %zu steps ended at element %u, not back at its start %u", n, end,
+                            start);
+    return BW_OK;
+}
+
+/* ---- the ladders ---- */
+
+static uint64_t ladder_top(const probe *p)
+{
+    uint64_t llc = p->d->global_cache_bytes;
+    for (size_t i = 0; i < p->r->n_host_caches; i++)
+        if (p->r->is_cpu && p->r->host_caches[i].size_bytes > llc)
+            llc = p->r->host_caches[i].size_bytes;
+    if (llc < MIB)
+        llc = 32 * MIB;
+    uint64_t top = (p->o->quick ? 2 : 4) * llc;
+    uint64_t cap = p->d->max_alloc_bytes / 2;
+    if (p->d->global_mem_bytes / 8 < cap)
+        cap = p->d->global_mem_bytes / 8;
+    if (cap > 1024 * MIB)
+        cap = 1024 * MIB;
+    if (top > cap)
+        top = cap;
+    if (top < 64 * KIB)
+        top = 64 * KIB;
+    return top;
+}
+
+static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next, bw_error *err)
+{
+    bw_code rc = BW_OK;
+    uint64_t n = pt->bytes / 4;
+    double ns = 0;
+    if (p->r->is_cpu) {
+        /* bandwidth: one work-item on a CPU, the set read `reps` times */
+        shape s = shape_of(p, n, 1);
+        uint64_t per_launch = (uint64_t)s.per_item * s.global * 4;
+        uint64_t target = (p->o->quick ? 8 : 32) * MIB;
+        uint32_t reps = (uint32_t)(target / per_launch ? target / per_launch : 1);
+        if ((rc = set_shape_args(p->k_read, &s, err)) != BW_OK ||
+            (rc = ocl_kernel_arg_u32(p->k_read, 5, reps, err)) != BW_OK ||
+            (rc = time_fastest(p, p->k_read, s.global, s.local, &ns, err)) != BW_OK)
+            return rc;
+        pt->read_gbs = ns > 0 ? (double)per_launch * reps / ns : 0;
+    } else {
+        /* a full device at every size: each work-item `loads` loads,
+         * together at least the whole set and 256 MiB */
+        uint64_t local = p->gpu_local, global = p->gpu_items;
+        uint64_t want = n > 64 * MIB ? n : 64 * MIB; /* elements */
+        uint64_t loads = (want + global - 1) / global;
+        if ((rc = ocl_kernel_arg_u32(p->k_read_wrap, 2, (uint32_t)n, err)) != BW_OK ||
+            (rc = ocl_kernel_arg_u32(p->k_read_wrap, 3, (uint32_t)loads, err)) != BW_OK ||
+            (rc = time_fastest(p, p->k_read_wrap, global, local, &ns, err)) != BW_OK)
+            return rc;
+        pt->read_gbs = ns > 0 ? (double)(global * loads * 4) / ns : 0;
+    }
+    /* latency: a fresh cycle through n elements */
+    bench_probe_cycle(host_next, (size_t)n, pt->bytes);
+    if ((rc = ocl_buffer_write(p->c, p->next, 0, host_next, n * 4, err)) != BW_OK)
+        return rc;
+    uint32_t cu = p->d->compute_units ? p->d->compute_units : 1;
+    if (cu > 1024)
+        cu = 1024;
+    uint32_t starts[1024];
+    for (uint32_t i = 0; i < cu; i++)
+        starts[i] = (uint32_t)((uint64_t)i * n / cu);
+    if ((rc = ocl_buffer_write(p->c, p->starts, 0, starts, cu * 4, err)) != BW_OK)
+        return rc;
+    /* validation: a marked chase of exactly n steps from element 0, for
+     * working sets up to 4 MiB (larger ones use the same kernel code) */
+    if (p->r->chase_valid && n <= MIB) {
+        uint32_t *mark = calloc((size_t)n, 4);
+        if (!mark)
+            return bw_error_set(err, BW_E_NOMEM, "out of memory");
+        uint32_t end = 0;
+        if ((rc = ocl_buffer_write(p->c, p->mark, 0, mark, n * 4, err)) == BW_OK &&
+            (rc = ocl_kernel_arg_u32(p->k_mark, 4, (uint32_t)n, err)) == BW_OK &&
+            (rc = launch(p, p->k_mark, 1, 1, &ns, err)) == BW_OK &&
+            (rc = ocl_buffer_read(p->c, p->mark, 0, mark, n * 4, err)) == BW_OK)
+            rc = ocl_buffer_read(p->c, p->out, 0, &end, 4, err);
+        if (rc == BW_OK) {
+            bw_error ve = BW_ERROR_INIT;
+            if (bench_probe_check_chase(mark, (size_t)n, end, 0, &ve) != BW_OK) {
+                p->r->chase_valid = 0;
+                char sz[32];
+                snprintf(sz, sizeof sz, "%llu KiB", (unsigned long long)(pt->bytes / KIB));
+                snprintf(p->r->chase_note, sizeof p->r->chase_note, "at %s: %s", sz, bw_error_text(&ve));
+            }
+            bw_error_clear(&ve);
+        }
+        free(mark);
+        if (rc != BW_OK)
+            return rc;
+    }
+    if (!p->r->chase_valid)
+        return BW_OK;
+    uint32_t steps = pt->bytes <= MIB ? (1u << 19) : (1u << 17);
+    if (p->o->quick)
+        steps /= 2;
+    if ((rc = ocl_kernel_arg_u32(p->k_chase, 4, steps, err)) != BW_OK ||
+        (rc = time_fastest(p, p->k_chase, 1, 1, &ns, err)) != BW_OK)
+        return rc;
+    pt->latency_ns = ns / steps;
+    /* the timed chase must end where the host's walk does */
+    uint32_t end = 0, want = 0;
+    for (uint32_t i = 0; i < steps; i++)
+        want = host_next[want];
+    if ((rc = ocl_buffer_read(p->c, p->out, 0, &end, 4, err)) != BW_OK)
+        return rc;
+    if (end != want) {
+        p->r->chase_valid = 0;
+        snprintf(p->r->chase_note, sizeof p->r->chase_note,
+                 "at %llu KiB: the timed chase of %u steps ended at element %u, the host's walk at %u",
+                 (unsigned long long)(pt->bytes / KIB), steps, end, want);
+        return BW_OK;
+    }
+    if ((rc = time_fastest(p, p->k_chase, cu, 1, &ns, err)) != BW_OK)
+        return rc;
+    pt->latency_cu_ns = ns / steps;
+    /* each parallel chase must end where the host's walk from its start
+     * does (the first 4 where walking them all would take long) */
+    uint32_t ends[1024], check = cu;
+    if ((uint64_t)cu * steps > ((uint64_t)1 << 22) && check > 4)
+        check = 4;
+    if ((rc = ocl_buffer_read(p->c, p->out, 0, ends, check * 4, err)) != BW_OK)
+        return rc;
+    for (uint32_t w = 0; w < check; w++) {
+        want = starts[w];
+        for (uint32_t i = 0; i < steps; i++)
+            want = host_next[want];
+        if (ends[w] != want) {
+            p->r->chase_valid = 0;
+            snprintf(p->r->chase_note, sizeof p->r->chase_note,
+                     "at %llu KiB: parallel chase %u of %u steps ended at element %u, the host's walk at %u",
+                     (unsigned long long)(pt->bytes / KIB), w, steps, ends[w], want);
+            pt->latency_ns = pt->latency_cu_ns = 0;
+            return BW_OK;
+        }
+    }
+    return BW_OK;
+}
+
+static bw_code ladders(probe *p, bw_error *err)
+{
+    bench_probe_result *r = p->r;
+    uint64_t top = ladder_top(p);
+    int ppd = p->o->quick ? 2 : 4;
+    r->n_points = 0;
+    for (int k = 0; r->n_points < BENCH_PROBE_MAX_POINTS; k++) {
+        double b = 4096.0 * pow(2.0, (double)k / ppd);
+        uint64_t bytes = (uint64_t)(b / 256 + 0.5) * 256;
+        if (bytes > top)
+            break;
+        r->points[r->n_points++].bytes = bytes;
+    }
+    uint32_t *host_next = malloc((size_t)(top / 4) * 4);
+    if (!host_next)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory for the chase's cycle (%llu MiB)",
+                            (unsigned long long)(top / MIB));
+    bw_code rc = BW_OK;
+    r->chase_valid = 1;
+    snprintf(r->chase_note, sizeof r->chase_note,
+             "every element visited exactly once by a marked chase of n steps at each size up to 4 MiB; "
+             "every timed chase (one work-item, and each of the parallel ones) ended where the host's walk did");
+    for (size_t i = 0; i < r->n_points && rc == BW_OK; i++) {
+        progress(p, "cache and latency ladder", (double)i / (double)r->n_points);
+        rc = ladder_point(p, &r->points[i], host_next, err);
+    }
+    free(host_next);
+    if (rc != BW_OK)
+        return rc;
+    /* plateaus: bandwidth and (when valid) latency share the knees */
+    double bw[BENCH_PROBE_MAX_POINTS], lat[BENCH_PROBE_MAX_POINTS];
+    for (size_t i = 0; i < r->n_points; i++) {
+        bw[i] = 1.0 / r->points[i].read_gbs; /* both curves grow past a knee */
+        lat[i] = r->points[i].latency_ns;
+    }
+    model_fit_ladder split;
+    size_t steps = model_fit_ladder_split(bw, r->chase_valid ? lat : NULL, r->n_points, 1.3, 5, &split);
+    if (steps == 0)
+        return BW_OK;
+    size_t start = 0;
+    for (size_t s = 0; s < steps; s++) {
+        bench_probe_level *l = &r->levels[s];
+        l->size_bytes = r->points[split.end[s]].bytes;
+        l->read_gbs = 1.0 / split.level[0][s];
+        l->latency_ns = r->chase_valid ? split.level[1][s] : 0;
+        double cu[BENCH_PROBE_MAX_POINTS];
+        size_t m = 0;
+        for (size_t i = start; i <= split.end[s]; i++)
+            cu[m++] = r->points[i].latency_cu_ns;
+        l->latency_cu_ns = r->chase_valid ? median(cu, m) : 0;
+        start = split.end[s] + 1;
+    }
+    r->n_levels = steps - 1;
+    r->have_memory = steps > 1;
+    if (steps == 1)
+        r->n_levels = 0;
+    return BW_OK;
+}
+
+/* ---- transaction granularity ---- */
+
+static bw_code granularity(probe *p, bw_error *err)
+{
+    bench_probe_result *r = p->r;
+    uint64_t gran = r->gran_bytes;
+    uint64_t cpu_items = 1;
+    r->n_strides = BENCH_PROBE_STRIDES;
+    for (size_t i = 0; i < r->n_strides; i++)
+        r->stride_x[i] = (double)(4u << i);
+    int step = p->o->quick ? 8 : 4;
+    r->n_offsets = 0;
+    for (int o = 0; o <= 256; o += step)
+        r->offset_x[r->n_offsets++] = o;
+    for (size_t k = 0; k < BENCH_PROBE_UNITS; k++)
+        r->units[k] = (int64_t)8 << k;
+    size_t total = r->n_strides + r->n_offsets;
+    /* loads per launch: a few hundred microseconds or more, long enough
+     * for the device's timer and short against a busy host's time slice */
+    uint64_t loads = p->o->quick ? (1u << 18) : (1u << 19);
+    double *samples = calloc(total * (size_t)p->launches, sizeof *samples);
+    if (!samples)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    bw_code rc = BW_OK;
+    /* round-robin: every repeat visits every point, so drift hits all alike */
+    for (int rep = -1; rep < p->launches && rc == BW_OK; rep++) {
+        progress(p, "transaction granularity", (double)(rep + 1) / (p->launches + 1));
+        for (size_t i = 0; i < total && rc == BW_OK; i++) {
+            ocl_kernel *k;
+            shape s;
+            double per = 0, ns = 0;
+            uint32_t reps = 1;
+            if (i < r->n_strides) {
+                uint32_t st = (uint32_t)r->stride_x[i] / 4;
+                s = shape_of(p, gran / 4 / st, cpu_items);
+                reps = reps_for(&s, loads);
+                k = p->k_stride;
+                rc = set_shape_args(k, &s, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 5, st, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 6, reps, err);
+            } else {
+                uint32_t pitch = 512 / 4, off = (uint32_t)r->offset_x[i - r->n_strides] / 4;
+                s = shape_of(p, gran / 512 - 1, cpu_items);
+                reps = reps_for(&s, loads / 4);
+                k = p->k_offset;
+                rc = set_shape_args(k, &s, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 5, pitch, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 6, off, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 7, reps, err);
+            }
+            per = (double)s.per_item * (double)s.global * reps;
+            if (rc == BW_OK)
+                rc = launch(p, k, s.global, s.local, &ns, err);
+            if (rc == BW_OK && rep >= 0)
+                samples[i * (size_t)p->launches + (size_t)rep] = ns / per;
+        }
+    }
+    for (size_t i = 0; i < total && rc == BW_OK; i++) {
+        double m = fastest(samples + i * (size_t)p->launches, (size_t)p->launches);
+        if (i < r->n_strides)
+            r->stride_ns[i] = m;
+        else
+            r->offset_ns[i - r->n_strides] = m;
+    }
+    free(samples);
+    if (rc != BW_OK)
+        return rc;
+    model_fit_candidates(r->stride_x, r->stride_ns, r->n_strides, 0, r->units, BENCH_PROBE_UNITS, r->stride_fit);
+    model_fit_candidates(r->offset_x, r->offset_ns, r->n_offsets, BENCH_PROBE_BLOCK, r->units, BENCH_PROBE_UNITS,
+                         r->offset_fit);
+    for (size_t k = 0; k < BENCH_PROBE_UNITS; k++) {
+        for (size_t i = 0; i < r->n_strides; i++)
+            r->stride_model[k][i] =
+                r->stride_fit[k].a * model_fit_stride_curve(r->stride_x[i], r->units[k]) + r->stride_fit[k].b;
+        for (size_t i = 0; i < r->n_offsets; i++)
+            r->offset_model[k][i] =
+                r->offset_fit[k].a * model_fit_offset_curve(r->offset_x[i], BENCH_PROBE_BLOCK, r->units[k]) +
+                r->offset_fit[k].b;
+    }
+    r->inferred_unit =
+        model_fit_choose(r->stride_fit, r->offset_fit, BENCH_PROBE_UNITS, 0.7, r->unit_why, sizeof r->unit_why);
+    return BW_OK;
+}
+
+/* ---- warp width and banks (GPUs) ---- */
+
+static bw_code lanes(probe *p, bw_error *err)
+{
+    bench_probe_result *r = p->r;
+    if (r->is_cpu) {
+        snprintf(r->lanes_why, sizeof r->lanes_why,
+                 "not measurable on a CPU device: its runtime runs a work-group as loops over vector lanes, "
+                 "with no lock-step warp whose cost stays flat as lanes are switched on");
+        return BW_OK;
+    }
+    size_t wg = p->d->max_work_group_size, kmax = 0, mult = 0;
+    if (wg > 1024)
+        wg = 1024;
+    bw_code rc = ocl_kernel_work_group_info(p->k_lanes, &kmax, &mult, err);
+    if (rc != BW_OK)
+        return rc;
+    if (kmax && kmax < wg)
+        wg = kmax;
+    uint64_t groups = (uint64_t)(p->d->compute_units ? p->d->compute_units : 1) * 64;
+    uint32_t iters = p->o->quick ? 1024 : 4096;
+    rc = ocl_kernel_arg_buffer(p->k_lanes, 0, p->out, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_u32(p->k_lanes, 1, iters, err);
+    if (groups * wg > p->out_items)
+        groups = p->out_items / wg;
+    r->n_lanes = 0;
+    /* work-groups of a work-items, a = 1, 2, 4 .. the largest group */
+    for (size_t a = 1; a <= wg && r->n_lanes < BENCH_PROBE_MAX_LANES && rc == BW_OK; a *= 2) {
+        double ns = 0;
+        rc = time_fastest(p, p->k_lanes, groups * a, a, &ns, err);
+        r->lanes_x[r->n_lanes] = (double)a;
+        r->lanes_ns[r->n_lanes++] = ns;
+    }
+    if (rc != BW_OK)
+        return rc;
+    /* the time per work-item against ceil(a / W) / a, on logarithms (a
+     * pure scale: small and large groups weigh alike): it falls as 1/a up
+     * to W and is flat past it. W = 1 is flat throughout: no warp seen */
+    int64_t ws[BENCH_PROBE_MAX_LANES];
+    double f[BENCH_PROBE_MAX_LANES], y[BENCH_PROBE_MAX_LANES], sse[BENCH_PROBE_MAX_LANES] = { 0 };
+    size_t n = r->n_lanes;
+    for (size_t i = 0; i < n; i++)
+        y[i] = r->lanes_ns[i] / r->lanes_x[i];
+    size_t best = 0;
+    for (size_t k = 0; k < n; k++) {
+        ws[k] = (int64_t)r->lanes_x[k];
+        for (size_t i = 0; i < n; i++)
+            f[i] = model_fit_lanes_curve(r->lanes_x[i], ws[k]) / r->lanes_x[i];
+        sse[k] = model_fit_log_ratio_sse(f, y, n);
+        if (sse[k] < sse[best])
+            best = k;
+    }
+    double explained = sse[0] > 0 && isfinite(sse[best]) ? 1 - sse[best] / sse[0] : 0;
+    /* width wg: the time per work-item falls all the way (the launch is
+     * not bound by the lanes at all) */
+    if (best == 0 || best == n - 1 || explained < 0.9) {
+        snprintf(r->lanes_why, sizeof r->lanes_why,
+                 "no warp width seen: the time per work-item against work-group sizes 1 .. %zu is best fitted by "
+                 "width %lld, which is no warp (1: flat; %zu: falling throughout) or explains only %.0f%%",
+                 wg, (long long)ws[best], wg, 100 * explained);
+        return BW_OK;
+    }
+    r->inferred_lanes = ws[best];
+    snprintf(r->lanes_why, sizeof r->lanes_why, "the launch time stays flat up to work-groups of %lld work-items, then "
+             "grows with them (the fit explains %.0f%% of the per-work-item variation)", (long long)ws[best],
+             100 * explained);
+    return BW_OK;
+}
+
+static bw_code banks(probe *p, bw_error *err)
+{
+    bench_probe_result *r = p->r;
+    if (strcmp(p->d->local_mem_type, "local") != 0) {
+        snprintf(r->banks_why, sizeof r->banks_why,
+                 "does not apply: this device's local memory is %s memory, not banked (on PoCL it is ordinary "
+                 "host memory)",
+                 p->d->local_mem_type);
+        return BW_OK;
+    }
+    int64_t w = p->d->geo.lanes > 0 ? p->d->geo.lanes : 32;
+    uint32_t words = 4096, iters = p->o->quick ? 256 : 1024;
+    uint64_t wg = (uint64_t)w;
+    uint64_t groups = (uint64_t)(p->d->compute_units ? p->d->compute_units : 1) * 64;
+    if (groups * wg > p->out_items)
+        groups = p->out_items / wg;
+    bw_code rc = ocl_kernel_arg_buffer(p->k_banks, 0, p->out, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_local(p->k_banks, 1, words * 4, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_u32(p->k_banks, 2, words, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_u32(p->k_banks, 4, iters, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_u32(p->k_banks, 5, 0, err);
+    enum { NS = 16 };
+    double x[NS], y[NS];
+    for (int i = 0; i < NS && rc == BW_OK; i++) {
+        x[i] = (double)(i + 1) * (i < 8 ? 1 : 2); /* strides 1..8, then 10..32 even */
+        if (i >= 8)
+            x[i] = (double)(2 * (i - 3));
+        rc = ocl_kernel_arg_u32(p->k_banks, 3, (uint32_t)x[i], err);
+        if (rc == BW_OK)
+            rc = time_fastest(p, p->k_banks, groups * wg, wg, &y[i], err);
+    }
+    if (rc != BW_OK)
+        return rc;
+    static const int64_t cand[] = { 8, 16, 32, 64 };
+    enum { NC = 4 };
+    double f[NC * NS];
+    for (int k = 0; k < NC; k++)
+        for (int i = 0; i < NS; i++)
+            f[k * NS + i] = model_fit_banks_curve(x[i], cand[k], 4, w);
+    model_fit_candidate c[NC];
+    model_fit_candidates_f(f, y, NS, cand, NC, c);
+    int best = 0;
+    for (int k = 1; k < NC; k++)
+        if (c[k].rel < c[best].rel)
+            best = k;
+    if (c[best].rel > 0.3) {
+        snprintf(r->banks_why, sizeof r->banks_why,
+                 "no bank count fits: the local stride sweep's best candidate (%lld banks of 4 B) explains only "
+                 "%.0f%%",
+                 (long long)cand[best], 100 * (1 - c[best].rel));
+        return BW_OK;
+    }
+    r->inferred_banks = (int)cand[best];
+    snprintf(r->banks_why, sizeof r->banks_why,
+             "a local stride sweep (strides 1..32 words, %lld lanes) fits %lld banks of 4 B (explains %.0f%%)",
+             (long long)w, (long long)cand[best], 100 * (1 - c[best].rel));
+    return BW_OK;
+}
+
+/* ---- transfers and launch latency ---- */
+
+static bw_code transfers(probe *p, bw_error *err)
+{
+    bench_probe_result *r = p->r;
+    uint64_t top = p->o->quick ? 16 * MIB : 1024 * MIB;
+    if (p->d->max_alloc_bytes < top)
+        top = p->d->max_alloc_bytes;
+    if (p->d->global_mem_bytes / 16 < top)
+        top = p->d->global_mem_bytes / 16;
+    if (top < 4 * KIB)
+        top = 4 * KIB;
+    ocl_buffer *dev = NULL;
+    ocl_host_mem *hm[2] = { NULL, NULL };
+    bw_code rc = ocl_buffer_create(p->c, top, "transfer", &dev, err);
+    for (int m = 0; m < 2 && rc == BW_OK; m++)
+        rc = ocl_host_mem_create(p->c, top, m, &hm[m], err);
+    uint64_t sizes[16];
+    size_t ns = 0;
+    for (uint64_t b = 4 * KIB; b <= top && ns < 16; b *= 4)
+        sizes[ns++] = b;
+    r->n_transfers = 0;
+    for (size_t si = 0; si < ns && rc == BW_OK; si++) {
+        progress(p, "transfers", (double)si / (double)ns);
+        for (int dir = 1; dir >= 0 && rc == BW_OK; dir--)
+            for (int m = 0; m < 2 && rc == BW_OK; m++)
+                for (int blk = 1; blk >= 0 && rc == BW_OK; blk--) {
+                    unsigned count = blk ? 1 : 4;
+                    int reps = sizes[si] <= MIB ? (p->o->quick ? 9 : 21) : (p->o->quick ? 3 : 5);
+                    double v[32];
+                    ocl_timing t;
+                    rc = ocl_transfer_run(p->c, dev, ocl_host_mem_ptr(hm[m]), sizes[si], dir, blk, count, &t, err);
+                    for (int i = 0; i < reps && rc == BW_OK; i++) {
+                        rc = ocl_transfer_run(p->c, dev, ocl_host_mem_ptr(hm[m]), sizes[si], dir, blk, count, &t,
+                                              err);
+                        v[i] = t.wall_ns;
+                    }
+                    if (rc != BW_OK || r->n_transfers >= BENCH_PROBE_MAX_TRANSFERS)
+                        break;
+                    bench_probe_transfer *x = &r->transfers[r->n_transfers++];
+                    x->to_device = dir;
+                    x->pinned = m;
+                    x->blocking = blk;
+                    x->bytes = sizes[si];
+                    double med = median(v, (size_t)reps);
+                    x->us = med / 1e3;
+                    x->gbs = med > 0 ? (double)sizes[si] / med : 0;
+                    if (si == 0 && dir && !m && blk) {
+                        r->small_transfer_us = x->us;
+                        r->small_transfer_bytes = sizes[si];
+                    }
+                }
+    }
+    for (int m = 0; m < 2; m++)
+        ocl_host_mem_free(hm[m]);
+    ocl_buffer_free(dev);
+    if (rc != BW_OK)
+        return rc;
+    /* launch latency: an empty kernel, one work-item */
+    unsigned n = p->o->quick ? 51 : 201;
+    double *w = malloc(3 * n * sizeof *w);
+    if (!w)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    rc = ocl_kernel_arg_buffer(p->k_empty, 0, p->out, err);
+    progress(p, "launch latency", 0);
+    for (unsigned i = 0; i < n + 5 && rc == BW_OK; i++) {
+        ocl_launch_latency l;
+        rc = ocl_kernel_launch_latency(p->c, p->k_empty, 1, 1, &l, err);
+        if (rc == BW_OK && i >= 5) {
+            w[i - 5] = l.wall_ns;
+            w[n + i - 5] = l.queued_to_start_ns;
+            w[2 * n + i - 5] = l.queued_to_end_ns;
+        }
+    }
+    if (rc == BW_OK) {
+        r->launches = n;
+        r->launch_wall_us = median(w, n) / 1e3;
+        r->launch_start_us = median(w + n, n) / 1e3;
+        r->launch_end_us = median(w + 2 * n, n) / 1e3;
+    }
+    free(w);
+    return rc;
+}
+
+/* ---- set-up ---- */
+
+static bw_code kernel(ocl_program *prog, const char *name, ocl_kernel **k, bw_error *err)
+{
+    return ocl_kernel_create(prog, name, k, err);
+}
+
+static bw_code setup(probe *p, bw_error *err)
+{
+    char *src = NULL;
+    bw_code rc = bench_kernel_source_load(p->o->kernel_dir, BENCH_PROBE_KERNEL_FILE, &src, &p->r->kernel_path, err);
+    if (rc != BW_OK)
+        return rc;
+    rc = ocl_program_build(p->c, src, BENCH_PROBE_KERNEL_FILE, NULL, &p->prog, err);
+    if (rc == BW_OK && !p->o->transfers_only)
+        rc = ocl_program_build(p->c, src, BENCH_PROBE_KERNEL_FILE, "-DPROBE_MARK", &p->mark_prog, err);
+    free(src);
+    if (rc == BW_OK)
+        rc = kernel(p->prog, "probe_empty", &p->k_empty, err);
+    if (p->o->transfers_only) {
+        if (rc == BW_OK)
+            rc = ocl_buffer_create(p->c, 4096, "out", &p->out, err);
+        return rc;
+    }
+    if (rc == BW_OK)
+        rc = kernel(p->prog, "probe_read", &p->k_read, err);
+    if (rc == BW_OK && !p->r->is_cpu)
+        rc = kernel(p->prog, "probe_read_wrap", &p->k_read_wrap, err);
+    if (rc == BW_OK)
+        rc = kernel(p->prog, "probe_chase", &p->k_chase, err);
+    if (rc == BW_OK)
+        rc = kernel(p->mark_prog, "probe_chase", &p->k_mark, err);
+    if (rc == BW_OK)
+        rc = kernel(p->prog, "probe_stride", &p->k_stride, err);
+    if (rc == BW_OK)
+        rc = kernel(p->prog, "probe_offset", &p->k_offset, err);
+    if (rc == BW_OK && !p->r->is_cpu)
+        rc = kernel(p->prog, "probe_lanes", &p->k_lanes, err);
+    if (rc == BW_OK && !p->r->is_cpu && !strcmp(p->d->local_mem_type, "local"))
+        rc = kernel(p->prog, "probe_banks", &p->k_banks, err);
+    if (rc != BW_OK)
+        return rc;
+    p->gpu_local = GPU_LOCAL;
+    if (p->d->max_work_group_size && p->gpu_local > p->d->max_work_group_size)
+        p->gpu_local = p->d->max_work_group_size;
+    ocl_kernel *sk[] = { p->k_read, p->k_stride, p->k_offset, p->k_read_wrap };
+    for (size_t i = 0; i < 4 && rc == BW_OK && sk[i]; i++) {
+        size_t kmax = 0, mult = 0;
+        rc = ocl_kernel_work_group_info(sk[i], &kmax, &mult, err);
+        while (rc == BW_OK && kmax && p->gpu_local > kmax)
+            p->gpu_local /= 2;
+    }
+    if (rc != BW_OK)
+        return rc;
+    uint64_t top = ladder_top(p);
+    p->r->gran_bytes = p->r->is_cpu ? 2 * MIB : top;
+    p->src_bytes = top > p->r->gran_bytes ? top : p->r->gran_bytes;
+    p->src_bytes += 4096; /* the offset sweep's last block */
+    p->out_items = (uint64_t)(p->d->compute_units ? p->d->compute_units : 1) * 2048 * 16;
+    if (p->out_items * 4 > p->d->max_alloc_bytes)
+        p->out_items = p->d->max_alloc_bytes / 4;
+    uint32_t cu = p->d->compute_units ? p->d->compute_units : 1;
+    p->gpu_items = (uint64_t)cu * 2048;
+    if (p->gpu_items > p->out_items)
+        p->gpu_items = p->out_items;
+    p->gpu_items = p->gpu_items / p->gpu_local * p->gpu_local;
+    if (p->gpu_items == 0)
+        p->gpu_items = p->gpu_local;
+    if ((rc = ocl_buffer_create(p->c, p->src_bytes, "src", &p->src, err)) != BW_OK ||
+        (rc = ocl_buffer_create(p->c, p->out_items * 4, "out", &p->out, err)) != BW_OK ||
+        (rc = ocl_buffer_create(p->c, top, "next", &p->next, err)) != BW_OK ||
+        (rc = ocl_buffer_create(p->c, (cu > 1024 ? 1024 : cu) * 4, "starts", &p->starts, err)) != BW_OK ||
+        (rc = ocl_buffer_create(p->c, MIB * 4, "mark", &p->mark, err)) != BW_OK)
+        return rc;
+    /* pseudo-random source data, written in chunks before anything is timed */
+    uint32_t *chunk = malloc(MIB * 4);
+    if (!chunk)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    uint32_t x = 2463534242u;
+    for (uint64_t off = 0; off < p->src_bytes && rc == BW_OK; off += MIB * 4) {
+        uint64_t len = p->src_bytes - off < MIB * 4 ? p->src_bytes - off : MIB * 4;
+        for (uint64_t i = 0; i < len / 4; i++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            chunk[i] = x;
+        }
+        rc = ocl_buffer_write(p->c, p->src, off, chunk, len, err);
+    }
+    free(chunk);
+    ocl_kernel *ks[] = { p->k_read, p->k_stride, p->k_offset, p->k_read_wrap };
+    for (size_t i = 0; i < 4 && rc == BW_OK && ks[i]; i++) {
+        rc = ocl_kernel_arg_buffer(ks[i], 0, p->src, err);
+        if (rc == BW_OK)
+            rc = ocl_kernel_arg_buffer(ks[i], 1, p->out, err);
+    }
+    ocl_kernel *cs[] = { p->k_chase, p->k_mark };
+    for (size_t i = 0; i < 2 && rc == BW_OK; i++) {
+        if ((rc = ocl_kernel_arg_buffer(cs[i], 0, p->next, err)) == BW_OK &&
+            (rc = ocl_kernel_arg_buffer(cs[i], 1, p->starts, err)) == BW_OK &&
+            (rc = ocl_kernel_arg_buffer(cs[i], 2, p->out, err)) == BW_OK)
+            rc = ocl_kernel_arg_buffer(cs[i], 3, p->mark, err);
+    }
+    return rc;
+}
+
+static void probe_free(probe *p)
+{
+    ocl_kernel *ks[] = { p->k_read,   p->k_read_wrap, p->k_chase, p->k_mark, p->k_stride,
+                         p->k_offset, p->k_empty,     p->k_lanes, p->k_banks };
+    for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
+        ocl_kernel_free(ks[i]);
+    ocl_program_free(p->prog);
+    ocl_program_free(p->mark_prog);
+    ocl_buffer *bs[] = { p->src, p->out, p->next, p->starts, p->mark };
+    for (size_t i = 0; i < sizeof bs / sizeof *bs; i++)
+        ocl_buffer_free(bs[i]);
+}
+
+bw_code bench_probe_run(ocl_context *c, const bench_probe_opts *o, bench_probe_result **out, bw_error *err)
+{
+    *out = NULL;
+    double t0 = bench_now_s();
+    probe p;
+    memset(&p, 0, sizeof p);
+    p.c = c;
+    p.d = ocl_context_device(c);
+    p.o = o;
+    p.launches = o->quick ? 5 : 7;
+    bench_probe_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    p.r = r;
+    r->quick = o->quick;
+    r->is_cpu = p.d->type == OCL_TYPE_CPU;
+    r->device_cache_bytes = p.d->global_cache_bytes;
+    if (r->is_cpu)
+        r->n_host_caches = bench_host_caches("/sys", r->host_caches, 8);
+    bw_code rc = setup(&p, err);
+    if (rc == BW_OK && !o->transfers_only)
+        rc = ladders(&p, err);
+    if (rc == BW_OK && !o->transfers_only)
+        rc = granularity(&p, err);
+    if (rc == BW_OK && !o->transfers_only)
+        rc = lanes(&p, err);
+    if (rc == BW_OK && !o->transfers_only)
+        rc = banks(&p, err);
+    if (rc == BW_OK)
+        rc = transfers(&p, err);
+    probe_free(&p);
+    r->seconds = bench_now_s() - t0;
+    if (rc != BW_OK) {
+        bench_probe_result_free(r);
+        return rc;
+    }
+    *out = r;
+    return BW_OK;
+}
+
+void bench_probe_result_free(bench_probe_result *r)
+{
+    if (!r)
+        return;
+    free(r->kernel_path);
+    free(r);
+}

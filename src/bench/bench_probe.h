@@ -1,0 +1,122 @@
+/* bench_probe: the measurements of `bwlab probe` (docs/design.md §4,
+ * "Probing"; docs/results.md, "bwlab probe"): the cache ladder, the
+ * latency ladder (a validated pointer chase), the transaction-granularity
+ * sweeps, warp width and banks where a device shows them, host<->device
+ * transfers and launch latency. It owns the sweeps and their timing; the
+ * fits are model_fit's; src/report prints the result. */
+#ifndef BENCH_PROBE_H
+#define BENCH_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench_host.h"
+#include "bw_error.h"
+#include "model_fit.h"
+
+/* the OpenCL context handle (src/ocl/ocl_context.h), by pointer only */
+typedef struct ocl_context ocl_context;
+
+#define BENCH_PROBE_KERNEL_FILE "probe.cl"
+#define BENCH_PROBE_MAX_POINTS 96
+#define BENCH_PROBE_UNITS 7     /* candidate units 8 .. 512 B */
+#define BENCH_PROBE_STRIDES 8   /* byte strides 4 .. 512 */
+#define BENCH_PROBE_OFFSETS 65  /* byte offsets 0 .. 256 step 4 */
+#define BENCH_PROBE_BLOCK 32    /* bytes each work-item reads in the offset sweep */
+#define BENCH_PROBE_MAX_TRANSFERS 96
+#define BENCH_PROBE_MAX_LANES 12
+
+typedef struct bench_probe_opts {
+    int quick;              /* fewer points and repeats: < 30 s on PoCL */
+    const char *kernel_dir; /* --kernels, else $BWLAB_KERNEL_DIR, else the tree */
+    int transfers_only;     /* only transfers and launch latency (bwlab run --transfers) */
+    /* called before each phase and point; may be NULL */
+    void (*progress)(void *ctx, const char *phase, double fraction);
+    void *progress_ctx;
+} bench_probe_opts;
+
+/* One working-set size of the ladders (all measured). */
+typedef struct bench_probe_point {
+    uint64_t bytes;
+    double read_gbs;      /* one work-item on a CPU, the whole device on a GPU */
+    double latency_ns;    /* one work-item's chase: ns per dependent load */
+    double latency_cu_ns; /* one chase per compute unit at once */
+} bench_probe_point;
+
+/* A plateau of the ladders: a cache level, or memory (the last). */
+typedef struct bench_probe_level {
+    uint64_t size_bytes; /* the largest working set on the plateau */
+    double read_gbs, latency_ns, latency_cu_ns; /* the plateau's medians */
+} bench_probe_level;
+
+typedef struct bench_probe_transfer {
+    int to_device, pinned, blocking;
+    uint64_t bytes;
+    double gbs; /* bytes / wall-clock time per copy, median */
+    double us;  /* wall-clock time per copy, median */
+} bench_probe_transfer;
+
+typedef struct bench_probe_result {
+    int quick;
+    char *kernel_path;
+    int is_cpu;
+    /* ladders */
+    size_t n_points;
+    bench_probe_point points[BENCH_PROBE_MAX_POINTS];
+    size_t n_levels;                               /* cache levels: plateaus but the last */
+    bench_probe_level levels[MODEL_FIT_MAX_STEPS]; /* the caches, then memory at n_levels */
+    int have_memory;                               /* a last plateau (memory) was found */
+    int chase_valid;                               /* the marked chase visited every element once */
+    char chase_note[256];                          /* what the validation found */
+    uint64_t device_cache_bytes;                   /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
+    size_t n_host_caches;
+    bench_host_cache host_caches[8];
+    /* granularity */
+    uint64_t gran_bytes; /* working set of the sweeps */
+    size_t n_strides, n_offsets;
+    double stride_x[BENCH_PROBE_STRIDES], stride_ns[BENCH_PROBE_STRIDES]; /* ns per element */
+    double offset_x[BENCH_PROBE_OFFSETS], offset_ns[BENCH_PROBE_OFFSETS]; /* ns per block */
+    int64_t units[BENCH_PROBE_UNITS];
+    model_fit_candidate stride_fit[BENCH_PROBE_UNITS], offset_fit[BENCH_PROBE_UNITS];
+    /* modeled: each candidate's fitted curve at every sweep point */
+    double stride_model[BENCH_PROBE_UNITS][BENCH_PROBE_STRIDES], offset_model[BENCH_PROBE_UNITS][BENCH_PROBE_OFFSETS];
+    int64_t inferred_unit; /* 0: none, see unit_why */
+    char unit_why[320];
+    /* warp width */
+    int64_t inferred_lanes; /* 0: not measured or not found, see lanes_why */
+    char lanes_why[256];
+    size_t n_lanes;
+    double lanes_x[BENCH_PROBE_MAX_LANES], lanes_ns[BENCH_PROBE_MAX_LANES]; /* work-group size, ns per launch */
+    /* banks */
+    int inferred_banks; /* 0: see banks_why */
+    char banks_why[256];
+    /* transfers and launch latency */
+    size_t n_transfers;
+    bench_probe_transfer transfers[BENCH_PROBE_MAX_TRANSFERS];
+    double small_transfer_us; /* the smallest blocking pageable h2d copy, median */
+    uint64_t small_transfer_bytes;
+    double launch_wall_us, launch_start_us, launch_end_us; /* medians */
+    unsigned launches;
+    double seconds; /* the whole probe, wall clock */
+} bench_probe_result;
+
+/* Runs the probe on c's device. Fails on OpenCL errors (BW_E_OPENCL,
+ * BW_E_BUILD, BW_E_IO for the kernel file); a chase that does not visit
+ * every element is no failure of the call: chase_valid is 0, chase_note
+ * says what was wrong, and the latencies are left out (0). *out is the
+ * caller's (bench_probe_result_free). */
+bw_code bench_probe_run(ocl_context *c, const bench_probe_opts *o, bench_probe_result **out, bw_error *err);
+void bench_probe_result_free(bench_probe_result *r); /* accepts NULL */
+
+/* Checks the visit counts a marked chase of n steps left (mark[i]: times
+ * element i was reached) and where it ended: BW_OK when every element was
+ * reached exactly once and the chase came back to `start`; else
+ * BW_E_VALIDATION naming the first element missed or repeated. Pure. */
+bw_code bench_probe_check_chase(const uint32_t *mark, size_t n, uint32_t end, uint32_t start, bw_error *err);
+
+/* A random cyclic permutation of n elements (Sattolo's algorithm): next[i]
+ * is the element after i, one cycle through all n (n 1: next[0] = 0; n 0:
+ * nothing). seed picks it. */
+void bench_probe_cycle(uint32_t *next, size_t n, uint64_t seed);
+
+#endif

@@ -1,0 +1,31 @@
+#include "cli_inferred.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench_probe_cache.h"
+#include "bwlab_config.h"
+
+bw_code cli_inferred_geometry(const ocl_device_info *d, model_geometry *geo, char *fields, size_t nf, char *source,
+                              size_t ns, bw_error *err)
+{
+    char *path = NULL;
+    bw_code rc = bench_probe_cache_path(&path, err);
+    if (rc != BW_OK)
+        return rc;
+    bench_tune_key key = bench_tune_key_of(d, BWLAB_VERSION);
+    bench_probe_entry e;
+    int found = 0;
+    rc = bench_probe_cache_lookup(path, &key, &e, &found, err);
+    if (rc == BW_OK && !found)
+        rc = bw_error_set(err, BW_E_USAGE,
+                          "--profile inferred: no probe of device %zu (%s) with this driver and bwlab version in "
+                          "the probe cache '%s'; run 'bwlab probe --device %zu' first",
+                          d->index, d->name, path, d->index);
+    if (rc == BW_OK) {
+        *geo = bench_probe_inferred_geometry(&d->geo, &e, fields, nf);
+        snprintf(source, ns, "bwlab probe%s on %s, cache %s", e.quick ? " --quick" : "", e.date, path);
+    }
+    free(path);
+    return rc;
+}

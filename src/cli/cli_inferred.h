@@ -1,0 +1,25 @@
+/* cli_inferred: `--profile inferred` (bwlab model, bwlab run): a device's
+ * profile with the fields its cached probe inferred (bench_probe_cache)
+ * put in place of the profile's own. */
+#ifndef CLI_INFERRED_H
+#define CLI_INFERRED_H
+
+#include <stddef.h>
+
+#include "bw_error.h"
+#include "model_geometry.h"
+#include "ocl_device.h"
+
+#define CLI_INFERRED_PROFILE "inferred"
+
+/* The inferred geometry of device d: *geo from d's profile with the cached
+ * probe's unit, lanes and banks in place; fields receives the names
+ * replaced ("sector,line"; "" when the probe inferred none) and source
+ * where they came from ("bwlab probe on DATE, cache FILE"). BW_E_USAGE
+ * when the cache has no probe of this device (or no cache file): the
+ * message names the device and the file and says to run `bwlab probe
+ * --device N` first; BW_E_FORMAT for a malformed cache. */
+bw_code cli_inferred_geometry(const ocl_device_info *d, model_geometry *geo, char *fields, size_t nf, char *source,
+                              size_t ns, bw_error *err);
+
+#endif

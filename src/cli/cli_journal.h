@@ -1,0 +1,27 @@
+/* cli_journal: the journal `bwlab run --output OUT` keeps beside OUT while
+ * it measures, OUT.partial (docs/results.md): JSON lines, a head line and
+ * then one line per finished pattern, each appended as it completes, so
+ * that a SIGKILL or a crash loses nothing measured. The final write of OUT
+ * removes it. The CLI owns it; report_results formats its lines. */
+#ifndef CLI_JOURNAL_H
+#define CLI_JOURNAL_H
+
+#include "bw_buf.h"
+#include "bw_error.h"
+
+typedef struct cli_journal cli_journal;
+
+/* The journal for --output `output`, or NULL (and BW_OK) when there is
+ * none to keep: no --output, "-", or a target that is no regular file
+ * (a device, a FIFO). Whatever is at OUT.partial (a stale journal, a
+ * planted link) is removed and a new file is made (O_EXCL), no more
+ * readable than OUT already is. */
+bw_code cli_journal_open(const char *output, cli_journal **out, bw_error *err);
+/* Appends the complete line(s) in b with one write. */
+bw_code cli_journal_append(cli_journal *j, const bw_buf *b, bw_error *err);
+/* The journal's path ("OUT.partial"); valid while j lives. */
+const char *cli_journal_path(const cli_journal *j);
+/* Closes j; with remove, deletes the file (the results are written). */
+void cli_journal_close(cli_journal *j, int remove);
+
+#endif

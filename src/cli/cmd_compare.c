@@ -1,0 +1,109 @@
+/* bwlab compare: merge `bwlab run` result files from any machines (files,
+ * directories read recursively, OUT.partial journals) and compare them:
+ * a column per device, a row per pattern. Reads data only: no OpenCL call,
+ * so it runs on a machine without OpenCL. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_format.h"
+#include "cli_limits.h"
+#include "cli_report.h"
+#include "report_compare.h"
+#include "report_merge.h"
+
+int cmd_compare(int argc, char **argv)
+{
+    const cli_command *self = cli_find("compare");
+    static const struct option opts[] = {
+        { "format", required_argument, NULL, 'f' },   { "output", required_argument, NULL, 'o' },
+        { "baseline", required_argument, NULL, 'b' }, { "mode", required_argument, NULL, 'm' },
+        { 0 },
+    };
+    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) |
+                             (1u << CLI_FORMAT_MD);
+    cli_format fmt = CLI_FORMAT_TABLE;
+    int format_given = 0, html = 0;
+    const char *output = NULL, *baseline = NULL, *mode = NULL;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            format_given = 1;
+            if (!strcmp(optarg, "html"))
+                html = 1;
+            else if (cli_format_parse(optarg, allowed, &fmt) != 0)
+                return cli_usage_error(self, "--format: '%s' is not one of table|md|csv|json|html", optarg);
+            break;
+        case 'o': output = optarg; break;
+        case 'b': baseline = optarg; break;
+        case 'm':
+            if (strcmp(optarg, "read") != 0 && strcmp(optarg, "copy") != 0)
+                return cli_usage_error(self, "--mode: '%s' is not read or copy", optarg);
+            mode = optarg;
+            break;
+        default: return cli_option_error(self, c, argv);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error(self, "no result files given (name bwlab run result files or directories of them)");
+    if (!format_given && output) {
+        const char *dot = strrchr(output, '.');
+        if (dot && !strcmp(dot, ".html"))
+            html = 1;
+        cli_format_from_output(output, 0, allowed, &fmt);
+    }
+    report_merged *m = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bw_buf b = BW_BUF_INIT;
+    int status = 0;
+    bw_code rc = report_load_paths((const char *const *)(argv + optind), (size_t)(argc - optind), &m, &err);
+    /* every bad input is named on stderr; the others are still compared */
+    size_t bad = 0;
+    for (size_t i = 0; m && i < m->n_diags; i++) {
+        fprintf(stderr, "bwlab compare: %s: %s: %s\n", m->diags[i].is_error ? "error" : "note", m->diags[i].file,
+                m->diags[i].message);
+        bad += m->diags[i].is_error;
+    }
+    if (rc == BW_OK && baseline)
+        rc = report_merge_set_baseline(m, baseline, &err);
+    if (rc == BW_OK) {
+        bw_error nerr = BW_ERROR_INIT;
+        /* without the nominal table the comparison still stands */
+        if (report_merge_apply_nominal(m, &nerr) != BW_OK)
+            fprintf(stderr, "bwlab compare: warning: no nominal peaks: %s\n", bw_error_text(&nerr));
+        bw_error_clear(&nerr);
+    }
+    /* --format html: the page `bwlab report` writes, from the same merged data */
+    if (rc == BW_OK && html)
+        rc = cli_report_write("bwlab compare", m, output, NULL, argc, argv, &err);
+    else if (rc == BW_OK) {
+        char date[32];
+        cli_iso_date(date, sizeof date);
+        report_compare_opts o = { mode, argc, argv, date };
+        switch (fmt) {
+        case CLI_FORMAT_JSON: rc = report_compare_json(m, &o, &b, &err); break;
+        case CLI_FORMAT_CSV: report_compare_csv(m, &o, &b); break;
+        case CLI_FORMAT_MD: report_compare_markdown(m, &o, &b); break;
+        default: report_compare_table(m, &o, &b); break;
+        }
+    }
+    if (rc == BW_OK && bw_buf_failed(&b))
+        rc = bw_error_set(&err, BW_E_NOMEM, "out of memory writing the comparison");
+    if (rc == BW_OK && !html)
+        rc = cli_write_output(output, &b, &err);
+    if (rc != BW_OK)
+        status = cli_fail(self, &err);
+    else if (bad) {
+        fprintf(stderr, "bwlab compare: error: %zu input%s skipped (named above); the others were compared\n", bad,
+                bad == 1 ? " was" : "s were");
+        status = 2;
+    }
+    report_merged_free(m);
+    bw_error_clear(&err);
+    bw_buf_free(&b);
+    return status;
+}

@@ -1,0 +1,218 @@
+/* bwlab probe: infer a device's memory system from measurement (cache
+ * ladder, latency ladder, transaction unit, warp width and banks where
+ * measurable), its host<->device transfers and launch latency; keep the
+ * findings in the probe cache for --profile inferred. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_probe.h"
+#include "bench_probe_cache.h"
+#include "bwlab_config.h"
+#include "cli.h"
+#include "cli_format.h"
+#include "cli_limits.h"
+#include "model_profile.h"
+#include "ocl_context.h"
+#include "ocl_device.h"
+#include "report_probe.h"
+
+enum { OPT_DEVICE = 256, OPT_FORMAT, OPT_OUTPUT, OPT_QUICK, OPT_KERNELS, OPT_QUIET };
+
+static const struct option long_opts[] = {
+    { "device", required_argument, NULL, OPT_DEVICE }, { "format", required_argument, NULL, OPT_FORMAT },
+    { "output", required_argument, NULL, OPT_OUTPUT }, { "quick", no_argument, NULL, OPT_QUICK },
+    { "kernels", required_argument, NULL, OPT_KERNELS }, { "quiet", no_argument, NULL, OPT_QUIET },
+    { 0 },
+};
+
+typedef struct probe_state {
+    const char *device_spec, *output, *kernels;
+    int quick, quiet, format_given;
+    cli_format format;
+    char *cache_path;
+    model_profiles *profiles;
+    ocl_platforms *plats;
+    size_t *dev_idx, ndev;
+    bench_device_list provs; /* the devices' provenance, as src/report reads it */
+    report_probe_device *devs;
+    bench_probe_result **results;
+    char **failures, **notes;
+} probe_state;
+
+static void state_free(probe_state *s)
+{
+    for (size_t k = 0; k < s->ndev; k++) {
+        if (s->results)
+            bench_probe_result_free(s->results[k]);
+        if (s->failures)
+            free(s->failures[k]);
+        if (s->notes)
+            free(s->notes[k]);
+    }
+    free(s->results);
+    free(s->failures);
+    free(s->notes);
+    bench_device_list_free(&s->provs);
+    free(s->devs);
+    free(s->dev_idx);
+    free(s->cache_path);
+    ocl_platforms_free(s->plats);
+    model_profiles_free(s->profiles);
+}
+
+static int parse_args(const cli_command *self, int argc, char **argv, probe_state *s)
+{
+    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) |
+                             (1u << CLI_FORMAT_MD);
+    int c, st = 0;
+    optind = 0;
+    opterr = 0;
+    while (!st && (c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DEVICE: s->device_spec = optarg; break;
+        case OPT_FORMAT:
+            st = cli_format_option(self, optarg, allowed, &s->format);
+            s->format_given = 1;
+            break;
+        case OPT_OUTPUT: s->output = optarg; break;
+        case OPT_QUICK: s->quick = 1; break;
+        case OPT_KERNELS: s->kernels = optarg; break;
+        case OPT_QUIET: s->quiet = 1; break;
+        default: return cli_option_error(self, c, argv);
+        }
+    }
+    if (st)
+        return st;
+    if (optind < argc)
+        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    cli_format_from_output(s->output, s->format_given, allowed, &s->format);
+    return 0;
+}
+
+static void progress_line(void *ctx, const char *phase, double f)
+{
+    const ocl_device_info *d = ctx;
+    fprintf(stderr, "\r\033[K[probe] device %zu: %s, %.0f%%", d->index, phase, 100 * f);
+    fflush(stderr);
+}
+
+/* probes device k and stores its findings in the cache */
+static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
+{
+    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    bench_probe_opts o;
+    memset(&o, 0, sizeof o);
+    o.quick = s->quick;
+    o.kernel_dir = s->kernels;
+    if (show) {
+        o.progress = progress_line;
+        o.progress_ctx = (void *)d;
+    }
+    ocl_context *ctx = NULL;
+    bw_code rc = ocl_context_create(s->plats, s->dev_idx[k], &ctx, err);
+    if (rc == BW_OK)
+        rc = bench_probe_run(ctx, &o, &s->results[k], err);
+    ocl_context_free(ctx);
+    if (show)
+        fprintf(stderr, "\r\033[K");
+    if (rc != BW_OK)
+        return rc;
+    s->devs[k].result = s->results[k];
+    char date[32], note[600];
+    cli_iso_date(date, sizeof date);
+    bench_probe_entry e = bench_probe_entry_of(s->results[k], date);
+    bench_tune_key key = bench_tune_key_of(d, BWLAB_VERSION);
+    bw_error we = BW_ERROR_INIT;
+    if (!s->results[k]->chase_valid)
+        snprintf(note, sizeof note, "not stored: the pointer chase failed validation");
+    else if (bench_probe_cache_store(s->cache_path, &key, &e, &we) != BW_OK)
+        snprintf(note, sizeof note, "not stored: %s", bw_error_text(&we));
+    else
+        snprintf(note, sizeof note, "stored in %s (for --profile inferred)", s->cache_path);
+    bw_error_clear(&we);
+    s->notes[k] = strdup(note);
+    s->devs[k].cache_note = s->notes[k];
+    return BW_OK;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    const cli_command *self = cli_find("probe");
+    probe_state s;
+    memset(&s, 0, sizeof s);
+    int st = parse_args(self, argc, argv, &s);
+    bw_error err = BW_ERROR_INIT;
+    int any_failed = 0, invalid = 0;
+    if (st)
+        goto done;
+    if (model_profiles_load_default(&s.profiles, &err) != BW_OK || bench_probe_cache_path(&s.cache_path, &err) != BW_OK ||
+        ocl_discover(s.profiles, &s.plats, &err) != BW_OK ||
+        ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err) != BW_OK) {
+        st = cli_fail(self, &err);
+        goto done;
+    }
+    s.devs = calloc(s.ndev, sizeof *s.devs);
+    s.results = calloc(s.ndev, sizeof *s.results);
+    s.failures = calloc(s.ndev, sizeof *s.failures);
+    s.notes = calloc(s.ndev, sizeof *s.notes);
+    if (!s.devs || !s.results || !s.failures || !s.notes) {
+        st = cli_nomem(self);
+        goto done;
+    }
+    if (bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err) != BW_OK) {
+        st = cli_fail(self, &err);
+        goto done;
+    }
+    int show = !s.quiet && isatty(STDERR_FILENO);
+    size_t def = ocl_default_device(s.plats);
+    for (size_t k = 0; k < s.ndev; k++) {
+        const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
+        s.devs[k].device = &s.provs.devices[k];
+        s.devs[k].is_default = s.dev_idx[k] == def;
+        bw_code rc = probe_device(&s, k, show, &err);
+        if (rc != BW_OK) {
+            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+            if (s.ndev == 1 && bw_code_exit_status(rc) == 2) {
+                st = cli_fail(self, &err);
+                goto done;
+            }
+            cli_fail(self, &err);
+            s.failures[k] = strdup(bw_error_text(&err));
+            s.devs[k].failure = s.failures[k] ? s.failures[k] : "out of memory";
+            any_failed = 1;
+        } else if (!s.results[k]->chase_valid) {
+            fprintf(stderr, "bwlab %s: error: on device %zu (%s): pointer-chase validation failed: %s; its latencies "
+                            "are left out\n",
+                    self->name, d->index, d->name, s.results[k]->chase_note);
+            invalid = 1;
+        }
+        bw_error_clear(&err);
+    }
+    char date[32];
+    cli_iso_date(date, sizeof date);
+    report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path };
+    bw_buf b = BW_BUF_INIT;
+    bw_code rc = BW_OK;
+    if (s.format == CLI_FORMAT_JSON)
+        rc = report_probe_json(&m, s.devs, s.ndev, &b, &err);
+    else if (s.format == CLI_FORMAT_CSV)
+        report_probe_csv(&m, s.devs, s.ndev, &b);
+    else if (s.format == CLI_FORMAT_MD)
+        report_probe_md(&m, s.devs, s.ndev, &b);
+    else
+        report_probe_table(&m, s.devs, s.ndev, &b);
+    if (rc == BW_OK)
+        rc = cli_write_output(s.output, &b, &err);
+    bw_buf_free(&b);
+    if (rc != BW_OK)
+        st = cli_fail(self, &err);
+    else if (any_failed || invalid)
+        st = bw_code_exit_status(BW_E_VALIDATION);
+done:
+    bw_error_clear(&err);
+    state_free(&s);
+    return st;
+}

@@ -1,0 +1,324 @@
+#include "model_fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_POINTS 512
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, size_t n)
+{
+    double t[MAX_POINTS];
+    memcpy(t, v, n * sizeof *t);
+    qsort(t, n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* running median of three; the ends keep their own values */
+static void smooth3(const double *in, double *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || i + 1 == n) {
+            out[i] = in[i];
+            continue;
+        }
+        double t[3] = { in[i - 1], in[i], in[i + 1] };
+        qsort(t, 3, sizeof *t, cmp_double);
+        out[i] = t[1];
+    }
+}
+
+/* squared deviation of the logs of points i..j (inclusive) from their mean */
+static double seg_cost(const double *s1, const double *s2, size_t i, size_t j)
+{
+    double n = (double)(j - i + 1);
+    double m = s1[j + 1] - s1[i];
+    return (s2[j + 1] - s2[i]) - m * m / n;
+}
+
+/* best split of n points into k plateaus of at least 2 points; ends into e */
+static double best_split(const double *const s1[2], const double *const s2[2], int nc, size_t n, size_t k,
+                         size_t *e)
+{
+    static double dp[MODEL_FIT_MAX_STEPS + 1][MAX_POINTS + 1];
+    static size_t from[MODEL_FIT_MAX_STEPS + 1][MAX_POINTS + 1];
+    for (size_t a = 0; a <= k; a++)
+        for (size_t j = 0; j <= n; j++)
+            dp[a][j] = INFINITY;
+    dp[0][0] = 0;
+    for (size_t a = 1; a <= k; a++)
+        for (size_t j = 2 * a; j <= n; j++) /* j points in a plateaus */
+            for (size_t i = 2 * (a - 1); i + 2 <= j; i++) {
+                if (!isfinite(dp[a - 1][i]))
+                    continue;
+                double c = dp[a - 1][i];
+                for (int q = 0; q < nc; q++)
+                    c += seg_cost(s1[q], s2[q], i, j - 1);
+                if (c < dp[a][j]) {
+                    dp[a][j] = c;
+                    from[a][j] = i;
+                }
+            }
+    if (!isfinite(dp[k][n]))
+        return INFINITY;
+    size_t j = n;
+    for (size_t a = k; a >= 1; a--) {
+        e[a - 1] = j - 1;
+        j = from[a][j];
+    }
+    return dp[k][n];
+}
+
+size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double min_ratio, size_t max_steps,
+                              model_fit_ladder *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n < 2 || n > MAX_POINTS || !(min_ratio > 1))
+        return 0;
+    if (max_steps > MODEL_FIT_MAX_STEPS)
+        max_steps = MODEL_FIT_MAX_STEPS;
+    if (max_steps < 1)
+        max_steps = 1;
+    const double *curves[2] = { a, b };
+    int nc = b ? 2 : 1;
+    static double sm[2][MAX_POINTS], lg[2][MAX_POINTS], p1[2][MAX_POINTS + 1], p2[2][MAX_POINTS + 1];
+    for (int q = 0; q < nc; q++) {
+        for (size_t i = 0; i < n; i++)
+            if (!(curves[q][i] > 0) || !isfinite(curves[q][i]))
+                return 0;
+        smooth3(curves[q], sm[q], n);
+        p1[q][0] = p2[q][0] = 0;
+        for (size_t i = 0; i < n; i++) {
+            lg[q][i] = log(sm[q][i]);
+            p1[q][i + 1] = p1[q][i] + lg[q][i];
+            p2[q][i + 1] = p2[q][i] + lg[q][i] * lg[q][i];
+        }
+    }
+    const double *s1[2] = { p1[0], p1[1] }, *s2[2] = { p2[0], p2[1] };
+    size_t best_k = 1;
+    size_t ends[MODEL_FIT_MAX_STEPS];
+    size_t best_e[MODEL_FIT_MAX_STEPS] = { n - 1 };
+    double lr = log(min_ratio);
+    for (size_t k = 2; k <= max_steps && 2 * k <= n; k++) {
+        if (!isfinite(best_split(s1, s2, nc, n, k, ends)))
+            break;
+        int ok = 1;
+        size_t start = 0;
+        double prev[2] = { 0, 0 };
+        for (size_t s = 0; s < k && ok; s++) {
+            double m[2];
+            for (int q = 0; q < nc; q++)
+                m[q] = median_of(lg[q] + start, ends[s] - start + 1);
+            if (s > 0) {
+                int big = 0, back = 0;
+                for (int q = 0; q < nc; q++) {
+                    big |= m[q] - prev[q] >= lr;
+                    back |= m[q] - prev[q] <= -lr;
+                }
+                ok = big && !back;
+            }
+            memcpy(prev, m, sizeof prev);
+            start = ends[s] + 1;
+        }
+        if (ok) {
+            best_k = k;
+            memcpy(best_e, ends, k * sizeof *ends);
+        }
+    }
+    out->n_steps = best_k;
+    size_t start = 0;
+    for (size_t s = 0; s < best_k; s++) {
+        out->end[s] = best_e[s];
+        for (int q = 0; q < nc; q++)
+            out->level[q][s] = median_of(sm[q] + start, best_e[s] - start + 1);
+        start = best_e[s] + 1;
+    }
+    return best_k;
+}
+
+double model_fit_stride_curve(double x, int64_t u)
+{
+    return x < (double)u ? x : (double)u;
+}
+
+double model_fit_offset_curve(double x, int64_t block, int64_t u)
+{
+    int64_t o = (int64_t)x;
+    if (u <= 0 || block <= 0 || o < 0)
+        return 1; /* no unit: nothing to count */
+    return (double)((o + block - 1) / u - o / u + 1);
+}
+
+double model_fit_linear(const double *f, const double *y, size_t n, double *a, double *b)
+{
+    double mf = 0, my = 0;
+    for (size_t i = 0; i < n; i++) {
+        mf += f[i];
+        my += y[i];
+    }
+    if (n) {
+        mf /= (double)n;
+        my /= (double)n;
+    }
+    double sff = 0, sfy = 0;
+    for (size_t i = 0; i < n; i++) {
+        sff += (f[i] - mf) * (f[i] - mf);
+        sfy += (f[i] - mf) * (y[i] - my);
+    }
+    double aa = sff > 1e-12 * (1 + mf * mf) ? sfy / sff : 0;
+    double bb = my - aa * mf;
+    double sse = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = y[i] - (aa * f[i] + bb);
+        sse += r * r;
+    }
+    if (a)
+        *a = aa;
+    if (b)
+        *b = bb;
+    return sse;
+}
+
+double model_fit_flat_sse(const double *y, size_t n)
+{
+    double m = 0, s = 0;
+    for (size_t i = 0; i < n; i++)
+        m += y[i];
+    if (n)
+        m /= (double)n;
+    for (size_t i = 0; i < n; i++)
+        s += (y[i] - m) * (y[i] - m);
+    return s;
+}
+
+static void fit_one(const double *f, const double *y, size_t n, int64_t unit, double flat, double mean,
+                    model_fit_candidate *c)
+{
+    c->unit = unit;
+    c->sse = model_fit_linear(f, y, n, &c->a, &c->b);
+    c->rel = flat > 0 && c->a > 0 ? c->sse / flat : 1.0;
+    if (c->rel > 1)
+        c->rel = 1;
+    c->rms_rel = n && mean > 0 ? sqrt(c->sse / (double)n) / mean : 0;
+}
+
+static double mean_of(const double *y, size_t n)
+{
+    double m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += y[i];
+    return n ? m / (double)n : 0;
+}
+
+void model_fit_candidates_f(const double *f, const double *y, size_t n, const int64_t *units, size_t n_units,
+                            model_fit_candidate *out)
+{
+    double flat = model_fit_flat_sse(y, n), mean = mean_of(y, n);
+    for (size_t k = 0; k < n_units; k++)
+        fit_one(f + k * n, y, n, units[k], flat, mean, &out[k]);
+}
+
+double model_fit_lanes_curve(double active, int64_t w)
+{
+    int64_t a = (int64_t)active;
+    if (w <= 0)
+        return a;
+    return (double)((a + w - 1) / w);
+}
+
+double model_fit_banks_curve(double stride, int64_t banks, int64_t width, int64_t w)
+{
+    /* words per bank of the first w lanes: count distinct words per bank */
+    int64_t s = (int64_t)stride, best = 0;
+    if (banks <= 0 || width <= 0)
+        return 1;
+    for (int64_t b = 0; b < banks && b < 1024; b++) {
+        int64_t words[1024], nw = 0;
+        for (int64_t l = 0; l < w && l < 1024; l++) {
+            int64_t byte = l * s * 4, word = byte / width;
+            if (word % banks != b)
+                continue;
+            int seen = 0;
+            for (int64_t q = 0; q < nw && !seen; q++)
+                seen = words[q] == word;
+            if (!seen)
+                words[nw++] = word;
+        }
+        if (nw > best)
+            best = nw;
+    }
+    return (double)(best ? best : 1);
+}
+
+void model_fit_candidates(const double *x, const double *y, size_t n, int64_t block, const int64_t *units,
+                          size_t n_units, model_fit_candidate *out)
+{
+    double f[MAX_POINTS];
+    if (n > MAX_POINTS)
+        n = MAX_POINTS;
+    double flat = model_fit_flat_sse(y, n), mean = mean_of(y, n);
+    for (size_t k = 0; k < n_units; k++) {
+        for (size_t i = 0; i < n; i++)
+            f[i] = block ? model_fit_offset_curve(x[i], block, units[k]) : model_fit_stride_curve(x[i], units[k]);
+        fit_one(f, y, n, units[k], flat, mean, &out[k]);
+    }
+}
+
+int64_t model_fit_choose(const model_fit_candidate *c1, const model_fit_candidate *c2, size_t n_units,
+                         double min_explained, char *why, size_t n)
+{
+    if (n && why)
+        why[0] = '\0';
+    if (n_units == 0) {
+        snprintf(why, n, "no candidate unit sizes");
+        return 0;
+    }
+    size_t best = 0;
+    double best_score = INFINITY;
+    for (size_t k = 0; k < n_units; k++) {
+        double s = c1[k].rel + (c2 ? c2[k].rel : 0);
+        if (s < best_score - 1e-12) {
+            best_score = s;
+            best = k;
+        }
+    }
+    int explained = c1[best].rel <= 1 - min_explained || (c2 && c2[best].rel <= 1 - min_explained);
+    if (!explained) {
+        snprintf(why, n,
+                 "no knee and no period: the sweeps are flat within noise (the best candidate, %lld B, explains "
+                 "%.0f%% of their variation)",
+                 (long long)c1[best].unit, 100 * (1 - (c1[best].rel < (c2 ? c2[best].rel : 1) ? c1[best].rel
+                                                                                                : (c2 ? c2[best].rel : 1))));
+        return 0;
+    }
+    if (best == n_units - 1 && c1[best].rel <= 1 - min_explained && (!c2 || c2[best].rel > 1 - min_explained)) {
+        snprintf(why, n, "no knee: the cost per element still grows at the largest stride (%lld B)",
+                 (long long)c1[best].unit);
+        return 0;
+    }
+    return c1[best].unit;
+}
+
+double model_fit_log_ratio_sse(const double *f, const double *y, size_t n)
+{
+    double m = 0, s = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(f[i] > 0) || !(y[i] > 0))
+            return INFINITY;
+        m += log(y[i]) - log(f[i]);
+    }
+    if (n)
+        m /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double d = log(y[i]) - log(f[i]) - m;
+        s += d * d;
+    }
+    return s;
+}

@@ -1,0 +1,111 @@
+/* model_fit: the fits `bwlab probe` makes of its sweeps (docs/model.md,
+ * "Inferring the memory system"). Pure arithmetic on measured curves: no
+ * OpenCL, no timing, no printing. The probe (src/bench/bench_probe*.c)
+ * owns the measurements; this module owns what they are taken to mean.
+ *
+ * Every fit is robust to one bad point: the step fit smooths with a
+ * running median of three first, and a unit is only inferred when its
+ * model explains most of the curve's variation, never from a wiggle. */
+#ifndef MODEL_FIT_H
+#define MODEL_FIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MODEL_FIT_MAX_STEPS 6 /* plateaus a ladder may split into */
+
+/* A ladder (values against growing working-set sizes) split into
+ * plateaus. end[k] is the index of the last point of plateau k (the
+ * last plateau ends at n-1); level[c][k] is the median of curve c over
+ * plateau k (after smoothing). n_steps 1 means no knee was found. */
+typedef struct model_fit_ladder {
+    size_t n_steps;
+    size_t end[MODEL_FIT_MAX_STEPS];
+    double level[2][MODEL_FIT_MAX_STEPS];
+} model_fit_ladder;
+
+/* Splits one or two positive curves of n points (b may be NULL) that
+ * grow with the working set (a time per load, an inverse bandwidth) into
+ * at most max_steps plateaus by least squares on their logarithms, after
+ * a running median of three (both curves share the knees). The number of
+ * plateaus is the largest k for which the best split has every plateau
+ * at least 2 points long and every plateau above the one before by at
+ * least a factor min_ratio (> 1) in one curve and below it by that factor
+ * in none (a farther level is never faster). A curve with no such step
+ * (flat within noise) gives one plateau: no knee. A smooth ramp may be
+ * cut into plateaus of that ratio: the levels are where the curve rises,
+ * not a claim about the hardware's organisation. Returns n_steps; out may
+ * not be NULL.
+ * n < 2, a non-positive or non-finite value give 0 and leave out zeroed. */
+size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double min_ratio, size_t max_steps,
+                              model_fit_ladder *out);
+
+/* The model curve of a candidate transaction unit u (bytes) at sweep
+ * point x:
+ *  - stride sweep: one 4-byte element per work-item at byte stride x;
+ *    the bytes fetched per element are min(x, u) (every unit is fetched
+ *    whole; past the unit each element costs a unit of its own);
+ *  - offset sweep: each work-item reads `block` contiguous bytes at byte
+ *    offset x from a unit-aligned base: the number of units the block
+ *    touches, periodic in u.
+ * A unit (or block) of 0 or less gives 1: no unit, nothing to count. */
+double model_fit_stride_curve(double x, int64_t u);
+double model_fit_offset_curve(double x, int64_t block, int64_t u);
+
+/* Least-squares fit y = a f + b over n points. Returns the sum of
+ * squared residuals; *a and *b may be NULL. A constant f gives a = 0 and
+ * b the mean. */
+double model_fit_linear(const double *f, const double *y, size_t n, double *a, double *b);
+
+/* Sum of squared deviations of y from its mean: the residual of the flat
+ * model, which every candidate is judged against. */
+double model_fit_flat_sse(const double *y, size_t n);
+
+/* One candidate unit judged on one sweep. */
+typedef struct model_fit_candidate {
+    int64_t unit;     /* bytes */
+    double a, b;      /* the fitted scale and offset */
+    double sse;       /* its sum of squared residuals */
+    double rel;       /* sse / the flat model's sse: 0 perfect, 1 no better than flat;
+                       * 1 too when a <= 0 (cost falling with units is no fit) */
+    double rms_rel;   /* sqrt(sse / n) / mean(y): the residual as a share of the curve */
+} model_fit_candidate;
+
+/* Fits every candidate's curve (stride when block is 0, else offset with
+ * that block) to y at points x. */
+void model_fit_candidates(const double *x, const double *y, size_t n, int64_t block, const int64_t *units,
+                          size_t n_units, model_fit_candidate *out);
+
+/* The verdict on a set of candidates fitted to one or two sweeps (c2 may
+ * be NULL): the unit whose summed rel is least, when it explains at least
+ * `min_explained` (e.g. 0.7) of the flat model's variation in at least
+ * one sweep (rel <= 1 - min_explained) and is no edge of the range that
+ * means "no knee" (the stride sweep's largest candidate is a straight
+ * line through the whole range). Returns the unit, or 0 with why (a
+ * sentence, into buf of size n) saying what the curves showed instead:
+ * flat within noise, or still growing at the largest stride. */
+int64_t model_fit_choose(const model_fit_candidate *c1, const model_fit_candidate *c2, size_t n_units,
+                         double min_explained, char *why, size_t n);
+
+/* Warp width: the warps a work-group of `active` running work-items
+ * needs at width w, ceil(active / w): a warp costs the same however few
+ * of its lanes run. */
+double model_fit_lanes_curve(double active, int64_t w);
+
+/* Banks: the conflict ways of w lanes reading 4-byte words at lane *
+ * stride (words) from banks of `width` bytes, `banks` of them: the most
+ * distinct words any one bank holds. */
+double model_fit_banks_curve(double stride, int64_t banks, int64_t width, int64_t w);
+
+/* The misfit of y = c f (a pure scale, c > 0) on logarithms: the sum of
+ * squared deviations of log y - log f from their mean. Scale-free, so
+ * small and large values weigh alike. INFINITY when a value is not
+ * positive. */
+double model_fit_log_ratio_sse(const double *f, const double *y, size_t n);
+
+/* Fits y = a f_u(x) + b for every candidate u with an arbitrary curve
+ * f_u (one value per point per candidate, row-major: f[k * n + i]). */
+void model_fit_candidates_f(const double *f, const double *y, size_t n, const int64_t *units, size_t n_units,
+                            model_fit_candidate *out);
+
+#endif

@@ -1,0 +1,761 @@
+/* report_figures: which marks each chart of the report holds, and the kind
+ * of every number in their tooltips (report_figures.h). */
+#include "report_figures.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bw_buf.h"
+#include "model_geometry.h"
+#include "model_pattern.h"
+#include "model_warp.h"
+
+static char *str_printf(const char *fmt, ...) BW_PRINTF(1, 2);
+static char *str_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* A tooltip or legend string: formatted into a reusable buffer. */
+static const char *tipf(bw_buf *b, const char *fmt, ...) BW_PRINTF(2, 3);
+static const char *tipf(bw_buf *b, const char *fmt, ...)
+{
+    bw_buf_reset(b);
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[1024];
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    bw_buf_puts(b, tmp);
+    return bw_buf_str(b);
+}
+
+double report_figures_modeled_relative(const char *access, double p, double p_seq)
+{
+    if (!(p > 0) || !(p_seq > 0))
+        return NAN;
+    if (access && strcmp(access, "read") == 0)
+        return p / p_seq;
+    return 2 * p / (p + p_seq);
+}
+
+/* The loads' modeled efficiency of an entry: model.predicted_efficiency
+ * (requested / instruction-model bytes of the loads), or warp 0's sector
+ * efficiency where a file lacks it (the same for patterns whose warps all
+ * look alike). NAN when neither is there. */
+static double load_efficiency(const report_merge_entry *e)
+{
+    if (!e)
+        return NAN;
+    return report_merge_has(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+static int is_global(const report_merge_row *r)
+{
+    return !r->space || strcmp(r->space, "local") != 0;
+}
+
+/* The row of `seq` (4-byte elements) in an access mode, or -1. */
+static long seq_row(const report_merged *m, const char *access)
+{
+    for (size_t i = 0; i < m->n_rows; i++)
+        if (str_eq(m->rows[i].pattern, "seq") && str_eq(m->rows[i].access, access))
+            return (long)i;
+    return -1;
+}
+
+static double seq_figure(const report_merged *m, const char *access, size_t d, int gbs)
+{
+    long r = seq_row(m, access);
+    const report_merge_entry *e = r >= 0 ? report_merged_entry(m, (size_t)r, d) : NULL;
+    if (!e)
+        return NAN;
+    return gbs ? e->effective_gbs : load_efficiency(e);
+}
+
+/* The stride s of a "stride:s=N" pattern with 4-byte elements, else 0. */
+static long long stride_of(const char *spec)
+{
+    model_pattern *p = NULL;
+    long long s = 0;
+    if (model_pattern_parse(spec, 32, 0, &p, NULL) == BW_OK && p &&
+        strcmp(p->family->name, "stride") == 0 && p->elem == 4)
+        s = (long long)model_pattern_param_value(p, "s");
+    model_pattern_free(p);
+    return s;
+}
+
+static int add_chart(report_figure *f, report_chart *c)
+{
+    report_chart **n = realloc(f->charts, (f->n_charts + 1) * sizeof *n);
+    if (!n) {
+        report_chart_free(c);
+        return -1;
+    }
+    f->charts = n;
+    f->charts[f->n_charts++] = c;
+    return 0;
+}
+
+static report_chart_style style_of(int colour, int dashed, report_marker mk, int hollow)
+{
+    report_chart_style s = { colour, dashed, mk, hollow, 0, 0 };
+    return s;
+}
+
+static int colour_of(size_t device)
+{
+    return (int)(device % REPORT_COLOURS);
+}
+
+/* ---- 1. effective bandwidth against stride --------------------------- */
+
+typedef struct stride_row {
+    size_t row;
+    long long s;
+} stride_row;
+
+static int by_stride(const void *a, const void *b)
+{
+    long long x = ((const stride_row *)a)->s, y = ((const stride_row *)b)->s;
+    return (x > y) - (x < y);
+}
+
+static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    static const char *const modes[] = { "copy", "read" };
+    stride_row *sr = calloc(m->n_rows ? m->n_rows : 1, sizeof *sr);
+    if (!sr)
+        return -1;
+    for (int mi = 0; mi < 2; mi++) {
+        size_t n = 0;
+        for (size_t i = 0; i < m->n_rows; i++) {
+            if (!str_eq(m->rows[i].access, modes[mi]) || !is_global(&m->rows[i]))
+                continue;
+            long long s = stride_of(m->rows[i].pattern);
+            if (s > 0)
+                sr[n++] = (stride_row){ i, s };
+        }
+        if (n == 0)
+            continue;
+        qsort(sr, n, sizeof *sr, by_stride);
+        char id[32];
+        snprintf(id, sizeof id, "stride-%s", modes[mi]);
+        report_chart *c = report_chart_new(
+            id, tipf(t, "Effective bandwidth against stride, %s access", modes[mi]));
+        if (!c || add_chart(f, c) != 0)
+            goto fail;
+        report_chart_subtitle(c, "solid: measured median; dashed: modeled from the device's measured seq");
+        report_chart_axis(c, 'x', "stride s (elements of 4 B apart, log2 scale)", REPORT_AXIS_LOG2);
+        report_chart_axis(c, 'y', "effective bandwidth (GB/s, log10 scale)", REPORT_AXIS_LOG10);
+        for (size_t d = 0; d < m->n_devices; d++) {
+            const char *label = m->devices[d].label;
+            int any = 0;
+            for (size_t k = 0; k < n; k++) {
+                const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
+                any |= e && report_merge_has(e->effective_gbs);
+            }
+            if (!any)
+                continue;
+            int ms = report_chart_series(c, tipf(t, "%s, measured", label),
+                                         REPORT_SERIES_LINE_POINTS,
+                                         style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, 0));
+            for (size_t k = 0; k < n; k++) {
+                const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
+                double v = e ? e->effective_gbs : NAN;
+                report_chart_point(c, ms, (double)sr[k].s, v,
+                                   tipf(t, "%s, %s, %s: %.3f GB/s measured (median of %zu)", label,
+                                        m->rows[sr[k].row].pattern, modes[mi], v,
+                                        e ? e->n_measured : (size_t)0));
+            }
+            double seq_gbs = seq_figure(m, modes[mi], d, 1), p_seq = seq_figure(m, modes[mi], d, 0);
+            if (!report_merge_has(seq_gbs) || !report_merge_has(p_seq))
+                continue;
+            int ds = report_chart_series(c, tipf(t, "%s, modeled", label),
+                                         REPORT_SERIES_LINE_POINTS,
+                                         style_of(colour_of(d), 1, REPORT_MARKER_CIRCLE, 1));
+            for (size_t k = 0; k < n; k++) {
+                const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
+                double rel = report_figures_modeled_relative(
+                    modes[mi], load_efficiency(e), p_seq);
+                report_chart_point(
+                    c, ds, (double)sr[k].s, seq_gbs * rel,
+                    tipf(t,
+                         "%s, %s, %s: %.3f GB/s modeled (seq's %.3f GB/s measured x the "
+                         "model's bandwidth relative to seq %.3f)",
+                         label, m->rows[sr[k].row].pattern, modes[mi], seq_gbs * rel, seq_gbs,
+                         rel));
+            }
+        }
+    }
+    free(sr);
+    if (f->n_charts == 0)
+        f->absent = str_printf("The results hold no stride:s=N pattern with 4-byte elements.");
+    return 0;
+fail:
+    free(sr);
+    return -1;
+}
+
+/* ---- 2. measured relative against modeled ---------------------------- */
+
+static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    static const char *const modes[] = { "copy", "read" };
+    report_chart *c = report_chart_new("model", "Measured against modeled, every pattern and device");
+    if (!c || add_chart(f, c) != 0)
+        return -1;
+    report_chart_subtitle(c, "filled: copy access; hollow: read access; on the line, measured as modeled");
+    report_chart_axis(c, 'x', "bandwidth relative to seq (modeled, same access mode)",
+                      REPORT_AXIS_LINEAR);
+    report_chart_axis(c, 'y', "measured bandwidth relative to seq (measured)", REPORT_AXIS_LINEAR);
+    report_chart_series(c, "y = x: measured as modeled", REPORT_SERIES_DIAGONAL,
+                        style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
+    for (size_t d = 0; d < m->n_devices; d++) {
+        for (int mi = 0; mi < 2; mi++) {
+            double p_seq = seq_figure(m, modes[mi], d, 0);
+            int s = -2;
+            for (size_t i = 0; i < m->n_rows; i++) {
+                const report_merge_row *r = &m->rows[i];
+                if (!str_eq(r->access, modes[mi]) || !is_global(r) || str_eq(r->family, "seq") ||
+                    strncmp(r->pattern, "seq", 3) == 0)
+                    continue;
+                const report_merge_entry *e = report_merged_entry(m, i, d);
+                if (!e || !report_merge_has(e->relative_to_seq))
+                    continue;
+                double x = report_figures_modeled_relative(modes[mi], load_efficiency(e), p_seq);
+                if (!report_merge_has(x))
+                    continue;
+                if (s == -2)
+                    s = report_chart_series(c, tipf(t, "%s, %s", m->devices[d].label, modes[mi]),
+                                            REPORT_SERIES_POINTS,
+                                            style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, mi == 1));
+                report_chart_point(c, s, x, e->relative_to_seq,
+                                   tipf(t, "%s, %s, %s: %.3f relative to seq (measured), %.3f (modeled)",
+                                        m->devices[d].label, r->pattern, modes[mi], e->relative_to_seq,
+                                        x));
+            }
+        }
+    }
+    if (report_chart_count(c) == 0) {
+        report_chart_free(c);
+        f->n_charts = 0;
+        f->absent = str_printf("The results hold no pattern with both a measured relative_to_seq "
+                               "and a modeled efficiency beside a seq.");
+    }
+    return 0;
+}
+
+/* ---- 3. the address ramp --------------------------------------------- */
+
+static const char *const RAMP_PATTERNS[] = {
+    "seq", "offset", "stride:s=2", "reverse", "broadcast", "matrix-col",
+};
+#define RAMP_RULES_MAX 80
+
+static int build_ramp_one(report_figure *f, const model_geometry *geo, const char *spec, bw_buf *t,
+                          size_t index)
+{
+    model_pattern *p = NULL;
+    if (model_pattern_parse(spec, geo->lanes, 0, &p, NULL) != BW_OK || !p)
+        return 0; /* not in this catalogue: no small multiple */
+    int W = geo->lanes, rc = -1;
+    int64_t *addr = calloc((size_t)W, sizeof *addr);
+    int64_t *sorted = calloc((size_t)W, sizeof *sorted);
+    report_chart *c = NULL;
+    if (!addr || !sorted)
+        goto done;
+    int n_active = 0;
+    for (int lane = 0; lane < W; lane++) {
+        if (!model_lanes_has(&p->active, lane))
+            continue;
+        model_expr_env env = { lane, 0, lane, W };
+        if (model_expr_eval(p->expr, &env, &addr[lane], NULL) != BW_OK) {
+            rc = 0;
+            goto done;
+        }
+        sorted[n_active++] = addr[lane];
+    }
+    model_warp wc;
+    if (n_active == 0 || model_warp_count(geo, p->elem, addr, &p->active, &wc, NULL) != BW_OK) {
+        rc = 0;
+        goto done;
+    }
+    char id[32];
+    snprintf(id, sizeof id, "ramp-%zu", index);
+    c = report_chart_new(id, p->spec);
+    if (!c)
+        goto done;
+    report_chart_size(c, 330, 300);
+    report_chart_subtitle(c, tipf(t, "%lld sector%s, %.1f%% efficient (modeled)",
+                                  (long long)wc.sectors, wc.sectors == 1 ? "" : "s",
+                                  100 * wc.sector_efficiency));
+    report_chart_axis(c, 'x', "lane t (warp 0)", REPORT_AXIS_LINEAR);
+    report_chart_axis(c, 'y', "byte address (B)", REPORT_AXIS_LINEAR);
+    /* the touched sectors, each once, from the sorted addresses */
+    model_unit_counts uc;
+    model_warp_units(sorted, n_active, p->elem, geo->sector, geo->line, &uc);
+    int64_t s_lo = model_unit_of(uc.min_addr, geo->sector);
+    int64_t s_hi = model_unit_of(uc.max_byte, geo->sector);
+    report_chart_range(c, 'x', -0.5, W - 0.5);
+    /* one untouched sector either side (none below address 0) */
+    int64_t v_lo = s_lo > 0 ? s_lo - 1 : s_lo, v_hi = s_hi + 1;
+    report_chart_range(c, 'y', (double)(v_lo * geo->sector), (double)((v_hi + 1) * geo->sector));
+    int rs = report_chart_series(c, "touched sector (modeled)", REPORT_SERIES_RECTS,
+                                 style_of(1, 0, REPORT_MARKER_SQUARE, 0));
+    int64_t last = INT64_MIN;
+    int64_t k = 0;
+    for (int i = 0; i < n_active; i++) {
+        for (int64_t sec = model_unit_of(sorted[i], geo->sector);
+             sec <= model_unit_of(sorted[i] + p->elem - 1, geo->sector); sec++) {
+            if (sec <= last)
+                continue;
+            last = sec;
+            k++;
+            report_chart_rect(c, rs, -0.5, (double)(sec * geo->sector), W - 0.5,
+                              (double)((sec + 1) * geo->sector),
+                              tipf(t, "sector %lld: bytes %lld-%lld, touched (modeled; %lld of %lld)",
+                                   (long long)sec, (long long)(sec * geo->sector),
+                                   (long long)((sec + 1) * geo->sector - 1), (long long)k,
+                                   (long long)wc.sectors));
+        }
+    }
+    int64_t span_sectors = v_hi - v_lo + 1;
+    if (geo->sector != geo->line && span_sectors + 1 <= RAMP_RULES_MAX) {
+        int hs = report_chart_series(c, tipf(t, "sector boundary (S = %lld B)", (long long)geo->sector),
+                                     REPORT_SERIES_HRULES,
+                                     style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
+        for (int64_t sec = v_lo; sec <= v_hi + 1; sec++)
+            report_chart_point(c, hs, 0, (double)(sec * geo->sector), NULL);
+    }
+    int64_t l_lo = model_unit_of(v_lo * geo->sector, geo->line);
+    int64_t l_hi = model_unit_of((v_hi + 1) * geo->sector, geo->line);
+    if (l_hi - l_lo + 1 <= RAMP_RULES_MAX) {
+        int hl = report_chart_series(c,
+                                     geo->sector == geo->line
+                                         ? tipf(t, "sector = line boundary (%lld B)", (long long)geo->line)
+                                         : tipf(t, "line boundary (L = %lld B)", (long long)geo->line),
+                                     REPORT_SERIES_HRULES,
+                                     style_of(6, 0, REPORT_MARKER_CIRCLE, 0));
+        for (int64_t l = l_lo; l <= l_hi; l++)
+            report_chart_point(c, hl, 0, (double)(l * geo->line), NULL);
+    }
+    int ls = report_chart_series(c, "lane's first byte (requested)", REPORT_SERIES_POINTS,
+                                 style_of(0, 0, REPORT_MARKER_CIRCLE, 0));
+    for (int lane = 0; lane < W; lane++)
+        if (model_lanes_has(&p->active, lane))
+            report_chart_point(c, ls, lane, (double)addr[lane],
+                               tipf(t, "lane %d: bytes %lld-%lld (requested, %lld B)", lane,
+                                    (long long)addr[lane], (long long)(addr[lane] + p->elem - 1),
+                                    (long long)p->elem));
+    if (add_chart(f, c) != 0) {
+        c = NULL;
+        goto done;
+    }
+    c = NULL;
+    rc = 0;
+done:
+    report_chart_free(c);
+    free(addr);
+    free(sorted);
+    model_pattern_free(p);
+    return rc;
+}
+
+static int build_ramp(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    /* the first device whose sectors are smaller than its lines (both grids
+     * show), else the first with units at all */
+    long dev = -1;
+    for (int pass = 0; pass < 2 && dev < 0; pass++)
+        for (size_t d = 0; d < m->n_devices && dev < 0; d++) {
+            const report_merge_device *v = &m->devices[d];
+            if (v->lanes > 0 && v->sector_bytes > 0 && v->line_bytes > 0 &&
+                (pass == 1 || v->sector_bytes < v->line_bytes))
+                dev = (long)d;
+        }
+    if (dev < 0) {
+        f->absent = str_printf("No device in the results names its profile's warp width, sector and line.");
+        return 0;
+    }
+    const report_merge_device *d = &m->devices[dev];
+    model_geometry geo = { (int)d->lanes, d->sector_bytes, d->line_bytes, 0, 0 };
+    if (model_geometry_check(&geo, NULL) != BW_OK) {
+        f->absent = str_printf("The profile of %s (W = %lld, S = %lld B, L = %lld B) is not one the "
+                               "model accepts.", d->label, d->lanes, d->sector_bytes, d->line_bytes);
+        return 0;
+    }
+    free(f->caption);
+    f->caption = str_printf(
+        "What the model counts: warp 0's byte addresses (requested) against its lanes, under the "
+        "profile %s of %s (W = %lld, S = %lld B, L = %lld B), with the sector and line grid and "
+        "the sectors the warp touches shaded (modeled). One small multiple per main pattern.",
+        d->profile ? d->profile : "(unnamed)", d->label, d->lanes, d->sector_bytes, d->line_bytes);
+    if (!f->caption)
+        return -1;
+    size_t n = sizeof RAMP_PATTERNS / sizeof RAMP_PATTERNS[0];
+    for (size_t i = 0; i < n; i++)
+        if (build_ramp_one(f, &geo, RAMP_PATTERNS[i], t, i) != 0)
+            return -1;
+    return 0;
+}
+
+/* ---- 4. roofline ------------------------------------------------------ */
+
+static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    report_chart *c = NULL;
+    for (size_t r = 0; r < m->n_runs; r++) {
+        const report_merge_run *run = &m->runs[r];
+        if (!run->has_roofline || run->n_roof_points == 0)
+            continue;
+        if (!c) {
+            c = report_chart_new("roofline", "Roofline");
+            if (!c || add_chart(f, c) != 0)
+                return -1;
+            report_chart_subtitle(c, "points: measured sweep; dashed: the roof min(P, I x B) modeled from the measured peaks");
+            report_chart_axis(c, 'x', "arithmetic intensity (FLOP/byte, requested; log2 scale)",
+                              REPORT_AXIS_LOG2);
+            report_chart_axis(c, 'y', "performance (GFLOP/s, log10 scale)", REPORT_AXIS_LOG10);
+        }
+        const report_merge_device *d = &m->devices[run->device];
+        int col = colour_of(run->device);
+        char *name = d->n_runs > 1 ? str_printf("%s (run %zu)", d->label, r + 1)
+                                   : str_printf("%s", d->label);
+        if (!name)
+            return -1;
+        int ps = report_chart_series(c, tipf(t, "%s, measured", name), REPORT_SERIES_LINE_POINTS,
+                                     style_of(col, 0, REPORT_MARKER_SQUARE, 0));
+        double imin = INFINITY, imax = -INFINITY;
+        for (size_t k = 0; k < run->n_roof_points; k++) {
+            const report_merge_roof_point *pt = &run->roof_points[k];
+            if (pt->intensity > 0) {
+                imin = fmin(imin, pt->intensity);
+                imax = fmax(imax, pt->intensity);
+            }
+            report_chart_point(c, ps, pt->intensity, pt->gflops,
+                               tipf(t, "%s: %.4g FLOP/byte (requested), %.3f GFLOP/s and %.3f GB/s "
+                                       "(measured)",
+                                    name, pt->intensity, pt->gflops, pt->gbs));
+        }
+        double P = run->roof_peak_gflops, B = run->roof_peak_gbs;
+        if (P > 0 && B > 0 && imin <= imax) {
+            int rs = report_chart_series(c, tipf(t, "%s, roof (modeled)", name), REPORT_SERIES_LINE,
+                                         style_of(col, 1, REPORT_MARKER_CIRCLE, 0));
+            double ridge = P / B;
+            report_chart_point(c, rs, imin, fmin(P, imin * B), NULL);
+            if (ridge > imin && ridge < imax)
+                report_chart_point(c, rs, ridge, P, NULL);
+            report_chart_point(c, rs, imax, fmin(P, imax * B), NULL);
+        }
+        free(name);
+    }
+    if (!c)
+        f->absent = str_printf("The results carry no roofline (runs[].roofline: bwlab run without "
+                               "--no-roofline measures one).");
+    return 0;
+}
+
+/* ---- 5. bank conflicts ------------------------------------------------ */
+
+static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    report_chart *c = NULL;
+    for (size_t d = 0; d < m->n_devices; d++) {
+        int s = -2;
+        for (size_t i = 0; i < m->n_rows; i++) {
+            if (is_global(&m->rows[i]))
+                continue;
+            const report_merge_entry *e = report_merged_entry(m, i, d);
+            if (!e || e->conflict_ways < 1 || !report_merge_has(e->local_gbs))
+                continue;
+            if (!c) {
+                c = report_chart_new("bank", "Bank-conflict ways against local-memory throughput");
+                if (!c || add_chart(f, c) != 0)
+                    return -1;
+                report_chart_subtitle(c, "ways modeled from the profile's banks; throughput measured");
+                report_chart_axis(c, 'x', "bank-conflict ways (modeled; log2 scale)", REPORT_AXIS_LOG2);
+                report_chart_axis(c, 'y', "local-memory throughput (GB/s, measured)", REPORT_AXIS_LINEAR);
+            }
+            if (s == -2)
+                s = report_chart_series(c, m->devices[d].label, REPORT_SERIES_POINTS,
+                                        style_of(colour_of(d), 0, REPORT_MARKER_DIAMOND, 0));
+            report_chart_point(c, s, (double)e->conflict_ways, e->local_gbs,
+                               tipf(t, "%s, %s: %lld-way (modeled), %.3f GB/s local (measured)",
+                                    m->devices[d].label, m->rows[i].pattern, e->conflict_ways,
+                                    e->local_gbs));
+        }
+    }
+    if (!c)
+        f->absent = str_printf("The results carry no bank items (local-memory patterns with "
+                               "conflict_ways and local_gbs).");
+    return 0;
+}
+
+/* ---- 6-8. the probe's charts ------------------------------------------- */
+
+/* The name of a probe record's line: the device's label, with "(probe K)"
+ * when the device has more than one record that draws in this chart
+ * (ladder: ladder records; else transfer records). */
+static char *probe_name(const report_merged *m, size_t k, int ladder)
+{
+    const report_merge_probe *p = &m->probes[k];
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_probes; i++)
+        if (m->probes[i].device == p->device && (ladder ? m->probes[i].n_ladder : m->probes[i].n_transfers))
+            n++;
+    const char *label = m->devices[p->device].label;
+    return n > 1 ? str_printf("%s (%s %zu)", label, p->from_run ? "run --transfers, record" : "probe", k + 1)
+                 : str_printf("%s", label);
+}
+
+static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    report_chart *c = NULL;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        if (p->n_ladder == 0)
+            continue;
+        if (!c) {
+            c = report_chart_new("cache", "Cache ladder: read bandwidth against working set");
+            if (!c || add_chart(f, c) != 0)
+                return -1;
+            report_chart_subtitle(c, "circles: read GB/s per working set; hollow diamonds: detected cache levels");
+            report_chart_axis(c, 'x', "working set (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
+            report_chart_axis_bytes(c, 'x');
+            report_chart_axis(c, 'y', "read bandwidth (GB/s, measured; log10 scale)", REPORT_AXIS_LOG10);
+        }
+        char *name = probe_name(m, k, 1);
+        if (!name)
+            return -1;
+        int col = colour_of(p->device);
+        int ls = report_chart_series(c, tipf(t, "%s, measured", name), REPORT_SERIES_LINE_POINTS,
+                                     style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
+        for (size_t i = 0; i < p->n_ladder; i++) {
+            const report_merge_ladder_point *q = &p->ladder[i];
+            report_chart_point(c, ls, q->bytes, q->read_gbs,
+                               tipf(t, "%s: %.0f B working set (requested): %.3f GB/s read (measured)", name,
+                                    q->bytes, q->read_gbs));
+        }
+        if (p->n_levels) {
+            int vs = report_chart_series(c, tipf(t, "%s, cache levels (measured)", name), REPORT_SERIES_POINTS,
+                                         style_of(col, 0, REPORT_MARKER_DIAMOND, 1));
+            for (size_t i = 0; i < p->n_levels; i++) {
+                const report_merge_level *v = &p->levels[i];
+                report_chart_point(c, vs, v->size_bytes, v->read_gbs,
+                                   tipf(t, "%s: cache level %zu (measured): plateau up to %.0f B, %.3f GB/s read, "
+                                           "%.3f ns per load (medians, measured)",
+                                        name, i + 1, v->size_bytes, v->read_gbs, v->latency_ns));
+            }
+        }
+        free(name);
+    }
+    if (!c)
+        f->absent = str_printf("The inputs carry no cache ladder (a bwlab probe results file: bwlab probe "
+                               "--format json --output FILE).");
+    return 0;
+}
+
+static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    report_chart *c = NULL;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        if (p->n_ladder == 0)
+            continue;
+        if (!c) {
+            c = report_chart_new("latency", "Latency ladder: ns per dependent load against working set");
+            if (!c || add_chart(f, c) != 0)
+                return -1;
+            report_chart_subtitle(c, "solid: one work-item; dashed: one work-item per compute unit at once "
+                                     "(all measured)");
+            report_chart_axis(c, 'x', "working set (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
+            report_chart_axis_bytes(c, 'x');
+            report_chart_axis(c, 'y', "latency (ns per load, measured; log10 scale)", REPORT_AXIS_LOG10);
+        }
+        char *name = probe_name(m, k, 1);
+        if (!name)
+            return -1;
+        int col = colour_of(p->device);
+        int one = report_chart_series(c, tipf(t, "%s, one work-item", name), REPORT_SERIES_LINE_POINTS,
+                                      style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
+        for (size_t i = 0; i < p->n_ladder; i++) {
+            const report_merge_ladder_point *q = &p->ladder[i];
+            report_chart_point(c, one, q->bytes, q->latency_ns,
+                               tipf(t, "%s: %.0f B working set (requested): %.3f ns per load, one work-item "
+                                       "(measured)",
+                                    name, q->bytes, q->latency_ns));
+        }
+        int any_cu = 0;
+        for (size_t i = 0; i < p->n_ladder; i++)
+            any_cu |= report_merge_has(p->ladder[i].latency_per_cu_ns);
+        if (any_cu) {
+            int cu = report_chart_series(c, tipf(t, "%s, per compute unit", name), REPORT_SERIES_LINE_POINTS,
+                                         style_of(col, 1, REPORT_MARKER_SQUARE, 1));
+            for (size_t i = 0; i < p->n_ladder; i++) {
+                const report_merge_ladder_point *q = &p->ladder[i];
+                report_chart_point(c, cu, q->bytes, q->latency_per_cu_ns,
+                                   tipf(t, "%s: %.0f B working set (requested): %.3f ns per load, one work-item "
+                                           "per compute unit (measured)",
+                                        name, q->bytes, q->latency_per_cu_ns));
+            }
+        }
+        free(name);
+    }
+    if (!c)
+        f->absent = str_printf("The inputs carry no latency ladder (a bwlab probe results file: bwlab probe "
+                               "--format json --output FILE).");
+    return 0;
+}
+
+static int build_transfers(const report_merged *m, report_figure *f, bw_buf *t)
+{
+    /* the variants: line dash by memory, marker by direction, hollow when
+     * not blocking */
+    static const char *const dirs[] = { "h2d", "d2h" }, *const mems[] = { "pinned", "pageable" };
+    static const char *const dir_words[] = { "host to device", "device to host" };
+    report_chart *c = NULL;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        if (p->n_transfers == 0)
+            continue;
+        if (!c) {
+            c = report_chart_new("transfers", "Host-device transfer bandwidth against size");
+            if (!c || add_chart(f, c) != 0)
+                return -1;
+            report_chart_size(c, 760, 400);
+            report_chart_subtitle(c, "colour: device; circle: h2d, square: d2h; solid: pinned, dashed: pageable; "
+                                     "hollow: non-blocking");
+            report_chart_axis(c, 'x', "copy size (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
+            report_chart_axis_bytes(c, 'x');
+            report_chart_axis(c, 'y', "bandwidth (GB/s, measured; log10 scale)", REPORT_AXIS_LOG10);
+        }
+        char *name = probe_name(m, k, 0);
+        if (!name)
+            return -1;
+        int col = colour_of(p->device);
+        for (int di = 0; di < 2; di++)
+            for (int mi = 0; mi < 2; mi++)
+                for (int blk = 1; blk >= 0; blk--) {
+                    int s = -2;
+                    for (size_t i = 0; i < p->n_transfers; i++) {
+                        const report_merge_transfer *x = &p->transfers[i];
+                        if (strcmp(x->direction, dirs[di]) != 0 || strcmp(x->memory, mems[mi]) != 0 ||
+                            x->blocking != blk)
+                            continue;
+                        if (s == -2)
+                            s = report_chart_series(
+                                c, tipf(t, "%s, %s, %s, %s", name, dirs[di], mems[mi], blk ? "blocking" : "non-blocking"),
+                                REPORT_SERIES_LINE_POINTS,
+                                style_of(col, mi == 1, di ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, !blk));
+                        report_chart_point(c, s, x->bytes, x->gbs,
+                                           tipf(t, "%s: %.0f B %s, %s, %s (requested): %.3f GB/s, %.2f us per "
+                                                   "copy (measured)",
+                                                name, x->bytes, dir_words[di], mems[mi],
+                                                blk ? "blocking" : "non-blocking", x->gbs, x->us));
+                    }
+                }
+        free(name);
+    }
+    if (!c)
+        f->absent = str_printf("The inputs carry no host-device transfers (bwlab probe --format json, or bwlab "
+                               "run --transfers).");
+    return 0;
+}
+
+/* ---- all ---------------------------------------------------------------- */
+
+void report_figures_free(report_figure figs[REPORT_FIGURES])
+{
+    for (int i = 0; i < REPORT_FIGURES; i++) {
+        for (size_t k = 0; k < figs[i].n_charts; k++)
+            report_chart_free(figs[i].charts[k]);
+        free(figs[i].charts);
+        free(figs[i].heading);
+        free(figs[i].caption);
+        free(figs[i].absent);
+        memset(&figs[i], 0, sizeof figs[i]);
+    }
+}
+
+bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FIGURES],
+                             bw_error *err)
+{
+    memset(out, 0, REPORT_FIGURES * sizeof *out);
+    static const struct {
+        const char *id, *heading, *caption;
+        int (*build)(const report_merged *, report_figure *, bw_buf *);
+    } spec[REPORT_FIGURES] = {
+        { "stride", "Effective bandwidth against stride",
+          "One line per device: the measured median effective bandwidth of stride:s=N (requested "
+          "bytes over the median kernel time). Dashed, in the same colour: the model's prediction, "
+          "the device's measured seq bandwidth times the model's bandwidth relative to seq (read: p / p_seq; "
+          "copy: 2p / (p + p_seq), the store being as coalesced as seq's load; p = requested / "
+          "instruction-model bytes of the loads, or warp 0's sector efficiency where a file lacks "
+          "it). What the device would reach if its time followed the modeled bytes: modeled, not "
+          "a measurement.",
+          build_stride },
+        { "model", "Measured against modeled",
+          "Every global-memory pattern on every device: measured bandwidth relative to seq (same "
+          "run, same access mode) against the model's relative bandwidth. On the dashed line y = x the "
+          "device behaves as the model counts; above it, it beats the model; below, it misses it.",
+          build_model },
+        { "ramp", "The address ramp", NULL, build_ramp },
+        { "roofline", "Roofline",
+          "Each device's short roofline sweep (measured GFLOP/s at each requested intensity) "
+          "under its roof min(P, I x B), modeled from the measured peaks.",
+          build_roofline },
+        { "bank", "Bank conflicts",
+          "Local-memory bank patterns: the modeled bank-conflict ways against the measured "
+          "local-memory throughput, per device.",
+          build_bank },
+        { "cache", "Cache ladder",
+          "bwlab probe's read sweep: the measured read bandwidth at each working-set size, one line per "
+          "device, with the cache levels the probe detected (the largest working set on each plateau) "
+          "marked.",
+          build_cache },
+        { "latency", "Latency ladder",
+          "bwlab probe's pointer chase: the measured time per dependent load at each working-set size, one "
+          "work-item (solid) and one work-item per compute unit at once (dashed), one colour per device.",
+          build_latency },
+        { "transfers", "Host-device transfers",
+          "Copies between host and device (bwlab probe, or bwlab run --transfers): measured GB/s (bytes over "
+          "the wall-clock time per copy) against the requested size, one line per device, direction, "
+          "memory (pinned: CL_MEM_ALLOC_HOST_PTR and map; pageable: malloc) and blocking.",
+          build_transfers },
+    };
+    bw_buf t = BW_BUF_INIT;
+    for (int i = 0; i < REPORT_FIGURES; i++) {
+        out[i].id = spec[i].id;
+        out[i].heading = str_printf("%s", spec[i].heading);
+        out[i].caption = spec[i].caption ? str_printf("%s", spec[i].caption) : NULL;
+        if (!out[i].heading || (spec[i].caption && !out[i].caption) ||
+            spec[i].build(m, &out[i], &t) != 0 || bw_buf_failed(&t)) {
+            bw_buf_free(&t);
+            report_figures_free(out);
+            return bw_error_set(err, BW_E_NOMEM, "out of memory while building the report's charts");
+        }
+    }
+    bw_buf_free(&t);
+    return BW_OK;
+}

@@ -1,0 +1,419 @@
+/* report_html: the self-contained report page (report_html.h). */
+#include "report_html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bwlab_config.h"
+#include "report_chart.h"
+#include "report_figures.h"
+
+#define esc report_chart_escape
+
+static const char CSS[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;"
+    "max-width:1400px;padding:0 16px;color:#222;background:#fff;line-height:1.4}\n"
+    "h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;"
+    "border-bottom:1px solid #ddd;padding-bottom:.2em}\n"
+    "table{border-collapse:collapse;margin:.6em 0;font-size:.88em}\n"
+    "th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}\n"
+    "th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums;"
+    "white-space:nowrap}\n"
+    ".kind{color:#666;font-size:.85em}.absent{color:#666;font-style:italic}\n"
+    ".diag-error{color:#a00}.diag-note{color:#555}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:12px}\n"
+    "svg.chart{border:1px solid #e4e4e4;background:#fff;max-width:100%;height:auto}\n"
+    "svg.chart text{font-family:system-ui,sans-serif;fill:#222}\n"
+    "svg.chart text.title{font-size:14px;font-weight:600}\n"
+    "svg.chart text.subtitle{font-size:11px;fill:#555}\n"
+    "svg.chart text.tick{font-size:11px;fill:#444}\n"
+    "svg.chart text.axis{font-size:12px}svg.chart text.legend{font-size:11.5px}\n"
+    "svg.chart .pt:hover{fill-opacity:.15}\n"
+    "code{font-size:.92em}.wrap{overflow-x:auto}\n";
+
+static void num_cell(bw_buf *o, double v, const char *fmt_unit)
+{
+    if (!report_merge_has(v)) {
+        bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
+        return;
+    }
+    bw_buf_puts(o, "<td class=\"num\">");
+    bw_buf_printf(o, "%.2f", v);
+    if (fmt_unit)
+        bw_buf_puts(o, fmt_unit);
+    bw_buf_puts(o, "</td>");
+}
+
+static void text_cell(bw_buf *o, const char *s)
+{
+    bw_buf_puts(o, "<td>");
+    esc(o, s ? s : "-");
+    bw_buf_puts(o, "</td>");
+}
+
+static void ll_cell(bw_buf *o, long long v)
+{
+    if (v < 0)
+        bw_buf_puts(o, "<td class=\"num\">-</td>");
+    else
+        bw_buf_printf(o, "<td class=\"num\">%lld</td>", v);
+}
+
+static void provenance(const report_merged *m, bw_buf *o)
+{
+    bw_buf_puts(o, "<section id=\"devices\"><h2>Devices</h2>\n<div class=\"wrap\"><table>\n"
+                   "<tr><th>label</th><th>vendor</th><th>name</th><th>driver</th><th>platform</th>"
+                   "<th>type</th><th>compute units</th><th>clock (MHz)</th><th>global memory (B)</th>"
+                   "<th>profile (W, S, L)</th><th>runs</th><th>nominal entry</th></tr>\n");
+    for (size_t d = 0; d < m->n_devices; d++) {
+        const report_merge_device *v = &m->devices[d];
+        bw_buf_puts(o, "<tr>");
+        text_cell(o, v->label);
+        text_cell(o, v->vendor);
+        text_cell(o, v->name);
+        text_cell(o, v->driver_version);
+        bw_buf_puts(o, "<td>");
+        esc(o, v->platform ? v->platform : "-");
+        if (v->platform_version) {
+            bw_buf_puts(o, " (");
+            esc(o, v->platform_version);
+            bw_buf_puts(o, ")");
+        }
+        bw_buf_puts(o, "</td>");
+        text_cell(o, v->type);
+        ll_cell(o, v->compute_units);
+        ll_cell(o, v->clock_mhz);
+        ll_cell(o, v->global_mem_bytes);
+        bw_buf_puts(o, "<td>");
+        esc(o, v->profile ? v->profile : "-");
+        bw_buf_printf(o, " (%lld, %lld B, %lld B)</td>", v->lanes, v->sector_bytes, v->line_bytes);
+        bw_buf_printf(o, "<td class=\"num\">%zu</td>", v->n_runs);
+        text_cell(o, v->nominal_name);
+        bw_buf_puts(o, "</tr>\n");
+    }
+    bw_buf_puts(o, "</table></div>\n");
+
+    bw_buf_puts(o, "<h3>Runs</h3>\n<div class=\"wrap\"><table>\n"
+                   "<tr><th>#</th><th>file</th><th>device</th><th>date</th><th>host</th><th>os</th>"
+                   "<th>bwlab</th><th>schema</th><th>status</th><th>notes</th><th>command line</th></tr>\n");
+    for (size_t r = 0; r < m->n_runs; r++) {
+        const report_merge_run *run = &m->runs[r];
+        bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", r + 1);
+        text_cell(o, run->file);
+        text_cell(o, run->device < m->n_devices ? m->devices[run->device].label : NULL);
+        text_cell(o, run->date);
+        text_cell(o, run->host);
+        text_cell(o, run->os);
+        text_cell(o, run->tool_version);
+        ll_cell(o, run->schema_version);
+        bw_buf_puts(o, "<td>");
+        esc(o, run->status ? run->status : "-");
+        if (run->failure) {
+            bw_buf_puts(o, ": ");
+            esc(o, run->failure);
+        }
+        bw_buf_puts(o, "</td><td>");
+        const char *sep = "";
+        if (run->partial) {
+            bw_buf_puts(o, "partial journal");
+            sep = "; ";
+        }
+        if (run->interrupted) {
+            bw_buf_printf(o, "%sinterrupted", sep);
+            sep = "; ";
+        }
+        if (run->noisy) {
+            bw_buf_printf(o, "%snoisy machine (measured)", sep);
+            sep = "; ";
+        }
+        if (run->has_roofline) {
+            bw_buf_printf(o, "%sroofline", sep);
+            sep = "; ";
+        }
+        if (run->note) {
+            bw_buf_puts(o, sep);
+            esc(o, run->note);
+        }
+        bw_buf_puts(o, "</td><td><code>");
+        esc(o, run->command_line ? run->command_line : "-");
+        bw_buf_puts(o, "</code></td></tr>\n");
+    }
+    bw_buf_puts(o, "</table></div>\n");
+    if (m->n_probes) {
+        bw_buf_puts(o, "<h3>Probes</h3>\n<div class=\"wrap\"><table id=\"probe-table\">\n"
+                       "<tr><th>#</th><th>file</th><th>device</th><th>source</th><th>date</th>"
+                       "<th>inferred unit (B, measured)</th><th>profile sector, line (B)</th>"
+                       "<th>launch latency (us, measured)</th><th>cache levels (measured)</th>"
+                       "<th>notes</th></tr>\n");
+        for (size_t k = 0; k < m->n_probes; k++) {
+            const report_merge_probe *p = &m->probes[k];
+            bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", k + 1);
+            text_cell(o, p->file);
+            text_cell(o, m->devices[p->device].label);
+            text_cell(o, p->from_run ? "bwlab run --transfers" : "bwlab probe");
+            text_cell(o, p->date);
+            if (p->inferred_unit_bytes > 0)
+                ll_cell(o, p->inferred_unit_bytes);
+            else
+                bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
+            if (p->profile_unit_bytes > 0 && p->profile_line_bytes > 0)
+                bw_buf_printf(o, "<td class=\"num\">%lld, %lld</td>", p->profile_unit_bytes, p->profile_line_bytes);
+            else
+                bw_buf_puts(o, "<td class=\"num\">-</td>");
+            num_cell(o, p->launch_latency_us, NULL);
+            bw_buf_puts(o, "<td>");
+            for (size_t l = 0; l < p->n_levels; l++)
+                bw_buf_printf(o, "%slevel %zu: %.0f B, %.2f GB/s, %.2f ns", l ? "<br>" : "", l + 1,
+                              p->levels[l].size_bytes, p->levels[l].read_gbs, p->levels[l].latency_ns);
+            if (!p->n_levels)
+                bw_buf_puts(o, "-");
+            bw_buf_puts(o, "</td>");
+            text_cell(o, p->note ? p->note : (p->status && strcmp(p->status, "probed") ? p->status : NULL));
+            bw_buf_puts(o, "</tr>\n");
+        }
+        bw_buf_puts(o, "</table></div>\n");
+    }
+    bw_buf_puts(o, "</section>\n");
+}
+
+static void device_header(const report_merged *m, bw_buf *o, const char *first)
+{
+    bw_buf_printf(o, "<tr><th>%s</th><th>access</th>", first);
+    for (size_t d = 0; d < m->n_devices; d++) {
+        bw_buf_puts(o, "<th>");
+        esc(o, m->devices[d].label);
+        bw_buf_puts(o, "</th>");
+    }
+    bw_buf_puts(o, "</tr>\n");
+}
+
+static void tables(const report_merged *m, bw_buf *o)
+{
+    bw_buf_puts(o, "<section id=\"tables\"><h2>Comparison</h2>\n"
+                   "<p>Each cell: the measured effective bandwidth (median across runs), and below "
+                   "it the measured bandwidth relative to the device's <code>seq</code> in the same "
+                   "run and access mode. A cell measured in several runs shows their min-max. "
+                   "<span class=\"kind\">All measured.</span></p>\n"
+                   "<div class=\"wrap\"><table id=\"main-table\">\n");
+    device_header(m, o, "pattern");
+    for (size_t i = 0; i < m->n_rows; i++) {
+        const report_merge_row *r = &m->rows[i];
+        bw_buf_puts(o, "<tr><td><code>");
+        esc(o, r->pattern);
+        bw_buf_puts(o, "</code></td>");
+        text_cell(o, r->access);
+        for (size_t d = 0; d < m->n_devices; d++) {
+            const report_merge_entry *e = report_merged_entry(m, i, d);
+            if (!e || !report_merge_has(e->effective_gbs)) {
+                bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
+                continue;
+            }
+            bw_buf_printf(o, "<td class=\"num\">%.2f GB/s", e->effective_gbs);
+            if (report_merge_has(e->relative_to_seq))
+                bw_buf_printf(o, "<br>%.3f &times; seq", e->relative_to_seq);
+            else if (report_merge_has(e->relative_to_reference))
+                bw_buf_printf(o, "<br>%.3f &times; reference", e->relative_to_reference);
+            if (report_merge_has(e->relative_to_baseline))
+                bw_buf_printf(o, "<br>%.3f &times; baseline", e->relative_to_baseline);
+            if (e->n_measured > 1)
+                bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %.2f-%.2f</span>",
+                              e->n_measured, e->effective_min, e->effective_max);
+            bw_buf_puts(o, "</td>");
+        }
+        bw_buf_puts(o, "</tr>\n");
+    }
+    bw_buf_puts(o, "</table></div>\n");
+
+    bw_buf_puts(o, "<h3>Model</h3>\n<p>Per device: the modeled sector efficiency of warp 0 under "
+                   "the device's profile (modeled), beside the measured bandwidth relative to "
+                   "<code>seq</code> (measured).</p>\n<div class=\"wrap\"><table id=\"model-table\">\n");
+    device_header(m, o, "pattern");
+    for (size_t i = 0; i < m->n_rows; i++) {
+        const report_merge_row *r = &m->rows[i];
+        bw_buf_puts(o, "<tr><td><code>");
+        esc(o, r->pattern);
+        bw_buf_puts(o, "</code></td>");
+        text_cell(o, r->access);
+        for (size_t d = 0; d < m->n_devices; d++) {
+            const report_merge_entry *e = report_merged_entry(m, i, d);
+            if (!e) {
+                bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
+                continue;
+            }
+            bw_buf_puts(o, "<td class=\"num\">");
+            if (report_merge_has(e->sector_efficiency))
+                bw_buf_printf(o, "%.1f%% modeled", 100 * e->sector_efficiency);
+            else if (e->conflict_ways > 0)
+                bw_buf_printf(o, "%lld-way modeled", e->conflict_ways);
+            else
+                bw_buf_puts(o, "-");
+            if (report_merge_has(e->relative_to_seq))
+                bw_buf_printf(o, "<br>%.3f measured", e->relative_to_seq);
+            bw_buf_puts(o, "</td>");
+        }
+        bw_buf_puts(o, "</tr>\n");
+    }
+    bw_buf_puts(o, "</table></div>\n");
+
+    int any_nominal = 0;
+    for (size_t d = 0; d < m->n_devices; d++)
+        any_nominal |= m->devices[d].nominal_name != NULL;
+    if (any_nominal) {
+        bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n<div class=\"wrap\"><table id=\"nominal-table\">\n"
+                       "<tr><th>device</th><th>nominal entry</th><th>nominal DRAM (GB/s)</th>"
+                       "<th>seq (GB/s, measured)</th><th>seq of nominal</th>"
+                       "<th>tuned copy peak (GB/s, measured)</th><th>nominal FP32 (GFLOP/s)</th>"
+                       "<th>roofline peak (GFLOP/s, measured)</th><th>of nominal FP32</th>"
+                       "<th>sources</th></tr>\n");
+        for (size_t d = 0; d < m->n_devices; d++) {
+            const report_merge_device *v = &m->devices[d];
+            if (!v->nominal_name)
+                continue;
+            bw_buf_puts(o, "<tr>");
+            text_cell(o, v->label);
+            text_cell(o, v->nominal_name);
+            num_cell(o, v->nominal_dram_gbs, NULL);
+            num_cell(o, v->seq_gbs, NULL);
+            num_cell(o, report_merge_has(v->seq_gbs) && v->nominal_dram_gbs > 0
+                            ? 100 * v->seq_gbs / v->nominal_dram_gbs
+                            : NAN,
+                     "%");
+            num_cell(o, v->peak_copy_gbs, NULL);
+            num_cell(o, v->nominal_fp32_gflops, NULL);
+            double roof = NAN; /* the best short roofline of its runs */
+            for (size_t r = 0; r < m->n_runs; r++)
+                if (m->runs[r].device == d && m->runs[r].has_roofline &&
+                    report_merge_has(m->runs[r].roof_peak_gflops) &&
+                    !(m->runs[r].roof_peak_gflops <= roof))
+                    roof = m->runs[r].roof_peak_gflops;
+            num_cell(o, roof, NULL);
+            num_cell(o, report_merge_has(roof) && v->nominal_fp32_gflops > 0
+                            ? 100 * roof / v->nominal_fp32_gflops
+                            : NAN,
+                     "%");
+            bw_buf_puts(o, "<td>DRAM: ");
+            esc(o, v->nominal_dram_source ? v->nominal_dram_source : "-");
+            bw_buf_puts(o, "<br>FP32: ");
+            esc(o, v->nominal_fp32_source ? v->nominal_fp32_source : "-");
+            bw_buf_puts(o, "</td>");
+            bw_buf_puts(o, "</tr>\n");
+        }
+        bw_buf_puts(o, "</table></div>\n");
+    }
+    bw_buf_puts(o, "</section>\n");
+}
+
+static void diagnostics(const report_merged *m, bw_buf *o)
+{
+    if (m->n_diags == 0)
+        return;
+    bw_buf_puts(o, "<section id=\"diagnostics\"><h2>Inputs skipped or noted</h2>\n<ul>\n");
+    for (size_t i = 0; i < m->n_diags; i++) {
+        const report_merge_diag *g = &m->diags[i];
+        bw_buf_printf(o, "<li class=\"%s\"><code>", g->is_error ? "diag-error" : "diag-note");
+        esc(o, g->file);
+        bw_buf_puts(o, "</code>: ");
+        esc(o, g->message);
+        bw_buf_puts(o, "</li>\n");
+    }
+    bw_buf_puts(o, "</ul></section>\n");
+}
+
+static bw_code figures(const report_merged *m, bw_buf *o, bw_error *err)
+{
+    report_figure figs[REPORT_FIGURES];
+    bw_code rc = report_figures_build(m, figs, err);
+    if (rc != BW_OK)
+        return rc;
+    bw_buf_puts(o, "<section id=\"charts\"><h2>Charts</h2>\n<p>Hover over a point for its exact "
+                   "value and kind. Colours: the Okabe-Ito palette, one per device.</p>\n");
+    for (int i = 0; i < REPORT_FIGURES && rc == BW_OK; i++) {
+        const report_figure *f = &figs[i];
+        size_t points = 0;
+        for (size_t k = 0; k < f->n_charts; k++)
+            points += report_chart_count(f->charts[k]);
+        bw_buf_printf(o,
+                      "<section class=\"figure\" id=\"fig-%s\" data-figure=\"%s\" data-charts=\"%zu\" "
+                      "data-points=\"%zu\">\n<h3>%d. ",
+                      f->id, f->id, f->n_charts, points, i + 1);
+        esc(o, f->heading);
+        bw_buf_puts(o, "</h3>\n");
+        if (f->caption) {
+            bw_buf_puts(o, "<p>");
+            esc(o, f->caption);
+            bw_buf_puts(o, "</p>\n");
+        }
+        if (f->absent) {
+            bw_buf_puts(o, "<p class=\"absent\">Not drawn: ");
+            esc(o, f->absent);
+            bw_buf_puts(o, "</p>\n");
+        }
+        if (f->n_charts) {
+            bw_buf_puts(o, "<div class=\"charts\">\n");
+            for (size_t k = 0; k < f->n_charts && rc == BW_OK; k++)
+                rc = report_chart_svg(f->charts[k], o, err);
+            bw_buf_puts(o, "</div>\n");
+        }
+        bw_buf_puts(o, "</section>\n");
+    }
+    bw_buf_puts(o, "</section>\n");
+    report_figures_free(figs);
+    return rc;
+}
+
+bw_code report_html_render(const report_merged *m, const report_html_options *o, bw_buf *out,
+                           bw_error *err)
+{
+    const char *title = o && o->title ? o->title : "bwlab report";
+    bw_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                     "<meta name=\"generator\" content=\"bwlab " BWLAB_VERSION "\">\n<title>");
+    esc(out, title);
+    bw_buf_printf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", CSS);
+    esc(out, title);
+    bw_buf_puts(out, "</h1>\n<p>");
+    bw_buf_printf(out, "%zu result file%s, %zu device%s, %zu run%s", m->n_files,
+                  m->n_files == 1 ? "" : "s", m->n_devices, m->n_devices == 1 ? "" : "s",
+                  m->n_runs, m->n_runs == 1 ? "" : "s");
+    if (m->n_probes)
+        bw_buf_printf(out, ", %zu probe record%s", m->n_probes, m->n_probes == 1 ? "" : "s");
+    if (o && o->generated) {
+        bw_buf_puts(out, "; written ");
+        esc(out, o->generated);
+    }
+    bw_buf_puts(out, " by bwlab " BWLAB_VERSION);
+    if (o && o->argc > 0) {
+        bw_buf_puts(out, " (<code>");
+        for (int i = 0; i < o->argc; i++) {
+            if (i)
+                bw_buf_putc(out, ' ');
+            esc(out, o->argv[i]);
+        }
+        bw_buf_puts(out, "</code>)");
+    }
+    bw_buf_puts(out, ".</p>\n<p>Every number says its kind: <b>requested</b> (what the program "
+                     "asked for), <b>modeled</b> (counted by bwlab's transaction model from the "
+                     "addresses, never observed traffic) or <b>measured</b> (from kernel timings "
+                     "on the device). Absent figures read \"not measured\", never 0.</p>\n");
+    /* short sections first, then the charts, then the long tables */
+    diagnostics(m, out);
+    provenance(m, out);
+    bw_code rc = figures(m, out, err);
+    tables(m, out);
+    bw_buf_puts(out, "</body>\n</html>\n");
+    if (rc == BW_OK && bw_buf_failed(out))
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory while writing the HTML report");
+    return rc;
+}
+
+bw_code report_html_write(const report_merged *m, const report_html_options *o, FILE *out,
+                          bw_error *err)
+{
+    bw_buf b = BW_BUF_INIT;
+    bw_code rc = report_html_render(m, o, &b, err);
+    if (rc == BW_OK && (fwrite(bw_buf_str(&b), 1, b.len, out) != b.len || fflush(out) != 0))
+        rc = bw_error_set(err, BW_E_IO, "cannot write the HTML report");
+    bw_buf_free(&b);
+    return rc;
+}

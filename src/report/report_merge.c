@@ -1,0 +1,1202 @@
+#include "report_merge.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "bw_file.h"
+#include "report_merge_probe.h"
+#include "report_probe.h"
+#include "report_results.h"
+
+/* ---- small helpers ---- */
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+/* Makes room for one more element of size sz in *arr (count n, capacity
+ * *cap); 0 when out of memory. */
+static int grow(void **arr, size_t n, size_t *cap, size_t sz)
+{
+    if (n < *cap)
+        return 1;
+    size_t nc = *cap ? *cap * 2 : 8;
+    void *p = realloc(*arr, nc * sz);
+    if (!p)
+        return 0;
+    *arr = p;
+    *cap = nc;
+    return 1;
+}
+#define GROW(arr, n, cap) grow((void **)&(arr), (n), &(cap), sizeof *(arr))
+
+static const char *json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+/* The checker: the first problem found in one file, as "WHERE: WHAT". */
+typedef struct chk {
+    char msg[512];
+    int bad;
+} chk;
+
+static void chk_fail(chk *c, const char *fmt, ...) BW_PRINTF(2, 3);
+static void chk_fail(chk *c, const char *fmt, ...)
+{
+    if (c->bad)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
+    va_end(ap);
+    c->bad = 1;
+}
+
+/* An optional number: absent or null is NAN; another type is an error. */
+static double opt_num(chk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return NAN;
+    if (!json_is_number(v)) {
+        chk_fail(c, "%s.%s is %s, expected a number or null", where, key, json_kind(v));
+        return NAN;
+    }
+    return json_number_value(v);
+}
+
+/* An optional integer: -1 when absent or null. */
+static long long opt_int(chk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return -1;
+    if (!json_is_integer(v)) {
+        chk_fail(c, "%s.%s is %s, expected an integer or null", where, key, json_kind(v));
+        return -1;
+    }
+    return (long long)json_integer_value(v);
+}
+
+/* An optional string: NULL when absent or null. */
+static const char *opt_str(chk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return NULL;
+    if (!json_is_string(v)) {
+        chk_fail(c, "%s.%s is %s, expected a string or null", where, key, json_kind(v));
+        return NULL;
+    }
+    return json_string_value(v);
+}
+
+static const char *req_str(chk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v) {
+        chk_fail(c, "%s.%s is missing", where, key);
+        return NULL;
+    }
+    if (!json_is_string(v)) {
+        chk_fail(c, "%s.%s is %s, expected a string", where, key, json_kind(v));
+        return NULL;
+    }
+    return json_string_value(v);
+}
+
+static int opt_bool(chk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_boolean(v)) {
+        chk_fail(c, "%s.%s is %s, expected true or false", where, key, json_kind(v));
+        return 0;
+    }
+    return json_is_true(v);
+}
+
+/* An optional object: NULL when absent or null. */
+static const json_t *opt_obj(chk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return NULL;
+    if (!json_is_object(v)) {
+        chk_fail(c, "%s.%s is %s, expected an object or null", where, key, json_kind(v));
+        return NULL;
+    }
+    return v;
+}
+
+/* ---- the merge under construction ---- */
+
+typedef struct loader {
+    report_merged *m;
+    size_t cap_files, cap_devices, cap_runs, cap_rows, cap_entries, cap_diags, cap_probes;
+    size_t *cap_samples;       /* per entry */
+    uint64_t *hash;            /* per file: FNV-1a of its bytes */
+    size_t *len;               /* per file: its size */
+    int nomem;
+} loader;
+
+static void diag(loader *L, const char *file, int is_error, const char *fmt, ...) BW_PRINTF(4, 5);
+static void diag(loader *L, const char *file, int is_error, const char *fmt, ...)
+{
+    report_merged *m = L->m;
+    if (!GROW(m->diags, m->n_diags, L->cap_diags)) {
+        L->nomem = 1;
+        return;
+    }
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    report_merge_diag *d = &m->diags[m->n_diags];
+    d->file = strdup(file);
+    d->message = strdup(buf);
+    d->is_error = is_error;
+    if (!d->file || !d->message) {
+        free(d->file);
+        free(d->message);
+        L->nomem = 1;
+        return;
+    }
+    m->n_diags++;
+}
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+/* The vendor as people say it: "NVIDIA Corporation" -> "NVIDIA". */
+static const char *short_vendor(const char *v, char *buf, size_t n)
+{
+    static const struct { const char *has, *is; } known[] = {
+        { "nvidia", "NVIDIA" }, { "advanced micro devices", "AMD" }, { "authenticamd", "AMD" },
+        { "amd", "AMD" }, { "intel", "Intel" }, { "genuineintel", "Intel" }, { "apple", "Apple" },
+        { "arm", "Arm" }, { "qualcomm", "Qualcomm" },
+    };
+    char low[128];
+    size_t i = 0;
+    for (; v[i] && i + 1 < sizeof low; i++)
+        low[i] = (char)(v[i] >= 'A' && v[i] <= 'Z' ? v[i] + 32 : v[i]);
+    low[i] = 0;
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (strstr(low, known[k].has))
+            return known[k].is;
+    /* else the first word */
+    size_t w = strcspn(v, " ,");
+    if (w >= n)
+        w = n - 1;
+    memcpy(buf, v, w);
+    buf[w] = 0;
+    return buf;
+}
+
+/* s cut to at most max characters (max < 32), ".." marking a cut */
+static void cut(char *out, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) {
+        memcpy(out, s, n + 1);
+        return;
+    }
+    memcpy(out, s, max - 2);
+    memcpy(out + max - 2, "..", 3);
+}
+
+/* "NVIDIA Corporation" + "NVIDIA H100 80GB HBM3" + "550.54.15" ->
+ * "NVIDIA H100 80GB HBM3 [550.54.15]": the vendor as people say it; the
+ * board name where the device has one (AMD: "AMD Instinct MI300X" for
+ * "gfx942"), without the vendor's own prefix and "(R)"/"(TM)", cut at 28
+ * characters; the driver to its first space, cut at 16. */
+static char *make_label(const report_merge_device *d)
+{
+    char vb[64];
+    const char *sv = short_vendor(nz(d->vendor), vb, sizeof vb);
+    const char *name = nz(d->board_name && *d->board_name ? d->board_name : d->name);
+    char nm[256];
+    size_t j = 0;
+    for (size_t i = 0; name[i] && j + 1 < sizeof nm; i++) {
+        if (!strncmp(name + i, "(R)", 3) || !strncmp(name + i, "(TM)", 4)) {
+            i += name[i + 1] == 'R' ? 2 : 3;
+            continue;
+        }
+        nm[j++] = name[i];
+    }
+    nm[j] = 0;
+    const char *n0 = nm;
+    size_t lv = strlen(sv);
+    if (!strncasecmp(n0, sv, lv) && (n0[lv] == ' ' || n0[lv] == '-'))
+        n0 += lv + 1;
+    char nb[40], db[24], dv[24];
+    cut(nb, n0, 28);
+    /* the driver to its first space: "3625.0 (HSA1.1,LC)" -> "3625.0" */
+    size_t dl = strcspn(nz(d->driver_version), " ");
+    snprintf(dv, sizeof dv, "%.*s", (int)(dl < 23 ? dl : 23), nz(d->driver_version));
+    cut(db, dv, 16);
+    char out[160];
+    if (*db)
+        snprintf(out, sizeof out, "%s %s [%s]", sv, nb, db);
+    else
+        snprintf(out, sizeof out, "%s %s", sv, nb);
+    return strdup(out);
+}
+
+static size_t find_or_add_device(loader *L, const json_t *dev, const json_t *prof, int *ok)
+{
+    report_merged *m = L->m;
+    const char *vendor = nz(json_string_value(json_object_get(dev, "vendor")));
+    const char *name = nz(json_string_value(json_object_get(dev, "name")));
+    const char *driver = nz(json_string_value(json_object_get(dev, "driver_version")));
+    for (size_t i = 0; i < m->n_devices; i++) {
+        report_merge_device *d = &m->devices[i];
+        if (!strcmp(d->vendor, vendor) && !strcmp(d->name, name) && !strcmp(d->driver_version, driver))
+            return i;
+    }
+    if (!GROW(m->devices, m->n_devices, L->cap_devices)) {
+        *ok = 0;
+        return 0;
+    }
+    report_merge_device *d = &m->devices[m->n_devices];
+    memset(d, 0, sizeof *d);
+    d->vendor = strdup(vendor);
+    d->name = strdup(name);
+    d->driver_version = strdup(driver);
+    d->platform = dup_or_null(json_string_value(json_object_get(dev, "platform")));
+    d->platform_version = dup_or_null(json_string_value(json_object_get(dev, "platform_version")));
+    d->device_version = dup_or_null(json_string_value(json_object_get(dev, "device_version")));
+    d->type = dup_or_null(json_string_value(json_object_get(dev, "type")));
+    d->board_name = dup_or_null(json_string_value(json_object_get(dev, "board_name")));
+    const json_t *v;
+    d->compute_units = json_is_integer(v = json_object_get(dev, "compute_units")) ? json_integer_value(v) : -1;
+    d->clock_mhz = json_is_integer(v = json_object_get(dev, "clock_mhz")) ? json_integer_value(v) : -1;
+    d->global_mem_bytes = json_is_integer(v = json_object_get(dev, "global_mem_bytes")) ? json_integer_value(v) : -1;
+    d->profile = prof ? dup_or_null(json_string_value(json_object_get(prof, "name"))) : NULL;
+#define PINT(f) d->f = prof && json_is_integer(v = json_object_get(prof, #f)) ? json_integer_value(v) : -1
+    PINT(lanes);
+    PINT(sector_bytes);
+    PINT(line_bytes);
+    PINT(banks);
+    PINT(bank_width);
+#undef PINT
+    d->nominal_dram_gbs = d->nominal_fp32_gflops = NAN;
+    d->seq_gbs = d->peak_read_gbs = d->peak_copy_gbs = NAN;
+    d->label = make_label(d);
+    if (!d->vendor || !d->name || !d->driver_version || !d->label) {
+        *ok = 0;
+        return 0;
+    }
+    /* labels stay unique: a second device with the same label gets "#2" */
+    for (size_t i = 0, k = 2; i < m->n_devices; i++) {
+        if (strcmp(m->devices[i].label, d->label) != 0)
+            continue;
+        char buf[200];
+        snprintf(buf, sizeof buf, "%s #%zu", d->label, k++);
+        free(d->label);
+        if (!(d->label = strdup(buf))) {
+            *ok = 0;
+            return 0;
+        }
+        i = (size_t)-1; /* check the new label again */
+    }
+    return m->n_devices++;
+}
+
+static size_t find_or_add_row(loader *L, const char *pattern, const char *family, const char *access,
+                              const char *space, int *ok)
+{
+    report_merged *m = L->m;
+    for (size_t i = 0; i < m->n_rows; i++)
+        if (!strcmp(m->rows[i].pattern, pattern) && !strcmp(m->rows[i].access, access))
+            return i;
+    if (!GROW(m->rows, m->n_rows, L->cap_rows)) {
+        *ok = 0;
+        return 0;
+    }
+    report_merge_row *r = &m->rows[m->n_rows];
+    r->pattern = strdup(pattern);
+    r->family = dup_or_null(family);
+    r->access = strdup(access);
+    r->space = strdup(space);
+    if (!r->pattern || !r->access || !r->space) {
+        *ok = 0;
+        return 0;
+    }
+    return m->n_rows++;
+}
+
+static report_merge_entry *find_or_add_entry(loader *L, size_t row, size_t device, int *ok)
+{
+    report_merged *m = L->m;
+    for (size_t i = 0; i < m->n_entries; i++)
+        if (m->entries[i].row == row && m->entries[i].device == device)
+            return &m->entries[i];
+    size_t old = L->cap_entries;
+    if (!GROW(m->entries, m->n_entries, L->cap_entries)) {
+        *ok = 0;
+        return NULL;
+    }
+    if (L->cap_entries != old) {
+        size_t *p = realloc(L->cap_samples, L->cap_entries * sizeof *p);
+        if (!p) {
+            *ok = 0;
+            return NULL;
+        }
+        L->cap_samples = p;
+    }
+    report_merge_entry *e = &m->entries[m->n_entries];
+    memset(e, 0, sizeof *e);
+    e->row = row;
+    e->device = device;
+    e->sector_efficiency = e->predicted_efficiency = NAN;
+    e->conflict_ways = -1;
+    e->elem_bytes = -1;
+    e->local_gbs = e->relative_to_reference = NAN;
+    L->cap_samples[m->n_entries] = 0;
+    m->n_entries++;
+    return e;
+}
+
+/* ---- one document ---- */
+
+/* Checks a results document (or a journal assembled into one) completely
+ * before anything is merged, so a bad file adds nothing. */
+static void check_doc(chk *c, const json_t *root)
+{
+    if (!json_is_object(root)) {
+        chk_fail(c, "the top level is %s, expected a bwlab results object", json_kind(root));
+        return;
+    }
+    const char *schema = req_str(c, root, "top level", "schema");
+    if (c->bad)
+        return;
+    if (strcmp(schema, REPORT_RESULTS_SCHEMA) != 0) {
+        chk_fail(c, "schema is '%s', expected '%s' (a file written by bwlab run --format json) or '" REPORT_PROBE_SCHEMA "' (bwlab probe --format json)", schema,
+                 REPORT_RESULTS_SCHEMA);
+        return;
+    }
+    const json_t *ver = json_object_get(root, "schema_version");
+    if (!ver) {
+        chk_fail(c, "top level.schema_version is missing");
+        return;
+    }
+    if (!json_is_integer(ver)) {
+        chk_fail(c, "top level.schema_version is %s, expected an integer", json_kind(ver));
+        return;
+    }
+    json_int_t v = json_integer_value(ver);
+    if (v < 1 || v > REPORT_RESULTS_SCHEMA_VERSION) {
+        chk_fail(c, "unknown schema_version %lld (this bwlab reads 1 to %d; a newer bwlab wrote it: compare with that version)",
+                 (long long)v, REPORT_RESULTS_SCHEMA_VERSION);
+        return;
+    }
+    const json_t *runs = json_object_get(root, "runs");
+    if (!runs) {
+        chk_fail(c, "top level.runs is missing");
+        return;
+    }
+    if (!json_is_array(runs)) {
+        chk_fail(c, "top level.runs is %s, expected an array", json_kind(runs));
+        return;
+    }
+    const json_t *results = json_object_get(root, "results");
+    if (!results) {
+        chk_fail(c, "top level.results is missing");
+        return;
+    }
+    if (!json_is_array(results)) {
+        chk_fail(c, "top level.results is %s, expected an array", json_kind(results));
+        return;
+    }
+    opt_str(c, root, "top level", "date");
+    opt_bool(c, root, "top level", "interrupted");
+    opt_obj(c, root, "top level", "host");
+    opt_str(c, root, "top level", "note");
+    char where[64];
+    size_t i;
+    const json_t *run;
+    json_array_foreach(runs, i, run) {
+        snprintf(where, sizeof where, "runs[%zu]", i);
+        if (!json_is_object(run)) {
+            chk_fail(c, "%s is %s, expected an object", where, json_kind(run));
+            return;
+        }
+        const json_t *dev = json_object_get(run, "device");
+        if (!dev || !json_is_object(dev)) {
+            chk_fail(c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", where,
+                     dev ? json_kind(dev) : "");
+            return;
+        }
+        char dw[80];
+        snprintf(dw, sizeof dw, "%s.device", where);
+        const json_t *idx = json_object_get(dev, "index");
+        if (!idx || !json_is_integer(idx)) {
+            chk_fail(c, idx ? "%s.index is %s, expected an integer" : "%s.index is missing%s", dw,
+                     idx ? json_kind(idx) : "");
+            return;
+        }
+        req_str(c, dev, dw, "name");
+        opt_str(c, dev, dw, "vendor");
+        opt_str(c, dev, dw, "driver_version");
+        opt_str(c, dev, dw, "platform");
+        opt_str(c, dev, dw, "board_name");
+        opt_int(c, dev, dw, "compute_units");
+        opt_str(c, run, where, "status");
+        opt_str(c, run, where, "failure");
+        opt_num(c, run, where, "peak_read_gbs");
+        opt_num(c, run, where, "peak_copy_gbs");
+        const json_t *prof = opt_obj(c, run, where, "profile");
+        if (prof) {
+            char pw[80];
+            snprintf(pw, sizeof pw, "%s.profile", where);
+            opt_str(c, prof, pw, "name");
+            opt_int(c, prof, pw, "lanes");
+            opt_int(c, prof, pw, "sector_bytes");
+        }
+        if (!c->bad && !report_merge_probe_check_run(run, where, c->msg, sizeof c->msg))
+            c->bad = 1;
+        const json_t *roof = opt_obj(c, run, where, "roofline");
+        if (roof) {
+            const json_t *pts = json_object_get(roof, "points");
+            if (pts && !json_is_null(pts) && !json_is_array(pts))
+                chk_fail(c, "%s.roofline.points is %s, expected an array", where, json_kind(pts));
+        }
+        if (c->bad)
+            return;
+    }
+    if (json_array_size(results) == 0) {
+        chk_fail(c, "no results (results[] is empty: the run measured nothing)");
+        return;
+    }
+    const json_t *r;
+    json_array_foreach(results, i, r) {
+        snprintf(where, sizeof where, "results[%zu]", i);
+        if (!json_is_object(r)) {
+            chk_fail(c, "%s is %s, expected an object", where, json_kind(r));
+            return;
+        }
+        const json_t *d = json_object_get(r, "device");
+        if (!d || !json_is_integer(d)) {
+            chk_fail(c, d ? "%s.device is %s, expected an integer" : "%s.device is missing%s", where,
+                     d ? json_kind(d) : "");
+            return;
+        }
+        int found = 0;
+        size_t k;
+        json_array_foreach(runs, k, run) {
+            if (json_integer_value(json_object_get(json_object_get(run, "device"), "index")) == json_integer_value(d))
+                found = 1;
+        }
+        if (!found) {
+            chk_fail(c, "%s.device is %lld, which no runs[].device.index names", where,
+                     (long long)json_integer_value(d));
+            return;
+        }
+        req_str(c, r, where, "pattern");
+        opt_str(c, r, where, "family");
+        opt_str(c, r, where, "expression");
+        opt_int(c, r, where, "elem_bytes");
+        const char *acc = opt_str(c, r, where, "access");
+        if (acc && strcmp(acc, "copy") != 0 && strcmp(acc, "read") != 0)
+            chk_fail(c, "%s.access is '%s', expected \"copy\" or \"read\"", where, acc);
+        opt_str(c, r, where, "space");
+        opt_str(c, r, where, "status");
+        opt_num(c, r, where, "effective_gbs");
+        opt_num(c, r, where, "relative_to_seq");
+        opt_num(c, r, where, "best_gbs");
+        opt_num(c, r, where, "fraction_of_peak");
+        opt_num(c, r, where, "local_gbs");
+        opt_num(c, r, where, "relative_to_reference");
+        opt_int(c, r, where, "conflict_ways");
+        const json_t *mo = opt_obj(c, r, where, "model");
+        if (mo) {
+            char mw[80];
+            snprintf(mw, sizeof mw, "%s.model", where);
+            opt_num(c, mo, mw, "sector_efficiency");
+            opt_num(c, mo, mw, "predicted_efficiency");
+        }
+        if (c->bad)
+            return;
+    }
+}
+
+static char *join_command_line(const json_t *a)
+{
+    if (!json_is_array(a))
+        return NULL;
+    size_t n = 1, i;
+    const json_t *v;
+    json_array_foreach(a, i, v) n += strlen(nz(json_string_value(v))) + 1;
+    char *s = malloc(n);
+    if (!s)
+        return NULL;
+    s[0] = 0;
+    json_array_foreach(a, i, v) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, nz(json_string_value(v)));
+    }
+    return s;
+}
+
+static double num_or_nan(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str_of(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+/* Adds the probe figures of obj (a probe devices[] entry, or a run with
+ * --transfers) for device di. 0 when out of memory. */
+static int add_probe(loader *L, size_t di, const json_t *root, const json_t *obj, const char *file,
+                     int file_index, int from_run)
+{
+    report_merged *m = L->m;
+    if (!GROW(m->probes, m->n_probes, L->cap_probes))
+        return 0;
+    report_merge_probe *p = &m->probes[m->n_probes++];
+    memset(p, 0, sizeof *p);
+    p->device = di;
+    p->file_index = file_index;
+    p->from_run = from_run;
+    p->file = strdup(file);
+    p->date = dup_or_null(str_of(root, "date"));
+    p->note = dup_or_null(str_of(root, "note"));
+    return p->file && report_merge_probe_fill(p, obj);
+}
+
+/* Merges a checked probe results document. 0 when out of memory. */
+static int merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index)
+{
+    int ok = 1;
+    size_t i;
+    const json_t *d;
+    json_array_foreach(json_object_get(root, "devices"), i, d) {
+        const json_t *dev = json_object_get(d, "device");
+        const json_t *prof = json_object_get(dev, "profile");
+        size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
+        if (!ok || !add_probe(L, di, root, d, file, file_index, 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* Merges a checked document. 0 when out of memory. */
+static int merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
+{
+    report_merged *m = L->m;
+    int ok = 1;
+    const json_t *runs = json_object_get(root, "runs");
+    const json_t *host = json_object_get(root, "host");
+    size_t nr = json_array_size(runs);
+    size_t first_run = m->n_runs;
+    for (size_t i = 0; i < nr && ok; i++) {
+        const json_t *run = json_array_get(runs, i);
+        const json_t *dev = json_object_get(run, "device");
+        const json_t *prof = json_object_get(run, "profile");
+        if (!json_is_object(prof))
+            prof = json_object_get(dev, "profile");
+        size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
+        if (!ok || !GROW(m->runs, m->n_runs, L->cap_runs))
+            return 0;
+        report_merge_run *r = &m->runs[m->n_runs++];
+        memset(r, 0, sizeof *r);
+        r->device = di;
+        r->file = strdup(file);
+        r->file_index = file_index;
+        r->date = dup_or_null(str_of(root, "date"));
+        r->host = dup_or_null(str_of(host, "name"));
+        r->os = dup_or_null(str_of(host, "os"));
+        r->tool_version = dup_or_null(str_of(json_object_get(root, "tool"), "version"));
+        r->schema_version = json_integer_value(json_object_get(root, "schema_version"));
+        r->command_line = join_command_line(json_object_get(root, "command_line"));
+        r->note = dup_or_null(str_of(root, "note"));
+        r->partial = partial;
+        r->interrupted = json_is_true(json_object_get(root, "interrupted"));
+        r->noisy = json_is_true(json_object_get(json_object_get(run, "noise"), "noisy"));
+        r->status = dup_or_null(str_of(run, "status"));
+        r->failure = dup_or_null(str_of(run, "failure"));
+        r->peak_read_gbs = num_or_nan(run, "peak_read_gbs");
+        r->peak_copy_gbs = num_or_nan(run, "peak_copy_gbs");
+        r->roof_peak_gflops = r->roof_peak_gbs = r->roof_ridge_intensity = NAN;
+        const json_t *roof = json_object_get(run, "roofline");
+        const char *rs = str_of(roof, "status");
+        if (json_is_object(roof) && (!rs || !strcmp(rs, "measured"))) {
+            r->has_roofline = 1;
+            r->roof_peak_gflops = num_or_nan(roof, "peak_gflops");
+            r->roof_peak_gbs = num_or_nan(roof, "peak_gbs");
+            r->roof_ridge_intensity = num_or_nan(roof, "ridge_intensity");
+            const json_t *pts = json_object_get(roof, "points");
+            size_t np = json_array_size(pts);
+            if (np) {
+                r->roof_points = calloc(np, sizeof *r->roof_points);
+                if (!r->roof_points)
+                    return 0;
+                for (size_t k = 0; k < np; k++) {
+                    const json_t *p = json_array_get(pts, k);
+                    report_merge_roof_point *q = &r->roof_points[r->n_roof_points++];
+                    q->intensity = num_or_nan(p, "intensity");
+                    q->gflops = num_or_nan(p, "gflops");
+                    q->gbs = num_or_nan(p, "gbs");
+                    q->attainable_gflops = num_or_nan(p, "attainable_gflops");
+                }
+            }
+        }
+        m->devices[di].n_runs++;
+        if (!r->file)
+            return 0;
+        if (report_merge_probe_run_has(run) && !add_probe(L, di, root, run, file, file_index, 1))
+            return 0;
+    }
+    const json_t *results = json_object_get(root, "results");
+    size_t i;
+    const json_t *res;
+    json_array_foreach(results, i, res) {
+        json_int_t idx = json_integer_value(json_object_get(res, "device"));
+        size_t run = first_run;
+        for (size_t k = 0; k < nr; k++)
+            if (json_integer_value(json_object_get(json_object_get(json_array_get(runs, k), "device"), "index")) == idx)
+                run = first_run + k;
+        const char *acc = str_of(res, "access");
+        const char *space = str_of(res, "space");
+        size_t row = find_or_add_row(L, str_of(res, "pattern"), str_of(res, "family"), acc ? acc : "copy",
+                                     space ? space : "global", &ok);
+        if (!ok)
+            return 0;
+        report_merge_entry *e = find_or_add_entry(L, row, m->runs[run].device, &ok);
+        if (!ok)
+            return 0;
+        size_t ei = (size_t)(e - m->entries);
+        if (!GROW(e->samples, e->n_samples, L->cap_samples[ei]))
+            return 0;
+        report_merge_sample *s = &e->samples[e->n_samples++];
+        s->run = run;
+        s->status = dup_or_null(str_of(res, "status"));
+        s->effective_gbs = num_or_nan(res, "effective_gbs");
+        s->relative_to_seq = num_or_nan(res, "relative_to_seq");
+        s->best_gbs = num_or_nan(res, "best_gbs");
+        s->fraction_of_peak = num_or_nan(res, "fraction_of_peak");
+        const json_t *mo = json_object_get(res, "model");
+        /* modeled figures and the bank figures: the first file's */
+        if (isnan(e->sector_efficiency))
+            e->sector_efficiency = num_or_nan(mo, "sector_efficiency");
+        if (isnan(e->predicted_efficiency))
+            e->predicted_efficiency = num_or_nan(mo, "predicted_efficiency");
+        if (!e->expression && str_of(res, "expression") && !(e->expression = strdup(str_of(res, "expression"))))
+            return 0;
+        const json_t *eb = json_object_get(res, "elem_bytes");
+        if (e->elem_bytes < 0 && json_is_integer(eb))
+            e->elem_bytes = json_integer_value(eb);
+        const json_t *cw = json_object_get(res, "conflict_ways");
+        if (e->conflict_ways < 0 && json_is_integer(cw))
+            e->conflict_ways = json_integer_value(cw);
+        if (isnan(e->local_gbs))
+            e->local_gbs = num_or_nan(res, "local_gbs");
+        if (isnan(e->relative_to_reference))
+            e->relative_to_reference = num_or_nan(res, "relative_to_reference");
+    }
+    return 1;
+}
+
+/* ---- reading files ---- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* A journal (bwlab run's OUT.partial, results.md): the head of the results
+ * document on the first line (with `devices`, the planned devices' objects,
+ * or `runs`), then one result object per line. Assembled into a results document (*doc). A last line
+ * cut short (the run stopped while writing it) is dropped with a note;
+ * any other bad line rejects the file. */
+static json_t *journal_doc(loader *L, const char *path, const char *text, chk *c)
+{
+    json_t *doc = NULL, *results = json_array();
+    const char *p = text;
+    size_t line = 0;
+    while (*p && !c->bad) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        line++;
+        int blank = 1;
+        for (size_t i = 0; i < n; i++)
+            if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+                blank = 0;
+        if (!blank) {
+            json_error_t je;
+            json_t *v = json_loadb(p, n, 0, &je);
+            if (!v) {
+                if (!nl && doc)
+                    diag(L, path, 0, "partial journal: line %zu is cut short (the run stopped while writing it), ignored",
+                         line);
+                else
+                    chk_fail(c, "line %zu is not valid JSON: %s (a journal holds one JSON object per line)", line,
+                             je.text);
+            } else if (!doc) {
+                doc = v;
+            } else if (json_array_append_new(results, v) != 0) {
+                chk_fail(c, "out of memory");
+            }
+        }
+        p += n + (nl ? 1 : 0);
+    }
+    if (!doc && !c->bad)
+        chk_fail(c, "empty journal (no run header line)");
+    if (c->bad) {
+        json_decref(doc);
+        json_decref(results);
+        return NULL;
+    }
+    if (!json_is_object(doc)) {
+        chk_fail(c, "line 1 is %s, expected the run header object", json_kind(doc));
+        json_decref(doc);
+        json_decref(results);
+        return NULL;
+    }
+    /* bwlab run's journal head lists the planned devices ("devices": the
+     * runs[].device objects) where a document has runs[] */
+    const json_t *devs = json_object_get(doc, "devices");
+    if (!json_object_get(doc, "runs") && json_is_array(devs)) {
+        json_t *runs = json_array();
+        size_t i;
+        const json_t *d;
+        json_array_foreach(devs, i, d) {
+            json_t *run = json_object();
+            json_object_set(run, "device", (json_t *)d);
+            json_array_append_new(runs, run);
+        }
+        json_object_set_new(doc, "runs", runs);
+    }
+    json_object_set_new(doc, "results", results);
+    return doc;
+}
+
+static void read_file(loader *L, const char *path)
+{
+    report_merged *m = L->m;
+    char *text = NULL;
+    size_t len = 0;
+    bw_error err = BW_ERROR_INIT;
+    if (bw_file_read(path, &text, &len, &err) != BW_OK) {
+        diag(L, path, 1, "cannot be read: %s", bw_error_text(&err));
+        bw_error_clear(&err);
+        return;
+    }
+    size_t blank = 0;
+    while (blank < len && (text[blank] == ' ' || text[blank] == '\n' || text[blank] == '\t' || text[blank] == '\r'))
+        blank++;
+    if (blank == len) {
+        diag(L, path, 1, "empty file (no results: was the run stopped before it wrote them?)");
+        free(text);
+        return;
+    }
+    uint64_t h = fnv1a(text, len);
+    for (size_t i = 0; i < m->n_files; i++) {
+        if (L->hash[i] == h && L->len[i] == len) {
+            m->files[i].duplicates++;
+            diag(L, path, 0, "identical to %s: counted once", m->files[i].path);
+            free(text);
+            return;
+        }
+    }
+    int partial = ends_with(path, ".partial");
+    chk c = { { 0 }, 0 };
+    json_t *root = NULL;
+    if (partial) {
+        root = journal_doc(L, path, text, &c);
+    } else {
+        json_error_t je;
+        root = json_loadb(text, len, 0, &je);
+        if (!root)
+            chk_fail(&c, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
+    }
+    free(text);
+    /* a bwlab probe results file, beside run results */
+    int probe = !c.bad && !partial && json_is_object(root) &&
+                json_is_string(json_object_get(root, "schema")) &&
+                !strcmp(json_string_value(json_object_get(root, "schema")), REPORT_PROBE_SCHEMA);
+    if (probe) {
+        if (!report_merge_probe_check_doc(root, c.msg, sizeof c.msg))
+            c.bad = 1;
+    } else if (!c.bad) {
+        check_doc(&c, root);
+    }
+    if (c.bad) {
+        diag(L, path, 1, "%s%s", partial ? "partial journal: " : "", c.msg);
+        json_decref(root);
+        return;
+    }
+    /* a document assembled from a journal says so itself */
+    if (json_is_true(json_object_get(root, "partial")))
+        partial = 1;
+    size_t cap = L->cap_files;
+    if (!GROW(m->files, m->n_files, L->cap_files)) {
+        L->nomem = 1;
+        json_decref(root);
+        return;
+    }
+    if (cap != L->cap_files) {
+        uint64_t *nh = realloc(L->hash, L->cap_files * sizeof *nh);
+        if (nh)
+            L->hash = nh;
+        size_t *nl = realloc(L->len, L->cap_files * sizeof *nl);
+        if (nl)
+            L->len = nl;
+        if (!nh || !nl) {
+            L->nomem = 1;
+            json_decref(root);
+            return;
+        }
+    }
+    size_t fi = m->n_files;
+    m->files[fi].path = strdup(path);
+    m->files[fi].partial = partial;
+    m->files[fi].duplicates = 0;
+    L->hash[fi] = h;
+    L->len[fi] = len;
+    m->n_files++;
+    if (!m->files[fi].path ||
+        !(probe ? merge_probe_doc(L, root, path, (int)fi) : merge_doc(L, root, path, (int)fi, partial)))
+        L->nomem = 1;
+    if (partial)
+        diag(L, path, 0, "partial: %zu results of a run that did not finish", json_array_size(json_object_get(root, "results")));
+    json_decref(root);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.json and *.partial under dir, in name order, depth first; the
+ * number of result files found. */
+static size_t read_dir(loader *L, const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        diag(L, dir, 1, "cannot be read: %s", strerror(errno));
+        return 0;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0, found = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (!GROW(names, n, cap) || !(names[n] = strdup(de->d_name))) {
+            L->nomem = 1;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        size_t pl = strlen(dir) + strlen(names[i]) + 2;
+        char *p = malloc(pl);
+        if (!p) {
+            L->nomem = 1;
+            break;
+        }
+        snprintf(p, pl, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names[i]);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (depth < 32)
+                found += read_dir(L, p, depth + 1);
+        } else if (ends_with(p, ".json") || ends_with(p, ".partial")) {
+            read_file(L, p);
+            found++;
+        }
+        free(p);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return found;
+}
+
+/* ---- the figures ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* median, min and max of the values that are not NAN */
+static void stats(const double *v, size_t n, double *med, double *lo, double *hi, size_t *count)
+{
+    double buf[64], *s = n <= 64 ? buf : malloc(n * sizeof *s);
+    size_t k = 0;
+    for (size_t i = 0; s && i < n; i++)
+        if (!isnan(v[i]))
+            s[k++] = v[i];
+    *med = *lo = *hi = NAN;
+    if (count)
+        *count = k;
+    if (k) {
+        qsort(s, k, sizeof *s, cmp_double);
+        *lo = s[0];
+        *hi = s[k - 1];
+        *med = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+    }
+    if (s != buf)
+        free(s);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const report_merge_entry *x = a, *y = b;
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    return x->device < y->device ? -1 : x->device > y->device;
+}
+
+static int finish(report_merged *m)
+{
+    if (m->n_entries)
+        qsort(m->entries, m->n_entries, sizeof *m->entries, cmp_entry);
+    for (size_t i = 0; i < m->n_entries; i++) {
+        report_merge_entry *e = &m->entries[i];
+        double *a = malloc((e->n_samples + 1) * 2 * sizeof *a);
+        if (!a)
+            return 0;
+        for (size_t k = 0; k < e->n_samples; k++) {
+            a[k] = e->samples[k].effective_gbs;
+            a[e->n_samples + k] = e->samples[k].relative_to_seq;
+        }
+        stats(a, e->n_samples, &e->effective_gbs, &e->effective_min, &e->effective_max, &e->n_measured);
+        stats(a + e->n_samples, e->n_samples, &e->relative_to_seq, &e->relative_min, &e->relative_max, NULL);
+        free(a);
+        e->relative_to_baseline = NAN;
+    }
+    for (size_t d = 0; d < m->n_devices; d++) {
+        report_merge_device *dv = &m->devices[d];
+        /* seq: copy mode (loads + stores, as DRAM streams), else read */
+        for (int pass = 0; pass < 2 && isnan(dv->seq_gbs); pass++)
+            for (size_t r = 0; r < m->n_rows; r++)
+                if (!strcmp(m->rows[r].pattern, "seq") && !strcmp(m->rows[r].access, pass ? "read" : "copy")) {
+                    const report_merge_entry *e = report_merged_entry(m, r, d);
+                    if (e)
+                        dv->seq_gbs = e->effective_gbs;
+                }
+        for (size_t r = 0; r < m->n_runs; r++) {
+            if (m->runs[r].device != d)
+                continue;
+            double pr = m->runs[r].peak_read_gbs, pc = m->runs[r].peak_copy_gbs;
+            if (!isnan(pr) && (isnan(dv->peak_read_gbs) || pr > dv->peak_read_gbs))
+                dv->peak_read_gbs = pr;
+            if (!isnan(pc) && (isnan(dv->peak_copy_gbs) || pc > dv->peak_copy_gbs))
+                dv->peak_copy_gbs = pc;
+        }
+    }
+    return 1;
+}
+
+bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err)
+{
+    *out = NULL;
+    loader L;
+    memset(&L, 0, sizeof L);
+    L.m = calloc(1, sizeof *L.m);
+    if (!L.m)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
+    L.m->baseline = -1;
+    for (size_t i = 0; i < n && !L.nomem; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            diag(&L, paths[i], 1, "cannot be read: %s", strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            size_t before = L.m->n_files;
+            if (read_dir(&L, paths[i], 0) == 0)
+                diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
+            else if (L.m->n_files == before)
+                /* each of its files is named already */
+                diag(&L, paths[i], 0, "no file in this directory could be compared");
+        } else {
+            read_file(&L, paths[i]);
+        }
+    }
+    free(L.hash);
+    free(L.len);
+    free(L.cap_samples);
+    if (L.nomem || !finish(L.m)) {
+        report_merged_free(L.m);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
+    }
+    *out = L.m;
+    if (L.m->n_entries == 0 && L.m->n_probes == 0)
+        return bw_error_set(err, BW_E_FORMAT, "no results to compare: none of the %zu input%s could be read", n,
+                            n == 1 ? "" : "s");
+    return BW_OK;
+}
+
+const report_merge_entry *report_merged_entry(const report_merged *m, size_t row, size_t device)
+{
+    /* entries are sorted by row, then device */
+    size_t lo = 0, hi = m->n_entries;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const report_merge_entry *e = &m->entries[mid];
+        if (e->row < row || (e->row == row && e->device < device))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < m->n_entries && m->entries[lo].row == row && m->entries[lo].device == device)
+        return &m->entries[lo];
+    return NULL;
+}
+
+static int icontains(const char *hay, const char *needle)
+{
+    if (!hay)
+        return 0;
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (!strncasecmp(hay, needle, n))
+            return 1;
+    return 0;
+}
+
+bw_code report_merge_set_baseline(report_merged *m, const char *spec, bw_error *err)
+{
+    int found = -1, count = 0;
+    for (size_t d = 0; d < m->n_devices; d++)
+        if (!strcmp(m->devices[d].label, spec)) {
+            found = (int)d;
+            count = 1;
+        }
+    if (count == 0) {
+        for (size_t d = 0; d < m->n_devices; d++) {
+            const report_merge_device *dv = &m->devices[d];
+            if (icontains(dv->label, spec) || icontains(dv->name, spec) || icontains(dv->vendor, spec) ||
+                icontains(dv->board_name, spec)) {
+                found = (int)d;
+                count++;
+            }
+        }
+    }
+    if (count != 1) {
+        bw_buf b = BW_BUF_INIT;
+        for (size_t d = 0; d < m->n_devices; d++)
+            bw_buf_printf(&b, "%s'%s'", d ? ", " : "", m->devices[d].label);
+        bw_code rc = bw_error_set(err, BW_E_USAGE, "--baseline '%s' %s (the devices: %s; give a longer part of one's name)",
+                                  spec, count ? "matches more than one device" : "matches no device",
+                                  bw_buf_str(&b));
+        bw_buf_free(&b);
+        return rc;
+    }
+    m->baseline = found;
+    for (size_t i = 0; i < m->n_entries; i++) {
+        report_merge_entry *e = &m->entries[i];
+        const report_merge_entry *b = report_merged_entry(m, e->row, (size_t)found);
+        e->relative_to_baseline = b && !isnan(b->effective_gbs) && b->effective_gbs > 0 && !isnan(e->effective_gbs)
+                                      ? e->effective_gbs / b->effective_gbs
+                                      : NAN;
+    }
+    return BW_OK;
+}
+
+void report_merged_free(report_merged *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->n_files; i++)
+        free(m->files[i].path);
+    for (size_t i = 0; i < m->n_devices; i++) {
+        report_merge_device *d = &m->devices[i];
+        free(d->vendor);
+        free(d->name);
+        free(d->driver_version);
+        free(d->platform);
+        free(d->platform_version);
+        free(d->device_version);
+        free(d->type);
+        free(d->board_name);
+        free(d->label);
+        free(d->profile);
+        free(d->nominal_name);
+        free(d->nominal_dram_source);
+        free(d->nominal_fp32_source);
+    }
+    for (size_t i = 0; i < m->n_runs; i++) {
+        report_merge_run *r = &m->runs[i];
+        free(r->file);
+        free(r->date);
+        free(r->host);
+        free(r->os);
+        free(r->tool_version);
+        free(r->command_line);
+        free(r->note);
+        free(r->status);
+        free(r->failure);
+        free(r->roof_points);
+    }
+    for (size_t i = 0; i < m->n_rows; i++) {
+        free(m->rows[i].pattern);
+        free(m->rows[i].family);
+        free(m->rows[i].access);
+        free(m->rows[i].space);
+    }
+    for (size_t i = 0; i < m->n_entries; i++) {
+        for (size_t k = 0; k < m->entries[i].n_samples; k++)
+            free(m->entries[i].samples[k].status);
+        free(m->entries[i].samples);
+        free(m->entries[i].expression);
+    }
+    for (size_t i = 0; i < m->n_probes; i++)
+        report_merge_probe_clear(&m->probes[i]);
+    free(m->probes);
+    for (size_t i = 0; i < m->n_diags; i++) {
+        free(m->diags[i].file);
+        free(m->diags[i].message);
+    }
+    free(m->files);
+    free(m->devices);
+    free(m->runs);
+    free(m->rows);
+    free(m->entries);
+    free(m->diags);
+    free(m);
+}

@@ -1,0 +1,295 @@
+/* report_merge_probe: probe figures read from JSON (report_merge_probe.h). */
+#include "report_merge_probe.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_probe.h"
+
+static const char *kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+/* the first problem, kept */
+typedef struct pchk {
+    char *msg;
+    size_t n;
+    int bad;
+} pchk;
+
+static void fail(pchk *c, const char *fmt, ...) BW_PRINTF(2, 3);
+static void fail(pchk *c, const char *fmt, ...)
+{
+    if (c->bad)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->msg, c->n, fmt, ap);
+    va_end(ap);
+    c->bad = 1;
+}
+
+/* absent or null is fine; another type than `want` is named */
+static void want_num(pchk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (v && !json_is_null(v) && !json_is_number(v))
+        fail(c, "%s.%s is %s, expected a number or null", where, key, kind(v));
+}
+
+static void want_int(pchk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (v && !json_is_null(v) && !json_is_integer(v))
+        fail(c, "%s.%s is %s, expected an integer or null", where, key, kind(v));
+}
+
+static void want_str(pchk *c, const json_t *o, const char *where, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (v && !json_is_null(v) && !json_is_string(v))
+        fail(c, "%s.%s is %s, expected a string or null", where, key, kind(v));
+}
+
+/* an optional array of objects, each checked for the number keys */
+static void want_objects(pchk *c, const json_t *o, const char *where, const char *key,
+                         const char *const *nums)
+{
+    const json_t *a = json_object_get(o, key);
+    if (!a || json_is_null(a))
+        return;
+    if (!json_is_array(a)) {
+        fail(c, "%s.%s is %s, expected an array", where, key, kind(a));
+        return;
+    }
+    size_t i;
+    const json_t *e;
+    char w[128];
+    json_array_foreach(a, i, e) {
+        snprintf(w, sizeof w, "%s.%s[%zu]", where, key, i);
+        if (!json_is_object(e)) {
+            fail(c, "%s is %s, expected an object", w, kind(e));
+            return;
+        }
+        for (size_t k = 0; nums[k]; k++)
+            want_num(c, e, w, nums[k]);
+    }
+}
+
+static const char *const LEVEL_KEYS[] = { "size_bytes", "read_gbs", "latency_ns", "latency_per_cu_ns", NULL };
+static const char *const LADDER_KEYS[] = { "bytes", "read_gbs", "latency_ns", "latency_per_cu_ns", NULL };
+static const char *const TRANSFER_KEYS[] = { "bytes", "gbs", "us", NULL };
+
+static void check_transfers(pchk *c, const json_t *o, const char *where)
+{
+    want_objects(c, o, where, "transfers", TRANSFER_KEYS);
+    const json_t *a = json_object_get(o, "transfers");
+    size_t i;
+    const json_t *e;
+    char w[128];
+    if (!c->bad && json_is_array(a))
+        json_array_foreach(a, i, e) {
+            snprintf(w, sizeof w, "%s.transfers[%zu]", where, i);
+            want_str(c, e, w, "direction");
+            want_str(c, e, w, "memory");
+            const json_t *b = json_object_get(e, "blocking");
+            if (b && !json_is_null(b) && !json_is_boolean(b))
+                fail(c, "%s.blocking is %s, expected true or false", w, kind(b));
+        }
+    want_num(c, o, where, "launch_latency_us");
+    want_num(c, o, where, "small_transfer_latency_us");
+    want_int(c, o, where, "small_transfer_bytes");
+}
+
+int report_merge_probe_check_run(const json_t *run, const char *where, char *msg, size_t n)
+{
+    pchk c = { msg, n, 0 };
+    check_transfers(&c, run, where);
+    return !c.bad;
+}
+
+int report_merge_probe_run_has(const json_t *run)
+{
+    const json_t *t = json_object_get(run, "transfers");
+    return (json_is_array(t) && json_array_size(t) > 0) ||
+           json_is_number(json_object_get(run, "launch_latency_us"));
+}
+
+int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
+{
+    pchk c = { msg, n, 0 };
+    if (!json_is_object(root)) {
+        fail(&c, "the top level is %s, expected a bwlab probe results object", kind(root));
+        return 0;
+    }
+    const json_t *ver = json_object_get(root, "schema_version");
+    if (!ver) {
+        fail(&c, "top level.schema_version is missing");
+        return 0;
+    }
+    if (!json_is_integer(ver)) {
+        fail(&c, "top level.schema_version is %s, expected an integer", kind(ver));
+        return 0;
+    }
+    json_int_t v = json_integer_value(ver);
+    if (v < 1 || v > REPORT_PROBE_SCHEMA_VERSION) {
+        fail(&c, "unknown probe schema_version %lld (this bwlab reads 1 to %d; a newer bwlab wrote it: compare "
+                 "with that version)",
+             (long long)v, REPORT_PROBE_SCHEMA_VERSION);
+        return 0;
+    }
+    want_str(&c, root, "top level", "date");
+    want_str(&c, root, "top level", "note");
+    const json_t *devs = json_object_get(root, "devices");
+    if (!devs) {
+        fail(&c, "top level.devices is missing");
+        return 0;
+    }
+    if (!json_is_array(devs)) {
+        fail(&c, "top level.devices is %s, expected an array", kind(devs));
+        return 0;
+    }
+    if (json_array_size(devs) == 0) {
+        fail(&c, "no results (devices[] is empty: the probe measured nothing)");
+        return 0;
+    }
+    size_t i;
+    const json_t *d;
+    char w[64], dw[80];
+    json_array_foreach(devs, i, d) {
+        snprintf(w, sizeof w, "devices[%zu]", i);
+        if (!json_is_object(d)) {
+            fail(&c, "%s is %s, expected an object", w, kind(d));
+            return 0;
+        }
+        const json_t *dev = json_object_get(d, "device");
+        if (!json_is_object(dev)) {
+            fail(&c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", w,
+                 dev ? kind(dev) : "");
+            return 0;
+        }
+        snprintf(dw, sizeof dw, "%s.device", w);
+        const json_t *name = json_object_get(dev, "name");
+        if (!json_is_string(name)) {
+            fail(&c, name ? "%s.name is %s, expected a string" : "%s.name is missing%s", dw,
+                 name ? kind(name) : "");
+            return 0;
+        }
+        want_str(&c, dev, dw, "vendor");
+        want_str(&c, dev, dw, "driver_version");
+        want_str(&c, d, w, "status");
+        want_str(&c, d, w, "unit_agreement");
+        want_int(&c, d, w, "inferred_unit_bytes");
+        want_int(&c, d, w, "profile_unit_bytes");
+        want_int(&c, d, w, "profile_line_bytes");
+        want_objects(&c, d, w, "cache_levels", LEVEL_KEYS);
+        want_objects(&c, d, w, "ladder", LADDER_KEYS);
+        const json_t *mem = json_object_get(d, "memory");
+        if (mem && !json_is_null(mem) && !json_is_object(mem))
+            fail(&c, "%s.memory is %s, expected an object or null", w, kind(mem));
+        check_transfers(&c, d, w);
+        if (c.bad)
+            return 0;
+    }
+    return 1;
+}
+
+static double num(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static long long integer(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+static void copy_str(char *dst, size_t n, const char *s)
+{
+    snprintf(dst, n, "%s", s ? s : "");
+}
+
+int report_merge_probe_fill(report_merge_probe *p, const json_t *o)
+{
+    const char *ua = json_string_value(json_object_get(o, "unit_agreement"));
+    const char *st = json_string_value(json_object_get(o, "status"));
+    if ((ua && !(p->unit_agreement = strdup(ua))) || (st && !(p->status = strdup(st))))
+        return 0;
+    p->inferred_unit_bytes = integer(o, "inferred_unit_bytes");
+    p->profile_unit_bytes = integer(o, "profile_unit_bytes");
+    p->profile_line_bytes = integer(o, "profile_line_bytes");
+    p->launch_latency_us = num(o, "launch_latency_us");
+    p->small_transfer_latency_us = num(o, "small_transfer_latency_us");
+    p->small_transfer_bytes = integer(o, "small_transfer_bytes");
+    const json_t *mem = json_object_get(o, "memory");
+    p->memory = (report_merge_level){ NAN, num(mem, "read_gbs"), num(mem, "latency_ns"),
+                                      num(mem, "latency_per_cu_ns") };
+    const json_t *a = json_object_get(o, "cache_levels");
+    size_t n = json_array_size(a);
+    if (n) {
+        if (!(p->levels = calloc(n, sizeof *p->levels)))
+            return 0;
+        for (size_t i = 0; i < n; i++) {
+            const json_t *e = json_array_get(a, i);
+            p->levels[p->n_levels++] = (report_merge_level){ num(e, "size_bytes"), num(e, "read_gbs"),
+                                                             num(e, "latency_ns"), num(e, "latency_per_cu_ns") };
+        }
+    }
+    a = json_object_get(o, "ladder");
+    n = json_array_size(a);
+    if (n) {
+        if (!(p->ladder = calloc(n, sizeof *p->ladder)))
+            return 0;
+        for (size_t i = 0; i < n; i++) {
+            const json_t *e = json_array_get(a, i);
+            p->ladder[p->n_ladder++] = (report_merge_ladder_point){ num(e, "bytes"), num(e, "read_gbs"),
+                                                                    num(e, "latency_ns"),
+                                                                    num(e, "latency_per_cu_ns") };
+        }
+    }
+    a = json_object_get(o, "transfers");
+    n = json_array_size(a);
+    if (n) {
+        if (!(p->transfers = calloc(n, sizeof *p->transfers)))
+            return 0;
+        for (size_t i = 0; i < n; i++) {
+            const json_t *e = json_array_get(a, i);
+            report_merge_transfer *t = &p->transfers[p->n_transfers++];
+            copy_str(t->direction, sizeof t->direction, json_string_value(json_object_get(e, "direction")));
+            copy_str(t->memory, sizeof t->memory, json_string_value(json_object_get(e, "memory")));
+            t->blocking = json_is_true(json_object_get(e, "blocking"));
+            t->bytes = num(e, "bytes");
+            t->gbs = num(e, "gbs");
+            t->us = num(e, "us");
+        }
+    }
+    return 1;
+}
+
+void report_merge_probe_clear(report_merge_probe *p)
+{
+    free(p->file);
+    free(p->date);
+    free(p->status);
+    free(p->note);
+    free(p->unit_agreement);
+    free(p->levels);
+    free(p->ladder);
+    free(p->transfers);
+    memset(p, 0, sizeof *p);
+}

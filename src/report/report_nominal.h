@@ -1,0 +1,24 @@
+/* report_nominal: the table of nominal (vendor-published) DRAM bandwidth
+ * and FP32 peaks in data/nominal.json, and the rule that matches a merged
+ * device to an entry (docs/compare.md, "Nominal peaks"). Data only: the
+ * figures are the vendors', never measured. */
+#ifndef REPORT_NOMINAL_H
+#define REPORT_NOMINAL_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "bw_error.h"
+
+/* Checks a parsed nominal table: {"schema": "bwlab.nominal", "devices":
+ * [{name, vendor[], name_all[], name_none[], dram_gbs, dram_source,
+ * fp32_gflops, fp32_source, optional mem_min_gib, mem_max_gib}]}.
+ * BW_E_FORMAT naming the entry and field that is wrong. */
+bw_code report_nominal_check(const json_t *table, bw_error *err);
+
+/* The index of the first entry of a checked table that matches a device
+ * (vendor, name, board name or NULL, global memory bytes or -1), or -1. */
+int report_nominal_find(const json_t *table, const char *vendor, const char *name, const char *board,
+                        long long global_mem_bytes);
+
+#endif

@@ -1,0 +1,424 @@
+#include "report_probe.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_devices.h"
+#include "report_format.h"
+
+static const char *dir_name(const bench_probe_transfer *t)
+{
+    return t->to_device ? "h2d" : "d2h";
+}
+
+static const char *mem_name(const bench_probe_transfer *t)
+{
+    return t->pinned ? "pinned" : "pageable";
+}
+
+void report_probe_agreement(bw_buf *out, const bench_probe_result *r, const model_geometry *g)
+{
+    int64_t u = r->inferred_unit;
+    if (!u) {
+        bw_buf_printf(out, "nothing to compare with the profile's sector (%lld B) and line (%lld B): %s",
+                      (long long)g->sector, (long long)g->line, r->unit_why);
+        return;
+    }
+    if (u == g->sector && u == g->line)
+        bw_buf_printf(out, "agrees with the profile's sector and line (%lld B)", (long long)u);
+    else if (u == g->sector)
+        bw_buf_printf(out, "agrees with the profile's sector (%lld B; its line is %lld B)", (long long)u,
+                      (long long)g->line);
+    else if (u == g->line)
+        bw_buf_printf(out, "agrees with the profile's line (%lld B), not its sector (%lld B)", (long long)u,
+                      (long long)g->sector);
+    else
+        bw_buf_printf(out, "disagrees with the profile: measured %lld B, the profile's sector is %lld B and its line "
+                           "%lld B",
+                      (long long)u, (long long)g->sector, (long long)g->line);
+}
+
+/* the best candidate's index by summed rel (the inferred one when there is one) */
+static size_t best_candidate(const bench_probe_result *r)
+{
+    size_t b = 0;
+    for (size_t k = 1; k < BENCH_PROBE_UNITS; k++)
+        if (r->stride_fit[k].rel + r->offset_fit[k].rel < r->stride_fit[b].rel + r->offset_fit[b].rel)
+            b = k;
+    return b;
+}
+
+void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out)
+{
+    bw_buf_puts(out, "\nhost<->device transfers (measured, wall clock per copy, median)\n");
+    bw_buf_puts(out, "  dir  memory    mode          size       GB/s      us\n");
+    for (size_t i = 0; i < r->n_transfers; i++) {
+        const bench_probe_transfer *t = &r->transfers[i];
+        bw_buf s = BW_BUF_INIT;
+        report_bytes(&s, (double)t->bytes);
+        bw_buf_printf(out, "  %s  %-8s  %-12s  %-9s %7.2f  %8.1f\n", dir_name(t), mem_name(t),
+                      t->blocking ? "blocking" : "non-blocking", bw_buf_str(&s), t->gbs, t->us);
+        bw_buf_free(&s);
+    }
+    bw_buf_printf(out, "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
+                  r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
+    bw_buf_printf(out,
+                  "launch latency (measured, empty kernel, median of %u): %.1f us wall clock enqueue to end; "
+                  "events: %.1f us queued to start, %.1f us queued to end\n",
+                  r->launches, r->launch_wall_us, r->launch_start_us, r->launch_end_us);
+}
+
+static void table_device(const report_probe_device *dv, bw_buf *out)
+{
+    const bench_device *d = dv->device;
+    const bench_probe_result *r = dv->result;
+    bw_buf_printf(out, "device %zu%s: %s (%s, driver %s)\n", d->index, dv->is_default ? " (default)" : "", d->name,
+                  d->platform_name, d->driver_version);
+    if (!r) {
+        bw_buf_printf(out, "  probe failed: %s\n", dv->failure ? dv->failure : "unknown");
+        return;
+    }
+    bw_buf_printf(out, "  probe: %s, %.1f s (measured wall clock)\n", r->quick ? "quick" : "full", r->seconds);
+    if (r->n_points) {
+        bw_buf_puts(out, "\ncache ladder and latency ladder (measured; read GB/s by ");
+        bw_buf_puts(out, r->is_cpu ? "one work-item" : "the whole device");
+        bw_buf_puts(out, "; latency: ns per dependent load, one chase / one per compute unit)\n");
+        bw_buf_puts(out, "  level    size (knee)     read GB/s   latency ns   latency ns (per CU)\n");
+        for (size_t i = 0; i <= r->n_levels && (i < r->n_levels || r->have_memory); i++) {
+            const bench_probe_level *l = &r->levels[i];
+            char name[16];
+            if (i < r->n_levels)
+                snprintf(name, sizeof name, "L%zu", i + 1);
+            else
+                snprintf(name, sizeof name, "memory");
+            bw_buf_printf(out, "  %-8s ", name);
+            bw_buf *b = out;
+            if (i < r->n_levels) {
+                bw_buf t = BW_BUF_INIT;
+                report_bytes(&t, (double)l->size_bytes);
+                bw_buf_printf(b, "%-15s", bw_buf_str(&t));
+                bw_buf_free(&t);
+            } else {
+                bw_buf_printf(b, "%-15s", "beyond");
+            }
+            bw_buf_printf(b, " %9.1f   %10.2f   %10.2f\n", l->read_gbs, l->latency_ns, l->latency_cu_ns);
+        }
+        if (r->n_levels == 0)
+            bw_buf_puts(out, "  no knee found: the ladder shows one plateau\n");
+        bw_buf_puts(out, "  device reports CL_DEVICE_GLOBAL_MEM_CACHE_SIZE ");
+        report_bytes(out, (double)r->device_cache_bytes);
+        bw_buf_putc(out, '\n');
+        if (r->n_host_caches) {
+            bw_buf_puts(out, "  host sysfs caches:");
+            for (size_t i = 0; i < r->n_host_caches; i++) {
+                bw_buf_printf(out, "%s L%d ", i ? "," : "", r->host_caches[i].level);
+                report_bytes(out, (double)r->host_caches[i].size_bytes);
+            }
+            bw_buf_putc(out, '\n');
+        }
+        bw_buf_printf(out, "  chase validation: %s: %s\n", r->chase_valid ? "passed" : "FAILED", r->chase_note);
+        bw_buf_puts(out, "  size        read GB/s   latency ns   per CU ns\n");
+        for (size_t i = 0; i < r->n_points; i++) {
+            const bench_probe_point *p = &r->points[i];
+            bw_buf t = BW_BUF_INIT;
+            report_bytes(&t, (double)p->bytes);
+            bw_buf_printf(out, "  %-11s %9.1f   %10.2f   %9.2f\n", bw_buf_str(&t), p->read_gbs, p->latency_ns,
+                          p->latency_cu_ns);
+            bw_buf_free(&t);
+        }
+    }
+    if (r->n_strides) {
+        bw_buf_puts(out, "\ntransaction granularity (measured on a ");
+        report_bytes(out, (double)r->gran_bytes);
+        bw_buf_printf(out, " working set)\n  inferred unit: ");
+        if (r->inferred_unit)
+            bw_buf_printf(out, "%lld B; ", (long long)r->inferred_unit);
+        else
+            bw_buf_puts(out, "none; ");
+        report_probe_agreement(out, r, &d->geo);
+        bw_buf_puts(out, "\n  stride B   ns/element (measured)\n");
+        for (size_t i = 0; i < r->n_strides; i++)
+            bw_buf_printf(out, "  %8.0f   %10.3f\n", r->stride_x[i], r->stride_ns[i]);
+        bw_buf_printf(out, "  offset sweep (%d B per work-item): ns/block (measured) at offsets 0..%.0f B:\n   ",
+                      BENCH_PROBE_BLOCK, r->offset_x[r->n_offsets - 1]);
+        for (size_t i = 0; i < r->n_offsets; i++)
+            bw_buf_printf(out, " %.2f", r->offset_ns[i]);
+        bw_buf_puts(out, "\n  candidate unit   stride fit: residual, unexplained   offset fit: residual, unexplained "
+                         "(modeled curves fitted to the measured ones)\n");
+        size_t b = best_candidate(r);
+        for (size_t k = 0; k < BENCH_PROBE_UNITS; k++)
+            bw_buf_printf(out, "  %10lld B     %8.1f%%  %8.0f%%              %8.1f%%  %8.0f%%%s\n",
+                          (long long)r->units[k], 100 * r->stride_fit[k].rms_rel, 100 * r->stride_fit[k].rel,
+                          100 * r->offset_fit[k].rms_rel, 100 * r->offset_fit[k].rel, k == b ? "   <- best" : "");
+    }
+    if (r->n_points) {
+        bw_buf_printf(out, "\nwarp width: ");
+        if (r->inferred_lanes)
+            bw_buf_printf(out, "%lld lanes (measured; the profile's W is %d): %s\n", (long long)r->inferred_lanes,
+                          d->geo.lanes, r->lanes_why);
+        else
+            bw_buf_printf(out, "not inferred (the profile's W is %d): %s\n", d->geo.lanes, r->lanes_why);
+        bw_buf_printf(out, "banks: ");
+        if (r->inferred_banks)
+            bw_buf_printf(out, "%d (measured; the profile's is %d): %s\n", r->inferred_banks, d->geo.banks,
+                          r->banks_why);
+        else
+            bw_buf_printf(out, "not inferred: %s\n", r->banks_why);
+    }
+    report_probe_transfers_table(r, out);
+    if (dv->cache_note)
+        bw_buf_printf(out, "probe cache: %s\n", dv->cache_note);
+}
+
+void report_probe_table(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out)
+{
+    (void)m;
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            bw_buf_putc(out, '\n');
+        table_device(&d[k], out);
+    }
+}
+
+void report_probe_md(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out)
+{
+    (void)m;
+    for (size_t k = 0; k < n; k++) {
+        const bench_probe_result *r = d[k].result;
+        bw_buf_printf(out, "%s## device %zu: %s\n\n", k ? "\n" : "", d[k].device->index, d[k].device->name);
+        if (!r) {
+            bw_buf_printf(out, "probe failed: %s\n", d[k].failure ? d[k].failure : "unknown");
+            continue;
+        }
+        bw_buf_puts(out, "| level | size (knee) | read GB/s (measured) | latency ns (measured) |\n|---|---|---|---|\n");
+        for (size_t i = 0; i < r->n_levels + (size_t)r->have_memory; i++) {
+            const bench_probe_level *l = &r->levels[i];
+            if (i < r->n_levels)
+                bw_buf_printf(out, "| L%zu | %llu B | %.1f | %.2f |\n", i + 1, (unsigned long long)l->size_bytes,
+                              l->read_gbs, l->latency_ns);
+            else
+                bw_buf_printf(out, "| memory | beyond | %.1f | %.2f |\n", l->read_gbs, l->latency_ns);
+        }
+        bw_buf_puts(out, "\n**Transaction unit (measured):** ");
+        if (r->inferred_unit)
+            bw_buf_printf(out, "%lld B; ", (long long)r->inferred_unit);
+        else
+            bw_buf_puts(out, "none; ");
+        report_probe_agreement(out, r, &d[k].device->geo);
+        bw_buf_puts(out, "\n\n| direction | memory | mode | bytes | GB/s (measured) | us (measured) |\n"
+                         "|---|---|---|---|---|---|\n");
+        for (size_t i = 0; i < r->n_transfers; i++) {
+            const bench_probe_transfer *t = &r->transfers[i];
+            bw_buf_printf(out, "| %s | %s | %s | %llu | %.2f | %.1f |\n", dir_name(t), mem_name(t),
+                          t->blocking ? "blocking" : "non-blocking", (unsigned long long)t->bytes, t->gbs, t->us);
+        }
+        bw_buf_printf(out, "\n**Launch latency (measured):** %.1f us\n", r->launch_wall_us);
+    }
+}
+
+void report_probe_csv(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out)
+{
+    (void)m;
+    bw_buf_puts(out, "device_index,device,section,x,x_unit,value,value_unit,kind\n");
+    for (size_t k = 0; k < n; k++) {
+        const bench_probe_result *r = d[k].result;
+        if (!r)
+            continue;
+#define ROW(sec, x, xu, v, vu, kind)                                                                             \
+    do {                                                                                                         \
+        bw_buf_printf(out, "%zu,", d[k].device->index);                                                          \
+        report_csv_field(out, d[k].device->name);                                                                \
+        bw_buf_printf(out, ",%s,%.17g,%s,%.6g,%s,%s\n", sec, (double)(x), xu, (double)(v), vu, kind);            \
+    } while (0)
+        for (size_t i = 0; i < r->n_points; i++) {
+            ROW("read", r->points[i].bytes, "bytes", r->points[i].read_gbs, "GB/s", "measured");
+            ROW("latency", r->points[i].bytes, "bytes", r->points[i].latency_ns, "ns", "measured");
+            ROW("latency_per_cu", r->points[i].bytes, "bytes", r->points[i].latency_cu_ns, "ns", "measured");
+        }
+        for (size_t i = 0; i < r->n_strides; i++)
+            ROW("stride", r->stride_x[i], "bytes", r->stride_ns[i], "ns/element", "measured");
+        for (size_t i = 0; i < r->n_offsets; i++)
+            ROW("offset", r->offset_x[i], "bytes", r->offset_ns[i], "ns/block", "measured");
+        for (size_t i = 0; i < r->n_transfers; i++) {
+            char sec[64];
+            const bench_probe_transfer *t = &r->transfers[i];
+            snprintf(sec, sizeof sec, "transfer_%s_%s_%s", dir_name(t), mem_name(t),
+                     t->blocking ? "blocking" : "nonblocking");
+            ROW(sec, t->bytes, "bytes", t->gbs, "GB/s", "measured");
+        }
+        ROW("launch_latency", 0, "-", r->launch_wall_us, "us", "measured");
+#undef ROW
+    }
+}
+
+json_t *report_probe_transfers_json(const bench_probe_result *r)
+{
+    json_t *o = json_object();
+    json_t *a = json_array();
+    for (size_t i = 0; i < r->n_transfers; i++) {
+        const bench_probe_transfer *t = &r->transfers[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "direction", json_string(dir_name(t)));
+        json_object_set_new(x, "memory", json_string(mem_name(t)));
+        json_object_set_new(x, "blocking", json_boolean(t->blocking));
+        json_object_set_new(x, "bytes", json_integer((json_int_t)t->bytes));
+        json_object_set_new(x, "gbs", report_json_real(t->gbs, 1));
+        json_object_set_new(x, "us", report_json_real(t->us, 1));
+        json_array_append_new(a, x);
+    }
+    json_object_set_new(o, "transfers", a);
+    json_object_set_new(o, "small_transfer_latency_us", report_json_real(r->small_transfer_us, r->n_transfers > 0));
+    json_object_set_new(o, "small_transfer_bytes", json_integer((json_int_t)r->small_transfer_bytes));
+    json_object_set_new(o, "launch_latency_us", report_json_real(r->launch_wall_us, r->launches > 0));
+    json_t *l = json_object();
+    json_object_set_new(l, "launches", json_integer(r->launches));
+    json_object_set_new(l, "wall_us", report_json_real(r->launch_wall_us, r->launches > 0));
+    json_object_set_new(l, "queued_to_start_us", report_json_real(r->launch_start_us, r->launches > 0));
+    json_object_set_new(l, "queued_to_end_us", report_json_real(r->launch_end_us, r->launches > 0));
+    json_object_set_new(o, "launch", l);
+    return o;
+}
+
+static json_t *level_json(const bench_probe_level *l, int valid_lat, int with_size)
+{
+    json_t *o = json_object();
+    if (with_size)
+        json_object_set_new(o, "size_bytes", json_integer((json_int_t)l->size_bytes));
+    json_object_set_new(o, "read_gbs", report_json_real(l->read_gbs, 1));
+    json_object_set_new(o, "latency_ns", report_json_real(l->latency_ns, valid_lat));
+    json_object_set_new(o, "latency_per_cu_ns", report_json_real(l->latency_cu_ns, valid_lat));
+    return o;
+}
+
+static json_t *fit_json(const model_fit_candidate *c)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "scale", report_json_real(c->a, 1));
+    json_object_set_new(o, "offset", report_json_real(c->b, 1));
+    json_object_set_new(o, "residual", report_json_real(c->rms_rel, 1));
+    json_object_set_new(o, "unexplained", report_json_real(c->rel, 1));
+    return o;
+}
+
+static json_t *device_json(const report_probe_device *dv)
+{
+    const bench_probe_result *r = dv->result;
+    const bench_device *d = dv->device;
+    json_t *o = json_object();
+    json_object_set_new(o, "device", report_device_json(d, dv->is_default));
+    json_object_set_new(o, "status", json_string(r ? "probed" : "failed"));
+    json_object_set_new(o, "failure", dv->failure ? json_string(dv->failure) : json_null());
+    json_object_set_new(o, "cache_note", dv->cache_note ? json_string(dv->cache_note) : json_null());
+    if (!r)
+        return o;
+    json_object_set_new(o, "quick", json_boolean(r->quick));
+    json_object_set_new(o, "seconds", json_real(r->seconds));
+    json_object_set_new(o, "kernel_file", r->kernel_path ? json_string(r->kernel_path) : json_null());
+    /* the contract keys */
+    json_object_set_new(o, "inferred_unit_bytes",
+                        r->inferred_unit ? json_integer((json_int_t)r->inferred_unit) : json_null());
+    json_object_set_new(o, "inferred_unit_reason", r->inferred_unit ? json_null() : json_string(r->unit_why));
+    json_object_set_new(o, "profile_unit_bytes", json_integer((json_int_t)d->geo.sector));
+    json_object_set_new(o, "profile_line_bytes", json_integer((json_int_t)d->geo.line));
+    bw_buf ag = BW_BUF_INIT;
+    report_probe_agreement(&ag, r, &d->geo);
+    json_object_set_new(o, "unit_agreement", json_string(bw_buf_str(&ag)));
+    bw_buf_free(&ag);
+    json_t *lv = json_array();
+    for (size_t i = 0; i < r->n_levels; i++)
+        json_array_append_new(lv, level_json(&r->levels[i], r->chase_valid, 1));
+    json_object_set_new(o, "cache_levels", lv);
+    json_object_set_new(o, "memory", r->have_memory ? level_json(&r->levels[r->n_levels], r->chase_valid, 0)
+                                                    : json_null());
+    json_object_set_new(o, "device_cache_bytes", json_integer((json_int_t)r->device_cache_bytes));
+    json_t *hc = json_array();
+    for (size_t i = 0; i < r->n_host_caches; i++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "level", json_integer(r->host_caches[i].level));
+        json_object_set_new(c, "size_bytes", json_integer((json_int_t)r->host_caches[i].size_bytes));
+        json_object_set_new(c, "line_bytes", json_integer((json_int_t)r->host_caches[i].line_bytes));
+        json_array_append_new(hc, c);
+    }
+    json_object_set_new(o, "host_caches", hc);
+    json_t *lad = json_array();
+    for (size_t i = 0; i < r->n_points; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "bytes", json_integer((json_int_t)r->points[i].bytes));
+        json_object_set_new(p, "read_gbs", report_json_real(r->points[i].read_gbs, 1));
+        json_object_set_new(p, "latency_ns", report_json_real(r->points[i].latency_ns, r->chase_valid));
+        json_object_set_new(p, "latency_per_cu_ns", report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
+        json_array_append_new(lad, p);
+    }
+    json_object_set_new(o, "ladder", lad);
+    json_t *cv = json_object();
+    json_object_set_new(cv, "valid", json_boolean(r->chase_valid));
+    json_object_set_new(cv, "note", json_string(r->chase_note));
+    json_object_set_new(o, "chase_validation", cv);
+    json_t *g = json_object();
+    json_object_set_new(g, "working_set_bytes", json_integer((json_int_t)r->gran_bytes));
+    json_object_set_new(g, "block_bytes", json_integer(BENCH_PROBE_BLOCK));
+    json_t *ss = json_array(), *os = json_array(), *cs = json_array();
+    for (size_t i = 0; i < r->n_strides; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "stride_bytes", json_integer((json_int_t)r->stride_x[i]));
+        json_object_set_new(p, "ns_per_element", report_json_real(r->stride_ns[i], 1));
+        json_array_append_new(ss, p);
+    }
+    for (size_t i = 0; i < r->n_offsets; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "offset_bytes", json_integer((json_int_t)r->offset_x[i]));
+        json_object_set_new(p, "ns_per_block", report_json_real(r->offset_ns[i], 1));
+        json_array_append_new(os, p);
+    }
+    for (size_t k = 0; k < BENCH_PROBE_UNITS && r->n_strides; k++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "unit_bytes", json_integer((json_int_t)r->units[k]));
+        json_t *sf = fit_json(&r->stride_fit[k]), *of = fit_json(&r->offset_fit[k]);
+        json_t *sm = json_array(), *om = json_array();
+        for (size_t i = 0; i < r->n_strides; i++)
+            json_array_append_new(sm, report_json_real(r->stride_model[k][i], 1));
+        for (size_t i = 0; i < r->n_offsets; i++)
+            json_array_append_new(om, report_json_real(r->offset_model[k][i], 1));
+        json_object_set_new(sf, "modeled", sm);
+        json_object_set_new(of, "modeled", om);
+        json_object_set_new(c, "stride_fit", sf);
+        json_object_set_new(c, "offset_fit", of);
+        json_array_append_new(cs, c);
+    }
+    json_object_set_new(g, "stride_sweep", ss);
+    json_object_set_new(g, "offset_sweep", os);
+    json_object_set_new(g, "candidates", cs);
+    json_object_set_new(o, "granularity", g);
+    json_object_set_new(o, "inferred_lanes", r->inferred_lanes ? json_integer((json_int_t)r->inferred_lanes) : json_null());
+    json_object_set_new(o, "inferred_lanes_reason", json_string(r->lanes_why));
+    json_t *ls = json_array();
+    for (size_t i = 0; i < r->n_lanes; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "work_group_size", json_integer((json_int_t)r->lanes_x[i]));
+        json_object_set_new(p, "ns", report_json_real(r->lanes_ns[i], 1));
+        json_array_append_new(ls, p);
+    }
+    json_object_set_new(o, "lanes_sweep", ls);
+    json_object_set_new(o, "profile_lanes", json_integer(d->geo.lanes));
+    json_object_set_new(o, "inferred_banks", r->inferred_banks ? json_integer(r->inferred_banks) : json_null());
+    json_object_set_new(o, "inferred_banks_reason", json_string(r->banks_why));
+    json_t *t = report_probe_transfers_json(r);
+    json_object_update(o, t);
+    json_decref(t);
+    return o;
+}
+
+bw_code report_probe_json(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out,
+                          bw_error *err)
+{
+    json_t *o = report_json_document(REPORT_PROBE_SCHEMA, REPORT_PROBE_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    if (!o)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    json_object_set_new(o, "cache_file", m->cache_file ? json_string(m->cache_file) : json_null());
+    json_t *devs = json_array();
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(devs, device_json(&d[k]));
+    json_object_set_new(o, "devices", devs);
+    return report_json_dump(o, out, err);
+}

@@ -1,0 +1,839 @@
+/* `bwlab compare`: merging the checked-in sample result files
+ * (tests/data/results: a real PoCL run and edited copies standing in for
+ * an H100 and an MI300X), repeats and duplicates, every bad input, the
+ * formats, --baseline, --mode, the nominal match rule, partial journals,
+ * and that the report layer never includes the OpenCL layer. Every run
+ * uses an empty OCL_ICD_VENDORS: compare reads files only. Expected
+ * figures are worked out by hand from the sample files' numbers. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bw_file.h"
+#include "report_merge.h"
+#include "report_nominal.h"
+#include "test_util.h"
+
+static char *empty_vendors;
+static char env_vendors[512];
+
+static void setup(void)
+{
+    empty_vendors = tu_temp_dir();
+    cr_assert(empty_vendors);
+    snprintf(env_vendors, sizeof env_vendors, "OCL_ICD_VENDORS=%s", empty_vendors);
+}
+
+static void teardown(void)
+{
+    tu_rmdir(empty_vendors);
+    free(empty_vendors);
+}
+
+TestSuite(compare, .init = setup, .fini = teardown);
+
+static char *sample(const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    char *b = buf[k++ % 8];
+    snprintf(b, 1024, "%s/tests/data/results/%s", tu_source_root(), name);
+    return b;
+}
+
+/* bwlab compare ARGS... with no OpenCL driver at all */
+static tu_result compare(const char *const *args)
+{
+    const char *argv[32] = { "compare" };
+    size_t n = 1;
+    for (; args[n - 1]; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    const char *env[] = { env_vendors, NULL };
+    return tu_exec(argv, env);
+}
+
+static json_t *compare_json(const char *const *args)
+{
+    tu_result r = compare(args);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert_str_empty(r.err, "stderr: %s", r.err);
+    json_error_t je;
+    json_t *j = json_loads(r.out, 0, &je);
+    cr_assert(j, "not JSON: %s", je.text);
+    tu_result_free(&r);
+    return j;
+}
+
+/* the entry of (pattern, access) on the device whose label starts with lead */
+static json_t *entry(json_t *doc, const char *pattern, const char *access, const char *lead)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "entries"), i, e) {
+        if (!strcmp(json_string_value(json_object_get(e, "pattern")), pattern) &&
+            !strcmp(json_string_value(json_object_get(e, "access")), access) &&
+            !strncmp(json_string_value(json_object_get(e, "device")), lead, strlen(lead)))
+            return e;
+    }
+    return NULL;
+}
+
+static double real(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    cr_assert(json_is_number(v), "%s is not a number", key);
+    return json_number_value(v);
+}
+
+/* effective_gbs of (pattern, access) in a results file, read with jansson */
+static double file_gbs(const char *path, const char *pattern, const char *access)
+{
+    json_error_t je;
+    json_t *d = json_load_file(path, 0, &je);
+    cr_assert(d, "%s: %s", path, je.text);
+    size_t i;
+    json_t *r;
+    double v = NAN;
+    json_array_foreach(json_object_get(d, "results"), i, r) {
+        if (!strcmp(json_string_value(json_object_get(r, "pattern")), pattern) &&
+            !strcmp(json_string_value(json_object_get(r, "access")), access))
+            v = json_number_value(json_object_get(r, "effective_gbs"));
+    }
+    json_decref(d);
+    return v;
+}
+
+#define H100 "NVIDIA H100 80GB HBM3 [550.54.15]"
+#define MI300X "AMD Instinct MI300X [3625.0]"
+
+Test(compare, three_samples_merge_into_the_expected_table)
+{
+    const char *args[] = { sample("pocl-cpu.json"), sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"),
+                           "--format", "json", NULL };
+    json_t *j = compare_json(args);
+    cr_assert_eq(json_array_size(json_object_get(j, "devices")), 3);
+    cr_assert_eq(json_array_size(json_object_get(j, "runs")), 3);
+    /* the sample H100: stride:s=2 1500 GB/s, its seq 3000: 1500 / 3000 */
+    json_t *e = entry(j, "stride:s=2", "copy", H100);
+    cr_assert(e);
+    cr_expect_float_eq(real(e, "effective_gbs"), 1500.0, 1e-9);
+    cr_expect_float_eq(real(e, "relative_to_seq"), 0.5, 1e-12);
+    /* 32 lanes 8 B apart span 256 B = 8 sectors of 32 B for 128 B asked */
+    cr_expect_float_eq(real(e, "sector_efficiency"), 0.5, 1e-12);
+    /* the sample MI300X: 2400 / 4000 */
+    e = entry(j, "stride:s=2", "copy", MI300X);
+    cr_assert(e);
+    cr_expect_float_eq(real(e, "effective_gbs"), 2400.0, 1e-9);
+    cr_expect_float_eq(real(e, "relative_to_seq"), 0.6, 1e-12);
+    /* stride:s=32: 128 B apart, every lane its own sector: 4 B of 128 B
+     * (MI300X, 128 B sectors) and 4 B of 32 B (H100) */
+    cr_expect_float_eq(real(entry(j, "stride:s=32", "copy", MI300X), "sector_efficiency"), 4.0 / 128, 1e-12);
+    cr_expect_float_eq(real(entry(j, "stride:s=32", "copy", H100), "sector_efficiency"), 4.0 / 32, 1e-12);
+    /* the PoCL run's own numbers, as the file holds them */
+    double seq = file_gbs(sample("pocl-cpu.json"), "seq", "copy");
+    double s2 = file_gbs(sample("pocl-cpu.json"), "stride:s=2", "copy");
+    e = entry(j, "stride:s=2", "copy", "AMD pthread");
+    cr_assert(e);
+    cr_expect_float_eq(real(e, "effective_gbs"), s2, 1e-12);
+    /* bank patterns: the H100 sample has them, the MI300X sample does not */
+    cr_expect(entry(j, "bank:pitch=32,stride=2", "read", H100) != NULL);
+    cr_expect(entry(j, "bank:pitch=32,stride=2", "read", MI300X) == NULL, "not measured must be absent");
+    /* the MI300X sample has no roofline and no tuned peak: null, not 0 */
+    size_t i;
+    json_t *d;
+    json_array_foreach(json_object_get(j, "devices"), i, d) {
+        if (!strcmp(json_string_value(json_object_get(d, "label")), MI300X))
+            cr_expect(json_is_null(json_object_get(d, "peak_read_gbs")));
+    }
+    json_decref(j);
+
+    /* the table: the same cells */
+    const char *targs[] = { sample("pocl-cpu.json"), sample("sample-nvidia-h100.json"),
+                            sample("sample-amd-mi300x.json"), NULL };
+    tu_result r = compare(targs);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *row = strstr(r.out, "\n  stride:s=2 ");
+    cr_assert(row, "%s", r.out);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+    char pocl[64];
+    snprintf(pocl, sizeof pocl, "%.2f (%.2f)", s2, s2 / seq);
+    cr_expect(strstr(line, pocl), "%s lacks %s", line, pocl);
+    cr_expect(strstr(line, "1500.00 (0.50)"), "%s", line);
+    cr_expect(strstr(line, "2400.00 (0.60)"), "%s", line);
+    cr_expect(strstr(r.out, "  " H100), "the legend names each device");
+    cr_expect(strstr(r.out, "vendor 'Advanced Micro Devices, Inc.', name 'gfx942', board 'AMD Instinct MI300X'"));
+    cr_expect(strstr(r.out, "host sample-h100"), "each run's provenance");
+    cr_expect(strstr(r.out, "note: SAMPLE"), "sample files say so");
+    tu_result_free(&r);
+}
+
+Test(compare, works_without_any_opencl_driver)
+{
+    const char *args[] = { sample("sample-nvidia-h100.json"), NULL };
+    tu_result r = compare(args);
+    cr_expect_eq(r.status, 0, "exit %d with OCL_ICD_VENDORS empty: %s", r.status, r.err);
+    cr_expect_str_empty(r.err);
+    cr_expect(strstr(r.out, "3000.00 (1.00)"));
+    tu_result_free(&r);
+}
+
+Test(compare, help_describes_the_command)
+{
+    const char *argv[] = { "help", "compare", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "usage: bwlab compare FILE|DIR..."), "%s", r.out);
+    cr_expect(strstr(r.out, "--baseline DEVICE"));
+    cr_expect(strstr(r.out, "--mode MODE"));
+    tu_result_free(&r);
+}
+
+Test(compare, repeats_are_kept_with_median_min_max)
+{
+    const char *args[] = { sample("sample-nvidia-h100.json"), sample("sample-nvidia-h100-run2.json"), "--format",
+                           "json", NULL };
+    json_t *j = compare_json(args);
+    cr_assert_eq(json_array_size(json_object_get(j, "devices")), 1, "one device in two files");
+    json_t *e = entry(j, "seq", "copy", H100);
+    cr_assert(json_is_true(json_object_get(e, "repeat")));
+    cr_expect_eq(json_array_size(json_object_get(e, "samples")), 2);
+    /* 3000 and 3100: median of two is their mean */
+    cr_expect_float_eq(real(e, "effective_gbs"), 3050.0, 1e-9);
+    cr_expect_float_eq(real(e, "effective_min_gbs"), 3000.0, 1e-9);
+    cr_expect_float_eq(real(e, "effective_max_gbs"), 3100.0, 1e-9);
+    /* stride:s=2: 1500/3000 and 1450/3100 */
+    e = entry(j, "stride:s=2", "copy", H100);
+    cr_expect_float_eq(real(e, "relative_to_seq"), (0.5 + 1450.0 / 3100.0) / 2, 1e-12);
+    /* reverse is in one file only */
+    cr_expect(json_is_false(json_object_get(entry(j, "reverse", "copy", H100), "repeat")));
+    json_decref(j);
+    const char *targs[] = { sample("sample-nvidia-h100.json"), sample("sample-nvidia-h100-run2.json"), NULL };
+    tu_result r = compare(targs);
+    cr_expect(strstr(r.out, "*3050.00 (1.00)"), "a repeat is marked: %s", r.out);
+    cr_expect(strstr(r.out, "Repeats"));
+    tu_result_free(&r);
+}
+
+static char *copy_to(const char *dir, const char *name, const char *from)
+{
+    char *text = NULL;
+    cr_assert_eq(bw_file_read(from, &text, NULL, NULL), BW_OK);
+    tu_write_file(dir, name, text);
+    free(text);
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return path;
+}
+
+Test(compare, an_identical_file_is_counted_once)
+{
+    char *dir = tu_temp_dir();
+    copy_to(dir, "a.json", sample("sample-nvidia-h100.json"));
+    /* directories are read recursively */
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    mkdir(sub, 0755);
+    copy_to(sub, "b.json", sample("sample-nvidia-h100.json"));
+    const char *args[] = { dir, "--format", "json", NULL };
+    tu_result r = compare(args);
+    cr_assert_eq(r.status, 0, "a duplicate is a note, not an error: %s", r.err);
+    cr_expect(strstr(r.err, "note: "), "%s", r.err);
+    cr_expect(strstr(r.err, "/sub/b.json: identical to"), "%s", r.err);
+    json_t *j = json_loads(r.out, 0, NULL);
+    cr_assert(j);
+    cr_expect_eq(json_array_size(json_object_get(j, "files")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(j, "files"), 0), "duplicates")), 1);
+    cr_expect(json_is_false(json_object_get(entry(j, "seq", "copy", H100), "repeat")));
+    json_decref(j);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* One bad input beside a good one: exit 2, the bad file named with what
+ * is wrong on stderr, and the good one still compared. */
+static void bad_input(const char *name, const char *text, const char *expect)
+{
+    char *dir = tu_temp_dir();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (text)
+        tu_write_file(dir, name, text);
+    else
+        mkdir(path, 0755);
+    const char *args[] = { sample("sample-amd-mi300x.json"), path, NULL };
+    tu_result r = compare(args);
+    cr_expect_eq(r.status, 2, "%s: exit %d", name, r.status);
+    char want[1200];
+    snprintf(want, sizeof want, "bwlab compare: error: %s: %s", path, expect);
+    cr_expect(strstr(r.err, want), "stderr lacks '%s':\n%s", want, r.err);
+    cr_expect(strstr(r.out, "2400.00 (0.60)"), "the good file is still compared:\n%s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+#define MINIMAL \
+    "{\"schema\": \"bwlab.results\", \"schema_version\": 1, \"runs\": [{\"device\": {\"index\": 0, \"name\": " \
+    "\"Old GPU\", \"vendor\": \"Acme\", \"driver_version\": \"1.0\"}}], \"results\": [%s]}"
+
+static char *doc(const char *results, const char *from, const char *to)
+{
+    static char buf[4096];
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, MINIMAL, results);
+    if (from) {
+        char *p = strstr(tmp, from);
+        cr_assert(p);
+        snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - tmp), tmp, to, p + strlen(from));
+    } else {
+        snprintf(buf, sizeof buf, "%s", tmp);
+    }
+    return buf;
+}
+
+Test(compare, an_unknown_schema_version_is_named)
+{
+    bad_input("future.json", doc("{\"device\": 0, \"pattern\": \"seq\"}", "\"schema_version\": 1", "\"schema_version\": 7"),
+              "unknown schema_version 7");
+}
+
+Test(compare, invalid_json_is_named)
+{
+    bad_input("broken.json", "{\"schema\": \"bwlab.results\", \"runs\": [", "invalid JSON at line 1");
+}
+
+Test(compare, a_missing_field_is_named)
+{
+    bad_input("nopattern.json", doc("{\"device\": 0, \"effective_gbs\": 1.0}", NULL, NULL),
+              "results[0].pattern is missing");
+    bad_input("noruns.json", "{\"schema\": \"bwlab.results\", \"schema_version\": 1, \"results\": []}",
+              "top level.runs is missing");
+}
+
+Test(compare, a_mistyped_field_is_named)
+{
+    bad_input("mistyped.json", doc("{\"device\": 0, \"pattern\": \"seq\", \"effective_gbs\": \"fast\"}", NULL, NULL),
+              "results[0].effective_gbs is a string, expected a number or null");
+    bad_input("badindex.json", doc("{\"device\": 3, \"pattern\": \"seq\"}", NULL, NULL),
+              "results[0].device is 3, which no runs[].device.index names");
+}
+
+Test(compare, a_file_without_results_is_named)
+{
+    bad_input("none.json", doc("", NULL, NULL), "no results");
+}
+
+Test(compare, an_empty_file_is_named)
+{
+    bad_input("empty.json", "", "empty file");
+}
+
+Test(compare, a_directory_without_results_is_named)
+{
+    bad_input("emptydir", NULL, "directory without results");
+}
+
+Test(compare, an_unreadable_file_is_named)
+{
+    const char *args[] = { sample("sample-amd-mi300x.json"), "/nonexistent/bwlab/run.json", NULL };
+    tu_result r = compare(args);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "error: /nonexistent/bwlab/run.json: cannot be read"), "%s", r.err);
+    cr_expect(strstr(r.out, "2400.00 (0.60)"));
+    tu_result_free(&r);
+    if (geteuid() != 0) {
+        char *dir = tu_temp_dir();
+        tu_write_file(dir, "locked.json", "{}");
+        char path[1024];
+        snprintf(path, sizeof path, "%s/locked.json", dir);
+        chmod(path, 0);
+        const char *a2[] = { path, NULL };
+        r = compare(a2);
+        cr_expect_eq(r.status, 2);
+        cr_expect(strstr(r.err, "cannot be read"), "%s", r.err);
+        tu_result_free(&r);
+        tu_rmdir(dir);
+        free(dir);
+    }
+}
+
+Test(compare, nothing_to_compare_exits_2_with_no_table)
+{
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "empty.json", "");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/empty.json", dir);
+    const char *args[] = { path, NULL };
+    tu_result r = compare(args);
+    cr_expect_eq(r.status, 2);
+    cr_expect_str_empty(r.out);
+    cr_expect(strstr(r.err, "no results to compare"), "%s", r.err);
+    tu_result_free(&r);
+    const char *a2[] = { NULL };
+    r = compare(a2);
+    cr_expect_eq(r.status, 2, "no file at all is a usage error");
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+Test(compare, fields_an_older_file_lacks_are_not_measured_never_zero)
+{
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "old.json",
+                  doc("{\"device\": 0, \"pattern\": \"seq\", \"effective_gbs\": 100.0, \"relative_to_seq\": 1.0}, "
+                      "{\"device\": 0, \"pattern\": \"stride:s=2\", \"effective_gbs\": 50.0}",
+                      NULL, NULL));
+    const char *args[] = { dir, "--format", "json", NULL };
+    json_t *j = compare_json(args);
+    json_t *e = entry(j, "stride:s=2", "copy", "Acme Old GPU");
+    cr_assert(e, "no access key reads as copy");
+    cr_expect_float_eq(real(e, "effective_gbs"), 50.0, 1e-12);
+    cr_expect(json_is_null(json_object_get(e, "relative_to_seq")));
+    cr_expect(json_is_null(json_object_get(e, "sector_efficiency")));
+    json_decref(j);
+    const char *targs[] = { dir, NULL };
+    tu_result r = compare(targs);
+    cr_expect(strstr(r.out, "50.00 (-)"), "%s", r.out);
+    cr_expect(strstr(r.out, "- / -"), "model table: not measured");
+    tu_result_free(&r);
+    const char *cargs[] = { dir, "--format", "csv", NULL };
+    r = compare(cargs);
+    cr_expect(strstr(r.out, "stride:s=2,stride,") == NULL, "no family in an old file: empty, not invented");
+    cr_expect(strstr(r.out, ",ok,50,50,50,,,,,"), "%s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* the fields of one CSV line (RFC 4180 quotes) */
+static size_t csv_fields(const char *line, size_t n, char fields[][128], size_t max)
+{
+    size_t k = 0, j = 0;
+    int q = 0;
+    for (size_t i = 0; i <= n && k < max; i++) {
+        char c = i < n ? line[i] : ',';
+        if (q) {
+            if (c == '"' && i + 1 < n && line[i + 1] == '"')
+                fields[k][j++] = line[i++];
+            else if (c == '"')
+                q = 0;
+            else
+                fields[k][j++] = c;
+        } else if (c == '"') {
+            q = 1;
+        } else if (c == ',') {
+            fields[k++][j] = 0;
+            j = 0;
+        } else if (j < 127) {
+            fields[k][j++] = c;
+        }
+    }
+    return k;
+}
+
+Test(compare, csv_has_one_header_and_a_row_per_pattern_device_and_mode)
+{
+    const char *args[] = { sample("pocl-cpu.json"), sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"),
+                           "--format", "csv", NULL };
+    tu_result r = compare(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* rows expected: the results of each file (one device each, every
+     * (pattern, mode) once per file) */
+    size_t want = 0;
+    const char *files[] = { "pocl-cpu.json", "sample-nvidia-h100.json", "sample-amd-mi300x.json" };
+    for (size_t f = 0; f < 3; f++) {
+        json_t *d = json_load_file(sample(files[f]), 0, NULL);
+        want += json_array_size(json_object_get(d, "results"));
+        json_decref(d);
+    }
+    static char fields[64][128], head[64][128];
+    size_t lines = 0, ncol = 0;
+    double seq = file_gbs(sample("pocl-cpu.json"), "seq", "copy");
+    int seen_seq = 0;
+    for (const char *p = r.out; *p;) {
+        size_t n = strcspn(p, "\n");
+        cr_assert(p[0] != '#', "no commentary lines");
+        if (lines == 0) {
+            ncol = csv_fields(p, n, head, 64);
+            cr_expect_str_eq(head[0], "pattern");
+            cr_expect_str_eq(head[13], "effective_gbs");
+            cr_expect_str_eq(head[9], "runs");
+        } else {
+            cr_expect_eq(csv_fields(p, n, fields, 64), ncol, "line %zu has another number of fields", lines);
+            cr_expect(strchr(fields[9], '.') == NULL, "runs is an integer: %s", fields[9]);
+            if (!strcmp(fields[0], "seq") && !strcmp(fields[2], "copy") && !strcmp(fields[6], "pthread-skylake-avx512-AMD EPYC")) {
+                /* reals read back to the very same double */
+                cr_expect_eq(strtod(fields[13], NULL), seq, "%s vs %.17g", fields[13], seq);
+                seen_seq = 1;
+            }
+        }
+        lines++;
+        p += n + (p[n] == '\n');
+    }
+    cr_expect_eq(lines - 1, want);
+    cr_expect(seen_seq);
+    tu_result_free(&r);
+}
+
+Test(compare, markdown_is_a_gfm_table)
+{
+    const char *args[] = { sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"), "--format", "md", NULL };
+    tu_result r = compare(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "| pattern | mode | " H100 " | " MI300X " |\n| --- | --- | ---: | ---: |\n"), "%s", r.out);
+    cr_expect(strstr(r.out, "| stride:s=2 | copy | 1500.00 (0.50) | 2400.00 (0.60) |"));
+    tu_result_free(&r);
+    /* an --output name ending in .md picks the format */
+    char *dir = tu_temp_dir();
+    char out[1024];
+    snprintf(out, sizeof out, "%s/c%s", dir, ".md");
+    const char *a2[] = { sample("sample-nvidia-h100.json"), "--output", out, NULL };
+    r = compare(a2);
+    cr_expect_eq(r.status, 0);
+    char *text = NULL;
+    cr_assert_eq(bw_file_read(out, &text, NULL, NULL), BW_OK);
+    cr_expect(strstr(text, "| --- | --- |"));
+    free(text);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+Test(compare, baseline_divides_by_the_baseline_device)
+{
+    const char *args[] = { sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"), "--baseline", "H100",
+                           "--format", "json", NULL };
+    json_t *j = compare_json(args);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "baseline")), H100);
+    /* 2400 / 1500 */
+    cr_expect_float_eq(real(entry(j, "stride:s=2", "copy", MI300X), "relative_to_baseline"), 1.6, 1e-12);
+    cr_expect_float_eq(real(entry(j, "stride:s=2", "copy", H100), "relative_to_baseline"), 1.0, 1e-12);
+    json_decref(j);
+    const char *bad[] = { sample("sample-nvidia-h100.json"), "--baseline", "nosuch", NULL };
+    tu_result r = compare(bad);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "--baseline 'nosuch' matches no device"), "%s", r.err);
+    cr_expect(strstr(r.err, H100), "the devices are listed");
+    tu_result_free(&r);
+    const char *two[] = { sample("pocl-cpu.json"), sample("sample-amd-mi300x.json"), "--baseline", "AMD", NULL };
+    r = compare(two);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "matches more than one device"), "%s", r.err);
+    tu_result_free(&r);
+}
+
+Test(compare, mode_keeps_one_access_mode)
+{
+    const char *args[] = { sample("sample-nvidia-h100.json"), "--mode", "read", "--format", "json", NULL };
+    json_t *j = compare_json(args);
+    size_t i, n = 0;
+    json_t *e;
+    json_array_foreach(json_object_get(j, "entries"), i, e) {
+        cr_expect_str_eq(json_string_value(json_object_get(e, "access")), "read");
+        n++;
+    }
+    /* seq, 7 strides and 3 bank patterns in read mode */
+    cr_expect_eq(n, 11);
+    json_decref(j);
+    const char *bad[] = { sample("sample-nvidia-h100.json"), "--mode", "write", NULL };
+    tu_result r = compare(bad);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "--mode: 'write' is not read or copy"));
+    tu_result_free(&r);
+}
+
+/* --format html writes the page `bwlab report` writes (its content is
+ * tested in test_report_chart.c and test_report_browser.c) */
+Test(compare, html_is_the_report_page)
+{
+    const char *args[] = { sample("sample-nvidia-h100.json"), "--format", "html", NULL };
+    tu_result r = compare(args);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strncmp(r.out, "<!DOCTYPE html>", 15) == 0);
+    cr_expect(strstr(r.out, "data-figure=\"stride\""));
+    cr_expect(strstr(r.out, "</html>"));
+    tu_result_free(&r);
+}
+
+Test(compare, nominal_rows_for_known_devices_only)
+{
+    const char *args[] = { sample("pocl-cpu.json"), sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"),
+                           "--format", "json", NULL };
+    json_t *j = compare_json(args);
+    size_t i;
+    json_t *d;
+    int known = 0;
+    json_array_foreach(json_object_get(j, "devices"), i, d) {
+        json_t *n = json_object_get(d, "nominal");
+        const char *label = json_string_value(json_object_get(d, "label"));
+        if (!strcmp(label, H100)) {
+            cr_expect_float_eq(real(n, "dram_gbs"), 3350.0, 1e-9);
+            known++;
+        } else if (!strcmp(label, MI300X)) {
+            cr_expect_float_eq(real(n, "dram_gbs"), 5300.0, 1e-9);
+            known++;
+        } else {
+            cr_expect(json_is_null(n), "%s matches no entry", label);
+        }
+    }
+    cr_expect_eq(known, 2);
+    json_decref(j);
+    const char *targs[] = { sample("pocl-cpu.json"), sample("sample-nvidia-h100.json"), NULL };
+    tu_result r = compare(targs);
+    /* seq 3000 of 3350 = 89.55%; tuned read peak 3100 of 3350 = 92.54% */
+    cr_expect(strstr(r.out, "89.6%"), "%s", r.out);
+    cr_expect(strstr(r.out, "92.5%"));
+    cr_expect(strstr(r.out, "https://www.nvidia.com/en-us/data-center/h100/"), "the source is cited");
+    const char *nominal = strstr(r.out, "Nominal peaks");
+    cr_assert(nominal);
+    cr_expect(strstr(nominal, "pthread") == NULL, "no row for an unknown device");
+    tu_result_free(&r);
+}
+
+Test(compare, the_nominal_match_rule)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/nominal.json", tu_source_root());
+    json_error_t je;
+    json_t *t = json_load_file(path, 0, &je);
+    cr_assert(t, "%s", je.text);
+    cr_assert_eq(report_nominal_check(t, NULL), BW_OK);
+    json_t *devs = json_object_get(t, "devices");
+    struct {
+        const char *vendor, *name, *board;
+        long long mem;
+        const char *want; /* NULL: no entry */
+    } cases[] = {
+        { "NVIDIA Corporation", "NVIDIA H100 80GB HBM3", NULL, -1, "NVIDIA H100 SXM5 80 GB" },
+        { "NVIDIA Corporation", "NVIDIA H100 PCIe", NULL, -1, NULL },
+        { "NVIDIA Corporation", "NVIDIA H100 NVL", NULL, -1, NULL },
+        { "NVIDIA Corporation", "NVIDIA H200", NULL, -1, "NVIDIA H200 (SXM, 141 GB HBM3e)" },
+        { "NVIDIA Corporation", "NVIDIA A100-SXM4-80GB", NULL, -1, "NVIDIA A100 80 GB (SXM4)" },
+        { "NVIDIA Corporation", "NVIDIA A100 80GB PCIe", NULL, -1, NULL },
+        { "NVIDIA Corporation", "NVIDIA A100-SXM4-40GB", NULL, -1, "NVIDIA A100 40 GB" },
+        { "NVIDIA Corporation", "NVIDIA A100-PCIE-40GB", NULL, -1, "NVIDIA A100 40 GB" },
+        { "NVIDIA Corporation", "NVIDIA GeForce RTX 4090", NULL, -1, "NVIDIA GeForce RTX 4090" },
+        { "NVIDIA Corporation", "NVIDIA GeForce RTX 4090 Laptop GPU", NULL, -1, NULL },
+        { "NVIDIA Corporation", "NVIDIA GeForce RTX 4080", NULL, -1, NULL },
+        { "Advanced Micro Devices, Inc.", "gfx942", "AMD Instinct MI300X", -1, "AMD Instinct MI300X" },
+        { "Advanced Micro Devices, Inc.", "gfx942", "AMD Instinct MI300A", -1, NULL },
+        { "Advanced Micro Devices, Inc.", "gfx90a", "AMD Instinct MI250X", -1, "AMD Instinct MI250X" },
+        { "Advanced Micro Devices, Inc.", "gfx90a", NULL, -1, NULL },
+        { "Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550", NULL, -1, "Intel Data Center GPU Max 1550" },
+        { "Intel(R) Corporation", "Intel(R) Arc(TM) A770 Graphics", NULL, 16LL << 30, "Intel Arc A770 16 GB" },
+        { "Intel(R) Corporation", "Intel(R) Arc(TM) A770 Graphics", NULL, 8LL << 30, "Intel Arc A770 8 GB" },
+        { "Intel(R) Corporation", "Intel(R) Arc(TM) A770 Graphics", NULL, -1, NULL },
+        /* the vendor must match too */
+        { "AuthenticAMD", "H100 emulator", NULL, -1, NULL },
+        { "AuthenticAMD", "pthread-skylake-avx512-AMD EPYC", NULL, -1, NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int k = report_nominal_find(t, cases[i].vendor, cases[i].name, cases[i].board, cases[i].mem);
+        const char *got = k >= 0 ? json_string_value(json_object_get(json_array_get(devs, (size_t)k), "name")) : NULL;
+        if (cases[i].want)
+            cr_expect(got && !strcmp(got, cases[i].want), "%s: got %s, want %s", cases[i].name, got ? got : "none",
+                      cases[i].want);
+        else
+            cr_expect(got == NULL, "%s: got %s, want none", cases[i].name, got);
+    }
+    /* every entry cites a source for both figures */
+    size_t i;
+    json_t *e;
+    json_array_foreach(devs, i, e) {
+        cr_expect(strstr(json_string_value(json_object_get(e, "dram_source")), "https://"));
+        cr_expect(strstr(json_string_value(json_object_get(e, "fp32_source")), "https://"));
+    }
+    json_decref(t);
+}
+
+Test(compare, a_partial_journal_is_read_and_marked)
+{
+    /* head line: the H100 sample's top level without results, its device
+     * in devices[] as bwlab run writes it; then two results, and a last line
+     * cut short */
+    json_t *d = json_load_file(sample("sample-nvidia-h100.json"), 0, NULL);
+    cr_assert(d);
+    json_t *results = json_incref(json_object_get(d, "results"));
+    json_object_del(d, "results");
+    /* bwlab run's journal head: the planned devices, no runs[] */
+    json_t *devs = json_array();
+    json_array_append(devs, json_object_get(json_array_get(json_object_get(d, "runs"), 0), "device"));
+    json_object_del(d, "runs");
+    json_object_set_new(d, "devices", devs);
+    json_object_set_new(d, "partial", json_true());
+    bw_buf b = BW_BUF_INIT;
+    char *line = json_dumps(d, JSON_COMPACT);
+    bw_buf_printf(&b, "%s\n", line);
+    free(line);
+    for (size_t i = 0; i < 2; i++) {
+        line = json_dumps(json_array_get(results, i), JSON_COMPACT);
+        bw_buf_printf(&b, "%s\n", line);
+        free(line);
+    }
+    bw_buf_puts(&b, "{\"device\": 0, \"pattern\": \"stri");
+    json_decref(results);
+    json_decref(d);
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "h100.json.partial", bw_buf_str(&b));
+    bw_buf_free(&b);
+    const char *args[] = { dir, "--format", "json", NULL };
+    tu_result r = compare(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "line 4 is cut short"), "%s", r.err);
+    cr_expect(strstr(r.err, "partial: 2 results of a run that did not finish"), "%s", r.err);
+    json_t *j = json_loads(r.out, 0, NULL);
+    cr_assert(j);
+    cr_expect(json_is_true(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "partial")));
+    cr_expect_eq(json_array_size(json_object_get(j, "entries")), 2);
+    /* the first two results of the sample: seq copy and read */
+    cr_expect_float_eq(real(entry(j, "seq", "copy", H100), "effective_gbs"), 3000.0, 1e-9);
+    json_decref(j);
+    tu_result_free(&r);
+    /* a document that says "partial": true is marked too */
+    tu_write_file(dir, "h100.json.partial", "");
+    tu_write_file(dir, "doc.json", doc("{\"device\": 0, \"pattern\": \"seq\", \"effective_gbs\": 1.5}",
+                                       "\"schema_version\": 1,", "\"schema_version\": 1, \"partial\": true,"));
+    const char *a1[] = { dir, "--format", "json", NULL };
+    r = compare(a1);
+    j = json_loads(r.out, 0, NULL);
+    cr_assert(j, "%s", r.err);
+    cr_expect(json_is_true(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "partial")));
+    json_decref(j);
+    tu_result_free(&r);
+    char p2[1024];
+    snprintf(p2, sizeof p2, "%s/doc.json", dir);
+    unlink(p2);
+    /* a bad line before the last rejects the journal */
+    tu_write_file(dir, "h100.json.partial", "{\"schema\": \"bwlab.results\"}\nnot json\n{}\n");
+    const char *a2[] = { dir, NULL };
+    r = compare(a2);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "partial journal: line 2 is not valid JSON"), "%s", r.err);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* src/report never includes src/ocl: follow every #include "..." from
+ * the report layer's files through the layers it may see. */
+static int reaches_ocl(const char *root, const char *file, int depth, char *why, size_t n)
+{
+    static const char *const dirs[] = { "src/report", "src/bench", "src/model", "src/base" };
+    if (!strncmp(file, "ocl_", 4) || !strcmp(file, "CL/cl.h")) {
+        snprintf(why, n, "%s", file);
+        return 1;
+    }
+    if (depth > 12)
+        return 0;
+    for (size_t i = 0; i < 4; i++) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s/%s", root, dirs[i], file);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        char line[1024];
+        int hit = 0;
+        while (!hit && fgets(line, sizeof line, f)) {
+            char inc[256];
+            if (sscanf(line, " #include \"%255[^\"]\"", inc) == 1 || sscanf(line, " #include <%255[^>]>", inc) == 1) {
+                if (!strcmp(inc, file))
+                    continue;
+                if (reaches_ocl(root, inc, depth + 1, why, n)) {
+                    size_t l = strlen(why);
+                    snprintf(why + l, n - l, " <- %s", file);
+                    hit = 1;
+                }
+            }
+        }
+        fclose(f);
+        return hit;
+    }
+    return 0;
+}
+
+Test(compare, the_report_layer_never_includes_the_opencl_layer)
+{
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s/src/report", tu_source_root());
+    DIR *d = opendir(dir);
+    cr_assert(d);
+    struct dirent *de;
+    size_t files = 0;
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l < 3 || (strcmp(de->d_name + l - 2, ".c") && strcmp(de->d_name + l - 2, ".h")))
+            continue;
+        char why[4096] = "";
+        cr_expect(!reaches_ocl(tu_source_root(), de->d_name, 0, why, sizeof why), "src/report includes %s", why);
+        files++;
+    }
+    closedir(d);
+    cr_expect(files > 10);
+}
+
+/* The loader API that bwlab report draws from (report_merge.h). */
+Test(compare, the_loader_api_gives_absent_figures_as_nan)
+{
+    const char *paths[] = { sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"),
+                            sample("sample-nvidia-h100-run2.json") };
+    report_merged *m = NULL;
+    cr_assert_eq(report_load_paths(paths, 3, &m, NULL), BW_OK);
+    cr_assert_eq(m->n_devices, 2);
+    cr_expect_eq(m->n_runs, 3);
+    cr_expect_eq(m->n_diags, 0);
+    cr_expect_eq(m->baseline, -1);
+    size_t h = strcmp(m->devices[0].label, H100) == 0 ? 0 : 1;
+    cr_assert_str_eq(m->devices[h].label, H100);
+    cr_expect_eq(m->devices[h].n_runs, 2);
+    cr_expect_eq(m->devices[h].lanes, 32);
+    cr_expect_eq(m->devices[h].sector_bytes, 32);
+    cr_expect_float_eq(m->devices[h].seq_gbs, 3050.0, 1e-9);
+    cr_expect_float_eq(m->devices[h].peak_read_gbs, 3100.0, 1e-9);
+    cr_expect(!report_merge_has(m->devices[1 - h].peak_read_gbs), "the MI300X sample has no tuned peak");
+    cr_expect_str_eq(m->devices[1 - h].board_name, "AMD Instinct MI300X");
+    /* rows keep the order of first appearance: the H100 sample's first */
+    cr_expect_str_eq(m->rows[0].pattern, "seq");
+    cr_expect_str_eq(m->rows[0].access, "copy");
+    size_t bank = m->n_rows;
+    for (size_t r = 0; r < m->n_rows; r++)
+        if (!strcmp(m->rows[r].pattern, "bank:pitch=32,stride=2"))
+            bank = r;
+    cr_assert(bank < m->n_rows);
+    cr_expect_str_eq(m->rows[bank].space, "local");
+    cr_expect(report_merged_entry(m, bank, 1 - h) == NULL, "the MI300X sample has no bank patterns");
+    const report_merge_entry *e = report_merged_entry(m, bank, h);
+    cr_assert(e);
+    cr_expect_float_eq(e->local_gbs, 4600.0, 1e-9);
+    cr_expect_float_eq(e->relative_to_reference, 4600.0 / 9000.0, 1e-12);
+    cr_expect(e->conflict_ways > 0);
+    e = report_merged_entry(m, 0, h);
+    cr_assert(e);
+    cr_expect_eq(e->n_samples, 2);
+    cr_expect_float_eq(e->effective_min, 3000.0, 1e-9);
+    cr_expect(!report_merge_has(e->relative_to_baseline), "no baseline set");
+    /* the roofline of the H100 sample: peaks 51000 GFLOP/s, 3000 GB/s */
+    int roofs = 0;
+    for (size_t r = 0; r < m->n_runs; r++) {
+        if (!m->runs[r].has_roofline)
+            continue;
+        roofs++;
+        cr_expect_float_eq(m->runs[r].roof_peak_gflops, 51000.0, 1e-9);
+        cr_expect_float_eq(m->runs[r].roof_ridge_intensity, 17.0, 1e-12);
+        cr_expect(m->runs[r].n_roof_points > 0);
+    }
+    cr_expect_eq(roofs, 1);
+    cr_assert_eq(report_merge_set_baseline(m, "MI300X", NULL), BW_OK);
+    cr_expect_eq(m->baseline, (int)(1 - h));
+    cr_expect_float_eq(report_merged_entry(m, 0, h)->relative_to_baseline, 3050.0 / 4000.0, 1e-12);
+    report_merged_free(m);
+}

@@ -1,0 +1,611 @@
+/* `bwlab probe`: the fits on synthetic curves with known answers (with
+ * noise, and curves with no knee), the pointer chase's cycle and its
+ * validation (a planted kernel that skips elements is caught), the probe
+ * on PoCL (the unit is the host's cache line, read from the host; at least
+ * two cache levels; memory latency well above L1's), the probe cache and
+ * --profile inferred, and bad input. No test asserts a timing: the
+ * measured figures are only compared with each other and with the host's
+ * own description of its caches. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_probe.h"
+#include "bench_probe_cache.h"
+#include "bw_file.h"
+#include "model_fit.h"
+#include "test_util.h"
+
+/* ---- synthetic curves ---- */
+
+/* multiplicative noise of up to +-frac, seeded */
+static double noisy(uint64_t *st, double v, double frac)
+{
+    double u = (double)(tu_rand(st) % 1000001) / 1000000.0; /* 0..1 */
+    return v * (1 + frac * (2 * u - 1));
+}
+
+Test(probe_fit, three_plateaus_with_noise)
+{
+    /* 30 points: 1 ns up to point 9, 4 ns to 19, 80 ns after; 8% noise
+     * and one wild point inside the first plateau */
+    uint64_t st = 42;
+    for (int trial = 0; trial < 20; trial++) {
+        double lat[30], inv_bw[30];
+        for (int i = 0; i < 30; i++) {
+            double l = i < 10 ? 1 : i < 20 ? 4 : 80;
+            lat[i] = noisy(&st, l, 0.08);
+            inv_bw[i] = noisy(&st, i < 20 ? 0.01 : 0.03, 0.08);
+        }
+        lat[4] = 9; /* one bad point: the running median removes it */
+        model_fit_ladder f;
+        size_t k = model_fit_ladder_split(inv_bw, lat, 30, 1.3, 5, &f);
+        cr_assert_eq(k, 3, "trial %d: %zu plateaus", trial, k);
+        cr_expect_eq(f.end[0], 9);
+        cr_expect_eq(f.end[1], 19);
+        cr_expect_eq(f.end[2], 29);
+        cr_expect(fabs(f.level[1][0] - 1) < 0.1 && fabs(f.level[1][1] - 4) < 0.4 && fabs(f.level[1][2] - 80) < 8,
+                  "levels %g %g %g", f.level[1][0], f.level[1][1], f.level[1][2]);
+    }
+}
+
+Test(probe_fit, flat_curve_has_no_knee)
+{
+    uint64_t st = 7;
+    for (int trial = 0; trial < 20; trial++) {
+        double y[40];
+        for (int i = 0; i < 40; i++)
+            y[i] = noisy(&st, 5, 0.1);
+        model_fit_ladder f;
+        cr_expect_eq(model_fit_ladder_split(y, NULL, 40, 1.3, 5, &f), 1, "trial %d", trial);
+        cr_expect_eq(f.end[0], 39);
+    }
+}
+
+Test(probe_fit, a_faster_farther_level_is_no_level)
+{
+    /* 1, then 10, then back to 2: the drop is no cache level (a farther
+     * level is never faster), so only the first knee stands */
+    double y[12] = { 1, 1, 1, 1, 10, 10, 10, 10, 2, 2, 2, 2 };
+    model_fit_ladder f;
+    size_t k = model_fit_ladder_split(y, NULL, 12, 1.3, 5, &f);
+    cr_expect_eq(k, 2, "%zu", k);
+    cr_expect_eq(f.end[0], 3);
+}
+
+Test(probe_fit, bad_input)
+{
+    double y[3] = { 1, -1, 2 };
+    model_fit_ladder f;
+    cr_expect_eq(model_fit_ladder_split(y, NULL, 3, 1.3, 5, &f), 0);
+    cr_expect_eq(model_fit_ladder_split(y, NULL, 1, 1.3, 5, &f), 0);
+}
+
+Test(probe_fit, model_curves_by_hand)
+{
+    /* stride: bytes fetched per 4-byte element */
+    cr_expect_eq(model_fit_stride_curve(16, 64), 16);
+    cr_expect_eq(model_fit_stride_curve(256, 64), 64);
+    /* offset: a 32-byte block at offset x against 64-byte units:
+     * [40, 72) spans two units, [32, 64) one, [0, 32) one */
+    cr_expect_eq(model_fit_offset_curve(40, 32, 64), 2);
+    cr_expect_eq(model_fit_offset_curve(32, 32, 64), 1);
+    cr_expect_eq(model_fit_offset_curve(0, 32, 64), 1);
+    cr_expect_eq(model_fit_offset_curve(4, 32, 16), 3); /* [4, 36): units 0, 1, 2 */
+    /* warps of 32 lanes */
+    cr_expect_eq(model_fit_lanes_curve(1, 32), 1);
+    cr_expect_eq(model_fit_lanes_curve(32, 32), 1);
+    cr_expect_eq(model_fit_lanes_curve(64, 32), 2);
+    /* 32 lanes, 32 banks of 4 B: word stride 1 -> 1 way, 2 -> 2, 32 -> 32, 33 -> 1 */
+    cr_expect_eq(model_fit_banks_curve(1, 32, 4, 32), 1);
+    cr_expect_eq(model_fit_banks_curve(2, 32, 4, 32), 2);
+    cr_expect_eq(model_fit_banks_curve(32, 32, 4, 32), 32);
+    cr_expect_eq(model_fit_banks_curve(33, 32, 4, 32), 1);
+    /* 16 banks: stride 2 puts lanes t and t+8 on one bank: 4 ways for 32 lanes */
+    cr_expect_eq(model_fit_banks_curve(2, 16, 4, 32), 4);
+}
+
+Test(probe_fit, linear_fit_exact)
+{
+    double f[4] = { 1, 2, 3, 4 }, y[4] = { 5, 7, 9, 11 }, a, b;
+    cr_expect(model_fit_linear(f, y, 4, &a, &b) < 1e-12);
+    cr_expect(fabs(a - 2) < 1e-12 && fabs(b - 3) < 1e-12, "%g %g", a, b);
+}
+
+static const int64_t units[7] = { 8, 16, 32, 64, 128, 256, 512 };
+
+/* the sweeps of a device whose unit is u, with noise; flat offsets when u is 0 */
+static void synth(uint64_t *st, int64_t su, int64_t ou, double noise, double *sx, double *sy, double *ox, double *oy)
+{
+    for (int i = 0; i < 8; i++) {
+        sx[i] = (double)(4 << i);
+        double v = su ? 0.01 * (sx[i] < su ? sx[i] : (double)su) + 0.3 : 0.5;
+        if (su < 0) /* no knee: still growing at 512 */
+            v = 0.01 * sx[i] + 0.3;
+        sy[i] = noisy(st, v, noise);
+    }
+    for (int i = 0; i < 33; i++) {
+        ox[i] = 8.0 * i;
+        double v = ou ? 1.0 + 0.6 * (model_fit_offset_curve(ox[i], 32, ou) - 1) : 1.0;
+        oy[i] = noisy(st, v, noise);
+    }
+}
+
+static int64_t choose(const double *sx, const double *sy, const double *ox, const double *oy, char *why, size_t n)
+{
+    model_fit_candidate s[7], o[7];
+    model_fit_candidates(sx, sy, 8, 0, units, 7, s);
+    model_fit_candidates(ox, oy, 33, 32, units, 7, o);
+    return model_fit_choose(s, o, 7, 0.7, why, n);
+}
+
+Test(probe_fit, unit_from_knee_and_period_with_noise)
+{
+    uint64_t st = 99;
+    double sx[8], sy[8], ox[33], oy[33];
+    char why[320];
+    const int64_t truth[] = { 32, 64, 128 };
+    for (int k = 0; k < 3; k++)
+        for (int trial = 0; trial < 10; trial++) {
+            synth(&st, truth[k], truth[k], 0.05, sx, sy, ox, oy);
+            cr_expect_eq(choose(sx, sy, ox, oy, why, sizeof why), truth[k], "unit %lld trial %d: %s",
+                         (long long)truth[k], trial, why);
+        }
+    /* the period alone decides when the stride sweep is flat (a CPU's
+     * prefetcher can hide the knee) */
+    synth(&st, 0, 64, 0.03, sx, sy, ox, oy);
+    cr_expect_eq(choose(sx, sy, ox, oy, why, sizeof why), 64, "%s", why);
+}
+
+Test(probe_fit, no_knee_is_said)
+{
+    uint64_t st = 5;
+    double sx[8], sy[8], ox[33], oy[33];
+    char why[320];
+    synth(&st, 0, 0, 0.05, sx, sy, ox, oy); /* flat within noise */
+    cr_expect_eq(choose(sx, sy, ox, oy, why, sizeof why), 0);
+    cr_expect(strstr(why, "flat") != NULL, "%s", why);
+    synth(&st, -1, 0, 0.02, sx, sy, ox, oy); /* growing all the way */
+    cr_expect_eq(choose(sx, sy, ox, oy, why, sizeof why), 0);
+    cr_expect(strstr(why, "still grows") != NULL, "%s", why);
+}
+
+/* ---- the chase ---- */
+
+Test(probe_chase, cycle_visits_every_element)
+{
+    const size_t sizes[] = { 1, 2, 3, 1000, 4097 };
+    for (size_t s = 0; s < 5; s++) {
+        size_t n = sizes[s];
+        uint32_t *next = malloc(n * 4), *mark = calloc(n, 4);
+        bench_probe_cycle(next, n, 1234 + s);
+        uint32_t p = 0;
+        for (size_t i = 0; i < n; i++) {
+            cr_assert_lt(next[p], n);
+            p = next[p];
+            mark[p]++;
+        }
+        bw_error err = BW_ERROR_INIT;
+        cr_expect_eq(bench_probe_check_chase(mark, n, p, 0, &err), BW_OK, "n %zu: %s", n, bw_error_text(&err));
+        bw_error_clear(&err);
+        free(next);
+        free(mark);
+    }
+}
+
+Test(probe_chase, check_catches_skips)
+{
+    uint32_t mark[6] = { 1, 1, 1, 1, 1, 1 };
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_probe_check_chase(mark, 6, 0, 0, &err), BW_OK);
+    cr_expect_eq(bench_probe_check_chase(mark, 6, 3, 0, &err), BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "not back at its start") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    mark[2] = 0;
+    mark[4] = 2;
+    cr_expect_eq(bench_probe_check_chase(mark, 6, 0, 0, &err), BW_E_VALIDATION);
+    cr_expect(strstr(bw_error_text(&err), "1 were never reached (first: 2)") != NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "1 more than once (first: 4)") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+}
+
+/* ---- the cache and --profile inferred, without a device ---- */
+
+Test(probe_cache, inferred_geometry_replaces_what_was_found)
+{
+    model_geometry nv = { 32, 32, 128, 32, 4 };
+    bench_probe_entry e;
+    memset(&e, 0, sizeof e);
+    char f[64];
+    e.unit = 64;
+    model_geometry g = bench_probe_inferred_geometry(&nv, &e, f, sizeof f);
+    cr_expect(g.sector == 64 && g.line == 128 && g.lanes == 32, "line 128 is a multiple of 64: kept");
+    cr_expect_str_eq(f, "sector");
+    e.unit = 256;
+    e.lanes = 64;
+    g = bench_probe_inferred_geometry(&nv, &e, f, sizeof f);
+    cr_expect(g.sector == 256 && g.line == 256 && g.lanes == 64);
+    cr_expect_str_eq(f, "sector,line,lanes");
+    memset(&e, 0, sizeof e);
+    g = bench_probe_inferred_geometry(&nv, &e, f, sizeof f);
+    cr_expect(g.sector == 32 && g.line == 128);
+    cr_expect_str_eq(f, "");
+}
+
+Test(probe_cache, store_and_lookup)
+{
+    char *dir = tu_temp_dir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/sub/probe.json", dir);
+    bench_tune_key a = { "dev A", "vendor", "1.0", "OpenCL 3.0", "0.1" }, b = { "dev B", "vendor", "1.0", "OpenCL 3.0",
+                                                                                  "0.1" };
+    bench_probe_entry e, got;
+    memset(&e, 0, sizeof e);
+    snprintf(e.date, sizeof e.date, "2026-01-01T00:00:00Z");
+    e.unit = 64;
+    int found = 1;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_probe_cache_lookup(path, &a, &got, &found, &err), BW_OK, "a missing file is no error");
+    cr_expect_eq(found, 0);
+    cr_assert_eq(bench_probe_cache_store(path, &a, &e, &err), BW_OK, "%s", bw_error_text(&err));
+    e.unit = 32;
+    e.banks = 32;
+    cr_assert_eq(bench_probe_cache_store(path, &b, &e, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(bench_probe_cache_lookup(path, &a, &got, &found, &err), BW_OK);
+    cr_expect(found && got.unit == 64 && got.banks == 0 && got.lanes == 0);
+    cr_assert_eq(bench_probe_cache_lookup(path, &b, &got, &found, &err), BW_OK);
+    cr_expect(found && got.unit == 32 && got.banks == 32);
+    tu_write_file(dir, "sub/probe.json", "{ not json");
+    cr_expect_eq(bench_probe_cache_lookup(path, &a, &got, &found, &err), BW_E_FORMAT);
+    cr_expect(strstr(bw_error_text(&err), "malformed") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    tu_rmdir(dir);
+}
+
+/* ---- the command on PoCL ---- */
+
+static json_t *parse(const char *text)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    cr_assert_not_null(j, "bad JSON (%s, line %d): %.300s", e.text, e.line, text);
+    return j;
+}
+
+/* the host's L1 data cache line: getconf, else sysfs; 0 when neither says */
+static long host_line(void)
+{
+    long v = 0;
+    FILE *p = popen("getconf LEVEL1_DCACHE_LINESIZE 2>/dev/null", "r");
+    if (p) {
+        if (fscanf(p, "%ld", &v) != 1)
+            v = 0;
+        pclose(p);
+    }
+    if (v > 0)
+        return v;
+    char *t = NULL;
+    if (bw_file_read("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size", &t, NULL, NULL) == BW_OK) {
+        v = strtol(t, NULL, 10);
+        free(t);
+    }
+    return v > 0 ? v : 0;
+}
+
+static json_t *probe_quick(const char *cache_env, const char *kernels, tu_result *keep)
+{
+    const char *env[] = { cache_env, NULL };
+    const char *argv_k[] = { "probe", "--device", "cpu", "--quick", "--format", "json", "--kernels", kernels, NULL };
+    const char *argv_n[] = { "probe", "--device", "cpu", "--quick", "--format", "json", NULL };
+    *keep = tu_exec(kernels ? argv_k : argv_n, env);
+    return keep->out && keep->out[0] ? parse(keep->out) : NULL;
+}
+
+Test(cli_probe, quick_on_pocl_finds_the_line_and_the_levels, .timeout = 300)
+{
+    long line = host_line();
+    if (line == 0)
+        cr_skip("neither getconf nor sysfs tells this host's cache line: nothing to compare the unit with");
+    char *dir = tu_temp_dir();
+    char env[4200];
+    snprintf(env, sizeof env, "BWLAB_CACHE_DIR=%s", dir);
+    tu_result r;
+    json_t *j = probe_quick(env, NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_eq(r.err, "");
+    cr_assert_str_eq(json_string_value(json_object_get(j, "schema")), "bwlab.probe-results");
+    json_t *d = json_array_get(json_object_get(j, "devices"), 0);
+    json_t *u = json_object_get(d, "inferred_unit_bytes");
+    cr_expect(json_is_integer(u) && json_integer_value(u) == line, "unit %s, host line %ld (%s)",
+              json_is_integer(u) ? "found" : "null", line, json_string_value(json_object_get(d, "inferred_unit_reason")));
+    cr_expect(json_is_integer(json_object_get(d, "profile_unit_bytes")));
+    json_t *lv = json_object_get(d, "cache_levels");
+    cr_expect_geq(json_array_size(lv), 2, "cache levels: %zu", json_array_size(lv));
+    for (size_t i = 0; i < json_array_size(lv); i++) {
+        json_t *l = json_array_get(lv, i);
+        cr_expect(json_is_integer(json_object_get(l, "size_bytes")) && json_is_number(json_object_get(l, "read_gbs")) &&
+                  json_is_number(json_object_get(l, "latency_ns")));
+        if (i)
+            cr_expect_gt(json_integer_value(json_object_get(l, "size_bytes")),
+                         json_integer_value(json_object_get(json_array_get(lv, i - 1), "size_bytes")));
+    }
+    json_t *lad = json_object_get(d, "ladder");
+    size_t n = json_array_size(lad);
+    cr_assert_geq(n, 10);
+    double first = json_number_value(json_object_get(json_array_get(lad, 0), "latency_ns"));
+    double last = json_number_value(json_object_get(json_array_get(lad, n - 1), "latency_ns"));
+    cr_expect_gt(last, 4 * first, "latency at the largest size %g ns, at the smallest %g ns", last, first);
+    cr_expect(json_is_true(json_object_get(json_object_get(d, "chase_validation"), "valid")));
+    /* a CPU: no warp width, no banks, each with its reason */
+    cr_expect(json_is_null(json_object_get(d, "inferred_lanes")));
+    cr_expect(json_is_null(json_object_get(d, "inferred_banks")));
+    cr_expect(strstr(json_string_value(json_object_get(d, "inferred_lanes_reason")), "CPU") != NULL);
+    cr_expect(strstr(json_string_value(json_object_get(d, "inferred_banks_reason")), "does not apply") != NULL);
+    /* transfers: every direction, memory and mode at every size */
+    json_t *tr = json_object_get(d, "transfers");
+    cr_expect_gt(json_array_size(tr), 0);
+    cr_expect_eq(json_array_size(tr) % 8, 0, "%zu", json_array_size(tr));
+    int seen[2][2][2] = { { { 0 } } };
+    for (size_t i = 0; i < json_array_size(tr); i++) {
+        json_t *t = json_array_get(tr, i);
+        const char *dir_s = json_string_value(json_object_get(t, "direction"));
+        const char *mem = json_string_value(json_object_get(t, "memory"));
+        cr_assert(dir_s && mem && json_is_boolean(json_object_get(t, "blocking")));
+        cr_expect(!strcmp(dir_s, "h2d") || !strcmp(dir_s, "d2h"));
+        cr_expect(!strcmp(mem, "pageable") || !strcmp(mem, "pinned"));
+        cr_expect(json_integer_value(json_object_get(t, "bytes")) >= 4096);
+        cr_expect(json_number_value(json_object_get(t, "gbs")) > 0);
+        seen[!strcmp(dir_s, "h2d")][!strcmp(mem, "pinned")][json_is_true(json_object_get(t, "blocking"))] = 1;
+    }
+    for (int a = 0; a < 8; a++)
+        cr_expect(seen[a >> 2][(a >> 1) & 1][a & 1], "combination %d missing", a);
+    cr_expect(json_number_value(json_object_get(d, "launch_latency_us")) > 0);
+    json_decref(j);
+    tu_result_free(&r);
+
+    /* the cache it left: --profile inferred builds on it */
+    const char *env2[] = { env, NULL };
+    r = tu_exec((const char *[]){ "model", "--pattern", "stride:s=2", "--profile", "inferred", "--device", "cpu",
+                                  "--format", "json", NULL },
+                env2);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    j = parse(r.out);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "profile")), "inferred");
+    cr_expect(json_is_array(json_object_get(j, "inferred_fields")));
+    cr_expect(strstr(json_string_value(json_object_get(j, "inferred_from")), "bwlab probe --quick") != NULL);
+    json_decref(j);
+    tu_result_free(&r);
+
+    /* and bwlab run: the profile says which fields the probe gave; with
+     * --transfers the run carries the probe's transfer keys */
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "1M", "--budget", "0.2",
+                                  "--no-roofline", "--profile", "inferred", "--transfers", "--format", "json", NULL },
+                env2);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    j = parse(r.out);
+    json_t *run = json_array_get(json_object_get(j, "runs"), 0);
+    json_t *prof = json_object_get(run, "profile");
+    cr_expect_str_eq(json_string_value(json_object_get(prof, "name")), "inferred");
+    json_t *fields = json_object_get(prof, "inferred_fields");
+    cr_expect(json_is_array(fields));
+    int has_sector = 0;
+    for (size_t i = 0; i < json_array_size(fields); i++)
+        has_sector |= !strcmp(json_string_value(json_array_get(fields, i)), "sector");
+    cr_expect(has_sector, "the unit was found, so the sector is the probe's");
+    cr_expect_eq(json_integer_value(json_object_get(prof, "sector_bytes")), line);
+    cr_expect_gt(json_array_size(json_object_get(run, "transfers")), 0);
+    cr_expect(json_number_value(json_object_get(run, "launch_latency_us")) > 0);
+    json_decref(j);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+}
+
+Test(cli_probe, a_chase_that_skips_elements_fails_validation, .timeout = 300)
+{
+    /* plant a probe.cl whose chase takes two steps at a time */
+    char *src = NULL, path[4200];
+    snprintf(path, sizeof path, "%s/cl/probe.cl", tu_source_root());
+    cr_assert_eq(bw_file_read(path, &src, NULL, NULL), BW_OK);
+    const char *step = "p = next[p];";
+    char *at = strstr(src, step);
+    cr_assert_not_null(at);
+    size_t pre = (size_t)(at - src);
+    size_t len = strlen(src) + 64;
+    char *bad = malloc(len);
+    snprintf(bad, len, "%.*sp = next[next[p]];%s", (int)pre, src, at + strlen(step));
+    char *kdir = tu_temp_dir(), *cdir = tu_temp_dir();
+    tu_write_file(kdir, "probe.cl", bad);
+    char env[4200];
+    snprintf(env, sizeof env, "BWLAB_CACHE_DIR=%s", cdir);
+    tu_result r;
+    json_t *j = probe_quick(env, kdir, &r);
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "pointer-chase validation failed") != NULL, "%s", r.err);
+    cr_assert_not_null(j, "the other figures are still written");
+    json_t *d = json_array_get(json_object_get(j, "devices"), 0);
+    json_t *cv = json_object_get(d, "chase_validation");
+    cr_expect(json_is_false(json_object_get(cv, "valid")));
+    cr_expect(strstr(json_string_value(json_object_get(cv, "note")), "did not visit every element") != NULL, "%s",
+              json_string_value(json_object_get(cv, "note")));
+    cr_expect(json_is_null(json_object_get(json_array_get(json_object_get(d, "ladder"), 0), "latency_ns")));
+    cr_expect(strstr(json_string_value(json_object_get(d, "cache_note")), "not stored") != NULL);
+    json_decref(j);
+    tu_result_free(&r);
+    free(bad);
+    free(src);
+    tu_rmdir(kdir);
+    tu_rmdir(cdir);
+}
+
+Test(cli_probe, profile_inferred_bad_input)
+{
+    char *dir = tu_temp_dir();
+    char env[4200];
+    snprintf(env, sizeof env, "BWLAB_CACHE_DIR=%s", dir);
+    const char *envs[] = { env, NULL };
+    struct {
+        const char *argv[12];
+        const char *msg;
+    } cases[] = {
+        { { "model", "--pattern", "seq", "--profile", "inferred", "--device", "no-such-device", NULL },
+          "run 'bwlab probe" },
+        { { "model", "--pattern", "seq", "--profile", "inferred", "--device", "cpu", NULL },
+          "first" },
+        { { "model", "--pattern", "seq", "--device", "cpu", NULL }, "--profile inferred" },
+        { { "run", "--device", "cpu", "--pattern", "seq", "--profile", "inferred", NULL }, "run 'bwlab probe --device" },
+        { { "run", "--device", "cpu", "--pattern", "seq", "--profile", "nvidia", NULL }, "only 'inferred'" },
+        { { "probe", "--format", "yaml", NULL }, "--format" },
+        { { "probe", "extra", NULL }, "unexpected argument" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tu_result r = tu_exec(cases[i].argv, envs);
+        cr_expect_eq(r.status, 2, "case %zu: exit %d: %s", i, r.status, r.err);
+        cr_expect(strstr(r.err, cases[i].msg) != NULL, "case %zu: %s", i, r.err);
+        cr_expect_str_eq(r.out, "", "case %zu", i);
+        tu_result_free(&r);
+    }
+    tu_rmdir(dir);
+}
+
+/* ---- the report, on a result made by hand (no device) ---- */
+
+#include "report_probe.h"
+
+static bench_probe_result *made_result(void)
+{
+    bench_probe_result *r = calloc(1, sizeof *r);
+    r->quick = 1;
+    r->is_cpu = 1;
+    r->n_points = 4;
+    for (size_t i = 0; i < 4; i++) {
+        r->points[i].bytes = (uint64_t)4096 << i;
+        r->points[i].read_gbs = 100.0 / (double)(i + 1);
+        r->points[i].latency_ns = 1.0 + (double)i;
+        r->points[i].latency_cu_ns = 2.0 + (double)i;
+    }
+    r->n_levels = 1;
+    r->have_memory = 1;
+    r->levels[0] = (bench_probe_level){ 8192, 90, 1.5, 2.5 };
+    r->levels[1] = (bench_probe_level){ 0, 30, 3.5, 4.5 };
+    r->chase_valid = 1;
+    r->n_strides = 2;
+    r->stride_x[0] = 4;
+    r->stride_x[1] = 8;
+    r->stride_ns[0] = r->stride_ns[1] = 1;
+    r->n_offsets = 1;
+    for (size_t k = 0; k < BENCH_PROBE_UNITS; k++)
+        r->units[k] = (int64_t)8 << k;
+    snprintf(r->unit_why, sizeof r->unit_why, "no knee and no period: flat");
+    snprintf(r->lanes_why, sizeof r->lanes_why, "not measurable on a CPU device");
+    snprintf(r->banks_why, sizeof r->banks_why, "does not apply");
+    r->n_transfers = 1;
+    r->transfers[0] = (bench_probe_transfer){ 1, 1, 0, 4096, 2.5, 1.6384 };
+    r->launches = 3;
+    r->launch_wall_us = 7;
+    return r;
+}
+
+Test(probe_report, json_contract_keys_and_nulls)
+{
+    bench_device d;
+    memset(&d, 0, sizeof d);
+    d.name = "made-up device";
+    d.platform_name = d.vendor = d.driver_version = d.extensions = "";
+    d.type_name = "cpu";
+    d.local_mem_type = "global";
+    d.profile_name = "cpu";
+    d.profile_why = "made up";
+    d.usable = 1;
+    d.geo = (model_geometry){ 16, 64, 64, 0, 4 };
+    bench_probe_result *r = made_result();
+    report_probe_device dv = { &d, 1, r, NULL, NULL };
+    char *argv[] = { "bwlab", "probe", NULL };
+    report_probe_meta m = { "2026-01-01T00:00:00Z", 2, argv, "/tmp/x/probe.json" };
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(report_probe_json(&m, &dv, 1, &b, &err), BW_OK);
+    json_t *j = parse(bw_buf_str(&b));
+    json_t *o = json_array_get(json_object_get(j, "devices"), 0);
+    cr_expect(json_is_null(json_object_get(o, "inferred_unit_bytes")));
+    cr_expect_str_eq(json_string_value(json_object_get(o, "inferred_unit_reason")), "no knee and no period: flat");
+    cr_expect_eq(json_integer_value(json_object_get(o, "profile_unit_bytes")), 64);
+    cr_expect(json_is_null(json_object_get(o, "inferred_lanes")));
+    cr_expect(json_is_null(json_object_get(o, "inferred_banks")));
+    json_t *lv = json_array_get(json_object_get(o, "cache_levels"), 0);
+    cr_expect_eq(json_integer_value(json_object_get(lv, "size_bytes")), 8192);
+    cr_expect_eq(json_number_value(json_object_get(lv, "read_gbs")), 90);
+    cr_expect_eq(json_number_value(json_object_get(lv, "latency_ns")), 1.5);
+    cr_expect_eq(json_number_value(json_object_get(json_object_get(o, "memory"), "latency_ns")), 3.5);
+    json_t *t = json_array_get(json_object_get(o, "transfers"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(t, "direction")), "h2d");
+    cr_expect_str_eq(json_string_value(json_object_get(t, "memory")), "pinned");
+    cr_expect(json_is_false(json_object_get(t, "blocking")));
+    cr_expect_eq(json_integer_value(json_object_get(t, "bytes")), 4096);
+    cr_expect_eq(json_number_value(json_object_get(t, "gbs")), 2.5);
+    cr_expect_eq(json_number_value(json_object_get(o, "launch_latency_us")), 7);
+    json_decref(j);
+    bw_buf_free(&b);
+    /* the other formats say the kinds and carry the same rows */
+    bw_buf c = BW_BUF_INIT, md = BW_BUF_INIT, tb = BW_BUF_INIT;
+    report_probe_csv(&m, &dv, 1, &c);
+    cr_expect(strncmp(bw_buf_str(&c), "device_index,device,section,x,x_unit,value,value_unit,kind\n", 59) == 0);
+    cr_expect(strstr(bw_buf_str(&c), "0,made-up device,transfer_h2d_pinned_nonblocking,4096,bytes,2.5,GB/s,measured\n") !=
+              NULL, "%s", bw_buf_str(&c));
+    report_probe_md(&m, &dv, 1, &md);
+    cr_expect(strstr(bw_buf_str(&md), "| L1 | 8192 B | 90.0 | 1.50 |") != NULL, "%s", bw_buf_str(&md));
+    report_probe_table(&m, &dv, 1, &tb);
+    cr_expect(strstr(bw_buf_str(&tb), "inferred unit: none; nothing to compare with the profile's sector (64 B)") != NULL,
+              "%s", bw_buf_str(&tb));
+    bw_buf_free(&c);
+    bw_buf_free(&md);
+    bw_buf_free(&tb);
+    bench_probe_result_free(r);
+}
+
+/* ---- a device that cannot run anything: the fake driver's H100 ---- */
+
+Test(cli_probe, a_device_that_fails_is_reported_and_never_probed)
+{
+    const char *icd = getenv("BWLAB_FAKE_ICD");
+    cr_assert(icd && *icd, "BWLAB_FAKE_ICD is not set: run through meson test");
+    char *dir = tu_temp_dir(), *cache = tu_temp_dir();
+    char line[4200], vendors[4200], table[4400], env[4200];
+    snprintf(line, sizeof line, "%s\n", icd);
+    tu_write_file(dir, "bwlab-fake.icd", line);
+    snprintf(vendors, sizeof vendors, "OCL_ICD_VENDORS=%s", dir);
+    snprintf(table, sizeof table, "BWLAB_FAKE_ICD_TABLE=%s/tests/data/devices/nvidia-h100.json", tu_source_root());
+    snprintf(env, sizeof env, "BWLAB_CACHE_DIR=%s", cache);
+    const char *envs[] = { vendors, table, env, NULL };
+    tu_result r = tu_exec((const char *[]){ "probe", "--device", "gpu", "--quick", "--format", "json", NULL }, envs);
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "NVIDIA H100") != NULL, "%s", r.err);
+    json_t *j = parse(r.out);
+    json_t *d = json_array_get(json_object_get(j, "devices"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(d, "status")), "failed");
+    cr_expect(json_is_string(json_object_get(d, "failure")));
+    json_decref(j);
+    tu_result_free(&r);
+    /* nothing was cached: --profile inferred for it is bad input */
+    r = tu_exec((const char *[]){ "model", "--pattern", "seq", "--profile", "inferred", "--device", "gpu", NULL }, envs);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "run 'bwlab probe --device 0' first") != NULL, "%s", r.err);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    tu_rmdir(cache);
+}
+
+Test(probe_fit, log_ratio_is_scale_free)
+{
+    double f[4] = { 1, 0.5, 0.25, 0.25 }, y[4] = { 3, 1.5, 0.75, 0.75 }, z[4] = { 3, 3, 3, 3 };
+    cr_expect(model_fit_log_ratio_sse(f, y, 4) < 1e-12, "y = 3f exactly");
+    /* log z - log f = log 3 + (0, ln 2, ln 4, ln 4): their squared deviations from their mean, by hand */
+    double l2 = log(2.0), d[4] = { 0, l2, 2 * l2, 2 * l2 }, m = (0 + l2 + 4 * l2) / 4, s = 0;
+    for (int i = 0; i < 4; i++)
+        s += (d[i] - m) * (d[i] - m);
+    cr_expect(fabs(model_fit_log_ratio_sse(f, z, 4) - s) < 1e-12);
+    y[2] = 0;
+    cr_expect(isinf(model_fit_log_ratio_sse(f, y, 4)));
+}
