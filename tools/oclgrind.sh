@@ -6,17 +6,17 @@
 #   tools/oclgrind.sh [build dir, default build]
 # How:
 #  - gather (plain, scalar, read and 32/64-bit index forms), bw_expr, bank
-#    and transpose run inside 'bwlab run' under the oclgrind wrapper (it
+#    transpose and record run inside 'bwlab run' under the oclgrind wrapper (it
 #    preloads Oclgrind's OpenCL runtime, so Oclgrind is the only platform),
 #    at a 4 KiB working set. W comes from a profile that matches the device
 #    "Oclgrind Simulator" in a copy of data/profiles.json ($BWLAB_DATA_DIR).
 #    The test-only hooks (src/base/bw_hook.h) build the scalar form, which
 #    bwlab otherwise builds only on a CPU, and cut bank patterns to 2
 #    work-groups (2048 take hours in a simulator).
-#  - stream (bwlab tune) and roofline (bwlab roofline and run) size their
-#    launches from the device and the clock, far beyond what a simulator
-#    runs: their kernels run alone under oclgrind-kernel on small launches,
-#    at the vector widths bwlab uses.
+#  - stream (bwlab tune), roofline (bwlab roofline and run) and probe
+#    (bwlab probe) size their launches from the device and the clock, far
+#    beyond what a simulator runs: their kernels run alone under
+#    oclgrind-kernel on small launches, at the vector widths bwlab uses.
 # Oclgrind 21.10 cannot use --uninitialized here: it aborts on the LLVM
 # 'freeze' instruction its own front end emits, so uninitialised reads are
 # not checked.
@@ -51,7 +51,8 @@ for W in 1 32; do
                "read|--pattern seq,stride:s=2,aos:struct=16,field=8,elem=8 --access read" \
                "index64|--pattern seq:elem=16,reverse,matrix-row:n=32 --index 64" \
                "bank|--pattern bank:pitch=32,bank:pitch=33,bank:pitch=32,stride=2" \
-               "transpose|--pattern transpose:version=naive,transpose:version=tiled,transpose:version=padded"; do
+               "transpose|--pattern transpose:version=naive,transpose:version=tiled,transpose:version=padded" \
+               "record|--pattern record:fields=3,n=256,record:fields=3,layout=soa,n=256,record:type=uchar,n=256"; do
         name=${run%%|*}
         # shellcheck disable=SC2086
         set +e
@@ -107,6 +108,23 @@ for layout in 0 1 2; do
         set +e; timeout 120 oclgrind-kernel --data-races st.sim >st.log 2>&1; st=$?; set -e
         check "stream.cl layout $layout, $( [ "$copy" = 1 ] && echo copy || echo read)" st.log "$st"
     done
+done
+# probe.cl (bwlab probe): each kernel on a launch that stays in bounds
+# (probe_chase follows next[i] = i + 1 for fewer steps than elements)
+cp "$OLDPWD/cl/probe.cl" pr.cl
+for sim in \
+    "probe_read|16 1 1|8 1 1|<size=256 uint range=0:1:63>|<size=64 fill=0>|<size=4 uint>|4|<size=4 uint>|4|<size=4 uint>|1|<size=4 uint>|2" \
+    "probe_read_wrap|32 1 1|16 1 1|<size=256 uint range=0:1:63>|<size=128 fill=0>|<size=4 uint>|64|<size=4 uint>|8" \
+    "probe_chase|4 1 1|4 1 1|<size=64 uint range=1:1:16>|<size=16 fill=0>|<size=16 fill=0>|<size=64 fill=0>|<size=4 uint>|8" \
+    "probe_stride|8 1 1|8 1 1|<size=256 uint range=0:1:63>|<size=32 fill=0>|<size=4 uint>|4|<size=4 uint>|4|<size=4 uint>|1|<size=4 uint>|2|<size=4 uint>|2" \
+    "probe_offset|4 1 1|4 1 1|<size=320 uint range=0:1:79>|<size=16 fill=0>|<size=4 uint>|2|<size=4 uint>|2|<size=4 uint>|1|<size=4 uint>|8|<size=4 uint>|3|<size=4 uint>|2" \
+    "probe_empty|4 1 1|4 1 1|<size=16 fill=0>" \
+    "probe_lanes|32 1 1|8 1 1|<size=128 fill=0>|<size=4 uint>|4" \
+    "probe_banks|32 1 1|32 1 1|<size=128 fill=0>|<size=256>|<size=4 uint>|64|<size=4 uint>|3|<size=4 uint>|4|<size=4 uint>|0"; do
+    k=${sim%%|*}
+    printf 'pr.cl\n%s\n' "$(echo "$sim" | tr '|' '\n')" >pr.sim
+    set +e; timeout 120 oclgrind-kernel --data-races pr.sim >pr.log 2>&1; st=$?; set -e
+    check "probe.cl $k" pr.log "$st"
 done
 cd "$OLDPWD"
 [ "$failed" = 0 ] || { echo "oclgrind: kernels with problems (see above)" >&2; exit 1; }

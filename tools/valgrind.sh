@@ -1,11 +1,11 @@
 #!/bin/sh
-# valgrind memcheck on bwlab: the model (no device), its error paths, and a
-# short run on the CPU device (PoCL). Any invalid access, use of an
+# valgrind memcheck on bwlab: the model (no device), its error paths,
+# bwlab compare on the sample result and probe files, and a short run on
+# the CPU device (PoCL). Any invalid access, use of an
 # uninitialised value or definite leak fails it. PoCL's and the loader's
 # own findings are suppressed only where tools/valgrind.supp proves the
 # stack theirs.
 #   tools/valgrind.sh [build dir, default build]
-# (bwlab compare joins this list when it exists on main: branch wt-compare.)
 set -eu
 cd "$(dirname "$0")/.."
 build="${1:-build}"
@@ -42,6 +42,11 @@ vg 0 patterns
 vg 0 help run
 vg 2 model --expr '100 / (w - 3) + 4*g' --launch --items 4096
 vg 2 model --expr '4*g +' --launch --items 64
+vg 0 compare tests/data/results/sample-nvidia-h100.json tests/data/results/sample-amd-mi300x.json \
+    tests/data/probe/sample-nvidia-h100-probe.json --format json
+vg 0 compare tests/data/results/sample-nvidia-h100.json tests/data/results/sample-nvidia-h100-run2.json \
+    --baseline h100 --format md
+vg 2 compare tests/data/results/README.md
 vg 2 run --device cpu --pattern nosuch
 vg 0 run --device cpu --pattern seq,stride:s=2 --size 256K --budget 0.1 --rse 100 --no-roofline --quiet --format json
 [ "$failed" = 0 ] || { echo "valgrind: errors found (see above)" >&2; exit 1; }

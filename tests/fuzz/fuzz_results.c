@@ -1,6 +1,6 @@
 /* libFuzzer target: the results-file reader of bwlab compare and bwlab
- * report (report_merge.c in src/report, from branch wt-compare; tests/fuzz/README.md).
- * Built only where report_merge.h exists. The input is one file:
+ * report (src/report/report_merge.c; tests/fuzz/README.md). The input is
+ * one file:
  * a results document (docs/results.md) or, when it begins with '#', the
  * rest as an OUT.partial journal (JSON lines). It is written to a private
  * temporary directory and loaded with report_load_paths, then every
