@@ -76,6 +76,8 @@ static const bad_case cases[] = {
     { { "model", "--expr", "4*g", "extra" }, 2, "unexpected argument 'extra'", ERR },
     { { "model", "--expr", "4*g", "--format", "xml" }, 2, "'xml' is not one of table|json", ERR },
     { { "model", "--expr", "4*g", "--elem", "0" }, 2, "--elem: '0' is out of range", ERR },
+    /* the override would print as seq:elem=3, a spec the parser refuses (found by fuzz_pattern) */
+    { { "model", "--pattern", "seq", "--elem", "3" }, 2, "a pattern's elements are 4, 8 or 16 bytes", ERR },
     { { "model", "--expr", "4*g", "--lanes", "0" }, 2, "--lanes: '0' is out of range (1..1024)", ERR },
     { { "model", "--expr", "4*g", "--lanes", "2000" }, 2, "--lanes: '2000' is out of range (1..1024)", ERR },
     { { "model", "--expr", "4*g", "--sector", "48", "--line", "128" }, 2, "not a multiple of the sector size 48", ERR },

@@ -675,6 +675,15 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
             }
         }
     }
+    /* the override becomes the spec's elem=, so it obeys the same rule and
+     * the printed spec re-parses */
+    if (elem_override > 0 && elem_override != 4 && elem_override != 8 && elem_override != 16) {
+        rc = bw_error_set(err, BW_E_RANGE,
+                          "--elem %lld with pattern '%s': a pattern's elements are 4, 8 or 16 bytes "
+                          "(use --expr for other sizes)",
+                          (long long)elem_override, spec);
+        goto fail;
+    }
     if (elem_override > 0 && p->elem > 0 && p->elem != elem_override) {
         rc = bw_error_set(err, BW_E_USAGE,
                           "conflicting element sizes: --elem %lld but pattern '%s' says elem=%lld",
