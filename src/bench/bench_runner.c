@@ -760,6 +760,7 @@ static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
         bw_code rc = validate_item(r, i, r->slots[i].kern, &e);
         if (rc == BW_OK && r->slots[i].alt && (rc = validate_item(r, i, r->slots[i].alt, &e)) != BW_OK)
             bw_error_prefix(&e, "the scalar form: ");
+        r->res[i].validated = rc == BW_OK;
         if (rc == BW_OK)
             rc = choose_form(r, i, &e);
         /* the last warm-up launch is the one checked against the floor */

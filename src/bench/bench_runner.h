@@ -34,6 +34,7 @@ typedef struct bench_result {
     bench_status status;
     bw_code failure_code;
     char *failure;           /* why it failed or did not run; owned */
+    int validated;           /* its kernel (every form) passed validation, timed or not */
     double *event_ns;        /* samples, event.count of them; owned */
     double *wall_ns;
     bench_stats event;       /* measured: event profiling time of one launch, ns */

@@ -143,7 +143,8 @@ static const char *status_name(bench_status s)
 /* validated: measured or found too short to time */
 static int validated(const bench_result *r)
 {
-    return r->status == BENCH_OK || r->status == BENCH_NOT_MEASURABLE;
+    /* interrupted after its validation: the check still stands */
+    return r->status == BENCH_OK || r->status == BENCH_NOT_MEASURABLE || (r->status == BENCH_NOT_RUN && r->validated);
 }
 
 /* the failure column of a row without a bandwidth */
