@@ -837,3 +837,94 @@ Test(compare, the_loader_api_gives_absent_figures_as_nan)
     cr_expect_float_eq(report_merged_entry(m, 0, h)->relative_to_baseline, 3050.0 / 4000.0, 1e-12);
     report_merged_free(m);
 }
+
+/* ---- input limits (issue: reliability) ---- */
+
+/* A file with 100 000 results merges into 100 000 rows: one CSV row per
+ * (pattern, device, mode), each pattern distinct. Built from the PoCL
+ * sample's first result, kept to the keys a result needs. */
+Test(compare, a_file_with_100000_results_is_merged, .timeout = 120)
+{
+    static const char *const keep[] = { "device", "pattern", "family", "access", "expression", "elem_bytes",
+                                         "status", "effective_gbs", "relative_to_seq", "best_gbs", "time_ns" };
+    json_error_t je;
+    json_t *d = json_load_file(sample("pocl-cpu.json"), 0, &je);
+    cr_assert_not_null(d, "%s", je.text);
+    json_t *first = json_array_get(json_object_get(d, "results"), 0);
+    json_t *slim = json_object();
+    for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++) {
+        json_t *v = json_object_get(first, keep[k]);
+        cr_assert_not_null(v, "the sample's first result lacks %s", keep[k]);
+        json_object_set(slim, keep[k], v);
+    }
+    json_t *results = json_array();
+    const size_t n = 100000;
+    for (size_t i = 0; i < n; i++) {
+        json_t *r = json_copy(slim);
+        char name[32];
+        snprintf(name, sizeof name, "stride:s=%zu", i + 1);
+        json_object_set_new(r, "pattern", json_string(name));
+        json_array_append_new(results, r);
+    }
+    json_object_set_new(d, "results", results);
+    char *dir = tu_temp_dir();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/many.json", dir);
+    cr_assert_eq(json_dump_file(d, path, JSON_COMPACT), 0);
+    json_decref(slim);
+    json_decref(d);
+    const char *args[] = { path, "--format", "csv", NULL };
+    tu_result r = compare(args);
+    cr_expect_eq(r.status, 0, "exit %d: %.300s", r.status, r.err);
+    size_t lines = 0;
+    for (const char *c = r.out; *c; c++)
+        lines += *c == '\n';
+    cr_expect_eq(lines, n + 1, "%zu lines for %zu results and a header", lines, n);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* A 100 MB file is refused by its size, before it is read, with a clear
+ * message; the other inputs are still compared. */
+Test(compare, a_100_mb_file_is_refused_by_name)
+{
+    char *dir = tu_temp_dir();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/huge.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(ftruncate(fileno(f), 100 * 1000 * 1000), 0);
+    fclose(f);
+    const char *args[] = { sample("sample-amd-mi300x.json"), path, NULL };
+    tu_result r = compare(args);
+    cr_expect_eq(r.status, 2);
+    char want[1200];
+    snprintf(want, sizeof want, "bwlab compare: error: %s: cannot be read", path);
+    cr_expect(strstr(r.err, want) && strstr(r.err, "larger than 64 MiB"), "%s", r.err);
+    cr_expect(strstr(r.out, "2400.00 (0.60)"), "the good file is still compared:\n%s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* A device name that is not UTF-8 (bwlab itself writes only UTF-8) is
+ * invalid JSON: named, with the byte, and the other inputs compared. */
+Test(compare, a_non_utf8_device_name_is_named)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *in = fopen(sample("pocl-cpu.json"), "rb");
+    cr_assert_not_null(in);
+    FILE *mem = open_memstream(&text, &len);
+    int c;
+    while ((c = fgetc(in)) != EOF)
+        fputc(c, mem);
+    fclose(in);
+    fclose(mem);
+    char *at = strstr(text, "\"name\": \"pthread-");
+    cr_assert_not_null(at, "the sample's device name moved");
+    at[strlen("\"name\": \"pthread-")] = (char)0xff;
+    bad_input("latin1.json", text, "invalid JSON at line");
+    free(text);
+}
