@@ -13,7 +13,8 @@
 # 4. uses the carried build/ (or builds, when meson, ninja and the headers
 #    are here), then runs `bwlab devices` (table and JSON) and
 #    `bwlab run --device gpu --format json --budget 60 [options...]`, each
-#    under `timeout`, all within BWLAB_CHECK_SECONDS (default 420);
+#    under `timeout`, then (time allowing) `bwlab probe --device gpu --quick`
+#    and `bwlab report` of both, all within BWLAB_CHECK_SECONDS (default 420);
 # 5. writes the results and a log under $OUT (default ./device-results).
 #
 # --setup-only does 1-3 and prints the resulting environment as `export`
@@ -363,5 +364,24 @@ case "$rc" in
     124|130) say "bwlab run: stopped after $limit s; what was measured is in run.json"; rc=124 ;;
     *) say "bwlab run exited $rc (see run.stderr)" ;;
 esac
-say "done in $(( $(date +%s) - start_s )) s: $out/{device-check.log,devices.txt,devices.json,run.json,run.stderr,env.sh,icd.txt,ldd.txt}"
+# the quick probe (the inferred memory system) and the HTML report of both,
+# when time is left; neither changes the exit status, which is the run's
+limit=$(( $(left) - 20 ))
+if [ "$limit" -ge 45 ]; then
+    say "bwlab probe --device gpu --quick (at most $limit s)"
+    prc=0
+    bw "$limit" probe --device gpu --quick --format json --output "$out/probe.json" 2>"$out/probe.stderr" || prc=$?
+    cat "$out/probe.stderr" >>"$log"
+    say "bwlab probe exited $prc"
+else
+    say "only $(left) s left: no probe"
+fi
+reports=()
+for f in "$out/run.json" "$out/probe.json"; do
+    [ -s "$f" ] && reports+=("$f")
+done
+if [ "${#reports[@]}" -gt 0 ]; then
+    bw 60 report "${reports[@]}" --output "$out/report.html" 2>>"$log" || say "bwlab report exited $?"
+fi
+say "done in $(( $(date +%s) - start_s )) s: $out/{device-check.log,devices.txt,devices.json,run.json,run.stderr,probe.json,report.html,env.sh,icd.txt,ldd.txt}"
 exit "$rc"
