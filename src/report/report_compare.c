@@ -360,13 +360,15 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
     grid_free(&t);
 }
 
-static void main_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+/* One cell of a pattern-by-device table: e is NULL where the device has
+ * no result for the row. */
+typedef void (*device_cell_fn)(grid *g, const report_merge_entry *e);
+
+/* The pattern-by-device tables share their shape: a row per shown pattern
+ * and mode, a column per device. */
+static void device_grid(const report_merged *m, const report_compare_opts *o, int md, device_cell_fn fill,
+                        bw_buf *out)
 {
-    heading(out, md, "Bandwidth: measured GB/s (measured relative to that device's seq)");
-    para(out, md,
-         "Each cell: measured effective GB/s, then in brackets measured / the same device's seq (same mode and "
-         "element size; bank rows: / bank:pitch=33,stride=1). '*' a repeat: the median of several runs (see "
-         "Repeats). '-' not measured.");
     grid g = { m->n_devices + 2, 0, 0, NULL };
     cell(&g, "pattern");
     cell(&g, "mode");
@@ -377,20 +379,46 @@ static void main_table(const report_merged *m, const report_compare_opts *o, int
             continue;
         cell(&g, "%s", m->rows[r].pattern);
         cell(&g, "%s", m->rows[r].access);
-        for (size_t d = 0; d < m->n_devices; d++) {
-            const report_merge_entry *e = report_merged_entry(m, r, d);
-            if (!e)
-                cell(&g, "-");
-            else if (!report_merge_has(e->effective_gbs))
-                cell(&g, "%s", entry_status(e));
-            else if (report_merge_has(e->relative_to_seq))
-                cell(&g, "%s%.2f (%.2f)", e->n_samples > 1 ? "*" : "", e->effective_gbs, e->relative_to_seq);
-            else
-                cell(&g, "%s%.2f (-)", e->n_samples > 1 ? "*" : "", e->effective_gbs);
-        }
+        for (size_t d = 0; d < m->n_devices; d++)
+            fill(&g, report_merged_entry(m, r, d));
     }
     grid_emit(&g, 2, md, out);
     grid_free(&g);
+}
+
+static void bandwidth_cell(grid *g, const report_merge_entry *e)
+{
+    if (!e)
+        cell(g, "-");
+    else if (!report_merge_has(e->effective_gbs))
+        cell(g, "%s", entry_status(e));
+    else if (report_merge_has(e->relative_to_seq))
+        cell(g, "%s%.2f (%.2f)", e->n_samples > 1 ? "*" : "", e->effective_gbs, e->relative_to_seq);
+    else
+        cell(g, "%s%.2f (-)", e->n_samples > 1 ? "*" : "", e->effective_gbs);
+}
+
+static void main_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+{
+    heading(out, md, "Bandwidth: measured GB/s (measured relative to that device's seq)");
+    para(out, md,
+         "Each cell: measured effective GB/s, then in brackets measured / the same device's seq (same mode and "
+         "element size; bank rows: / bank:pitch=33,stride=1). '*' a repeat: the median of several runs (see "
+         "Repeats). '-' not measured.");
+    device_grid(m, o, md, bandwidth_cell, out);
+}
+
+static void model_cell(grid *g, const report_merge_entry *e)
+{
+    char a[32] = "-", b[32] = "-";
+    if (e && report_merge_has(e->sector_efficiency))
+        snprintf(a, sizeof a, "%.2f", e->sector_efficiency);
+    if (e && report_merge_has(e->relative_to_seq))
+        snprintf(b, sizeof b, "%.2f", e->relative_to_seq);
+    if (e)
+        cell(g, "%s / %s", a, b);
+    else
+        cell(g, "-");
 }
 
 static void model_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -400,31 +428,15 @@ static void model_table(const report_merged *m, const report_compare_opts *o, in
          "Each cell: warp 0's sector efficiency modeled under that device's profile, then the measured relative "
          "figure of the main table. Measured above modeled: the device beats the transaction model (caches, "
          "coalescing across warps); below: it misses it.");
-    grid g = { m->n_devices + 2, 0, 0, NULL };
-    cell(&g, "pattern");
-    cell(&g, "mode");
-    for (size_t d = 0; d < m->n_devices; d++)
-        cell(&g, "%s", m->devices[d].label);
-    for (size_t r = 0; r < m->n_rows; r++) {
-        if (!row_shown(m, o, r))
-            continue;
-        cell(&g, "%s", m->rows[r].pattern);
-        cell(&g, "%s", m->rows[r].access);
-        for (size_t d = 0; d < m->n_devices; d++) {
-            const report_merge_entry *e = report_merged_entry(m, r, d);
-            char a[32] = "-", b[32] = "-";
-            if (e && report_merge_has(e->sector_efficiency))
-                snprintf(a, sizeof a, "%.2f", e->sector_efficiency);
-            if (e && report_merge_has(e->relative_to_seq))
-                snprintf(b, sizeof b, "%.2f", e->relative_to_seq);
-            if (e)
-                cell(&g, "%s / %s", a, b);
-            else
-                cell(&g, "-");
-        }
-    }
-    grid_emit(&g, 2, md, out);
-    grid_free(&g);
+    device_grid(m, o, md, model_cell, out);
+}
+
+static void baseline_cell(grid *g, const report_merge_entry *e)
+{
+    if (e && report_merge_has(e->relative_to_baseline))
+        cell(g, "%.3gx", e->relative_to_baseline);
+    else
+        cell(g, "-");
 }
 
 static void baseline_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -435,26 +447,7 @@ static void baseline_table(const report_merged *m, const report_compare_opts *o,
     snprintf(title, sizeof title, "Relative to the baseline %s (measured GB/s / the baseline's, per pattern)",
              m->devices[m->baseline].label);
     heading(out, md, title);
-    grid g = { m->n_devices + 2, 0, 0, NULL };
-    cell(&g, "pattern");
-    cell(&g, "mode");
-    for (size_t d = 0; d < m->n_devices; d++)
-        cell(&g, "%s", m->devices[d].label);
-    for (size_t r = 0; r < m->n_rows; r++) {
-        if (!row_shown(m, o, r))
-            continue;
-        cell(&g, "%s", m->rows[r].pattern);
-        cell(&g, "%s", m->rows[r].access);
-        for (size_t d = 0; d < m->n_devices; d++) {
-            const report_merge_entry *e = report_merged_entry(m, r, d);
-            if (e && report_merge_has(e->relative_to_baseline))
-                cell(&g, "%.3gx", e->relative_to_baseline);
-            else
-                cell(&g, "-");
-        }
-    }
-    grid_emit(&g, 2, md, out);
-    grid_free(&g);
+    device_grid(m, o, md, baseline_cell, out);
 }
 
 static void repeats_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
