@@ -1032,71 +1032,57 @@ void bench_results_free(bench_result *r, size_t n)
     free(r);
 }
 
-/* the trace check of bank item i: its traced kernel, every work-item's
- * first local address against the model (bench_bank_validate_trace) */
+typedef bw_code (*make_kernel_fn)(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
+                                  bw_error *err);
+
+/* Builds item i's traced kernel (make), launches it once with trace as
+ * argument arg, and reads its first n addresses into host. */
+static bw_code run_traced(run_ctx *r, size_t i, make_kernel_fn make, unsigned arg, ocl_buffer *trace,
+                          int64_t *host, uint64_t n, bw_error *err)
+{
+    ocl_program *prog = NULL;
+    ocl_kernel *kern = NULL;
+    ocl_timing t;
+    bw_code rc = make(r, i, 1, &prog, &kern, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_buffer(kern, arg, trace, err);
+    if (rc == BW_OK)
+        rc = launch(r, i, kern, &t, err);
+    if (rc == BW_OK)
+        rc = ocl_buffer_read(r->ctx, trace, 0, host, n * sizeof *host, err);
+    ocl_kernel_free(kern);
+    ocl_program_free(prog);
+    return rc;
+}
+
+/* the trace check of bank item i: every work-item's first local address
+ * against the model (bench_bank_validate_trace) */
 static bw_code trace_bank(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
-    ocl_program *prog = NULL;
-    ocl_kernel *kern = NULL;
-    ocl_timing t;
-    bw_code rc = make_bank_kernel(r, i, 1, &prog, &kern, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_buffer(kern, BENCH_BANK_ARG_TRACE, trace, err);
-    if (rc == BW_OK)
-        rc = launch(r, i, kern, &t, err);
-    if (rc == BW_OK)
-        rc = ocl_buffer_read(r->ctx, trace, 0, host, (uint64_t)it->items * sizeof *host, err);
-    if (rc == BW_OK)
-        rc = bench_bank_validate_trace(it->pattern, host, it->items, err);
-    ocl_kernel_free(kern);
-    ocl_program_free(prog);
-    return rc;
+    bw_code rc = run_traced(r, i, make_bank_kernel, BENCH_BANK_ARG_TRACE, trace, host, (uint64_t)it->items, err);
+    return rc == BW_OK ? bench_bank_validate_trace(it->pattern, host, it->items, err) : rc;
 }
 
-/* the trace check of transpose item i: its traced kernel, every
- * work-item's global load address against the model's expression
- * (bench_validate_trace) */
+/* the trace check of transpose item i: every work-item's global load
+ * address against the model's expression (bench_validate_trace) */
 static bw_code trace_transpose(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
-    ocl_program *prog = NULL;
-    ocl_kernel *kern = NULL;
-    ocl_timing t;
-    bw_code rc = make_transpose_kernel(r, i, 1, &prog, &kern, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_buffer(kern, BENCH_TRANSPOSE_ARG_TRACE, trace, err);
-    if (rc == BW_OK)
-        rc = launch(r, i, kern, &t, err);
-    if (rc == BW_OK)
-        rc = ocl_buffer_read(r->ctx, trace, 0, host, (uint64_t)it->items * sizeof *host, err);
-    if (rc == BW_OK)
-        rc = bench_validate_trace(&r->plan->geo, it, host, err);
-    ocl_kernel_free(kern);
-    ocl_program_free(prog);
-    return rc;
+    bw_code rc =
+        run_traced(r, i, make_transpose_kernel, BENCH_TRANSPOSE_ARG_TRACE, trace, host, (uint64_t)it->items, err);
+    return rc == BW_OK ? bench_validate_trace(&r->plan->geo, it, host, err) : rc;
 }
 
-/* the trace check of record item i: its traced kernel, every field's load
- * address of every work-item against the model's (bench_record_validate_trace) */
+/* the trace check of record item i: every field's load address of every
+ * work-item against the model's (bench_record_validate_trace) */
 static bw_code trace_record(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
-    ocl_program *prog = NULL;
-    ocl_kernel *kern = NULL;
-    ocl_timing t;
-    bw_code rc = make_record_kernel(r, i, 1, &prog, &kern, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_buffer(kern, BENCH_RECORD_ARG_TRACE, trace, err);
-    if (rc == BW_OK)
-        rc = launch(r, i, kern, &t, err);
-    if (rc == BW_OK)
-        rc = ocl_buffer_read(r->ctx, trace, 0, host, (uint64_t)(it->items * it->pattern->loads) * sizeof *host, err);
-    if (rc == BW_OK)
-        rc = bench_record_validate_trace(&r->plan->geo, it->pattern, it->spec, it->items, host, err);
-    ocl_kernel_free(kern);
-    ocl_program_free(prog);
-    return rc;
+    bw_code rc = run_traced(r, i, make_record_kernel, BENCH_RECORD_ARG_TRACE, trace, host,
+                            (uint64_t)(it->items * it->pattern->loads), err);
+    return rc == BW_OK ? bench_record_validate_trace(&r->plan->geo, it->pattern, it->spec, it->items, host, err)
+                       : rc;
 }
 
 /* the trace check of every item in the form each has in `plan` */
