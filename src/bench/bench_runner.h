@@ -47,7 +47,7 @@ typedef struct bench_result {
     size_t dropped_samples;  /* launches whose event time was not positive: never samples */
     size_t sub_group_size;   /* measured: the kernel's sub-group size (W) as the driver reports it; 0: unknown */
     bench_form form;         /* the kernel form timed: the faster one where two were built */
-    double form_ns[2];       /* measured: fastest calibration launch per form (bench_form), 0: not built */
+    double form_ns[2];       /* measured: median calibration launch per form (bench_form), 0: not built */
     double best_gbs;         /* measured: requested bytes / the fastest timed launch */
     int stable;              /* the stopping rule was met (else the budget ended it, or it never ran) */
     /* The twin (bench_twin.h): the timed kernel over its first N and 2N
