@@ -213,6 +213,22 @@ static bw_code merge_repeats(bench_plan *p, bw_error *err)
     return rc;
 }
 
+/* A bank, transpose or record item (a kernel of its own, one item whatever
+ * the access modes asked for) whose spec an earlier item of its kind has
+ * already: the last item, it, is dropped. */
+static int own_kernel_duplicate(const bench_plan *p, const bench_item *it)
+{
+    if (!it->bank && !it->transpose && !it->record)
+        return 0;
+    for (size_t k = 0; k + 1 < p->n; k++) {
+        const bench_item *o = &p->items[k];
+        if (o->bank == it->bank && o->transpose == it->transpose && o->record == it->record &&
+            !strcmp(o->spec, it->pattern->spec))
+            return 1;
+    }
+    return 0;
+}
+
 static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, bench_access access, bw_error *err)
 {
     bench_item *it;
@@ -229,14 +245,6 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
          * the access modes asked for */
         it->bank = 1;
         it->access = BENCH_ACCESS_READ;
-        for (size_t k = 0; k + 1 < p->n; k++) {
-            if (p->items[k].bank && !strcmp(p->items[k].spec, it->pattern->spec)) {
-                model_pattern_free(it->pattern);
-                it->pattern = NULL;
-                p->n--;
-                return BW_OK;
-            }
-        }
     }
     if (!strcmp(it->pattern->family->kernel, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
         /* a transpose item copies the matrix (cl/transpose.cl): one item
@@ -244,14 +252,6 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
         it->transpose = 1;
         it->access = BENCH_ACCESS_COPY;
         it->transpose_auto_n = !(it->pattern->given & 2u);
-        for (size_t k = 0; k + 1 < p->n; k++) {
-            if (p->items[k].transpose && !strcmp(p->items[k].spec, it->pattern->spec)) {
-                model_pattern_free(it->pattern);
-                it->pattern = NULL;
-                p->n--;
-                return BW_OK;
-            }
-        }
     }
     if (!strcmp(it->pattern->family->kernel, MODEL_PATTERN_KERNEL_RECORD)) {
         /* a record item reads its records and stores a fold (cl/record.cl):
@@ -259,14 +259,12 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
         it->record = 1;
         it->access = BENCH_ACCESS_COPY;
         it->record_auto_n = !(it->pattern->given & 8u);
-        for (size_t k = 0; k + 1 < p->n; k++) {
-            if (p->items[k].record && !strcmp(p->items[k].spec, it->pattern->spec)) {
-                model_pattern_free(it->pattern);
-                it->pattern = NULL;
-                p->n--;
-                return BW_OK;
-            }
-        }
+    }
+    if (own_kernel_duplicate(p, it)) {
+        model_pattern_free(it->pattern);
+        it->pattern = NULL;
+        p->n--;
+        return BW_OK;
     }
     it->spec = strdup(it->pattern->spec);
     it->expr_text = strdup(it->pattern->expr_text);
