@@ -188,6 +188,15 @@ static void device_header(const report_merged *m, bw_buf *o, const char *first)
     bw_buf_puts(o, "</tr>\n");
 }
 
+/* a table row's first cells: the pattern and its access mode */
+static void row_head(bw_buf *o, const report_merge_row *r)
+{
+    bw_buf_puts(o, "<tr><td><code>");
+    esc(o, r->pattern);
+    bw_buf_puts(o, "</code></td>");
+    text_cell(o, r->access);
+}
+
 static void tables(const report_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<section id=\"tables\"><h2>Comparison</h2>\n"
@@ -199,10 +208,7 @@ static void tables(const report_merged *m, bw_buf *o)
     device_header(m, o, "pattern");
     for (size_t i = 0; i < m->n_rows; i++) {
         const report_merge_row *r = &m->rows[i];
-        bw_buf_puts(o, "<tr><td><code>");
-        esc(o, r->pattern);
-        bw_buf_puts(o, "</code></td>");
-        text_cell(o, r->access);
+        row_head(o, r);
         for (size_t d = 0; d < m->n_devices; d++) {
             const report_merge_entry *e = report_merged_entry(m, i, d);
             if (!e || !report_merge_has(e->effective_gbs)) {
@@ -231,10 +237,7 @@ static void tables(const report_merged *m, bw_buf *o)
     device_header(m, o, "pattern");
     for (size_t i = 0; i < m->n_rows; i++) {
         const report_merge_row *r = &m->rows[i];
-        bw_buf_puts(o, "<tr><td><code>");
-        esc(o, r->pattern);
-        bw_buf_puts(o, "</code></td>");
-        text_cell(o, r->access);
+        row_head(o, r);
         for (size_t d = 0; d < m->n_devices; d++) {
             const report_merge_entry *e = report_merged_entry(m, i, d);
             if (!e) {
