@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bw_file.h"
+#include "bwlab_config.h"
 #include "test_util.h"
 
 /* a quick run writing JSON to `out` */
@@ -144,17 +145,28 @@ Test(cli_output, fifos_are_written_through, .timeout = 120)
     free(dir);
 }
 
-/* Starts a long run writing to out; returns its pid. */
-static pid_t start_long_run(const char *out, const char *patterns)
+/* Starts a long run writing to out; returns its pid. `hold` (a pattern
+ * spec, or NULL) is never counted stable (the test-only hook "hold",
+ * src/base/bw_hook.h), so the run stays alive until it is signalled
+ * whatever the machine's noise: without it, patterns that all reach the
+ * launch cap in the same round finish together, and the run can end
+ * between two looks at the journal. */
+static pid_t start_long_run(const char *out, const char *patterns, const char *hold)
 {
     const char *exe = getenv("BWLAB_EXE");
     cr_assert_not_null(exe);
+    char faults[256] = "";
+    if (hold)
+        snprintf(faults, sizeof faults, "hold=%s", hold);
     pid_t pid = fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {
         freopen("/dev/null", "w", stderr);
+        if (hold)
+            setenv("BWLAB_TEST_FAULTS", faults, 1);
+        /* --rse 50: every other pattern is stable after its first 0.2 s of launches */
         execl(exe, exe, "run", "--device", "cpu", "--pattern", patterns, "--size", "32M", "--budget", "120",
-              "--no-roofline", "--output", out, (char *)NULL);
+              "--rse", "50", "--no-roofline", "--output", out, (char *)NULL);
         _exit(127);
     }
     return pid;
@@ -179,16 +191,28 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* waits until the journal has `lines` lines; returns whether it did */
-static int wait_for_lines(const char *path, int lines, int timeout_s)
+/* Waits until the journal has `lines` lines while the run `pid` lives;
+ * returns 1 when it did, 0 on timeout, -1 when the run ended first (then
+ * *status holds its wait status and the run is reaped). */
+static int wait_for_lines(const char *path, int lines, int timeout_s, pid_t pid, int *status)
 {
     for (int i = 0; i < timeout_s * 20; i++) {
         if (count_lines(path) >= lines)
             return 1;
+        if (waitpid(pid, status, WNOHANG) == pid)
+            return -1;
         sleep_ms(50);
     }
     return 0;
 }
+
+/* the pattern a run keeps timing until it is signalled, where the build can hold one */
+#define HELD_PATTERN "stride:s=16"
+#ifdef BWLAB_FAULT_HOOKS
+#define HOLD HELD_PATTERN
+#else
+#define HOLD NULL
+#endif
 
 Test(cli_output, sigterm_writes_results_like_sigint, .timeout = 300)
 {
@@ -197,10 +221,11 @@ Test(cli_output, sigterm_writes_results_like_sigint, .timeout = 300)
     snprintf(out, sizeof out, "%s/r.json", dir);
     snprintf(partial, sizeof partial, "%s.partial", out);
     /* the journal's head line comes once the run has planned */
-    pid_t pid = start_long_run(out, "seq,stride:s=2");
-    int started = wait_for_lines(partial, 1, 120);
-    kill(pid, SIGTERM);
+    pid_t pid = start_long_run(out, "seq," HELD_PATTERN, HOLD);
     int status = 0;
+    int started = wait_for_lines(partial, 1, 120, pid, &status);
+    cr_assert_neq(started, -1, "the run ended before its journal was seen (wait status %d)", status);
+    kill(pid, SIGTERM);
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     cr_assert(started, "no journal within 120 s");
     cr_assert(WIFEXITED(status), "killed by SIGTERM instead of writing the results");
@@ -220,11 +245,15 @@ Test(cli_output, sigkill_keeps_the_journal, .timeout = 300)
     char out[4200], partial[4300];
     snprintf(out, sizeof out, "%s/r.json", dir);
     snprintf(partial, sizeof partial, "%s.partial", out);
-    /* seq is stable long before the gathers over 32 MiB are */
-    pid_t pid = start_long_run(out, "seq,stride:s=16,stride:s=64");
-    int finished = wait_for_lines(partial, 2, 200);
-    kill(pid, SIGKILL);
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks: nothing keeps the run alive until the SIGKILL");
+#endif
+    /* seq finishes; the held pattern keeps the run alive for the kill */
+    pid_t pid = start_long_run(out, "seq," HELD_PATTERN, HOLD);
     int status = 0;
+    int finished = wait_for_lines(partial, 2, 200, pid, &status);
+    cr_assert_neq(finished, -1, "the run ended before the SIGKILL (wait status %d)", status);
+    kill(pid, SIGKILL);
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     cr_assert(finished, "no finished pattern in the journal within 200 s");
     cr_assert(WIFSIGNALED(status), "the run ended before the SIGKILL (exit %d)", WEXITSTATUS(status));

@@ -11,6 +11,8 @@
  *   alloc=NAME          the device refuses device buffer NAME (src, dst, trace)
  *   validate=SPEC       SPEC's kernel fails validation (BW_E_VALIDATION)
  *   launch=SPEC@N       SPEC's timed launches fail after N samples (a device error)
+ *   hold=SPEC           SPEC never counts as stable: it is timed until the budget
+ *                       ends or a signal stops the run (a run that stays alive)
  *   signal=PHASE@SIG    signal SIG is raised once when PHASE begins: building,
  *                       validating, measuring, writing
  *   bank_groups@N       bank patterns launch N work-groups (BENCH_BANK_GROUPS)
