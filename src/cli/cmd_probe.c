@@ -12,6 +12,7 @@
 #include "bench_probe_cache.h"
 #include "bwlab_config.h"
 #include "cli.h"
+#include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
 #include "model_profile.h"
@@ -33,34 +34,19 @@ typedef struct probe_state {
     int quick, quiet, format_given;
     cli_format format;
     char *cache_path;
-    model_profiles *profiles;
-    ocl_platforms *plats;
-    size_t *dev_idx, ndev;
-    bench_device_list provs; /* the devices' provenance, as src/report reads it */
+    cli_each each; /* the devices, their provenance (which devs point into), failures and cache notes */
     report_probe_device *devs;
     bench_probe_result **results;
-    char **failures, **notes;
 } probe_state;
 
 static void state_free(probe_state *s)
 {
-    for (size_t k = 0; k < s->ndev; k++) {
-        if (s->results)
-            bench_probe_result_free(s->results[k]);
-        if (s->failures)
-            free(s->failures[k]);
-        if (s->notes)
-            free(s->notes[k]);
-    }
+    for (size_t k = 0; s->results && k < s->each.ndev; k++)
+        bench_probe_result_free(s->results[k]);
     free(s->results);
-    free(s->failures);
-    free(s->notes);
-    bench_device_list_free(&s->provs);
     free(s->devs);
-    free(s->dev_idx);
     free(s->cache_path);
-    ocl_platforms_free(s->plats);
-    model_profiles_free(s->profiles);
+    cli_each_free(&s->each);
 }
 
 static int parse_args(const cli_command *self, int argc, char **argv, probe_state *s)
@@ -102,7 +88,7 @@ static void progress_line(void *ctx, const char *phase, double f)
 /* probes device k and stores its findings in the cache */
 static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
 {
-    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    const ocl_device_info *d = cli_each_device(&s->each, k);
     bench_probe_opts o;
     memset(&o, 0, sizeof o);
     o.quick = s->quick;
@@ -112,7 +98,7 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
         o.progress_ctx = (void *)d;
     }
     ocl_context *ctx = NULL;
-    bw_code rc = ocl_context_create(s->plats, s->dev_idx[k], &ctx, err);
+    bw_code rc = ocl_context_create(s->each.plats, s->each.dev_idx[k], &ctx, err);
     if (rc == BW_OK)
         rc = bench_probe_run(ctx, &o, &s->results[k], err);
     ocl_context_free(ctx);
@@ -133,8 +119,7 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
     else
         snprintf(note, sizeof note, "stored in %s (for --profile inferred)", s->cache_path);
     bw_error_clear(&we);
-    s->notes[k] = strdup(note);
-    s->devs[k].cache_note = s->notes[k];
+    s->devs[k].cache_note = cli_each_note(&s->each, k, note);
     return BW_OK;
 }
 
@@ -145,51 +130,37 @@ int cmd_probe(int argc, char **argv)
     memset(&s, 0, sizeof s);
     int st = parse_args(self, argc, argv, &s);
     bw_error err = BW_ERROR_INIT;
-    int any_failed = 0, invalid = 0;
+    int invalid = 0;
     if (st)
         goto done;
-    if (model_profiles_load_default(&s.profiles, &err) != BW_OK || bench_probe_cache_path(&s.cache_path, &err) != BW_OK ||
-        ocl_discover(s.profiles, &s.plats, &err) != BW_OK ||
-        ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err) != BW_OK) {
+    if (bench_probe_cache_path(&s.cache_path, &err) != BW_OK) {
         st = cli_fail(self, &err);
         goto done;
     }
-    s.devs = calloc(s.ndev, sizeof *s.devs);
-    s.results = calloc(s.ndev, sizeof *s.results);
-    s.failures = calloc(s.ndev, sizeof *s.failures);
-    s.notes = calloc(s.ndev, sizeof *s.notes);
-    if (!s.devs || !s.results || !s.failures || !s.notes) {
+    if ((st = cli_each_open(self, s.device_spec, &s.each)) != 0)
+        goto done;
+    size_t n = s.each.ndev;
+    s.devs = calloc(n, sizeof *s.devs);
+    s.results = calloc(n, sizeof *s.results);
+    if (!s.devs || !s.results) {
         st = cli_nomem(self);
         goto done;
     }
-    if (bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err) != BW_OK) {
-        st = cli_fail(self, &err);
-        goto done;
-    }
     int show = !s.quiet && isatty(STDERR_FILENO);
-    size_t def = ocl_default_device(s.plats);
-    for (size_t k = 0; k < s.ndev; k++) {
-        const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        s.devs[k].device = &s.provs.devices[k];
-        s.devs[k].is_default = s.dev_idx[k] == def;
+    for (size_t k = 0; k < n; k++) {
+        const ocl_device_info *d = cli_each_device(&s.each, k);
+        s.devs[k].device = &s.each.provs.devices[k];
+        s.devs[k].is_default = s.each.provs.devices[k].is_default;
         bw_code rc = probe_device(&s, k, show, &err);
         if (rc != BW_OK) {
-            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
-            if (s.ndev == 1 && bw_code_exit_status(rc) == 2) {
-                st = cli_fail(self, &err);
+            if ((st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
                 goto done;
-            }
-            cli_fail(self, &err);
-            s.failures[k] = strdup(bw_error_text(&err));
-            s.devs[k].failure = s.failures[k] ? s.failures[k] : "out of memory";
-            any_failed = 1;
         } else if (!s.results[k]->chase_valid) {
             fprintf(stderr, "bwlab %s: error: on device %zu (%s): pointer-chase validation failed: %s; its latencies "
                             "are left out\n",
                     self->name, d->index, d->name, s.results[k]->chase_note);
             invalid = 1;
         }
-        bw_error_clear(&err);
     }
     char date[32];
     cli_iso_date(date, sizeof date);
@@ -197,19 +168,19 @@ int cmd_probe(int argc, char **argv)
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
     if (s.format == CLI_FORMAT_JSON)
-        rc = report_probe_json(&m, s.devs, s.ndev, &b, &err);
+        rc = report_probe_json(&m, s.devs, n, &b, &err);
     else if (s.format == CLI_FORMAT_CSV)
-        report_probe_csv(&m, s.devs, s.ndev, &b);
+        report_probe_csv(&m, s.devs, n, &b);
     else if (s.format == CLI_FORMAT_MD)
-        report_probe_md(&m, s.devs, s.ndev, &b);
+        report_probe_md(&m, s.devs, n, &b);
     else
-        report_probe_table(&m, s.devs, s.ndev, &b);
+        report_probe_table(&m, s.devs, n, &b);
     if (rc == BW_OK)
         rc = cli_write_output(s.output, &b, &err);
     bw_buf_free(&b);
     if (rc != BW_OK)
         st = cli_fail(self, &err);
-    else if (any_failed || invalid)
+    else if (s.each.any_failed || invalid)
         st = bw_code_exit_status(BW_E_VALIDATION);
 done:
     bw_error_clear(&err);

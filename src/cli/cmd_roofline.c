@@ -11,6 +11,7 @@
 #include "bench_runner.h"
 #include "bw_parse.h"
 #include "cli.h"
+#include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
 #include "model_profile.h"
@@ -35,32 +36,20 @@ typedef struct roofline_state {
     cli_format format;
     double budget_s;
     char *source, *kernel_path;
-    model_profiles *profiles;
-    ocl_platforms *plats;
-    size_t *dev_idx, ndev;
+    cli_each each;                  /* the devices, their provenance (which devs point into) and failures */
     report_roofline_device *devs;
-    bench_device_list provs; /* the devices' provenance, which devs point into */
     bench_roofline_result **results;
-    char **failures;
 } roofline_state;
 
 static void state_free(roofline_state *s)
 {
-    for (size_t k = 0; k < s->ndev; k++) {
-        if (s->results)
-            bench_roofline_result_free(s->results[k]);
-        if (s->failures)
-            free(s->failures[k]);
-    }
+    for (size_t k = 0; s->results && k < s->each.ndev; k++)
+        bench_roofline_result_free(s->results[k]);
     free(s->results);
-    free(s->failures);
     free(s->devs);
-    bench_device_list_free(&s->provs);
-    free(s->dev_idx);
     free(s->source);
     free(s->kernel_path);
-    ocl_platforms_free(s->plats);
-    model_profiles_free(s->profiles);
+    cli_each_free(&s->each);
 }
 
 static int parse_args(const cli_command *self, int argc, char **argv, roofline_state *s)
@@ -101,7 +90,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, roofline_s
 
 static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
 {
-    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    const ocl_device_info *d = cli_each_device(&s->each, k);
     bench_roofline_opts o;
     ocl_context *ctx = NULL;
     bench_settings settings = bench_settings_default();
@@ -109,7 +98,7 @@ static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
     if (rc == BW_OK && !s->source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->source, &s->kernel_path, err);
     if (rc == BW_OK)
-        rc = ocl_context_create(s->plats, s->dev_idx[k], &ctx, err);
+        rc = ocl_context_create(s->each.plats, s->each.dev_idx[k], &ctx, err);
     if (rc == BW_OK)
         rc = bench_roofline_run(ctx, s->source, &o, &s->results[k], err);
     ocl_context_free(ctx);
@@ -126,44 +115,22 @@ int cmd_roofline(int argc, char **argv)
     s.budget_s = DEFAULT_BUDGET_S;
     int st = parse_args(self, argc, argv, &s);
     bw_error err = BW_ERROR_INIT;
-    int any_failed = 0;
-    if (st)
+    if (st || (st = cli_each_open(self, s.device_spec, &s.each)) != 0)
         goto done;
-    if (model_profiles_load_default(&s.profiles, &err) != BW_OK || ocl_discover(s.profiles, &s.plats, &err) != BW_OK ||
-        ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err) != BW_OK) {
-        st = cli_fail(self, &err);
-        goto done;
-    }
-    s.devs = calloc(s.ndev, sizeof *s.devs);
-    s.results = calloc(s.ndev, sizeof *s.results);
-    s.failures = calloc(s.ndev, sizeof *s.failures);
-    if (!s.devs || !s.results || !s.failures) {
+    size_t n = s.each.ndev;
+    s.devs = calloc(n, sizeof *s.devs);
+    s.results = calloc(n, sizeof *s.results);
+    if (!s.devs || !s.results) {
         st = cli_nomem(self);
         goto done;
     }
-    if (bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err) != BW_OK) {
-        st = cli_nomem(self);
-        goto done;
-    }
-    for (size_t k = 0; k < s.ndev; k++) {
-        const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        s.devs[k].device = &s.provs.devices[k];
-        s.devs[k].is_default = s.provs.devices[k].is_default;
+    for (size_t k = 0; k < n; k++) {
+        s.devs[k].device = &s.each.provs.devices[k];
+        s.devs[k].is_default = s.each.provs.devices[k].is_default;
         s.devs[k].working_set_source = "auto";
         bw_code rc = measure_device(&s, k, &err);
-        if (rc != BW_OK) {
-            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
-            /* input no device can take fails the command, as in bwlab run */
-            if (s.ndev == 1 && bw_code_exit_status(rc) == 2) {
-                st = cli_fail(self, &err);
-                goto done;
-            }
-            cli_fail(self, &err);
-            s.failures[k] = strdup(bw_error_text(&err));
-            s.devs[k].failure = s.failures[k] ? s.failures[k] : "out of memory";
-            any_failed = 1;
-        }
-        bw_error_clear(&err);
+        if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
+            goto done;
     }
     char date[32];
     cli_iso_date(date, sizeof date);
@@ -172,17 +139,17 @@ int cmd_roofline(int argc, char **argv)
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
     switch (s.format) {
-    case CLI_FORMAT_JSON: rc = report_roofline_json(&m, s.devs, s.ndev, &b, &err); break;
-    case CLI_FORMAT_CSV: report_roofline_csv(&m, s.devs, s.ndev, &b); break;
-    case CLI_FORMAT_MD: report_roofline_md(&m, s.devs, s.ndev, &b); break;
-    default: report_roofline_table(&m, s.devs, s.ndev, &b); break;
+    case CLI_FORMAT_JSON: rc = report_roofline_json(&m, s.devs, n, &b, &err); break;
+    case CLI_FORMAT_CSV: report_roofline_csv(&m, s.devs, n, &b); break;
+    case CLI_FORMAT_MD: report_roofline_md(&m, s.devs, n, &b); break;
+    default: report_roofline_table(&m, s.devs, n, &b); break;
     }
     if (rc == BW_OK)
         rc = cli_write_output(s.output, &b, &err);
     bw_buf_free(&b);
     if (rc != BW_OK)
         st = cli_fail(self, &err);
-    else if (any_failed)
+    else if (s.each.any_failed)
         st = bw_code_exit_status(BW_E_VALIDATION);
 done:
     bw_error_clear(&err);

@@ -15,6 +15,7 @@
 #include "bw_parse.h"
 #include "bwlab_config.h"
 #include "cli.h"
+#include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
 #include "model_profile.h"
@@ -42,38 +43,23 @@ typedef struct tune_state {
     double budget_s;
     uint64_t size; /* --size, 0 for auto */
     char *cache_path, *source, *kernel_path;
-    model_profiles *profiles;
-    ocl_platforms *plats;
-    size_t *dev_idx, ndev;
+    cli_each each; /* the devices, their provenance (which devs point into), failures and cache notes */
     report_tune_device *devs;
-    bench_device_list provs; /* the devices' provenance, which devs point into */
     bench_tune_entry *entries;
     bench_tune_result **results;
-    char **failures, **notes;
 } tune_state;
 
 static void state_free(tune_state *s)
 {
-    for (size_t k = 0; k < s->ndev; k++) {
-        if (s->results)
-            bench_tune_result_free(s->results[k]);
-        if (s->failures)
-            free(s->failures[k]);
-        if (s->notes)
-            free(s->notes[k]);
-    }
+    for (size_t k = 0; s->results && k < s->each.ndev; k++)
+        bench_tune_result_free(s->results[k]);
     free(s->results);
-    free(s->failures);
-    free(s->notes);
     free(s->entries);
     free(s->devs);
-    bench_device_list_free(&s->provs);
-    free(s->dev_idx);
     free(s->cache_path);
     free(s->source);
     free(s->kernel_path);
-    ocl_platforms_free(s->plats);
-    model_profiles_free(s->profiles);
+    cli_each_free(&s->each);
 }
 
 static int parse_args(const cli_command *self, int argc, char **argv, tune_state *s)
@@ -153,7 +139,7 @@ static bw_code buffer_bytes(const tune_state *s, const ocl_device_info *d, uint6
 /* measures device k and stores its winners in the cache */
 static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_error *err)
 {
-    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    const ocl_device_info *d = cli_each_device(&s->each, k);
     bench_tune_entry *e = &s->entries[k];
     bench_tune_opts o;
     ocl_context *ctx = NULL;
@@ -165,7 +151,7 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
     if (rc == BW_OK && !s->source)
         rc = bench_tune_kernel_load(NULL, &s->source, &s->kernel_path, err);
     if (rc == BW_OK)
-        rc = ocl_context_create(s->plats, s->dev_idx[k], &ctx, err);
+        rc = ocl_context_create(s->each.plats, s->each.dev_idx[k], &ctx, err);
     if (rc == BW_OK)
         rc = bench_tune_run(ctx, s->source, &o, &s->results[k], err);
     ocl_context_free(ctx);
@@ -195,8 +181,7 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
     } else {
         snprintf(note, sizeof note, "stored in %s", s->cache_path);
     }
-    s->notes[k] = strdup(note);
-    s->devs[k].cache_note = s->notes[k];
+    s->devs[k].cache_note = cli_each_note(&s->each, k, note);
     free(aside);
     bw_error_clear(&we);
     /* a cache that cannot be written is reported, yet the results are written */
@@ -209,8 +194,7 @@ static int from_cache(const cli_command *self, tune_state *s, size_t k)
 {
     if (s->retune)
         return 0;
-    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
-    bench_tune_key key = bench_tune_key_of(d, BWLAB_VERSION);
+    bench_tune_key key = bench_tune_key_of(cli_each_device(&s->each, k), BWLAB_VERSION);
     bw_error err = BW_ERROR_INIT;
     int found = 0;
     if (bench_tune_cache_lookup(s->cache_path, &key, &s->entries[k], &found, &err) != BW_OK)
@@ -230,50 +214,34 @@ int cmd_tune(int argc, char **argv)
     s.budget_s = DEFAULT_BUDGET_S;
     int st = parse_args(self, argc, argv, &s);
     bw_error err = BW_ERROR_INIT;
-    int any_failed = 0, io_failed = 0;
+    int io_failed = 0;
     if (st)
         goto done;
-    if (model_profiles_load_default(&s.profiles, &err) != BW_OK || bench_tune_cache_path(&s.cache_path, &err) != BW_OK ||
-        ocl_discover(s.profiles, &s.plats, &err) != BW_OK ||
-        ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err) != BW_OK) {
+    if (bench_tune_cache_path(&s.cache_path, &err) != BW_OK) {
         st = cli_fail(self, &err);
         goto done;
     }
-    s.devs = calloc(s.ndev, sizeof *s.devs);
-    s.entries = calloc(s.ndev, sizeof *s.entries);
-    s.results = calloc(s.ndev, sizeof *s.results);
-    s.failures = calloc(s.ndev, sizeof *s.failures);
-    s.notes = calloc(s.ndev, sizeof *s.notes);
-    if (!s.devs || !s.entries || !s.results || !s.failures || !s.notes) {
+    if ((st = cli_each_open(self, s.device_spec, &s.each)) != 0)
+        goto done;
+    size_t n = s.each.ndev;
+    s.devs = calloc(n, sizeof *s.devs);
+    s.entries = calloc(n, sizeof *s.entries);
+    s.results = calloc(n, sizeof *s.results);
+    if (!s.devs || !s.entries || !s.results) {
         st = cli_nomem(self);
         goto done;
     }
-    if (bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err) != BW_OK) {
-        st = cli_nomem(self);
-        goto done;
-    }
-    for (size_t k = 0; k < s.ndev; k++) {
-        const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        s.devs[k].device = &s.provs.devices[k];
-        s.devs[k].is_default = s.provs.devices[k].is_default;
+    for (size_t k = 0; k < n; k++) {
+        s.devs[k].device = &s.each.provs.devices[k];
+        s.devs[k].is_default = s.each.provs.devices[k].is_default;
         s.devs[k].size_given = s.size != 0;
         if (from_cache(self, &s, k))
             continue;
         bw_code rc = tune_device(self, &s, k, &err);
-        if (rc == BW_E_IO && s.devs[k].result) {
+        if (rc == BW_E_IO && s.devs[k].result)
             io_failed = 1; /* measured, but not cached: already reported */
-        } else if (rc != BW_OK) {
-            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
-            /* input no device can take fails the command, as in bwlab run */
-            if (s.ndev == 1 && bw_code_exit_status(rc) == 2) {
-                st = cli_fail(self, &err);
-                goto done;
-            }
-            cli_fail(self, &err);
-            s.failures[k] = strdup(bw_error_text(&err));
-            s.devs[k].failure = s.failures[k] ? s.failures[k] : "out of memory";
-            any_failed = 1;
-        }
+        else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
+            goto done;
         bw_error_clear(&err);
     }
     char date[32];
@@ -283,15 +251,15 @@ int cmd_tune(int argc, char **argv)
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
     if (s.format == CLI_FORMAT_JSON)
-        rc = report_tune_json(&m, s.devs, s.ndev, &b, &err);
+        rc = report_tune_json(&m, s.devs, n, &b, &err);
     else
-        report_tune_table(&m, s.devs, s.ndev, &b);
+        report_tune_table(&m, s.devs, n, &b);
     if (rc == BW_OK)
         rc = cli_write_output(s.output, &b, &err);
     bw_buf_free(&b);
     if (rc != BW_OK)
         st = cli_fail(self, &err);
-    else if (any_failed)
+    else if (s.each.any_failed)
         st = bw_code_exit_status(BW_E_VALIDATION);
     else if (io_failed)
         st = bw_code_exit_status(BW_E_IO);
