@@ -117,6 +117,31 @@ static int add_chart(report_figure *f, report_chart *c)
     return 0;
 }
 
+/* What a chart shows before its first series: titles, axes and size. */
+typedef struct frame {
+    const char *id, *title, *subtitle;
+    const char *x_label, *y_label;
+    report_axis_scale x_scale, y_scale;
+    int x_bytes;       /* the x ticks read as byte sizes */
+    int width, height; /* 0: the default size */
+} frame;
+
+/* A new chart in frame fr, added to f; NULL when memory runs out. */
+static report_chart *open_chart(report_figure *f, const frame *fr)
+{
+    report_chart *c = report_chart_new(fr->id, fr->title);
+    if (!c || add_chart(f, c) != 0)
+        return NULL;
+    if (fr->width)
+        report_chart_size(c, fr->width, fr->height);
+    report_chart_subtitle(c, fr->subtitle);
+    report_chart_axis(c, 'x', fr->x_label, fr->x_scale);
+    if (fr->x_bytes)
+        report_chart_axis_bytes(c, 'x');
+    report_chart_axis(c, 'y', fr->y_label, fr->y_scale);
+    return c;
+}
+
 static report_chart_style style_of(int colour, int dashed, report_marker mk, int hollow)
 {
     report_chart_style s = { colour, dashed, mk, hollow, 0, 0 };
@@ -161,13 +186,13 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
         qsort(sr, n, sizeof *sr, by_stride);
         char id[32];
         snprintf(id, sizeof id, "stride-%s", modes[mi]);
-        report_chart *c = report_chart_new(
-            id, tipf(t, "Effective bandwidth against stride, %s access", modes[mi]));
-        if (!c || add_chart(f, c) != 0)
+        const frame fr = { id, tipf(t, "Effective bandwidth against stride, %s access", modes[mi]),
+                           "solid: measured median; dashed: modeled from the device's measured seq",
+                           "stride s (elements of 4 B apart, log2 scale)", "effective bandwidth (GB/s, log10 scale)",
+                           REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 0, 0, 0 };
+        report_chart *c = open_chart(f, &fr);
+        if (!c)
             goto fail;
-        report_chart_subtitle(c, "solid: measured median; dashed: modeled from the device's measured seq");
-        report_chart_axis(c, 'x', "stride s (elements of 4 B apart, log2 scale)", REPORT_AXIS_LOG2);
-        report_chart_axis(c, 'y', "effective bandwidth (GB/s, log10 scale)", REPORT_AXIS_LOG10);
         for (size_t d = 0; d < m->n_devices; d++) {
             const char *label = m->devices[d].label;
             int any = 0;
@@ -222,13 +247,14 @@ fail:
 static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
 {
     static const char *const modes[] = { "copy", "read" };
-    report_chart *c = report_chart_new("model", "Measured against modeled, every pattern and device");
-    if (!c || add_chart(f, c) != 0)
+    static const frame fr = { "model", "Measured against modeled, every pattern and device",
+                              "filled: copy access; hollow: read access; on the line, measured as modeled",
+                              "bandwidth relative to seq (modeled, same access mode)",
+                              "measured bandwidth relative to seq (measured)", REPORT_AXIS_LINEAR,
+                              REPORT_AXIS_LINEAR, 0, 0, 0 };
+    report_chart *c = open_chart(f, &fr);
+    if (!c)
         return -1;
-    report_chart_subtitle(c, "filled: copy access; hollow: read access; on the line, measured as modeled");
-    report_chart_axis(c, 'x', "bandwidth relative to seq (modeled, same access mode)",
-                      REPORT_AXIS_LINEAR);
-    report_chart_axis(c, 'y', "measured bandwidth relative to seq (measured)", REPORT_AXIS_LINEAR);
     report_chart_series(c, "y = x: measured as modeled", REPORT_SERIES_DIAGONAL,
                         style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
     for (size_t d = 0; d < m->n_devices; d++) {
@@ -429,15 +455,13 @@ static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
         const report_merge_run *run = &m->runs[r];
         if (!run->has_roofline || run->n_roof_points == 0)
             continue;
-        if (!c) {
-            c = report_chart_new("roofline", "Roofline");
-            if (!c || add_chart(f, c) != 0)
-                return -1;
-            report_chart_subtitle(c, "points: measured sweep; dashed: the roof min(P, I x B) modeled from the measured peaks");
-            report_chart_axis(c, 'x', "arithmetic intensity (FLOP/byte, requested; log2 scale)",
-                              REPORT_AXIS_LOG2);
-            report_chart_axis(c, 'y', "performance (GFLOP/s, log10 scale)", REPORT_AXIS_LOG10);
-        }
+        static const frame fr = { "roofline", "Roofline",
+                                  "points: measured sweep; dashed: the roof min(P, I x B) modeled from the measured "
+                                  "peaks",
+                                  "arithmetic intensity (FLOP/byte, requested; log2 scale)",
+                                  "performance (GFLOP/s, log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 0, 0, 0 };
+        if (!c && !(c = open_chart(f, &fr)))
+            return -1;
         const report_merge_device *d = &m->devices[run->device];
         int col = colour_of(run->device);
         char *name = d->n_runs > 1 ? str_printf("%s (run %zu)", d->label, r + 1)
@@ -489,14 +513,13 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
             const report_merge_entry *e = report_merged_entry(m, i, d);
             if (!e || e->conflict_ways < 1 || !report_merge_has(e->local_gbs))
                 continue;
-            if (!c) {
-                c = report_chart_new("bank", "Bank-conflict ways against local-memory throughput");
-                if (!c || add_chart(f, c) != 0)
-                    return -1;
-                report_chart_subtitle(c, "ways modeled from the profile's banks; throughput measured");
-                report_chart_axis(c, 'x', "bank-conflict ways (modeled; log2 scale)", REPORT_AXIS_LOG2);
-                report_chart_axis(c, 'y', "local-memory throughput (GB/s, measured)", REPORT_AXIS_LINEAR);
-            }
+            static const frame fr = { "bank", "Bank-conflict ways against local-memory throughput",
+                                      "ways modeled from the profile's banks; throughput measured",
+                                      "bank-conflict ways (modeled; log2 scale)",
+                                      "local-memory throughput (GB/s, measured)", REPORT_AXIS_LOG2,
+                                      REPORT_AXIS_LINEAR, 0, 0, 0 };
+            if (!c && !(c = open_chart(f, &fr)))
+                return -1;
             if (s == -2)
                 s = report_chart_series(c, m->devices[d].label, REPORT_SERIES_POINTS,
                                         style_of(colour_of(d), 0, REPORT_MARKER_DIAMOND, 0));
@@ -536,15 +559,13 @@ static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
         const report_merge_probe *p = &m->probes[k];
         if (p->n_ladder == 0)
             continue;
-        if (!c) {
-            c = report_chart_new("cache", "Cache ladder: read bandwidth against working set");
-            if (!c || add_chart(f, c) != 0)
-                return -1;
-            report_chart_subtitle(c, "circles: read GB/s per working set; hollow diamonds: detected cache levels");
-            report_chart_axis(c, 'x', "working set (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
-            report_chart_axis_bytes(c, 'x');
-            report_chart_axis(c, 'y', "read bandwidth (GB/s, measured; log10 scale)", REPORT_AXIS_LOG10);
-        }
+        static const frame fr = { "cache", "Cache ladder: read bandwidth against working set",
+                                  "circles: read GB/s per working set; hollow diamonds: detected cache levels",
+                                  "working set (bytes, requested; log2 scale)",
+                                  "read bandwidth (GB/s, measured; log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10,
+                                  1, 0, 0 };
+        if (!c && !(c = open_chart(f, &fr)))
+            return -1;
         char *name = probe_name(m, k, 1);
         if (!name)
             return -1;
@@ -583,16 +604,14 @@ static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
         const report_merge_probe *p = &m->probes[k];
         if (p->n_ladder == 0)
             continue;
-        if (!c) {
-            c = report_chart_new("latency", "Latency ladder: ns per dependent load against working set");
-            if (!c || add_chart(f, c) != 0)
-                return -1;
-            report_chart_subtitle(c, "solid: one work-item; dashed: one work-item per compute unit at once "
-                                     "(all measured)");
-            report_chart_axis(c, 'x', "working set (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
-            report_chart_axis_bytes(c, 'x');
-            report_chart_axis(c, 'y', "latency (ns per load, measured; log10 scale)", REPORT_AXIS_LOG10);
-        }
+        static const frame fr = { "latency", "Latency ladder: ns per dependent load against working set",
+                                  "solid: one work-item; dashed: one work-item per compute unit at once "
+                                  "(all measured)",
+                                  "working set (bytes, requested; log2 scale)",
+                                  "latency (ns per load, measured; log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10,
+                                  1, 0, 0 };
+        if (!c && !(c = open_chart(f, &fr)))
+            return -1;
         char *name = probe_name(m, k, 1);
         if (!name)
             return -1;
@@ -639,17 +658,13 @@ static int build_transfers(const report_merged *m, report_figure *f, bw_buf *t)
         const report_merge_probe *p = &m->probes[k];
         if (p->n_transfers == 0)
             continue;
-        if (!c) {
-            c = report_chart_new("transfers", "Host-device transfer bandwidth against size");
-            if (!c || add_chart(f, c) != 0)
-                return -1;
-            report_chart_size(c, 760, 400);
-            report_chart_subtitle(c, "colour: device; circle: h2d, square: d2h; solid: pinned, dashed: pageable; "
-                                     "hollow: non-blocking");
-            report_chart_axis(c, 'x', "copy size (bytes, requested; log2 scale)", REPORT_AXIS_LOG2);
-            report_chart_axis_bytes(c, 'x');
-            report_chart_axis(c, 'y', "bandwidth (GB/s, measured; log10 scale)", REPORT_AXIS_LOG10);
-        }
+        static const frame fr = { "transfers", "Host-device transfer bandwidth against size",
+                                  "colour: device; circle: h2d, square: d2h; solid: pinned, dashed: pageable; "
+                                  "hollow: non-blocking",
+                                  "copy size (bytes, requested; log2 scale)", "bandwidth (GB/s, measured; log10 scale)",
+                                  REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 1, 760, 400 };
+        if (!c && !(c = open_chart(f, &fr)))
+            return -1;
         char *name = probe_name(m, k, 0);
         if (!name)
             return -1;
