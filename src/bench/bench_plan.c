@@ -583,6 +583,34 @@ static bw_code size_bank(const bench_plan *p, bench_item *it, bw_error *err)
     return BW_OK;
 }
 
+/* replaces an item's pattern by spec parsed again (a size from the working
+ * set), with its expressions */
+static bw_code reparse_item(const bench_plan *p, bench_item *it, const char *spec, bw_error *err)
+{
+    model_pattern *np = NULL;
+    bw_code rc = model_pattern_parse(spec, p->geo.lanes, 0, &np, err);
+    if (rc != BW_OK)
+        return rc;
+    char *nspec = strdup(np->spec), *ntext = strdup(np->expr_text);
+    model_expr *store = NULL;
+    if (!nspec || !ntext || (rc = model_expr_parse(np->store_text, &store, err)) != BW_OK) {
+        free(nspec);
+        free(ntext);
+        model_pattern_free(np);
+        return nspec && ntext ? rc : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    model_pattern_free(it->pattern);
+    free(it->spec);
+    free(it->expr_text);
+    model_expr_free(it->store_expr);
+    it->pattern = np;
+    it->spec = nspec;
+    it->expr_text = ntext;
+    it->expr = np->expr;
+    it->store_expr = store;
+    return BW_OK;
+}
+
 /* A transpose item: n from the working set where the spec does not give
  * it (the largest multiple of W whose n x n matrix fits the target and
  * the cap, at least W), the pattern parsed again at that n; one work-item
@@ -602,26 +630,8 @@ static bw_code size_transpose(bench_plan *p, bench_item *it, const buf_cap *cap,
         char spec[96];
         snprintf(spec, sizeof spec, "transpose:version=%s,n=%lld", bench_transpose_version_name((bench_transpose_version)version),
                  (long long)n);
-        model_pattern *np = NULL;
-        if ((rc = model_pattern_parse(spec, (int)W, 0, &np, err)) != BW_OK)
+        if ((rc = reparse_item(p, it, spec, err)) != BW_OK)
             return rc;
-        char *nspec = strdup(np->spec), *ntext = strdup(np->expr_text);
-        model_expr *store = NULL;
-        if (!nspec || !ntext || (rc = model_expr_parse(np->store_text, &store, err)) != BW_OK) {
-            free(nspec);
-            free(ntext);
-            model_pattern_free(np);
-            return nspec && ntext ? rc : bw_error_set(err, BW_E_NOMEM, "out of memory");
-        }
-        model_pattern_free(it->pattern);
-        free(it->spec);
-        free(it->expr_text);
-        model_expr_free(it->store_expr);
-        it->pattern = np;
-        it->spec = nspec;
-        it->expr_text = ntext;
-        it->expr = np->expr;
-        it->store_expr = store;
     }
     int64_t n = model_pattern_param_value(it->pattern, "n");
     if ((uint64_t)(n * n * 4) > cap->bytes) {
@@ -657,34 +667,6 @@ static bw_code size_transpose(bench_plan *p, bench_item *it, const buf_cap *cap,
     it->local_size = local;
     it->vload = 0;
     it->conflict_ways = bench_transpose_tile_ways((bench_transpose_version)version, &p->geo, (int)W);
-    return BW_OK;
-}
-
-/* replaces an item's pattern by spec parsed again (a size from the working
- * set), with its expressions */
-static bw_code reparse_item(const bench_plan *p, bench_item *it, const char *spec, bw_error *err)
-{
-    model_pattern *np = NULL;
-    bw_code rc = model_pattern_parse(spec, p->geo.lanes, 0, &np, err);
-    if (rc != BW_OK)
-        return rc;
-    char *nspec = strdup(np->spec), *ntext = strdup(np->expr_text);
-    model_expr *store = NULL;
-    if (!nspec || !ntext || (rc = model_expr_parse(np->store_text, &store, err)) != BW_OK) {
-        free(nspec);
-        free(ntext);
-        model_pattern_free(np);
-        return nspec && ntext ? rc : bw_error_set(err, BW_E_NOMEM, "out of memory");
-    }
-    model_pattern_free(it->pattern);
-    free(it->spec);
-    free(it->expr_text);
-    model_expr_free(it->store_expr);
-    it->pattern = np;
-    it->spec = nspec;
-    it->expr_text = ntext;
-    it->expr = np->expr;
-    it->store_expr = store;
     return BW_OK;
 }
 
