@@ -20,24 +20,6 @@
 #include "report_nominal.h"
 #include "test_util.h"
 
-static char *empty_vendors;
-static char env_vendors[512];
-
-static void setup(void)
-{
-    empty_vendors = tu_temp_dir();
-    cr_assert(empty_vendors);
-    snprintf(env_vendors, sizeof env_vendors, "OCL_ICD_VENDORS=%s", empty_vendors);
-}
-
-static void teardown(void)
-{
-    tu_rmdir(empty_vendors);
-    free(empty_vendors);
-}
-
-TestSuite(compare, .init = setup, .fini = teardown);
-
 static char *sample(const char *name)
 {
     static char buf[8][1024];
@@ -50,13 +32,7 @@ static char *sample(const char *name)
 /* bwlab compare ARGS... with no OpenCL driver at all */
 static tu_result compare(const char *const *args)
 {
-    const char *argv[32] = { "compare" };
-    size_t n = 1;
-    for (; args[n - 1]; n++)
-        argv[n] = args[n - 1];
-    argv[n] = NULL;
-    const char *env[] = { env_vendors, NULL };
-    return tu_exec(argv, env);
+    return tu_exec_without_opencl("compare", args);
 }
 
 static json_t *compare_json(const char *const *args)

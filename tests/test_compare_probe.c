@@ -19,24 +19,6 @@
 #include "report_merge.h"
 #include "test_util.h"
 
-static char *empty_vendors;
-static char env_vendors[512];
-
-static void setup(void)
-{
-    empty_vendors = tu_temp_dir();
-    cr_assert(empty_vendors);
-    snprintf(env_vendors, sizeof env_vendors, "OCL_ICD_VENDORS=%s", empty_vendors);
-}
-
-static void teardown(void)
-{
-    tu_rmdir(empty_vendors);
-    free(empty_vendors);
-}
-
-TestSuite(compare_probe, .init = setup, .fini = teardown);
-
 static char *src(const char *rel)
 {
     static char buf[8][1024];
@@ -48,13 +30,7 @@ static char *src(const char *rel)
 
 static tu_result run_cmd(const char *cmd, const char *const *args)
 {
-    const char *argv[32] = { cmd };
-    size_t n = 1;
-    for (; args[n - 1]; n++)
-        argv[n] = args[n - 1];
-    argv[n] = NULL;
-    const char *env[] = { env_vendors, NULL };
-    return tu_exec(argv, env);
+    return tu_exec_without_opencl(cmd, args);
 }
 
 #define POCL "AMD pthread-skylake-avx512-AMD.. [3.1+debian]"

@@ -98,6 +98,25 @@ tu_result tu_exec(const char *const *argv, const char *const *env)
     return r;
 }
 
+tu_result tu_exec_without_opencl(const char *cmd, const char *const *args)
+{
+    const char *argv[32] = { cmd };
+    size_t n = 1;
+    for (; args[n - 1] && n < 31; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    char *empty = tu_temp_dir();
+    char env_vendors[4200];
+    snprintf(env_vendors, sizeof env_vendors, "OCL_ICD_VENDORS=%s", empty ? empty : "/nonexistent");
+    const char *env[] = { env_vendors, NULL };
+    tu_result r = tu_exec(argv, env);
+    if (empty) {
+        tu_rmdir(empty);
+        free(empty);
+    }
+    return r;
+}
+
 void tu_result_free(tu_result *r)
 {
     free(r->out);

@@ -21,6 +21,10 @@ typedef struct tu_result {
 
 tu_result tu_exec(const char *const *argv, const char *const *env);
 void tu_result_free(tu_result *r);
+/* Runs `bwlab cmd args...` (args NULL-terminated, at most 30) on a machine
+ * with no OpenCL at all: OCL_ICD_VENDORS names a new empty directory,
+ * removed afterwards. */
+tu_result tu_exec_without_opencl(const char *cmd, const char *const *args);
 
 /* Runs any program: argv[0] (searched in PATH when it has no slash) with
  * argv (NULL-terminated) and env as for tu_run. */
