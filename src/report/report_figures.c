@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -552,6 +553,21 @@ static char *probe_name(const report_merged *m, size_t k, int ladder)
                  : str_printf("%s", label);
 }
 
+/* One line over a probe's ladder: at each working set the figure at
+ * `offset` in its point (a double of report_merge_ladder_point), its
+ * tooltip "NAME: B working set (requested): V WHAT (measured)". */
+static void ladder_line(report_chart *c, int series, const report_merge_probe *p, size_t offset, const char *name,
+                        const char *what, bw_buf *t)
+{
+    for (size_t i = 0; i < p->n_ladder; i++) {
+        const report_merge_ladder_point *q = &p->ladder[i];
+        double v;
+        memcpy(&v, (const char *)q + offset, sizeof v);
+        report_chart_point(c, series, q->bytes, v,
+                           tipf(t, "%s: %.0f B working set (requested): %.3f %s (measured)", name, q->bytes, v, what));
+    }
+}
+
 static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
 {
     report_chart *c = NULL;
@@ -572,12 +588,7 @@ static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
         int col = colour_of(p->device);
         int ls = report_chart_series(c, tipf(t, "%s, measured", name), REPORT_SERIES_LINE_POINTS,
                                      style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
-        for (size_t i = 0; i < p->n_ladder; i++) {
-            const report_merge_ladder_point *q = &p->ladder[i];
-            report_chart_point(c, ls, q->bytes, q->read_gbs,
-                               tipf(t, "%s: %.0f B working set (requested): %.3f GB/s read (measured)", name,
-                                    q->bytes, q->read_gbs));
-        }
+        ladder_line(c, ls, p, offsetof(report_merge_ladder_point, read_gbs), name, "GB/s read", t);
         if (p->n_levels) {
             int vs = report_chart_series(c, tipf(t, "%s, cache levels (measured)", name), REPORT_SERIES_POINTS,
                                          style_of(col, 0, REPORT_MARKER_DIAMOND, 1));
@@ -618,26 +629,16 @@ static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
         int col = colour_of(p->device);
         int one = report_chart_series(c, tipf(t, "%s, one work-item", name), REPORT_SERIES_LINE_POINTS,
                                       style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
-        for (size_t i = 0; i < p->n_ladder; i++) {
-            const report_merge_ladder_point *q = &p->ladder[i];
-            report_chart_point(c, one, q->bytes, q->latency_ns,
-                               tipf(t, "%s: %.0f B working set (requested): %.3f ns per load, one work-item "
-                                       "(measured)",
-                                    name, q->bytes, q->latency_ns));
-        }
+        ladder_line(c, one, p, offsetof(report_merge_ladder_point, latency_ns), name, "ns per load, one work-item",
+                    t);
         int any_cu = 0;
         for (size_t i = 0; i < p->n_ladder; i++)
             any_cu |= report_merge_has(p->ladder[i].latency_per_cu_ns);
         if (any_cu) {
             int cu = report_chart_series(c, tipf(t, "%s, per compute unit", name), REPORT_SERIES_LINE_POINTS,
                                          style_of(col, 1, REPORT_MARKER_SQUARE, 1));
-            for (size_t i = 0; i < p->n_ladder; i++) {
-                const report_merge_ladder_point *q = &p->ladder[i];
-                report_chart_point(c, cu, q->bytes, q->latency_per_cu_ns,
-                                   tipf(t, "%s: %.0f B working set (requested): %.3f ns per load, one work-item "
-                                           "per compute unit (measured)",
-                                        name, q->bytes, q->latency_per_cu_ns));
-            }
+            ladder_line(c, cu, p, offsetof(report_merge_ladder_point, latency_per_cu_ns), name,
+                        "ns per load, one work-item per compute unit", t);
         }
         free(name);
     }
