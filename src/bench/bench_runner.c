@@ -30,7 +30,7 @@
 
 bench_settings bench_settings_default(void)
 {
-    bench_settings s = { 20.0, 0.01, 5, 2000, 1, 0.0, 0.2 };
+    bench_settings s = { 45.0, 0.0, 0.01, 5, 2000, 1, 0.0, 0.2 };
     return s;
 }
 
@@ -47,7 +47,9 @@ int bench_sample_ok(double event_ns)
     return event_ns > 0 && isfinite(event_ns);
 }
 
-/* launches per kernel form, alternated, before the faster form is chosen */
+
+/* timed launches per kernel form, alternated in the first rounds, before
+ * the faster form is chosen; the chosen form's launches stay its samples */
 #define FORM_CALIBRATION 5
 
 /* per-pattern state while running */
@@ -59,6 +61,13 @@ typedef struct slot {
     int stable;
     int reported; /* told to the progress callback as finished */
     double total_ns; /* measured: event time of the timed launches so far */
+    double cal_ns;   /* measured: its warm-up launch, the plan's estimate of one launch */
+    int need_twin;   /* its twin could change its verdict (plan_twins) */
+    int twinned;     /* the twin was timed or given up */
+    int left_out;    /* 1: before measuring, 2: out of later rounds (bench_result.budget_note) */
+    /* while both forms are timed in the first rounds: the other form's samples */
+    size_t alt_n;
+    double alt_event[FORM_CALIBRATION], alt_wall[FORM_CALIBRATION];
 } slot;
 
 typedef struct run_ctx {
@@ -75,6 +84,7 @@ typedef struct run_ctx {
     bench_progress_fn progress;
     void *pctx;
     double t_start;
+    double deadline; /* bench_now_s() by which the run returns (bench_settings.deadline_s) */
 } run_ctx;
 
 static void report(run_ctx *r, const char *phase, size_t done, size_t total, const char *spec,
@@ -83,8 +93,17 @@ static void report(run_ctx *r, const char *phase, size_t done, size_t total, con
     bw_hook_phase(phase); /* test builds only: a signal as this phase begins */
     if (!r->progress)
         return;
-    bench_progress p = { phase, done, total, spec, bench_now_s() - r->t_start, remaining, NULL, -1 };
+    double now = bench_now_s();
+    if (remaining < 0 && r->deadline > 0)
+        remaining = r->deadline > now ? r->deadline - now : 0;
+    bench_progress p = { phase, done, total, spec, now - r->t_start, remaining, NULL, -1 };
     r->progress(r->pctx, &p);
+}
+
+/* seconds until the run's deadline (negative once past it) */
+static double time_left(const run_ctx *r)
+{
+    return r->deadline - bench_now_s();
 }
 
 static void finish_one(run_ctx *r, size_t i);
@@ -264,32 +283,6 @@ static bw_code read_dst(void *ctx, uint64_t offset, void *buf, uint64_t n, bw_er
     return ocl_buffer_read(r->ctx, r->dst, offset, buf, n, err);
 }
 
-/* Read mode: one launch per key from the same sentinel-filled dst, the
- * check of every work-item against the prediction, then the key the timed
- * launches use: the complement of the first key, which the pseudo-random
- * source almost never holds, so that they store almost nothing. */
-static bw_code validate_read(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
-{
-    const bench_item *it = &r->plan->items[i];
-    size_t E = (size_t)it->elem;
-    uint8_t keys[BENCH_READ_KEYS * 16], timed[16];
-    ocl_timing t;
-    bw_code rc = bench_read_keys(&r->plan->geo, it, SOURCE_SEED, keys, BENCH_READ_KEYS, err);
-    for (int k = 0; k < BENCH_READ_KEYS && rc == BW_OK; k++) {
-        rc = ocl_kernel_arg_bytes(kern, BENCH_KERNEL_ARG_KEY, keys + (size_t)k * E, E, err);
-        if (rc == BW_OK)
-            rc = launch(r, i, kern, &t, err);
-    }
-    if (rc == BW_OK)
-        rc = bench_validate_read_chunked(&r->plan->geo, it, SOURCE_SEED, r->plan->src_bytes, keys, BENCH_READ_KEYS,
-                                         read_dst, r, r->stage, r->stage_bytes, err);
-    for (size_t b = 0; b < E; b++)
-        timed[b] = (uint8_t)~keys[b];
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_bytes(kern, BENCH_KERNEL_ARG_KEY, timed, E, err);
-    return rc;
-}
-
 /* A bank item: one launch, then every work-item's fold against the
  * host's (bench_bank_validate) over the tile, the first words of src. */
 static bw_code validate_bank(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
@@ -368,13 +361,76 @@ static bw_code validate_record(run_ctx *r, size_t i, ocl_kernel *kern, bw_error 
     return rc;
 }
 
-/* one launch from sentinel-filled output, then the host reference check,
- * a staging buffer of dst at a time against the regenerated source */
+/* the sentinel over dst's bytes of the sampled work-items */
+static bw_code fill_sampled(run_ctx *r, const bench_item *it, const int64_t *starts, size_t n, int64_t gi,
+                            bw_error *err)
+{
+    bw_code rc = BW_OK;
+    for (size_t k = 0; k < n && rc == BW_OK; k++) {
+        int64_t end = starts[k] + gi < it->items ? starts[k] + gi : it->items;
+        uint64_t off = (uint64_t)(starts[k] * it->elem), bytes = (uint64_t)((end - starts[k]) * it->elem);
+        for (uint64_t done = 0; done < bytes && rc == BW_OK; done += r->stage_bytes) {
+            uint64_t m = bytes - done < r->stage_bytes ? bytes - done : r->stage_bytes;
+            bench_fill_sentinel_at(r->stage, off + done, m);
+            rc = ocl_buffer_write(r->ctx, r->dst, off + done, r->stage, m, err);
+        }
+    }
+    return rc;
+}
+
+/* A global item: sentinel-filled output where the sample lies, the
+ * launch (in read mode one per key, bench_read_keys), and the host check
+ * of the sampled work-groups (bench_validate_sample) against the
+ * regenerated source. The launch is whole; only the host's share is
+ * sampled, so that validation costs about a launch, not a pass of the
+ * host over the whole working set. */
+static bw_code validate_global(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+{
+    const bench_item *it = &r->plan->items[i];
+    int read = it->access == BENCH_ACCESS_READ;
+    int64_t starts[BENCH_SAMPLE_GROUPS + BENCH_READ_KEYS], gi = 0;
+    size_t n = bench_validate_sample(&r->plan->geo, it, SOURCE_SEED, read, starts, &gi);
+    uint8_t keys[BENCH_READ_KEYS * 16], timed[16];
+    ocl_timing t;
+    bw_code rc = fill_sampled(r, it, starts, n, gi, err);
+    if (!read) {
+        if (rc == BW_OK)
+            rc = launch(r, i, kern, &t, err);
+        if (rc == BW_OK)
+            rc = bench_validate_copy_sampled(&r->plan->geo, it, SOURCE_SEED, r->plan->src_bytes, starts, n, gi,
+                                             read_dst, r, r->stage, r->stage_bytes, err);
+        return rc;
+    }
+    size_t E = (size_t)it->elem;
+    if (rc == BW_OK)
+        rc = bench_read_keys(&r->plan->geo, it, SOURCE_SEED, keys, BENCH_READ_KEYS, err);
+    for (int k = 0; k < BENCH_READ_KEYS && rc == BW_OK; k++) {
+        rc = ocl_kernel_arg_bytes(kern, BENCH_KERNEL_ARG_KEY, keys + (size_t)k * E, E, err);
+        if (rc == BW_OK)
+            rc = launch(r, i, kern, &t, err);
+    }
+    if (rc == BW_OK)
+        rc = bench_validate_read_sampled(&r->plan->geo, it, SOURCE_SEED, r->plan->src_bytes, keys,
+                                         BENCH_READ_KEYS, starts, n, gi, read_dst, r, r->stage, r->stage_bytes,
+                                         err);
+    /* the timed launches' key: the complement of the first, which the
+     * pseudo-random source almost never holds, so they store almost nothing */
+    for (size_t b = 0; b < E; b++)
+        timed[b] = (uint8_t)~keys[b];
+    if (rc == BW_OK)
+        rc = ocl_kernel_arg_bytes(kern, BENCH_KERNEL_ARG_KEY, timed, E, err);
+    return rc;
+}
+
+/* one launch, then the host reference check: own-kernel items whole
+ * (their launches are small or their references need the whole input),
+ * global items by sample (validate_global) */
 static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
+    if (!it->bank && !it->transpose && !it->record)
+        return validate_global(r, i, kern, err);
     uint64_t bytes = (uint64_t)(it->items * it->elem);
-    ocl_timing t;
     bw_code rc = write_chunks(r, r->dst, bytes, FILL_SENTINEL, err);
     if (rc == BW_OK && it->bank)
         return validate_bank(r, i, kern, err);
@@ -382,13 +438,6 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
         return validate_transpose(r, i, kern, err);
     if (rc == BW_OK && it->record)
         return validate_record(r, i, kern, err);
-    if (rc == BW_OK && it->access == BENCH_ACCESS_READ)
-        return validate_read(r, i, kern, err);
-    if (rc == BW_OK)
-        rc = launch(r, i, kern, &t, err);
-    if (rc == BW_OK)
-        rc = bench_validate_copy_chunked(&r->plan->geo, it, SOURCE_SEED, r->plan->src_bytes, read_dst, r, r->stage,
-                                         r->stage_bytes, err);
     return rc;
 }
 
@@ -569,43 +618,6 @@ static void after_warmup(run_ctx *r, size_t i, double event_ns)
     not_measurable(res, msg);
 }
 
-/* Times both forms alternately, a few launches each, and keeps the one
- * with the faster best launch (the plain form alone where only it was
- * built): a best time shrugs off the host's hiccups, which would make a
- * median of a few launches pick differently from run to run. */
-static bw_code choose_form(run_ctx *r, size_t i, bw_error *err)
-{
-    slot *sl = &r->slots[i];
-    bench_result *res = &r->res[i];
-    res->form = BENCH_FORM_PLAIN;
-    if (!sl->alt)
-        return BW_OK;
-    double ns[2][FORM_CALIBRATION];
-    for (int k = 0; k < FORM_CALIBRATION; k++) {
-        for (int f = 0; f < 2; f++) {
-            ocl_timing t;
-            bw_code rc = launch(r, i, f == BENCH_FORM_PLAIN ? sl->kern : sl->alt, &t, err);
-            if (rc != BW_OK)
-                return rc;
-            ns[f][k] = t.event_ns;
-        }
-    }
-    /* by the median, the headline's statistic: a form whose best launch is
-     * lucky but whose typical one is slow must not win (seq read on PoCL:
-     * plain's best 7.1 ms, its median 8.6, scalar's median 7.0) */
-    for (int f = 0; f < 2; f++)
-        res->form_ns[f] = bench_stats_of(ns[f], FORM_CALIBRATION).median;
-    if (res->form_ns[BENCH_FORM_SCALAR] < res->form_ns[BENCH_FORM_PLAIN]) {
-        ocl_kernel *k = sl->kern;
-        sl->kern = sl->alt;
-        sl->alt = k;
-        res->form = BENCH_FORM_SCALAR;
-    }
-    ocl_kernel_free(sl->alt);
-    sl->alt = NULL;
-    return BW_OK;
-}
-
 /* rounds of the twin: a full launch (which evicts the slice), the slice
  * of 2N items cold, then N and 2N warm */
 #define TWIN_ROUNDS 7
@@ -751,7 +763,176 @@ static void twin(run_ctx *r, size_t i)
     res->twin_cold_ns = (c - overhead) / (double)(2 * n) * (double)it->items;
 }
 
-static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
+/* item i is left out for the budget: never timed, the reason in its result */
+static void leave_out(run_ctx *r, size_t i, int how, const char *why)
+{
+    bench_result *res = &r->res[i];
+    r->slots[i].left_out = how;
+    free(res->budget_note);
+    res->budget_note = strdup(why);
+    if (how == 1) {
+        res->status = BENCH_NOT_RUN;
+        res->failure_code = BW_E_RANGE;
+        free(res->failure);
+        res->failure = strdup(why);
+    }
+}
+
+/* whether some item takes item i as its reference (a seq, bank:pitch=33):
+ * the budget never leaves such an item out */
+static int is_reference(const run_ctx *r, size_t i)
+{
+    for (size_t k = 0; k < r->plan->n; k++)
+        if (bench_plan_reference(r->plan, k) == (long)i)
+            return 1;
+    return 0;
+}
+
+/* the twin's rounds (TWIN_ROUNDS full launches and three slices each) at
+ * the item's calibration: an estimate, for the plan */
+static double twin_cost_ns(const slot *sl)
+{
+    return TWIN_ROUNDS * 1.5 * sl->cal_ns;
+}
+
+/* Which twins can change a verdict. The twin only turns "slower than the
+ * model explains" into "kernel-bound" (bench_verdict_with_bound), so it is
+ * timed for references, whose bound the report states, and for items
+ * whose calibration launch already reads near or above the model's upper
+ * bound at the reference's calibration rate (a single launch's noise is
+ * allowed for: 0.8 of the bound). Every other item says why it has none. */
+static void plan_twins(run_ctx *r)
+{
+    const bench_plan *p = r->plan;
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_item *it = &p->items[i];
+        slot *sl = &r->slots[i];
+        if (r->res[i].status != BENCH_OK || it->bank || it->transpose || it->record)
+            continue;
+        long ref = bench_plan_reference(p, i);
+        if (ref < 0 || (size_t)ref == i) {
+            sl->need_twin = 1;
+            continue;
+        }
+        if (r->res[ref].status != BENCH_OK || !(r->slots[ref].cal_ns > 0)) {
+            sl->need_twin = 1;
+            continue;
+        }
+        const model_launch *m = &it->model, *rm = &p->items[ref].model;
+        double lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * p->geo.sector);
+        double upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector);
+        double ref_bytes = (double)((rm->loads.footprint_sectors + rm->stores.footprint_sectors) * p->geo.sector);
+        bench_verdict v = bench_verdict_of(sl->cal_ns, lower, upper, r->slots[ref].cal_ns, ref_bytes);
+        sl->need_twin = v.code == BENCH_VERDICT_ABOVE || v.implied_bytes >= 0.8 * upper;
+        if (!sl->need_twin) {
+            free(r->res[i].twin_reason);
+            r->res[i].twin_reason =
+                strdup("no twin: its calibration launch sits within the model's bounds (measured against the "
+                       "reference's), where a twin cannot change the verdict");
+        }
+    }
+}
+
+static int cmp_need(const void *a, const void *b)
+{
+    const double *x = a, *y = b; /* {need, index}: the largest need first */
+    return (x[0] < y[0]) - (x[0] > y[0]);
+}
+
+/* "a, b and 3 more" into out: the names of the items listed */
+static void name_items(const run_ctx *r, const size_t *idx, size_t n, char *out, size_t cap)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (size_t j = 0; j < n && k + 1 < cap; j++) {
+        if (j == 8) {
+            snprintf(out + k, cap - k, " and %zu more", n - j);
+            return;
+        }
+        k += (size_t)snprintf(out + k, cap - k, "%s%s", j ? ", " : "", r->plan->items[idx[j]].spec);
+        if (k >= cap)
+            return;
+    }
+}
+
+/* Plans the timing before it starts: each item needs at least its
+ * minimum of launches and of launch time (bench_settings min_reps,
+ * min_total_s) at its calibration launch, both forms' launches in the
+ * first rounds, and its twin. When that does not fit the time left, items
+ * that no other item takes as its reference are left out, the costliest
+ * first, until it does, and info says which. */
+static void plan_timing(run_ctx *r, bench_run_info *info)
+{
+    const bench_plan *p = r->plan;
+    const bench_settings *s = r->s;
+    double (*need)[2] = calloc(p->n ? p->n : 1, sizeof *need);
+    size_t *out = calloc(p->n ? p->n : 1, sizeof *out);
+    double total = 0;
+    size_t nn = 0, nout = 0;
+    for (size_t i = 0; need && i < p->n; i++) {
+        slot *sl = &r->slots[i];
+        if (r->res[i].status != BENCH_OK)
+            continue;
+        double t = sl->cal_ns > 0 ? sl->cal_ns : 1.0;
+        double reps = ceil(s->min_total_s * 1e9 / t);
+        reps = reps > s->min_reps ? reps : s->min_reps;
+        if (reps < 3)
+            reps = 3; /* the timing's own floor (measure) */
+        double ns = reps * t + (sl->alt ? FORM_CALIBRATION * t : 0) + (sl->need_twin ? twin_cost_ns(sl) : 0);
+        total += ns;
+        if (!is_reference(r, i)) {
+            need[nn][0] = ns;
+            need[nn++][1] = (double)i;
+        }
+    }
+    double avail = time_left(r) * 1e9;
+    info->planned_s = total / 1e9;
+    info->available_s = avail > 0 ? avail / 1e9 : 0;
+    if (!need || !out || total <= avail) {
+        free(need);
+        free(out);
+        return;
+    }
+    /* a twin is worth less than a measurement: the non-reference twins go first */
+    for (size_t j = 0; j < nn; j++) {
+        slot *sl = &r->slots[(size_t)need[j][1]];
+        if (!sl->need_twin)
+            continue;
+        sl->need_twin = 0;
+        need[j][0] -= twin_cost_ns(sl);
+        total -= twin_cost_ns(sl);
+        no_twin(&r->res[(size_t)need[j][1]], "no twin: the budget holds the pattern's own launches only");
+    }
+    /* below BENCH_PLAN_MIN_BUDGET_S every pattern keeps its launches: such a
+     * budget promises no bound (bwlab help run) */
+    qsort(need, nn, sizeof *need, cmp_need);
+    for (size_t j = 0; j < nn && total > avail && s->budget_s >= BENCH_PLAN_MIN_BUDGET_S; j++) {
+        size_t i = (size_t)need[j][1];
+        total -= need[j][0];
+        out[nout++] = i;
+    }
+    if (nout == 0) {
+        free(need);
+        free(out);
+        return;
+    }
+    char names[400], why[600];
+    name_items(r, out, nout, names, sizeof names);
+    snprintf(why, sizeof why, "left out before measuring: the %.0f s budget leaves %.1f s for timing, and its "
+             "minimum of launches needs about %.1f s (measured calibration launches); a larger --budget "
+             "measures it", s->budget_s, info->available_s, info->planned_s);
+    for (size_t j = 0; j < nout; j++)
+        leave_out(r, out[j], 1, why);
+    info->left_out = nout;
+    snprintf(info->plan_note, sizeof info->plan_note,
+             "the budget cannot hold every pattern at its stopping rule: %.1f s left for timing, the minimum of "
+             "launches needs about %.1f s (estimated from calibration launches); left out, costliest first: %s; "
+             "a larger --budget measures them", info->available_s, info->planned_s, names);
+    free(need);
+    free(out);
+}
+
+static void prepare(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
     build_all(r, stop);
@@ -764,8 +945,6 @@ static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
         if (rc == BW_OK && r->slots[i].alt && (rc = validate_item(r, i, r->slots[i].alt, &e)) != BW_OK)
             bw_error_prefix(&e, "the scalar form: ");
         r->res[i].validated = rc == BW_OK;
-        if (rc == BW_OK)
-            rc = choose_form(r, i, &e);
         /* the last warm-up launch is the one checked against the floor */
         ocl_timing t = { 0, 0 };
         for (int w = 0; rc == BW_OK && w < (r->s->warmup > 0 ? r->s->warmup : 1); w++)
@@ -774,23 +953,229 @@ static void prepare(run_ctx *r, volatile sig_atomic_t *stop)
             fail(&r->res[i], e.code, bw_error_text(&e));
         else
             after_warmup(r, i, t.event_ns);
+        r->slots[i].cal_ns = t.event_ns;
         bw_error_clear(&e);
-        if (r->res[i].status == BENCH_OK)
-            twin(r, i);
     }
+    if (*stop)
+        return;
+    plan_twins(r);
+    plan_timing(r, info);
+    if (info->plan_note[0])
+        report(r, "plan", 0, p->n, info->plan_note, -1);
 }
 
-/* round-robin timing until every pattern is stable or the budget ends */
+/* The twin of item i once its form is chosen, if the plan asks for it and
+ * the time left holds it twice over (else it says why it has none). */
+static void twin_when_due(run_ctx *r, size_t i)
+{
+    slot *sl = &r->slots[i];
+    if (sl->twinned || sl->alt || r->res[i].status != BENCH_OK)
+        return;
+    sl->twinned = 1;
+    if (!sl->need_twin && !r->plan->items[i].bank && !r->plan->items[i].transpose && !r->plan->items[i].record)
+        return;
+    /* below BENCH_PLAN_MIN_BUDGET_S nothing is bounded, and the twin is timed anyway */
+    int bounded = r->s->budget_s >= BENCH_PLAN_MIN_BUDGET_S;
+    if (sl->need_twin && bounded && time_left(r) * 1e9 < 2 * twin_cost_ns(sl)) {
+        no_twin(&r->res[i], "no twin: the budget had no time left for it");
+        return;
+    }
+    twin(r, i);
+    /* a twin slower than its own pattern is a measurement error: measured
+     * once more, after the pattern's launches so far */
+    if (r->res[i].twin_ns > BENCH_TWIN_MAX_RATIO * r->res[i].event.min && r->res[i].event.min > 0 &&
+        (!bounded || time_left(r) * 1e9 >= 2 * twin_cost_ns(sl)))
+        twin(r, i);
+}
+
+/* Item i's form once both have FORM_CALIBRATION launches: the one with
+ * the faster median (the headline's statistic: a form whose best launch
+ * is lucky but whose typical one is slow must not win) keeps its
+ * launches as its samples; the other is released. */
+static void choose_form(run_ctx *r, size_t i)
+{
+    slot *sl = &r->slots[i];
+    bench_result *res = &r->res[i];
+    res->form_ns[BENCH_FORM_PLAIN] = res->event.median;
+    res->form_ns[BENCH_FORM_SCALAR] = bench_stats_of(sl->alt_event, sl->alt_n).median;
+    if (res->form_ns[BENCH_FORM_SCALAR] < res->form_ns[BENCH_FORM_PLAIN]) {
+        ocl_kernel *k = sl->kern;
+        sl->kern = sl->alt;
+        sl->alt = k;
+        res->form = BENCH_FORM_SCALAR;
+        memcpy(res->event_ns, sl->alt_event, sl->alt_n * sizeof *sl->alt_event);
+        memcpy(res->wall_ns, sl->alt_wall, sl->alt_n * sizeof *sl->alt_wall);
+        sl->total_ns = 0;
+        for (size_t k2 = 0; k2 < sl->alt_n; k2++)
+            sl->total_ns += sl->alt_event[k2];
+        res->event = bench_stats_of(res->event_ns, sl->alt_n);
+    }
+    ocl_kernel_free(sl->alt);
+    sl->alt = NULL;
+}
+
+/* One timed launch of item i's kernel k; 1 when it gave a sample. A launch
+ * that fails, or too many that read 0 ns, finish the item. */
+static int timed_launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t)
+{
+    bench_result *res = &r->res[i];
+    bw_error e = BW_ERROR_INIT;
+    int64_t after = 0;
+    bw_code lrc = launch(r, i, k, t, &e);
+    if (lrc == BW_OK && bw_hook_fault("launch", r->plan->items[i].spec, &after) &&
+        res->event.count >= (size_t)after)
+        lrc = bw_error_set(&e, BW_E_OPENCL, "clEnqueueNDRangeKernel failed: CL_OUT_OF_RESOURCES "
+                           "(injected after %lld launches: BWLAB_TEST_FAULTS)", (long long)after);
+    int ok = 0;
+    if (lrc != BW_OK) {
+        fail(res, e.code, bw_error_text(&e));
+        report_finished(r, i);
+    } else if (!bench_sample_ok(t->event_ns)) {
+        res->dropped_samples++;
+        if (res->dropped_samples >= DROPPED_LIMIT && res->dropped_samples > res->event.count) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "not measurable: %zu of %zu timed launches took 0 ns "
+                     "(measured: shorter than the device timer resolves); use a larger --size",
+                     res->dropped_samples, res->dropped_samples + res->event.count);
+            not_measurable(res, msg);
+            report_finished(r, i);
+        }
+    } else {
+        ok = 1;
+    }
+    bw_error_clear(&e);
+    return ok;
+}
+
+/* One round's turn of item i: its launch (both forms while they are
+ * calibrated, in an order that alternates), then its stopping rule. */
+static void turn(run_ctx *r, size_t i, size_t round)
+{
+    const bench_settings *s = r->s;
+    bench_result *res = &r->res[i];
+    slot *sl = &r->slots[i];
+    ocl_timing t, ta;
+    int alt_first = sl->alt && round % 2;
+    if (alt_first && timed_launch(r, i, sl->alt, &ta)) {
+        sl->alt_event[sl->alt_n] = ta.event_ns;
+        sl->alt_wall[sl->alt_n++] = ta.wall_ns;
+    }
+    if (res->status != BENCH_OK)
+        return;
+    if (timed_launch(r, i, sl->kern, &t) && !record(res, sl, &t)) {
+        fail(res, BW_E_NOMEM, "out of memory recording timings");
+        report_finished(r, i);
+    }
+    if (res->status != BENCH_OK)
+        return;
+    if (sl->alt && !alt_first && timed_launch(r, i, sl->alt, &ta)) {
+        sl->alt_event[sl->alt_n] = ta.event_ns;
+        sl->alt_wall[sl->alt_n++] = ta.wall_ns;
+    }
+    if (res->status != BENCH_OK)
+        return;
+    if (sl->alt && (sl->alt_n >= FORM_CALIBRATION || res->event.count >= (size_t)s->max_reps)) {
+        if (sl->alt_n > 0)
+            choose_form(r, i);
+        else {
+            ocl_kernel_free(sl->alt);
+            sl->alt = NULL;
+        }
+    }
+    if (sl->alt)
+        return; /* no stopping before the form is chosen */
+    size_t n = res->event.count;
+    sl->stable = ((int)n >= s->min_reps && sl->total_ns >= 1e9 * s->min_total_s && res->event.rse <= s->rse_target) ||
+                 (int)(n + res->dropped_samples) >= s->max_reps;
+    if (sl->stable && bw_hook_fault("hold", r->plan->items[i].spec, NULL))
+        sl->stable = 0; /* test builds only: keeps the run alive */
+    if (sl->stable)
+        report_finished(r, i);
+}
+
+/* After every pending item has 2 x min_reps launches: the launches each
+ * still needs for its standard error to reach the target (it falls as
+ * 1/sqrt(n)) at its median launch. When they do not fit the time left,
+ * the costliest items no other item takes as reference leave the later
+ * rounds (keeping their launches so far), so that the others can reach
+ * the rule, as long as at least half of them can; else nothing changes.
+ * Once per run. */
+static void replan(run_ctx *r, bench_run_info *info)
+{
+    const bench_plan *p = r->plan;
+    const bench_settings *s = r->s;
+    double (*need)[2] = calloc(p->n ? p->n : 1, sizeof *need);
+    size_t *out = calloc(p->n ? p->n : 1, sizeof *out);
+    double total = 0;
+    size_t nn = 0, nout = 0;
+    for (size_t i = 0; need && i < p->n; i++) {
+        const bench_result *res = &r->res[i];
+        if (res->status != BENCH_OK || r->slots[i].stable || r->slots[i].left_out || res->event.count == 0)
+            continue;
+        double n = (double)res->event.count, rse = res->event.rse;
+        double want = s->rse_target > 0 ? n * (rse / s->rse_target) * (rse / s->rse_target) : (double)s->max_reps;
+        want = want < s->max_reps ? want : s->max_reps;
+        double ns = want > n ? (want - n) * res->event.median : 0;
+        total += ns;
+        if (!is_reference(r, i)) {
+            need[nn][0] = ns;
+            need[nn++][1] = (double)i;
+        }
+    }
+    double avail = time_left(r) * 1e9;
+    if (need && out && total > avail) {
+        /* the most patterns that can reach the rule: the cheapest first,
+         * after the references, which always stay */
+        double keep = total;
+        for (size_t j = 0; j < nn; j++)
+            keep -= need[j][0];
+        qsort(need, nn, sizeof *need, cmp_need);
+        size_t kept = 0;
+        for (size_t j = nn; j-- > 0;) {
+            if (keep + need[j][0] > avail)
+                break;
+            keep += need[j][0];
+            kept++;
+        }
+        /* Only when most can still make it: on a machine too noisy for the
+         * rule, every pattern keeps its share of the rounds instead. */
+        if (keep <= avail && 2 * kept >= nn)
+            for (size_t j = 0; j < nn - kept; j++)
+                out[nout++] = (size_t)need[j][1];
+    }
+    if (nout) {
+        char names[400], why[300];
+        snprintf(why, sizeof why, "left out of later rounds: at its standard error it needed more launches than "
+                 "the budget had left, so the other patterns could reach the stopping rule; a larger --budget "
+                 "times it longer");
+        for (size_t j = 0; j < nout; j++) {
+            leave_out(r, out[j], 2, why);
+            report_finished(r, out[j]);
+        }
+        name_items(r, out, nout, names, sizeof names);
+        info->dropped = nout;
+        snprintf(info->replan_note, sizeof info->replan_note,
+                 "left out of later rounds to let the others reach the stopping rule (their standard error "
+                 "needed more launches than the %.1f s left): %s", avail > 0 ? avail / 1e9 : 0, names);
+        report(r, "plan", 0, p->n, info->replan_note, -1);
+    }
+    free(need);
+    free(out);
+}
+
+/* Round-robin timing until every pattern is stable or the deadline; the
+ * twins are timed as their forms are chosen, inside the same deadline. */
 static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
     const bench_settings *s = r->s;
     double t0 = bench_now_s();
     size_t start = 0;
+    int replanned = 0;
     for (;;) {
         size_t pending = 0, stable = 0, eligible = 0, min_count = (size_t)-1;
         for (size_t i = 0; i < p->n; i++) {
-            if (r->res[i].status != BENCH_OK)
+            if (r->res[i].status != BENCH_OK || r->slots[i].left_out)
                 continue;
             eligible++;
             stable += r->slots[i].stable;
@@ -798,58 +1183,40 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             if (!r->slots[i].stable && r->res[i].event.count < min_count)
                 min_count = r->res[i].event.count;
         }
-        double elapsed = bench_now_s() - t0;
-        /* the budget ends the rounds once every unstable pattern has a few samples */
-        if (pending == 0 || *stop || (elapsed > s->budget_s && min_count >= 3)) {
+        /* the deadline ends the rounds once every unstable pattern has a few samples */
+        if (pending == 0 || *stop || (time_left(r) <= 0 && min_count >= 3)) {
             info->budget_ended = pending > 0 && !*stop;
             break;
         }
-        report(r, "measuring", stable, eligible, NULL, s->budget_s - elapsed);
+        if (!replanned && min_count != (size_t)-1 && min_count >= (size_t)(2 * s->min_reps)) {
+            replanned = 1;
+            replan(r, info);
+        }
+        report(r, "measuring", stable, eligible, NULL, -1);
         /* a different pattern leads each round, so order effects average out */
         for (size_t k = 0; k < p->n && !*stop; k++) {
             size_t i = (start + k) % p->n;
-            bench_result *res = &r->res[i];
-            slot *sl = &r->slots[i];
-            if (res->status != BENCH_OK || sl->stable)
+            if (r->res[i].status != BENCH_OK || r->slots[i].stable || r->slots[i].left_out)
                 continue;
-            ocl_timing t;
-            bw_error e = BW_ERROR_INIT;
-            int64_t after = 0;
-            bw_code lrc = launch(r, i, sl->kern, &t, &e);
-            if (lrc == BW_OK && bw_hook_fault("launch", p->items[i].spec, &after) &&
-                res->event.count >= (size_t)after)
-                lrc = bw_error_set(&e, BW_E_OPENCL, "clEnqueueNDRangeKernel failed: CL_OUT_OF_RESOURCES "
-                                   "(injected after %lld launches: BWLAB_TEST_FAULTS)", (long long)after);
-            if (lrc != BW_OK) {
-                fail(res, e.code, bw_error_text(&e));
-                report_finished(r, i);
-            } else if (!bench_sample_ok(t.event_ns)) {
-                res->dropped_samples++;
-                if (res->dropped_samples >= DROPPED_LIMIT && res->dropped_samples > res->event.count) {
-                    char msg[256];
-                    snprintf(msg, sizeof msg, "not measurable: %zu of %zu timed launches took 0 ns "
-                             "(measured: shorter than the device timer resolves); use a larger --size",
-                             res->dropped_samples, res->dropped_samples + res->event.count);
-                    not_measurable(res, msg);
-                    report_finished(r, i);
-                }
-            } else if (!record(res, sl, &t)) {
-                fail(res, BW_E_NOMEM, "out of memory recording timings");
-                report_finished(r, i);
-            } else {
-                size_t n = res->event.count;
-                sl->stable = ((int)n >= s->min_reps && sl->total_ns >= 1e9 * s->min_total_s &&
-                              res->event.rse <= s->rse_target) ||
-                             (int)(n + res->dropped_samples) >= s->max_reps;
-                if (sl->stable && bw_hook_fault("hold", p->items[i].spec, NULL))
-                    sl->stable = 0; /* test builds only: keeps the run alive */
-                if (sl->stable)
-                    report_finished(r, i);
-            }
-            bw_error_clear(&e);
+            turn(r, i, start);
         }
+        for (size_t i = 0; i < p->n && !*stop; i++)
+            twin_when_due(r, i);
         start++;
         info->rounds++;
+    }
+    /* rounds that ended before a form was chosen: chosen from what there is */
+    for (size_t i = 0; i < p->n && !*stop; i++) {
+        slot *sl = &r->slots[i];
+        if (!sl->alt || r->res[i].status != BENCH_OK)
+            continue;
+        if (sl->alt_n > 0 && r->res[i].event.count > 0) {
+            choose_form(r, i);
+        } else {
+            ocl_kernel_free(sl->alt);
+            sl->alt = NULL;
+        }
+        twin_when_due(r, i);
     }
     info->timing_s = bench_now_s() - t0;
 }
@@ -926,6 +1293,17 @@ static void finish_one(run_ctx *r, size_t i)
      * fastest launches too, and the full launch is what is explained */
     res->bound = bench_bound_of(res->event.min, res->twin_ns);
     res->twin_ratio = res->bound != BENCH_BOUND_UNKNOWN ? res->twin_ns / res->event.min : NAN;
+    /* a twin slower than its own pattern measured the host, not the
+     * kernel: its ratio is shown, no bound is derived from it */
+    if (res->twin_ratio > BENCH_TWIN_MAX_RATIO) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "twin not used: the cache-resident twin took %.2fx the pattern's fastest launch "
+                 "(measured, twice), more than %.2fx: a twin cannot be slower than its own pattern, so this is "
+                 "a measurement error, not a bound", res->twin_ratio, BENCH_TWIN_MAX_RATIO);
+        free(res->twin_reason);
+        res->twin_reason = strdup(msg);
+        res->bound = BENCH_BOUND_UNKNOWN;
+    }
 }
 
 static void finish(run_ctx *r, int interrupted, bench_run_info *info)
@@ -993,6 +1371,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     info->seq_spread = info->relative_spread = NAN;
     run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels, .s = s, .progress = progress,
                   .pctx = progress_ctx, .t_start = bench_now_s() };
+    r.deadline = s->deadline_s > 0 ? s->deadline_s : r.t_start + s->budget_s;
     r.res = calloc(plan->n, sizeof *r.res);
     r.slots = calloc(plan->n, sizeof *r.slots);
     bw_code rc = BW_OK;
@@ -1013,7 +1392,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
         bench_results_free(r.res, plan->n);
         return rc;
     }
-    prepare(&r, stop);
+    prepare(&r, stop, info);
     if (!*stop)
         measure(&r, stop, info);
     info->interrupted = *stop != 0;
@@ -1033,6 +1412,7 @@ void bench_results_free(bench_result *r, size_t n)
         free(r[i].event_ns);
         free(r[i].wall_ns);
         free(r[i].twin_reason);
+        free(r[i].budget_note);
     }
     free(r);
 }

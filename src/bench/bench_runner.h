@@ -59,14 +59,24 @@ typedef struct bench_result {
                               * item less the launch overhead, x the pattern's items; 0: none */
     double twin_ratio;       /* measured: twin_ns / event.min; NAN: none */
     bench_bound bound;       /* by twin_ratio (bench_bound_of) */
-    char *twin_reason;       /* why there is no twin figure, or NULL; owned */
+    char *twin_reason;       /* why there is no twin figure (or it is not used), or NULL; owned */
+    /* NULL, or why the budget left the pattern out: before measuring
+     * (status BENCH_NOT_RUN) or out of later rounds (measured, not stable);
+     * owned */
+    char *budget_note;
     /* Repeatability (bench_stats_spread), estimated from this run's samples. */
     double spread;           /* how far the median could move in another run, a fraction of it; NAN: unknown */
     double relative_spread;  /* the same for relative_to_seq, in its own units; NAN: unknown or seq itself */
 } bench_result;
 
 typedef struct bench_settings {
-    double budget_s;   /* timing budget for all patterns together */
+    /* wall-time budget of the whole run, s: buffers, build, validation,
+     * form choice, twins and timing (`bwlab run --budget` adds the
+     * roofline and writing, see deadline_s) */
+    double budget_s;
+    /* when > 0: bench_run returns by this bench_now_s() instead of
+     * budget_s after its start (a caller's share of a larger budget) */
+    double deadline_s;
     double rse_target; /* a pattern is stable at this relative standard error of its median */
     int min_reps;      /* timed launches before a pattern may count as stable */
     int max_reps;      /* timed launches after which a pattern stops anyway */
@@ -81,7 +91,7 @@ typedef struct bench_settings {
     double min_total_s;
 } bench_settings;
 
-/* Defaults: 20 s, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s. */
+/* Defaults: 45 s, no deadline, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s. */
 bench_settings bench_settings_default(void);
 
 /* The shortest launch timed, in ns: s->min_launch_ns when positive, else
@@ -96,11 +106,13 @@ double bench_launch_floor_ns(const bench_settings *s, uint64_t timer_resolution_
 int bench_sample_ok(double event_ns);
 
 typedef struct bench_progress {
-    const char *phase;  /* "building", "validating", "measuring", or "finished" */
+    /* "building", "validating", "measuring", "finished", or "plan": spec
+     * is then one line on what the budget left out (bench_run_info) */
+    const char *phase;
     size_t done, total; /* patterns */
     const char *spec;   /* the pattern at hand, or NULL */
     double elapsed_s;
-    double remaining_s; /* estimate; negative when unknown */
+    double remaining_s; /* the time left to the run's deadline; negative when unknown */
     /* phase "finished" only: pattern `finished` will not be measured again
      * (stable, failed, not measurable, or the timing ended); results[finished]
      * holds its figures as far as they are known without the other
@@ -127,7 +139,21 @@ typedef struct bench_run_info {
     long seq_item;          /* its plan index, or -1 */
     double relative_spread; /* the largest relative_spread; NAN: none known */
     long relative_item;     /* its plan index, or -1 */
+    /* The plan made before timing (docs/results.md "timing"): */
+    double planned_s;       /* estimated: the timing every pattern's minimum of launches needs */
+    double available_s;     /* the time left for timing when it was planned */
+    size_t left_out;        /* patterns left out before measuring */
+    size_t dropped;         /* patterns left out of later rounds */
+    char plan_note[640];    /* one line on what was left out before measuring, or "" */
+    char replan_note[640];  /* one line on what left the later rounds, or "" */
 } bench_run_info;
+
+/* A twin whose time passes this fraction of its pattern's fastest launch
+ * is a measurement error: reported, never a bound. */
+#define BENCH_TWIN_MAX_RATIO 1.05
+/* Below this budget the plan leaves nothing out: every pattern gets its
+ * minimum of launches, and the run may take longer than the budget. */
+#define BENCH_PLAN_MIN_BUDGET_S 5.0
 
 #define BENCH_NOISY_SEQ 0.05
 #define BENCH_NOISY_RELATIVE 0.05

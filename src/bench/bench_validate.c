@@ -102,6 +102,8 @@ typedef struct checker {
     const uint8_t *keys; /* read mode: the launches' keys, nkeys elements; NULL: copy */
     int nkeys;
     int64_t bad, first, first_addr;
+    int64_t checked;    /* work-items checked so far */
+    int sampled;        /* only a sample of the launch is checked */
     int first_due;      /* read mode: the first wrong item was due to store */
     uint8_t first_got[16];
 } checker;
@@ -146,6 +148,7 @@ static bw_code check_range(checker *c, int64_t g0, int64_t n, const uint8_t *dst
         bw_code rc = model_access_addresses(c->geo, &c->acc, g0 + s0, m, c->addr, err);
         if (rc != BW_OK)
             return rc;
+        c->checked += m;
         for (int64_t i = 0; i < m; i++) {
             int64_t g = g0 + s0 + i, a = c->addr[i];
             const uint8_t *got = dst + (s0 + i) * E;
@@ -195,17 +198,23 @@ static bw_code checker_finish(checker *c, bw_error *err)
         return BW_OK;
     const model_geometry *geo = c->geo;
     int64_t E = c->it->elem, first = c->first;
-    char g[80] = "", w[80] = "";
+    char g[80] = "", w[80] = "", of[96];
+    /* "of 1024 work-items", or of those a sampled check looked at */
+    if (c->sampled)
+        snprintf(of, sizeof of, "%lld work-items checked (a sample of the launch's %lld)", (long long)c->checked,
+                 (long long)c->it->items);
+    else
+        snprintf(of, sizeof of, "%lld work-items", (long long)c->it->items);
     hex(g, sizeof g, c->first_got, E);
     if (c->first_addr == MODEL_ADDR_INACTIVE) {
         uint8_t s[16];
         bench_fill_sentinel_at(s, (uint64_t)(first * E), (uint64_t)E);
         hex(w, sizeof w, s, E);
         return bw_error_set(err, BW_E_VALIDATION,
-                            "wrong result: %lld of %lld work-items differ from the host reference; first: "
+                            "wrong result: %lld of %s differ from the host reference; first: "
                             "work-item %lld (lane %lld of warp %lld) is inactive but its output changed "
                             "to %s (was %s)",
-                            (long long)c->bad, (long long)c->it->items, (long long)first,
+                            (long long)c->bad, of, (long long)first,
                             (long long)(first % geo->lanes), (long long)(first / geo->lanes), g, w);
     }
     if (c->keys && c->first_addr >= 0 && (uint64_t)(c->first_addr + E) <= c->src_bytes) {
@@ -214,17 +223,17 @@ static bw_code checker_finish(checker *c, bw_error *err)
         hex(w, sizeof w, s, E);
         if (c->first_due)
             return bw_error_set(err, BW_E_VALIDATION,
-                                "wrong result (read mode): %lld of %lld work-items differ from the host's "
+                                "wrong result (read mode): %lld of %s differ from the host's "
                                 "prediction; first: work-item %lld (lane %lld of warp %lld) should load %s, a "
                                 "validating launch's key, from byte %lld and store it, but its output is %s",
-                                (long long)c->bad, (long long)c->it->items, (long long)first,
+                                (long long)c->bad, of, (long long)first,
                                 (long long)(first % geo->lanes), (long long)(first / geo->lanes), w,
                                 (long long)c->first_addr, g);
         return bw_error_set(err, BW_E_VALIDATION,
-                            "wrong result (read mode): %lld of %lld work-items differ from the host's prediction; "
+                            "wrong result (read mode): %lld of %s differ from the host's prediction; "
                             "first: work-item %lld (lane %lld of warp %lld) should load %s from byte %lld, no "
                             "validating launch's key, and store nothing, but its output changed to %s",
-                            (long long)c->bad, (long long)c->it->items, (long long)first,
+                            (long long)c->bad, of, (long long)first,
                             (long long)(first % geo->lanes), (long long)(first / geo->lanes), w,
                             (long long)c->first_addr, g);
     }
@@ -236,9 +245,9 @@ static bw_code checker_finish(checker *c, bw_error *err)
         snprintf(w, sizeof w, "an address within the %llu-byte source", (unsigned long long)c->src_bytes);
     }
     return bw_error_set(err, BW_E_VALIDATION,
-                        "wrong result: %lld of %lld work-items differ from the host reference; first: "
+                        "wrong result: %lld of %s differ from the host reference; first: "
                         "work-item %lld (lane %lld of warp %lld) loaded %s from byte %lld, expected %s",
-                        (long long)c->bad, (long long)c->it->items, (long long)first,
+                        (long long)c->bad, of, (long long)first,
                         (long long)(first % geo->lanes), (long long)(first / geo->lanes), g,
                         (long long)c->first_addr, w);
 }
@@ -285,6 +294,106 @@ static bw_code check_chunked(const model_geometry *geo, const bench_item *it, ui
     return checker_finish(&c, err);
 }
 
+/* the ranges [starts[k], starts[k] + group_items) of dst, a chunk at a time */
+static bw_code check_sampled(const model_geometry *geo, const bench_item *it, uint64_t seed, uint64_t src_bytes,
+                             const uint8_t *keys, int nkeys, const int64_t *starts, size_t nstarts,
+                             int64_t group_items, bench_read_fn read_dst, void *ctx, uint8_t *buf,
+                             uint64_t buf_bytes, bw_error *err)
+{
+    int64_t E = it->elem;
+    int64_t per = (int64_t)(buf_bytes / (uint64_t)E) / geo->lanes * geo->lanes;
+    if (per < 1)
+        return bw_error_set(err, BW_E_USAGE, "validating '%s': a %llu-byte chunk holds no whole warp", it->spec,
+                            (unsigned long long)buf_bytes);
+    checker c;
+    bw_code rc = checker_init(&c, geo, it, NULL, seed, src_bytes, err);
+    c.keys = keys;
+    c.nkeys = nkeys;
+    c.sampled = 1;
+    for (size_t k = 0; k < nstarts && rc == BW_OK; k++) {
+        int64_t end = starts[k] + group_items < it->items ? starts[k] + group_items : it->items;
+        for (int64_t g0 = starts[k]; g0 < end && rc == BW_OK; g0 += per) {
+            int64_t n = end - g0 < per ? end - g0 : per;
+            rc = read_dst(ctx, (uint64_t)(g0 * E), buf, (uint64_t)(n * E), err);
+            if (rc == BW_OK)
+                rc = check_range(&c, g0, n, buf, err);
+        }
+    }
+    if (rc != BW_OK) {
+        free(c.addr);
+        return rc;
+    }
+    return checker_finish(&c, err);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* the work-item validation key k stands for (bench_read_keys) */
+static int64_t key_item(const bench_item *it, uint64_t seed, int k)
+{
+    return k == 0 ? 0 : k == 1 ? it->items - 1
+                               : (int64_t)(random_word(seed ^ 0x6b657973, (uint64_t)k) % (uint64_t)it->items);
+}
+
+size_t bench_validate_sample(const model_geometry *geo, const bench_item *it, uint64_t seed, int read_mode,
+                             int64_t *starts, int64_t *group_items)
+{
+    int64_t W = geo->lanes, ls = it->local_size > 0 ? it->local_size : W;
+    int64_t gi = (ls + W - 1) / W * W;
+    int64_t groups = (it->items + gi - 1) / gi;
+    int64_t pick[BENCH_SAMPLE_GROUPS + BENCH_READ_KEYS];
+    size_t n = 0;
+    *group_items = gi;
+    if (groups <= BENCH_SAMPLE_GROUPS) {
+        for (int64_t g = 0; g < groups; g++)
+            starts[n++] = g * gi;
+        return n;
+    }
+    /* 2 + 2 + 8 fixed, 26 evenly spaced, the rest pseudo-random */
+    pick[n++] = 0;
+    pick[n++] = 1;
+    pick[n++] = groups - 2;
+    pick[n++] = groups - 1;
+    for (int64_t g = 2; g < 10; g++)
+        pick[n++] = g;
+    for (int64_t k = 1; k <= 26; k++)
+        pick[n++] = k * groups / 27;
+    for (uint64_t k = 0; n < BENCH_SAMPLE_GROUPS; k++)
+        pick[n++] = (int64_t)(random_word(seed ^ 0x73616d70, k) % (uint64_t)groups);
+    for (int k = 0; read_mode && k < BENCH_READ_KEYS; k++)
+        pick[n++] = key_item(it, seed, k) / gi;
+    qsort(pick, n, sizeof *pick, cmp_i64);
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (m == 0 || pick[k] != pick[m - 1])
+            pick[m++] = pick[k];
+    for (size_t k = 0; k < m; k++)
+        starts[k] = pick[k] * gi;
+    return m;
+}
+
+bw_code bench_validate_copy_sampled(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, const int64_t *starts, size_t nstarts,
+                                    int64_t group_items, bench_read_fn read_dst, void *ctx, uint8_t *buf,
+                                    uint64_t buf_bytes, bw_error *err)
+{
+    return check_sampled(geo, it, seed, src_bytes, NULL, 0, starts, nstarts, group_items, read_dst, ctx, buf,
+                         buf_bytes, err);
+}
+
+bw_code bench_validate_read_sampled(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, const uint8_t *keys, int nkeys, const int64_t *starts,
+                                    size_t nstarts, int64_t group_items, bench_read_fn read_dst, void *ctx,
+                                    uint8_t *buf, uint64_t buf_bytes, bw_error *err)
+{
+    return check_sampled(geo, it, seed, src_bytes, keys, nkeys, starts, nstarts, group_items, read_dst, ctx, buf,
+                         buf_bytes, err);
+}
+
 bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
                                     uint64_t src_bytes, bench_read_fn read_dst, void *ctx, uint8_t *buf,
                                     uint64_t buf_bytes, bw_error *err)
@@ -326,8 +435,7 @@ bw_code bench_read_keys(const model_geometry *geo, const bench_item *it, uint64_
     model_access a = { it->expr, it->elem, it->active, it->items, 0, 0 };
     for (int k = 0; k < nkeys; k++) {
         /* the first and the last work-item, then pseudo-random ones */
-        int64_t g = k == 0 ? 0 : k == 1 ? it->items - 1 : (int64_t)(random_word(seed ^ 0x6b657973, (uint64_t)k) %
-                                                                      (uint64_t)it->items);
+        int64_t g = key_item(it, seed, k);
         int64_t addr = 0;
         bw_code rc = BW_OK;
         if (active_near(geo, &a, g, k == 1, &addr, err, &rc) < 0)

@@ -42,6 +42,31 @@ bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item 
                                     uint64_t src_bytes, bench_read_fn read_dst, void *ctx, uint8_t *buf,
                                     uint64_t buf_bytes, bw_error *err);
 
+/* A sample of whole work-groups, for a validation that must cost far less
+ * than the launch it checks (docs/design.md §4): the first two, the last
+ * two, groups 2..9 (every residue of the group index mod 8, so that
+ * patterns whose addresses repeat over a few groups show each of their
+ * address classes), evenly spaced ones across the launch, pseudo-random
+ * ones from seed, and, in read mode, the groups that hold the validation
+ * keys' work-items (bench_read_keys), whose stores are due. Writes the
+ * first work-item of each sampled range, ascending and distinct, into
+ * starts (at most BENCH_SAMPLE_GROUPS + BENCH_READ_KEYS entries) and
+ * returns how many; each range is group_items work-items (the last one
+ * may be shorter: clip to it->items). group_items is it->local_size
+ * rounded up to whole warps. A launch of at most that many groups is
+ * checked whole. */
+#define BENCH_SAMPLE_GROUPS 64
+size_t bench_validate_sample(const model_geometry *geo, const bench_item *it, uint64_t seed, int read_mode,
+                             int64_t *starts, int64_t *group_items);
+
+/* bench_validate_copy_chunked over the sampled ranges only (starts,
+ * nstarts, each group_items work-items, from bench_validate_sample): the
+ * same checks, and a message that counts the work-items checked. */
+bw_code bench_validate_copy_sampled(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, const int64_t *starts, size_t nstarts,
+                                    int64_t group_items, bench_read_fn read_dst, void *ctx, uint8_t *buf,
+                                    uint64_t buf_bytes, bw_error *err);
+
 /* Read mode (cl/gather.cl, BW_READ): a kernel stores its element at
  * dst[g] only where it equals the launch's key. Validation launches the
  * kernel once with each of BENCH_READ_KEYS keys, dst filled with the
@@ -70,6 +95,13 @@ bw_code bench_read_keys(const model_geometry *geo, const bench_item *it, uint64_
 bw_code bench_validate_read_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
                                     uint64_t src_bytes, const uint8_t *keys, int nkeys, bench_read_fn read_dst,
                                     void *ctx, uint8_t *buf, uint64_t buf_bytes, bw_error *err);
+
+/* bench_validate_read_chunked over the sampled ranges only, like
+ * bench_validate_copy_sampled. */
+bw_code bench_validate_read_sampled(const model_geometry *geo, const bench_item *it, uint64_t seed,
+                                    uint64_t src_bytes, const uint8_t *keys, int nkeys, const int64_t *starts,
+                                    size_t nstarts, int64_t group_items, bench_read_fn read_dst, void *ctx,
+                                    uint8_t *buf, uint64_t buf_bytes, bw_error *err);
 
 /* trace[g] (it->items entries) must be the model's byte address of item g,
  * or -1 for an inactive one. BW_E_VALIDATION names the first difference. */

@@ -55,6 +55,8 @@ enum {
 /* the short roofline after each device's patterns: at most this budget
  * (the run's --budget when that is smaller) */
 #define RUN_ROOFLINE_BUDGET_S 1.0
+/* the budget's share kept for writing the results after the last device */
+#define RUN_WRITE_RESERVE_S 0.5
 
 static const struct option long_opts[] = {
     { "device", required_argument, NULL, OPT_DEVICE },
@@ -365,6 +367,10 @@ static void progress_line(void *ctx, const bench_progress *p)
         journal_result(c, p);
         return;
     }
+    if (!strcmp(p->phase, "plan")) { /* what the budget left out: said before it is measured */
+        fprintf(stderr, "%sbwlab run: note: %s\n", c->show ? "\r\033[K" : "", p->spec);
+        return;
+    }
     if (!c->show)
         return;
     double now = bench_now_s();
@@ -375,13 +381,13 @@ static void progress_line(void *ctx, const bench_progress *p)
     snprintf(c->last_phase, sizeof c->last_phase, "%s", p->phase);
     char eta[48] = "";
     if (p->remaining_s >= 0)
-        snprintf(eta, sizeof eta, ", about %.0f s left", p->remaining_s);
+        snprintf(eta, sizeof eta, ", %.0f s of the budget left", p->remaining_s);
     if (!strcmp(p->phase, "measuring"))
         fprintf(stderr, "\r\033[K[measuring] %zu of %zu patterns stable, %.0f s elapsed%s", p->done, p->total,
                 p->elapsed_s, eta);
     else
-        fprintf(stderr, "\r\033[K[%s %zu/%zu] %s, %.0f s elapsed", p->phase, p->done + 1, p->total,
-                p->spec ? p->spec : "", p->elapsed_s);
+        fprintf(stderr, "\r\033[K[%s %zu/%zu] %s, %.0f s elapsed%s", p->phase, p->done + 1, p->total,
+                p->spec ? p->spec : "", p->elapsed_s, eta);
     fflush(stderr);
 }
 
@@ -465,12 +471,16 @@ static void lookup_tune(run_state *s)
  * takes (cli_roofline_opts) and at most RUN_ROOFLINE_BUDGET_S (the run's
  * --budget when smaller). Sets roofs[k]; fails as bench_roofline_run or
  * bench_roofline_kernel_load, with err naming the device. */
+static double run_roofline_budget(const run_state *s)
+{
+    return s->settings.budget_s < RUN_ROOFLINE_BUDGET_S ? s->settings.budget_s : RUN_ROOFLINE_BUDGET_S;
+}
+
 static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
 {
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_roofline_opts o;
-    double budget = s->settings.budget_s < RUN_ROOFLINE_BUDGET_S ? s->settings.budget_s : RUN_ROOFLINE_BUDGET_S;
-    bw_code rc = cli_roofline_opts(d, &s->settings, budget, &o, err);
+    bw_code rc = cli_roofline_opts(d, &s->settings, run_roofline_budget(s), &o, err);
     if (rc == BW_OK && !s->roof_source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->roof_source, &s->roof_path, err);
     if (rc == BW_OK)
@@ -629,6 +639,7 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
 int cmd_run(int argc, char **argv)
 {
     const cli_command *self = cli_find("run");
+    double t_run0 = bench_now_s(); /* --budget counts from here */
     run_state s;
     memset(&s, 0, sizeof s);
     s.settings = bench_settings_default();
@@ -721,10 +732,19 @@ int cmd_run(int argc, char **argv)
     run_identity(&s);
     journal_start(self, &s, argc + 1, argv - 1);
     int any_failed = planned < s.ndev;
+    /* --budget bounds the whole run, from here: each device's patterns get
+     * an equal share of what is left, less its roofline and the writing */
+    double run_end = t_run0 + s.settings.budget_s - RUN_WRITE_RESERVE_S;
     for (size_t k = 0; k < s.ndev && !interrupted; k++) {
         s.nrun = k + 1;
         if (!s.plans[k])
             continue;
+        size_t left = 0;
+        for (size_t j = k; j < s.ndev; j++)
+            left += s.plans[j] != NULL;
+        double roof = s.no_roofline ? 0 : run_roofline_budget(&s);
+        double share = (run_end - bench_now_s()) / (double)left - roof;
+        s.settings.deadline_s = bench_now_s() + (share > 0 ? share : 0);
         rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
         progress_ctx pc = { self, &s, k, show, argc + 1, argv - 1, 0, "" };
         if (rc == BW_OK)

@@ -411,13 +411,17 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     form_line(run, out, lead);
     access_line(p, out, lead);
     const bench_run_info *info = run->info;
-    bw_buf_printf(out, "%stiming: %.1f s of a %g s budget in %zu rounds; per pattern the median of its launches "
+    bw_buf_printf(out, "%stiming: %.1f s of rounds in a %g s run budget, %zu rounds; per pattern the median of its launches "
                        "(event profiling), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
                   lead, info->timing_s, m->settings->budget_s, info->rounds, m->settings->rse_target * 100.0,
                   m->settings->min_total_s, info->budget_ended ? " or when the budget ended" : "",
                   info->interrupted ? "; INTERRUPTED: partial results" : "");
     if (run->tune)
         report_tune_peak_line(out, lead, run->tune, run->tune_cache);
+    if (info->plan_note[0])
+        bw_buf_printf(out, "%sbudget: %s\n", lead, info->plan_note);
+    if (info->replan_note[0])
+        bw_buf_printf(out, "%sbudget: %s\n", lead, info->replan_note);
     unstable_line(run, out, lead);
     noise_line(run, out, lead);
 }
@@ -1155,6 +1159,18 @@ static void timing_json(const report_run *run, json_t *t)
         if (run->results[i].status == BENCH_OK && !run->results[i].stable)
             json_array_append_new(a, report_json_text(run->plan->items[i].spec));
     json_object_set_new(t, "unstable", a);
+    const bench_run_info *info = run->info;
+    json_t *lo = json_array(), *dr = json_array();
+    for (size_t i = 0; run->results && i < run->plan->n; i++) {
+        const bench_result *r = &run->results[i];
+        if (r->budget_note)
+            json_array_append_new(r->status == BENCH_NOT_RUN ? lo : dr, report_json_text(run->plan->items[i].spec));
+    }
+    json_object_set_new(t, "left_out", lo);
+    json_object_set_new(t, "left_out_of_later_rounds", dr);
+    json_object_set_new(t, "planned_s", json_real(info->planned_s));
+    json_object_set_new(t, "available_s", json_real(info->available_s));
+    json_object_set_new(t, "plan_note", info->plan_note[0] ? report_json_text(info->plan_note) : json_null());
 }
 
 static json_t *noise_json(const report_run *run)
@@ -1232,6 +1248,7 @@ static void twin_json(json_t *o, const row *w)
     json_object_set_new(o, "twin_reason", w->ok && bound ? json_null() : report_json_text(why ? why : "no twin figure"));
     json_object_set_new(o, "spread", report_json_real(r->spread, w->ok));
     json_object_set_new(o, "relative_spread", report_json_real(r->relative_spread, w->ok));
+    json_object_set_new(o, "budget_note", r->budget_note ? report_json_text(r->budget_note) : json_null());
 }
 
 static json_t *result_json(const report_run *run, size_t i)
