@@ -190,7 +190,7 @@ static const bad_case cases[] = {
     { { CPU, "--pattern", "seq:elem=16", "--size", "3", "--budget", "0.2", "--no-roofline" }, ANY_RUNTIME,
       "working set: 3 B per pattern (--size), up to 4.00 KiB used", OUT },
     { { CPU, "--pattern", "seq", "--size", "2M", "--budget", "0.1", "--no-roofline" }, ANY_RUNTIME,
-      "of a 0.1 s budget", OUT },
+      "in a 0.1 s run budget", OUT },
     { { CPU, "--pattern", "@seqx250", QUICK, "--format", "csv" }, ANY_RUNTIME,
       "249 repeated patterns merged: each pattern is measured once", ERR },
     /* input limits: 10 000 patterns, over the documented cap */

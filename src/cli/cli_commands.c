@@ -6,6 +6,11 @@
  * string literals, each within the 4095-character limit of
  * -Woverlength-strings (cli_command_help_more) */
 static const char *const run_help_more[] = {
+    "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
+    "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
+    "(the patterns' results are still written), or a device failed\n"
+    "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
+    "proven); 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (the results so far are written).\n",
     "\nPattern families with kernels of their own (bwlab patterns), in rows of their own:\n"
     "  bank        local-memory tiles: the modeled conflict ways beside local GB/s, against\n"
     "              bank:pitch=33 (in the default run)\n"
@@ -115,12 +120,7 @@ static const cli_command commands[] = {
       "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
       "                      them and the measured one, the sweep and the tiled products: a few\n"
       "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
-      "  --report FILE.html  also write this run's HTML report ('bwlab help report')\n"
-      "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
-      "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
-      "(the patterns' results are still written), or a device failed\n"
-      "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
-      "proven); 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (the results so far are written).\n",
+      "  --report FILE.html  also write this run's HTML report ('bwlab help report')\n",
       cmd_run },
     { "tune", "find the kernel shape that streams fastest on a device: its peak read and copy bandwidth",
       "bwlab tune [--device SPEC] [--retune] [--budget S] [--size BYTES|auto]\n"
