@@ -253,14 +253,17 @@ static double run_floor_ns(const run_ctx *r)
  * that advertise a work-group they cannot run) is retried once at half
  * the work-group, for every later launch of the item too, and the result
  * says what changed; bank and transpose items, whose local tiles are
- * sized by the work-group, are not retried. */
+ * sized by the work-group, are not retried, nor are launches of a trace
+ * run (no results to note it in). */
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
     bench_item *it = &r->plan->items[i];
-    bench_result *res = &r->res[i];
-    res->timer_wall = !ocl_context_timer(r->ctx, &res->timer_resolution_ns, &res->launch_overhead_ns);
     int64_t items = it->launch_items > 0 ? it->launch_items : it->items;
     bw_code rc = ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)it->local_size, t, err);
+    bench_result *res = r->res ? &r->res[i] : NULL; /* none in a trace run */
+    if (!res)
+        return rc;
+    res->timer_wall = !ocl_context_timer(r->ctx, &res->timer_resolution_ns, &res->launch_overhead_ns);
     int64_t half = it->local_size / 2;
     int status = rc == BW_OK ? 0 : ocl_kernel_size_status(k);
     if (!status || res->retry || it->bank || it->transpose || half < 1 ||
