@@ -38,6 +38,7 @@ void bench_device_of(const ocl_device_info *d, int is_default, bench_device *out
     out->n_sub_group_sizes_intel = d->n_sub_group_sizes_intel;
     out->address_bits = d->address_bits;
     out->timer_resolution_ns = d->timer_resolution_ns;
+    out->host_unified_memory = d->host_unified_memory;
     out->extensions = d->extensions;
     out->usable = d->usable;
     out->broken_reason = d->broken_reason;

@@ -46,6 +46,7 @@ typedef struct bench_device {
     size_t n_sub_group_sizes_intel;
     uint32_t address_bits;
     uint64_t timer_resolution_ns;
+    int host_unified_memory; /* 1 shares the host's memory, 0 its own, -1 unknown */
     const char *extensions;
     int usable;
     const char *broken_reason; /* NULL when usable */

@@ -15,6 +15,7 @@
 #include "bw_format.h"
 #include "bw_hook.h"
 #include "ocl_buffer.h"
+#include "ocl_error.h"
 #include "ocl_program.h"
 
 #define SOURCE_SEED UINT64_C(0x62776c6162)
@@ -251,11 +252,54 @@ static bw_code make_record_kernel(run_ctx *r, size_t i, int trace, ocl_program *
     return rc;
 }
 
+/* the wall clock's floor: an empty launch's overhead at most a tenth of the launch */
+#define WALL_OVERHEAD_SHARE 10.0
+
+/* The shortest launch this run's timer can time: bench_launch_floor_ns of
+ * its resolution, and on the host clock (a queue without profiling) at
+ * least 10 x the launch overhead that every wall-timed launch includes. */
+static double run_floor_ns(const run_ctx *r)
+{
+    double tick = 0, overhead = 0;
+    ocl_context_timer(r->ctx, &tick, &overhead);
+    double f = bench_launch_floor_ns(r->s, (uint64_t)(tick + 0.5));
+    return r->s->min_launch_ns <= 0 && WALL_OVERHEAD_SHARE * overhead > f ? WALL_OVERHEAD_SHARE * overhead : f;
+}
+
+/* One launch of item i's kernel k. The result records how it was timed.
+ * A launch that fails with a size-dependent error (CL_OUT_OF_RESOURCES,
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_INVALID_WORK_GROUP_SIZE: drivers
+ * that advertise a work-group they cannot run) is retried once at half
+ * the work-group, for every later launch of the item too, and the result
+ * says what changed; bank and transpose items, whose local tiles are
+ * sized by the work-group, are not retried, nor are launches of a trace
+ * run (no results to note it in). */
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
-    const bench_item *it = &r->plan->items[i];
+    bench_item *it = &r->plan->items[i];
     int64_t items = it->launch_items > 0 ? it->launch_items : it->items;
-    return ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)it->local_size, t, err);
+    bw_code rc = ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)it->local_size, t, err);
+    bench_result *res = r->res ? &r->res[i] : NULL; /* none in a trace run */
+    if (!res)
+        return rc;
+    res->timer_wall = !ocl_context_timer(r->ctx, &res->timer_resolution_ns, &res->launch_overhead_ns);
+    int64_t half = it->local_size / 2;
+    int status = rc == BW_OK ? 0 : ocl_kernel_size_status(k);
+    if (!status || res->retry || it->bank || it->transpose || half < 1 ||
+        items % half != 0)
+        return rc;
+    char note[160];
+    snprintf(note, sizeof note, "work-group %lld failed (%s); ran at %lld", (long long)it->local_size,
+             ocl_error_name(status), (long long)half);
+    if (err)
+        bw_error_clear(err);
+    rc = ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)half, t, err);
+    if (rc != BW_OK)
+        return rc;
+    if (!(res->retry = strdup(note)))
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    it->local_size = half;
+    return BW_OK;
 }
 
 typedef enum fill_kind { FILL_RANDOM, FILL_SENTINEL, FILL_ZERO } fill_kind;
@@ -602,7 +646,7 @@ static void after_warmup(run_ctx *r, size_t i, double event_ns)
     bw_error_clear(&e);
     res->check_ns = event_ns;
     uint64_t tick = ocl_context_device(r->ctx)->timer_resolution_ns;
-    double floor = bench_launch_floor_ns(r->s, tick);
+    double floor = run_floor_ns(r);
     if (bench_sample_ok(event_ns) && event_ns >= floor)
         return;
     char took[32], fl[32], msg[256];
@@ -611,6 +655,10 @@ static void after_warmup(run_ctx *r, size_t i, double event_ns)
     if (r->s->min_launch_ns > 0)
         snprintf(msg, sizeof msg, "not measurable: a launch takes %s (measured), below the %s floor "
                  "asked for; use a larger --size", took, fl);
+    else if (res->timer_wall)
+        snprintf(msg, sizeof msg, "not measurable: a launch takes %s (measured, host clock), below the %s floor "
+                 "(10x the %.1f µs launch overhead, 1000x the clock's resolution, or 20 µs); use a larger --size",
+                 took, fl, res->launch_overhead_ns / 1e3);
     else
         snprintf(msg, sizeof msg, "not measurable: a launch takes %s (measured), below the %s floor "
                  "(1000x the device timer's %llu ns resolution, or 20 µs); use a larger --size",
@@ -746,7 +794,7 @@ static void twin(run_ctx *r, size_t i)
     double c = bench_stats_of(cold, TWIN_ROUNDS).min, t1 = bench_stats_of(one, TWIN_ROUNDS).min,
            t2 = bench_stats_of(two, TWIN_ROUNDS).min;
     double diff = t2 - t1, overhead = 2 * t1 - t2;
-    double floor = bench_launch_floor_ns(r->s, ocl_context_device(r->ctx)->timer_resolution_ns);
+    double floor = run_floor_ns(r);
     if (!(diff >= floor)) {
         char took[32], fl[32];
         format_us(took, sizeof took, diff > 0 ? diff : 0);
@@ -1413,6 +1461,7 @@ void bench_results_free(bench_result *r, size_t n)
         free(r[i].wall_ns);
         free(r[i].twin_reason);
         free(r[i].budget_note);
+        free(r[i].retry);
     }
     free(r);
 }

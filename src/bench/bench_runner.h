@@ -65,6 +65,18 @@ typedef struct bench_result {
      * owned */
     char *budget_note;
     /* Repeatability (bench_stats_spread), estimated from this run's samples. */
+    /* How launches were timed (ocl_context_timer): timer_wall 0 by event
+     * profiling, 1 by the host clock around clFinish (a queue without
+     * profiling); timer_resolution_ns the timer's tick; launch_overhead_ns
+     * (wall only, measured) an empty launch's wall time, which every
+     * wall-timed launch includes */
+    int timer_wall;
+    double timer_resolution_ns, launch_overhead_ns;
+    /* A launch that failed with a size-dependent error (-5, -4, -54) was
+     * retried once at half the work-group: what changed, e.g.
+     * "work-group 1024 failed (CL_OUT_OF_RESOURCES); ran at 512"; NULL
+     * when nothing was retried; owned */
+    char *retry;
     double spread;           /* how far the median could move in another run, a fraction of it; NAN: unknown */
     double relative_spread;  /* the same for relative_to_seq, in its own units; NAN: unknown or seq itself */
 } bench_result;

@@ -220,7 +220,8 @@ static const cli_command commands[] = {
       "                      or a case-insensitive part of the device name\n"
       "  --format FORMAT     table (default) or json (one object, for scripts)\n"
       "The default device (marked *) is the first GPU, else the first device; other\n"
-      "commands use it when --device is not given.\n",
+      "commands use it when --device is not given. 'memory' (JSON host_unified_memory)\n"
+      "says whether the device shares the host's memory (CL_DEVICE_HOST_UNIFIED_MEMORY).\n",
       cmd_devices },
     { "compare", "compare result files from many machines: a column per device, a row per pattern",
       "bwlab compare FILE|DIR... [--format table|md|csv|json|html] [--output FILE]\n"

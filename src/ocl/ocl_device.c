@@ -469,6 +469,13 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
     d->address_bits = u;
     DVAL(CL_DEVICE_PROFILING_TIMER_RESOLUTION, OPT, sz);
     d->timer_resolution_ns = sz;
+    /* deprecated in OpenCL 2.0 and still answered by most drivers; a
+     * driver that does not answer leaves it unknown, with no note */
+    cl_bool unified = CL_FALSE;
+    d->host_unified_memory =
+        clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) == CL_SUCCESS
+            ? (unified ? 1 : 0)
+            : -1;
 #undef DSTR
 #undef DVAL
 #undef REQ

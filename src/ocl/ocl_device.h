@@ -52,6 +52,7 @@ typedef struct ocl_device_info {
     size_t n_sub_group_sizes_intel;
     uint32_t address_bits;
     uint64_t timer_resolution_ns;
+    int host_unified_memory;   /* CL_DEVICE_HOST_UNIFIED_MEMORY: 1 (integrated GPUs, CPUs), 0, -1 unanswered */
     const char *extensions;
     int usable;                /* 1: every required query answered */
     const char *broken_reason; /* NULL when usable, else e.g. "clGetDeviceInfo(CL_DEVICE_NAME)

@@ -21,6 +21,9 @@ struct ocl_context {
     cl_command_queue queue;
     cl_device_id dev;
     const ocl_device_info *info;
+    int profiling;              /* the queue has CL_QUEUE_PROFILING_ENABLE */
+    double wall_resolution_ns;  /* no profiling: the host clock's tick */
+    double launch_overhead_ns;  /* no profiling: median wall time of an empty launch */
 };
 
 struct ocl_buffer {

@@ -23,6 +23,7 @@ struct ocl_kernel {
     cl_kernel k;
     ocl_program *p;
     char *name;
+    int size_status; /* ocl_kernel_size_status */
 };
 
 static bw_code nomem(bw_error *err, const char *what)
@@ -285,11 +286,25 @@ bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t 
     cl_ulong start = 0, end = 0;
     bw_code rc = BW_OK;
     double t0 = now_ns();
-    cl_int st = clEnqueueNDRangeKernel(c->queue, k->k, 1, NULL, &g, l ? &l : NULL, 0, NULL, &ev);
+    cl_int st = clEnqueueNDRangeKernel(c->queue, k->k, 1, NULL, &g, l ? &l : NULL, 0, NULL,
+                                       c->profiling ? &ev : NULL);
+    k->size_status = 0;
     if (st != CL_SUCCESS) {
+        if (st == CL_OUT_OF_RESOURCES || st == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+            st == CL_INVALID_WORK_GROUP_SIZE)
+            k->size_status = st;
         rc = ocl_error_set(err, BW_E_OPENCL, "clEnqueueNDRangeKernel", st,
                            "kernel '%s' (%llu work-items, work-group %llu)", k->name,
                            (unsigned long long)global, (unsigned long long)local);
+        goto done;
+    }
+    if (!c->profiling) { /* the host clock around clFinish is the measurement */
+        if ((st = clFinish(c->queue)) != CL_SUCCESS) {
+            rc = ocl_error_set(err, BW_E_OPENCL, "clFinish", st, "kernel '%s'", k->name);
+            goto done;
+        }
+        out->wall_ns = now_ns() - t0;
+        out->event_ns = out->wall_ns;
         goto done;
     }
     if ((st = clWaitForEvents(1, &ev)) != CL_SUCCESS) {
@@ -313,6 +328,11 @@ done:
     return rc;
 }
 
+int ocl_kernel_size_status(const ocl_kernel *k)
+{
+    return k->size_status;
+}
+
 bw_code ocl_kernel_launch_latency(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
                                   ocl_launch_latency *out, bw_error *err)
 {
@@ -324,6 +344,15 @@ bw_code ocl_kernel_launch_latency(ocl_context *c, ocl_kernel *k, uint64_t global
     cl_int st = clEnqueueNDRangeKernel(c->queue, k->k, 1, NULL, &g, l ? &l : NULL, 0, NULL, &ev);
     if (st != CL_SUCCESS) {
         rc = ocl_error_set(err, BW_E_OPENCL, "clEnqueueNDRangeKernel", st, "kernel '%s'", k->name);
+        goto done;
+    }
+    if (!c->profiling) { /* no profiling: the wall clock alone */
+        if ((st = clWaitForEvents(1, &ev)) != CL_SUCCESS) {
+            rc = ocl_error_set(err, BW_E_OPENCL, "clWaitForEvents", st, "kernel '%s'", k->name);
+            goto done;
+        }
+        out->wall_ns = now_ns() - t0;
+        out->queued_to_start_ns = out->queued_to_end_ns = 0;
         goto done;
     }
     if ((st = clWaitForEvents(1, &ev)) != CL_SUCCESS) {

@@ -54,13 +54,22 @@ typedef struct ocl_timing {
 
 /* Enqueues a 1-D NDRange of `global` work-items in groups of `local`
  * (global must be a multiple of local; local 0 lets the runtime choose),
- * waits for completion and returns both durations. */
+ * waits for completion and returns both durations. On a queue without
+ * profiling (ocl_context_timer 0) both are the host clock around the
+ * enqueue and clFinish. */
 bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
                        ocl_timing *out, bw_error *err);
 
+/* After k's last ocl_kernel_run: the enqueue's status when it failed with
+ * an answer that depends on the launch's size (CL_OUT_OF_RESOURCES -5,
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE -4, CL_INVALID_WORK_GROUP_SIZE -54),
+ * else 0. Cannot fail. */
+int ocl_kernel_size_status(const ocl_kernel *k);
+
 /* One launch of k and its latencies in ns: queued_to_start and
  * queued_to_end from event profiling (CL_PROFILING_COMMAND_QUEUED to START
- * and to END), wall from before the enqueue to the wait's return. */
+ * and to END; 0 on a queue without profiling), wall from before the
+ * enqueue to the wait's return. */
 typedef struct ocl_launch_latency {
     double queued_to_start_ns, queued_to_end_ns, wall_ns;
 } ocl_launch_latency;

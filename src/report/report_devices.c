@@ -113,6 +113,8 @@ json_t *report_device_json(const bench_device *d, int is_default)
         json_object_set_new(o, "sub_group_sizes_intel", json_null());
     }
     json_object_set_new(o, "timer_resolution_ns", juint(d->timer_resolution_ns));
+    json_object_set_new(o, "host_unified_memory",
+                        d->host_unified_memory < 0 ? json_null() : json_boolean(d->host_unified_memory));
     json_object_set_new(o, "extensions", extensions_json(d->extensions));
     json_object_set_new(o, "usable", json_boolean(d->usable));
     json_object_set_new(o, "broken_reason", jstr(d->broken_reason));
@@ -260,6 +262,13 @@ static void details(const bench_device *d, int is_default, bw_buf *out)
     }
     field(out, "timer resolution");
     bw_buf_printf(out, "%llu ns\n", (unsigned long long)d->timer_resolution_ns);
+    if (d->host_unified_memory >= 0) {
+        field(out, "memory");
+        bw_buf_puts(out, d->host_unified_memory
+                             ? "unified with the host's (CL_DEVICE_HOST_UNIFIED_MEMORY): a mapped buffer may be "
+                               "the host's own memory, with nothing copied\n"
+                             : "the device's own (CL_DEVICE_HOST_UNIFIED_MEMORY false): transfers copy\n");
+    }
     if (d->query_notes) {
         field(out, "query notes");
         bw_buf_printf(out, "%s\n", d->query_notes);

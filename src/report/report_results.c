@@ -411,11 +411,26 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     form_line(run, out, lead);
     access_line(p, out, lead);
     const bench_run_info *info = run->info;
+    const bench_result *wall = NULL;
+    for (size_t i = 0; i < p->n && !wall; i++)
+        if (run->results[i].timer_wall)
+            wall = &run->results[i];
+    char timer[256] = "event profiling";
+    if (wall)
+        snprintf(timer, sizeof timer,
+                 "host clock around clFinish: the driver refused a profiling queue; clock resolution %.0f ns, "
+                 "launch overhead %.1f µs (measured, included in every launch)",
+                 wall->timer_resolution_ns, wall->launch_overhead_ns / 1e3);
     bw_buf_printf(out, "%stiming: %.1f s of rounds in a %g s run budget, %zu rounds; per pattern the median of its launches "
-                       "(event profiling), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
-                  lead, info->timing_s, m->settings->budget_s, info->rounds, m->settings->rse_target * 100.0,
+                       "(%s), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
+                  lead, info->timing_s, m->settings->budget_s, info->rounds, timer, m->settings->rse_target * 100.0,
                   m->settings->min_total_s, info->budget_ended ? " or when the budget ended" : "",
                   info->interrupted ? "; INTERRUPTED: partial results" : "");
+    if (run->device->host_unified_memory > 0)
+        bw_buf_printf(out, "%smemory: unified with the host's (CL_DEVICE_HOST_UNIFIED_MEMORY)\n", lead);
+    for (size_t i = 0; i < p->n; i++)
+        if (run->results[i].retry)
+            bw_buf_printf(out, "%sretried: %s: %s\n", lead, p->items[i].spec, run->results[i].retry);
     if (run->tune)
         report_tune_peak_line(out, lead, run->tune, run->tune_cache);
     if (info->plan_note[0])
@@ -1278,6 +1293,13 @@ static json_t *result_json(const report_run *run, size_t i)
                         !w.ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null());
     json_object_set_new(o, "index_bits", json_integer(it->index_bits));
     json_object_set_new(o, "kernel_form", report_json_text(bench_form_name(r->form)));
+    json_object_set_new(o, "timer", report_json_text(r->timer_wall ? "wall" : "event"));
+    json_object_set_new(o, "timer_resolution_ns", report_json_real(r->timer_resolution_ns, r->timer_resolution_ns > 0));
+    json_object_set_new(o, "launch_overhead_ns", report_json_real(r->launch_overhead_ns, r->timer_wall));
+    json_object_set_new(o, "host_unified_memory", run->device->host_unified_memory < 0
+                                                      ? json_null()
+                                                      : json_boolean(run->device->host_unified_memory));
+    json_object_set_new(o, "retry", r->retry ? report_json_text(r->retry) : json_null());
     json_t *ft = json_object();
     for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
         json_object_set_new(ft, bench_form_name((bench_form)f), report_json_real(r->form_ns[f], r->form_ns[f] > 0));

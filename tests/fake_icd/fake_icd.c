@@ -20,7 +20,8 @@
  * Exported: clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress and
  * clGetPlatformInfo, the symbols the loader looks up in a driver. Everything else fails: clCreateContext returns NULL with
  * CL_DEVICE_NOT_AVAILABLE, and every other entry of the dispatch table
- * returns CL_INVALID_OPERATION or NULL. */
+ * returns CL_INVALID_OPERATION or NULL; except on a device with
+ * "proxy": "pocl", which runs kernels on PoCL ("proxy mode" below). */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
@@ -29,6 +30,7 @@
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
 
+#include <dlfcn.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,7 @@ struct _cl_device_id {
     struct _cl_icd_dispatch *dispatch;
     json_t *spec;
     cl_platform_id platform;
+    cl_device_id real; /* proxy mode: PoCL's device behind this one, else NULL */
 };
 
 typedef enum kind { K_STR, K_UINT, K_ULONG, K_SIZE, K_SIZES, K_BITS, K_ENUM, K_BOOL } kind;
@@ -78,6 +81,7 @@ static const struct {
     { "CL_DEVICE_LOCAL_MEM_SIZE", CL_DEVICE_LOCAL_MEM_SIZE, K_ULONG },
     { "CL_DEVICE_PROFILING_TIMER_RESOLUTION", CL_DEVICE_PROFILING_TIMER_RESOLUTION, K_SIZE },
     { "CL_DEVICE_AVAILABLE", CL_DEVICE_AVAILABLE, K_BOOL },
+    { "CL_DEVICE_HOST_UNIFIED_MEMORY", CL_DEVICE_HOST_UNIFIED_MEMORY, K_BOOL },
     { "CL_DEVICE_COMPILER_AVAILABLE", CL_DEVICE_COMPILER_AVAILABLE, K_BOOL },
     { "CL_DEVICE_NAME", CL_DEVICE_NAME, K_STR },
     { "CL_DEVICE_VENDOR", CL_DEVICE_VENDOR, K_STR },
@@ -134,9 +138,14 @@ static const struct {
     { "CL_INVALID_DEVICE_TYPE", CL_INVALID_DEVICE_TYPE },
     { "CL_INVALID_OPERATION", CL_INVALID_OPERATION },
     { "CL_PLATFORM_NOT_FOUND_KHR", FAKE_PLATFORM_NOT_FOUND_KHR },
+    { "CL_INVALID_QUEUE_PROPERTIES", CL_INVALID_QUEUE_PROPERTIES },
+    { "CL_INVALID_WORK_GROUP_SIZE", CL_INVALID_WORK_GROUP_SIZE },
+    { "CL_MEM_OBJECT_ALLOCATION_FAILURE", CL_MEM_OBJECT_ALLOCATION_FAILURE },
 };
 
 static struct _cl_icd_dispatch dispatch;
+static struct _cl_icd_dispatch *pocl; /* proxy mode: PoCL's own table */
+static void bind_proxies(void);
 static json_t *tables[32]; /* kept, so that the platforms' specs stay reachable */
 static size_t n_tables;
 static struct _cl_platform_id *platforms;
@@ -198,7 +207,7 @@ static int add_platforms(json_t *root, const char *path)
             return -1;
         n_platforms++;
         for (size_t k = 0; k < nd; k++)
-            pl->devices[k] = (struct _cl_device_id){ &dispatch, json_array_get(devs, k), pl };
+            pl->devices[k] = (struct _cl_device_id){ &dispatch, json_array_get(devs, k), pl, NULL };
     }
     return 0;
 }
@@ -232,6 +241,7 @@ static void load(void)
         add_platforms(root, path);
     }
     free(copy);
+    bind_proxies();
 }
 
 static cl_int answer(const void *data, size_t size, size_t value_size, void *value,
@@ -330,9 +340,10 @@ static cl_int CL_API_CALL fake_GetDeviceInfo(cl_device_id d, cl_device_info para
     size_t q = 0;
     while (q < sizeof queries / sizeof queries[0] && queries[q].param != param)
         q++;
-    if (q == sizeof queries / sizeof queries[0])
-        return CL_INVALID_VALUE;
-    json_t *v = json_object_get(d->spec, queries[q].name);
+    json_t *v = q < sizeof queries / sizeof queries[0] ? json_object_get(d->spec, queries[q].name)
+                                                       : NULL;
+    if (!v && d->real) /* proxy: what the table does not say, PoCL does */
+        return pocl->clGetDeviceInfo(d->real, param, size, value, size_ret);
     if (!v)
         return CL_INVALID_VALUE; /* unsupported, as a driver that does not know it */
     if (json_is_object(v))
@@ -385,6 +396,278 @@ static cl_int CL_API_CALL fake_GetDeviceInfo(cl_device_id d, cl_device_info para
     return CL_INVALID_OPERATION;
 }
 
+
+/* ---- proxy mode: a table's device that runs on PoCL ----
+ *
+ * A DEVICE with "proxy": "pocl" is PoCL's first device (the driver named
+ * by /etc/OpenCL/vendors/pocl.icd, or $BWLAB_FAKE_ICD_POCL) in disguise:
+ * its queries answer from the table where the table has the key and from
+ * PoCL otherwise, and contexts, queues, programs and kernels are PoCL's
+ * objects whose dispatch pointer is turned to `proxy`, a copy of PoCL's
+ * table in which the calls below are replaced (device handles translated,
+ * and the scenario's failures injected). Memory objects and events keep
+ * PoCL's own table: nothing of theirs is intercepted. Scenario keys:
+ *   "refuse_profiling": true  a queue with CL_QUEUE_PROFILING_ENABLE fails
+ *                             with CL_INVALID_QUEUE_PROPERTIES (-35)
+ *   "fail_launch_at": N       a launch whose work-group has N or more
+ *                             work-items fails with CL_OUT_OF_RESOURCES (-5) */
+typedef void (*fake_fn)(void);
+static cl_int CL_API_CALL fake_fail(void);
+
+static struct _cl_icd_dispatch proxy;
+static cl_platform_id pocl_platform;
+static cl_device_id pocl_device;
+
+/* PoCL's objects that have been turned to `proxy`, and the fake device
+ * each serves (for its scenario) */
+#define PROXY_MAX 4096
+typedef struct proxied {
+    void *obj;
+    struct _cl_device_id *dev;
+} proxied;
+static proxied owned[PROXY_MAX];
+static size_t n_owned;
+
+static void *adopt(void *obj, struct _cl_device_id *dev)
+{
+    if (!obj)
+        return NULL;
+    *(struct _cl_icd_dispatch **)obj = &proxy;
+    for (size_t i = 0; i < n_owned; i++)
+        if (owned[i].obj == obj || !owned[i].obj) {
+            owned[i].obj = obj;
+            owned[i].dev = dev;
+            return obj;
+        }
+    if (n_owned < PROXY_MAX)
+        owned[n_owned++] = (proxied){ obj, dev };
+    return obj;
+}
+
+static struct _cl_device_id *owner(const void *obj)
+{
+    for (size_t i = 0; i < n_owned; i++)
+        if (owned[i].obj == obj)
+            return owned[i].dev;
+    return NULL;
+}
+
+static int is_fake_device(cl_device_id d)
+{
+    for (cl_uint p = 0; p < n_platforms; p++)
+        if (d >= platforms[p].devices && d < platforms[p].devices + platforms[p].n_devices)
+            return 1;
+    return 0;
+}
+
+/* a fake proxy device's PoCL device; anything else as it is */
+static cl_device_id real_of(cl_device_id d)
+{
+    return d && is_fake_device(d) && d->real ? d->real : d;
+}
+
+#define REAL_DEVICES(n, devs, out)                                                         \
+    cl_device_id out[16];                                                                  \
+    if ((n) > 16)                                                                          \
+        return CL_INVALID_VALUE;                                                           \
+    for (cl_uint i_ = 0; devs && i_ < (n); i_++)                                           \
+        out[i_] = real_of((devs)[i_]);
+
+static int pocl_open(void)
+{
+    if (pocl)
+        return 0;
+    const char *lib = getenv("BWLAB_FAKE_ICD_POCL");
+    char line[1024] = "";
+    if (!lib || !*lib) {
+        FILE *f = fopen("/etc/OpenCL/vendors/pocl.icd", "r");
+        if (!f || !fgets(line, sizeof line, f)) {
+            if (f)
+                fclose(f);
+            complain("/etc/OpenCL/vendors/pocl.icd", "cannot be read: no PoCL to proxy");
+            return -1;
+        }
+        fclose(f);
+        line[strcspn(line, "\r\n")] = '\0';
+        lib = line;
+    }
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        complain(lib, dlerror());
+        return -1;
+    }
+    /* as the loader finds it: through clGetExtensionFunctionAddress */
+    cl_int(CL_API_CALL * get)(cl_uint, cl_platform_id *, cl_uint *) = NULL;
+    void *(CL_API_CALL * ext)(const char *) = NULL;
+    void *sym = dlsym(h, "clGetExtensionFunctionAddress");
+    memcpy(&ext, &sym, sizeof ext);
+    sym = ext ? ext("clIcdGetPlatformIDsKHR") : NULL;
+    memcpy(&get, &sym, sizeof get);
+    cl_uint n = 0;
+    if (!get || get(1, &pocl_platform, &n) != CL_SUCCESS || n == 0) {
+        complain(lib, "has no platform");
+        return -1;
+    }
+    struct _cl_icd_dispatch *t = *(struct _cl_icd_dispatch **)pocl_platform;
+    if (t->clGetDeviceIDs(pocl_platform, CL_DEVICE_TYPE_ALL, 1, &pocl_device, NULL) != CL_SUCCESS) {
+        complain(lib, "has no device");
+        return -1;
+    }
+    pocl = t;
+    return 0;
+}
+
+static json_int_t scenario(const struct _cl_device_id *d, const char *key)
+{
+    json_t *v = d ? json_object_get(d->spec, key) : NULL;
+    return json_is_true(v) ? 1 : json_is_integer(v) ? json_integer_value(v) : 0;
+}
+
+static cl_context CL_API_CALL proxy_CreateContext(const cl_context_properties *props, cl_uint n,
+                                                  const cl_device_id *devs,
+                                                  void(CL_CALLBACK *notify)(const char *,
+                                                                            const void *, size_t,
+                                                                            void *),
+                                                  void *user, cl_int *errcode)
+{
+    cl_context_properties p[32];
+    size_t k = 0;
+    for (; props && props[k] && k + 2 < 32; k += 2) {
+        p[k] = props[k];
+        p[k + 1] = props[k] == CL_CONTEXT_PLATFORM ? (cl_context_properties)pocl_platform
+                                                   : props[k + 1];
+    }
+    p[k] = 0;
+    cl_device_id real[16];
+    if (n == 0 || n > 16) {
+        if (errcode)
+            *errcode = CL_INVALID_VALUE;
+        return NULL;
+    }
+    for (cl_uint i = 0; i < n; i++)
+        real[i] = real_of(devs[i]);
+    cl_context c = pocl->clCreateContext(p, n, real, notify, user, errcode);
+    return adopt(c, devs[0]);
+}
+
+static cl_command_queue CL_API_CALL proxy_CreateCommandQueue(cl_context c, cl_device_id d,
+                                                             cl_command_queue_properties props,
+                                                             cl_int *errcode)
+{
+    struct _cl_device_id *fd = owner(c);
+    if ((props & CL_QUEUE_PROFILING_ENABLE) && scenario(fd, "refuse_profiling")) {
+        if (errcode)
+            *errcode = CL_INVALID_QUEUE_PROPERTIES;
+        return NULL;
+    }
+    return adopt(pocl->clCreateCommandQueue(c, real_of(d), props, errcode), fd);
+}
+
+static cl_command_queue CL_API_CALL proxy_CreateCommandQueueWithProperties(
+    cl_context c, cl_device_id d, const cl_queue_properties *props, cl_int *errcode)
+{
+    struct _cl_device_id *fd = owner(c);
+    for (size_t k = 0; props && props[k]; k += 2)
+        if (props[k] == CL_QUEUE_PROPERTIES && (props[k + 1] & CL_QUEUE_PROFILING_ENABLE) &&
+            scenario(fd, "refuse_profiling")) {
+            if (errcode)
+                *errcode = CL_INVALID_QUEUE_PROPERTIES;
+            return NULL;
+        }
+    return adopt(pocl->clCreateCommandQueueWithProperties(c, real_of(d), props, errcode), fd);
+}
+
+static cl_program CL_API_CALL proxy_CreateProgramWithSource(cl_context c, cl_uint n,
+                                                            const char **src, const size_t *len,
+                                                            cl_int *errcode)
+{
+    return adopt(pocl->clCreateProgramWithSource(c, n, src, len, errcode), owner(c));
+}
+
+static cl_int CL_API_CALL proxy_BuildProgram(cl_program p, cl_uint n, const cl_device_id *devs,
+                                             const char *opts,
+                                             void(CL_CALLBACK *notify)(cl_program, void *),
+                                             void *user)
+{
+    REAL_DEVICES(n, devs, real)
+    return pocl->clBuildProgram(p, n, devs ? real : NULL, opts, notify, user);
+}
+
+static cl_int CL_API_CALL proxy_GetProgramBuildInfo(cl_program p, cl_device_id d,
+                                                    cl_program_build_info param, size_t size,
+                                                    void *value, size_t *size_ret)
+{
+    return pocl->clGetProgramBuildInfo(p, real_of(d), param, size, value, size_ret);
+}
+
+static cl_kernel CL_API_CALL proxy_CreateKernel(cl_program p, const char *name, cl_int *errcode)
+{
+    return adopt(pocl->clCreateKernel(p, name, errcode), owner(p));
+}
+
+static cl_int CL_API_CALL proxy_GetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
+                                                       cl_kernel_work_group_info param,
+                                                       size_t size, void *value, size_t *size_ret)
+{
+    return pocl->clGetKernelWorkGroupInfo(k, real_of(d), param, size, value, size_ret);
+}
+
+static cl_int CL_API_CALL proxy_EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim,
+                                                     const size_t *offset, const size_t *global,
+                                                     const size_t *local, cl_uint n_wait,
+                                                     const cl_event *wait, cl_event *ev)
+{
+    json_int_t at = scenario(owner(q), "fail_launch_at");
+    if (at > 0 && local) {
+        size_t items = 1;
+        for (cl_uint i = 0; i < dim; i++)
+            items *= local[i];
+        if ((json_int_t)items >= at)
+            return CL_OUT_OF_RESOURCES;
+    }
+    return pocl->clEnqueueNDRangeKernel(q, k, dim, offset, global, local, n_wait, wait, ev);
+}
+
+static void fill_proxy(void)
+{
+    proxy = *pocl;
+    fake_fn *slot = (fake_fn *)(void *)&proxy;
+    for (size_t i = 0; i < sizeof proxy / sizeof(fake_fn); i++)
+        if (!slot[i]) /* an entry PoCL leaves empty fails instead of crashing */
+            slot[i] = (fake_fn)fake_fail;
+    proxy.clCreateCommandQueue = proxy_CreateCommandQueue;
+    if (pocl->clCreateCommandQueueWithProperties)
+        proxy.clCreateCommandQueueWithProperties = proxy_CreateCommandQueueWithProperties;
+    proxy.clCreateProgramWithSource = proxy_CreateProgramWithSource;
+    proxy.clBuildProgram = proxy_BuildProgram;
+    proxy.clGetProgramBuildInfo = proxy_GetProgramBuildInfo;
+    proxy.clCreateKernel = proxy_CreateKernel;
+    proxy.clGetKernelWorkGroupInfo = proxy_GetKernelWorkGroupInfo;
+    proxy.clEnqueueNDRangeKernel = proxy_EnqueueNDRangeKernel;
+}
+
+/* Gives each "proxy" device of the tables its PoCL device; a table that
+ * asks for a proxy it cannot have is a broken test set-up. */
+static void bind_proxies(void)
+{
+    for (cl_uint p = 0; p < n_platforms; p++)
+        for (cl_uint k = 0; k < platforms[p].n_devices; k++) {
+            struct _cl_device_id *d = &platforms[p].devices[k];
+            const char *want = json_string_value(json_object_get(d->spec, "proxy"));
+            if (!want)
+                continue;
+            if (strcmp(want, "pocl") != 0) {
+                complain(want, "is no proxy this driver knows (only \"pocl\")");
+                continue;
+            }
+            if (pocl_open() != 0)
+                continue;
+            d->real = pocl_device;
+        }
+    if (pocl)
+        fill_proxy();
+}
+
 /* The calls bwlab makes after discovery, typed so that errcode_ret is set. */
 static cl_context CL_API_CALL fake_CreateContext(const cl_context_properties *props, cl_uint n,
                                                  const cl_device_id *devs,
@@ -393,6 +676,11 @@ static cl_context CL_API_CALL fake_CreateContext(const cl_context_properties *pr
                                                                            void *),
                                                  void *user, cl_int *errcode)
 {
+    int all = n > 0 && devs;
+    for (cl_uint i = 0; all && i < n; i++)
+        all = devs[i] && is_fake_device(devs[i]) && devs[i]->real;
+    if (all)
+        return proxy_CreateContext(props, n, devs, notify, user, errcode);
     if (errcode)
         *errcode = CL_DEVICE_NOT_AVAILABLE;
     return NULL;
@@ -455,7 +743,6 @@ static void *CL_API_CALL fake_null(void)
     return NULL;
 }
 
-typedef void (*fake_fn)(void);
 #define SET(member, fn) dispatch.member = (cl_api_##member)(fake_fn)(fn)
 
 static void fill_dispatch(void)
