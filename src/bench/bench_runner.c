@@ -31,7 +31,7 @@
 
 bench_settings bench_settings_default(void)
 {
-    bench_settings s = { 45.0, 0.0, 0.01, 5, 2000, 1, 0.0, 0.2 };
+    bench_settings s = { 50.0, 0.0, 0.01, 5, 2000, 1, 0.0, 0.2 };
     return s;
 }
 
@@ -50,8 +50,13 @@ int bench_sample_ok(double event_ns)
 
 
 /* timed launches per kernel form, alternated in the first rounds, before
- * the faster form is chosen; the chosen form's launches stay its samples */
+ * the faster form is chosen (the chosen form's launches stay its
+ * samples): FORM_CALIBRATION, fewer for long launches, down to
+ * FORM_CALIBRATION_MIN, so that the losing form costs about
+ * FORM_CALIBRATION_S */
 #define FORM_CALIBRATION 5
+#define FORM_CALIBRATION_MIN 2
+#define FORM_CALIBRATION_S 0.25
 
 /* per-pattern state while running */
 typedef struct slot {
@@ -63,6 +68,7 @@ typedef struct slot {
     int reported; /* told to the progress callback as finished */
     double total_ns; /* measured: event time of the timed launches so far */
     double cal_ns;   /* measured: its warm-up launch, the plan's estimate of one launch */
+    size_t form_launches; /* launches per form before the form is chosen (form_launches_of) */
     int need_twin;   /* its twin could change its verdict (plan_twins) */
     int twinned;     /* the twin was timed or given up */
     int left_out;    /* 1: before measuring, 2: out of later rounds (bench_result.budget_note) */
@@ -99,6 +105,13 @@ static void report(run_ctx *r, const char *phase, size_t done, size_t total, con
         remaining = r->deadline > now ? r->deadline - now : 0;
     bench_progress p = { phase, done, total, spec, now - r->t_start, remaining, NULL, -1 };
     r->progress(r->pctx, &p);
+}
+
+/* launches per form before item i's form is chosen, at launch time t_ns */
+static size_t form_launches_of(double t_ns)
+{
+    double n = t_ns > 0 ? ceil(FORM_CALIBRATION_S * 1e9 / t_ns) : FORM_CALIBRATION;
+    return n >= FORM_CALIBRATION ? FORM_CALIBRATION : n <= FORM_CALIBRATION_MIN ? FORM_CALIBRATION_MIN : (size_t)n;
 }
 
 /* seconds until the run's deadline (negative once past it) */
@@ -903,30 +916,69 @@ static void name_items(const run_ctx *r, const size_t *idx, size_t n, char *out,
     }
 }
 
+/* Item i's launch for the plan: its calibration launch once it has one,
+ * else its modeled instruction bytes at its reference's calibration rate
+ * (a bank item at its reference's time), else the slowest reference's
+ * time. An estimate: only ever used to share out the budget. */
+static double launch_estimate_ns(const run_ctx *r, size_t i)
+{
+    const bench_plan *p = r->plan;
+    if (r->slots[i].cal_ns > 0)
+        return r->slots[i].cal_ns;
+    long ref = bench_plan_reference(p, i);
+    if (ref >= 0 && r->slots[ref].cal_ns > 0) {
+        const model_launch *m = &p->items[i].model, *rm = &p->items[ref].model;
+        double b = (double)(m->loads.instr_sectors + m->stores.instr_sectors);
+        double rb = (double)(rm->loads.instr_sectors + rm->stores.instr_sectors);
+        if (p->items[i].bank || !(b > 0) || !(rb > 0))
+            return r->slots[ref].cal_ns;
+        return r->slots[ref].cal_ns * b / rb;
+    }
+    double most = 0;
+    for (size_t k = 0; k < p->n; k++)
+        most = r->slots[k].cal_ns > most ? r->slots[k].cal_ns : most;
+    return most;
+}
+
+/* the launches validation and warm-up take */
+static double prepare_launches(const run_ctx *r, size_t i)
+{
+    const bench_item *it = &r->plan->items[i];
+    double per = it->access == BENCH_ACCESS_READ && !it->bank ? BENCH_READ_KEYS : 1;
+    return per * (r->slots[i].alt ? 2 : 1) + (r->s->warmup > 0 ? r->s->warmup : 1);
+}
+
 /* Plans the timing before it starts: each item needs at least its
  * minimum of launches and of launch time (bench_settings min_reps,
- * min_total_s) at its calibration launch, both forms' launches in the
- * first rounds, and its twin. When that does not fit the time left, items
- * that no other item takes as its reference are left out, the costliest
- * first, until it does, and info says which. */
-static void plan_timing(run_ctx *r, bench_run_info *info)
+ * min_total_s) at its launch estimate, both forms' launches in the first
+ * rounds, its twin, and, while it is not yet validated, its validation
+ * and warm-up. When that does not fit the time left, items that no other
+ * item takes as its reference are left out, the costliest first, until it
+ * does; their twins go before them. Run twice: with the references
+ * calibrated (the others estimated, so that what is left out is never
+ * validated), then with every item calibrated. The first plan's figures
+ * are the run's (info->planned_s, available_s). */
+static void plan_timing(run_ctx *r, bench_run_info *info, int first)
 {
     const bench_plan *p = r->plan;
     const bench_settings *s = r->s;
     double (*need)[2] = calloc(p->n ? p->n : 1, sizeof *need);
-    size_t *out = calloc(p->n ? p->n : 1, sizeof *out);
     double total = 0;
-    size_t nn = 0, nout = 0;
+    size_t nn = 0;
     for (size_t i = 0; need && i < p->n; i++) {
         slot *sl = &r->slots[i];
-        if (r->res[i].status != BENCH_OK)
+        if (r->res[i].status != BENCH_OK || sl->left_out)
             continue;
-        double t = sl->cal_ns > 0 ? sl->cal_ns : 1.0;
+        double t = launch_estimate_ns(r, i);
+        t = t > 0 ? t : 1.0;
         double reps = ceil(s->min_total_s * 1e9 / t);
         reps = reps > s->min_reps ? reps : s->min_reps;
         if (reps < 3)
             reps = 3; /* the timing's own floor (measure) */
-        double ns = reps * t + (sl->alt ? FORM_CALIBRATION * t : 0) + (sl->need_twin ? twin_cost_ns(sl) : 0);
+        double ns = reps * t + (sl->alt ? (double)form_launches_of(t) * t : 0) +
+                    (sl->need_twin ? twin_cost_ns(sl) : 0);
+        if (!(sl->cal_ns > 0))
+            ns += prepare_launches(r, i) * t;
         total += ns;
         if (!is_reference(r, i)) {
             need[nn][0] = ns;
@@ -934,11 +986,14 @@ static void plan_timing(run_ctx *r, bench_run_info *info)
         }
     }
     double avail = time_left(r) * 1e9;
-    info->planned_s = total / 1e9;
-    info->available_s = avail > 0 ? avail / 1e9 : 0;
-    if (!need || !out || total <= avail) {
+    if (first) {
+        info->planned_s = total / 1e9;
+        info->available_s = avail > 0 ? avail / 1e9 : 0;
+    }
+    /* below BENCH_PLAN_MIN_BUDGET_S every pattern keeps its launches: such a
+     * budget promises no bound (bwlab help run) */
+    if (!need || total <= avail || s->budget_s < BENCH_PLAN_MIN_BUDGET_S) {
         free(need);
-        free(out);
         return;
     }
     /* a twin is worth less than a measurement: the non-reference twins go first */
@@ -951,65 +1006,81 @@ static void plan_timing(run_ctx *r, bench_run_info *info)
         total -= twin_cost_ns(sl);
         no_twin(&r->res[(size_t)need[j][1]], "no twin: the budget holds the pattern's own launches only");
     }
-    /* below BENCH_PLAN_MIN_BUDGET_S every pattern keeps its launches: such a
-     * budget promises no bound (bwlab help run) */
     qsort(need, nn, sizeof *need, cmp_need);
-    for (size_t j = 0; j < nn && total > avail && s->budget_s >= BENCH_PLAN_MIN_BUDGET_S; j++) {
-        size_t i = (size_t)need[j][1];
+    char why[400];
+    snprintf(why, sizeof why, "left out before measuring: the %.0f s budget cannot hold its minimum of launches "
+             "beside the other patterns' (estimated from calibration launches); a larger --budget measures it",
+             s->budget_s);
+    for (size_t j = 0; j < nn && total > avail; j++) {
         total -= need[j][0];
-        out[nout++] = i;
+        leave_out(r, (size_t)need[j][1], 1, why);
+        info->left_out++;
     }
-    if (nout == 0) {
-        free(need);
-        free(out);
-        return;
-    }
-    char names[400], why[600];
-    name_items(r, out, nout, names, sizeof names);
-    snprintf(why, sizeof why, "left out before measuring: the %.0f s budget leaves %.1f s for timing, and its "
-             "minimum of launches needs about %.1f s (measured calibration launches); a larger --budget "
-             "measures it", s->budget_s, info->available_s, info->planned_s);
-    for (size_t j = 0; j < nout; j++)
-        leave_out(r, out[j], 1, why);
-    info->left_out = nout;
-    snprintf(info->plan_note, sizeof info->plan_note,
-             "the budget cannot hold every pattern at its stopping rule: %.1f s left for timing, the minimum of "
-             "launches needs about %.1f s (estimated from calibration launches); left out, costliest first: %s; "
-             "a larger --budget measures them", info->available_s, info->planned_s, names);
     free(need);
+}
+
+/* the plan's one line, once both plans are made: what was left out */
+static void plan_note(run_ctx *r, bench_run_info *info)
+{
+    const bench_plan *p = r->plan;
+    size_t *out = calloc(p->n ? p->n : 1, sizeof *out), nout = 0;
+    for (size_t i = 0; out && i < p->n; i++)
+        if (r->slots[i].left_out == 1)
+            out[nout++] = i;
+    if (nout) {
+        char names[400];
+        name_items(r, out, nout, names, sizeof names);
+        snprintf(info->plan_note, sizeof info->plan_note,
+                 "the budget cannot hold every pattern at its stopping rule: %.1f s were left for validating and "
+                 "timing, and the minimum of launches needs about %.1f s (estimated from calibration launches "
+                 "and modeled bytes); left out, costliest first: %s; a larger --budget measures them",
+                 info->available_s, info->planned_s, names);
+        report(r, "plan", 0, p->n, info->plan_note, -1);
+    }
     free(out);
 }
 
+/* validation, warm-up and calibration of item i */
+static void prepare_one(run_ctx *r, size_t i)
+{
+    const bench_plan *p = r->plan;
+    report(r, "validating", i, p->n, p->items[i].spec, -1);
+    bw_error e = BW_ERROR_INIT;
+    bw_code rc = validate_item(r, i, r->slots[i].kern, &e);
+    if (rc == BW_OK && r->slots[i].alt && (rc = validate_item(r, i, r->slots[i].alt, &e)) != BW_OK)
+        bw_error_prefix(&e, "the scalar form: ");
+    r->res[i].validated = rc == BW_OK;
+    /* the last warm-up launch is the one checked against the floor */
+    ocl_timing t = { 0, 0 };
+    for (int w = 0; rc == BW_OK && w < (r->s->warmup > 0 ? r->s->warmup : 1); w++)
+        rc = launch(r, i, r->slots[i].kern, &t, &e);
+    if (rc != BW_OK)
+        fail(&r->res[i], e.code, bw_error_text(&e));
+    else
+        after_warmup(r, i, t.event_ns);
+    r->slots[i].cal_ns = t.event_ns;
+    r->slots[i].form_launches = form_launches_of(t.event_ns);
+    bw_error_clear(&e);
+}
+
+/* References first: their calibration prices the others, and the plan
+ * leaves out what cannot fit before it costs a validation. */
 static void prepare(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
     build_all(r, stop);
-    for (size_t i = 0; i < p->n && !*stop; i++) {
-        if (r->res[i].status != BENCH_OK)
-            continue;
-        report(r, "validating", i, p->n, p->items[i].spec, -1);
-        bw_error e = BW_ERROR_INIT;
-        bw_code rc = validate_item(r, i, r->slots[i].kern, &e);
-        if (rc == BW_OK && r->slots[i].alt && (rc = validate_item(r, i, r->slots[i].alt, &e)) != BW_OK)
-            bw_error_prefix(&e, "the scalar form: ");
-        r->res[i].validated = rc == BW_OK;
-        /* the last warm-up launch is the one checked against the floor */
-        ocl_timing t = { 0, 0 };
-        for (int w = 0; rc == BW_OK && w < (r->s->warmup > 0 ? r->s->warmup : 1); w++)
-            rc = launch(r, i, r->slots[i].kern, &t, &e);
-        if (rc != BW_OK)
-            fail(&r->res[i], e.code, bw_error_text(&e));
-        else
-            after_warmup(r, i, t.event_ns);
-        r->slots[i].cal_ns = t.event_ns;
-        bw_error_clear(&e);
+    for (int pass = 0; pass < 2 && !*stop; pass++) {
+        for (size_t i = 0; i < p->n && !*stop; i++)
+            if (r->res[i].status == BENCH_OK && !r->slots[i].left_out && is_reference(r, i) == (pass == 0))
+                prepare_one(r, i);
+        if (*stop)
+            return;
+        if (pass == 0)
+            plan_timing(r, info, 1);
     }
-    if (*stop)
-        return;
     plan_twins(r);
-    plan_timing(r, info);
-    if (info->plan_note[0])
-        report(r, "plan", 0, p->n, info->plan_note, -1);
+    plan_timing(r, info, 0);
+    plan_note(r, info);
 }
 
 /* The twin of item i once its form is chosen, if the plan asks for it and
@@ -1036,7 +1107,7 @@ static void twin_when_due(run_ctx *r, size_t i)
         twin(r, i);
 }
 
-/* Item i's form once both have FORM_CALIBRATION launches: the one with
+/* Item i's form once both have their calibration launches: the one with
  * the faster median (the headline's statistic: a form whose best launch
  * is lucky but whose typical one is slow must not win) keeps its
  * launches as its samples; the other is released. */
@@ -1122,7 +1193,8 @@ static void turn(run_ctx *r, size_t i, size_t round)
     }
     if (res->status != BENCH_OK)
         return;
-    if (sl->alt && (sl->alt_n >= FORM_CALIBRATION || res->event.count >= (size_t)s->max_reps)) {
+    if (sl->alt && (sl->alt_n >= sl->form_launches || sl->alt_n >= FORM_CALIBRATION ||
+                    res->event.count >= (size_t)s->max_reps)) {
         if (sl->alt_n > 0)
             choose_form(r, i);
         else {
@@ -1141,7 +1213,7 @@ static void turn(run_ctx *r, size_t i, size_t round)
         report_finished(r, i);
 }
 
-/* After every pending item has 2 x min_reps launches: the launches each
+/* After every pending item has min_reps launches: the launches each
  * still needs for its standard error to reach the target (it falls as
  * 1/sqrt(n)) at its median launch. When they do not fit the time left,
  * the costliest items no other item takes as reference leave the later
@@ -1236,7 +1308,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             info->budget_ended = pending > 0 && !*stop;
             break;
         }
-        if (!replanned && min_count != (size_t)-1 && min_count >= (size_t)(2 * s->min_reps)) {
+        if (!replanned && min_count != (size_t)-1 && min_count >= (size_t)s->min_reps) {
             replanned = 1;
             replan(r, info);
         }

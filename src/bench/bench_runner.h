@@ -103,7 +103,7 @@ typedef struct bench_settings {
     double min_total_s;
 } bench_settings;
 
-/* Defaults: 45 s, no deadline, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s. */
+/* Defaults: 50 s, no deadline, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s. */
 bench_settings bench_settings_default(void);
 
 /* The shortest launch timed, in ns: s->min_launch_ns when positive, else
@@ -156,7 +156,7 @@ typedef struct bench_run_info {
     double available_s;     /* the time left for timing when it was planned */
     size_t left_out;        /* patterns left out before measuring */
     size_t dropped;         /* patterns left out of later rounds */
-    char plan_note[640];    /* one line on what was left out before measuring, or "" */
+    char plan_note[800];    /* one line on what was left out before measuring, or "" */
     char replan_note[640];  /* one line on what left the later rounds, or "" */
 } bench_run_info;
 

@@ -87,7 +87,7 @@ static const cli_command commands[] = {
       "                      last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
       "                      largest allocation and a quarter of its memory); e.g. 256M. src and\n"
       "                      dst together stay within 3/4 of the device's memory\n"
-      "  --budget S          seconds for the whole run (default 45): buffers, build, validation, form\n"
+      "  --budget S          seconds for the whole run (default 50): buffers, build, validation, form\n"
       "                      choice, twins, timing, roofline and writing; held within 10% + 2 s\n"
       "                      for S >= 5. Each pattern is validated on a sample of its work-groups,\n"
       "                      then timed round-robin until its median is stable (1% relative\n"
