@@ -49,7 +49,7 @@ static double rel(json_t *doc, const char *pattern)
 /* Runs that measure are pinned to the CPU device: the default device is
  * the first GPU on a machine that has one. */
 static const char *const small_run[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=16", "--size", "8M",
-                                         "--budget", "1", "--format", "json", NULL };
+                                         "--no-roofline", "--budget", "1", "--format", "json", NULL };
 
 /* Sector efficiency of one warp of W lanes loading 4-byte elements 64 bytes
  * apart, on S-byte sectors, counted lane by lane: 4 W useful bytes over the
@@ -81,7 +81,7 @@ Test(cli_run, json_document, .timeout = 300)
         cr_expect(json_is_string(json_object_get(json_object_get(d, "tool"), "version")));
         cr_expect(json_is_string(json_object_get(d, "date")));
         cr_expect(json_is_string(json_object_get(json_object_get(d, "host"), "name")));
-        cr_expect_eq(json_array_size(json_object_get(d, "command_line")), 12);
+        cr_expect_eq(json_array_size(json_object_get(d, "command_line")), 13);
         json_t *dev = json_object_get(d, "device");
         cr_expect(json_is_string(json_object_get(dev, "name")));
         cr_expect(json_is_string(json_object_get(dev, "driver_version")));
@@ -129,7 +129,8 @@ Test(cli_run, other_formats_and_output_file, .timeout = 300)
     snprintf(path, sizeof path, "%s/out.csv", dir);
     tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "aos:struct=12,field=0,seq", "--expr",
                                             "min(4*g, 4*t + 64)",
-                                     "--size", "16M", "--budget", "0.3", "--output", path, "--explain", NULL },
+                                     "--size", "16M", "--no-roofline", "--budget", "0.3", "--output",
+                                     path, "--explain", NULL },
                    NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect_str_eq(r.out, "", "--output keeps stdout empty");
@@ -146,7 +147,8 @@ Test(cli_run, other_formats_and_output_file, .timeout = 300)
     cr_expect_eq(lines, 4, "header + 3 patterns: %s", csv);
     free(csv);
 
-    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "16M", "--budget", "0.3",
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "16M",
+                                  "--no-roofline", "--budget", "0.3",
                                   "--format", "md",
                               "--explain", NULL },
             NULL);
@@ -155,7 +157,8 @@ Test(cli_run, other_formats_and_output_file, .timeout = 300)
     cr_expect(strstr(r.out, "half of every fetched sector is skipped") != NULL, "%s", r.out);
     tu_result_free(&r);
 
-    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "16M", "--budget", "0.3",
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "16M",
+                                  "--no-roofline", "--budget", "0.3",
                                   "--explain",
                               NULL },
             NULL);
@@ -242,7 +245,8 @@ Test(cli_run, errors, .timeout = 300)
         { { "run", "--format", "xml", NULL }, 2, "xml" },
         { { "run", "--size", "lots", NULL }, 2, "lots" },
         { { "run", "--device", "cpu", "--kernels", empty, "--pattern", "seq", NULL }, 1, "has no file" },
-        { { "run", "--device", "cpu", "--kernels", broken, "--pattern", "seq,stride:s=2", "--size", "1M", "--budget",
+        { { "run", "--device", "cpu", "--kernels", broken, "--pattern", "seq,stride:s=2", "--size", "1M",
+            "--no-roofline", "--budget",
             "0.1", NULL },
           1, "undefined_thing" },
     };
@@ -265,7 +269,8 @@ Test(cli_run, errors, .timeout = 300)
     json_decref(d);
     tu_result_free(&r);
     /* an unwritable --output: an error, and the results on stdout instead */
-    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "16M", "--budget", "0.1",
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "16M", "--no-roofline",
+                                  "--budget", "0.1",
                                   "--output", "/nonexistent-dir/out.json", NULL },
                 NULL);
     cr_expect_eq(r.status, 1, "%s", r.err);
@@ -380,7 +385,8 @@ Test(cli_run, interrupt_writes_partial_results, .timeout = 300)
 Test(cli_run, read_mode, .timeout = 300)
 {
     tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--access", "read", "--pattern", "seq,stride:s=2",
-                                            "--size", "16M", "--budget", "0.3", "--format", "json", NULL },
+                                            "--size", "16M", "--no-roofline", "--budget", "0.3", "--format", "json",
+                                            NULL },
                           NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *d = parse(r.out);
@@ -416,7 +422,7 @@ Test(cli_run, read_mode, .timeout = 300)
     tu_result_free(&r);
 
     r = tu_exec((const char *[]){ "run", "--device", "cpu", "--access", "both", "--pattern", "seq", "--size", "16M",
-                                  "--budget", "0.3", "--format", "csv", NULL },
+                                  "--no-roofline", "--budget", "0.3", "--format", "csv", NULL },
                 NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     /* the access column, wherever it stands (columns are appended over
@@ -439,10 +445,13 @@ Test(cli_run, read_mode, .timeout = 300)
 
 /* The short roofline of every run (docs/results.md, "The short roofline"):
  * the keys of `bwlab roofline`'s device entry, figures that follow from
- * each other, and the sweep in order of intensity 2k / 4. */
+ * each other, and the sweep in order of intensity 2k / 4. Its buffer is
+ * given (--roofline-size), so the test's time does not follow the host's
+ * cache. */
 Test(cli_run, roofline_included_by_default, .timeout = 300)
 {
-    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget",
+    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "8M",
+                                            "--roofline-size", "8M", "--budget",
                                             "0.3", "--format", "json", NULL },
                           NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
@@ -452,6 +461,9 @@ Test(cli_run, roofline_included_by_default, .timeout = 300)
     cr_assert(json_is_object(rf), "runs[0].roofline is not an object");
     cr_expect_str_eq(json_string_value(json_object_get(rf, "status")), "measured");
     cr_expect(json_is_null(json_object_get(rf, "failure")));
+    /* --roofline-size: its buffer, not the device's 4 x last-level cache */
+    cr_expect_eq(json_integer_value(json_object_get(rf, "buffer_bytes")), 8 << 20);
+    cr_expect_str_eq(json_string_value(json_object_get(rf, "working_set_source")), "--roofline-size");
     double peak = json_number_value(json_object_get(rf, "peak_gflops"));
     double bw = json_number_value(json_object_get(rf, "peak_gbs"));
     cr_expect_gt(peak, 0);
@@ -485,7 +497,8 @@ Test(cli_run, roofline_included_by_default, .timeout = 300)
     tu_result_free(&r);
 
     /* the table's lines under the patterns */
-    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget", "0.3",
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--roofline-size",
+                                  "8M", "--budget", "0.3",
                                   NULL },
                 NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
@@ -565,7 +578,8 @@ Test(cli_run, roofline_failure_keeps_the_patterns, .timeout = 300)
  * modeled ways on the cpu profile (no banks), compared with bank:pitch=33. */
 Test(cli_run, bank_patterns, .timeout = 300)
 {
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "bank:pitch=32,bank:pitch=33", "--budget", "0.3",
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "bank:pitch=32,bank:pitch=33", "--size", "1M",
+                           "--no-roofline", "--budget", "0.3",
                            "--format", "json", NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
@@ -595,7 +609,8 @@ Test(cli_run, bank_patterns, .timeout = 300)
     tu_result_free(&r);
 
     /* the table: bank rows apart, ways n/a and no speed-up claim on PoCL */
-    const char *table[] = { "run", "--device", "cpu", "--pattern", "seq,bank:pitch=32", "--budget", "0.3", NULL };
+    const char *table[] = { "run", "--device", "cpu", "--pattern", "seq,bank:pitch=32", "--size", "8M",
+                            "--no-roofline", "--budget", "0.3", NULL };
     r = tu_exec(table, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(strstr(r.out, "local memory (bank patterns)"), "%s", r.out);
@@ -613,7 +628,7 @@ Test(cli_run, transpose_patterns, .timeout = 300)
 {
     const char *argv[] = { "run", "--device", "cpu", "--pattern",
                            "transpose:version=naive,transpose:version=tiled,transpose:version=padded", "--size", "4M",
-                           "--budget", "0.3", "--format", "json", NULL };
+                           "--no-roofline", "--budget", "0.3", "--format", "json", NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *d = parse(r.out);
@@ -667,7 +682,7 @@ Test(cli_run, transpose_patterns, .timeout = 300)
 
     /* the table: transpose rows apart, vs copy, ways '-' and n/a */
     const char *table[] = { "run", "--device", "cpu", "--pattern", "transpose:version=tiled", "--size", "1M",
-                            "--budget", "0.2", NULL };
+                            "--no-roofline", "--budget", "0.2", NULL };
     r = tu_exec(table, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(strstr(r.out, "transposes (n x n floats)"), "%s", r.out);
@@ -696,7 +711,8 @@ Test(cli_run, transposes_at_64_lanes_loop_over_rows, .timeout = 300)
     char env[512];
     snprintf(env, sizeof env, "BWLAB_DATA_DIR=%s", dir);
     const char *argv[] = { "run", "--device", "cpu", "--pattern",
-                           "transpose:version=tiled,n=128,transpose:version=padded,n=128", "--budget", "0.2",
+                           "transpose:version=tiled,n=128,transpose:version=padded,n=128", "--size", "1M",
+                           "--no-roofline", "--budget", "0.2",
                            "--format", "json", NULL };
     tu_result r = tu_exec(argv, (const char *[]){ env, NULL });
     cr_assert_eq(r.status == 0 || r.status == 1, 1, "exit %d: %s", r.status, r.err);
@@ -748,7 +764,8 @@ static int64_t warp_sectors(const int64_t *addr, int lanes, int64_t e, int64_t S
  * 4g + 4nf (soa), one 4-byte store at 4g. The table has the record rows. */
 Test(cli_run, record_layouts, .timeout = 300)
 {
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "record:fields=3", "--size", "4M", "--budget", "0.3",
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "record:fields=3", "--size", "4M", "--no-roofline",
+                           "--budget", "0.3",
                            "--format", "json", NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
@@ -814,7 +831,7 @@ Test(cli_run, record_layouts, .timeout = 300)
     tu_result_free(&r);
 
     const char *table[] = { "run", "--device", "cpu", "--pattern", "record:fields=3,type=uchar", "--size", "4M",
-                            "--budget", "0.2", NULL };
+                            "--no-roofline", "--budget", "0.2", NULL };
     r = tu_exec(table, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(strstr(r.out, "records (every field read), against the planar soa form"), "%s", r.out);
@@ -833,7 +850,8 @@ Test(cli_run, record_layouts, .timeout = 300)
  * one rate, so their ratio is the bytes'. */
 Test(cli_run, whole_matrix_launch_bounds, .timeout = 300)
 {
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "matrix-col:n=1024", "--budget", "0.3", "--format",
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "matrix-col:n=1024", "--size", "4M",
+                           "--no-roofline", "--budget", "0.3", "--format",
                            "json", NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);

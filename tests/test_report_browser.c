@@ -144,7 +144,7 @@ Test(report_browser, samples_render_with_every_chart, .timeout = 240)
 {
     char *chromium = find_chromium();
     if (!chromium)
-        cr_skip("chromium is not installed (tools/setup.sh installs Debian's chromium): "
+        cr_skip("chromium is not installed (tools/test.sh installs Debian's chromium): "
                 "the HTML report was not rendered in a browser");
     char *dir = tu_temp_dir();
     cr_assert(dir);
@@ -199,7 +199,7 @@ Test(report_browser, checks_catch_console_errors_and_requests, .timeout = 240)
 {
     char *chromium = find_chromium();
     if (!chromium)
-        cr_skip("chromium is not installed (tools/setup.sh installs Debian's chromium): "
+        cr_skip("chromium is not installed (tools/test.sh installs Debian's chromium): "
                 "the browser checks were not exercised");
     char *dir = tu_temp_dir();
     cr_assert(dir);

@@ -82,7 +82,9 @@ Test(roofline, peak_reference_by_hand)
     cr_expect_float_eq(x, 0.5 - 0.99 * (0.5 - 0.99 * 0.5), 1e-6);
 }
 
-static const char *const roof_cpu[] = { "roofline", "--device", "cpu", "--budget", "1", "--format", "json", NULL };
+/* a buffer of its own (--size): the test's time does not follow the host's cache */
+static const char *const roof_cpu[] = { "roofline", "--device", "cpu", "--size", "16M", "--budget", "1",
+                                        "--format", "json", NULL };
 
 Test(roofline, json_contract_and_arithmetic, .timeout = 300)
 {
@@ -114,6 +116,10 @@ Test(roofline, json_contract_and_arithmetic, .timeout = 300)
     cr_expect_str_eq(str(pf, "validation"), "ok");
     cr_expect_float_eq(P, num(pf, "flop") / num(json_object_get(pf, "time_ns"), "median"), 1e-9 * P);
     cr_expect(integer(json_object_get(pf, "time_ns"), "count") >= BENCH_ROOFLINE_MIN_REPS);
+
+    /* --size: the buffer, and the document says where it came from */
+    cr_expect_eq(integer(dev, "buffer_bytes"), 16 << 20);
+    cr_expect_str_eq(str(dev, "working_set_source"), "--size");
 
     /* the read: the whole buffer once */
     json_t *pr = json_object_get(dev, "peak_read");
@@ -206,7 +212,7 @@ static char *planted(const char *line, const char *with)
 static void expect_caught(const char *line, const char *with, const char *what)
 {
     char *dir = planted(line, with);
-    const char *argv[] = { "roofline", "--device", "cpu", "--budget", "1", "--kernels", dir, NULL };
+    const char *argv[] = { "roofline", "--device", "cpu", "--size", "4M", "--budget", "1", "--kernels", dir, NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_expect_eq(r.status, 1, "exit %d, stderr: %s", r.status, r.err);
     cr_expect(strstr(r.err, what) != NULL, "stderr: %s", r.err);
@@ -229,7 +235,8 @@ Test(roofline, bad_options_exit_2)
         { "roofline", "--budget", "0", NULL },        { "roofline", "--budget", "x", NULL },
         { "roofline", "--budget", "-1", NULL },       { "roofline", "--format", "xml", NULL },
         { "roofline", "--bogus", NULL },              { "roofline", "extra", NULL },
-        { "roofline", "--device", NULL },
+        { "roofline", "--device", NULL },             { "roofline", "--size", "0", NULL },
+        { "roofline", "--size", "1536K", NULL },      { "roofline", "--size", "lots", NULL },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tu_result r = tu_exec(bad[i], NULL);
@@ -238,6 +245,22 @@ Test(roofline, bad_options_exit_2)
         cr_expect_str_eq(r.out, "");
         tu_result_free(&r);
     }
+}
+
+/* --size above the device's own largest allocation (its query, as bwlab
+ * devices reports it): refused before anything is allocated */
+Test(roofline, size_above_the_largest_allocation)
+{
+    json_t *j = tu_exec_json((const char *[]){ "devices", "--device", "cpu", "--format", "json", NULL });
+    json_t *v = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "max_alloc_bytes");
+    cr_assert(json_is_integer(v) && json_integer_value(v) > 0, "no CPU device with a largest allocation");
+    char size[32];
+    snprintf(size, sizeof size, "%lldM", (long long)(json_integer_value(v) >> 20) + 1);
+    json_decref(j);
+    tu_result r = tu_exec((const char *[]){ "roofline", "--device", "cpu", "--size", size, NULL }, NULL);
+    cr_expect_eq(r.status, 2, "--size %s: exit %d: %s", size, r.status, r.err);
+    cr_expect(strstr(r.err, "CL_DEVICE_MAX_MEM_ALLOC_SIZE") != NULL, "stderr: %s", r.err);
+    tu_result_free(&r);
 }
 
 Test(roofline, help_names_the_command)

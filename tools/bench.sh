@@ -10,7 +10,11 @@
 #      catalogue pattern: the slowest, with its wall time;
 #   2b. the wall time of `bwlab compare` over 100 result files (copies of
 #      tests/data/results/pocl-cpu.json);
-#   3. the wall time of one default `bwlab run` (output to /dev/null).
+#   3. one default `bwlab run` (its results as JSON to a temporary file):
+#      its wall time, how many of its rows met the stopping rule ("stable":
+#      true in the results) out of all its rows, and its peak memory (the
+#      maximum resident set size, from wait4's rusage of the child, via
+#      python3, which meson brings).
 # Then each target beside its measured value, PASS or MISS. Targets on PoCL
 # here: median ratio >= 0.95 for read and for copy, the model under 1 s,
 # compare of 100 files under 1 s, the default run under 60 s. They depend on the machine, so a MISS does not
@@ -267,18 +271,41 @@ echo "bwlab compare of 100 result files ($(du -sh "$tmp/results" | cut -f1)): $c
 echo
 
 # ---- 3. the default run ----
+# rusage CMD...: runs CMD (stdout and stderr as given) and prints
+# "WALL_S MAXRSS_KIB STATUS" on fd 3; the RSS is the child's peak, from
+# wait4's rusage (a few MB of it are the launching python3's, before exec)
+rusage() {
+    python3 -c '
+import os, sys, time
+t0 = time.monotonic()
+pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ)
+_, st, ru = os.wait4(pid, 0)
+os.write(3, ("%.3f %d %d\n" % (time.monotonic() - t0, ru.ru_maxrss, os.waitstatus_to_exitcode(st))).encode())
+' "$@"
+}
+# stable_rows FILE: "STABLE ROWS", the results whose "stable" is true and all results
+stable_rows() {
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1])).get("results", [])
+print(sum(1 for x in r if x.get("stable") is True), len(r))
+' "$1"
+}
 run_s=""
 if [ "$quick" = 1 ]; then
     echo "default bwlab run: not timed (--quick)"
 else
-    t0=$(now)
-    rc=0
-    "$bwlab" run "${dev_args[@]}" >/dev/null 2>"$tmp/err" || rc=$?
-    run_s=$(since "$t0")
-    if [ "$rc" = 0 ]; then
-        echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}}: $run_s s wall (its default budget; output to /dev/null)"
-    else
-        echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}}: exited $rc after $run_s s:" >&2
+    run_s="" rss_kib="" rc="" stable="" rows=""
+    read -r run_s rss_kib rc < <(rusage "$bwlab" run "${dev_args[@]}" --format json --output "$tmp/default.json" \
+        3>&1 >/dev/null 2>"$tmp/err") || true
+    [ -s "$tmp/default.json" ] && read -r stable rows < <(stable_rows "$tmp/default.json" 2>/dev/null) || true
+    echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}} (its default budget; results as JSON to a file):"
+    echo "  wall time      ${run_s:--} s (measured)"
+    echo "  stable rows    ${stable:--} of ${rows:--} (measured: the stopping rule met, \"stable\": true)"
+    echo "  max RSS        $(awk -v k="${rss_kib:-0}" 'BEGIN { printf "%.2f GB (%d KiB)", k * 1024 / 1e9, k }')" \
+        "(measured: the maximum resident set size)"
+    if [ "${rc:-1}" != 0 ] || [ -z "$rows" ]; then
+        echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}}: exited ${rc:-?}$([ -z "$rows" ] && echo ', no results read'):" >&2
         cat "$tmp/err" >&2
         failed=1
     fi

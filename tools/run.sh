@@ -1,5 +1,6 @@
 #!/bin/sh
-# Sets up, builds, then measures every pattern on the default OpenCL device
+# Installs what building and running need (tools/setup.sh, without the test
+# tools), builds, then measures every pattern on the default OpenCL device
 # (PoCL on a CPU-only machine): `bwlab run` with any extra arguments.
 set -eu
 cd "$(dirname "$0")/.."

@@ -1,10 +1,12 @@
 #!/bin/sh
-# Sets up, then builds and runs the whole test suite twice: a plain build
-# (build/) and one with AddressSanitizer and UndefinedBehaviorSanitizer
-# (build-asan/), which must report nothing.
+# Sets up with the test tools (tools/setup.sh --test: Criterion, hwloc,
+# chromium, clang, oclgrind, valgrind besides what tools/run.sh installs),
+# then builds and runs the whole test suite three times: plainly (build/),
+# again as on another machine (below), and with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-asan/), which must report nothing.
 set -eu
 cd "$(dirname "$0")/.."
-tools/setup.sh
+tools/setup.sh --test
 meson test -C build --print-errorlogs
 # The whole suite again as on another machine: two GPUs listed before the
 # CPU (the fake driver of tests/fake_icd answering discovery from recorded
@@ -26,7 +28,7 @@ lstopo --filter cache:none --of xml --force "$elsewhere/topology.xml"
         "cache): this pass has GPUs listed first, but the CPU device keeps its cache" >&2
     meson test -C build --print-errorlogs --logbase elsewhere
 )
-BWLAB_BUILD=build-asan tools/setup.sh -Db_sanitize=address,undefined -Db_lundef=false
+BWLAB_BUILD=build-asan tools/setup.sh --test -Db_sanitize=address,undefined -Db_lundef=false
 # on an empty PoCL kernel cache, as on a fresh machine: PoCL then compiles
 # and loads every kernel anew, a path a warm cache never takes
 cold_cache=$(mktemp -d "${TMPDIR:-/tmp}/bwlab-pocl-cache.XXXXXX")

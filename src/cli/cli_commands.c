@@ -6,6 +6,15 @@
  * string literals, each within the 4095-character limit of
  * -Woverlength-strings (cli_command_help_more) */
 static const char *const run_help_more[] = {
+    "  --no-roofline       skip the short roofline. By default, after a device's patterns, a\n"
+    "                      short 'bwlab roofline' (at most 1 s, or --budget when smaller; the\n"
+    "                      buffer 'bwlab roofline' takes, never --size; roofline.cl from --kernels)\n"
+    "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
+    "                      them and the measured one, the sweep and the tiled products: a few\n"
+    "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
+    "  --roofline-size BYTES|auto  the short roofline's buffer, whole MiB (default auto: the\n"
+    "                      one 'bwlab roofline' takes, 4 x the last-level cache)\n"
+    "  --report FILE.html  also write this run's HTML report ('bwlab help report')\n",
     "Exit status: 0 all measured; 1 a pattern failed (build, allocation, validation) or its\n"
     "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
     "(the patterns' results are still written), or a device failed\n"
@@ -72,8 +81,8 @@ static const cli_command commands[] = {
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
       "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
       "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
-      "          [--access read|copy|both] [--no-roofline] [--report FILE.html]\n"
-      "          [--profile inferred] [--transfers]",
+      "          [--access read|copy|both] [--no-roofline | --roofline-size BYTES|auto]\n"
+      "          [--report FILE.html] [--profile inferred] [--transfers]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
@@ -113,14 +122,7 @@ static const cli_command commands[] = {
       "                      dst[g]; the model counts that store too), read (compares it with a key\n"
       "                      and stores only on a match: loads alone are counted and timed) or both.\n"
       "                      Default: copy for --pattern and --expr; the default set measures copy\n"
-      "                      for every pattern and read as well for seq and the strides, side by side\n"
-      "  --no-roofline       skip the short roofline. By default, after a device's patterns, a\n"
-      "                      short 'bwlab roofline' (at most 1 s, or --budget when smaller; the\n"
-      "                      buffer 'bwlab roofline' takes, never --size; roofline.cl from --kernels)\n"
-      "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
-      "                      them and the measured one, the sweep and the tiled products: a few\n"
-      "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
-      "  --report FILE.html  also write this run's HTML report ('bwlab help report')\n",
+      "                      for every pattern and read as well for seq and the strides, side by side\n",
       cmd_run },
     { "tune", "find the kernel shape that streams fastest on a device: its peak read and copy bandwidth",
       "bwlab tune [--device SPEC] [--retune] [--budget S] [--size BYTES|auto]\n"
@@ -151,21 +153,22 @@ static const cli_command commands[] = {
       "platform.\n",
       cmd_tune },
     { "roofline", "measure a device's roof: peak FLOP/s, streaming bandwidth and an intensity sweep",
-      "bwlab roofline [--device SPEC] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
-      "               [--kernels DIR]",
+      "bwlab roofline [--device SPEC] [--budget S] [--size BYTES|auto]\n"
+      "               [--format table|csv|json|md] [--output FILE] [--kernels DIR]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
       "  --budget S          seconds for each device, building and validating included (default 5);\n"
       "                      every kernel is timed at least 3 times even when that takes longer\n"
+      "  --size BYTES|auto   the source buffer, whole MiB (default auto: the working set 'bwlab run'\n"
+      "                      plans, 4 x the last-level cache, within the device's limits)\n"
       "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
       "  --output FILE       write the results there instead of standard output\n"
       "  --kernels DIR       read roofline.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
       "What it measures (cl/roofline.cl), each kernel validated on the host before it is timed:\n"
       "  peak compute        8 independent chains of fma() on floats of the device's preferred vector\n"
       "                      width per work-item, 2 FLOP per FMA\n"
-      "  peak bandwidth      a streaming read of the working set 'bwlab run' plans (4 x the last-level\n"
-      "                      cache, within the device's limits): 8 vectors of that width per\n"
-      "                      work-item, added up\n"
+      "  peak bandwidth      a streaming read of the buffer (--size; by default the working set\n"
+      "                      'bwlab run' plans): 8 vectors of that width per work-item, added up\n"
       "  intensity sweep     k = 1, 2, 4 .. 1024 FMAs per float loaded (intensity 2k / 4 FLOP/byte);\n"
       "                      a point whose whole-buffer launch would outlast the launch target reads\n"
       "                      a leading slice of the buffer\n"

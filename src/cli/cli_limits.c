@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "bench_host.h"
+#include "bw_parse.h"
 
 bench_limits cli_device_limits(const ocl_device_info *d)
 {
@@ -20,21 +21,51 @@ bench_limits cli_device_limits(const ocl_device_info *d)
     return l;
 }
 
-bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s,
+bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s, uint64_t size,
                           bench_roofline_opts *o, bw_error *err)
 {
     const uint64_t mib = (uint64_t)1 << 20;
     uint64_t t = 0, most = 0;
     memset(o, 0, sizeof *o);
-    bw_code rc = cli_buffer_plan(d, 0, 2, &t, &most, err);
+    bw_code rc = cli_buffer_plan(d, size, 2, &t, &most, err);
     if (rc != BW_OK)
         return rc;
+    if (size && size > most)
+        return bw_error_set(err, BW_E_TOOBIG,
+                            "roofline buffer %llu bytes: more than the %llu MiB the memory budget allows it (half "
+                            "of 3/4 of global memory); give %lluM or less",
+                            (unsigned long long)size, (unsigned long long)(most / mib),
+                            (unsigned long long)(most / mib));
     t = (t < most ? t : most) / mib * mib;
     if (t < mib)
         return bw_error_set(err, BW_E_TOOBIG, "the device's memory allows no 1 MiB roofline buffer");
     o->buffer_bytes = t;
     o->budget_s = budget_s;
     o->min_launch_ns = bench_launch_floor_ns(settings, d->timer_resolution_ns);
+    return BW_OK;
+}
+
+bw_code cli_parse_roofline_size(const char *arg, const char *flag, uint64_t *size, bw_error *err)
+{
+    const uint64_t mib = (uint64_t)1 << 20;
+    uint64_t u = 0;
+    if (!strcmp(arg, "auto")) {
+        *size = 0;
+        return BW_OK;
+    }
+    if (bw_parse_bytes(arg, flag, &u, err) != BW_OK) {
+        bw_error parsed = *err;
+        err->msg = NULL;
+        bw_error_set(err, BW_E_USAGE, "%s (or 'auto')", bw_error_text(&parsed));
+        bw_error_clear(&parsed);
+        return BW_E_USAGE;
+    }
+    if (u < mib || u % mib != 0)
+        return bw_error_set(err, BW_E_USAGE,
+                            "%s: '%s' is not a whole number of MiB (at least 1M): the roofline's buffer is "
+                            "whole MiB",
+                            flag, arg);
+    *size = u;
     return BW_OK;
 }
 

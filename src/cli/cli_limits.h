@@ -24,14 +24,22 @@ bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, u
 
 /* The options of a roofline measurement (bench_roofline_run) on a device,
  * shared by `bwlab roofline` and the short one of `bwlab run`: the source
- * buffer is the working set `bwlab run` plans for the device by itself (4 x
- * its last-level cache, within its limits; never a run's --size, which may
- * sit in the cache or be too small to time), in whole MiB, at most half the
- * memory budget (the output buffer is 1/16 of it); the timing floor is
- * `settings`' for the device's timer. BW_E_TOOBIG when no 1 MiB buffer
- * fits; else fails as cli_buffer_plan. */
-bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s,
+ * buffer is `size` bytes when not 0 (`bwlab roofline --size`, `bwlab run
+ * --roofline-size`: whole MiB, checked by the caller), else the working set
+ * `bwlab run` plans for the device by itself (4 x its last-level cache,
+ * within its limits; never a run's --size, which may sit in the cache or be
+ * too small to time), in whole MiB; either at most half the memory budget
+ * (the output buffer is 1/16 of it); the timing floor is `settings`' for
+ * the device's timer. BW_E_TOOBIG when no 1 MiB buffer fits or `size` is
+ * above the device's largest allocation or half the budget; else fails as
+ * cli_buffer_plan. */
+bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s, uint64_t size,
                           bench_roofline_opts *o, bw_error *err);
+
+/* Parses a roofline buffer size, `flag`'s value: "auto" (*size = 0) or
+ * whole MiB of at least 1M (bw_parse_bytes' forms). Returns BW_OK, or
+ * BW_E_USAGE with err saying what to give. */
+bw_code cli_parse_roofline_size(const char *arg, const char *flag, uint64_t *size, bw_error *err);
 
 /* The current UTC time, ISO 8601 ("2026-11-30T12:00:00Z"), into buf. */
 void cli_iso_date(char *buf, size_t n);

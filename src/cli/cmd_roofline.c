@@ -21,12 +21,13 @@
 
 #define DEFAULT_BUDGET_S 5.0
 
-enum { OPT_DEVICE = 256, OPT_FORMAT, OPT_OUTPUT, OPT_BUDGET, OPT_KERNELS };
+enum { OPT_DEVICE = 256, OPT_FORMAT, OPT_OUTPUT, OPT_BUDGET, OPT_KERNELS, OPT_SIZE };
 
 static const struct option long_opts[] = {
     { "device", required_argument, NULL, OPT_DEVICE }, { "format", required_argument, NULL, OPT_FORMAT },
     { "output", required_argument, NULL, OPT_OUTPUT }, { "budget", required_argument, NULL, OPT_BUDGET },
-    { "kernels", required_argument, NULL, OPT_KERNELS }, { 0 },
+    { "kernels", required_argument, NULL, OPT_KERNELS }, { "size", required_argument, NULL, OPT_SIZE },
+    { 0 },
 };
 
 /* Everything the command owns, freed in one place. */
@@ -35,6 +36,7 @@ typedef struct roofline_state {
     int format_given;
     cli_format format;
     double budget_s;
+    uint64_t size; /* --size: the source buffer's bytes, 0 for auto */
     char *source, *kernel_path;
     cli_each each;                  /* the devices, their provenance (which devs point into) and failures */
     report_roofline_device *devs;
@@ -69,6 +71,10 @@ static int parse_args(const cli_command *self, int argc, char **argv, roofline_s
             break;
         case OPT_OUTPUT: s->output = optarg; break;
         case OPT_KERNELS: s->kernels_dir = optarg; break;
+        case OPT_SIZE:
+            if (cli_parse_roofline_size(optarg, "--size", &s->size, &err) != BW_OK)
+                st = cli_usage_error(self, "%s", bw_error_text(&err));
+            break;
         case OPT_BUDGET:
             if (bw_parse_double(optarg, "--budget", &s->budget_s, &err) != BW_OK)
                 st = cli_usage_error(self, "%s", bw_error_text(&err));
@@ -94,7 +100,7 @@ static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
     bench_roofline_opts o;
     ocl_context *ctx = NULL;
     bench_settings settings = bench_settings_default();
-    bw_code rc = cli_roofline_opts(d, &settings, s->budget_s, &o, err);
+    bw_code rc = cli_roofline_opts(d, &settings, s->budget_s, s->size, &o, err);
     if (rc == BW_OK && !s->source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->source, &s->kernel_path, err);
     if (rc == BW_OK)
@@ -127,7 +133,7 @@ int cmd_roofline(int argc, char **argv)
     for (size_t k = 0; k < n; k++) {
         s.devs[k].device = &s.each.provs.devices[k];
         s.devs[k].is_default = s.each.provs.devices[k].is_default;
-        s.devs[k].working_set_source = "auto";
+        s.devs[k].working_set_source = s.size ? "--size" : "auto";
         bw_code rc = measure_device(&s, k, &err);
         if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
             goto done;

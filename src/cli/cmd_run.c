@@ -47,6 +47,7 @@ enum {
     OPT_INDEX,
     OPT_ACCESS,
     OPT_NO_ROOFLINE,
+    OPT_ROOFLINE_SIZE,
     OPT_REPORT,
     OPT_PROFILE,
     OPT_TRANSFERS,
@@ -75,6 +76,7 @@ static const struct option long_opts[] = {
     { "index", required_argument, NULL, OPT_INDEX },
     { "access", required_argument, NULL, OPT_ACCESS },
     { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
+    { "roofline-size", required_argument, NULL, OPT_ROOFLINE_SIZE },
     { "report", required_argument, NULL, OPT_REPORT },
     { "profile", required_argument, NULL, OPT_PROFILE },
     { "transfers", no_argument, NULL, OPT_TRANSFERS },
@@ -110,6 +112,7 @@ typedef struct run_state {
     const char *report; /* --report FILE.html, or NULL */
     cli_format format;
     int format_given, explain, quiet, no_roofline;
+    uint64_t roofline_size; /* --roofline-size: the short roofline's buffer, 0 for auto */
     model_profiles *profiles;
     ocl_platforms *plats;
     size_t *dev_idx, ndev;
@@ -267,6 +270,10 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         case OPT_QUIET: s->quiet = 1; break;
         case OPT_KERNELS: s->kernels_dir = optarg; break;
         case OPT_NO_ROOFLINE: s->no_roofline = 1; break;
+        case OPT_ROOFLINE_SIZE:
+            if (cli_parse_roofline_size(optarg, "--roofline-size", &s->roofline_size, &err) != BW_OK)
+                st = cli_usage_error(self, "%s", bw_error_text(&err));
+            break;
         case OPT_PROFILE:
             if (strcmp(optarg, CLI_INFERRED_PROFILE))
                 st = cli_usage_error(self, "--profile: '%s': bwlab run takes only 'inferred' (a profile from the "
@@ -468,8 +475,8 @@ static void lookup_tune(run_state *s)
 
 /* The short roofline on device k after its patterns, on the run's context:
  * roofline.cl from the run's kernel directory, the buffer `bwlab roofline`
- * takes (cli_roofline_opts) and at most RUN_ROOFLINE_BUDGET_S (the run's
- * --budget when smaller). Sets roofs[k]; fails as bench_roofline_run or
+ * takes (cli_roofline_opts; --roofline-size when given) and at most
+ * RUN_ROOFLINE_BUDGET_S (the run's --budget when smaller). Sets roofs[k]; fails as bench_roofline_run or
  * bench_roofline_kernel_load, with err naming the device. */
 static double run_roofline_budget(const run_state *s)
 {
@@ -480,7 +487,7 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
 {
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_roofline_opts o;
-    bw_code rc = cli_roofline_opts(d, &s->settings, run_roofline_budget(s), &o, err);
+    bw_code rc = cli_roofline_opts(d, &s->settings, run_roofline_budget(s), s->roofline_size, &o, err);
     if (rc == BW_OK && !s->roof_source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->roof_source, &s->roof_path, err);
     if (rc == BW_OK)
@@ -547,6 +554,7 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     r.tune_cache = s->tune_path;
     r.roofline = s->roofs[k];
     r.roofline_failure = s->roof_failures[k];
+    r.roofline_working_set = s->roofline_size ? "--roofline-size" : "auto";
     r.transfers = s->xfers ? s->xfers[k] : NULL;
     r.transfers_failure = s->xfer_failures ? s->xfer_failures[k] : NULL;
     return r;

@@ -576,7 +576,8 @@ static json_t *roofline_json(const report_run *run)
 {
     if (!run->roofline && !run->roofline_failure)
         return json_null();
-    report_roofline_device d = { run->device, run->is_default, run->roofline_failure, run->roofline, "auto" };
+    report_roofline_device d = { run->device, run->is_default, run->roofline_failure, run->roofline,
+                                 run->roofline_working_set ? run->roofline_working_set : "auto" };
     json_t *o = report_roofline_entry_json(&d);
     return o ? o : json_null();
 }

@@ -39,6 +39,8 @@ typedef struct report_run {
      * transfers only), or why they failed; both NULL without --transfers */
     const bench_probe_result *transfers;
     const char *transfers_failure;
+    /* how the short roofline's buffer was sized: "auto" or "--roofline-size"; NULL reads as "auto" */
+    const char *roofline_working_set;
 } report_run;
 
 /* What is common to the whole invocation. */
