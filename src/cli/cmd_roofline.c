@@ -9,11 +9,13 @@
 #include "bench_plan.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
+#include "bw_hook.h"
 #include "bw_parse.h"
 #include "cli.h"
 #include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_signal.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
@@ -95,6 +97,7 @@ static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
     ocl_context *ctx = NULL;
     bench_settings settings = bench_settings_default();
     bw_code rc = cli_roofline_opts(d, &settings, s->budget_s, &o, err);
+    o.stop = &cli_signal_caught;
     if (rc == BW_OK && !s->source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->source, &s->kernel_path, err);
     if (rc == BW_OK)
@@ -102,7 +105,8 @@ static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
     if (rc == BW_OK)
         rc = bench_roofline_run(ctx, s->source, &o, &s->results[k], err);
     ocl_context_free(ctx);
-    if (rc == BW_OK)
+    /* interrupted: what was measured is reported, marked */
+    if (rc == BW_OK || rc == BW_E_INTERRUPTED)
         s->devs[k].result = s->results[k];
     return rc;
 }
@@ -124,13 +128,23 @@ int cmd_roofline(int argc, char **argv)
         st = cli_nomem(self);
         goto done;
     }
+    /* a signal stops the measurement; what was measured is written, and
+     * the handler stays while it is (cli_signal.h) */
+    cli_signal_saved saved;
+    cli_signal_catch(&saved);
     for (size_t k = 0; k < n; k++) {
         s.devs[k].device = &s.each.provs.devices[k];
         s.devs[k].is_default = s.each.provs.devices[k].is_default;
         s.devs[k].working_set_source = "auto";
+        if (cli_signal_caught)
+            continue; /* not measured: reported as not run */
         bw_code rc = measure_device(&s, k, &err);
-        if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
+        if (rc == BW_E_INTERRUPTED)
+            bw_error_clear(&err);
+        else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0) {
+            cli_signal_restore(&saved);
             goto done;
+        }
     }
     char date[32];
     cli_iso_date(date, sizeof date);
@@ -144,13 +158,19 @@ int cmd_roofline(int argc, char **argv)
     case CLI_FORMAT_MD: report_roofline_md(&m, s.devs, n, &b); break;
     default: report_roofline_table(&m, s.devs, n, &b); break;
     }
+    bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
     if (rc == BW_OK)
         rc = cli_write_output(s.output, &b, &err);
     bw_buf_free(&b);
-    if (rc != BW_OK)
+    cli_signal_restore(&saved);
+    if (rc != BW_OK) {
         st = cli_fail(self, &err);
-    else if (s.each.any_failed)
+    } else if (cli_signal_caught) {
+        fprintf(stderr, "bwlab roofline: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
+        st = cli_signal_status(st);
+    } else if (s.each.any_failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);
+    }
 done:
     bw_error_clear(&err);
     state_free(&s);
