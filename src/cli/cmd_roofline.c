@@ -119,6 +119,12 @@ int cmd_roofline(int argc, char **argv)
     s.budget_s = DEFAULT_BUDGET_S;
     int st = parse_args(self, argc, argv, &s);
     bw_error err = BW_ERROR_INIT;
+    /* from here a signal stops the measurement; what was measured is
+     * written, and the handler stays while it is (cli_signal.h) */
+    cli_signal_saved saved;
+    int catching = !st;
+    if (catching)
+        cli_signal_catch(&saved);
     if (st || (st = cli_each_open(self, s.device_spec, &s.each)) != 0)
         goto done;
     size_t n = s.each.ndev;
@@ -128,10 +134,6 @@ int cmd_roofline(int argc, char **argv)
         st = cli_nomem(self);
         goto done;
     }
-    /* a signal stops the measurement; what was measured is written, and
-     * the handler stays while it is (cli_signal.h) */
-    cli_signal_saved saved;
-    cli_signal_catch(&saved);
     for (size_t k = 0; k < n; k++) {
         s.devs[k].device = &s.each.provs.devices[k];
         s.devs[k].is_default = s.each.provs.devices[k].is_default;
@@ -141,10 +143,8 @@ int cmd_roofline(int argc, char **argv)
         bw_code rc = measure_device(&s, k, &err);
         if (rc == BW_E_INTERRUPTED)
             bw_error_clear(&err);
-        else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0) {
-            cli_signal_restore(&saved);
+        else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
             goto done;
-        }
     }
     char date[32];
     cli_iso_date(date, sizeof date);
@@ -162,7 +162,6 @@ int cmd_roofline(int argc, char **argv)
     if (rc == BW_OK)
         rc = cli_write_output(s.output, &b, &err);
     bw_buf_free(&b);
-    cli_signal_restore(&saved);
     if (rc != BW_OK) {
         st = cli_fail(self, &err);
     } else if (cli_signal_caught) {
@@ -172,6 +171,8 @@ int cmd_roofline(int argc, char **argv)
         st = bw_code_exit_status(BW_E_VALIDATION);
     }
 done:
+    if (catching)
+        cli_signal_restore(&saved);
     bw_error_clear(&err);
     state_free(&s);
     return st;
