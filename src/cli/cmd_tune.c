@@ -263,7 +263,7 @@ int cmd_tune(int argc, char **argv)
     char date[32];
     cli_iso_date(date, sizeof date);
     /* main passed argv + 1: argv[-1] is the program name */
-    report_tune_meta m = { date, argc + 1, argv - 1, s.cache_path, s.budget_s, s.kernel_path };
+    report_tune_meta m = { date, argc + 1, argv - 1, s.cache_path, s.budget_s, s.kernel_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
     if (s.format == CLI_FORMAT_JSON)

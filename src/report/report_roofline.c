@@ -377,7 +377,7 @@ bw_code report_roofline_json(const report_roofline_meta *m, const report_rooflin
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "budget_s", json_real(m->budget_s));
     json_object_set_new(o, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
-    int interrupted = 0;
+    int interrupted = m->interrupted;
     json_t *devs = json_array();
     for (size_t k = 0; k < n; k++) {
         json_array_append_new(devs, device_json(&d[k]));

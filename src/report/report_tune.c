@@ -219,7 +219,7 @@ bw_code report_tune_json(const report_tune_meta *m, const report_tune_device *d,
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "cache_file", json_string(m->cache_file));
     json_object_set_new(o, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
-    int interrupted = 0;
+    int interrupted = m->interrupted;
     json_t *devs = json_array();
     for (size_t k = 0; k < n; k++) {
         json_array_append_new(devs, device_json(m, &d[k]));
