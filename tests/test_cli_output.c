@@ -347,3 +347,97 @@ Test(cli_output, progress_redraws_are_throttled, .timeout = 300)
     cr_expect_gt(redraws, 0, "no progress line on a terminal");
     cr_expect_leq((double)redraws, bound, "%zu redraws in %.1f s", redraws, wall);
 }
+
+/* Starts `bwlab CMD ARGS...` writing JSON to `out` (stderr to /dev/null),
+ * with BWLAB_CACHE_DIR set to cache_dir when it is not NULL. */
+static pid_t start_command(const char *const *args, const char *cache_dir)
+{
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stderr);
+        if (cache_dir)
+            setenv("BWLAB_CACHE_DIR", cache_dir, 1);
+        char *argv[16];
+        size_t n = 0;
+        argv[n++] = (char *)exe;
+        for (; *args && n < 15; args++)
+            argv[n++] = (char *)*args;
+        argv[n] = NULL;
+        execv(exe, argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Sends SIGINT to a long roofline or tune 3 s after it starts (its handler
+ * is in place before discovery) and waits at most 15 s for it to end:
+ * a signal takes effect between launches and chunks, well within that.
+ * Returns the wait status. */
+static int interrupt_after_start(pid_t pid)
+{
+    sleep_ms(3000);
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "it ended before the signal (wait status %d)", status);
+    kill(pid, SIGINT);
+    for (int i = 0; i < 15 * 20; i++) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return status;
+        sleep_ms(50);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    cr_assert_fail("no exit within 15 s of SIGINT");
+    return status;
+}
+
+Test(cli_output, sigint_stops_roofline_and_writes_it, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    char out[4200];
+    snprintf(out, sizeof out, "%s/roof.json", dir);
+    /* a 60 s budget: only the signal ends it this soon */
+    pid_t pid = start_command((const char *[]){ "roofline", "--device", "cpu", "--budget", "60", "--format", "json",
+                                                "--output", out, NULL },
+                              NULL);
+    int status = interrupt_after_start(pid);
+    cr_assert(WIFEXITED(status), "killed by SIGINT instead of writing the results");
+    cr_expect_eq(WEXITSTATUS(status), 130);
+    json_t *d = load_json(out);
+    cr_expect(json_is_true(json_object_get(d, "interrupted")));
+    const char *st = json_string_value(json_object_get(json_array_get(json_object_get(d, "devices"), 0), "status"));
+    /* interrupted while measuring, or (a very slow start) before it began */
+    cr_expect(st && (!strcmp(st, "interrupted") || !strcmp(st, "not-run")), "status %s", st ? st : "(none)");
+    json_decref(d);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+Test(cli_output, sigint_stops_tune_and_writes_it, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    char out[4200], cache[4300];
+    snprintf(out, sizeof out, "%s/tune-out.json", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    cr_assert_eq(mkdir(cache, 0700), 0);
+    pid_t pid = start_command((const char *[]){ "tune", "--device", "cpu", "--retune", "--size", "8M", "--budget",
+                                                "60", "--format", "json", "--output", out, NULL },
+                              cache);
+    int status = interrupt_after_start(pid);
+    cr_assert(WIFEXITED(status), "killed by SIGINT instead of writing the results");
+    cr_expect_eq(WEXITSTATUS(status), 130);
+    json_t *d = load_json(out);
+    cr_expect(json_is_true(json_object_get(d, "interrupted")));
+    json_t *dev = json_array_get(json_object_get(d, "devices"), 0);
+    const char *st = json_string_value(json_object_get(dev, "status"));
+    cr_expect(st && (!strcmp(st, "interrupted") || !strcmp(st, "not-run")), "status %s", st ? st : "(none)");
+    cr_expect(json_is_null(json_object_get(dev, "peak_read_gbs")), "a winner from a search cut short");
+    json_decref(d);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/tune.json", cache);
+    cr_expect_neq(access(path, F_OK), 0, "an interrupted search was cached");
+    tu_rmdir(dir);
+    free(dir);
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bw_file.h"
 #include "bwlab_config.h"
@@ -212,19 +213,18 @@ Test(faults, signal_at_each_phase, .timeout = 600)
                 cr_expect_str_eq(field(result(&x, "stride:s=2"), "status"), "not-run", "%s", faults);
             run_free(&x);
         }
-        /* while writing: the handler is gone, the signal ends the process.
-         * The file is then absent or whole, never cut short, and the
-         * journal OUT.partial holds every pattern's result. */
+        /* while writing: the handler stays, the write finishes, then the
+         * exit status says the signal came. The file is whole, with every
+         * pattern measured, and the journal has done its work. */
         char faults[64];
         snprintf(faults, sizeof faults, "signal=writing@%d", stop_signals[s]);
         run x = run_with(faults, THREE);
         cr_expect_eq(x.r.status, 128 + stop_signals[s], "%s: %s", faults, x.r.err);
-        if (x.doc)
-            cr_expect_not_null(json_object_get(x.doc, "results"), "%s: a partial file", faults);
-        cr_expect_not_null(x.journal, "%s: no journal", faults);
-        static const char *const names[] = { "\"seq\"", "\"stride:s=2\"", "\"offset:bytes=4\"" };
-        for (size_t i = 0; x.journal && i < 3; i++)
-            cr_expect(strstr(x.journal, names[i]) != NULL, "%s: %s is not in the journal", faults, names[i]);
+        cr_assert_not_null(x.doc, "%s: the results were not written", faults);
+        static const char *const all[] = { "seq", "stride:s=2", "offset:bytes=4" };
+        for (size_t i = 0; i < 3; i++)
+            cr_expect_str_neq(field(result(&x, all[i]), "status"), "not-run", "%s: %s", faults, all[i]);
+        cr_expect_null(x.journal, "%s: the journal outlived the final write", faults);
         run_free(&x);
     }
 }
@@ -238,4 +238,153 @@ Test(faults, unmatched_entries_change_nothing, .timeout = 300)
     cr_expect_str_eq(field(result(&x, "seq"), "validation"), "ok");
     cr_expect_neq(x.r.status, 130);
     run_free(&x);
+}
+
+/* bwlab run with the short roofline (the default), patterns small */
+static run run_roofline_with(const char *faults)
+{
+    char *dir = tu_temp_dir();
+    cr_assert_not_null(dir);
+    char out[4200], env[512];
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    snprintf(env, sizeof env, "BWLAB_TEST_FAULTS=%s", faults);
+    run x;
+    x.r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M",
+                                    "--budget", "0.3", "--quiet", "--output", out, NULL },
+                  (const char *[]){ env, NULL });
+    char *text = NULL;
+    x.doc = NULL;
+    if (bw_file_read(out, &text, NULL, NULL) == BW_OK) {
+        json_error_t je;
+        x.doc = json_loads(text, 0, &je);
+        cr_assert_not_null(x.doc, "%s: the results file is not JSON: %s", faults, je.text);
+    }
+    free(text);
+    snprintf(out, sizeof out, "%s/out.json.partial", dir);
+    if (bw_file_read(out, &x.journal, NULL, NULL) != BW_OK)
+        x.journal = NULL;
+    tu_rmdir(dir);
+    free(dir);
+    return x;
+}
+
+/* A signal as the run's roofline begins, and as its timing rounds begin:
+ * exit 128 + the signal, the patterns' results kept, the roofline marked
+ * interrupted (its kernels never timed: no figure), the document too. */
+Test(faults, signal_in_the_runs_roofline, .timeout = 600)
+{
+    SKIP_WITHOUT_HOOKS();
+    static const char *const phases[] = { "roofline", "roof-rounds" };
+    for (size_t p = 0; p < 2; p++) {
+        char faults[64];
+        snprintf(faults, sizeof faults, "signal=%s@%d", phases[p], SIGTERM);
+        run x = run_roofline_with(faults);
+        cr_expect_eq(x.r.status, 143, "%s: %s", faults, x.r.err);
+        cr_expect(strstr(x.r.err, "interrupted by SIGTERM") != NULL, "%s: %s", faults, x.r.err);
+        cr_assert_not_null(x.doc, "%s: no results file", faults);
+        cr_expect(json_is_true(json_object_get(x.doc, "interrupted")), "%s", faults);
+        static const char *const pats[] = { "seq", "stride:s=2" };
+        for (size_t i = 0; i < 2; i++) {
+            json_t *v = result(&x, pats[i]);
+            cr_expect_str_eq(field(v, "status"), "ok", "%s: %s", faults, pats[i]);
+            cr_expect_str_eq(field(v, "validation"), "ok", "%s: %s", faults, pats[i]);
+        }
+        json_t *roof = json_object_get(json_array_get(json_object_get(x.doc, "runs"), 0), "roofline");
+        cr_assert(json_is_object(roof), "%s: no roofline entry", faults);
+        cr_expect_str_eq(field(roof, "status"), "interrupted", "%s", faults);
+        cr_expect(json_is_true(json_object_get(roof, "interrupted")), "%s", faults);
+        json_t *pf = json_object_get(roof, "peak_fma");
+        cr_expect_eq(json_integer_value(json_object_get(json_object_get(pf, "time_ns"), "count")), 0, "%s", faults);
+        cr_expect(json_is_null(json_object_get(roof, "peak_gflops")), "%s: a figure from no launch", faults);
+        cr_expect_null(x.journal, "%s: the journal outlived the final write", faults);
+        run_free(&x);
+    }
+}
+
+/* bwlab roofline or tune with a signal at `phase`, JSON to a file */
+static run command_with(const char *cmd, const char *phase, int sig, const char *cache_dir)
+{
+    char *dir = tu_temp_dir();
+    cr_assert_not_null(dir);
+    char out[4200], env[512], cache[4300];
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    snprintf(env, sizeof env, "BWLAB_TEST_FAULTS=signal=%s@%d", phase, sig);
+    snprintf(cache, sizeof cache, "BWLAB_CACHE_DIR=%s", cache_dir);
+    run x;
+    if (!strcmp(cmd, "tune"))
+        x.r = tu_exec((const char *[]){ "tune", "--device", "cpu", "--retune", "--size", "8M", "--budget", "2",
+                                        "--format", "json", "--output", out, NULL },
+                      (const char *[]){ env, cache, NULL });
+    else
+        x.r = tu_exec((const char *[]){ "roofline", "--device", "cpu", "--budget", "1", "--format", "json",
+                                        "--output", out, NULL },
+                      (const char *[]){ env, NULL });
+    char *text = NULL;
+    x.doc = NULL;
+    x.journal = NULL;
+    if (bw_file_read(out, &text, NULL, NULL) == BW_OK) {
+        json_error_t je;
+        x.doc = json_loads(text, 0, &je);
+        cr_assert_not_null(x.doc, "%s %s: the results file is not JSON: %s", cmd, phase, je.text);
+    }
+    free(text);
+    tu_rmdir(dir);
+    free(dir);
+    return x;
+}
+
+/* bwlab roofline: SIGINT as it begins and as its rounds begin gives exit
+ * 130 and the document marked interrupted; as the results are written,
+ * the write finishes (a whole document, measured), then exit 130. */
+Test(faults, signal_in_roofline, .timeout = 600)
+{
+    SKIP_WITHOUT_HOOKS();
+    static const char *const phases[] = { "roofline", "roof-rounds", "writing" };
+    for (size_t p = 0; p < 3; p++) {
+        run x = command_with("roofline", phases[p], SIGINT, "");
+        cr_expect_eq(x.r.status, 130, "%s: %s", phases[p], x.r.err);
+        cr_expect(strstr(x.r.err, "interrupted by SIGINT") != NULL, "%s: %s", phases[p], x.r.err);
+        cr_assert_not_null(x.doc, "%s: no results file", phases[p]);
+        json_t *d = json_array_get(json_object_get(x.doc, "devices"), 0);
+        if (p < 2) {
+            cr_expect(json_is_true(json_object_get(x.doc, "interrupted")), "%s", phases[p]);
+            cr_expect_str_eq(field(d, "status"), "interrupted", "%s", phases[p]);
+        } else {
+            cr_expect_str_eq(field(d, "status"), "measured", "%s", phases[p]);
+            cr_expect(json_is_number(json_object_get(d, "peak_gflops")), "%s", phases[p]);
+        }
+        run_free(&x);
+    }
+}
+
+/* bwlab tune: SIGINT as the search begins and as its finals begin gives
+ * exit 130, the document marked interrupted, no winner, and nothing
+ * written to the tuning cache. */
+Test(faults, signal_in_tune, .timeout = 600)
+{
+    SKIP_WITHOUT_HOOKS();
+    static const char *const phases[] = { "tuning", "tune-finals" };
+    for (size_t p = 0; p < 2; p++) {
+        char *cache = tu_temp_dir();
+        cr_assert_not_null(cache);
+        run x = command_with("tune", phases[p], SIGINT, cache);
+        cr_expect_eq(x.r.status, 130, "%s: %s", phases[p], x.r.err);
+        cr_expect(strstr(x.r.err, "interrupted by SIGINT") != NULL, "%s: %s", phases[p], x.r.err);
+        cr_assert_not_null(x.doc, "%s: no results file", phases[p]);
+        cr_expect(json_is_true(json_object_get(x.doc, "interrupted")), "%s", phases[p]);
+        json_t *d = json_array_get(json_object_get(x.doc, "devices"), 0);
+        cr_expect_str_eq(field(d, "status"), "interrupted", "%s", phases[p]);
+        cr_expect(json_is_null(json_object_get(d, "peak_read_gbs")), "%s: a winner from a search cut short", phases[p]);
+        json_t *search = json_object_get(d, "search");
+        cr_expect(json_is_true(json_object_get(search, "interrupted")), "%s", phases[p]);
+        /* the finals begin after the first stage: its candidates were timed */
+        if (p == 1)
+            cr_expect_gt(json_array_size(json_object_get(search, "candidates")), 0, "%s", phases[p]);
+        char path[4300];
+        snprintf(path, sizeof path, "%s/tune.json", cache);
+        cr_expect_neq(access(path, F_OK), 0, "%s: an interrupted search was cached", phases[p]);
+        run_free(&x);
+        tu_rmdir(cache);
+        free(cache);
+    }
 }

@@ -1,6 +1,7 @@
 #include "bench_roofline.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "bw_buf.h"
 #include "bench_kernel.h"
 #include "bw_file.h"
+#include "bw_hook.h"
 #include "ocl_buffer.h"
 #include "ocl_device.h"
 #include "ocl_program.h"
@@ -28,6 +30,18 @@
 #define LAUNCH_SHARE 128.0
 #define MAX_TARGET_NS 5e7
 #define FLOOR_FACTOR 10.0
+/* the buffer is planned so that what follows the calibration is predicted
+ * to take at most this share of the budget left: the prediction reads the
+ * calibration's leading slice, which a cache may serve faster */
+#define PLAN_SHARE 0.8
+/* launches per measurement the plan counts: sizing, validating, rounds */
+#define PLAN_LAUNCHES (2.0 + BENCH_ROOFLINE_MIN_REPS)
+/* launches of about half the target the matrix products take per tile,
+ * and to calibrate their order */
+#define PLAN_MATMUL_LAUNCHES 6.0
+/* sweep points and matrix products are sized while the time used is
+ * within this share of the budget; the rest is the rounds' */
+#define SIZE_SHARE 0.7
 
 double bench_roofline_intensity(uint32_t k)
 {
@@ -78,8 +92,36 @@ typedef struct roof {
     ocl_kernel *peak, *sweep, *matmul;
     ocl_buffer *src, *out, *ma, *mb, *mc;
     uint64_t out_bytes;
+    uint64_t filled;     /* bytes of src holding the source data */
     double t0;
 } roof;
+
+/* the stop flag was set (SIGINT, SIGTERM) */
+static int stopped(const roof *r)
+{
+    return r->o->stop && *r->o->stop;
+}
+
+static double elapsed_s(const roof *r)
+{
+    return bench_now_s() - r->t0;
+}
+
+/* appends a sentence to the result's budget note */
+static void note(bench_roofline_result *res, const char *fmt, ...)
+{
+    size_t len = strlen(res->budget_note);
+    if (len + 3 >= sizeof res->budget_note)
+        return;
+    if (len) {
+        memcpy(res->budget_note + len, "; ", 3);
+        len += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->budget_note + len, sizeof res->budget_note - len, fmt, ap);
+    va_end(ap);
+}
 
 static int preferred_width(const ocl_device_info *d)
 {
@@ -129,18 +171,26 @@ static bw_code build(roof *r, const char *source, bw_error *err)
     return rc;
 }
 
-static bw_code fill_source(roof *r, bw_error *err)
+/* the source data from r->filled up to `bytes`, a chunk at a time (the
+ * stop flag read before each) */
+static bw_code fill_source(roof *r, uint64_t bytes, bw_error *err)
 {
-    uint64_t n = r->o->buffer_bytes / 4;
+    uint64_t n = bytes / 4;
     float *buf = malloc(CHUNK_FLOATS * sizeof *buf);
     if (!buf)
         return bw_error_set(err, BW_E_NOMEM, "out of host memory for the source data");
     bw_code rc = BW_OK;
-    for (uint64_t i0 = 0; i0 < n && rc == BW_OK; i0 += CHUNK_FLOATS) {
+    for (uint64_t i0 = r->filled / 4; i0 < n && rc == BW_OK; i0 += CHUNK_FLOATS) {
+        if (stopped(r)) {
+            rc = BW_E_INTERRUPTED;
+            break;
+        }
         size_t c = n - i0 < CHUNK_FLOATS ? (size_t)(n - i0) : CHUNK_FLOATS;
         for (size_t i = 0; i < c; i++)
             buf[i] = source_value(i0 + i);
         rc = ocl_buffer_write(r->ctx, r->src, 4 * i0, buf, 4 * (uint64_t)c, err);
+        if (rc == BW_OK)
+            r->filled = 4 * (i0 + c);
     }
     free(buf);
     return rc;
@@ -321,6 +371,8 @@ static bw_code size_peak(roof *r, bw_error *err)
     ocl_timing tm = { 0, 0 };
     bw_code rc = BW_OK;
     for (int tries = 0; tries < 5 && rc == BW_OK; tries++) {
+        if (stopped(r))
+            return BW_E_INTERRUPTED;
         rc = launch(r, m, &tm, err);
         /* the first launch pays the device's first-use costs: a short kernel
          * looked long enough and stayed launch-overhead bound */
@@ -347,7 +399,7 @@ static bw_code size_peak(roof *r, bw_error *err)
 static bw_code size_sweep(roof *r, bench_roofline_meas *m, double read_ns, bw_error *err)
 {
     int width = r->res->vector_width;
-    uint64_t full = r->o->buffer_bytes / (4 * VECS * (uint64_t)width);
+    uint64_t full = r->res->buffer_bytes / (4 * VECS * (uint64_t)width);
     uint64_t groups_full = full / m->local;
     double limit = r->res->launch_target_ns > 1.5 * read_ns ? r->res->launch_target_ns : 1.5 * read_ns;
     m->items = full;
@@ -362,6 +414,8 @@ static bw_code size_sweep(roof *r, bench_roofline_meas *m, double read_ns, bw_er
     ocl_timing tm = { 0, 0 };
     bw_code rc = BW_OK;
     for (int tries = 0; tries < 8; tries++) {
+        if (stopped(r))
+            return BW_E_INTERRUPTED;
         account(m, width);
         rc = validate(r, m, &tm, err);
         if (rc != BW_OK)
@@ -399,6 +453,10 @@ static bw_code fill_matrices(roof *r, uint32_t n, bw_error *err)
     bw_code rc = BW_OK;
     for (int w = 0; w < 2 && rc == BW_OK; w++)
         for (uint64_t i0 = 0; i0 < count && rc == BW_OK; i0 += CHUNK_FLOATS) {
+            if (stopped(r)) {
+                rc = BW_E_INTERRUPTED;
+                break;
+            }
             size_t c = count - i0 < CHUNK_FLOATS ? (size_t)(count - i0) : CHUNK_FLOATS;
             for (size_t i = 0; i < c; i++)
                 buf[i] = matrix_value(w, i0 + i);
@@ -507,6 +565,8 @@ static bw_code size_matmuls(roof *r, bw_error *err)
     for (int t = 0; t < BENCH_ROOFLINE_TILES && rc == BW_OK; t++) {
         if (!res->matmul_measured[t])
             continue;
+        if (stopped(r))
+            return BW_E_INTERRUPTED;
         res->matmul[t].n = BENCH_ROOFLINE_MATMUL_CHECK_N;
         rc = check_matmul(r, &res->matmul[t], 1, &tm, err);
     }
@@ -517,6 +577,8 @@ static bw_code size_matmuls(roof *r, bw_error *err)
     bench_roofline_meas *c = &res->matmul[calib];
     uint64_t n = 128;
     for (;;) {
+        if (stopped(r))
+            return BW_E_INTERRUPTED;
         c->n = (uint32_t)n;
         account(c, r->res->vector_width);
         rc = fill_matrices(r, c->n, err);
@@ -534,6 +596,8 @@ static bw_code size_matmuls(roof *r, bw_error *err)
     for (int t = 0; t < BENCH_ROOFLINE_TILES && rc == BW_OK; t++) {
         if (!res->matmul_measured[t])
             continue;
+        if (stopped(r))
+            return BW_E_INTERRUPTED;
         res->matmul[t].n = (uint32_t)n;
         rc = check_matmul(r, &res->matmul[t], 0, &tm, err);
         if (rc == BW_OK && !(tm.event_ns >= r->o->min_launch_ns)) {
@@ -581,19 +645,39 @@ static size_t all_meas(bench_roofline_result *res, bench_roofline_meas **list)
     return n;
 }
 
+/* the fewest samples of any measurement */
+static size_t fewest(bench_roofline_meas *const *list, size_t n)
+{
+    size_t least = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (list[i]->event.count < least)
+            least = list[i]->event.count;
+    return least;
+}
+
+/* Round-robin until the budget ends with at least BENCH_ROOFLINE_MIN_REPS
+ * samples each; once the budget has ended, the first moment every
+ * measurement has one sample stops it, even within a round, and the note
+ * says how many fell short. Too many launches without an event time
+ * (a timer that says 0) end it as well. */
 static bw_code time_rounds(roof *r, bw_error *err)
 {
     bench_roofline_result *res = r->res;
     bench_roofline_meas *list[2 + 32 + BENCH_ROOFLINE_TILES];
     size_t n = all_meas(res, list);
-    for (;;) {
-        int enough = 1;
-        for (size_t i = 0; i < n; i++)
-            if (list[i]->event.count < BENCH_ROOFLINE_MIN_REPS)
-                enough = 0;
-        if (enough && bench_now_s() - r->t0 >= r->o->budget_s)
-            break;
+    size_t launches = 0;
+    int over = 0;
+    while (!over) {
         for (size_t k = 0; k < n; k++) {
+            if (stopped(r))
+                return BW_E_INTERRUPTED;
+            size_t least = fewest(list, n);
+            if (elapsed_s(r) >= r->o->budget_s && least >= 1) {
+                over = 1;
+                break;
+            }
+            if (launches >= 64 * n && least == 0)
+                break; /* reported below */
             /* a different measurement leads each round */
             bench_roofline_meas *m = list[(k + res->rounds) % n];
             ocl_timing tm;
@@ -601,18 +685,38 @@ static bw_code time_rounds(roof *r, bw_error *err)
             if (rc != BW_OK)
                 return rc;
             add_sample(m, tm.event_ns);
+            launches++;
         }
-        res->rounds++;
+        if (!over)
+            res->rounds++;
+        if (launches >= 64 * n && fewest(list, n) == 0)
+            break;
     }
-    for (size_t i = 0; i < n; i++)
+    size_t shorter = 0;
+    for (size_t i = 0; i < n; i++) {
         if (list[i]->event.count == 0)
             return bw_error_set(err, BW_E_RANGE, "%s: no launch gave an event time", bench_roofline_kind_name(list[i]->kind));
+        shorter += list[i]->event.count < BENCH_ROOFLINE_MIN_REPS;
+    }
+    if (shorter)
+        note(res, "%zu of %zu kernels timed fewer than %d times: the budget ended first", shorter, n,
+             BENCH_ROOFLINE_MIN_REPS);
     return BW_OK;
 }
 
 /* the measured roof and the model's at every point */
 static bw_code summarise(bench_roofline_result *res, bw_error *err)
 {
+    /* never timed (an interrupted run): no figure */
+    bench_roofline_meas *list[2 + 32 + BENCH_ROOFLINE_TILES];
+    size_t nm = all_meas(res, list);
+    for (size_t i = 0; i < nm; i++)
+        if (list[i]->event.count == 0) {
+            list[i]->gflops = NAN;
+            list[i]->gbs = NAN;
+        }
+    int peaks = isfinite(res->peak_fma.gflops) && res->peak_fma.gflops > 0 && isfinite(res->peak_read.gbs) &&
+                res->peak_read.gbs > 0;
     res->peak_gflops = res->peak_fma.gflops;
     res->peak_gbs = res->peak_read.gbs;
     res->slope_gbs = 0;
@@ -623,6 +727,10 @@ static bw_code summarise(bench_roofline_result *res, bw_error *err)
             res->slope_gbs = p->gbs;
         if (p->gflops > res->plateau_gflops)
             res->plateau_gflops = p->gflops;
+        if (!peaks) {
+            p->model.attainable_gflops = NAN;
+            continue;
+        }
         bw_code rc = model_roofline_eval(res->peak_gflops, res->peak_gbs, p->intensity, &p->model, err);
         if (rc != BW_OK)
             return rc;
@@ -630,6 +738,10 @@ static bw_code summarise(bench_roofline_result *res, bw_error *err)
     for (int t = 0; t < BENCH_ROOFLINE_TILES; t++) {
         if (!res->matmul_measured[t])
             continue;
+        if (!peaks) {
+            res->matmul[t].model.attainable_gflops = NAN;
+            continue;
+        }
         bw_code rc = model_roofline_tile(res->peak_gflops, res->peak_gbs, res->matmul[t].tile, &res->matmul[t].model,
                                          err);
         if (rc != BW_OK)
@@ -638,6 +750,57 @@ static bw_code summarise(bench_roofline_result *res, bw_error *err)
     res->measured_ridge = res->plateau_gflops / res->slope_gbs;
     res->ridge_intensity = res->peak_gflops / res->peak_gbs;
     return BW_OK;
+}
+
+/* The predicted time, ns, of everything after the calibration on a buffer
+ * of b bytes: the fill of what is not filled yet, then PLAN_LAUNCHES
+ * launches of each kernel (the peak at the target, the read at rr ns per
+ * byte, each sweep point as size_sweep will size it at the peak's rate)
+ * and the matrix products' launches of half the target. fr: fill, ns per
+ * byte. */
+static double predicted_ns(const roof *r, uint64_t b, double rr, double fr)
+{
+    const bench_roofline_result *res = r->res;
+    double target = res->launch_target_ns;
+    double floats = (double)(b / (4 * VECS * (uint64_t)res->vector_width)) * VECS * res->vector_width;
+    double read = rr * 4.0 * floats;
+    double limit = target > 1.5 * read ? target : 1.5 * read;
+    double fill = b > r->filled ? fr * (double)(b - r->filled) : 0;
+    double ns = fill + PLAN_LAUNCHES * (target + read);
+    for (size_t i = 0; i < res->npoints; i++) {
+        double compute = res->peak_gflops > 0 ? 2.0 * (double)(UINT64_C(1) << i) * floats / res->peak_gflops : 0;
+        double t = compute > read ? compute : read;
+        ns += PLAN_LAUNCHES * (t < limit ? t : limit);
+    }
+    return ns + PLAN_MATMUL_LAUNCHES * BENCH_ROOFLINE_TILES * 0.5 * target;
+}
+
+/* The buffer by time: the largest whole number of MiB, at most the one
+ * asked for and at least what is filled, whose predicted time fits
+ * PLAN_SHARE of the budget left. The cut, if any, is noted. */
+static void plan_buffer(roof *r, double rr, double fr)
+{
+    bench_roofline_result *res = r->res;
+    double left_ns = (r->o->budget_s - elapsed_s(r)) * 1e9 * PLAN_SHARE;
+    uint64_t lo = r->filled / MIB, hi = r->o->buffer_bytes / MIB;
+    if (lo < 1)
+        lo = 1;
+    if (predicted_ns(r, hi * MIB, rr, fr) > left_ns) {
+        /* the largest that fits, by bisection: the time grows with the buffer */
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (predicted_ns(r, mid * MIB, rr, fr) <= left_ns)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        res->buffer_bytes = lo * MIB;
+        note(res, "the buffer was cut from %llu MiB to %llu MiB to fit the %.2f s budget (a buffer smaller than the "
+                  "planned working set may be read partly from cache)",
+             (unsigned long long)(r->o->buffer_bytes / MIB), (unsigned long long)lo, r->o->budget_s);
+    } else {
+        res->buffer_bytes = hi * MIB;
+    }
 }
 
 static bw_code measure(roof *r, const char *source, bw_error *err)
@@ -650,6 +813,8 @@ static bw_code measure(roof *r, const char *source, bw_error *err)
         rc = choose_local(r, &local, err);
     if (rc != BW_OK)
         return rc;
+    if (stopped(r))
+        return BW_E_INTERRUPTED;
     const ocl_device_info *d = ocl_context_device(r->ctx);
     uint64_t cu = d->compute_units ? d->compute_units : 1;
     uint64_t peak_out = 4 * local * cu * PEAK_GROUPS_PER_CU * BENCH_ROOFLINE_CHAINS * (uint64_t)res->vector_width;
@@ -658,40 +823,79 @@ static bw_code measure(roof *r, const char *source, bw_error *err)
     rc = ocl_buffer_create(r->ctx, o->buffer_bytes, "src", &r->src, err);
     if (rc == BW_OK)
         rc = ocl_buffer_create(r->ctx, r->out_bytes, "out", &r->out, err);
+    /* calibration: the first slice filled (its rate timed) */
+    uint64_t cal = o->buffer_bytes < BENCH_ROOFLINE_CALIBRATE_BYTES ? o->buffer_bytes : BENCH_ROOFLINE_CALIBRATE_BYTES;
+    double f0 = bench_now_s();
     if (rc == BW_OK)
-        rc = fill_source(r, err);
+        rc = fill_source(r, cal, err);
     if (rc != BW_OK)
         return rc;
+    double fr = (bench_now_s() - f0) * 1e9 / (double)cal;
+    res->buffer_bytes = cal;
     res->peak_fma.kind = BENCH_ROOFLINE_PEAK_FMA;
     res->peak_fma.local = local;
     res->peak_read.kind = BENCH_ROOFLINE_PEAK_READ;
     res->peak_read.local = local;
     rc = size_peak(r, err);
-    if (rc == BW_OK)
-        rc = size_sweep(r, &res->peak_read, 0, err);
     if (rc != BW_OK)
         return rc;
-    /* first estimates for sizing the sweep: one launch each */
+    /* first estimates for the plan and the sweep: the peak once, the read
+     * over the slice twice (the first pays its first use) */
     ocl_timing tm;
     rc = launch(r, &res->peak_fma, &tm, err);
     if (rc != BW_OK)
         return rc;
     res->peak_gflops = tm.event_ns > 0 ? res->peak_fma.flop / tm.event_ns : 0;
-    rc = launch(r, &res->peak_read, &tm, err);
+    uint64_t groups = cal / (4 * VECS * (uint64_t)res->vector_width) / local;
+    res->peak_read.items = (groups ? groups : 1) * local;
+    double best = 0;
+    for (int i = 0; i < 2 && rc == BW_OK; i++) {
+        if (stopped(r))
+            return BW_E_INTERRUPTED;
+        rc = launch(r, &res->peak_read, &tm, err);
+        if (rc == BW_OK && tm.event_ns > 0 && (best == 0 || tm.event_ns < best))
+            best = tm.event_ns;
+    }
+    if (rc != BW_OK)
+        return rc;
+    double rr = best / (4.0 * (double)res->peak_read.items * VECS * res->vector_width);
+    plan_buffer(r, rr, fr);
+    rc = fill_source(r, res->buffer_bytes, err);
+    if (rc == BW_OK)
+        rc = size_sweep(r, &res->peak_read, 0, err);
+    if (rc == BW_OK && stopped(r))
+        rc = BW_E_INTERRUPTED;
+    if (rc == BW_OK)
+        rc = launch(r, &res->peak_read, &tm, err);
     double read_ns = tm.event_ns > 0 ? tm.event_ns : 0;
     for (size_t i = 0; i < res->npoints && rc == BW_OK; i++) {
         bench_roofline_meas *p = &res->points[i];
+        if (i >= 2 && elapsed_s(r) >= SIZE_SHARE * o->budget_s) {
+            /* the rest would leave the rounds no time: the sweep ends here */
+            note(res, "the sweep stops at k = %u (of %u): sizing it used %.0f%% of the budget", p[-1].k,
+                 BENCH_ROOFLINE_MAX_K, 100.0 * SIZE_SHARE);
+            res->npoints = i;
+            break;
+        }
         p->kind = BENCH_ROOFLINE_SWEEP;
         p->local = local;
         p->k = UINT32_C(1) << i;
         rc = size_sweep(r, p, read_ns, err);
     }
-    if (rc == BW_OK)
+    if (rc == BW_OK && elapsed_s(r) >= SIZE_SHARE * o->budget_s) {
+        note(res, "no tiled matrix product: sizing the other kernels used %.0f%% of the budget", 100.0 * SIZE_SHARE);
+        for (int t = 0; t < BENCH_ROOFLINE_TILES; t++) {
+            res->matmul[t].kind = BENCH_ROOFLINE_MATMUL;
+            res->matmul[t].tile = UINT32_C(8) << t;
+            snprintf(res->matmul_skipped[t], sizeof res->matmul_skipped[t],
+                     "sizing the other kernels used %.0f%% of the budget", 100.0 * SIZE_SHARE);
+        }
+    } else if (rc == BW_OK) {
         rc = size_matmuls(r, err);
+    }
+    bw_hook_phase("roof-rounds"); /* test builds only: a signal as the rounds begin */
     if (rc == BW_OK)
         rc = time_rounds(r, err);
-    if (rc == BW_OK)
-        rc = summarise(res, err);
     return rc;
 }
 
@@ -707,6 +911,7 @@ bw_code bench_roofline_run(ocl_context *ctx, const char *source, const bench_roo
     r.ctx = ctx;
     r.o = o;
     r.t0 = bench_now_s();
+    bw_hook_phase("roofline"); /* test builds only: a signal as the roofline begins */
     bw_code rc = BW_OK;
     r.res = calloc(1, sizeof *r.res);
     size_t npoints = 0;
@@ -727,8 +932,21 @@ bw_code bench_roofline_run(ocl_context *ctx, const char *source, const bench_roo
     if (target < FLOOR_FACTOR * o->min_launch_ns)
         target = FLOOR_FACTOR * o->min_launch_ns;
     r.res->launch_target_ns = target;
+    r.res->planned_buffer_bytes = o->buffer_bytes;
     rc = measure(&r, source, err);
-    if (rc != BW_OK)
+    if (rc == BW_E_INTERRUPTED) {
+        /* what was measured stands, marked */
+        r.res->interrupted = 1;
+        if (r.res->buffer_bytes > r.filled)
+            r.res->buffer_bytes = r.filled;
+        bw_error_set(err, BW_E_INTERRUPTED, "the roofline was interrupted after %.1f s", elapsed_s(&r));
+    }
+    if (rc == BW_OK || rc == BW_E_INTERRUPTED) {
+        bw_code sr = summarise(r.res, err);
+        if (sr != BW_OK)
+            rc = sr;
+    }
+    if (rc != BW_OK && rc != BW_E_INTERRUPTED)
         goto fail;
     r.res->total_s = bench_now_s() - r.t0;
     *out = r.res;

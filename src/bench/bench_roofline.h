@@ -22,12 +22,22 @@
  * work-items recomputed with fmaf, bit-exact: OpenCL's fma() is correctly
  * rounded), sized so that a launch takes about the launch target and at
  * least the timing floor, then all are timed round-robin until the budget
- * ends (at least BENCH_ROOFLINE_MIN_REPS launches each). The model
- * (model_roofline) is evaluated at every point from the measured peaks.
- * Never prints. */
+ * ends (at least BENCH_ROOFLINE_MIN_REPS launches each where the budget
+ * allows, at least one). The model (model_roofline) is evaluated at every
+ * point from the measured peaks.
+ * The budget covers the whole measurement, planned by time: after the
+ * build, the first BENCH_ROOFLINE_CALIBRATE_BYTES of the buffer are filled
+ * and one read over them is timed; from those rates and the peak's launch
+ * the largest buffer (whole MiB, at most the one asked for) whose fill,
+ * sizing and minimum rounds are predicted to fit the budget's share is
+ * taken, the rest never filled. What the budget cut (the buffer, launches
+ * below the minimum) is said in budget_note, never silently.
+ * A stop flag (SIGINT, SIGTERM) is read between launches and between
+ * chunks of every fill. Never prints. */
 #ifndef BENCH_ROOFLINE_H
 #define BENCH_ROOFLINE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +51,8 @@ typedef struct ocl_context ocl_context;
 #define BENCH_ROOFLINE_CHAINS 8      /* FMA chains per work-item of rf_peak */
 #define BENCH_ROOFLINE_VECS_PER_ITEM 8 /* float x V vectors each work-item of rf_sweep loads */
 #define BENCH_ROOFLINE_MIN_REPS 3
+/* the leading part of the buffer filled and read first, to time both */
+#define BENCH_ROOFLINE_CALIBRATE_BYTES ((uint64_t)16 << 20)
 #define BENCH_ROOFLINE_MAX_K 1024
 /* the FMA's operands: x = fma(x, A, B) keeps values bounded and away from
  * a fixed point for the iteration counts used */
@@ -80,13 +92,17 @@ typedef struct bench_roofline_meas {
 
 typedef struct bench_roofline_opts {
     uint64_t buffer_bytes; /* the sweep's source buffer: a positive multiple of 1 MiB */
-    double budget_s;       /* the whole measurement, building and validating included */
+    double budget_s;       /* the whole measurement, building, filling and validating included */
     double min_launch_ns;  /* the timing floor (bench_launch_floor_ns) */
+    volatile sig_atomic_t *stop; /* non-zero: stop after the launch or chunk in flight; NULL: never */
 } bench_roofline_opts;
 
 typedef struct bench_roofline_result {
     int vector_width;              /* V of both kernels */
-    uint64_t buffer_bytes;
+    uint64_t buffer_bytes;         /* the buffer filled and read: planned_buffer_bytes, or less to fit the budget */
+    uint64_t planned_buffer_bytes; /* the buffer asked for (opts.buffer_bytes) */
+    int interrupted;               /* the stop flag ended it: measurements without a launch have NaN figures */
+    char budget_note[400];         /* what the budget cut (buffer, launches), or "" */
     double launch_target_ns;       /* the launch length aimed at */
     bench_roofline_meas peak_fma, peak_read;
     bench_roofline_meas *points;   /* the sweep, by ascending intensity */
@@ -120,7 +136,9 @@ bw_code bench_roofline_kernel_load(const char *dir, char **text, char **path, bw
  * BW_E_BUILD, BW_E_OPENCL, BW_E_TOOBIG, BW_E_NOMEM from the device;
  * BW_E_VALIDATION naming the kernel, work-item and values when a kernel's
  * result differs from the host's; BW_E_RANGE when a launch cannot be made
- * to last the timing floor. */
+ * to last the timing floor; BW_E_INTERRUPTED when the stop flag was set,
+ * with *out holding what was measured (interrupted set; figures of
+ * measurements never timed are NaN, the model's too). */
 bw_code bench_roofline_run(ocl_context *ctx, const char *source, const bench_roofline_opts *o,
                            bench_roofline_result **out, bw_error *err);
 void bench_roofline_result_free(bench_roofline_result *r); /* accepts NULL */

@@ -10,6 +10,7 @@
 #include "bw_buf.h"
 #include "bench_kernel.h"
 #include "bw_file.h"
+#include "bw_hook.h"
 #include "ocl_buffer.h"
 #include "ocl_program.h"
 
@@ -101,6 +102,12 @@ typedef struct tuner {
 static double elapsed(const tuner *t)
 {
     return bench_now_s() - t->t0;
+}
+
+/* the stop flag was set (SIGINT, SIGTERM) */
+static int stopped(const tuner *t)
+{
+    return t->o->stop && *t->o->stop;
 }
 
 static void fail(bench_tune_candidate *c, bench_tune_status st, const char *msg)
@@ -258,6 +265,8 @@ static bw_code fill_source(tuner *t, bw_error *err)
     bw_code rc = BW_OK;
     uint64_t words = t->o->buffer_bytes / 4;
     for (uint64_t w = 0; w < words && rc == BW_OK; w += HOST_WORDS) {
+        if (stopped(t))
+            return BW_E_INTERRUPTED;
         size_t n = words - w < HOST_WORDS ? (size_t)(words - w) : HOST_WORDS;
         source_words(t->gen, w, n);
         rc = ocl_buffer_write(t->ctx, t->src, 4 * w, t->gen, 4 * (uint64_t)n, err);
@@ -271,6 +280,8 @@ static bw_code fill_sentinel(tuner *t, ocl_buffer *b, uint64_t bytes, bw_error *
     bw_code rc = BW_OK;
     const uint64_t chunk = 4 * (uint64_t)HOST_WORDS;
     for (uint64_t off = 0; off < bytes && rc == BW_OK; off += chunk) {
+        if (stopped(t))
+            return BW_E_INTERRUPTED;
         uint64_t n = bytes - off < chunk ? bytes - off : chunk;
         bench_fill_sentinel_at((uint8_t *)t->got, off, n);
         rc = ocl_buffer_write(t->ctx, b, off, t->got, n, err);
@@ -284,6 +295,8 @@ static bw_code check_copy(tuner *t, const bench_tune_candidate *c, uint64_t byte
     uint64_t wrong = 0, first = 0, got = 0, want = 0;
     bw_code rc = BW_OK;
     for (uint64_t w = 0; w < bytes / 4 && rc == BW_OK; w += HOST_WORDS) {
+        if (stopped(t))
+            return BW_E_INTERRUPTED;
         size_t n = bytes / 4 - w < HOST_WORDS ? (size_t)(bytes / 4 - w) : HOST_WORDS;
         rc = ocl_buffer_read(t->ctx, t->dst, 4 * w, t->got, 4 * (uint64_t)n, err);
         if (rc != BW_OK)
@@ -354,6 +367,8 @@ static bw_code check_read(tuner *t, const bench_tune_candidate *c, uint64_t G, b
     uint64_t wrong = 0, first = 0, got = 0, want = 0;
     bw_code rc = BW_OK;
     for (uint64_t i0 = 0; i0 < G && rc == BW_OK; i0 += C) {
+        if (stopped(t))
+            return BW_E_INTERRUPTED;
         size_t n = G - i0 < C ? (size_t)(G - i0) : C;
         rc = ocl_buffer_read(t->ctx, t->out, 4 * i0, t->got, 4 * (uint64_t)n, err);
         if (rc != BW_OK)
@@ -432,7 +447,8 @@ static void time_once(tuner *t, size_t i)
 }
 
 /* validates each new candidate, checks one launch against the timing
- * floor, then times them round-robin */
+ * floor, then times them round-robin; returns at once when the stop flag
+ * is set (the candidate in hand neither failed nor validated) */
 static void run_stage(tuner *t, size_t first, size_t count)
 {
     bench_tune_result *r = t->res;
@@ -442,9 +458,15 @@ static void run_stage(tuner *t, size_t first, size_t count)
         bench_tune_candidate *c = &r->cands[i];
         if (c->status != BENCH_TUNE_OK)
             continue;
+        if (stopped(t))
+            return;
         bw_error e = BW_ERROR_INIT;
         ocl_timing tm = { 0, 0 };
         bw_code rc = validate(t, i, vbytes, &e);
+        if (rc == BW_E_INTERRUPTED) {
+            bw_error_clear(&e);
+            return;
+        }
         c->validated = rc == BW_OK;
         if (rc == BW_OK)
             rc = ocl_kernel_run(t->ctx, t->kern[i], c->items, (uint64_t)c->config.local_size, &tm, &e);
@@ -464,6 +486,8 @@ static void run_stage(tuner *t, size_t first, size_t count)
         for (size_t k = 0; k < count; k++) {
             /* a different candidate leads each round */
             size_t i = first + (k + (size_t)rep) % count;
+            if (stopped(t))
+                return;
             if (r->cands[i].status == BENCH_TUNE_OK)
                 time_once(t, i);
         }
@@ -582,6 +606,8 @@ static void finals(tuner *t)
             break;
         for (size_t k = 0; k < nf; k++) {
             size_t i = fin[(k + r->final_rounds) % nf];
+            if (stopped(t))
+                return;
             if (r->cands[i].status == BENCH_TUNE_OK)
                 time_once(t, i);
         }
@@ -600,7 +626,12 @@ static void choose(tuner *t)
         memset(&r->peak[m], 0, sizeof r->peak[m]);
         while ((b = best_of(r, (bench_tune_mode)m)) >= 0) {
             bw_error e = BW_ERROR_INIT;
-            if (t->o->buffer_bytes <= VALIDATE_BYTES || validate(t, (size_t)b, t->o->buffer_bytes, &e) == BW_OK) {
+            bw_code rc = t->o->buffer_bytes <= VALIDATE_BYTES ? BW_OK : validate(t, (size_t)b, t->o->buffer_bytes, &e);
+            if (rc == BW_E_INTERRUPTED) {
+                bw_error_clear(&e);
+                return;
+            }
+            if (rc == BW_OK) {
                 r->best[m] = b;
                 r->peak[m].valid = 1;
                 r->peak[m].config = r->cands[b].config;
@@ -703,8 +734,9 @@ bw_code bench_tune_run(ocl_context *ctx, const char *source, const bench_tune_op
     t.o = o;
     t.t0 = bench_now_s();
     choose_locals(&t);
+    bw_hook_phase("tuning"); /* test builds only: a signal as the search begins */
     bw_code rc = setup(&t, err);
-    for (int stage = 1; rc == BW_OK && stage <= 4; stage++) {
+    for (int stage = 1; rc == BW_OK && stage <= 4 && !stopped(&t); stage++) {
         size_t first = t.res->n;
         long added = plan_stage(&t, stage);
         if (added < 0) {
@@ -728,20 +760,31 @@ bw_code bench_tune_run(ocl_context *ctx, const char *source, const bench_tune_op
             run_stage(&t, first, (size_t)added);
         t.res->stages = stage;
     }
-    if (rc == BW_OK) {
+    if (rc == BW_OK && !stopped(&t)) {
+        bw_hook_phase("tune-finals"); /* test builds only: a signal as the finals begin */
         finals(&t);
+    }
+    if (rc == BW_OK && !stopped(&t))
         choose(&t);
-        if (t.res->best[BENCH_TUNE_READ] < 0 && t.res->best[BENCH_TUNE_COPY] < 0)
-            rc = no_winner(t.res, err);
+    if ((rc == BW_OK || rc == BW_E_INTERRUPTED) && t.res && stopped(&t)) {
+        /* what was measured stands; no winner is chosen from a search cut short */
+        t.res->interrupted = 1;
+        for (int m = 0; m < BENCH_TUNE_MODES; m++) {
+            t.res->best[m] = -1;
+            memset(&t.res->peak[m], 0, sizeof t.res->peak[m]);
+        }
+        rc = bw_error_set(err, BW_E_INTERRUPTED, "the search was interrupted after %.1f s", elapsed(&t));
+    } else if (rc == BW_OK && t.res->best[BENCH_TUNE_READ] < 0 && t.res->best[BENCH_TUNE_COPY] < 0) {
+        rc = no_winner(t.res, err);
     }
     teardown(&t);
-    if (rc != BW_OK) {
+    if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
         bench_tune_result_free(t.res);
         return rc;
     }
     t.res->total_s = elapsed(&t);
     *out = t.res;
-    return BW_OK;
+    return rc;
 }
 
 void bench_tune_result_free(bench_tune_result *r)

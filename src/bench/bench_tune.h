@@ -22,10 +22,15 @@
  * host); the winners are validated again on a launch over the whole
  * buffer. Stages after the first take only as many candidates (the two
  * families alternating) as the cost per candidate so far lets finish
- * within 80% of the budget; the first always runs whole. The search never prints: results come back as data. */
+ * within 80% of the budget; the first always runs whole. A stop flag
+ * (SIGINT, SIGTERM) is read between launches and between the chunks of
+ * every fill and check: the search then ends at once with what it
+ * measured and no winner. The search never prints: results come back as
+ * data. */
 #ifndef BENCH_TUNE_H
 #define BENCH_TUNE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,6 +100,7 @@ typedef struct bench_tune_opts {
     uint64_t buffer_bytes; /* the source (and copy destination) buffer; a multiple of 1 MiB, at least 1 MiB */
     double budget_s;       /* the whole search, building and validating included */
     double min_launch_ns;  /* the timing floor (bench_launch_floor_ns) */
+    volatile sig_atomic_t *stop; /* non-zero: stop after the launch or chunk in flight; NULL: never */
 } bench_tune_opts;
 
 typedef struct bench_tune_result {
@@ -106,6 +112,7 @@ typedef struct bench_tune_result {
     int stages;          /* search stages completed (1..4) */
     size_t final_rounds; /* round-robin rounds among the finalists */
     int budget_ended;    /* stages were skipped for the budget */
+    int interrupted;     /* the stop flag ended the search: no winner was chosen (best -1, peaks not valid) */
     double total_s;      /* wall time of the search */
 } bench_tune_result;
 
@@ -122,7 +129,8 @@ bw_code bench_tune_kernel_load(const char *dir, char **text, char **path, bw_err
  * BW_E_NOMEM when the buffers cannot be had; BW_E_VALIDATION when no
  * candidate of either family validated and timed, with the first failure;
  * BW_E_RANGE when every validated candidate was too short to time (a larger
- * buffer is needed). */
+ * buffer is needed); BW_E_INTERRUPTED when the stop flag was set, with *out
+ * holding the candidates measured so far (interrupted set, no winner). */
 bw_code bench_tune_run(ocl_context *ctx, const char *source, const bench_tune_opts *o,
                        bench_tune_result **out, bw_error *err);
 void bench_tune_result_free(bench_tune_result *r); /* accepts NULL */

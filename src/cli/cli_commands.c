@@ -150,15 +150,19 @@ static const cli_command commands[] = {
       "when a new one is written.\n"
       "Exit status: 0 tuned or cached; 1 a device could not be tuned (every shape failed) or the\n"
       "cache could not be written (the results are still printed); 2 bad input; 3 no OpenCL\n"
-      "platform.\n",
+      "platform; 130/143 SIGINT/SIGTERM (within a launch or a 16 MiB chunk: the shapes measured\n"
+      "so far are written, marked interrupted; no winner is chosen or cached).\n",
       cmd_tune },
     { "roofline", "measure a device's roof: peak FLOP/s, streaming bandwidth and an intensity sweep",
       "bwlab roofline [--device SPEC] [--budget S] [--size BYTES|auto]\n"
       "               [--format table|csv|json|md] [--output FILE] [--kernels DIR]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
       "                      (default: the first GPU, else the first device)\n"
-      "  --budget S          seconds for each device, building and validating included (default 5);\n"
-      "                      every kernel is timed at least 3 times even when that takes longer\n"
+      "  --budget S          seconds for each device, building, filling and validating included\n"
+      "                      (default 5), planned by time: a buffer whose fill and launches would\n"
+      "                      not fit is cut, a sweep whose sizing runs long ends early, and once\n"
+      "                      the budget ends each kernel has 3 timed launches where the time\n"
+      "                      allowed, else at least 1; budget_note says what was cut\n"
       "  --size BYTES|auto   the source buffer, whole MiB (default auto: the working set 'bwlab run'\n"
       "                      plans, 4 x the last-level cache, within the device's limits)\n"
       "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
@@ -181,7 +185,8 @@ static const cli_command commands[] = {
       "and the modeled bound (memory below the ridge, compute above it); per tile GFLOP/s\n"
       "(measured) beside the model's intensity T/4, attainable GFLOP/s and bound.\n"
       "Exit status: 0 measured; 1 a device failed (build, validation, a launch below the timing\n"
-      "floor); 2 bad input; 3 no OpenCL platform.\n",
+      "floor); 2 bad input; 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (within a launch or a\n"
+      "4 MiB chunk: what was measured is written, marked interrupted).\n",
       cmd_roofline },
     { "probe", "infer a device's memory system from measurement: caches, latency, transaction unit, transfers",
       "bwlab probe [--device SPEC] [--quick] [--format table|csv|json|md] [--output FILE]\n"

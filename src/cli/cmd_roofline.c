@@ -9,11 +9,13 @@
 #include "bench_plan.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
+#include "bw_hook.h"
 #include "bw_parse.h"
 #include "cli.h"
 #include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_signal.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
@@ -101,6 +103,7 @@ static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
     ocl_context *ctx = NULL;
     bench_settings settings = bench_settings_default();
     bw_code rc = cli_roofline_opts(d, &settings, s->budget_s, s->size, &o, err);
+    o.stop = &cli_signal_caught;
     if (rc == BW_OK && !s->source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->source, &s->kernel_path, err);
     if (rc == BW_OK)
@@ -108,7 +111,8 @@ static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
     if (rc == BW_OK)
         rc = bench_roofline_run(ctx, s->source, &o, &s->results[k], err);
     ocl_context_free(ctx);
-    if (rc == BW_OK)
+    /* interrupted: what was measured is reported, marked */
+    if (rc == BW_OK || rc == BW_E_INTERRUPTED)
         s->devs[k].result = s->results[k];
     return rc;
 }
@@ -121,6 +125,12 @@ int cmd_roofline(int argc, char **argv)
     s.budget_s = DEFAULT_BUDGET_S;
     int st = parse_args(self, argc, argv, &s);
     bw_error err = BW_ERROR_INIT;
+    /* from here a signal stops the measurement; what was measured is
+     * written, and the handler stays while it is (cli_signal.h) */
+    cli_signal_saved saved;
+    int catching = !st;
+    if (catching)
+        cli_signal_catch(&saved);
     if (st || (st = cli_each_open(self, s.device_spec, &s.each)) != 0)
         goto done;
     size_t n = s.each.ndev;
@@ -134,14 +144,18 @@ int cmd_roofline(int argc, char **argv)
         s.devs[k].device = &s.each.provs.devices[k];
         s.devs[k].is_default = s.each.provs.devices[k].is_default;
         s.devs[k].working_set_source = s.size ? "--size" : "auto";
+        if (cli_signal_caught)
+            continue; /* not measured: reported as not run */
         bw_code rc = measure_device(&s, k, &err);
-        if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
+        if (rc == BW_E_INTERRUPTED)
+            bw_error_clear(&err);
+        else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
             goto done;
     }
     char date[32];
     cli_iso_date(date, sizeof date);
     /* main passed argv + 1: argv[-1] is the program name */
-    report_roofline_meta m = { date, argc + 1, argv - 1, s.budget_s, s.kernel_path };
+    report_roofline_meta m = { date, argc + 1, argv - 1, s.budget_s, s.kernel_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
     switch (s.format) {
@@ -150,14 +164,21 @@ int cmd_roofline(int argc, char **argv)
     case CLI_FORMAT_MD: report_roofline_md(&m, s.devs, n, &b); break;
     default: report_roofline_table(&m, s.devs, n, &b); break;
     }
+    bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
     if (rc == BW_OK)
         rc = cli_write_output(s.output, &b, &err);
     bw_buf_free(&b);
-    if (rc != BW_OK)
+    if (rc != BW_OK) {
         st = cli_fail(self, &err);
-    else if (s.each.any_failed)
+    } else if (cli_signal_caught) {
+        fprintf(stderr, "bwlab roofline: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
+        st = cli_signal_status(st);
+    } else if (s.each.any_failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);
+    }
 done:
+    if (catching)
+        cli_signal_restore(&saved);
     bw_error_clear(&err);
     state_free(&s);
     return st;

@@ -476,7 +476,9 @@ static void lookup_tune(run_state *s)
 /* The short roofline on device k after its patterns, on the run's context:
  * roofline.cl from the run's kernel directory, the buffer `bwlab roofline`
  * takes (cli_roofline_opts; --roofline-size when given) and at most
- * RUN_ROOFLINE_BUDGET_S (the run's --budget when smaller). Sets roofs[k]; fails as bench_roofline_run or
+ * RUN_ROOFLINE_BUDGET_S (the run's --budget when smaller), stopped by a
+ * signal. Sets roofs[k] (also when interrupted: BW_E_INTERRUPTED, what was
+ * measured marked); fails as bench_roofline_run or
  * bench_roofline_kernel_load, with err naming the device. */
 static double run_roofline_budget(const run_state *s)
 {
@@ -488,6 +490,7 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_roofline_opts o;
     bw_code rc = cli_roofline_opts(d, &s->settings, run_roofline_budget(s), s->roofline_size, &o, err);
+    o.stop = &interrupted;
     if (rc == BW_OK && !s->roof_source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->roof_source, &s->roof_path, err);
     if (rc == BW_OK)
@@ -733,6 +736,7 @@ int cmd_run(int argc, char **argv)
     struct sigaction sa, old, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART; /* the writes of the writing phase resume */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
     sigaction(SIGTERM, &sa, &old_term);
@@ -783,7 +787,7 @@ int cmd_run(int argc, char **argv)
             rc = measure_roofline(&s, k, &err);
             if (show)
                 fprintf(stderr, "\r\033[K");
-            if (rc != BW_OK) {
+            if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
                 /* reported beside the patterns' results, which are kept */
                 cli_fail(self, &err);
                 if (!(s.roof_failures[k] = strdup(bw_error_text(&err)))) {
@@ -815,12 +819,14 @@ int cmd_run(int argc, char **argv)
             bw_error_clear(&err);
         }
     }
-    sigaction(SIGINT, &old, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    /* the handler stays while the results are written: a signal then lets
+     * the write finish, and the exit status says it came */
     bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
     print_failures(&s);
     /* main passed argv + 1: argv[-1] is the program name */
     st = write_report(self, &s, argc + 1, argv - 1);
+    sigaction(SIGINT, &old, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     if (!st && interrupted) {
         fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n",
                 interrupted == SIGTERM ? "SIGTERM" : "SIGINT");

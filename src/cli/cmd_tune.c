@@ -12,12 +12,14 @@
 #include "bench_tune.h"
 #include "bench_tune_cache.h"
 #include "bw_format.h"
+#include "bw_hook.h"
 #include "bw_parse.h"
 #include "bwlab_config.h"
 #include "cli.h"
 #include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_signal.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
@@ -147,6 +149,7 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
     o.budget_s = s->budget_s;
     bench_settings settings = bench_settings_default();
     o.min_launch_ns = bench_launch_floor_ns(&settings, d->timer_resolution_ns);
+    o.stop = &cli_signal_caught;
     bw_code rc = buffer_bytes(s, d, &o.buffer_bytes, err);
     if (rc == BW_OK && !s->source)
         rc = bench_tune_kernel_load(NULL, &s->source, &s->kernel_path, err);
@@ -155,7 +158,7 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
     if (rc == BW_OK)
         rc = bench_tune_run(ctx, s->source, &o, &s->results[k], err);
     ocl_context_free(ctx);
-    if (rc != BW_OK)
+    if (rc != BW_OK && rc != BW_E_INTERRUPTED)
         return rc;
     const bench_tune_result *r = s->results[k];
     memset(e, 0, sizeof *e);
@@ -165,6 +168,11 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
     cli_iso_date(e->date, sizeof e->date);
     s->devs[k].entry = e;
     s->devs[k].result = r;
+    if (rc == BW_E_INTERRUPTED) {
+        /* a search cut short chose no winner: the cache keeps what it had */
+        s->devs[k].cache_note = cli_each_note(&s->each, k, "not stored: the search was interrupted");
+        return rc;
+    }
     /* the measurement stands even when the cache cannot keep it */
     bench_tune_key key = bench_tune_key_of(d, BWLAB_VERSION);
     char *aside = NULL;
@@ -214,6 +222,12 @@ int cmd_tune(int argc, char **argv)
     s.budget_s = DEFAULT_BUDGET_S;
     int st = parse_args(self, argc, argv, &s);
     bw_error err = BW_ERROR_INIT;
+    /* from here a signal stops the measurement; what was measured is
+     * written, and the handler stays while it is (cli_signal.h) */
+    cli_signal_saved saved;
+    int catching = !st;
+    if (catching)
+        cli_signal_catch(&saved);
     int io_failed = 0;
     if (st)
         goto done;
@@ -235,11 +249,13 @@ int cmd_tune(int argc, char **argv)
         s.devs[k].device = &s.each.provs.devices[k];
         s.devs[k].is_default = s.each.provs.devices[k].is_default;
         s.devs[k].size_given = s.size != 0;
-        if (from_cache(self, &s, k))
-            continue;
+        if (from_cache(self, &s, k) || cli_signal_caught)
+            continue; /* cached, or not tuned: reported as not run */
         bw_code rc = tune_device(self, &s, k, &err);
         if (rc == BW_E_IO && s.devs[k].result)
             io_failed = 1; /* measured, but not cached: already reported */
+        else if (rc == BW_E_INTERRUPTED)
+            (void)0; /* reported with what it measured */
         else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
             goto done;
         bw_error_clear(&err);
@@ -247,23 +263,30 @@ int cmd_tune(int argc, char **argv)
     char date[32];
     cli_iso_date(date, sizeof date);
     /* main passed argv + 1: argv[-1] is the program name */
-    report_tune_meta m = { date, argc + 1, argv - 1, s.cache_path, s.budget_s, s.kernel_path };
+    report_tune_meta m = { date, argc + 1, argv - 1, s.cache_path, s.budget_s, s.kernel_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
     if (s.format == CLI_FORMAT_JSON)
         rc = report_tune_json(&m, s.devs, n, &b, &err);
     else
         report_tune_table(&m, s.devs, n, &b);
+    bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
     if (rc == BW_OK)
         rc = cli_write_output(s.output, &b, &err);
     bw_buf_free(&b);
-    if (rc != BW_OK)
+    if (rc != BW_OK) {
         st = cli_fail(self, &err);
-    else if (s.each.any_failed)
+    } else if (cli_signal_caught) {
+        fprintf(stderr, "bwlab tune: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
+        st = cli_signal_status(st);
+    } else if (s.each.any_failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);
-    else if (io_failed)
+    } else if (io_failed) {
         st = bw_code_exit_status(BW_E_IO);
+    }
 done:
+    if (catching)
+        cli_signal_restore(&saved);
     bw_error_clear(&err);
     state_free(&s);
     return st;

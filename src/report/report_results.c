@@ -1484,7 +1484,8 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
     int interrupted = 0, noisy = 0;
     json_t *devs = json_array(), *results = json_array();
     for (size_t k = 0; k < n; k++) {
-        interrupted |= runs[k].info->interrupted;
+        /* the patterns' timing, or the short roofline after them */
+        interrupted |= runs[k].info->interrupted || (runs[k].roofline && runs[k].roofline->interrupted);
         noisy |= runs[k].plan && runs[k].info->noisy;
         json_array_append_new(devs, run_json(&runs[k]));
         for (size_t i = 0; runs[k].plan && i < runs[k].plan->n; i++)

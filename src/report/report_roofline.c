@@ -12,6 +12,16 @@ static int ok(double v)
     return isfinite(v) && v > 0;
 }
 
+/* v as %10.2f, or "-" in those 10 columns when it is no number (a kernel
+ * an interrupt left untimed) */
+static void num(bw_buf *out, double v)
+{
+    if (isfinite(v))
+        bw_buf_printf(out, "%10.2f", v);
+    else
+        bw_buf_printf(out, "%10s", "-");
+}
+
 /* "float8" or "float" */
 static void vec_name(char *buf, size_t n, int width)
 {
@@ -22,19 +32,32 @@ static void summary_lines(bw_buf *out, const char *lead, const bench_roofline_re
 {
     char t[12];
     vec_name(t, sizeof t, r->vector_width);
-    bw_buf_printf(out, "%speak compute    %10.2f GFLOP/s  measured: rf_peak, %d FMA chains of %s per work-item, "
-                       "%u iterations, %llu work-items\n",
-                  lead, r->peak_gflops, BENCH_ROOFLINE_CHAINS, t, r->peak_fma.iters,
-                  (unsigned long long)r->peak_fma.items);
-    bw_buf_printf(out, "%speak bandwidth  %10.2f GB/s     measured: rf_sweep with 0 FMAs, a streaming read of ", lead,
-                  r->peak_gbs);
+    bw_buf_printf(out, "%speak compute    ", lead);
+    num(out, r->peak_gflops);
+    bw_buf_printf(out, " GFLOP/s  measured: rf_peak, %d FMA chains of %s per work-item, %u iterations, %llu "
+                       "work-items\n",
+                  BENCH_ROOFLINE_CHAINS, t, r->peak_fma.iters, (unsigned long long)r->peak_fma.items);
+    bw_buf_printf(out, "%speak bandwidth  ", lead);
+    num(out, r->peak_gbs);
+    bw_buf_puts(out, " GB/s     measured: rf_sweep with 0 FMAs, a streaming read of ");
     report_bytes(out, (double)r->buffer_bytes);
     bw_buf_putc(out, '\n');
-    bw_buf_printf(out, "%sridge          %10.2f FLOP/B   modeled: peak compute / peak bandwidth (model_roofline)\n",
-                  lead, r->ridge_intensity);
-    bw_buf_printf(out, "%smeasured ridge %10.2f FLOP/B   measured: sweep plateau %.2f GFLOP/s / sweep slope %.2f "
-                       "GB/s\n",
-                  lead, r->measured_ridge, r->plateau_gflops, r->slope_gbs);
+    bw_buf_printf(out, "%sridge          ", lead);
+    num(out, r->ridge_intensity);
+    bw_buf_puts(out, " FLOP/B   modeled: peak compute / peak bandwidth (model_roofline)\n");
+    bw_buf_printf(out, "%smeasured ridge ", lead);
+    num(out, r->measured_ridge);
+    bw_buf_printf(out, " FLOP/B   measured: sweep plateau %.2f GFLOP/s / sweep slope %.2f GB/s\n", r->plateau_gflops,
+                  r->slope_gbs);
+}
+
+/* what the budget cut and whether an interrupt ended it, one line each */
+static void note_lines(bw_buf *out, const char *lead, const bench_roofline_result *r)
+{
+    if (r->interrupted)
+        bw_buf_printf(out, "%sINTERRUPTED after %.1f s: partial results (\"-\": not timed)\n", lead, r->total_s);
+    if (r->budget_note[0])
+        bw_buf_printf(out, "%sbudget: %s\n", lead, r->budget_note);
 }
 
 void report_roofline_table(const report_roofline_meta *m, const report_roofline_device *devs, size_t n, bw_buf *out)
@@ -49,17 +72,29 @@ void report_roofline_table(const report_roofline_meta *m, const report_roofline_
             bw_buf_printf(out, "FAILED: %s\n", d->failure);
             continue;
         }
+        if (!d->result) {
+            bw_buf_puts(out, "NOT RUN: interrupted before it was measured\n");
+            continue;
+        }
         const bench_roofline_result *r = d->result;
         summary_lines(out, "  ", r);
-        bw_buf_printf(out, "  %zu rounds in %.1f s of a %.1f s budget\n\n", r->rounds, r->total_s, m->budget_s);
+        bw_buf_printf(out, "  %zu rounds in %.1f s of a %.1f s budget\n", r->rounds, r->total_s, m->budget_s);
+        note_lines(out, "  ", r);
+        bw_buf_putc(out, '\n');
         bw_buf_puts(out, "     k  intensity      bytes     GFLOP/s        GB/s  attainable  of roof  bound\n");
         for (size_t i = 0; i < r->npoints; i++) {
             const bench_roofline_meas *p = &r->points[i];
             bw_buf_printf(out, "  %4u  %9.1f  ", p->k, p->intensity);
-            bw_buf_printf(out, "%9.0fM", p->bytes / 1048576.0);
-            bw_buf_printf(out, "  %10.2f  %10.2f  %10.2f  ", p->gflops, p->gbs, p->model.attainable_gflops);
-            report_percent(out, p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops));
-            bw_buf_printf(out, "  %s\n", model_bound_name(p->model.bound));
+            bw_buf_printf(out, "%9.0fM  ", p->bytes / 1048576.0);
+            num(out, p->gflops);
+            bw_buf_puts(out, "  ");
+            num(out, p->gbs);
+            bw_buf_puts(out, "  ");
+            num(out, p->model.attainable_gflops);
+            bw_buf_puts(out, "  ");
+            report_percent(out, p->gflops / p->model.attainable_gflops,
+                           ok(p->model.attainable_gflops) && isfinite(p->gflops));
+            bw_buf_printf(out, "  %s\n", isfinite(p->model.attainable_gflops) ? model_bound_name(p->model.bound) : "-");
         }
         bw_buf_puts(out, "\n  tile     n     GFLOP/s  intensity  attainable  of roof  bound\n");
         for (int t = 0; t < BENCH_ROOFLINE_TILES; t++) {
@@ -68,10 +103,14 @@ void report_roofline_table(const report_roofline_meta *m, const report_roofline_
                 bw_buf_printf(out, "  %4u  not measured: %s\n", p->tile, r->matmul_skipped[t]);
                 continue;
             }
-            bw_buf_printf(out, "  %4u  %4u  %10.2f  %9.2f  %10.2f  ", p->tile, p->n, p->gflops, p->intensity,
-                          p->model.attainable_gflops);
-            report_percent(out, p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops));
-            bw_buf_printf(out, "  %s\n", model_bound_name(p->model.bound));
+            bw_buf_printf(out, "  %4u  %4u  ", p->tile, p->n);
+            num(out, p->gflops);
+            bw_buf_printf(out, "  %9.2f  ", p->intensity);
+            num(out, p->model.attainable_gflops);
+            bw_buf_puts(out, "  ");
+            report_percent(out, p->gflops / p->model.attainable_gflops,
+                           ok(p->model.attainable_gflops) && isfinite(p->gflops));
+            bw_buf_printf(out, "  %s\n", isfinite(p->model.attainable_gflops) ? model_bound_name(p->model.bound) : "-");
         }
     }
     bw_buf_puts(out, "\nk: FMAs per float loaded; intensity: requested FLOP per byte loaded (2k / 4); bytes: "
@@ -95,6 +134,10 @@ void report_roofline_md(const report_roofline_meta *m, const report_roofline_dev
             bw_buf_printf(out, "FAILED: %s\n", d->failure);
             continue;
         }
+        if (!d->result) {
+            bw_buf_puts(out, "NOT RUN: interrupted before it was measured\n");
+            continue;
+        }
         const bench_roofline_result *r = d->result;
         bw_buf_puts(out, "| figure | value | source |\n| --- | ---: | --- |\n");
         bw_buf_printf(out, "| peak compute | %.2f GFLOP/s | measured (rf_peak) |\n", r->peak_gflops);
@@ -102,6 +145,9 @@ void report_roofline_md(const report_roofline_meta *m, const report_roofline_dev
         bw_buf_printf(out, "| ridge | %.2f FLOP/B | modeled (peaks) |\n", r->ridge_intensity);
         bw_buf_printf(out, "| measured ridge | %.2f FLOP/B | measured (sweep plateau / slope) |\n\n",
                       r->measured_ridge);
+        note_lines(out, "- ", r);
+        if (r->interrupted || r->budget_note[0])
+            bw_buf_putc(out, '\n');
         bw_buf_puts(out, "| k | intensity (FLOP/B, requested) | GFLOP/s (measured) | GB/s (measured) | "
                          "attainable GFLOP/s (modeled) | of roof | bound (modeled) |\n"
                          "| ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
@@ -137,9 +183,10 @@ void report_roofline_brief(const report_roofline_device *d, const char *lead, in
         bw_buf_printf(out, "%sroofline FAILED: %.*s\n", lead, (int)strcspn(f, "\n"), f);
         return;
     }
-    bw_buf_printf(out, "%sroofline (measured): peak %.2f GFLOP/s, %.2f GB/s read; ridge %.2f FLOP/byte modeled "
+    bw_buf_printf(out, "%sroofline (measured%s): peak %.2f GFLOP/s, %.2f GB/s read; ridge %.2f FLOP/byte modeled "
                        "from those, %.2f measured\n",
-                  lead, r->peak_gflops, r->peak_gbs, r->ridge_intensity, r->measured_ridge);
+                  lead, r->interrupted ? ", INTERRUPTED: partial" : "", r->peak_gflops, r->peak_gbs,
+                  r->ridge_intensity, r->measured_ridge);
     bw_buf_printf(out, "%s%ssweep of %zu points (k = 1 .. %u FMAs per float) over ", lead, md ? "" : "  ", r->npoints,
                   r->npoints ? r->points[r->npoints - 1].k : 0);
     report_bytes(out, (double)r->buffer_bytes);
@@ -152,6 +199,8 @@ void report_roofline_brief(const report_roofline_device *d, const char *lead, in
             bw_buf_printf(out, "%s T = %u not measured", t ? "," : "", p->tile);
     }
     bw_buf_puts(out, "; bwlab roofline shows each point\n");
+    if (r->budget_note[0])
+        bw_buf_printf(out, "%s%sbudget: %s\n", lead, md ? "" : "  ", r->budget_note);
 }
 
 static void csv_row(bw_buf *out, const report_roofline_device *d, const bench_roofline_meas *p)
@@ -240,7 +289,8 @@ static json_t *point_json(const bench_roofline_meas *p, int width)
     json_object_set_new(o, "attainable_gflops", report_json_real(p->model.attainable_gflops, 1));
     json_object_set_new(o, "fraction_of_roof",
                         report_json_real(p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops)));
-    json_object_set_new(o, "bound", json_string(model_bound_name(p->model.bound)));
+    json_object_set_new(o, "bound", isfinite(p->model.attainable_gflops) ? json_string(model_bound_name(p->model.bound))
+                                                                         : json_null());
     return o;
 }
 
@@ -283,12 +333,18 @@ json_t *report_roofline_entry_json(const report_roofline_device *d)
     json_t *o = json_object();
     if (!o)
         return NULL;
-    json_object_set_new(o, "status", json_string(d->failure ? "failed" : "measured"));
+    json_object_set_new(o, "status", json_string(d->failure                ? "failed"
+                                                 : !d->result              ? "not-run"
+                                                 : d->result->interrupted ? "interrupted"
+                                                                          : "measured"));
     json_object_set_new(o, "failure", d->failure ? json_string(d->failure) : json_null());
     const bench_roofline_result *r = d->result;
     if (!r)
         return o;
+    json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
+    json_object_set_new(o, "budget_note", r->budget_note[0] ? json_string(r->budget_note) : json_null());
     json_object_set_new(o, "buffer_bytes", json_integer((json_int_t)r->buffer_bytes));
+    json_object_set_new(o, "planned_buffer_bytes", json_integer((json_int_t)r->planned_buffer_bytes));
     json_object_set_new(o, "working_set_source",
                         d->working_set_source ? json_string(d->working_set_source) : json_null());
     json_object_set_new(o, "peak_gflops", report_json_real(r->peak_gflops, 1));
@@ -321,9 +377,13 @@ bw_code report_roofline_json(const report_roofline_meta *m, const report_rooflin
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "budget_s", json_real(m->budget_s));
     json_object_set_new(o, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
+    int interrupted = m->interrupted;
     json_t *devs = json_array();
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < n; k++) {
         json_array_append_new(devs, device_json(&d[k]));
+        interrupted |= d[k].result && d[k].result->interrupted;
+    }
+    json_object_set_new(o, "interrupted", json_boolean(interrupted));
     json_object_set_new(o, "devices", devs);
     return report_json_dump(o, out, err);
 }

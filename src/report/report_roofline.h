@@ -30,6 +30,7 @@ typedef struct report_roofline_meta {
     char *const *argv;
     double budget_s;
     const char *kernel_file; /* where roofline.cl was read, or NULL */
+    int interrupted;         /* a signal stopped the command (some device may be not run) */
 } report_roofline_meta;
 
 /* Each writer appends to `out`; the JSON one fails only when out of memory. */

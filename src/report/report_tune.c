@@ -42,12 +42,19 @@ void report_tune_peak_line(bw_buf *out, const char *lead, const bench_tune_entry
 
 static const char *status_of(const report_tune_device *d)
 {
-    return d->failure ? "failed" : d->result ? "tuned" : "cached";
+    return d->failure                  ? "failed"
+           : !d->entry                 ? "not-run"
+           : !d->result                ? "cached"
+           : d->result->interrupted    ? "interrupted"
+                                       : "tuned";
 }
 
-static const char *cand_status(bench_tune_status s)
+/* "not-run": an interrupted search never timed it */
+static const char *cand_status(const bench_tune_result *r, const bench_tune_candidate *c)
 {
-    return s == BENCH_TUNE_OK ? "ok" : s == BENCH_TUNE_FAILED ? "failed" : "not-measurable";
+    if (c->status == BENCH_TUNE_OK && r->interrupted && c->event.count == 0)
+        return "not-run";
+    return c->status == BENCH_TUNE_OK ? "ok" : c->status == BENCH_TUNE_FAILED ? "failed" : "not-measurable";
 }
 
 void report_tune_table(const report_tune_meta *m, const report_tune_device *devs, size_t n, bw_buf *out)
@@ -62,8 +69,15 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
             bw_buf_printf(out, "FAILED: %s\n", d->failure);
             continue;
         }
+        if (!d->entry) {
+            bw_buf_puts(out, "NOT RUN: interrupted before it was tuned\n");
+            continue;
+        }
         const bench_tune_entry *e = d->entry;
         const bench_tune_result *r = d->result;
+        if (r && r->interrupted)
+            bw_buf_printf(out, "INTERRUPTED after %.1f s: the kernel shapes measured so far, no winner chosen\n",
+                          r->total_s);
         if (r) {
             bw_buf_puts(out, "tuned now: ");
             report_bytes(out, (double)e->buffer_bytes);
@@ -81,7 +95,9 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
             const bench_tune_peak *p = &e->peak[mo];
             bw_buf_printf(out, "  peak %-4s  ", bench_tune_mode_name((bench_tune_mode)mo));
             if (!p->valid) {
-                bw_buf_puts(out, "not measured: no kernel shape of this family validated and timed\n");
+                bw_buf_puts(out, r && r->interrupted ? "not chosen: the search was interrupted\n"
+                                                     : "not measured: no kernel shape of this family validated and "
+                                                       "timed\n");
                 continue;
             }
             bw_buf_printf(out, "%8.2f GB/s  measured, with ", p->gbs);
@@ -108,7 +124,7 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
                 else if (c->finalist)
                     bw_buf_puts(out, ", finalist");
             } else {
-                bw_buf_printf(out, "  %8s  %13s  %s", "-", "-", c->failure ? c->failure : cand_status(c->status));
+                bw_buf_printf(out, "  %8s  %13s  %s", "-", "-", c->failure ? c->failure : cand_status(r, c));
             }
             bw_buf_putc(out, '\n');
         }
@@ -132,7 +148,7 @@ static json_t *cand_json(const bench_tune_result *r, size_t i)
     json_object_set_new(o, "layout", json_string(bench_tune_layout_name(c->config.layout)));
     json_object_set_new(o, "items", json_integer((json_int_t)c->items));
     json_object_set_new(o, "requested_bytes", json_real(c->requested_bytes));
-    json_object_set_new(o, "status", json_string(cand_status(c->status)));
+    json_object_set_new(o, "status", json_string(cand_status(r, c)));
     json_object_set_new(o, "validation", c->validated ? json_string("ok")
                                                       : c->failure ? json_string(c->failure) : json_null());
     json_object_set_new(o, "failure", c->status != BENCH_TUNE_OK && c->failure ? json_string(c->failure) : json_null());
@@ -186,6 +202,7 @@ static json_t *device_json(const report_tune_meta *m, const report_tune_device *
     json_object_set_new(s, "stages", json_integer(r->stages));
     json_object_set_new(s, "final_rounds", json_integer((json_int_t)r->final_rounds));
     json_object_set_new(s, "budget_ended", json_boolean(r->budget_ended));
+    json_object_set_new(s, "interrupted", json_boolean(r->interrupted));
     json_t *cs = json_array();
     for (size_t i = 0; i < r->n; i++)
         json_array_append_new(cs, cand_json(r, i));
@@ -202,9 +219,13 @@ bw_code report_tune_json(const report_tune_meta *m, const report_tune_device *d,
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "cache_file", json_string(m->cache_file));
     json_object_set_new(o, "kernel_file", m->kernel_file ? json_string(m->kernel_file) : json_null());
+    int interrupted = m->interrupted;
     json_t *devs = json_array();
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < n; k++) {
         json_array_append_new(devs, device_json(m, &d[k]));
+        interrupted |= d[k].result && d[k].result->interrupted;
+    }
+    json_object_set_new(o, "interrupted", json_boolean(interrupted));
     json_object_set_new(o, "devices", devs);
     return report_json_dump(o, out, err);
 }

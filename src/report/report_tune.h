@@ -36,6 +36,7 @@ typedef struct report_tune_meta {
     const char *cache_file; /* the cache's path */
     double budget_s;
     const char *kernel_file; /* where stream.cl was read, or NULL */
+    int interrupted;         /* a signal stopped the command (some device may be not run) */
 } report_tune_meta;
 
 void report_tune_table(const report_tune_meta *m, const report_tune_device *d, size_t n, bw_buf *out);

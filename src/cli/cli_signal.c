@@ -1,0 +1,41 @@
+#include "cli_signal.h"
+
+#include <string.h>
+
+volatile sig_atomic_t cli_signal_caught;
+
+static void on_signal(int sig)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+    cli_signal_caught = sig;
+}
+
+void cli_signal_catch(cli_signal_saved *saved)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &saved->intr);
+    sigaction(SIGTERM, &sa, &saved->term);
+}
+
+void cli_signal_restore(const cli_signal_saved *saved)
+{
+    sigaction(SIGINT, &saved->intr, NULL);
+    sigaction(SIGTERM, &saved->term, NULL);
+}
+
+int cli_signal_status(int status)
+{
+    return cli_signal_caught ? 128 + cli_signal_caught : status;
+}
+
+const char *cli_signal_name(void)
+{
+    return cli_signal_caught == SIGTERM ? "SIGTERM" : "SIGINT";
+}
