@@ -9,9 +9,14 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
+#include <pty.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench_probe.h"
 #include "bench_probe_cache.h"
@@ -865,4 +870,126 @@ Test(probe_levels, amd_epyc_recorded_here)
     /* memory: the recorded 110-154 ns, well above the last level */
     cr_expect_gt(r->levels[r->n_levels].latency_ns, 100, "%g", r->levels[r->n_levels].latency_ns);
     free(r);
+}
+
+/* ---- signals ---- */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* occurrences of needle in the text read so far (a progress line per point) */
+static size_t count_of(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Runs `bwlab probe --quick` on a terminal (its progress line names the
+ * phase and point), sends sig once `phase` has been drawn `times` times,
+ * and returns the seconds from the signal to the exit; *status gets the
+ * wait status. The JSON goes to out. */
+static double probe_signalled(const char *out, const char *cache_dir, const char *phase, size_t times, int sig,
+                              int *status)
+{
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    int master = -1;
+    pid_t pid = forkpty(&master, NULL, NULL, NULL);
+    cr_assert_geq(pid, 0, "forkpty failed");
+    if (pid == 0) {
+        setenv("BWLAB_CACHE_DIR", cache_dir, 1);
+        execl(exe, exe, "probe", "--device", "cpu", "--quick", "--format", "json", "--output", out, (char *)NULL);
+        _exit(127);
+    }
+    static char seen[1 << 20];
+    size_t len = 0;
+    double sent = 0;
+    for (;;) {
+        ssize_t n = read(master, seen + len, sizeof seen - 1 - len);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        seen[len] = '\0';
+        if (!sent && count_of(seen, phase) >= times) {
+            kill(pid, sig);
+            sent = now_s();
+        }
+        if (len > sizeof seen - 4096)
+            len = 0; /* the progress lines only: keep reading */
+    }
+    cr_assert_eq(waitpid(pid, status, 0), pid);
+    double took = now_s() - sent;
+    close(master);
+    cr_assert(sent > 0, "the probe ended before its '%s' was drawn %zu times (wait status %d)", phase, times, *status);
+    return took;
+}
+
+Test(cli_probe, a_signal_stops_every_phase_within_a_second_and_keeps_what_was_measured, .timeout = 300)
+{
+    static const struct {
+        const char *phase;
+        size_t times;
+        int sig;
+    } cases[] = {
+        { "cache and latency ladder", 6, SIGTERM }, /* mid-ladder: 5 points measured, the sixth under way */
+        { "transaction granularity", 2, SIGINT },
+        { "transfers", 2, SIGTERM },
+    };
+    char *dir = tu_temp_dir();
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char out[4200];
+        snprintf(out, sizeof out, "%s/probe-%zu.json", dir, c);
+        int status = 0;
+        double took = probe_signalled(out, dir, cases[c].phase, cases[c].times, cases[c].sig, &status);
+        cr_expect(WIFEXITED(status), "%s: killed by the signal instead of writing the results", cases[c].phase);
+        cr_expect_eq(WEXITSTATUS(status), 128 + cases[c].sig, "%s: exit %d", cases[c].phase, WEXITSTATUS(status));
+        /* within a second of the signal, and the output written: 2 s
+         * leaves the write and a busy host their share */
+        cr_expect_lt(took, 2.0, "%s: %.2f s from the signal to the exit", cases[c].phase, took);
+        char *text = NULL;
+        cr_assert_eq(bw_file_read(out, &text, NULL, NULL), BW_OK, "%s: no output file", cases[c].phase);
+        json_t *j = parse(text);
+        free(text);
+        cr_expect(json_is_true(json_object_get(j, "interrupted")), "%s", cases[c].phase);
+        json_t *d = json_array_get(json_object_get(j, "devices"), 0);
+        cr_expect(json_is_true(json_object_get(d, "interrupted")), "%s", cases[c].phase);
+        cr_expect_str_eq(json_string_value(json_object_get(d, "interrupted_in")), cases[c].phase);
+        cr_expect(strstr(json_string_value(json_object_get(d, "cache_note")), "not stored: the probe was interrupted"),
+                  "%s", json_string_value(json_object_get(d, "cache_note")));
+        size_t points = json_array_size(json_object_get(d, "ladder"));
+        if (c == 0) {
+            /* the points measured before the signal, at least five, and no
+             * level from a partial ladder */
+            cr_expect_geq(points, 5, "%zu points", points);
+            cr_expect_lt(points, 29, "%zu points: the ladder was cut short", points);
+            cr_expect_eq(json_array_size(json_object_get(d, "cache_levels")), 0);
+            cr_expect(json_is_null(json_object_get(d, "memory")));
+            for (size_t i = 0; i < points; i++)
+                cr_expect_gt(json_number_value(json_object_get(json_array_get(json_object_get(d, "ladder"), i),
+                                                               "read_gbs")),
+                             0, "point %zu was measured", i);
+            cr_expect_eq(json_array_size(json_object_get(d, "transfers")), 0);
+        } else {
+            /* the whole ladder came before: its levels stand */
+            cr_expect_gt(json_array_size(json_object_get(d, "cache_levels")), 0, "%s", cases[c].phase);
+            cr_expect(json_is_null(json_object_get(d, "launch_latency_us")), "%s", cases[c].phase);
+        }
+        if (c == 1)
+            cr_expect_eq(json_array_size(json_object_get(json_object_get(d, "granularity"), "stride_sweep")), 0);
+        if (c == 2) /* some copies finished, fewer than the 40 of a whole quick probe */
+            cr_expect_lt(json_array_size(json_object_get(d, "transfers")), 40);
+        json_decref(j);
+    }
+    /* nothing was stored in the probe cache */
+    char cache[4300];
+    snprintf(cache, sizeof cache, "%s/probe.json", dir);
+    cr_expect_eq(access(cache, F_OK), -1, "an interrupted probe is not stored");
+    tu_rmdir(dir);
+    free(dir);
 }

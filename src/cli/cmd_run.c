@@ -777,8 +777,10 @@ int cmd_run(int argc, char **argv)
             rc = bench_probe_run(s.ctx[k], &po, &s.xfers[k], &err);
             if (show)
                 fprintf(stderr, "\r\033[K");
-            if (rc == BW_E_INTERRUPTED)
+            if (rc == BW_E_INTERRUPTED) {
+                s.infos[k].interrupted = 1; /* the transfers are partial: the run says so */
                 rc = BW_OK;
+            }
             if (rc != BW_OK) {
                 cli_fail(self, &err);
                 if (!(s.xfer_failures[k] = strdup(bw_error_text(&err)))) {

@@ -339,12 +339,12 @@ static size_t curve_knees(const double *y, size_t n, double min_ratio, int seen,
     size_t m = 0;
     for (size_t s = 0; s + 1 < steps; s++) {
         size_t e = f.end[s];
-        double lo = f.level[0][s], hi = f.level[0][s + 1], mid = sqrt(lo * hi);
+        double lo = f.level[0][s], hi = f.level[0][s + 1], r = sqrt(min_ratio);
         k[m].end = e;
         k[m].seen = seen;
         k[m].step = lo > 0 ? hi / lo : 0;
         /* each plateau has at least 2 points: e - 1 and e + 2 exist */
-        k[m].persists = y[e - 1] < mid && y[e] < mid && y[e + 1] > mid && y[e + 2] > mid;
+        k[m].persists = y[e - 1] * r <= hi && y[e] * r <= hi && y[e + 1] >= lo * r && y[e + 2] >= lo * r;
         m++;
     }
     return m;
@@ -447,6 +447,8 @@ void model_fit_match_caches(const uint64_t *last, const uint64_t *next, const do
         double bd = INFINITY;
         for (size_t k = from; k < n_levels; k++) {
             double d = log_gap(host[h], last[k], next[k] > last[k] ? next[k] : last[k]);
+            if (last[k] > host[h])
+                d *= 2; /* a plateau past the cache's size holds what it cannot: the farther match */
             if (d < bd - 1e-9 || (fabs(d - bd) <= 1e-9 && step[k] > step[best])) {
                 bd = d;
                 best = k;

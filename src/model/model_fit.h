@@ -57,9 +57,10 @@ size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double
  *  - it holds in both ladders: the other curve has a knee at the same
  *    point or a neighbouring one (the two become one knee, at b's place),
  *    or
- *  - it persists across neighbouring points in its own curve: the two
- *    raw (unsmoothed) points before the knee are below the geometric
- *    middle of the two plateaus' medians and the two after are above it.
+ *  - it persists across neighbouring points in its own curve: each of
+ *    the two raw (unsmoothed) points after the knee is at least
+ *    sqrt(min_ratio) above the lower plateau's median, and each of the
+ *    two before at least that factor below the upper one's.
  * A knee that is neither (one noisy point, a wiggle the smoothing let
  * through) is dropped and its plateaus merge. At most
  * MODEL_FIT_MAX_STEPS - 1 knees are kept, the first ones. out gets the
@@ -79,8 +80,11 @@ int model_fit_size_agrees(uint64_t c, uint64_t last, uint64_t next);
 /* Pairs the host's caches (sizes host[0..n_host), smallest level first)
  * with the measured levels (plateaus ending at last[k], next point
  * next[k], step factor step[k]), in order: each cache goes to the level
- * nearest it on a log scale (distance 0 inside [last, next]; ties to the
- * larger step) among the levels after the previous cache's. match[k]
+ * nearest it on a log scale (distance 0 inside [last, next], counted
+ * twice for a plateau that ends past the cache's size: a set larger than
+ * a cache cannot stay in it, while a knee a little before the size is
+ * common; ties to the larger step) among the levels after the previous
+ * cache's. match[k]
  * gets the host cache's index for level k, or -1 when none went to it;
  * a cache left with no level after the previous one's is unmatched. */
 void model_fit_match_caches(const uint64_t *last, const uint64_t *next, const double *step, size_t n_levels,

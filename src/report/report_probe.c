@@ -151,8 +151,16 @@ void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out)
                       t->blocking ? "blocking" : "non-blocking", bw_buf_str(&s), t->gbs, t->us);
         bw_buf_free(&s);
     }
-    bw_buf_printf(out, "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
-                  r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
+    if (!r->n_transfers)
+        bw_buf_puts(out, "  small-transfer latency: not measured (interrupted before the first copy)\n");
+    else
+        bw_buf_printf(out,
+                      "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
+                      r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
+    if (!r->launches) {
+        bw_buf_puts(out, "launch latency: not measured (interrupted before it was)\n");
+        return;
+    }
     bw_buf_printf(out,
                   "launch latency (measured, empty kernel, median of %u): %.1f us wall clock enqueue to end; "
                   "events: %.1f us queued to start, %.1f us queued to end\n",
@@ -257,7 +265,9 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
                           (long long)r->units[k], 100 * r->stride_fit[k].rms_rel, 100 * r->stride_fit[k].rel,
                           100 * r->offset_fit[k].rms_rel, 100 * r->offset_fit[k].rel, k == b ? "   <- best" : "");
     }
-    if (r->n_points) {
+    if (r->n_points && !r->lanes_why[0])
+        bw_buf_puts(out, "\nwarp width and banks: not measured (interrupted before them)\n");
+    else if (r->n_points) {
         bw_buf_printf(out, "\nwarp width: ");
         if (r->inferred_lanes)
             bw_buf_printf(out, "%lld lanes (measured; the profile's W is %d): %s\n", (long long)r->inferred_lanes,
