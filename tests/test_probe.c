@@ -9,9 +9,14 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
+#include <pty.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench_probe.h"
 #include "bench_probe_cache.h"
@@ -488,8 +493,9 @@ static bench_probe_result *made_result(void)
     }
     r->n_levels = 1;
     r->have_memory = 1;
-    r->levels[0] = (bench_probe_level){ 8192, 90, 1.5, 2.5 };
-    r->levels[1] = (bench_probe_level){ 0, 30, 3.5, 4.5 };
+    r->levels[0] = (bench_probe_level){ .size_bytes = 8192, .read_gbs = 90, .latency_ns = 1.5, .latency_cu_ns = 2.5,
+                                        .next_bytes = 16384, .seen = MODEL_FIT_SEEN_B, .step = 2, .host_match = -1 };
+    r->levels[1] = (bench_probe_level){ .read_gbs = 30, .latency_ns = 3.5, .latency_cu_ns = 4.5, .host_match = -1 };
     r->chase_valid = 1;
     r->n_strides = 2;
     r->stride_x[0] = 4;
@@ -523,7 +529,7 @@ Test(probe_report, json_contract_keys_and_nulls)
     bench_probe_result *r = made_result();
     report_probe_device dv = { &d, 1, r, NULL, NULL };
     char *argv[] = { "bwlab", "probe", NULL };
-    report_probe_meta m = { "2026-01-01T00:00:00Z", 2, argv, "/tmp/x/probe.json" };
+    report_probe_meta m = { "2026-01-01T00:00:00Z", 2, argv, "/tmp/x/probe.json", 0 };
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(report_probe_json(&m, &dv, 1, &b, &err), BW_OK);
@@ -608,4 +614,382 @@ Test(probe_fit, log_ratio_is_scale_free)
     cr_expect(fabs(model_fit_log_ratio_sse(f, z, 4) - s) < 1e-12);
     y[2] = 0;
     cr_expect(isinf(model_fit_log_ratio_sse(f, y, 4)));
+}
+
+/* ---- the level rule on hand-made and recorded ladders ---- */
+
+Test(probe_levels, a_knee_that_does_not_persist_is_a_level_only_in_both_ladders)
+{
+    /* 1 ns, then one point at 2 ns, one back at 1.15, then 2 ns: the
+     * running median keeps a knee after point 6 (1, ..., 1.15 | 2, ...),
+     * but of the two raw points after it 1.15 is not sqrt(1.5) = 1.22
+     * above the lower plateau's 1: it does not persist, so alone it is no
+     * level */
+    double y[12] = { 1, 1, 1, 1, 1, 1, 2.0, 1.15, 2.0, 2.0, 2.0, 2.0 };
+    double flat[12] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+    model_fit_ladder f;
+    cr_expect_eq(model_fit_ladder_split(y, NULL, 12, 1.5, 5, &f), 2, "the split alone sees the knee");
+    cr_expect_eq(f.end[0], 6);
+    cr_expect_eq(model_fit_ladder_levels(flat, y, 12, 1.5, &f), 1, "one ladder, not persisting: no level");
+    cr_expect_eq(model_fit_ladder_levels(y, NULL, 12, 1.5, &f), 1, "alone: no level");
+    /* the same knee in the other ladder, one point later (its own second
+     * point is 2 as well): both ladders show it, so it stands, at the
+     * latency's place */
+    double a[12] = { 1, 1, 1, 1, 1, 1, 1, 2.0, 2.0, 2.0, 2.0, 2.0 };
+    cr_expect_eq(model_fit_ladder_levels(a, y, 12, 1.5, &f), 2);
+    cr_expect_eq(f.end[0], 6);
+    cr_expect_eq(f.seen[0], MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
+    cr_expect_eq(f.seen[1], 0);
+    /* a persisting knee in one ladder alone stands */
+    cr_expect_eq(model_fit_ladder_levels(flat, a, 12, 1.5, &f), 2);
+    cr_expect_eq(f.end[0], 6);
+    cr_expect_eq(f.seen[0], MODEL_FIT_SEEN_B);
+    cr_expect(fabs(f.step[0] - 2) < 1e-12, "step %g", f.step[0]);
+}
+
+Test(probe_levels, one_noisy_bandwidth_point_is_no_level)
+{
+    /* 52 GB/s throughout but one 42.5 (issue 15's 1 MiB point), latency
+     * flat: no knee at all */
+    double inv[16], lat[16];
+    for (int i = 0; i < 16; i++) {
+        inv[i] = 1 / (i == 8 ? 42.5 : 52.0);
+        lat[i] = 5;
+    }
+    model_fit_ladder f;
+    cr_expect_eq(model_fit_ladder_levels(inv, lat, 16, 1.5, &f), 1);
+    cr_expect_eq(model_fit_ladder_levels(inv, NULL, 16, 1.5, &f), 1);
+}
+
+Test(probe_levels, sizes_agree_within_a_factor_two_of_the_knee)
+{
+    /* plateau to 32 KiB, next point 45.25 KiB: 48 KiB is past the next
+     * point by 1.06 (agrees), 16 KiB half the last point (agrees), 8 KiB
+     * a quarter (no), 90.5 KiB twice the next point (agrees), 91 KiB (no) */
+    uint64_t last = 32768, next = 46336;
+    cr_expect(model_fit_size_agrees(49152, last, next));
+    cr_expect(model_fit_size_agrees(16384, last, next));
+    cr_expect(!model_fit_size_agrees(8192, last, next));
+    cr_expect(model_fit_size_agrees(92672, last, next));
+    cr_expect(!model_fit_size_agrees(93184, last, next));
+    cr_expect(!model_fit_size_agrees(0, last, next));
+}
+
+Test(probe_levels, caches_pair_with_the_nearest_level_in_order)
+{
+    /* levels [16, 22.75] KiB, [90.5, 128] KiB, [1, 1.41] MiB and host
+     * caches 48 KiB, 1 MiB: 48 KiB is 2.11 x past the first (log 0.75)
+     * and 1.89 x below the second, which ends past it (log 0.63, counted
+     * twice: 1.27): the first. 1 MiB lies inside the third */
+    uint64_t last[3] = { 16384, 92672, 1048576 }, next[3] = { 23296, 131072, 1482752 };
+    double step[3] = { 1.8, 1.5, 3.9 };
+    uint64_t host[2] = { 49152, 1048576 };
+    int m[3];
+    model_fit_match_caches(last, next, step, 3, host, 2, m);
+    cr_expect_eq(m[0], 0);
+    cr_expect_eq(m[1], -1);
+    cr_expect_eq(m[2], 1);
+    /* a third cache with no level after the second's: unmatched */
+    uint64_t host3[3] = { 49152, 1048576, 33554432 };
+    model_fit_match_caches(last, next, step, 3, host3, 3, m);
+    cr_expect_eq(m[2], 1);
+}
+
+/* a recorded ladder (tests/data/ladders) as the probe's result */
+static bench_probe_result *ladder_file(const char *name)
+{
+    char path[4200], *text = NULL;
+    snprintf(path, sizeof path, "%s/tests/data/ladders/%s", tu_source_root(), name);
+    cr_assert_eq(bw_file_read(path, &text, NULL, NULL), BW_OK, "%s", path);
+    json_t *j = parse(text);
+    free(text);
+    bench_probe_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    r->is_cpu = 1;
+    r->chase_valid = json_is_true(json_object_get(j, "chase_valid"));
+    r->device_cache_bytes = (uint64_t)json_integer_value(json_object_get(j, "device_cache_bytes"));
+    json_t *hc = json_object_get(j, "host_caches"), *v;
+    size_t i;
+    json_array_foreach(hc, i, v) {
+        r->host_caches[i].level = (int)json_integer_value(json_object_get(v, "level"));
+        r->host_caches[i].size_bytes = (uint64_t)json_integer_value(json_object_get(v, "size_bytes"));
+        r->n_host_caches = i + 1;
+    }
+    json_t *lad = json_object_get(j, "ladder");
+    json_array_foreach(lad, i, v) {
+        r->points[i].bytes = (uint64_t)json_integer_value(json_object_get(v, "bytes"));
+        r->points[i].read_gbs = json_number_value(json_object_get(v, "read_gbs"));
+        r->points[i].latency_ns = json_number_value(json_object_get(v, "latency_ns"));
+        r->points[i].latency_cu_ns = json_number_value(json_object_get(v, "latency_per_cu_ns"));
+        r->n_points = i + 1;
+    }
+    json_decref(j);
+    bench_probe_levels(r);
+    return r;
+}
+
+static char *level_words(const bench_probe_result *r, size_t k)
+{
+    bw_buf b = BW_BUF_INIT;
+    report_probe_level_agreement(&b, r, k);
+    char *s = strdup(bw_buf_str(&b));
+    bw_buf_free(&b);
+    return s;
+}
+
+static char *device_words(const bench_probe_result *r)
+{
+    bw_buf b = BW_BUF_INIT;
+    report_probe_device_cache_agreement(&b, r);
+    char *s = strdup(bw_buf_str(&b));
+    bw_buf_free(&b);
+    return s;
+}
+
+#define KIB_ ((uint64_t)1024)
+#define MIB_ (KIB_ * KIB_)
+
+Test(probe_levels, intel_xeon_reconstructed_from_issue_15)
+{
+    /* Worked by hand from the file's values (its note):
+     * latency 1.9-2.1 ns at 4..32 KiB, 4.0-7.0 at 45.25..724 KiB, 15-19 at
+     * 1..2 MiB, 33-62 at 2.83..45.25 MiB, 157-162 from 64 MiB: plateau
+     * medians about 2.0, 5.4, 17, 50, 159, each step 2.7 x or more; no
+     * cut inside a band reaches 1.5 x (the widest, 4.0 to 7.0, has
+     * sub-medians at most 1.4 x apart), and 2.83 MiB's 33 ns is nearer
+     * the band above (log 3.50 against 2.83 and 3.9). Every knee
+     * persists: the two points after each are at least 1.22 x the lower
+     * median (4.0, 4.3 > 2.4; 15, 17 > 6.6; 33, 40 > 21; 159, 157 > 61)
+     * and the two before at least 1.22 x below the upper one.
+     * Bandwidth: 52 GB/s everywhere but the one 42.5 at 1 MiB (the
+     * running median removes it), then 14 from 64 MiB: one knee, after
+     * 45.25 MiB, the latency's last one: seen in both. */
+    bench_probe_result *r = ladder_file("intel-xeon-207-reconstructed.json");
+    cr_assert_eq(r->n_levels, 4, "levels %zu", r->n_levels);
+    cr_expect(r->have_memory);
+    uint64_t want[4] = { 32 * KIB_, 724 * KIB_, 2 * MIB_, 47453184 /* 45.25 MiB */ };
+    int seen[4] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B };
+    for (size_t k = 0; k < 4; k++) {
+        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
+                     (unsigned long long)r->levels[k].size_bytes);
+        cr_expect_eq(r->levels[k].seen, seen[k], "L%zu seen %d", k + 1, r->levels[k].seen);
+        cr_expect(fabs(r->levels[k].read_gbs - 52) < 1e-9, "L%zu %g GB/s", k + 1, r->levels[k].read_gbs);
+    }
+    /* the smoothed medians: 2.0 (four of seven at 2.0), 5.4 (the ramp's
+     * middle), 17, and 159 for memory (157..162) */
+    cr_expect(fabs(r->levels[0].latency_ns - 2.0) < 1e-9, "%g", r->levels[0].latency_ns);
+    cr_expect(fabs(r->levels[1].latency_ns - 5.4) < 1e-9, "%g", r->levels[1].latency_ns);
+    cr_expect(fabs(r->levels[2].latency_ns - 17) < 1e-9, "%g", r->levels[2].latency_ns);
+    cr_expect(fabs(r->levels[4].latency_ns - 159) < 1e-9, "%g", r->levels[4].latency_ns);
+    cr_expect(fabs(r->levels[4].read_gbs - 14) < 1e-9, "%g", r->levels[4].read_gbs);
+    /* pairing: 48 KiB is 1.06 x past [32, 45.25] KiB (L1); 2 MiB lies in
+     * [2, 2.83] MiB (L3, not L2's [724 KiB, 1 MiB], 2 x away); 300 MiB
+     * goes to L4 but is 4.7 x past [45.25, 64] MiB: a disagreement */
+    cr_expect_eq(r->levels[0].host_match, 0);
+    cr_expect_eq(r->levels[1].host_match, -1);
+    cr_expect_eq(r->levels[2].host_match, 1);
+    cr_expect_eq(r->levels[3].host_match, 2);
+    const char *words[4] = {
+        "agrees with the host's L1 (48 KiB)",
+        "matches no cache the host reports (L1 48 KiB, L2 2 MiB, L3 300 MiB): a step of the latency ladder",
+        "agrees with the host's L2 (2 MiB)",
+        "the host reports L3 300 MiB; dependent loads leave this level at about 45 MiB",
+    };
+    for (size_t k = 0; k < 4; k++) {
+        char *w = level_words(r, k);
+        cr_expect_str_eq(w, words[k], "L%zu", k + 1);
+        free(w);
+    }
+    char *dw = device_words(r);
+    cr_expect_str_eq(dw, "the device reports 300 MiB; dependent loads leave the cache at about 45 MiB");
+    free(dw);
+    /* the issue's levels (1 MiB, 2 MiB as L2 and L3) are not these */
+    for (size_t k = 0; k < r->n_levels; k++)
+        cr_expect_neq(r->levels[k].size_bytes, MIB_, "no level ends at the noisy 1 MiB point");
+    free(r);
+}
+
+Test(probe_levels, amd_epyc_recorded_here)
+{
+    /* Worked by hand from the recorded file. Latency: 1.29-1.31 ns at
+     * 4..16 KiB, then 1.94 at 22.75 KiB and a ramp 2.0-4.6 ns to 724 KiB,
+     * 6.53 at 1 MiB, 8.6-14.8 ns at 1.41..11.3 MiB (and 111, 22.8 at 16
+     * and 22.6 MiB: the running median gives 22.8 and 110), 110-154 ns
+     * from 32 MiB. Sharp steps: after 16 KiB (1.30 -> 1.94, 2.36), after
+     * 1 MiB (6.53 -> 8.6, 10.8 against a ramp below whose middle is about
+     * 3.5) and, smoothed, after 16 MiB (22.8 -> 110). Bandwidth: 54-62
+     * GB/s to 16 MiB, 41.3, 36.6, 33.8, 37.3 from 22.6 MiB: one knee,
+     * after 16 MiB (1.6 x), persisting (54.1, 54.1 then 41.3, 36.6): it
+     * meets the latency's knee there: seen in both. The ramp between 22.75
+     * and 724 KiB may be cut once (its ends are 2.4 x apart); such a cut
+     * is latency only and pairs with no host cache.
+     * Pairing: L1 48 KiB is 2.1 x past [16, 22.75] KiB: that level, but
+     * not within a factor 2: a disagreement (this VM's dependent loads
+     * leave the first level at 16 KiB; its sibling vCPU shares the core);
+     * L2 1 MiB lies in [1, 1.41] MiB; L3 32 MiB is 1.41 x past [16, 22.6]
+     * MiB: agrees, and the device's 32 MiB with it. */
+    bench_probe_result *r = ladder_file("amd-epyc-zen5-2vcpu-quick.json");
+    cr_assert(r->have_memory);
+    cr_assert_geq(r->n_levels, 3, "levels %zu", r->n_levels);
+    cr_assert_leq(r->n_levels, 4, "levels %zu", r->n_levels);
+    const bench_probe_level *first = &r->levels[0], *l2 = &r->levels[r->n_levels - 2],
+                            *l3 = &r->levels[r->n_levels - 1];
+    cr_expect_eq(first->size_bytes, 16 * KIB_);
+    cr_expect_eq(first->seen, MODEL_FIT_SEEN_B);
+    cr_expect_eq(l2->size_bytes, MIB_);
+    cr_expect_eq(l2->seen, MODEL_FIT_SEEN_B);
+    cr_expect_eq(l3->size_bytes, 16 * MIB_);
+    cr_expect_eq(l3->seen, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
+    cr_expect_eq(first->host_match, 0);
+    cr_expect_eq(l2->host_match, 1);
+    cr_expect_eq(l3->host_match, 2);
+    char *w = level_words(r, 0);
+    cr_expect_str_eq(w, "the host reports L1 48 KiB; dependent loads leave this level at about 16 KiB");
+    free(w);
+    w = level_words(r, r->n_levels - 2);
+    cr_expect_str_eq(w, "agrees with the host's L2 (1 MiB)");
+    free(w);
+    w = level_words(r, r->n_levels - 1);
+    cr_expect_str_eq(w, "agrees with the host's L3 (32 MiB)");
+    free(w);
+    if (r->n_levels == 4) {
+        const bench_probe_level *cut = &r->levels[1];
+        cr_expect(cut->size_bytes > 22 * KIB_ && cut->size_bytes < 724 * KIB_, "%llu",
+                  (unsigned long long)cut->size_bytes);
+        cr_expect_eq(cut->seen, MODEL_FIT_SEEN_B);
+        cr_expect_eq(cut->host_match, -1);
+        w = level_words(r, 1);
+        cr_expect(strstr(w, "matches no cache the host reports") != NULL, "%s", w);
+        free(w);
+    }
+    w = device_words(r);
+    char want[128];
+    snprintf(want, sizeof want, "the device's 32 MiB agrees with L%zu (its plateau ends at 16 MiB)", r->n_levels);
+    cr_expect_str_eq(w, want);
+    free(w);
+    /* memory: the recorded 110-154 ns, well above the last level */
+    cr_expect_gt(r->levels[r->n_levels].latency_ns, 100, "%g", r->levels[r->n_levels].latency_ns);
+    free(r);
+}
+
+/* ---- signals ---- */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* occurrences of needle in the text read so far (a progress line per point) */
+static size_t count_of(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Runs `bwlab probe --quick` on a terminal (its progress line names the
+ * phase and point), sends sig once `phase` has been drawn `times` times,
+ * and returns the seconds from the signal to the exit; *status gets the
+ * wait status. The JSON goes to out. */
+static double probe_signalled(const char *out, const char *cache_dir, const char *phase, size_t times, int sig,
+                              int *status)
+{
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    int master = -1;
+    pid_t pid = forkpty(&master, NULL, NULL, NULL);
+    cr_assert_geq(pid, 0, "forkpty failed");
+    if (pid == 0) {
+        setenv("BWLAB_CACHE_DIR", cache_dir, 1);
+        execl(exe, exe, "probe", "--device", "cpu", "--quick", "--format", "json", "--output", out, (char *)NULL);
+        _exit(127);
+    }
+    static char seen[1 << 20];
+    size_t len = 0;
+    double sent = 0;
+    for (;;) {
+        ssize_t n = read(master, seen + len, sizeof seen - 1 - len);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        seen[len] = '\0';
+        if (!sent && count_of(seen, phase) >= times) {
+            kill(pid, sig);
+            sent = now_s();
+        }
+        if (len > sizeof seen - 4096)
+            len = 0; /* the progress lines only: keep reading */
+    }
+    cr_assert_eq(waitpid(pid, status, 0), pid);
+    double took = now_s() - sent;
+    close(master);
+    cr_assert(sent > 0, "the probe ended before its '%s' was drawn %zu times (wait status %d)", phase, times, *status);
+    return took;
+}
+
+Test(cli_probe, a_signal_stops_every_phase_within_a_second_and_keeps_what_was_measured, .timeout = 300)
+{
+    static const struct {
+        const char *phase;
+        size_t times;
+        int sig;
+    } cases[] = {
+        { "cache and latency ladder", 6, SIGTERM }, /* mid-ladder: 5 points measured, the sixth under way */
+        { "transaction granularity", 2, SIGINT },
+        { "transfers", 2, SIGTERM },
+    };
+    char *dir = tu_temp_dir();
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char out[4200];
+        snprintf(out, sizeof out, "%s/probe-%zu.json", dir, c);
+        int status = 0;
+        double took = probe_signalled(out, dir, cases[c].phase, cases[c].times, cases[c].sig, &status);
+        cr_expect(WIFEXITED(status), "%s: killed by the signal instead of writing the results", cases[c].phase);
+        cr_expect_eq(WEXITSTATUS(status), 128 + cases[c].sig, "%s: exit %d", cases[c].phase, WEXITSTATUS(status));
+        /* within a second of the signal, and the output written: 2 s
+         * leaves the write and a busy host their share */
+        cr_expect_lt(took, 2.0, "%s: %.2f s from the signal to the exit", cases[c].phase, took);
+        char *text = NULL;
+        cr_assert_eq(bw_file_read(out, &text, NULL, NULL), BW_OK, "%s: no output file", cases[c].phase);
+        json_t *j = parse(text);
+        free(text);
+        cr_expect(json_is_true(json_object_get(j, "interrupted")), "%s", cases[c].phase);
+        json_t *d = json_array_get(json_object_get(j, "devices"), 0);
+        cr_expect(json_is_true(json_object_get(d, "interrupted")), "%s", cases[c].phase);
+        cr_expect_str_eq(json_string_value(json_object_get(d, "interrupted_in")), cases[c].phase);
+        cr_expect(strstr(json_string_value(json_object_get(d, "cache_note")), "not stored: the probe was interrupted"),
+                  "%s", json_string_value(json_object_get(d, "cache_note")));
+        size_t points = json_array_size(json_object_get(d, "ladder"));
+        if (c == 0) {
+            /* the points measured before the signal, at least five, and no
+             * level from a partial ladder */
+            cr_expect_geq(points, 5, "%zu points", points);
+            cr_expect_lt(points, 29, "%zu points: the ladder was cut short", points);
+            cr_expect_eq(json_array_size(json_object_get(d, "cache_levels")), 0);
+            cr_expect(json_is_null(json_object_get(d, "memory")));
+            for (size_t i = 0; i < points; i++)
+                cr_expect_gt(json_number_value(json_object_get(json_array_get(json_object_get(d, "ladder"), i),
+                                                               "read_gbs")),
+                             0, "point %zu was measured", i);
+            cr_expect_eq(json_array_size(json_object_get(d, "transfers")), 0);
+        } else {
+            /* the whole ladder came before: its levels stand */
+            cr_expect_gt(json_array_size(json_object_get(d, "cache_levels")), 0, "%s", cases[c].phase);
+            cr_expect(json_is_null(json_object_get(d, "launch_latency_us")), "%s", cases[c].phase);
+        }
+        if (c == 1)
+            cr_expect_eq(json_array_size(json_object_get(json_object_get(d, "granularity"), "stride_sweep")), 0);
+        if (c == 2) /* some copies finished, fewer than the 40 of a whole quick probe */
+            cr_expect_lt(json_array_size(json_object_get(d, "transfers")), 40);
+        json_decref(j);
+    }
+    /* nothing was stored in the probe cache */
+    char cache[4300];
+    snprintf(cache, sizeof cache, "%s/probe.json", dir);
+    cr_expect_eq(access(cache, F_OK), -1, "an interrupted probe is not stored");
+    tu_rmdir(dir);
+    free(dir);
 }

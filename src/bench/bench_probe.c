@@ -28,12 +28,23 @@ typedef struct probe {
     uint64_t gpu_local; /* work-group size of the sweeps on a GPU: 256 within every kernel's limit */
     uint64_t gpu_items; /* work-items of the GPU cache ladder: 2048 per compute unit, within out */
     int launches; /* repeats per point, the median is kept */
+    const char *phase; /* the phase under way, for an interruption's note */
 } probe;
 
-static void progress(const probe *p, const char *phase, double f)
+static void progress(probe *p, const char *phase, double f)
 {
+    p->phase = phase;
     if (p->o->progress)
         p->o->progress(p->o->progress_ctx, phase, f);
+}
+
+/* BW_E_INTERRUPTED once the caller's stop flag is set, else BW_OK: asked
+ * before every launch and copy, so a probe stops within one of them */
+static bw_code stopped(const probe *p, bw_error *err)
+{
+    if (p->o->stop && *p->o->stop)
+        return bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
+    return BW_OK;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -54,7 +65,9 @@ static double median(double *v, size_t n)
 static bw_code launch(probe *p, ocl_kernel *k, uint64_t global, uint64_t local, double *ns, bw_error *err)
 {
     ocl_timing t;
-    bw_code rc = ocl_kernel_run(p->c, k, global, local, &t, err);
+    bw_code rc = stopped(p, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run(p->c, k, global, local, &t, err);
     if (rc == BW_OK)
         *ns = t.event_ns > 0 ? t.event_ns : t.wall_ns;
     return rc;
@@ -317,6 +330,60 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
     return BW_OK;
 }
 
+void bench_probe_levels(bench_probe_result *r)
+{
+    double bw[BENCH_PROBE_MAX_POINTS], lat[BENCH_PROBE_MAX_POINTS];
+    for (size_t i = 0; i < r->n_points; i++) {
+        bw[i] = 1.0 / r->points[i].read_gbs; /* both curves grow past a knee */
+        lat[i] = r->points[i].latency_ns;
+    }
+    /* a knee is a level when both ladders show it or it persists across
+     * neighbouring points (model_fit_ladder_levels). The step 1.5, not
+     * 1.3: on a shared 2-vCPU EPYC 1.3 cut the noisy bandwidth ladder at
+     * 5.8 MiB (58, then 35-43 GB/s from other tenants' load) and the
+     * latency ramp of 2 to 5 ns from 23 to 724 KiB into three levels */
+    model_fit_ladder split;
+    size_t steps = model_fit_ladder_levels(bw, r->chase_valid ? lat : NULL, r->n_points, 1.5, &split);
+    r->n_levels = 0;
+    r->have_memory = 0;
+    if (steps == 0)
+        return;
+    size_t start = 0;
+    for (size_t s = 0; s < steps; s++) {
+        bench_probe_level *l = &r->levels[s];
+        l->size_bytes = r->points[split.end[s]].bytes;
+        l->read_gbs = 1.0 / split.level[0][s];
+        l->latency_ns = r->chase_valid ? split.level[1][s] : 0;
+        double cu[BENCH_PROBE_MAX_POINTS];
+        size_t m = 0;
+        for (size_t i = start; i <= split.end[s]; i++)
+            cu[m++] = r->points[i].latency_cu_ns;
+        l->latency_cu_ns = r->chase_valid ? median(cu, m) : 0;
+        l->next_bytes = split.end[s] + 1 < r->n_points ? r->points[split.end[s] + 1].bytes : l->size_bytes;
+        l->seen = split.seen[s];
+        l->step = split.step[s];
+        l->host_match = -1;
+        start = split.end[s] + 1;
+    }
+    /* each host cache beside the level nearest its size, in order */
+    uint64_t last[MODEL_FIT_MAX_STEPS], next[MODEL_FIT_MAX_STEPS], host[8];
+    double step[MODEL_FIT_MAX_STEPS];
+    int match[MODEL_FIT_MAX_STEPS];
+    for (size_t s = 0; s + 1 < steps; s++) {
+        last[s] = r->levels[s].size_bytes;
+        next[s] = r->levels[s].next_bytes;
+        step[s] = r->levels[s].step;
+    }
+    for (size_t h = 0; h < r->n_host_caches; h++)
+        host[h] = r->host_caches[h].size_bytes;
+    model_fit_match_caches(last, next, step, steps - 1, host, r->n_host_caches, match);
+    for (size_t s = 0; s + 1 < steps; s++)
+        r->levels[s].host_match = match[s];
+    r->n_levels = steps - 1;
+    r->have_memory = steps > 1;
+}
+
+
 static bw_code ladders(probe *p, bw_error *err)
 {
     bench_probe_result *r = p->r;
@@ -339,40 +406,22 @@ static bw_code ladders(probe *p, bw_error *err)
     snprintf(r->chase_note, sizeof r->chase_note,
              "every element visited exactly once by a marked chase of n steps at each size up to 4 MiB; "
              "every timed chase (one work-item, and each of the parallel ones) ended where the host's walk did");
+    size_t done = 0;
     for (size_t i = 0; i < r->n_points && rc == BW_OK; i++) {
         progress(p, "cache and latency ladder", (double)i / (double)r->n_points);
         rc = ladder_point(p, &r->points[i], host_next, err);
+        if (rc == BW_OK)
+            done = i + 1;
     }
     free(host_next);
+    if (rc == BW_E_INTERRUPTED) {
+        /* the points measured stay; a partial ladder gives no levels */
+        memset(r->points + done, 0, (r->n_points - done) * sizeof *r->points);
+        r->n_points = done;
+    }
     if (rc != BW_OK)
         return rc;
-    /* plateaus: bandwidth and (when valid) latency share the knees */
-    double bw[BENCH_PROBE_MAX_POINTS], lat[BENCH_PROBE_MAX_POINTS];
-    for (size_t i = 0; i < r->n_points; i++) {
-        bw[i] = 1.0 / r->points[i].read_gbs; /* both curves grow past a knee */
-        lat[i] = r->points[i].latency_ns;
-    }
-    model_fit_ladder split;
-    size_t steps = model_fit_ladder_split(bw, r->chase_valid ? lat : NULL, r->n_points, 1.3, 5, &split);
-    if (steps == 0)
-        return BW_OK;
-    size_t start = 0;
-    for (size_t s = 0; s < steps; s++) {
-        bench_probe_level *l = &r->levels[s];
-        l->size_bytes = r->points[split.end[s]].bytes;
-        l->read_gbs = 1.0 / split.level[0][s];
-        l->latency_ns = r->chase_valid ? split.level[1][s] : 0;
-        double cu[BENCH_PROBE_MAX_POINTS];
-        size_t m = 0;
-        for (size_t i = start; i <= split.end[s]; i++)
-            cu[m++] = r->points[i].latency_cu_ns;
-        l->latency_cu_ns = r->chase_valid ? median(cu, m) : 0;
-        start = split.end[s] + 1;
-    }
-    r->n_levels = steps - 1;
-    r->have_memory = steps > 1;
-    if (steps == 1)
-        r->n_levels = 0;
+    bench_probe_levels(r);
     return BW_OK;
 }
 
@@ -446,6 +495,8 @@ static bw_code granularity(probe *p, bw_error *err)
             r->offset_ns[i - r->n_strides] = m;
     }
     free(samples);
+    if (rc == BW_E_INTERRUPTED)
+        r->n_strides = r->n_offsets = 0; /* a sweep cut short is left out */
     if (rc != BW_OK)
         return rc;
     model_fit_candidates(r->stride_x, r->stride_ns, r->n_strides, 0, r->units, BENCH_PROBE_UNITS, r->stride_fit);
@@ -476,6 +527,7 @@ static bw_code lanes(probe *p, bw_error *err)
                  "with no lock-step warp whose cost stays flat as lanes are switched on");
         return BW_OK;
     }
+    progress(p, "warp width", 0);
     size_t wg = p->d->max_work_group_size, kmax = 0, mult = 0;
     if (wg > 1024)
         wg = 1024;
@@ -499,6 +551,8 @@ static bw_code lanes(probe *p, bw_error *err)
         r->lanes_x[r->n_lanes] = (double)a;
         r->lanes_ns[r->n_lanes++] = ns;
     }
+    if (rc == BW_E_INTERRUPTED)
+        r->n_lanes = 0;
     if (rc != BW_OK)
         return rc;
     /* the time per work-item against ceil(a / W) / a, on logarithms (a
@@ -545,6 +599,7 @@ static bw_code banks(probe *p, bw_error *err)
                  p->d->local_mem_type);
         return BW_OK;
     }
+    progress(p, "banks", 0);
     int64_t w = p->d->geo.lanes > 0 ? p->d->geo.lanes : 32;
     uint32_t words = 4096, iters = p->o->quick ? 256 : 1024;
     uint64_t wg = (uint64_t)w;
@@ -629,8 +684,13 @@ static bw_code transfers(probe *p, bw_error *err)
                     int reps = sizes[si] <= MIB ? (p->o->quick ? 9 : 21) : (p->o->quick ? 3 : 5);
                     double v[32];
                     ocl_timing t;
-                    rc = ocl_transfer_run(p->c, dev, ocl_host_mem_ptr(hm[m]), sizes[si], dir, blk, count, &t, err);
+                    rc = stopped(p, err);
+                    if (rc == BW_OK)
+                        rc = ocl_transfer_run(p->c, dev, ocl_host_mem_ptr(hm[m]), sizes[si], dir, blk, count, &t,
+                                              err);
                     for (int i = 0; i < reps && rc == BW_OK; i++) {
+                        if ((rc = stopped(p, err)) != BW_OK)
+                            break;
                         rc = ocl_transfer_run(p->c, dev, ocl_host_mem_ptr(hm[m]), sizes[si], dir, blk, count, &t,
                                               err);
                         v[i] = t.wall_ns;
@@ -665,6 +725,8 @@ static bw_code transfers(probe *p, bw_error *err)
     progress(p, "launch latency", 0);
     for (unsigned i = 0; i < n + 5 && rc == BW_OK; i++) {
         ocl_launch_latency l;
+        if ((rc = stopped(p, err)) != BW_OK)
+            break;
         rc = ocl_kernel_launch_latency(p->c, p->k_empty, 1, 1, &l, err);
         if (rc == BW_OK && i >= 5) {
             w[i - 5] = l.wall_ns;
@@ -696,8 +758,12 @@ static bw_code setup(probe *p, bw_error *err)
     if (rc != BW_OK)
         return rc;
     rc = ocl_program_build(p->c, src, BENCH_PROBE_KERNEL_FILE, NULL, &p->prog, err);
+    if (rc == BW_OK)
+        rc = stopped(p, err);
     if (rc == BW_OK && !p->o->transfers_only)
         rc = ocl_program_build(p->c, src, BENCH_PROBE_KERNEL_FILE, "-DPROBE_MARK", &p->mark_prog, err);
+    if (rc == BW_OK)
+        rc = stopped(p, err);
     free(src);
     if (rc == BW_OK)
         rc = kernel(p->prog, "probe_empty", &p->k_empty, err);
@@ -761,7 +827,7 @@ static bw_code setup(probe *p, bw_error *err)
     if (!chunk)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     uint32_t x = 2463534242u;
-    for (uint64_t off = 0; off < p->src_bytes && rc == BW_OK; off += MIB * 4) {
+    for (uint64_t off = 0; off < p->src_bytes && rc == BW_OK && (rc = stopped(p, err)) == BW_OK; off += MIB * 4) {
         uint64_t len = p->src_bytes - off < MIB * 4 ? p->src_bytes - off : MIB * 4;
         for (uint64_t i = 0; i < len / 4; i++) {
             x ^= x << 13;
@@ -820,6 +886,7 @@ bw_code bench_probe_run(ocl_context *c, const bench_probe_opts *o, bench_probe_r
     r->device_cache_bytes = p.d->global_cache_bytes;
     if (r->is_cpu)
         r->n_host_caches = bench_host_caches("/sys", r->host_caches, 8);
+    p.phase = "set-up";
     bw_code rc = setup(&p, err);
     if (rc == BW_OK && !o->transfers_only)
         rc = ladders(&p, err);
@@ -833,6 +900,14 @@ bw_code bench_probe_run(ocl_context *c, const bench_probe_opts *o, bench_probe_r
         rc = transfers(&p, err);
     probe_free(&p);
     r->seconds = bench_now_s() - t0;
+    if (rc == BW_E_INTERRUPTED) {
+        r->interrupted = 1;
+        snprintf(r->interrupted_in, sizeof r->interrupted_in, "%s", p.phase);
+        if (!r->launches)
+            r->launch_wall_us = r->launch_start_us = r->launch_end_us = 0;
+        *out = r;
+        return rc;
+    }
     if (rc != BW_OK) {
         bench_probe_result_free(r);
         return rc;

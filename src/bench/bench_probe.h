@@ -7,6 +7,7 @@
 #ifndef BENCH_PROBE_H
 #define BENCH_PROBE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,9 @@ typedef struct bench_probe_opts {
     int quick;              /* fewer points and repeats: < 30 s on PoCL */
     const char *kernel_dir; /* --kernels, else $BWLAB_KERNEL_DIR, else the tree */
     int transfers_only;     /* only transfers and launch latency (bwlab run --transfers) */
+    /* set by a signal handler: the probe stops before its next launch or
+     * copy (well within a second) and keeps what it measured; may be NULL */
+    volatile sig_atomic_t *stop;
     /* called before each phase and point; may be NULL */
     void (*progress)(void *ctx, const char *phase, double fraction);
     void *progress_ctx;
@@ -47,6 +51,11 @@ typedef struct bench_probe_point {
 typedef struct bench_probe_level {
     uint64_t size_bytes; /* the largest working set on the plateau */
     double read_gbs, latency_ns, latency_cu_ns; /* the plateau's medians */
+    /* cache levels only (model_fit_ladder_levels, model_fit_match_caches): */
+    uint64_t next_bytes; /* the first working set past the knee */
+    int seen;            /* MODEL_FIT_SEEN_A: the bandwidth ladder shows the knee, _B: the latency ladder */
+    double step;         /* the knee's rise factor */
+    int host_match;      /* index into host_caches of the host cache paired with it, or -1 */
 } bench_probe_level;
 
 typedef struct bench_probe_transfer {
@@ -98,15 +107,30 @@ typedef struct bench_probe_result {
     double launch_wall_us, launch_start_us, launch_end_us; /* medians */
     unsigned launches;
     double seconds; /* the whole probe, wall clock */
+    int interrupted;           /* opts.stop was set: what is here was measured before it */
+    char interrupted_in[64];   /* the phase it stopped in ("set-up", "cache and latency ladder", ...) */
 } bench_probe_result;
 
 /* Runs the probe on c's device. Fails on OpenCL errors (BW_E_OPENCL,
  * BW_E_BUILD, BW_E_IO for the kernel file); a chase that does not visit
  * every element is no failure of the call: chase_valid is 0, chase_note
- * says what was wrong, and the latencies are left out (0). *out is the
- * caller's (bench_probe_result_free). */
+ * says what was wrong, and the latencies are left out (0). When *o->stop
+ * is set it returns BW_E_INTERRUPTED with *out still filled: interrupted
+ * is 1, the ladder holds the points measured (no levels are derived from
+ * a partial ladder), a sweep or the launch latency cut short is left out
+ * (0 points), and the transfers are those finished. *out is the caller's
+ * (bench_probe_result_free) whenever it is not NULL. */
 bw_code bench_probe_run(ocl_context *c, const bench_probe_opts *o, bench_probe_result **out, bw_error *err);
 void bench_probe_result_free(bench_probe_result *r); /* accepts NULL */
+
+/* Derives r's levels from its ladder (r->points[0..n_points), the
+ * latencies only when r->chase_valid): model_fit_ladder_levels at a step
+ * of 1.5, then each of r->host_caches paired with a level
+ * (model_fit_match_caches, host_match). Sets levels, n_levels and
+ * have_memory (0 levels and no memory when the ladder has no knee or a
+ * figure is not positive). Pure: what bench_probe_run does after the
+ * ladder, and what tests run on recorded ladders. */
+void bench_probe_levels(bench_probe_result *r);
 
 /* Checks the visit counts a marked chase of n steps left (mark[i]: times
  * element i was reached) and where it ended: BW_OK when every element was

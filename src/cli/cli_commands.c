@@ -201,8 +201,10 @@ static const cli_command commands[] = {
       "  --quiet             no progress line on standard error\n"
       "What it measures (cl/probe.cl; docs/results.md, 'bwlab probe'):\n"
       "  cache ladder        read GB/s against working sets from 4 KiB to 4 x the last-level cache,\n"
-      "                      4 points per doubling; its knees are the levels, set beside\n"
-      "                      CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a CPU, the host's sysfs caches\n"
+      "                      4 points per doubling; a knee is a level when both ladders show it or\n"
+      "                      it persists across neighbouring points (one noisy point makes none);\n"
+      "                      each level is set beside CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a\n"
+      "                      CPU, the host's sysfs caches, a disagreement said in words\n"
       "  latency ladder      a pointer chase through a random cycle (built on the host, untimed):\n"
       "                      ns per load for one work-item and for one per compute unit; a marked\n"
       "                      chase checks that every element is visited once\n"
@@ -216,8 +218,11 @@ static const cli_command commands[] = {
       "fields its cached probe found (unit as sector, and line where the profile's is no multiple\n"
       "of it; W; banks) in place, and say which; a device never probed is an error: run 'bwlab\n"
       "probe' first. 'bwlab run --transfers' adds the transfers and launch latency to a run.\n"
+      "SIGINT and SIGTERM stop the probe before its next launch or copy and write what was\n"
+      "measured, marked \"interrupted\" (not stored in the cache).\n"
       "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
-      "other figures are still written); 2 bad input; 3 no OpenCL platform.\n",
+      "other figures are still written); 2 bad input; 3 no OpenCL platform; 130/143\n"
+      "SIGINT/SIGTERM (what was measured is written).\n",
       cmd_probe },
     { "patterns", "list the pattern catalogue",
       "bwlab patterns [--format table|json]",

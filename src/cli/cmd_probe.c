@@ -3,6 +3,7 @@
  * measurable), its host<->device transfers and launch latency; keep the
  * findings in the probe cache for --profile inferred. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,21 @@ static const struct option long_opts[] = {
     { "kernels", required_argument, NULL, OPT_KERNELS }, { "quiet", no_argument, NULL, OPT_QUIET },
     { 0 },
 };
+
+/* the signal that stopped the probe (SIGINT or SIGTERM), or 0 */
+static volatile sig_atomic_t interrupted;
+
+/* The first SIGINT or SIGTERM asks the probe to stop before its next
+ * launch or copy and write what it measured (exit 130, 143); a second one
+ * ends the process the usual way. */
+static void on_signal(int sig)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+    interrupted = sig;
+}
 
 typedef struct probe_state {
     const char *device_spec, *output, *kernels;
@@ -93,6 +109,7 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
     memset(&o, 0, sizeof o);
     o.quick = s->quick;
     o.kernel_dir = s->kernels;
+    o.stop = &interrupted;
     if (show) {
         o.progress = progress_line;
         o.progress_ctx = (void *)d;
@@ -104,7 +121,7 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
     ocl_context_free(ctx);
     if (show)
         fprintf(stderr, "\r\033[K");
-    if (rc != BW_OK)
+    if (rc != BW_OK && !(rc == BW_E_INTERRUPTED && s->results[k]))
         return rc;
     s->devs[k].result = s->results[k];
     char date[32], note[600];
@@ -112,7 +129,10 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
     bench_probe_entry e = bench_probe_entry_of(s->results[k], date);
     bench_tune_key key = bench_tune_key_of(d, BWLAB_VERSION);
     bw_error we = BW_ERROR_INIT;
-    if (!s->results[k]->chase_valid)
+    if (s->results[k]->interrupted)
+        snprintf(note, sizeof note, "not stored: the probe was interrupted (in its %s)",
+                 s->results[k]->interrupted_in);
+    else if (!s->results[k]->chase_valid)
         snprintf(note, sizeof note, "not stored: the pointer chase failed validation");
     else if (bench_probe_cache_store(s->cache_path, &key, &e, &we) != BW_OK)
         snprintf(note, sizeof note, "not stored: %s", bw_error_text(&we));
@@ -120,7 +140,7 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
         snprintf(note, sizeof note, "stored in %s (for --profile inferred)", s->cache_path);
     bw_error_clear(&we);
     s->devs[k].cache_note = cli_each_note(&s->each, k, note);
-    return BW_OK;
+    return rc;
 }
 
 int cmd_probe(int argc, char **argv)
@@ -147,12 +167,24 @@ int cmd_probe(int argc, char **argv)
         goto done;
     }
     int show = !s.quiet && isatty(STDERR_FILENO);
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     for (size_t k = 0; k < n; k++) {
         const ocl_device_info *d = cli_each_device(&s.each, k);
         s.devs[k].device = &s.each.provs.devices[k];
         s.devs[k].is_default = s.each.provs.devices[k].is_default;
+        if (interrupted) {
+            s.devs[k].failure = "not probed: interrupted before this device";
+            continue;
+        }
         bw_code rc = probe_device(&s, k, show, &err);
-        if (rc != BW_OK) {
+        if (rc == BW_E_INTERRUPTED) {
+            bw_error_clear(&err);
+        } else if (rc != BW_OK) {
             if ((st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
                 goto done;
         } else if (!s.results[k]->chase_valid) {
@@ -162,9 +194,11 @@ int cmd_probe(int argc, char **argv)
             invalid = 1;
         }
     }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     char date[32];
     cli_iso_date(date, sizeof date);
-    report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path };
+    report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path, interrupted != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
     if (s.format == CLI_FORMAT_JSON)
@@ -180,7 +214,11 @@ int cmd_probe(int argc, char **argv)
     bw_buf_free(&b);
     if (rc != BW_OK)
         st = cli_fail(self, &err);
-    else if (s.each.any_failed || invalid)
+    else if (interrupted) {
+        fprintf(stderr, "bwlab %s: interrupted by %s: wrote what was measured so far\n", self->name,
+                interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+        st = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports them */
+    } else if (s.each.any_failed || invalid)
         st = bw_code_exit_status(BW_E_VALIDATION);
 done:
     bw_error_clear(&err);

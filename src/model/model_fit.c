@@ -322,3 +322,139 @@ double model_fit_log_ratio_sse(const double *f, const double *y, size_t n)
     }
     return s;
 }
+
+/* one curve's knee: the last point of the plateau before it */
+typedef struct knee {
+    size_t end;
+    int seen;
+    double step;
+    int persists;
+} knee;
+
+/* the knees of curve y split alone, with whether each persists */
+static size_t curve_knees(const double *y, size_t n, double min_ratio, int seen, knee *k)
+{
+    model_fit_ladder f;
+    size_t steps = model_fit_ladder_split(y, NULL, n, min_ratio, MODEL_FIT_MAX_STEPS, &f);
+    size_t m = 0;
+    for (size_t s = 0; s + 1 < steps; s++) {
+        size_t e = f.end[s];
+        double lo = f.level[0][s], hi = f.level[0][s + 1], r = sqrt(min_ratio);
+        k[m].end = e;
+        k[m].seen = seen;
+        k[m].step = lo > 0 ? hi / lo : 0;
+        /* each plateau has at least 2 points: e - 1 and e + 2 exist */
+        k[m].persists = y[e - 1] * r <= hi && y[e] * r <= hi && y[e + 1] >= lo * r && y[e + 2] >= lo * r;
+        m++;
+    }
+    return m;
+}
+
+static int cmp_knee(const void *x, const void *y)
+{
+    const knee *a = x, *b = y;
+    return (a->end > b->end) - (a->end < b->end);
+}
+
+size_t model_fit_ladder_levels(const double *a, const double *b, size_t n, double min_ratio,
+                               model_fit_ladder *out)
+{
+    memset(out, 0, sizeof *out);
+    model_fit_ladder chk;
+    if (model_fit_ladder_split(a, b, n, min_ratio, 1, &chk) == 0)
+        return 0; /* bad input: the same rules as the split */
+    knee ka[MODEL_FIT_MAX_STEPS], kb[MODEL_FIT_MAX_STEPS], all[2 * MODEL_FIT_MAX_STEPS];
+    size_t na = curve_knees(a, n, min_ratio, MODEL_FIT_SEEN_A, ka);
+    size_t nb = b ? curve_knees(b, n, min_ratio, MODEL_FIT_SEEN_B, kb) : 0;
+    size_t m = 0;
+    int used[MODEL_FIT_MAX_STEPS] = { 0 };
+    /* the latency's knees first; a bandwidth knee at the same or a
+     * neighbouring point joins it */
+    for (size_t i = 0; i < nb; i++) {
+        all[m] = kb[i];
+        for (size_t j = 0; j < na; j++)
+            if (!used[j] && (ka[j].end + 1 >= kb[i].end && ka[j].end <= kb[i].end + 1)) {
+                used[j] = 1;
+                all[m].seen |= MODEL_FIT_SEEN_A;
+                if (ka[j].step > all[m].step)
+                    all[m].step = ka[j].step;
+                break;
+            }
+        m++;
+    }
+    for (size_t j = 0; j < na; j++)
+        if (!used[j])
+            all[m++] = ka[j];
+    qsort(all, m, sizeof *all, cmp_knee);
+    /* a knee stands when both ladders show it or it persists */
+    size_t kept = 0;
+    knee keep[MODEL_FIT_MAX_STEPS];
+    for (size_t i = 0; i < m && kept + 1 < MODEL_FIT_MAX_STEPS; i++) {
+        int both = all[i].seen == (MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
+        if (!both && !all[i].persists)
+            continue;
+        if (kept && all[i].end < keep[kept - 1].end + 2)
+            continue; /* a plateau of one point between two knees: the first stands */
+        keep[kept++] = all[i];
+    }
+    /* the plateaus the kept knees make, with both curves' medians */
+    const double *curves[2] = { a, b };
+    static double sm[2][MAX_POINTS];
+    int nc = b ? 2 : 1;
+    for (int q = 0; q < nc; q++)
+        smooth3(curves[q], sm[q], n);
+    size_t start = 0;
+    out->n_steps = kept + 1;
+    for (size_t s = 0; s <= kept; s++) {
+        size_t e = s < kept ? keep[s].end : n - 1;
+        out->end[s] = e;
+        for (int q = 0; q < nc; q++)
+            out->level[q][s] = median_of(sm[q] + start, e - start + 1);
+        out->seen[s] = s < kept ? keep[s].seen : 0;
+        out->step[s] = s < kept ? keep[s].step : 0;
+        start = e + 1;
+    }
+    return out->n_steps;
+}
+
+/* log distance of c from [lo, hi]: 0 inside */
+static double log_gap(uint64_t c, uint64_t lo, uint64_t hi)
+{
+    if (c < lo)
+        return log((double)lo / (double)(c ? c : 1));
+    if (c > hi)
+        return log((double)c / (double)(hi ? hi : 1));
+    return 0;
+}
+
+int model_fit_size_agrees(uint64_t c, uint64_t last, uint64_t next)
+{
+    if (!c || !last)
+        return 0;
+    if (next < last)
+        next = last;
+    return log_gap(c, last, next) <= log(2.0) + 1e-9;
+}
+
+void model_fit_match_caches(const uint64_t *last, const uint64_t *next, const double *step, size_t n_levels,
+                            const uint64_t *host, size_t n_host, int *match)
+{
+    for (size_t k = 0; k < n_levels; k++)
+        match[k] = -1;
+    size_t from = 0;
+    for (size_t h = 0; h < n_host && from < n_levels; h++) {
+        size_t best = from;
+        double bd = INFINITY;
+        for (size_t k = from; k < n_levels; k++) {
+            double d = log_gap(host[h], last[k], next[k] > last[k] ? next[k] : last[k]);
+            if (last[k] > host[h])
+                d *= 2; /* a plateau past the cache's size holds what it cannot: the farther match */
+            if (d < bd - 1e-9 || (fabs(d - bd) <= 1e-9 && step[k] > step[best])) {
+                bd = d;
+                best = k;
+            }
+        }
+        match[best] = (int)h;
+        from = best + 1;
+    }
+}

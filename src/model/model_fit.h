@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MODEL_FIT_MAX_STEPS 6 /* plateaus a ladder may split into */
+#define MODEL_FIT_MAX_STEPS 8 /* plateaus a ladder may split into */
 
 /* A ladder (values against growing working-set sizes) split into
  * plateaus. end[k] is the index of the last point of plateau k (the
@@ -22,7 +22,15 @@ typedef struct model_fit_ladder {
     size_t n_steps;
     size_t end[MODEL_FIT_MAX_STEPS];
     double level[2][MODEL_FIT_MAX_STEPS];
+    /* model_fit_ladder_levels only: which curves show the knee after
+     * plateau k (MODEL_FIT_SEEN_*; 0 for the last plateau), and that
+     * knee's step: the larger rise factor of the curves that show it */
+    int seen[MODEL_FIT_MAX_STEPS];
+    double step[MODEL_FIT_MAX_STEPS];
 } model_fit_ladder;
+
+#define MODEL_FIT_SEEN_A 1 /* the first curve (the bandwidth ladder's inverse) */
+#define MODEL_FIT_SEEN_B 2 /* the second (the latency ladder) */
 
 /* Splits one or two positive curves of n points (b may be NULL) that
  * grow with the working set (a time per load, an inverse bandwidth) into
@@ -39,6 +47,48 @@ typedef struct model_fit_ladder {
  * n < 2, a non-positive or non-finite value give 0 and leave out zeroed. */
 size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double min_ratio, size_t max_steps,
                               model_fit_ladder *out);
+
+/* The cache levels of a probe's two ladders (docs/model.md, "Inferring
+ * the memory system"): a (the inverse read bandwidth) and b (ns per
+ * dependent load, or NULL when the chase was not valid), n points of
+ * growing working sets. Each curve is split on its own
+ * (model_fit_ladder_split, at most MODEL_FIT_MAX_STEPS plateaus) and a
+ * knee becomes a level only when
+ *  - it holds in both ladders: the other curve has a knee at the same
+ *    point or a neighbouring one (the two become one knee, at b's place),
+ *    or
+ *  - it persists across neighbouring points in its own curve: each of
+ *    the two raw (unsmoothed) points after the knee is at least
+ *    sqrt(min_ratio) above the lower plateau's median, and each of the
+ *    two before at least that factor below the upper one's.
+ * A knee that is neither (one noisy point, a wiggle the smoothing let
+ * through) is dropped and its plateaus merge. At most
+ * MODEL_FIT_MAX_STEPS - 1 knees are kept, the first ones. out gets the
+ * plateaus (end, level of both curves over each, after smoothing), and
+ * seen/step for each knee. Returns n_steps (1: no knee; 0 on bad input
+ * as model_fit_ladder_split, out zeroed). */
+size_t model_fit_ladder_levels(const double *a, const double *b, size_t n, double min_ratio,
+                               model_fit_ladder *out);
+
+/* Whether a cache of c bytes agrees with a level whose plateau ends at
+ * `last` bytes, the next ladder point being `next`: c lies within a
+ * factor 2 of [last, next] (a knee shows a little before a cache's size
+ * when other data shares it, a little after when a partly-missing set
+ * is still mostly served). */
+int model_fit_size_agrees(uint64_t c, uint64_t last, uint64_t next);
+
+/* Pairs the host's caches (sizes host[0..n_host), smallest level first)
+ * with the measured levels (plateaus ending at last[k], next point
+ * next[k], step factor step[k]), in order: each cache goes to the level
+ * nearest it on a log scale (distance 0 inside [last, next], counted
+ * twice for a plateau that ends past the cache's size: a set larger than
+ * a cache cannot stay in it, while a knee a little before the size is
+ * common; ties to the larger step) among the levels after the previous
+ * cache's. match[k]
+ * gets the host cache's index for level k, or -1 when none went to it;
+ * a cache left with no level after the previous one's is unmatched. */
+void model_fit_match_caches(const uint64_t *last, const uint64_t *next, const double *step, size_t n_levels,
+                            const uint64_t *host, size_t n_host, int *match);
 
 /* The model curve of a candidate transaction unit u (bytes) at sweep
  * point x:

@@ -39,6 +39,96 @@ void report_probe_agreement(bw_buf *out, const bench_probe_result *r, const mode
                       (long long)u, (long long)g->sector, (long long)g->line);
 }
 
+/* a size rounded for a sentence: "45 MiB", "1.4 MiB", "724 KiB" */
+static void about_bytes(bw_buf *out, uint64_t b)
+{
+    static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double v = (double)b;
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    if (v >= 10 || v == floor(v))
+        bw_buf_printf(out, "%.0f %s", v, unit[u]);
+    else
+        bw_buf_printf(out, "%.1f %s", v, unit[u]);
+}
+
+/* who shows a knee: dependent loads when the latency ladder does */
+static const char *knee_by(int seen)
+{
+    return seen & MODEL_FIT_SEEN_B ? "dependent loads" : "reads";
+}
+
+static const char *seen_name(int seen)
+{
+    if (seen == (MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B))
+        return "both";
+    return seen & MODEL_FIT_SEEN_B ? "latency" : seen & MODEL_FIT_SEEN_A ? "bandwidth" : "none";
+}
+
+void report_probe_level_agreement(bw_buf *out, const bench_probe_result *r, size_t k)
+{
+    const bench_probe_level *l = &r->levels[k];
+    if (l->host_match >= 0 && (size_t)l->host_match < r->n_host_caches) {
+        const bench_host_cache *h = &r->host_caches[l->host_match];
+        if (model_fit_size_agrees(h->size_bytes, l->size_bytes, l->next_bytes)) {
+            bw_buf_printf(out, "agrees with the host's L%d (", h->level);
+            about_bytes(out, h->size_bytes);
+            bw_buf_putc(out, ')');
+        } else {
+            bw_buf_printf(out, "the host reports L%d ", h->level);
+            about_bytes(out, h->size_bytes);
+            bw_buf_printf(out, "; %s leave this level at about ", knee_by(l->seen));
+            about_bytes(out, l->size_bytes);
+        }
+        return;
+    }
+    if (!r->n_host_caches) {
+        bw_buf_puts(out, "no host caches to compare with (the host's are read for a CPU device only)");
+        return;
+    }
+    bw_buf_puts(out, "matches no cache the host reports (");
+    for (size_t i = 0; i < r->n_host_caches; i++) {
+        bw_buf_printf(out, "%sL%d ", i ? ", " : "", r->host_caches[i].level);
+        about_bytes(out, r->host_caches[i].size_bytes);
+    }
+    bw_buf_printf(out, "): a step of the %s ladder%s", l->seen == (MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B) ? "read and latency" :
+                                                          l->seen & MODEL_FIT_SEEN_B ? "latency" : "read",
+                  l->seen == (MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B) ? "s" : "");
+}
+
+void report_probe_device_cache_agreement(bw_buf *out, const bench_probe_result *r)
+{
+    uint64_t d = r->device_cache_bytes;
+    if (!d) {
+        bw_buf_puts(out, "the device reports no global cache size (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is 0)");
+        return;
+    }
+    if (!r->n_levels) {
+        bw_buf_puts(out, "the device reports ");
+        about_bytes(out, d);
+        bw_buf_puts(out, r->interrupted && !r->have_memory ? "; the ladder was interrupted before any level was derived"
+                                                           : "; the ladders show no knee");
+        return;
+    }
+    for (size_t k = 0; k < r->n_levels; k++)
+        if (model_fit_size_agrees(d, r->levels[k].size_bytes, r->levels[k].next_bytes)) {
+            bw_buf_puts(out, "the device's ");
+            about_bytes(out, d);
+            bw_buf_printf(out, " agrees with L%zu (its plateau ends at ", k + 1);
+            about_bytes(out, r->levels[k].size_bytes);
+            bw_buf_putc(out, ')');
+            return;
+        }
+    const bench_probe_level *l = &r->levels[r->n_levels - 1];
+    bw_buf_puts(out, "the device reports ");
+    about_bytes(out, d);
+    bw_buf_printf(out, "; %s leave the cache at about ", knee_by(l->seen));
+    about_bytes(out, l->size_bytes);
+}
+
 /* the best candidate's index by summed rel (the inferred one when there is one) */
 static size_t best_candidate(const bench_probe_result *r)
 {
@@ -61,8 +151,16 @@ void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out)
                       t->blocking ? "blocking" : "non-blocking", bw_buf_str(&s), t->gbs, t->us);
         bw_buf_free(&s);
     }
-    bw_buf_printf(out, "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
-                  r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
+    if (!r->n_transfers)
+        bw_buf_puts(out, "  small-transfer latency: not measured (interrupted before the first copy)\n");
+    else
+        bw_buf_printf(out,
+                      "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
+                      r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
+    if (!r->launches) {
+        bw_buf_puts(out, "launch latency: not measured (interrupted before it was)\n");
+        return;
+    }
     bw_buf_printf(out,
                   "launch latency (measured, empty kernel, median of %u): %.1f us wall clock enqueue to end; "
                   "events: %.1f us queued to start, %.1f us queued to end\n",
@@ -79,12 +177,14 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
         bw_buf_printf(out, "  probe failed: %s\n", dv->failure ? dv->failure : "unknown");
         return;
     }
-    bw_buf_printf(out, "  probe: %s, %.1f s (measured wall clock)\n", r->quick ? "quick" : "full", r->seconds);
+    bw_buf_printf(out, "  probe: %s, %.1f s (measured wall clock)%s%s%s\n", r->quick ? "quick" : "full", r->seconds,
+                  r->interrupted ? "; INTERRUPTED in its " : "", r->interrupted ? r->interrupted_in : "",
+                  r->interrupted ? ": what was measured before it" : "");
     if (r->n_points) {
         bw_buf_puts(out, "\ncache ladder and latency ladder (measured; read GB/s by ");
         bw_buf_puts(out, r->is_cpu ? "one work-item" : "the whole device");
         bw_buf_puts(out, "; latency: ns per dependent load, one chase / one per compute unit)\n");
-        bw_buf_puts(out, "  level    size (knee)     read GB/s   latency ns   latency ns (per CU)\n");
+        bw_buf_puts(out, "  level    size (knee)     read GB/s   latency ns   latency ns (per CU)   knee seen in\n");
         for (size_t i = 0; i <= r->n_levels && (i < r->n_levels || r->have_memory); i++) {
             const bench_probe_level *l = &r->levels[i];
             char name[16];
@@ -102,12 +202,25 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
             } else {
                 bw_buf_printf(b, "%-15s", "beyond");
             }
-            bw_buf_printf(b, " %9.1f   %10.2f   %10.2f\n", l->read_gbs, l->latency_ns, l->latency_cu_ns);
+            bw_buf_printf(b, " %9.1f   %10.2f   %10.2f", l->read_gbs, l->latency_ns, l->latency_cu_ns);
+            if (i < r->n_levels)
+                bw_buf_printf(b, "            %s", seen_name(l->seen));
+            bw_buf_putc(b, '\n');
         }
-        if (r->n_levels == 0)
+        if (r->interrupted && !r->have_memory)
+            bw_buf_printf(out, "  interrupted (in its %s): no levels are derived from a partial ladder\n",
+                          r->interrupted_in);
+        else if (r->n_levels == 0)
             bw_buf_puts(out, "  no knee found: the ladder shows one plateau\n");
+        for (size_t i = 0; i < r->n_levels; i++) {
+            bw_buf_printf(out, "  L%zu: ", i + 1);
+            report_probe_level_agreement(out, r, i);
+            bw_buf_putc(out, '\n');
+        }
         bw_buf_puts(out, "  device reports CL_DEVICE_GLOBAL_MEM_CACHE_SIZE ");
         report_bytes(out, (double)r->device_cache_bytes);
+        bw_buf_puts(out, ": ");
+        report_probe_device_cache_agreement(out, r);
         bw_buf_putc(out, '\n');
         if (r->n_host_caches) {
             bw_buf_puts(out, "  host sysfs caches:");
@@ -152,7 +265,9 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
                           (long long)r->units[k], 100 * r->stride_fit[k].rms_rel, 100 * r->stride_fit[k].rel,
                           100 * r->offset_fit[k].rms_rel, 100 * r->offset_fit[k].rel, k == b ? "   <- best" : "");
     }
-    if (r->n_points) {
+    if (r->n_points && !r->lanes_why[0])
+        bw_buf_puts(out, "\nwarp width and banks: not measured (interrupted before them)\n");
+    else if (r->n_points) {
         bw_buf_printf(out, "\nwarp width: ");
         if (r->inferred_lanes)
             bw_buf_printf(out, "%lld lanes (measured; the profile's W is %d): %s\n", (long long)r->inferred_lanes,
@@ -280,11 +395,23 @@ json_t *report_probe_transfers_json(const bench_probe_result *r)
     return o;
 }
 
-static json_t *level_json(const bench_probe_level *l, int valid_lat, int with_size)
+static json_t *level_json(const bench_probe_result *r, size_t k, int valid_lat, int with_size)
 {
+    const bench_probe_level *l = &r->levels[k];
     json_t *o = json_object();
-    if (with_size)
+    if (with_size) {
         json_object_set_new(o, "size_bytes", json_integer((json_int_t)l->size_bytes));
+        json_object_set_new(o, "next_bytes", json_integer((json_int_t)l->next_bytes));
+        json_object_set_new(o, "seen_in", json_string(seen_name(l->seen)));
+        json_object_set_new(o, "host_cache_level",
+                            l->host_match >= 0 && (size_t)l->host_match < r->n_host_caches
+                                ? json_integer(r->host_caches[l->host_match].level)
+                                : json_null());
+        bw_buf ag = BW_BUF_INIT;
+        report_probe_level_agreement(&ag, r, k);
+        json_object_set_new(o, "agreement", json_string(bw_buf_str(&ag)));
+        bw_buf_free(&ag);
+    }
     json_object_set_new(o, "read_gbs", report_json_real(l->read_gbs, 1));
     json_object_set_new(o, "latency_ns", report_json_real(l->latency_ns, valid_lat));
     json_object_set_new(o, "latency_per_cu_ns", report_json_real(l->latency_cu_ns, valid_lat));
@@ -313,6 +440,8 @@ static json_t *device_json(const report_probe_device *dv)
     if (!r)
         return o;
     json_object_set_new(o, "quick", json_boolean(r->quick));
+    json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
+    json_object_set_new(o, "interrupted_in", r->interrupted ? json_string(r->interrupted_in) : json_null());
     json_object_set_new(o, "seconds", json_real(r->seconds));
     json_object_set_new(o, "kernel_file", r->kernel_path ? json_string(r->kernel_path) : json_null());
     /* the contract keys */
@@ -327,17 +456,25 @@ static json_t *device_json(const report_probe_device *dv)
     bw_buf_free(&ag);
     json_t *lv = json_array();
     for (size_t i = 0; i < r->n_levels; i++)
-        json_array_append_new(lv, level_json(&r->levels[i], r->chase_valid, 1));
+        json_array_append_new(lv, level_json(r, i, r->chase_valid, 1));
     json_object_set_new(o, "cache_levels", lv);
-    json_object_set_new(o, "memory", r->have_memory ? level_json(&r->levels[r->n_levels], r->chase_valid, 0)
-                                                    : json_null());
+    json_object_set_new(o, "memory", r->have_memory ? level_json(r, r->n_levels, r->chase_valid, 0) : json_null());
     json_object_set_new(o, "device_cache_bytes", json_integer((json_int_t)r->device_cache_bytes));
+    bw_buf dag = BW_BUF_INIT;
+    report_probe_device_cache_agreement(&dag, r);
+    json_object_set_new(o, "device_cache_agreement", json_string(bw_buf_str(&dag)));
+    bw_buf_free(&dag);
     json_t *hc = json_array();
     for (size_t i = 0; i < r->n_host_caches; i++) {
         json_t *c = json_object();
         json_object_set_new(c, "level", json_integer(r->host_caches[i].level));
         json_object_set_new(c, "size_bytes", json_integer((json_int_t)r->host_caches[i].size_bytes));
         json_object_set_new(c, "line_bytes", json_integer((json_int_t)r->host_caches[i].line_bytes));
+        json_t *ml = json_null();
+        for (size_t k = 0; k < r->n_levels; k++)
+            if (r->levels[k].host_match == (int)i)
+                ml = json_integer((json_int_t)(k + 1));
+        json_object_set_new(c, "matched_level", ml);
         json_array_append_new(hc, c);
     }
     json_object_set_new(o, "host_caches", hc);
@@ -416,6 +553,7 @@ bw_code report_probe_json(const report_probe_meta *m, const report_probe_device 
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "cache_file", m->cache_file ? json_string(m->cache_file) : json_null());
+    json_object_set_new(o, "interrupted", json_boolean(m->interrupted));
     json_t *devs = json_array();
     for (size_t k = 0; k < n; k++)
         json_array_append_new(devs, device_json(&d[k]));

@@ -29,11 +29,22 @@ typedef struct report_probe_meta {
     int argc;
     char *const *argv;
     const char *cache_file;
+    int interrupted; /* a signal stopped the probe: the document's "interrupted" */
 } report_probe_meta;
 
 /* The sentence that sets the inferred unit beside the profile's sector
  * and line: "agrees with the profile's sector and line (64 B)", ... */
 void report_probe_agreement(bw_buf *out, const bench_probe_result *r, const model_geometry *g);
+
+/* The words that set cache level k (< r->n_levels) beside the host
+ * cache paired with it (model_fit_match_caches): "agrees with the host's
+ * L2 (2 MiB)", "the host reports L3 300 MiB; dependent loads leave this
+ * level at about 45 MiB", or "matches no cache the host reports (...)". */
+void report_probe_level_agreement(bw_buf *out, const bench_probe_result *r, size_t k);
+/* The words that set the device's CL_DEVICE_GLOBAL_MEM_CACHE_SIZE beside
+ * the levels: "agrees with L3 (...)", or "the device reports 300 MiB;
+ * dependent loads leave the cache at about 45 MiB". */
+void report_probe_device_cache_agreement(bw_buf *out, const bench_probe_result *r);
 
 void report_probe_table(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out);
 void report_probe_md(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out);
