@@ -868,3 +868,77 @@ Test(bench_plan, non_utf8_text_keeps_its_json_keys)
     bench_plan_free(p);
     bw_error_clear(&err);
 }
+
+/* The sample validation checks (bench_validate_sample): on a launch of
+ * 2048 items in groups of 8 (256 groups), groups 0, 1, 254, 255, 2..9 and
+ * floor(k*256/27) for k = 1..26 are always in it (worked by hand: 9, 18, 28,
+ * ..., 218, 227, 237, 246), ascending and distinct, at most 64 + 4 of them; a launch of at
+ * most 64 groups is checked whole. A wrong element in a sampled group is
+ * found and the message counts the work-items checked; one in a group the
+ * sample skips is not, which is what sampling trades for time. */
+Test(bench_plan, sampled_validation)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("stride:s=2", NULL, 16384, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_item *it = (bench_item *)item(p, "stride:s=2");
+    cr_assert_eq(it->items, 2048);
+    it->local_size = 8;
+    int64_t starts[BENCH_SAMPLE_GROUPS + BENCH_READ_KEYS], gi = 0;
+    size_t n = bench_validate_sample(&geo8, it, 99, 0, starts, &gi);
+    cr_expect_eq(gi, 8);
+    cr_expect(n <= BENCH_SAMPLE_GROUPS && n >= 37, "%zu groups", n);
+    int seen[256] = { 0 };
+    for (size_t k = 0; k < n; k++) {
+        cr_expect_eq(starts[k] % 8, 0);
+        if (k)
+            cr_expect_gt(starts[k], starts[k - 1], "ascending and distinct");
+        seen[starts[k] / 8] = 1;
+    }
+    const int must[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 18, 28, 37, 47, 56, 66, 75, 85, 94, 104, 113, 123, 132,
+                         142, 151, 161, 170, 180, 189, 199, 208, 218, 227, 237, 246, 254, 255 };
+    for (size_t k = 0; k < sizeof must / sizeof must[0]; k++)
+        cr_expect(seen[must[k]], "group %d not sampled", must[k]);
+    /* a right result passes; a wrong one in sampled group 18 is found */
+    const uint64_t seed = 99;
+    uint8_t *src = malloc(p->src_bytes), *dst = malloc(2048 * 4), buf[256];
+    bench_fill_random(src, p->src_bytes, seed);
+    for (int64_t g = 0; g < 2048; g++)
+        memcpy(dst + g * 4, src + g * 8, 4);
+    fake_dst f = { dst, 2048 * 4, 0, 0 };
+    cr_expect_eq(bench_validate_copy_sampled(&geo8, it, seed, p->src_bytes, starts, n, gi, read_fake, &f, buf,
+                                             sizeof buf, &err),
+                 BW_OK, "%s", bw_error_text(&err));
+    dst[(18 * 8 + 3) * 4] ^= 0x10;
+    cr_expect_eq(bench_validate_copy_sampled(&geo8, it, seed, p->src_bytes, starts, n, gi, read_fake, &f, buf,
+                                             sizeof buf, &err),
+                 BW_E_VALIDATION);
+    char want[96];
+    snprintf(want, sizeof want, "1 of %zu work-items checked (a sample of the launch's 2048)", n * 8);
+    cr_expect(strstr(bw_error_text(&err), want) != NULL, "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "work-item 147 ") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    dst[(18 * 8 + 3) * 4] ^= 0x10;
+    /* the last group: always sampled */
+    dst[2047 * 4] ^= 0x01;
+    cr_expect_eq(bench_validate_copy_sampled(&geo8, it, seed, p->src_bytes, starts, n, gi, read_fake, &f, buf,
+                                             sizeof buf, &err),
+                 BW_E_VALIDATION);
+    bw_error_clear(&err);
+    dst[2047 * 4] ^= 0x01;
+    /* small launches are checked whole: 64 groups of 32 */
+    it->local_size = 32;
+    n = bench_validate_sample(&geo8, it, seed, 0, starts, &gi);
+    cr_expect_eq(n, 64);
+    cr_expect_eq(gi, 32);
+    for (size_t k = 0; k < n; k++)
+        cr_expect_eq(starts[k], (int64_t)k * 32);
+    /* read mode adds the groups of the validation keys' items */
+    it->local_size = 8;
+    n = bench_validate_sample(&geo8, it, seed, 1, starts, &gi);
+    cr_expect(n <= BENCH_SAMPLE_GROUPS + BENCH_READ_KEYS);
+    free(src);
+    free(dst);
+    bench_plan_free(p);
+}

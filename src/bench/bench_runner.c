@@ -1117,7 +1117,19 @@ static void choose_form(run_ctx *r, size_t i)
     bench_result *res = &r->res[i];
     res->form_ns[BENCH_FORM_PLAIN] = res->event.median;
     res->form_ns[BENCH_FORM_SCALAR] = bench_stats_of(sl->alt_event, sl->alt_n).median;
-    if (res->form_ns[BENCH_FORM_SCALAR] < res->form_ns[BENCH_FORM_PLAIN]) {
+    /* the other form's samples replace this one's: room for them first */
+    if (sl->cap < sl->alt_n) {
+        double *e = realloc(res->event_ns, FORM_CALIBRATION * sizeof *e), *w = NULL;
+        if (e)
+            res->event_ns = e;
+        if (e && (w = realloc(res->wall_ns, FORM_CALIBRATION * sizeof *w)) != NULL) {
+            res->wall_ns = w;
+            sl->cap = FORM_CALIBRATION;
+        }
+    }
+    int plain_timed = res->event.count > 0;
+    if (sl->cap >= sl->alt_n &&
+        (!plain_timed || res->form_ns[BENCH_FORM_SCALAR] < res->form_ns[BENCH_FORM_PLAIN])) {
         ocl_kernel *k = sl->kern;
         sl->kern = sl->alt;
         sl->alt = k;
