@@ -72,6 +72,7 @@ typedef struct slot {
     int need_twin;   /* its twin could change its verdict (plan_twins) */
     int twinned;     /* the twin was timed or given up */
     int left_out;    /* 1: before measuring, 2: out of later rounds (bench_result.budget_note) */
+    size_t left_rank; /* the order in which the plan left it out, from 1 */
     /* while both forms are timed in the first rounds: the other form's samples */
     size_t alt_n;
     double alt_event[FORM_CALIBRATION], alt_wall[FORM_CALIBRATION];
@@ -90,6 +91,7 @@ typedef struct run_ctx {
     uint64_t stage_bytes;
     bench_progress_fn progress;
     void *pctx;
+    size_t left_count; /* items the plan has left out so far */
     double t_start;
     double deadline; /* bench_now_s() by which the run returns (bench_settings.deadline_s) */
 } run_ctx;
@@ -829,6 +831,7 @@ static void leave_out(run_ctx *r, size_t i, int how, const char *why)
 {
     bench_result *res = &r->res[i];
     r->slots[i].left_out = how;
+    r->slots[i].left_rank = ++r->left_count;
     free(res->budget_note);
     res->budget_note = strdup(why);
     if (how == 1) {
@@ -910,7 +913,10 @@ static void name_items(const run_ctx *r, const size_t *idx, size_t n, char *out,
             snprintf(out + k, cap - k, " and %zu more", n - j);
             return;
         }
-        k += (size_t)snprintf(out + k, cap - k, "%s%s", j ? ", " : "", r->plan->items[idx[j]].spec);
+        const bench_item *it = &r->plan->items[idx[j]];
+        /* a spec measured in both modes is named with its mode */
+        k += (size_t)snprintf(out + k, cap - k, "%s%s%s", j ? ", " : "", it->spec,
+                              it->access == BENCH_ACCESS_READ && !it->bank ? " (read)" : "");
         if (k >= cap)
             return;
     }
@@ -1024,9 +1030,11 @@ static void plan_note(run_ctx *r, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
     size_t *out = calloc(p->n ? p->n : 1, sizeof *out), nout = 0;
-    for (size_t i = 0; out && i < p->n; i++)
-        if (r->slots[i].left_out == 1)
-            out[nout++] = i;
+    /* in the order they were left out: the costliest first */
+    for (size_t rank = 1; out && rank <= r->left_count; rank++)
+        for (size_t i = 0; i < p->n; i++)
+            if (r->slots[i].left_out == 1 && r->slots[i].left_rank == rank)
+                out[nout++] = i;
     if (nout) {
         char names[400];
         name_items(r, out, nout, names, sizeof names);
