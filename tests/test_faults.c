@@ -388,3 +388,24 @@ Test(faults, signal_in_tune, .timeout = 600)
         free(cache);
     }
 }
+
+/* Issue 16: a signal as a transpose's validation begins stops it between
+ * its bands of rows, whatever the matrix's size: the run exits 128 + the
+ * signal with its results written, and the transpose, whose validation
+ * the signal cut short, is "not-run" and not "ok" (a validation that ran
+ * to its end, as before, would say "ok"). The same for a record. */
+Test(faults, signal_stops_a_transpose_validation, .timeout = 300)
+{
+    SKIP_WITHOUT_HOOKS();
+    static const char *const specs[] = { "transpose:version=naive", "record:fields=3" };
+    for (size_t k = 0; k < 2; k++) {
+        run x = run_with("signal=validating@15", specs[k]);
+        cr_expect_eq(x.r.status, 128 + SIGTERM, "%s: %s", specs[k], x.r.err);
+        cr_assert_not_null(x.doc, "%s: no results file", specs[k]);
+        cr_expect(json_is_true(json_object_get(x.doc, "interrupted")), "%s", specs[k]);
+        json_t *v = result(&x, specs[k]);
+        cr_expect_str_eq(field(v, "status"), "not-run", "%s", specs[k]);
+        cr_expect_str_neq(field(v, "validation"), "ok", "%s", specs[k]);
+        run_free(&x);
+    }
+}

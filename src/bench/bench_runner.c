@@ -91,6 +91,7 @@ typedef struct run_ctx {
     uint64_t stage_bytes;
     bench_progress_fn progress;
     void *pctx;
+    volatile sig_atomic_t *stop; /* a signal: every long loop checks it */
     size_t left_count; /* items the plan has left out so far */
     double t_start;
     double deadline; /* bench_now_s() by which the run returns (bench_settings.deadline_s) */
@@ -325,6 +326,8 @@ static bw_code write_chunks(run_ctx *r, ocl_buffer *b, uint64_t bytes, fill_kind
     bw_code rc = BW_OK;
     for (uint64_t off = 0; off < bytes && rc == BW_OK; off += r->stage_bytes) {
         uint64_t n = bytes - off < r->stage_bytes ? bytes - off : r->stage_bytes;
+        if (r->stop && *r->stop)
+            return bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
         if (kind == FILL_RANDOM)
             bench_fill_random_at(r->stage, off, n, SOURCE_SEED);
         else if (kind == FILL_SENTINEL)
@@ -364,32 +367,41 @@ static bw_code validate_bank(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *e
     return rc;
 }
 
-/* A transpose item: one launch, then every element of the result, a
- * staging buffer of rows at a time, against the host's transpose
- * (bench_transpose_validate) of the matrix, the first n*n words of src. */
+/* the bands of rows a transpose's validation reads: at most this many,
+ * each one tile high (whole tiles: a tiled kernel's faults are per tile) */
+#define TRANSPOSE_SAMPLE_BANDS 16
+
+/* A transpose item: one launch, then a sample of the result's rows, a
+ * band of whole tile rows at a time: the first and last bands and others
+ * spread between (every band when there are few), each element against
+ * the source regenerated where it is needed
+ * (bench_transpose_validate_stream). A signal stops it between bands. */
 static bw_code validate_transpose(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
     bench_transpose_version v = (bench_transpose_version)model_pattern_param_value(it->pattern, "version");
     int64_t n = model_pattern_param_value(it->pattern, "n");
-    int64_t band = (int64_t)(r->stage_bytes / (uint64_t)(n * 4));
+    int64_t tile = r->plan->geo.lanes, band = (int64_t)(r->stage_bytes / (uint64_t)(n * 4));
+    band = band < tile ? band : tile;
     ocl_timing t;
-    uint32_t *in = malloc((size_t)(n * n) * 4);
-    bw_code rc = in ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
-    if (rc == BW_OK && band < 1)
+    bw_code rc = BW_OK;
+    if (band < 1)
         rc = bw_error_set(err, BW_E_NOMEM, "pattern '%s': a row of the result is larger than the staging buffer",
                           it->spec);
-    if (rc == BW_OK) {
-        bench_fill_random_at((uint8_t *)in, 0, (uint64_t)(n * n) * 4, SOURCE_SEED);
+    if (rc == BW_OK)
         rc = launch(r, i, kern, &t, err);
-    }
-    for (int64_t row = 0; rc == BW_OK && row < n; row += band) {
-        int64_t rows = n - row < band ? n - row : band;
+    int64_t bands = (n + band - 1) / band;
+    int64_t checks = bands < TRANSPOSE_SAMPLE_BANDS ? bands : TRANSPOSE_SAMPLE_BANDS;
+    for (int64_t k = 0; rc == BW_OK && k < checks; k++) {
+        if (r->stop && *r->stop)
+            return bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
+        /* k = 0 and checks - 1 are the first and the last band */
+        int64_t b = checks > 1 ? k * (bands - 1) / (checks - 1) : 0;
+        int64_t row = b * band, rows = n - row < band ? n - row : band;
         rc = ocl_buffer_read(r->ctx, r->dst, (uint64_t)(row * n) * 4, r->stage, (uint64_t)(rows * n) * 4, err);
         if (rc == BW_OK)
-            rc = bench_transpose_validate(v, n, in, (const uint32_t *)r->stage, row, rows, err);
+            rc = bench_transpose_validate_stream(v, n, SOURCE_SEED, (const uint32_t *)r->stage, row, rows, err);
     }
-    free(in);
     return rc;
 }
 
@@ -412,6 +424,10 @@ static bw_code validate_record(run_ctx *r, size_t i, ocl_kernel *kern, bw_error 
     }
     for (int64_t g = 0; rc == BW_OK && g < s.n; g += band) {
         int64_t count = s.n - g < band ? s.n - g : band;
+        if (r->stop && *r->stop) {
+            rc = bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
+            break;
+        }
         rc = ocl_buffer_read(r->ctx, r->dst, (uint64_t)g * 4, r->stage, (uint64_t)count * 4, err);
         if (rc == BW_OK)
             rc = bench_record_validate(it->spec, &s, in, (const uint32_t *)r->stage, g, count, err);
@@ -607,7 +623,7 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
     bw_error e = BW_ERROR_INIT;
     ocl_program *prog = NULL;
     if (build_program(r, 0, p->n, 0, &prog, &e) == BW_OK) {
-        for (size_t i = 0; i < p->n; i++) {
+        for (size_t i = 0; i < p->n && !*stop; i++) {
             if (make_kernels(r, prog, i, &e) != BW_OK)
                 fail(&r->res[i], e.code, bw_error_text(&e));
             bw_error_clear(&e);
@@ -1062,7 +1078,9 @@ static void prepare_one(run_ctx *r, size_t i)
     ocl_timing t = { 0, 0 };
     for (int w = 0; rc == BW_OK && w < (r->s->warmup > 0 ? r->s->warmup : 1); w++)
         rc = launch(r, i, r->slots[i].kern, &t, &e);
-    if (rc != BW_OK)
+    if (rc == BW_E_INTERRUPTED)
+        r->res[i].validated = 0; /* not run: finish() says so */
+    else if (rc != BW_OK)
         fail(&r->res[i], e.code, bw_error_text(&e));
     else
         after_warmup(r, i, t.event_ns);
@@ -1510,7 +1528,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     info->seq_item = info->relative_item = -1;
     info->seq_spread = info->relative_spread = NAN;
     run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels, .s = s, .progress = progress,
-                  .pctx = progress_ctx, .t_start = bench_now_s() };
+                  .pctx = progress_ctx, .stop = stop, .t_start = bench_now_s() };
     r.deadline = s->deadline_s > 0 ? s->deadline_s : r.t_start + s->budget_s;
     r.res = calloc(plan->n, sizeof *r.res);
     r.slots = calloc(plan->n, sizeof *r.slots);
@@ -1527,12 +1545,16 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     }
     if (rc == BW_OK)
         rc = setup_buffers(&r, err);
-    if (rc != BW_OK) {
+    /* a signal while the buffers fill: nothing measured, every result says so */
+    if (rc == BW_E_INTERRUPTED)
+        bw_error_clear(err);
+    else if (rc != BW_OK) {
         teardown(&r);
         bench_results_free(r.res, plan->n);
         return rc;
     }
-    prepare(&r, stop, info);
+    if (rc == BW_OK)
+        prepare(&r, stop, info);
     if (!*stop)
         measure(&r, stop, info);
     info->interrupted = *stop != 0;

@@ -1,5 +1,7 @@
 #include "bench_transpose.h"
 
+#include "bench_validate.h"
+
 #include <stdlib.h>
 
 #include "bench_kernel.h"
@@ -102,6 +104,25 @@ bw_code bench_transpose_validate(bench_transpose_version v, int64_t n, const uin
         for (int64_t x = 0; x < n; x++) {
             /* out's element (row y, column x) and the element of in it must hold */
             uint32_t want = v == MODEL_TRANSPOSE_COPY ? in[y * n + x] : in[x * n + y];
+            uint32_t got = out[(y - row0) * n + x];
+            if (got != want)
+                return bw_error_set(err, BW_E_VALIDATION,
+                                    "transpose:version=%s: element (row %lld, column %lld) of the %lld x %lld "
+                                    "result holds 0x%08x, expected 0x%08x",
+                                    names[v], (long long)y, (long long)x, (long long)n, (long long)n,
+                                    (unsigned)got, (unsigned)want);
+        }
+    return BW_OK;
+}
+
+bw_code bench_transpose_validate_stream(bench_transpose_version v, int64_t n, uint64_t seed, const uint32_t *out,
+                                        int64_t row0, int64_t rows, bw_error *err)
+{
+    for (int64_t y = row0; y < row0 + rows; y++)
+        for (int64_t x = 0; x < n; x++) {
+            uint32_t want;
+            int64_t word = v == MODEL_TRANSPOSE_COPY ? y * n + x : x * n + y;
+            bench_fill_random_at((uint8_t *)&want, (uint64_t)word * 4, 4, seed);
             uint32_t got = out[(y - row0) * n + x];
             if (got != want)
                 return bw_error_set(err, BW_E_VALIDATION,

@@ -69,6 +69,13 @@ int bench_transpose_tile_ways(bench_transpose_version v, const model_geometry *g
 bw_code bench_transpose_validate(bench_transpose_version v, int64_t n, const uint32_t *in, const uint32_t *out,
                                  int64_t row0, int64_t rows, bw_error *err);
 
+/* bench_transpose_validate against the matrix the pseudo-random stream
+ * bench_fill_random_at(seed) wrote from byte 0 (the run's src), each
+ * element regenerated where it is needed: no host copy of the n*n input,
+ * so that a sample of rows costs only those rows. */
+bw_code bench_transpose_validate_stream(bench_transpose_version v, int64_t n, uint64_t seed, const uint32_t *out,
+                                        int64_t row0, int64_t rows, bw_error *err);
+
 /* trace (n*n entries) must be bench_transpose_load_address of every
  * work-item: BW_E_VALIDATION names the first that is not. */
 bw_code bench_transpose_validate_trace(bench_transpose_version v, int64_t n, int tile, const int64_t *trace,
