@@ -424,6 +424,8 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
                   info->interrupted ? "; INTERRUPTED: partial results" : "");
     if (run->device->host_unified_memory > 0)
         bw_buf_printf(out, "%smemory: unified with the host's (CL_DEVICE_HOST_UNIFIED_MEMORY)\n", lead);
+    if (run->retry)
+        bw_buf_printf(out, "%sretried: buffers: %s\n", lead, run->retry);
     for (size_t i = 0; i < p->n; i++)
         if (run->results[i].retry)
             bw_buf_printf(out, "%sretried: %s: %s\n", lead, p->items[i].spec, run->results[i].retry);
@@ -1231,6 +1233,7 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
     json_object_set_new(o, "buffers", b);
     json_object_set_new(o, "local_size", json_integer(p->local_size));
+    json_object_set_new(o, "retry", run->retry ? report_json_text(run->retry) : json_null());
     json_t *t = json_object();
     json_object_set_new(t, "total_s", json_real(run->info->total_s));
     json_object_set_new(t, "timing_s", json_real(run->info->timing_s));

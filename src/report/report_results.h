@@ -39,6 +39,9 @@ typedef struct report_run {
      * transfers only), or why they failed; both NULL without --transfers */
     const bench_probe_result *transfers;
     const char *transfers_failure;
+    /* NULL, or what changed when the device's buffers could not be had at
+     * the plan's size and it was planned and run again at half of it */
+    const char *retry;
 } report_run;
 
 /* What is common to the whole invocation. */
