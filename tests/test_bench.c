@@ -774,7 +774,7 @@ Test(bench, samples_and_the_timer_floor)
 
 static report_run report_of(const dev *d, const bench_plan *p, const bench_result *res, const bench_run_info *info)
 {
-    report_run run = { &d->prov, 0, p, res, info, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    report_run run = { .device = &d->prov, .is_default = 0, .plan = p, .results = res, .info = info };
     return run;
 }
 

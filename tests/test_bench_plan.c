@@ -466,7 +466,7 @@ static char *header_of(const bench_plan *p, int json)
     bench_run_info info;
     memset(&info, 0, sizeof info);
     bench_settings s = bench_settings_default();
-    report_run run = { &d, 1, p, res, &info, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    report_run run = { .device = &d, .is_default = 1, .plan = p, .results = res, .info = &info };
     char *argv[] = { "bwlab", NULL };
     report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
@@ -851,7 +851,7 @@ Test(bench_plan, non_utf8_text_keeps_its_json_keys)
     bench_run_info info;
     memset(&info, 0, sizeof info);
     bench_settings s = bench_settings_default();
-    report_run run = { &d, 1, p, &res, &info, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    report_run run = { .device = &d, .is_default = 1, .plan = p, .results = &res, .info = &info };
     char *argv[] = { "bwlab", "\xff", NULL };
     report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 2, argv, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;

@@ -4,8 +4,11 @@
  * rusticl-no-profiling.json refuses CL_QUEUE_PROFILING_ENABLE (-35),
  * intel-igpu-unified.json reports CL_DEVICE_HOST_UNIFIED_MEMORY, and
  * fails-at-1024.json fails every launch of 1024 work-items per group with
- * CL_OUT_OF_RESOURCES (-5). Every expectation comes from the tables, not
- * from bwlab's output. Without PoCL installed the tests skip. */
+ * CL_OUT_OF_RESOURCES (-5), and fails-alloc-above-12m.json fails every
+ * write to a buffer of more than 12 MiB with
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE (-4). Every expectation comes from the
+ * tables (or the device's own answers), not from bwlab's output. Without
+ * PoCL installed the tests skip. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -77,6 +80,13 @@ static double num(json_t *o, const char *key)
     return json_number_value(v);
 }
 
+static json_t *first_run(json_t *doc)
+{
+    json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+    cr_assert(json_is_object(run), "no run");
+    return run;
+}
+
 #define RUN_SEQ(...)                                                                                        \
     (const char *[])                                                                                        \
     {                                                                                                       \
@@ -97,6 +107,9 @@ Test(cli_fake_run, a_queue_without_profiling_is_timed_by_the_wall_clock, .timeou
     json_t *res = first_result(doc);
     cr_expect_str_eq(str(res, "status"), "ok");
     cr_expect_str_eq(str(res, "timer"), "wall");
+    json_t *timing = json_object_get(first_run(doc), "timing");
+    cr_expect_str_eq(str(timing, "timer"), "wall", "runs[].timing says the run's timer too");
+    cr_expect_gt(num(timing, "launch_overhead_ns"), 0);
     double tick = num(res, "timer_resolution_ns"), overhead = num(res, "launch_overhead_ns");
     cr_expect(tick > 0 && tick < 1e6, "a monotonic clock ticks in under 1 ms: %g ns", tick);
     cr_expect_gt(overhead, 0, "an empty launch takes time");
@@ -126,6 +139,9 @@ Test(cli_fake_run, a_profiling_queue_is_timed_by_events, .timeout = 300)
     json_t *res = first_result(doc);
     cr_expect_str_eq(str(res, "timer"), "event");
     cr_expect(json_is_null(json_object_get(res, "launch_overhead_ns")));
+    json_t *timing = json_object_get(first_run(doc), "timing");
+    cr_expect_str_eq(str(timing, "timer"), "event");
+    cr_expect(json_is_null(json_object_get(timing, "launch_overhead_ns")));
     json_decref(doc);
     tu_result_free(&r);
     fake_close(&f);
@@ -191,6 +207,214 @@ Test(cli_fake_run, a_launch_failing_at_1024_is_retried_at_512, .timeout = 300)
     res = first_result(doc);
     cr_expect_eq(num(res, "local_size"), 512);
     cr_expect(json_is_null(json_object_get(res, "retry")));
+    json_decref(doc);
+    tu_result_free(&r);
+    fake_close(&f);
+}
+
+/* --transfers on a queue without profiling: the launch latency is the
+ * host clock's enqueue-to-clFinish, labelled wall; queued to start has no
+ * event to come from and is null with the reason, never 0. With
+ * profiling (the unified table) both come from events. */
+Test(cli_fake_run, launch_latency_without_profiling_is_the_host_clock, .timeout = 300)
+{
+    static const struct {
+        const char *table;
+        int wall;
+    } cases[] = { { "rusticl-no-profiling.json", 1 }, { "intel-igpu-unified.json", 0 } };
+    for (size_t c = 0; c < 2; c++) {
+        fake f;
+        fake_open(&f, cases[c].table);
+        tu_result r = run_fake(&f, RUN_SEQ("--transfers", "--format", "json"));
+        cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+        json_t *doc = json_of(&r);
+        json_t *run = first_run(doc);
+        json_t *l = json_object_get(run, "launch");
+        cr_assert(json_is_object(l), "%s", r.out);
+        cr_expect_str_eq(str(l, "timer"), cases[c].wall ? "wall" : "event", "%s", cases[c].table);
+        double wall = num(l, "wall_us");
+        cr_expect_gt(wall, 0);
+        cr_expect_gt(num(l, "queued_to_end_us"), 0, "%s: never 0", cases[c].table);
+        if (cases[c].wall) {
+            cr_expect_eq(num(l, "queued_to_end_us"), wall, "the host clock's enqueue to clFinish is the wall time");
+            cr_expect(json_is_null(json_object_get(l, "queued_to_start_us")), "no events: not 0 but null");
+            cr_expect(strstr(str(l, "note"), "CL_QUEUE_PROFILING_ENABLE"), "%s", str(l, "note"));
+        } else {
+            cr_expect(json_is_number(json_object_get(l, "queued_to_start_us")));
+            cr_expect(json_is_null(json_object_get(l, "note")));
+        }
+        json_decref(doc);
+        tu_result_free(&r);
+        if (cases[c].wall) {
+            r = run_fake(&f, RUN_SEQ("--transfers", "--format", "table"));
+            cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+            cr_expect(strstr(r.out, "host clock enqueue to clFinish; events: none"), "%s", r.out);
+            tu_result_free(&r);
+        }
+        fake_close(&f);
+    }
+}
+
+/* The fastest copy of `bytes` in one direction among transfers[], in us. */
+static double fastest_copy_us(json_t *transfers, const char *dir, double bytes)
+{
+    double best = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(transfers, i, t) {
+        if (strcmp(str(t, "direction"), dir) != 0 || num(t, "bytes") != bytes)
+            continue;
+        double us = num(t, "us");
+        if (us > 0 && (best == 0 || us < best))
+            best = us;
+    }
+    return best;
+}
+
+/* The maps of one run (runs[0] of `bwlab run --transfers`): each direction's
+ * verdict worked out again from the rows' own times and the copies beside
+ * them (docs/results.md: flat, at most 4x from the smallest to the largest
+ * size, or the largest map at most 1/8 of its fastest copy; and on a
+ * unified-memory device the same mapped address throughout), and a
+ * zero-copy row never a bandwidth. Returns how many directions were
+ * zero-copy. */
+static int check_maps(json_t *run, int unified)
+{
+    json_t *maps = json_object_get(run, "maps"), *transfers = json_object_get(run, "transfers");
+    cr_assert(json_is_array(maps) && json_array_size(maps) > 0, "no maps");
+    int zero = 0;
+    static const char *const dirs[] = { "h2d", "d2h" };
+    for (int d = 0; d < 2; d++) {
+        json_t *lo = NULL, *hi = NULL;
+        size_t i, rows = 0;
+        json_t *m;
+        int same = 1, zc = -1;
+        json_array_foreach(maps, i, m) {
+            if (strcmp(str(m, "direction"), dirs[d]) != 0)
+                continue;
+            rows++;
+            cr_expect_str_eq(str(m, "memory"), "alloc_host_ptr");
+            cr_expect(fastest_copy_us(transfers, dirs[d], num(m, "bytes")) > 0, "a map at a size no copy was made");
+            if (!lo || num(m, "bytes") < num(lo, "bytes"))
+                lo = m;
+            if (!hi || num(m, "bytes") > num(hi, "bytes"))
+                hi = m;
+            same &= json_is_true(json_object_get(m, "same_pointer"));
+            int z = json_is_true(json_object_get(m, "zero_copy"));
+            cr_expect(zc < 0 || z == zc, "one verdict per direction");
+            zc = z;
+            if (z) {
+                cr_expect(json_is_null(json_object_get(m, "gbs")), "a zero-copy map is no bandwidth: %s",
+                          json_dumps(m, 0));
+                cr_expect(strstr(str(m, "note"), "zero-copy"), "%s", str(m, "note"));
+            }
+        }
+        cr_assert_gt(rows, 0, "no %s maps", dirs[d]);
+        int flat = num(hi, "bytes") >= 64 * num(lo, "bytes") && num(hi, "us") <= 4 * num(lo, "us");
+        double copy = fastest_copy_us(transfers, dirs[d], num(hi, "bytes"));
+        int cheap = copy > 0 && num(hi, "us") * 8 <= copy;
+        cr_expect_eq(zc, (flat || cheap) && (!unified || same), "%s: flat %d cheap %d same %d", dirs[d], flat, cheap,
+                     same);
+        zero += zc;
+    }
+    return zero;
+}
+
+/* The integrated GPU of the table (CL_DEVICE_HOST_UNIFIED_MEMORY true)
+ * is PoCL's CPU device, whose buffers are host memory: its maps copy
+ * nothing, and both directions are zero-copy, with no bandwidth. */
+Test(cli_fake_run, maps_on_unified_memory_are_zero_copy, .timeout = 300)
+{
+    fake f;
+    fake_open(&f, "intel-igpu-unified.json");
+    tu_result r = run_fake(&f, RUN_SEQ("--transfers", "--format", "json"));
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *doc = json_of(&r);
+    cr_expect_eq(check_maps(first_run(doc), 1), 2, "both directions zero-copy: %s",
+                 json_dumps(json_object_get(first_run(doc), "maps"), 0));
+    json_decref(doc);
+    tu_result_free(&r);
+    r = run_fake(&f, RUN_SEQ("--transfers", "--format", "table"));
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "maps of a CL_MEM_ALLOC_HOST_PTR buffer"), "%s", r.out);
+    cr_expect(strstr(r.out, "zero-copy, no bandwidth"), "%s", r.out);
+    tu_result_free(&r);
+    fake_close(&f);
+}
+
+/* PoCL itself, without the fake driver: its CPU device answers
+ * CL_DEVICE_HOST_UNIFIED_MEMORY, and where it says true its maps are the
+ * buffer's own memory: zero-copy. */
+Test(cli_fake_run, maps_on_pocl_follow_its_unified_memory, .timeout = 300)
+{
+    if (access(POCL_ICD, R_OK) != 0)
+        cr_skip("%s is not here: the test runs on PoCL", POCL_ICD);
+    char *dir = tu_temp_dir();
+    FILE *in = fopen(POCL_ICD, "r");
+    char line[4096] = "";
+    cr_assert(in && fgets(line, sizeof line, in), "%s cannot be read", POCL_ICD);
+    fclose(in);
+    tu_write_file(dir, "pocl.icd", line);
+    char vendors[4200];
+    snprintf(vendors, sizeof vendors, "OCL_ICD_VENDORS=%s", dir);
+    const char *env[] = { vendors, NULL };
+    tu_result r = tu_exec((const char *[]){ "devices", "--format", "json", NULL }, env);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *doc = json_of(&r);
+    json_t *d = json_array_get(json_object_get(doc, "devices"), 0);
+    int unified = json_is_true(json_object_get(d, "host_unified_memory"));
+    json_decref(doc);
+    tu_result_free(&r);
+    if (!unified) {
+        tu_rmdir(dir);
+        free(dir);
+        cr_skip("this PoCL does not report CL_DEVICE_HOST_UNIFIED_MEMORY: no zero-copy expected");
+    }
+    r = tu_exec(RUN_SEQ("--transfers", "--format", "json"), env);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    doc = json_of(&r);
+    cr_expect_eq(check_maps(first_run(doc), 1), 2, "both directions zero-copy: %s",
+                 json_dumps(json_object_get(first_run(doc), "maps"), 0));
+    json_decref(doc);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* Writes to buffers of more than 12 MiB fail with -4 (the table): a
+ * 16 MiB working set (src and dst of 16 MiB for seq) is planned and run
+ * again at 8 MiB, half of it, and the run says so; 8 MiB needs no retry. */
+Test(cli_fake_run, buffers_that_fail_are_retried_at_half_the_working_set, .timeout = 300)
+{
+    fake f;
+    fake_open(&f, "fails-alloc-above-12m.json");
+    tu_result r = run_fake(&f,
+                           (const char *[]){ "run", "--device", "0", "--pattern", "seq", "--size", "16M", "--budget",
+                                             "0.3", "--no-roofline", "--format", "json", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *doc = json_of(&r);
+    json_t *run = first_run(doc);
+    cr_expect_eq(num(run, "working_set_target_bytes"), 8 << 20);
+    json_t *b = json_object_get(run, "buffers");
+    cr_expect_leq(num(b, "src_bytes"), 12582912);
+    cr_expect_leq(num(b, "dst_bytes"), 12582912);
+    const char *why = str(run, "retry");
+    cr_expect(strstr(why, "16.00 MiB") && strstr(why, "8.00 MiB") && strstr(why, "CL_MEM_OBJECT_ALLOCATION_FAILURE"),
+              "%s", why);
+    cr_expect_str_eq(str(first_result(doc), "status"), "ok");
+    json_decref(doc);
+    tu_result_free(&r);
+    r = run_fake(&f, (const char *[]){ "run", "--device", "0", "--pattern", "seq", "--size", "16M", "--budget", "0.3",
+                                       "--no-roofline", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "retried: buffers: working set 16.00 MiB failed"), "%s", r.out);
+    tu_result_free(&r);
+    r = run_fake(&f, RUN_SEQ("--format", "json"));
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    doc = json_of(&r);
+    run = first_run(doc);
+    cr_expect_eq(num(run, "working_set_target_bytes"), 8 << 20);
+    cr_expect(json_is_null(json_object_get(run, "retry")));
     json_decref(doc);
     tu_result_free(&r);
     fake_close(&f);

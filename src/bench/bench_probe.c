@@ -655,6 +655,134 @@ static bw_code banks(probe *p, bw_error *err)
 
 /* ---- transfers and launch latency ---- */
 
+bench_probe_map_verdict bench_probe_map_verdict_of(const bench_probe_map *m, size_t n, int moved, int unified)
+{
+    bench_probe_map_verdict v = { 0, 0, 0, 0, 0 };
+    if (n == 0)
+        return v;
+    size_t lo = 0, hi = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (m[i].bytes < m[lo].bytes)
+            lo = i;
+        if (m[i].bytes > m[hi].bytes)
+            hi = i;
+    }
+    v.flat = n >= 2 && m[hi].bytes >= 64 * m[lo].bytes && m[hi].us <= BENCH_PROBE_MAP_FLAT * m[lo].us;
+    v.cheap = m[hi].copy_us > 0 && m[hi].us * BENCH_PROBE_MAP_CHEAP <= m[hi].copy_us;
+    v.no_copy = v.flat || v.cheap;
+    v.same_pointer = !moved;
+    v.zero_copy = v.no_copy && (!unified || v.same_pointer);
+    return v;
+}
+
+/* the fastest copy of `bytes` in one direction measured so far, in us; 0: none */
+static double copy_us_of(const bench_probe_result *r, int to_device, uint64_t bytes)
+{
+    double best = 0;
+    for (size_t i = 0; i < r->n_transfers; i++) {
+        const bench_probe_transfer *t = &r->transfers[i];
+        if (t->to_device == to_device && t->bytes == bytes && t->us > 0 && (best == 0 || t->us < best))
+            best = t->us;
+    }
+    return best;
+}
+
+static void map_note(bench_probe_result *r, int dir, const bench_probe_map *lo, const bench_probe_map *hi)
+{
+    const bench_probe_map_verdict *v = &r->map_verdict[dir];
+    char *note = r->map_note[dir];
+    size_t cap = sizeof r->map_note[dir];
+    const char *how = dir ? "host to device (map for writing, unmap)" : "device to host (map for reading, unmap)";
+    double lo_kib = (double)lo->bytes / 1024, hi_mib = (double)hi->bytes / (1024.0 * 1024.0);
+    if (!v->no_copy) {
+        snprintf(note, cap, "%s: copied: %.0f KiB took %.1f us and %.1f MiB %.1f us, %.0f%% of copying it",
+                 how, lo_kib, lo->us, hi_mib, hi->us, hi->copy_us > 0 ? 100 * hi->us / hi->copy_us : 0.0);
+        return;
+    }
+    char why[200];
+    if (v->flat)
+        snprintf(why, sizeof why, "the time did not grow with size (%.0f KiB: %.1f us, %.1f MiB: %.1f us)", lo_kib,
+                 lo->us, hi_mib, hi->us);
+    else
+        snprintf(why, sizeof why, "%.1f MiB took %.1f us, 1/%.0f of copying it at the measured copy rate (%.1f us)",
+                 hi_mib, hi->us, hi->us > 0 ? hi->copy_us / hi->us : 0.0, hi->copy_us);
+    const char *ptr = v->same_pointer ? "every map returned the same host address, the buffer's own memory"
+                                      : "the mapped host address moved between maps";
+    if (v->zero_copy)
+        snprintf(note, cap, "%s: zero-copy, no bandwidth: %s; %s%s", how, why, ptr,
+                 r->unified ? " (CL_DEVICE_HOST_UNIFIED_MEMORY)" : "");
+    else
+        snprintf(note, cap, "%s: no copy measured, no bandwidth: %s; but %s on a unified-memory device, so "
+                 "zero-copy is not shown", how, why, ptr);
+}
+
+/* Maps and unmaps of a CL_MEM_ALLOC_HOST_PTR buffer at every size of the
+ * copies, and the verdict of each direction against those copies. */
+static bw_code maps(probe *p, const uint64_t *sizes, size_t ns, uint64_t top, bw_error *err)
+{
+    bench_probe_result *r = p->r;
+    ocl_buffer *b = NULL;
+    ocl_map_seen seen[2];
+    memset(seen, 0, sizeof seen);
+    r->unified = p->d->host_unified_memory > 0;
+    r->n_maps = 0;
+    bw_code rc = ocl_buffer_create_host(p->c, top, "mapped", &b, err);
+    for (size_t si = 0; si < ns && rc == BW_OK; si++) {
+        progress(p, "maps", (double)si / (double)ns);
+        for (int dir = 1; dir >= 0 && rc == BW_OK && r->n_maps < sizeof r->maps / sizeof r->maps[0]; dir--) {
+            int reps = sizes[si] <= MIB ? (p->o->quick ? 9 : 21) : (p->o->quick ? 3 : 5);
+            double v[32];
+            ocl_timing t;
+            rc = ocl_transfer_map(p->c, b, sizes[si], dir, 1, &t, &seen[dir], err); /* warm-up */
+            for (int i = 0; i < reps && rc == BW_OK; i++) {
+                rc = ocl_transfer_map(p->c, b, sizes[si], dir, 1, &t, &seen[dir], err);
+                v[i] = t.wall_ns;
+            }
+            if (rc != BW_OK)
+                break;
+            bench_probe_map *m = &r->maps[r->n_maps++];
+            m->to_device = dir;
+            m->bytes = sizes[si];
+            m->us = median(v, (size_t)reps) / 1e3;
+            m->copy_us = copy_us_of(r, dir, sizes[si]);
+        }
+    }
+    ocl_buffer_free(b);
+    if (rc != BW_OK)
+        return rc;
+    for (int dir = 0; dir < 2; dir++) {
+        bench_probe_map one[16];
+        size_t n = 0;
+        for (size_t i = 0; i < r->n_maps && n < 16; i++)
+            if (r->maps[i].to_device == dir)
+                one[n++] = r->maps[i];
+        if (n == 0)
+            continue;
+        r->map_verdict[dir] = bench_probe_map_verdict_of(one, n, seen[dir].moved, r->unified);
+        size_t lo = 0, hi = 0;
+        for (size_t i = 1; i < n; i++) {
+            if (one[i].bytes < one[lo].bytes)
+                lo = i;
+            if (one[i].bytes > one[hi].bytes)
+                hi = i;
+        }
+        map_note(r, dir, &one[lo], &one[hi]);
+        for (size_t i = 0; i < r->n_maps; i++) {
+            bench_probe_map *m = &r->maps[i];
+            if (m->to_device != dir)
+                continue;
+            m->zero_copy = r->map_verdict[dir].zero_copy;
+            /* a bandwidth only where something was copied: never for a
+             * direction that copies nothing, nor for a map faster than
+             * a tiny fraction of copying its bytes */
+            int copied = !r->map_verdict[dir].no_copy && m->copy_us > 0 &&
+                         m->us * BENCH_PROBE_MAP_CHEAP > m->copy_us;
+            m->gbs = copied && m->us > 0 ? (double)m->bytes / (m->us * 1e3) : 0;
+        }
+    }
+    return BW_OK;
+}
+
 static bw_code transfers(probe *p, bw_error *err)
 {
     bench_probe_result *r = p->r;
@@ -714,6 +842,8 @@ static bw_code transfers(probe *p, bw_error *err)
     for (int m = 0; m < 2; m++)
         ocl_host_mem_free(hm[m]);
     ocl_buffer_free(dev);
+    if (rc == BW_OK)
+        rc = maps(p, sizes, ns, top, err);
     if (rc != BW_OK)
         return rc;
     /* launch latency: an empty kernel, one work-item */
@@ -737,8 +867,18 @@ static bw_code transfers(probe *p, bw_error *err)
     if (rc == BW_OK) {
         r->launches = n;
         r->launch_wall_us = median(w, n) / 1e3;
-        r->launch_start_us = median(w + n, n) / 1e3;
-        r->launch_end_us = median(w + 2 * n, n) / 1e3;
+        r->launch_timer_wall = !ocl_context_timer(p->c, NULL, NULL);
+        if (r->launch_timer_wall) {
+            /* what the host clock measures is exactly enqueue to the end */
+            r->launch_end_us = r->launch_wall_us;
+            r->launch_start_us = 0;
+            snprintf(r->launch_note, sizeof r->launch_note,
+                     "no profiling queue (the driver refused CL_QUEUE_PROFILING_ENABLE): queued to end is the host "
+                     "clock from enqueue to clFinish; queued to start cannot be measured without events");
+        } else {
+            r->launch_start_us = median(w + n, n) / 1e3;
+            r->launch_end_us = median(w + 2 * n, n) / 1e3;
+        }
     }
     free(w);
     return rc;

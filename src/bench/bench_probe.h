@@ -65,6 +65,36 @@ typedef struct bench_probe_transfer {
     double us;  /* wall-clock time per copy, median */
 } bench_probe_transfer;
 
+/* A map and unmap of [0, bytes) of a CL_MEM_ALLOC_HOST_PTR buffer
+ * (ocl_transfer_map): the transfer a zero-copy device makes without
+ * copying. */
+typedef struct bench_probe_map {
+    int to_device;
+    uint64_t bytes;
+    double us;      /* measured: wall-clock time per map and unmap, median */
+    double copy_us; /* measured: the same bytes at the fastest copy rate of that size and direction */
+    double gbs;     /* measured: bytes / us; 0 (not a bandwidth) when no copy was measured */
+    int zero_copy;  /* the direction's maps are zero-copy (bench_probe_map_verdict) */
+} bench_probe_map;
+
+/* What the maps of one direction show (bench_probe_map_verdict). */
+typedef struct bench_probe_map_verdict {
+    int no_copy;      /* the time says nothing was copied: flat in size, or a tiny fraction of a copy */
+    int flat;         /* the largest map took at most BENCH_PROBE_MAP_FLAT x the smallest */
+    int cheap;        /* the largest map took at most 1 / BENCH_PROBE_MAP_CHEAP of its copy time */
+    int same_pointer; /* every map returned the same host address: the buffer's own memory */
+    int zero_copy;    /* no_copy, and on a unified-memory device same_pointer too */
+} bench_probe_map_verdict;
+
+#define BENCH_PROBE_MAP_FLAT 4.0   /* "does not grow with size": over at least 64x the bytes */
+#define BENCH_PROBE_MAP_CHEAP 8.0  /* "a tiny fraction of a copy": 1/8 of it */
+
+/* The verdict on n maps of one direction (any order; n >= 2 sizes at
+ * least 64x apart for `flat`), given whether the mapped address ever moved
+ * and whether the device reports CL_DEVICE_HOST_UNIFIED_MEMORY. A row's
+ * copy_us of 0 (no copy measured) never makes it cheap. Pure. */
+bench_probe_map_verdict bench_probe_map_verdict_of(const bench_probe_map *m, size_t n, int moved, int unified);
+
 typedef struct bench_probe_result {
     int quick;
     char *kernel_path;
@@ -102,9 +132,19 @@ typedef struct bench_probe_result {
     /* transfers and launch latency */
     size_t n_transfers;
     bench_probe_transfer transfers[BENCH_PROBE_MAX_TRANSFERS];
+    size_t n_maps;
+    bench_probe_map maps[2 * 16];
+    bench_probe_map_verdict map_verdict[2]; /* [to_device] */
+    char map_note[2][480];                  /* [to_device]: what the maps showed, "" when none were made */
+    int unified;                            /* CL_DEVICE_HOST_UNIFIED_MEMORY */
     double small_transfer_us; /* the smallest blocking pageable h2d copy, median */
     uint64_t small_transfer_bytes;
     double launch_wall_us, launch_start_us, launch_end_us; /* medians */
+    /* 1: the queue has no profiling (ocl_context_timer 0): launch_end_us is
+     * the host clock from enqueue to clFinish (launch_wall_us), and
+     * launch_start_us is not measured (0, see launch_note) */
+    int launch_timer_wall;
+    char launch_note[200];
     unsigned launches;
     double seconds; /* the whole probe, wall clock */
     int interrupted;           /* opts.stop was set: what is here was measured before it */

@@ -1527,6 +1527,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     memset(info, 0, sizeof *info);
     info->seq_item = info->relative_item = -1;
     info->seq_spread = info->relative_spread = NAN;
+    info->timer_wall = !ocl_context_timer(ctx, &info->timer_resolution_ns, &info->launch_overhead_ns);
     run_ctx r = { .ctx = ctx, .plan = plan, .kernels = kernels, .s = s, .progress = progress,
                   .pctx = progress_ctx, .stop = stop, .t_start = bench_now_s() };
     r.deadline = s->deadline_s > 0 ? s->deadline_s : r.t_start + s->budget_s;

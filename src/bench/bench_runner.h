@@ -158,6 +158,10 @@ typedef struct bench_run_info {
     size_t dropped;         /* patterns left out of later rounds */
     char plan_note[800];    /* one line on what was left out before measuring, or "" */
     char replan_note[640];  /* one line on what left the later rounds, or "" */
+    /* How the run's launches were timed (ocl_context_timer), as each
+     * result's timer_wall, timer_resolution_ns, launch_overhead_ns say */
+    int timer_wall;
+    double timer_resolution_ns, launch_overhead_ns;
 } bench_run_info;
 
 /* A twin whose time passes this fraction of its pattern's fastest launch

@@ -38,6 +38,11 @@ static const char *const run_help_more[] = {
     "and SIGTERM stop the run and write what was measured (exit 130, 143).\n",
     "--profile inferred (the profile from a cached 'bwlab probe' of the device) and --transfers\n"
     "(host-device transfers and launch latency, measured): see 'bwlab help probe'.\n",
+    "Drivers that cannot do everything: a queue that refuses profiling (-35) is timed by the\n"
+    "host clock around clFinish (timer wall, with its resolution and the launch overhead); a\n"
+    "launch failing for its size (-5, -4, -54) is retried once at half the work-group; buffers\n"
+    "that cannot be had at the plan's size (-4, -5, -61 at allocation or the first write) are\n"
+    "planned and run once more at half the working set. The results say what changed (retry).\n",
     NULL,
 };
 
@@ -212,7 +217,12 @@ static const cli_command commands[] = {
       "                      knee and period fitted by each candidate unit's modeled curve\n"
       "  warp width, banks   where the device shows them (a GPU); on a CPU it says why not\n"
       "  transfers           host to device and back, pageable and pinned, blocking and not,\n"
-      "                      4 KiB .. 1 GiB within the device's limits; an empty kernel's launch latency\n"
+      "                      4 KiB .. 1 GiB within the device's limits; maps and unmaps of a\n"
+      "                      CL_MEM_ALLOC_HOST_PTR buffer at the same sizes: a direction whose maps\n"
+      "                      copy nothing (flat in size, or a tiny fraction of a copy; on a\n"
+      "                      unified-memory device at the buffer's own host address) is zero-copy,\n"
+      "                      no bandwidth; an empty kernel's launch latency (without profiling:\n"
+      "                      the host clock, enqueue to clFinish; queued to start not available)\n"
       "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...). 'bwlab model --profile inferred\n"
       "[--device SPEC]' and 'bwlab run --profile inferred' take the device's own profile with the\n"
       "fields its cached probe found (unit as sector, and line where the profile's is no multiple\n"

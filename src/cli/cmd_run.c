@@ -16,6 +16,7 @@
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
+#include "bw_format.h"
 #include "bw_hook.h"
 #include "bw_parse.h"
 #include "bwlab_config.h"
@@ -135,6 +136,7 @@ typedef struct run_state {
     const char *profile;                /* --profile: only "inferred" */
     int transfers;                      /* --transfers */
     bench_probe_result **xfers;         /* per device: transfers and launch latency, or NULL */
+    char **retries;                     /* per device: what changed when its buffers failed, or NULL */
     char **xfer_failures;               /* per device: why they failed, or NULL */
 } run_state;
 
@@ -154,6 +156,9 @@ static void state_free(run_state *s)
     }
     for (size_t i = 0; s->failures && i < s->ndev; i++)
         free(s->failures[i]);
+    for (size_t i = 0; s->retries && i < s->ndev; i++)
+        free(s->retries[i]);
+    free(s->retries);
     for (size_t i = 0; s->roofs && i < s->ndev; i++)
         bench_roofline_result_free(s->roofs[i]);
     for (size_t i = 0; s->roof_failures && i < s->ndev; i++)
@@ -560,7 +565,62 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     r.roofline_working_set = s->roofline_size ? "--roofline-size" : "auto";
     r.transfers = s->xfers ? s->xfers[k] : NULL;
     r.transfers_failure = s->xfer_failures ? s->xfer_failures[k] : NULL;
+    r.retry = s->retries ? s->retries[k] : NULL;
     return r;
+}
+
+/* Device k's plan at a working set of `size` bytes (0: automatic). */
+static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **out, bw_error *err)
+{
+    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    bench_limits lim = cli_device_limits(d);
+    bench_plan_opts o = s->popts;
+    o.size = size;
+    /* the kernel asks for the sub-group size the device takes as W (Intel) */
+    o.reqd_sub_group_size = (int)d->reqd_sub_group_size;
+    /* a CPU runtime vectorises across work-items: time the scalar form too */
+    /* test builds only: a GPU simulator (tools/oclgrind.sh) builds the scalar form too */
+    o.scalar_form = d->type == OCL_TYPE_CPU || bw_hook_fault("scalar_form", NULL, NULL);
+    return bench_plan_make(&o, &d->geo, &lim, out, err);
+}
+
+/* Device k's buffers could not be had at its plan's size (bench_run's
+ * BW_E_TOOBIG: the allocation, or the first write of a lazily allocating
+ * driver, answered -4, -5 or -61, err says which): the device is planned
+ * once more at half the working set, through the plan's own sizing as
+ * --size would be, and s->retries[k] says what changed. BW_OK with
+ * s->plans[k] replaced; else err says why (the first failure when there is
+ * nothing smaller to try, which is never retried twice). */
+static bw_code retry_smaller(const cli_command *self, run_state *s, size_t k, bw_error *err)
+{
+    bench_plan *old = s->plans[k];
+    uint64_t half = old->target_bytes / 2;
+    if (s->retries[k] || half < 4096)
+        return BW_E_TOOBIG;
+    char was[32], now[32];
+    bw_format_bytes(was, sizeof was, (double)old->target_bytes);
+    bw_format_bytes(now, sizeof now, (double)half);
+    bw_buf note = BW_BUF_INIT;
+    bw_buf_printf(&note, "working set %s failed (%s); ran at %s, half of it", was, bw_error_text(err), now);
+    bench_plan *p = NULL;
+    bw_error perr = BW_ERROR_INIT;
+    if (plan_device(s, k, half, &p, &perr) != BW_OK) {
+        bw_error_clear(&perr);
+        bw_buf_free(&note);
+        return BW_E_TOOBIG; /* err keeps the first failure */
+    }
+    if (!(s->retries[k] = strdup(bw_buf_str(&note)))) {
+        bench_plan_free(p);
+        bw_buf_free(&note);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    bw_buf_free(&note);
+    fprintf(stderr, "bwlab %s: note: on device %zu: %s\n", self->name, ocl_device_at(s->plats, s->dev_idx[k])->index,
+            s->retries[k]);
+    bw_error_clear(err);
+    bench_plan_free(old);
+    s->plans[k] = p;
+    return BW_OK;
 }
 
 /* OUT.partial's head line, before anything is measured */
@@ -691,7 +751,8 @@ int cmd_run(int argc, char **argv)
     }
     s.xfers = calloc(s.ndev, sizeof *s.xfers);
     s.xfer_failures = calloc(s.ndev, sizeof *s.xfer_failures);
-    if (!s.xfers || !s.xfer_failures) {
+    s.retries = calloc(s.ndev, sizeof *s.retries);
+    if (!s.xfers || !s.xfer_failures || !s.retries) {
         st = cli_nomem(self);
         goto done;
     }
@@ -704,14 +765,7 @@ int cmd_run(int argc, char **argv)
     int plan_status = 0;
     for (size_t k = 0; k < s.ndev; k++) {
         const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        bench_limits lim = cli_device_limits(d);
-        bench_plan_opts o = s.popts;
-        /* the kernel asks for the sub-group size the device takes as W (Intel) */
-        o.reqd_sub_group_size = (int)d->reqd_sub_group_size;
-        /* a CPU runtime vectorises across work-items: time the scalar form too */
-        /* test builds only: a GPU simulator (tools/oclgrind.sh) builds the scalar form too */
-        o.scalar_form = d->type == OCL_TYPE_CPU || bw_hook_fault("scalar_form", NULL, NULL);
-        rc = bench_plan_make(&o, &d->geo, &lim, &s.plans[k], &err);
+        rc = plan_device(&s, k, s.popts.size, &s.plans[k], &err);
         if (rc == BW_OK) {
             /* the same list on every device: said once */
             if (planned++ == 0 && s.plans[k]->merged)
@@ -760,6 +814,9 @@ int cmd_run(int argc, char **argv)
         rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
         progress_ctx pc = { self, &s, k, show, argc + 1, argv - 1, 0, "" };
         if (rc == BW_OK)
+            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, progress_line, &pc,
+                           &s.results[k], &s.infos[k], &err);
+        if (rc == BW_E_TOOBIG && !interrupted && (rc = retry_smaller(self, &s, k, &err)) == BW_OK)
             rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, progress_line, &pc,
                            &s.results[k], &s.infos[k], &err);
         if (show)

@@ -21,8 +21,8 @@ static int is_size_failure(cl_int st)
            st == CL_OUT_OF_RESOURCES;
 }
 
-bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
-                          bw_error *err)
+static bw_code create(ocl_context *c, uint64_t bytes, const char *name, cl_mem_flags flags, ocl_buffer **out,
+                      bw_error *err)
 {
     *out = NULL;
     if (!name)
@@ -48,7 +48,7 @@ bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_
         goto fail;
     }
     b->bytes = bytes;
-    b->mem = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &st);
+    b->mem = clCreateBuffer(c->ctx, flags, (size_t)bytes, NULL, &st);
     if (bw_hook_fault("alloc", name, NULL)) { /* test builds only: the device refuses */
         if (b->mem)
             clReleaseMemObject(b->mem);
@@ -66,6 +66,18 @@ bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_
 fail:
     ocl_buffer_free(b);
     return rc;
+}
+
+bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
+                          bw_error *err)
+{
+    return create(c, bytes, name, CL_MEM_READ_WRITE, out, err);
+}
+
+bw_code ocl_buffer_create_host(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
+                               bw_error *err)
+{
+    return create(c, bytes, name, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, out, err);
 }
 
 void ocl_buffer_free(ocl_buffer *b)

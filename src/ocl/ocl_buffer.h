@@ -17,6 +17,12 @@ typedef struct ocl_buffer ocl_buffer;
  * callers write the buffer before timing anything. */
 bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
                           bw_error *err);
+/* The same with CL_MEM_ALLOC_HOST_PTR: memory the driver allocates where
+ * the host can reach it, which drivers map without a copy where they can
+ * (pinned host memory on a discrete GPU; the buffer itself on a device
+ * whose memory is the host's). Left unmapped: ocl_transfer_map maps it. */
+bw_code ocl_buffer_create_host(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
+                               bw_error *err);
 void ocl_buffer_free(ocl_buffer *b); /* accepts NULL */
 uint64_t ocl_buffer_size(const ocl_buffer *b);
 /* Blocking copies between host memory and [offset, offset+bytes). */

@@ -144,3 +144,33 @@ bw_code ocl_transfer_run(ocl_context *c, ocl_buffer *b, void *host, uint64_t byt
     }
     return rc;
 }
+
+bw_code ocl_transfer_map(ocl_context *c, ocl_buffer *b, uint64_t bytes, int to_device, unsigned count,
+                         ocl_timing *out, ocl_map_seen *seen, bw_error *err)
+{
+    if (count == 0 || count > MAX_COUNT || bytes == 0 || bytes > b->bytes)
+        return bw_error_set(err, BW_E_USAGE, "map of %llu B x %u of buffer '%s' of %llu B is out of range",
+                            (unsigned long long)bytes, count, b->name, (unsigned long long)b->bytes);
+    cl_map_flags flags = to_device ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ;
+    double t0 = now_ns();
+    for (unsigned i = 0; i < count; i++) {
+        cl_int st = CL_SUCCESS;
+        void *ptr = clEnqueueMapBuffer(c->queue, b->mem, CL_TRUE, flags, 0, (size_t)bytes, 0, NULL, NULL, &st);
+        if (st != CL_SUCCESS || !ptr)
+            return ocl_error_set(err, BW_E_OPENCL, "clEnqueueMapBuffer", st, "buffer '%s' (%llu B, %s)", b->name,
+                                 (unsigned long long)bytes, to_device ? "CL_MAP_WRITE_INVALIDATE_REGION" : "CL_MAP_READ");
+        if (!seen->first)
+            seen->first = (uintptr_t)ptr;
+        else if (seen->first != (uintptr_t)ptr)
+            seen->moved = 1;
+        seen->maps++;
+        if ((st = clEnqueueUnmapMemObject(c->queue, b->mem, ptr, 0, NULL, NULL)) != CL_SUCCESS)
+            return ocl_error_set(err, BW_E_OPENCL, "clEnqueueUnmapMemObject", st, "buffer '%s'", b->name);
+        if ((st = clFinish(c->queue)) != CL_SUCCESS)
+            return ocl_error_set(err, BW_E_OPENCL, "clFinish", st, "after unmapping buffer '%s'", b->name);
+    }
+    b->written = 1;
+    out->wall_ns = (now_ns() - t0) / count;
+    out->event_ns = 0;
+    return BW_OK;
+}

@@ -31,4 +31,25 @@ void ocl_host_mem_free(ocl_host_mem *m); /* accepts NULL; unmaps first */
 bw_code ocl_transfer_run(ocl_context *c, ocl_buffer *b, void *host, uint64_t bytes, int to_device, int blocking,
                          unsigned count, ocl_timing *out, bw_error *err);
 
+/* Where a buffer's maps landed: the first mapped host address and whether
+ * a later map returned another. Zero-initialise before the first map. */
+typedef struct ocl_map_seen {
+    uintptr_t first; /* 0: no map yet */
+    int moved;       /* a map returned another address than the first */
+    unsigned maps;
+} ocl_map_seen;
+
+/* `count` maps of [0, bytes) of b, one after the other, each a blocking
+ * clEnqueueMapBuffer (CL_MAP_READ from the device, to_device 0;
+ * CL_MAP_WRITE_INVALIDATE_REGION to it, to_device 1) then its
+ * clEnqueueUnmapMemObject and clFinish: what making the bytes visible on
+ * the other side costs, the host's own reads or writes of the mapped
+ * memory left out. A driver that copies does it in the map (from the
+ * device) or the unmap (to it); a zero-copy map costs the calls alone.
+ * out->wall_ns: the host clock per map and unmap, over count;
+ * out->event_ns 0 (not measured). seen: every map's address is recorded.
+ * BW_E_OPENCL when a call fails. */
+bw_code ocl_transfer_map(ocl_context *c, ocl_buffer *b, uint64_t bytes, int to_device, unsigned count,
+                         ocl_timing *out, ocl_map_seen *seen, bw_error *err);
+
 #endif

@@ -157,14 +157,40 @@ void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out)
         bw_buf_printf(out,
                       "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
                       r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
+    if (r->n_maps) {
+        bw_buf_puts(out, "\nmaps of a CL_MEM_ALLOC_HOST_PTR buffer (measured, wall clock per map and unmap, median)\n");
+        bw_buf_puts(out, "  dir  size        GB/s          us    copy us\n");
+        for (size_t i = 0; i < r->n_maps; i++) {
+            const bench_probe_map *m = &r->maps[i];
+            bw_buf s = BW_BUF_INIT;
+            report_bytes(&s, (double)m->bytes);
+            char gbs[32];
+            if (m->gbs > 0)
+                snprintf(gbs, sizeof gbs, "%9.2f", m->gbs);
+            else
+                snprintf(gbs, sizeof gbs, "%9s", m->zero_copy ? "zero-copy" : "no copy");
+            bw_buf_printf(out, "  %s  %-10s %s  %9.1f  %9.1f\n", m->to_device ? "h2d" : "d2h", bw_buf_str(&s), gbs,
+                          m->us, m->copy_us);
+            bw_buf_free(&s);
+        }
+        for (int dir = 1; dir >= 0; dir--)
+            if (r->map_note[dir][0])
+                bw_buf_printf(out, "  %s\n", r->map_note[dir]);
+    }
     if (!r->launches) {
         bw_buf_puts(out, "launch latency: not measured (interrupted before it was)\n");
         return;
     }
-    bw_buf_printf(out,
-                  "launch latency (measured, empty kernel, median of %u): %.1f us wall clock enqueue to end; "
-                  "events: %.1f us queued to start, %.1f us queued to end\n",
-                  r->launches, r->launch_wall_us, r->launch_start_us, r->launch_end_us);
+    if (r->launch_timer_wall)
+        bw_buf_printf(out,
+                      "launch latency (measured, empty kernel, median of %u): %.1f us host clock enqueue to clFinish; "
+                      "events: none (%s)\n",
+                      r->launches, r->launch_wall_us, r->launch_note);
+    else
+        bw_buf_printf(out,
+                      "launch latency (measured, empty kernel, median of %u): %.1f us wall clock enqueue to end; "
+                      "events: %.1f us queued to start, %.1f us queued to end\n",
+                      r->launches, r->launch_wall_us, r->launch_start_us, r->launch_end_us);
 }
 
 static void table_device(const report_probe_device *dv, bw_buf *out)
@@ -328,7 +354,24 @@ void report_probe_md(const report_probe_meta *m, const report_probe_device *d, s
             bw_buf_printf(out, "| %s | %s | %s | %llu | %.2f | %.1f |\n", dir_name(t), mem_name(t),
                           t->blocking ? "blocking" : "non-blocking", (unsigned long long)t->bytes, t->gbs, t->us);
         }
-        bw_buf_printf(out, "\n**Launch latency (measured):** %.1f us\n", r->launch_wall_us);
+        if (r->n_maps) {
+            bw_buf_puts(out, "\n| direction | bytes | map GB/s (measured) | us (measured) | copy us (measured) |\n"
+                             "|---|---|---|---|---|\n");
+            for (size_t i = 0; i < r->n_maps; i++) {
+                const bench_probe_map *x = &r->maps[i];
+                bw_buf_printf(out, "| %s | %llu | ", x->to_device ? "h2d" : "d2h", (unsigned long long)x->bytes);
+                if (x->gbs > 0)
+                    bw_buf_printf(out, "%.2f", x->gbs);
+                else
+                    bw_buf_puts(out, x->zero_copy ? "zero-copy" : "no copy");
+                bw_buf_printf(out, " | %.1f | %.1f |\n", x->us, x->copy_us);
+            }
+            for (int dir = 1; dir >= 0; dir--)
+                if (r->map_note[dir][0])
+                    bw_buf_printf(out, "\n%s\n", r->map_note[dir]);
+        }
+        bw_buf_printf(out, "\n**Launch latency (measured, %s):** %.1f us\n",
+                      r->launch_timer_wall ? "host clock" : "wall clock", r->launch_wall_us);
     }
 }
 
@@ -362,6 +405,9 @@ void report_probe_csv(const report_probe_meta *m, const report_probe_device *d, 
                      t->blocking ? "blocking" : "nonblocking");
             ROW(sec, t->bytes, "bytes", t->gbs, "GB/s", "measured");
         }
+        for (size_t i = 0; i < r->n_maps; i++)
+            ROW(r->maps[i].to_device ? "map_h2d" : "map_d2h", r->maps[i].bytes, "bytes", r->maps[i].us, "us",
+                "measured");
         ROW("launch_latency", 0, "-", r->launch_wall_us, "us", "measured");
 #undef ROW
     }
@@ -389,9 +435,29 @@ json_t *report_probe_transfers_json(const bench_probe_result *r)
     json_t *l = json_object();
     json_object_set_new(l, "launches", json_integer(r->launches));
     json_object_set_new(l, "wall_us", report_json_real(r->launch_wall_us, r->launches > 0));
-    json_object_set_new(l, "queued_to_start_us", report_json_real(r->launch_start_us, r->launches > 0));
+    json_object_set_new(l, "timer", json_string(r->launch_timer_wall ? "wall" : "event"));
+    json_object_set_new(l, "queued_to_start_us",
+                        report_json_real(r->launch_start_us, r->launches > 0 && !r->launch_timer_wall));
     json_object_set_new(l, "queued_to_end_us", report_json_real(r->launch_end_us, r->launches > 0));
+    json_object_set_new(l, "note", r->launch_note[0] ? json_string(r->launch_note) : json_null());
     json_object_set_new(o, "launch", l);
+    json_t *ma = json_array();
+    for (size_t i = 0; i < r->n_maps; i++) {
+        const bench_probe_map *m = &r->maps[i];
+        const bench_probe_map_verdict *v = &r->map_verdict[m->to_device];
+        json_t *x = json_object();
+        json_object_set_new(x, "direction", json_string(m->to_device ? "h2d" : "d2h"));
+        json_object_set_new(x, "memory", json_string("alloc_host_ptr"));
+        json_object_set_new(x, "bytes", json_integer((json_int_t)m->bytes));
+        json_object_set_new(x, "us", report_json_real(m->us, 1));
+        json_object_set_new(x, "copy_us", report_json_real(m->copy_us, m->copy_us > 0));
+        json_object_set_new(x, "gbs", report_json_real(m->gbs, m->gbs > 0));
+        json_object_set_new(x, "zero_copy", json_boolean(m->zero_copy));
+        json_object_set_new(x, "same_pointer", json_boolean(v->same_pointer));
+        json_object_set_new(x, "note", json_string(r->map_note[m->to_device]));
+        json_array_append_new(ma, x);
+    }
+    json_object_set_new(o, "maps", ma);
     return o;
 }
 

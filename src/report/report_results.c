@@ -411,16 +411,12 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     form_line(run, out, lead);
     access_line(p, out, lead);
     const bench_run_info *info = run->info;
-    const bench_result *wall = NULL;
-    for (size_t i = 0; i < p->n && !wall; i++)
-        if (run->results[i].timer_wall)
-            wall = &run->results[i];
     char timer[256] = "event profiling";
-    if (wall)
+    if (info->timer_wall)
         snprintf(timer, sizeof timer,
                  "host clock around clFinish: the driver refused a profiling queue; clock resolution %.0f ns, "
                  "launch overhead %.1f µs (measured, included in every launch)",
-                 wall->timer_resolution_ns, wall->launch_overhead_ns / 1e3);
+                 info->timer_resolution_ns, info->launch_overhead_ns / 1e3);
     bw_buf_printf(out, "%stiming: %.1f s of rounds in a %g s run budget, %zu rounds; per pattern the median of its launches "
                        "(%s), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
                   lead, info->timing_s, m->settings->budget_s, info->rounds, timer, m->settings->rse_target * 100.0,
@@ -428,6 +424,8 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
                   info->interrupted ? "; INTERRUPTED: partial results" : "");
     if (run->device->host_unified_memory > 0)
         bw_buf_printf(out, "%smemory: unified with the host's (CL_DEVICE_HOST_UNIFIED_MEMORY)\n", lead);
+    if (run->retry)
+        bw_buf_printf(out, "%sretried: buffers: %s\n", lead, run->retry);
     for (size_t i = 0; i < p->n; i++)
         if (run->results[i].retry)
             bw_buf_printf(out, "%sretried: %s: %s\n", lead, p->items[i].spec, run->results[i].retry);
@@ -1236,12 +1234,18 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
     json_object_set_new(o, "buffers", b);
     json_object_set_new(o, "local_size", json_integer(p->local_size));
+    json_object_set_new(o, "retry", run->retry ? report_json_text(run->retry) : json_null());
     json_t *t = json_object();
     json_object_set_new(t, "total_s", json_real(run->info->total_s));
     json_object_set_new(t, "timing_s", json_real(run->info->timing_s));
     json_object_set_new(t, "rounds", json_integer((json_int_t)run->info->rounds));
     json_object_set_new(t, "budget_ended", json_boolean(run->info->budget_ended));
     json_object_set_new(t, "interrupted", json_boolean(run->info->interrupted));
+    json_object_set_new(t, "timer", report_json_text(run->info->timer_wall ? "wall" : "event"));
+    json_object_set_new(t, "timer_resolution_ns",
+                        report_json_real(run->info->timer_resolution_ns, run->info->timer_resolution_ns > 0));
+    json_object_set_new(t, "launch_overhead_ns",
+                        report_json_real(run->info->launch_overhead_ns, run->info->timer_wall));
     timing_json(run, t);
     json_object_set_new(o, "timing", t);
     json_object_set_new(o, "noise", noise_json(run));

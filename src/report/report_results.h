@@ -41,6 +41,9 @@ typedef struct report_run {
     const char *transfers_failure;
     /* how the short roofline's buffer was sized: "auto" or "--roofline-size"; NULL reads as "auto" */
     const char *roofline_working_set;
+    /* NULL, or what changed when the device's buffers could not be had at
+     * the plan's size and it was planned and run again at half of it */
+    const char *retry;
 } report_run;
 
 /* What is common to the whole invocation. */

@@ -410,7 +410,12 @@ static cl_int CL_API_CALL fake_GetDeviceInfo(cl_device_id d, cl_device_info para
  *   "refuse_profiling": true  a queue with CL_QUEUE_PROFILING_ENABLE fails
  *                             with CL_INVALID_QUEUE_PROPERTIES (-35)
  *   "fail_launch_at": N       a launch whose work-group has N or more
- *                             work-items fails with CL_OUT_OF_RESOURCES (-5) */
+ *                             work-items fails with CL_OUT_OF_RESOURCES (-5)
+ *   "fail_alloc_above": BYTES clCreateBuffer succeeds at any size, but a
+ *                             write to a buffer of more than BYTES fails
+ *                             with CL_MEM_OBJECT_ALLOCATION_FAILURE (-4),
+ *                             as a lazily allocating driver answers the
+ *                             first write it cannot commit */
 typedef void (*fake_fn)(void);
 static cl_int CL_API_CALL fake_fail(void);
 
@@ -628,6 +633,18 @@ static cl_int CL_API_CALL proxy_EnqueueNDRangeKernel(cl_command_queue q, cl_kern
     return pocl->clEnqueueNDRangeKernel(q, k, dim, offset, global, local, n_wait, wait, ev);
 }
 
+static cl_int CL_API_CALL proxy_EnqueueWriteBuffer(cl_command_queue q, cl_mem b, cl_bool blocking,
+                                                    size_t offset, size_t size, const void *ptr,
+                                                    cl_uint n_wait, const cl_event *wait, cl_event *ev)
+{
+    json_int_t above = scenario(owner(q), "fail_alloc_above");
+    size_t bytes = 0;
+    if (above > 0 && pocl->clGetMemObjectInfo(b, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) == CL_SUCCESS &&
+        (json_int_t)bytes > above)
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    return pocl->clEnqueueWriteBuffer(q, b, blocking, offset, size, ptr, n_wait, wait, ev);
+}
+
 static void fill_proxy(void)
 {
     proxy = *pocl;
@@ -644,6 +661,7 @@ static void fill_proxy(void)
     proxy.clCreateKernel = proxy_CreateKernel;
     proxy.clGetKernelWorkGroupInfo = proxy_GetKernelWorkGroupInfo;
     proxy.clEnqueueNDRangeKernel = proxy_EnqueueNDRangeKernel;
+    proxy.clEnqueueWriteBuffer = proxy_EnqueueWriteBuffer;
 }
 
 /* Gives each "proxy" device of the tables its PoCL device; a table that
