@@ -978,8 +978,9 @@ static double prepare_launches(const run_ctx *r, size_t i)
  * item takes as its reference are left out, the costliest first, until it
  * does; their twins go before them. Run twice: with the references
  * calibrated (the others estimated, so that what is left out is never
- * validated), then with every item calibrated. The first plan's figures
- * are the run's (info->planned_s, available_s). */
+ * validated), then with every item calibrated. The run's figures
+ * (info->planned_s, available_s) are the first plan's, or those of the
+ * plan that left something out. */
 static void plan_timing(run_ctx *r, bench_run_info *info, int first)
 {
     const bench_plan *p = r->plan;
@@ -1008,7 +1009,8 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         }
     }
     double avail = time_left(r) * 1e9;
-    if (first) {
+    /* the run's figures: the first plan's, or the one that leaves something out */
+    if (first || (total > avail && info->left_out == 0)) {
         info->planned_s = total / 1e9;
         info->available_s = avail > 0 ? avail / 1e9 : 0;
     }
