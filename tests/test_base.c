@@ -1,10 +1,14 @@
 /* src/base: strict number parsing, the error list, text buffers. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bw_buf.h"
 #include "bw_error.h"
+#include "bw_file.h"
 #include "bw_parse.h"
 
 Test(base, parse_u64)
@@ -88,4 +92,55 @@ Test(base, errors_and_buffers)
     cr_expect_str_eq(s, "7-x   |");
     free(s);
     cr_expect_eq(b.len, 0);
+}
+
+/* issue 16: a FIFO with no writer is refused at once, never waited on,
+ * and a regular file still reads; two names of one file, or of one new
+ * file, are the same output, /dev/null twice is not */
+Test(base, regular_reads_and_same_outputs, .timeout = 30)
+{
+    char dir[] = "/tmp/bwlab-base-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char fifo[256], file[256], link1[256], hard[256], fresh[256], fresh2[256], other[256];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(file, sizeof file, "%s/f.json", dir);
+    snprintf(link1, sizeof link1, "%s/l.json", dir);
+    snprintf(hard, sizeof hard, "%s/h.json", dir);
+    snprintf(fresh, sizeof fresh, "%s/new.out", dir);
+    snprintf(fresh2, sizeof fresh2, "%s/./new.out", dir);
+    snprintf(other, sizeof other, "%s/other.out", dir);
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    fputs("abc", f);
+    fclose(f);
+    cr_assert_eq(symlink("f.json", link1), 0);
+    cr_assert_eq(link(file, hard), 0);
+    char *text = NULL;
+    size_t len = 0;
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bw_file_read_regular(fifo, &text, &len, &err), BW_E_IO);
+    cr_expect(strstr(bw_error_text(&err), "is a FIFO, not a regular file"), "%s", bw_error_text(&err));
+    cr_expect_null(text);
+    bw_error_clear(&err);
+    cr_expect_eq(bw_file_read_regular("/dev/null", &text, &len, &err), BW_E_IO);
+    cr_expect(strstr(bw_error_text(&err), "a character device"), "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    cr_assert_eq(bw_file_read_regular(link1, &text, &len, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_str_eq(text, "abc");
+    cr_expect_eq(len, 3);
+    free(text);
+    cr_expect_eq(bw_file_same_output(file, link1), 1);
+    cr_expect_eq(bw_file_same_output(hard, link1), 1);
+    cr_expect_eq(bw_file_same_output(fresh, fresh2), 1, "one new file by two names");
+    cr_expect_eq(bw_file_same_output(fresh, other), 0);
+    cr_expect_eq(bw_file_same_output(fresh, file), 0);
+    cr_expect_eq(bw_file_same_output("/dev/null", "/dev/null"), 0, "a device is no regular output");
+    cr_expect_eq(bw_file_same_output("-", "-"), 0);
+    cr_expect_eq(bw_file_same_output(NULL, file), 0);
+    unlink(fifo);
+    unlink(file);
+    unlink(link1);
+    unlink(hard);
+    rmdir(dir);
 }

@@ -441,3 +441,219 @@ Test(cli_output, sigint_stops_tune_and_writes_it, .timeout = 300)
     tu_rmdir(dir);
     free(dir);
 }
+
+/* ---- issue 16: no journal, input or output lost ---- */
+
+static char *slurp_file(const char *path)
+{
+    char *t = NULL;
+    if (bw_file_read(path, &t, NULL, NULL) != BW_OK)
+        return NULL;
+    return t;
+}
+
+static void expect_file(const char *path, const char *text)
+{
+    char *t = slurp_file(path);
+    cr_expect(t && !strcmp(t, text), "%s holds '%s', expected '%s'", path, t ? t : "(nothing)", text);
+    free(t);
+}
+
+/* An earlier run's OUT.partial (the only copy of what a killed run
+ * measured) is moved to the first free OUT.partial.N and named on stderr,
+ * both by a run that succeeds and by one that fails after planning (a
+ * --kernels directory without bank.cl); the new run's own journal is
+ * still removed once the results are written. */
+Test(cli_output, an_earlier_journal_is_kept_under_a_new_name, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    char out[4200], partial[4300], p1[4300], p2[4300], p3[4300], kd[4300];
+    snprintf(out, sizeof out, "%s/k.json", dir);
+    snprintf(partial, sizeof partial, "%s.partial", out);
+    snprintf(p1, sizeof p1, "%s.partial.1", out);
+    snprintf(p2, sizeof p2, "%s.partial.2", out);
+    snprintf(p3, sizeof p3, "%s.partial.3", out);
+    tu_write_file(dir, "k.json.partial", "journal of a killed run\n");
+    tu_write_file(dir, "k.json.partial.1", "an older one\n");
+    tu_result r = quick_run(out);
+    cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char want[9000];
+    snprintf(want, sizeof want, "bwlab run: note: an earlier run's journal was at '%s': it is kept as '%s'", partial,
+             p2);
+    cr_expect(strstr(r.err, want), "stderr lacks '%s':\n%s", want, r.err);
+    tu_result_free(&r);
+    expect_file(p2, "journal of a killed run\n");
+    expect_file(p1, "an older one\n");
+    cr_expect_neq(access(partial, F_OK), 0, "the new run's own journal was left behind");
+    json_t *d = load_json(out);
+    json_decref(d);
+
+    /* a run that fails after planning keeps it too */
+    tu_write_file(dir, "k.json.partial", "journal of a second killed run\n");
+    snprintf(kd, sizeof kd, "%s/kd", dir);
+    cr_assert_eq(mkdir(kd, 0755), 0);
+    static const char *const copied[] = { "gather.cl", "bw_expr.cl" };
+    for (size_t i = 0; i < 2; i++) {
+        char from[4200];
+        snprintf(from, sizeof from, "%s/cl/%s", tu_source_root(), copied[i]);
+        char *text = slurp_file(from);
+        cr_assert_not_null(text, "%s", from);
+        tu_write_file(kd, copied[i], text);
+        free(text);
+    }
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "bank:pitch=32", "--size", "2M", "--budget", "0.2",
+                           "--no-roofline", "--kernels", kd, "--format", "json", "--output", out, NULL };
+    r = tu_exec(argv, NULL);
+    cr_expect_neq(r.status, 0, "the run without bank.cl succeeded: %s", r.err);
+    cr_expect(strstr(r.err, "bank.cl"), "%s", r.err);
+    snprintf(want, sizeof want, "it is kept as '%s'", p3);
+    cr_expect(strstr(r.err, want), "stderr lacks '%s':\n%s", want, r.err);
+    tu_result_free(&r);
+    expect_file(p3, "journal of a second killed run\n");
+    expect_file(p2, "journal of a killed run\n");
+    expect_file(p1, "an older one\n");
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* Two outputs on one file (the same path, a link, a hard link, or the
+ * same new file), or an output over the cache the command reads or
+ * writes, are refused with exit 2 before any device is looked up: these
+ * run with no OpenCL at all. /dev/null twice is no conflict. */
+Test(cli_output, two_outputs_on_one_file_are_refused)
+{
+    char *dir = tu_temp_dir();
+    char same[4200], lnk[4200], hard[4200], cache[4200], tune[4300], probe[4300], vendors[4300], cache_env[4300];
+    snprintf(same, sizeof same, "%s/same.out", dir);
+    snprintf(lnk, sizeof lnk, "%s/link.out", dir);
+    snprintf(hard, sizeof hard, "%s/hard.out", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    snprintf(tune, sizeof tune, "%s/tune.json", cache);
+    snprintf(probe, sizeof probe, "%s/probe.json", cache);
+    snprintf(vendors, sizeof vendors, "OCL_ICD_VENDORS=%s/no-vendors", dir);
+    snprintf(cache_env, sizeof cache_env, "BWLAB_CACHE_DIR=%s", cache);
+    cr_assert_eq(mkdir(cache, 0755), 0);
+    const char *env[] = { vendors, cache_env, NULL };
+    /* neither exists yet: the same new file */
+    tu_result r = tu_exec((const char *[]){ "run", "--output", same, "--report", same, NULL }, env);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "--output and --report are the same file"), "%s", r.err);
+    cr_expect_neq(access(same, F_OK), 0, "a file was made");
+    tu_result_free(&r);
+    cr_assert_eq(symlink("same.out", lnk), 0);
+    r = tu_exec((const char *[]){ "run", "--output", lnk, "--report", same, NULL }, env);
+    cr_expect_eq(r.status, 2, "a dangling link to the other new file: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    tu_write_file(dir, "same.out", "kept\n");
+    cr_assert_eq(link(same, hard), 0);
+    const char *pairs[][2] = { { lnk, same }, { hard, same }, { hard, lnk } };
+    for (size_t i = 0; i < 3; i++) {
+        r = tu_exec((const char *[]){ "run", "--output", pairs[i][0], "--report", pairs[i][1], NULL }, env);
+        cr_expect_eq(r.status, 2, "%s / %s: exit %d: %s", pairs[i][0], pairs[i][1], r.status, r.err);
+        char want[9000];
+        snprintf(want, sizeof want, "--output '%s' and --report '%s' are the same file", pairs[i][0], pairs[i][1]);
+        cr_expect(strstr(r.err, want), "%s", r.err);
+        tu_result_free(&r);
+    }
+    expect_file(same, "kept\n");
+    /* an output over the cache: tune and probe write it, run reads it */
+    r = tu_exec((const char *[]){ "tune", "--output", tune, NULL }, env);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "and the tuning cache"), "%s", r.err);
+    tu_result_free(&r);
+    r = tu_exec((const char *[]){ "probe", "--output", probe, NULL }, env);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "and the probe cache"), "%s", r.err);
+    tu_result_free(&r);
+    tu_write_file(cache, "tune.json", "{}\n");
+    r = tu_exec((const char *[]){ "run", "--output", tune, NULL }, env);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "and the tuning cache"), "%s", r.err);
+    tu_result_free(&r);
+    expect_file(tune, "{}\n");
+    /* not a conflict: /dev/null twice gets as far as looking for OpenCL */
+    r = tu_exec((const char *[]){ "run", "--output", "/dev/null", "--report", "/dev/null", NULL }, env);
+    cr_expect_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    cr_expect(!strstr(r.err, "same file"), "%s", r.err);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* --output replaces a file only where the caller could write it, as
+ * `echo x > file` would: a 0444 file, or another user's 0644 file in a
+ * directory the caller owns, is refused with exit 1, named, and left as it
+ * was, with no temp file behind; the caller's own file is replaced. Root
+ * may write any file, so as root bwlab runs as nobody (setpriv); a case
+ * that needs another user is skipped, with a message, where none can be
+ * had. */
+Test(cli_output, output_replaces_only_files_the_caller_could_write, .timeout = 120)
+{
+    char *dir = tu_temp_dir();
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    int root = geteuid() == 0;
+    char ro[4200], other[4200], mine[4200], input[4200];
+    snprintf(ro, sizeof ro, "%s/ro.csv", dir);
+    snprintf(other, sizeof other, "%s/other.csv", dir);
+    snprintf(mine, sizeof mine, "%s/mine.csv", dir);
+    snprintf(input, sizeof input, "%s/tests/data/results/sample-amd-mi300x.json", tu_source_root());
+    tu_write_file(dir, "ro.csv", "read-only\n");
+    tu_write_file(dir, "other.csv", "another user's\n");
+    tu_write_file(dir, "mine.csv", "mine\n");
+    cr_assert_eq(chmod(ro, 0444), 0);
+    cr_assert_eq(chmod(other, 0644), 0);
+    cr_assert_eq(chmod(mine, 0644), 0);
+    if (root) {
+        /* nobody owns the directory, ro.csv and mine.csv; root owns other.csv */
+        cr_assert_eq(chown(dir, 65534, 65534), 0);
+        cr_assert_eq(chown(ro, 65534, 65534), 0);
+        cr_assert_eq(chown(mine, 65534, 65534), 0);
+        cr_assert_eq(chmod(dir, 0755), 0);
+    }
+    const char *targets[] = { ro, other, mine };
+    const char *before[] = { "read-only\n", "another user's\n", "mine\n" };
+    for (size_t i = 0; i < 3; i++) {
+        tu_result r;
+        if (root) {
+            const char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe, "compare",
+                                   input, "--output", targets[i], NULL };
+            const char *env[] = { "OCL_ICD_VENDORS=/nonexistent", NULL };
+            r = tu_run_cmd(argv, env);
+            if (r.status == 127 || strstr(r.err, "setpriv:")) {
+                tu_result_free(&r);
+                tu_rmdir(dir);
+                free(dir);
+                cr_skip("running as root and cannot run bwlab as nobody (setpriv): root may write any file");
+            }
+        } else {
+            if (targets[i] == other) {
+                cr_log_info("skipped: another user's file needs root to set up");
+                continue;
+            }
+            r = tu_exec_without_opencl("compare", (const char *[]){ input, "--output", targets[i], NULL });
+        }
+        if (targets[i] == mine) {
+            cr_expect_eq(r.status, 0, "own file: exit %d: %s", r.status, r.err);
+            char *t = slurp_file(mine);
+            cr_expect(t && strstr(t, "pattern") && strcmp(t, "mine\n"), "not replaced: %s", t ? t : "(nothing)");
+            free(t);
+        } else {
+            cr_expect_eq(r.status, 1, "%s: exit %d: %s", targets[i], r.status, r.err);
+            char want[9000];
+            snprintf(want, sizeof want, "bwlab compare: error: cannot replace '%s': Permission denied", targets[i]);
+            cr_expect(strstr(r.err, want), "stderr lacks '%s':\n%s", want, r.err);
+            cr_expect(strstr(r.err, "choose another output file"), "%s", r.err);
+            expect_file(targets[i], before[i]);
+        }
+        tu_result_free(&r);
+    }
+    /* no temp file left behind */
+    char line[4300];
+    snprintf(line, sizeof line, "ls -A '%s' | wc -l", dir);
+    tu_result r = tu_run_cmd((const char *[]){ "sh", "-c", line, NULL }, NULL);
+    cr_expect_eq(atoi(r.out), 3, "left behind: %s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}

@@ -7,12 +7,15 @@
  * figures are worked out by hand from the sample files' numbers. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "bw_file.h"
@@ -903,4 +906,341 @@ Test(compare, a_non_utf8_device_name_is_named)
     at[strlen("\"name\": \"pthread-")] = (char)0xff;
     bad_input("latin1.json", text, "invalid JSON at line");
     free(text);
+}
+
+/* ---- issue 16: directory scans that end, read each file once, open
+ * regular files only; outputs that would replace an input ---- */
+
+static void path_in(char *buf, size_t n, const char *dir, const char *name)
+{
+    snprintf(buf, n, "%s/%s", dir, name);
+}
+
+/* a socket bound at dir/name (left there when the socket is closed) */
+static void make_socket(const char *dir, const char *name)
+{
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    int k = snprintf(a.sun_path, sizeof a.sun_path, "%s/%s", dir, name);
+    cr_assert(k > 0 && (size_t)k < sizeof a.sun_path, "socket path too long");
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0, "bind: %s", strerror(errno));
+    close(fd);
+}
+
+/* the number of lines of s that contain needle */
+static size_t lines_with(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = s; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char *line = strndup(p, len);
+        n += strstr(line, needle) != NULL;
+        free(line);
+        p = nl ? nl + 1 : NULL;
+    }
+    return n;
+}
+
+#define TINY_FILES 10000
+
+/* The directory of the issue: two self-links, a FIFO, a socket and a
+ * dangling link beside a real result, and 10 000 tiny result files (each a
+ * distinct run: its one seq figure is 1 + i/10000 GB/s) in sub/. Compare
+ * and report finish (the test's timeout is the bound), list 10 001 files
+ * (each read once: a second read would be a duplicate or an "identical
+ * to" note) and name the five entries they skipped, one line each. */
+Test(compare, a_directory_of_links_loops_fifos_sockets_and_10000_files_ends, .timeout = 60)
+{
+    char *dir = tu_temp_dir();
+    char p[1024], sub[1024];
+    copy_to(dir, "r.json", sample("sample-nvidia-h100.json"));
+    path_in(p, sizeof p, dir, "a");
+    cr_assert_eq(symlink(".", p), 0);
+    path_in(p, sizeof p, dir, "b");
+    cr_assert_eq(symlink(".", p), 0);
+    path_in(p, sizeof p, dir, "fifo.json");
+    cr_assert_eq(mkfifo(p, 0644), 0);
+    make_socket(dir, "sock.json");
+    path_in(p, sizeof p, dir, "gone.json");
+    cr_assert_eq(symlink("no-such-file.json", p), 0);
+    path_in(sub, sizeof sub, dir, "sub");
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    for (int i = 0; i < TINY_FILES; i++) {
+        char name[64], body[64];
+        snprintf(name, sizeof name, "t%05d.json", i);
+        snprintf(body, sizeof body, "{\"device\": 0, \"pattern\": \"seq\", \"effective_gbs\": 1.%04d}", i);
+        tu_write_file(sub, name, doc(body, NULL, NULL));
+    }
+    const char *args[] = { dir, "--format", "json", NULL };
+    tu_result r = compare(args);
+    cr_assert_eq(r.status, 0, "exit %d: %.2000s", r.status, r.err);
+    json_t *j = json_loads(r.out, 0, NULL);
+    cr_assert(j, "%.2000s", r.err);
+    json_t *files = json_object_get(j, "files");
+    cr_expect_eq(json_array_size(files), TINY_FILES + 1, "%zu files", json_array_size(files));
+    size_t i;
+    json_t *f;
+    json_array_foreach(files, i, f)
+        cr_expect_eq(json_integer_value(json_object_get(f, "duplicates")), 0, "%s",
+                     json_string_value(json_object_get(f, "path")));
+    json_decref(j);
+    cr_expect_eq(lines_with(r.err, "identical to"), 0, "a file was read twice:\n%.2000s", r.err);
+    cr_expect_eq(lines_with(r.err, "the same file as"), 0, "%.2000s", r.err);
+    /* the five skipped entries, one line each, notes not errors */
+    static const struct { const char *name, *why; } skipped[] = {
+        { "a", "a link to a directory already read" }, { "b", "a link to a directory already read" },
+        { "fifo.json", "a FIFO, not a regular file" },  { "sock.json", "a socket, not a regular file" },
+        { "gone.json", "a dangling link" },
+    };
+    for (size_t k = 0; k < 5; k++) {
+        char want[1200];
+        snprintf(want, sizeof want, "bwlab compare: note: %s/%s: skipped: %s", dir, skipped[k].name, skipped[k].why);
+        cr_expect_eq(lines_with(r.err, want), 1, "want once: %s\n%.2000s", want, r.err);
+    }
+    cr_expect_eq(lines_with(r.err, "skipped"), 5, "%.2000s", r.err);
+    cr_expect_eq(lines_with(r.err, "error"), 0, "%.2000s", r.err);
+    tu_result_free(&r);
+    /* report: the same scan */
+    char html[1024];
+    char *out = tu_temp_dir();
+    path_in(html, sizeof html, out, "r.html");
+    const char *rargs[] = { dir, "--output", html, NULL };
+    r = tu_exec_without_opencl("report", rargs);
+    cr_expect_eq(r.status, 0, "exit %d: %.2000s", r.status, r.err);
+    cr_expect_eq(lines_with(r.err, "bwlab report: note: "), 5, "%.2000s", r.err);
+    cr_expect_eq(lines_with(r.err, "identical to"), 0, "%.2000s", r.err);
+    struct stat st;
+    cr_expect(stat(html, &st) == 0 && st.st_size > 0);
+    tu_result_free(&r);
+    tu_rmdir(out);
+    free(out);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* One self-link read the directory's file 33 times before: now once. A
+ * file reached by a second name (a hard link, a link, the same path
+ * twice) is read once, with a note; past five such entries one line sums
+ * up the rest. */
+Test(compare, a_file_reached_twice_is_read_once_and_many_skips_are_summed_up, .timeout = 60)
+{
+    char *dir = tu_temp_dir();
+    char p[1024], q[1024];
+    char *r_json = copy_to(dir, "r.json", sample("sample-nvidia-h100.json"));
+    char rj[1024];
+    snprintf(rj, sizeof rj, "%s", r_json);
+    path_in(p, sizeof p, dir, "self");
+    cr_assert_eq(symlink(".", p), 0);
+    const char *a1[] = { dir, "--format", "json", NULL };
+    tu_result r = compare(a1);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *j = json_loads(r.out, 0, NULL);
+    cr_assert(j);
+    cr_expect_eq(json_array_size(json_object_get(j, "files")), 1);
+    json_decref(j);
+    cr_expect_eq(lines_with(r.err, "\n"), 0);
+    cr_expect_eq(lines_with(r.err, "skipped: a link to a directory already read"), 1, "%s", r.err);
+    tu_result_free(&r);
+    /* a hard link and a link to the file, and the path given twice */
+    path_in(p, sizeof p, dir, "s.json");
+    cr_assert_eq(link(rj, p), 0);
+    path_in(q, sizeof q, dir, "t.json");
+    cr_assert_eq(symlink("r.json", q), 0);
+    const char *a2[] = { rj, rj, dir, "--format", "json", NULL };
+    r = compare(a2);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    j = json_loads(r.out, 0, NULL);
+    cr_assert(j);
+    cr_expect_eq(json_array_size(json_object_get(j, "files")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(j, "files"), 0), "duplicates")), 0);
+    json_decref(j);
+    /* the second rj, r.json, s.json and t.json in the directory */
+    cr_expect_eq(lines_with(r.err, "the same file as"), 4, "%s", r.err);
+    cr_expect_eq(lines_with(r.err, "identical to"), 0, "%s", r.err);
+    tu_result_free(&r);
+    /* eight FIFOs: five named, then one line for the other three */
+    for (int k = 0; k < 8; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "f%d.json", k);
+        path_in(p, sizeof p, dir, name);
+        cr_assert_eq(mkfifo(p, 0644), 0);
+    }
+    unlink(q);
+    path_in(p, sizeof p, dir, "s.json");
+    unlink(p);
+    path_in(p, sizeof p, dir, "self");
+    unlink(p);
+    const char *a3[] = { dir, NULL };
+    r = compare(a3);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(lines_with(r.err, "skipped: a FIFO"), 5, "%s", r.err);
+    char want[1200];
+    snprintf(want, sizeof want, "note: %s: 3 more entries skipped", dir);
+    cr_expect_eq(lines_with(r.err, want), 1, "%s", r.err);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* A FIFO, a socket or a device named as an input is an error (exit 2)
+ * at once: never opened, so the FIFO with no writer cannot block. */
+Test(compare, a_fifo_named_as_an_input_is_an_error_not_a_hang, .timeout = 60)
+{
+    char *dir = tu_temp_dir();
+    char p[1024];
+    path_in(p, sizeof p, dir, "pipe");
+    cr_assert_eq(mkfifo(p, 0644), 0);
+    make_socket(dir, "sock");
+    char s[1024];
+    path_in(s, sizeof s, dir, "sock");
+    static const char *const cmds[] = { "compare", "report" };
+    for (size_t c = 0; c < 2; c++) {
+        const char *args[] = { sample("sample-amd-mi300x.json"), p, s, "/dev/null", "--output", "/dev/null", NULL };
+        tu_result r = tu_exec_without_opencl(cmds[c], args);
+        cr_expect_eq(r.status, 2, "%s: exit %d: %s", cmds[c], r.status, r.err);
+        char want[1200];
+        snprintf(want, sizeof want, "bwlab %s: error: %s: a FIFO, not a result file", cmds[c], p);
+        cr_expect(strstr(r.err, want), "%s", r.err);
+        snprintf(want, sizeof want, "bwlab %s: error: %s: a socket, not a result file", cmds[c], s);
+        cr_expect(strstr(r.err, want), "%s", r.err);
+        snprintf(want, sizeof want, "bwlab %s: error: /dev/null: a character device, not a result file", cmds[c]);
+        cr_expect(strstr(r.err, want), "%s", r.err);
+        tu_result_free(&r);
+    }
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* Unreadable entries are named and the rest compared. Root reads a 000
+ * file anyway, so as root the command runs as nobody (setpriv), and the
+ * case is skipped with a message where that is not possible. */
+Test(compare, unreadable_entries_in_a_directory_are_named, .timeout = 60)
+{
+    char *dir = tu_temp_dir();
+    chmod(dir, 0755);
+    char p[1024], sub[1024];
+    copy_to(dir, "a.json", sample("sample-amd-mi300x.json"));
+    tu_write_file(dir, "locked.json", doc("{\"device\": 0, \"pattern\": \"seq\", \"effective_gbs\": 1.5}", NULL, NULL));
+    path_in(p, sizeof p, dir, "locked.json");
+    chmod(p, 0);
+    path_in(sub, sizeof sub, dir, "closed");
+    mkdir(sub, 0755);
+    tu_write_file(sub, "x.json", "{}");
+    chmod(sub, 0);
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    tu_result r;
+    if (geteuid() != 0) {
+        const char *args[] = { dir, NULL };
+        r = compare(args);
+    } else {
+        const char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe, "compare", dir,
+                               NULL };
+        const char *env[] = { "OCL_ICD_VENDORS=/nonexistent", NULL };
+        r = tu_run_cmd(argv, env);
+        if (r.status == 127 || strstr(r.err, "setpriv:") || strstr(r.err, "Permission denied") == NULL) {
+            tu_result_free(&r);
+            chmod(sub, 0755);
+            tu_rmdir(dir);
+            free(dir);
+            cr_skip("running as root, and cannot run bwlab as nobody (setpriv): root reads a 000 file anyway");
+        }
+    }
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    char want[1200];
+    snprintf(want, sizeof want, "bwlab compare: error: %s: cannot be read", p);
+    cr_expect(strstr(r.err, want) && strstr(r.err, "Permission denied"), "%s", r.err);
+    snprintf(want, sizeof want, "bwlab compare: error: %s: cannot be read: Permission denied", sub);
+    cr_expect(strstr(r.err, want), "%s", r.err);
+    cr_expect(strstr(r.out, "2400.00"), "the readable file is still compared:\n%s", r.out);
+    tu_result_free(&r);
+    chmod(sub, 0755);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* the bytes of a file, or NULL */
+static char *slurp(const char *path)
+{
+    char *t = NULL;
+    if (bw_file_read(path, &t, NULL, NULL) != BW_OK)
+        return NULL;
+    return t;
+}
+
+/* An output that is one of the inputs (the path itself, a link, a hard
+ * link, or a file found in an input directory) is refused with exit 2
+ * before anything is read or written; the input keeps its bytes. A new
+ * file in an input directory is no input: written. */
+Test(compare, an_output_that_is_an_input_is_refused)
+{
+    char *dir = tu_temp_dir();
+    char a[1024], link_a[1024], hard_a[1024], fresh[1024];
+    snprintf(a, sizeof a, "%s", copy_to(dir, "a.json", sample("sample-nvidia-h100.json")));
+    char *before = slurp(a);
+    cr_assert_not_null(before);
+    path_in(link_a, sizeof link_a, dir, "link.json");
+    cr_assert_eq(symlink("a.json", link_a), 0);
+    path_in(hard_a, sizeof hard_a, dir, "hard.txt");
+    cr_assert_eq(link(a, hard_a), 0);
+    struct { const char *cmd, *input, *output; const char *format; } cases[] = {
+        { "compare", a, a, "json" },      { "compare", a, link_a, "csv" },  { "compare", link_a, hard_a, "md" },
+        { "compare", dir, a, "json" },    { "compare", a, a, "html" },      { "report", a, a, NULL },
+        { "report", dir, hard_a, NULL },  { "report", link_a, a, NULL },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *args[] = { cases[k].input, "--output", cases[k].output, cases[k].format ? "--format" : NULL,
+                               cases[k].format, NULL };
+        tu_result r = tu_exec_without_opencl(cases[k].cmd, args);
+        cr_expect_eq(r.status, 2, "%s %s --output %s: exit %d: %s", cases[k].cmd, cases[k].input, cases[k].output,
+                     r.status, r.err);
+        char want[1200];
+        snprintf(want, sizeof want, "bwlab %s: error: --output: '%s' is ", cases[k].cmd, cases[k].output);
+        cr_expect(strstr(r.err, want) && strstr(r.err, "would replace the results it holds"), "%s", r.err);
+        cr_expect_str_empty(r.out);
+        char *now = slurp(a);
+        cr_assert_not_null(now);
+        cr_expect_str_eq(now, before, "%s --output %s changed the input", cases[k].cmd, cases[k].output);
+        free(now);
+        tu_result_free(&r);
+    }
+    path_in(fresh, sizeof fresh, dir, "comparison.json");
+    const char *ok[] = { dir, "--format", "json", "--output", fresh, NULL };
+    tu_result r = compare(ok);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    struct stat st;
+    cr_expect_eq(stat(fresh, &st), 0);
+    tu_result_free(&r);
+    free(before);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* bwlab run keeps an earlier journal as OUT.partial.N: compare reads that
+ * name as a journal too, in a directory or named. */
+Test(compare, a_journal_kept_aside_is_read_as_a_journal)
+{
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "k.json.partial.2",
+                  "{\"schema\": \"bwlab.results\", \"schema_version\": 1, \"partial\": true, \"devices\": "
+                  "[{\"index\": 0, \"name\": \"Old GPU\", \"vendor\": \"Acme\", \"driver_version\": \"1.0\"}]}\n"
+                  "{\"device\": 0, \"pattern\": \"seq\", \"effective_gbs\": 1.5}\n");
+    char p[1024];
+    path_in(p, sizeof p, dir, "k.json.partial.2");
+    const char *named[] = { p, NULL };
+    const char *scanned[] = { dir, NULL };
+    const char *const *cases[] = { named, scanned };
+    for (size_t k = 0; k < 2; k++) {
+        tu_result r = compare(cases[k]);
+        cr_expect_eq(r.status, 0, "%s", r.err);
+        cr_expect(strstr(r.err, "partial: 1 results of a run that did not finish"), "%s", r.err);
+        cr_expect(strstr(r.out, "1.50"), "%s", r.out);
+        tu_result_free(&r);
+    }
+    tu_rmdir(dir);
+    free(dir);
 }

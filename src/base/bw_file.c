@@ -13,12 +13,9 @@
 
 #define BW_FILE_MAX ((size_t)64 << 20)
 
-bw_code bw_file_read(const char *path, char **text, size_t *len, bw_error *err)
+/* reads f to its end into a NUL-terminated heap string; closes f */
+static bw_code read_stream(FILE *f, const char *path, char **text, size_t *len, bw_error *err)
 {
-    *text = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return bw_error_set(err, BW_E_IO, "cannot open '%s': %s", path, strerror(errno));
     char *buf = NULL;
     size_t n = 0, cap = 0;
     bw_code rc = BW_OK;
@@ -58,6 +55,65 @@ fail:
     return rc;
 }
 
+bw_code bw_file_read(const char *path, char **text, size_t *len, bw_error *err)
+{
+    *text = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return bw_error_set(err, BW_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    return read_stream(f, path, text, len, err);
+}
+
+const char *bw_file_kind(unsigned mode)
+{
+    mode_t m = (mode_t)mode;
+    if (S_ISREG(m))
+        return "a regular file";
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISLNK(m))
+        return "a symbolic link";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    return "not a regular file";
+}
+
+bw_code bw_file_read_regular(const char *path, char **text, size_t *len, bw_error *err)
+{
+    *text = NULL;
+    /* O_NONBLOCK: opening a FIFO with no writer must not wait for one */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return bw_error_set(err, BW_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return bw_error_set(err, BW_E_IO, "cannot open '%s': %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return bw_error_set(err, BW_E_IO, "'%s' is %s, not a regular file (only regular files are read)", path,
+                            bw_file_kind(st.st_mode));
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return bw_error_set(err, BW_E_IO, "cannot open '%s': %s", path, strerror(e));
+    }
+    return read_stream(f, path, text, len, err);
+}
+
 /* write(2) until done; 0 or -1 with errno */
 static int write_all(int fd, const char *data, size_t len)
 {
@@ -93,6 +149,22 @@ static bw_code write_through(const char *path, const char *data, size_t len, bw_
 static bw_code write_atomic(const char *path, const struct stat *old, const char *data, size_t len,
                             bw_error *err)
 {
+    /* the rename would replace a file whatever its own permissions say:
+     * the caller must be one who could write it (issue 16). Opening it
+     * for writing, without truncating, asks the kernel exactly that. */
+    if (old) {
+        int wfd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (wfd < 0) {
+            int e = errno;
+            if (e == EACCES || e == EPERM)
+                return bw_error_set(err, BW_E_IO,
+                                    "cannot replace '%s': %s (you may not write to this file: make it writable, "
+                                    "or choose another output file)",
+                                    path, strerror(e));
+            return bw_error_set(err, BW_E_IO, "cannot write '%s': %s", path, strerror(e));
+        }
+        close(wfd);
+    }
     /* the temp file beside the target: rename stays within one file system */
     const char *slash = strrchr(path, '/');
     size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -167,6 +239,74 @@ bw_code bw_file_write(const char *path, const char *data, size_t len, bw_error *
     if (S_ISDIR(st.st_mode))
         return bw_error_set(err, BW_E_IO, "cannot write '%s': it is a directory", path);
     return write_through(path, data, len, err);
+}
+
+/* The canonical name of a path that does not exist (yet): dangling links
+ * followed, the directory resolved by realpath; NULL when the directory
+ * does not exist either (then nothing can be written there) */
+static char *new_file_name(const char *path)
+{
+    char *p = strdup(path);
+    for (int hops = 0; p && hops < 40; hops++) {
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+            char target[PATH_MAX];
+            ssize_t n = readlink(p, target, sizeof target - 1);
+            if (n < 0)
+                break;
+            target[n] = '\0';
+            const char *slash = strrchr(p, '/');
+            char *next;
+            if (target[0] == '/' || !slash) {
+                next = strdup(target);
+            } else {
+                size_t dl = (size_t)(slash - p) + 1, tl = strlen(target);
+                next = malloc(dl + tl + 1);
+                if (next) {
+                    memcpy(next, p, dl);
+                    memcpy(next + dl, target, tl + 1);
+                }
+            }
+            free(p);
+            p = next;
+            continue;
+        }
+        /* not a link: resolve its directory */
+        const char *slash = strrchr(p, '/');
+        char *dir = slash ? strndup(p, slash == p ? 1 : (size_t)(slash - p)) : strdup(".");
+        const char *base = slash ? slash + 1 : p;
+        char *rdir = dir ? realpath(dir, NULL) : NULL;
+        char *out = NULL;
+        if (rdir) {
+            size_t n = strlen(rdir) + strlen(base) + 2;
+            out = malloc(n);
+            if (out)
+                snprintf(out, n, "%s/%s", rdir, base);
+        }
+        free(rdir);
+        free(dir);
+        free(p);
+        return out;
+    }
+    free(p);
+    return NULL;
+}
+
+int bw_file_same_output(const char *a, const char *b)
+{
+    if (!a || !b || !*a || !*b || !strcmp(a, "-") || !strcmp(b, "-"))
+        return 0;
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb)
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea || eb)
+        return 0;
+    char *na = new_file_name(a), *nb = new_file_name(b);
+    int same = na && nb && !strcmp(na, nb);
+    free(na);
+    free(nb);
+    return same;
 }
 
 static char *join(const char *a, const char *b, const char *c)

@@ -12,7 +12,27 @@
  * system's reason. Files above 64 MiB are refused. */
 bw_code bw_file_read(const char *path, char **text, size_t *len, bw_error *err);
 
+/* As bw_file_read, for a file that must be regular (a result file found
+ * by a directory scan or named by the user): opened without blocking, so a
+ * FIFO with no writer is refused at once, as are sockets and devices
+ * (BW_E_IO saying what the path is). */
+bw_code bw_file_read_regular(const char *path, char **text, size_t *len, bw_error *err);
+
+/* What a file of this st_mode is, for messages: "a FIFO", "a socket",
+ * "a character device", "a directory", ...; never NULL. */
+const char *bw_file_kind(unsigned mode);
+
+/* 1 when writing paths a and b would write one regular file: both exist
+ * and are the same file by device and inode (links followed; a device or
+ * a FIFO never counts), or neither exists and both name the same new file
+ * (the directory resolved, dangling links followed). 0 otherwise, and for
+ * NULL, "" or "-" (standard output). */
+int bw_file_same_output(const char *a, const char *b);
+
 /* Writes len bytes of data to `path`, replacing its content (issue 10):
+ *  - an existing regular file is replaced only when the caller could
+ *    write it (open for writing, as `echo x > file` would): else BW_E_IO
+ *    "cannot replace 'PATH': Permission denied (...)", and nothing changes;
  *  - a regular file, or a path that does not exist yet, is replaced
  *    atomically: a temp file from mkstemp in the same directory (O_EXCL, so
  *    no planted link is followed), flushed, given the old file's mode and

@@ -42,6 +42,14 @@ int cli_nomem(const cli_command *cmd);
 /* Writes b to `path` (bw_file_write: atomic for regular files, through
  * for devices, FIFOs and links) or to stdout when path is NULL or "-". */
 bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err);
+/* Refuses two outputs (or an output and a file the command reads, such
+ * as its cache) that are one file: same device and inode through links,
+ * or the same new file (bw_file_same_output). paths[i] (NULL: none) is
+ * named by what[i] ("--output", "--report", "the tuning cache"). Returns
+ * 0, or prints a usage error naming both and returns 2; outputs[i] says
+ * whether paths[i] is written (two inputs are never compared). */
+int cli_outputs_distinct(const cli_command *cmd, const char *const *paths, const char *const *what,
+                         const int *outputs, size_t n);
 /* Full help text of a command into b. */
 void cli_command_help(const cli_command *cmd, bw_buf *b);
 

@@ -35,7 +35,11 @@ static const char *const run_help_more[] = {
     "--kernels DIR also holds their kernels: bank.cl, transpose.cl and record.cl.\n",
     "A pattern given twice is measured once; a run takes at most 1000 patterns. With --output\n"
     "FILE, FILE.partial keeps each finished pattern (JSON lines) until FILE is written; SIGINT\n"
-    "and SIGTERM stop the run and write what was measured (exit 130, 143).\n",
+    "and SIGTERM stop the run and write what was measured (exit 130, 143). An earlier\n"
+    "FILE.partial (a killed run's) is never deleted: it is moved to the first free\n"
+    "FILE.partial.1, .2, ... and named on standard error. --output and --report on one file\n"
+    "(also through links), or --output on the tuning cache, is refused (exit 2); an existing\n"
+    "file the caller may not write is refused (exit 1).\n",
     "--profile inferred (the profile from a cached 'bwlab probe' of the device) and --transfers\n"
     "(host-device transfers and launch latency, measured): see 'bwlab help probe'.\n",
     "Drivers that cannot do everything: a queue that refuses profiling (-35) is timed by the\n"
@@ -152,7 +156,7 @@ static const cli_command commands[] = {
       "~/.cache/bwlab/tune.json: one entry per device name, vendor, driver version, platform\n"
       "version and bwlab version. 'bwlab run' reads it for peak_read_gbs, peak_copy_gbs and each\n"
       "pattern's fraction_of_peak. A malformed cache is reported and kept as tune.json.malformed\n"
-      "when a new one is written.\n"
+      "when a new one is written. --output on the cache file itself is refused (exit 2).\n"
       "Exit status: 0 tuned or cached; 1 a device could not be tuned (every shape failed) or the\n"
       "cache could not be written (the results are still printed); 2 bad input; 3 no OpenCL\n"
       "platform; 130/143 SIGINT/SIGTERM (within a launch or a 16 MiB chunk: the shapes measured\n"
@@ -223,11 +227,12 @@ static const cli_command commands[] = {
       "                      unified-memory device at the buffer's own host address) is zero-copy,\n"
       "                      no bandwidth; an empty kernel's launch latency (without profiling:\n"
       "                      the host clock, enqueue to clFinish; queued to start not available)\n"
-      "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...). 'bwlab model --profile inferred\n"
-      "[--device SPEC]' and 'bwlab run --profile inferred' take the device's own profile with the\n"
-      "fields its cached probe found (unit as sector, and line where the profile's is no multiple\n"
-      "of it; W; banks) in place, and say which; a device never probed is an error: run 'bwlab\n"
-      "probe' first. 'bwlab run --transfers' adds the transfers and launch latency to a run.\n"
+      "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...; --output on it: exit 2).\n"
+      "'bwlab model --profile inferred [--device SPEC]' and 'bwlab run --profile inferred' take\n"
+      "the device's own profile with the fields its cached probe found (unit as sector, and line\n"
+      "where the profile's is no multiple of it; W; banks) in place, and say which; a device\n"
+      "never probed is an error: run 'bwlab probe' first. 'bwlab run --transfers' adds the\n"
+      "transfers and launch latency to a run.\n"
       "SIGINT and SIGTERM stop the probe before its next launch or copy and write what was\n"
       "measured, marked \"interrupted\" (not stored in the cache).\n"
       "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
@@ -250,14 +255,16 @@ static const cli_command commands[] = {
       "bwlab compare FILE|DIR... [--format table|md|csv|json|html] [--output FILE]\n"
       "              [--baseline DEVICE] [--mode read|copy]",
       "  FILE|DIR            'bwlab run' result files (--format json; schema version 1 and later),\n"
-      "                      'bwlab probe --format json' files, OUT.partial journals, or directories\n"
-      "                      searched recursively for *.json and *.partial. Reads files only: no\n"
-      "                      OpenCL is needed\n"
+      "                      'bwlab probe --format json' files, OUT.partial journals (and\n"
+      "                      OUT.partial.N, kept aside by a later run), or directories searched\n"
+      "                      recursively for *.json and *.partial: each directory entered once,\n"
+      "                      each file read once, FIFOs, sockets, devices and dangling links\n"
+      "                      skipped and named. Reads files only: no OpenCL is needed\n"
       "  --format FORMAT     table (default), md (GitHub-flavoured Markdown), csv (one row per\n"
       "                      pattern, device and mode), json (the merged data, docs/compare.md) or\n"
       "                      html (written by 'bwlab report'); an --output name ending in .md, .csv,\n"
       "                      .json or .html picks it too\n"
-      "  --output FILE       write there instead of standard output\n"
+      "  --output FILE       write there instead of standard output (never over an input: exit 2)\n"
       "  --baseline DEVICE   add each device's speed relative to this device, per pattern (a part of\n"
       "                      its label, name or vendor that names one device)\n"
       "  --mode MODE         read or copy: only that access mode's rows (default: both)\n"
@@ -270,17 +277,18 @@ static const cli_command commands[] = {
       "inferred unit, launch latency, cache levels, transfers at the largest size; in table, md and\n"
       "json, not csv). Devices are the same device when vendor, name and driver match.\n"
       "A field an older file lacks shows as not measured ('-', null, empty), never 0.\n"
-      "Exit status: 0 every input compared; 2 bad usage, or an input skipped (unreadable, empty,\n"
-      "invalid JSON, unknown schema version, missing or mistyped fields, no results: each named on\n"
-      "standard error; the others are still compared and written), or nothing to compare;\n"
-      "1 the output could not be written.\n",
+      "Exit status: 0 every input compared; 2 bad usage (also --output on an input), or an input\n"
+      "skipped (unreadable, empty, invalid JSON, unknown schema version, missing or mistyped\n"
+      "fields, no results, a FIFO or socket named: each named on standard error; the others are\n"
+      "still compared and written), or nothing to compare; 1 the output could not be written\n"
+      "(a full disk, a file the caller may not write).\n",
       cmd_compare },
     { "report", "merge result files into one self-contained HTML page: provenance, tables, charts",
       "bwlab report FILE|DIR... [--output FILE.html] [--title TEXT] [--baseline DEVICE]",
       "  FILE|DIR            bwlab run result files (--format json), bwlab probe files (--format\n"
       "                      json), OUT.partial journals, or directories searched recursively for\n"
-      "                      them; from any machines\n"
-      "  --output FILE       write the page there (default: standard output)\n"
+      "                      them (as 'bwlab compare' does); from any machines\n"
+      "  --output FILE       write the page there (default: standard output; never over an input)\n"
       "  --title TEXT        the page's title (default: bwlab report)\n"
       "  --baseline DEVICE   add each device's speed relative to this one (a label, or part of\n"
       "                      a vendor or device name that matches one device)\n"
@@ -294,9 +302,9 @@ static const cli_command commands[] = {
       "Every point has a tooltip with its exact value and kind. No script, font or link to\n"
       "fetch: it opens offline. 'bwlab run --report FILE.html' writes the same page for the\n"
       "run just measured. Reads data only: no OpenCL device is needed.\n"
-      "Exit status: 0 written; 1 the page could not be written; 2 bad input (an input that\n"
-      "cannot be read is named and skipped, the others are still in the page; no input with\n"
-      "results at all).\n",
+      "Exit status: 0 written; 1 the page could not be written (also a file the caller may not\n"
+      "write); 2 bad input (an input that cannot be read is named and skipped, the others are\n"
+      "still in the page; no input with results at all; --output on an input).\n",
       cmd_report },
     { "help", "show help for a command", "bwlab help [COMMAND]", "", cmd_help },
 };

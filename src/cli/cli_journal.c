@@ -13,9 +13,58 @@ struct cli_journal {
     char *path;
 };
 
-bw_code cli_journal_open(const char *output, cli_journal **out, bw_error *err)
+/* Moves whatever is at `path` (an earlier run's journal: maybe the only
+ * copy of what it measured) to the first free name PATH.1, PATH.2, ...;
+ * *kept gets that name (caller frees), or NULL when nothing was there.
+ * link(2) claims the new name atomically; where it cannot (a directory, a
+ * file system without hard links) a rename to a name still free. */
+static bw_code move_aside(const char *path, char **kept, bw_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return BW_OK;
+        return bw_error_set(err, BW_E_IO, "cannot examine the earlier journal '%s': %s", path, strerror(errno));
+    }
+    size_t n = strlen(path) + 24;
+    char *to = malloc(n);
+    if (!to)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    for (unsigned k = 1; k < 100000; k++) {
+        snprintf(to, n, "%s.%u", path, k);
+        if (link(path, to) == 0) {
+            if (unlink(path) != 0) {
+                bw_code rc = bw_error_set(err, BW_E_IO, "cannot move the earlier journal '%s' aside to '%s': %s",
+                                          path, to, strerror(errno));
+                free(to);
+                return rc;
+            }
+            *kept = to;
+            return BW_OK;
+        }
+        if (errno == EEXIST)
+            continue;
+        struct stat ts;
+        if (lstat(to, &ts) == 0)
+            continue;
+        if (errno == ENOENT && rename(path, to) == 0) {
+            *kept = to;
+            return BW_OK;
+        }
+        bw_code rc = bw_error_set(err, BW_E_IO, "cannot move the earlier journal '%s' aside to '%s': %s", path,
+                                  to, strerror(errno));
+        free(to);
+        return rc;
+    }
+    free(to);
+    return bw_error_set(err, BW_E_IO, "cannot move the earlier journal '%s' aside: '%s.1' to '%s.99999' all exist",
+                        path, path, path);
+}
+
+bw_code cli_journal_open(const char *output, cli_journal **out, char **kept, bw_error *err)
 {
     *out = NULL;
+    *kept = NULL;
     if (!output || !strcmp(output, "-") || !strncmp(output, "/dev/", 5) || !strncmp(output, "/proc/", 6))
         return BW_OK;
     struct stat st;
@@ -35,13 +84,14 @@ bw_code cli_journal_open(const char *output, cli_journal **out, bw_error *err)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     }
     snprintf(path, n, "%s.partial", output);
-    /* a stale journal (or anything planted at its name: a link, a hard
-     * link to another file) is removed, and a new file made with O_EXCL */
-    if (unlink(path) != 0 && errno != ENOENT) {
-        bw_code rc = bw_error_set(err, BW_E_IO, "cannot replace the journal '%s': %s", path, strerror(errno));
+    /* an earlier journal (or anything planted at its name: a link, a hard
+     * link to another file) is moved aside, never deleted, and a new file
+     * made with O_EXCL */
+    bw_code mrc = move_aside(path, kept, err);
+    if (mrc != BW_OK) {
         free(j);
         free(path);
-        return rc;
+        return mrc;
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0) {

@@ -2,7 +2,7 @@
  * it measures, OUT.partial (docs/results.md): JSON lines, a head line and
  * then one line per finished pattern, each appended as it completes, so
  * that a SIGKILL or a crash loses nothing measured. The final write of OUT
- * removes it. The CLI owns it; report_results formats its lines. */
+ * removes it; an earlier run's journal is moved aside, never removed. The CLI owns it; report_results formats its lines. */
 #ifndef CLI_JOURNAL_H
 #define CLI_JOURNAL_H
 
@@ -13,10 +13,13 @@ typedef struct cli_journal cli_journal;
 
 /* The journal for --output `output`, or NULL (and BW_OK) when there is
  * none to keep: no --output, "-", or a target that is no regular file
- * (a device, a FIFO). Whatever is at OUT.partial (a stale journal, a
- * planted link) is removed and a new file is made (O_EXCL), no more
- * readable than OUT already is. */
-bw_code cli_journal_open(const char *output, cli_journal **out, bw_error *err);
+ * (a device, a FIFO). Whatever is at OUT.partial (an earlier run's
+ * journal, a planted link) is never deleted: it is moved to the first
+ * free name OUT.partial.1, OUT.partial.2, ..., and *kept gets that name
+ * (caller frees; NULL when nothing was there; set even when the open then
+ * fails). A new file is made (O_EXCL), no more readable than OUT already
+ * is. BW_E_IO when the old one cannot be moved (it stays where it was). */
+bw_code cli_journal_open(const char *output, cli_journal **out, char **kept, bw_error *err);
 /* Appends the complete line(s) in b with one write. */
 bw_code cli_journal_append(cli_journal *j, const bw_buf *b, bw_error *err);
 /* The journal's path ("OUT.partial"); valid while j lives. */

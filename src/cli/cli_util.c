@@ -66,3 +66,21 @@ bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err)
     }
     return bw_file_write(path, b->data ? b->data : "", b->len, err);
 }
+
+int cli_outputs_distinct(const cli_command *cmd, const char *const *paths, const char *const *what,
+                         const int *outputs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            if (!paths[i] || !paths[j] || (!outputs[i] && !outputs[j]) || !bw_file_same_output(paths[i], paths[j]))
+                continue;
+            if (!strcmp(paths[i], paths[j]))
+                return cli_usage_error(cmd, "%s and %s are the same file '%s': writing one would replace the other "
+                                            "(name a different file for each)",
+                                       what[i], what[j], paths[i]);
+            return cli_usage_error(cmd, "%s '%s' and %s '%s' are the same file: writing one would replace the "
+                                        "other (name a different file for each)",
+                                   what[i], paths[i], what[j], paths[j]);
+        }
+    return 0;
+}

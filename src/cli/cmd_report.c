@@ -123,8 +123,15 @@ int cmd_report(int argc, char **argv)
     report_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
     int status = 0;
-    bw_code rc = report_load_paths((const char *const *)(argv + optind), (size_t)(argc - optind), &m,
-                                   &err);
+    const char *outs[1] = { output }, *flags[1] = { "--output" };
+    report_load_opts lo = { outs, flags, 1 };
+    bw_code rc = report_load_paths_opts((const char *const *)(argv + optind), (size_t)(argc - optind), &lo, &m,
+                                        &err);
+    if (rc == BW_E_USAGE) {
+        status = cli_usage_error(self, "%s", bw_error_text(&err));
+        bw_error_clear(&err);
+        return status;
+    }
     /* every bad input is named on stderr; the others are still reported */
     size_t bad = 0;
     for (size_t i = 0; m && i < m->n_diags; i++) {

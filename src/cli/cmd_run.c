@@ -13,6 +13,7 @@
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_probe.h"
+#include "bench_probe_cache.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
@@ -627,7 +628,13 @@ static bw_code retry_smaller(const cli_command *self, run_state *s, size_t k, bw
 static void journal_start(const cli_command *self, run_state *s, int argc, char **argv)
 {
     bw_error err = BW_ERROR_INIT;
-    bw_code rc = cli_journal_open(s->output, &s->journal, &err);
+    char *kept = NULL;
+    bw_code rc = cli_journal_open(s->output, &s->journal, &kept, &err);
+    if (kept)
+        fprintf(stderr, "bwlab %s: note: an earlier run's journal was at '%s.partial': it is kept as '%s' "
+                        "('bwlab compare %s' reads it)\n",
+                self->name, s->output, kept, kept);
+    free(kept);
     if (rc == BW_OK && s->journal) {
         report_run *runs = calloc(s->ndev, sizeof *runs);
         bw_buf b = BW_BUF_INIT;
@@ -719,6 +726,22 @@ int cmd_run(int argc, char **argv)
     bw_code rc = BW_OK;
     if (st)
         goto done;
+    {
+        /* two outputs on one file, or an output over the cache the run reads */
+        char *tune_path = NULL, *probe_path = NULL;
+        if (bench_tune_cache_path(&tune_path, NULL) != BW_OK)
+            tune_path = NULL;
+        if (s.profile && bench_probe_cache_path(&probe_path, NULL) != BW_OK)
+            probe_path = NULL;
+        const char *paths[] = { s.output, s.report, tune_path, probe_path };
+        const char *what[] = { "--output", "--report", "the tuning cache", "the probe cache" };
+        const int outputs[] = { 1, 1, 0, 0 };
+        st = cli_outputs_distinct(self, paths, what, outputs, 4);
+        free(tune_path);
+        free(probe_path);
+        if (st)
+            goto done;
+    }
     s.popts.specs = (const char *const *)s.specs;
     s.popts.nspecs = s.nspecs;
     s.popts.exprs = s.exprs;

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -857,6 +858,21 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && !strcmp(s + a - b, suffix);
 }
 
+/* OUT.partial, or OUT.partial.N: a journal an earlier run kept aside
+ * (bwlab run moves a stale journal to a new name rather than delete it) */
+static int journal_name(const char *s)
+{
+    if (ends_with(s, ".partial"))
+        return 1;
+    const char *dot = strrchr(s, '.');
+    if (!dot || !dot[1] || dot - s < 8 || strncmp(dot - 8, ".partial", 8))
+        return 0;
+    for (const char *q = dot + 1; *q; q++)
+        if (*q < '0' || *q > '9')
+            return 0;
+    return 1;
+}
+
 /* A journal (bwlab run's OUT.partial, results.md): the head of the results
  * document on the first line (with `devices`, the planned devices' objects,
  * or `runs`), then one result object per line. Assembled into a results document (*doc). A last line
@@ -930,7 +946,7 @@ static void read_file(loader *L, const char *path)
     char *text = NULL;
     size_t len = 0;
     bw_error err = BW_ERROR_INIT;
-    if (bw_file_read(path, &text, &len, &err) != BW_OK) {
+    if (bw_file_read_regular(path, &text, &len, &err) != BW_OK) {
         diag(L, path, 1, "cannot be read: %s", bw_error_text(&err));
         bw_error_clear(&err);
         return;
@@ -952,7 +968,7 @@ static void read_file(loader *L, const char *path)
             return;
         }
     }
-    int partial = ends_with(path, ".partial");
+    int partial = journal_name(path);
     chk c = { { 0 }, 0 };
     json_t *root = NULL;
     if (partial) {
@@ -1021,10 +1037,140 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every *.json and *.partial under dir, in name order, depth first; the
- * number of result files found. */
-static size_t read_dir(loader *L, const char *dir, int depth)
+/* ---- the directory scan ---- */
+
+/* A set of files by device and inode: a directory reached again (a link
+ * back: `a -> .`) is not read again, and a file reached by a second name
+ * (a link, a hard link, a path given twice) is read once. Open
+ * addressing; pos is the first path's index + 1 (0: empty). */
+typedef struct inode_ent {
+    dev_t dev;
+    ino_t ino;
+    size_t pos;
+} inode_ent;
+
+typedef struct inode_set {
+    inode_ent *e;
+    size_t cap, n; /* cap: a power of two, or 0 */
+} inode_set;
+
+static size_t inode_slot(const inode_set *s, dev_t dev, ino_t ino)
 {
+    size_t i = (size_t)mix64((uint64_t)dev * 0x9E3779B97F4A7C15ULL ^ (uint64_t)ino) & (s->cap - 1);
+    while (s->e[i].pos && !(s->e[i].dev == dev && s->e[i].ino == ino))
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+/* the position + 1 of the first path with this file, else 0 after
+ * adding it at pos (or -1: out of memory) */
+static long long inode_add(inode_set *s, dev_t dev, ino_t ino, size_t pos)
+{
+    if (s->cap) {
+        size_t i = inode_slot(s, dev, ino);
+        if (s->e[i].pos)
+            return (long long)s->e[i].pos;
+    }
+    if ((s->n + 1) * 2 > s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        inode_ent *ne = calloc(nc, sizeof *ne);
+        if (!ne)
+            return -1;
+        inode_set t = { ne, nc, 0 };
+        for (size_t k = 0; k < s->cap; k++)
+            if (s->e[k].pos)
+                ne[inode_slot(&t, s->e[k].dev, s->e[k].ino)] = s->e[k];
+        free(s->e);
+        s->e = ne;
+        s->cap = nc;
+    }
+    size_t i = inode_slot(s, dev, ino);
+    s->e[i].dev = dev;
+    s->e[i].ino = ino;
+    s->e[i].pos = pos + 1;
+    s->n++;
+    return 0;
+}
+
+/* the entries a directory scan names on stderr before it sums up the rest */
+#define SCAN_NAMED_SKIPS 5
+
+/* One file to read, found before any is read (so that an output that is
+ * one of them is refused first). */
+typedef struct scan_item {
+    char *path;
+    dev_t dev;
+    ino_t ino;
+} scan_item;
+
+typedef struct scan {
+    loader *L;
+    scan_item *items;
+    size_t n, cap;
+    inode_set files, dirs;
+    size_t named, more; /* skipped entries named, and past those */
+} scan;
+
+static void skip_note(scan *S, const char *path, const char *fmt, ...) BW_PRINTF(3, 4);
+static void skip_note(scan *S, const char *path, const char *fmt, ...)
+{
+    if (S->named >= SCAN_NAMED_SKIPS) {
+        S->more++;
+        return;
+    }
+    S->named++;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    diag(S->L, path, 0, "%s", buf);
+}
+
+/* adds a regular file to read, or notes that it is one already listed */
+static void scan_add(scan *S, const char *path, const struct stat *st)
+{
+    long long first = inode_add(&S->files, st->st_dev, st->st_ino, S->n);
+    if (first < 0) {
+        S->L->nomem = 1;
+        return;
+    }
+    if (first > 0) {
+        skip_note(S, path, "the same file as %s (a link or a second name): read once",
+                  S->items[first - 1].path);
+        return;
+    }
+    if (!GROW(S->items, S->n, S->cap) || !(S->items[S->n].path = strdup(path))) {
+        S->L->nomem = 1;
+        return;
+    }
+    S->items[S->n].dev = st->st_dev;
+    S->items[S->n].ino = st->st_ino;
+    S->n++;
+}
+
+/* Every *.json, *.partial and *.partial.N under dir (whose stat is st), in
+ * name order, depth first; the number of result files found. Links are
+ * followed, but a directory already scanned (by device and inode) is not
+ * entered again, so `a -> .` ends; only regular files are listed: FIFOs,
+ * sockets, devices and dangling links are named and skipped, never
+ * opened. */
+static size_t scan_dir(scan *S, const char *dir, const struct stat *dst, int depth)
+{
+    loader *L = S->L;
+    long long seen = inode_add(&S->dirs, dst->st_dev, dst->st_ino, 0);
+    if (seen < 0) {
+        L->nomem = 1;
+        return 0;
+    }
+    if (seen > 0) {
+        skip_note(S, dir, "skipped: a link to a directory already read (a loop or a second name)");
+        return 0;
+    }
+    if (depth >= 32) {
+        skip_note(S, dir, "skipped: more than 32 directories deep");
+        return 0;
+    }
     DIR *d = opendir(dir);
     if (!d) {
         diag(L, dir, 1, "cannot be read: %s", strerror(errno));
@@ -1045,7 +1191,7 @@ static size_t read_dir(loader *L, const char *dir, int depth)
     closedir(d);
     if (n)
         qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !L->nomem; i++) {
         size_t pl = strlen(dir) + strlen(names[i]) + 2;
         char *p = malloc(pl);
         if (!p) {
@@ -1053,13 +1199,24 @@ static size_t read_dir(loader *L, const char *dir, int depth)
             break;
         }
         snprintf(p, pl, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names[i]);
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (depth < 32)
-                found += read_dir(L, p, depth + 1);
-        } else if (ends_with(p, ".json") || ends_with(p, ".partial")) {
-            read_file(L, p);
-            found++;
+        struct stat st, lst;
+        int result_name = ends_with(p, ".json") || journal_name(p);
+        if (lstat(p, &lst) != 0) {
+            skip_note(S, p, "skipped: cannot be examined: %s", strerror(errno));
+        } else if (S_ISLNK(lst.st_mode) && stat(p, &st) != 0) {
+            skip_note(S, p, "skipped: a dangling link (%s)", strerror(errno));
+        } else {
+            if (!S_ISLNK(lst.st_mode))
+                st = lst;
+            if (S_ISDIR(st.st_mode)) {
+                found += scan_dir(S, p, &st, depth + 1);
+            } else if (!S_ISREG(st.st_mode)) {
+                skip_note(S, p, "skipped: %s, not a regular file (only regular files are read)",
+                          bw_file_kind(st.st_mode));
+            } else if (result_name) {
+                scan_add(S, p, &st);
+                found++;
+            }
         }
         free(p);
     }
@@ -1067,6 +1224,18 @@ static size_t read_dir(loader *L, const char *dir, int depth)
         free(names[i]);
     free(names);
     return found;
+}
+
+/* the index of the item that is `output`'s file, or -1 */
+static long long output_input(const scan *S, const char *output)
+{
+    struct stat st;
+    if (!output || !*output || !strcmp(output, "-") || stat(output, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    for (size_t i = 0; i < S->n; i++)
+        if (S->items[i].dev == st.st_dev && S->items[i].ino == st.st_ino)
+            return (long long)i;
+    return -1;
 }
 
 /* ---- the figures ---- */
@@ -1149,33 +1318,98 @@ static int finish(report_merged *m)
 
 bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err)
 {
+    return report_load_paths_opts(paths, n, NULL, out, err);
+}
+
+bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_load_opts *opts,
+                               report_merged **out, bw_error *err)
+{
     *out = NULL;
     loader L;
     memset(&L, 0, sizeof L);
     L.m = calloc(1, sizeof *L.m);
-    if (!L.m)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
+    /* per path: its first item, and (directories) how many were found */
+    size_t *first = calloc(n + 1, sizeof *first), *found = calloc(n + 1, sizeof *found);
+    int *is_dir = calloc(n + 1, sizeof *is_dir);
+    scan S;
+    memset(&S, 0, sizeof S);
+    S.L = &L;
+    bw_code rc = BW_OK;
+    if (!L.m || !first || !found || !is_dir) {
+        L.nomem = 1;
+        goto done;
+    }
     L.m->baseline = -1;
+    /* 1: list every file to read; nothing is read yet */
     for (size_t i = 0; i < n && !L.nomem; i++) {
+        first[i] = S.n;
+        S.named = S.more = 0;
         struct stat st;
         if (stat(paths[i], &st) != 0) {
             diag(&L, paths[i], 1, "cannot be read: %s", strerror(errno));
         } else if (S_ISDIR(st.st_mode)) {
-            size_t before = L.m->n_files;
-            if (read_dir(&L, paths[i], 0) == 0)
-                diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
-            else if (L.m->n_files == before)
-                /* each of its files is named already */
-                diag(&L, paths[i], 0, "no file in this directory could be compared");
+            is_dir[i] = 1;
+            found[i] = scan_dir(&S, paths[i], &st, 0);
+        } else if (S_ISREG(st.st_mode)) {
+            scan_add(&S, paths[i], &st);
         } else {
-            read_file(&L, paths[i]);
+            /* named on the command line: an error, never opened (a FIFO would block) */
+            diag(&L, paths[i], 1, "%s, not a result file (name a regular file or a directory of them)",
+                 bw_file_kind(st.st_mode));
+        }
+        if (S.more)
+            diag(&L, paths[i], 0, "%zu more entr%s skipped (not regular files, dangling links, links to a "
+                                  "directory already read, or files already read): only the first %d are named",
+                 S.more, S.more == 1 ? "y" : "ies", SCAN_NAMED_SKIPS);
+    }
+    first[n] = S.n;
+    /* 2: an output that is one of the inputs would replace what is read */
+    for (size_t o = 0; opts && o < opts->n_outputs && !L.nomem; o++) {
+        long long k = output_input(&S, opts->outputs[o]);
+        if (k >= 0) {
+            const char *flag = opts->output_flags && opts->output_flags[o] ? opts->output_flags[o] : "--output";
+            if (!strcmp(S.items[k].path, opts->outputs[o]))
+                rc = bw_error_set(err, BW_E_USAGE, "%s: '%s' is also an input: writing it would replace the "
+                                                   "results it holds (choose another output file)",
+                                  flag, opts->outputs[o]);
+            else
+                rc = bw_error_set(err, BW_E_USAGE, "%s: '%s' is the input '%s' (the same file): writing it "
+                                                   "would replace the results it holds (choose another output file)",
+                                  flag, opts->outputs[o], S.items[k].path);
+            goto done;
         }
     }
+    /* 3: read them, in order */
+    for (size_t i = 0; i < n && !L.nomem; i++) {
+        size_t before = L.m->n_files;
+        for (size_t k = first[i]; k < first[i + 1] && !L.nomem; k++)
+            read_file(&L, S.items[k].path);
+        if (!is_dir[i])
+            continue;
+        if (found[i] == 0)
+            diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
+        else if (L.m->n_files == before)
+            /* each of its files is named already */
+            diag(&L, paths[i], 0, "no file in this directory could be compared");
+    }
+done:
+    for (size_t i = 0; i < S.n; i++)
+        free(S.items[i].path);
+    free(S.items);
+    free(S.files.e);
+    free(S.dirs.e);
+    free(first);
+    free(found);
+    free(is_dir);
     free(L.hash);
     free(L.len);
     free(L.cap_samples);
     free(L.rows_by_key.slot);
     free(L.entries_by_key.slot);
+    if (rc != BW_OK) {
+        report_merged_free(L.m);
+        return rc;
+    }
     if (L.nomem || !finish(L.m)) {
         report_merged_free(L.m);
         return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");

@@ -200,12 +200,34 @@ typedef struct report_merged {
 } report_merged;
 
 /* Reads every path (a result file, a probe results file, an OUT.partial journal, or a directory
- * searched recursively for *.json and *.partial in name order) and merges
+ * searched recursively for *.json, *.partial and *.partial.N in name order) and merges
  * them. Bad inputs are recorded in (*out)->diags and skipped. Returns
  * BW_OK with *out (caller frees with report_merged_free) even when some
  * inputs were bad; BW_E_FORMAT when no input held any result or probe (*out is
- * still returned, with the diagnostics); BW_E_NOMEM. */
+ * still returned, with the diagnostics); BW_E_NOMEM.
+ *
+ * The scan (docs/compare.md, "Inputs"): every file is listed before any is
+ * read; links are followed, but a directory is entered once (by device and
+ * inode: `a -> .` ends) and a file reached by two names is read once (a
+ * note); only regular files are opened, and never so that a FIFO could
+ * block: FIFOs, sockets, devices and dangling links inside a directory are
+ * named in notes and skipped (the first 5 per path, then one note with the
+ * count); such a file named as a path itself is an error. */
 bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err);
+
+/* What the command will write, so that no input is overwritten. */
+typedef struct report_load_opts {
+    const char *const *outputs;      /* paths the command will write (NULL, "" and "-" are skipped) */
+    const char *const *output_flags; /* the flag of each, for the message ("--output"), or NULL */
+    size_t n_outputs;
+} report_load_opts;
+
+/* report_load_paths, and, after the scan and before anything is read,
+ * BW_E_USAGE (*out NULL) when an existing output is one of the files to
+ * read (by device and inode: through links, or found in a directory),
+ * naming the flag, the output and the input. opts may be NULL. */
+bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_load_opts *opts,
+                               report_merged **out, bw_error *err);
 
 /* The entry of (row, device), or NULL when that device has none. */
 const report_merge_entry *report_merged_entry(const report_merged *m, size_t row, size_t device);
