@@ -139,7 +139,7 @@ static bw_code load(const char *path, json_t **doc, bw_error *err)
     if (access(path, F_OK) != 0 && errno == ENOENT)
         return BW_OK;
     char *text = NULL;
-    bw_code rc = bw_file_read(path, &text, NULL, err);
+    bw_code rc = bw_file_read_regular(path, &text, NULL, err);
     if (rc != BW_OK)
         return rc;
     json_error_t je;

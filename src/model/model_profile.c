@@ -230,7 +230,7 @@ bw_code model_profiles_load_default(model_profiles **out, bw_error *err)
     *out = NULL;
     bw_code rc = bw_file_find_resource("data", "profiles.json", NULL, NULL, "BWLAB_DATA_DIR", &path, err);
     if (rc == BW_OK)
-        rc = bw_file_read(path, &text, NULL, err);
+        rc = bw_file_read_regular(path, &text, NULL, err);
     if (rc == BW_OK)
         rc = model_profiles_parse(text, path, out, err);
     free(text);

@@ -95,7 +95,7 @@ bw_code report_merge_apply_nominal(report_merged *m, bw_error *err)
     char *path = NULL, *text = NULL;
     bw_code rc = bw_file_find_resource("data", "nominal.json", NULL, NULL, "BWLAB_DATA_DIR", &path, err);
     if (rc == BW_OK)
-        rc = bw_file_read(path, &text, NULL, err);
+        rc = bw_file_read_regular(path, &text, NULL, err);
     if (rc != BW_OK) {
         free(path);
         return rc;
