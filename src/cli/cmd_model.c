@@ -440,22 +440,11 @@ int cmd_model(int argc, char **argv)
     memset(&a, 0, sizeof a);
     const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
     int c;
-    optind = 0;
-    opterr = 0;
     /* every option of model takes one value: a second one is a mistake,
-     * never silently the last (issue 10) */
-    const char *given[OPT__END - OPT_EXPR] = { 0 };
-    int idx = -1;
-    while ((c = getopt_long(argc, argv, ":", long_opts, &idx)) != -1) {
-        if (c >= OPT_EXPR && c < OPT__END) {
-            const char *first = given[c - OPT_EXPR];
-            if (first && !optarg)
-                return cli_usage_error(self, "option '--%s' given twice; give it once", long_opts[idx].name);
-            if (first)
-                return cli_usage_error(self, "option '--%s' given twice ('%s' and '%s'); give it once",
-                                       long_opts[idx].name, first, optarg);
-            given[c - OPT_EXPR] = optarg ? optarg : "";
-        }
+     * never silently the last (issues 10, 16) */
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, long_opts, NULL);
+    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case OPT_EXPR: a.expr = optarg; break;
         case OPT_PATTERN: a.pattern = optarg; break;
@@ -487,6 +476,8 @@ int cmd_model(int argc, char **argv)
         default: return cli_option_error(self, c, argv);
         }
     }
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
     int st = check_conflicts(self, &a);

@@ -223,9 +223,11 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
     bw_error err = BW_ERROR_INIT;
     int c, st = 0;
     uint64_t u;
-    optind = 0;
-    opterr = 0;
-    while (!st && (c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+    /* --pattern and --expr add to the list; any other option is given once */
+    static const char *const repeatable[] = { "pattern", "expr", NULL };
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, long_opts, repeatable);
+    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case OPT_DEVICE: s->device_spec = optarg; break;
         case OPT_PATTERN: st = add_patterns(self, s, optarg); break;
@@ -321,8 +323,13 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
     bw_error_clear(&err);
     if (st)
         return st;
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    if ((st = cli_output_path_check(self, "--output", s->output)) != 0 ||
+        (st = cli_output_path_check(self, "--report", s->report)) != 0)
+        return st;
     cli_format_from_output(s->output, s->format_given, allowed, &s->format);
     return 0;
 }
