@@ -202,6 +202,48 @@ static int inferred_geometry(const cli_command *self, const model_args *a, model
     return st ? st : apply_overrides(self, a, r);
 }
 
+/* --profile inferred looks a device up: everything that can be checked
+ * without one is checked first, so that bad input is exit 2 on a machine
+ * without OpenCL too (the ranges that depend on the device's W, and the
+ * profile's own checks, follow once it is known) */
+static int precheck_without_device(const cli_command *self, const model_args *a)
+{
+    bw_error err = BW_ERROR_INIT;
+    uint64_t v;
+    int64_t sv;
+    int st = 0;
+    const struct { const char *flag, *value; uint64_t min, max; } nums[] = {
+        { "--elem", a->elem, 1, MODEL_MAX_ELEM },
+        { "--warp", a->warp, 0, MODEL_AFFINE_MAX_WARP - 1 },
+        { "--items", a->items, 1, MODEL_LAUNCH_MAX_ITEMS },
+        { "--lanes", a->lanes, 1, MODEL_MAX_LANES },
+        { "--sector", a->sector, 1, MODEL_MAX_UNIT },
+        { "--line", a->line, 1, MODEL_MAX_UNIT },
+        { "--banks", a->banks, 0, MODEL_MAX_BANKS },
+        { "--bank-width", a->bank_width, 1, MODEL_MAX_UNIT },
+        { "--active", a->active, 0, MODEL_MAX_LANES },
+    };
+    for (size_t i = 0; !st && i < sizeof nums / sizeof nums[0]; i++)
+        if (nums[i].value)
+            st = parse_u64_in(self, nums[i].flag, nums[i].value, nums[i].min, nums[i].max, &v);
+    if (!st && a->base && bw_parse_i64(a->base, "--base", &sv, &err) != BW_OK)
+        st = cli_usage_error(self, "%s", bw_error_text(&err));
+    if (!st && a->expr) {
+        model_expr *e = NULL;
+        if (model_expr_parse(a->expr, &e, &err) != BW_OK)
+            st = cli_usage_error(self, "--expr: %s", bw_error_text(&err));
+        model_expr_free(e);
+    }
+    if (!st && a->pattern) {
+        model_pattern *p = NULL;
+        if (model_pattern_parse(a->pattern, 1, 0, &p, &err) != BW_OK)
+            st = cli_usage_error(self, "--pattern: %s", bw_error_text(&err));
+        model_pattern_free(p);
+    }
+    bw_error_clear(&err);
+    return st;
+}
+
 static int setup_geometry(const cli_command *self, const model_args *a, model_run *r)
 {
     bw_error err = BW_ERROR_INIT;
@@ -211,7 +253,7 @@ static int setup_geometry(const cli_command *self, const model_args *a, model_ru
         return cli_usage_error(self, "--device names whose probe --profile inferred uses; without it the model "
                                      "needs no device");
     if (a->profile && !strcmp(a->profile, CLI_INFERRED_PROFILE))
-        return inferred_geometry(self, a, r);
+        return (st = precheck_without_device(self, a)) != 0 ? st : inferred_geometry(self, a, r);
     if (model_profiles_load_default(&r->profiles, &err) != BW_OK ||
         model_profiles_get(r->profiles, a->profile ? a->profile : "nvidia", &p, &err) != BW_OK) {
         st = err.code == BW_E_USAGE ? cli_usage_error(self, "--profile: %s", bw_error_text(&err))

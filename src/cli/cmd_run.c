@@ -111,7 +111,7 @@ typedef struct run_state {
     const char *device_spec, *output, *kernels_dir;
     const char *report; /* --report FILE.html, or NULL */
     cli_format format;
-    int format_given, explain, quiet, no_roofline;
+    int format_given, explain, quiet, no_roofline, roofline_size_given;
     uint64_t roofline_size; /* --roofline-size: the short roofline's buffer, 0 for auto */
     model_profiles *profiles;
     ocl_platforms *plats;
@@ -275,6 +275,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         case OPT_ROOFLINE_SIZE:
             if (cli_parse_roofline_size(optarg, "--roofline-size", &s->roofline_size, &err) != BW_OK)
                 st = cli_usage_error(self, "%s", bw_error_text(&err));
+            s->roofline_size_given = 1;
             break;
         case OPT_PROFILE:
             if (strcmp(optarg, CLI_INFERRED_PROFILE))
@@ -327,6 +328,9 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    if (s->no_roofline && s->roofline_size_given)
+        return cli_usage_error(self, "conflicting flags: --no-roofline and --roofline-size (the size is the "
+                                     "short roofline's; give one)");
     if ((st = cli_output_path_check(self, "--output", s->output)) != 0 ||
         (st = cli_output_path_check(self, "--report", s->report)) != 0)
         return st;
@@ -671,6 +675,12 @@ int cmd_run(int argc, char **argv)
     s.popts.exprs = s.exprs;
     s.popts.nexprs = s.nexprs;
     s.popts.with_defaults = s.want_defaults;
+    /* bad input is bad input on any machine: checked before a platform is
+     * looked up, so that it never reads as a missing driver */
+    if ((rc = bench_plan_check_input(&s.popts, &err)) != BW_OK) {
+        st = cli_fail(self, &err);
+        goto done;
+    }
     if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
         (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
         (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||

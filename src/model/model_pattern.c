@@ -700,6 +700,15 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
     p->loads = 1;
     if ((rc = f->build(p, &x, err)) != BW_OK)
         goto fail;
+    /* a family whose parameters set the element size (record: type) never
+     * drops --elem silently */
+    if (f->elem_fixed < 0 && elem_override > 0 && p->elem != elem_override) {
+        rc = bw_error_set(err, BW_E_USAGE,
+                          "--elem %lld with pattern '%s': its parameters set the element size (%lld bytes); "
+                          "drop --elem",
+                          (long long)elem_override, spec, (long long)p->elem);
+        goto fail;
+    }
     if ((rc = model_expr_parse(bw_buf_str(&x), &p->expr, err)) != BW_OK) {
         bw_error_prefix(err, "internal error in pattern '%s': ", spec);
         goto fail;
