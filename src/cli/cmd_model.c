@@ -330,8 +330,7 @@ static int setup_source(const cli_command *self, const model_args *a, model_run 
     if (a->active) {
         if ((st = parse_u64_in(self, "--active", a->active, 0, (uint64_t)r->geo.lanes, &v)) != 0)
             return st;
-        if (v == 0)
-            return cli_usage_error(self, "--active: 0 leaves no lane active (give 1..%d)", r->geo.lanes);
+        /* 0: no active lane, the case docs/model.md defines (0 units, efficiencies not applicable) */
         r->active = model_lanes_first(r->geo.lanes, (int)v);
     }
     if (a->mask) {
@@ -340,8 +339,6 @@ static int setup_source(const cli_command *self, const model_args *a, model_run 
             bw_error_clear(&err);
             return st;
         }
-        if (model_lanes_count(&r->active) == 0)
-            return cli_usage_error(self, "--mask: '%s' is empty: no lane would be active", a->mask);
     }
     int64_t sv;
     if (a->base) {
