@@ -209,9 +209,14 @@ static int from_cache(const cli_command *self, tune_state *s, size_t k)
     bench_tune_key key = bench_tune_key_of(cli_each_device(&s->each, k), BWLAB_VERSION);
     bw_error err = BW_ERROR_INIT;
     int found = 0;
-    if (bench_tune_cache_lookup(s->cache_path, &key, &s->entries[k], &found, &err) != BW_OK)
-        fprintf(stderr, "bwlab %s: warning: %s; tuning again (the file will be kept as '%s.malformed')\n", self->name,
-                bw_error_text(&err), s->cache_path);
+    if (bench_tune_cache_lookup(s->cache_path, &key, &s->entries[k], &found, &err) != BW_OK) {
+        /* only a malformed file is moved aside: say what will happen */
+        if (err.code == BW_E_FORMAT)
+            fprintf(stderr, "bwlab %s: warning: %s; tuning again (the file will be kept as '%s.malformed')\n",
+                    self->name, bw_error_text(&err), s->cache_path);
+        else
+            fprintf(stderr, "bwlab %s: warning: %s; tuning again\n", self->name, bw_error_text(&err));
+    }
     bw_error_clear(&err);
     if (found)
         s->devs[k].entry = &s->entries[k];
