@@ -678,7 +678,7 @@ int cmd_run(int argc, char **argv)
     /* bad input is bad input on any machine: checked before a platform is
      * looked up, so that it never reads as a missing driver */
     if ((rc = bench_plan_check_input(&s.popts, &err)) != BW_OK) {
-        st = cli_fail(self, &err);
+        st = rc == BW_E_NOMEM ? cli_nomem(self) : cli_usage_error(self, "%s", bw_error_text(&err));
         goto done;
     }
     if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
