@@ -40,6 +40,9 @@ static char *expand(const char *arg)
         for (int i = 0; i < n; i++)
             bw_buf_putc(&b, '-');
         bw_buf_puts(&b, "4*g");
+    } else if (!strcmp(arg, "@x300")) { /* issue 16: a long value is cut where it is echoed */
+        for (int i = 0; i < 300; i++)
+            bw_buf_putc(&b, 'x');
     } else if (!strcmp(arg, "@seqx250")) { /* smaller ones: 250 x seq */
         bw_buf_puts(&b, "seq");
         for (int i = 1; i < 250; i++)
@@ -194,6 +197,60 @@ static const bad_case cases[] = {
     { { CPU, "--pattern", "@seqx250", QUICK, "--format", "csv" }, ANY_RUNTIME,
       "249 repeated patterns merged: each pattern is measured once", ERR },
     /* input limits: 10 000 patterns, over the documented cap */
+    /* ---- issue 16: options ignored or inconsistent ---- */
+    /* one rule for a repeated option, in every command (model's rule above) */
+    { { "run", "--output", "a", "--output", "b" }, 2, "option '--output' given twice ('a' and 'b'); give it once", ERR },
+    { { "run", "--device", "cpu", "--device", "gpu" }, 2, "option '--device' given twice ('cpu' and 'gpu')", ERR },
+    { { "run", "--format", "csv", "--format", "json" }, 2, "option '--format' given twice ('csv' and 'json')", ERR },
+    { { "run", "--quiet", "--quiet" }, 2, "option '--quiet' given twice; give it once", ERR },
+    { { "compare", "x.json", "--mode", "read", "--mode", "copy" }, 2, "option '--mode' given twice ('read' and 'copy')",
+      ERR },
+    { { "compare", "x.json", "--output", "a", "--output", "b" }, 2, "option '--output' given twice", ERR },
+    { { "tune", "--retune", "--retune" }, 2, "option '--retune' given twice", ERR },
+    /* an abbreviation is the same option */
+    { { "report", "x.json", "--title", "a", "--ti", "b" }, 2, "option '--title' given twice ('a' and 'b')", ERR },
+    /* options a named pattern's kernel cannot honour: refused, never dropped */
+    { { CPU, "--pattern", "transpose:version=tiled", "--access", "read" }, 2,
+      "--access read with pattern 'transpose:version=tiled,n=1024': the transpose family runs in copy mode only", ERR },
+    { { CPU, "--pattern", "record:fields=6", "--access", "read" }, 2, "the record family runs in copy mode only", ERR },
+    { { CPU, "--pattern", "seq,record:fields=3", "--access", "both" }, 2, "--access both with pattern 'record:", ERR },
+    { { CPU, "--pattern", "bank:pitch=32", "--access", "copy" }, 2, "the bank family runs in read mode only", ERR },
+    { { CPU, "--pattern", "transpose:version=naive", "--index", "32" }, 2,
+      "--index 32 with pattern 'transpose:version=naive,n=1024'", ERR },
+    { { CPU, "--pattern", "record:fields=3", "--elem", "8" }, 2,
+      "--elem 8 with pattern 'record:fields=3': its parameters set the element size (4 bytes)", ERR },
+    { { CPU, "--pattern", "record:type=uchar", "--elem", "4" }, 2, "set the element size (1 bytes)", ERR },
+    { { "model", "--pattern", "record", "--elem", "16" }, 2, "--elem 16 with pattern 'record'", ERR },
+    /* the same --elem a float record has is what was asked: no conflict */
+    { { "model", "--pattern", "record", "--elem", "4" }, 0, "(pattern record:fields=3,type=float,layout=aos", OUT },
+    { { CPU, "--no-roofline", "--roofline-size", "4M" }, 2, "conflicting flags: --no-roofline and --roofline-size", ERR },
+    /* the empty output path: refused everywhere, '-' is standard output */
+    { { CPU, "--pattern", "seq", "--output", "" }, 2, "--output: the path is empty; name a file, or use '-'", ERR },
+    { { CPU, "--pattern", "seq", "--report", "" }, 2, "--report: the path is empty", ERR },
+    { { "compare", "x.json", "--output", "" }, 2, "--output: the path is empty", ERR },
+    { { "report", "x.json", "--output", "" }, 2, "--output: the path is empty", ERR },
+    { { "tune", "--output", "" }, 2, "--output: the path is empty", ERR },
+    { { "roofline", "--output", "" }, 2, "--output: the path is empty", ERR },
+    { { "probe", "--output", "" }, 2, "--output: the path is empty", ERR },
+    /* --active 0 and an empty mask: the documented no-active-lane case */
+    { { "model", "--expr", "4*g", "--active", "0" }, 0, "0 of 32 lanes active (mask 0x0)", OUT },
+    { { "model", "--expr", "4*g", "--active", "0" }, 0, "sector efficiency                     n/a", OUT },
+    { { "model", "--expr", "4*g", "--mask", "0x0", "--format", "json" }, 0, "\"sector_efficiency\": null", OUT },
+    { { "model", "--expr", "4*g", "--mask", "0", "--launch", "--items", "64" }, 0, "loads: 0 warp-instructions", OUT },
+    /* empty pattern items: one rule, with the column */
+    { { "model", "--pattern", "seq:," }, 2, "pattern 'seq:,': empty item at column 5", ERR },
+    { { "model", "--pattern", "stride:s=2,," }, 2, "pattern 'stride:s=2,,': empty item at column 12", ERR },
+    { { "model", "--pattern", "stride:,s=2" }, 2, "empty item at column 8", ERR },
+    { { CPU, "--pattern", "stride:s=2,," }, 2, "--pattern: empty item at column 12 of 'stride:s=2,,'", ERR },
+    { { CPU, "--pattern", "stride:,s=2" }, 2, "pattern 'stride:,s=2': empty item at column 8", ERR },
+    /* octal-looking literals: refused with the column; 0 and hex stay */
+    { { "model", "--expr", "010" }, 2, "a decimal literal with a leading zero (C would read it as octal", ERR },
+    { { "model", "--expr", "4*g + 007" }, 2, "at column 7, found '007'", ERR },
+    { { "model", "--expr", "0*g + 0x10 + 4*g" }, 0, "address      0 * g + 0x10 + 4 * g", OUT },
+    /* control bytes shown escaped, long values cut */
+    { { "model", "--expr", "4*t\x1b[2J" }, 2, "bad expression '4*t\\x1b[2J': unexpected character at column 4", ERR },
+    { { "run", "--device", "cpu", "--pattern", "seq\n" }, 2, "unknown pattern 'seq\\x0a'", ERR },
+    { { "model", "--pattern", "@x300" }, 2, "xxxxxxxxxx\xe2\x80\xa6 (300 bytes)' (known:", ERR },
     { { CPU, "--pattern", "@strides0", "--pattern", "@strides1", "--pattern", "@strides2", "--pattern", "@strides3",
         "--pattern", "@strides4", "--pattern", "@strides5", "--pattern", "@strides6", "--pattern", "@strides7",
         "--pattern", "@strides8", "--pattern", "@strides9", QUICK },
@@ -225,6 +282,14 @@ Test(cli_bad, every_case_exits_as_documented, .timeout = 600)
         cr_expect(r.status < 128, "case %zu (%s): killed by signal %d", i, bw_buf_str(&line), r.status - 128);
         cr_expect(strstr(r.err, "Sanitizer") == NULL && strstr(r.err, "runtime error") == NULL,
                   "case %zu (%s): %.600s", i, bw_buf_str(&line), r.err);
+        /* never a raw control byte on stderr (issue 16): only line ends */
+        for (const char *p = r.err; *p; p++)
+            if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f) {
+                cr_expect(0, "case %zu (%s): raw byte 0x%02x on stderr: %.400s", i, bw_buf_str(&line),
+                          (unsigned char)*p, r.err);
+                failed++;
+                break;
+            }
         /* bad input is usage, a clear message, and nothing on stdout */
         if (c->status == 2)
             cr_expect_str_eq(r.out, "", "case %zu (%s): output on bad input", i, bw_buf_str(&line));

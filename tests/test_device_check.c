@@ -394,12 +394,16 @@ Test(device_check, full_run_writes_results_under_out)
     int budgets = 0, gpu = 0;
     size_t i;
     json_t *a;
+    int devices = 0;
     json_array_foreach(cl, i, a) {
         budgets += !strcmp(json_string_value(a), "--budget");
+        devices += !strcmp(json_string_value(a), "--device");
         gpu += !strcmp(json_string_value(a), "gpu");
     }
+    /* the caller's options replace the script's defaults: bwlab refuses an option given twice */
     cr_expect_eq(budgets, 1, "--budget given twice or not at all");
-    cr_expect_eq(gpu, 1, "--device gpu not asked for");
+    cr_expect_eq(devices, 1, "--device given twice or not at all");
+    cr_expect_eq(gpu, 0, "--device gpu added beside the caller's --device cpu");
     json_t *res = json_array_get(json_object_get(j, "results"), 0);
     cr_expect_str_eq(json_string_value(json_object_get(res, "pattern")), "seq");
     cr_expect_str_eq(json_string_value(json_object_get(res, "status")), "ok");

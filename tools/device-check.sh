@@ -12,7 +12,8 @@
 #    copied, plus one for each vendor library no system .icd names;
 # 4. uses the carried build/ (or builds, when meson, ninja and the headers
 #    are here), then runs `bwlab devices` (table and JSON) and
-#    `bwlab run --device gpu --format json --budget 60 [options...]`, each
+#    `bwlab run --device gpu --format json --budget 60 [options...]` (a default
+#    the options give themselves is left out: bwlab refuses an option twice), each
 #    under `timeout`, then (time allowing) `bwlab probe --device gpu --quick`
 #    and `bwlab report` of both, all within BWLAB_CHECK_SECONDS (default 420);
 # 5. writes the results and a log under $OUT (default ./device-results).
@@ -346,11 +347,18 @@ if [ "$rc" != 0 ]; then
     [ "$rc" = 3 ] && die 3 "no OpenCL platform loaded: see $log (the loader's messages) and $out/icd.txt"
 fi
 
-run_args=(run --device gpu --format json)
-has_budget=0
+# the defaults only where the caller gives none: bwlab refuses an option given twice
+run_args=(run)
+has_budget=0 has_device=0 has_format=0
 for a in "$@"; do
-    case "$a" in --budget|--budget=*) has_budget=1 ;; esac
+    case "$a" in
+    --budget|--budget=*) has_budget=1 ;;
+    --device|--device=*) has_device=1 ;;
+    --format|--format=*) has_format=1 ;;
+    esac
 done
+[ "$has_device" = 1 ] || run_args+=(--device gpu)
+[ "$has_format" = 1 ] || run_args+=(--format json)
 [ "$has_budget" = 1 ] || run_args+=(--budget 60)
 run_args+=("$@")
 limit=$(( $(left) - 20 ))

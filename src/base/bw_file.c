@@ -354,7 +354,13 @@ bw_code bw_file_find_resource(const char *subdir, const char *name, const char *
             *path = p;
             return BW_OK;
         }
+        struct stat st;
+        int exists = stat(p, &st) == 0;
+        int is_a_dir = exists && S_ISDIR(st.st_mode);
         free(p);
+        if (exists)
+            return bw_error_set(err, BW_E_IO, "%s: '%s/%s' is %s, not a regular file", only_what, only, name,
+                                is_a_dir ? "a directory" : "a special file");
         return bw_error_set(err, BW_E_IO, "%s: '%s' has no file '%s'", only_what, only, name);
     }
     const char *roots[] = { BWLAB_SOURCE_ROOT, NULL };

@@ -984,11 +984,66 @@ static bw_code check_elem(int64_t elem, bw_error *err)
     return BW_OK;
 }
 
+/* the --access value that asked for modes */
+static const char *access_option(unsigned modes)
+{
+    const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY), read = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    return modes == (copy | read) ? "both" : modes == read ? "read" : "copy";
+}
+
+/* what a named pattern's family has no kernel for (bench_plan_check_input) */
+static bw_code check_family_options(const model_pattern *pat, const bench_plan_opts *o, bw_error *err)
+{
+    const model_pattern_family *f = pat->family;
+    unsigned own = 0;
+    const char *why = NULL;
+    if (f->space == MODEL_PATTERN_SPACE_LOCAL) {
+        own = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+        why = "its kernel reads a local-memory tile";
+    } else if (!strcmp(f->kernel, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
+        own = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+        why = "its kernel copies the matrix into its transpose";
+    } else if (!strcmp(f->kernel, MODEL_PATTERN_KERNEL_RECORD)) {
+        own = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+        why = "its kernel reads every field and stores their fold";
+    }
+    if (own && o->access && o->access != own)
+        return bw_error_set(err, BW_E_USAGE,
+                            "--access %s with pattern '%s': the %s family runs in %s mode only (%s); drop --access, "
+                            "or measure it in a run of its own",
+                            access_option(o->access), pat->spec, f->name, access_option(own), why);
+    if (own && o->index_bits == 32)
+        return bw_error_set(err, BW_E_USAGE,
+                            "--index 32 with pattern '%s': the %s family's kernel has 64-bit indices of its own "
+                            "(--index applies to the gather patterns); drop --index 32",
+                            pat->spec, f->name);
+    return BW_OK;
+}
+
+bw_code bench_plan_check_input(const bench_plan_opts *o, bw_error *err)
+{
+    bw_code rc = check_elem(o->elem, err);
+    for (size_t i = 0; i < o->nspecs && rc == BW_OK; i++) {
+        model_pattern *pat = NULL;
+        rc = model_pattern_parse(o->specs[i], 1, o->elem, &pat, err);
+        if (rc == BW_OK)
+            rc = check_family_options(pat, o, err);
+        model_pattern_free(pat);
+    }
+    for (size_t i = 0; i < o->nexprs && rc == BW_OK; i++) {
+        model_expr *e = NULL;
+        if ((rc = model_expr_parse(o->exprs[i], &e, err)) != BW_OK)
+            bw_error_prefix(err, "--expr: ");
+        model_expr_free(e);
+    }
+    return rc;
+}
+
 bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
                         const bench_limits *lim, bench_plan **out, bw_error *err)
 {
     *out = NULL;
-    bw_code rc = check_elem(o->elem, err);
+    bw_code rc = bench_plan_check_input(o, err);
     if (rc != BW_OK)
         return rc;
     bench_plan *p = calloc(1, sizeof *p);

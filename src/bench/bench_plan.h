@@ -187,6 +187,16 @@ typedef struct bench_plan_opts {
  * user gave mentions --local. */
 bw_code bench_plan_make(const bench_plan_opts *opts, const model_geometry *geo,
                         const bench_limits *lim, bench_plan **out, bw_error *err);
+/* The checks of opts that need no device, run first by bench_plan_make and
+ * by `bwlab run` before any platform is looked up (bad input is exit 2 on
+ * a machine without OpenCL too): the element size, every spec parsed (at
+ * W = 1, where no rule that depends on the warp width can fail), every
+ * expression parsed, and the options a named pattern's family has no
+ * kernel for: --access modes other than its own (bank reads, transpose and
+ * record copy) and --index 32 (those kernels have 64-bit indices of their
+ * own). BW_E_USAGE / BW_E_RANGE / BW_E_SYNTAX as bench_plan_make; the
+ * message names the pattern or expression and the option. */
+bw_code bench_plan_check_input(const bench_plan_opts *opts, bw_error *err);
 void bench_plan_free(bench_plan *p); /* accepts NULL */
 
 /* Fits item i to its built kernel, which allows at most kernel_max

@@ -76,6 +76,8 @@ static bw_code load(const char *path, json_t **doc, bw_error *err)
     if (!f) {
         if (errno == ENOENT)
             return BW_OK;
+        if (errno == ENOTDIR && bench_tune_cache_dir_check(path, err) != BW_OK)
+            return err ? err->code : BW_E_IO;
         return bw_error_set(err, BW_E_IO, "cannot read the probe cache '%s': %s", path, strerror(errno));
     }
     json_error_t je;

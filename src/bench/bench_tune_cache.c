@@ -133,9 +133,34 @@ static json_t *entries_of(json_t *doc, const char *path, bw_error *err)
 }
 
 /* Reads and parses the file: BW_OK with *doc NULL when there is none. */
+bw_code bench_tune_cache_dir_check(const char *path, bw_error *err)
+{
+    char *dir = strdup(path);
+    if (!dir)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    bw_code rc = BW_OK;
+    /* from the file's own directory up: the first one that exists */
+    for (char *slash = strrchr(dir, '/'); slash && slash > dir; slash = strrchr(dir, '/')) {
+        *slash = '\0';
+        struct stat st;
+        if (stat(dir, &st) != 0)
+            continue;
+        if (!S_ISDIR(st.st_mode))
+            rc = bw_error_set(err, BW_E_IO,
+                              "the cache directory '%s' is not a directory (it is a file): the cache '%s' can be "
+                              "neither read nor written; set BWLAB_CACHE_DIR to a directory",
+                              dir, path);
+        break;
+    }
+    free(dir);
+    return rc;
+}
+
 static bw_code load(const char *path, json_t **doc, bw_error *err)
 {
     *doc = NULL;
+    if (access(path, F_OK) != 0 && errno == ENOTDIR)
+        return bench_tune_cache_dir_check(path, err);
     if (access(path, F_OK) != 0 && errno == ENOENT)
         return BW_OK;
     char *text = NULL;

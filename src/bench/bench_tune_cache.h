@@ -52,6 +52,12 @@ json_t *bench_tune_peak_json(const bench_tune_peak *p);
  * BW_E_USAGE when none of BWLAB_CACHE_DIR, XDG_CACHE_HOME, HOME is set. */
 bw_code bench_tune_cache_path(char **path, bw_error *err);
 
+/* BW_OK when the directories above the cache file `path` (tune.json,
+ * probe.json) are usable: each one that exists is a directory. Else
+ * BW_E_IO naming the one that is a file ("the cache directory '...' is
+ * not a directory"), and what to do (set BWLAB_CACHE_DIR to a directory). */
+bw_code bench_tune_cache_dir_check(const char *path, bw_error *err);
+
 /* Looks `key` up in the file at `path`. A missing file is no error: BW_OK
  * with *found 0. BW_E_FORMAT when the file is malformed (not JSON, another
  * schema, an entry without its key, or the matching entry's figures out of

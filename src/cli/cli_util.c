@@ -5,8 +5,53 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <getopt.h>
+
 #include "bw_file.h"
+#include "bw_format.h"
 #include "cli.h"
+
+/* the next quote at or after p that opens a quoted value: at the start or
+ * after a space, '(', '=' or ',' (not the apostrophe of "device's") */
+static const char *open_quote(const char *msg, const char *p)
+{
+    for (const char *q = strchr(p, '\''); q; q = strchr(q + 1, '\''))
+        if (q == msg || strchr(" (=,[\"", q[-1]))
+            return q;
+    return NULL;
+}
+
+/* the quote that closes a value opened before p: followed by the end, a
+ * space or punctuation */
+static const char *close_quote(const char *p)
+{
+    for (const char *q = strchr(p, '\''); q; q = strchr(q + 1, '\''))
+        if (!q[1] || strchr(" ),;:.]\"", q[1]))
+            return q;
+    return NULL;
+}
+
+/* msg as it reaches the terminal: control bytes escaped; with cut, each
+ * quoted run ('...') longer than BW_QUOTE_SHOWN bytes shortened */
+static void print_sanitized(const char *msg, int keep_newlines, int cut)
+{
+    bw_buf b = BW_BUF_INIT;
+    const char *p = msg;
+    while (*p) {
+        const char *q = cut ? open_quote(msg, p) : NULL;
+        const char *close = q ? close_quote(q + 1) : NULL;
+        if (!close) {
+            bw_quote_append(&b, p, strlen(p), 0, keep_newlines);
+            break;
+        }
+        bw_quote_append(&b, p, (size_t)(q + 1 - p), 0, keep_newlines);
+        bw_quote_append(&b, q + 1, (size_t)(close - q - 1), BW_QUOTE_SHOWN, keep_newlines);
+        bw_buf_putc(&b, '\'');
+        p = close + 1;
+    }
+    fputs(bw_buf_failed(&b) ? "(out of memory)" : bw_buf_str(&b), stderr);
+    bw_buf_free(&b);
+}
 
 void cli_command_help(const cli_command *cmd, bw_buf *b)
 {
@@ -23,15 +68,23 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
     va_list ap;
     fprintf(stderr, "bwlab %s: error: ", cmd->name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    char small[1024];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    char *msg = n >= (int)sizeof small ? malloc((size_t)n + 1) : NULL;
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    print_sanitized(msg ? msg : small, 0, 1);
+    free(msg);
     fprintf(stderr, "\nusage: %s\nTry 'bwlab help %s' for details.\n", cmd->usage, cmd->name);
     return bw_code_exit_status(BW_E_USAGE);
 }
 
 int cli_option_error(const cli_command *cmd, int c, char **argv)
 {
-    extern int optind, optopt;
     const char *arg = argv[optind - 1];
     if (c == ':')
         return cli_usage_error(cmd, "option '%s' needs a value", arg);
@@ -42,7 +95,9 @@ int cli_option_error(const cli_command *cmd, int c, char **argv)
 
 int cli_fail(const cli_command *cmd, const bw_error *err)
 {
-    fprintf(stderr, "bwlab %s: error: %s\n", cmd->name, bw_error_text(err));
+    fprintf(stderr, "bwlab %s: error: ", cmd->name);
+    print_sanitized(bw_error_text(err), 1, 0);
+    fputc('\n', stderr);
     return bw_code_exit_status(err->code);
 }
 
@@ -82,5 +137,57 @@ int cli_outputs_distinct(const cli_command *cmd, const char *const *paths, const
                                         "other (name a different file for each)",
                                    what[i], paths[i], what[j], paths[j]);
         }
+    return 0;
+}
+
+void cli_getopt_start(cli_getopt_state *g, const cli_command *cmd, const struct option *opts,
+                      const char *const *repeatable)
+{
+    memset(g, 0, sizeof *g);
+    g->cmd = cmd;
+    g->opts = opts;
+    g->repeatable = repeatable;
+    optind = 0;
+    opterr = 0;
+}
+
+static int is_repeatable(const cli_getopt_state *g, const char *name)
+{
+    for (size_t i = 0; g->repeatable && g->repeatable[i]; i++)
+        if (!strcmp(g->repeatable[i], name))
+            return 1;
+    return 0;
+}
+
+int cli_getopt(cli_getopt_state *g, int argc, char **argv)
+{
+    int idx = -1;
+    int c = getopt_long(argc, argv, ":", g->opts, &idx);
+    if (c == -1)
+        return -1;
+    if (c == '?' || c == ':' || idx < 0 || idx >= CLI_GETOPT_MAX) {
+        g->status = cli_option_error(g->cmd, c, argv);
+        return CLI_GETOPT_FAILED;
+    }
+    const char *name = g->opts[idx].name;
+    const char *first = g->first[idx];
+    if (first && !is_repeatable(g, name)) {
+        /* never silently the last one: a repeat is a mistake (issue 16) */
+        if (!optarg)
+            g->status = cli_usage_error(g->cmd, "option '--%s' given twice; give it once", name);
+        else
+            g->status = cli_usage_error(g->cmd, "option '--%s' given twice ('%s' and '%s'); give it once", name,
+                                        first, optarg);
+        return CLI_GETOPT_FAILED;
+    }
+    if (!first)
+        g->first[idx] = optarg ? optarg : "";
+    return c;
+}
+
+int cli_output_path_check(const cli_command *cmd, const char *flag, const char *path)
+{
+    if (path && !*path)
+        return cli_usage_error(cmd, "%s: the path is empty; name a file, or use '-' for standard output", flag);
     return 0;
 }

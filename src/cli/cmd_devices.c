@@ -18,9 +18,9 @@ int cmd_devices(int argc, char **argv)
     cli_format fmt = CLI_FORMAT_TABLE;
     const char *spec = NULL; /* every device, usable or not */
     int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, opts, NULL);
+    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case 'd':
             spec = optarg;
@@ -33,6 +33,8 @@ int cmd_devices(int argc, char **argv)
             return cli_option_error(self, c, argv);
         }
     }
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
 

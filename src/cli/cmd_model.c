@@ -202,6 +202,48 @@ static int inferred_geometry(const cli_command *self, const model_args *a, model
     return st ? st : apply_overrides(self, a, r);
 }
 
+/* --profile inferred looks a device up: everything that can be checked
+ * without one is checked first, so that bad input is exit 2 on a machine
+ * without OpenCL too (the ranges that depend on the device's W, and the
+ * profile's own checks, follow once it is known) */
+static int precheck_without_device(const cli_command *self, const model_args *a)
+{
+    bw_error err = BW_ERROR_INIT;
+    uint64_t v;
+    int64_t sv;
+    int st = 0;
+    const struct { const char *flag, *value; uint64_t min, max; } nums[] = {
+        { "--elem", a->elem, 1, MODEL_MAX_ELEM },
+        { "--warp", a->warp, 0, MODEL_AFFINE_MAX_WARP - 1 },
+        { "--items", a->items, 1, MODEL_LAUNCH_MAX_ITEMS },
+        { "--lanes", a->lanes, 1, MODEL_MAX_LANES },
+        { "--sector", a->sector, 1, MODEL_MAX_UNIT },
+        { "--line", a->line, 1, MODEL_MAX_UNIT },
+        { "--banks", a->banks, 0, MODEL_MAX_BANKS },
+        { "--bank-width", a->bank_width, 1, MODEL_MAX_UNIT },
+        { "--active", a->active, 0, MODEL_MAX_LANES },
+    };
+    for (size_t i = 0; !st && i < sizeof nums / sizeof nums[0]; i++)
+        if (nums[i].value)
+            st = parse_u64_in(self, nums[i].flag, nums[i].value, nums[i].min, nums[i].max, &v);
+    if (!st && a->base && bw_parse_i64(a->base, "--base", &sv, &err) != BW_OK)
+        st = cli_usage_error(self, "%s", bw_error_text(&err));
+    if (!st && a->expr) {
+        model_expr *e = NULL;
+        if (model_expr_parse(a->expr, &e, &err) != BW_OK)
+            st = cli_usage_error(self, "--expr: %s", bw_error_text(&err));
+        model_expr_free(e);
+    }
+    if (!st && a->pattern) {
+        model_pattern *p = NULL;
+        if (model_pattern_parse(a->pattern, 1, 0, &p, &err) != BW_OK)
+            st = cli_usage_error(self, "--pattern: %s", bw_error_text(&err));
+        model_pattern_free(p);
+    }
+    bw_error_clear(&err);
+    return st;
+}
+
 static int setup_geometry(const cli_command *self, const model_args *a, model_run *r)
 {
     bw_error err = BW_ERROR_INIT;
@@ -211,7 +253,7 @@ static int setup_geometry(const cli_command *self, const model_args *a, model_ru
         return cli_usage_error(self, "--device names whose probe --profile inferred uses; without it the model "
                                      "needs no device");
     if (a->profile && !strcmp(a->profile, CLI_INFERRED_PROFILE))
-        return inferred_geometry(self, a, r);
+        return (st = precheck_without_device(self, a)) != 0 ? st : inferred_geometry(self, a, r);
     if (model_profiles_load_default(&r->profiles, &err) != BW_OK ||
         model_profiles_get(r->profiles, a->profile ? a->profile : "nvidia", &p, &err) != BW_OK) {
         st = err.code == BW_E_USAGE ? cli_usage_error(self, "--profile: %s", bw_error_text(&err))
@@ -288,8 +330,7 @@ static int setup_source(const cli_command *self, const model_args *a, model_run 
     if (a->active) {
         if ((st = parse_u64_in(self, "--active", a->active, 0, (uint64_t)r->geo.lanes, &v)) != 0)
             return st;
-        if (v == 0)
-            return cli_usage_error(self, "--active: 0 leaves no lane active (give 1..%d)", r->geo.lanes);
+        /* 0: no active lane, the case docs/model.md defines (0 units, efficiencies not applicable) */
         r->active = model_lanes_first(r->geo.lanes, (int)v);
     }
     if (a->mask) {
@@ -298,8 +339,6 @@ static int setup_source(const cli_command *self, const model_args *a, model_run 
             bw_error_clear(&err);
             return st;
         }
-        if (model_lanes_count(&r->active) == 0)
-            return cli_usage_error(self, "--mask: '%s' is empty: no lane would be active", a->mask);
     }
     int64_t sv;
     if (a->base) {
@@ -440,22 +479,11 @@ int cmd_model(int argc, char **argv)
     memset(&a, 0, sizeof a);
     const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
     int c;
-    optind = 0;
-    opterr = 0;
     /* every option of model takes one value: a second one is a mistake,
-     * never silently the last (issue 10) */
-    const char *given[OPT__END - OPT_EXPR] = { 0 };
-    int idx = -1;
-    while ((c = getopt_long(argc, argv, ":", long_opts, &idx)) != -1) {
-        if (c >= OPT_EXPR && c < OPT__END) {
-            const char *first = given[c - OPT_EXPR];
-            if (first && !optarg)
-                return cli_usage_error(self, "option '--%s' given twice; give it once", long_opts[idx].name);
-            if (first)
-                return cli_usage_error(self, "option '--%s' given twice ('%s' and '%s'); give it once",
-                                       long_opts[idx].name, first, optarg);
-            given[c - OPT_EXPR] = optarg ? optarg : "";
-        }
+     * never silently the last (issues 10, 16) */
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, long_opts, NULL);
+    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case OPT_EXPR: a.expr = optarg; break;
         case OPT_PATTERN: a.pattern = optarg; break;
@@ -487,6 +515,8 @@ int cmd_model(int argc, char **argv)
         default: return cli_option_error(self, c, argv);
         }
     }
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
     int st = check_conflicts(self, &a);

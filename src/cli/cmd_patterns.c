@@ -12,9 +12,9 @@ int cmd_patterns(int argc, char **argv)
     const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
     cli_format fmt = CLI_FORMAT_TABLE;
     int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, opts, NULL);
+    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case 'f':
             if (cli_format_option(self, optarg, allowed, &fmt) != 0)
@@ -24,6 +24,8 @@ int cmd_patterns(int argc, char **argv)
             return cli_option_error(self, c, argv);
         }
     }
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
     bw_buf b = BW_BUF_INIT;

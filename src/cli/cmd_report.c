@@ -106,9 +106,9 @@ int cmd_report(int argc, char **argv)
     };
     const char *output = NULL, *title = NULL, *baseline = NULL;
     int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, opts, NULL);
+    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case 'o': output = optarg; break;
         case 't': title = optarg; break;
@@ -116,6 +116,10 @@ int cmd_report(int argc, char **argv)
         default: return cli_option_error(self, c, argv);
         }
     }
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
+    if (cli_output_path_check(self, "--output", output) != 0)
+        return 2;
     if (optind >= argc)
         return cli_usage_error(self, "no result files given (name bwlab run result files or "
                                      "directories of them)");

@@ -62,9 +62,9 @@ static int parse_args(const cli_command *self, int argc, char **argv, roofline_s
         (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD);
     bw_error err = BW_ERROR_INIT;
     int c, st = 0;
-    optind = 0;
-    opterr = 0;
-    while (!st && (c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, long_opts, NULL);
+    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case OPT_DEVICE: s->device_spec = optarg; break;
         case OPT_FORMAT:
@@ -90,8 +90,12 @@ static int parse_args(const cli_command *self, int argc, char **argv, roofline_s
     bw_error_clear(&err);
     if (st)
         return st;
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    if ((st = cli_output_path_check(self, "--output", s->output)) != 0)
+        return st;
     cli_format_from_output(s->output, s->format_given, allowed, &s->format);
     return 0;
 }

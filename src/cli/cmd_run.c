@@ -113,7 +113,7 @@ typedef struct run_state {
     const char *device_spec, *output, *kernels_dir;
     const char *report; /* --report FILE.html, or NULL */
     cli_format format;
-    int format_given, explain, quiet, no_roofline;
+    int format_given, explain, quiet, no_roofline, roofline_size_given;
     uint64_t roofline_size; /* --roofline-size: the short roofline's buffer, 0 for auto */
     model_profiles *profiles;
     ocl_platforms *plats;
@@ -229,9 +229,11 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
     bw_error err = BW_ERROR_INIT;
     int c, st = 0;
     uint64_t u;
-    optind = 0;
-    opterr = 0;
-    while (!st && (c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+    /* --pattern and --expr add to the list; any other option is given once */
+    static const char *const repeatable[] = { "pattern", "expr", NULL };
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, long_opts, repeatable);
+    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case OPT_DEVICE: s->device_spec = optarg; break;
         case OPT_PATTERN: st = add_patterns(self, s, optarg); break;
@@ -279,6 +281,7 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
         case OPT_ROOFLINE_SIZE:
             if (cli_parse_roofline_size(optarg, "--roofline-size", &s->roofline_size, &err) != BW_OK)
                 st = cli_usage_error(self, "%s", bw_error_text(&err));
+            s->roofline_size_given = 1;
             break;
         case OPT_PROFILE:
             if (strcmp(optarg, CLI_INFERRED_PROFILE))
@@ -327,8 +330,16 @@ static int parse_args(const cli_command *self, int argc, char **argv, run_state 
     bw_error_clear(&err);
     if (st)
         return st;
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    if (s->no_roofline && s->roofline_size_given)
+        return cli_usage_error(self, "conflicting flags: --no-roofline and --roofline-size (the size is the "
+                                     "short roofline's; give one)");
+    if ((st = cli_output_path_check(self, "--output", s->output)) != 0 ||
+        (st = cli_output_path_check(self, "--report", s->report)) != 0)
+        return st;
     cli_format_from_output(s->output, s->format_given, allowed, &s->format);
     return 0;
 }
@@ -747,6 +758,12 @@ int cmd_run(int argc, char **argv)
     s.popts.exprs = s.exprs;
     s.popts.nexprs = s.nexprs;
     s.popts.with_defaults = s.want_defaults;
+    /* bad input is bad input on any machine: checked before a platform is
+     * looked up, so that it never reads as a missing driver */
+    if ((rc = bench_plan_check_input(&s.popts, &err)) != BW_OK) {
+        st = rc == BW_E_NOMEM ? cli_nomem(self) : cli_usage_error(self, "%s", bw_error_text(&err));
+        goto done;
+    }
     if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
         (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
         (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||

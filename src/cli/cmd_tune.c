@@ -70,9 +70,9 @@ static int parse_args(const cli_command *self, int argc, char **argv, tune_state
     bw_error err = BW_ERROR_INIT;
     int c, st = 0;
     uint64_t u;
-    optind = 0;
-    opterr = 0;
-    while (!st && (c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+    cli_getopt_state g;
+    cli_getopt_start(&g, self, long_opts, NULL);
+    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
         switch (c) {
         case OPT_DEVICE: s->device_spec = optarg; break;
         case OPT_RETUNE: s->retune = 1; break;
@@ -105,8 +105,12 @@ static int parse_args(const cli_command *self, int argc, char **argv, tune_state
     bw_error_clear(&err);
     if (st)
         return st;
+    if (c == CLI_GETOPT_FAILED)
+        return g.status;
     if (optind < argc)
         return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    if ((st = cli_output_path_check(self, "--output", s->output)) != 0)
+        return st;
     cli_format_from_output(s->output, s->format_given, allowed, &s->format);
     return 0;
 }
@@ -205,9 +209,14 @@ static int from_cache(const cli_command *self, tune_state *s, size_t k)
     bench_tune_key key = bench_tune_key_of(cli_each_device(&s->each, k), BWLAB_VERSION);
     bw_error err = BW_ERROR_INIT;
     int found = 0;
-    if (bench_tune_cache_lookup(s->cache_path, &key, &s->entries[k], &found, &err) != BW_OK)
-        fprintf(stderr, "bwlab %s: warning: %s; tuning again (the file will be kept as '%s.malformed')\n", self->name,
-                bw_error_text(&err), s->cache_path);
+    if (bench_tune_cache_lookup(s->cache_path, &key, &s->entries[k], &found, &err) != BW_OK) {
+        /* only a malformed file is moved aside: say what will happen */
+        if (err.code == BW_E_FORMAT)
+            fprintf(stderr, "bwlab %s: warning: %s; tuning again (the file will be kept as '%s.malformed')\n",
+                    self->name, bw_error_text(&err), s->cache_path);
+        else
+            fprintf(stderr, "bwlab %s: warning: %s; tuning again\n", self->name, bw_error_text(&err));
+    }
     bw_error_clear(&err);
     if (found)
         s->devs[k].entry = &s->entries[k];

@@ -107,6 +107,12 @@ static void next_token(parser *ps)
             fail_at(ps, t, "hex literal without digits");
             return;
         }
+        if (!hex && ndig > 1 && p[0] == '0') {
+            /* C reads 010 as octal 8: never a silent 10 */
+            fail_at(ps, t, "a decimal literal with a leading zero (C would read it as octal; write it without the "
+                           "zero, or in hex as 0x...)");
+            return;
+        }
         if (overflow || v > (uint64_t)INT64_MAX) {
             if (ps->rc == BW_OK) {
                 ps->rc = bw_error_set(ps->err, BW_E_RANGE,

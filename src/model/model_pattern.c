@@ -613,6 +613,17 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
             rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': nothing after ':' (expected key=value)", spec);
             goto fail;
         }
+        /* one rule with the list splitter: an empty item is an error, with its column */
+        for (char *c = item; ; c++) {
+            if (*c == ',' && (c == item || c[-1] == ',' || c[1] == '\0')) {
+                size_t col = (size_t)(c - copy) + 1 + (c[1] == '\0' && c != item && c[-1] != ',');
+                rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': empty item at column %zu (expected key=value)",
+                                  spec, col);
+                goto fail;
+            }
+            if (!*c)
+                break;
+        }
         for (char *kv = strtok_r(item, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
             char *eq = strchr(kv, '=');
             if (!eq || eq == kv) {
@@ -700,6 +711,15 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
     p->loads = 1;
     if ((rc = f->build(p, &x, err)) != BW_OK)
         goto fail;
+    /* a family whose parameters set the element size (record: type) never
+     * drops --elem silently */
+    if (f->elem_fixed < 0 && elem_override > 0 && p->elem != elem_override) {
+        rc = bw_error_set(err, BW_E_USAGE,
+                          "--elem %lld with pattern '%s': its parameters set the element size (%lld bytes); "
+                          "drop --elem",
+                          (long long)elem_override, spec, (long long)p->elem);
+        goto fail;
+    }
     if ((rc = model_expr_parse(bw_buf_str(&x), &p->expr, err)) != BW_OK) {
         bw_error_prefix(err, "internal error in pattern '%s': ", spec);
         goto fail;
@@ -792,7 +812,8 @@ bw_code model_pattern_split_list(const char *list, char ***specs, size_t *n, bw_
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len == 0) {
-            rc = bw_error_set(err, BW_E_USAGE, "--pattern: empty item in '%s'", list);
+            rc = bw_error_set(err, BW_E_USAGE, "--pattern: empty item at column %zu of '%s'",
+                              (size_t)(p - list) + 1, list);
             break;
         }
         int continues = memchr(p, '=', len) && !memchr(p, ':', len);

@@ -6,9 +6,12 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bw_buf.h"
 #include "bw_parse.h"
@@ -542,14 +545,61 @@ done:
     return rc;
 }
 
+/* PoCL keeps its kernel cache in POCL_CACHE_DIR, else $XDG_CACHE_HOME/pocl,
+ * else ~/.cache/pocl, and lists no device when it cannot make it there: a
+ * cache path through a file (or a directory it cannot write) reads as a
+ * missing driver. Appends what is wrong with it to b and returns 1, or 0
+ * when the path is usable or unknown. */
+static int pocl_cache_problem(bw_buf *b)
+{
+    const char *pocl = getenv("POCL_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *var = pocl && *pocl ? "POCL_CACHE_DIR" : xdg && *xdg ? "XDG_CACHE_HOME" : "HOME";
+    char path[4096];
+    if (pocl && *pocl)
+        snprintf(path, sizeof path, "%s", pocl);
+    else if (xdg && *xdg)
+        snprintf(path, sizeof path, "%s/pocl", xdg);
+    else if (home && *home)
+        snprintf(path, sizeof path, "%s/.cache/pocl", home);
+    else
+        return 0;
+    /* the path itself, or the first of its parents that exists */
+    for (;;) {
+        struct stat st;
+        if (stat(path, &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) {
+                bw_buf_printf(b, "PoCL's cache directory cannot be made: '%s' (from %s) is a file, not a directory; "
+                                 "point %s (or POCL_CACHE_DIR) at a directory. ",
+                              path, var, var);
+                return 1;
+            }
+            if (access(path, W_OK | X_OK) != 0) {
+                bw_buf_printf(b, "PoCL's cache directory cannot be made: '%s' (from %s) is not writable; point %s "
+                                 "(or POCL_CACHE_DIR) at a writable directory. ",
+                              path, var, var);
+                return 1;
+            }
+            return 0;
+        }
+        char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+            return 0;
+        *slash = '\0';
+    }
+}
+
 static bw_code no_platform(bw_error *err, const char *what)
 {
     bw_buf b = BW_BUF_INIT;
+    bw_buf cache = BW_BUF_INIT;
+    if (pocl_cache_problem(&cache))
+        bw_buf_printf(&b, "%s: %sOtherwise ", what, bw_buf_str(&cache));
+    bw_buf_free(&cache);
     bw_buf_printf(&b,
-                  "%s: install an OpenCL driver (pocl-opencl-icd runs on any CPU; GPU vendors "
+                  "%s%sinstall an OpenCL driver (pocl-opencl-icd runs on any CPU; GPU vendors "
                   "ship their own: nvidia-opencl-icd, mesa-opencl-icd or rocm-opencl-runtime, "
                   "intel-opencl-icd)",
-                  what);
+                  b.len ? "" : what, b.len ? "" : ": ");
     /* both ICD loaders (ocl-icd, Khronos) look where these point */
     static const char *const vars[] = { "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES",
                                          "OPENCL_VENDOR_PATH" };

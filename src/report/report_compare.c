@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_format.h"
 #include "report_format.h"
 
 /* ---- a grid of cells, printed as a padded table or a GFM table ---- */
@@ -32,7 +33,11 @@ static void cell(grid *g, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    g->cell[g->n++] = strdup(buf);
+    /* text read from result files: a newline or an escape in a name must
+     * not break the row, nor reach the terminal */
+    bw_buf q = BW_BUF_INIT;
+    bw_quote_append(&q, buf, strlen(buf), 0, 0);
+    g->cell[g->n++] = bw_buf_steal(&q);
 }
 
 static void grid_free(grid *g)
@@ -599,14 +604,36 @@ static void write_text(const report_merged *m, const report_compare_opts *o, int
     probe_tables(m, md, out);
 }
 
+/* the text written from files' strings, with every control byte but the
+ * line ends shown escaped (bw_quote_append): a device name with an escape
+ * sequence must not reach the terminal */
+static void write_text_safe(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+{
+    bw_buf raw = BW_BUF_INIT;
+    write_text(m, o, md, &raw);
+    const char *s = bw_buf_str(&raw);
+    for (const char *line = s; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        bw_quote_append(out, line, len, 0, 0);
+        if (!nl)
+            break;
+        bw_buf_putc(out, '\n');
+        line = nl + 1;
+    }
+    if (bw_buf_failed(&raw))
+        out->failed = 1;
+    bw_buf_free(&raw);
+}
+
 void report_compare_table(const report_merged *m, const report_compare_opts *o, bw_buf *out)
 {
-    write_text(m, o, 0, out);
+    write_text_safe(m, o, 0, out);
 }
 
 void report_compare_markdown(const report_merged *m, const report_compare_opts *o, bw_buf *out)
 {
-    write_text(m, o, 1, out);
+    write_text_safe(m, o, 1, out);
 }
 
 /* ---- CSV ---- */

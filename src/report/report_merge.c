@@ -533,7 +533,11 @@ static void check_doc(chk *c, const json_t *root)
         return;
     }
     json_int_t v = json_integer_value(ver);
-    if (v < 1 || v > REPORT_RESULTS_SCHEMA_VERSION) {
+    if (v < 1) {
+        chk_fail(c, "schema_version %lld is not a valid schema version (versions start at 1)", (long long)v);
+        return;
+    }
+    if (v > REPORT_RESULTS_SCHEMA_VERSION) {
         chk_fail(c, "unknown schema_version %lld (this bwlab reads 1 to %d; a newer bwlab wrote it: compare with that version)",
                  (long long)v, REPORT_RESULTS_SCHEMA_VERSION);
         return;

@@ -145,7 +145,11 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         return 0;
     }
     json_int_t v = json_integer_value(ver);
-    if (v < 1 || v > REPORT_PROBE_SCHEMA_VERSION) {
+    if (v < 1) {
+        fail(&c, "probe schema_version %lld is not a valid schema version (versions start at 1)", (long long)v);
+        return 0;
+    }
+    if (v > REPORT_PROBE_SCHEMA_VERSION) {
         fail(&c, "unknown probe schema_version %lld (this bwlab reads 1 to %d; a newer bwlab wrote it: compare "
                  "with that version)",
              (long long)v, REPORT_PROBE_SCHEMA_VERSION);

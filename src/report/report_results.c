@@ -872,6 +872,8 @@ static void md_escape(bw_buf *out, const char *s)
             bw_buf_puts(out, "\\|");
         else if (*s == '\n')
             bw_buf_putc(out, ' ');
+        else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            bw_buf_printf(out, "\\x%02x", (unsigned char)*s);
         else
             bw_buf_putc(out, *s);
     }
