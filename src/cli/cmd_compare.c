@@ -109,8 +109,10 @@ int cmd_compare(int argc, char **argv)
     if (rc != BW_OK)
         status = cli_fail(self, &err);
     else if (bad) {
-        fprintf(stderr, "bwlab compare: error: %zu input%s skipped (named above); the others were compared\n", bad,
-                bad == 1 ? " was" : "s were");
+        fprintf(stderr,
+                "bwlab compare: error: %zu problem%s in the inputs (named above: an input skipped, or a row or "
+                "figure out of its valid range left out); the rest was compared\n",
+                bad, bad == 1 ? "" : "s");
         status = 2;
     }
     report_merged_free(m);

@@ -150,9 +150,10 @@ int cmd_report(int argc, char **argv)
     if (rc != BW_OK)
         status = cli_fail(self, &err);
     else if (bad) {
-        fprintf(stderr, "bwlab report: error: %zu input%s skipped (named above); the others are in "
-                        "the report\n",
-                bad, bad == 1 ? " was" : "s were");
+        fprintf(stderr,
+                "bwlab report: error: %zu problem%s in the inputs (named above: an input skipped, or a row or "
+                "figure out of its valid range left out); the rest is in the report\n",
+                bad, bad == 1 ? "" : "s");
         status = 2;
     }
     report_merged_free(m);

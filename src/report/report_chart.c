@@ -4,7 +4,9 @@
 
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,9 +214,17 @@ static double fwd(report_axis_scale sc, double v)
     }
 }
 
+/* A value the axis can place: finite; on a logarithmic axis a normal
+ * positive double (a subnormal such as 5e-324 has a logarithm, but the
+ * axis' widened range below it would be 0, whose logarithm is not); on a
+ * linear one within 1e300, so that a range's width stays finite. */
 static int value_ok(report_axis_scale sc, double v)
 {
-    return isfinite(v) && (sc == REPORT_AXIS_LINEAR || v > 0);
+    if (!isfinite(v))
+        return 0;
+    if (sc == REPORT_AXIS_LINEAR)
+        return fabs(v) <= 1e300;
+    return v >= DBL_MIN;
 }
 
 /* The ranges the chart is drawn with (the data's widened to whole ticks,
@@ -252,8 +262,10 @@ static void widen(const chart_axis *a, double lo, double hi, double *olo, double
     } else {
         double b = a->scale == REPORT_AXIS_LOG2 ? 2 : 10;
         double el = floor(fwd(a->scale, lo) + 1e-9), eh = ceil(fwd(a->scale, hi) - 1e-9);
-        if (eh <= el)
-            eh = el + 1;
+        /* within the normal doubles: b^el never 0, b^eh never infinite */
+        double emin = a->scale == REPORT_AXIS_LOG2 ? -1022 : -307, emax = a->scale == REPORT_AXIS_LOG2 ? 1023 : 308;
+        el = fmax(emin, fmin(el, emax - 1));
+        eh = fmax(el + 1, fmin(eh, emax));
         *olo = pow(b, el);
         *ohi = pow(b, eh);
     }
@@ -313,9 +325,35 @@ static int placeable(const report_chart *c, const chart_frame *f, const chart_se
 {
     if (!value_ok(c->x.scale, p->x) || !value_ok(c->y.scale, p->y))
         return 0;
+    /* the division of every pixel coordinate must land on a number */
+    if (!isfinite(px_x(c, f, p->x)) || !isfinite(px_y(c, f, p->y)))
+        return 0;
     if (s->kind == REPORT_SERIES_RECTS)
-        return value_ok(c->x.scale, p->x2) && value_ok(c->y.scale, p->y2);
+        return value_ok(c->x.scale, p->x2) && value_ok(c->y.scale, p->y2) && isfinite(px_x(c, f, p->x2)) &&
+               isfinite(px_y(c, f, p->y2));
     return inside(p->x, f->xlo, f->xhi) && inside(p->y, f->ylo, f->yhi);
+}
+
+static int counted_kind(report_series_kind k);
+
+/* Points with a tooltip whose values are numbers the axes cannot draw
+ * (0 or below, or a subnormal, on a logarithmic axis; beyond 1e300):
+ * left out, and the chart says how many. NAN is "not measured", a gap. */
+static size_t undrawable(const report_chart *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_series; i++) {
+        const chart_series *s = &c->series[i];
+        if (!counted_kind(s->kind))
+            continue;
+        for (size_t j = 0; j < s->n; j++) {
+            const chart_point *p = &s->pts[j];
+            if (!p->tip || isnan(p->x) || isnan(p->y))
+                continue;
+            n += !value_ok(c->x.scale, p->x) || !value_ok(c->y.scale, p->y);
+        }
+    }
+    return n;
 }
 
 /* A rectangle's box in px, at least 2 px high and wide so that a unit far
@@ -515,7 +553,8 @@ static void draw_series(const report_chart *c, const chart_frame *f, cairo_t *cr
             line_style(cr, st, 2);
             for (size_t j = 0; j < s->n; j++) {
                 const chart_point *p = &s->pts[j];
-                if (!value_ok(c->x.scale, p->x) || !value_ok(c->y.scale, p->y)) {
+                if (!value_ok(c->x.scale, p->x) || !value_ok(c->y.scale, p->y) ||
+                    !isfinite(px_x(c, f, p->x)) || !isfinite(px_y(c, f, p->y))) {
                     open = 0; /* a gap: not measured */
                     continue;
                 }
@@ -788,6 +827,13 @@ bw_code report_chart_svg(const report_chart *c, bw_buf *out, bw_error *err)
         if (c->series[i].name)
             text_el(out, lxy[i][0] + LEGEND_SWATCH + 6, legend_top + lxy[i][1] + 12, "start",
                     "legend", c->series[i].name);
+    size_t left_out = undrawable(c);
+    if (left_out) {
+        char note[160];
+        snprintf(note, sizeof note, "%zu point%s left out: a value this chart's axes cannot draw", left_out,
+                 left_out == 1 ? "" : "s");
+        text_el(out, f.left + f.pw, f.top - 4, "end", "tick", note);
+    }
     bw_buf_puts(out, "</g>\n");
     free(lxy);
 

@@ -208,7 +208,7 @@ static void probe_source(grid *g, const report_merged *m, const report_merge_pro
 static void num3(grid *g, double v)
 {
     if (report_merge_has(v))
-        cell(g, "%.3f", v);
+        cell(g, "%s", REPORT_FIXED(v, 3));
     else
         cell(g, "-");
 }
@@ -276,7 +276,7 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
                 cell(&g, "-");
             num(&g, p->launch_latency_us);
             if (report_merge_has(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
-                cell(&g, "%.2f (%lld B)", p->small_transfer_latency_us, p->small_transfer_bytes);
+                cell(&g, "%s (%lld B)", REPORT_FIXED(p->small_transfer_latency_us, 2), p->small_transfer_bytes);
             else
                 num(&g, p->small_transfer_latency_us);
         }
@@ -313,7 +313,7 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
             else
                 cell(&c, "memory");
             if (report_merge_has(v->size_bytes))
-                cell(&c, "%.0f", v->size_bytes);
+                cell(&c, "%s", REPORT_FIXED(v->size_bytes, 0));
             else
                 cell(&c, "-");
             num(&c, v->read_gbs);
@@ -350,7 +350,7 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
             cell(&t, "%s", x->memory[0] ? x->memory : "-");
             cell(&t, "%s", x->blocking ? "yes" : "no");
             if (report_merge_has(x->bytes))
-                cell(&t, "%.0f", x->bytes);
+                cell(&t, "%s", REPORT_FIXED(x->bytes, 0));
             else
                 cell(&t, "-");
             num3(&t, x->gbs);
@@ -398,9 +398,10 @@ static void bandwidth_cell(grid *g, const report_merge_entry *e)
     else if (!report_merge_has(e->effective_gbs))
         cell(g, "%s", entry_status(e));
     else if (report_merge_has(e->relative_to_seq))
-        cell(g, "%s%.2f (%.2f)", e->n_samples > 1 ? "*" : "", e->effective_gbs, e->relative_to_seq);
+        cell(g, "%s%s (%s)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2),
+             REPORT_FIXED(e->relative_to_seq, 2));
     else
-        cell(g, "%s%.2f (-)", e->n_samples > 1 ? "*" : "", e->effective_gbs);
+        cell(g, "%s%s (-)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2));
 }
 
 static void main_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -415,11 +416,11 @@ static void main_table(const report_merged *m, const report_compare_opts *o, int
 
 static void model_cell(grid *g, const report_merge_entry *e)
 {
-    char a[32] = "-", b[32] = "-";
+    char a[REPORT_NUM_MAX] = "-", b[REPORT_NUM_MAX] = "-";
     if (e && report_merge_has(e->sector_efficiency))
-        snprintf(a, sizeof a, "%.2f", e->sector_efficiency);
+        report_num_fixed(a, e->sector_efficiency, 2);
     if (e && report_merge_has(e->relative_to_seq))
-        snprintf(b, sizeof b, "%.2f", e->relative_to_seq);
+        report_num_fixed(b, e->relative_to_seq, 2);
     if (e)
         cell(g, "%s / %s", a, b);
     else
@@ -439,7 +440,7 @@ static void model_table(const report_merged *m, const report_compare_opts *o, in
 static void baseline_cell(grid *g, const report_merge_entry *e)
 {
     if (e && report_merge_has(e->relative_to_baseline))
-        cell(g, "%.3gx", e->relative_to_baseline);
+        cell(g, "%.3gx", e->relative_to_baseline); /* finite and > 0: report_merge_set_baseline */
     else
         cell(g, "-");
 }
@@ -482,9 +483,9 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
         cell(&g, "%s", m->devices[e->device].label);
         cell(&g, "%zu", e->n_samples);
         if (report_merge_has(e->effective_gbs)) {
-            cell(&g, "%.2f", e->effective_gbs);
-            cell(&g, "%.2f", e->effective_min);
-            cell(&g, "%.2f", e->effective_max);
+            cell(&g, "%s", REPORT_FIXED(e->effective_gbs, 2));
+            cell(&g, "%s", REPORT_FIXED(e->effective_min, 2));
+            cell(&g, "%s", REPORT_FIXED(e->effective_max, 2));
         } else {
             cell(&g, "-");
             cell(&g, "-");
@@ -494,7 +495,7 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
         for (size_t k = 0; k < e->n_samples; k++) {
             const report_merge_sample *s = &e->samples[k];
             if (report_merge_has(s->effective_gbs))
-                bw_buf_printf(&each, "%s%zu: %.2f", k ? ", " : "", s->run + 1, s->effective_gbs);
+                bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, REPORT_FIXED(s->effective_gbs, 2));
             else
                 bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, nz(s->status));
         }
@@ -508,7 +509,7 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
 static void pct(grid *g, double v, double of)
 {
     if (report_merge_has(v) && report_merge_has(of) && of > 0)
-        cell(g, "%.1f%%", 100.0 * v / of);
+        cell(g, "%s%%", REPORT_FIXED(100.0 * v / of, 1));
     else
         cell(g, "-");
 }
@@ -516,7 +517,7 @@ static void pct(grid *g, double v, double of)
 static void num(grid *g, double v)
 {
     if (report_merge_has(v))
-        cell(g, "%.2f", v);
+        cell(g, "%s", REPORT_FIXED(v, 2));
     else
         cell(g, "-");
 }
@@ -553,12 +554,12 @@ static void nominal_table(const report_merged *m, int md, bw_buf *out)
                 roof = m->runs[r].roof_peak_gflops;
         cell(&g, "%s", dv->label);
         cell(&g, "%s", dv->nominal_name);
-        cell(&g, "%.1f", dv->nominal_dram_gbs);
+        cell(&g, "%s", REPORT_FIXED(dv->nominal_dram_gbs, 1));
         num(&g, dv->seq_gbs);
         pct(&g, dv->seq_gbs, dv->nominal_dram_gbs);
         num(&g, peak);
         pct(&g, peak, dv->nominal_dram_gbs);
-        cell(&g, "%.1f", dv->nominal_fp32_gflops);
+        cell(&g, "%s", REPORT_FIXED(dv->nominal_fp32_gflops, 1));
         num(&g, roof);
         pct(&g, roof, dv->nominal_fp32_gflops);
     }

@@ -11,6 +11,7 @@
 
 #include "bw_buf.h"
 #include "model_geometry.h"
+#include "report_format.h"
 #include "model_pattern.h"
 #include "model_warp.h"
 
@@ -210,8 +211,8 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
                 const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
                 double v = e ? e->effective_gbs : NAN;
                 report_chart_point(c, ms, (double)sr[k].s, v,
-                                   tipf(t, "%s, %s, %s: %.3f GB/s measured (median of %zu)", label,
-                                        m->rows[sr[k].row].pattern, modes[mi], v,
+                                   tipf(t, "%s, %s, %s: %s GB/s measured (median of %zu)", label,
+                                        m->rows[sr[k].row].pattern, modes[mi], REPORT_FIXED(v, 3),
                                         e ? e->n_measured : (size_t)0));
             }
             double seq_gbs = seq_figure(m, modes[mi], d, 1), p_seq = seq_figure(m, modes[mi], d, 0);
@@ -227,10 +228,10 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
                 report_chart_point(
                     c, ds, (double)sr[k].s, seq_gbs * rel,
                     tipf(t,
-                         "%s, %s, %s: %.3f GB/s modeled (seq's %.3f GB/s measured x the "
-                         "model's bandwidth relative to seq %.3f)",
-                         label, m->rows[sr[k].row].pattern, modes[mi], seq_gbs * rel, seq_gbs,
-                         rel));
+                         "%s, %s, %s: %s GB/s modeled (seq's %s GB/s measured x the "
+                         "model's bandwidth relative to seq %s)",
+                         label, m->rows[sr[k].row].pattern, modes[mi], REPORT_FIXED(seq_gbs * rel, 3),
+                         REPORT_FIXED(seq_gbs, 3), REPORT_FIXED(rel, 3)));
             }
         }
     }
@@ -278,9 +279,9 @@ static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
                                             REPORT_SERIES_POINTS,
                                             style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, mi == 1));
                 report_chart_point(c, s, x, e->relative_to_seq,
-                                   tipf(t, "%s, %s, %s: %.3f relative to seq (measured), %.3f (modeled)",
-                                        m->devices[d].label, r->pattern, modes[mi], e->relative_to_seq,
-                                        x));
+                                   tipf(t, "%s, %s, %s: %s relative to seq (measured), %s (modeled)",
+                                        m->devices[d].label, r->pattern, modes[mi],
+                                        REPORT_FIXED(e->relative_to_seq, 3), REPORT_FIXED(x, 3)));
             }
         }
     }
@@ -479,9 +480,9 @@ static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
                 imax = fmax(imax, pt->intensity);
             }
             report_chart_point(c, ps, pt->intensity, pt->gflops,
-                               tipf(t, "%s: %.4g FLOP/byte (requested), %.3f GFLOP/s and %.3f GB/s "
+                               tipf(t, "%s: %.4g FLOP/byte (requested), %s GFLOP/s and %s GB/s "
                                        "(measured)",
-                                    name, pt->intensity, pt->gflops, pt->gbs));
+                                    name, pt->intensity, REPORT_FIXED(pt->gflops, 3), REPORT_FIXED(pt->gbs, 3)));
         }
         double P = run->roof_peak_gflops, B = run->roof_peak_gbs;
         if (P > 0 && B > 0 && imin <= imax) {
@@ -525,9 +526,9 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
                 s = report_chart_series(c, m->devices[d].label, REPORT_SERIES_POINTS,
                                         style_of(colour_of(d), 0, REPORT_MARKER_DIAMOND, 0));
             report_chart_point(c, s, (double)e->conflict_ways, e->local_gbs,
-                               tipf(t, "%s, %s: %lld-way (modeled), %.3f GB/s local (measured)",
+                               tipf(t, "%s, %s: %lld-way (modeled), %s GB/s local (measured)",
                                     m->devices[d].label, m->rows[i].pattern, e->conflict_ways,
-                                    e->local_gbs));
+                                    REPORT_FIXED(e->local_gbs, 3)));
         }
     }
     if (!c)
@@ -564,7 +565,8 @@ static void ladder_line(report_chart *c, int series, const report_merge_probe *p
         double v;
         memcpy(&v, (const char *)q + offset, sizeof v);
         report_chart_point(c, series, q->bytes, v,
-                           tipf(t, "%s: %.0f B working set (requested): %.3f %s (measured)", name, q->bytes, v, what));
+                           tipf(t, "%s: %s B working set (requested): %s %s (measured)", name, REPORT_FIXED(q->bytes, 0),
+                                REPORT_FIXED(v, 3), what));
     }
 }
 
@@ -595,9 +597,10 @@ static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
             for (size_t i = 0; i < p->n_levels; i++) {
                 const report_merge_level *v = &p->levels[i];
                 report_chart_point(c, vs, v->size_bytes, v->read_gbs,
-                                   tipf(t, "%s: cache level %zu (measured): plateau up to %.0f B, %.3f GB/s read, "
-                                           "%.3f ns per load (medians, measured)",
-                                        name, i + 1, v->size_bytes, v->read_gbs, v->latency_ns));
+                                   tipf(t, "%s: cache level %zu (measured): plateau up to %s B, %s GB/s read, "
+                                           "%s ns per load (medians, measured)",
+                                        name, i + 1, REPORT_FIXED(v->size_bytes, 0), REPORT_FIXED(v->read_gbs, 3),
+                                        REPORT_FIXED(v->latency_ns, 3)));
             }
         }
         free(name);
@@ -685,10 +688,11 @@ static int build_transfers(const report_merged *m, report_figure *f, bw_buf *t)
                                 REPORT_SERIES_LINE_POINTS,
                                 style_of(col, mi == 1, di ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, !blk));
                         report_chart_point(c, s, x->bytes, x->gbs,
-                                           tipf(t, "%s: %.0f B %s, %s, %s (requested): %.3f GB/s, %.2f us per "
+                                           tipf(t, "%s: %s B %s, %s, %s (requested): %s GB/s, %s us per "
                                                    "copy (measured)",
-                                                name, x->bytes, dir_words[di], mems[mi],
-                                                blk ? "blocking" : "non-blocking", x->gbs, x->us));
+                                                name, REPORT_FIXED(x->bytes, 0), dir_words[di], mems[mi],
+                                                blk ? "blocking" : "non-blocking", REPORT_FIXED(x->gbs, 3),
+                                                REPORT_FIXED(x->us, 2)));
                     }
                 }
         free(name);

@@ -109,6 +109,17 @@ void report_csv_field(bw_buf *out, const char *s)
     bw_buf_putc(out, '"');
 }
 
+const char *report_num_fixed(char *buf, double v, int prec)
+{
+    if (!isfinite(v))
+        snprintf(buf, REPORT_NUM_MAX, "n/a");
+    else if (fabs(v) < 1e9)
+        snprintf(buf, REPORT_NUM_MAX, "%.*f", prec < 0 ? 0 : prec > 4 ? 4 : prec, v);
+    else
+        snprintf(buf, REPORT_NUM_MAX, "%.3g", v);
+    return buf;
+}
+
 void report_csv_num(bw_buf *out, double v, int valid)
 {
     bw_buf_putc(out, ',');

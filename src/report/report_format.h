@@ -13,6 +13,15 @@
 void report_bytes(bw_buf *out, double bytes);
 /* "50.0%" ; "n/a" when !valid */
 void report_percent(bw_buf *out, double fraction, int valid);
+/* A figure for a table cell, a Markdown or HTML page or a tooltip, in a
+ * bounded width: prec decimals ("%.*f") while |v| < 1e9, else three
+ * significant digits ("%.3g": 1e+300 GB/s never prints 300 digits); "n/a"
+ * when v is not finite (never "nan" or "inf"). At most 16 characters for
+ * prec <= 4. Writes and returns buf (REPORT_NUM_MAX bytes);
+ * REPORT_FIXED(v, prec) gives a buffer of its own for one full expression. */
+#define REPORT_NUM_MAX 32
+const char *report_num_fixed(char *buf, double v, int prec);
+#define REPORT_FIXED(v, prec) report_num_fixed((char[REPORT_NUM_MAX]){ 0 }, (v), (prec))
 /* JSON real, or null when !valid or not finite */
 json_t *report_json_real(double v, int valid);
 /* The head every bwlab JSON document starts with: schema, schema_version,

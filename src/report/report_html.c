@@ -7,6 +7,7 @@
 
 #include "bwlab_config.h"
 #include "report_chart.h"
+#include "report_format.h"
 #include "report_figures.h"
 
 #define esc report_chart_escape
@@ -39,7 +40,7 @@ static void num_cell(bw_buf *o, double v, const char *fmt_unit)
         return;
     }
     bw_buf_puts(o, "<td class=\"num\">");
-    bw_buf_printf(o, "%.2f", v);
+    bw_buf_puts(o, REPORT_FIXED(v, 2));
     if (fmt_unit)
         bw_buf_puts(o, fmt_unit);
     bw_buf_puts(o, "</td>");
@@ -164,8 +165,9 @@ static void provenance(const report_merged *m, bw_buf *o)
             num_cell(o, p->launch_latency_us, NULL);
             bw_buf_puts(o, "<td>");
             for (size_t l = 0; l < p->n_levels; l++)
-                bw_buf_printf(o, "%slevel %zu: %.0f B, %.2f GB/s, %.2f ns", l ? "<br>" : "", l + 1,
-                              p->levels[l].size_bytes, p->levels[l].read_gbs, p->levels[l].latency_ns);
+                bw_buf_printf(o, "%slevel %zu: %s B, %s GB/s, %s ns", l ? "<br>" : "", l + 1,
+                              REPORT_FIXED(p->levels[l].size_bytes, 0), REPORT_FIXED(p->levels[l].read_gbs, 2),
+                              REPORT_FIXED(p->levels[l].latency_ns, 2));
             if (!p->n_levels)
                 bw_buf_puts(o, "-");
             bw_buf_puts(o, "</td>");
@@ -215,16 +217,16 @@ static void tables(const report_merged *m, bw_buf *o)
                 bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
                 continue;
             }
-            bw_buf_printf(o, "<td class=\"num\">%.2f GB/s", e->effective_gbs);
+            bw_buf_printf(o, "<td class=\"num\">%s GB/s", REPORT_FIXED(e->effective_gbs, 2));
             if (report_merge_has(e->relative_to_seq))
-                bw_buf_printf(o, "<br>%.3f &times; seq", e->relative_to_seq);
+                bw_buf_printf(o, "<br>%s &times; seq", REPORT_FIXED(e->relative_to_seq, 3));
             else if (report_merge_has(e->relative_to_reference))
-                bw_buf_printf(o, "<br>%.3f &times; reference", e->relative_to_reference);
+                bw_buf_printf(o, "<br>%s &times; reference", REPORT_FIXED(e->relative_to_reference, 3));
             if (report_merge_has(e->relative_to_baseline))
-                bw_buf_printf(o, "<br>%.3f &times; baseline", e->relative_to_baseline);
+                bw_buf_printf(o, "<br>%s &times; baseline", REPORT_FIXED(e->relative_to_baseline, 3));
             if (e->n_measured > 1)
-                bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %.2f-%.2f</span>",
-                              e->n_measured, e->effective_min, e->effective_max);
+                bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %s-%s</span>", e->n_measured,
+                              REPORT_FIXED(e->effective_min, 2), REPORT_FIXED(e->effective_max, 2));
             bw_buf_puts(o, "</td>");
         }
         bw_buf_puts(o, "</tr>\n");
@@ -246,13 +248,13 @@ static void tables(const report_merged *m, bw_buf *o)
             }
             bw_buf_puts(o, "<td class=\"num\">");
             if (report_merge_has(e->sector_efficiency))
-                bw_buf_printf(o, "%.1f%% modeled", 100 * e->sector_efficiency);
+                bw_buf_printf(o, "%s%% modeled", REPORT_FIXED(100 * e->sector_efficiency, 1));
             else if (e->conflict_ways > 0)
                 bw_buf_printf(o, "%lld-way modeled", e->conflict_ways);
             else
                 bw_buf_puts(o, "-");
             if (report_merge_has(e->relative_to_seq))
-                bw_buf_printf(o, "<br>%.3f measured", e->relative_to_seq);
+                bw_buf_printf(o, "<br>%s measured", REPORT_FIXED(e->relative_to_seq, 3));
             bw_buf_puts(o, "</td>");
         }
         bw_buf_puts(o, "</tr>\n");

@@ -13,6 +13,7 @@
 
 #include "bw_file.h"
 #include "report_merge_probe.h"
+#include "report_merge_range.h"
 #include "report_probe.h"
 #include "report_results.h"
 
@@ -176,6 +177,8 @@ typedef struct loader {
     size_t *len;               /* per file: its size */
     idx_map rows_by_key;       /* (pattern, access) -> row */
     idx_map entries_by_key;    /* (row, device) -> entry */
+    size_t out_of_range;       /* figures and rows of the current file left out */
+    size_t where_index;        /* runs[] or devices[] index of the object being merged, for messages */
     int nomem;
 } loader;
 
@@ -648,9 +651,7 @@ static void check_doc(chk *c, const json_t *root)
         opt_str(c, r, where, "family");
         opt_str(c, r, where, "expression");
         opt_int(c, r, where, "elem_bytes");
-        const char *acc = opt_str(c, r, where, "access");
-        if (acc && strcmp(acc, "copy") != 0 && strcmp(acc, "read") != 0)
-            chk_fail(c, "%s.access is '%s', expected \"copy\" or \"read\"", where, acc);
+        opt_str(c, r, where, "access"); /* its value: report_range_result, per row */
         opt_str(c, r, where, "space");
         opt_str(c, r, where, "status");
         opt_num(c, r, where, "effective_gbs");
@@ -702,6 +703,123 @@ static const char *str_of(const json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
+/* ---- valid ranges (docs/results.md, "Valid ranges") ---- */
+
+/* the first few figures or rows of a file out of range are named, the
+ * rest counted (range_done) */
+#define RANGE_NAMED 20
+
+static void range_diag(loader *L, const char *file, const char *fmt, ...) BW_PRINTF(3, 4);
+static void range_diag(loader *L, const char *file, const char *fmt, ...)
+{
+    if (L->out_of_range++ >= RANGE_NAMED)
+        return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    diag(L, file, 1, "%s", buf);
+}
+
+/* after a file: how many out-of-range figures were not named */
+static void range_done(loader *L, const char *file)
+{
+    if (L->out_of_range > RANGE_NAMED)
+        diag(L, file, 1, "%zu more figures or rows out of range were left out (the first %d are named above)",
+             L->out_of_range - RANGE_NAMED, RANGE_NAMED);
+    L->out_of_range = 0;
+}
+
+/* Sets every figure of o (a copy the caller owns) that lies outside its
+ * range to null, naming each: "WHERE: KEY is ..., outside its valid range
+ * (...): left out". */
+static void range_clear(loader *L, const char *file, const char *where, json_t *o, const report_range_field *f)
+{
+    char msg[512];
+    for (; json_is_object(o) && f->key; f++) {
+        if (report_range_check(o, f->key, f->kind, msg, sizeof msg))
+            continue;
+        range_diag(L, file, "%s: %s: left out", where, msg);
+        json_object_set_new(o, f->key, json_null());
+    }
+}
+
+/* Removes the elements of o[key] (an array of objects, in the copy the
+ * caller owns) that hold a figure out of range, naming each. */
+static void range_filter(loader *L, const char *file, const char *where, json_t *o, const char *key,
+                         const report_range_field *f)
+{
+    json_t *a = json_object_get(o, key);
+    if (!json_is_array(a))
+        return;
+    char msg[512];
+    for (size_t i = 0, k = 0; i < json_array_size(a); k++) {
+        const char *bad = report_range_fields(json_array_get(a, i), f, msg, sizeof msg);
+        if (!bad) {
+            i++;
+            continue;
+        }
+        range_diag(L, file, "%s.%s[%zu]: %s: this point is left out", where, key, k, msg);
+        json_array_remove(a, i);
+    }
+}
+
+static int in_set(const char *s, const char *const *set)
+{
+    for (; *set; set++)
+        if (!strcmp(s, *set))
+            return 1;
+    return 0;
+}
+
+/* A string field of o outside its documented set is named and left out. */
+static void range_word(loader *L, const char *file, const char *where, json_t *o, const char *key,
+                       const char *const *set, const char *expect)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    if (!s || in_set(s, set))
+        return;
+    char q[256];
+    range_diag(L, file, "%s: %s is '%s', expected %s: left out", where, key, report_range_name(s, q), expect);
+    json_object_set_new(o, key, json_null());
+}
+
+/* A copy of a probe record's object (a probe devices[] entry, or a run
+ * with --transfers) with every figure out of range left out, named. NULL
+ * when out of memory. */
+static json_t *probe_in_range(loader *L, const char *file, const char *where, const json_t *obj, int from_run)
+{
+    json_t *o = json_deep_copy(obj);
+    if (!o)
+        return NULL;
+    static const char *const statuses[] = { "probed", "failed", NULL };
+    static const char *const dirs[] = { "h2d", "d2h", NULL };
+    static const char *const mems[] = { "pageable", "pinned", NULL };
+    if (!from_run)
+        range_word(L, file, where, o, "status", statuses, "\"probed\" or \"failed\"");
+    range_clear(L, file, where, o, REPORT_RANGE_PROBE);
+    range_filter(L, file, where, o, "cache_levels", REPORT_RANGE_LEVEL);
+    range_filter(L, file, where, o, "ladder", REPORT_RANGE_LADDER);
+    range_filter(L, file, where, o, "transfers", REPORT_RANGE_TRANSFER);
+    json_t *mem = json_object_get(o, "memory");
+    if (json_is_object(mem)) {
+        char w[96];
+        snprintf(w, sizeof w, "%s.memory", where);
+        range_clear(L, file, w, mem, REPORT_RANGE_LEVEL);
+    }
+    json_t *tr = json_object_get(o, "transfers");
+    size_t i;
+    json_t *t;
+    json_array_foreach(tr, i, t) {
+        char w[96];
+        snprintf(w, sizeof w, "%s.transfers[%zu]", where, i);
+        range_word(L, file, w, t, "direction", dirs, "\"h2d\" or \"d2h\"");
+        range_word(L, file, w, t, "memory", mems, "\"pageable\" or \"pinned\"");
+    }
+    return o;
+}
+
 /* Adds the probe figures of obj (a probe devices[] entry, or a run with
  * --transfers) for device di. 0 when out of memory. */
 static int add_probe(loader *L, size_t di, const json_t *root, const json_t *obj, const char *file,
@@ -718,7 +836,15 @@ static int add_probe(loader *L, size_t di, const json_t *root, const json_t *obj
     p->file = strdup(file);
     p->date = dup_or_null(str_of(root, "date"));
     p->note = dup_or_null(str_of(root, "note"));
-    return p->file && report_merge_probe_fill(p, obj);
+    char where[64];
+    if (from_run)
+        snprintf(where, sizeof where, "runs[%zu]", L->where_index);
+    else
+        snprintf(where, sizeof where, "devices[%zu]", L->where_index);
+    json_t *ok = probe_in_range(L, file, where, obj, from_run);
+    int filled = ok && p->file && report_merge_probe_fill(p, ok);
+    json_decref(ok);
+    return filled;
 }
 
 /* Merges a checked probe results document. 0 when out of memory. */
@@ -729,29 +855,30 @@ static int merge_probe_doc(loader *L, const json_t *root, const char *file, int 
     const json_t *d;
     json_array_foreach(json_object_get(root, "devices"), i, d) {
         const json_t *dev = json_object_get(d, "device");
-        const json_t *prof = json_object_get(dev, "profile");
+        json_t *prof = json_deep_copy(json_object_get(dev, "profile"));
+        L->where_index = i;
+        char w[64];
+        snprintf(w, sizeof w, "devices[%zu].device.profile", i);
+        range_clear(L, file, w, prof, REPORT_RANGE_PROFILE);
         size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
+        json_decref(prof);
         if (!ok || !add_probe(L, di, root, d, file, file_index, 0))
             return 0;
     }
+    range_done(L, file);
     return 1;
 }
 
-/* Merges a checked document. 0 when out of memory. */
-static int merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
+/* Merges one run (a checked copy, figures in range) of a document. 0 when
+ * out of memory. */
+static int merge_run(loader *L, const json_t *root, const json_t *run, const json_t *prof, const char *file,
+                     int file_index, int partial)
 {
     report_merged *m = L->m;
     int ok = 1;
-    const json_t *runs = json_object_get(root, "runs");
     const json_t *host = json_object_get(root, "host");
-    size_t nr = json_array_size(runs);
-    size_t first_run = m->n_runs;
-    for (size_t i = 0; i < nr && ok; i++) {
-        const json_t *run = json_array_get(runs, i);
+    {
         const json_t *dev = json_object_get(run, "device");
-        const json_t *prof = json_object_get(run, "profile");
-        if (!json_is_object(prof))
-            prof = json_object_get(dev, "profile");
         size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
         if (!ok || !GROW(m->runs, m->n_runs, L->cap_runs))
             return 0;
@@ -804,10 +931,111 @@ static int merge_doc(loader *L, const json_t *root, const char *file, int file_i
         if (report_merge_probe_run_has(run) && !add_probe(L, di, root, run, file, file_index, 1))
             return 0;
     }
-    const json_t *results = json_object_get(root, "results");
+    return 1;
+}
+
+/* The reference a result is divided by: its `reference`, else (a file
+ * without it) the seq of its element size for a global pattern of the
+ * gather families; NULL when there is none. buf holds 32 bytes. */
+static const char *reference_of(const json_t *res, char *buf)
+{
+    const char *ref = str_of(res, "reference");
+    if (ref || json_object_get(res, "reference"))
+        return ref;
+    const char *space = str_of(res, "space"), *fam = str_of(res, "family");
+    if ((space && strcmp(space, "global") != 0) ||
+        (fam && (!strcmp(fam, "bank") || !strcmp(fam, "transpose") || !strcmp(fam, "record"))))
+        return NULL;
+    const json_t *eb = json_object_get(res, "elem_bytes");
+    if (!json_is_integer(eb) || json_integer_value(eb) == 4)
+        return "seq";
+    snprintf(buf, 32, "seq:elem=%lld", (long long)json_integer_value(eb));
+    return buf;
+}
+
+/* A journal's result lines may leave relative_to_seq (and
+ * relative_to_reference) null: the final document fills them once every
+ * reference is measured. Each is worked out here from the journal's own
+ * reference row of the same run, device and access mode, when that row
+ * was measured: effective_gbs / the reference's (measured). went[2i],
+ * went[2i+1]: the entry and sample of results[i], or SIZE_MAX. */
+static void journal_relatives(loader *L, const json_t *results, const size_t *went)
+{
+    report_merged *m = L->m;
     size_t i;
     const json_t *res;
     json_array_foreach(results, i, res) {
+        if (went[2 * i] == SIZE_MAX)
+            continue;
+        report_merge_entry *e = &m->entries[went[2 * i]];
+        report_merge_sample *s = &e->samples[went[2 * i + 1]];
+        if (!report_merge_has(s->effective_gbs) || report_merge_has(s->relative_to_seq))
+            continue;
+        char buf[32];
+        const char *ref = reference_of(res, buf);
+        if (!ref)
+            continue;
+        row_key key = { m, ref, m->rows[e->row].access };
+        size_t row = idx_find(&L->rows_by_key, row_hash(ref, key.access), row_eq, &key);
+        if (row == (size_t)-1)
+            continue;
+        entry_key ek = { m, row, e->device };
+        size_t ri = idx_find(&L->entries_by_key, entry_hash(row, e->device), entry_eq, &ek);
+        if (ri == (size_t)-1)
+            continue;
+        const report_merge_entry *re = &m->entries[ri];
+        for (size_t k = 0; k < re->n_samples; k++) {
+            const report_merge_sample *rs = &re->samples[k];
+            if (rs->run != s->run || !report_merge_has(rs->effective_gbs))
+                continue;
+            double rel = s->effective_gbs / rs->effective_gbs;
+            if (!report_range_ok(REPORT_RANGE_RATIO, rel))
+                break;
+            s->relative_to_seq = rel;
+            if (json_is_null(json_object_get(res, "relative_to_reference")) && !report_merge_has(e->relative_to_reference))
+                e->relative_to_reference = rel;
+            break;
+        }
+    }
+}
+
+/* Merges the results[] of a checked document whose runs are
+ * m->runs[first_run...]: a row out of its valid range is named and left
+ * out; a row of a status other than "ok" is never compared as measured.
+ * In a journal, a relative_to_seq left null is worked out from the
+ * journal's own reference rows. 0 when out of memory. */
+static int merge_results(loader *L, const json_t *root, const char *file, size_t first_run, int partial)
+{
+    report_merged *m = L->m;
+    int ok = 1;
+    const json_t *runs = json_object_get(root, "runs");
+    size_t nr = json_array_size(runs);
+    const json_t *results = json_object_get(root, "results");
+    size_t nres = json_array_size(results);
+    /* where each result went: entry and sample index, or SIZE_MAX */
+    size_t *went = partial ? malloc((nres ? nres : 1) * 2 * sizeof *went) : NULL;
+    if (partial && !went)
+        return 0;
+    size_t i;
+    const json_t *res;
+    json_array_foreach(results, i, res) {
+        if (went)
+            went[2 * i] = SIZE_MAX;
+        char msg[512], q[256];
+        if (!report_range_result(res, msg, sizeof msg)) {
+            range_diag(L, file, "results[%zu] (pattern '%s'): %s: the row is left out", i,
+                       report_range_name(str_of(res, "pattern"), q), msg);
+            continue;
+        }
+        const char *st = str_of(res, "status");
+        int measured = !st || !strcmp(st, "ok");
+        const char *fig = measured ? NULL : report_range_unmeasured_figure(res);
+        if (fig)
+            range_diag(L, file,
+                       "results[%zu] (pattern '%s'): status '%s' with %s %.17g: only a row of status \"ok\" has "
+                       "measured figures; it is shown as %s and its figures are left out",
+                       i, report_range_name(str_of(res, "pattern"), q), st, fig,
+                       json_number_value(json_object_get(res, fig)), st);
         json_int_t idx = json_integer_value(json_object_get(res, "device"));
         size_t run = first_run;
         for (size_t k = 0; k < nr; k++)
@@ -820,38 +1048,88 @@ static int merge_doc(loader *L, const json_t *root, const char *file, int file_i
         if (!ok)
             return 0;
         report_merge_entry *e = find_or_add_entry(L, row, m->runs[run].device, &ok);
-        if (!ok)
+        if (!ok) {
+            free(went);
             return 0;
+        }
         size_t ei = (size_t)(e - m->entries);
-        if (!GROW(e->samples, e->n_samples, L->cap_samples[ei]))
+        if (!GROW(e->samples, e->n_samples, L->cap_samples[ei])) {
+            free(went);
             return 0;
+        }
+        if (went) {
+            went[2 * i] = ei;
+            went[2 * i + 1] = e->n_samples;
+        }
         report_merge_sample *s = &e->samples[e->n_samples++];
         s->run = run;
         s->status = dup_or_null(str_of(res, "status"));
-        s->effective_gbs = num_or_nan(res, "effective_gbs");
-        s->relative_to_seq = num_or_nan(res, "relative_to_seq");
-        s->best_gbs = num_or_nan(res, "best_gbs");
-        s->fraction_of_peak = num_or_nan(res, "fraction_of_peak");
+        s->effective_gbs = measured ? num_or_nan(res, "effective_gbs") : NAN;
+        s->relative_to_seq = measured ? num_or_nan(res, "relative_to_seq") : NAN;
+        s->best_gbs = measured ? num_or_nan(res, "best_gbs") : NAN;
+        s->fraction_of_peak = measured ? num_or_nan(res, "fraction_of_peak") : NAN;
         const json_t *mo = json_object_get(res, "model");
         /* modeled figures and the bank figures: the first file's */
         if (isnan(e->sector_efficiency))
             e->sector_efficiency = num_or_nan(mo, "sector_efficiency");
         if (isnan(e->predicted_efficiency))
             e->predicted_efficiency = num_or_nan(mo, "predicted_efficiency");
-        if (!e->expression && str_of(res, "expression") && !(e->expression = strdup(str_of(res, "expression"))))
+        if (!e->expression && str_of(res, "expression") && !(e->expression = strdup(str_of(res, "expression")))) {
+            free(went);
             return 0;
+        }
         const json_t *eb = json_object_get(res, "elem_bytes");
         if (e->elem_bytes < 0 && json_is_integer(eb))
             e->elem_bytes = json_integer_value(eb);
         const json_t *cw = json_object_get(res, "conflict_ways");
         if (e->conflict_ways < 0 && json_is_integer(cw))
             e->conflict_ways = json_integer_value(cw);
-        if (isnan(e->local_gbs))
+        if (isnan(e->local_gbs) && measured)
             e->local_gbs = num_or_nan(res, "local_gbs");
-        if (isnan(e->relative_to_reference))
+        if (isnan(e->relative_to_reference) && measured)
             e->relative_to_reference = num_or_nan(res, "relative_to_reference");
     }
-    return 1;
+    if (went)
+        journal_relatives(L, results, went);
+    free(went);
+    return ok;
+}
+
+/* Merges a checked document. 0 when out of memory. */
+static int merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
+{
+    const json_t *runs = json_object_get(root, "runs");
+    size_t nr = json_array_size(runs);
+    size_t first_run = L->m->n_runs;
+    for (size_t i = 0; i < nr; i++) {
+        /* a copy whose figures out of range are null, each named */
+        json_t *run = json_deep_copy(json_array_get(runs, i));
+        if (!run)
+            return 0;
+        char where[64];
+        snprintf(where, sizeof where, "runs[%zu]", i);
+        range_clear(L, file, where, run, REPORT_RANGE_RUN);
+        json_t *prof = json_object_get(run, "profile");
+        if (!json_is_object(prof))
+            prof = json_object_get(json_object_get(run, "device"), "profile");
+        char pw[96];
+        snprintf(pw, sizeof pw, "%s.profile", where);
+        range_clear(L, file, pw, prof, REPORT_RANGE_PROFILE);
+        json_t *rf = json_object_get(run, "roofline");
+        if (json_is_object(rf)) {
+            snprintf(pw, sizeof pw, "%s.roofline", where);
+            range_clear(L, file, pw, rf, REPORT_RANGE_ROOFLINE);
+            range_filter(L, file, pw, rf, "points", REPORT_RANGE_ROOF_POINT);
+        }
+        L->where_index = i;
+        int merged = merge_run(L, root, run, prof, file, file_index, partial);
+        json_decref(run);
+        if (!merged)
+            return 0;
+    }
+    int merged = merge_results(L, root, file, first_run, partial);
+    range_done(L, file);
+    return merged;
 }
 
 /* ---- reading files ---- */
@@ -1485,9 +1763,10 @@ bw_code report_merge_set_baseline(report_merged *m, const char *spec, bw_error *
     for (size_t i = 0; i < m->n_entries; i++) {
         report_merge_entry *e = &m->entries[i];
         const report_merge_entry *b = report_merged_entry(m, e->row, (size_t)found);
-        e->relative_to_baseline = b && !isnan(b->effective_gbs) && b->effective_gbs > 0 && !isnan(e->effective_gbs)
-                                      ? e->effective_gbs / b->effective_gbs
-                                      : NAN;
+        double rel = b && b->effective_gbs > 0 && !isnan(e->effective_gbs) ? e->effective_gbs / b->effective_gbs
+                                                                             : NAN;
+        /* a division that leaves the doubles (an overflow, a zero) is no figure */
+        e->relative_to_baseline = isfinite(rel) && rel > 0 ? rel : NAN;
     }
     return BW_OK;
 }

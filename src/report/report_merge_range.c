@@ -1,0 +1,367 @@
+/* report_merge_range: valid ranges of the figures read back
+ * (report_merge_range.h; docs/results.md, "Valid ranges"). */
+#include "report_merge_range.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model_lanes.h"
+
+#define WHOLE_MAX 4611686018427387904.0 /* 2^62 */
+
+typedef struct range_def {
+    double lo, hi;
+    int whole;         /* a whole number */
+    const char *text;  /* the range in words */
+} range_def;
+
+static const range_def RANGES[] = {
+    [REPORT_RANGE_GBS] = { 1e-6, 1e6, 0, "null, or 1e-06 to 1e+06 GB/s" },
+    [REPORT_RANGE_GFLOPS] = { 1e-6, 1e9, 0, "null, or 1e-06 to 1e+09 GFLOP/s" },
+    [REPORT_RANGE_RATIO] = { 1e-9, 1e9, 0, "null, or a ratio of 1e-09 to 1e+09" },
+    [REPORT_RANGE_INTENSITY] = { 1e-9, 1e9, 0, "null, or 1e-09 to 1e+09 FLOP/byte" },
+    [REPORT_RANGE_EFFICIENCY] = { 0, 1, 0, "null, or an efficiency of 0 to 1" },
+    [REPORT_RANGE_PREDICTED] = { 0, 4096, 0, "null, or 0 to 4096 (lanes x elem_bytes / sector_bytes at most)" },
+    [REPORT_RANGE_TIME_NS] = { 1e-3, 1e15, 0, "null, or 0.001 to 1e+15 ns" },
+    [REPORT_RANGE_TIME_US] = { 1e-6, 1e12, 0, "null, or 1e-06 to 1e+12 us" },
+    [REPORT_RANGE_SPREAD] = { 0, 1e15, 0, "null, or 0 to 1e+15" },
+    [REPORT_RANGE_BYTES] = { 0, WHOLE_MAX, 1, "null, or a whole number of bytes from 0 to 2^62" },
+    [REPORT_RANGE_COUNT] = { 0, WHOLE_MAX, 1, "null, or a whole number from 0 to 2^62" },
+    [REPORT_RANGE_UNIT] = { 1, WHOLE_MAX, 1, "null, or a whole number from 1 to 2^62" },
+    [REPORT_RANGE_LANES] = { 1, MODEL_MAX_LANES, 1, "null, or a whole number of lanes from 1 to 1024" },
+    [REPORT_RANGE_ELEM] = { 1, 16, 1, "null, or 1, 2, 4, 8 or 16 bytes" },
+};
+
+const char *report_range_text(report_range kind)
+{
+    return RANGES[kind].text;
+}
+
+int report_range_ok(report_range kind, double v)
+{
+    const range_def *d = &RANGES[kind];
+    if (!isfinite(v) || v < d->lo || v > d->hi)
+        return 0;
+    if (d->whole && floor(v) != v)
+        return 0;
+    if (kind == REPORT_RANGE_ELEM)
+        return v == 1 || v == 2 || v == 4 || v == 8 || v == 16;
+    return 1;
+}
+
+/* o[path], following dots into nested objects; NULL when absent */
+static const json_t *at(const json_t *o, const char *path)
+{
+    char key[64];
+    while (o && json_is_object(o)) {
+        const char *dot = strchr(path, '.');
+        if (!dot)
+            return json_object_get(o, path);
+        size_t n = (size_t)(dot - path);
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = 0;
+        o = json_object_get(o, key);
+        path = dot + 1;
+    }
+    return NULL;
+}
+
+static const char *kind_of(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+static int check_value(const json_t *v, const char *key, report_range kind, char *msg, size_t n)
+{
+    if (!v || json_is_null(v))
+        return 1;
+    if (!json_is_number(v)) {
+        snprintf(msg, n, "%s is %s, expected a number (%s)", key, kind_of(v), RANGES[kind].text);
+        return 0;
+    }
+    double x = json_number_value(v);
+    if (report_range_ok(kind, x))
+        return 1;
+    if (json_is_integer(v))
+        snprintf(msg, n, "%s is %lld, outside its valid range (%s)", key, (long long)json_integer_value(v),
+                 RANGES[kind].text);
+    else
+        snprintf(msg, n, "%s is %.17g, outside its valid range (%s)", key, x, RANGES[kind].text);
+    return 0;
+}
+
+int report_range_check(const json_t *o, const char *key, report_range kind, char *msg, size_t n)
+{
+    return check_value(at(o, key), key, kind, msg, n);
+}
+
+const char *report_range_fields(const json_t *o, const report_range_field *f, char *msg, size_t n)
+{
+    for (; f->key; f++)
+        if (!report_range_check(o, f->key, f->kind, msg, n))
+            return f->key;
+    return NULL;
+}
+
+/* ---- the lists ---- */
+
+static const report_range_field RESULT[] = {
+    { "effective_gbs", REPORT_RANGE_GBS },
+    { "best_gbs", REPORT_RANGE_GBS },
+    { "local_gbs", REPORT_RANGE_GBS },
+    { "relative_to_seq", REPORT_RANGE_RATIO },
+    { "relative_to_reference", REPORT_RANGE_RATIO },
+    { "fraction_of_peak", REPORT_RANGE_RATIO },
+    { "measured_time_ratio", REPORT_RANGE_RATIO },
+    { "modeled_instruction_ratio", REPORT_RANGE_RATIO },
+    { "modeled_footprint_ratio", REPORT_RANGE_RATIO },
+    { "twin_ratio", REPORT_RANGE_RATIO },
+    { "twin_time_ns", REPORT_RANGE_TIME_NS },
+    { "spread", REPORT_RANGE_SPREAD },
+    { "relative_spread", REPORT_RANGE_SPREAD },
+    { "elem_bytes", REPORT_RANGE_ELEM },
+    { "lanes", REPORT_RANGE_LANES },
+    { "active_lanes", REPORT_RANGE_COUNT },
+    { "items", REPORT_RANGE_COUNT },
+    { "local_size", REPORT_RANGE_UNIT },
+    { "working_set_bytes", REPORT_RANGE_BYTES },
+    { "dropped_samples", REPORT_RANGE_COUNT },
+    { "conflict_ways", REPORT_RANGE_COUNT },
+    { "time_ns.min", REPORT_RANGE_TIME_NS },
+    { "time_ns.median", REPORT_RANGE_TIME_NS },
+    { "time_ns.mean", REPORT_RANGE_TIME_NS },
+    { "time_ns.stddev", REPORT_RANGE_SPREAD },
+    { "time_ns.count", REPORT_RANGE_COUNT },
+    { "time_ns.rse", REPORT_RANGE_SPREAD },
+    { "wall_ns.min", REPORT_RANGE_TIME_NS },
+    { "wall_ns.median", REPORT_RANGE_TIME_NS },
+    { "wall_ns.mean", REPORT_RANGE_TIME_NS },
+    { "wall_ns.stddev", REPORT_RANGE_SPREAD },
+    { "wall_ns.count", REPORT_RANGE_COUNT },
+    { "wall_ns.rse", REPORT_RANGE_SPREAD },
+    { "model.sector_bytes", REPORT_RANGE_UNIT },
+    { "model.line_bytes", REPORT_RANGE_UNIT },
+    { "model.sector_efficiency", REPORT_RANGE_EFFICIENCY },
+    { "model.predicted_efficiency", REPORT_RANGE_PREDICTED },
+    { "model.requested_bytes", REPORT_RANGE_BYTES },
+    { "model.instruction_model_bytes", REPORT_RANGE_BYTES },
+    { "model.footprint_bytes", REPORT_RANGE_BYTES },
+    { "model.warp0.requested_bytes", REPORT_RANGE_BYTES },
+    { "model.warp0.distinct_bytes", REPORT_RANGE_BYTES },
+    { "model.warp0.sectors", REPORT_RANGE_COUNT },
+    { "model.warp0.lines", REPORT_RANGE_COUNT },
+    { "model.warp0.sector_efficiency", REPORT_RANGE_EFFICIENCY },
+    { "model.warp0.line_efficiency", REPORT_RANGE_EFFICIENCY },
+    { "model.loads.predicted_efficiency", REPORT_RANGE_PREDICTED },
+    { "model.loads.requested_bytes", REPORT_RANGE_BYTES },
+    { "model.loads.instruction_model_bytes", REPORT_RANGE_BYTES },
+    { "model.loads.footprint_bytes", REPORT_RANGE_BYTES },
+    { "model.stores.predicted_efficiency", REPORT_RANGE_PREDICTED },
+    { "model.stores.requested_bytes", REPORT_RANGE_BYTES },
+    { "model.stores.instruction_model_bytes", REPORT_RANGE_BYTES },
+    { "model.stores.footprint_bytes", REPORT_RANGE_BYTES },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+const report_range_field REPORT_RANGE_RUN[] = {
+    { "peak_read_gbs", REPORT_RANGE_GBS },
+    { "peak_copy_gbs", REPORT_RANGE_GBS },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+const report_range_field REPORT_RANGE_PROFILE[] = {
+    { "lanes", REPORT_RANGE_LANES },
+    { "sector_bytes", REPORT_RANGE_UNIT },
+    { "line_bytes", REPORT_RANGE_UNIT },
+    { "banks", REPORT_RANGE_COUNT },
+    { "bank_width", REPORT_RANGE_COUNT },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+const report_range_field REPORT_RANGE_ROOFLINE[] = {
+    { "peak_gflops", REPORT_RANGE_GFLOPS },
+    { "peak_gbs", REPORT_RANGE_GBS },
+    { "ridge_intensity", REPORT_RANGE_INTENSITY },
+    { "measured_ridge_intensity", REPORT_RANGE_INTENSITY },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+const report_range_field REPORT_RANGE_ROOF_POINT[] = {
+    { "intensity", REPORT_RANGE_INTENSITY },
+    { "gflops", REPORT_RANGE_GFLOPS },
+    { "gbs", REPORT_RANGE_GBS },
+    { "attainable_gflops", REPORT_RANGE_GFLOPS },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+const report_range_field REPORT_RANGE_PROBE[] = {
+    { "inferred_unit_bytes", REPORT_RANGE_UNIT },
+    { "profile_unit_bytes", REPORT_RANGE_UNIT },
+    { "profile_line_bytes", REPORT_RANGE_UNIT },
+    { "launch_latency_us", REPORT_RANGE_TIME_US },
+    { "small_transfer_latency_us", REPORT_RANGE_TIME_US },
+    { "small_transfer_bytes", REPORT_RANGE_UNIT },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+const report_range_field REPORT_RANGE_LEVEL[] = {
+    { "size_bytes", REPORT_RANGE_BYTES },
+    { "read_gbs", REPORT_RANGE_GBS },
+    { "latency_ns", REPORT_RANGE_TIME_NS },
+    { "latency_per_cu_ns", REPORT_RANGE_TIME_NS },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+const report_range_field REPORT_RANGE_LADDER[] = {
+    { "bytes", REPORT_RANGE_BYTES },
+    { "read_gbs", REPORT_RANGE_GBS },
+    { "latency_ns", REPORT_RANGE_TIME_NS },
+    { "latency_per_cu_ns", REPORT_RANGE_TIME_NS },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+const report_range_field REPORT_RANGE_TRANSFER[] = {
+    { "bytes", REPORT_RANGE_UNIT },
+    { "gbs", REPORT_RANGE_GBS },
+    { "us", REPORT_RANGE_TIME_US },
+    { NULL, REPORT_RANGE_GBS },
+};
+
+/* ---- one result ---- */
+
+static const char *const STATUSES[] = { "ok", "failed", "not-measurable", "not-run", NULL };
+
+/* the measured figures only a row of status "ok" carries */
+static const char *const MEASURED[] = { "effective_gbs", "relative_to_seq", "best_gbs", "fraction_of_peak",
+                                        "local_gbs", "relative_to_reference", NULL };
+
+const char *report_range_unmeasured_figure(const json_t *r)
+{
+    for (size_t i = 0; MEASURED[i]; i++)
+        if (json_is_number(json_object_get(r, MEASURED[i])))
+            return MEASURED[i];
+    return NULL;
+}
+
+/* 1 when the row is its own reference: `reference` names its pattern, or
+ * (a file without `reference`) it is a seq row */
+static int own_reference(const json_t *r)
+{
+    const char *pat = json_string_value(json_object_get(r, "pattern"));
+    const json_t *ref = json_object_get(r, "reference");
+    if (!pat)
+        return 0;
+    if (json_is_string(ref))
+        return !strcmp(json_string_value(ref), pat);
+    if (ref && !json_is_null(ref))
+        return 0;
+    return !strcmp(pat, "seq") || !strncmp(pat, "seq:", 4);
+}
+
+static double whole_or(const json_t *o, const char *path, double def)
+{
+    const json_t *v = at(o, path);
+    return json_is_number(v) ? json_number_value(v) : def;
+}
+
+int report_range_result(const json_t *r, char *msg, size_t n)
+{
+    const json_t *st = json_object_get(r, "status");
+    if (json_is_string(st)) {
+        const char *s = json_string_value(st);
+        size_t i = 0;
+        while (STATUSES[i] && strcmp(STATUSES[i], s) != 0)
+            i++;
+        if (!STATUSES[i]) {
+            char q[256];
+            snprintf(msg, n, "status is '%s', expected \"ok\", \"failed\", \"not-measurable\" or \"not-run\"",
+                     report_range_name(s, q));
+            return 0;
+        }
+    }
+    const json_t *acc = json_object_get(r, "access");
+    if (acc && json_is_null(acc)) {
+        snprintf(msg, n, "access is null, expected \"copy\" or \"read\" (only a file without the key is copy mode)");
+        return 0;
+    }
+    if (json_is_string(acc) && strcmp(json_string_value(acc), "copy") != 0 &&
+        strcmp(json_string_value(acc), "read") != 0) {
+        char q[256];
+        snprintf(msg, n, "access is '%s', expected \"copy\" or \"read\"", report_range_name(json_string_value(acc), q));
+        return 0;
+    }
+    if (report_range_fields(r, RESULT, msg, n))
+        return 0;
+    /* the loads' predicted efficiency's own bound: one sector serving the
+     * whole warp (the stores may be of another size: a record's fold is a
+     * float whatever its fields' type) */
+    double lanes = whole_or(r, "lanes", NAN), elem = whole_or(r, "elem_bytes", NAN),
+           sector = whole_or(r, "model.sector_bytes", NAN);
+    if (lanes > 0 && elem > 0 && sector > 0) {
+        double bound = lanes * elem / sector;
+        static const char *const pred[] = { "model.predicted_efficiency", "model.loads.predicted_efficiency" };
+        for (size_t i = 0; i < 2; i++) {
+            const json_t *v = at(r, pred[i]);
+            if (json_is_number(v) && json_number_value(v) > bound * (1 + 1e-9)) {
+                snprintf(msg, n,
+                         "%s is %.17g, outside its valid range (0 to lanes x elem_bytes / model.sector_bytes = "
+                         "%.17g: one sector serving the whole warp)",
+                         pred[i], json_number_value(v), bound);
+                return 0;
+            }
+        }
+    }
+    const json_t *al = json_object_get(r, "active_lanes");
+    if (lanes > 0 && json_is_number(al) && json_number_value(al) > lanes) {
+        snprintf(msg, n, "active_lanes is %.17g, outside its valid range (0 to lanes = %.17g)", json_number_value(al),
+                 lanes);
+        return 0;
+    }
+    if (own_reference(r)) {
+        static const char *const rel[] = { "relative_to_seq", "relative_to_reference" };
+        for (size_t i = 0; i < 2; i++) {
+            const json_t *v = json_object_get(r, rel[i]);
+            if (json_is_number(v) && fabs(json_number_value(v) - 1) > 1e-6) {
+                snprintf(msg, n,
+                         "%s is %.17g on the reference row itself, expected 1 (a row divided by itself; 1e-06 "
+                         "of rounding allowed)",
+                         rel[i], json_number_value(v));
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+const char *report_range_name(const char *s, char out[256])
+{
+    size_t j = 0, i = 0;
+    for (; s[i] && j < 60 && j + 5 < 256; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            j += (size_t)snprintf(out + j, 256 - j, "\\x%02x", c);
+        else
+            out[j++] = (char)c;
+    }
+    /* never half a UTF-8 character */
+    while (s[i] && ((unsigned char)s[i] & 0xC0) == 0x80 && j > 0 && ((unsigned char)out[j - 1] & 0x80)) {
+        j--;
+        i--;
+    }
+    if (s[i] && j + 3 < 256) {
+        memcpy(out + j, "...", 3);
+        j += 3;
+    }
+    out[j] = 0;
+    return out;
+}
