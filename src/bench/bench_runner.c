@@ -76,6 +76,7 @@ typedef struct slot {
     /* while both forms are timed in the first rounds: the other form's samples */
     size_t alt_n;
     double alt_event[FORM_CALIBRATION], alt_wall[FORM_CALIBRATION];
+    int met;         /* the stopping rule is met (meets_rule); the result's `stable` */
 } slot;
 
 typedef struct run_ctx {
@@ -541,21 +542,28 @@ static bw_code stage_alloc(run_ctx *r, bw_error *err)
     return BW_OK;
 }
 
+/* room for cap samples; 0 when out of memory */
+static int reserve(bench_result *res, slot *sl, size_t cap)
+{
+    if (cap <= sl->cap)
+        return 1;
+    double *e = realloc(res->event_ns, cap * sizeof *e);
+    if (!e)
+        return 0;
+    res->event_ns = e;
+    double *w = realloc(res->wall_ns, cap * sizeof *w);
+    if (!w)
+        return 0;
+    res->wall_ns = w;
+    sl->cap = cap;
+    return 1;
+}
+
 static int record(bench_result *res, slot *sl, const ocl_timing *t)
 {
     size_t n = res->event.count;
-    if (n == sl->cap) {
-        size_t cap = sl->cap ? sl->cap * 2 : 64;
-        double *e = realloc(res->event_ns, cap * sizeof *e);
-        if (!e)
-            return 0;
-        res->event_ns = e;
-        double *w = realloc(res->wall_ns, cap * sizeof *w);
-        if (!w)
-            return 0;
-        res->wall_ns = w;
-        sl->cap = cap;
-    }
+    if (n == sl->cap && !reserve(res, sl, sl->cap ? sl->cap * 2 : 64))
+        return 0;
     res->event_ns[n] = t->event_ns;
     res->wall_ns[n] = t->wall_ns;
     sl->total_ns += t->event_ns;
@@ -868,6 +876,13 @@ static int is_reference(const run_ctx *r, size_t i)
     return 0;
 }
 
+/* the item whose rounds item i's figures are read against: its reference, or itself */
+static size_t group_of(const run_ctx *r, size_t i)
+{
+    long ref = bench_plan_reference(r->plan, i);
+    return ref < 0 || r->res[ref].status != BENCH_OK ? i : (size_t)ref;
+}
+
 /* the twin's rounds (TWIN_ROUNDS full launches and three slices each) at
  * the item's calibration: an estimate, for the plan */
 static double twin_cost_ns(const slot *sl)
@@ -972,43 +987,76 @@ static double prepare_launches(const run_ctx *r, size_t i)
 
 /* Plans the timing before it starts: each item needs at least its
  * minimum of launches and of launch time (bench_settings min_reps,
- * min_total_s) at its launch estimate, both forms' launches in the first
- * rounds, its twin, and, while it is not yet validated, its validation
- * and warm-up. When that does not fit the time left, items that no other
- * item takes as its reference are left out, the costliest first, until it
- * does; their twins go before them. Run twice: with the references
+ * min_total_s) at its launch estimate, in rounds its whole group runs
+ * (plan_total), both forms' launches in the first rounds, its twin, and,
+ * while it is not yet validated, its validation and warm-up. When that
+ * does not fit the time left, items that no other item takes as its
+ * reference are left out, the costliest first, until it does; their twins
+ * go before them. Run twice: with the references
  * calibrated (the others estimated, so that what is left out is never
  * validated), then with every item calibrated. The run's figures
  * (info->planned_s, available_s) are the first plan's, or those of the
  * plan that left something out. */
+/* the plan's estimate of an item: its launch, its minimum of rounds, and
+ * what it costs besides its rounds (form calibration, twin, validation) */
+typedef struct plan_cost {
+    double t, reps, extra; /* ns, rounds, ns */
+} plan_cost;
+
+/* whether item i is still planned */
+static int planned(const run_ctx *r, size_t i)
+{
+    return r->res[i].status == BENCH_OK && !r->slots[i].left_out;
+}
+
+/* The timing the plan needs, ns: each group (a reference and the items
+ * read against it, which stop together: stop_groups) runs as many rounds
+ * as its most demanding member, every member launching in each; rounds[g]
+ * gets group g's. */
+static double plan_total(const run_ctx *r, const plan_cost *c, double *rounds)
+{
+    const bench_plan *p = r->plan;
+    double total = 0;
+    for (size_t g = 0; g < p->n; g++)
+        rounds[g] = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (planned(r, i)) {
+            size_t g = group_of(r, i);
+            rounds[g] = c[i].reps > rounds[g] ? c[i].reps : rounds[g];
+            total += c[i].extra;
+        }
+    for (size_t i = 0; i < p->n; i++)
+        if (planned(r, i))
+            total += rounds[group_of(r, i)] * c[i].t;
+    return total;
+}
+
 static void plan_timing(run_ctx *r, bench_run_info *info, int first)
 {
     const bench_plan *p = r->plan;
     const bench_settings *s = r->s;
-    double (*need)[2] = calloc(p->n ? p->n : 1, sizeof *need);
-    double total = 0;
-    size_t nn = 0;
-    for (size_t i = 0; need && i < p->n; i++) {
+    plan_cost *c = calloc(p->n ? p->n : 1, sizeof *c);
+    double *rounds = calloc(p->n ? p->n : 1, sizeof *rounds);
+    if (!c || !rounds) {
+        free(c);
+        free(rounds);
+        return;
+    }
+    for (size_t i = 0; i < p->n; i++) {
         slot *sl = &r->slots[i];
-        if (r->res[i].status != BENCH_OK || sl->left_out)
+        if (!planned(r, i))
             continue;
         double t = launch_estimate_ns(r, i);
         t = t > 0 ? t : 1.0;
         double reps = ceil(s->min_total_s * 1e9 / t);
         reps = reps > s->min_reps ? reps : s->min_reps;
-        if (reps < 3)
-            reps = 3; /* the timing's own floor (measure) */
-        double ns = reps * t + (sl->alt ? (double)form_launches_of(t) * t : 0) +
-                    (sl->need_twin ? twin_cost_ns(sl) : 0);
+        c[i].t = t;
+        c[i].reps = reps < 3 ? 3 : reps; /* the timing's own floor (measure) */
+        c[i].extra = (sl->alt ? (double)form_launches_of(t) * t : 0) + (sl->need_twin ? twin_cost_ns(sl) : 0);
         if (!(sl->cal_ns > 0))
-            ns += prepare_launches(r, i) * t;
-        total += ns;
-        if (!is_reference(r, i)) {
-            need[nn][0] = ns;
-            need[nn++][1] = (double)i;
-        }
+            c[i].extra += prepare_launches(r, i) * t;
     }
-    double avail = time_left(r) * 1e9;
+    double total = plan_total(r, c, rounds), avail = time_left(r) * 1e9;
     /* the run's figures: the first plan's, or the one that leaves something out */
     if (first || (total > avail && info->left_out == 0)) {
         info->planned_s = total / 1e9;
@@ -1016,31 +1064,45 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
     }
     /* below BENCH_PLAN_MIN_BUDGET_S every pattern keeps its launches: such a
      * budget promises no bound (bwlab help run) */
-    if (!need || total <= avail || s->budget_s < BENCH_PLAN_MIN_BUDGET_S) {
-        free(need);
+    if (total <= avail || s->budget_s < BENCH_PLAN_MIN_BUDGET_S) {
+        free(c);
+        free(rounds);
         return;
     }
     /* a twin is worth less than a measurement: the non-reference twins go first */
-    for (size_t j = 0; j < nn; j++) {
-        slot *sl = &r->slots[(size_t)need[j][1]];
-        if (!sl->need_twin)
+    for (size_t i = 0; i < p->n; i++) {
+        slot *sl = &r->slots[i];
+        if (!planned(r, i) || !sl->need_twin || is_reference(r, i))
             continue;
         sl->need_twin = 0;
-        need[j][0] -= twin_cost_ns(sl);
-        total -= twin_cost_ns(sl);
-        no_twin(&r->res[(size_t)need[j][1]], "no twin: the budget holds the pattern's own launches only");
+        c[i].extra -= twin_cost_ns(sl);
+        no_twin(&r->res[i], "no twin: the budget holds the pattern's own launches only");
     }
-    qsort(need, nn, sizeof *need, cmp_need);
     char why[400];
     snprintf(why, sizeof why, "left out before measuring: the %.0f s budget cannot hold its minimum of launches "
              "beside the other patterns' (estimated from calibration launches); a larger --budget measures it",
              s->budget_s);
-    for (size_t j = 0; j < nn && total > avail; j++) {
-        total -= need[j][0];
-        leave_out(r, (size_t)need[j][1], 1, why);
+    /* then the costliest item, by what it adds (its group's rounds of its
+     * launch, and its own extras), until the plan fits */
+    while ((total = plan_total(r, c, rounds)) > avail) {
+        long worst = -1;
+        double most = -1;
+        for (size_t i = 0; i < p->n; i++) {
+            if (!planned(r, i) || is_reference(r, i))
+                continue;
+            double cost = rounds[group_of(r, i)] * c[i].t + c[i].extra;
+            if (cost > most) {
+                most = cost;
+                worst = (long)i;
+            }
+        }
+        if (worst < 0)
+            break;
+        leave_out(r, (size_t)worst, 1, why);
         info->left_out++;
     }
-    free(need);
+    free(c);
+    free(rounds);
 }
 
 /* the plan's one line, once both plans are made: what was left out */
@@ -1146,15 +1208,7 @@ static void choose_form(run_ctx *r, size_t i)
     res->form_ns[BENCH_FORM_PLAIN] = res->event.median;
     res->form_ns[BENCH_FORM_SCALAR] = bench_stats_of(sl->alt_event, sl->alt_n).median;
     /* the other form's samples replace this one's: room for them first */
-    if (sl->cap < sl->alt_n) {
-        double *e = realloc(res->event_ns, FORM_CALIBRATION * sizeof *e), *w = NULL;
-        if (e)
-            res->event_ns = e;
-        if (e && (w = realloc(res->wall_ns, FORM_CALIBRATION * sizeof *w)) != NULL) {
-            res->wall_ns = w;
-            sl->cap = FORM_CALIBRATION;
-        }
-    }
+    reserve(res, sl, FORM_CALIBRATION);
     int plain_timed = res->event.count > 0;
     if (sl->cap >= sl->alt_n &&
         (!plain_timed || res->form_ns[BENCH_FORM_SCALAR] < res->form_ns[BENCH_FORM_PLAIN])) {
@@ -1206,6 +1260,8 @@ static int timed_launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t)
     return ok;
 }
 
+static int meets_rule(const run_ctx *r, size_t i);
+
 /* One round's turn of item i: its launch (both forms while they are
  * calibrated, in an order that alternates), then its stopping rule. */
 static void turn(run_ctx *r, size_t i, size_t round)
@@ -1244,64 +1300,109 @@ static void turn(run_ctx *r, size_t i, size_t round)
     }
     if (sl->alt)
         return; /* no stopping before the form is chosen */
-    size_t n = res->event.count;
-    sl->stable = ((int)n >= s->min_reps && sl->total_ns >= 1e9 * s->min_total_s && res->event.rse <= s->rse_target) ||
-                 (int)(n + res->dropped_samples) >= s->max_reps;
-    if (sl->stable && bw_hook_fault("hold", r->plan->items[i].spec, NULL))
-        sl->stable = 0; /* test builds only: keeps the run alive */
-    if (sl->stable)
+    sl->met = meets_rule(r, i);
+    if (sl->met && bw_hook_fault("hold", r->plan->items[i].spec, NULL))
+        sl->met = 0; /* test builds only: keeps the run alive */
+    /* its figures are settled: journaled now, though its group may still
+     * launch it (stop_groups) */
+    if (sl->met)
         report_finished(r, i);
+    if ((int)(res->event.count + res->dropped_samples) >= s->max_reps)
+        sl->stable = 1; /* the launch cap stops it whatever its group does */
 }
 
-/* After every pending item has min_reps launches: the launches each
- * still needs for its standard error to reach the target (it falls as
- * 1/sqrt(n)) at its median launch. When they do not fit the time left,
- * the costliest items no other item takes as reference leave the later
- * rounds (keeping their launches so far), so that the others can reach
- * the rule, as long as at least half of them can; else nothing changes.
- * Once per run. */
+/* The stopping rule: min_reps launches, min_total_s of their event time
+ * and the relative standard error of their median at most the target; or
+ * max_reps launches. (The error of a ratio to the reference's time in the
+ * same rounds was tried as the rule: on PoCL the launch-to-launch noise of
+ * the two is mostly independent, and a ratio's error came out no smaller.) */
+static int meets_rule(const run_ctx *r, size_t i)
+{
+    const bench_settings *s = r->s;
+    const bench_result *res = &r->res[i];
+    size_t n = res->event.count;
+    if ((int)(n + res->dropped_samples) >= s->max_reps)
+        return 1;
+    return (int)n >= s->min_reps && r->slots[i].total_ns >= 1e9 * s->min_total_s && res->event.rse <= s->rse_target;
+}
+
+/* A reference and the items read against it stop together, once each has
+ * met the rule (or left the rounds): their medians then cover the same
+ * rounds, so a ratio of medians compares like with like whatever the host
+ * did meanwhile. */
+static void stop_groups(run_ctx *r)
+{
+    const bench_plan *p = r->plan;
+    for (size_t g = 0; g < p->n; g++) {
+        int members = 0, all = 1;
+        for (size_t i = 0; i < p->n && all; i++) {
+            if (group_of(r, i) != g || r->res[i].status != BENCH_OK || r->slots[i].left_out || r->slots[i].stable)
+                continue;
+            members++;
+            all = r->slots[i].met;
+        }
+        if (!members || !all)
+            continue;
+        for (size_t i = 0; i < p->n; i++)
+            if (group_of(r, i) == g && r->res[i].status == BENCH_OK && !r->slots[i].left_out)
+                r->slots[i].stable = 1;
+    }
+}
+
+/* After every pending item has min_reps launches: the rounds each still
+ * needs for its standard error to reach the target (it falls as
+ * 1/sqrt(n)). When the rounds of the one that needs most, at the cost of
+ * a round of everything still launched, do not fit the time left, the
+ * items needing most rounds (none that another is read against) leave the
+ * later rounds, keeping their launches so far, so that the others can
+ * reach the rule, as long as at least half of them can; else nothing
+ * changes. Once per run. */
 static void replan(run_ctx *r, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
     const bench_settings *s = r->s;
+    /* {rounds still needed, index} of the pending items no other reads against */
     double (*need)[2] = calloc(p->n ? p->n : 1, sizeof *need);
     size_t *out = calloc(p->n ? p->n : 1, sizeof *out);
-    double total = 0;
+    double round_ns = 0, ref_rounds = 0;
     size_t nn = 0, nout = 0;
     for (size_t i = 0; need && i < p->n; i++) {
         const bench_result *res = &r->res[i];
         if (res->status != BENCH_OK || r->slots[i].stable || r->slots[i].left_out || res->event.count == 0)
             continue;
+        round_ns += res->event.median; /* a group keeps launching its met members too */
+        if (r->slots[i].met)
+            continue;
         double n = (double)res->event.count, rse = res->event.rse;
         double want = s->rse_target > 0 ? n * (rse / s->rse_target) * (rse / s->rse_target) : (double)s->max_reps;
         want = want < s->max_reps ? want : s->max_reps;
-        double ns = want > n ? (want - n) * res->event.median : 0;
-        total += ns;
-        if (!is_reference(r, i)) {
-            need[nn][0] = ns;
-            need[nn++][1] = (double)i;
+        double rounds = want > n ? want - n : 0;
+        if (is_reference(r, i)) {
+            ref_rounds = rounds > ref_rounds ? rounds : ref_rounds;
+            continue;
         }
+        need[nn][0] = rounds;
+        need[nn++][1] = (double)i;
     }
     double avail = time_left(r) * 1e9;
-    if (need && out && total > avail) {
-        /* the most patterns that can reach the rule: the cheapest first,
-         * after the references, which always stay */
-        double keep = total;
-        for (size_t j = 0; j < nn; j++)
-            keep -= need[j][0];
+    if (need && out && nn) {
+        /* the rounds the slowest pending item needs, at the cost of a round
+         * of every item still launched: while that does not fit, the item
+         * needing the most rounds leaves, and its launch leaves each round */
         qsort(need, nn, sizeof *need, cmp_need);
-        size_t kept = 0;
-        for (size_t j = nn; j-- > 0;) {
-            if (keep + need[j][0] > avail)
+        size_t j = 0;
+        for (; j < nn; j++) {
+            double most = need[j][0] > ref_rounds ? need[j][0] : ref_rounds;
+            if (most * round_ns <= avail)
                 break;
-            keep += need[j][0];
-            kept++;
+            round_ns -= r->res[(size_t)need[j][1]].event.median;
         }
+        double most = j < nn ? (need[j][0] > ref_rounds ? need[j][0] : ref_rounds) : ref_rounds;
         /* Only when most can still make it: on a machine too noisy for the
          * rule, every pattern keeps its share of the rounds instead. */
-        if (keep <= avail && 2 * kept >= nn)
-            for (size_t j = 0; j < nn - kept; j++)
-                out[nout++] = (size_t)need[j][1];
+        if (most * round_ns <= avail && 2 * (nn - j) >= nn)
+            for (size_t k = 0; k < j; k++)
+                out[nout++] = (size_t)need[k][1];
     }
     if (nout) {
         char names[400], why[300];
@@ -1360,6 +1461,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
                 continue;
             turn(r, i, start);
         }
+        stop_groups(r);
         for (size_t i = 0; i < p->n && !*stop; i++)
             twin_when_due(r, i);
         start++;
@@ -1447,7 +1549,7 @@ static void finish_one(run_ctx *r, size_t i)
         bytes = bench_bank_local_bytes(&p->items[i]);
     res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
     res->best_gbs = res->event.min > 0 ? bytes / res->event.min : 0.0;
-    res->stable = r->slots[i].stable;
+    res->stable = r->slots[i].met;
     res->spread = bench_stats_spread(res->event_ns, res->event.count);
     /* against the pattern's own fastest launch: the twin's figures are
      * fastest launches too, and the full launch is what is explained */
