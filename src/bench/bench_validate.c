@@ -266,35 +266,8 @@ bw_code bench_validate_copy(const model_geometry *geo, const bench_item *it, con
     return checker_finish(&c, err);
 }
 
-/* dst through read_dst, a chunk of whole warps at a time; keys: read mode */
-static bw_code check_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed, uint64_t src_bytes,
-                             const uint8_t *keys, int nkeys, bench_read_fn read_dst, void *ctx, uint8_t *buf,
-                             uint64_t buf_bytes, bw_error *err)
-{
-    int64_t E = it->elem;
-    /* whole warps per chunk: the model computes addresses warp by warp */
-    int64_t per = (int64_t)(buf_bytes / (uint64_t)E) / geo->lanes * geo->lanes;
-    if (per < 1)
-        return bw_error_set(err, BW_E_USAGE, "validating '%s': a %llu-byte chunk holds no whole warp", it->spec,
-                            (unsigned long long)buf_bytes);
-    checker c;
-    bw_code rc = checker_init(&c, geo, it, NULL, seed, src_bytes, err);
-    c.keys = keys;
-    c.nkeys = nkeys;
-    for (int64_t g0 = 0; g0 < it->items && rc == BW_OK; g0 += per) {
-        int64_t n = it->items - g0 < per ? it->items - g0 : per;
-        rc = read_dst(ctx, (uint64_t)(g0 * E), buf, (uint64_t)(n * E), err);
-        if (rc == BW_OK)
-            rc = check_range(&c, g0, n, buf, err);
-    }
-    if (rc != BW_OK) {
-        free(c.addr);
-        return rc;
-    }
-    return checker_finish(&c, err);
-}
-
-/* the ranges [starts[k], starts[k] + group_items) of dst, a chunk at a time */
+/* the ranges [starts[k], starts[k] + group_items) of dst (keys: read mode), a
+ * chunk of whole warps at a time: the model computes addresses warp by warp */
 static bw_code check_sampled(const model_geometry *geo, const bench_item *it, uint64_t seed, uint64_t src_bytes,
                              const uint8_t *keys, int nkeys, const int64_t *starts, size_t nstarts,
                              int64_t group_items, bench_read_fn read_dst, void *ctx, uint8_t *buf,
@@ -309,7 +282,8 @@ static bw_code check_sampled(const model_geometry *geo, const bench_item *it, ui
     bw_code rc = checker_init(&c, geo, it, NULL, seed, src_bytes, err);
     c.keys = keys;
     c.nkeys = nkeys;
-    c.sampled = 1;
+    /* one range over every item is the whole launch, no sample */
+    c.sampled = !(nstarts == 1 && starts[0] == 0 && group_items >= it->items);
     for (size_t k = 0; k < nstarts && rc == BW_OK; k++) {
         int64_t end = starts[k] + group_items < it->items ? starts[k] + group_items : it->items;
         for (int64_t g0 = starts[k]; g0 < end && rc == BW_OK; g0 += per) {
@@ -398,14 +372,18 @@ bw_code bench_validate_copy_chunked(const model_geometry *geo, const bench_item 
                                     uint64_t src_bytes, bench_read_fn read_dst, void *ctx, uint8_t *buf,
                                     uint64_t buf_bytes, bw_error *err)
 {
-    return check_chunked(geo, it, seed, src_bytes, NULL, 0, read_dst, ctx, buf, buf_bytes, err);
+    const int64_t whole = 0;
+    return check_sampled(geo, it, seed, src_bytes, NULL, 0, &whole, 1, it->items, read_dst, ctx, buf, buf_bytes,
+                         err);
 }
 
 bw_code bench_validate_read_chunked(const model_geometry *geo, const bench_item *it, uint64_t seed,
                                     uint64_t src_bytes, const uint8_t *keys, int nkeys, bench_read_fn read_dst,
                                     void *ctx, uint8_t *buf, uint64_t buf_bytes, bw_error *err)
 {
-    return check_chunked(geo, it, seed, src_bytes, keys, nkeys, read_dst, ctx, buf, buf_bytes, err);
+    const int64_t whole = 0;
+    return check_sampled(geo, it, seed, src_bytes, keys, nkeys, &whole, 1, it->items, read_dst, ctx, buf, buf_bytes,
+                         err);
 }
 
 /* The active work-item nearest to g in its warp, searching up from g's
