@@ -1,5 +1,7 @@
 #include "bench_probe.h"
 
+#include "bw_hook.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@ typedef struct probe {
 
 static void progress(probe *p, const char *phase, double f)
 {
+    bw_hook_phase(phase); /* test builds only: a signal as this phase begins */
     p->phase = phase;
     if (p->o->progress)
         p->o->progress(p->o->progress_ctx, phase, f);
