@@ -32,18 +32,25 @@ typedef struct run {
     char *journal; /* the text of OUT.partial, or NULL */
 } run;
 
-/* bwlab run of three patterns on the CPU with faults, JSON to a file */
-static run run_with(const char *faults, const char *patterns)
+/* bwlab run on the CPU with faults and the options in opts (NULL-ended),
+ * JSON to a file; the file and the journal it left are read back */
+static run run_opts(const char *faults, const char *const *opts)
 {
     char *dir = tu_temp_dir();
     cr_assert_not_null(dir);
     char out[4200], env[512];
     snprintf(out, sizeof out, "%s/out.json", dir);
     snprintf(env, sizeof env, "BWLAB_TEST_FAULTS=%s", faults);
+    const char *argv[32] = { "run", "--device", "cpu" };
+    size_t n = 3;
+    for (size_t i = 0; opts[i] && n < 28; i++)
+        argv[n++] = opts[i];
+    argv[n++] = "--quiet";
+    argv[n++] = "--output";
+    argv[n++] = out;
+    argv[n] = NULL;
     run x;
-    x.r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", patterns, "--size", "4M", "--budget",
-                                    "0.3", "--no-roofline", "--quiet", "--output", out, NULL },
-                  (const char *[]){ env, NULL });
+    x.r = tu_exec(argv, (const char *[]){ env, NULL });
     char *text = NULL;
     x.doc = NULL;
     if (bw_file_read(out, &text, NULL, NULL) == BW_OK) {
@@ -58,6 +65,13 @@ static run run_with(const char *faults, const char *patterns)
     tu_rmdir(dir);
     free(dir);
     return x;
+}
+
+/* bwlab run of the patterns on the CPU with faults, small and without the roofline */
+static run run_with(const char *faults, const char *patterns)
+{
+    return run_opts(faults, (const char *[]){ "--pattern", patterns, "--size", "4M", "--budget", "0.3",
+                                              "--no-roofline", NULL });
 }
 
 static void run_free(run *x)
@@ -243,29 +257,8 @@ Test(faults, unmatched_entries_change_nothing, .timeout = 300)
 /* bwlab run with the short roofline (the default), patterns small */
 static run run_roofline_with(const char *faults)
 {
-    char *dir = tu_temp_dir();
-    cr_assert_not_null(dir);
-    char out[4200], env[512];
-    snprintf(out, sizeof out, "%s/out.json", dir);
-    snprintf(env, sizeof env, "BWLAB_TEST_FAULTS=%s", faults);
-    run x;
-    x.r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M",
-                                    "--budget", "0.3", "--quiet", "--output", out, NULL },
-                  (const char *[]){ env, NULL });
-    char *text = NULL;
-    x.doc = NULL;
-    if (bw_file_read(out, &text, NULL, NULL) == BW_OK) {
-        json_error_t je;
-        x.doc = json_loads(text, 0, &je);
-        cr_assert_not_null(x.doc, "%s: the results file is not JSON: %s", faults, je.text);
-    }
-    free(text);
-    snprintf(out, sizeof out, "%s/out.json.partial", dir);
-    if (bw_file_read(out, &x.journal, NULL, NULL) != BW_OK)
-        x.journal = NULL;
-    tu_rmdir(dir);
-    free(dir);
-    return x;
+    return run_opts(faults, (const char *[]){ "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "0.3",
+                                              NULL });
 }
 
 /* A signal as the run's roofline begins, and as its timing rounds begin:
