@@ -87,12 +87,13 @@ static json_t *first_run(json_t *doc)
     return run;
 }
 
-#define RUN_SEQ(...)                                                                                        \
+#define RUN_SEQ_AT(size, ...)                                                                               \
     (const char *[])                                                                                        \
     {                                                                                                       \
-        "run", "--device", "0", "--pattern", "seq", "--size", "8M", "--budget", "0.3", "--no-roofline", \
+        "run", "--device", "0", "--pattern", "seq", "--size", size, "--budget", "0.3", "--no-roofline",   \
             __VA_ARGS__, NULL                                                                               \
     }
+#define RUN_SEQ(...) RUN_SEQ_AT("8M", __VA_ARGS__)
 
 /* No profiling queue: the run still measures, by the host clock, and says
  * so; a wall-timed launch includes the launch overhead, so its bandwidth
@@ -101,7 +102,10 @@ Test(cli_fake_run, a_queue_without_profiling_is_timed_by_the_wall_clock, .timeou
 {
     fake f;
     fake_open(&f, "rusticl-no-profiling.json");
-    tu_result r = run_fake(&f, RUN_SEQ("--format", "json"));
+    /* A wall-timed launch must last 10x the measured launch overhead, which
+     * was 84 us on one CI guest: 8M (16 MB copied, 0.6 ms) fell under that
+     * floor, so this test moves 128 MB (several ms on any CPU). */
+    tu_result r = run_fake(&f, RUN_SEQ_AT("64M", "--format", "json"));
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *doc = json_of(&r);
     json_t *res = first_result(doc);
@@ -119,7 +123,7 @@ Test(cli_fake_run, a_queue_without_profiling_is_timed_by_the_wall_clock, .timeou
                   num(res, "effective_gbs"), bytes / overhead);
     json_decref(doc);
     tu_result_free(&r);
-    r = run_fake(&f, RUN_SEQ("--format", "table"));
+    r = run_fake(&f, RUN_SEQ_AT("64M", "--format", "table"));
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(strstr(r.out, "host clock around clFinish"), "%s", r.out);
     cr_expect(strstr(r.out, "launch overhead"), "%s", r.out);
