@@ -1272,7 +1272,7 @@ Test(bench, twin_of_a_run, .timeout = 300)
     dev d = open_dev();
     const char *specs[] = { "seq" };
     bench_plan *p = plan_of(&d, specs, 1, NULL, 0, 64u << 20);
-    /* a known cache, whatever the device reports: 2N x 8 B <= 8 MiB */
+    /* a known cache, whatever the device reports: 2N x per_item B <= 8 MiB */
     p->cache_bytes = 32u << 20;
     bench_kernels *k = kernels(NULL);
     bench_settings s = validating_settings();
@@ -1282,7 +1282,11 @@ Test(bench, twin_of_a_run, .timeout = 300)
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s", bw_error_text(&err));
     cr_assert_eq(res[0].status, BENCH_OK, "%s", res[0].failure ? res[0].failure : "");
-    int64_t want = (int64_t)(8u << 20) / 16 / p->items[0].local_size * p->items[0].local_size;
+    /* the slice is sized by modeled instruction bytes: a warp of W lanes
+     * loads and stores 4W B, ceil(4W / sector) sectors each way */
+    int64_t W = p->geo.lanes, sector = p->geo.sector;
+    int64_t per_item = 2 * ((4 * W + sector - 1) / sector) * sector / W;
+    int64_t want = (int64_t)(8u << 20) / 2 / per_item / p->items[0].local_size * p->items[0].local_size;
     cr_expect_eq(res[0].twin_items, want, "%lld", (long long)res[0].twin_items);
     cr_expect(res[0].twin_ns > 0 && res[0].twin_cold_ns > 0, "%g %g", res[0].twin_ns, res[0].twin_cold_ns);
     cr_expect_float_eq(res[0].twin_ratio, res[0].twin_ns / res[0].event.min, 1e-12);

@@ -629,7 +629,8 @@ Test(cli_run, bank_patterns, .timeout = 300)
     tu_result_free(&r);
 }
 
-/* Transposes on the CPU device (W = 16, no banks): --size 4M makes a 1024 x
+/* Transposes on the CPU device (no banks; W is the device's preferred float
+ * vector width: 16 with AVX-512, 8 with AVX2): --size 4M makes a 1024 x
  * 1024 matrix of floats (1024^2 x 4 B = 4 MiB), every version validated
  * against the host's transpose, transpose:version=copy added as their
  * reference; the store expressions say which stores are strided. */
@@ -642,14 +643,23 @@ Test(cli_run, transpose_patterns, .timeout = 300)
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *d = parse(r.out);
     cr_assert_eq(json_array_size(json_object_get(d, "results")), 4, "copy added");
+    json_t *prof = json_object_get(json_array_get(json_object_get(d, "runs"), 0), "profile");
+    long long W = json_integer_value(json_object_get(prof, "lanes"));
+    long long sector = json_integer_value(json_object_get(prof, "sector_bytes"));
+    cr_assert(W >= 4 && W <= 32 && 1024 % W == 0 && W * W <= 1024, "W = %lld", W);
     const char *specs[] = { "transpose:version=naive,n=1024", "transpose:version=tiled,n=1024",
                             "transpose:version=padded,n=1024", "transpose:version=copy,n=1024" };
     const char *versions[] = { "naive", "tiled", "padded", "copy" };
     /* lane t of warp 0 stores at: naive out[t*1024] (strided); tiled and
-     * padded out[t] of the tile's row; copy out[t] */
-    const char *stores[] = { "4 * (g % 1024 * 1024 + g / 1024)",
-                             "4 * ((g / 256 % 64 * 16 + g % 256 / 16) * 1024 + g / 256 / 64 * 16 + g % 16)",
-                             "4 * ((g / 256 % 64 * 16 + g % 256 / 16) * 1024 + g / 256 / 64 * 16 + g % 16)", "4 * g" };
+     * padded out[t] of the tile's row (a W x W tile, 1024/W tiles a row);
+     * copy out[t] */
+    char tiled[160];
+    snprintf(tiled, sizeof tiled, "4 * ((g / %lld %% %lld * %lld + g %% %lld / %lld) * 1024 + g / %lld / %lld * %lld + g %% %lld)",
+             W * W, 1024 / W, W, W * W, W, W * W, 1024 / W, W, W);
+    const char *stores[] = { "4 * (g % 1024 * 1024 + g / 1024)", tiled, tiled, "4 * g" };
+    /* the tiled versions' work-groups are one W x W tile; naive and copy
+     * run at the plan's 256 */
+    const long long locals[] = { 256, W * W, W * W, 256 };
     for (size_t i = 0; i < 4; i++) {
         json_t *b = result_for(d, specs[i]);
         cr_assert_not_null(b, "%s", specs[i]);
@@ -661,7 +671,7 @@ Test(cli_run, transpose_patterns, .timeout = 300)
         cr_expect_eq(json_integer_value(json_object_get(b, "n")), 1024);
         cr_expect_str_eq(json_string_value(json_object_get(b, "n_from")), "working set");
         cr_expect_eq(json_integer_value(json_object_get(b, "items")), 1024 * 1024);
-        cr_expect_eq(json_integer_value(json_object_get(b, "local_size")), 256, "16 x 16 (W = 16), or the plan's 256");
+        cr_expect_eq(json_integer_value(json_object_get(b, "local_size")), locals[i], "%s: W = %lld", specs[i], W);
         cr_expect_str_eq(json_string_value(json_object_get(b, "store_expression")), stores[i], "%s", specs[i]);
         cr_expect(json_is_null(json_object_get(b, "conflict_ways")), "%s: no banks on the cpu profile", specs[i]);
         cr_expect_str_eq(json_string_value(json_object_get(b, "reference")), "transpose:version=copy,n=1024");
@@ -673,18 +683,19 @@ Test(cli_run, transpose_patterns, .timeout = 300)
         cr_expect_str_eq(json_string_value(json_object_get(b, "twin_reason")),
                          "no twin: a transpose covers its whole matrix");
     }
-    /* the tiles: 16 x 16, pitch 16 and 17; none for naive and copy */
-    cr_expect_eq(json_integer_value(json_object_get(result_for(d, specs[1]), "tile_pitch")), 16);
-    cr_expect_eq(json_integer_value(json_object_get(result_for(d, specs[2]), "tile_pitch")), 17);
+    /* the tiles: W x W, pitch W and W + 1; none for naive and copy */
+    cr_expect_eq(json_integer_value(json_object_get(result_for(d, specs[1]), "tile_pitch")), W);
+    cr_expect_eq(json_integer_value(json_object_get(result_for(d, specs[2]), "tile_pitch")), W + 1);
     cr_expect(json_is_null(json_object_get(result_for(d, specs[0]), "tile")));
-    /* naive's stores: lane t at out[t*1024], 4096 B apart, one 64-byte
-     * sector each: 16 per warp for 1 sector's worth; its loads are
-     * coalesced, 1 sector (modeled, instruction model) */
+    /* naive's stores: lane t at out[t*1024], 4096 B apart, one sector
+     * each; its loads are coalesced: a warp's W x 4 B are whole sectors
+     * (or share one), 1024^2 / W warps (modeled, instruction model) */
+    long long per_warp = 4 * W >= sector ? 4 * W / sector : 1;
     json_t *nm = json_object_get(result_for(d, specs[0]), "model");
     cr_expect_eq(json_integer_value(json_object_get(json_object_get(nm, "stores"), "instruction_sectors")),
                  1024 * 1024);
     cr_expect_eq(json_integer_value(json_object_get(json_object_get(nm, "loads"), "instruction_sectors")),
-                 1024 * 1024 / 16);
+                 1024 * 1024 / W * per_warp, "W = %lld, sector %lld", W, sector);
     cr_expect_float_eq(rel(d, "transpose:version=copy,n=1024"), 1.0, 1e-12);
     json_decref(d);
     tu_result_free(&r);

@@ -40,7 +40,7 @@ mv got/compare.json.tmp got/compare.json
 # shellcheck disable=SC2086
 case_ compare.baseline compare $inputs --baseline h100
 # shellcheck disable=SC2086
-case_ compare.mode-copy.md compare $inputs --mode copy --format md
+case_ compare.md.mode-copy compare $inputs --mode copy --format md
 # the report's HTML, with its one moment of writing masked
 # shellcheck disable=SC2086
 case_ report.html.log report $inputs --output report.html
