@@ -575,6 +575,162 @@ static bw_code unknown_key(const model_pattern_family *f, const char *key, bw_er
     return rc;
 }
 
+/* one rule with the list splitter: an empty item after the ':' is an
+ * error, with its column in spec (copy is spec's copy, item inside it) */
+static bw_code check_items(const char *spec, const char *copy, const char *item, bw_error *err)
+{
+    if (!*item)
+        return bw_error_set(err, BW_E_USAGE, "pattern '%s': nothing after ':' (expected key=value)", spec);
+    for (const char *c = item;; c++) {
+        if (*c == ',' && (c == item || c[-1] == ',' || c[1] == '\0')) {
+            size_t col = (size_t)(c - copy) + 1 + (c[1] == '\0' && c != item && c[-1] != ',');
+            return bw_error_set(err, BW_E_USAGE, "pattern '%s': empty item at column %zu (expected key=value)",
+                                spec, col);
+        }
+        if (!*c)
+            return BW_OK;
+    }
+}
+
+/* the value of one key=value item: a named value's index or a number,
+ * within the parameter's range (and elem's three sizes) */
+static bw_code param_value(const model_pattern_family *f, const model_pattern_param *def, const char *key,
+                           const char *text, uint64_t *val, bw_error *err)
+{
+    char what[96];
+    snprintf(what, sizeof what, "pattern '%s' parameter %s", f->name, key);
+    if (def->names) {
+        int64_t v = def->min;
+        while (def->names[v] && strcmp(def->names[v], text) != 0)
+            v++;
+        if (!def->names[v]) {
+            bw_buf allowed = BW_BUF_INIT;
+            for (int64_t k = def->min; def->names[k]; k++)
+                bw_buf_printf(&allowed, "%s%s", k > def->min ? ", " : "", def->names[k]);
+            bw_code rc = bw_error_set(err, BW_E_USAGE, "%s=%s: allowed %s", what, text, bw_buf_str(&allowed));
+            bw_buf_free(&allowed);
+            return rc;
+        }
+        *val = (uint64_t)v;
+    } else {
+        bw_code rc = bw_parse_u64(text, what, val, err);
+        if (rc != BW_OK)
+            return rc;
+    }
+    if (def == &elem_param && *val != 4 && *val != 8 && *val != 16)
+        return bw_error_set(err, BW_E_RANGE, "%s=%s: elem must be 4, 8 or 16", what, text);
+    if ((int64_t)*val < def->min || *val > (uint64_t)def->max)
+        return bw_error_set(err, BW_E_RANGE, "%s=%s is out of range (%s: %lld..%lld)", what, text, def->meaning,
+                            (long long)def->min, (long long)def->max);
+    return BW_OK;
+}
+
+/* the key=value items after the ':' (item, inside copy), into p; *seen
+ * gets a bit per parameter given (MODEL_PATTERN_MAX_PARAMS: elem) */
+static bw_code parse_params(model_pattern *p, const char *spec, const char *copy, char *item, unsigned *seen,
+                            bw_error *err)
+{
+    const model_pattern_family *f = p->family;
+    bw_code rc = check_items(spec, copy, item, err);
+    char *save = NULL;
+    for (char *kv = strtok_r(item, ",", &save); rc == BW_OK && kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq || eq == kv)
+            return bw_error_set(err, BW_E_USAGE, "pattern '%s': '%s' is not key=value", spec, kv);
+        *eq = '\0';
+        const model_pattern_param *def = NULL;
+        int idx = -1;
+        for (int i = 0; i < f->nparams; i++)
+            if (!strcmp(f->params[i].key, kv)) {
+                def = &f->params[i];
+                idx = i;
+            }
+        if (!def && !strcmp(kv, "elem")) {
+            def = &elem_param;
+            idx = MODEL_PATTERN_MAX_PARAMS;
+        }
+        if (!def)
+            return unknown_key(f, kv, err);
+        if (*seen & (1u << idx))
+            return bw_error_set(err, BW_E_USAGE, "pattern '%s': parameter '%s' given twice", spec, kv);
+        *seen |= 1u << idx;
+        uint64_t val = 0;
+        if ((rc = param_value(f, def, kv, eq + 1, &val, err)) != BW_OK)
+            return rc;
+        if (def == &elem_param) {
+            p->elem = (int64_t)val;
+        } else {
+            p->params[idx] = (int64_t)val;
+            p->given |= 1u << idx;
+        }
+    }
+    return rc;
+}
+
+/* --elem beside the spec's own elem=: the override becomes the spec's
+ * elem=, so it obeys the same rule and the printed spec re-parses */
+static bw_code settle_elem(model_pattern *p, const char *spec, int64_t elem_override, unsigned seen, bw_error *err)
+{
+    if (elem_override > 0 && elem_override != 4 && elem_override != 8 && elem_override != 16)
+        return bw_error_set(err, BW_E_RANGE,
+                            "--elem %lld with pattern '%s': a pattern's elements are 4, 8 or 16 bytes "
+                            "(use --expr for other sizes)",
+                            (long long)elem_override, spec);
+    if (elem_override > 0 && p->elem > 0 && p->elem != elem_override)
+        return bw_error_set(err, BW_E_USAGE, "conflicting element sizes: --elem %lld but pattern '%s' says elem=%lld",
+                            (long long)elem_override, spec, (long long)p->elem);
+    if (p->elem == 0)
+        p->elem = elem_override > 0 ? elem_override : MODEL_PATTERN_DEFAULT_ELEM;
+    if (p->family->elem_fixed < 0 && (seen & (1u << MODEL_PATTERN_MAX_PARAMS)))
+        return bw_error_set(err, BW_E_USAGE, "pattern '%s': elem is set by the family's parameters, not given", spec);
+    return BW_OK;
+}
+
+/* the family's load (and store) expressions, built and parsed */
+static bw_code build_exprs(model_pattern *p, const char *spec, int64_t elem_override, bw_error *err)
+{
+    const model_pattern_family *f = p->family;
+    bw_buf x = BW_BUF_INIT;
+    bw_code rc = f->build(p, &x, err);
+    /* a family whose parameters set the element size (record: type) never
+     * drops --elem silently */
+    if (rc == BW_OK && f->elem_fixed < 0 && elem_override > 0 && p->elem != elem_override)
+        rc = bw_error_set(err, BW_E_USAGE,
+                          "--elem %lld with pattern '%s': its parameters set the element size (%lld bytes); "
+                          "drop --elem",
+                          (long long)elem_override, spec, (long long)p->elem);
+    if (rc == BW_OK && (rc = model_expr_parse(bw_buf_str(&x), &p->expr, err)) != BW_OK)
+        bw_error_prefix(err, "internal error in pattern '%s': ", spec);
+    if (rc == BW_OK && f->build_store) {
+        bw_buf_reset(&x);
+        if ((rc = f->build_store(p, &x, err)) == BW_OK &&
+            (rc = model_expr_parse(bw_buf_str(&x), &p->store, err)) != BW_OK)
+            bw_error_prefix(err, "internal error in pattern '%s' (store): ", spec);
+        if (rc == BW_OK && !(p->store_text = model_expr_to_string(p->store)))
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    bw_buf_free(&x);
+    return rc;
+}
+
+/* the canonical spec: every parameter in the family's order, elem only
+ * where it is not the default; NULL when out of memory */
+static char *canonical_spec(const model_pattern *p)
+{
+    const model_pattern_family *f = p->family;
+    bw_buf canon = BW_BUF_INIT;
+    bw_buf_puts(&canon, f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        if (f->params[i].names)
+            bw_buf_printf(&canon, "%c%s=%s", i ? ',' : ':', f->params[i].key, f->params[i].names[p->params[i]]);
+        else
+            bw_buf_printf(&canon, "%c%s=%lld", i ? ',' : ':', f->params[i].key, (long long)p->params[i]);
+    }
+    if (p->elem != MODEL_PATTERN_DEFAULT_ELEM && f->elem_fixed >= 0)
+        bw_buf_printf(&canon, "%celem=%lld", f->nparams ? ',' : ':', (long long)p->elem);
+    return bw_buf_steal(&canon);
+}
+
 bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, model_pattern **out,
                             bw_error *err)
 {
@@ -586,7 +742,6 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
                             MODEL_MAX_LANES);
     char *copy = strdup(spec);
     model_pattern *p = calloc(1, sizeof *p);
-    bw_buf x = BW_BUF_INIT, canon = BW_BUF_INIT;
     bw_code rc = BW_OK;
     if (!copy || !p) {
         rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
@@ -600,165 +755,29 @@ bw_code model_pattern_parse(const char *spec, int W, int64_t elem_override, mode
         rc = unknown_pattern(copy, err);
         goto fail;
     }
-    const model_pattern_family *f = p->family;
-    for (int i = 0; i < f->nparams; i++)
-        p->params[i] = f->params[i].def;
+    for (int i = 0; i < p->family->nparams; i++)
+        p->params[i] = p->family->params[i].def;
     p->elem = 0;
     p->lanes = W;
     unsigned seen = 0;
-    if (colon) {
-        char *save = NULL;
-        char *item = colon + 1;
-        if (!*item) {
-            rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': nothing after ':' (expected key=value)", spec);
-            goto fail;
-        }
-        /* one rule with the list splitter: an empty item is an error, with its column */
-        for (char *c = item; ; c++) {
-            if (*c == ',' && (c == item || c[-1] == ',' || c[1] == '\0')) {
-                size_t col = (size_t)(c - copy) + 1 + (c[1] == '\0' && c != item && c[-1] != ',');
-                rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': empty item at column %zu (expected key=value)",
-                                  spec, col);
-                goto fail;
-            }
-            if (!*c)
-                break;
-        }
-        for (char *kv = strtok_r(item, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(kv, '=');
-            if (!eq || eq == kv) {
-                rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': '%s' is not key=value", spec, kv);
-                goto fail;
-            }
-            *eq = '\0';
-            const model_pattern_param *def = NULL;
-            int idx = -1;
-            for (int i = 0; i < f->nparams; i++)
-                if (!strcmp(f->params[i].key, kv)) {
-                    def = &f->params[i];
-                    idx = i;
-                }
-            if (!def && !strcmp(kv, "elem")) {
-                def = &elem_param;
-                idx = MODEL_PATTERN_MAX_PARAMS;
-            }
-            if (!def) {
-                rc = unknown_key(f, kv, err);
-                goto fail;
-            }
-            if (seen & (1u << idx)) {
-                rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': parameter '%s' given twice", spec, kv);
-                goto fail;
-            }
-            seen |= 1u << idx;
-            char what[96];
-            snprintf(what, sizeof what, "pattern '%s' parameter %s", f->name, kv);
-            uint64_t val = 0;
-            if (def->names) {
-                int64_t v = def->min;
-                while (def->names[v] && strcmp(def->names[v], eq + 1) != 0)
-                    v++;
-                if (!def->names[v]) {
-                    bw_buf allowed = BW_BUF_INIT;
-                    for (int64_t k = def->min; def->names[k]; k++)
-                        bw_buf_printf(&allowed, "%s%s", k > def->min ? ", " : "", def->names[k]);
-                    rc = bw_error_set(err, BW_E_USAGE, "%s=%s: allowed %s", what, eq + 1, bw_buf_str(&allowed));
-                    bw_buf_free(&allowed);
-                    goto fail;
-                }
-                val = (uint64_t)v;
-            } else if ((rc = bw_parse_u64(eq + 1, what, &val, err)) != BW_OK)
-                goto fail;
-            if (def == &elem_param && val != 4 && val != 8 && val != 16) {
-                rc = bw_error_set(err, BW_E_RANGE, "%s=%s: elem must be 4, 8 or 16", what, eq + 1);
-                goto fail;
-            }
-            if ((int64_t)val < def->min || val > (uint64_t)def->max) {
-                rc = bw_error_set(err, BW_E_RANGE, "%s=%s is out of range (%s: %lld..%lld)", what,
-                                  eq + 1, def->meaning, (long long)def->min, (long long)def->max);
-                goto fail;
-            }
-            if (def == &elem_param) {
-                p->elem = (int64_t)val;
-            } else {
-                p->params[idx] = (int64_t)val;
-                p->given |= 1u << idx;
-            }
-        }
-    }
-    /* the override becomes the spec's elem=, so it obeys the same rule and
-     * the printed spec re-parses */
-    if (elem_override > 0 && elem_override != 4 && elem_override != 8 && elem_override != 16) {
-        rc = bw_error_set(err, BW_E_RANGE,
-                          "--elem %lld with pattern '%s': a pattern's elements are 4, 8 or 16 bytes "
-                          "(use --expr for other sizes)",
-                          (long long)elem_override, spec);
+    if (colon && (rc = parse_params(p, spec, copy, colon + 1, &seen, err)) != BW_OK)
         goto fail;
-    }
-    if (elem_override > 0 && p->elem > 0 && p->elem != elem_override) {
-        rc = bw_error_set(err, BW_E_USAGE,
-                          "conflicting element sizes: --elem %lld but pattern '%s' says elem=%lld",
-                          (long long)elem_override, spec, (long long)p->elem);
+    if ((rc = settle_elem(p, spec, elem_override, seen, err)) != BW_OK)
         goto fail;
-    }
-    if (p->elem == 0)
-        p->elem = elem_override > 0 ? elem_override : MODEL_PATTERN_DEFAULT_ELEM;
-    if (f->elem_fixed < 0 && (seen & (1u << MODEL_PATTERN_MAX_PARAMS))) {
-        rc = bw_error_set(err, BW_E_USAGE, "pattern '%s': elem is set by the family's parameters, not given", spec);
-        goto fail;
-    }
     p->active = model_lanes_all(p->lanes);
     p->loads = 1;
-    if ((rc = f->build(p, &x, err)) != BW_OK)
+    if ((rc = build_exprs(p, spec, elem_override, err)) != BW_OK)
         goto fail;
-    /* a family whose parameters set the element size (record: type) never
-     * drops --elem silently */
-    if (f->elem_fixed < 0 && elem_override > 0 && p->elem != elem_override) {
-        rc = bw_error_set(err, BW_E_USAGE,
-                          "--elem %lld with pattern '%s': its parameters set the element size (%lld bytes); "
-                          "drop --elem",
-                          (long long)elem_override, spec, (long long)p->elem);
-        goto fail;
-    }
-    if ((rc = model_expr_parse(bw_buf_str(&x), &p->expr, err)) != BW_OK) {
-        bw_error_prefix(err, "internal error in pattern '%s': ", spec);
-        goto fail;
-    }
-    if (f->build_store) {
-        bw_buf_reset(&x);
-        if ((rc = f->build_store(p, &x, err)) != BW_OK)
-            goto fail;
-        if ((rc = model_expr_parse(bw_buf_str(&x), &p->store, err)) != BW_OK) {
-            bw_error_prefix(err, "internal error in pattern '%s' (store): ", spec);
-            goto fail;
-        }
-        if (!(p->store_text = model_expr_to_string(p->store))) {
-            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
-            goto fail;
-        }
-    }
-    bw_buf_puts(&canon, f->name);
-    for (int i = 0; i < f->nparams; i++) {
-        if (f->params[i].names)
-            bw_buf_printf(&canon, "%c%s=%s", i ? ',' : ':', f->params[i].key, f->params[i].names[p->params[i]]);
-        else
-            bw_buf_printf(&canon, "%c%s=%lld", i ? ',' : ':', f->params[i].key, (long long)p->params[i]);
-    }
-    if (p->elem != MODEL_PATTERN_DEFAULT_ELEM && f->elem_fixed >= 0)
-        bw_buf_printf(&canon, "%celem=%lld", f->nparams ? ',' : ':', (long long)p->elem);
-    p->spec = bw_buf_steal(&canon);
+    p->spec = canonical_spec(p);
     p->expr_text = model_expr_to_string(p->expr);
     if (!p->spec || !p->expr_text) {
         rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
         goto fail;
     }
-    bw_buf_free(&x);
     free(copy);
     *out = p;
     return BW_OK;
 fail:
-    bw_buf_free(&x);
-    bw_buf_free(&canon);
     free(copy);
     model_pattern_free(p);
     return rc;
