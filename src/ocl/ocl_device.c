@@ -287,24 +287,12 @@ static int popcount3(unsigned m)
     return (int)(m & 1u) + (int)((m >> 1) & 1u) + (int)((m >> 2) & 1u);
 }
 
-/* Picks the profile, applies its *_from queries and writes profile_why. */
-static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id plat,
-                            cl_device_id dev, const model_profiles *profiles, bw_error *err)
+/* The profile's *_from queries, answered by the device: val[f] and the
+ * bit f of the returned mask for each field (0 lanes, 1 sector, 2 line)
+ * the device gave a usable value for. */
+static unsigned query_fields(const model_profile *prof, const char *const from[3], ocl_device_info *d,
+                             cl_platform_id plat, cl_device_id dev, uint64_t val[3])
 {
-    static const char *const field_names[3] = { "lanes", "sector", "line" };
-    char why[512];
-    model_device_facts facts = { d->vendor, d->name, d->type_name, d->board_name };
-    const model_profile *prof = model_profiles_match(profiles, &facts, why, sizeof why);
-    bw_buf b = BW_BUF_INIT;
-    if (prof) {
-        bw_buf_puts(&b, why);
-    } else {
-        prof = model_profiles_at(profiles, model_profiles_count(profiles) - 1);
-        bw_buf_printf(&b, "no profile matched, the last one ('%s') is used", prof->name);
-    }
-
-    const char *from[3] = { prof->lanes_from, prof->sector_from, prof->line_from };
-    uint64_t val[3] = { 0, 0, 0 };
     unsigned avail = 0;
     size_t wg = SIZE_MAX;
     for (int f = 0; f < 3; f++) {
@@ -315,29 +303,35 @@ static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id
         if (val[f] > 0 && val[f] <= limit)
             avail |= 1u << f;
     }
-    /* the largest set of device values that still makes a valid geometry;
-     * sector and line usually come together, so try them jointly first */
-    unsigned used = 0;
-    int found = 0;
-    for (int want = popcount3(avail); want >= 0 && !found; want--) {
+    return avail;
+}
+
+/* the largest set of device values that still makes a valid geometry;
+ * sector and line usually come together, so try them jointly first */
+static unsigned usable_fields(const model_geometry *geo, unsigned avail, const uint64_t val[3])
+{
+    for (int want = popcount3(avail); want >= 0; want--)
         for (unsigned m = 8; m-- > 0;) {
             if ((m & ~avail) || popcount3(m) != want)
                 continue;
-            model_geometry g = with_fields(prof->geo, m, val);
-            if (model_geometry_check(&g, NULL) == BW_OK) {
-                used = m;
-                found = 1;
-                break;
-            }
+            model_geometry g = with_fields(*geo, m, val);
+            if (model_geometry_check(&g, NULL) == BW_OK)
+                return m;
         }
-    }
-    d->geo = with_fields(prof->geo, used, val);
+    return 0;
+}
+
+/* "; lanes 8 from CL_..." for each queried field: used, kept (with why
+ * the device's value would not fit) or not available */
+static void fields_why(bw_buf *b, const model_profile *prof, const char *const from[3], const uint64_t val[3],
+                       unsigned avail, unsigned used)
+{
+    static const char *const field_names[3] = { "lanes", "sector", "line" };
     bw_error why_bad = BW_ERROR_INIT;
     if (avail != used) {
         model_geometry all = with_fields(prof->geo, avail, val);
         model_geometry_check(&all, &why_bad);
     }
-
     int done[3] = { 0, 0, 0 };
     const int64_t stored[3] = { prof->geo.lanes, prof->geo.sector, prof->geo.line };
     for (int f = 0; f < 3; f++) {
@@ -355,39 +349,65 @@ static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id
         done[f] = 1;
         if (pair)
             done[2] = 1;
-        bw_buf_puts(&b, "; ");
+        bw_buf_puts(b, "; ");
         if (used & bit)
-            bw_buf_printf(&b, "%s %llu%s from %s", what, (unsigned long long)val[f], unit, cl);
+            bw_buf_printf(b, "%s %llu%s from %s", what, (unsigned long long)val[f], unit, cl);
         else if (avail & bit)
-            bw_buf_printf(&b, "%s kept at %lld%s (%llu%s from %s would not fit: %s)", what,
+            bw_buf_printf(b, "%s kept at %lld%s (%llu%s from %s would not fit: %s)", what,
                           (long long)stored[f], unit, (unsigned long long)val[f], unit, cl,
                           bw_error_text(&why_bad));
         else
-            bw_buf_printf(&b, "%s kept at %lld%s (%s not available)", what,
+            bw_buf_printf(b, "%s kept at %lld%s (%s not available)", what,
                           (long long)stored[f], unit, cl);
     }
     bw_error_clear(&why_bad);
+}
 
-    /* Intel compilers pick SIMD8, 16 or 32 per kernel: say which listed
-     * size W is and whether a kernel can pin it */
-    if (prof->lanes_from && !strcmp(prof->lanes_from, "sub_group_sizes_intel")) {
-        if (used & 1u) {
-            bw_buf_puts(&b, val[0] == (uint64_t)prof->geo.lanes ? " (the profile's W is among the listed sizes"
-                                                              : " (the profile's W is not among the listed sizes");
-            for (size_t i = 0; i < d->n_sub_group_sizes_intel; i++)
-                bw_buf_printf(&b, "%s%zu", i ? ", " : " ", d->sub_group_sizes_intel[i]);
-            if (val[0] != (uint64_t)prof->geo.lanes)
-                bw_buf_printf(&b, "; %d would be, the nearest listed size is used",
-                              prof->geo.lanes);
-            bw_buf_puts(&b, ")");
-            if (has_extension(d->extensions, "cl_intel_required_subgroup_size")) {
-                d->reqd_sub_group_size = (uint32_t)val[0];
-                bw_buf_puts(&b, "; kernels can require it (cl_intel_required_subgroup_size)");
-            }
-        } else {
-            bw_buf_puts(&b, "; the compiler picks the sub-group size per kernel");
-        }
+/* Intel compilers pick SIMD8, 16 or 32 per kernel: say which listed size
+ * W is and whether a kernel can pin it (then d->reqd_sub_group_size) */
+static void intel_sub_group_why(bw_buf *b, const model_profile *prof, ocl_device_info *d, unsigned used,
+                                const uint64_t val[3])
+{
+    if (!prof->lanes_from || strcmp(prof->lanes_from, "sub_group_sizes_intel"))
+        return;
+    if (!(used & 1u)) {
+        bw_buf_puts(b, "; the compiler picks the sub-group size per kernel");
+        return;
     }
+    bw_buf_puts(b, val[0] == (uint64_t)prof->geo.lanes ? " (the profile's W is among the listed sizes"
+                                                      : " (the profile's W is not among the listed sizes");
+    for (size_t i = 0; i < d->n_sub_group_sizes_intel; i++)
+        bw_buf_printf(b, "%s%zu", i ? ", " : " ", d->sub_group_sizes_intel[i]);
+    if (val[0] != (uint64_t)prof->geo.lanes)
+        bw_buf_printf(b, "; %d would be, the nearest listed size is used", prof->geo.lanes);
+    bw_buf_puts(b, ")");
+    if (has_extension(d->extensions, "cl_intel_required_subgroup_size")) {
+        d->reqd_sub_group_size = (uint32_t)val[0];
+        bw_buf_puts(b, "; kernels can require it (cl_intel_required_subgroup_size)");
+    }
+}
+
+/* Picks the profile, applies its *_from queries and writes profile_why. */
+static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id plat,
+                            cl_device_id dev, const model_profiles *profiles, bw_error *err)
+{
+    char why[512];
+    model_device_facts facts = { d->vendor, d->name, d->type_name, d->board_name };
+    const model_profile *prof = model_profiles_match(profiles, &facts, why, sizeof why);
+    bw_buf b = BW_BUF_INIT;
+    if (prof) {
+        bw_buf_puts(&b, why);
+    } else {
+        prof = model_profiles_at(profiles, model_profiles_count(profiles) - 1);
+        bw_buf_printf(&b, "no profile matched, the last one ('%s') is used", prof->name);
+    }
+    const char *const from[3] = { prof->lanes_from, prof->sector_from, prof->line_from };
+    uint64_t val[3] = { 0, 0, 0 };
+    unsigned avail = query_fields(prof, from, d, plat, dev, val);
+    unsigned used = usable_fields(&prof->geo, avail, val);
+    d->geo = with_fields(prof->geo, used, val);
+    fields_why(&b, prof, from, val, avail, used);
+    intel_sub_group_why(&b, prof, d, used, val);
 
     /* copies: the caller may free the profiles before the platforms */
     char *s = bw_buf_steal(&b);
@@ -400,24 +420,16 @@ static bw_code pick_profile(ocl_platforms *p, ocl_device_info *d, cl_platform_id
     return BW_OK;
 }
 
-/* Fills d from the device's queries (see ocl_device_info for what is
- * required) and picks the profile of a usable device. Fails only when out
- * of memory. */
-static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform_id plat,
-                               cl_device_id dev, const model_profiles *profiles, bw_error *err)
-{
-    dquery q = { p, dev, BW_BUF_INIT, BW_BUF_INIT, 0 };
-    bw_code rc = BW_OK;
-    cl_device_type type = 0;
-    cl_uint u = 0;
-    cl_ulong ul = 0;
-    size_t sz = 0;
-    cl_device_local_mem_type lmt = CL_NONE;
-
 #define REQ 1
 #define OPT 0
-#define DSTR(param, req, field) dstr(&q, param, #param, req, &d->field)
-#define DVAL(param, req, var) dval(&q, param, #param, req, &(var), sizeof(var))
+#define DSTR(param, req, field) dstr(q, param, #param, req, &d->field)
+#define DVAL(param, req, var) dval(q, param, #param, req, &(var), sizeof(var))
+
+/* the strings and the type */
+static void query_identity(dquery *q, ocl_device_info *d)
+{
+    cl_device_type type = 0;
+    cl_uint u = 0;
     if (DSTR(CL_DEVICE_NAME, REQ, name) != 0)
         d->name = "(name unknown)";
     DSTR(CL_DEVICE_VENDOR, OPT, vendor);
@@ -429,8 +441,8 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
         int v10 = !strncmp(d->device_version, "OpenCL 1.0", 10);
         d->opencl_c_version = v10 ? "OpenCL C 1.0" : "unknown";
         /* continues the failure just noted */
-        bw_buf_puts(&q.notes, v10 ? ", so OpenCL C 1.0 (an OpenCL 1.0 device)"
-                                  : ", so the OpenCL C version is unknown");
+        bw_buf_puts(&q->notes, v10 ? ", so OpenCL C 1.0 (an OpenCL 1.0 device)"
+                                   : ", so the OpenCL C version is unknown");
     }
     DSTR(CL_DEVICE_EXTENSIONS, OPT, extensions);
     DVAL(CL_DEVICE_VENDOR_ID, OPT, u);
@@ -445,15 +457,24 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
         d->type = OCL_TYPE_ACCELERATOR, d->type_name = "accelerator";
     else
         d->type = OCL_TYPE_OTHER, d->type_name = "other";
+}
+
+/* the sizes and limits; a required one that is 0 makes the device broken */
+static void query_limits(dquery *q, ocl_device_info *d)
+{
+    cl_uint u = 0;
+    cl_ulong ul = 0;
+    size_t sz = 0;
+    cl_device_local_mem_type lmt = CL_NONE;
     DVAL(CL_DEVICE_MAX_COMPUTE_UNITS, OPT, u);
     d->compute_units = u;
     DVAL(CL_DEVICE_MAX_CLOCK_FREQUENCY, OPT, u);
     d->clock_mhz = u;
     if (DVAL(CL_DEVICE_GLOBAL_MEM_SIZE, REQ, ul) == 0 && ul == 0)
-        bw_buf_printf(&q.broken, "%sCL_DEVICE_GLOBAL_MEM_SIZE is 0", q.broken.len ? "; " : "");
+        bw_buf_printf(&q->broken, "%sCL_DEVICE_GLOBAL_MEM_SIZE is 0", q->broken.len ? "; " : "");
     d->global_mem_bytes = ul;
     if (DVAL(CL_DEVICE_MAX_MEM_ALLOC_SIZE, REQ, ul) == 0 && ul == 0)
-        bw_buf_printf(&q.broken, "%sCL_DEVICE_MAX_MEM_ALLOC_SIZE is 0", q.broken.len ? "; " : "");
+        bw_buf_printf(&q->broken, "%sCL_DEVICE_MAX_MEM_ALLOC_SIZE is 0", q->broken.len ? "; " : "");
     d->max_alloc_bytes = ul;
     DVAL(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, OPT, ul);
     d->global_cache_bytes = ul;
@@ -464,7 +485,7 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
     DVAL(CL_DEVICE_LOCAL_MEM_SIZE, OPT, ul);
     d->local_mem_bytes = ul;
     if (DVAL(CL_DEVICE_MAX_WORK_GROUP_SIZE, REQ, sz) == 0 && sz == 0)
-        bw_buf_printf(&q.broken, "%sCL_DEVICE_MAX_WORK_GROUP_SIZE is 0", q.broken.len ? "; " : "");
+        bw_buf_printf(&q->broken, "%sCL_DEVICE_MAX_WORK_GROUP_SIZE is 0", q->broken.len ? "; " : "");
     d->max_work_group_size = sz;
     DVAL(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, OPT, u);
     d->preferred_vector_width_float = u;
@@ -476,23 +497,28 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
      * driver that does not answer leaves it unknown, with no note */
     cl_bool unified = CL_FALSE;
     d->host_unified_memory =
-        clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) == CL_SUCCESS
+        clGetDeviceInfo(q->dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) == CL_SUCCESS
             ? (unified ? 1 : 0)
             : -1;
+    /* drivers that report a larger allocation than memory are known;
+     * the runner sizes by both, so the device stays usable */
+    if (d->max_alloc_bytes > d->global_mem_bytes && d->global_mem_bytes > 0)
+        bw_buf_printf(&q->notes, "%sCL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu B) is above "
+                      "CL_DEVICE_GLOBAL_MEM_SIZE (%llu B)", q->notes.len ? "; " : "",
+                      (unsigned long long)d->max_alloc_bytes,
+                      (unsigned long long)d->global_mem_bytes);
+}
 #undef DSTR
 #undef DVAL
 #undef REQ
 #undef OPT
-    /* drivers that report a larger allocation than memory are known;
-     * the runner sizes by both, so the device stays usable */
-    if (d->max_alloc_bytes > d->global_mem_bytes && d->global_mem_bytes > 0)
-        bw_buf_printf(&q.notes, "%sCL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu B) is above "
-                      "CL_DEVICE_GLOBAL_MEM_SIZE (%llu B)", q.notes.len ? "; " : "",
-                      (unsigned long long)d->max_alloc_bytes,
-                      (unsigned long long)d->global_mem_bytes);
 
-    /* Vendor queries only where the extension is advertised; a driver that
-     * advertises one and then fails the query is treated as not having it. */
+/* Vendor queries only where the extension is advertised; a driver that
+ * advertises one and then fails the query is treated as not having it. */
+static void query_vendor(dquery *q, ocl_device_info *d)
+{
+    cl_uint u = 0;
+    cl_device_id dev = q->dev;
     if (has_extension(d->extensions, "cl_nv_device_attribute_query") &&
         clGetDeviceInfo(dev, CL_DEVICE_WARP_SIZE_NV, sizeof u, &u, NULL) == CL_SUCCESS)
         d->warp_size_nv = u;
@@ -500,29 +526,41 @@ static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform
         if (clGetDeviceInfo(dev, CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof u, &u, NULL) == CL_SUCCESS)
             d->wavefront_width_amd = u;
         const char *board = NULL;
-        bw_buf ignored = q.notes;
-        q.notes = (bw_buf)BW_BUF_INIT;
-        if (dstr(&q, CL_DEVICE_BOARD_NAME_AMD, "CL_DEVICE_BOARD_NAME_AMD", 0, &board) == 0 && *board)
+        bw_buf ignored = q->notes;
+        q->notes = (bw_buf)BW_BUF_INIT;
+        if (dstr(q, CL_DEVICE_BOARD_NAME_AMD, "CL_DEVICE_BOARD_NAME_AMD", 0, &board) == 0 && *board)
             d->board_name = board;
-        bw_buf_free(&q.notes);
-        q.notes = ignored;
+        bw_buf_free(&q->notes);
+        q->notes = ignored;
     }
     if (has_extension(d->extensions, "cl_intel_required_subgroup_size")) {
         size_t bytes = 0;
         if (clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, NULL, &bytes) == CL_SUCCESS &&
             bytes >= sizeof(size_t)) {
             size_t *sizes = malloc(bytes);
-            if (!sizes || own(p, sizes) != 0) {
-                q.nomem = 1;
-                goto done;
+            if (!sizes || own(q->p, sizes) != 0) {
+                q->nomem = 1;
+                return;
             }
-            if (clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, bytes, sizes, NULL) ==
-                CL_SUCCESS) {
+            if (clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, bytes, sizes, NULL) == CL_SUCCESS) {
                 d->sub_group_sizes_intel = sizes;
                 d->n_sub_group_sizes_intel = bytes / sizeof(size_t);
             }
         }
     }
+}
+
+/* Fills d from the device's queries (see ocl_device_info for what is
+ * required) and picks the profile of a usable device. Fails only when out
+ * of memory. */
+static bw_code describe_device(ocl_platforms *p, ocl_device_info *d, cl_platform_id plat,
+                               cl_device_id dev, const model_profiles *profiles, bw_error *err)
+{
+    dquery q = { p, dev, BW_BUF_INIT, BW_BUF_INIT, 0 };
+    bw_code rc = BW_OK;
+    query_identity(&q, d);
+    query_limits(&q, d);
+    query_vendor(&q, d);
     if (q.nomem)
         goto done;
     if (q.notes.len && !(d->query_notes = own_str(p, bw_buf_str(&q.notes)))) {
