@@ -263,6 +263,77 @@ static rstat eval_bitwise(actx *c, model_expr_op op, aval x, int64_t k, aval *ou
     return split_at_start(c);
 }
 
+/* <, <=, >, >=, min and max of two affine values: split where the
+ * comparison changes over the warps, else one answer for all of them */
+static rstat eval_compare(actx *c, model_expr_op op, aval a, aval b, aval *out)
+{
+    i128 d0 = (i128)a.lo - b.lo, d1 = (i128)a.hi - b.hi;
+    model_expr_op cmp = op == MODEL_OP_MIN ? MODEL_OP_LT : op == MODEL_OP_MAX ? MODEL_OP_GT : op;
+    int p0 = cmp_zero(cmp, d0), p1 = cmp_zero(cmp, d1);
+    if (p0 != p1) {
+        key_fn k = { K_CMP, d0, d1, 1, cmp };
+        return split_where_changes(c, &k);
+    }
+    if (op == MODEL_OP_MIN || op == MODEL_OP_MAX) {
+        *out = p0 ? a : b;
+        return R_OK;
+    }
+    return constant(p0, out);
+}
+
+/* an operator applied to its evaluated operands (b = a for unary ones)
+ * over a range of warps */
+static rstat apply_op(actx *c, model_expr_op op, aval a, aval b, aval *out)
+{
+    rstat r;
+    int ta;
+    switch (op) {
+    case MODEL_OP_POS: *out = a; return R_OK;
+    case MODEL_OP_NEG: return finish(c, -(i128)a.lo, -(i128)a.hi, out);
+    case MODEL_OP_BITNOT:
+        out->lo = ~a.lo;
+        out->hi = ~a.hi;
+        return R_OK;
+    case MODEL_OP_NOT:
+        if ((r = truth(c, a.lo, a.hi, &ta)) != R_OK)
+            return r;
+        return constant(!ta, out);
+    case MODEL_OP_ADD: return finish(c, (i128)a.lo + b.lo, (i128)a.hi + b.hi, out);
+    case MODEL_OP_SUB: return finish(c, (i128)a.lo - b.lo, (i128)a.hi - b.hi, out);
+    case MODEL_OP_MUL:
+        if (is_const(a))
+            return finish(c, (i128)a.lo * b.lo, (i128)a.lo * b.hi, out);
+        if (is_const(b))
+            return finish(c, (i128)a.lo * b.lo, (i128)a.hi * b.lo, out);
+        return split_at_start(c); /* quadratic in w */
+    case MODEL_OP_DIV:
+    case MODEL_OP_MOD: return eval_divmod(c, op, a, b, out);
+    case MODEL_OP_SHL:
+    case MODEL_OP_SHR: return eval_shift(c, op, a, b, out);
+    case MODEL_OP_LT:
+    case MODEL_OP_LE:
+    case MODEL_OP_GT:
+    case MODEL_OP_GE:
+    case MODEL_OP_MIN:
+    case MODEL_OP_MAX: return eval_compare(c, op, a, b, out);
+    case MODEL_OP_EQ:
+    case MODEL_OP_NE:
+        if ((r = truth(c, (i128)a.lo - b.lo, (i128)a.hi - b.hi, &ta)) != R_OK)
+            return r;
+        return constant(op == MODEL_OP_NE ? ta : !ta, out);
+    case MODEL_OP_BAND:
+    case MODEL_OP_BOR:
+    case MODEL_OP_BXOR:
+        if (is_const(a))
+            return eval_bitwise(c, op, b, a.lo, out);
+        if (is_const(b))
+            return eval_bitwise(c, op, a, b.lo, out);
+        return split_at_start(c);
+    default:
+        return split_at_start(c);
+    }
+}
+
 static rstat eval(actx *c, int i, aval *out)
 {
     const model_expr_node *n = &c->nodes[i];
@@ -309,67 +380,7 @@ static rstat eval(actx *c, int i, aval *out)
         b = a;
     if (c->L == c->H || (is_const(a) && is_const(b)))
         return point_op(n->op, a, b, out);
-
-    switch (n->op) {
-    case MODEL_OP_POS: *out = a; return R_OK;
-    case MODEL_OP_NEG: return finish(c, -(i128)a.lo, -(i128)a.hi, out);
-    case MODEL_OP_BITNOT:
-        out->lo = ~a.lo;
-        out->hi = ~a.hi;
-        return R_OK;
-    case MODEL_OP_NOT:
-        if ((r = truth(c, a.lo, a.hi, &ta)) != R_OK)
-            return r;
-        return constant(!ta, out);
-    case MODEL_OP_ADD: return finish(c, (i128)a.lo + b.lo, (i128)a.hi + b.hi, out);
-    case MODEL_OP_SUB: return finish(c, (i128)a.lo - b.lo, (i128)a.hi - b.hi, out);
-    case MODEL_OP_MUL:
-        if (is_const(a))
-            return finish(c, (i128)a.lo * b.lo, (i128)a.lo * b.hi, out);
-        if (is_const(b))
-            return finish(c, (i128)a.lo * b.lo, (i128)a.hi * b.lo, out);
-        return split_at_start(c); /* quadratic in w */
-    case MODEL_OP_DIV:
-    case MODEL_OP_MOD: return eval_divmod(c, n->op, a, b, out);
-    case MODEL_OP_SHL:
-    case MODEL_OP_SHR: return eval_shift(c, n->op, a, b, out);
-    case MODEL_OP_LT:
-    case MODEL_OP_LE:
-    case MODEL_OP_GT:
-    case MODEL_OP_GE:
-    case MODEL_OP_MIN:
-    case MODEL_OP_MAX: {
-        i128 d0 = (i128)a.lo - b.lo, d1 = (i128)a.hi - b.hi;
-        model_expr_op cmp = n->op == MODEL_OP_MIN ? MODEL_OP_LT
-                            : n->op == MODEL_OP_MAX ? MODEL_OP_GT
-                                                    : n->op;
-        int p0 = cmp_zero(cmp, d0), p1 = cmp_zero(cmp, d1);
-        if (p0 != p1) {
-            key_fn k = { K_CMP, d0, d1, 1, cmp };
-            return split_where_changes(c, &k);
-        }
-        if (n->op == MODEL_OP_MIN || n->op == MODEL_OP_MAX) {
-            *out = p0 ? a : b;
-            return R_OK;
-        }
-        return constant(p0, out);
-    }
-    case MODEL_OP_EQ:
-    case MODEL_OP_NE:
-        if ((r = truth(c, (i128)a.lo - b.lo, (i128)a.hi - b.hi, &ta)) != R_OK)
-            return r;
-        return constant(n->op == MODEL_OP_NE ? ta : !ta, out);
-    case MODEL_OP_BAND:
-    case MODEL_OP_BOR:
-    case MODEL_OP_BXOR:
-        if (is_const(a))
-            return eval_bitwise(c, n->op, b, a.lo, out);
-        if (is_const(b))
-            return eval_bitwise(c, n->op, a, b.lo, out);
-        return split_at_start(c);
-    default:
-        return split_at_start(c);
-    }
+    return apply_op(c, n->op, a, b, out);
 }
 
 bw_code model_affine_segment(const model_expr *e, int W, const int *lanes, int nlanes,
