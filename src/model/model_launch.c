@@ -116,6 +116,25 @@ static bw_code add_piece(kind_state *ks, const piece *p)
 }
 
 /* pass 1: instruction-model sums by periods, and closed-form footprints */
+/* Byte-disjoint copies of warp w_lo (u0) shifted by k*D, in address
+ * order, share at most the unit where one ends and the next begins: the
+ * sectors and lines so shared among n copies, whose pattern repeats with
+ * period P. */
+static void shared_units(const walk_ctx *c, const model_unit_counts *u0, int64_t n, int64_t D, int64_t P,
+                         int64_t *shared_s, int64_t *shared_l)
+{
+    int64_t pmax = P < n - 1 ? P : n - 1;
+    for (int64_t k = 0; k < pmax; k++) {
+        int64_t weight = (n - 2 - k) / P + 1;
+        /* last byte of the lower copy, first byte of the upper one */
+        int64_t lower = D > 0 ? k : k + 1, upper = D > 0 ? k + 1 : k;
+        int64_t end_b = (int64_t)((i128)u0->max_byte + (i128)lower * D);
+        int64_t start_b = (int64_t)((i128)u0->min_addr + (i128)upper * D);
+        *shared_s += (udiv(c->ds, end_b) == udiv(c->ds, start_b)) * weight;
+        *shared_l += (udiv(c->dl, end_b) == udiv(c->dl, start_b)) * weight;
+    }
+}
+
 static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err)
 {
     walk_ctx *c = ctx;
@@ -199,19 +218,8 @@ static bw_code count_segment(void *ctx, const model_access_run *s, bw_error *err
             ks->needs_marking = 1; /* neighbouring warps overlap in bytes */
             return BW_OK;
         }
-        /* Byte-disjoint copies in address order share at most the unit where
-         * one ends and the next begins. */
         int64_t shared_s = 0, shared_l = 0;
-        int64_t pmax = P < n - 1 ? P : n - 1;
-        for (int64_t k = 0; k < pmax; k++) {
-            int64_t weight = (n - 2 - k) / P + 1;
-            /* last byte of the lower copy, first byte of the upper one */
-            int64_t lower = D > 0 ? k : k + 1, upper = D > 0 ? k + 1 : k;
-            int64_t end_b = (int64_t)((i128)u0.max_byte + (i128)lower * D);
-            int64_t start_b = (int64_t)((i128)u0.min_addr + (i128)upper * D);
-            shared_s += (udiv(c->ds, end_b) == udiv(c->ds, start_b)) * weight;
-            shared_l += (udiv(c->dl, end_b) == udiv(c->dl, start_b)) * weight;
-        }
+        shared_units(c, &u0, n, D, P, &shared_s, &shared_l);
         p.fp_s = sum_s - shared_s;
         p.fp_l = sum_l - shared_l;
     }
