@@ -150,7 +150,8 @@ static bw_code write_atomic(const char *path, const struct stat *old, const char
                             bw_error *err)
 {
     /* the rename would replace a file whatever its own permissions say:
-     * the caller must be one who could write it (issue 16). Opening it
+     * the caller must be one who could write it, or a read-only file
+     * would be replaced behind its owner's back. Opening it
      * for writing, without truncating, asks the kernel exactly that. */
     if (old) {
         int wfd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);

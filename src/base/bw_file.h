@@ -29,7 +29,8 @@ const char *bw_file_kind(unsigned mode);
  * NULL, "" or "-" (standard output). */
 int bw_file_same_output(const char *a, const char *b);
 
-/* Writes len bytes of data to `path`, replacing its content (issue 10):
+/* Writes len bytes of data to `path`, replacing its content, never half
+ * written (a run killed mid-write must leave the old file or the new one):
  *  - an existing regular file is replaced only when the caller could
  *    write it (open for writing, as `echo x > file` would): else BW_E_IO
  *    "cannot replace 'PATH': Permission denied (...)", and nothing changes;
