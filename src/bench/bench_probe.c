@@ -219,13 +219,14 @@ static uint64_t ladder_top(const probe *p)
     return top;
 }
 
-static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next, bw_error *err)
+/* bandwidth at one ladder size: on a CPU one work-item reads the set
+ * `reps` times; on a GPU the full device reads it, each work-item `loads`
+ * loads, together at least the whole set and 256 MiB */
+static bw_code point_bandwidth(probe *p, bench_probe_point *pt, uint64_t n, bw_error *err)
 {
-    bw_code rc = BW_OK;
-    uint64_t n = pt->bytes / 4;
+    bw_code rc;
     double ns = 0;
     if (p->r->is_cpu) {
-        /* bandwidth: one work-item on a CPU, the set read `reps` times */
         shape s = shape_of(p, n, 1);
         uint64_t per_launch = (uint64_t)s.per_item * s.global * 4;
         uint64_t target = (p->o->quick ? 8 : 32) * MIB;
@@ -235,18 +236,83 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
             (rc = time_fastest(p, p->k_read, s.global, s.local, &ns, err)) != BW_OK)
             return rc;
         pt->read_gbs = ns > 0 ? (double)per_launch * reps / ns : 0;
-    } else {
-        /* a full device at every size: each work-item `loads` loads,
-         * together at least the whole set and 256 MiB */
-        uint64_t local = p->gpu_local, global = p->gpu_items;
-        uint64_t want = n > 64 * MIB ? n : 64 * MIB; /* elements */
-        uint64_t loads = (want + global - 1) / global;
-        if ((rc = ocl_kernel_arg_u32(p->k_read_wrap, 2, (uint32_t)n, err)) != BW_OK ||
-            (rc = ocl_kernel_arg_u32(p->k_read_wrap, 3, (uint32_t)loads, err)) != BW_OK ||
-            (rc = time_fastest(p, p->k_read_wrap, global, local, &ns, err)) != BW_OK)
-            return rc;
-        pt->read_gbs = ns > 0 ? (double)(global * loads * 4) / ns : 0;
+        return BW_OK;
     }
+    uint64_t local = p->gpu_local, global = p->gpu_items;
+    uint64_t want = n > 64 * MIB ? n : 64 * MIB; /* elements */
+    uint64_t loads = (want + global - 1) / global;
+    if ((rc = ocl_kernel_arg_u32(p->k_read_wrap, 2, (uint32_t)n, err)) != BW_OK ||
+        (rc = ocl_kernel_arg_u32(p->k_read_wrap, 3, (uint32_t)loads, err)) != BW_OK ||
+        (rc = time_fastest(p, p->k_read_wrap, global, local, &ns, err)) != BW_OK)
+        return rc;
+    pt->read_gbs = ns > 0 ? (double)(global * loads * 4) / ns : 0;
+    return BW_OK;
+}
+
+/* validation: a marked chase of exactly n steps from element 0, for
+ * working sets up to 4 MiB (larger ones use the same kernel code); a
+ * wrong walk clears chase_valid with the reason */
+static bw_code check_marked_chase(probe *p, const bench_probe_point *pt, uint64_t n, bw_error *err)
+{
+    double ns = 0;
+    uint32_t *mark = calloc((size_t)n, 4);
+    if (!mark)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    uint32_t end = 0;
+    bw_code rc;
+    if ((rc = ocl_buffer_write(p->c, p->mark, 0, mark, n * 4, err)) == BW_OK &&
+        (rc = ocl_kernel_arg_u32(p->k_mark, 4, (uint32_t)n, err)) == BW_OK &&
+        (rc = launch(p, p->k_mark, 1, 1, &ns, err)) == BW_OK &&
+        (rc = ocl_buffer_read(p->c, p->mark, 0, mark, n * 4, err)) == BW_OK)
+        rc = ocl_buffer_read(p->c, p->out, 0, &end, 4, err);
+    if (rc == BW_OK) {
+        bw_error ve = BW_ERROR_INIT;
+        if (bench_probe_check_chase(mark, (size_t)n, end, 0, &ve) != BW_OK) {
+            p->r->chase_valid = 0;
+            char sz[32];
+            snprintf(sz, sizeof sz, "%llu KiB", (unsigned long long)(pt->bytes / KIB));
+            snprintf(p->r->chase_note, sizeof p->r->chase_note, "at %s: %s", sz, bw_error_text(&ve));
+        }
+        bw_error_clear(&ve);
+    }
+    free(mark);
+    return rc;
+}
+
+/* each of the cu parallel chases must end where the host's walk from its
+ * start does (the first 4 where walking them all would take long) */
+static bw_code check_parallel_chases(probe *p, bench_probe_point *pt, const uint32_t *host_next,
+                                     const uint32_t *starts, uint32_t cu, uint32_t steps, bw_error *err)
+{
+    uint32_t ends[1024], check = cu;
+    if ((uint64_t)cu * steps > ((uint64_t)1 << 22) && check > 4)
+        check = 4;
+    bw_code rc = ocl_buffer_read(p->c, p->out, 0, ends, check * 4, err);
+    if (rc != BW_OK)
+        return rc;
+    for (uint32_t w = 0; w < check; w++) {
+        uint32_t want = starts[w];
+        for (uint32_t i = 0; i < steps; i++)
+            want = host_next[want];
+        if (ends[w] != want) {
+            p->r->chase_valid = 0;
+            snprintf(p->r->chase_note, sizeof p->r->chase_note,
+                     "at %llu KiB: parallel chase %u of %u steps ended at element %u, the host's walk at %u",
+                     (unsigned long long)(pt->bytes / KIB), w, steps, ends[w], want);
+            pt->latency_ns = pt->latency_cu_ns = 0;
+            return BW_OK;
+        }
+    }
+    return BW_OK;
+}
+
+static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next, bw_error *err)
+{
+    uint64_t n = pt->bytes / 4;
+    double ns = 0;
+    bw_code rc = point_bandwidth(p, pt, n, err);
+    if (rc != BW_OK)
+        return rc;
     /* latency: a fresh cycle through n elements */
     bench_probe_cycle(host_next, (size_t)n, pt->bytes);
     if ((rc = ocl_buffer_write(p->c, p->next, 0, host_next, n * 4, err)) != BW_OK)
@@ -259,32 +325,8 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
         starts[i] = (uint32_t)((uint64_t)i * n / cu);
     if ((rc = ocl_buffer_write(p->c, p->starts, 0, starts, cu * 4, err)) != BW_OK)
         return rc;
-    /* validation: a marked chase of exactly n steps from element 0, for
-     * working sets up to 4 MiB (larger ones use the same kernel code) */
-    if (p->r->chase_valid && n <= MIB) {
-        uint32_t *mark = calloc((size_t)n, 4);
-        if (!mark)
-            return bw_error_set(err, BW_E_NOMEM, "out of memory");
-        uint32_t end = 0;
-        if ((rc = ocl_buffer_write(p->c, p->mark, 0, mark, n * 4, err)) == BW_OK &&
-            (rc = ocl_kernel_arg_u32(p->k_mark, 4, (uint32_t)n, err)) == BW_OK &&
-            (rc = launch(p, p->k_mark, 1, 1, &ns, err)) == BW_OK &&
-            (rc = ocl_buffer_read(p->c, p->mark, 0, mark, n * 4, err)) == BW_OK)
-            rc = ocl_buffer_read(p->c, p->out, 0, &end, 4, err);
-        if (rc == BW_OK) {
-            bw_error ve = BW_ERROR_INIT;
-            if (bench_probe_check_chase(mark, (size_t)n, end, 0, &ve) != BW_OK) {
-                p->r->chase_valid = 0;
-                char sz[32];
-                snprintf(sz, sizeof sz, "%llu KiB", (unsigned long long)(pt->bytes / KIB));
-                snprintf(p->r->chase_note, sizeof p->r->chase_note, "at %s: %s", sz, bw_error_text(&ve));
-            }
-            bw_error_clear(&ve);
-        }
-        free(mark);
-        if (rc != BW_OK)
-            return rc;
-    }
+    if (p->r->chase_valid && n <= MIB && (rc = check_marked_chase(p, pt, n, err)) != BW_OK)
+        return rc;
     if (!p->r->chase_valid)
         return BW_OK;
     uint32_t steps = pt->bytes <= MIB ? (1u << 19) : (1u << 17);
@@ -310,27 +352,7 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
     if ((rc = time_fastest(p, p->k_chase, cu, 1, &ns, err)) != BW_OK)
         return rc;
     pt->latency_cu_ns = ns / steps;
-    /* each parallel chase must end where the host's walk from its start
-     * does (the first 4 where walking them all would take long) */
-    uint32_t ends[1024], check = cu;
-    if ((uint64_t)cu * steps > ((uint64_t)1 << 22) && check > 4)
-        check = 4;
-    if ((rc = ocl_buffer_read(p->c, p->out, 0, ends, check * 4, err)) != BW_OK)
-        return rc;
-    for (uint32_t w = 0; w < check; w++) {
-        want = starts[w];
-        for (uint32_t i = 0; i < steps; i++)
-            want = host_next[want];
-        if (ends[w] != want) {
-            p->r->chase_valid = 0;
-            snprintf(p->r->chase_note, sizeof p->r->chase_note,
-                     "at %llu KiB: parallel chase %u of %u steps ended at element %u, the host's walk at %u",
-                     (unsigned long long)(pt->bytes / KIB), w, steps, ends[w], want);
-            pt->latency_ns = pt->latency_cu_ns = 0;
-            return BW_OK;
-        }
-    }
-    return BW_OK;
+    return check_parallel_chases(p, pt, host_next, starts, cu, steps, err);
 }
 
 void bench_probe_levels(bench_probe_result *r)
@@ -894,7 +916,8 @@ static bw_code kernel(ocl_program *prog, const char *name, ocl_kernel **k, bw_er
     return ocl_kernel_create(prog, name, k, err);
 }
 
-static bw_code setup(probe *p, bw_error *err)
+/* the probe's two programs and the kernels this device runs */
+static bw_code build_kernels(probe *p, bw_error *err)
 {
     char *src = NULL;
     bw_code rc = bench_kernel_source_load(p->o->kernel_dir, BENCH_PROBE_KERNEL_FILE, &src, &p->r->kernel_path, err);
@@ -931,8 +954,13 @@ static bw_code setup(probe *p, bw_error *err)
         rc = kernel(p->prog, "probe_lanes", &p->k_lanes, err);
     if (rc == BW_OK && !p->r->is_cpu && !strcmp(p->d->local_mem_type, "local"))
         rc = kernel(p->prog, "probe_banks", &p->k_banks, err);
-    if (rc != BW_OK)
-        return rc;
+    return rc;
+}
+
+/* the work-group and launch sizes, and the buffers they need */
+static bw_code size_buffers(probe *p, bw_error *err)
+{
+    bw_code rc = BW_OK;
     p->gpu_local = GPU_LOCAL;
     if (p->d->max_work_group_size && p->gpu_local > p->d->max_work_group_size)
         p->gpu_local = p->d->max_work_group_size;
@@ -964,6 +992,16 @@ static bw_code setup(probe *p, bw_error *err)
         (rc = ocl_buffer_create(p->c, top, "next", &p->next, err)) != BW_OK ||
         (rc = ocl_buffer_create(p->c, (cu > 1024 ? 1024 : cu) * 4, "starts", &p->starts, err)) != BW_OK ||
         (rc = ocl_buffer_create(p->c, MIB * 4, "mark", &p->mark, err)) != BW_OK)
+        return rc;
+    return BW_OK;
+}
+
+static bw_code setup(probe *p, bw_error *err)
+{
+    bw_code rc = build_kernels(p, err);
+    if (rc != BW_OK || p->o->transfers_only)
+        return rc;
+    if ((rc = size_buffers(p, err)) != BW_OK)
         return rc;
     /* pseudo-random source data, written in chunks before anything is timed */
     uint32_t *chunk = malloc(MIB * 4);
