@@ -200,6 +200,21 @@ static int brute_launch(const model_geometry *g, const model_expr *e, int64_t el
     }
     ref->footprint_sectors = distinct_units(all, nall, g->sector);
     ref->footprint_lines = distinct_units(all, nall, g->line);
+    /* as stores: the sectors whose distinct written bytes are fewer than S */
+    qsort(all, (size_t)nall, sizeof *all, cmp64);
+    int64_t in_sector = 0;
+    for (int64_t i = 0; i < nall; i++) {
+        if (i > 0 && all[i] == all[i - 1])
+            continue;
+        in_sector++;
+        int64_t next = i + 1; /* the next distinct byte */
+        while (next < nall && all[next] == all[i])
+            next++;
+        if (next == nall || fdiv(all[next], g->sector) != fdiv(all[i], g->sector)) {
+            ref->partial_sectors += in_sector < g->sector;
+            in_sector = 0;
+        }
+    }
     free(all);
     free(warp);
     return 0;
@@ -212,7 +227,7 @@ Test(model_launch, matches_brute_force)
         { 8, 64, 64, 0, 4 },    { 5, 8, 24, 0, 4 },     { 1, 4, 4, 0, 4 },
     };
     uint64_t st = 31337;
-    int compared = 0, errors = 0;
+    int compared = 0, errors = 0, partial_compared = 0;
     for (int i = 0; i < 1500; i++) {
         const model_geometry *g = &geos[tu_range(&st, 0, 5)];
         int64_t elem = (int64_t)1 << tu_range(&st, 0, 4);
@@ -249,6 +264,17 @@ Test(model_launch, matches_brute_force)
             cr_assert_eq(l.loads.footprint_sectors, ref.footprint_sectors, "%s W=%d S=%lld items=%lld elem=%lld",
                          s, g->lanes, (long long)g->sector, (long long)items, (long long)elem);
             cr_assert_eq(l.loads.footprint_lines, ref.footprint_lines, "%s", s);
+            cr_assert_eq(l.loads.partial_sectors, 0, "loads have no partial sectors");
+            /* the same addresses stored */
+            a.is_store = 1;
+            cr_assert_eq(model_launch_count(g, &a, 1, &l, &err), BW_OK, "%s: %s", s, bw_error_text(&err));
+            cr_assert_eq(l.stores.footprint_sectors, ref.footprint_sectors, "%s", s);
+            if (l.stores.partial_sectors >= 0) {
+                cr_assert_eq(l.stores.partial_sectors, ref.partial_sectors,
+                             "%s W=%d S=%lld items=%lld elem=%lld base=%lld", s, g->lanes, (long long)g->sector,
+                             (long long)items, (long long)elem, (long long)base);
+                partial_compared++;
+            }
             compared++;
         }
         bw_error_clear(&err);
@@ -256,6 +282,73 @@ Test(model_launch, matches_brute_force)
         bw_buf_free(&src);
     }
     cr_expect(compared > 1000, "compared %d, errors %d", compared, errors);
+    /* the rest span more bytes than the bitmap may mark */
+    cr_expect(partial_compared > 900, "partial sectors compared %d of %d", partial_compared, compared);
+}
+
+static model_traffic stores_of(const model_geometry *g, const char *src, int64_t elem, int64_t items,
+                               model_lanes act)
+{
+    return launch_of(g, src, elem, items, act, 0, 1).stores;
+}
+
+/* Partial sectors (docs/model.md), worked by hand: a sector the launch
+ * writes some but not all bytes of */
+Test(model_launch, partial_sectors_worked_examples)
+{
+    model_lanes all = model_lanes_all(32);
+    /* seq: every sector whole */
+    cr_expect_eq(stores_of(&nvidia, "4*g", 4, 1024, all).partial_sectors, 0);
+    /* offset:bytes=4, one warp: bytes 4..131 touch sectors 0..4 (5);
+     * sector 0 lacks bytes 0..3, sector 4 has only 128..131 */
+    model_traffic t = stores_of(&nvidia, "4*g + 4", 4, 32, all);
+    cr_expect_eq(t.footprint_sectors, 5);
+    cr_expect_eq(t.partial_sectors, 2);
+    /* the launch of 1024: warps abut, bytes 4..4099: only sector 0 and
+     * sector 128 (bytes 4096..4099) are partial, of 129 */
+    t = stores_of(&nvidia, "4*g + 4", 4, 1024, all);
+    cr_expect_eq(t.footprint_sectors, 129);
+    cr_expect_eq(t.partial_sectors, 2);
+    /* stride:s=2: 16 of each sector's 32 bytes, every one of 256 sectors */
+    t = stores_of(&nvidia, "8*g", 4, 1024, all);
+    cr_expect_eq(t.footprint_sectors, 256);
+    cr_expect_eq(t.partial_sectors, 256);
+    /* aos:struct=12,field=0: 4 bytes in every 12; no 32-byte sector whole */
+    t = stores_of(&nvidia, "12*g", 4, 1024, all);
+    cr_expect_eq(t.partial_sectors, t.footprint_sectors);
+    cr_expect_eq(t.footprint_sectors, 384, "bytes 0..12279: sectors 0..383, each holding a field");
+    /* masked: lanes 0..15 of each warp write the first 64 of its 128 bytes:
+     * two whole sectors a warp, none partial */
+    model_lanes half = model_lanes_first(32, 16);
+    t = stores_of(&nvidia, "4*g", 4, 1024, half);
+    cr_expect_eq(t.footprint_sectors, 64);
+    cr_expect_eq(t.partial_sectors, 0);
+    /* lane 3 off: bytes 12..15 of each warp's sector 0 unwritten */
+    model_lanes no3 = model_lanes_first(32, 0);
+    for (int l = 0; l < 32; l++)
+        if (l != 3)
+            model_lanes_set(&no3, l);
+    t = stores_of(&nvidia, "4*g", 4, 1024, no3);
+    cr_expect_eq(t.partial_sectors, 32, "one a warp, 32 warps");
+    /* lanes straddling sectors: 8-byte lanes at 4-byte steps overlap, the
+     * union is bytes 0..4099, so only the last sector (4096..4099) is partial */
+    t = stores_of(&nvidia, "4*g", 8, 1024, all);
+    cr_expect_eq(t.partial_sectors, 1);
+    /* broadcast: every lane writes bytes 0..3 of sector 0 */
+    t = stores_of(&nvidia, "0", 4, 1024, all);
+    cr_expect_eq(t.footprint_sectors, 1);
+    cr_expect_eq(t.partial_sectors, 1);
+    /* reverse: warps descend, abutting: whole */
+    cr_expect_eq(stores_of(&nvidia, "4*(1023 - g)", 4, 1024, all).partial_sectors, 0);
+    /* the cpu profile (W 16, 64-byte sectors): seq whole, offset:bytes=4
+     * two partial, stride:s=2 every sector */
+    const model_geometry cpu = { 16, 64, 64, 0, 4 };
+    model_lanes all16 = model_lanes_all(16);
+    cr_expect_eq(stores_of(&cpu, "4*g", 4, 1024, all16).partial_sectors, 0);
+    cr_expect_eq(stores_of(&cpu, "4*g + 4", 4, 1024, all16).partial_sectors, 2);
+    t = stores_of(&cpu, "8*g", 4, 1024, all16);
+    cr_expect_eq(t.footprint_sectors, 128);
+    cr_expect_eq(t.partial_sectors, 128);
 }
 
 /* issue 10, finding 3: no intermediate wraps; the reproducers against brute force */

@@ -5,6 +5,7 @@
 
 #include "model_affine.h"
 #include "model_arith.h"
+#include "model_partial.h"
 #include "model_warp.h"
 
 __extension__ typedef __int128 i128;
@@ -468,6 +469,9 @@ bw_code model_launch_count_bounded(const model_geometry *geo, const model_access
                       chain(ks->pieces, ks->np, 1, &ks->t->footprint_lines);
         if (!chained)
             rc = mark_kind(geo, acc, n, k, ks, max_work < 0 ? 0 : max_work, err);
+        if (rc == BW_OK && k == 1)
+            rc = model_partial_sectors(geo, acc, n, max_work < 0 ? 0 : max_work, ks->t->footprint_sectors,
+                                       &ks->t->partial_sectors, NULL, 0, err);
     }
     free(kinds[0].pieces);
     free(kinds[1].pieces);

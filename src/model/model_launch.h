@@ -31,6 +31,8 @@ typedef struct model_traffic {
     int64_t footprint_lines;
     int64_t sector_bytes;      /* S and L used */
     int64_t line_bytes;
+    int64_t partial_sectors;   /* stores: modeled footprint sectors the launch writes only in
+                                * part (model_partial), -1 when too irregular to count; loads: 0 */
 } model_traffic;
 
 typedef struct model_launch {
