@@ -207,6 +207,7 @@ static int brute_launch(const model_geometry *g, const model_expr *e, int64_t el
         if (i > 0 && all[i] == all[i - 1])
             continue;
         in_sector++;
+        ref->written_bytes++;
         int64_t next = i + 1; /* the next distinct byte */
         while (next < nall && all[next] == all[i])
             next++;
@@ -273,6 +274,7 @@ Test(model_launch, matches_brute_force)
                 cr_assert_eq(l.stores.partial_sectors, ref.partial_sectors,
                              "%s W=%d S=%lld items=%lld elem=%lld base=%lld", s, g->lanes, (long long)g->sector,
                              (long long)items, (long long)elem, (long long)base);
+                cr_assert_eq(l.stores.written_bytes, ref.written_bytes, "%s", s);
                 partial_compared++;
             }
             compared++;
@@ -334,10 +336,13 @@ Test(model_launch, partial_sectors_worked_examples)
      * union is bytes 0..4099, so only the last sector (4096..4099) is partial */
     t = stores_of(&nvidia, "4*g", 8, 1024, all);
     cr_expect_eq(t.partial_sectors, 1);
+    cr_expect_eq(t.written_bytes, 4100, "8192 bytes requested, 4100 distinct");
     /* broadcast: every lane writes bytes 0..3 of sector 0 */
     t = stores_of(&nvidia, "0", 4, 1024, all);
     cr_expect_eq(t.footprint_sectors, 1);
     cr_expect_eq(t.partial_sectors, 1);
+    cr_expect_eq(t.written_bytes, 4);
+    cr_expect_eq(stores_of(&nvidia, "8*g", 4, 1024, all).written_bytes, 4096, "one-to-one: every byte once");
     /* reverse: warps descend, abutting: whole */
     cr_expect_eq(stores_of(&nvidia, "4*(1023 - g)", 4, 1024, all).partial_sectors, 0);
     /* the cpu profile (W 16, 64-byte sectors): seq whole, offset:bytes=4

@@ -471,7 +471,7 @@ bw_code model_launch_count_bounded(const model_geometry *geo, const model_access
             rc = mark_kind(geo, acc, n, k, ks, max_work < 0 ? 0 : max_work, err);
         if (rc == BW_OK && k == 1)
             rc = model_partial_sectors(geo, acc, n, max_work < 0 ? 0 : max_work, ks->t->footprint_sectors,
-                                       &ks->t->partial_sectors, NULL, 0, err);
+                                       &ks->t->partial_sectors, &ks->t->written_bytes, NULL, 0, err);
     }
     free(kinds[0].pieces);
     free(kinds[1].pieces);

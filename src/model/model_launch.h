@@ -33,6 +33,8 @@ typedef struct model_traffic {
     int64_t line_bytes;
     int64_t partial_sectors;   /* stores: modeled footprint sectors the launch writes only in
                                 * part (model_partial), -1 when too irregular to count; loads: 0 */
+    int64_t written_bytes;     /* stores: bytes written, each once (below requested_bytes when
+                                * lanes share a byte), -1 when not counted; loads: 0 */
 } model_traffic;
 
 typedef struct model_launch {

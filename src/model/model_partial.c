@@ -20,6 +20,7 @@ typedef struct piece {
     iv first, last;
     int single; /* first and last are one interval */
     int64_t inner_full;
+    i128 bytes; /* written, each once */
 } piece;
 
 typedef struct pctx {
@@ -31,6 +32,7 @@ typedef struct pctx {
     i128 lo, hi;         /* bytes touched: [lo, hi) */
     int any;
     i128 marks;          /* bits the bitmap would set */
+    i128 bytes;          /* closed form: bytes written by the pieces, each once */
     /* marking */
     uint64_t *bits;
     i128 base;           /* byte of bit 0 */
@@ -125,7 +127,9 @@ static bw_code closed_form(pctx *c, const model_access_run *s, iv *X, int m, bw_
         c->irregular = 1;
         return BW_OK;
     }
-    piece p = { X[0], X[m - 1], 0, 0 };
+    piece p = { X[0], X[m - 1], 0, 0, 0 };
+    for (int j = 0; j < m; j++)
+        p.bytes += (X[j].b - X[j].a) * n; /* copies that abut or have gaps share no byte */
     i128 shift = (i128)D * (n - 1);
     p.last.a += shift;
     p.last.b += shift;
@@ -187,13 +191,16 @@ static int cmp_piece(const void *x, const void *y)
 }
 
 /* Whole sectors inside the pieces' union, intervals that abut across
- * pieces merged; 0 when two pieces overlap in bytes (irregular). */
-static int chain_full(piece *p, size_t np, int64_t S, int64_t *full)
+ * pieces merged, and the bytes written; 0 when two pieces overlap in bytes
+ * (irregular). */
+static int chain_full(piece *p, size_t np, int64_t S, int64_t *full, i128 *written)
 {
+    i128 bytes = 0;
     qsort(p, np, sizeof *p, cmp_piece);
     int64_t sum = 0;
     iv cur = p[0].first;
     for (size_t i = 0; i < np; i++) {
+        bytes += p[i].bytes;
         if (i > 0) {
             if (p[i].first.a < cur.b)
                 return 0;
@@ -210,6 +217,7 @@ static int chain_full(piece *p, size_t np, int64_t S, int64_t *full)
         }
     }
     *full = sum + full_in(cur.a, cur.b, S);
+    *written = bytes;
     return 1;
 }
 
@@ -257,7 +265,7 @@ static bw_code walk_stores(pctx *c, const model_access *acc, size_t n, model_acc
 /* every written byte marked, then the sectors counted that have some but
  * not all of their bytes set; -1 when the bitmap would be too large */
 static bw_code count_marked(pctx *c, const model_access *acc, size_t n, int64_t max_work, int64_t *partial,
-                            char *why, size_t nwhy, bw_error *err)
+                            int64_t *written, char *why, size_t nwhy, bw_error *err)
 {
     int64_t S = c->geo->sector;
     i128 first_s = floor_div(c->lo, S), last_s = floor_div(c->hi - 1, S);
@@ -269,6 +277,7 @@ static bw_code count_marked(pctx *c, const model_access *acc, size_t n, int64_t 
                  range > MODEL_PARTIAL_MAX_BITS ? "more than " : "",
                  (long long)(range > MODEL_PARTIAL_MAX_BITS ? MODEL_PARTIAL_MAX_BITS : range));
         *partial = -1;
+        *written = -1;
         return BW_OK;
     }
     c->base = first_s * S;
@@ -276,35 +285,42 @@ static bw_code count_marked(pctx *c, const model_access *acc, size_t n, int64_t 
     if (!c->bits)
         return bw_error_set(err, BW_E_NOMEM, "out of memory counting partial sectors");
     bw_code rc = walk_stores(c, acc, n, mark, err);
-    int64_t count = 0;
+    int64_t count = 0, bytes = 0;
     for (int64_t off = 0; rc == BW_OK && off < (int64_t)range; off += S) {
         int64_t set = bits_set(c->bits, off, S);
         count += set > 0 && set < S;
+        bytes += set;
     }
     free(c->bits);
     c->bits = NULL;
-    if (rc == BW_OK)
+    if (rc == BW_OK) {
         *partial = count;
+        *written = bytes;
+    }
     return rc;
 }
 
 bw_code model_partial_sectors(const model_geometry *geo, const model_access *acc, size_t n, int64_t max_work,
-                              int64_t footprint_sectors, int64_t *partial, char *why, size_t nwhy,
-                              bw_error *err)
+                              int64_t footprint_sectors, int64_t *partial, int64_t *written, char *why,
+                              size_t nwhy, bw_error *err)
 {
     pctx c;
     memset(&c, 0, sizeof c);
     c.geo = geo;
     *partial = 0;
+    *written = 0;
     if (why && nwhy)
         why[0] = '\0';
     bw_code rc = walk_stores(&c, acc, n, collect, err);
     int64_t full = 0;
+    i128 bytes = 0;
     if (rc == BW_OK && c.any) {
-        if (!c.irregular && c.np && chain_full(c.pieces, c.np, geo->sector, &full))
+        if (!c.irregular && c.np && chain_full(c.pieces, c.np, geo->sector, &full, &bytes)) {
             *partial = footprint_sectors - full;
-        else
-            rc = count_marked(&c, acc, n, max_work, partial, why, nwhy, err);
+            *written = bytes > INT64_MAX ? -1 : (int64_t)bytes;
+        } else {
+            rc = count_marked(&c, acc, n, max_work, partial, written, why, nwhy, err);
+        }
     }
     free(c.pieces);
     return rc;
