@@ -80,7 +80,7 @@ static const cli_command commands[] = {
       "                      or inferred: the device's own profile with the fields its cached\n"
       "                      'bwlab probe' found (unit, W, banks) in place; the output says which\n"
       "  --device SPEC       with --profile inferred: whose probe (default: the default device)\n"
-      "  --lanes W, --sector S, --line L, --banks N, --bank-width B   override one field\n"
+      "  --lanes W, --sector S, --line L, --banks N, --bank-width B  override one field\n"
       "Whole launch:\n"
       "  --launch, --items N  requested, instruction-model and footprint bytes of N work-items\n"
       "  --access KIND       count the access as a load (default) or a store\n"
@@ -92,8 +92,8 @@ static const cli_command commands[] = {
       cmd_model },
     { "run", "measure every pattern on an OpenCL device and set it beside the model",
       "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
-      "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
-      "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
+      "          [--size BYTES|auto] [--budget S] [--rse PCT] [--format table|csv|json|md] [--output FILE]\n"
+      "          [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
       "          [--access read|copy|both] [--no-roofline | --roofline-size BYTES|auto]\n"
       "          [--report FILE.html] [--profile inferred] [--transfers]",
       "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
