@@ -80,8 +80,8 @@ static int parse_args(const cli_command *self, int argc, char **argv, roofline_s
         case OPT_BUDGET:
             if (bw_parse_double(optarg, "--budget", &s->budget_s, &err) != BW_OK)
                 st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (!(s->budget_s > 0) || s->budget_s > 3600)
-                st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 3600)",
+            else if (!(s->budget_s > 0) || s->budget_s > 86400)
+                st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 86400)",
                                      optarg);
             break;
         default: return cli_option_error(self, c, argv);
