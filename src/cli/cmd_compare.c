@@ -2,57 +2,81 @@
  * directories read recursively, OUT.partial journals) and compare them:
  * a column per device, a row per pattern. Reads data only: no OpenCL call,
  * so it runs on a machine without OpenCL. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_option.h"
 #include "cli_report.h"
 #include "report_compare.h"
 #include "report_merge.h"
 
+#define COMPARE_FORMATS \
+    ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
+
+typedef struct compare_args {
+    cli_format format;
+    int format_given, html; /* html: the page 'bwlab report' writes, not a cli_format */
+    const char *output, *baseline, *mode;
+} compare_args;
+
+static int set_format(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    compare_args *a = field;
+    a->format_given = 1;
+    if (!strcmp(arg, "html"))
+        a->html = 1;
+    else if (cli_format_parse(arg, COMPARE_FORMATS, &a->format) != 0)
+        return cli_usage_error(self, "--format: '%s' is not one of table|md|csv|json|html", arg);
+    return 0;
+}
+
+static int set_mode(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    if (strcmp(arg, "read") != 0 && strcmp(arg, "copy") != 0)
+        return cli_usage_error(self, "--mode: '%s' is not read or copy", arg);
+    *(const char **)field = arg;
+    return 0;
+}
+
+const cli_option cmd_compare_options[] = {
+    { .name = "format", .metavar = "FORMAT", .values = "table|md|csv|json|html",
+      .help = "table (default), md (GitHub-flavoured Markdown), csv (one row per\n"
+              "pattern, device and mode), json (the merged data, docs/compare.md) or\n"
+              "html (written by 'bwlab report'); an --output name ending in .md, .csv,\n"
+              ".json or .html picks it too",
+      .set = set_format },
+    CLI_OPT_OUTPUT(compare_args, output, 0,
+                   "write there instead of standard output ('-'; never over an input: exit 2)"),
+    { .name = "baseline", .metavar = "DEVICE", .flags = CLI_OPT_NEWLINE,
+      .help = "add each device's speed relative to this device, per pattern (a part of\n"
+              "its label, name or vendor that names one device)",
+      .set = cli_set_string, .offset = offsetof(compare_args, baseline) },
+    { .name = "mode", .metavar = "MODE", .values = "read|copy",
+      .help = "read or copy: only that access mode's rows (default: both)",
+      .set = set_mode, .offset = offsetof(compare_args, mode) },
+    CLI_OPTION_END,
+};
+
 int cmd_compare(int argc, char **argv)
 {
     const cli_command *self = cli_find("compare");
-    static const struct option opts[] = {
-        { "format", required_argument, NULL, 'f' },   { "output", required_argument, NULL, 'o' },
-        { "baseline", required_argument, NULL, 'b' }, { "mode", required_argument, NULL, 'm' },
-        { 0 },
-    };
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) |
-                             (1u << CLI_FORMAT_MD);
-    cli_format fmt = CLI_FORMAT_TABLE;
-    int format_given = 0, html = 0;
-    const char *output = NULL, *baseline = NULL, *mode = NULL;
-    int c;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, opts, NULL);
-    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case 'f':
-            format_given = 1;
-            if (!strcmp(optarg, "html"))
-                html = 1;
-            else if (cli_format_parse(optarg, allowed, &fmt) != 0)
-                return cli_usage_error(self, "--format: '%s' is not one of table|md|csv|json|html", optarg);
-            break;
-        case 'o': output = optarg; break;
-        case 'b': baseline = optarg; break;
-        case 'm':
-            if (strcmp(optarg, "read") != 0 && strcmp(optarg, "copy") != 0)
-                return cli_usage_error(self, "--mode: '%s' is not read or copy", optarg);
-            mode = optarg;
-            break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
+    const unsigned allowed = COMPARE_FORMATS;
+    compare_args a = { CLI_FORMAT_TABLE, 0, 0, NULL, NULL, NULL };
+    int operands, st = cli_options_parse(self, argc, argv, &a, &operands);
+    if (st)
+        return st;
+    cli_format fmt = a.format;
+    int format_given = a.format_given, html = a.html;
+    const char *output = a.output, *baseline = a.baseline, *mode = a.mode;
     if (cli_output_path_check(self, "--output", output) != 0)
         return 2;
-    if (optind >= argc)
+    if (operands >= argc)
         return cli_usage_error(self, "no result files given (name bwlab run result files or directories of them)");
     if (!format_given && output) {
         const char *dot = strrchr(output, '.');
@@ -66,7 +90,7 @@ int cmd_compare(int argc, char **argv)
     int status = 0;
     const char *outs[1] = { output }, *flags[1] = { "--output" };
     report_load_opts lo = { outs, flags, 1 };
-    bw_code rc = report_load_paths_opts((const char *const *)(argv + optind), (size_t)(argc - optind), &lo, &m, &err);
+    bw_code rc = report_load_paths_opts((const char *const *)(argv + operands), (size_t)(argc - operands), &lo, &m, &err);
     if (rc == BW_E_USAGE) {
         status = cli_usage_error(self, "%s", bw_error_text(&err));
         bw_error_clear(&err);

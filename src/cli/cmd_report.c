@@ -3,7 +3,7 @@
  * page with the provenance, the comparison tables and the charts
  * (src/report/report_html.h). Reads data only: no OpenCL call. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_limits.h"
+#include "cli_option.h"
 #include "cli_report.h"
 #include "report_html.h"
 #include "report_merge.h"
@@ -95,32 +96,34 @@ bw_code cli_report_from_json(const char *json_text, const char *output, int argc
     return rc;
 }
 
+typedef struct report_args {
+    const char *output, *title, *baseline;
+} report_args;
+
+const cli_option cmd_report_options[] = {
+    { .name = "output", .metavar = "FILE", .values = "FILE.html",
+      .help = "write the page there (default, or '-': standard output; never over an input)",
+      .set = cli_set_string, .offset = offsetof(report_args, output) },
+    { .name = "title", .metavar = "TEXT", .help = "the page's title (default: bwlab report)",
+      .set = cli_set_string, .offset = offsetof(report_args, title) },
+    { .name = "baseline", .metavar = "DEVICE",
+      .help = "add each device's speed relative to this one (a label, or part of\n"
+              "a vendor or device name that matches one device)",
+      .set = cli_set_string, .offset = offsetof(report_args, baseline) },
+    CLI_OPTION_END,
+};
+
 int cmd_report(int argc, char **argv)
 {
     const cli_command *self = cli_find("report");
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "title", required_argument, NULL, 't' },
-        { "baseline", required_argument, NULL, 'b' },
-        { 0 },
-    };
-    const char *output = NULL, *title = NULL, *baseline = NULL;
-    int c;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, opts, NULL);
-    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case 'o': output = optarg; break;
-        case 't': title = optarg; break;
-        case 'b': baseline = optarg; break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
+    report_args a = { NULL, NULL, NULL };
+    int operands, st = cli_options_parse(self, argc, argv, &a, &operands);
+    if (st)
+        return st;
+    const char *output = a.output, *title = a.title, *baseline = a.baseline;
     if (cli_output_path_check(self, "--output", output) != 0)
         return 2;
-    if (optind >= argc)
+    if (operands >= argc)
         return cli_usage_error(self, "no result files given (name bwlab run result files or "
                                      "directories of them)");
 
@@ -129,7 +132,7 @@ int cmd_report(int argc, char **argv)
     int status = 0;
     const char *outs[1] = { output }, *flags[1] = { "--output" };
     report_load_opts lo = { outs, flags, 1 };
-    bw_code rc = report_load_paths_opts((const char *const *)(argv + optind), (size_t)(argc - optind), &lo, &m,
+    bw_code rc = report_load_paths_opts((const char *const *)(argv + operands), (size_t)(argc - operands), &lo, &m,
                                         &err);
     if (rc == BW_E_USAGE) {
         status = cli_usage_error(self, "%s", bw_error_text(&err));

@@ -1,8 +1,8 @@
 /* bwlab run: measure patterns on OpenCL devices and set each measurement
  * beside the model. */
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,64 +26,18 @@
 #include "cli_format.h"
 #include "cli_journal.h"
 #include "cli_limits.h"
+#include "cli_option.h"
 #include "cli_report.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
 #include "report_results.h"
 
-enum {
-    OPT_DEVICE = 256,
-    OPT_PATTERN,
-    OPT_EXPR,
-    OPT_ELEM,
-    OPT_SIZE,
-    OPT_BUDGET,
-    OPT_FORMAT,
-    OPT_OUTPUT,
-    OPT_EXPLAIN,
-    OPT_QUIET,
-    OPT_KERNELS,
-    OPT_LOCAL,
-    OPT_RSE,
-    OPT_INDEX,
-    OPT_ACCESS,
-    OPT_NO_ROOFLINE,
-    OPT_ROOFLINE_SIZE,
-    OPT_REPORT,
-    OPT_PROFILE,
-    OPT_TRANSFERS,
-};
-
 /* the short roofline after each device's patterns: at most this budget
  * (the run's --budget when that is smaller) */
 #define RUN_ROOFLINE_BUDGET_S 1.0
 /* the budget's share kept for writing the results after the last device */
 #define RUN_WRITE_RESERVE_S 0.5
-
-static const struct option long_opts[] = {
-    { "device", required_argument, NULL, OPT_DEVICE },
-    { "pattern", required_argument, NULL, OPT_PATTERN },
-    { "expr", required_argument, NULL, OPT_EXPR },
-    { "elem", required_argument, NULL, OPT_ELEM },
-    { "size", required_argument, NULL, OPT_SIZE },
-    { "budget", required_argument, NULL, OPT_BUDGET },
-    { "format", required_argument, NULL, OPT_FORMAT },
-    { "output", required_argument, NULL, OPT_OUTPUT },
-    { "explain", no_argument, NULL, OPT_EXPLAIN },
-    { "quiet", no_argument, NULL, OPT_QUIET },
-    { "kernels", required_argument, NULL, OPT_KERNELS },
-    { "local", required_argument, NULL, OPT_LOCAL },
-    { "rse", required_argument, NULL, OPT_RSE },
-    { "index", required_argument, NULL, OPT_INDEX },
-    { "access", required_argument, NULL, OPT_ACCESS },
-    { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
-    { "roofline-size", required_argument, NULL, OPT_ROOFLINE_SIZE },
-    { "report", required_argument, NULL, OPT_REPORT },
-    { "profile", required_argument, NULL, OPT_PROFILE },
-    { "transfers", no_argument, NULL, OPT_TRANSFERS },
-    { 0 },
-};
 
 /* the signal that stopped the run (SIGINT or SIGTERM), or 0 */
 static volatile sig_atomic_t interrupted;
@@ -112,8 +66,8 @@ typedef struct run_state {
     bench_settings settings;
     const char *device_spec, *output, *kernels_dir;
     const char *report; /* --report FILE.html, or NULL */
-    cli_format format;
-    int format_given, explain, quiet, no_roofline, roofline_size_given;
+    cli_format_opt format;
+    int explain, quiet, no_roofline, roofline_size_given;
     uint64_t roofline_size; /* --roofline-size: the short roofline's buffer, 0 for auto */
     model_profiles *profiles;
     ocl_platforms *plats;
@@ -222,125 +176,218 @@ static int add_patterns(const cli_command *self, run_state *s, const char *list)
     return 0;
 }
 
+#define RUN_FORMATS \
+    ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
+
+static int set_pattern(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    return add_patterns(self, field, arg);
+}
+
+static int set_expr(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    run_state *s = field;
+    const char **v = realloc(s->exprs, (s->nexprs + 1) * sizeof *v);
+    if (!v)
+        return cli_nomem(self);
+    s->exprs = v;
+    s->exprs[s->nexprs++] = arg;
+    return 0;
+}
+
+/* a number option's value through parse (bw_parse_u64, bw_parse_double),
+ * its refusal said with bw_parse's message */
+static int parse_u64_arg(const cli_command *self, const char *flag, const char *arg, uint64_t *u)
+{
+    bw_error err = BW_ERROR_INIT;
+    int st = bw_parse_u64(arg, flag, u, &err) != BW_OK ? cli_usage_error(self, "%s", bw_error_text(&err)) : 0;
+    bw_error_clear(&err);
+    return st;
+}
+
+static int set_elem(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    uint64_t u = 0;
+    int st = parse_u64_arg(self, "--elem", arg, &u);
+    if (!st && u != 4 && u != 8 && u != 16)
+        st = cli_usage_error(self, "--elem: '%s': measured kernels load 4, 8 or 16 bytes per lane", arg);
+    *(int64_t *)field = (int64_t)u;
+    return st;
+}
+
+static int set_rse(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    bw_error err = BW_ERROR_INIT;
+    double pct = 0;
+    int st = 0;
+    if (bw_parse_double(arg, "--rse", &pct, &err) != BW_OK)
+        st = cli_usage_error(self, "%s", bw_error_text(&err));
+    else if (pct < 0 || pct > 100)
+        st = cli_usage_error(self, "--rse: '%s' percent is out of range (0..100)", arg);
+    bw_error_clear(&err);
+    *(double *)field = pct / 100.0;
+    return st;
+}
+
+static int set_local(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    bw_error err = BW_ERROR_INIT;
+    uint64_t u = 0;
+    int st = 0;
+    if (bw_parse_u64(arg, "--local", &u, &err) != BW_OK || u == 0 || u > 65536)
+        st = cli_usage_error(self, "--local: '%s' is not a work-group size (1..65536)", arg);
+    bw_error_clear(&err);
+    *(int64_t *)field = (int64_t)u;
+    return st;
+}
+
+static int set_index(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    int *bits = field;
+    if (!strcmp(arg, "auto"))
+        *bits = 0;
+    else if (!strcmp(arg, "32") || !strcmp(arg, "64"))
+        *bits = atoi(arg);
+    else
+        return cli_usage_error(self, "--index: '%s' is not 32, 64 or auto", arg);
+    return 0;
+}
+
+static int set_access(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    unsigned *access = field;
+    if (!strcmp(arg, "read"))
+        *access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    else if (!strcmp(arg, "copy"))
+        *access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    else if (!strcmp(arg, "both"))
+        *access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    else
+        return cli_usage_error(self, "--access: '%s' is not read, copy or both", arg);
+    return 0;
+}
+
+static int set_roofline_size(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    run_state *s = field;
+    s->roofline_size_given = 1;
+    return cli_set_size(self, opt, arg, &s->roofline_size);
+}
+
+static int set_profile(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    *(const char **)field = arg;
+    if (strcmp(arg, CLI_INFERRED_PROFILE))
+        return cli_usage_error(self, "--profile: '%s': bwlab run takes only 'inferred' (a profile from the "
+                                     "device's cached 'bwlab probe'); without it each device uses the profile "
+                                     "'bwlab devices' shows",
+                               arg);
+    return 0;
+}
+
+#define RUN_SET(fn, field) .set = (fn), .offset = offsetof(run_state, field)
+#define RUN_FLAG(field) RUN_SET(cli_set_flag, field)
+
+static const cli_size_rule run_size_rule = { 0, NULL };
+
+/* --pattern and --expr add to the list (CLI_OPT_REPEAT); any other option
+ * is given once */
+const cli_option cmd_run_options[] = {
+    CLI_OPT_DEVICE(run_state, device_spec, 0, CLI_HELP_DEVICE),
+    { .name = "pattern", .metavar = "LIST", .values = "LIST|all", .flags = CLI_OPT_REPEAT,
+      .help = "comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
+              "item k=v continues the previous pattern: aos:struct=12,field=0,seq\n"
+              "is two patterns; 'all' is the default set (the whole catalogue with\n"
+              "strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks)",
+      .set = set_pattern },
+    { .name = "expr", .metavar = "EXPR", .flags = CLI_OPT_REPEAT,
+      .help = "measure your own address expression (bytes; t, w, g, W); may repeat", .set = set_expr },
+    { .name = "elem", .metavar = "E", .help = "bytes per lane: 4, 8 or 16", RUN_SET(set_elem, popts.elem) },
+    CLI_OPT_SIZE(run_state, popts.size, CLI_OPT_NEWLINE, &run_size_rule,
+                 "working set each pattern touches (default auto: 4 x the device's\n"
+                 "global-memory cache, or for a CPU device reporting none the host's\n"
+                 "last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
+                 "largest allocation and a quarter of its memory); e.g. 256M. src and\n"
+                 "dst together stay within 3/4 of the device's memory"),
+    CLI_OPT_BUDGET(run_state, settings.budget_s, 0,
+                   "seconds for the whole run (default 50): buffers, build, validation, form\n"
+                   "choice, twins, timing, roofline and writing; held within 10% + 2 s\n"
+                   "for S >= 5. Each pattern is validated on a sample of its work-groups,\n"
+                   "then timed round-robin until its median is stable (1% relative\n"
+                   "standard error and 0.2 s of launches) or the budget ends; on a CPU\n"
+                   "both kernel forms are timed in the first rounds and the faster one\n"
+                   "kept; a twin (the kernel over a cache-resident slice) is timed where\n"
+                   "it can change the verdict. When the minimum of launches does not\n"
+                   "fit, a note before measuring names the patterns left out; below\n"
+                   "5 s every pattern keeps its launches and the run takes longer"),
+    { .name = "rse", .metavar = "PCT",
+      .help = "the relative standard error at which a pattern counts as stable\n"
+              "(default 1; 0 times every pattern for the whole budget)",
+      RUN_SET(set_rse, settings.rse_target) },
+    CLI_OPT_FORMAT(run_state, format, 0, "table|csv|json|md", RUN_FORMATS,
+                   "table (default), csv, json or md; --output FILE.json etc. picks it too"),
+    CLI_OPT_OUTPUT(run_state, output, 0, CLI_HELP_OUTPUT),
+    { .name = "explain", .flags = CLI_OPT_NEWLINE,
+      .help = "a sentence under each row: what the pattern does, why the model says so", RUN_FLAG(explain) },
+    CLI_OPT_QUIET(run_state, quiet, 0),
+    CLI_OPT_KERNELS(run_state, kernels_dir, 0,
+                    "read gather.cl, bw_expr.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)"),
+    { .name = "local", .metavar = "N",
+      .help = "work-items per work-group (default 256, a multiple of the warp,\n"
+              "lowered to what the device and each built kernel allow)",
+      RUN_SET(set_local, popts.local_size) },
+    { .name = "index", .metavar = "32|64|auto",
+      .help = "index arithmetic of the kernels: int or long (default auto: int on a\n"
+              "GPU where the model proves every value fits, long otherwise); 32 is\n"
+              "an error for a pattern not proven to fit",
+      RUN_SET(set_index, popts.index_bits) },
+    { .name = "access", .metavar = "MODE", .values = "read|copy|both", .flags = CLI_OPT_NEWLINE,
+      .help = "what each work-item does with the element it loads: copy (stores it at\n"
+              "dst[g]; the model counts that store too), read (compares it with a key\n"
+              "and stores only on a match: loads alone are counted and timed) or both.\n"
+              "Default: copy for --pattern and --expr; the default set measures copy\n"
+              "for every pattern and read as well for seq and the strides, side by side",
+      RUN_SET(set_access, popts.access) },
+    { .name = "no-roofline", .usage = "[--no-roofline | --roofline-size BYTES|auto]",
+      .help = "skip the short roofline. By default, after a device's patterns, a\n"
+              "short 'bwlab roofline' (at most 1 s, or --budget when smaller; the\n"
+              "buffer 'bwlab roofline' takes, never --size; roofline.cl from --kernels)\n"
+              "gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
+              "them and the measured one, the sweep and the tiled products: a few\n"
+              "lines under the patterns, runs[].roofline in JSON, not in CSV",
+      RUN_FLAG(no_roofline) },
+    { .name = "roofline-size", .metavar = "BYTES|auto", .usage = "",
+      .help = "the short roofline's buffer, whole MiB (default auto: the\n"
+              "one 'bwlab roofline' takes, 4 x the last-level cache)",
+      .set = set_roofline_size, .data = &cli_roofline_size_rule },
+    { .name = "report", .metavar = "FILE.html", .flags = CLI_OPT_NEWLINE,
+      .help = "also write this run's HTML report ('bwlab help report')", RUN_SET(cli_set_string, report) },
+    /* described in the notes, with --profile inferred of 'bwlab help probe' */
+    { .name = "profile", .metavar = "NAME", .usage = "[--profile inferred]", RUN_SET(set_profile, profile) },
+    { .name = "transfers", RUN_FLAG(transfers) },
+    CLI_OPTION_END,
+};
+
 static int parse_args(const cli_command *self, int argc, char **argv, run_state *s)
 {
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) |
-                             (1u << CLI_FORMAT_MD);
-    bw_error err = BW_ERROR_INIT;
-    int c, st = 0;
-    uint64_t u;
-    /* --pattern and --expr add to the list; any other option is given once */
-    static const char *const repeatable[] = { "pattern", "expr", NULL };
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, long_opts, repeatable);
-    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case OPT_DEVICE: s->device_spec = optarg; break;
-        case OPT_PATTERN: st = add_patterns(self, s, optarg); break;
-        case OPT_EXPR: {
-            const char **v = realloc(s->exprs, (s->nexprs + 1) * sizeof *v);
-            if (!v)
-                return cli_nomem(self);
-            s->exprs = v;
-            s->exprs[s->nexprs++] = optarg;
-            break;
-        }
-        case OPT_ELEM:
-            if (bw_parse_u64(optarg, "--elem", &u, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (u != 4 && u != 8 && u != 16)
-                st = cli_usage_error(self, "--elem: '%s': measured kernels load 4, 8 or 16 bytes per lane", optarg);
-            s->popts.elem = (int64_t)u;
-            break;
-        case OPT_SIZE:
-            if (!strcmp(optarg, "auto"))
-                s->popts.size = 0;
-            else if (bw_parse_bytes(optarg, "--size", &u, &err) != BW_OK)
-                st = cli_usage_error(self, "%s (or 'auto')", bw_error_text(&err));
-            else if (u == 0)
-                st = cli_usage_error(self, "--size: '%s' must be more than 0 bytes", optarg);
-            else
-                s->popts.size = u;
-            break;
-        case OPT_BUDGET:
-            if (bw_parse_double(optarg, "--budget", &s->settings.budget_s, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (!(s->settings.budget_s > 0) || s->settings.budget_s > 86400)
-                st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 86400)", optarg);
-            break;
-        case OPT_FORMAT:
-            st = cli_format_option(self, optarg, allowed, &s->format);
-            s->format_given = 1;
-            break;
-        case OPT_OUTPUT: s->output = optarg; break;
-        case OPT_REPORT: s->report = optarg; break;
-        case OPT_EXPLAIN: s->explain = 1; break;
-        case OPT_QUIET: s->quiet = 1; break;
-        case OPT_KERNELS: s->kernels_dir = optarg; break;
-        case OPT_NO_ROOFLINE: s->no_roofline = 1; break;
-        case OPT_ROOFLINE_SIZE:
-            if (cli_parse_roofline_size(optarg, "--roofline-size", &s->roofline_size, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            s->roofline_size_given = 1;
-            break;
-        case OPT_PROFILE:
-            if (strcmp(optarg, CLI_INFERRED_PROFILE))
-                st = cli_usage_error(self, "--profile: '%s': bwlab run takes only 'inferred' (a profile from the "
-                                           "device's cached 'bwlab probe'); without it each device uses the profile "
-                                           "'bwlab devices' shows",
-                                     optarg);
-            s->profile = optarg;
-            break;
-        case OPT_TRANSFERS: s->transfers = 1; break;
-        case OPT_RSE: {
-            double pct = 0;
-            if (bw_parse_double(optarg, "--rse", &pct, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (pct < 0 || pct > 100)
-                st = cli_usage_error(self, "--rse: '%s' percent is out of range (0..100)", optarg);
-            s->settings.rse_target = pct / 100.0;
-            break;
-        }
-        case OPT_LOCAL:
-            if (bw_parse_u64(optarg, "--local", &u, &err) != BW_OK || u == 0 || u > 65536)
-                st = cli_usage_error(self, "--local: '%s' is not a work-group size (1..65536)", optarg);
-            s->popts.local_size = (int64_t)u;
-            break;
-        case OPT_INDEX:
-            if (!strcmp(optarg, "auto"))
-                s->popts.index_bits = 0;
-            else if (!strcmp(optarg, "32") || !strcmp(optarg, "64"))
-                s->popts.index_bits = atoi(optarg);
-            else
-                st = cli_usage_error(self, "--index: '%s' is not 32, 64 or auto", optarg);
-            break;
-        case OPT_ACCESS:
-            if (!strcmp(optarg, "read"))
-                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
-            else if (!strcmp(optarg, "copy"))
-                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
-            else if (!strcmp(optarg, "both"))
-                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
-            else
-                st = cli_usage_error(self, "--access: '%s' is not read, copy or both", optarg);
-            break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    bw_error_clear(&err);
+    int operands, st = cli_options_parse(self, argc, argv, s, &operands);
     if (st)
         return st;
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (optind < argc)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
     if (s->no_roofline && s->roofline_size_given)
         return cli_usage_error(self, "conflicting flags: --no-roofline and --roofline-size (the size is the "
                                      "short roofline's; give one)");
     if ((st = cli_output_path_check(self, "--output", s->output)) != 0 ||
         (st = cli_output_path_check(self, "--report", s->report)) != 0)
         return st;
-    cli_format_from_output(s->output, s->format_given, allowed, &s->format);
+    cli_format_from_output(s->output, s->format.given, RUN_FORMATS, &s->format.format);
     return 0;
 }
 
@@ -680,7 +727,7 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
-    switch (s->format) {
+    switch (s->format.format) {
     case CLI_FORMAT_JSON: rc = report_results_json(&m, runs, s->nrun, &b, &err); break;
     case CLI_FORMAT_CSV: report_results_csv(&m, runs, s->nrun, &b); break;
     case CLI_FORMAT_MD: report_results_markdown(&m, runs, s->nrun, &b); break;
@@ -706,7 +753,7 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
         const bw_buf *json = &b;
         bw_error_clear(&err);
         rc = BW_OK;
-        if (s->format != CLI_FORMAT_JSON) {
+        if (s->format.format != CLI_FORMAT_JSON) {
             rc = report_results_json(&m, runs, s->nrun, &jb, &err);
             json = &jb;
         }
