@@ -407,7 +407,8 @@ static int compute(const cli_command *self, const model_args *a, model_run *r)
         if (rc == BW_OK && a->launch) {
             model_access acc = { r->use_expr, r->elem, r->active, r->items, r->base,
                                  a->access && !strcmp(a->access, "store") };
-            /* an answer within seconds, whatever --items says (issue 10) */
+            /* an answer within seconds, whatever --items says: a launch too
+             * irregular to count in bounded work fails (BW_E_TOOBIG), never hangs */
             rc = model_launch_count_bounded(&r->geo, &acc, 1, MODEL_LAUNCH_INTERACTIVE_WORK, &r->launch, &err);
         }
     }

@@ -2,7 +2,6 @@
  * ladder, latency ladder, transaction unit, warp width and banks where
  * measurable), its host<->device transfers and launch latency; keep the
  * findings in the probe cache for --profile inferred. */
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,26 +15,12 @@
 #include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_signal.h"
 #include "cli_option.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
 #include "report_probe.h"
-
-/* the signal that stopped the probe (SIGINT or SIGTERM), or 0 */
-static volatile sig_atomic_t interrupted;
-
-/* The first SIGINT or SIGTERM asks the probe to stop before its next
- * launch or copy and write what it measured (exit 130, 143); a second one
- * ends the process the usual way. */
-static void on_signal(int sig)
-{
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    interrupted = sig;
-}
 
 typedef struct probe_state {
     const char *device_spec, *output, *kernels;
@@ -97,7 +82,7 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
     memset(&o, 0, sizeof o);
     o.quick = s->quick;
     o.kernel_dir = s->kernels;
-    o.stop = &interrupted;
+    o.stop = &cli_signal_caught;
     if (show) {
         o.progress = progress_line;
         o.progress_ctx = (void *)d;
@@ -162,17 +147,15 @@ int cmd_probe(int argc, char **argv)
         goto done;
     }
     int show = !s.quiet && isatty(STDERR_FILENO);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    /* a signal stops the probe before its next launch or copy, and what
+     * was measured is written (cli_signal.h) */
+    cli_signal_saved saved;
+    cli_signal_catch(&saved);
     for (size_t k = 0; k < n; k++) {
         const ocl_device_info *d = cli_each_device(&s.each, k);
         s.devs[k].device = &s.each.provs.devices[k];
         s.devs[k].is_default = s.each.provs.devices[k].is_default;
-        if (interrupted) {
+        if (cli_signal_caught) {
             s.devs[k].failure = "not probed: interrupted before this device";
             continue;
         }
@@ -189,11 +172,10 @@ int cmd_probe(int argc, char **argv)
             invalid = 1;
         }
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_signal_restore(&saved);
     char date[32];
     cli_iso_date(date, sizeof date);
-    report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path, interrupted != 0 };
+    report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
     if (s.format.format == CLI_FORMAT_JSON)
@@ -209,10 +191,10 @@ int cmd_probe(int argc, char **argv)
     bw_buf_free(&b);
     if (rc != BW_OK)
         st = cli_fail(self, &err);
-    else if (interrupted) {
+    else if (cli_signal_caught) {
         fprintf(stderr, "bwlab %s: interrupted by %s: wrote what was measured so far\n", self->name,
-                interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-        st = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports them */
+                cli_signal_name());
+        st = cli_signal_status(st);
     } else if (s.each.any_failed || invalid)
         st = bw_code_exit_status(BW_E_VALIDATION);
 done:

@@ -1,7 +1,6 @@
 /* bwlab run: measure patterns on OpenCL devices and set each measurement
  * beside the model. */
 #include <math.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "cli_limits.h"
 #include "cli_option.h"
 #include "cli_report.h"
+#include "cli_signal.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
@@ -38,22 +38,6 @@
 #define RUN_ROOFLINE_BUDGET_S 1.0
 /* the budget's share kept for writing the results after the last device */
 #define RUN_WRITE_RESERVE_S 0.5
-
-/* the signal that stopped the run (SIGINT or SIGTERM), or 0 */
-static volatile sig_atomic_t interrupted;
-
-/* The first Ctrl-C, or the SIGTERM a batch scheduler sends at its time
- * limit, asks the runner to stop after the launch in flight and write what
- * it has (exit 128 + the signal: 130, 143); a second one ends the process
- * the usual way. */
-static void on_sigint(int sig)
-{
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    interrupted = sig;
-}
 
 /* Everything the command owns, freed in one place. */
 typedef struct run_state {
@@ -554,7 +538,7 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_roofline_opts o;
     bw_code rc = cli_roofline_opts(d, &s->settings, run_roofline_budget(s), s->roofline_size, &o, err);
-    o.stop = &interrupted;
+    o.stop = &cli_signal_caught;
     if (rc == BW_OK && !s->roof_source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->roof_source, &s->roof_path, err);
     if (rc == BW_OK)
@@ -874,13 +858,10 @@ int cmd_run(int argc, char **argv)
         st = plan_status;
         goto done;
     }
-    struct sigaction sa, old, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESTART; /* the writes of the writing phase resume */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
-    sigaction(SIGTERM, &sa, &old_term);
+    /* the first Ctrl-C, or the SIGTERM a batch scheduler sends at its time
+     * limit, stops the run after the launch in flight (cli_signal.h) */
+    cli_signal_saved saved;
+    cli_signal_catch(&saved);
     int show = !s.quiet && isatty(STDERR_FILENO);
     run_identity(&s);
     journal_start(self, &s, argc + 1, argv - 1);
@@ -888,7 +869,7 @@ int cmd_run(int argc, char **argv)
     /* --budget bounds the whole run, from here: each device's patterns get
      * an equal share of what is left, less its roofline and the writing */
     double run_end = t_run0 + s.settings.budget_s - RUN_WRITE_RESERVE_S;
-    for (size_t k = 0; k < s.ndev && !interrupted; k++) {
+    for (size_t k = 0; k < s.ndev && !cli_signal_caught; k++) {
         s.nrun = k + 1;
         if (!s.plans[k])
             continue;
@@ -901,10 +882,10 @@ int cmd_run(int argc, char **argv)
         rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
         progress_ctx pc = { self, &s, k, show, argc + 1, argv - 1, 0, "" };
         if (rc == BW_OK)
-            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, progress_line, &pc,
+            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &cli_signal_caught, progress_line, &pc,
                            &s.results[k], &s.infos[k], &err);
-        if (rc == BW_E_TOOBIG && !interrupted && (rc = retry_smaller(self, &s, k, &err)) == BW_OK)
-            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, progress_line, &pc,
+        if (rc == BW_E_TOOBIG && !cli_signal_caught && (rc = retry_smaller(self, &s, k, &err)) == BW_OK)
+            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &cli_signal_caught, progress_line, &pc,
                            &s.results[k], &s.infos[k], &err);
         if (show)
             fprintf(stderr, "\r\033[K");
@@ -925,7 +906,7 @@ int cmd_run(int argc, char **argv)
         for (size_t i = 0; i < s.plans[k]->n; i++)
             any_failed |= s.results[k][i].status == BENCH_FAILED || s.results[k][i].status == BENCH_NOT_MEASURABLE;
         bw_error_clear(&err);
-        if (!s.no_roofline && !interrupted) {
+        if (!s.no_roofline && !cli_signal_caught) {
             if (show)
                 fprintf(stderr, "[roofline] measuring the device's roof, about %.0f s", RUN_ROOFLINE_BUDGET_S);
             rc = measure_roofline(&s, k, &err);
@@ -942,14 +923,14 @@ int cmd_run(int argc, char **argv)
             }
             bw_error_clear(&err);
         }
-        if (s.transfers && !interrupted) {
+        if (s.transfers && !cli_signal_caught) {
             if (show)
                 fprintf(stderr, "[transfers] host<->device copies and launch latency");
             bench_probe_opts po;
             memset(&po, 0, sizeof po);
             po.transfers_only = 1;
             po.kernel_dir = s.kernels_dir;
-            po.stop = &interrupted; /* a signal stops the copies too; those finished are kept */
+            po.stop = &cli_signal_caught; /* a signal stops the copies too; those finished are kept */
             rc = bench_probe_run(s.ctx[k], &po, &s.xfers[k], &err);
             if (show)
                 fprintf(stderr, "\r\033[K");
@@ -974,12 +955,10 @@ int cmd_run(int argc, char **argv)
     print_failures(&s);
     /* main passed argv + 1: argv[-1] is the program name */
     st = write_report(self, &s, argc + 1, argv - 1);
-    sigaction(SIGINT, &old, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    if (!st && interrupted) {
-        fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n",
-                interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-        st = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports them */
+    cli_signal_restore(&saved);
+    if (!st && cli_signal_caught) {
+        fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
+        st = cli_signal_status(st);
     } else if (!st && any_failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);
     }
