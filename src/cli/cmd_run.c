@@ -39,6 +39,35 @@
 /* the budget's share kept for writing the results after the last device */
 #define RUN_WRITE_RESERVE_S 0.5
 
+/* What the run holds of one selected device, owned and freed with it. */
+typedef struct run_device {
+    ocl_context *ctx;
+    bench_plan *plan;              /* NULL: the device could not be planned (failure says why) */
+    bench_result *results;         /* plan->n of them, once measured */
+    bench_run_info info;
+    char *failure;                 /* why it could not be measured, or NULL */
+    char *retry;                   /* what changed when its buffers failed, or NULL */
+    bench_tune_entry tune;         /* its cached peak, when tuned */
+    int tuned;                     /* 1 when tune was found in the cache */
+    bench_roofline_result *roof;   /* the short roofline, or NULL */
+    char *roof_failure;            /* why it failed, or NULL */
+    bench_probe_result *xfers;     /* --transfers: transfers and launch latency, or NULL */
+    char *xfer_failure;            /* why they failed, or NULL */
+} run_device;
+
+static void device_free(run_device *d)
+{
+    bench_results_free(d->results, d->plan ? d->plan->n : 0);
+    bench_plan_free(d->plan);
+    ocl_context_free(d->ctx);
+    free(d->failure);
+    free(d->retry);
+    bench_roofline_result_free(d->roof);
+    free(d->roof_failure);
+    bench_probe_result_free(d->xfers);
+    free(d->xfer_failure);
+}
+
 /* Everything the command owns, freed in one place. */
 typedef struct run_state {
     char **specs;
@@ -53,30 +82,19 @@ typedef struct run_state {
     cli_format_opt format;
     int explain, quiet, no_roofline, roofline_size_given;
     uint64_t roofline_size; /* --roofline-size: the short roofline's buffer, 0 for auto */
+    const char *profile;    /* --profile: only "inferred" */
+    int transfers;          /* --transfers */
     model_profiles *profiles;
     ocl_platforms *plats;
-    size_t *dev_idx, ndev;
+    size_t *dev_idx, ndev;   /* the selected devices, indices into plats */
+    run_device *devs;        /* per selected device, ndev of them */
+    size_t nrun;             /* the devices reached so far (the results written) */
     bench_device_list provs; /* the selected devices' provenance, as src/report reads it */
     bench_kernels *kernels;
-    ocl_context **ctx;
-    bench_plan **plans;
-    bench_result **results;
-    bench_run_info *infos;
-    char **failures; /* per device: why it could not be measured, or NULL */
-    size_t nrun;
-    char *tune_path;          /* the tuning cache, or NULL when there is no place for one */
-    bench_tune_entry *tune;   /* per device: its cached peak */
-    int *tuned;               /* per device: 1 when tune[k] was found */
+    char *tune_path;                    /* the tuning cache, or NULL when there is no place for one */
     cli_journal *journal;               /* OUT.partial, or NULL */
     char date[32], host[256], os[512];  /* the run's date and host, for the report and the journal */
     char *roof_source, *roof_path;      /* roofline.cl, read once */
-    bench_roofline_result **roofs;      /* per device: the short roofline, or NULL */
-    char **roof_failures;               /* per device: why it failed, or NULL */
-    const char *profile;                /* --profile: only "inferred" */
-    int transfers;                      /* --transfers */
-    bench_probe_result **xfers;         /* per device: transfers and launch latency, or NULL */
-    char **retries;                     /* per device: what changed when its buffers failed, or NULL */
-    char **xfer_failures;               /* per device: why they failed, or NULL */
 } run_state;
 
 static void state_free(run_state *s)
@@ -85,41 +103,12 @@ static void state_free(run_state *s)
         free(s->specs[i]);
     free(s->specs);
     free(s->exprs);
-    for (size_t i = 0; i < s->ndev; i++) {
-        if (s->results)
-            bench_results_free(s->results[i], s->plans && s->plans[i] ? s->plans[i]->n : 0);
-        if (s->plans)
-            bench_plan_free(s->plans[i]);
-        if (s->ctx)
-            ocl_context_free(s->ctx[i]);
-    }
-    for (size_t i = 0; s->failures && i < s->ndev; i++)
-        free(s->failures[i]);
-    for (size_t i = 0; s->retries && i < s->ndev; i++)
-        free(s->retries[i]);
-    free(s->retries);
-    for (size_t i = 0; s->roofs && i < s->ndev; i++)
-        bench_roofline_result_free(s->roofs[i]);
-    for (size_t i = 0; s->roof_failures && i < s->ndev; i++)
-        free(s->roof_failures[i]);
-    free(s->roofs);
-    free(s->roof_failures);
-    for (size_t i = 0; s->xfers && i < s->ndev; i++)
-        bench_probe_result_free(s->xfers[i]);
-    for (size_t i = 0; s->xfer_failures && i < s->ndev; i++)
-        free(s->xfer_failures[i]);
-    free(s->xfers);
-    free(s->xfer_failures);
+    for (size_t i = 0; s->devs && i < s->ndev; i++)
+        device_free(&s->devs[i]);
+    free(s->devs);
     free(s->roof_source);
     free(s->roof_path);
-    free(s->failures);
     free(s->tune_path);
-    free(s->tune);
-    free(s->tuned);
-    free(s->results);
-    free(s->plans);
-    free(s->ctx);
-    free(s->infos);
     free(s->dev_idx);
     bench_device_list_free(&s->provs);
     bench_kernels_free(s->kernels);
@@ -453,12 +442,12 @@ static void print_failures(const run_state *s)
     const char *printed[64];
     size_t np = 0;
     for (size_t k = 0; k < s->nrun; k++) {
-        if (s->failures[k])
+        if (s->devs[k].failure)
             continue; /* reported when the device failed */
-        for (size_t i = 0; i < s->plans[k]->n; i++) {
-            const bench_result *r = &s->results[k][i];
+        for (size_t i = 0; i < s->devs[k].plan->n; i++) {
+            const bench_result *r = &s->devs[k].results[i];
             if (r->status == BENCH_NOT_MEASURABLE && r->failure) {
-                fprintf(stderr, "bwlab run: error: pattern '%s' %s\n", s->plans[k]->items[i].spec, r->failure);
+                fprintf(stderr, "bwlab run: error: pattern '%s' %s\n", s->devs[k].plan->items[i].spec, r->failure);
                 continue;
             }
             if (r->status != BENCH_FAILED || !r->failure)
@@ -468,10 +457,10 @@ static void print_failures(const run_state *s)
             for (size_t j = 0; body && j < np; j++)
                 seen |= !strcmp(printed[j], body);
             if (seen) {
-                fprintf(stderr, "bwlab run: error: pattern '%s' failed the same way\n", s->plans[k]->items[i].spec);
+                fprintf(stderr, "bwlab run: error: pattern '%s' failed the same way\n", s->devs[k].plan->items[i].spec);
                 continue;
             }
-            fprintf(stderr, "bwlab run: error: pattern '%s' failed: %s\n", s->plans[k]->items[i].spec, r->failure);
+            fprintf(stderr, "bwlab run: error: pattern '%s' failed: %s\n", s->devs[k].plan->items[i].spec, r->failure);
             if (body && np < 64)
                 printed[np++] = body;
         }
@@ -482,17 +471,17 @@ static void print_failures(const run_state *s)
  * the device's reason, so each output format shows what was not measured. */
 static int device_failed_results(run_state *s, size_t k)
 {
-    const bench_plan *p = s->plans[k];
+    const bench_plan *p = s->devs[k].plan;
     bench_result *r = calloc(p->n, sizeof *r);
     if (!r)
         return -1;
-    s->results[k] = r;
+    s->devs[k].results = r;
     for (size_t i = 0; i < p->n; i++) {
         r[i].status = BENCH_FAILED;
         r[i].failure_code = BW_E_OPENCL;
         r[i].reference = -1;
         r[i].relative_to_seq = NAN;
-        if (!(r[i].failure = strdup(s->failures[k])))
+        if (!(r[i].failure = strdup(s->devs[k].failure)))
             return -1;
     }
     return 0;
@@ -504,15 +493,13 @@ static int device_failed_results(run_state *s, size_t k)
 static void lookup_tune(run_state *s)
 {
     bw_error err = BW_ERROR_INIT;
-    s->tune = calloc(s->ndev ? s->ndev : 1, sizeof *s->tune);
-    s->tuned = calloc(s->ndev ? s->ndev : 1, sizeof *s->tuned);
-    if (!s->tune || !s->tuned || bench_tune_cache_path(&s->tune_path, &err) != BW_OK) {
+    if (bench_tune_cache_path(&s->tune_path, &err) != BW_OK) {
         bw_error_clear(&err);
         return; /* no cache to read: no peak, which the results show as null */
     }
     for (size_t k = 0; k < s->ndev; k++) {
         bench_tune_key key = bench_tune_key_of(ocl_device_at(s->plats, s->dev_idx[k]), BWLAB_VERSION);
-        if (bench_tune_cache_lookup(s->tune_path, &key, &s->tune[k], &s->tuned[k], &err) != BW_OK) {
+        if (bench_tune_cache_lookup(s->tune_path, &key, &s->devs[k].tune, &s->devs[k].tuned, &err) != BW_OK) {
             fprintf(stderr, "bwlab run: warning: %s; peak figures left out (bwlab tune --retune writes a new one)\n",
                     bw_error_text(&err));
             bw_error_clear(&err);
@@ -525,7 +512,7 @@ static void lookup_tune(run_state *s)
  * roofline.cl from the run's kernel directory, the buffer `bwlab roofline`
  * takes (cli_roofline_opts; --roofline-size when given) and at most
  * RUN_ROOFLINE_BUDGET_S (the run's --budget when smaller), stopped by a
- * signal. Sets roofs[k] (also when interrupted: BW_E_INTERRUPTED, what was
+ * signal. Sets devs[k].roof (also when interrupted: BW_E_INTERRUPTED, what was
  * measured marked); fails as bench_roofline_run or
  * bench_roofline_kernel_load, with err naming the device. */
 static double run_roofline_budget(const run_state *s)
@@ -542,7 +529,7 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
     if (rc == BW_OK && !s->roof_source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->roof_source, &s->roof_path, err);
     if (rc == BW_OK)
-        rc = bench_roofline_run(s->ctx[k], s->roof_source, &o, &s->roofs[k], err);
+        rc = bench_roofline_run(s->devs[k].ctx, s->roof_source, &o, &s->devs[k].roof, err);
     if (rc != BW_OK)
         bw_error_prefix(err, "roofline on device %zu (%s): ", d->index, d->name);
     return rc;
@@ -597,18 +584,18 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     memset(&r, 0, sizeof r);
     r.device = &s->provs.devices[k];
     r.is_default = s->provs.devices[k].is_default;
-    r.plan = s->plans[k];
+    r.plan = s->devs[k].plan;
     r.results = results;
-    r.info = &s->infos[k];
-    r.failure = s->failures[k];
-    r.tune = s->tuned && s->tuned[k] ? &s->tune[k] : NULL;
+    r.info = &s->devs[k].info;
+    r.failure = s->devs[k].failure;
+    r.tune = s->devs[k].tuned ? &s->devs[k].tune : NULL;
     r.tune_cache = s->tune_path;
-    r.roofline = s->roofs[k];
-    r.roofline_failure = s->roof_failures[k];
+    r.roofline = s->devs[k].roof;
+    r.roofline_failure = s->devs[k].roof_failure;
     r.roofline_working_set = s->roofline_size ? "--roofline-size" : "auto";
-    r.transfers = s->xfers ? s->xfers[k] : NULL;
-    r.transfers_failure = s->xfer_failures ? s->xfer_failures[k] : NULL;
-    r.retry = s->retries ? s->retries[k] : NULL;
+    r.transfers = s->devs[k].xfers;
+    r.transfers_failure = s->devs[k].xfer_failure;
+    r.retry = s->devs[k].retry;
     return r;
 }
 
@@ -631,14 +618,14 @@ static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **o
  * BW_E_TOOBIG: the allocation, or the first write of a lazily allocating
  * driver, answered -4, -5 or -61, err says which): the device is planned
  * once more at half the working set, through the plan's own sizing as
- * --size would be, and s->retries[k] says what changed. BW_OK with
- * s->plans[k] replaced; else err says why (the first failure when there is
+ * --size would be, and s->devs[k].retry says what changed. BW_OK with
+ * s->devs[k].plan replaced; else err says why (the first failure when there is
  * nothing smaller to try, which is never retried twice). */
 static bw_code retry_smaller(const cli_command *self, run_state *s, size_t k, bw_error *err)
 {
-    bench_plan *old = s->plans[k];
+    bench_plan *old = s->devs[k].plan;
     uint64_t half = old->target_bytes / 2;
-    if (s->retries[k] || half < 4096)
+    if (s->devs[k].retry || half < 4096)
         return BW_E_TOOBIG;
     char was[32], now[32];
     bw_format_bytes(was, sizeof was, (double)old->target_bytes);
@@ -652,17 +639,17 @@ static bw_code retry_smaller(const cli_command *self, run_state *s, size_t k, bw
         bw_buf_free(&note);
         return BW_E_TOOBIG; /* err keeps the first failure */
     }
-    if (!(s->retries[k] = strdup(bw_buf_str(&note)))) {
+    if (!(s->devs[k].retry = strdup(bw_buf_str(&note)))) {
         bench_plan_free(p);
         bw_buf_free(&note);
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     }
     bw_buf_free(&note);
     fprintf(stderr, "bwlab %s: note: on device %zu: %s\n", self->name, ocl_device_at(s->plats, s->dev_idx[k])->index,
-            s->retries[k]);
+            s->devs[k].retry);
     bw_error_clear(err);
     bench_plan_free(old);
-    s->plans[k] = p;
+    s->devs[k].plan = p;
     return BW_OK;
 }
 
@@ -682,7 +669,7 @@ static void journal_start(const cli_command *self, run_state *s, int argc, char 
         bw_buf b = BW_BUF_INIT;
         size_t n = 0;
         for (size_t k = 0; runs && k < s->ndev; k++)
-            if (s->plans[k])
+            if (s->devs[k].plan)
                 runs[n++] = run_of(s, k, NULL);
         report_meta m = meta_of(s, argc, argv);
         rc = runs ? report_results_journal_header(&m, runs, n, &b, &err)
@@ -706,7 +693,7 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     if (!runs)
         return cli_nomem(self);
     for (size_t k = 0; k < s->nrun; k++)
-        runs[k] = run_of(s, k, s->results[k]);
+        runs[k] = run_of(s, k, s->devs[k].results);
     report_meta m = meta_of(s, argc, argv);
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
@@ -756,205 +743,224 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     return st;
 }
 
-int cmd_run(int argc, char **argv)
+/* Two outputs on one file, or an output over a cache the run reads: the
+ * usage error's status, else 0. */
+static int check_outputs(const cli_command *self, const run_state *s)
 {
-    const cli_command *self = cli_find("run");
-    double t_run0 = bench_now_s(); /* --budget counts from here */
-    run_state s;
-    memset(&s, 0, sizeof s);
-    s.settings = bench_settings_default();
-    int st = parse_args(self, argc, argv, &s);
+    char *tune_path = NULL, *probe_path = NULL;
+    if (bench_tune_cache_path(&tune_path, NULL) != BW_OK)
+        tune_path = NULL;
+    if (s->profile && bench_probe_cache_path(&probe_path, NULL) != BW_OK)
+        probe_path = NULL;
+    const char *paths[] = { s->output, s->report, tune_path, probe_path };
+    const char *what[] = { "--output", "--report", "the tuning cache", "the probe cache" };
+    const int outputs[] = { 1, 1, 0, 0 };
+    int st = cli_outputs_distinct(self, paths, what, outputs, 4);
+    free(tune_path);
+    free(probe_path);
+    return st;
+}
+
+/* The patterns checked, then the devices found and selected, the kernels
+ * read, each device's profile (--profile inferred), provenance and cached
+ * peak: 0, or the exit status after the message. */
+static int open_devices(const cli_command *self, run_state *s)
+{
     bw_error err = BW_ERROR_INIT;
-    bw_code rc = BW_OK;
-    if (st)
-        goto done;
-    {
-        /* two outputs on one file, or an output over the cache the run reads */
-        char *tune_path = NULL, *probe_path = NULL;
-        if (bench_tune_cache_path(&tune_path, NULL) != BW_OK)
-            tune_path = NULL;
-        if (s.profile && bench_probe_cache_path(&probe_path, NULL) != BW_OK)
-            probe_path = NULL;
-        const char *paths[] = { s.output, s.report, tune_path, probe_path };
-        const char *what[] = { "--output", "--report", "the tuning cache", "the probe cache" };
-        const int outputs[] = { 1, 1, 0, 0 };
-        st = cli_outputs_distinct(self, paths, what, outputs, 4);
-        free(tune_path);
-        free(probe_path);
-        if (st)
-            goto done;
-    }
-    s.popts.specs = (const char *const *)s.specs;
-    s.popts.nspecs = s.nspecs;
-    s.popts.exprs = s.exprs;
-    s.popts.nexprs = s.nexprs;
-    s.popts.with_defaults = s.want_defaults;
+    bw_code rc;
+    int st = 0;
+    s->popts.specs = (const char *const *)s->specs;
+    s->popts.nspecs = s->nspecs;
+    s->popts.exprs = s->exprs;
+    s->popts.nexprs = s->nexprs;
+    s->popts.with_defaults = s->want_defaults;
     /* bad input is bad input on any machine: checked before a platform is
      * looked up, so that it never reads as a missing driver */
-    if ((rc = bench_plan_check_input(&s.popts, &err)) != BW_OK) {
+    if ((rc = bench_plan_check_input(&s->popts, &err)) != BW_OK)
         st = rc == BW_E_NOMEM ? cli_nomem(self) : cli_usage_error(self, "%s", bw_error_text(&err));
-        goto done;
-    }
-    if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
-        (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
-        (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||
-        (rc = bench_kernels_load(s.kernels_dir, &s.kernels, &err)) != BW_OK) {
+    else if (model_profiles_load_default(&s->profiles, &err) != BW_OK ||
+             ocl_discover(s->profiles, &s->plats, &err) != BW_OK ||
+             ocl_select(s->plats, s->device_spec, &s->dev_idx, &s->ndev, &err) != BW_OK ||
+             bench_kernels_load(s->kernels_dir, &s->kernels, &err) != BW_OK)
         st = cli_fail(self, &err);
-        goto done;
-    }
-    s.ctx = calloc(s.ndev, sizeof *s.ctx);
-    s.plans = calloc(s.ndev, sizeof *s.plans);
-    s.results = calloc(s.ndev, sizeof *s.results);
-    s.infos = calloc(s.ndev, sizeof *s.infos);
-    s.failures = calloc(s.ndev, sizeof *s.failures);
-    s.roofs = calloc(s.ndev, sizeof *s.roofs);
-    s.roof_failures = calloc(s.ndev, sizeof *s.roof_failures);
-    if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures || !s.roofs || !s.roof_failures) {
+    else if (!(s->devs = calloc(s->ndev, sizeof *s->devs)))
         st = cli_nomem(self);
-        goto done;
-    }
-    if (s.profile && (st = inferred_profiles(self, &s)) != 0)
-        goto done;
+    else if (s->profile)
+        st = inferred_profiles(self, s);
     /* after --profile inferred: the provenance carries the profile used */
-    if ((rc = bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err)) != BW_OK) {
+    if (!st && bench_device_list_make(s->plats, s->dev_idx, s->ndev, &s->provs, &err) != BW_OK)
         st = cli_fail(self, &err);
-        goto done;
-    }
-    s.xfers = calloc(s.ndev, sizeof *s.xfers);
-    s.xfer_failures = calloc(s.ndev, sizeof *s.xfer_failures);
-    s.retries = calloc(s.ndev, sizeof *s.retries);
-    if (!s.xfers || !s.xfer_failures || !s.retries) {
-        st = cli_nomem(self);
-        goto done;
-    }
-    lookup_tune(&s);
-    /* plan every device first: bad input fails before anything is measured.
-     * With several devices, one whose limits the plan exceeds is reported
-     * failed and the others are measured; input no device accepts is an
-     * error of its own. */
-    size_t planned = 0;
+    if (!st)
+        lookup_tune(s);
+    bw_error_clear(&err);
+    return st;
+}
+
+/* Every device planned before anything is measured, so that bad input
+ * fails first. With several devices, one whose limits the plan exceeds is
+ * reported failed and the others are measured; input no device accepts
+ * is an error of its own. 0 with *planned set, or the exit status. */
+static int plan_devices(const cli_command *self, run_state *s, size_t *planned)
+{
+    bw_error err = BW_ERROR_INIT;
     int plan_status = 0;
-    for (size_t k = 0; k < s.ndev; k++) {
-        const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        rc = plan_device(&s, k, s.popts.size, &s.plans[k], &err);
+    *planned = 0;
+    for (size_t k = 0; k < s->ndev; k++) {
+        run_device *dev = &s->devs[k];
+        const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+        bw_code rc = plan_device(s, k, s->popts.size, &dev->plan, &err);
         if (rc == BW_OK) {
             /* the same list on every device: said once */
-            if (planned++ == 0 && s.plans[k]->merged)
+            if ((*planned)++ == 0 && dev->plan->merged)
                 fprintf(stderr, "bwlab run: note: %zu repeated pattern%s merged: each pattern is measured once\n",
-                        s.plans[k]->merged, s.plans[k]->merged == 1 ? "" : "s");
+                        dev->plan->merged, dev->plan->merged == 1 ? "" : "s");
             continue;
         }
         bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
         if (!plan_status)
             plan_status = bw_code_exit_status(rc);
-        if (s.ndev == 1 || !(s.failures[k] = strdup(bw_error_text(&err)))) {
-            st = cli_fail(self, &err);
-            goto done;
+        if (s->ndev == 1 || !(dev->failure = strdup(bw_error_text(&err)))) {
+            int st = cli_fail(self, &err);
+            bw_error_clear(&err);
+            return st;
         }
         cli_fail(self, &err);
         bw_error_clear(&err);
     }
-    if (planned == 0) {
-        st = plan_status;
-        goto done;
+    return *planned ? 0 : plan_status;
+}
+
+/* Device k's patterns, on a context of its own, retried once at half the
+ * working set when its buffers cannot be had. A device that fails is
+ * reported and its patterns marked failed; 0, or the status of running
+ * out of memory. */
+static int measure_patterns(const cli_command *self, run_state *s, size_t k, progress_ctx *pc, int *any_failed)
+{
+    run_device *dev = &s->devs[k];
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = ocl_context_create(s->plats, s->dev_idx[k], &dev->ctx, &err);
+    if (rc == BW_OK)
+        rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, progress_line, pc,
+                       &dev->results, &dev->info, &err);
+    if (rc == BW_E_TOOBIG && !cli_signal_caught && (rc = retry_smaller(self, s, k, &err)) == BW_OK)
+        rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, progress_line, pc,
+                       &dev->results, &dev->info, &err);
+    if (pc->show)
+        fprintf(stderr, "\r\033[K");
+    int st = 0;
+    if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
+        /* this device is lost; what the others measured is kept */
+        const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+        bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+        cli_fail(self, &err);
+        dev->failure = strdup(bw_error_text(&err));
+        if (!dev->failure || device_failed_results(s, k) != 0)
+            st = cli_nomem(self);
+        *any_failed = 1;
+    } else {
+        for (size_t i = 0; i < dev->plan->n; i++)
+            *any_failed |= dev->results[i].status == BENCH_FAILED || dev->results[i].status == BENCH_NOT_MEASURABLE;
     }
+    bw_error_clear(&err);
+    return st;
+}
+
+/* The short roofline after device k's patterns; a failure is reported
+ * beside the patterns' results, which are kept. 0, or the status of
+ * running out of memory. */
+static int run_short_roofline(const cli_command *self, run_state *s, size_t k, int show, int *any_failed)
+{
+    bw_error err = BW_ERROR_INIT;
+    int st = 0;
+    if (show)
+        fprintf(stderr, "[roofline] measuring the device's roof, about %.0f s", RUN_ROOFLINE_BUDGET_S);
+    bw_code rc = measure_roofline(s, k, &err);
+    if (show)
+        fprintf(stderr, "\r\033[K");
+    if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
+        cli_fail(self, &err);
+        if (!(s->devs[k].roof_failure = strdup(bw_error_text(&err))))
+            st = cli_nomem(self);
+        *any_failed = 1;
+    }
+    bw_error_clear(&err);
+    return st;
+}
+
+/* --transfers on device k: host<->device copies and launch latency, on
+ * the run's context. 0, or the status of running out of memory. */
+static int run_transfers(const cli_command *self, run_state *s, size_t k, int show, int *any_failed)
+{
+    run_device *dev = &s->devs[k];
+    bw_error err = BW_ERROR_INIT;
+    int st = 0;
+    if (show)
+        fprintf(stderr, "[transfers] host<->device copies and launch latency");
+    bench_probe_opts po;
+    memset(&po, 0, sizeof po);
+    po.transfers_only = 1;
+    po.kernel_dir = s->kernels_dir;
+    po.stop = &cli_signal_caught; /* a signal stops the copies too; those finished are kept */
+    bw_code rc = bench_probe_run(dev->ctx, &po, &dev->xfers, &err);
+    if (show)
+        fprintf(stderr, "\r\033[K");
+    if (rc == BW_E_INTERRUPTED) {
+        dev->info.interrupted = 1; /* the transfers are partial: the run says so */
+        rc = BW_OK;
+    }
+    if (rc != BW_OK) {
+        cli_fail(self, &err);
+        if (!(dev->xfer_failure = strdup(bw_error_text(&err))))
+            st = cli_usage_error(self, "out of memory");
+        *any_failed = 1;
+    }
+    bw_error_clear(&err);
+    return st;
+}
+
+/* Measures the planned devices in turn, until a signal stops the run, and
+ * writes the results (also those of an interrupted run). The exit status:
+ * 0, 1 when something failed, 128 + the signal, or a write's failure. */
+static int measure_and_write(const cli_command *self, run_state *s, size_t planned, double t_run0, int argc,
+                             char **argv)
+{
     /* the first Ctrl-C, or the SIGTERM a batch scheduler sends at its time
      * limit, stops the run after the launch in flight (cli_signal.h) */
     cli_signal_saved saved;
     cli_signal_catch(&saved);
-    int show = !s.quiet && isatty(STDERR_FILENO);
-    run_identity(&s);
-    journal_start(self, &s, argc + 1, argv - 1);
-    int any_failed = planned < s.ndev;
+    int show = !s->quiet && isatty(STDERR_FILENO);
+    run_identity(s);
+    journal_start(self, s, argc + 1, argv - 1);
+    int any_failed = planned < s->ndev, st = 0;
     /* --budget bounds the whole run, from here: each device's patterns get
      * an equal share of what is left, less its roofline and the writing */
-    double run_end = t_run0 + s.settings.budget_s - RUN_WRITE_RESERVE_S;
-    for (size_t k = 0; k < s.ndev && !cli_signal_caught; k++) {
-        s.nrun = k + 1;
-        if (!s.plans[k])
+    double run_end = t_run0 + s->settings.budget_s - RUN_WRITE_RESERVE_S;
+    for (size_t k = 0; k < s->ndev && !cli_signal_caught; k++) {
+        s->nrun = k + 1;
+        if (!s->devs[k].plan)
             continue;
         size_t left = 0;
-        for (size_t j = k; j < s.ndev; j++)
-            left += s.plans[j] != NULL;
-        double roof = s.no_roofline ? 0 : run_roofline_budget(&s);
+        for (size_t j = k; j < s->ndev; j++)
+            left += s->devs[j].plan != NULL;
+        double roof = s->no_roofline ? 0 : run_roofline_budget(s);
         double share = (run_end - bench_now_s()) / (double)left - roof;
-        s.settings.deadline_s = bench_now_s() + (share > 0 ? share : 0);
-        rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
-        progress_ctx pc = { self, &s, k, show, argc + 1, argv - 1, 0, "" };
-        if (rc == BW_OK)
-            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &cli_signal_caught, progress_line, &pc,
-                           &s.results[k], &s.infos[k], &err);
-        if (rc == BW_E_TOOBIG && !cli_signal_caught && (rc = retry_smaller(self, &s, k, &err)) == BW_OK)
-            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &cli_signal_caught, progress_line, &pc,
-                           &s.results[k], &s.infos[k], &err);
-        if (show)
-            fprintf(stderr, "\r\033[K");
-        if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
-            /* this device is lost; what the others measured is kept */
-            const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
-            cli_fail(self, &err);
-            s.failures[k] = strdup(bw_error_text(&err));
-            if (!s.failures[k] || device_failed_results(&s, k) != 0) {
-                st = cli_nomem(self);
-                goto done;
-            }
-            any_failed = 1;
-            bw_error_clear(&err);
+        s->settings.deadline_s = bench_now_s() + (share > 0 ? share : 0);
+        progress_ctx pc = { self, s, k, show, argc + 1, argv - 1, 0, "" };
+        if ((st = measure_patterns(self, s, k, &pc, &any_failed)) != 0)
+            return st; /* out of memory: nothing more is written */
+        if (s->devs[k].failure)
             continue;
-        }
-        for (size_t i = 0; i < s.plans[k]->n; i++)
-            any_failed |= s.results[k][i].status == BENCH_FAILED || s.results[k][i].status == BENCH_NOT_MEASURABLE;
-        bw_error_clear(&err);
-        if (!s.no_roofline && !cli_signal_caught) {
-            if (show)
-                fprintf(stderr, "[roofline] measuring the device's roof, about %.0f s", RUN_ROOFLINE_BUDGET_S);
-            rc = measure_roofline(&s, k, &err);
-            if (show)
-                fprintf(stderr, "\r\033[K");
-            if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
-                /* reported beside the patterns' results, which are kept */
-                cli_fail(self, &err);
-                if (!(s.roof_failures[k] = strdup(bw_error_text(&err)))) {
-                    st = cli_nomem(self);
-                    goto done;
-                }
-                any_failed = 1;
-            }
-            bw_error_clear(&err);
-        }
-        if (s.transfers && !cli_signal_caught) {
-            if (show)
-                fprintf(stderr, "[transfers] host<->device copies and launch latency");
-            bench_probe_opts po;
-            memset(&po, 0, sizeof po);
-            po.transfers_only = 1;
-            po.kernel_dir = s.kernels_dir;
-            po.stop = &cli_signal_caught; /* a signal stops the copies too; those finished are kept */
-            rc = bench_probe_run(s.ctx[k], &po, &s.xfers[k], &err);
-            if (show)
-                fprintf(stderr, "\r\033[K");
-            if (rc == BW_E_INTERRUPTED) {
-                s.infos[k].interrupted = 1; /* the transfers are partial: the run says so */
-                rc = BW_OK;
-            }
-            if (rc != BW_OK) {
-                cli_fail(self, &err);
-                if (!(s.xfer_failures[k] = strdup(bw_error_text(&err)))) {
-                    st = cli_usage_error(self, "out of memory");
-                    goto done;
-                }
-                any_failed = 1;
-            }
-            bw_error_clear(&err);
-        }
+        if (!s->no_roofline && !cli_signal_caught && (st = run_short_roofline(self, s, k, show, &any_failed)) != 0)
+            return st;
+        if (s->transfers && !cli_signal_caught && (st = run_transfers(self, s, k, show, &any_failed)) != 0)
+            return st;
     }
     /* the handler stays while the results are written: a signal then lets
      * the write finish, and the exit status says it came */
     bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
-    print_failures(&s);
+    print_failures(s);
     /* main passed argv + 1: argv[-1] is the program name */
-    st = write_report(self, &s, argc + 1, argv - 1);
+    st = write_report(self, s, argc + 1, argv - 1);
     cli_signal_restore(&saved);
     if (!st && cli_signal_caught) {
         fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
@@ -962,8 +968,26 @@ int cmd_run(int argc, char **argv)
     } else if (!st && any_failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);
     }
-done:
-    bw_error_clear(&err);
+    return st;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    const cli_command *self = cli_find("run");
+    double t_run0 = bench_now_s(); /* --budget counts from here */
+    run_state s;
+    memset(&s, 0, sizeof s);
+    s.settings = bench_settings_default();
+    size_t planned = 0;
+    int st = parse_args(self, argc, argv, &s);
+    if (!st)
+        st = check_outputs(self, &s);
+    if (!st)
+        st = open_devices(self, &s);
+    if (!st)
+        st = plan_devices(self, &s, &planned);
+    if (!st)
+        st = measure_and_write(self, &s, planned, t_run0, argc, argv);
     /* a journal left here holds what a failed final write would lose */
     if (s.journal)
         fprintf(stderr, "bwlab run: the results measured are kept in '%s'\n", cli_journal_path(s.journal));
