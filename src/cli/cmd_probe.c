@@ -186,17 +186,8 @@ int cmd_probe(int argc, char **argv)
         report_probe_md(&m, s.devs, n, &b);
     else
         report_probe_table(&m, s.devs, n, &b);
-    if (rc == BW_OK)
-        rc = cli_write_output(s.output, &b, &err);
+    st = cli_each_finish(self, &s.each, rc, &b, s.output, "what was measured", invalid, &err);
     bw_buf_free(&b);
-    if (rc != BW_OK)
-        st = cli_fail(self, &err);
-    else if (cli_signal_caught) {
-        fprintf(stderr, "bwlab %s: interrupted by %s: wrote what was measured so far\n", self->name,
-                cli_signal_name());
-        st = cli_signal_status(st);
-    } else if (s.each.any_failed || invalid)
-        st = bw_code_exit_status(BW_E_VALIDATION);
 done:
     bw_error_clear(&err);
     state_free(&s);

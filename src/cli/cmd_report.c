@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_inputs.h"
 #include "cli_limits.h"
 #include "cli_option.h"
 #include "cli_report.h"
@@ -129,37 +130,18 @@ int cmd_report(int argc, char **argv)
 
     report_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
-    int status = 0;
-    const char *outs[1] = { output }, *flags[1] = { "--output" };
-    report_load_opts lo = { outs, flags, 1 };
-    bw_code rc = report_load_paths_opts((const char *const *)(argv + operands), (size_t)(argc - operands), &lo, &m,
-                                        &err);
-    if (rc == BW_E_USAGE) {
-        status = cli_usage_error(self, "%s", bw_error_text(&err));
-        bw_error_clear(&err);
-        return status;
-    }
-    /* every bad input is named on stderr; the others are still reported */
+    bw_code rc = BW_OK;
     size_t bad = 0;
-    for (size_t i = 0; m && i < m->n_diags; i++) {
-        fprintf(stderr, "bwlab report: %s: %s: %s\n", m->diags[i].is_error ? "error" : "note",
-                m->diags[i].file, m->diags[i].message);
-        bad += m->diags[i].is_error;
-    }
-    if (rc == BW_OK && baseline)
-        rc = report_merge_set_baseline(m, baseline, &err);
-    if (rc == BW_OK)
-        rc = cli_report_write("bwlab report", m, output, title, argc, argv, &err);
-    if (rc != BW_OK)
-        status = cli_fail(self, &err);
-    else if (bad) {
-        fprintf(stderr,
-                "bwlab report: error: %zu problem%s in the inputs (named above: an input skipped, or a row or "
-                "figure out of its valid range left out); the rest is in the report\n",
-                bad, bad == 1 ? "" : "s");
-        status = 2;
+    /* every bad input is named on stderr; the others are still reported */
+    st = cli_inputs_load(self, argv + operands, (size_t)(argc - operands), output, &m, &rc, &bad, &err);
+    if (!st) {
+        if (rc == BW_OK && baseline)
+            rc = report_merge_set_baseline(m, baseline, &err);
+        if (rc == BW_OK)
+            rc = cli_report_write("bwlab report", m, output, title, argc, argv, &err);
+        st = cli_inputs_status(self, rc, bad, "is in the report", &err);
     }
     report_merged_free(m);
     bw_error_clear(&err);
-    return status;
+    return st;
 }

@@ -145,17 +145,8 @@ int cmd_roofline(int argc, char **argv)
     default: report_roofline_table(&m, s.devs, n, &b); break;
     }
     bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
-    if (rc == BW_OK)
-        rc = cli_write_output(s.output, &b, &err);
+    st = cli_each_finish(self, &s.each, rc, &b, s.output, "the results measured", 0, &err);
     bw_buf_free(&b);
-    if (rc != BW_OK) {
-        st = cli_fail(self, &err);
-    } else if (cli_signal_caught) {
-        fprintf(stderr, "bwlab roofline: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
-        st = cli_signal_status(st);
-    } else if (s.each.any_failed) {
-        st = bw_code_exit_status(BW_E_VALIDATION);
-    }
 done:
     if (catching)
         cli_signal_restore(&saved);
