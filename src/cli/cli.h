@@ -57,6 +57,10 @@ bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err);
  * whether paths[i] is written (two inputs are never compared). */
 int cli_outputs_distinct(const cli_command *cmd, const char *const *paths, const char *const *what,
                          const int *outputs, size_t n);
+/* --output (may be NULL) over the command's own cache (`what`: "the
+ * tuning cache") is refused: cli_outputs_distinct of the two, both
+ * written. */
+int cli_output_not_cache(const cli_command *cmd, const char *output, const char *cache, const char *what);
 /* Full help text of a command into b: the synopsis, the summary, the
  * operands' text, the options' lines and the notes. */
 void cli_command_help(const cli_command *cmd, bw_buf *b);

@@ -139,6 +139,14 @@ int cli_outputs_distinct(const cli_command *cmd, const char *const *paths, const
     return 0;
 }
 
+int cli_output_not_cache(const cli_command *cmd, const char *output, const char *cache, const char *what)
+{
+    const char *paths[] = { output, cache };
+    const char *whats[] = { "--output", what };
+    const int outputs[] = { 1, 1 };
+    return cli_outputs_distinct(cmd, paths, whats, outputs, 2);
+}
+
 int cli_output_path_check(const cli_command *cmd, const char *flag, const char *path)
 {
     if (path && !*path)

@@ -130,13 +130,8 @@ int cmd_probe(int argc, char **argv)
         st = cli_fail(self, &err);
         goto done;
     }
-    {
-        const char *paths[] = { s.output, s.cache_path };
-        const char *what[] = { "--output", "the probe cache" };
-        const int outputs[] = { 1, 1 };
-        if ((st = cli_outputs_distinct(self, paths, what, outputs, 2)) != 0)
-            goto done;
-    }
+    if ((st = cli_output_not_cache(self, s.output, s.cache_path, "the probe cache")) != 0)
+        goto done;
     if ((st = cli_each_open(self, s.device_spec, &s.each)) != 0)
         goto done;
     size_t n = s.each.ndev;

@@ -404,7 +404,9 @@ static void journal_result(progress_ctx *c, const bench_progress *p)
 /* a few redraws a second at most: the runner reports after every launch */
 #define PROGRESS_REDRAW_S 0.25
 
-static void progress_line(void *ctx, const bench_progress *p)
+/* The runner's progress report: a finished pattern goes to the journal, a
+ * plan's note to stderr, and the rest redraws the progress line */
+static void on_progress(void *ctx, const bench_progress *p)
 {
     progress_ctx *c = ctx;
     if (!strcmp(p->phase, "finished")) {
@@ -840,10 +842,10 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
     bw_error err = BW_ERROR_INIT;
     bw_code rc = ocl_context_create(s->plats, s->dev_idx[k], &dev->ctx, &err);
     if (rc == BW_OK)
-        rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, progress_line, pc,
+        rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, on_progress, pc,
                        &dev->results, &dev->info, &err);
     if (rc == BW_E_TOOBIG && !cli_signal_caught && (rc = retry_smaller(self, s, k, &err)) == BW_OK)
-        rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, progress_line, pc,
+        rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, on_progress, pc,
                        &dev->results, &dev->info, &err);
     if (pc->show)
         fprintf(stderr, "\r\033[K");
