@@ -486,6 +486,11 @@ Test(cli_options, every_table_option_is_in_the_help_and_the_help_names_no_other)
         const char *body = strstr(r.out, "\n\n");
         body = body ? strstr(body + 2, "\n\n") : NULL;
         body = body ? body + 2 : "";
+        size_t entries = 0;
+        for (const cli_option *o = cmds[c].options; o && o->name; o++)
+            entries++;
+        cr_expect_leq(entries, CLI_OPTIONS_MAX, "%s: %zu options, more than the parser takes", cmds[c].name,
+                      entries);
         for (const cli_option *o = cmds[c].options; o && o->name; o++, checked++) {
             cr_expect(mentions(body, o->name), "bwlab help %s: no --%s (beside its synopsis), which its table has",
                       cmds[c].name, o->name);

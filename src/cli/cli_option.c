@@ -8,8 +8,6 @@
 #include "bw_parse.h"
 #include "cli.h"
 
-/* the most entries a table has: getopt_long's table is built on the stack */
-#define CLI_OPTIONS_MAX 48
 /* getopt_long's val of entry i: above every character, so that no short
  * option is ever matched */
 #define VAL_BASE 256

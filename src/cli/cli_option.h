@@ -47,7 +47,10 @@ typedef struct cli_option {
     const void *data;    /* the setter's data: for cli_set_size its cli_size_rule */
 } cli_option;
 
-/* A table ends with an entry whose name is NULL. */
+/* A table ends with an entry whose name is NULL, and has at most
+ * CLI_OPTIONS_MAX entries: the parser builds getopt_long's table on the
+ * stack (tests/test_cli_options.c checks every command's). */
+#define CLI_OPTIONS_MAX 48
 #define CLI_OPTION_END { .name = NULL }
 
 /* Parses argv (argv[0] the command's name) against cmd->options into
