@@ -333,7 +333,7 @@ Test(cli, bad_input_table)
         { { "model", "--sector", "256", "--expr", "4*t", NULL }, "256" },
         { { "model", "--sector", "0", "--expr", "4*t", NULL }, "--sector" },
         { { "model", "--line", "96", "--sector", "64", "--expr", "4*t", NULL }, "96" },
-        /* --mask 0 and --active 0 are the no-active-lane case (issue 16: test_cli_bad) */
+        /* --mask 0 and --active 0 are the no-active-lane case (test_cli_bad checks their messages) */
         { { "model", "--mask", "0x1ffffffff", "--expr", "4*t", NULL }, "0x1ffffffff" },
         { { "model", "--mask", "xyz", "--expr", "4*t", NULL }, "xyz" },
         { { "model", "--active", "33", "--expr", "4*t", NULL }, "33" },

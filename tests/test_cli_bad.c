@@ -1,7 +1,7 @@
-/* Issue 10: bad input, table-driven. Every case is one command line, the
+/* Bad input, table-driven. Every case is one command line, the
  * exit status it must give (2 bad input, 1 runtime failure, 0 where a
  * reproducer now gives the right answer) and a fragment its message or
- * output must hold. The reproducers of issue 10 are all here. Runs pin
+ * output must hold. Every bad-input reproducer found so far is here. Runs pin
  * --device cpu and stay small; most fail while planning, before anything
  * is measured. */
 #include <criterion/criterion.h>
@@ -40,7 +40,7 @@ static char *expand(const char *arg)
         for (int i = 0; i < n; i++)
             bw_buf_putc(&b, '-');
         bw_buf_puts(&b, "4*g");
-    } else if (!strcmp(arg, "@x300")) { /* issue 16: a long value is cut where it is echoed */
+    } else if (!strcmp(arg, "@x300")) { /* a long value is cut where it is echoed */
         for (int i = 0; i < 300; i++)
             bw_buf_putc(&b, 'x');
     } else if (!strcmp(arg, "@seqx250")) { /* smaller ones: 250 x seq */
@@ -197,7 +197,7 @@ static const bad_case cases[] = {
     { { CPU, "--pattern", "@seqx250", QUICK, "--format", "csv" }, ANY_RUNTIME,
       "249 repeated patterns merged: each pattern is measured once", ERR },
     /* input limits: 10 000 patterns, over the documented cap */
-    /* ---- issue 16: options ignored or inconsistent ---- */
+    /* ---- options ignored or inconsistent ---- */
     /* one rule for a repeated option, in every command (model's rule above) */
     { { "run", "--output", "a", "--output", "b" }, 2, "option '--output' given twice ('a' and 'b'); give it once", ERR },
     { { "run", "--device", "cpu", "--device", "gpu" }, 2, "option '--device' given twice ('cpu' and 'gpu')", ERR },
@@ -282,7 +282,7 @@ Test(cli_bad, every_case_exits_as_documented, .timeout = 600)
         cr_expect(r.status < 128, "case %zu (%s): killed by signal %d", i, bw_buf_str(&line), r.status - 128);
         cr_expect(strstr(r.err, "Sanitizer") == NULL && strstr(r.err, "runtime error") == NULL,
                   "case %zu (%s): %.600s", i, bw_buf_str(&line), r.err);
-        /* never a raw control byte on stderr (issue 16): only line ends */
+        /* never a raw control byte on stderr (a hostile value could drive the terminal): only line ends */
         for (const char *p = r.err; *p; p++)
             if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f) {
                 cr_expect(0, "case %zu (%s): raw byte 0x%02x on stderr: %.400s", i, bw_buf_str(&line),

@@ -1,11 +1,14 @@
-/* Issue 16: options, one rule for every command. The repeat test reads
+/* Options, one rule for every command. The repeat test reads
  * the commands from `bwlab --help` and each command's options from `bwlab
  * help CMD` (the lines that define them), gives each option twice and
  * asserts the one behaviour: exit 2, "option '--NAME' given twice", nothing
  * on stdout; an option documented "may repeat" is accepted twice instead.
  * Every repeat is refused while the options are read, before any device
  * work, so the test is fast. Then: bad input on a machine without OpenCL
- * is exit 2, never 3; and the messages that must say what happened. */
+ * is exit 2, never 3; and the messages that must say what happened.
+ * And the option tables (cli_command.options) against the real `bwlab
+ * help CMD`: every option of a table is in its command's help, and the
+ * help names no option its table lacks. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -15,6 +18,8 @@
 #include <unistd.h>
 
 #include "bw_buf.h"
+#include "cli.h"
+#include "cli_option.h"
 #include "test_util.h"
 
 /* the subcommands `bwlab --help` lists, into names (at most max) */
@@ -410,4 +415,150 @@ Test(cli_options, a_hostile_pattern_name_keeps_its_row)
     bw_buf_free(&out);
     tu_rmdir(dir);
     free(dir);
+}
+
+/* 1 when opts (a table, or NULL) has an entry named name */
+static int table_has(const cli_option *opts, const char *name, size_t len)
+{
+    for (const cli_option *o = opts; o && o->name; o++)
+        if (strlen(o->name) == len && !strncmp(o->name, name, len))
+            return 1;
+    return 0;
+}
+
+/* 1 when "--NAME" (not a longer option's start) is in text */
+static int mentions(const char *text, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = strstr(text, "--"); p; p = strstr(p + 1, "--"))
+        if (!strncmp(p + 2, name, len) && !(islower((unsigned char)p[2 + len]) || p[2 + len] == '-' ||
+                                             isdigit((unsigned char)p[2 + len])))
+            return 1;
+    return 0;
+}
+
+/* 1 when the first option text names is --NAME */
+static int first_option_is(const char *text, const char *name)
+{
+    const char *p = strstr(text, "--");
+    size_t len = strlen(name);
+    return p && !strncmp(p + 2, name, len) &&
+           !(islower((unsigned char)p[2 + len]) || isdigit((unsigned char)p[2 + len]) || p[2 + len] == '-');
+}
+
+/* The command the help names last before `at` on its line ("bwlab run
+ * --transfers", "bwlab probe files (--format json)"): an option of another
+ * command is named with it. NULL when none is. */
+static const cli_command *named_before(const char *help, const char *at)
+{
+    const char *line = at;
+    while (line > help && line[-1] != '\n')
+        line--;
+    size_t n;
+    const cli_command *cmds = cli_commands(&n);
+    const cli_command *best = NULL;
+    const char *best_at = NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(cmds[i].name);
+        for (const char *p = line; p + len <= at; p++) {
+            int word = (p == line || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[len]);
+            if (word && !strncmp(p, cmds[i].name, len) && (!best_at || p > best_at)) {
+                best = &cmds[i];
+                best_at = p;
+            }
+        }
+    }
+    return best;
+}
+
+Test(cli_options, every_table_option_is_in_the_help_and_the_help_names_no_other)
+{
+    size_t n;
+    const cli_command *cmds = cli_commands(&n);
+    cr_assert_geq(n, 10, "%zu commands", n);
+    size_t checked = 0;
+    for (size_t c = 0; c < n; c++) {
+        const char *argv[] = { "help", cmds[c].name, NULL };
+        tu_result r = tu_exec(argv, NULL);
+        cr_assert_eq(r.status, 0, "bwlab help %s: exit %d", cmds[c].name, r.status);
+        /* after the synopsis (generated from the table: it names them all)
+         * and the summary: the option lines and the prose */
+        const char *body = strstr(r.out, "\n\n");
+        body = body ? strstr(body + 2, "\n\n") : NULL;
+        body = body ? body + 2 : "";
+        size_t entries = 0;
+        for (const cli_option *o = cmds[c].options; o && o->name; o++)
+            entries++;
+        cr_expect_leq(entries, CLI_OPTIONS_MAX, "%s: %zu options, more than the parser takes", cmds[c].name,
+                      entries);
+        for (const cli_option *o = cmds[c].options; o && o->name; o++, checked++) {
+            cr_expect(mentions(body, o->name), "bwlab help %s: no --%s (beside its synopsis), which its table has",
+                      cmds[c].name, o->name);
+            /* the repeat rule is the table's, and the help says it */
+            char line[256];
+            const char *at = strstr(body, "may repeat");
+            int said = 0;
+            for (; at; at = strstr(at + 1, "may repeat")) {
+                const char *start = at;
+                while (start > body && start[-1] != '\n')
+                    start--;
+                snprintf(line, sizeof line, "%.*s", (int)(at - start), start);
+                said |= first_option_is(line, o->name);
+            }
+            cr_expect_eq(said, (o->flags & CLI_OPT_REPEAT) != 0,
+                         "bwlab help %s: --%s %s 'may repeat' but its table says CLI_OPT_REPEAT is %s",
+                         cmds[c].name, o->name, said ? "says" : "does not say",
+                         (o->flags & CLI_OPT_REPEAT) ? "set" : "clear");
+        }
+        for (const char *p = strstr(r.out, "--"); p; p = strstr(p + 2, "--")) {
+            const char *e = p + 2;
+            while (islower((unsigned char)*e) || isdigit((unsigned char)*e) || *e == '-')
+                e++;
+            size_t len = (size_t)(e - p - 2);
+            if (!len || table_has(cmds[c].options, p + 2, len))
+                continue;
+            const cli_command *other = named_before(r.out, p);
+            cr_expect(other && other != &cmds[c] && table_has(other->options, p + 2, len),
+                      "bwlab help %s names --%.*s, which is not in its table (nor in that of a command it names "
+                      "before it on the line)",
+                      cmds[c].name, (int)len, p + 2);
+        }
+        tu_result_free(&r);
+    }
+    /* run alone has 20 */
+    cr_expect_geq(checked, 60, "only %zu options in the tables", checked);
+}
+
+Test(cli_options, a_new_option_in_a_table_is_parsed_and_listed)
+{
+    /* a table of two, through the real parser and help generator */
+    typedef struct st {
+        const char *name;
+        int flag;
+    } st;
+    static const cli_option opts[] = {
+        { .name = "name", .metavar = "TEXT", .help = "a name\nover two lines", .set = cli_set_string,
+          .offset = offsetof(st, name) },
+        { .name = "flag", .flags = CLI_OPT_NEWLINE, .help = "a flag", .set = cli_set_flag,
+          .offset = offsetof(st, flag) },
+        CLI_OPTION_END,
+    };
+    const cli_command cmd = { "demo", "a demo", NULL, opts, NULL, NULL, NULL };
+    bw_buf b = BW_BUF_INIT;
+    cli_options_usage(&cmd, &b);
+    cr_expect_str_eq(bw_buf_str(&b), "bwlab demo [--name TEXT]\n           [--flag]");
+    bw_buf_free(&b);
+    cli_options_help(&cmd, &b);
+    cr_expect_str_eq(bw_buf_str(&b), "  --name TEXT         a name\n"
+                                     "                      over two lines\n"
+                                     "  --flag              a flag\n");
+    bw_buf_free(&b);
+    char a0[] = "demo", a1[] = "--flag", a2[] = "--name", a3[] = "x";
+    char *argv[] = { a0, a1, a2, a3, NULL };
+    st s = { NULL, 0 };
+    int operands = -1;
+    cr_assert_eq(cli_options_parse(&cmd, 4, argv, &s, &operands), 0);
+    cr_expect_eq(s.flag, 1);
+    cr_expect_str_eq(s.name, "x");
+    cr_expect_eq(operands, 4);
 }

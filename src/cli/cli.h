@@ -10,19 +10,22 @@
 #include "bw_buf.h"
 #include "bw_error.h"
 
+struct cli_option;
+
 typedef struct cli_command {
     const char *name;
-    const char *summary; /* one line for `bwlab --help` */
-    const char *usage;   /* synopsis lines, usage notation */
-    const char *help;    /* option descriptions for `bwlab help NAME` */
+    const char *summary;  /* one line for `bwlab --help` */
+    const char *operands; /* the operands in the synopsis ("FILE|DIR..."), or NULL: it takes none */
+    /* its options (cli_option.h), from which the parser, the synopsis and
+     * the option lines of the help are generated; NULL: none */
+    const struct cli_option *options;
+    const char *operands_help; /* help text before the options (the operands'), or NULL */
+    /* help text after the options, the prose about no one option: several
+     * string literals, each within the compiler's 4095-character limit
+     * (-Woverlength-strings), NULL-terminated; or NULL */
+    const char *const *notes;
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 } cli_command;
-
-/* NULL, or the rest of a command's help, printed after cmd->help in order
- * (NULL ends it): a long help in several string literals, each within the
- * compiler's 4095-character limit (-Woverlength-strings). A static table,
- * never to be freed. */
-const char *const *cli_command_help_more(const cli_command *cmd);
 
 const cli_command *cli_commands(size_t *count);
 const cli_command *cli_find(const char *name);
@@ -32,42 +35,12 @@ const cli_command *cli_find(const char *name);
  * shown escaped and a quoted value ('...') longer than BW_QUOTE_SHOWN
  * bytes is cut (bw_quote_append). */
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
-/* Handles getopt_long's '?' and ':' results (opterr must be 0 and the
- * option string start with ':'); returns 2. */
-int cli_option_error(const cli_command *cmd, int c, char **argv);
 /* Prints "bwlab NAME: error: MSG" for a library error; returns its exit
  * status. Control bytes other than newline and tab are shown escaped. */
 int cli_fail(const cli_command *cmd, const bw_error *err);
 /* "bwlab CMD: error: out of memory" on stderr; returns exit status 1 (a
  * runtime failure, never the usage status). */
 int cli_nomem(const cli_command *cmd);
-struct option;
-
-/* What cli_getopt remembers of a command's options: the one getopt_long
- * loop every command runs through, so that every command treats a
- * repeated option alike. */
-#define CLI_GETOPT_MAX 48
-#define CLI_GETOPT_FAILED (-2)
-typedef struct cli_getopt_state {
-    const struct cli_command *cmd;
-    const struct option *opts;     /* the getopt_long table, { 0 }-terminated, at most CLI_GETOPT_MAX */
-    const char *const *repeatable; /* long names that may be given more than once (documented "may
-                                    * repeat" in the command's help), NULL-terminated; or NULL */
-    const char *first[CLI_GETOPT_MAX]; /* per table entry: its first value ("" for a flag), or NULL */
-    int status;                    /* the exit status once cli_getopt returned CLI_GETOPT_FAILED */
-} cli_getopt_state;
-
-/* Starts option parsing of argv (argv[0] the command's name): resets
- * getopt (optind 0, opterr 0). */
-void cli_getopt_start(cli_getopt_state *g, const struct cli_command *cmd, const struct option *opts,
-                      const char *const *repeatable);
-/* getopt_long(argc, argv, ":", opts, ...) with the command's rules: returns
- * the next option's val (optarg set as getopt_long sets it), -1 after the
- * last option (optind at the first operand), or CLI_GETOPT_FAILED after
- * printing the usage error (g->status: 2) for an unknown option, a missing
- * value, or an option not in g->repeatable given a second time ("option
- * '--output' given twice ('a' and 'b'); give it once"). */
-int cli_getopt(cli_getopt_state *g, int argc, char **argv);
 /* 0 when path (the value of flag, an output file) names a file, else the
  * usage error's status: an empty path is refused ("use '-' for standard
  * output"), never read as standard output. */
@@ -84,7 +57,12 @@ bw_code cli_write_output(const char *path, const bw_buf *b, bw_error *err);
  * whether paths[i] is written (two inputs are never compared). */
 int cli_outputs_distinct(const cli_command *cmd, const char *const *paths, const char *const *what,
                          const int *outputs, size_t n);
-/* Full help text of a command into b. */
+/* --output (may be NULL) over the command's own cache (`what`: "the
+ * tuning cache") is refused: cli_outputs_distinct of the two, both
+ * written. */
+int cli_output_not_cache(const cli_command *cmd, const char *output, const char *cache, const char *what);
+/* Full help text of a command into b: the synopsis, the summary, the
+ * operands' text, the options' lines and the notes. */
 void cli_command_help(const cli_command *cmd, bw_buf *b);
 
 int cmd_model(int argc, char **argv);

@@ -1,20 +1,14 @@
+/* The commands, in the order `bwlab --help` lists them: each one's
+ * summary, its operands, its option table (defined beside the command,
+ * cmd_*.c, where the state it fills is) and the prose of its help that is
+ * about no one option. */
 #include <string.h>
 
 #include "cli.h"
+#include "cli_option.h"
 
-/* The rest of bwlab help run, after its entry's text: a help in several
- * string literals, each within the 4095-character limit of
- * -Woverlength-strings (cli_command_help_more) */
-static const char *const run_help_more[] = {
-    "  --no-roofline       skip the short roofline. By default, after a device's patterns, a\n"
-    "                      short 'bwlab roofline' (at most 1 s, or --budget when smaller; the\n"
-    "                      buffer 'bwlab roofline' takes, never --size; roofline.cl from --kernels)\n"
-    "                      gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
-    "                      them and the measured one, the sweep and the tiled products: a few\n"
-    "                      lines under the patterns, runs[].roofline in JSON, not in CSV\n"
-    "  --roofline-size BYTES|auto  the short roofline's buffer, whole MiB (default auto: the\n"
-    "                      one 'bwlab roofline' takes, 4 x the last-level cache)\n"
-    "  --report FILE.html  also write this run's HTML report ('bwlab help report')\n"
+/* several literals, each within the 4095 characters of -Woverlength-strings */
+static const char *const run_notes[] = {
     "Every option is given once (a repeat is an error) but --pattern and --expr, which may repeat.\n"
     "The families with kernels of their own run in one mode: bank reads local memory, transpose and\n"
     "record copy; naming one with an --access it cannot run, with --index 32, or a record with an\n"
@@ -51,266 +45,162 @@ static const char *const run_help_more[] = {
     "launch failing for its size (-5, -4, -54) is retried once at half the work-group; buffers\n"
     "that cannot be had at the plan's size (-4, -5, -61 at allocation or the first write) are\n"
     "planned and run once more at half the working set. The results say what changed (retry).\n",
+
+    NULL,
+};
+
+static const char *const tune_notes[] = {
+    "The search: streaming read (each work-item XORs its vectors and stores one word) and copy\n"
+    "kernels (cl/stream.cl) with uint vectors of width 1, 2, 4, 8, 16, 1 to 16 vectors per\n"
+    "work-item in three layouts (grid: i + j*G; block: each group a contiguous block, its\n"
+    "work-items interleaved; contiguous: each work-item its own run) and work-groups of 32 to\n"
+    "1024, one coordinate at a time; every shape validated before it is timed, the best few\n"
+    "timed round-robin to the end of the budget; the highest median bandwidth wins.\n"
+    "Cache: $BWLAB_CACHE_DIR/tune.json, else $XDG_CACHE_HOME/bwlab/tune.json, else\n"
+    "~/.cache/bwlab/tune.json: one entry per device name, vendor, driver version, platform\n"
+    "version and bwlab version. 'bwlab run' reads it for peak_read_gbs, peak_copy_gbs and each\n"
+    "pattern's fraction_of_peak. A malformed cache is reported and kept as tune.json.malformed\n"
+    "when a new one is written. --output on the cache file itself is refused (exit 2).\n"
+    "Exit status: 0 tuned or cached; 1 a device could not be tuned (every shape failed) or the\n"
+    "cache could not be written (the results are still printed); 2 bad input; 3 no OpenCL\n"
+    "platform; 130/143 SIGINT/SIGTERM (within a launch or a 16 MiB chunk: the shapes measured\n"
+    "so far are written, marked interrupted; no winner is chosen or cached).\n",
+    NULL,
+};
+
+static const char *const roofline_notes[] = {
+    "What it measures (cl/roofline.cl), each kernel validated on the host before it is timed:\n"
+    "  peak compute        8 independent chains of fma() on floats of the device's preferred vector\n"
+    "                      width per work-item, 2 FLOP per FMA\n"
+    "  peak bandwidth      a streaming read of the buffer (--size; by default the working set\n"
+    "                      'bwlab run' plans): 8 vectors of that width per work-item, added up\n"
+    "  intensity sweep     k = 1, 2, 4 .. 1024 FMAs per float loaded (intensity 2k / 4 FLOP/byte);\n"
+    "                      a point whose whole-buffer launch would outlast the launch target reads\n"
+    "                      a leading slice of the buffer\n"
+    "  tiled matmul        C = AB of n x n floats with T x T tiles in local memory, T = 8, 16, 32\n"
+    "                      where two tiles fit the local memory and T*T work-items a group;\n"
+    "                      validated against the host's product at n = 64\n"
+    "Reported: the peaks (measured); the ridge, peak compute / peak bandwidth (modeled, from the\n"
+    "measured peaks); the measured ridge, the sweep's highest GFLOP/s over its highest GB/s; per\n"
+    "point GFLOP/s and GB/s (measured), the modeled attainable min(P, I x B), measured / attainable,\n"
+    "and the modeled bound (memory below the ridge, compute above it); per tile GFLOP/s\n"
+    "(measured) beside the model's intensity T/4, attainable GFLOP/s and bound.\n"
+    "Exit status: 0 measured; 1 a device failed (build, validation, a launch below the timing\n"
+    "floor); 2 bad input; 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (within a launch or a\n"
+    "4 MiB chunk: what was measured is written, marked interrupted).\n",
+    NULL,
+};
+
+static const char *const probe_notes[] = {
+    "What it measures (cl/probe.cl; docs/results.md, 'bwlab probe'):\n"
+    "  cache ladder        read GB/s against working sets from 4 KiB to 4 x the last-level cache,\n"
+    "                      4 points per doubling; a knee is a level when both ladders show it or\n"
+    "                      it persists across neighbouring points (one noisy point makes none);\n"
+    "                      each level is set beside CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a\n"
+    "                      CPU, the host's sysfs caches, a disagreement said in words\n"
+    "  latency ladder      a pointer chase through a random cycle (built on the host, untimed):\n"
+    "                      ns per load for one work-item and for one per compute unit; a marked\n"
+    "                      chase checks that every element is visited once\n"
+    "  transaction unit    a byte-stride sweep (4 .. 512 B) and an offset sweep (0 .. 256 B): the\n"
+    "                      knee and period fitted by each candidate unit's modeled curve\n"
+    "  warp width, banks   where the device shows them (a GPU); on a CPU it says why not\n"
+    "  transfers           host to device and back, pageable and pinned, blocking and not,\n"
+    "                      4 KiB .. 1 GiB within the device's limits; maps and unmaps of a\n"
+    "                      CL_MEM_ALLOC_HOST_PTR buffer at the same sizes: a direction whose maps\n"
+    "                      copy nothing (flat in size, or a tiny fraction of a copy; on a\n"
+    "                      unified-memory device at the buffer's own host address) is zero-copy,\n"
+    "                      no bandwidth; an empty kernel's launch latency (without profiling:\n"
+    "                      the host clock, enqueue to clFinish; queued to start not available)\n"
+    "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...; --output on it: exit 2).\n"
+    "'bwlab model --profile inferred [--device SPEC]' and 'bwlab run --profile inferred' take\n"
+    "the device's own profile with the fields its cached probe found (unit as sector, and line\n"
+    "where the profile's is no multiple of it; W; banks) in place, and say which; a device\n"
+    "never probed is an error: run 'bwlab probe' first. 'bwlab run --transfers' adds the\n"
+    "transfers and launch latency to a run.\n"
+    "SIGINT and SIGTERM stop the probe before its next launch or copy and write what was\n"
+    "measured, marked \"interrupted\" (not stored in the cache).\n"
+    "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
+    "other figures are still written); 2 bad input; 3 no OpenCL platform; 130/143\n"
+    "SIGINT/SIGTERM (what was measured is written).\n",
+    NULL,
+};
+
+static const char *const devices_notes[] = {
+    "The default device (marked *) is the first GPU, else the first device; other\n"
+    "commands use it when --device is not given. 'memory' (JSON host_unified_memory)\n"
+    "says whether the device shares the host's memory (CL_DEVICE_HOST_UNIFIED_MEMORY).\n",
+    NULL,
+};
+
+static const char compare_operands[] =
+    "  FILE|DIR            'bwlab run' result files (--format json; schema version 1 and later),\n"
+    "                      'bwlab probe --format json' files, OUT.partial journals (and\n"
+    "                      OUT.partial.N, kept aside by a later run), or directories searched\n"
+    "                      recursively for *.json and *.partial: each directory entered once,\n"
+    "                      each file read once, FIFOs, sockets, devices and dangling links\n"
+    "                      skipped and named. Reads files only: no OpenCL is needed\n";
+
+static const char *const compare_notes[] = {
+    "Tables: the devices (full names, each run's provenance); bandwidth (measured GB/s and measured\n"
+    "relative to that device's seq); the model (modeled sector efficiency under each device's\n"
+    "profile beside measured relative); --baseline; repeats (one pattern on one device in several\n"
+    "files: all kept, median min max; an identical file is counted once); nominal peaks (vendor\n"
+    "figures in data/nominal.json: measured seq and tuned peak as a share of them; devices no\n"
+    "entry matches get no row); the probe (from bwlab probe files and bwlab run --transfers:\n"
+    "inferred unit, launch latency, cache levels, transfers at the largest size; in table, md and\n"
+    "json, not csv). Devices are the same device when vendor, name and driver match.\n"
+    "A field an older file lacks shows as not measured ('-', null, empty), never 0.\n"
+    "Exit status: 0 every input compared; 2 bad usage (also --output on an input), or an input\n"
+    "skipped (unreadable, empty, invalid JSON, unknown schema version, missing or mistyped\n"
+    "fields, no results, a FIFO or socket named: each named on standard error; the others are\n"
+    "still compared and written), or nothing to compare; 1 the output could not be written\n"
+    "(a full disk, a file the caller may not write).\n",
+    NULL,
+};
+
+static const char report_operands[] =
+    "  FILE|DIR            bwlab run result files (--format json), bwlab probe files (--format\n"
+    "                      json), OUT.partial journals, or directories searched recursively for\n"
+    "                      them (as 'bwlab compare' does); from any machines\n";
+
+static const char *const report_notes[] = {
+    "The page holds the provenance of every device and run, the comparison tables and eight\n"
+    "charts as inline SVG (drawn with cairo): effective bandwidth against stride with the\n"
+    "model's prediction dashed, measured against modeled relative bandwidth with y = x, the\n"
+    "address ramp of the main patterns (warp 0 under the first device's profile), the\n"
+    "roofline and bank-conflict ways against local throughput where the results carry them,\n"
+    "and from probe files (and run --transfers) the cache ladder, the latency ladder and\n"
+    "host-device transfer bandwidth against size.\n"
+    "Every point has a tooltip with its exact value and kind. No script, font or link to\n"
+    "fetch: it opens offline. 'bwlab run --report FILE.html' writes the same page for the\n"
+    "run just measured. Reads data only: no OpenCL device is needed.\n"
+    "Exit status: 0 written; 1 the page could not be written (also a file the caller may not\n"
+    "write); 2 bad input (an input that cannot be read is named and skipped, the others are\n"
+    "still in the page; no input with results at all; --output on an input).\n",
     NULL,
 };
 
 static const cli_command commands[] = {
     { "model", "model one warp-instruction or a whole launch (no device needed)",
-      "bwlab model (--expr EXPR | --pattern SPEC) [--elem E] [--active N | --mask HEX]\n"
-      "            [--base B] [--warp K] [--space global|local]\n"
-      "            [--profile NAME | --profile inferred [--device SPEC]]\n"
-      "            [--lanes W] [--sector S] [--line L] [--banks N] [--bank-width B]\n"
-      "            [--launch --items N [--access load|store]]\n"
-      "            [--roofline --peak-gflops P --peak-gbs B (--intensity I | --tile T)]\n"
-      "            [--format table|json]",
-      "Address source (one of):\n"
-      "  --expr EXPR         byte address of lane t in warp w, e.g. '4*g' or 't < 16 ? 4*t : 4000 + 256*(t-16)'\n"
-      "                      (variables t, w, g = w*W + t, W; C operators; min(), max())\n"
-      "  --pattern SPEC      a catalogue pattern, e.g. stride:s=2 (see 'bwlab patterns')\n"
-      "Instruction:\n"
-      "  --elem E            bytes per lane (default 4)\n"
-      "  --active N          lanes 0..N-1 active (default: all; 0: none, efficiencies do not apply)\n"
-      "  --mask HEX          active lanes as a hex bit mask, bit t = lane t\n"
-      "  --base B            byte offset added to every address (default 0)\n"
-      "  --warp K            which warp's addresses (default 0)\n"
-      "  --space SPACE       global or local (adds the bank-conflict model); default: the\n"
-      "                      pattern's own space (local for bank), else global\n"
-      "Profile (docs/design.md section 3):\n"
-      "  --profile NAME      nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic,\n"
-      "                      or inferred: the device's own profile with the fields its cached\n"
-      "                      'bwlab probe' found (unit, W, banks) in place; the output says which\n"
-      "  --device SPEC       with --profile inferred: whose probe (default: the default device)\n"
-      "  --lanes W, --sector S, --line L, --banks N, --bank-width B   override one field\n"
-      "Whole launch:\n"
-      "  --launch, --items N  requested, instruction-model and footprint bytes of N work-items\n"
-      "  --access KIND       count the access as a load (default) or a store\n"
-      "Roofline:\n"
-      "  --roofline --peak-gflops P --peak-gbs B  with --intensity I (FLOP/byte) or --tile T\n"
-      "                      (tiled float matmul, I = T/4); the address source is optional then\n"
-      "Output:\n"
-      "  --format FORMAT     table (default, for people) or json (one object, for scripts)\n",
-      cmd_model },
+      NULL, cmd_model_options, NULL, NULL, cmd_model },
     { "run", "measure every pattern on an OpenCL device and set it beside the model",
-      "bwlab run [--device SPEC] [--pattern LIST|all]... [--expr EXPR]... [--elem E]\n"
-      "          [--size BYTES|auto] [--budget S] [--format table|csv|json|md] [--output FILE]\n"
-      "          [--rse PCT] [--explain] [--quiet] [--kernels DIR] [--local N] [--index 32|64|auto]\n"
-      "          [--access read|copy|both] [--no-roofline | --roofline-size BYTES|auto]\n"
-      "          [--report FILE.html] [--profile inferred] [--transfers]",
-      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
-      "                      (default: the first GPU, else the first device)\n"
-      "  --pattern LIST      comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
-      "                      item k=v continues the previous pattern: aos:struct=12,field=0,seq\n"
-      "                      is two patterns; 'all' is the default set (the whole catalogue with\n"
-      "                      strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks)\n"
-      "  --expr EXPR         measure your own address expression (bytes; t, w, g, W); may repeat\n"
-      "  --elem E            bytes per lane: 4, 8 or 16\n"
-      "  --size BYTES|auto   working set each pattern touches (default auto: 4 x the device's\n"
-      "                      global-memory cache, or for a CPU device reporting none the host's\n"
-      "                      last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
-      "                      largest allocation and a quarter of its memory); e.g. 256M. src and\n"
-      "                      dst together stay within 3/4 of the device's memory\n"
-      "  --budget S          seconds for the whole run (default 50): buffers, build, validation, form\n"
-      "                      choice, twins, timing, roofline and writing; held within 10% + 2 s\n"
-      "                      for S >= 5. Each pattern is validated on a sample of its work-groups,\n"
-      "                      then timed round-robin until its median is stable (1% relative\n"
-      "                      standard error and 0.2 s of launches) or the budget ends; on a CPU\n"
-      "                      both kernel forms are timed in the first rounds and the faster one\n"
-      "                      kept; a twin (the kernel over a cache-resident slice) is timed where\n"
-      "                      it can change the verdict. When the minimum of launches does not\n"
-      "                      fit, a note before measuring names the patterns left out; below\n"
-      "                      5 s every pattern keeps its launches and the run takes longer\n"
-      "  --rse PCT           the relative standard error at which a pattern counts as stable\n"
-      "                      (default 1; 0 times every pattern for the whole budget)\n"
-      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
-      "  --output FILE       write the results there instead of standard output ('-')\n"
-      "  --explain           a sentence under each row: what the pattern does, why the model says so\n"
-      "  --quiet             no progress line on standard error\n"
-      "  --kernels DIR       read gather.cl, bw_expr.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
-      "  --local N           work-items per work-group (default 256, a multiple of the warp,\n"
-      "                      lowered to what the device and each built kernel allow)\n"
-      "  --index 32|64|auto  index arithmetic of the kernels: int or long (default auto: int on a\n"
-      "                      GPU where the model proves every value fits, long otherwise); 32 is\n"
-      "                      an error for a pattern not proven to fit\n"
-      "  --access MODE       what each work-item does with the element it loads: copy (stores it at\n"
-      "                      dst[g]; the model counts that store too), read (compares it with a key\n"
-      "                      and stores only on a match: loads alone are counted and timed) or both.\n"
-      "                      Default: copy for --pattern and --expr; the default set measures copy\n"
-      "                      for every pattern and read as well for seq and the strides, side by side\n",
-      cmd_run },
+      NULL, cmd_run_options, NULL, run_notes, cmd_run },
     { "tune", "find the kernel shape that streams fastest on a device: its peak read and copy bandwidth",
-      "bwlab tune [--device SPEC] [--retune] [--budget S] [--size BYTES|auto]\n"
-      "           [--format table|json] [--output FILE]",
-      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
-      "                      (default: the first GPU, else the first device)\n"
-      "  --retune            measure again even when the cache has an entry for the device\n"
-      "  --budget S          seconds for each device's search, building and validating included\n"
-      "                      (default 6); later search stages are skipped when it runs short\n"
-      "  --size BYTES|auto   each buffer (src, dst, read results), whole MiB (default auto: the\n"
-      "                      working set 'bwlab run' plans, 4 x the last-level cache, within a\n"
-      "                      third of the memory budget)\n"
-      "  --format FORMAT     table (default) or json; --output FILE.json picks it too\n"
-      "  --output FILE       write the results there instead of standard output ('-')\n"
-      "The search: streaming read (each work-item XORs its vectors and stores one word) and copy\n"
-      "kernels (cl/stream.cl) with uint vectors of width 1, 2, 4, 8, 16, 1 to 16 vectors per\n"
-      "work-item in three layouts (grid: i + j*G; block: each group a contiguous block, its\n"
-      "work-items interleaved; contiguous: each work-item its own run) and work-groups of 32 to\n"
-      "1024, one coordinate at a time; every shape validated before it is timed, the best few\n"
-      "timed round-robin to the end of the budget; the highest median bandwidth wins.\n"
-      "Cache: $BWLAB_CACHE_DIR/tune.json, else $XDG_CACHE_HOME/bwlab/tune.json, else\n"
-      "~/.cache/bwlab/tune.json: one entry per device name, vendor, driver version, platform\n"
-      "version and bwlab version. 'bwlab run' reads it for peak_read_gbs, peak_copy_gbs and each\n"
-      "pattern's fraction_of_peak. A malformed cache is reported and kept as tune.json.malformed\n"
-      "when a new one is written. --output on the cache file itself is refused (exit 2).\n"
-      "Exit status: 0 tuned or cached; 1 a device could not be tuned (every shape failed) or the\n"
-      "cache could not be written (the results are still printed); 2 bad input; 3 no OpenCL\n"
-      "platform; 130/143 SIGINT/SIGTERM (within a launch or a 16 MiB chunk: the shapes measured\n"
-      "so far are written, marked interrupted; no winner is chosen or cached).\n",
-      cmd_tune },
+      NULL, cmd_tune_options, NULL, tune_notes, cmd_tune },
     { "roofline", "measure a device's roof: peak FLOP/s, streaming bandwidth and an intensity sweep",
-      "bwlab roofline [--device SPEC] [--budget S] [--size BYTES|auto]\n"
-      "               [--format table|csv|json|md] [--output FILE] [--kernels DIR]",
-      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
-      "                      (default: the first GPU, else the first device)\n"
-      "  --budget S          seconds for each device, building, filling and validating included\n"
-      "                      (default 5), planned by time: a buffer whose fill and launches would\n"
-      "                      not fit is cut, a sweep whose sizing runs long ends early, and once\n"
-      "                      the budget ends each kernel has 3 timed launches where the time\n"
-      "                      allowed, else at least 1; budget_note says what was cut\n"
-      "  --size BYTES|auto   the source buffer, whole MiB (default auto: the working set 'bwlab run'\n"
-      "                      plans, 4 x the last-level cache, within the device's limits)\n"
-      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
-      "  --output FILE       write the results there instead of standard output ('-')\n"
-      "  --kernels DIR       read roofline.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
-      "What it measures (cl/roofline.cl), each kernel validated on the host before it is timed:\n"
-      "  peak compute        8 independent chains of fma() on floats of the device's preferred vector\n"
-      "                      width per work-item, 2 FLOP per FMA\n"
-      "  peak bandwidth      a streaming read of the buffer (--size; by default the working set\n"
-      "                      'bwlab run' plans): 8 vectors of that width per work-item, added up\n"
-      "  intensity sweep     k = 1, 2, 4 .. 1024 FMAs per float loaded (intensity 2k / 4 FLOP/byte);\n"
-      "                      a point whose whole-buffer launch would outlast the launch target reads\n"
-      "                      a leading slice of the buffer\n"
-      "  tiled matmul        C = AB of n x n floats with T x T tiles in local memory, T = 8, 16, 32\n"
-      "                      where two tiles fit the local memory and T*T work-items a group;\n"
-      "                      validated against the host's product at n = 64\n"
-      "Reported: the peaks (measured); the ridge, peak compute / peak bandwidth (modeled, from the\n"
-      "measured peaks); the measured ridge, the sweep's highest GFLOP/s over its highest GB/s; per\n"
-      "point GFLOP/s and GB/s (measured), the modeled attainable min(P, I x B), measured / attainable,\n"
-      "and the modeled bound (memory below the ridge, compute above it); per tile GFLOP/s\n"
-      "(measured) beside the model's intensity T/4, attainable GFLOP/s and bound.\n"
-      "Exit status: 0 measured; 1 a device failed (build, validation, a launch below the timing\n"
-      "floor); 2 bad input; 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (within a launch or a\n"
-      "4 MiB chunk: what was measured is written, marked interrupted).\n",
-      cmd_roofline },
+      NULL, cmd_roofline_options, NULL, roofline_notes, cmd_roofline },
     { "probe", "infer a device's memory system from measurement: caches, latency, transaction unit, transfers",
-      "bwlab probe [--device SPEC] [--quick] [--format table|csv|json|md] [--output FILE]\n"
-      "            [--kernels DIR] [--quiet]",
-      "  --device SPEC       index from 'bwlab devices', part of a device name, cpu, gpu or all\n"
-      "                      (default: the first GPU, else the first device)\n"
-      "  --quick             fewer points and repeats (2 per doubling, working sets to 2 x the\n"
-      "                      last-level cache, transfers to 16 MiB): under 30 s on PoCL\n"
-      "  --format FORMAT     table (default), csv, json or md; --output FILE.json etc. picks it too\n"
-      "  --output FILE       write the results there instead of standard output ('-')\n"
-      "  --kernels DIR       read probe.cl from DIR (also $BWLAB_KERNEL_DIR)\n"
-      "  --quiet             no progress line on standard error\n"
-      "What it measures (cl/probe.cl; docs/results.md, 'bwlab probe'):\n"
-      "  cache ladder        read GB/s against working sets from 4 KiB to 4 x the last-level cache,\n"
-      "                      4 points per doubling; a knee is a level when both ladders show it or\n"
-      "                      it persists across neighbouring points (one noisy point makes none);\n"
-      "                      each level is set beside CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a\n"
-      "                      CPU, the host's sysfs caches, a disagreement said in words\n"
-      "  latency ladder      a pointer chase through a random cycle (built on the host, untimed):\n"
-      "                      ns per load for one work-item and for one per compute unit; a marked\n"
-      "                      chase checks that every element is visited once\n"
-      "  transaction unit    a byte-stride sweep (4 .. 512 B) and an offset sweep (0 .. 256 B): the\n"
-      "                      knee and period fitted by each candidate unit's modeled curve\n"
-      "  warp width, banks   where the device shows them (a GPU); on a CPU it says why not\n"
-      "  transfers           host to device and back, pageable and pinned, blocking and not,\n"
-      "                      4 KiB .. 1 GiB within the device's limits; maps and unmaps of a\n"
-      "                      CL_MEM_ALLOC_HOST_PTR buffer at the same sizes: a direction whose maps\n"
-      "                      copy nothing (flat in size, or a tiny fraction of a copy; on a\n"
-      "                      unified-memory device at the buffer's own host address) is zero-copy,\n"
-      "                      no bandwidth; an empty kernel's launch latency (without profiling:\n"
-      "                      the host clock, enqueue to clFinish; queued to start not available)\n"
-      "Cache: probe.json beside tune.json ($BWLAB_CACHE_DIR, ...; --output on it: exit 2).\n"
-      "'bwlab model --profile inferred [--device SPEC]' and 'bwlab run --profile inferred' take\n"
-      "the device's own profile with the fields its cached probe found (unit as sector, and line\n"
-      "where the profile's is no multiple of it; W; banks) in place, and say which; a device\n"
-      "never probed is an error: run 'bwlab probe' first. 'bwlab run --transfers' adds the\n"
-      "transfers and launch latency to a run.\n"
-      "SIGINT and SIGTERM stop the probe before its next launch or copy and write what was\n"
-      "measured, marked \"interrupted\" (not stored in the cache).\n"
-      "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
-      "other figures are still written); 2 bad input; 3 no OpenCL platform; 130/143\n"
-      "SIGINT/SIGTERM (what was measured is written).\n",
-      cmd_probe },
+      NULL, cmd_probe_options, NULL, probe_notes, cmd_probe },
     { "patterns", "list the pattern catalogue",
-      "bwlab patterns [--format table|json]",
-      "  --format FORMAT     table (default) or json\n", cmd_patterns },
+      NULL, cmd_patterns_options, NULL, NULL, cmd_patterns },
     { "devices", "list the OpenCL platforms and devices and the profile bwlab picks for each",
-      "bwlab devices [--device SPEC] [--format table|json]",
-      "  --device SPEC       which devices: all (default), an index from this list, cpu, gpu,\n"
-      "                      or a case-insensitive part of the device name\n"
-      "  --format FORMAT     table (default) or json (one object, for scripts)\n"
-      "The default device (marked *) is the first GPU, else the first device; other\n"
-      "commands use it when --device is not given. 'memory' (JSON host_unified_memory)\n"
-      "says whether the device shares the host's memory (CL_DEVICE_HOST_UNIFIED_MEMORY).\n",
-      cmd_devices },
+      NULL, cmd_devices_options, NULL, devices_notes, cmd_devices },
     { "compare", "compare result files from many machines: a column per device, a row per pattern",
-      "bwlab compare FILE|DIR... [--format table|md|csv|json|html] [--output FILE]\n"
-      "              [--baseline DEVICE] [--mode read|copy]",
-      "  FILE|DIR            'bwlab run' result files (--format json; schema version 1 and later),\n"
-      "                      'bwlab probe --format json' files, OUT.partial journals (and\n"
-      "                      OUT.partial.N, kept aside by a later run), or directories searched\n"
-      "                      recursively for *.json and *.partial: each directory entered once,\n"
-      "                      each file read once, FIFOs, sockets, devices and dangling links\n"
-      "                      skipped and named. Reads files only: no OpenCL is needed\n"
-      "  --format FORMAT     table (default), md (GitHub-flavoured Markdown), csv (one row per\n"
-      "                      pattern, device and mode), json (the merged data, docs/compare.md) or\n"
-      "                      html (written by 'bwlab report'); an --output name ending in .md, .csv,\n"
-      "                      .json or .html picks it too\n"
-      "  --output FILE       write there instead of standard output ('-'; never over an input: exit 2)\n"
-      "  --baseline DEVICE   add each device's speed relative to this device, per pattern (a part of\n"
-      "                      its label, name or vendor that names one device)\n"
-      "  --mode MODE         read or copy: only that access mode's rows (default: both)\n"
-      "Tables: the devices (full names, each run's provenance); bandwidth (measured GB/s and measured\n"
-      "relative to that device's seq); the model (modeled sector efficiency under each device's\n"
-      "profile beside measured relative); --baseline; repeats (one pattern on one device in several\n"
-      "files: all kept, median min max; an identical file is counted once); nominal peaks (vendor\n"
-      "figures in data/nominal.json: measured seq and tuned peak as a share of them; devices no\n"
-      "entry matches get no row); the probe (from bwlab probe files and bwlab run --transfers:\n"
-      "inferred unit, launch latency, cache levels, transfers at the largest size; in table, md and\n"
-      "json, not csv). Devices are the same device when vendor, name and driver match.\n"
-      "A field an older file lacks shows as not measured ('-', null, empty), never 0.\n"
-      "Exit status: 0 every input compared; 2 bad usage (also --output on an input), or an input\n"
-      "skipped (unreadable, empty, invalid JSON, unknown schema version, missing or mistyped\n"
-      "fields, no results, a FIFO or socket named: each named on standard error; the others are\n"
-      "still compared and written), or nothing to compare; 1 the output could not be written\n"
-      "(a full disk, a file the caller may not write).\n",
-      cmd_compare },
+      "FILE|DIR...", cmd_compare_options, compare_operands, compare_notes, cmd_compare },
     { "report", "merge result files into one self-contained HTML page: provenance, tables, charts",
-      "bwlab report FILE|DIR... [--output FILE.html] [--title TEXT] [--baseline DEVICE]",
-      "  FILE|DIR            bwlab run result files (--format json), bwlab probe files (--format\n"
-      "                      json), OUT.partial journals, or directories searched recursively for\n"
-      "                      them (as 'bwlab compare' does); from any machines\n"
-      "  --output FILE       write the page there (default, or '-': standard output; never over an input)\n"
-      "  --title TEXT        the page's title (default: bwlab report)\n"
-      "  --baseline DEVICE   add each device's speed relative to this one (a label, or part of\n"
-      "                      a vendor or device name that matches one device)\n"
-      "The page holds the provenance of every device and run, the comparison tables and eight\n"
-      "charts as inline SVG (drawn with cairo): effective bandwidth against stride with the\n"
-      "model's prediction dashed, measured against modeled relative bandwidth with y = x, the\n"
-      "address ramp of the main patterns (warp 0 under the first device's profile), the\n"
-      "roofline and bank-conflict ways against local throughput where the results carry them,\n"
-      "and from probe files (and run --transfers) the cache ladder, the latency ladder and\n"
-      "host-device transfer bandwidth against size.\n"
-      "Every point has a tooltip with its exact value and kind. No script, font or link to\n"
-      "fetch: it opens offline. 'bwlab run --report FILE.html' writes the same page for the\n"
-      "run just measured. Reads data only: no OpenCL device is needed.\n"
-      "Exit status: 0 written; 1 the page could not be written (also a file the caller may not\n"
-      "write); 2 bad input (an input that cannot be read is named and skipped, the others are\n"
-      "still in the page; no input with results at all; --output on an input).\n",
-      cmd_report },
-    { "help", "show help for a command", "bwlab help [COMMAND]", "", cmd_help },
+      "FILE|DIR...", cmd_report_options, report_operands, report_notes, cmd_report },
+    { "help", "show help for a command",
+      "[COMMAND]", NULL, NULL, NULL, cmd_help },
 };
 
 const cli_command *cli_commands(size_t *count)
@@ -325,9 +215,4 @@ const cli_command *cli_find(const char *name)
         if (!strcmp(commands[i].name, name))
             return &commands[i];
     return NULL;
-}
-
-const char *const *cli_command_help_more(const cli_command *cmd)
-{
-    return cmd && !strcmp(cmd->name, "run") ? run_help_more : NULL;
 }

@@ -1,7 +1,10 @@
 #include "cli_each.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cli_signal.h"
 
 int cli_each_open(const cli_command *self, const char *device_spec, cli_each *e)
 {
@@ -64,4 +67,22 @@ void cli_each_free(cli_each *e)
     ocl_platforms_free(e->plats);
     model_profiles_free(e->profiles);
     memset(e, 0, sizeof *e);
+}
+
+int cli_each_finish(const cli_command *self, const cli_each *e, bw_code rc, const bw_buf *b, const char *output,
+                    const char *written, int failed, bw_error *err)
+{
+    int st = 0;
+    if (rc == BW_OK)
+        rc = cli_write_output(output, b, err);
+    if (rc != BW_OK) {
+        st = cli_fail(self, err);
+    } else if (cli_signal_caught) {
+        fprintf(stderr, "bwlab %s: interrupted by %s: wrote %s so far\n", self->name, cli_signal_name(), written);
+        st = cli_signal_status(0);
+    } else if (e->any_failed || failed) {
+        st = bw_code_exit_status(BW_E_VALIDATION);
+    }
+    bw_error_clear(err);
+    return st;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "bench_device.h"
+#include "bw_buf.h"
 #include "bw_error.h"
 #include "cli.h"
 #include "model_profile.h"
@@ -41,6 +42,15 @@ int cli_each_fail(const cli_command *self, cli_each *e, size_t k, bw_code rc, bw
 /* Keeps a copy of `note` as device k's note; returns it, or NULL when
  * memory runs out. */
 const char *cli_each_note(cli_each *e, size_t k, const char *note);
+
+/* The last step of a command that measured device after device: writes
+ * b, its results formatted (rc: the formatting's code), to output, then
+ * returns the exit status: the write's failure (printed); 128 + the
+ * signal caught, saying "bwlab NAME: interrupted by SIGINT: wrote
+ * `written` so far"; 1 when a device failed (e->any_failed) or `failed`;
+ * else 0. Clears err. */
+int cli_each_finish(const cli_command *self, const cli_each *e, bw_code rc, const bw_buf *b, const char *output,
+                    const char *written, int failed, bw_error *err);
 
 void cli_each_free(cli_each *e); /* accepts a zeroed cli_each */
 

@@ -4,7 +4,6 @@
 #include <time.h>
 
 #include "bench_host.h"
-#include "bw_parse.h"
 
 bench_limits cli_device_limits(const ocl_device_info *d)
 {
@@ -45,29 +44,7 @@ bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settin
     return BW_OK;
 }
 
-bw_code cli_parse_roofline_size(const char *arg, const char *flag, uint64_t *size, bw_error *err)
-{
-    const uint64_t mib = (uint64_t)1 << 20;
-    uint64_t u = 0;
-    if (!strcmp(arg, "auto")) {
-        *size = 0;
-        return BW_OK;
-    }
-    if (bw_parse_bytes(arg, flag, &u, err) != BW_OK) {
-        bw_error parsed = *err;
-        err->msg = NULL;
-        bw_error_set(err, BW_E_USAGE, "%s (or 'auto')", bw_error_text(&parsed));
-        bw_error_clear(&parsed);
-        return BW_E_USAGE;
-    }
-    if (u < mib || u % mib != 0)
-        return bw_error_set(err, BW_E_USAGE,
-                            "%s: '%s' is not a whole number of MiB (at least 1M): the roofline's buffer is "
-                            "whole MiB",
-                            flag, arg);
-    *size = u;
-    return BW_OK;
-}
+const cli_size_rule cli_roofline_size_rule = { 1, "the roofline's buffer is whole MiB" };
 
 bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
                         bw_error *err)

@@ -6,6 +6,7 @@
 #include "bench_plan.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
+#include "cli_option.h"
 #include "ocl_device.h"
 
 /* The device's limits; a CPU device also gets the host's last-level cache
@@ -36,10 +37,10 @@ bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, u
 bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s, uint64_t size,
                           bench_roofline_opts *o, bw_error *err);
 
-/* Parses a roofline buffer size, `flag`'s value: "auto" (*size = 0) or
- * whole MiB of at least 1M (bw_parse_bytes' forms). Returns BW_OK, or
- * BW_E_USAGE with err saying what to give. */
-bw_code cli_parse_roofline_size(const char *arg, const char *flag, uint64_t *size, bw_error *err);
+/* What a roofline buffer's size (roofline --size, run --roofline-size)
+ * must be: "auto" or whole MiB of at least 1M, as the roofline plans
+ * its buffer in MiB. */
+extern const cli_size_rule cli_roofline_size_rule;
 
 /* The current UTC time, ISO 8601 ("2026-11-30T12:00:00Z"), into buf. */
 void cli_iso_date(char *buf, size_t n);

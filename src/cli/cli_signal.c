@@ -4,7 +4,8 @@
 
 volatile sig_atomic_t cli_signal_caught;
 
-static void on_signal(int sig)
+/* a request to stop, kept; a second signal of the kind ends the process */
+static void on_stop_signal(int sig)
 {
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
@@ -17,7 +18,7 @@ void cli_signal_catch(cli_signal_saved *saved)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
+    sa.sa_handler = on_stop_signal;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &saved->intr);

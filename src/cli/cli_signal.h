@@ -1,5 +1,5 @@
 /* cli_signal: SIGINT and SIGTERM as a request to stop, for the commands
- * that measure (roofline, tune).
+ * that measure (run, probe, roofline, tune).
  *
  * The first signal sets cli_signal_caught (the signal's number) and puts
  * the default action back, so that a second one ends the process the usual

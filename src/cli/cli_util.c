@@ -5,11 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <getopt.h>
-
 #include "bw_file.h"
 #include "bw_format.h"
 #include "cli.h"
+#include "cli_option.h"
 
 /* the next quote at or after p that opens a quoted value: at the start or
  * after a space, '(', '=' or ',' (not the apostrophe of "device's") */
@@ -55,12 +54,18 @@ static void print_sanitized(const char *msg, int keep_newlines, int cut)
 
 void cli_command_help(const cli_command *cmd, bw_buf *b)
 {
-    bw_buf_printf(b, "usage: %s\n\n%s.\n", cmd->usage, cmd->summary);
-    if (cmd->help && *cmd->help)
-        bw_buf_printf(b, "\n%s", cmd->help);
-    const char *const *more = cli_command_help_more(cmd);
-    for (size_t i = 0; more && more[i]; i++)
-        bw_buf_puts(b, more[i]);
+    bw_buf_puts(b, "usage: ");
+    cli_options_usage(cmd, b);
+    bw_buf_printf(b, "\n\n%s.\n", cmd->summary);
+    bw_buf body = BW_BUF_INIT;
+    if (cmd->operands_help)
+        bw_buf_puts(&body, cmd->operands_help);
+    cli_options_help(cmd, &body);
+    for (size_t i = 0; cmd->notes && cmd->notes[i]; i++)
+        bw_buf_puts(&body, cmd->notes[i]);
+    if (body.len || bw_buf_failed(&body))
+        bw_buf_printf(b, "\n%s", bw_buf_failed(&body) ? "(out of memory)\n" : bw_buf_str(&body));
+    bw_buf_free(&body);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
@@ -79,18 +84,12 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
     }
     print_sanitized(msg ? msg : small, 0, 1);
     free(msg);
-    fprintf(stderr, "\nusage: %s\nTry 'bwlab help %s' for details.\n", cmd->usage, cmd->name);
+    bw_buf usage = BW_BUF_INIT;
+    cli_options_usage(cmd, &usage);
+    fprintf(stderr, "\nusage: %s\nTry 'bwlab help %s' for details.\n",
+            bw_buf_failed(&usage) ? cmd->name : bw_buf_str(&usage), cmd->name);
+    bw_buf_free(&usage);
     return bw_code_exit_status(BW_E_USAGE);
-}
-
-int cli_option_error(const cli_command *cmd, int c, char **argv)
-{
-    const char *arg = argv[optind - 1];
-    if (c == ':')
-        return cli_usage_error(cmd, "option '%s' needs a value", arg);
-    if (optopt && !(arg[0] == '-' && arg[1] == '-'))
-        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
-    return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
 int cli_fail(const cli_command *cmd, const bw_error *err)
@@ -140,49 +139,12 @@ int cli_outputs_distinct(const cli_command *cmd, const char *const *paths, const
     return 0;
 }
 
-void cli_getopt_start(cli_getopt_state *g, const cli_command *cmd, const struct option *opts,
-                      const char *const *repeatable)
+int cli_output_not_cache(const cli_command *cmd, const char *output, const char *cache, const char *what)
 {
-    memset(g, 0, sizeof *g);
-    g->cmd = cmd;
-    g->opts = opts;
-    g->repeatable = repeatable;
-    optind = 0;
-    opterr = 0;
-}
-
-static int is_repeatable(const cli_getopt_state *g, const char *name)
-{
-    for (size_t i = 0; g->repeatable && g->repeatable[i]; i++)
-        if (!strcmp(g->repeatable[i], name))
-            return 1;
-    return 0;
-}
-
-int cli_getopt(cli_getopt_state *g, int argc, char **argv)
-{
-    int idx = -1;
-    int c = getopt_long(argc, argv, ":", g->opts, &idx);
-    if (c == -1)
-        return -1;
-    if (c == '?' || c == ':' || idx < 0 || idx >= CLI_GETOPT_MAX) {
-        g->status = cli_option_error(g->cmd, c, argv);
-        return CLI_GETOPT_FAILED;
-    }
-    const char *name = g->opts[idx].name;
-    const char *first = g->first[idx];
-    if (first && !is_repeatable(g, name)) {
-        /* never silently the last one: a repeat is a mistake (issue 16) */
-        if (!optarg)
-            g->status = cli_usage_error(g->cmd, "option '--%s' given twice; give it once", name);
-        else
-            g->status = cli_usage_error(g->cmd, "option '--%s' given twice ('%s' and '%s'); give it once", name,
-                                        first, optarg);
-        return CLI_GETOPT_FAILED;
-    }
-    if (!first)
-        g->first[idx] = optarg ? optarg : "";
-    return c;
+    const char *paths[] = { output, cache };
+    const char *whats[] = { "--output", what };
+    const int outputs[] = { 1, 1 };
+    return cli_outputs_distinct(cmd, paths, whats, outputs, 2);
 }
 
 int cli_output_path_check(const cli_command *cmd, const char *flag, const char *path)

@@ -2,121 +2,138 @@
  * directories read recursively, OUT.partial journals) and compare them:
  * a column per device, a row per pattern. Reads data only: no OpenCL call,
  * so it runs on a machine without OpenCL. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_format.h"
+#include "cli_inputs.h"
 #include "cli_limits.h"
+#include "cli_option.h"
 #include "cli_report.h"
 #include "report_compare.h"
 #include "report_merge.h"
 
+#define COMPARE_FORMATS \
+    ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
+
+typedef struct compare_args {
+    cli_format format;
+    int format_given, html; /* html: the page 'bwlab report' writes, not a cli_format */
+    const char *output, *baseline, *mode;
+} compare_args;
+
+static int set_format(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    compare_args *a = field;
+    a->format_given = 1;
+    if (!strcmp(arg, "html"))
+        a->html = 1;
+    else if (cli_format_parse(arg, COMPARE_FORMATS, &a->format) != 0)
+        return cli_usage_error(self, "--format: '%s' is not one of table|md|csv|json|html", arg);
+    return 0;
+}
+
+static int set_mode(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    if (strcmp(arg, "read") != 0 && strcmp(arg, "copy") != 0)
+        return cli_usage_error(self, "--mode: '%s' is not read or copy", arg);
+    *(const char **)field = arg;
+    return 0;
+}
+
+const cli_option cmd_compare_options[] = {
+    { .name = "format", .metavar = "FORMAT", .values = "table|md|csv|json|html",
+      .help = "table (default), md (GitHub-flavoured Markdown), csv (one row per\n"
+              "pattern, device and mode), json (the merged data, docs/compare.md) or\n"
+              "html (written by 'bwlab report'); an --output name ending in .md, .csv,\n"
+              ".json or .html picks it too",
+      .set = set_format },
+    CLI_OPT_OUTPUT(compare_args, output, 0,
+                   "write there instead of standard output ('-'; never over an input: exit 2)"),
+    { .name = "baseline", .metavar = "DEVICE", .flags = CLI_OPT_NEWLINE,
+      .help = "add each device's speed relative to this device, per pattern (a part of\n"
+              "its label, name or vendor that names one device)",
+      .set = cli_set_string, .offset = offsetof(compare_args, baseline) },
+    { .name = "mode", .metavar = "MODE", .values = "read|copy",
+      .help = "read or copy: only that access mode's rows (default: both)",
+      .set = set_mode, .offset = offsetof(compare_args, mode) },
+    CLI_OPTION_END,
+};
+
+/* The options checked, and the format --output's name picks: 0, or the
+ * usage error's status. */
+static int check_args(const cli_command *self, int argc, int operands, compare_args *a)
+{
+    if (cli_output_path_check(self, "--output", a->output) != 0)
+        return 2;
+    if (operands >= argc)
+        return cli_usage_error(self, "no result files given (name bwlab run result files or directories of them)");
+    if (!a->format_given && a->output) {
+        const char *dot = strrchr(a->output, '.');
+        if (dot && !strcmp(dot, ".html"))
+            a->html = 1;
+        cli_format_from_output(a->output, 0, COMPARE_FORMATS, &a->format);
+    }
+    return 0;
+}
+
+/* The comparison of m in the format asked for, written to --output (the
+ * page of 'bwlab report' for html) */
+static bw_code write_comparison(const compare_args *a, report_merged *m, int argc, char **argv, bw_error *err)
+{
+    if (a->html)
+        return cli_report_write("bwlab compare", m, a->output, NULL, argc, argv, err);
+    char date[32];
+    cli_iso_date(date, sizeof date);
+    report_compare_opts o = { a->mode, argc, argv, date };
+    bw_buf b = BW_BUF_INIT;
+    bw_code rc = BW_OK;
+    switch (a->format) {
+    case CLI_FORMAT_JSON: rc = report_compare_json(m, &o, &b, err); break;
+    case CLI_FORMAT_CSV: report_compare_csv(m, &o, &b); break;
+    case CLI_FORMAT_MD: report_compare_markdown(m, &o, &b); break;
+    default: report_compare_table(m, &o, &b); break;
+    }
+    if (rc == BW_OK && bw_buf_failed(&b))
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory writing the comparison");
+    if (rc == BW_OK)
+        rc = cli_write_output(a->output, &b, err);
+    bw_buf_free(&b);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     const cli_command *self = cli_find("compare");
-    static const struct option opts[] = {
-        { "format", required_argument, NULL, 'f' },   { "output", required_argument, NULL, 'o' },
-        { "baseline", required_argument, NULL, 'b' }, { "mode", required_argument, NULL, 'm' },
-        { 0 },
-    };
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) |
-                             (1u << CLI_FORMAT_MD);
-    cli_format fmt = CLI_FORMAT_TABLE;
-    int format_given = 0, html = 0;
-    const char *output = NULL, *baseline = NULL, *mode = NULL;
-    int c;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, opts, NULL);
-    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case 'f':
-            format_given = 1;
-            if (!strcmp(optarg, "html"))
-                html = 1;
-            else if (cli_format_parse(optarg, allowed, &fmt) != 0)
-                return cli_usage_error(self, "--format: '%s' is not one of table|md|csv|json|html", optarg);
-            break;
-        case 'o': output = optarg; break;
-        case 'b': baseline = optarg; break;
-        case 'm':
-            if (strcmp(optarg, "read") != 0 && strcmp(optarg, "copy") != 0)
-                return cli_usage_error(self, "--mode: '%s' is not read or copy", optarg);
-            mode = optarg;
-            break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (cli_output_path_check(self, "--output", output) != 0)
-        return 2;
-    if (optind >= argc)
-        return cli_usage_error(self, "no result files given (name bwlab run result files or directories of them)");
-    if (!format_given && output) {
-        const char *dot = strrchr(output, '.');
-        if (dot && !strcmp(dot, ".html"))
-            html = 1;
-        cli_format_from_output(output, 0, allowed, &fmt);
-    }
+    compare_args a = { CLI_FORMAT_TABLE, 0, 0, NULL, NULL, NULL };
+    int operands, st = cli_options_parse(self, argc, argv, &a, &operands);
+    if (st || (st = check_args(self, argc, operands, &a)) != 0)
+        return st;
     report_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
-    bw_buf b = BW_BUF_INIT;
-    int status = 0;
-    const char *outs[1] = { output }, *flags[1] = { "--output" };
-    report_load_opts lo = { outs, flags, 1 };
-    bw_code rc = report_load_paths_opts((const char *const *)(argv + optind), (size_t)(argc - optind), &lo, &m, &err);
-    if (rc == BW_E_USAGE) {
-        status = cli_usage_error(self, "%s", bw_error_text(&err));
-        bw_error_clear(&err);
-        return status;
-    }
-    /* every bad input is named on stderr; the others are still compared */
+    bw_code rc = BW_OK;
     size_t bad = 0;
-    for (size_t i = 0; m && i < m->n_diags; i++) {
-        fprintf(stderr, "bwlab compare: %s: %s: %s\n", m->diags[i].is_error ? "error" : "note", m->diags[i].file,
-                m->diags[i].message);
-        bad += m->diags[i].is_error;
-    }
-    if (rc == BW_OK && baseline)
-        rc = report_merge_set_baseline(m, baseline, &err);
-    if (rc == BW_OK) {
-        bw_error nerr = BW_ERROR_INIT;
-        /* without the nominal table the comparison still stands */
-        if (report_merge_apply_nominal(m, &nerr) != BW_OK)
-            fprintf(stderr, "bwlab compare: warning: no nominal peaks: %s\n", bw_error_text(&nerr));
-        bw_error_clear(&nerr);
-    }
-    /* --format html: the page `bwlab report` writes, from the same merged data */
-    if (rc == BW_OK && html)
-        rc = cli_report_write("bwlab compare", m, output, NULL, argc, argv, &err);
-    else if (rc == BW_OK) {
-        char date[32];
-        cli_iso_date(date, sizeof date);
-        report_compare_opts o = { mode, argc, argv, date };
-        switch (fmt) {
-        case CLI_FORMAT_JSON: rc = report_compare_json(m, &o, &b, &err); break;
-        case CLI_FORMAT_CSV: report_compare_csv(m, &o, &b); break;
-        case CLI_FORMAT_MD: report_compare_markdown(m, &o, &b); break;
-        default: report_compare_table(m, &o, &b); break;
+    /* every bad input is named on stderr; the others are still compared */
+    st = cli_inputs_load(self, argv + operands, (size_t)(argc - operands), a.output, &m, &rc, &bad, &err);
+    if (!st) {
+        if (rc == BW_OK && a.baseline)
+            rc = report_merge_set_baseline(m, a.baseline, &err);
+        if (rc == BW_OK) {
+            bw_error nerr = BW_ERROR_INIT;
+            /* without the nominal table the comparison still stands */
+            if (report_merge_apply_nominal(m, &nerr) != BW_OK)
+                fprintf(stderr, "bwlab compare: warning: no nominal peaks: %s\n", bw_error_text(&nerr));
+            bw_error_clear(&nerr);
         }
-    }
-    if (rc == BW_OK && bw_buf_failed(&b))
-        rc = bw_error_set(&err, BW_E_NOMEM, "out of memory writing the comparison");
-    if (rc == BW_OK && !html)
-        rc = cli_write_output(output, &b, &err);
-    if (rc != BW_OK)
-        status = cli_fail(self, &err);
-    else if (bad) {
-        fprintf(stderr,
-                "bwlab compare: error: %zu problem%s in the inputs (named above: an input skipped, or a row or "
-                "figure out of its valid range left out); the rest was compared\n",
-                bad, bad == 1 ? "" : "s");
-        status = 2;
+        if (rc == BW_OK)
+            rc = write_comparison(&a, m, argc, argv, &err);
+        st = cli_inputs_status(self, rc, bad, "was compared", &err);
     }
     report_merged_free(m);
     bw_error_clear(&err);
-    bw_buf_free(&b);
-    return status;
+    return st;
 }

@@ -1,42 +1,36 @@
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "bench_device.h"
 #include "cli.h"
 #include "cli_format.h"
+#include "cli_option.h"
 #include "model_profile.h"
 #include "ocl_device.h"
 #include "report_devices.h"
 
+typedef struct devices_args {
+    const char *spec; /* NULL: every device, usable or not */
+    cli_format_opt format;
+} devices_args;
+
+const cli_option cmd_devices_options[] = {
+    CLI_OPT_DEVICE(devices_args, spec, 0,
+                   "which devices: all (default), an index from this list, cpu, gpu,\n"
+                   "or a case-insensitive part of the device name"),
+    CLI_OPT_FORMAT(devices_args, format, 0, "table|json", (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON),
+                   "table (default) or json (one object, for scripts)"),
+    CLI_OPTION_END,
+};
+
 int cmd_devices(int argc, char **argv)
 {
     const cli_command *self = cli_find("devices");
-    static const struct option opts[] = { { "device", required_argument, NULL, 'd' },
-                                          { "format", required_argument, NULL, 'f' },
-                                          { 0 } };
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
-    cli_format fmt = CLI_FORMAT_TABLE;
-    const char *spec = NULL; /* every device, usable or not */
-    int c;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, opts, NULL);
-    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case 'd':
-            spec = optarg;
-            break;
-        case 'f':
-            if (cli_format_option(self, optarg, allowed, &fmt) != 0)
-                return 2;
-            break;
-        default:
-            return cli_option_error(self, c, argv);
-        }
-    }
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (optind < argc)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    devices_args a = { NULL, { CLI_FORMAT_TABLE, 0 } };
+    int operands, st = cli_options_parse(self, argc, argv, &a, &operands);
+    if (st)
+        return st;
+    const char *spec = a.spec;
 
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
@@ -60,7 +54,7 @@ int cmd_devices(int argc, char **argv)
     if (rc == BW_OK)
         rc = bench_device_list_make(plats, idx, n, &list, &err);
     if (rc == BW_OK) {
-        if (fmt == CLI_FORMAT_JSON)
+        if (a.format.format == CLI_FORMAT_JSON)
             rc = report_devices_json(&list, &b, &err);
         else
             report_devices_table(&list, &b);

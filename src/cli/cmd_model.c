@@ -1,6 +1,6 @@
 /* bwlab model: the analytic model of one warp-instruction, of a whole
  * launch, and the roofline, without any device. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_inferred.h"
 #include "cli_format.h"
+#include "cli_option.h"
 #include "model_affine.h"
 #include "model_bank.h"
 #include "model_expr.h"
@@ -20,70 +21,73 @@
 #include "ocl_device.h"
 #include "report_model.h"
 
-enum {
-    OPT_EXPR = 256,
-    OPT_PATTERN,
-    OPT_ELEM,
-    OPT_ACTIVE,
-    OPT_MASK,
-    OPT_BASE,
-    OPT_WARP,
-    OPT_PROFILE,
-    OPT_LANES,
-    OPT_SECTOR,
-    OPT_LINE,
-    OPT_BANKS,
-    OPT_BANK_WIDTH,
-    OPT_SPACE,
-    OPT_LAUNCH,
-    OPT_ITEMS,
-    OPT_ACCESS,
-    OPT_ROOFLINE,
-    OPT_PEAK_GFLOPS,
-    OPT_PEAK_GBS,
-    OPT_INTENSITY,
-    OPT_TILE,
-    OPT_FORMAT,
-    OPT_DEVICE,
-    OPT__END
-};
-
-static const struct option long_opts[] = {
-    { "expr", required_argument, NULL, OPT_EXPR },
-    { "pattern", required_argument, NULL, OPT_PATTERN },
-    { "elem", required_argument, NULL, OPT_ELEM },
-    { "active", required_argument, NULL, OPT_ACTIVE },
-    { "mask", required_argument, NULL, OPT_MASK },
-    { "base", required_argument, NULL, OPT_BASE },
-    { "warp", required_argument, NULL, OPT_WARP },
-    { "profile", required_argument, NULL, OPT_PROFILE },
-    { "lanes", required_argument, NULL, OPT_LANES },
-    { "sector", required_argument, NULL, OPT_SECTOR },
-    { "line", required_argument, NULL, OPT_LINE },
-    { "banks", required_argument, NULL, OPT_BANKS },
-    { "bank-width", required_argument, NULL, OPT_BANK_WIDTH },
-    { "space", required_argument, NULL, OPT_SPACE },
-    { "launch", no_argument, NULL, OPT_LAUNCH },
-    { "items", required_argument, NULL, OPT_ITEMS },
-    { "access", required_argument, NULL, OPT_ACCESS },
-    { "roofline", no_argument, NULL, OPT_ROOFLINE },
-    { "peak-gflops", required_argument, NULL, OPT_PEAK_GFLOPS },
-    { "peak-gbs", required_argument, NULL, OPT_PEAK_GBS },
-    { "intensity", required_argument, NULL, OPT_INTENSITY },
-    { "tile", required_argument, NULL, OPT_TILE },
-    { "format", required_argument, NULL, OPT_FORMAT },
-    { "device", required_argument, NULL, OPT_DEVICE },
-    { 0 },
-};
-
 typedef struct model_args {
     const char *expr, *pattern, *mask, *profile, *space, *access;
     const char *device; /* with --profile inferred: whose probe */
     const char *elem, *active, *base, *warp, *lanes, *sector, *line, *banks, *bank_width;
     const char *items, *peak_gflops, *peak_gbs, *intensity, *tile;
     int launch, roofline;
-    cli_format format;
+    cli_format_opt format;
 } model_args;
+
+/* a string option of model_args: its values are checked once all are read */
+#define MODEL_STR(name_, metavar_, field, ...)                                                                        \
+    .name = (name_), .metavar = (metavar_), .set = cli_set_string, .offset = offsetof(model_args, field), __VA_ARGS__
+
+const cli_option cmd_model_options[] = {
+    { MODEL_STR("expr", "EXPR", expr, .section = "Address source (one of):",
+                .usage = "(--expr EXPR | --pattern SPEC)",
+                .help = "byte address of lane t in warp w, e.g. '4*g' or 't < 16 ? 4*t : 4000 + 256*(t-16)'\n"
+                        "(variables t, w, g = w*W + t, W; C operators; min(), max())") },
+    { MODEL_STR("pattern", "SPEC", pattern, .usage = "",
+                .help = "a catalogue pattern, e.g. stride:s=2 (see 'bwlab patterns')") },
+    { MODEL_STR("elem", "E", elem, .section = "Instruction:", .help = "bytes per lane (default 4)") },
+    { MODEL_STR("active", "N", active, .usage = "[--active N | --mask HEX]",
+                .help = "lanes 0..N-1 active (default: all; 0: none, efficiencies do not apply)") },
+    { MODEL_STR("mask", "HEX", mask, .usage = "", .help = "active lanes as a hex bit mask, bit t = lane t") },
+    { MODEL_STR("base", "B", base, .flags = CLI_OPT_NEWLINE,
+                .help = "byte offset added to every address (default 0)") },
+    { MODEL_STR("warp", "K", warp, .help = "which warp's addresses (default 0)") },
+    { MODEL_STR("space", "SPACE", space, .values = "global|local",
+                .help = "global or local (adds the bank-conflict model); default: the\n"
+                        "pattern's own space (local for bank), else global") },
+    { MODEL_STR("profile", "NAME", profile, .section = "Profile (docs/design.md section 3):",
+                .flags = CLI_OPT_NEWLINE, .usage = "[--profile NAME | --profile inferred [--device SPEC]]",
+                .help = "nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic,\n"
+                        "or inferred: the device's own profile with the fields its cached\n"
+                        "'bwlab probe' found (unit, W, banks) in place; the output says which") },
+    { MODEL_STR("device", "SPEC", device, .usage = "",
+                .help = "with --profile inferred: whose probe (default: the default device)") },
+    { MODEL_STR("lanes", "W", lanes, .flags = CLI_OPT_NEWLINE,
+                .label = "--lanes W, --sector S, --line L, --banks N, --bank-width B",
+                .help = "override one field") },
+    { MODEL_STR("sector", "S", sector, .help = NULL) },
+    { MODEL_STR("line", "L", line, .help = NULL) },
+    { MODEL_STR("banks", "N", banks, .help = NULL) },
+    { MODEL_STR("bank-width", "B", bank_width, .help = NULL) },
+    { .name = "launch", .section = "Whole launch:", .flags = CLI_OPT_NEWLINE,
+      .usage = "[--launch --items N [--access load|store]]", .label = "--launch, --items N",
+      .help = "requested, instruction-model and footprint bytes of N work-items", .set = cli_set_flag,
+      .offset = offsetof(model_args, launch) },
+    { MODEL_STR("items", "N", items, .usage = "") },
+    { MODEL_STR("access", "KIND", access, .usage = "", .help = "count the access as a load (default) or a store") },
+    { .name = "roofline", .section = "Roofline:", .flags = CLI_OPT_NEWLINE,
+      .usage = "[--roofline --peak-gflops P --peak-gbs B (--intensity I | --tile T)]",
+      .label = "--roofline --peak-gflops P --peak-gbs B",
+      .help = "with --intensity I (FLOP/byte) or --tile T\n"
+              "(tiled float matmul, I = T/4); the address source is optional then",
+      .set = cli_set_flag, .offset = offsetof(model_args, roofline) },
+    { MODEL_STR("peak-gflops", "P", peak_gflops, .usage = "") },
+    { MODEL_STR("peak-gbs", "B", peak_gbs, .usage = "") },
+    { MODEL_STR("intensity", "I", intensity, .usage = "") },
+    { MODEL_STR("tile", "T", tile, .usage = "") },
+    /* --format as CLI_OPT_FORMAT has it, under a heading of its own */
+    { .name = "format", .metavar = "FORMAT", .values = "table|json", .section = "Output:",
+      .flags = CLI_OPT_NEWLINE, .help = "table (default, for people) or json (one object, for scripts)",
+      .set = cli_set_format, .offset = offsetof(model_args, format),
+      .param = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) },
+    CLI_OPTION_END,
+};
 
 /* Parsed numbers and the objects built from them; freed in one place. */
 typedef struct model_run {
@@ -403,7 +407,8 @@ static int compute(const cli_command *self, const model_args *a, model_run *r)
         if (rc == BW_OK && a->launch) {
             model_access acc = { r->use_expr, r->elem, r->active, r->items, r->base,
                                  a->access && !strcmp(a->access, "store") };
-            /* an answer within seconds, whatever --items says (issue 10) */
+            /* an answer within seconds, whatever --items says: a launch too
+             * irregular to count in bounded work fails (BW_E_TOOBIG), never hangs */
             rc = model_launch_count_bounded(&r->geo, &acc, 1, MODEL_LAUNCH_INTERACTIVE_WORK, &r->launch, &err);
         }
     }
@@ -459,7 +464,7 @@ static int output(const cli_command *self, const model_args *a, model_run *r)
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
-    if (a->format == CLI_FORMAT_JSON)
+    if (a->format.format == CLI_FORMAT_JSON)
         rc = report_model_json(&rep, &b, &err);
     else
         report_model_table(&rep, &b);
@@ -477,49 +482,10 @@ int cmd_model(int argc, char **argv)
     const cli_command *self = cli_find("model");
     model_args a;
     memset(&a, 0, sizeof a);
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
-    int c;
-    /* every option of model takes one value: a second one is a mistake,
-     * never silently the last (issues 10, 16) */
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, long_opts, NULL);
-    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case OPT_EXPR: a.expr = optarg; break;
-        case OPT_PATTERN: a.pattern = optarg; break;
-        case OPT_ELEM: a.elem = optarg; break;
-        case OPT_ACTIVE: a.active = optarg; break;
-        case OPT_MASK: a.mask = optarg; break;
-        case OPT_BASE: a.base = optarg; break;
-        case OPT_WARP: a.warp = optarg; break;
-        case OPT_PROFILE: a.profile = optarg; break;
-        case OPT_DEVICE: a.device = optarg; break;
-        case OPT_LANES: a.lanes = optarg; break;
-        case OPT_SECTOR: a.sector = optarg; break;
-        case OPT_LINE: a.line = optarg; break;
-        case OPT_BANKS: a.banks = optarg; break;
-        case OPT_BANK_WIDTH: a.bank_width = optarg; break;
-        case OPT_SPACE: a.space = optarg; break;
-        case OPT_LAUNCH: a.launch = 1; break;
-        case OPT_ITEMS: a.items = optarg; break;
-        case OPT_ACCESS: a.access = optarg; break;
-        case OPT_ROOFLINE: a.roofline = 1; break;
-        case OPT_PEAK_GFLOPS: a.peak_gflops = optarg; break;
-        case OPT_PEAK_GBS: a.peak_gbs = optarg; break;
-        case OPT_INTENSITY: a.intensity = optarg; break;
-        case OPT_TILE: a.tile = optarg; break;
-        case OPT_FORMAT:
-            if (cli_format_option(self, optarg, allowed, &a.format) != 0)
-                return 2;
-            break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (optind < argc)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
-    int st = check_conflicts(self, &a);
+    int operands, st = cli_options_parse(self, argc, argv, &a, &operands);
+    if (st)
+        return st;
+    st = check_conflicts(self, &a);
     if (st)
         return st;
     model_run r;

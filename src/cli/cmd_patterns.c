@@ -1,37 +1,32 @@
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "cli.h"
 #include "cli_format.h"
+#include "cli_option.h"
 #include "report_patterns.h"
+
+typedef struct patterns_args {
+    cli_format_opt format;
+} patterns_args;
+
+const cli_option cmd_patterns_options[] = {
+    CLI_OPT_FORMAT(patterns_args, format, 0, "table|json", (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON),
+                   "table (default) or json"),
+    CLI_OPTION_END,
+};
 
 int cmd_patterns(int argc, char **argv)
 {
     const cli_command *self = cli_find("patterns");
-    static const struct option opts[] = { { "format", required_argument, NULL, 'f' }, { 0 } };
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
-    cli_format fmt = CLI_FORMAT_TABLE;
-    int c;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, opts, NULL);
-    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case 'f':
-            if (cli_format_option(self, optarg, allowed, &fmt) != 0)
-                return 2;
-            break;
-        default:
-            return cli_option_error(self, c, argv);
-        }
-    }
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (optind < argc)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
+    patterns_args a = { { CLI_FORMAT_TABLE, 0 } };
+    int operands, st = cli_options_parse(self, argc, argv, &a, &operands);
+    if (st)
+        return st;
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     int status = 0;
-    bw_code rc = fmt == CLI_FORMAT_JSON ? report_patterns_json(32, &b, &err)
+    bw_code rc = a.format.format == CLI_FORMAT_JSON ? report_patterns_json(32, &b, &err)
                                         : report_patterns_table(32, &b, &err);
     if (rc == BW_OK)
         rc = cli_write_output(NULL, &b, &err);

@@ -2,8 +2,7 @@
  * ladder, latency ladder, transaction unit, warp width and banks where
  * measurable), its host<->device transfers and launch latency; keep the
  * findings in the probe cache for --profile inferred. */
-#include <getopt.h>
-#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,39 +15,17 @@
 #include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_signal.h"
+#include "cli_option.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
 #include "report_probe.h"
 
-enum { OPT_DEVICE = 256, OPT_FORMAT, OPT_OUTPUT, OPT_QUICK, OPT_KERNELS, OPT_QUIET };
-
-static const struct option long_opts[] = {
-    { "device", required_argument, NULL, OPT_DEVICE }, { "format", required_argument, NULL, OPT_FORMAT },
-    { "output", required_argument, NULL, OPT_OUTPUT }, { "quick", no_argument, NULL, OPT_QUICK },
-    { "kernels", required_argument, NULL, OPT_KERNELS }, { "quiet", no_argument, NULL, OPT_QUIET },
-    { 0 },
-};
-
-/* the signal that stopped the probe (SIGINT or SIGTERM), or 0 */
-static volatile sig_atomic_t interrupted;
-
-/* The first SIGINT or SIGTERM asks the probe to stop before its next
- * launch or copy and write what it measured (exit 130, 143); a second one
- * ends the process the usual way. */
-static void on_signal(int sig)
-{
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    interrupted = sig;
-}
-
 typedef struct probe_state {
     const char *device_spec, *output, *kernels;
-    int quick, quiet, format_given;
-    cli_format format;
+    int quick, quiet;
+    cli_format_opt format;
     char *cache_path;
     cli_each each; /* the devices, their provenance (which devs point into), failures and cache notes */
     report_probe_device *devs;
@@ -65,36 +42,28 @@ static void state_free(probe_state *s)
     cli_each_free(&s->each);
 }
 
+#define PROBE_FORMATS ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
+
+const cli_option cmd_probe_options[] = {
+    CLI_OPT_DEVICE(probe_state, device_spec, 0, CLI_HELP_DEVICE),
+    { .name = "quick",
+      .help = "fewer points and repeats (2 per doubling, working sets to 2 x the\n"
+              "last-level cache, transfers to 16 MiB): under 30 s on PoCL",
+      .set = cli_set_flag, .offset = offsetof(probe_state, quick) },
+    CLI_OPT_FORMAT(probe_state, format, 0, "table|csv|json|md", PROBE_FORMATS,
+                   "table (default), csv, json or md; --output FILE.json etc. picks it too"),
+    CLI_OPT_OUTPUT(probe_state, output, 0, CLI_HELP_OUTPUT),
+    CLI_OPT_KERNELS(probe_state, kernels, CLI_OPT_NEWLINE, "read probe.cl from DIR (also $BWLAB_KERNEL_DIR)"),
+    CLI_OPT_QUIET(probe_state, quiet, 0),
+    CLI_OPTION_END,
+};
+
 static int parse_args(const cli_command *self, int argc, char **argv, probe_state *s)
 {
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) |
-                             (1u << CLI_FORMAT_MD);
-    int c, st = 0;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, long_opts, NULL);
-    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case OPT_DEVICE: s->device_spec = optarg; break;
-        case OPT_FORMAT:
-            st = cli_format_option(self, optarg, allowed, &s->format);
-            s->format_given = 1;
-            break;
-        case OPT_OUTPUT: s->output = optarg; break;
-        case OPT_QUICK: s->quick = 1; break;
-        case OPT_KERNELS: s->kernels = optarg; break;
-        case OPT_QUIET: s->quiet = 1; break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    if (st)
+    int operands, st = cli_options_parse(self, argc, argv, s, &operands);
+    if (st || (st = cli_output_path_check(self, "--output", s->output)) != 0)
         return st;
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (optind < argc)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
-    if ((st = cli_output_path_check(self, "--output", s->output)) != 0)
-        return st;
-    cli_format_from_output(s->output, s->format_given, allowed, &s->format);
+    cli_format_from_output(s->output, s->format.given, PROBE_FORMATS, &s->format.format);
     return 0;
 }
 
@@ -113,7 +82,7 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
     memset(&o, 0, sizeof o);
     o.quick = s->quick;
     o.kernel_dir = s->kernels;
-    o.stop = &interrupted;
+    o.stop = &cli_signal_caught;
     if (show) {
         o.progress = progress_line;
         o.progress_ctx = (void *)d;
@@ -161,13 +130,8 @@ int cmd_probe(int argc, char **argv)
         st = cli_fail(self, &err);
         goto done;
     }
-    {
-        const char *paths[] = { s.output, s.cache_path };
-        const char *what[] = { "--output", "the probe cache" };
-        const int outputs[] = { 1, 1 };
-        if ((st = cli_outputs_distinct(self, paths, what, outputs, 2)) != 0)
-            goto done;
-    }
+    if ((st = cli_output_not_cache(self, s.output, s.cache_path, "the probe cache")) != 0)
+        goto done;
     if ((st = cli_each_open(self, s.device_spec, &s.each)) != 0)
         goto done;
     size_t n = s.each.ndev;
@@ -178,17 +142,15 @@ int cmd_probe(int argc, char **argv)
         goto done;
     }
     int show = !s.quiet && isatty(STDERR_FILENO);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    /* a signal stops the probe before its next launch or copy, and what
+     * was measured is written (cli_signal.h) */
+    cli_signal_saved saved;
+    cli_signal_catch(&saved);
     for (size_t k = 0; k < n; k++) {
         const ocl_device_info *d = cli_each_device(&s.each, k);
         s.devs[k].device = &s.each.provs.devices[k];
         s.devs[k].is_default = s.each.provs.devices[k].is_default;
-        if (interrupted) {
+        if (cli_signal_caught) {
             s.devs[k].failure = "not probed: interrupted before this device";
             continue;
         }
@@ -205,32 +167,22 @@ int cmd_probe(int argc, char **argv)
             invalid = 1;
         }
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_signal_restore(&saved);
     char date[32];
     cli_iso_date(date, sizeof date);
-    report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path, interrupted != 0 };
+    report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
-    if (s.format == CLI_FORMAT_JSON)
+    if (s.format.format == CLI_FORMAT_JSON)
         rc = report_probe_json(&m, s.devs, n, &b, &err);
-    else if (s.format == CLI_FORMAT_CSV)
+    else if (s.format.format == CLI_FORMAT_CSV)
         report_probe_csv(&m, s.devs, n, &b);
-    else if (s.format == CLI_FORMAT_MD)
+    else if (s.format.format == CLI_FORMAT_MD)
         report_probe_md(&m, s.devs, n, &b);
     else
         report_probe_table(&m, s.devs, n, &b);
-    if (rc == BW_OK)
-        rc = cli_write_output(s.output, &b, &err);
+    st = cli_each_finish(self, &s.each, rc, &b, s.output, "what was measured", invalid, &err);
     bw_buf_free(&b);
-    if (rc != BW_OK)
-        st = cli_fail(self, &err);
-    else if (interrupted) {
-        fprintf(stderr, "bwlab %s: interrupted by %s: wrote what was measured so far\n", self->name,
-                interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-        st = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports them */
-    } else if (s.each.any_failed || invalid)
-        st = bw_code_exit_status(BW_E_VALIDATION);
 done:
     bw_error_clear(&err);
     state_free(&s);

@@ -3,14 +3,16 @@
  * page with the provenance, the comparison tables and the charts
  * (src/report/report_html.h). Reads data only: no OpenCL call. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_inputs.h"
 #include "cli_limits.h"
+#include "cli_option.h"
 #include "cli_report.h"
 #include "report_html.h"
 #include "report_merge.h"
@@ -95,68 +97,51 @@ bw_code cli_report_from_json(const char *json_text, const char *output, int argc
     return rc;
 }
 
+typedef struct report_args {
+    const char *output, *title, *baseline;
+} report_args;
+
+const cli_option cmd_report_options[] = {
+    { .name = "output", .metavar = "FILE", .values = "FILE.html",
+      .help = "write the page there (default, or '-': standard output; never over an input)",
+      .set = cli_set_string, .offset = offsetof(report_args, output) },
+    { .name = "title", .metavar = "TEXT", .help = "the page's title (default: bwlab report)",
+      .set = cli_set_string, .offset = offsetof(report_args, title) },
+    { .name = "baseline", .metavar = "DEVICE",
+      .help = "add each device's speed relative to this one (a label, or part of\n"
+              "a vendor or device name that matches one device)",
+      .set = cli_set_string, .offset = offsetof(report_args, baseline) },
+    CLI_OPTION_END,
+};
+
 int cmd_report(int argc, char **argv)
 {
     const cli_command *self = cli_find("report");
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "title", required_argument, NULL, 't' },
-        { "baseline", required_argument, NULL, 'b' },
-        { 0 },
-    };
-    const char *output = NULL, *title = NULL, *baseline = NULL;
-    int c;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, opts, NULL);
-    while ((c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case 'o': output = optarg; break;
-        case 't': title = optarg; break;
-        case 'b': baseline = optarg; break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
+    report_args a = { NULL, NULL, NULL };
+    int operands, st = cli_options_parse(self, argc, argv, &a, &operands);
+    if (st)
+        return st;
+    const char *output = a.output, *title = a.title, *baseline = a.baseline;
     if (cli_output_path_check(self, "--output", output) != 0)
         return 2;
-    if (optind >= argc)
+    if (operands >= argc)
         return cli_usage_error(self, "no result files given (name bwlab run result files or "
                                      "directories of them)");
 
     report_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
-    int status = 0;
-    const char *outs[1] = { output }, *flags[1] = { "--output" };
-    report_load_opts lo = { outs, flags, 1 };
-    bw_code rc = report_load_paths_opts((const char *const *)(argv + optind), (size_t)(argc - optind), &lo, &m,
-                                        &err);
-    if (rc == BW_E_USAGE) {
-        status = cli_usage_error(self, "%s", bw_error_text(&err));
-        bw_error_clear(&err);
-        return status;
-    }
-    /* every bad input is named on stderr; the others are still reported */
+    bw_code rc = BW_OK;
     size_t bad = 0;
-    for (size_t i = 0; m && i < m->n_diags; i++) {
-        fprintf(stderr, "bwlab report: %s: %s: %s\n", m->diags[i].is_error ? "error" : "note",
-                m->diags[i].file, m->diags[i].message);
-        bad += m->diags[i].is_error;
-    }
-    if (rc == BW_OK && baseline)
-        rc = report_merge_set_baseline(m, baseline, &err);
-    if (rc == BW_OK)
-        rc = cli_report_write("bwlab report", m, output, title, argc, argv, &err);
-    if (rc != BW_OK)
-        status = cli_fail(self, &err);
-    else if (bad) {
-        fprintf(stderr,
-                "bwlab report: error: %zu problem%s in the inputs (named above: an input skipped, or a row or "
-                "figure out of its valid range left out); the rest is in the report\n",
-                bad, bad == 1 ? "" : "s");
-        status = 2;
+    /* every bad input is named on stderr; the others are still reported */
+    st = cli_inputs_load(self, argv + operands, (size_t)(argc - operands), output, &m, &rc, &bad, &err);
+    if (!st) {
+        if (rc == BW_OK && baseline)
+            rc = report_merge_set_baseline(m, baseline, &err);
+        if (rc == BW_OK)
+            rc = cli_report_write("bwlab report", m, output, title, argc, argv, &err);
+        st = cli_inputs_status(self, rc, bad, "is in the report", &err);
     }
     report_merged_free(m);
     bw_error_clear(&err);
-    return status;
+    return st;
 }

@@ -1,6 +1,6 @@
 /* bwlab roofline: measure each device's roof (peak FLOP/s, streaming
  * bandwidth, an intensity sweep) and set it beside the roofline model. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,7 @@
 #include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_option.h"
 #include "cli_signal.h"
 #include "model_profile.h"
 #include "ocl_context.h"
@@ -23,20 +24,10 @@
 
 #define DEFAULT_BUDGET_S 5.0
 
-enum { OPT_DEVICE = 256, OPT_FORMAT, OPT_OUTPUT, OPT_BUDGET, OPT_KERNELS, OPT_SIZE };
-
-static const struct option long_opts[] = {
-    { "device", required_argument, NULL, OPT_DEVICE }, { "format", required_argument, NULL, OPT_FORMAT },
-    { "output", required_argument, NULL, OPT_OUTPUT }, { "budget", required_argument, NULL, OPT_BUDGET },
-    { "kernels", required_argument, NULL, OPT_KERNELS }, { "size", required_argument, NULL, OPT_SIZE },
-    { 0 },
-};
-
 /* Everything the command owns, freed in one place. */
 typedef struct roofline_state {
     const char *device_spec, *output, *kernels_dir;
-    int format_given;
-    cli_format format;
+    cli_format_opt format;
     double budget_s;
     uint64_t size; /* --size: the source buffer's bytes, 0 for auto */
     char *source, *kernel_path;
@@ -56,47 +47,32 @@ static void state_free(roofline_state *s)
     cli_each_free(&s->each);
 }
 
+#define ROOFLINE_FORMATS ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
+
+const cli_option cmd_roofline_options[] = {
+    CLI_OPT_DEVICE(roofline_state, device_spec, 0, CLI_HELP_DEVICE),
+    CLI_OPT_BUDGET(roofline_state, budget_s, 0,
+                   "seconds for each device, building, filling and validating included\n"
+                   "(default 5), planned by time: a buffer whose fill and launches would\n"
+                   "not fit is cut, a sweep whose sizing runs long ends early, and once\n"
+                   "the budget ends each kernel has 3 timed launches where the time\n"
+                   "allowed, else at least 1; budget_note says what was cut"),
+    CLI_OPT_SIZE(roofline_state, size, 0, &cli_roofline_size_rule,
+                 "the source buffer, whole MiB (default auto: the working set 'bwlab run'\n"
+                 "plans, 4 x the last-level cache, within the device's limits)"),
+    CLI_OPT_FORMAT(roofline_state, format, CLI_OPT_NEWLINE, "table|csv|json|md", ROOFLINE_FORMATS,
+                   "table (default), csv, json or md; --output FILE.json etc. picks it too"),
+    CLI_OPT_OUTPUT(roofline_state, output, 0, CLI_HELP_OUTPUT),
+    CLI_OPT_KERNELS(roofline_state, kernels_dir, 0, "read roofline.cl from DIR (also $BWLAB_KERNEL_DIR)"),
+    CLI_OPTION_END,
+};
+
 static int parse_args(const cli_command *self, int argc, char **argv, roofline_state *s)
 {
-    const unsigned allowed =
-        (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD);
-    bw_error err = BW_ERROR_INIT;
-    int c, st = 0;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, long_opts, NULL);
-    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case OPT_DEVICE: s->device_spec = optarg; break;
-        case OPT_FORMAT:
-            st = cli_format_option(self, optarg, allowed, &s->format);
-            s->format_given = 1;
-            break;
-        case OPT_OUTPUT: s->output = optarg; break;
-        case OPT_KERNELS: s->kernels_dir = optarg; break;
-        case OPT_SIZE:
-            if (cli_parse_roofline_size(optarg, "--size", &s->size, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            break;
-        case OPT_BUDGET:
-            if (bw_parse_double(optarg, "--budget", &s->budget_s, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (!(s->budget_s > 0) || s->budget_s > 3600)
-                st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 3600)",
-                                     optarg);
-            break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    bw_error_clear(&err);
-    if (st)
+    int operands, st = cli_options_parse(self, argc, argv, s, &operands);
+    if (st || (st = cli_output_path_check(self, "--output", s->output)) != 0)
         return st;
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (optind < argc)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
-    if ((st = cli_output_path_check(self, "--output", s->output)) != 0)
-        return st;
-    cli_format_from_output(s->output, s->format_given, allowed, &s->format);
+    cli_format_from_output(s->output, s->format.given, ROOFLINE_FORMATS, &s->format.format);
     return 0;
 }
 
@@ -162,24 +138,15 @@ int cmd_roofline(int argc, char **argv)
     report_roofline_meta m = { date, argc + 1, argv - 1, s.budget_s, s.kernel_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
-    switch (s.format) {
+    switch (s.format.format) {
     case CLI_FORMAT_JSON: rc = report_roofline_json(&m, s.devs, n, &b, &err); break;
     case CLI_FORMAT_CSV: report_roofline_csv(&m, s.devs, n, &b); break;
     case CLI_FORMAT_MD: report_roofline_md(&m, s.devs, n, &b); break;
     default: report_roofline_table(&m, s.devs, n, &b); break;
     }
     bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
-    if (rc == BW_OK)
-        rc = cli_write_output(s.output, &b, &err);
+    st = cli_each_finish(self, &s.each, rc, &b, s.output, "the results measured", 0, &err);
     bw_buf_free(&b);
-    if (rc != BW_OK) {
-        st = cli_fail(self, &err);
-    } else if (cli_signal_caught) {
-        fprintf(stderr, "bwlab roofline: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
-        st = cli_signal_status(st);
-    } else if (s.each.any_failed) {
-        st = bw_code_exit_status(BW_E_VALIDATION);
-    }
 done:
     if (catching)
         cli_signal_restore(&saved);

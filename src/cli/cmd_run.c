@@ -1,8 +1,7 @@
 /* bwlab run: measure patterns on OpenCL devices and set each measurement
  * beside the model. */
-#include <getopt.h>
 #include <math.h>
-#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,34 +25,13 @@
 #include "cli_format.h"
 #include "cli_journal.h"
 #include "cli_limits.h"
+#include "cli_option.h"
 #include "cli_report.h"
+#include "cli_signal.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
 #include "report_results.h"
-
-enum {
-    OPT_DEVICE = 256,
-    OPT_PATTERN,
-    OPT_EXPR,
-    OPT_ELEM,
-    OPT_SIZE,
-    OPT_BUDGET,
-    OPT_FORMAT,
-    OPT_OUTPUT,
-    OPT_EXPLAIN,
-    OPT_QUIET,
-    OPT_KERNELS,
-    OPT_LOCAL,
-    OPT_RSE,
-    OPT_INDEX,
-    OPT_ACCESS,
-    OPT_NO_ROOFLINE,
-    OPT_ROOFLINE_SIZE,
-    OPT_REPORT,
-    OPT_PROFILE,
-    OPT_TRANSFERS,
-};
 
 /* the short roofline after each device's patterns: at most this budget
  * (the run's --budget when that is smaller) */
@@ -61,44 +39,33 @@ enum {
 /* the budget's share kept for writing the results after the last device */
 #define RUN_WRITE_RESERVE_S 0.5
 
-static const struct option long_opts[] = {
-    { "device", required_argument, NULL, OPT_DEVICE },
-    { "pattern", required_argument, NULL, OPT_PATTERN },
-    { "expr", required_argument, NULL, OPT_EXPR },
-    { "elem", required_argument, NULL, OPT_ELEM },
-    { "size", required_argument, NULL, OPT_SIZE },
-    { "budget", required_argument, NULL, OPT_BUDGET },
-    { "format", required_argument, NULL, OPT_FORMAT },
-    { "output", required_argument, NULL, OPT_OUTPUT },
-    { "explain", no_argument, NULL, OPT_EXPLAIN },
-    { "quiet", no_argument, NULL, OPT_QUIET },
-    { "kernels", required_argument, NULL, OPT_KERNELS },
-    { "local", required_argument, NULL, OPT_LOCAL },
-    { "rse", required_argument, NULL, OPT_RSE },
-    { "index", required_argument, NULL, OPT_INDEX },
-    { "access", required_argument, NULL, OPT_ACCESS },
-    { "no-roofline", no_argument, NULL, OPT_NO_ROOFLINE },
-    { "roofline-size", required_argument, NULL, OPT_ROOFLINE_SIZE },
-    { "report", required_argument, NULL, OPT_REPORT },
-    { "profile", required_argument, NULL, OPT_PROFILE },
-    { "transfers", no_argument, NULL, OPT_TRANSFERS },
-    { 0 },
-};
+/* What the run holds of one selected device, owned and freed with it. */
+typedef struct run_device {
+    ocl_context *ctx;
+    bench_plan *plan;              /* NULL: the device could not be planned (failure says why) */
+    bench_result *results;         /* plan->n of them, once measured */
+    bench_run_info info;
+    char *failure;                 /* why it could not be measured, or NULL */
+    char *retry;                   /* what changed when its buffers failed, or NULL */
+    bench_tune_entry tune;         /* its cached peak, when tuned */
+    int tuned;                     /* 1 when tune was found in the cache */
+    bench_roofline_result *roof;   /* the short roofline, or NULL */
+    char *roof_failure;            /* why it failed, or NULL */
+    bench_probe_result *xfers;     /* --transfers: transfers and launch latency, or NULL */
+    char *xfer_failure;            /* why they failed, or NULL */
+} run_device;
 
-/* the signal that stopped the run (SIGINT or SIGTERM), or 0 */
-static volatile sig_atomic_t interrupted;
-
-/* The first Ctrl-C, or the SIGTERM a batch scheduler sends at its time
- * limit, asks the runner to stop after the launch in flight and write what
- * it has (exit 128 + the signal: 130, 143); a second one ends the process
- * the usual way. */
-static void on_sigint(int sig)
+static void device_free(run_device *d)
 {
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    interrupted = sig;
+    bench_results_free(d->results, d->plan ? d->plan->n : 0);
+    bench_plan_free(d->plan);
+    ocl_context_free(d->ctx);
+    free(d->failure);
+    free(d->retry);
+    bench_roofline_result_free(d->roof);
+    free(d->roof_failure);
+    bench_probe_result_free(d->xfers);
+    free(d->xfer_failure);
 }
 
 /* Everything the command owns, freed in one place. */
@@ -112,33 +79,22 @@ typedef struct run_state {
     bench_settings settings;
     const char *device_spec, *output, *kernels_dir;
     const char *report; /* --report FILE.html, or NULL */
-    cli_format format;
-    int format_given, explain, quiet, no_roofline, roofline_size_given;
+    cli_format_opt format;
+    int explain, quiet, no_roofline, roofline_size_given;
     uint64_t roofline_size; /* --roofline-size: the short roofline's buffer, 0 for auto */
+    const char *profile;    /* --profile: only "inferred" */
+    int transfers;          /* --transfers */
     model_profiles *profiles;
     ocl_platforms *plats;
-    size_t *dev_idx, ndev;
+    size_t *dev_idx, ndev;   /* the selected devices, indices into plats */
+    run_device *devs;        /* per selected device, ndev of them */
+    size_t nrun;             /* the devices reached so far (the results written) */
     bench_device_list provs; /* the selected devices' provenance, as src/report reads it */
     bench_kernels *kernels;
-    ocl_context **ctx;
-    bench_plan **plans;
-    bench_result **results;
-    bench_run_info *infos;
-    char **failures; /* per device: why it could not be measured, or NULL */
-    size_t nrun;
-    char *tune_path;          /* the tuning cache, or NULL when there is no place for one */
-    bench_tune_entry *tune;   /* per device: its cached peak */
-    int *tuned;               /* per device: 1 when tune[k] was found */
+    char *tune_path;                    /* the tuning cache, or NULL when there is no place for one */
     cli_journal *journal;               /* OUT.partial, or NULL */
     char date[32], host[256], os[512];  /* the run's date and host, for the report and the journal */
     char *roof_source, *roof_path;      /* roofline.cl, read once */
-    bench_roofline_result **roofs;      /* per device: the short roofline, or NULL */
-    char **roof_failures;               /* per device: why it failed, or NULL */
-    const char *profile;                /* --profile: only "inferred" */
-    int transfers;                      /* --transfers */
-    bench_probe_result **xfers;         /* per device: transfers and launch latency, or NULL */
-    char **retries;                     /* per device: what changed when its buffers failed, or NULL */
-    char **xfer_failures;               /* per device: why they failed, or NULL */
 } run_state;
 
 static void state_free(run_state *s)
@@ -147,41 +103,12 @@ static void state_free(run_state *s)
         free(s->specs[i]);
     free(s->specs);
     free(s->exprs);
-    for (size_t i = 0; i < s->ndev; i++) {
-        if (s->results)
-            bench_results_free(s->results[i], s->plans && s->plans[i] ? s->plans[i]->n : 0);
-        if (s->plans)
-            bench_plan_free(s->plans[i]);
-        if (s->ctx)
-            ocl_context_free(s->ctx[i]);
-    }
-    for (size_t i = 0; s->failures && i < s->ndev; i++)
-        free(s->failures[i]);
-    for (size_t i = 0; s->retries && i < s->ndev; i++)
-        free(s->retries[i]);
-    free(s->retries);
-    for (size_t i = 0; s->roofs && i < s->ndev; i++)
-        bench_roofline_result_free(s->roofs[i]);
-    for (size_t i = 0; s->roof_failures && i < s->ndev; i++)
-        free(s->roof_failures[i]);
-    free(s->roofs);
-    free(s->roof_failures);
-    for (size_t i = 0; s->xfers && i < s->ndev; i++)
-        bench_probe_result_free(s->xfers[i]);
-    for (size_t i = 0; s->xfer_failures && i < s->ndev; i++)
-        free(s->xfer_failures[i]);
-    free(s->xfers);
-    free(s->xfer_failures);
+    for (size_t i = 0; s->devs && i < s->ndev; i++)
+        device_free(&s->devs[i]);
+    free(s->devs);
     free(s->roof_source);
     free(s->roof_path);
-    free(s->failures);
     free(s->tune_path);
-    free(s->tune);
-    free(s->tuned);
-    free(s->results);
-    free(s->plans);
-    free(s->ctx);
-    free(s->infos);
     free(s->dev_idx);
     bench_device_list_free(&s->provs);
     bench_kernels_free(s->kernels);
@@ -222,125 +149,218 @@ static int add_patterns(const cli_command *self, run_state *s, const char *list)
     return 0;
 }
 
+#define RUN_FORMATS \
+    ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
+
+static int set_pattern(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    return add_patterns(self, field, arg);
+}
+
+static int set_expr(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    run_state *s = field;
+    const char **v = realloc(s->exprs, (s->nexprs + 1) * sizeof *v);
+    if (!v)
+        return cli_nomem(self);
+    s->exprs = v;
+    s->exprs[s->nexprs++] = arg;
+    return 0;
+}
+
+/* a number option's value through parse (bw_parse_u64, bw_parse_double),
+ * its refusal said with bw_parse's message */
+static int parse_u64_arg(const cli_command *self, const char *flag, const char *arg, uint64_t *u)
+{
+    bw_error err = BW_ERROR_INIT;
+    int st = bw_parse_u64(arg, flag, u, &err) != BW_OK ? cli_usage_error(self, "%s", bw_error_text(&err)) : 0;
+    bw_error_clear(&err);
+    return st;
+}
+
+static int set_elem(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    uint64_t u = 0;
+    int st = parse_u64_arg(self, "--elem", arg, &u);
+    if (!st && u != 4 && u != 8 && u != 16)
+        st = cli_usage_error(self, "--elem: '%s': measured kernels load 4, 8 or 16 bytes per lane", arg);
+    *(int64_t *)field = (int64_t)u;
+    return st;
+}
+
+static int set_rse(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    bw_error err = BW_ERROR_INIT;
+    double pct = 0;
+    int st = 0;
+    if (bw_parse_double(arg, "--rse", &pct, &err) != BW_OK)
+        st = cli_usage_error(self, "%s", bw_error_text(&err));
+    else if (pct < 0 || pct > 100)
+        st = cli_usage_error(self, "--rse: '%s' percent is out of range (0..100)", arg);
+    bw_error_clear(&err);
+    *(double *)field = pct / 100.0;
+    return st;
+}
+
+static int set_local(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    bw_error err = BW_ERROR_INIT;
+    uint64_t u = 0;
+    int st = 0;
+    if (bw_parse_u64(arg, "--local", &u, &err) != BW_OK || u == 0 || u > 65536)
+        st = cli_usage_error(self, "--local: '%s' is not a work-group size (1..65536)", arg);
+    bw_error_clear(&err);
+    *(int64_t *)field = (int64_t)u;
+    return st;
+}
+
+static int set_index(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    int *bits = field;
+    if (!strcmp(arg, "auto"))
+        *bits = 0;
+    else if (!strcmp(arg, "32") || !strcmp(arg, "64"))
+        *bits = atoi(arg);
+    else
+        return cli_usage_error(self, "--index: '%s' is not 32, 64 or auto", arg);
+    return 0;
+}
+
+static int set_access(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    unsigned *access = field;
+    if (!strcmp(arg, "read"))
+        *access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    else if (!strcmp(arg, "copy"))
+        *access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    else if (!strcmp(arg, "both"))
+        *access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    else
+        return cli_usage_error(self, "--access: '%s' is not read, copy or both", arg);
+    return 0;
+}
+
+static int set_roofline_size(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    run_state *s = field;
+    s->roofline_size_given = 1;
+    return cli_set_size(self, opt, arg, &s->roofline_size);
+}
+
+static int set_profile(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    *(const char **)field = arg;
+    if (strcmp(arg, CLI_INFERRED_PROFILE))
+        return cli_usage_error(self, "--profile: '%s': bwlab run takes only 'inferred' (a profile from the "
+                                     "device's cached 'bwlab probe'); without it each device uses the profile "
+                                     "'bwlab devices' shows",
+                               arg);
+    return 0;
+}
+
+#define RUN_SET(fn, field) .set = (fn), .offset = offsetof(run_state, field)
+#define RUN_FLAG(field) RUN_SET(cli_set_flag, field)
+
+static const cli_size_rule run_size_rule = { 0, NULL };
+
+/* --pattern and --expr add to the list (CLI_OPT_REPEAT); any other option
+ * is given once */
+const cli_option cmd_run_options[] = {
+    CLI_OPT_DEVICE(run_state, device_spec, 0, CLI_HELP_DEVICE),
+    { .name = "pattern", .metavar = "LIST", .values = "LIST|all", .flags = CLI_OPT_REPEAT,
+      .help = "comma-separated pattern specs (see 'bwlab patterns'); may repeat; an\n"
+              "item k=v continues the previous pattern: aos:struct=12,field=0,seq\n"
+              "is two patterns; 'all' is the default set (the whole catalogue with\n"
+              "strides 1..64, offsets 0..128 bytes, seq at 4 and 16 bytes, banks)",
+      .set = set_pattern },
+    { .name = "expr", .metavar = "EXPR", .flags = CLI_OPT_REPEAT,
+      .help = "measure your own address expression (bytes; t, w, g, W); may repeat", .set = set_expr },
+    { .name = "elem", .metavar = "E", .help = "bytes per lane: 4, 8 or 16", RUN_SET(set_elem, popts.elem) },
+    CLI_OPT_SIZE(run_state, popts.size, CLI_OPT_NEWLINE, &run_size_rule,
+                 "working set each pattern touches (default auto: 4 x the device's\n"
+                 "global-memory cache, or for a CPU device reporting none the host's\n"
+                 "last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
+                 "largest allocation and a quarter of its memory); e.g. 256M. src and\n"
+                 "dst together stay within 3/4 of the device's memory"),
+    CLI_OPT_BUDGET(run_state, settings.budget_s, 0,
+                   "seconds for the whole run (default 50): buffers, build, validation, form\n"
+                   "choice, twins, timing, roofline and writing; held within 10% + 2 s\n"
+                   "for S >= 5. Each pattern is validated on a sample of its work-groups,\n"
+                   "then timed round-robin until its median is stable (1% relative\n"
+                   "standard error and 0.2 s of launches) or the budget ends; on a CPU\n"
+                   "both kernel forms are timed in the first rounds and the faster one\n"
+                   "kept; a twin (the kernel over a cache-resident slice) is timed where\n"
+                   "it can change the verdict. When the minimum of launches does not\n"
+                   "fit, a note before measuring names the patterns left out; below\n"
+                   "5 s every pattern keeps its launches and the run takes longer"),
+    { .name = "rse", .metavar = "PCT",
+      .help = "the relative standard error at which a pattern counts as stable\n"
+              "(default 1; 0 times every pattern for the whole budget)",
+      RUN_SET(set_rse, settings.rse_target) },
+    CLI_OPT_FORMAT(run_state, format, 0, "table|csv|json|md", RUN_FORMATS,
+                   "table (default), csv, json or md; --output FILE.json etc. picks it too"),
+    CLI_OPT_OUTPUT(run_state, output, 0, CLI_HELP_OUTPUT),
+    { .name = "explain", .flags = CLI_OPT_NEWLINE,
+      .help = "a sentence under each row: what the pattern does, why the model says so", RUN_FLAG(explain) },
+    CLI_OPT_QUIET(run_state, quiet, 0),
+    CLI_OPT_KERNELS(run_state, kernels_dir, 0,
+                    "read gather.cl, bw_expr.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)"),
+    { .name = "local", .metavar = "N",
+      .help = "work-items per work-group (default 256, a multiple of the warp,\n"
+              "lowered to what the device and each built kernel allow)",
+      RUN_SET(set_local, popts.local_size) },
+    { .name = "index", .metavar = "32|64|auto",
+      .help = "index arithmetic of the kernels: int or long (default auto: int on a\n"
+              "GPU where the model proves every value fits, long otherwise); 32 is\n"
+              "an error for a pattern not proven to fit",
+      RUN_SET(set_index, popts.index_bits) },
+    { .name = "access", .metavar = "MODE", .values = "read|copy|both", .flags = CLI_OPT_NEWLINE,
+      .help = "what each work-item does with the element it loads: copy (stores it at\n"
+              "dst[g]; the model counts that store too), read (compares it with a key\n"
+              "and stores only on a match: loads alone are counted and timed) or both.\n"
+              "Default: copy for --pattern and --expr; the default set measures copy\n"
+              "for every pattern and read as well for seq and the strides, side by side",
+      RUN_SET(set_access, popts.access) },
+    { .name = "no-roofline", .usage = "[--no-roofline | --roofline-size BYTES|auto]",
+      .help = "skip the short roofline. By default, after a device's patterns, a\n"
+              "short 'bwlab roofline' (at most 1 s, or --budget when smaller; the\n"
+              "buffer 'bwlab roofline' takes, never --size; roofline.cl from --kernels)\n"
+              "gives its measured peak FLOP/s and read GB/s, the ridge modeled from\n"
+              "them and the measured one, the sweep and the tiled products: a few\n"
+              "lines under the patterns, runs[].roofline in JSON, not in CSV",
+      RUN_FLAG(no_roofline) },
+    { .name = "roofline-size", .metavar = "BYTES|auto", .usage = "",
+      .help = "the short roofline's buffer, whole MiB (default auto: the\n"
+              "one 'bwlab roofline' takes, 4 x the last-level cache)",
+      .set = set_roofline_size, .data = &cli_roofline_size_rule },
+    { .name = "report", .metavar = "FILE.html", .flags = CLI_OPT_NEWLINE,
+      .help = "also write this run's HTML report ('bwlab help report')", RUN_SET(cli_set_string, report) },
+    /* described in the notes, with --profile inferred of 'bwlab help probe' */
+    { .name = "profile", .metavar = "NAME", .usage = "[--profile inferred]", RUN_SET(set_profile, profile) },
+    { .name = "transfers", RUN_FLAG(transfers) },
+    CLI_OPTION_END,
+};
+
 static int parse_args(const cli_command *self, int argc, char **argv, run_state *s)
 {
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) |
-                             (1u << CLI_FORMAT_MD);
-    bw_error err = BW_ERROR_INIT;
-    int c, st = 0;
-    uint64_t u;
-    /* --pattern and --expr add to the list; any other option is given once */
-    static const char *const repeatable[] = { "pattern", "expr", NULL };
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, long_opts, repeatable);
-    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case OPT_DEVICE: s->device_spec = optarg; break;
-        case OPT_PATTERN: st = add_patterns(self, s, optarg); break;
-        case OPT_EXPR: {
-            const char **v = realloc(s->exprs, (s->nexprs + 1) * sizeof *v);
-            if (!v)
-                return cli_nomem(self);
-            s->exprs = v;
-            s->exprs[s->nexprs++] = optarg;
-            break;
-        }
-        case OPT_ELEM:
-            if (bw_parse_u64(optarg, "--elem", &u, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (u != 4 && u != 8 && u != 16)
-                st = cli_usage_error(self, "--elem: '%s': measured kernels load 4, 8 or 16 bytes per lane", optarg);
-            s->popts.elem = (int64_t)u;
-            break;
-        case OPT_SIZE:
-            if (!strcmp(optarg, "auto"))
-                s->popts.size = 0;
-            else if (bw_parse_bytes(optarg, "--size", &u, &err) != BW_OK)
-                st = cli_usage_error(self, "%s (or 'auto')", bw_error_text(&err));
-            else if (u == 0)
-                st = cli_usage_error(self, "--size: '%s' must be more than 0 bytes", optarg);
-            else
-                s->popts.size = u;
-            break;
-        case OPT_BUDGET:
-            if (bw_parse_double(optarg, "--budget", &s->settings.budget_s, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (!(s->settings.budget_s > 0) || s->settings.budget_s > 86400)
-                st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 86400)", optarg);
-            break;
-        case OPT_FORMAT:
-            st = cli_format_option(self, optarg, allowed, &s->format);
-            s->format_given = 1;
-            break;
-        case OPT_OUTPUT: s->output = optarg; break;
-        case OPT_REPORT: s->report = optarg; break;
-        case OPT_EXPLAIN: s->explain = 1; break;
-        case OPT_QUIET: s->quiet = 1; break;
-        case OPT_KERNELS: s->kernels_dir = optarg; break;
-        case OPT_NO_ROOFLINE: s->no_roofline = 1; break;
-        case OPT_ROOFLINE_SIZE:
-            if (cli_parse_roofline_size(optarg, "--roofline-size", &s->roofline_size, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            s->roofline_size_given = 1;
-            break;
-        case OPT_PROFILE:
-            if (strcmp(optarg, CLI_INFERRED_PROFILE))
-                st = cli_usage_error(self, "--profile: '%s': bwlab run takes only 'inferred' (a profile from the "
-                                           "device's cached 'bwlab probe'); without it each device uses the profile "
-                                           "'bwlab devices' shows",
-                                     optarg);
-            s->profile = optarg;
-            break;
-        case OPT_TRANSFERS: s->transfers = 1; break;
-        case OPT_RSE: {
-            double pct = 0;
-            if (bw_parse_double(optarg, "--rse", &pct, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (pct < 0 || pct > 100)
-                st = cli_usage_error(self, "--rse: '%s' percent is out of range (0..100)", optarg);
-            s->settings.rse_target = pct / 100.0;
-            break;
-        }
-        case OPT_LOCAL:
-            if (bw_parse_u64(optarg, "--local", &u, &err) != BW_OK || u == 0 || u > 65536)
-                st = cli_usage_error(self, "--local: '%s' is not a work-group size (1..65536)", optarg);
-            s->popts.local_size = (int64_t)u;
-            break;
-        case OPT_INDEX:
-            if (!strcmp(optarg, "auto"))
-                s->popts.index_bits = 0;
-            else if (!strcmp(optarg, "32") || !strcmp(optarg, "64"))
-                s->popts.index_bits = atoi(optarg);
-            else
-                st = cli_usage_error(self, "--index: '%s' is not 32, 64 or auto", optarg);
-            break;
-        case OPT_ACCESS:
-            if (!strcmp(optarg, "read"))
-                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
-            else if (!strcmp(optarg, "copy"))
-                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
-            else if (!strcmp(optarg, "both"))
-                s->popts.access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
-            else
-                st = cli_usage_error(self, "--access: '%s' is not read, copy or both", optarg);
-            break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    bw_error_clear(&err);
+    int operands, st = cli_options_parse(self, argc, argv, s, &operands);
     if (st)
         return st;
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (optind < argc)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
     if (s->no_roofline && s->roofline_size_given)
         return cli_usage_error(self, "conflicting flags: --no-roofline and --roofline-size (the size is the "
                                      "short roofline's; give one)");
     if ((st = cli_output_path_check(self, "--output", s->output)) != 0 ||
         (st = cli_output_path_check(self, "--report", s->report)) != 0)
         return st;
-    cli_format_from_output(s->output, s->format_given, allowed, &s->format);
+    cli_format_from_output(s->output, s->format.given, RUN_FORMATS, &s->format.format);
     return 0;
 }
 
@@ -384,7 +404,9 @@ static void journal_result(progress_ctx *c, const bench_progress *p)
 /* a few redraws a second at most: the runner reports after every launch */
 #define PROGRESS_REDRAW_S 0.25
 
-static void progress_line(void *ctx, const bench_progress *p)
+/* The runner's progress report: a finished pattern goes to the journal, a
+ * plan's note to stderr, and the rest redraws the progress line */
+static void on_progress(void *ctx, const bench_progress *p)
 {
     progress_ctx *c = ctx;
     if (!strcmp(p->phase, "finished")) {
@@ -422,12 +444,12 @@ static void print_failures(const run_state *s)
     const char *printed[64];
     size_t np = 0;
     for (size_t k = 0; k < s->nrun; k++) {
-        if (s->failures[k])
+        if (s->devs[k].failure)
             continue; /* reported when the device failed */
-        for (size_t i = 0; i < s->plans[k]->n; i++) {
-            const bench_result *r = &s->results[k][i];
+        for (size_t i = 0; i < s->devs[k].plan->n; i++) {
+            const bench_result *r = &s->devs[k].results[i];
             if (r->status == BENCH_NOT_MEASURABLE && r->failure) {
-                fprintf(stderr, "bwlab run: error: pattern '%s' %s\n", s->plans[k]->items[i].spec, r->failure);
+                fprintf(stderr, "bwlab run: error: pattern '%s' %s\n", s->devs[k].plan->items[i].spec, r->failure);
                 continue;
             }
             if (r->status != BENCH_FAILED || !r->failure)
@@ -437,10 +459,10 @@ static void print_failures(const run_state *s)
             for (size_t j = 0; body && j < np; j++)
                 seen |= !strcmp(printed[j], body);
             if (seen) {
-                fprintf(stderr, "bwlab run: error: pattern '%s' failed the same way\n", s->plans[k]->items[i].spec);
+                fprintf(stderr, "bwlab run: error: pattern '%s' failed the same way\n", s->devs[k].plan->items[i].spec);
                 continue;
             }
-            fprintf(stderr, "bwlab run: error: pattern '%s' failed: %s\n", s->plans[k]->items[i].spec, r->failure);
+            fprintf(stderr, "bwlab run: error: pattern '%s' failed: %s\n", s->devs[k].plan->items[i].spec, r->failure);
             if (body && np < 64)
                 printed[np++] = body;
         }
@@ -451,17 +473,17 @@ static void print_failures(const run_state *s)
  * the device's reason, so each output format shows what was not measured. */
 static int device_failed_results(run_state *s, size_t k)
 {
-    const bench_plan *p = s->plans[k];
+    const bench_plan *p = s->devs[k].plan;
     bench_result *r = calloc(p->n, sizeof *r);
     if (!r)
         return -1;
-    s->results[k] = r;
+    s->devs[k].results = r;
     for (size_t i = 0; i < p->n; i++) {
         r[i].status = BENCH_FAILED;
         r[i].failure_code = BW_E_OPENCL;
         r[i].reference = -1;
         r[i].relative_to_seq = NAN;
-        if (!(r[i].failure = strdup(s->failures[k])))
+        if (!(r[i].failure = strdup(s->devs[k].failure)))
             return -1;
     }
     return 0;
@@ -473,15 +495,13 @@ static int device_failed_results(run_state *s, size_t k)
 static void lookup_tune(run_state *s)
 {
     bw_error err = BW_ERROR_INIT;
-    s->tune = calloc(s->ndev ? s->ndev : 1, sizeof *s->tune);
-    s->tuned = calloc(s->ndev ? s->ndev : 1, sizeof *s->tuned);
-    if (!s->tune || !s->tuned || bench_tune_cache_path(&s->tune_path, &err) != BW_OK) {
+    if (bench_tune_cache_path(&s->tune_path, &err) != BW_OK) {
         bw_error_clear(&err);
         return; /* no cache to read: no peak, which the results show as null */
     }
     for (size_t k = 0; k < s->ndev; k++) {
         bench_tune_key key = bench_tune_key_of(ocl_device_at(s->plats, s->dev_idx[k]), BWLAB_VERSION);
-        if (bench_tune_cache_lookup(s->tune_path, &key, &s->tune[k], &s->tuned[k], &err) != BW_OK) {
+        if (bench_tune_cache_lookup(s->tune_path, &key, &s->devs[k].tune, &s->devs[k].tuned, &err) != BW_OK) {
             fprintf(stderr, "bwlab run: warning: %s; peak figures left out (bwlab tune --retune writes a new one)\n",
                     bw_error_text(&err));
             bw_error_clear(&err);
@@ -494,7 +514,7 @@ static void lookup_tune(run_state *s)
  * roofline.cl from the run's kernel directory, the buffer `bwlab roofline`
  * takes (cli_roofline_opts; --roofline-size when given) and at most
  * RUN_ROOFLINE_BUDGET_S (the run's --budget when smaller), stopped by a
- * signal. Sets roofs[k] (also when interrupted: BW_E_INTERRUPTED, what was
+ * signal. Sets devs[k].roof (also when interrupted: BW_E_INTERRUPTED, what was
  * measured marked); fails as bench_roofline_run or
  * bench_roofline_kernel_load, with err naming the device. */
 static double run_roofline_budget(const run_state *s)
@@ -507,11 +527,11 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_roofline_opts o;
     bw_code rc = cli_roofline_opts(d, &s->settings, run_roofline_budget(s), s->roofline_size, &o, err);
-    o.stop = &interrupted;
+    o.stop = &cli_signal_caught;
     if (rc == BW_OK && !s->roof_source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->roof_source, &s->roof_path, err);
     if (rc == BW_OK)
-        rc = bench_roofline_run(s->ctx[k], s->roof_source, &o, &s->roofs[k], err);
+        rc = bench_roofline_run(s->devs[k].ctx, s->roof_source, &o, &s->devs[k].roof, err);
     if (rc != BW_OK)
         bw_error_prefix(err, "roofline on device %zu (%s): ", d->index, d->name);
     return rc;
@@ -566,18 +586,18 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     memset(&r, 0, sizeof r);
     r.device = &s->provs.devices[k];
     r.is_default = s->provs.devices[k].is_default;
-    r.plan = s->plans[k];
+    r.plan = s->devs[k].plan;
     r.results = results;
-    r.info = &s->infos[k];
-    r.failure = s->failures[k];
-    r.tune = s->tuned && s->tuned[k] ? &s->tune[k] : NULL;
+    r.info = &s->devs[k].info;
+    r.failure = s->devs[k].failure;
+    r.tune = s->devs[k].tuned ? &s->devs[k].tune : NULL;
     r.tune_cache = s->tune_path;
-    r.roofline = s->roofs[k];
-    r.roofline_failure = s->roof_failures[k];
+    r.roofline = s->devs[k].roof;
+    r.roofline_failure = s->devs[k].roof_failure;
     r.roofline_working_set = s->roofline_size ? "--roofline-size" : "auto";
-    r.transfers = s->xfers ? s->xfers[k] : NULL;
-    r.transfers_failure = s->xfer_failures ? s->xfer_failures[k] : NULL;
-    r.retry = s->retries ? s->retries[k] : NULL;
+    r.transfers = s->devs[k].xfers;
+    r.transfers_failure = s->devs[k].xfer_failure;
+    r.retry = s->devs[k].retry;
     return r;
 }
 
@@ -600,14 +620,14 @@ static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **o
  * BW_E_TOOBIG: the allocation, or the first write of a lazily allocating
  * driver, answered -4, -5 or -61, err says which): the device is planned
  * once more at half the working set, through the plan's own sizing as
- * --size would be, and s->retries[k] says what changed. BW_OK with
- * s->plans[k] replaced; else err says why (the first failure when there is
+ * --size would be, and s->devs[k].retry says what changed. BW_OK with
+ * s->devs[k].plan replaced; else err says why (the first failure when there is
  * nothing smaller to try, which is never retried twice). */
 static bw_code retry_smaller(const cli_command *self, run_state *s, size_t k, bw_error *err)
 {
-    bench_plan *old = s->plans[k];
+    bench_plan *old = s->devs[k].plan;
     uint64_t half = old->target_bytes / 2;
-    if (s->retries[k] || half < 4096)
+    if (s->devs[k].retry || half < 4096)
         return BW_E_TOOBIG;
     char was[32], now[32];
     bw_format_bytes(was, sizeof was, (double)old->target_bytes);
@@ -621,17 +641,17 @@ static bw_code retry_smaller(const cli_command *self, run_state *s, size_t k, bw
         bw_buf_free(&note);
         return BW_E_TOOBIG; /* err keeps the first failure */
     }
-    if (!(s->retries[k] = strdup(bw_buf_str(&note)))) {
+    if (!(s->devs[k].retry = strdup(bw_buf_str(&note)))) {
         bench_plan_free(p);
         bw_buf_free(&note);
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     }
     bw_buf_free(&note);
     fprintf(stderr, "bwlab %s: note: on device %zu: %s\n", self->name, ocl_device_at(s->plats, s->dev_idx[k])->index,
-            s->retries[k]);
+            s->devs[k].retry);
     bw_error_clear(err);
     bench_plan_free(old);
-    s->plans[k] = p;
+    s->devs[k].plan = p;
     return BW_OK;
 }
 
@@ -651,7 +671,7 @@ static void journal_start(const cli_command *self, run_state *s, int argc, char 
         bw_buf b = BW_BUF_INIT;
         size_t n = 0;
         for (size_t k = 0; runs && k < s->ndev; k++)
-            if (s->plans[k])
+            if (s->devs[k].plan)
                 runs[n++] = run_of(s, k, NULL);
         report_meta m = meta_of(s, argc, argv);
         rc = runs ? report_results_journal_header(&m, runs, n, &b, &err)
@@ -675,12 +695,12 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     if (!runs)
         return cli_nomem(self);
     for (size_t k = 0; k < s->nrun; k++)
-        runs[k] = run_of(s, k, s->results[k]);
+        runs[k] = run_of(s, k, s->devs[k].results);
     report_meta m = meta_of(s, argc, argv);
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
-    switch (s->format) {
+    switch (s->format.format) {
     case CLI_FORMAT_JSON: rc = report_results_json(&m, runs, s->nrun, &b, &err); break;
     case CLI_FORMAT_CSV: report_results_csv(&m, runs, s->nrun, &b); break;
     case CLI_FORMAT_MD: report_results_markdown(&m, runs, s->nrun, &b); break;
@@ -706,7 +726,7 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
         const bw_buf *json = &b;
         bw_error_clear(&err);
         rc = BW_OK;
-        if (s->format != CLI_FORMAT_JSON) {
+        if (s->format.format != CLI_FORMAT_JSON) {
             rc = report_results_json(&m, runs, s->nrun, &jb, &err);
             json = &jb;
         }
@@ -725,6 +745,234 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     return st;
 }
 
+/* Two outputs on one file, or an output over a cache the run reads: the
+ * usage error's status, else 0. */
+static int check_outputs(const cli_command *self, const run_state *s)
+{
+    char *tune_path = NULL, *probe_path = NULL;
+    if (bench_tune_cache_path(&tune_path, NULL) != BW_OK)
+        tune_path = NULL;
+    if (s->profile && bench_probe_cache_path(&probe_path, NULL) != BW_OK)
+        probe_path = NULL;
+    const char *paths[] = { s->output, s->report, tune_path, probe_path };
+    const char *what[] = { "--output", "--report", "the tuning cache", "the probe cache" };
+    const int outputs[] = { 1, 1, 0, 0 };
+    int st = cli_outputs_distinct(self, paths, what, outputs, 4);
+    free(tune_path);
+    free(probe_path);
+    return st;
+}
+
+/* The patterns checked, then the devices found and selected, the kernels
+ * read, each device's profile (--profile inferred), provenance and cached
+ * peak: 0, or the exit status after the message. */
+static int open_devices(const cli_command *self, run_state *s)
+{
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc;
+    int st = 0;
+    s->popts.specs = (const char *const *)s->specs;
+    s->popts.nspecs = s->nspecs;
+    s->popts.exprs = s->exprs;
+    s->popts.nexprs = s->nexprs;
+    s->popts.with_defaults = s->want_defaults;
+    /* bad input is bad input on any machine: checked before a platform is
+     * looked up, so that it never reads as a missing driver */
+    if ((rc = bench_plan_check_input(&s->popts, &err)) != BW_OK)
+        st = rc == BW_E_NOMEM ? cli_nomem(self) : cli_usage_error(self, "%s", bw_error_text(&err));
+    else if (model_profiles_load_default(&s->profiles, &err) != BW_OK ||
+             ocl_discover(s->profiles, &s->plats, &err) != BW_OK ||
+             ocl_select(s->plats, s->device_spec, &s->dev_idx, &s->ndev, &err) != BW_OK ||
+             bench_kernels_load(s->kernels_dir, &s->kernels, &err) != BW_OK)
+        st = cli_fail(self, &err);
+    else if (!(s->devs = calloc(s->ndev, sizeof *s->devs)))
+        st = cli_nomem(self);
+    else if (s->profile)
+        st = inferred_profiles(self, s);
+    /* after --profile inferred: the provenance carries the profile used */
+    if (!st && bench_device_list_make(s->plats, s->dev_idx, s->ndev, &s->provs, &err) != BW_OK)
+        st = cli_fail(self, &err);
+    if (!st)
+        lookup_tune(s);
+    bw_error_clear(&err);
+    return st;
+}
+
+/* Every device planned before anything is measured, so that bad input
+ * fails first. With several devices, one whose limits the plan exceeds is
+ * reported failed and the others are measured; input no device accepts
+ * is an error of its own. 0 with *planned set, or the exit status. */
+static int plan_devices(const cli_command *self, run_state *s, size_t *planned)
+{
+    bw_error err = BW_ERROR_INIT;
+    int plan_status = 0;
+    *planned = 0;
+    for (size_t k = 0; k < s->ndev; k++) {
+        run_device *dev = &s->devs[k];
+        const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+        bw_code rc = plan_device(s, k, s->popts.size, &dev->plan, &err);
+        if (rc == BW_OK) {
+            /* the same list on every device: said once */
+            if ((*planned)++ == 0 && dev->plan->merged)
+                fprintf(stderr, "bwlab run: note: %zu repeated pattern%s merged: each pattern is measured once\n",
+                        dev->plan->merged, dev->plan->merged == 1 ? "" : "s");
+            continue;
+        }
+        bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+        if (!plan_status)
+            plan_status = bw_code_exit_status(rc);
+        if (s->ndev == 1 || !(dev->failure = strdup(bw_error_text(&err)))) {
+            int st = cli_fail(self, &err);
+            bw_error_clear(&err);
+            return st;
+        }
+        cli_fail(self, &err);
+        bw_error_clear(&err);
+    }
+    return *planned ? 0 : plan_status;
+}
+
+/* Device k's patterns, on a context of its own, retried once at half the
+ * working set when its buffers cannot be had. A device that fails is
+ * reported and its patterns marked failed; 0, or the status of running
+ * out of memory. */
+static int measure_patterns(const cli_command *self, run_state *s, size_t k, progress_ctx *pc, int *any_failed)
+{
+    run_device *dev = &s->devs[k];
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = ocl_context_create(s->plats, s->dev_idx[k], &dev->ctx, &err);
+    if (rc == BW_OK)
+        rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, on_progress, pc,
+                       &dev->results, &dev->info, &err);
+    if (rc == BW_E_TOOBIG && !cli_signal_caught && (rc = retry_smaller(self, s, k, &err)) == BW_OK)
+        rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, on_progress, pc,
+                       &dev->results, &dev->info, &err);
+    if (pc->show)
+        fprintf(stderr, "\r\033[K");
+    int st = 0;
+    if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
+        /* this device is lost; what the others measured is kept */
+        const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+        bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
+        cli_fail(self, &err);
+        dev->failure = strdup(bw_error_text(&err));
+        if (!dev->failure || device_failed_results(s, k) != 0)
+            st = cli_nomem(self);
+        *any_failed = 1;
+    } else {
+        for (size_t i = 0; i < dev->plan->n; i++)
+            *any_failed |= dev->results[i].status == BENCH_FAILED || dev->results[i].status == BENCH_NOT_MEASURABLE;
+    }
+    bw_error_clear(&err);
+    return st;
+}
+
+/* The short roofline after device k's patterns; a failure is reported
+ * beside the patterns' results, which are kept. 0, or the status of
+ * running out of memory. */
+static int run_short_roofline(const cli_command *self, run_state *s, size_t k, int show, int *any_failed)
+{
+    bw_error err = BW_ERROR_INIT;
+    int st = 0;
+    if (show)
+        fprintf(stderr, "[roofline] measuring the device's roof, about %.0f s", RUN_ROOFLINE_BUDGET_S);
+    bw_code rc = measure_roofline(s, k, &err);
+    if (show)
+        fprintf(stderr, "\r\033[K");
+    if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
+        cli_fail(self, &err);
+        if (!(s->devs[k].roof_failure = strdup(bw_error_text(&err))))
+            st = cli_nomem(self);
+        *any_failed = 1;
+    }
+    bw_error_clear(&err);
+    return st;
+}
+
+/* --transfers on device k: host<->device copies and launch latency, on
+ * the run's context. 0, or the status of running out of memory. */
+static int run_transfers(const cli_command *self, run_state *s, size_t k, int show, int *any_failed)
+{
+    run_device *dev = &s->devs[k];
+    bw_error err = BW_ERROR_INIT;
+    int st = 0;
+    if (show)
+        fprintf(stderr, "[transfers] host<->device copies and launch latency");
+    bench_probe_opts po;
+    memset(&po, 0, sizeof po);
+    po.transfers_only = 1;
+    po.kernel_dir = s->kernels_dir;
+    po.stop = &cli_signal_caught; /* a signal stops the copies too; those finished are kept */
+    bw_code rc = bench_probe_run(dev->ctx, &po, &dev->xfers, &err);
+    if (show)
+        fprintf(stderr, "\r\033[K");
+    if (rc == BW_E_INTERRUPTED) {
+        dev->info.interrupted = 1; /* the transfers are partial: the run says so */
+        rc = BW_OK;
+    }
+    if (rc != BW_OK) {
+        cli_fail(self, &err);
+        if (!(dev->xfer_failure = strdup(bw_error_text(&err))))
+            st = cli_usage_error(self, "out of memory");
+        *any_failed = 1;
+    }
+    bw_error_clear(&err);
+    return st;
+}
+
+/* Measures the planned devices in turn, until a signal stops the run, and
+ * writes the results (also those of an interrupted run). The exit status:
+ * 0, 1 when something failed, 128 + the signal, or a write's failure. */
+static int measure_and_write(const cli_command *self, run_state *s, size_t planned, double t_run0, int argc,
+                             char **argv)
+{
+    /* the first Ctrl-C, or the SIGTERM a batch scheduler sends at its time
+     * limit, stops the run after the launch in flight (cli_signal.h) */
+    cli_signal_saved saved;
+    cli_signal_catch(&saved);
+    int show = !s->quiet && isatty(STDERR_FILENO);
+    run_identity(s);
+    journal_start(self, s, argc + 1, argv - 1);
+    int any_failed = planned < s->ndev, st = 0;
+    /* --budget bounds the whole run, from here: each device's patterns get
+     * an equal share of what is left, less its roofline and the writing */
+    double run_end = t_run0 + s->settings.budget_s - RUN_WRITE_RESERVE_S;
+    for (size_t k = 0; k < s->ndev && !cli_signal_caught; k++) {
+        s->nrun = k + 1;
+        if (!s->devs[k].plan)
+            continue;
+        size_t left = 0;
+        for (size_t j = k; j < s->ndev; j++)
+            left += s->devs[j].plan != NULL;
+        double roof = s->no_roofline ? 0 : run_roofline_budget(s);
+        double share = (run_end - bench_now_s()) / (double)left - roof;
+        s->settings.deadline_s = bench_now_s() + (share > 0 ? share : 0);
+        progress_ctx pc = { self, s, k, show, argc + 1, argv - 1, 0, "" };
+        if ((st = measure_patterns(self, s, k, &pc, &any_failed)) != 0)
+            return st; /* out of memory: nothing more is written */
+        if (s->devs[k].failure)
+            continue;
+        if (!s->no_roofline && !cli_signal_caught && (st = run_short_roofline(self, s, k, show, &any_failed)) != 0)
+            return st;
+        if (s->transfers && !cli_signal_caught && (st = run_transfers(self, s, k, show, &any_failed)) != 0)
+            return st;
+    }
+    /* the handler stays while the results are written: a signal then lets
+     * the write finish, and the exit status says it came */
+    bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
+    print_failures(s);
+    /* main passed argv + 1: argv[-1] is the program name */
+    st = write_report(self, s, argc + 1, argv - 1);
+    cli_signal_restore(&saved);
+    if (!st && cli_signal_caught) {
+        fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
+        st = cli_signal_status(st);
+    } else if (!st && any_failed) {
+        st = bw_code_exit_status(BW_E_VALIDATION);
+    }
+    return st;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const cli_command *self = cli_find("run");
@@ -732,212 +980,16 @@ int cmd_run(int argc, char **argv)
     run_state s;
     memset(&s, 0, sizeof s);
     s.settings = bench_settings_default();
-    int st = parse_args(self, argc, argv, &s);
-    bw_error err = BW_ERROR_INIT;
-    bw_code rc = BW_OK;
-    if (st)
-        goto done;
-    {
-        /* two outputs on one file, or an output over the cache the run reads */
-        char *tune_path = NULL, *probe_path = NULL;
-        if (bench_tune_cache_path(&tune_path, NULL) != BW_OK)
-            tune_path = NULL;
-        if (s.profile && bench_probe_cache_path(&probe_path, NULL) != BW_OK)
-            probe_path = NULL;
-        const char *paths[] = { s.output, s.report, tune_path, probe_path };
-        const char *what[] = { "--output", "--report", "the tuning cache", "the probe cache" };
-        const int outputs[] = { 1, 1, 0, 0 };
-        st = cli_outputs_distinct(self, paths, what, outputs, 4);
-        free(tune_path);
-        free(probe_path);
-        if (st)
-            goto done;
-    }
-    s.popts.specs = (const char *const *)s.specs;
-    s.popts.nspecs = s.nspecs;
-    s.popts.exprs = s.exprs;
-    s.popts.nexprs = s.nexprs;
-    s.popts.with_defaults = s.want_defaults;
-    /* bad input is bad input on any machine: checked before a platform is
-     * looked up, so that it never reads as a missing driver */
-    if ((rc = bench_plan_check_input(&s.popts, &err)) != BW_OK) {
-        st = rc == BW_E_NOMEM ? cli_nomem(self) : cli_usage_error(self, "%s", bw_error_text(&err));
-        goto done;
-    }
-    if ((rc = model_profiles_load_default(&s.profiles, &err)) != BW_OK ||
-        (rc = ocl_discover(s.profiles, &s.plats, &err)) != BW_OK ||
-        (rc = ocl_select(s.plats, s.device_spec, &s.dev_idx, &s.ndev, &err)) != BW_OK ||
-        (rc = bench_kernels_load(s.kernels_dir, &s.kernels, &err)) != BW_OK) {
-        st = cli_fail(self, &err);
-        goto done;
-    }
-    s.ctx = calloc(s.ndev, sizeof *s.ctx);
-    s.plans = calloc(s.ndev, sizeof *s.plans);
-    s.results = calloc(s.ndev, sizeof *s.results);
-    s.infos = calloc(s.ndev, sizeof *s.infos);
-    s.failures = calloc(s.ndev, sizeof *s.failures);
-    s.roofs = calloc(s.ndev, sizeof *s.roofs);
-    s.roof_failures = calloc(s.ndev, sizeof *s.roof_failures);
-    if (!s.ctx || !s.plans || !s.results || !s.infos || !s.failures || !s.roofs || !s.roof_failures) {
-        st = cli_nomem(self);
-        goto done;
-    }
-    if (s.profile && (st = inferred_profiles(self, &s)) != 0)
-        goto done;
-    /* after --profile inferred: the provenance carries the profile used */
-    if ((rc = bench_device_list_make(s.plats, s.dev_idx, s.ndev, &s.provs, &err)) != BW_OK) {
-        st = cli_fail(self, &err);
-        goto done;
-    }
-    s.xfers = calloc(s.ndev, sizeof *s.xfers);
-    s.xfer_failures = calloc(s.ndev, sizeof *s.xfer_failures);
-    s.retries = calloc(s.ndev, sizeof *s.retries);
-    if (!s.xfers || !s.xfer_failures || !s.retries) {
-        st = cli_nomem(self);
-        goto done;
-    }
-    lookup_tune(&s);
-    /* plan every device first: bad input fails before anything is measured.
-     * With several devices, one whose limits the plan exceeds is reported
-     * failed and the others are measured; input no device accepts is an
-     * error of its own. */
     size_t planned = 0;
-    int plan_status = 0;
-    for (size_t k = 0; k < s.ndev; k++) {
-        const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-        rc = plan_device(&s, k, s.popts.size, &s.plans[k], &err);
-        if (rc == BW_OK) {
-            /* the same list on every device: said once */
-            if (planned++ == 0 && s.plans[k]->merged)
-                fprintf(stderr, "bwlab run: note: %zu repeated pattern%s merged: each pattern is measured once\n",
-                        s.plans[k]->merged, s.plans[k]->merged == 1 ? "" : "s");
-            continue;
-        }
-        bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
-        if (!plan_status)
-            plan_status = bw_code_exit_status(rc);
-        if (s.ndev == 1 || !(s.failures[k] = strdup(bw_error_text(&err)))) {
-            st = cli_fail(self, &err);
-            goto done;
-        }
-        cli_fail(self, &err);
-        bw_error_clear(&err);
-    }
-    if (planned == 0) {
-        st = plan_status;
-        goto done;
-    }
-    struct sigaction sa, old, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESTART; /* the writes of the writing phase resume */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
-    sigaction(SIGTERM, &sa, &old_term);
-    int show = !s.quiet && isatty(STDERR_FILENO);
-    run_identity(&s);
-    journal_start(self, &s, argc + 1, argv - 1);
-    int any_failed = planned < s.ndev;
-    /* --budget bounds the whole run, from here: each device's patterns get
-     * an equal share of what is left, less its roofline and the writing */
-    double run_end = t_run0 + s.settings.budget_s - RUN_WRITE_RESERVE_S;
-    for (size_t k = 0; k < s.ndev && !interrupted; k++) {
-        s.nrun = k + 1;
-        if (!s.plans[k])
-            continue;
-        size_t left = 0;
-        for (size_t j = k; j < s.ndev; j++)
-            left += s.plans[j] != NULL;
-        double roof = s.no_roofline ? 0 : run_roofline_budget(&s);
-        double share = (run_end - bench_now_s()) / (double)left - roof;
-        s.settings.deadline_s = bench_now_s() + (share > 0 ? share : 0);
-        rc = ocl_context_create(s.plats, s.dev_idx[k], &s.ctx[k], &err);
-        progress_ctx pc = { self, &s, k, show, argc + 1, argv - 1, 0, "" };
-        if (rc == BW_OK)
-            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, progress_line, &pc,
-                           &s.results[k], &s.infos[k], &err);
-        if (rc == BW_E_TOOBIG && !interrupted && (rc = retry_smaller(self, &s, k, &err)) == BW_OK)
-            rc = bench_run(s.ctx[k], s.plans[k], s.kernels, &s.settings, &interrupted, progress_line, &pc,
-                           &s.results[k], &s.infos[k], &err);
-        if (show)
-            fprintf(stderr, "\r\033[K");
-        if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
-            /* this device is lost; what the others measured is kept */
-            const ocl_device_info *d = ocl_device_at(s.plats, s.dev_idx[k]);
-            bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
-            cli_fail(self, &err);
-            s.failures[k] = strdup(bw_error_text(&err));
-            if (!s.failures[k] || device_failed_results(&s, k) != 0) {
-                st = cli_nomem(self);
-                goto done;
-            }
-            any_failed = 1;
-            bw_error_clear(&err);
-            continue;
-        }
-        for (size_t i = 0; i < s.plans[k]->n; i++)
-            any_failed |= s.results[k][i].status == BENCH_FAILED || s.results[k][i].status == BENCH_NOT_MEASURABLE;
-        bw_error_clear(&err);
-        if (!s.no_roofline && !interrupted) {
-            if (show)
-                fprintf(stderr, "[roofline] measuring the device's roof, about %.0f s", RUN_ROOFLINE_BUDGET_S);
-            rc = measure_roofline(&s, k, &err);
-            if (show)
-                fprintf(stderr, "\r\033[K");
-            if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
-                /* reported beside the patterns' results, which are kept */
-                cli_fail(self, &err);
-                if (!(s.roof_failures[k] = strdup(bw_error_text(&err)))) {
-                    st = cli_nomem(self);
-                    goto done;
-                }
-                any_failed = 1;
-            }
-            bw_error_clear(&err);
-        }
-        if (s.transfers && !interrupted) {
-            if (show)
-                fprintf(stderr, "[transfers] host<->device copies and launch latency");
-            bench_probe_opts po;
-            memset(&po, 0, sizeof po);
-            po.transfers_only = 1;
-            po.kernel_dir = s.kernels_dir;
-            po.stop = &interrupted; /* a signal stops the copies too; those finished are kept */
-            rc = bench_probe_run(s.ctx[k], &po, &s.xfers[k], &err);
-            if (show)
-                fprintf(stderr, "\r\033[K");
-            if (rc == BW_E_INTERRUPTED) {
-                s.infos[k].interrupted = 1; /* the transfers are partial: the run says so */
-                rc = BW_OK;
-            }
-            if (rc != BW_OK) {
-                cli_fail(self, &err);
-                if (!(s.xfer_failures[k] = strdup(bw_error_text(&err)))) {
-                    st = cli_usage_error(self, "out of memory");
-                    goto done;
-                }
-                any_failed = 1;
-            }
-            bw_error_clear(&err);
-        }
-    }
-    /* the handler stays while the results are written: a signal then lets
-     * the write finish, and the exit status says it came */
-    bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
-    print_failures(&s);
-    /* main passed argv + 1: argv[-1] is the program name */
-    st = write_report(self, &s, argc + 1, argv - 1);
-    sigaction(SIGINT, &old, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    if (!st && interrupted) {
-        fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n",
-                interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-        st = 128 + interrupted; /* 130 for SIGINT, 143 for SIGTERM, as the shell reports them */
-    } else if (!st && any_failed) {
-        st = bw_code_exit_status(BW_E_VALIDATION);
-    }
-done:
-    bw_error_clear(&err);
+    int st = parse_args(self, argc, argv, &s);
+    if (!st)
+        st = check_outputs(self, &s);
+    if (!st)
+        st = open_devices(self, &s);
+    if (!st)
+        st = plan_devices(self, &s, &planned);
+    if (!st)
+        st = measure_and_write(self, &s, planned, t_run0, argc, argv);
     /* a journal left here holds what a failed final write would lose */
     if (s.journal)
         fprintf(stderr, "bwlab run: the results measured are kept in '%s'\n", cli_journal_path(s.journal));

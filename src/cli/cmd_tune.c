@@ -1,7 +1,7 @@
 /* bwlab tune: find the kernel shape that streams fastest on each device
  * (the device's own bandwidth limit), keep it in the tuning cache, and
  * report it. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,7 @@
 #include "cli_each.h"
 #include "cli_format.h"
 #include "cli_limits.h"
+#include "cli_option.h"
 #include "cli_signal.h"
 #include "model_profile.h"
 #include "ocl_context.h"
@@ -28,20 +29,11 @@
 #define MIB ((uint64_t)1 << 20)
 #define DEFAULT_BUDGET_S 6.0
 
-enum { OPT_DEVICE = 256, OPT_RETUNE, OPT_FORMAT, OPT_OUTPUT, OPT_BUDGET, OPT_SIZE };
-
-static const struct option long_opts[] = {
-    { "device", required_argument, NULL, OPT_DEVICE }, { "retune", no_argument, NULL, OPT_RETUNE },
-    { "format", required_argument, NULL, OPT_FORMAT }, { "output", required_argument, NULL, OPT_OUTPUT },
-    { "budget", required_argument, NULL, OPT_BUDGET }, { "size", required_argument, NULL, OPT_SIZE },
-    { 0 },
-};
-
 /* Everything the command owns, freed in one place. */
 typedef struct tune_state {
     const char *device_spec, *output;
-    int retune, format_given;
-    cli_format format;
+    int retune;
+    cli_format_opt format;
     double budget_s;
     uint64_t size; /* --size, 0 for auto */
     char *cache_path, *source, *kernel_path;
@@ -64,54 +56,33 @@ static void state_free(tune_state *s)
     cli_each_free(&s->each);
 }
 
+#define TUNE_FORMATS ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON))
+
+static const cli_size_rule tune_size_rule = { 1, "the kernel shapes tried divide the buffer into 1 MiB blocks" };
+
+const cli_option cmd_tune_options[] = {
+    CLI_OPT_DEVICE(tune_state, device_spec, 0, CLI_HELP_DEVICE),
+    { .name = "retune", .help = "measure again even when the cache has an entry for the device",
+      .set = cli_set_flag, .offset = offsetof(tune_state, retune) },
+    CLI_OPT_BUDGET(tune_state, budget_s, 0,
+                   "seconds for each device's search, building and validating included\n"
+                   "(default 6); later search stages are skipped when it runs short"),
+    CLI_OPT_SIZE(tune_state, size, 0, &tune_size_rule,
+                 "each buffer (src, dst, read results), whole MiB (default auto: the\n"
+                 "working set 'bwlab run' plans, 4 x the last-level cache, within a\n"
+                 "third of the memory budget)"),
+    CLI_OPT_FORMAT(tune_state, format, CLI_OPT_NEWLINE, "table|json", TUNE_FORMATS,
+                   "table (default) or json; --output FILE.json picks it too"),
+    CLI_OPT_OUTPUT(tune_state, output, 0, CLI_HELP_OUTPUT),
+    CLI_OPTION_END,
+};
+
 static int parse_args(const cli_command *self, int argc, char **argv, tune_state *s)
 {
-    const unsigned allowed = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON);
-    bw_error err = BW_ERROR_INIT;
-    int c, st = 0;
-    uint64_t u;
-    cli_getopt_state g;
-    cli_getopt_start(&g, self, long_opts, NULL);
-    while (!st && (c = cli_getopt(&g, argc, argv)) >= 0) {
-        switch (c) {
-        case OPT_DEVICE: s->device_spec = optarg; break;
-        case OPT_RETUNE: s->retune = 1; break;
-        case OPT_FORMAT:
-            st = cli_format_option(self, optarg, allowed, &s->format);
-            s->format_given = 1;
-            break;
-        case OPT_OUTPUT: s->output = optarg; break;
-        case OPT_BUDGET:
-            if (bw_parse_double(optarg, "--budget", &s->budget_s, &err) != BW_OK)
-                st = cli_usage_error(self, "%s", bw_error_text(&err));
-            else if (!(s->budget_s > 0) || s->budget_s > 3600)
-                st = cli_usage_error(self, "--budget: '%s' seconds is out of range (more than 0, at most 3600)",
-                                     optarg);
-            break;
-        case OPT_SIZE:
-            if (!strcmp(optarg, "auto"))
-                s->size = 0;
-            else if (bw_parse_bytes(optarg, "--size", &u, &err) != BW_OK)
-                st = cli_usage_error(self, "%s (or 'auto')", bw_error_text(&err));
-            else if (u < MIB || u % MIB != 0)
-                st = cli_usage_error(self, "--size: '%s' is not a whole number of MiB (at least 1M): the "
-                                           "kernel shapes tried divide the buffer into 1 MiB blocks", optarg);
-            else
-                s->size = u;
-            break;
-        default: return cli_option_error(self, c, argv);
-        }
-    }
-    bw_error_clear(&err);
-    if (st)
+    int operands, st = cli_options_parse(self, argc, argv, s, &operands);
+    if (st || (st = cli_output_path_check(self, "--output", s->output)) != 0)
         return st;
-    if (c == CLI_GETOPT_FAILED)
-        return g.status;
-    if (optind < argc)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[optind]);
-    if ((st = cli_output_path_check(self, "--output", s->output)) != 0)
-        return st;
-    cli_format_from_output(s->output, s->format_given, allowed, &s->format);
+    cli_format_from_output(s->output, s->format.given, TUNE_FORMATS, &s->format.format);
     return 0;
 }
 
@@ -244,13 +215,8 @@ int cmd_tune(int argc, char **argv)
         st = cli_fail(self, &err);
         goto done;
     }
-    {
-        const char *paths[] = { s.output, s.cache_path };
-        const char *what[] = { "--output", "the tuning cache" };
-        const int outputs[] = { 1, 1 };
-        if ((st = cli_outputs_distinct(self, paths, what, outputs, 2)) != 0)
-            goto done;
-    }
+    if ((st = cli_output_not_cache(self, s.output, s.cache_path, "the tuning cache")) != 0)
+        goto done;
     if ((st = cli_each_open(self, s.device_spec, &s.each)) != 0)
         goto done;
     size_t n = s.each.ndev;
@@ -282,24 +248,15 @@ int cmd_tune(int argc, char **argv)
     report_tune_meta m = { date, argc + 1, argv - 1, s.cache_path, s.budget_s, s.kernel_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
-    if (s.format == CLI_FORMAT_JSON)
+    if (s.format.format == CLI_FORMAT_JSON)
         rc = report_tune_json(&m, s.devs, n, &b, &err);
     else
         report_tune_table(&m, s.devs, n, &b);
     bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
-    if (rc == BW_OK)
-        rc = cli_write_output(s.output, &b, &err);
+    st = cli_each_finish(self, &s.each, rc, &b, s.output, "the results measured", 0, &err);
     bw_buf_free(&b);
-    if (rc != BW_OK) {
-        st = cli_fail(self, &err);
-    } else if (cli_signal_caught) {
-        fprintf(stderr, "bwlab tune: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
-        st = cli_signal_status(st);
-    } else if (s.each.any_failed) {
-        st = bw_code_exit_status(BW_E_VALIDATION);
-    } else if (io_failed) {
+    if (!st && io_failed)
         st = bw_code_exit_status(BW_E_IO);
-    }
 done:
     if (catching)
         cli_signal_restore(&saved);
