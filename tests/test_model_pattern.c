@@ -550,3 +550,26 @@ Test(model_pattern, record_aos_and_soa_sectors_by_hand_on_nvidia)
     cr_expect_eq(model_pattern_parse("record:elem=8", 32, 0, &q, &err), BW_E_USAGE);
     bw_error_clear(&err);
 }
+
+/* model_pattern_given answers by key what the spec said: the bit
+ * positions behind it are the family's parameter order (transpose:
+ * version 0, n 1; record: fields 0, type 1, layout 2, n 3). */
+Test(model_pattern, given_by_key)
+{
+    model_pattern *p = pat("transpose:n=64", 32, 0);
+    cr_expect(model_pattern_given(p, "n"));
+    cr_expect_not(model_pattern_given(p, "version"), "version took its default");
+    cr_expect_not(model_pattern_given(p, "pitch"), "no such parameter");
+    cr_expect_not(model_pattern_given(p, "elem"));
+    model_pattern_free(p);
+    p = pat("record:layout=soa,fields=6", 32, 0);
+    cr_expect(model_pattern_given(p, "fields"));
+    cr_expect(model_pattern_given(p, "layout"));
+    cr_expect_not(model_pattern_given(p, "type"));
+    cr_expect_not(model_pattern_given(p, "n"), "n is sized by bwlab run where not given");
+    model_pattern_free(p);
+    p = pat("record:n=512", 32, 0);
+    cr_expect(model_pattern_given(p, "n"));
+    cr_expect_not(model_pattern_given(p, "fields"));
+    model_pattern_free(p);
+}

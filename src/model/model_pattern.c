@@ -805,6 +805,16 @@ int64_t model_pattern_param_value(const model_pattern *p, const char *key)
     return 0;
 }
 
+int model_pattern_given(const model_pattern *p, const char *key)
+{
+    if (!strcmp(key, "elem"))
+        return 0;
+    for (int i = 0; i < p->family->nparams; i++)
+        if (!strcmp(p->family->params[i].key, key))
+            return (p->given >> i) & 1u;
+    return 0;
+}
+
 static bw_code push_spec(char ***specs, size_t *n, const char *s, size_t len, bw_error *err)
 {
     char **v = realloc(*specs, (*n + 1) * sizeof *v);

@@ -163,6 +163,10 @@ void model_pattern_free(model_pattern *p);
 
 /* Value of a named parameter of a parsed pattern (0 when absent). */
 int64_t model_pattern_param_value(const model_pattern *p, const char *key);
+/* Whether the spec gave the family's parameter key (1), or it took its
+ * default (0); 0 as well for a key the family does not have, elem
+ * included (elem is every family's, not one of its parameters). */
+int model_pattern_given(const model_pattern *p, const char *key);
 
 /* Sector counts in the explanations' words, written into buf (n bytes) and
  * returned: "1 sector", "4 sectors", "0.5 sectors" (averages without
