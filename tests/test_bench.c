@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_family.h"
 #include "bench_bank.h"
 #include "bench_device.h"
 #include "bench_kernel.h"
@@ -313,7 +314,7 @@ Test(bench, record_items_run_validate_and_trace, .timeout = 300)
     cr_assert_eq(p->n, 6, "the soa forms of 6 floats and of RGB bytes added");
     const long refs[] = { 1, 1, 4, 5, 4, 5 };
     for (size_t i = 0; i < p->n; i++) {
-        cr_expect(p->items[i].record);
+        cr_expect(bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD));
         cr_expect_eq(bench_plan_reference(p, i), refs[i], "%s", p->items[i].spec);
         cr_expect_eq(p->items[i].items, 4096);
     }
@@ -505,21 +506,21 @@ Test(bench, transpose_items_in_plans)
     for (size_t i = 0; i < p->n; i++) {
         const bench_item *it = &p->items[i];
         cr_expect_str_eq(it->spec, want[i]);
-        cr_expect(it->transpose);
-        cr_expect(it->transpose_auto_n);
+        cr_expect(bench_family_is(it, MODEL_PATTERN_KERNEL_TRANSPOSE));
+        cr_expect(it->auto_n);
         cr_expect_eq(it->access, BENCH_ACCESS_COPY);
         cr_expect_eq(it->items, 1024 * 1024);
         cr_expect_eq(it->local_size, local[i], "%s", it->spec);
         cr_expect_eq(it->launch_items, launched[i], "%s", it->spec);
         cr_expect_eq(it->conflict_ways, ways[i], "%s: %d ways", it->spec, it->conflict_ways);
         cr_expect_eq(bench_plan_reference(p, i), 3, "%s: the reference is the copy", it->spec);
-        cr_expect_not(bench_plan_is_reference(it), "a transpose is no seq");
+        cr_expect_not(bench_plan_is_seq_reference(it), "a transpose is no seq");
         /* loads and stores, 4 MiB each, requested (modeled) */
         cr_expect_eq(it->model.loads.requested_bytes, 4 << 20);
         cr_expect_eq(it->model.stores.requested_bytes, 4 << 20);
     }
     cr_expect(p->items[3].added_as_reference);
-    cr_expect(bench_plan_is_transpose_reference(&p->items[3]));
+    cr_expect(bench_family_is_reference(&p->items[3]));
     /* naive: each lane's store in a row of its own, 4096 B apart: 32
      * sectors per warp (instruction model); its loads 4 sectors; tiled
      * loads and stores 4 sectors per warp each */
@@ -540,7 +541,7 @@ Test(bench, transpose_items_in_plans)
     cr_expect_str_eq(p->items[0].spec, "transpose:version=padded,n=64");
     cr_expect_str_eq(p->items[1].spec, "transpose:version=copy,n=64");
     cr_expect_eq(p->items[0].items, 64 * 64);
-    cr_expect_not(p->items[0].transpose_auto_n);
+    cr_expect_not(p->items[0].auto_n);
     cr_expect_eq(bench_plan_reference(p, 0), 1);
     cr_expect_not_null(p->items[0].size_note, "16 KiB against a 4 MiB target");
     bench_plan_free(p);
@@ -660,8 +661,8 @@ Test(bench, bank_items_in_plans)
     for (size_t i = 0; i < p->n; i++) {
         const bench_item *it = &p->items[i];
         cr_expect_str_eq(it->spec, want[i]);
-        cr_expect_eq(it->bank, strncmp(want[i], "bank", 4) == 0, "%s", it->spec);
-        if (!it->bank)
+        cr_expect_eq(bench_family_is(it, MODEL_PATTERN_KERNEL_BANK), strncmp(want[i], "bank", 4) == 0, "%s", it->spec);
+        if (!bench_family_is(it, MODEL_PATTERN_KERNEL_BANK))
             continue;
         cr_expect_eq(it->access, BENCH_ACCESS_READ, "%s", it->spec);
         cr_expect_eq(it->local_size, 256);
@@ -673,11 +674,11 @@ Test(bench, bank_items_in_plans)
         cr_expect_eq(it->tile_words, words);
         cr_expect_leq(it->tile_words * 4, (int64_t)p->src_bytes);
         cr_expect_eq(bench_plan_reference(p, i), 3, "%s: the reference is bank:pitch=33", it->spec);
-        cr_expect_eq(bench_plan_is_reference(it), 0, "a bank item is no seq");
+        cr_expect_eq(bench_plan_is_seq_reference(it), 0, "a bank item is no seq");
     }
     cr_expect(p->items[3].added_as_reference);
-    cr_expect(bench_plan_is_bank_reference(&p->items[3]));
-    cr_expect_not(bench_plan_is_bank_reference(&p->items[0]));
+    cr_expect(bench_family_is_reference(&p->items[3]));
+    cr_expect_not(bench_family_is_reference(&p->items[0]));
     cr_expect_eq(bench_plan_reference(p, 1), 1, "seq is its own reference");
     bench_plan_free(p);
 
@@ -719,7 +720,7 @@ Test(bench, bank_items_run_and_trace, .timeout = 300)
     cr_expect_str_eq(p->items[3].spec, "bank:pitch=33,stride=1");
     for (size_t i = 0; i < p->n; i++) {
         cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
-        if (!p->items[i].bank)
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK))
             continue;
         cr_expect_eq(res[i].reference, 3, "%s", p->items[i].spec);
         cr_expect(res[i].effective_gbs > 0);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_family.h"
 #include "bench_device.h"
 #include "bench_host.h"
 #include "bench_plan.h"
@@ -635,7 +636,7 @@ Test(bench_plan, default_set_reads_seq_and_the_strides)
     for (size_t i = 0; i < p->n; i++) {
         const bench_item *it = &p->items[i];
         cr_expect_eq(it->added_as_reference, 0, "%s: the default set has its references", it->spec);
-        if (it->bank) {
+        if (bench_family_is(it, MODEL_PATTERN_KERNEL_BANK)) {
             /* bank items are measured once, reading local memory, against bank:pitch=33 */
             nbank++;
             cr_expect_eq(it->access, BENCH_ACCESS_READ, "%s", it->spec);

@@ -155,6 +155,22 @@ Test(faults, build_failure_fails_one_pattern, .timeout = 300)
     cr_expect_str_eq(field(result(&x, "bank:pitch=33,stride=1"), "status"), "failed");
     expect_others_ran(&x, (const char *const[]){ "seq", "transpose:version=naive", NULL });
     run_free(&x);
+
+    /* a record kernel too (every family with a program of its own is
+     * built through one helper): the aos form fails with the build's
+     * message, on stderr and in its result, and its soa reference, built
+     * apart, still runs */
+    x = run_with("build=layout=aos", "seq,record:fields=3,n=4096");
+    cr_expect_eq(x.r.status, 1, "%s", x.r.err);
+    cr_expect(strstr(x.r.err, "kernel build failed for record:fields=3,type=float,layout=aos") != NULL, "%s",
+              x.r.err);
+    cr_assert_not_null(x.doc, "no results file");
+    v = result(&x, "record:fields=3,type=float,layout=aos");
+    cr_expect_str_eq(field(v, "status"), "failed");
+    cr_expect(strstr(field(v, "validation"), "kernel build failed for record:") != NULL, "%s",
+              field(v, "validation"));
+    expect_others_ran(&x, (const char *const[]){ "seq", "record:fields=3,type=float,layout=soa", NULL });
+    run_free(&x);
 }
 
 Test(faults, refused_allocation_is_reported, .timeout = 300)

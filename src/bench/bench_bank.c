@@ -1,10 +1,16 @@
 #include "bench_bank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "bench_family.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
+#include "bench_validate.h"
 #include "bw_buf.h"
+#include "bw_hook.h"
+#include "model_bank.h"
 #include "model_expr.h"
 
 /* the model's local byte address of work-item g's first read */
@@ -125,3 +131,140 @@ double bench_bank_local_bytes(const struct bench_item *it)
 {
     return (double)it->items * BENCH_BANK_READS * 4.0;
 }
+
+/* ---- the bank entry of the family table (bench_family.h) ---- */
+
+/* BENCH_BANK_GROUPS work-groups of the plan's size, one tile each, read
+ * from the start of src; the modeled ways of warp 0. No global target:
+ * cap does not apply. */
+static bw_code size_bank(bench_plan *p, bench_item *it, const bench_plan_cap *cap, bw_error *err)
+{
+    (void)cap;
+    bw_code rc = bench_bank_tile_words(it->pattern, &it->tile_words, err);
+    if (rc != BW_OK)
+        return rc;
+    it->local_size = p->local_size;
+    int64_t groups = BENCH_BANK_GROUPS;
+    /* test builds only: fewer groups, for a simulator (tools/oclgrind.sh) */
+    if (bw_hook_fault("bank_groups", NULL, &groups) && (groups < 1 || groups > BENCH_BANK_GROUPS))
+        groups = BENCH_BANK_GROUPS;
+    it->items = groups * p->local_size;
+    memset(&it->span, 0, sizeof it->span);
+    it->span.any = 1;
+    it->span.align = 4;
+    it->span.max_end = it->tile_words * 4;
+    int64_t addr[MODEL_MAX_LANES];
+    for (int t = 0; t < p->geo.lanes; t++) {
+        model_expr_env env = { t, 0, t, p->geo.lanes };
+        if ((rc = model_expr_eval(it->expr, &env, &addr[t], err)) != BW_OK)
+            return rc;
+    }
+    model_bank b;
+    model_bank_count(&p->geo, addr, &it->active, &b);
+    it->conflict_ways = b.applicable ? b.conflict_ways : 0;
+    return BW_OK;
+}
+
+/* bank.cl has one form of its own: long work-item ids, int tile words;
+ * its values fit in int when the launch and the tile do */
+static bw_code bank_index_form(const bench_plan *p, bench_item *it, int index_opt, int is_gpu, bw_error *err)
+{
+    (void)p, (void)index_opt, (void)is_gpu, (void)err;
+    it->index32_proven = it->items <= INT32_MAX && it->tile_words <= INT32_MAX;
+    it->index_bits = 64;
+    return BW_OK;
+}
+
+/* the conflict-free bank:pitch=33,stride=1 */
+static int bank_is_reference(const bench_item *it)
+{
+    return bench_family_is(it, MODEL_PATTERN_KERNEL_BANK) && model_pattern_param_value(it->pattern, "pitch") == 33 &&
+           model_pattern_param_value(it->pattern, "stride") == 1;
+}
+
+static long bank_reference(const bench_plan *p, size_t i)
+{
+    (void)i;
+    for (size_t k = 0; k < p->n; k++)
+        if (bank_is_reference(&p->items[k]))
+            return (long)k;
+    return -1;
+}
+
+static int bank_reference_spec(const bench_plan *p, size_t i, char *buf, size_t n)
+{
+    if (bank_reference(p, i) >= 0)
+        return 0;
+    snprintf(buf, n, "%s", BENCH_BANK_REFERENCE);
+    return 1;
+}
+
+/* its own program, src, dst and the local tile */
+static bw_code bank_program(const char *dir, const bench_plan *p, const bench_item *it, int trace,
+                            bench_family_program *out, bw_error *err)
+{
+    (void)p;
+    out->file = "bank.cl";
+    out->kernel = BENCH_BANK_KERNEL;
+    out->local_arg = BENCH_BANK_ARG_TILE;
+    out->local_bytes = (size_t)it->tile_words * 4;
+    return bench_bank_program(dir, it->pattern, trace, &out->source, err);
+}
+
+/* One launch, then every work-item's fold against the host's
+ * (bench_bank_validate) over the tile, the first words of src. */
+static bw_code bank_validate(const bench_family_io *io, bw_error *err)
+{
+    const bench_item *it = &io->plan->items[io->index];
+    bw_code rc = bench_family_fill_dst(io, (uint64_t)(it->items * it->elem), err);
+    if (rc != BW_OK)
+        return rc;
+    uint32_t *tile = malloc((size_t)it->tile_words * 4);
+    uint32_t *dst = malloc((size_t)it->items * 4);
+    rc = tile && dst ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK) {
+        bench_fill_random_at((uint8_t *)tile, 0, (uint64_t)it->tile_words * 4, io->seed);
+        rc = io->launch(io->ctx, err);
+    }
+    if (rc == BW_OK)
+        rc = io->read_dst(io->ctx, 0, dst, (uint64_t)it->items * 4, err);
+    if (rc == BW_OK)
+        rc = bench_bank_validate(it->pattern, tile, dst, it->items, err);
+    free(tile);
+    free(dst);
+    return rc;
+}
+
+static unsigned bank_trace_arg(const bench_item *it)
+{
+    (void)it;
+    return BENCH_BANK_ARG_TRACE;
+}
+
+/* every work-item's first local address against the model */
+static bw_code bank_check_trace(const bench_plan *p, const bench_item *it, const int64_t *trace, bw_error *err)
+{
+    (void)p;
+    return bench_bank_validate_trace(it->pattern, trace, it->items, err);
+}
+
+const bench_family bench_family_bank = {
+    .kernel = MODEL_PATTERN_KERNEL_BANK,
+    .space = "local",
+    .access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ),
+    .access_why = "its kernel reads a local-memory tile",
+    .apart = 1,
+    .modeled = 0,
+    .retry_half = 0,
+    .no_twin = "no twin: local memory",
+    .size = size_bank,
+    .index_form = bank_index_form,
+    .is_reference = bank_is_reference,
+    .reference = bank_reference,
+    .reference_spec = bank_reference_spec,
+    .program = bank_program,
+    .validate = bank_validate,
+    .trace_arg = bank_trace_arg,
+    .check_trace = bank_check_trace,
+    .bytes = bench_bank_local_bytes,
+};

@@ -1,5 +1,7 @@
 #include "bench_kernel.h"
 
+#include "bench_family.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,8 +160,8 @@ bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, siz
         bw_buf_puts(&b, "#define BWLAB_TRACE 1\n");
     bw_buf_puts(&b, k->prelude);
     for (size_t i = first; i < first + count && i < plan->n; i++) {
-        if (plan->items[i].bank || plan->items[i].transpose || plan->items[i].record)
-            continue; /* its own program: bench_bank_program, bench_transpose_program, bench_record_program */
+        if (plan->items[i].fam->program)
+            continue; /* a family with a program of its own (bench_family.program) */
         for (int f = BENCH_FORM_PLAIN; f <= (plan->scalar_form ? BENCH_FORM_SCALAR : BENCH_FORM_PLAIN); f++) {
             bw_buf_putc(&b, '\n');
             definitions(&b, &plan->items[i], i, (bench_form)f, plan->geo.lanes, plan->reqd_sub_group_size);

@@ -26,8 +26,8 @@ void bench_kernels_free(bench_kernels *k); /* accepts NULL */
  * frees) and, when path_out is not NULL, where it was found (caller frees).
  * BW_E_IO names the directory and the file. */
 bw_code bench_kernel_source_load(const char *dir, const char *name, char **text, char **path_out, bw_error *err);
-/* The --kernels directory the files were loaded from, or NULL (for
- * bench_bank_program). */
+/* The --kernels directory the files were loaded from, or NULL (for the
+ * families' own programs, bench_family.program). */
 const char *bench_kernels_dir(const bench_kernels *k);
 /* Where gather.cl was found (for results files). */
 const char *bench_kernels_path(const bench_kernels *k);
@@ -49,8 +49,8 @@ typedef enum bench_form {
 const char *bench_form_name(bench_form f); /* "plain", "scalar" */
 
 /* The program source for items[first .. first+count) of the plan (all of
- * them: 0, plan->n), bank items left out (each is its own program,
- * bench_bank_program): each item's plain kernel, and its scalar one when
+ * them: 0, plan->n), the items of a family with a program of its own left
+ * out (bench_family.program: bank, transpose, record): each item's plain kernel, and its scalar one when
  * plan->scalar_form; with trace != 0 the kernels also record every
  * work-item's byte address. Arguments: src, dst; then, for an item in read
  * mode, the key (one element: BENCH_KERNEL_ARG_KEY); then, with trace,

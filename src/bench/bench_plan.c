@@ -11,6 +11,7 @@
 #include "bw_format.h"
 #include "bw_hook.h"
 #include "bench_bank.h"
+#include "bench_family.h"
 #include "bench_record.h"
 #include "bench_transpose.h"
 #include "model_bank.h"
@@ -213,17 +214,16 @@ static bw_code merge_repeats(bench_plan *p, bw_error *err)
     return rc;
 }
 
-/* A bank, transpose or record item (a kernel of its own, one item whatever
- * the access modes asked for) whose spec an earlier item of its kind has
- * already: the last item, it, is dropped. */
+/* A family with one access mode (a kernel of its own, one item whatever
+ * the access modes asked for) whose spec an earlier item of its family
+ * has already: the last item, it, is dropped. */
 static int own_kernel_duplicate(const bench_plan *p, const bench_item *it)
 {
-    if (!it->bank && !it->transpose && !it->record)
+    if (!it->fam->access)
         return 0;
     for (size_t k = 0; k + 1 < p->n; k++) {
         const bench_item *o = &p->items[k];
-        if (o->bank == it->bank && o->transpose == it->transpose && o->record == it->record &&
-            !strcmp(o->spec, it->pattern->spec))
+        if (o->fam == it->fam && !strcmp(o->spec, it->pattern->spec))
             return 1;
     }
     return 0;
@@ -240,26 +240,20 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
         p->n--;
         return rc;
     }
-    if (it->pattern->family->space == MODEL_PATTERN_SPACE_LOCAL) {
-        /* a bank item reads local memory (cl/bank.cl): one item whatever
-         * the access modes asked for */
-        it->bank = 1;
-        it->access = BENCH_ACCESS_READ;
+    const char *kernel = it->pattern->family->kernel; /* the catalogue's, static */
+    it->fam = bench_family_of(kernel);
+    if (!it->fam) {
+        model_pattern_free(it->pattern);
+        it->pattern = NULL;
+        p->n--;
+        return bw_error_set(err, BW_E_UNSUPPORTED, "pattern '%s': no bench entry runs kernel family '%s'", spec,
+                            kernel);
     }
-    if (!strcmp(it->pattern->family->kernel, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
-        /* a transpose item copies the matrix (cl/transpose.cl): one item
-         * whatever the access modes asked for */
-        it->transpose = 1;
-        it->access = BENCH_ACCESS_COPY;
-        it->transpose_auto_n = !(it->pattern->given & 2u);
-    }
-    if (!strcmp(it->pattern->family->kernel, MODEL_PATTERN_KERNEL_RECORD)) {
-        /* a record item reads its records and stores a fold (cl/record.cl):
-         * one item whatever the access modes asked for */
-        it->record = 1;
-        it->access = BENCH_ACCESS_COPY;
-        it->record_auto_n = !(it->pattern->given & 8u);
-    }
+    /* a family with a kernel of its own in one mode: one item whatever
+     * the access modes asked for */
+    if (it->fam->access)
+        it->access = it->fam->access == BENCH_ACCESS_BIT(BENCH_ACCESS_READ) ? BENCH_ACCESS_READ : BENCH_ACCESS_COPY;
+    it->auto_n = it->fam->sized_n && !model_pattern_given(it->pattern, "n");
     if (own_kernel_duplicate(p, it)) {
         model_pattern_free(it->pattern);
         it->pattern = NULL;
@@ -298,76 +292,21 @@ static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, ben
     else
         snprintf(it->spec, n, "expr:%s", it->expr_text);
     it->family = "expr";
+    it->fam = &bench_family_gather;
     it->elem = elem;
     it->active = model_lanes_all(p->geo.lanes);
     it->expr = it->own_expr;
     return BW_OK;
 }
 
-int bench_plan_is_reference(const bench_item *it)
+int bench_plan_is_seq_reference(const bench_item *it)
 {
     return it->pattern && it->pattern->family->is_reference;
 }
 
-int bench_plan_is_bank_reference(const bench_item *it)
-{
-    return it->bank && model_pattern_param_value(it->pattern, "pitch") == 33 &&
-           model_pattern_param_value(it->pattern, "stride") == 1;
-}
-
-int bench_plan_is_transpose_reference(const bench_item *it)
-{
-    return it->transpose && model_pattern_param_value(it->pattern, "version") == MODEL_TRANSPOSE_COPY;
-}
-
-int bench_plan_is_record_reference(const bench_item *it)
-{
-    return it->record && model_pattern_param_value(it->pattern, "layout") == MODEL_RECORD_SOA;
-}
-
-/* whether record item b is the soa counterpart of record item a: the same
- * fields, type and n (both sized from the working set, or the same given n) */
-static int record_counterpart(const bench_item *a, const bench_item *b)
-{
-    return bench_plan_is_record_reference(b) && a->record_auto_n == b->record_auto_n &&
-           model_pattern_param_value(a->pattern, "fields") == model_pattern_param_value(b->pattern, "fields") &&
-           model_pattern_param_value(a->pattern, "type") == model_pattern_param_value(b->pattern, "type") &&
-           model_pattern_param_value(a->pattern, "n") == model_pattern_param_value(b->pattern, "n");
-}
-
 long bench_plan_reference(const bench_plan *p, size_t i)
 {
-    long any = -1;
-    if (p->items[i].record) {
-        for (size_t k = 0; k < p->n; k++)
-            if (record_counterpart(&p->items[i], &p->items[k]))
-                return (long)k;
-        return -1;
-    }
-    if (p->items[i].transpose) {
-        for (size_t k = 0; k < p->n; k++)
-            if (bench_plan_is_transpose_reference(&p->items[k]) &&
-                model_pattern_param_value(p->items[k].pattern, "n") ==
-                    model_pattern_param_value(p->items[i].pattern, "n"))
-                return (long)k;
-        return -1;
-    }
-    if (p->items[i].bank) {
-        for (size_t k = 0; k < p->n; k++)
-            if (bench_plan_is_bank_reference(&p->items[k]))
-                return (long)k;
-        return -1;
-    }
-    for (size_t k = 0; k < p->n; k++) {
-        if (p->items[k].bank || p->items[k].transpose || p->items[k].record || !bench_plan_is_reference(&p->items[k]) ||
-            p->items[k].access != p->items[i].access)
-            continue;
-        if (p->items[k].elem == p->items[i].elem)
-            return (long)k;
-        if (any < 0 || p->items[k].elem == 4)
-            any = (long)k;
-    }
-    return any;
+    return p->items[i].fam->reference(p, i);
 }
 
 static int64_t round_up(int64_t v, int64_t m)
@@ -376,7 +315,7 @@ static int64_t round_up(int64_t v, int64_t m)
 }
 
 /* the model's accounting, the span and alignment of the loads, for a size */
-static bw_code account(const bench_plan *p, bench_item *it, int64_t items, bw_error *err)
+bw_code bench_plan_account(const bench_plan *p, bench_item *it, int64_t items, bw_error *err)
 {
     model_access acc[2] = {
         { it->expr, it->elem, it->active, items, 0, 0 },
@@ -392,7 +331,7 @@ static bw_code account(const bench_plan *p, bench_item *it, int64_t items, bw_er
     return rc;
 }
 
-static bw_code check_loadable(const bench_item *it, bw_error *err)
+bw_code bench_plan_check_loadable(const bench_item *it, bw_error *err)
 {
     if (!it->span.any)
         return bw_error_set(err, BW_E_UNSUPPORTED, "pattern '%s' has no active lane", it->spec);
@@ -411,21 +350,12 @@ static bw_code check_loadable(const bench_item *it, bw_error *err)
     return BW_OK;
 }
 
-/* What one buffer may hold and the limit that sets it, in words for notes
- * ("the buffer would exceed <note>") and errors ("more than <full>"). */
-typedef struct buf_cap {
-    uint64_t bytes;
-    uint64_t items; /* work-items of one launch */
-    char note[192];
-    char full[256];
-} buf_cap;
-
 /* the binding limit of a buffer: the largest allocation, a device of fewer
  * than 64 address bits, and in the second pass half the memory budget;
  * multiples of 16 so that src's rounding up stays within */
-static buf_cap cap_of(const bench_limits *lim, uint64_t budget_half)
+static bench_plan_cap cap_of(const bench_limits *lim, uint64_t budget_half)
 {
-    buf_cap c;
+    bench_plan_cap c;
     char a[32], b[32];
     c.bytes = lim->max_alloc_bytes & ~(uint64_t)15;
     bw_format_bytes(a, sizeof a, (double)lim->max_alloc_bytes);
@@ -456,7 +386,7 @@ static buf_cap cap_of(const bench_limits *lim, uint64_t budget_half)
     return c;
 }
 
-static char *note_below_target(const bench_plan *p, const char *why)
+char *bench_plan_note_below_target(const bench_plan *p, const char *why)
 {
     char a[32];
     bw_format_bytes(a, sizeof a, (double)p->target_bytes);
@@ -467,125 +397,22 @@ static char *note_below_target(const bench_plan *p, const char *why)
     return note;
 }
 
-/* Sizes one item: enough items that its modeled load footprint reaches
- * the target, with src and dst each within cap. */
-static bw_code size_item(bench_plan *p, bench_item *it, const buf_cap *cap, bw_error *err)
+char *bench_plan_note_small(const bench_plan *p, const char *what, uint64_t bytes)
 {
-    int64_t local = p->local_size;
-    uint64_t max_alloc = cap->bytes;
-    int64_t items;
-    bw_code rc;
-    char *note = NULL;
-    free(it->size_note);
-    it->size_note = NULL;
-    int matrix = it->pattern && it->pattern->family->sizing == MODEL_PATTERN_SIZING_MATRIX;
-    if (matrix) {
-        /* the whole matrix once; a column walk spans it however few columns
-         * it takes, so a matrix too large is an error, not a smaller run */
-        int64_t n = model_pattern_param_value(it->pattern, "n");
-        if ((uint64_t)n * (uint64_t)n * (uint64_t)it->elem > max_alloc) {
-            char a[32];
-            bw_format_bytes(a, sizeof a, (double)((uint64_t)n * (uint64_t)n * (uint64_t)it->elem));
-            int64_t fit = (int64_t)sqrt((double)max_alloc / (double)it->elem) / 64 * 64;
-            return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': the %s matrix is larger than %s; use n=%lld or less",
-                                it->spec, a, cap->full, (long long)fit);
-        }
-        items = round_up(n * n, local);
-    } else {
-        int64_t probe = round_up((int64_t)p->geo.lanes * 1024, local);
-        if ((rc = account(p, it, probe, err)) != BW_OK)
-            return rc;
-        double per_item = (double)(it->model.loads.footprint_sectors * p->geo.sector) / (double)probe;
-        double want = per_item > 0 ? (double)p->target_bytes / per_item : (double)probe;
-        /* keep launches of tiny-footprint patterns (broadcast) bounded */
-        double most = fmax(4.0 * (double)p->target_bytes / (double)it->elem, (double)local);
-        items = round_up((int64_t)fmin(fmax(want, (double)local), most), local);
-    }
-    if ((uint64_t)items > cap->items) {
-        /* the launch's global size itself: a 32-bit device or host counts work-items in 32 bits */
-        int64_t fit = (int64_t)(cap->items / (uint64_t)local) * local;
-        if (fit < local)
-            return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': not even one work-group of %lld fits", it->spec,
-                                (long long)local);
-        items = fit;
-        char why[96];
-        snprintf(why, sizeof why, "%llu work-items per launch (CL_DEVICE_ADDRESS_BITS, size_t)",
-                 (unsigned long long)cap->items);
-        note = note_below_target(p, why);
-    }
-    for (int tries = 0;; tries++) {
-        if ((rc = account(p, it, items, err)) != BW_OK)
-            goto fail;
-        if ((rc = check_loadable(it, err)) != BW_OK)
-            goto fail;
-        uint64_t src = (uint64_t)it->span.max_end, dst = (uint64_t)(items * it->elem);
-        uint64_t need = src > dst ? src : dst;
-        if (need <= max_alloc)
-            break;
-        if (items == local || tries > 8) {
-            char a[32];
-            bw_format_bytes(a, sizeof a, (double)need);
-            rc = bw_error_set(err, BW_E_TOOBIG, "pattern '%s' needs a %s buffer even for %lld work-items, more than %s",
-                              it->spec, a, (long long)items, cap->full);
-            goto fail;
-        }
-        /* shrink in proportion, then check again (extents need not be linear) */
-        int64_t smaller = (int64_t)((double)items * (double)max_alloc / (double)need * 0.97);
-        smaller = smaller / local * local;
-        items = smaller < local ? local : smaller;
-        free(note);
-        note = note_below_target(p, cap->note);
-    }
-    uint64_t fp = (uint64_t)(it->model.loads.footprint_sectors * p->geo.sector);
-    if (!note && fp < p->target_bytes / 2 && matrix) {
-        char a[32], b[32];
-        bw_format_bytes(a, sizeof a, (double)fp);
-        bw_format_bytes(b, sizeof b, (double)p->target_bytes);
-        note = malloc(160);
-        if (note)
-            snprintf(note, 160, "the %s matrix is smaller than the %s working-set target", a, b);
-    }
-    it->size_note = note;
-    it->local_size = local;
-    it->vload = it->span.align < it->elem;
-    return BW_OK;
-fail:
-    free(note);
-    return rc;
-}
-
-/* A bank item: BENCH_BANK_GROUPS work-groups of the plan's size, one
- * tile each, read from the start of src; the modeled ways of warp 0. */
-static bw_code size_bank(const bench_plan *p, bench_item *it, bw_error *err)
-{
-    bw_code rc = bench_bank_tile_words(it->pattern, &it->tile_words, err);
-    if (rc != BW_OK)
-        return rc;
-    it->local_size = p->local_size;
-    int64_t groups = BENCH_BANK_GROUPS;
-    /* test builds only: fewer groups, for a simulator (tools/oclgrind.sh) */
-    if (bw_hook_fault("bank_groups", NULL, &groups) && (groups < 1 || groups > BENCH_BANK_GROUPS))
-        groups = BENCH_BANK_GROUPS;
-    it->items = groups * p->local_size;
-    memset(&it->span, 0, sizeof it->span);
-    it->span.any = 1;
-    it->span.align = 4;
-    it->span.max_end = it->tile_words * 4;
-    int64_t addr[MODEL_MAX_LANES];
-    for (int t = 0; t < p->geo.lanes; t++) {
-        model_expr_env env = { t, 0, t, p->geo.lanes };
-        if ((rc = model_expr_eval(it->expr, &env, &addr[t], err)) != BW_OK)
-            return rc;
-    }
-    model_bank b;
-    model_bank_count(&p->geo, addr, &it->active, &b);
-    it->conflict_ways = b.applicable ? b.conflict_ways : 0;
-    return BW_OK;
+    if (bytes >= p->target_bytes / 2)
+        return NULL;
+    char a[32], b[32];
+    bw_format_bytes(a, sizeof a, (double)bytes);
+    bw_format_bytes(b, sizeof b, (double)p->target_bytes);
+    char *note = malloc(160);
+    if (note)
+        snprintf(note, 160, "the %s %s is smaller than the %s working-set target", a, what, b);
+    return note;
 }
 
 /* replaces an item's pattern by spec parsed again (a size from the working
  * set), with its expressions */
-static bw_code reparse_item(const bench_plan *p, bench_item *it, const char *spec, bw_error *err)
+bw_code bench_plan_reparse(const bench_plan *p, bench_item *it, const char *spec, bw_error *err)
 {
     model_pattern *np = NULL;
     bw_code rc = model_pattern_parse(spec, p->geo.lanes, 0, &np, err);
@@ -611,135 +438,7 @@ static bw_code reparse_item(const bench_plan *p, bench_item *it, const char *spe
     return BW_OK;
 }
 
-/* A transpose item: n from the working set where the spec does not give
- * it (the largest multiple of W whose n x n matrix fits the target and
- * the cap, at least W), the pattern parsed again at that n; one work-item
- * per element, the model's loads and stores, the tile's modeled ways. */
-static bw_code size_transpose(bench_plan *p, bench_item *it, const buf_cap *cap, bw_error *err)
-{
-    int64_t W = p->geo.lanes;
-    int64_t version = model_pattern_param_value(it->pattern, "version");
-    bw_code rc;
-    if (it->transpose_auto_n) {
-        uint64_t most = p->target_bytes < cap->bytes ? p->target_bytes : cap->bytes;
-        int64_t n = (int64_t)sqrt((double)most / 4.0) / W * W;
-        if (n < W)
-            n = W;
-        if (n > (int64_t)1 << 16)
-            n = ((int64_t)1 << 16) / W * W;
-        char spec[96];
-        snprintf(spec, sizeof spec, "transpose:version=%s,n=%lld", bench_transpose_version_name((bench_transpose_version)version),
-                 (long long)n);
-        if ((rc = reparse_item(p, it, spec, err)) != BW_OK)
-            return rc;
-    }
-    int64_t n = model_pattern_param_value(it->pattern, "n");
-    if ((uint64_t)(n * n * 4) > cap->bytes) {
-        char a[32];
-        bw_format_bytes(a, sizeof a, (double)(n * n * 4));
-        return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': the %s matrix is larger than %s", it->spec, a, cap->full);
-    }
-    int64_t local = bench_transpose_local_size((bench_transpose_version)version, (int)W, p->local_size);
-    if (local < 0)
-        return bw_error_set(err, BW_E_USAGE, "pattern '%s': its %lld x %lld tile needs work-groups of at least %lld "
-                                             "work-items (one tile row), more than %lld",
-                            it->spec, (long long)W, (long long)W, (long long)W, (long long)p->local_size);
-    it->launch_items = local > 0 ? n * n / W * (local / W) : 0;
-    if (local == 0)
-        local = p->local_size;
-    if ((n * n) % local != 0)
-        return bw_error_set(err, BW_E_USAGE, "pattern '%s': work-groups of %lld do not divide its %lld work-items",
-                            it->spec, (long long)local, (long long)(n * n));
-    if ((rc = account(p, it, n * n, err)) != BW_OK)
-        return rc;
-    if ((rc = check_loadable(it, err)) != BW_OK)
-        return rc;
-    free(it->size_note);
-    it->size_note = NULL;
-    if (!it->transpose_auto_n && (uint64_t)(n * n * 4) < p->target_bytes / 2) {
-        char a[32], b[32];
-        bw_format_bytes(a, sizeof a, (double)(n * n * 4));
-        bw_format_bytes(b, sizeof b, (double)p->target_bytes);
-        it->size_note = malloc(160);
-        if (it->size_note)
-            snprintf(it->size_note, 160, "the %s matrix is smaller than the %s working-set target", a, b);
-    }
-    it->local_size = local;
-    it->vload = 0;
-    it->conflict_ways = bench_transpose_tile_ways((bench_transpose_version)version, &p->geo, (int)W);
-    return BW_OK;
-}
-
-/* A record item: n from the working set where the spec does not give it
- * (the largest multiple of the work-group whose n*F fields fit the target
- * and the cap), the pattern parsed again at that n; one work-item per
- * record; the model's F loads (expression + load_base[f]) and the store. */
-static bw_code size_record(bench_plan *p, bench_item *it, const buf_cap *cap, bw_error *err)
-{
-    int64_t local = p->local_size;
-    bench_record_shape s = bench_record_shape_of(it->pattern);
-    int64_t rec = s.fields * bench_record_field_bytes(&s);
-    bw_code rc;
-    if (it->record_auto_n) {
-        uint64_t most = p->target_bytes < cap->bytes ? p->target_bytes : cap->bytes;
-        int64_t n = (int64_t)(most / (uint64_t)rec) / local * local;
-        if (n > (int64_t)1 << 30)
-            n = ((int64_t)1 << 30) / local * local;
-        if (n < local)
-            n = local;
-        char spec[128];
-        snprintf(spec, sizeof spec, "record:fields=%d,type=%s,layout=%s,n=%lld", s.fields,
-                 bench_record_type_name(s.type), bench_record_layout_name(s.layout), (long long)n);
-        if ((rc = reparse_item(p, it, spec, err)) != BW_OK)
-            return rc;
-        s = bench_record_shape_of(it->pattern);
-    }
-    int64_t n = s.n;
-    if ((uint64_t)(n * rec) > cap->bytes || (uint64_t)(n * 4) > cap->bytes) {
-        char a[32];
-        bw_format_bytes(a, sizeof a, (double)(n * rec));
-        return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': its %s of records (or its 4-byte results) is larger "
-                                              "than %s; give a smaller n",
-                            it->spec, a, cap->full);
-    }
-    if (n % local != 0)
-        return bw_error_set(err, BW_E_USAGE, "pattern '%s': work-groups of %lld do not divide its %lld records; "
-                                             "use an n that is a multiple of %lld",
-                            it->spec, (long long)local, (long long)n, (long long)local);
-    const model_pattern *pat = it->pattern;
-    model_access acc[MODEL_PATTERN_MAX_LOADS + 1];
-    it->span = (model_access_span){ 0, INT64_MAX, 0, (int64_t)1 << 20 };
-    for (int f = 0; f < pat->loads; f++) {
-        acc[f] = (model_access){ pat->expr, pat->elem, pat->active, n, pat->load_base[f], 0 };
-        model_access_span sp;
-        if ((rc = model_access_span_of(&p->geo, &acc[f], &sp, err)) != BW_OK)
-            return rc;
-        it->span.any |= sp.any;
-        it->span.min_addr = sp.min_addr < it->span.min_addr ? sp.min_addr : it->span.min_addr;
-        it->span.max_end = sp.max_end > it->span.max_end ? sp.max_end : it->span.max_end;
-        it->span.align = sp.align < it->span.align ? sp.align : it->span.align;
-    }
-    acc[pat->loads] = (model_access){ it->store_expr, 4, pat->active, n, 0, 1 };
-    if ((rc = model_launch_count(&p->geo, acc, (size_t)pat->loads + 1, &it->model, err)) != BW_OK)
-        return rc;
-    it->items = n;
-    it->elem = pat->elem;
-    free(it->size_note);
-    it->size_note = NULL;
-    if (!it->record_auto_n && (uint64_t)(n * rec) < p->target_bytes / 2) {
-        char a[32], b[32];
-        bw_format_bytes(a, sizeof a, (double)(n * rec));
-        bw_format_bytes(b, sizeof b, (double)p->target_bytes);
-        it->size_note = malloc(160);
-        if (it->size_note)
-            snprintf(it->size_note, 160, "the %s of records is smaller than the %s working-set target", a, b);
-    }
-    it->local_size = local;
-    it->vload = 0;
-    return BW_OK;
-}
-
-static bw_code warp0_figures(const bench_plan *p, bench_item *it, bw_error *err)
+bw_code bench_plan_warp0(const bench_plan *p, bench_item *it, bw_error *err)
 {
     int64_t addr[MODEL_MAX_LANES];
     model_access a = { it->expr, it->elem, it->active, it->items, 0, 0 };
@@ -754,42 +453,14 @@ static bw_code warp0_figures(const bench_plan *p, bench_item *it, bw_error *err)
 }
 
 /* The form of the item's index arithmetic, once its launch is sized
- * (--index): 32 where forced or, on a GPU, where proven to fit. */
+ * (--index): its family's (bench_family.index_form). */
 static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const bench_plan_opts *o,
                                  const bench_limits *lim, bw_error *err)
 {
     if (o->index_bits != 0 && o->index_bits != 32 && o->index_bits != 64)
         return bw_error_set(err, BW_E_USAGE, "--index %d: the index arithmetic is 32 or 64 bits (or auto)",
                             o->index_bits);
-    if (it->bank) {
-        /* bank.cl has one form of its own: long work-item ids, int tile
-         * words; its values fit in int when the launch and the tile do */
-        it->index32_proven = it->items <= INT32_MAX && it->tile_words <= INT32_MAX;
-        it->index_bits = 64;
-        return BW_OK;
-    }
-    if (it->record) {
-        /* record.cl has long indices of its own */
-        it->index32_proven = it->items <= INT32_MAX;
-        it->index_bits = 64;
-        return BW_OK;
-    }
-    if (it->transpose) {
-        /* transpose.cl has long indices of its own */
-        it->index32_proven = it->items <= INT32_MAX;
-        it->index_bits = 64;
-        return BW_OK;
-    }
-    it->index32_proven = model_index_fits32(it->expr, p->geo.lanes, &it->active, it->items, NULL);
-    if (o->index_bits == 32 && !it->index32_proven)
-        /* a user expression is its own spec: name it once */
-        return bw_error_set(err, BW_E_USAGE,
-                            "pattern '%s': --index 32: %s%s%snot proven to stay within 32-bit int for "
-                            "%lld work-items; use --index 64 or auto, or a smaller --size",
-                            it->spec, it->pattern ? "its address expression '" : "its values are ",
-                            it->pattern ? it->expr_text : "", it->pattern ? "' is " : "", (long long)it->items);
-    it->index_bits = o->index_bits == 32 || (o->index_bits == 0 && lim->is_gpu && it->index32_proven) ? 32 : 64;
-    return BW_OK;
+    return it->fam->index_form(p, it, o->index_bits, lim->is_gpu, err);
 }
 
 /* 4x the last-level cache, and where that figure came from */
@@ -885,31 +556,18 @@ static bw_code check_size(uint64_t size, const bench_limits *lim, uint64_t budge
     return BW_OK;
 }
 
-/* the destination bytes an item's launch writes: elem per work-item, but
- * one 4-byte fold per record for a record item */
-static int64_t item_dst_bytes(const bench_item *it)
-{
-    return it->items * (it->record ? 4 : it->elem);
-}
-
 /* sizes every item or, with only_over, those whose buffers exceed the
- * cap; then the plan's buffers are the largest of any item */
-static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_error *err)
+ * cap (its family's size); then the plan's buffers are the largest of
+ * any item */
+static bw_code size_items(bench_plan *p, const bench_plan_cap *cap, int only_over, bw_error *err)
 {
     bw_code rc = BW_OK;
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
         bench_item *it = &p->items[i];
-        if (only_over && (uint64_t)it->span.max_end <= cap->bytes && (uint64_t)item_dst_bytes(it) <= cap->bytes)
+        if (only_over && (uint64_t)it->span.max_end <= cap->bytes &&
+            (uint64_t)bench_family_dst_bytes(it) <= cap->bytes)
             continue;
-        if (it->bank) {
-            rc = size_bank(p, it, err);
-            continue;
-        }
-        rc = it->transpose ? size_transpose(p, it, cap, err)
-             : it->record  ? size_record(p, it, cap, err)
-                           : size_item(p, it, cap, err);
-        if (rc == BW_OK)
-            rc = warp0_figures(p, it, err);
+        rc = it->fam->size(p, it, cap, err);
         if (rc != BW_OK && it->pattern == NULL)
             bw_error_prefix(err, "--expr '%s': ", it->expr_text);
     }
@@ -918,8 +576,8 @@ static bw_code size_items(bench_plan *p, const buf_cap *cap, int only_over, bw_e
         const bench_item *it = &p->items[i];
         if ((uint64_t)it->span.max_end > p->src_bytes)
             p->src_bytes = (uint64_t)it->span.max_end;
-        if ((uint64_t)item_dst_bytes(it) > p->dst_bytes)
-            p->dst_bytes = (uint64_t)item_dst_bytes(it);
+        if ((uint64_t)bench_family_dst_bytes(it) > p->dst_bytes)
+            p->dst_bytes = (uint64_t)bench_family_dst_bytes(it);
     }
     /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
     p->src_bytes = (p->src_bytes + 15) / 16 * 16;
@@ -930,8 +588,8 @@ uint64_t bench_plan_trace_bytes(const bench_plan *p)
 {
     int64_t most = 0;
     for (size_t i = 0; i < p->n; i++) {
-        /* a record item traces each of its loads per work-item */
-        int64_t k = p->items[i].items * (p->items[i].record ? p->items[i].pattern->loads : 1);
+        /* an item traces each of its loads per work-item (record: one per field) */
+        int64_t k = p->items[i].items * (p->items[i].pattern ? p->items[i].pattern->loads : 1);
         most = k > most ? k : most;
     }
     return (uint64_t)most * sizeof(int64_t);
@@ -940,23 +598,16 @@ uint64_t bench_plan_trace_bytes(const bench_plan *p)
 bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_error *err)
 {
     bench_item *it = &p->items[i];
-    int64_t W = p->geo.lanes;
     if ((uint64_t)it->local_size <= kernel_max)
         return BW_OK;
-    if (it->transpose && model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_NAIVE &&
-        model_pattern_param_value(it->pattern, "version") != MODEL_TRANSPOSE_COPY) {
-        /* fewer rows of the tile at a time: the work-items loop over more */
-        int64_t v = model_pattern_param_value(it->pattern, "version"), n = model_pattern_param_value(it->pattern, "n");
-        int64_t local = bench_transpose_local_size((bench_transpose_version)v, (int)W, (int64_t)kernel_max);
-        if (local < 0)
-            return bw_error_set(err, BW_E_UNSUPPORTED,
-                                "pattern '%s': its %lld x %lld tile needs work-groups of at least %lld (one tile "
-                                "row), and the kernel allows at most %llu on this device (CL_KERNEL_WORK_GROUP_SIZE)",
-                                it->spec, (long long)W, (long long)W, (long long)W, (unsigned long long)kernel_max);
-        it->local_size = local;
-        it->launch_items = n * n / W * (local / W);
-        return BW_OK;
-    }
+    if (it->fam->fit_kernel)
+        return it->fam->fit_kernel(p, it, kernel_max, err);
+    return bench_plan_fit_generic(p, it, kernel_max, err);
+}
+
+bw_code bench_plan_fit_generic(bench_plan *p, bench_item *it, uint64_t kernel_max, bw_error *err)
+{
+    int64_t W = p->geo.lanes;
     int64_t most = (int64_t)(kernel_max / (uint64_t)W) * W;
     if (most < W)
         return bw_error_set(err, BW_E_UNSUPPORTED,
@@ -995,18 +646,9 @@ static const char *access_option(unsigned modes)
 static bw_code check_family_options(const model_pattern *pat, const bench_plan_opts *o, bw_error *err)
 {
     const model_pattern_family *f = pat->family;
-    unsigned own = 0;
-    const char *why = NULL;
-    if (f->space == MODEL_PATTERN_SPACE_LOCAL) {
-        own = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
-        why = "its kernel reads a local-memory tile";
-    } else if (!strcmp(f->kernel, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
-        own = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
-        why = "its kernel copies the matrix into its transpose";
-    } else if (!strcmp(f->kernel, MODEL_PATTERN_KERNEL_RECORD)) {
-        own = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
-        why = "its kernel reads every field and stores their fold";
-    }
+    const bench_family *bf = bench_family_of(f->kernel);
+    unsigned own = bf ? bf->access : 0;
+    const char *why = bf ? bf->access_why : NULL;
     if (own && o->access && o->access != own)
         return bw_error_set(err, BW_E_USAGE,
                             "--access %s with pattern '%s': the %s family runs in %s mode only (%s); drop --access, "
@@ -1039,23 +681,20 @@ bw_code bench_plan_check_input(const bench_plan_opts *o, bw_error *err)
     return rc;
 }
 
-bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
-                        const bench_limits *lim, bench_plan **out, bw_error *err)
+/* A new plan's device-wide figures: the memory budget, --size checked,
+ * the working-set target and where it came from, the work-group. */
+static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
+                          bench_plan **out, bw_error *err)
 {
-    *out = NULL;
-    bw_code rc = bench_plan_check_input(o, err);
-    if (rc != BW_OK)
-        return rc;
     bench_plan *p = calloc(1, sizeof *p);
     if (!p)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    *out = p;
     p->geo = *geo;
-    char **defaults = NULL;
-    int *default_read = NULL;
-    size_t ndefaults = 0;
     p->budget_bytes = lim->global_mem_bytes ? lim->global_mem_bytes / 4 * 3 : UINT64_MAX;
+    bw_code rc;
     if (o->size > 0 && (rc = check_size(o->size, lim, p->budget_bytes, err)) != BW_OK)
-        goto fail;
+        return rc;
     p->target_auto = o->size == 0;
     if (o->size) {
         p->target_bytes = o->size;
@@ -1064,28 +703,47 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         p->target_bytes = auto_target(p, lim);
     }
     p->local_given = o->local_size != 0;
-    if ((rc = choose_local(o, geo, lim, &p->local_size, err)) != BW_OK)
-        goto fail;
+    p->reqd_sub_group_size = o->reqd_sub_group_size;
+    p->scalar_form = o->scalar_form;
+    return choose_local(o, geo, lim, &p->local_size, err);
+}
 
-    if (o->with_defaults || (o->nspecs == 0 && o->nexprs == 0)) {
-        /* square matrices filling the target, in whole 64x64 tiles */
-        int64_t e = o->elem ? o->elem : 4;
-        int64_t n = (int64_t)sqrt((double)p->target_bytes / (double)e) / 64 * 64;
-        defaults = default_specs(o->elem, n < 64 ? 64 : n, &ndefaults, &default_read);
-        if (!defaults) {
-            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
-            goto fail;
-        }
-    }
-    /* each pattern in each of its modes, copy first */
+/* The default set's items, each in its modes: --access's, else copy and
+ * read for the specs the sweep marks, copy for the others. */
+static bw_code add_defaults(bench_plan *p, const bench_plan_opts *o, bw_error *err)
+{
+    /* square matrices filling the target, in whole 64x64 tiles */
+    int64_t e = o->elem ? o->elem : 4;
+    int64_t n = (int64_t)sqrt((double)p->target_bytes / (double)e) / 64 * 64;
+    int *default_read = NULL;
+    size_t ndefaults = 0;
+    char **defaults = default_specs(o->elem, n < 64 ? 64 : n, &ndefaults, &default_read);
+    if (!defaults)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
     const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY), read = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    bw_code rc = BW_OK;
     for (size_t i = 0; i < ndefaults && rc == BW_OK; i++) {
         unsigned modes = o->access ? o->access : default_read[i] ? copy | read : copy;
         for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
             if (modes & BENCH_ACCESS_BIT(a))
                 rc = item_from_spec(p, defaults[i], 0, (bench_access)a, err);
     }
-    unsigned given = o->access ? o->access : copy;
+    for (size_t i = 0; i < ndefaults; i++)
+        free(defaults[i]);
+    free(defaults);
+    free(default_read);
+    return rc;
+}
+
+/* Every pattern asked for, in each of its modes, copy first: the default
+ * set, then the specs, then the expressions; repeats merged, and the
+ * plan's count checked. */
+static bw_code add_patterns(bench_plan *p, const bench_plan_opts *o, bw_error *err)
+{
+    bw_code rc = BW_OK;
+    if (o->with_defaults || (o->nspecs == 0 && o->nexprs == 0))
+        rc = add_defaults(p, o, err);
+    unsigned given = o->access ? o->access : BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
     for (size_t i = 0; i < o->nspecs && rc == BW_OK; i++)
         for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
             if (given & BENCH_ACCESS_BIT(a))
@@ -1103,98 +761,78 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
                           p->n, BENCH_PLAN_MAX_PATTERNS);
     if (rc == BW_OK && p->n == 0)
         rc = bw_error_set(err, BW_E_USAGE, "no access mode to measure");
-    if (rc != BW_OK)
-        goto fail;
-    /* every pattern is compared with seq of its element size in its own
-     * access mode: add it */
+    return rc;
+}
+
+/* Every item is compared with its family's reference (seq of its element
+ * size in its own access mode, the conflict-free bank, the copy of the
+ * same matrix, the planar records): the ones the plan lacks are added. */
+static bw_code add_references(bench_plan *p, bw_error *err)
+{
+    bw_code rc = BW_OK;
     for (size_t i = 0, n0 = p->n; i < n0 && rc == BW_OK; i++) {
-        long ref = bench_plan_reference(p, i);
-        if (p->items[i].bank) {
-            /* bank items are compared with the conflict-free bank:pitch=33 */
-            if (ref < 0 && (rc = item_from_spec(p, BENCH_BANK_REFERENCE, 0, BENCH_ACCESS_READ, err)) == BW_OK)
-                p->items[p->n - 1].added_as_reference = 1;
+        char spec[128];
+        if (!p->items[i].fam->reference_spec(p, i, spec, sizeof spec))
             continue;
-        }
-        if (p->items[i].record) {
-            /* records are compared with their planar (soa) form: the same
-             * fields, type and n, given or sized from the working set */
-            if (ref >= 0)
-                continue;
-            const model_pattern *pat = p->items[i].pattern;
-            char spec[128];
-            int len = snprintf(spec, sizeof spec, "record:fields=%lld,type=%s,layout=soa",
-                               (long long)model_pattern_param_value(pat, "fields"),
-                               bench_record_type_name((model_record_type)model_pattern_param_value(pat, "type")));
-            if (!p->items[i].record_auto_n)
-                snprintf(spec + len, sizeof spec - (size_t)len, ",n=%lld",
-                         (long long)model_pattern_param_value(pat, "n"));
-            if ((rc = item_from_spec(p, spec, 0, BENCH_ACCESS_COPY, err)) == BW_OK)
-                p->items[p->n - 1].added_as_reference = 1;
-            continue;
-        }
-        if (p->items[i].transpose) {
-            /* transposes are compared with a copy of the same matrix: the
-             * same n, given or sized from the working set */
-            int found = 0;
-            for (size_t k = 0; k < p->n && !found; k++)
-                found = bench_plan_is_transpose_reference(&p->items[k]) &&
-                        p->items[k].transpose_auto_n == p->items[i].transpose_auto_n &&
-                        model_pattern_param_value(p->items[k].pattern, "n") ==
-                            model_pattern_param_value(p->items[i].pattern, "n");
-            char spec[64];
-            if (p->items[i].transpose_auto_n)
-                snprintf(spec, sizeof spec, "%s", BENCH_TRANSPOSE_REFERENCE);
-            else
-                snprintf(spec, sizeof spec, "%s,n=%lld", BENCH_TRANSPOSE_REFERENCE,
-                         (long long)model_pattern_param_value(p->items[i].pattern, "n"));
-            if (!found && (rc = item_from_spec(p, spec, 0, BENCH_ACCESS_COPY, err)) == BW_OK)
-                p->items[p->n - 1].added_as_reference = 1;
-            continue;
-        }
-        if (ref >= 0 && p->items[ref].elem == p->items[i].elem)
-            continue;
-        char spec[32];
-        snprintf(spec, sizeof spec, "seq:elem=%lld", (long long)p->items[i].elem);
         if ((rc = item_from_spec(p, spec, 0, p->items[i].access, err)) == BW_OK)
             p->items[p->n - 1].added_as_reference = 1;
     }
+    return rc;
+}
+
+/* each item's store expression: dst[g], or its family's own (transpose) */
+static bw_code parse_stores(bench_plan *p, bw_error *err)
+{
+    bw_code rc = BW_OK;
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
         char store[48];
         snprintf(store, sizeof store, "%lld*g", (long long)p->items[i].elem);
-        /* a family with stores of its own (transpose) says where */
         const model_pattern *pat = p->items[i].pattern;
         rc = model_expr_parse(pat && pat->store_text ? pat->store_text : store, &p->items[i].store_expr, err);
     }
-    buf_cap cap = cap_of(lim, 0);
-    if (rc == BW_OK)
-        rc = size_items(p, &cap, 0, err);
-    /* both buffers over the budget: hold each to half of it, so that the
-     * largest src and the largest dst fit together whichever items they serve */
+    return rc;
+}
+
+/* Sizes every item within the device's caps; when both buffers exceed
+ * the budget, the items over half of it again within that half, so that
+ * the largest src and the largest dst fit together whichever items they
+ * serve. Then each item's index form, which follows the final sizes. */
+static bw_code size_plan(bench_plan *p, const bench_plan_opts *o, const bench_limits *lim, bw_error *err)
+{
+    bench_plan_cap cap = cap_of(lim, 0);
+    bw_code rc = size_items(p, &cap, 0, err);
     if (rc == BW_OK && p->src_bytes + p->dst_bytes > p->budget_bytes) {
         cap = cap_of(lim, p->budget_bytes / 2);
         rc = size_items(p, &cap, 1, err);
     }
-    /* the index form follows the final sizes */
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
         rc = choose_index_bits(p, &p->items[i], o, lim, err);
         if (rc != BW_OK && p->items[i].pattern == NULL)
             bw_error_prefix(err, "--expr '%s': ", p->items[i].expr_text);
     }
-    if (rc != BW_OK)
-        goto fail;
-    p->reqd_sub_group_size = o->reqd_sub_group_size;
-    p->scalar_form = o->scalar_form;
-    for (size_t i = 0; i < ndefaults; i++)
-        free(defaults[i]);
-    free(defaults);
-    free(default_read);
+    return rc;
+}
+
+bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
+                        const bench_limits *lim, bench_plan **out, bw_error *err)
+{
+    *out = NULL;
+    bench_plan *p = NULL;
+    bw_code rc = bench_plan_check_input(o, err);
+    if (rc == BW_OK)
+        rc = plan_start(o, geo, lim, &p, err);
+    if (rc == BW_OK)
+        rc = add_patterns(p, o, err);
+    if (rc == BW_OK)
+        rc = add_references(p, err);
+    if (rc == BW_OK)
+        rc = parse_stores(p, err);
+    if (rc == BW_OK)
+        rc = size_plan(p, o, lim, err);
+    if (rc != BW_OK) {
+        bench_plan_free(p);
+        return rc;
+    }
     *out = p;
     return BW_OK;
-fail:
-    for (size_t i = 0; i < ndefaults; i++)
-        free(defaults[i]);
-    free(defaults);
-    free(default_read);
-    bench_plan_free(p);
-    return rc;
 }

@@ -89,47 +89,47 @@ typedef struct bench_item {
     model_warp warp0;       /* warp 0 of the launch, for one-warp figures */
     int index32_proven;     /* every index value fits in int for this launch (model_index_fits32) */
     int index_bits;         /* the kernel's index arithmetic: 32 (int) or 64 (long) */
-    /* A bank item (local-memory family, cl/bank.cl via bench_bank): one
-     * W x W tile per work-group of local_size, BANK_GROUPS groups, no
-     * global working-set target, no model launch (model and warp0 stay
-     * zero), no scalar form, no twin. Its access is read (the kernel reads
-     * local memory and stores one folded word per work-item); it is
-     * measured once whatever --access says. */
-    int bank;
+    /* The kernel family that runs it (bench_family.h): how it is sized,
+     * referenced, built, validated and traced, looked up from its
+     * pattern's catalogue entry (model_pattern_family.kernel); gather for
+     * a user expression. A static entry, never freed. */
+    const struct bench_family *fam;
+    /* Family data, kept as plain fields (few, and each read by name in the
+     * report) rather than a per-family block; meaningful for the families
+     * named, zero for the others:
+     * - bank (cl/bank.cl, bench_bank): one W x W tile per work-group of
+     *   local_size, BENCH_BANK_GROUPS groups, no global working-set target,
+     *   no model launch (model and warp0 stay zero), no scalar form, no
+     *   twin; read access (the kernel reads local memory and stores one
+     *   folded word per work-item), measured once whatever --access says.
+     * - transpose (cl/transpose.cl, bench_transpose): an n x n matrix of
+     *   4-byte words transposed once from src to dst, one work-item per
+     *   element (items = n*n), except that tiled and padded run in
+     *   work-groups of W*rows (rows | W, W*rows within the run's
+     *   work-group size) whose work-items loop over the tile's rows
+     *   (launch_items = n*n*rows/W); loads and stores at the pattern's two
+     *   expressions, counted by the model. Copy access only, no scalar
+     *   form, no twin; its reference is the transpose:version=copy of the
+     *   same n (itself for the copy).
+     * - record (cl/record.cl, bench_record): n records of F fields, one
+     *   work-item per record (items = n) reading every field with F loads
+     *   at the pattern's expression plus its load_base[f], and storing one
+     *   4-byte fold at dst[g]; the model counts the F loads and the store.
+     *   Copy access only, no scalar form, no twin; its reference is the
+     *   soa item of the same fields, type and n (itself for soa). */
     int64_t tile_words;     /* bank: the tile's 4-byte words (bench_bank_tile_words) */
     int conflict_ways;      /* bank: modeled ways of warp 0 (model_bank); 0: the profile has no banks;
                              * transpose: of the local tile's column read (bench_transpose_tile_ways),
                              * 0 for naive and copy too */
-    /* A transpose item (cl/transpose.cl via bench_transpose): an n x n
-     * matrix of 4-byte words transposed once from src to dst, one
-     * work-item per element (items = n*n), except that tiled and padded
-     * run in work-groups of W*rows (rows | W, W*rows within the run's
-     * work-group size) whose work-items loop over the tile's rows
-     * (launch_items = n*n*rows/W); loads and stores at the pattern's two expressions,
-     * counted by the model. Copy access only, measured once whatever
-     * --access says; no scalar form, no twin. n comes from the working set
-     * (the largest multiple of W whose matrix fits the target) where the
-     * spec does not give it. */
-    int transpose;
-    int transpose_auto_n;   /* n sized from the working set */
-    /* A record item (cl/record.cl via bench_record): n records of F
-     * fields, one work-item per record (items = n) reading every field with
-     * F loads at the pattern's expression plus its load_base[f], and
-     * storing one 4-byte fold at dst[g]; the model counts the F loads and
-     * the store. Copy access only, measured once whatever --access says;
-     * no scalar form, no twin. Its reference is the soa item of the same
-     * fields, type and n (itself for soa). n comes from the working set
-     * (the largest multiple of the work-group whose n*F fields fit the
-     * target) where the spec does not give it. */
-    int record;
-    int record_auto_n;      /* n sized from the working set */
+    int auto_n;             /* transpose, record: n sized from the working set (the largest multiple
+                             * of W, or of the work-group, that fits the target), the spec gave none */
 } bench_item;
 
 /* Work-groups of a bank item's launch. */
 #define BENCH_BANK_GROUPS 2048
 
-/* Most patterns one plan measures, after identical specs are merged
- * (issue 10: a run of 10 000 patterns would build and time for hours). */
+/* Most patterns one plan measures, after identical specs are merged: a
+ * run of 10 000 patterns would build and time for hours. */
 #define BENCH_PLAN_MAX_PATTERNS 1000
 
 typedef struct bench_plan {
@@ -212,26 +212,23 @@ bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_e
  * of the largest launch (bench_trace_check). */
 uint64_t bench_plan_trace_bytes(const bench_plan *p);
 
-/* Index of the item that serves as `seq` reference for item i: seq in
- * the same access mode, of the same element size if present, else of
- * element size 4, else any size; -1 when the mode has no seq. A read is
- * never compared with a copy. A bank item's reference is the conflict-free
- * bank:pitch=33,stride=1 of the plan (never seq; -1 when absent), and a
- * bank item is never a global pattern's reference. A transpose item's is
- * the transpose:version=copy of the same n (itself for the copy), and a
- * transpose item is no other item's reference. */
+/* Index of the item that serves as item i's reference, its family's
+ * (bench_family.reference), -1 when the plan has none:
+ * - a gather item's is seq in the same access mode, of the same element
+ *   size if present, else of element size 4, else any size; a read is
+ *   never compared with a copy;
+ * - a bank item's is the conflict-free bank:pitch=33,stride=1 (never seq);
+ * - a transpose item's is the transpose:version=copy of the same n
+ *   (itself for the copy);
+ * - a record item's is the soa item of the same fields, type and n.
+ * No item is the reference of another family's item. */
 long bench_plan_reference(const bench_plan *p, size_t i);
 
-/* Whether an item is a reference pattern (seq: its family's is_reference);
- * 0 for an --expr item and for the bank reference. */
-int bench_plan_is_reference(const bench_item *it);
-/* Whether an item is a record reference: record with layout=soa. */
-int bench_plan_is_record_reference(const bench_item *it);
-/* Whether an item is a transpose reference, transpose:version=copy. */
-int bench_plan_is_transpose_reference(const bench_item *it);
+/* Whether an item is the seq reference of the gather patterns (its
+ * catalogue family's is_reference); 0 for an --expr item and for every
+ * other family's reference (bench_family_is_reference). */
+int bench_plan_is_seq_reference(const bench_item *it);
 #define BENCH_TRANSPOSE_REFERENCE "transpose:version=copy"
-/* Whether an item is the bank reference, bank:pitch=33,stride=1. */
-int bench_plan_is_bank_reference(const bench_item *it);
 #define BENCH_BANK_REFERENCE "bank:pitch=33"
 
 

@@ -6,9 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_bank.h"
-#include "bench_record.h"
-#include "bench_transpose.h"
+#include "bench_family.h"
 #include "bench_stats.h"
 #include "bench_twin.h"
 #include "bench_validate.h"
@@ -196,74 +194,30 @@ static bw_code make_kernel(run_ctx *r, ocl_program *prog, size_t i, bench_form f
     return rc;
 }
 
-/* A bank item's kernel: its own program (bench_bank_program), src, dst
- * and the local tile; with trace, the trace buffer comes later. */
-static bw_code make_bank_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
-                                bw_error *err)
+/* The kernel of item i of a family with a program of its own
+ * (bench_family.program): the program built, src and dst as arguments 0
+ * and 1, the family's local-memory argument where it has one; with trace,
+ * the trace buffer comes later. In a test build a build failure may be
+ * injected, as for the shared program (build_program). */
+static bw_code make_own_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
+                               bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
-    char *source = NULL;
-    bw_code rc = bench_bank_program(bench_kernels_dir(r->kernels), it->pattern, trace, &source, err);
+    if (bw_hook_fault("build", it->spec, NULL))
+        return bw_error_set(err, BW_E_BUILD, "kernel build failed for %s (injected: BWLAB_TEST_FAULTS)", it->spec);
+    bench_family_program fp = { 0 };
+    bw_code rc = it->fam->program(bench_kernels_dir(r->kernels), r->plan, it, trace, &fp, err);
     if (rc == BW_OK)
-        rc = ocl_program_build(r->ctx, source, "bank.cl", NULL, prog, err);
-    free(source);
+        rc = ocl_program_build(r->ctx, fp.source, fp.file, NULL, prog, err);
+    free(fp.source);
     if (rc == BW_OK)
-        rc = ocl_kernel_create(*prog, BENCH_BANK_KERNEL, kern, err);
+        rc = ocl_kernel_create(*prog, fp.kernel, kern, err);
     if (rc == BW_OK)
         rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
     if (rc == BW_OK)
         rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_local(*kern, BENCH_BANK_ARG_TILE, (size_t)it->tile_words * 4, err);
-    if (rc == BW_OK)
-        rc = fit_group(r, i, *kern, err);
-    return rc;
-}
-
-/* A transpose item's kernel: its own program (bench_transpose_program at
- * the item's n and the warp width as tile edge), src as in, dst as out;
- * with trace, the trace buffer comes later. */
-static bw_code make_transpose_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
-                                     bw_error *err)
-{
-    const bench_item *it = &r->plan->items[i];
-    bench_transpose_version v = (bench_transpose_version)model_pattern_param_value(it->pattern, "version");
-    char *source = NULL;
-    bw_code rc = bench_transpose_program(bench_kernels_dir(r->kernels), model_pattern_param_value(it->pattern, "n"),
-                                         r->plan->geo.lanes, trace, &source, err);
-    if (rc == BW_OK)
-        rc = ocl_program_build(r->ctx, source, "transpose.cl", NULL, prog, err);
-    free(source);
-    if (rc == BW_OK)
-        rc = ocl_kernel_create(*prog, bench_transpose_kernel_name(v), kern, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
-    if (rc == BW_OK)
-        rc = fit_group(r, i, *kern, err);
-    return rc;
-}
-
-/* A record item's kernel: its own program (bench_record_program at the
- * item's shape), src as in, dst as out; with trace, the trace buffer
- * comes later. */
-static bw_code make_record_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
-                                  bw_error *err)
-{
-    const bench_item *it = &r->plan->items[i];
-    bench_record_shape s = bench_record_shape_of(it->pattern);
-    char *source = NULL;
-    bw_code rc = bench_record_program(bench_kernels_dir(r->kernels), &s, trace, &source, err);
-    if (rc == BW_OK)
-        rc = ocl_program_build(r->ctx, source, "record.cl", NULL, prog, err);
-    free(source);
-    if (rc == BW_OK)
-        rc = ocl_kernel_create(*prog, BENCH_RECORD_KERNEL, kern, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_buffer(*kern, 0, r->src, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_buffer(*kern, 1, r->dst, err);
+    if (rc == BW_OK && fp.local_bytes > 0)
+        rc = ocl_kernel_arg_local(*kern, fp.local_arg, fp.local_bytes, err);
     if (rc == BW_OK)
         rc = fit_group(r, i, *kern, err);
     return rc;
@@ -288,8 +242,8 @@ static double run_floor_ns(const run_ctx *r)
  * CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_INVALID_WORK_GROUP_SIZE: drivers
  * that advertise a work-group they cannot run) is retried once at half
  * the work-group, for every later launch of the item too, and the result
- * says what changed; bank and transpose items, whose local tiles are
- * sized by the work-group, are not retried, nor are launches of a trace
+ * says what changed; the items of a family whose local tile is sized by
+ * the work-group (bench_family.retry_half 0: bank, transpose) are not retried, nor are launches of a trace
  * run (no results to note it in). */
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
@@ -302,8 +256,7 @@ static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_err
     res->timer_wall = !ocl_context_timer(r->ctx, &res->timer_resolution_ns, &res->launch_overhead_ns);
     int64_t half = it->local_size / 2;
     int status = rc == BW_OK ? 0 : ocl_kernel_size_status(k);
-    if (!status || res->retry || it->bank || it->transpose || half < 1 ||
-        items % half != 0)
+    if (!status || res->retry || !it->fam->retry_half || half < 1 || items % half != 0)
         return rc;
     char note[160];
     snprintf(note, sizeof note, "work-group %lld failed (%s); ran at %lld", (long long)it->local_size,
@@ -340,181 +293,48 @@ static bw_code write_chunks(run_ctx *r, ocl_buffer *b, uint64_t bytes, fill_kind
     return rc;
 }
 
-static bw_code read_dst(void *ctx, uint64_t offset, void *buf, uint64_t n, bw_error *err)
-{
-    run_ctx *r = ctx;
-    return ocl_buffer_read(r->ctx, r->dst, offset, buf, n, err);
-}
+/* what a family's validation reaches of the run: item i's kernel k */
+typedef struct validation {
+    run_ctx *r;
+    size_t i;
+    ocl_kernel *k;
+} validation;
 
-/* A bank item: one launch, then every work-item's fold against the
- * host's (bench_bank_validate) over the tile, the first words of src. */
-static bw_code validate_bank(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+static bw_code io_launch(void *ctx, bw_error *err)
 {
-    const bench_item *it = &r->plan->items[i];
+    validation *v = ctx;
     ocl_timing t;
-    uint32_t *tile = malloc((size_t)it->tile_words * 4);
-    uint32_t *dst = malloc((size_t)it->items * 4);
-    bw_code rc = tile && dst ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
-    if (rc == BW_OK) {
-        bench_fill_random_at((uint8_t *)tile, 0, (uint64_t)it->tile_words * 4, SOURCE_SEED);
-        rc = launch(r, i, kern, &t, err);
-    }
-    if (rc == BW_OK)
-        rc = ocl_buffer_read(r->ctx, r->dst, 0, dst, (uint64_t)it->items * 4, err);
-    if (rc == BW_OK)
-        rc = bench_bank_validate(it->pattern, tile, dst, it->items, err);
-    free(tile);
-    free(dst);
-    return rc;
+    return launch(v->r, v->i, v->k, &t, err);
 }
 
-/* the bands of rows a transpose's validation reads: at most this many,
- * each one tile high (whole tiles: a tiled kernel's faults are per tile) */
-#define TRANSPOSE_SAMPLE_BANDS 16
-
-/* A transpose item: one launch, then a sample of the result's rows, a
- * band of whole tile rows at a time: the first and last bands and others
- * spread between (every band when there are few), each element against
- * the source regenerated where it is needed
- * (bench_transpose_validate_stream). A signal stops it between bands. */
-static bw_code validate_transpose(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+static bw_code io_set_key(void *ctx, const void *key, size_t n, bw_error *err)
 {
-    const bench_item *it = &r->plan->items[i];
-    bench_transpose_version v = (bench_transpose_version)model_pattern_param_value(it->pattern, "version");
-    int64_t n = model_pattern_param_value(it->pattern, "n");
-    int64_t tile = r->plan->geo.lanes, band = (int64_t)(r->stage_bytes / (uint64_t)(n * 4));
-    band = band < tile ? band : tile;
-    ocl_timing t;
-    bw_code rc = BW_OK;
-    if (band < 1)
-        rc = bw_error_set(err, BW_E_NOMEM, "pattern '%s': a row of the result is larger than the staging buffer",
-                          it->spec);
-    if (rc == BW_OK)
-        rc = launch(r, i, kern, &t, err);
-    int64_t bands = (n + band - 1) / band;
-    int64_t checks = bands < TRANSPOSE_SAMPLE_BANDS ? bands : TRANSPOSE_SAMPLE_BANDS;
-    for (int64_t k = 0; rc == BW_OK && k < checks; k++) {
-        if (r->stop && *r->stop)
-            return bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
-        /* k = 0 and checks - 1 are the first and the last band */
-        int64_t b = checks > 1 ? k * (bands - 1) / (checks - 1) : 0;
-        int64_t row = b * band, rows = n - row < band ? n - row : band;
-        rc = ocl_buffer_read(r->ctx, r->dst, (uint64_t)(row * n) * 4, r->stage, (uint64_t)(rows * n) * 4, err);
-        if (rc == BW_OK)
-            rc = bench_transpose_validate_stream(v, n, SOURCE_SEED, (const uint32_t *)r->stage, row, rows, err);
-    }
-    return rc;
+    validation *v = ctx;
+    return ocl_kernel_arg_bytes(v->k, BENCH_KERNEL_ARG_KEY, key, n, err);
 }
 
-/* A record item: one launch, then every record's fold, a staging buffer
- * of results at a time, against the host's fold (bench_record_validate)
- * of the source bytes, regenerated a band of records at a time (aos: the
- * band's records; soa: the whole planes, held once). */
-static bw_code validate_record(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+static bw_code io_read_dst(void *ctx, uint64_t offset, void *buf, uint64_t n, bw_error *err)
 {
-    const bench_item *it = &r->plan->items[i];
-    bench_record_shape s = bench_record_shape_of(it->pattern);
-    int64_t bytes = s.n * s.fields * bench_record_field_bytes(&s);
-    int64_t band = (int64_t)(r->stage_bytes / 4);
-    ocl_timing t;
-    uint8_t *in = malloc((size_t)bytes);
-    bw_code rc = in ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory");
-    if (rc == BW_OK) {
-        bench_fill_random_at(in, 0, (uint64_t)bytes, SOURCE_SEED);
-        rc = launch(r, i, kern, &t, err);
-    }
-    for (int64_t g = 0; rc == BW_OK && g < s.n; g += band) {
-        int64_t count = s.n - g < band ? s.n - g : band;
-        if (r->stop && *r->stop) {
-            rc = bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
-            break;
-        }
-        rc = ocl_buffer_read(r->ctx, r->dst, (uint64_t)g * 4, r->stage, (uint64_t)count * 4, err);
-        if (rc == BW_OK)
-            rc = bench_record_validate(it->spec, &s, in, (const uint32_t *)r->stage, g, count, err);
-    }
-    free(in);
-    return rc;
+    validation *v = ctx;
+    return ocl_buffer_read(v->r->ctx, v->r->dst, offset, buf, n, err);
 }
 
-/* the sentinel over dst's bytes of the sampled work-items */
-static bw_code fill_sampled(run_ctx *r, const bench_item *it, const int64_t *starts, size_t n, int64_t gi,
-                            bw_error *err)
+static bw_code io_write_dst(void *ctx, uint64_t offset, const void *buf, uint64_t n, bw_error *err)
 {
-    bw_code rc = BW_OK;
-    for (size_t k = 0; k < n && rc == BW_OK; k++) {
-        int64_t end = starts[k] + gi < it->items ? starts[k] + gi : it->items;
-        uint64_t off = (uint64_t)(starts[k] * it->elem), bytes = (uint64_t)((end - starts[k]) * it->elem);
-        for (uint64_t done = 0; done < bytes && rc == BW_OK; done += r->stage_bytes) {
-            uint64_t m = bytes - done < r->stage_bytes ? bytes - done : r->stage_bytes;
-            bench_fill_sentinel_at(r->stage, off + done, m);
-            rc = ocl_buffer_write(r->ctx, r->dst, off + done, r->stage, m, err);
-        }
-    }
-    return rc;
+    validation *v = ctx;
+    return ocl_buffer_write(v->r->ctx, v->r->dst, offset, buf, n, err);
 }
 
-/* A global item: sentinel-filled output where the sample lies, the
- * launch (in read mode one per key, bench_read_keys), and the host check
- * of the sampled work-groups (bench_validate_sample) against the
- * regenerated source. The launch is whole; only the host's share is
- * sampled, so that validation costs about a launch, not a pass of the
- * host over the whole working set. */
-static bw_code validate_global(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
-{
-    const bench_item *it = &r->plan->items[i];
-    int read = it->access == BENCH_ACCESS_READ;
-    int64_t starts[BENCH_SAMPLE_GROUPS + BENCH_READ_KEYS], gi = 0;
-    size_t n = bench_validate_sample(&r->plan->geo, it, SOURCE_SEED, read, starts, &gi);
-    uint8_t keys[BENCH_READ_KEYS * 16], timed[16];
-    ocl_timing t;
-    bw_code rc = fill_sampled(r, it, starts, n, gi, err);
-    if (!read) {
-        if (rc == BW_OK)
-            rc = launch(r, i, kern, &t, err);
-        if (rc == BW_OK)
-            rc = bench_validate_copy_sampled(&r->plan->geo, it, SOURCE_SEED, r->plan->src_bytes, starts, n, gi,
-                                             read_dst, r, r->stage, r->stage_bytes, err);
-        return rc;
-    }
-    size_t E = (size_t)it->elem;
-    if (rc == BW_OK)
-        rc = bench_read_keys(&r->plan->geo, it, SOURCE_SEED, keys, BENCH_READ_KEYS, err);
-    for (int k = 0; k < BENCH_READ_KEYS && rc == BW_OK; k++) {
-        rc = ocl_kernel_arg_bytes(kern, BENCH_KERNEL_ARG_KEY, keys + (size_t)k * E, E, err);
-        if (rc == BW_OK)
-            rc = launch(r, i, kern, &t, err);
-    }
-    if (rc == BW_OK)
-        rc = bench_validate_read_sampled(&r->plan->geo, it, SOURCE_SEED, r->plan->src_bytes, keys,
-                                         BENCH_READ_KEYS, starts, n, gi, read_dst, r, r->stage, r->stage_bytes,
-                                         err);
-    /* the timed launches' key: the complement of the first, which the
-     * pseudo-random source almost never holds, so they store almost nothing */
-    for (size_t b = 0; b < E; b++)
-        timed[b] = (uint8_t)~keys[b];
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_bytes(kern, BENCH_KERNEL_ARG_KEY, timed, E, err);
-    return rc;
-}
-
-/* one launch, then the host reference check: own-kernel items whole
- * (their launches are small or their references need the whole input),
- * global items by sample (validate_global) */
+/* one launch, then the host reference check of its family
+ * (bench_family.validate): own-kernel items whole (their launches are
+ * small or their references need the whole input), gather items by
+ * sample */
 static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
 {
-    const bench_item *it = &r->plan->items[i];
-    if (!it->bank && !it->transpose && !it->record)
-        return validate_global(r, i, kern, err);
-    uint64_t bytes = (uint64_t)(it->items * it->elem);
-    bw_code rc = write_chunks(r, r->dst, bytes, FILL_SENTINEL, err);
-    if (rc == BW_OK && it->bank)
-        return validate_bank(r, i, kern, err);
-    if (rc == BW_OK && it->transpose)
-        return validate_transpose(r, i, kern, err);
-    if (rc == BW_OK && it->record)
-        return validate_record(r, i, kern, err);
-    return rc;
+    validation v = { r, i, kern };
+    bench_family_io io = { r->plan, i, SOURCE_SEED, r->stage, r->stage_bytes, r->stop, &v,
+                           io_launch, io_set_key, io_read_dst, io_write_dst };
+    return r->plan->items[i].fam->validate(&io, err);
 }
 
 /* validate, or in a test build a validation failure injected for the item */
@@ -603,19 +423,13 @@ static void teardown(run_ctx *r)
     free(r->stage);
 }
 
-/* Item i's kernels: the plain form, and the scalar one where the plan
- * asks for both. */
+/* Item i's kernels: its own (make_own_kernel), or from the shared
+ * program the plain form, and the scalar one where the plan asks for
+ * both. */
 static bw_code make_kernels(run_ctx *r, ocl_program *prog, size_t i, bw_error *err)
 {
-    if ((r->plan->items[i].bank || r->plan->items[i].transpose) && bw_hook_fault("build", r->plan->items[i].spec, NULL))
-        return bw_error_set(err, BW_E_BUILD, "kernel build failed for %s (injected: BWLAB_TEST_FAULTS)",
-                            r->plan->items[i].spec);
-    if (r->plan->items[i].bank)
-        return make_bank_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
-    if (r->plan->items[i].transpose)
-        return make_transpose_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
-    if (r->plan->items[i].record)
-        return make_record_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
+    if (r->plan->items[i].fam->program)
+        return make_own_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     bw_code rc = make_kernel(r, prog, i, BENCH_FORM_PLAIN, &r->slots[i].kern, err);
     if (rc == BW_OK && r->plan->scalar_form)
         rc = make_kernel(r, prog, i, BENCH_FORM_SCALAR, &r->slots[i].alt, err);
@@ -648,7 +462,7 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
             continue;
         }
         report(r, "building", i, p->n, p->items[i].spec, -1);
-        if ((!p->items[i].bank && !p->items[i].transpose && !p->items[i].record && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
+        if ((!p->items[i].fam->program && build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
             make_kernels(r, r->slots[i].prog, i, &one) != BW_OK)
             fail(&r->res[i], one.code, bw_error_text(&one));
         bw_error_clear(&one);
@@ -791,16 +605,8 @@ static void twin(run_ctx *r, size_t i)
     bench_result *res = &r->res[i];
     const bench_item *it = &r->plan->items[i];
     res->twin_ratio = NAN;
-    if (it->bank) {
-        no_twin(res, "no twin: local memory");
-        return;
-    }
-    if (it->transpose) {
-        no_twin(res, "no twin: a transpose covers its whole matrix");
-        return;
-    }
-    if (it->record) {
-        no_twin(res, "no twin: a record item is compared with its planar (soa) form");
+    if (it->fam->no_twin) {
+        no_twin(res, "%s", it->fam->no_twin);
         return;
     }
     int64_t n = twin_size(r, i);
@@ -902,7 +708,7 @@ static void plan_twins(run_ctx *r)
     for (size_t i = 0; i < p->n; i++) {
         const bench_item *it = &p->items[i];
         slot *sl = &r->slots[i];
-        if (r->res[i].status != BENCH_OK || it->bank || it->transpose || it->record)
+        if (r->res[i].status != BENCH_OK || it->fam->no_twin)
             continue;
         long ref = bench_plan_reference(p, i);
         if (ref < 0 || (size_t)ref == i) {
@@ -947,7 +753,7 @@ static void name_items(const run_ctx *r, const size_t *idx, size_t n, char *out,
         const bench_item *it = &r->plan->items[idx[j]];
         /* a spec measured in both modes is named with its mode */
         k += (size_t)snprintf(out + k, cap - k, "%s%s%s", j ? ", " : "", it->spec,
-                              it->access == BENCH_ACCESS_READ && !it->bank ? " (read)" : "");
+                              it->access == BENCH_ACCESS_READ && !it->fam->access ? " (read)" : "");
         if (k >= cap)
             return;
     }
@@ -967,7 +773,7 @@ static double launch_estimate_ns(const run_ctx *r, size_t i)
         const model_launch *m = &p->items[i].model, *rm = &p->items[ref].model;
         double b = (double)(m->loads.instr_sectors + m->stores.instr_sectors);
         double rb = (double)(rm->loads.instr_sectors + rm->stores.instr_sectors);
-        if (p->items[i].bank || !(b > 0) || !(rb > 0))
+        if (!p->items[i].fam->modeled || !(b > 0) || !(rb > 0))
             return r->slots[ref].cal_ns;
         return r->slots[ref].cal_ns * b / rb;
     }
@@ -981,7 +787,7 @@ static double launch_estimate_ns(const run_ctx *r, size_t i)
 static double prepare_launches(const run_ctx *r, size_t i)
 {
     const bench_item *it = &r->plan->items[i];
-    double per = it->access == BENCH_ACCESS_READ && !it->bank ? BENCH_READ_KEYS : 1;
+    double per = bench_family_keyed(it) ? BENCH_READ_KEYS : 1;
     return per * (r->slots[i].alt ? 2 : 1) + (r->s->warmup > 0 ? r->s->warmup : 1);
 }
 
@@ -1181,7 +987,7 @@ static void twin_when_due(run_ctx *r, size_t i)
     if (sl->twinned || sl->alt || r->res[i].status != BENCH_OK)
         return;
     sl->twinned = 1;
-    if (!sl->need_twin && !r->plan->items[i].bank && !r->plan->items[i].transpose && !r->plan->items[i].record)
+    if (!sl->need_twin && !r->plan->items[i].fam->no_twin)
         return;
     /* below BENCH_PLAN_MIN_BUDGET_S nothing is bounded, and the twin is timed anyway */
     int bounded = r->s->budget_s >= BENCH_PLAN_MIN_BUDGET_S;
@@ -1517,7 +1323,7 @@ static void noise(run_ctx *r, bench_run_info *info)
         const bench_result *res = &r->res[i];
         if (res->status != BENCH_OK)
             continue;
-        if (bench_plan_is_reference(&p->items[i])) {
+        if (bench_plan_is_seq_reference(&p->items[i])) {
             info->noisy |= !(res->spread <= BENCH_NOISY_SEQ);
             if (info->seq_item < 0 || worse(res->spread, info->seq_spread)) {
                 info->seq_spread = res->spread;
@@ -1542,11 +1348,8 @@ static void finish_one(run_ctx *r, size_t i)
     bench_result *res = &r->res[i];
     res->event = bench_stats_of(res->event_ns, res->event.count);
     res->wall = bench_stats_of(res->wall_ns, res->event.count);
-    const model_launch *m = &p->items[i].model;
-    double bytes = (double)(m->loads.requested_bytes + m->stores.requested_bytes);
-    /* a bank item: the local bytes its work-items read */
-    if (p->items[i].bank)
-        bytes = bench_bank_local_bytes(&p->items[i]);
+    /* the model's requested bytes, or a bank item's local bytes read */
+    double bytes = p->items[i].fam->bytes(&p->items[i]);
     res->effective_gbs = res->event.median > 0 ? bytes / res->event.median : 0.0;
     res->best_gbs = res->event.min > 0 ? bytes / res->event.min : 0.0;
     res->stable = r->slots[i].met;
@@ -1595,7 +1398,7 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
             continue;
         }
         res->relative_to_seq = res->effective_gbs / r->res[ref].effective_gbs;
-        if (p->items[i].bank) {
+        if (!p->items[i].fam->modeled) {
             /* no global traffic to place between bounds: no verdict */
             res->verdict = bench_verdict_of(0, 0, 0, 0, 0);
             if ((size_t)ref != i)
@@ -1708,34 +1511,15 @@ static bw_code run_traced(run_ctx *r, size_t i, make_kernel_fn make, unsigned ar
     return rc;
 }
 
-/* the trace check of bank item i: every work-item's first local address
- * against the model (bench_bank_validate_trace) */
-static bw_code trace_bank(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
+/* the trace check of item i of a family with a program of its own: its
+ * traced kernel's addresses, every load of every work-item, against the
+ * model's (bench_family.check_trace) */
+static bw_code trace_own(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
 {
     const bench_item *it = &r->plan->items[i];
-    bw_code rc = run_traced(r, i, make_bank_kernel, BENCH_BANK_ARG_TRACE, trace, host, (uint64_t)it->items, err);
-    return rc == BW_OK ? bench_bank_validate_trace(it->pattern, host, it->items, err) : rc;
-}
-
-/* the trace check of transpose item i: every work-item's global load
- * address against the model's expression (bench_validate_trace) */
-static bw_code trace_transpose(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
-{
-    const bench_item *it = &r->plan->items[i];
-    bw_code rc =
-        run_traced(r, i, make_transpose_kernel, BENCH_TRANSPOSE_ARG_TRACE, trace, host, (uint64_t)it->items, err);
-    return rc == BW_OK ? bench_validate_trace(&r->plan->geo, it, host, err) : rc;
-}
-
-/* the trace check of record item i: every field's load address of every
- * work-item against the model's (bench_record_validate_trace) */
-static bw_code trace_record(run_ctx *r, size_t i, ocl_buffer *trace, int64_t *host, bw_error *err)
-{
-    const bench_item *it = &r->plan->items[i];
-    bw_code rc = run_traced(r, i, make_record_kernel, BENCH_RECORD_ARG_TRACE, trace, host,
+    bw_code rc = run_traced(r, i, make_own_kernel, it->fam->trace_arg(it), trace, host,
                             (uint64_t)(it->items * it->pattern->loads), err);
-    return rc == BW_OK ? bench_record_validate_trace(&r->plan->geo, it->pattern, it->spec, it->items, host, err)
-                       : rc;
+    return rc == BW_OK ? it->fam->check_trace(r->plan, it, host, err) : rc;
 }
 
 /* the trace check of every item in the form each has in `plan` */
@@ -1783,30 +1567,20 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         bench_form form = (bench_form)(i % forms);
         ocl_kernel *kern = NULL;
         ocl_timing t;
-        if (it->bank) {
+        if (it->fam->program) {
             if (form == BENCH_FORM_PLAIN)
-                rc = trace_bank(&r, i / forms, trace, host, err);
-            continue;
-        }
-        if (it->transpose) {
-            if (form == BENCH_FORM_PLAIN)
-                rc = trace_transpose(&r, i / forms, trace, host, err);
-            continue;
-        }
-        if (it->record) {
-            if (form == BENCH_FORM_PLAIN)
-                rc = trace_record(&r, i / forms, trace, host, err);
+                rc = trace_own(&r, i / forms, trace, host, err);
             continue;
         }
         rc = make_kernel(&r, prog, i / forms, form, &kern, err);
         if (rc == BW_OK)
-            rc = ocl_kernel_arg_buffer(kern, bench_kernel_trace_arg(it), trace, err);
+            rc = ocl_kernel_arg_buffer(kern, it->fam->trace_arg(it), trace, err);
         if (rc == BW_OK)
             rc = launch(&r, i / forms, kern, &t, err);
         if (rc == BW_OK)
             rc = ocl_buffer_read(ctx, trace, 0, host, (uint64_t)it->items * sizeof *host, err);
         if (rc == BW_OK)
-            rc = bench_validate_trace(&plan->geo, it, host, err);
+            rc = it->fam->check_trace(plan, it, host, err);
         if (rc != BW_OK && form == BENCH_FORM_SCALAR)
             bw_error_prefix(err, "the scalar form: ");
         ocl_kernel_free(kern);

@@ -2,10 +2,14 @@
 
 #include "bench_validate.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_family.h"
 #include "bench_kernel.h"
 #include "bw_buf.h"
+#include "bw_format.h"
 #include "model_bank.h"
 
 /* in model_transpose_version order */
@@ -146,3 +150,197 @@ bw_code bench_transpose_validate_trace(bench_transpose_version v, int64_t n, int
     }
     return BW_OK;
 }
+
+/* ---- the transpose entry of the family table (bench_family.h) ---- */
+
+static bench_transpose_version version_of(const bench_item *it)
+{
+    return (bench_transpose_version)model_pattern_param_value(it->pattern, "version");
+}
+
+/* n from the working set where the spec does not give it (the largest
+ * multiple of W whose n x n matrix fits the target and the cap, at least
+ * W), the pattern parsed again at that n; one work-item per element, the
+ * model's loads and stores, the tile's modeled ways. */
+static bw_code size_transpose(bench_plan *p, bench_item *it, const bench_plan_cap *cap, bw_error *err)
+{
+    int64_t W = p->geo.lanes;
+    bench_transpose_version version = version_of(it);
+    bw_code rc;
+    if (it->auto_n) {
+        uint64_t most = p->target_bytes < cap->bytes ? p->target_bytes : cap->bytes;
+        int64_t n = (int64_t)sqrt((double)most / 4.0) / W * W;
+        if (n < W)
+            n = W;
+        if (n > (int64_t)1 << 16)
+            n = ((int64_t)1 << 16) / W * W;
+        char spec[96];
+        snprintf(spec, sizeof spec, "transpose:version=%s,n=%lld", bench_transpose_version_name(version),
+                 (long long)n);
+        if ((rc = bench_plan_reparse(p, it, spec, err)) != BW_OK)
+            return rc;
+    }
+    int64_t n = model_pattern_param_value(it->pattern, "n");
+    if ((uint64_t)(n * n * 4) > cap->bytes) {
+        char a[32];
+        bw_format_bytes(a, sizeof a, (double)(n * n * 4));
+        return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': the %s matrix is larger than %s", it->spec, a, cap->full);
+    }
+    int64_t local = bench_transpose_local_size(version, (int)W, p->local_size);
+    if (local < 0)
+        return bw_error_set(err, BW_E_USAGE, "pattern '%s': its %lld x %lld tile needs work-groups of at least %lld "
+                                             "work-items (one tile row), more than %lld",
+                            it->spec, (long long)W, (long long)W, (long long)W, (long long)p->local_size);
+    it->launch_items = local > 0 ? n * n / W * (local / W) : 0;
+    if (local == 0)
+        local = p->local_size;
+    if ((n * n) % local != 0)
+        return bw_error_set(err, BW_E_USAGE, "pattern '%s': work-groups of %lld do not divide its %lld work-items",
+                            it->spec, (long long)local, (long long)(n * n));
+    if ((rc = bench_plan_account(p, it, n * n, err)) != BW_OK)
+        return rc;
+    if ((rc = bench_plan_check_loadable(it, err)) != BW_OK)
+        return rc;
+    free(it->size_note);
+    it->size_note = it->auto_n ? NULL : bench_plan_note_small(p, "matrix", (uint64_t)(n * n * 4));
+    it->local_size = local;
+    it->vload = 0;
+    it->conflict_ways = bench_transpose_tile_ways(version, &p->geo, (int)W);
+    return bench_plan_warp0(p, it, err);
+}
+
+/* tiled and padded: fewer rows of the tile at a time, the work-items
+ * loop over more; copy and naive fit as any kernel does */
+static bw_code fit_transpose(bench_plan *p, bench_item *it, uint64_t kernel_max, bw_error *err)
+{
+    bench_transpose_version v = version_of(it);
+    if (v == MODEL_TRANSPOSE_NAIVE || v == MODEL_TRANSPOSE_COPY)
+        return bench_plan_fit_generic(p, it, kernel_max, err);
+    int64_t W = p->geo.lanes, n = model_pattern_param_value(it->pattern, "n");
+    int64_t local = bench_transpose_local_size(v, (int)W, (int64_t)kernel_max);
+    if (local < 0)
+        return bw_error_set(err, BW_E_UNSUPPORTED,
+                            "pattern '%s': its %lld x %lld tile needs work-groups of at least %lld (one tile "
+                            "row), and the kernel allows at most %llu on this device (CL_KERNEL_WORK_GROUP_SIZE)",
+                            it->spec, (long long)W, (long long)W, (long long)W, (unsigned long long)kernel_max);
+    it->local_size = local;
+    it->launch_items = n * n / W * (local / W);
+    return BW_OK;
+}
+
+static int transpose_is_reference(const bench_item *it)
+{
+    return bench_family_is(it, MODEL_PATTERN_KERNEL_TRANSPOSE) && version_of(it) == MODEL_TRANSPOSE_COPY;
+}
+
+/* the copy of the same n */
+static long transpose_reference(const bench_plan *p, size_t i)
+{
+    for (size_t k = 0; k < p->n; k++)
+        if (transpose_is_reference(&p->items[k]) &&
+            model_pattern_param_value(p->items[k].pattern, "n") == model_pattern_param_value(p->items[i].pattern, "n"))
+            return (long)k;
+    return -1;
+}
+
+/* a copy of the same matrix: the same n, given or sized from the
+ * working set (before sizing, two auto-n items both hold the default n) */
+static int transpose_reference_spec(const bench_plan *p, size_t i, char *buf, size_t len)
+{
+    const bench_item *it = &p->items[i];
+    for (size_t k = 0; k < p->n; k++)
+        if (transpose_is_reference(&p->items[k]) && p->items[k].auto_n == it->auto_n &&
+            model_pattern_param_value(p->items[k].pattern, "n") == model_pattern_param_value(it->pattern, "n"))
+            return 0;
+    if (it->auto_n)
+        snprintf(buf, len, "%s", BENCH_TRANSPOSE_REFERENCE);
+    else
+        snprintf(buf, len, "%s,n=%lld", BENCH_TRANSPOSE_REFERENCE,
+                 (long long)model_pattern_param_value(it->pattern, "n"));
+    return 1;
+}
+
+/* all four kernels at the item's n with the warp width as tile edge; src
+ * is in, dst is out */
+static bw_code transpose_program(const char *dir, const bench_plan *p, const bench_item *it, int trace,
+                                 bench_family_program *out, bw_error *err)
+{
+    out->file = "transpose.cl";
+    out->kernel = bench_transpose_kernel_name(version_of(it));
+    return bench_transpose_program(dir, model_pattern_param_value(it->pattern, "n"), p->geo.lanes, trace,
+                                   &out->source, err);
+}
+
+/* the bands of rows a transpose's validation reads: at most this many,
+ * each one tile high (whole tiles: a tiled kernel's faults are per tile) */
+#define TRANSPOSE_SAMPLE_BANDS 16
+
+/* One launch, then a sample of the result's rows, a band of whole tile
+ * rows at a time: the first and last bands and others spread between
+ * (every band when there are few), each element against the source
+ * regenerated where it is needed (bench_transpose_validate_stream). A
+ * signal stops it between bands. */
+static bw_code transpose_validate(const bench_family_io *io, bw_error *err)
+{
+    const bench_item *it = &io->plan->items[io->index];
+    bw_code rc = bench_family_fill_dst(io, (uint64_t)(it->items * it->elem), err);
+    if (rc != BW_OK)
+        return rc;
+    bench_transpose_version v = version_of(it);
+    int64_t n = model_pattern_param_value(it->pattern, "n");
+    int64_t tile = io->plan->geo.lanes, band = (int64_t)(io->stage_bytes / (uint64_t)(n * 4));
+    band = band < tile ? band : tile;
+    if (band < 1)
+        rc = bw_error_set(err, BW_E_NOMEM, "pattern '%s': a row of the result is larger than the staging buffer",
+                          it->spec);
+    if (rc == BW_OK)
+        rc = io->launch(io->ctx, err);
+    int64_t bands = (n + band - 1) / band;
+    int64_t checks = bands < TRANSPOSE_SAMPLE_BANDS ? bands : TRANSPOSE_SAMPLE_BANDS;
+    for (int64_t k = 0; rc == BW_OK && k < checks; k++) {
+        if (io->stop && *io->stop)
+            return bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
+        /* k = 0 and checks - 1 are the first and the last band */
+        int64_t b = checks > 1 ? k * (bands - 1) / (checks - 1) : 0;
+        int64_t row = b * band, rows = n - row < band ? n - row : band;
+        rc = io->read_dst(io->ctx, (uint64_t)(row * n) * 4, io->stage, (uint64_t)(rows * n) * 4, err);
+        if (rc == BW_OK)
+            rc = bench_transpose_validate_stream(v, n, io->seed, (const uint32_t *)io->stage, row, rows, err);
+    }
+    return rc;
+}
+
+static unsigned transpose_trace_arg(const bench_item *it)
+{
+    (void)it;
+    return BENCH_TRANSPOSE_ARG_TRACE;
+}
+
+/* every work-item's global load address against the model's expression */
+static bw_code transpose_check_trace(const bench_plan *p, const bench_item *it, const int64_t *trace, bw_error *err)
+{
+    return bench_validate_trace(&p->geo, it, trace, err);
+}
+
+const bench_family bench_family_transpose = {
+    .kernel = MODEL_PATTERN_KERNEL_TRANSPOSE,
+    .space = "global",
+    .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY),
+    .access_why = "its kernel copies the matrix into its transpose",
+    .apart = 1,
+    .modeled = 1,
+    .retry_half = 0,
+    .sized_n = 1,
+    .no_twin = "no twin: a transpose covers its whole matrix",
+    .size = size_transpose,
+    .index_form = bench_family_index_long,
+    .is_reference = transpose_is_reference,
+    .reference = transpose_reference,
+    .reference_spec = transpose_reference_spec,
+    .program = transpose_program,
+    .fit_kernel = fit_transpose,
+    .validate = transpose_validate,
+    .trace_arg = transpose_trace_arg,
+    .check_trace = transpose_check_trace,
+    .bytes = bench_family_model_bytes,
+};

@@ -1,6 +1,7 @@
 #include "report_results.h"
 
 #include "bench_bank.h"
+#include "bench_family.h"
 #include "bench_record.h"
 #include "bw_format.h"
 #include "bench_transpose.h"
@@ -49,7 +50,7 @@ static row row_of(const report_run *run, size_t i)
  * bank_rows, transpose_rows, record_rows */
 static int apart(const bench_item *it)
 {
-    return it->bank || it->transpose || it->record;
+    return it->fam->apart;
 }
 
 /* A record item against its soa reference, from the run: the measured
@@ -171,8 +172,8 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
     size_t n32 = 0, n = 0;
     /* the gather kernels' form: bank.cl has index arithmetic of its own */
     for (size_t i = 0; i < p->n; i++) {
-        n += !p->items[i].bank;
-        n32 += !p->items[i].bank && p->items[i].index_bits == 32;
+        n += !bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK);
+        n32 += !bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK) && p->items[i].index_bits == 32;
     }
     bw_buf_printf(out, "%sindex arithmetic: ", lead);
     if (n32 == 0) {
@@ -186,7 +187,7 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
     bw_buf_printf(out, "32-bit (int) in %zu kernels, proven by the model to fit their launches; 64-bit (long) in ", n32);
     const char *sep = "";
     for (size_t i = 0; i < p->n; i++) {
-        if (!p->items[i].bank && p->items[i].index_bits != 32) {
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK) && p->items[i].index_bits != 32) {
             bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
             sep = ", ";
         }
@@ -250,7 +251,7 @@ static int has_global(const bench_plan *p)
 static int has_record(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (p->items[i].record)
+        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD))
             return 1;
     return 0;
 }
@@ -258,7 +259,7 @@ static int has_record(const bench_plan *p)
 static int has_transpose(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (p->items[i].transpose)
+        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_TRANSPOSE))
             return 1;
     return 0;
 }
@@ -266,7 +267,7 @@ static int has_transpose(const bench_plan *p)
 static int has_bank(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (p->items[i].bank)
+        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK))
             return 1;
     return 0;
 }
@@ -661,7 +662,7 @@ static void bank_rows(const report_run *run, int md, bw_buf *out)
         bw_buf_puts(out, "\nlocal memory (bank patterns)\n"
                          "pattern                   GB/s    vs ref    best     ways\n");
     for (size_t i = 0; i < p->n; i++) {
-        if (!p->items[i].bank)
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK))
             continue;
         row w = row_of(run, i);
         char ways[32];
@@ -694,7 +695,7 @@ static void transpose_rows(const report_run *run, int md, bw_buf *out)
         bw_buf_puts(out, "\ntransposes (n x n floats)\n"
                          "pattern                   GB/s   vs copy    best     ways\n");
     for (size_t i = 0; i < p->n; i++) {
-        if (!p->items[i].transpose)
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_TRANSPOSE))
             continue;
         row w = row_of(run, i);
         int64_t v = model_pattern_param_value(w.it->pattern, "version");
@@ -731,7 +732,7 @@ static void record_rows(const report_run *run, int md, bw_buf *out)
         bw_buf_puts(out, "\nrecords (every field read), against the planar soa form: measured         modeled\n"
                          "pattern                   GB/s    vs soa    best  time x       instr. x  footprint x\n");
     for (size_t i = 0; i < p->n; i++) {
-        if (!p->items[i].record)
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD))
             continue;
         row w = row_of(run, i);
         record_ratios q = record_ratios_of(run, i);
@@ -758,7 +759,7 @@ static void record_rows(const report_run *run, int md, bw_buf *out)
     const char *lead = md ? "- " : "";
     /* Markdown: the notes after the table, which a line between rows would end */
     for (size_t i = 0; md && i < p->n; i++)
-        if (p->items[i].record && p->items[i].size_note)
+        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD) && p->items[i].size_note)
             bw_buf_printf(out, "- note (`%s`): %s\n", p->items[i].spec, p->items[i].size_note);
     bw_buf_printf(out, "%srecord rows: GB/s: measured, requested bytes (n x F fields loaded + n x 4 B stored) / median "
                        "kernel time; vs soa: measured, relative to the soa form of the same fields, type and n in this "
@@ -1319,8 +1320,8 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "fraction_of_peak", report_json_real(fraction_of_peak(run, &w), 1));
     json_object_set_new(o, "reference",
                         r->reference >= 0 ? report_json_text(run->plan->items[r->reference].spec) : json_null());
-    json_object_set_new(o, "space", report_json_text(it->bank ? "local" : "global"));
-    if (it->bank) {
+    json_object_set_new(o, "space", report_json_text(it->fam->space));
+    if (bench_family_is(it, MODEL_PATTERN_KERNEL_BANK)) {
         /* local_gbs is effective_gbs: local bytes read / median time;
          * relative_to_seq and relative_to_reference are against the bank
          * reference (bank:pitch=33,stride=1), never seq */
@@ -1331,14 +1332,14 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
         json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
     }
-    if (it->transpose) {
+    if (bench_family_is(it, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
         /* relative_to_seq and relative_to_reference are against the copy
          * of the same matrix (transpose:version=copy), never seq */
         int64_t v = model_pattern_param_value(it->pattern, "version");
         int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
         json_object_set_new(o, "version", report_json_text(bench_transpose_version_name((bench_transpose_version)v)));
         json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
-        json_object_set_new(o, "n_from", report_json_text(it->transpose_auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "n_from", report_json_text(it->auto_n ? "working set" : "spec"));
         json_object_set_new(o, "store_expression",
                             it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
         json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
@@ -1349,7 +1350,7 @@ static json_t *result_json(const report_run *run, size_t i)
                                                                                 : json_null());
         json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
     }
-    if (it->record) {
+    if (bench_family_is(it, MODEL_PATTERN_KERNEL_RECORD)) {
         /* relative_to_seq and relative_to_reference are against the soa
          * form of the same fields, type and n, never seq */
         bench_record_shape sh = bench_record_shape_of(it->pattern);
@@ -1362,7 +1363,7 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "field_type", report_json_text(bench_record_type_name(sh.type)));
         json_object_set_new(o, "record_bytes", json_integer(sh.fields * bench_record_field_bytes(&sh)));
         json_object_set_new(o, "n", json_integer(sh.n));
-        json_object_set_new(o, "n_from", report_json_text(it->record_auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "n_from", report_json_text(it->auto_n ? "working set" : "spec"));
         json_object_set_new(o, "loads_per_item", json_integer(it->pattern->loads));
         json_object_set_new(o, "load_bases", bases);
         json_object_set_new(o, "store_expression",
@@ -1415,7 +1416,7 @@ static json_t *result_json(const report_run *run, size_t i)
     json_t *v = json_object();
     json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
     /* a bank item has no global traffic to place between bounds */
-    json_object_set_new(v, "text", report_json_text(it->bank ? "no verdict: local memory (no global traffic modeled)"
+    json_object_set_new(v, "text", report_json_text(!it->fam->modeled ? "no verdict: local memory (no global traffic modeled)"
                                                         : report_verdict_words(&r->verdict)));
     json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w.ok));
     json_object_set_new(v, "lower_bytes", json_real(w.lower));
