@@ -137,7 +137,7 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
     /* seq compares with itself */
     long ref = bench_plan_reference(p, 0);
     cr_expect_eq(ref, 0);
-    cr_expect_float_eq(res[0].relative_to_seq, 1.0, 1e-12);
+    cr_expect_float_eq(res[0].relative_to_reference, 1.0, 1e-12);
     bench_results_free(res, p->n);
     bench_kernels_free(k);
     bench_plan_free(p);
@@ -724,7 +724,7 @@ Test(bench, bank_items_run_and_trace, .timeout = 300)
             continue;
         cr_expect_eq(res[i].reference, 3, "%s", p->items[i].spec);
         cr_expect(res[i].effective_gbs > 0);
-        cr_expect(isfinite(res[i].relative_to_seq));
+        cr_expect(isfinite(res[i].relative_to_reference));
         cr_expect_eq(res[i].twin_items, 0);
         cr_expect(res[i].twin_reason && strstr(res[i].twin_reason, "local memory"));
     }
@@ -1115,7 +1115,7 @@ Test(bench, read_mode_validates_and_matches_the_model, .timeout = 300)
     cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
     /* seq is its own reference, in read mode */
     cr_expect_eq(bench_plan_reference(p, 0), 0);
-    cr_expect_float_eq(res[0].relative_to_seq, 1.0, 1e-12);
+    cr_expect_float_eq(res[0].relative_to_reference, 1.0, 1e-12);
     bench_kernels_free(k);
     bench_results_free(res, p->n);
     bench_plan_free(p);

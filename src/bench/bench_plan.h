@@ -75,7 +75,7 @@ typedef struct bench_item {
     model_expr *own_expr;
     model_expr *store_expr; /* E*g: the store to dst[g] */
     bench_access access;    /* copy, or read: loads only */
-    int added_as_reference; /* seq added so the others have a reference */
+    int added_as_reference; /* added by the plan so that others have their reference (bench_family.reference_spec) */
     int64_t items;          /* work-items launched, a multiple of local_size (but see launch_items) */
     int64_t launch_items;   /* > 0: work-items launched when they are fewer than items, the
                              * elements they cover (a tiled transpose loops over its tile's

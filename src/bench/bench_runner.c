@@ -672,9 +672,9 @@ static void leave_out(run_ctx *r, size_t i, int how, const char *why)
     }
 }
 
-/* whether some item takes item i as its reference (a seq, bank:pitch=33):
+/* whether some item takes item i as its reference (a seq, bank:pitch=33, a copy, a soa form):
  * the budget never leaves such an item out */
-static int is_reference(const run_ctx *r, size_t i)
+static int serves_as_reference(const run_ctx *r, size_t i)
 {
     for (size_t k = 0; k < r->plan->n; k++)
         if (bench_plan_reference(r->plan, k) == (long)i)
@@ -878,7 +878,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
     /* a twin is worth less than a measurement: the non-reference twins go first */
     for (size_t i = 0; i < p->n; i++) {
         slot *sl = &r->slots[i];
-        if (!planned(r, i) || !sl->need_twin || is_reference(r, i))
+        if (!planned(r, i) || !sl->need_twin || serves_as_reference(r, i))
             continue;
         sl->need_twin = 0;
         c[i].extra -= twin_cost_ns(sl);
@@ -894,7 +894,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         long worst = -1;
         double most = -1;
         for (size_t i = 0; i < p->n; i++) {
-            if (!planned(r, i) || is_reference(r, i))
+            if (!planned(r, i) || serves_as_reference(r, i))
                 continue;
             double cost = rounds[group_of(r, i)] * c[i].t + c[i].extra;
             if (cost > most) {
@@ -967,7 +967,7 @@ static void prepare(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
     build_all(r, stop);
     for (int pass = 0; pass < 2 && !*stop; pass++) {
         for (size_t i = 0; i < p->n && !*stop; i++)
-            if (r->res[i].status == BENCH_OK && !r->slots[i].left_out && is_reference(r, i) == (pass == 0))
+            if (r->res[i].status == BENCH_OK && !r->slots[i].left_out && serves_as_reference(r, i) == (pass == 0))
                 prepare_one(r, i);
         if (*stop)
             return;
@@ -1183,7 +1183,7 @@ static void replan(run_ctx *r, bench_run_info *info)
         double want = s->rse_target > 0 ? n * (rse / s->rse_target) * (rse / s->rse_target) : (double)s->max_reps;
         want = want < s->max_reps ? want : s->max_reps;
         double rounds = want > n ? want - n : 0;
-        if (is_reference(r, i)) {
+        if (serves_as_reference(r, i)) {
             ref_rounds = rounds > ref_rounds ? rounds : ref_rounds;
             continue;
         }
@@ -1304,7 +1304,7 @@ static bench_limiter limiter(const run_ctx *r, size_t i)
 }
 
 /* The run's repeatability: the largest spread of a seq median and of a
- * relative_to_seq, and whether either passes its limit. A figure that
+ * relative_to_reference, and whether either passes its limit. A figure that
  * cannot be estimated (fewer than 4 samples) counts as noisy: nothing
  * says it would repeat. */
 /* whether spread a is worse than b: an unknown one (NAN) is the worst */
@@ -1330,7 +1330,7 @@ static void noise(run_ctx *r, bench_run_info *info)
                 info->seq_item = (long)i;
             }
         }
-        if (res->reference >= 0 && (size_t)res->reference != i && isfinite(res->relative_to_seq)) {
+        if (res->reference >= 0 && (size_t)res->reference != i && isfinite(res->relative_to_reference)) {
             info->noisy |= !(res->relative_spread <= BENCH_NOISY_RELATIVE);
             if (info->relative_item < 0 || worse(res->relative_spread, info->relative_spread)) {
                 info->relative_spread = res->relative_spread;
@@ -1391,18 +1391,18 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         bench_result *res = &r->res[i];
         long ref = bench_plan_reference(p, i);
         res->reference = ref;
-        res->relative_to_seq = NAN;
+        res->relative_to_reference = NAN;
         if (res->status != BENCH_OK || ref < 0 || r->res[ref].status != BENCH_OK ||
             !(r->res[ref].effective_gbs > 0)) {
             res->verdict = bench_verdict_of(0, 0, 0, 0, 0);
             continue;
         }
-        res->relative_to_seq = res->effective_gbs / r->res[ref].effective_gbs;
+        res->relative_to_reference = res->effective_gbs / r->res[ref].effective_gbs;
         if (!p->items[i].fam->modeled) {
             /* no global traffic to place between bounds: no verdict */
             res->verdict = bench_verdict_of(0, 0, 0, 0, 0);
             if ((size_t)ref != i)
-                res->relative_spread = res->relative_to_seq *
+                res->relative_spread = res->relative_to_reference *
                                         bench_stats_ratio_spread(r->res[ref].event_ns, r->res[ref].event.count,
                                                                  res->event_ns, res->event.count);
             continue;
@@ -1414,7 +1414,7 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         res->verdict = bench_verdict_of(res->event.median, lower, upper, r->res[ref].event.median, ref_bytes);
         res->verdict = bench_verdict_with_bound(res->verdict, res->bound, limiter(r, i));
         if ((size_t)ref != i)
-            res->relative_spread = res->relative_to_seq * bench_stats_ratio_spread(r->res[ref].event_ns,
+            res->relative_spread = res->relative_to_reference * bench_stats_ratio_spread(r->res[ref].event_ns,
                                                                                    r->res[ref].event.count,
                                                                                    res->event_ns, res->event.count);
     }
@@ -1447,7 +1447,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
      * result reported finished before then (the journal) says so, not 0 */
     for (size_t i = 0; rc == BW_OK && i < plan->n; i++) {
         r.res[i].reference = -1;
-        r.res[i].relative_to_seq = r.res[i].relative_spread = NAN;
+        r.res[i].relative_to_reference = r.res[i].relative_spread = NAN;
         r.res[i].spread = r.res[i].twin_ratio = NAN;
         r.res[i].verdict = bench_verdict_of(0, 0, 0, 0, 0);
     }

@@ -40,8 +40,12 @@ typedef struct bench_result {
     bench_stats event;       /* measured: event profiling time of one launch, ns */
     bench_stats wall;        /* measured: host wall clock around enqueue + wait, ns */
     double effective_gbs;    /* measured: requested bytes / median event time */
-    double relative_to_seq;  /* measured: effective_gbs / that of the reference; NAN if none */
-    long reference;          /* plan index of the seq pattern used, or -1 */
+    /* measured: effective_gbs / that of the item's reference (its family's:
+     * seq, the conflict-free bank, the copy, the soa form); NAN if none.
+     * The results' key stays "relative_to_seq" (a contract), with
+     * "relative_to_reference" beside it for the other families. */
+    double relative_to_reference;
+    long reference;          /* plan index of the item's reference (bench_plan_reference), or -1 */
     bench_verdict verdict;   /* measured traffic against the modeled bounds */
     double check_ns;         /* measured: event time of the last warm-up launch, checked against the floor */
     size_t dropped_samples;  /* launches whose event time was not positive: never samples */
@@ -78,7 +82,8 @@ typedef struct bench_result {
      * when nothing was retried; owned */
     char *retry;
     double spread;           /* how far the median could move in another run, a fraction of it; NAN: unknown */
-    double relative_spread;  /* the same for relative_to_seq, in its own units; NAN: unknown or seq itself */
+    double relative_spread;  /* the same for relative_to_reference, in its own units; NAN: unknown or the
+                              * reference itself */
 } bench_result;
 
 typedef struct bench_settings {
@@ -128,7 +133,7 @@ typedef struct bench_progress {
     /* phase "finished" only: pattern `finished` will not be measured again
      * (stable, failed, not measurable, or the timing ended); results[finished]
      * holds its figures as far as they are known without the other
-     * patterns (relative_to_seq may still be unknown). Each pattern is
+     * patterns (relative_to_reference may still be unknown). Each pattern is
      * reported finished once, as it completes, so a caller can journal it
      * (docs/results.md, OUT.partial). NULL and -1 in the other phases. */
     const bench_result *results;
@@ -144,7 +149,7 @@ typedef struct bench_run_info {
     int interrupted;   /* *stop was set */
     int budget_ended;  /* the budget ended before every pattern was stable */
     /* Repeatability of the whole run: noisy when a seq median could move
-     * more than BENCH_NOISY_SEQ, or a relative_to_seq more than
+     * more than BENCH_NOISY_SEQ, or a relative_to_reference more than
      * BENCH_NOISY_RELATIVE, in a second run (the results' spreads). */
     int noisy;
     double seq_spread;      /* the largest spread of a seq pattern (fraction); NAN: none known */

@@ -482,7 +482,7 @@ static int device_failed_results(run_state *s, size_t k)
         r[i].status = BENCH_FAILED;
         r[i].failure_code = BW_E_OPENCL;
         r[i].reference = -1;
-        r[i].relative_to_seq = NAN;
+        r[i].relative_to_reference = NAN;
         if (!(r[i].failure = strdup(s->devs[k].failure)))
             return -1;
     }

@@ -492,7 +492,7 @@ static void pair_cells(bw_buf *out, const report_run *run, long i)
 {
     int ok = i >= 0 && run->results[i].status == BENCH_OK;
     cell_ratio(out, ok ? run->results[i].effective_gbs : 0, ok, 7);
-    cell_ratio(out, ok ? run->results[i].relative_to_seq : 0, ok, 9);
+    cell_ratio(out, ok ? run->results[i].relative_to_reference : 0, ok, 9);
 }
 
 /* A failed, unmeasurable or interrupted mode of a paired row, on a line of its own. */
@@ -632,14 +632,14 @@ static void section_row(bw_buf *out, const row *w, const char *ways, int md)
     if (md) {
         cell_ratio(out, w->r->effective_gbs, 1, 0);
         bw_buf_puts(out, " | ");
-        cell_ratio(out, w->r->relative_to_seq, 1, 0);
+        cell_ratio(out, w->r->relative_to_reference, 1, 0);
         bw_buf_puts(out, " | ");
         cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 0);
         bw_buf_printf(out, " | %s%s |\n", ways, w->it->added_as_reference ? " (added as reference)" : "");
         return;
     }
     cell_ratio(out, w->r->effective_gbs, 1, 7);
-    cell_ratio(out, w->r->relative_to_seq, 1, 9);
+    cell_ratio(out, w->r->relative_to_reference, 1, 9);
     cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 8);
     bw_buf_printf(out, "%9s", ways);
     if (w->it->added_as_reference)
@@ -822,7 +822,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
                 continue;
             }
             cell_ratio(out, w.r->effective_gbs, 1, 7);
-            cell_ratio(out, w.r->relative_to_seq, 1, 9);
+            cell_ratio(out, w.r->relative_to_reference, 1, 9);
             if (peak)
                 cell_ratio(out, fraction_of_peak(run, &w), 1, 9);
             twin_cells(out, w.r, 0);
@@ -901,7 +901,7 @@ static void md_pair_cells(bw_buf *out, const report_run *run, long i)
     }
     cell_ratio(out, r->effective_gbs, 1, 0);
     bw_buf_puts(out, " | ");
-    cell_ratio(out, r->relative_to_seq, 1, 0);
+    cell_ratio(out, r->relative_to_reference, 1, 0);
     bw_buf_puts(out, " |");
 }
 
@@ -1001,7 +1001,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
             }
             cell_ratio(out, w.r->effective_gbs, 1, 0);
             bw_buf_puts(out, " | ");
-            cell_ratio(out, w.r->relative_to_seq, 1, 0);
+            cell_ratio(out, w.r->relative_to_reference, 1, 0);
             twin_cells(out, w.r, 1);
             bw_buf_puts(out, " | ");
             md_model_cells(out, &w);
@@ -1075,7 +1075,7 @@ void report_results_csv(const report_meta *m, const report_run *runs, size_t n, 
             bw_buf_printf(out, ",%s,", status_name(w.r->status));
             report_csv_field(out, validated(w.r) ? "ok" : (w.r->failure ? w.r->failure : "?"));
             report_csv_num(out, w.r->effective_gbs, w.ok);
-            report_csv_num(out, w.r->relative_to_seq, w.ok);
+            report_csv_num(out, w.r->relative_to_reference, w.ok);
             report_csv_num(out, w.r->event.min, w.ok);
             report_csv_num(out, w.r->event.median, w.ok);
             report_csv_num(out, w.r->event.mean, w.ok);
@@ -1316,7 +1316,7 @@ static json_t *result_json(const report_run *run, size_t i)
                         r->sub_group_size ? json_integer((json_int_t)r->sub_group_size) : json_null());
     json_object_set_new(o, "dropped_samples", json_integer((json_int_t)r->dropped_samples));
     json_object_set_new(o, "effective_gbs", report_json_real(r->effective_gbs, w.ok));
-    json_object_set_new(o, "relative_to_seq", report_json_real(r->relative_to_seq, w.ok));
+    json_object_set_new(o, "relative_to_seq", report_json_real(r->relative_to_reference, w.ok));
     json_object_set_new(o, "fraction_of_peak", report_json_real(fraction_of_peak(run, &w), 1));
     json_object_set_new(o, "reference",
                         r->reference >= 0 ? report_json_text(run->plan->items[r->reference].spec) : json_null());
@@ -1329,7 +1329,7 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "local_reads_per_item", json_integer(BENCH_BANK_READS));
         json_object_set_new(o, "local_bytes", json_integer((json_int_t)bench_bank_local_bytes(it)));
         json_object_set_new(o, "local_gbs", report_json_real(r->effective_gbs, w.ok));
-        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
         json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
     }
     if (bench_family_is(it, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
@@ -1348,7 +1348,7 @@ static json_t *result_json(const report_run *run, size_t i)
                                                    : json_null());
         json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
                                                                                 : json_null());
-        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
     }
     if (bench_family_is(it, MODEL_PATTERN_KERNEL_RECORD)) {
         /* relative_to_seq and relative_to_reference are against the soa
@@ -1368,7 +1368,7 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "load_bases", bases);
         json_object_set_new(o, "store_expression",
                             it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
-        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_seq, w.ok));
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
         json_object_set_new(o, "measured_time_ratio", report_json_real(q.time, w.ok && !isnan(q.time)));
         json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
         json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
