@@ -9,7 +9,11 @@
  * (its share of the tile copy, about tile_words / local_size loads of one
  * cached tile, and one store) is small against its BENCH_BANK_READS local
  * reads. Pure host code apart from bench_bank_program, which only reads
- * the kernel files. */
+ * the kernel files.
+ *
+ * The family's entry of the kernel-family table, bench_family_bank
+ * (bench_family.h: sizing, reference, program, validation, trace), is
+ * defined in the .c file beside these functions. */
 #ifndef BENCH_BANK_H
 #define BENCH_BANK_H
 

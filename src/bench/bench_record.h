@@ -7,7 +7,11 @@
  * planar struct-of-arrays one (at f*n + g); it stores the fold
  * acc = rotl(acc, 5) ^ field (acc from 0, fields in order) at out[g]. Pure
  * host code apart from bench_record_program, which only reads the kernel
- * file. */
+ * file.
+ *
+ * The family's entry of the kernel-family table, bench_family_record
+ * (bench_family.h: sizing, reference, program, validation, trace), is
+ * defined in the .c file beside these functions. */
 #ifndef BENCH_RECORD_H
 #define BENCH_RECORD_H
 

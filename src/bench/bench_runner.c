@@ -242,9 +242,9 @@ static double run_floor_ns(const run_ctx *r)
  * CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_INVALID_WORK_GROUP_SIZE: drivers
  * that advertise a work-group they cannot run) is retried once at half
  * the work-group, for every later launch of the item too, and the result
- * says what changed; the items of a family whose local tile is sized by
- * the work-group (bench_family.retry_half 0: bank, transpose) are not retried, nor are launches of a trace
- * run (no results to note it in). */
+ * says what changed. Not retried: the items of a family whose local tile
+ * is sized by the work-group (bench_family.retry_half 0: bank,
+ * transpose), and launches of a trace run (no results to note it in). */
 static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
 {
     bench_item *it = &r->plan->items[i];

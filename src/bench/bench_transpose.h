@@ -8,7 +8,11 @@
  * of W*rows work-items that loop over the tile's rows. Every element keeps
  * the index g of the one-element-per-work-item numbering: the model's and
  * the trace's. Pure host code
- * apart from bench_transpose_program, which only reads the kernel file. */
+ * apart from bench_transpose_program, which only reads the kernel file.
+ *
+ * The family's entry of the kernel-family table, bench_family_transpose
+ * (bench_family.h: sizing, reference, program, validation, trace), is
+ * defined in the .c file beside these functions. */
 #ifndef BENCH_TRANSPOSE_H
 #define BENCH_TRANSPOSE_H
 

@@ -99,10 +99,11 @@ typedef struct model_pattern_facts {
     double useful;  /* requested bytes per warp, in sectors */
 } model_pattern_facts;
 
-/* A pattern family: everything bwlab knows about it, in one place. Adding a
- * family is one entry in the catalogue (model_pattern.c) with its build and
- * explain functions, plus, where no existing kernel family runs it, one
- * kernel file in cl/. */
+/* A pattern family: everything the model knows about it, in one place: one
+ * entry in the catalogue (model_pattern.c) with its build and explain
+ * functions. A family with a kernel of its own also needs a bench entry
+ * (src/bench/bench_family.h) and a kernel file in cl/ (docs/design.md,
+ * "Adding a family"). */
 typedef struct model_pattern_family {
     const char *name;
     const char *shows; /* the classic case it illustrates (bwlab patterns) */
