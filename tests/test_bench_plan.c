@@ -943,3 +943,77 @@ Test(bench_plan, sampled_validation)
     free(dst);
     bench_plan_free(p);
 }
+
+/* ---- the kernel-family table (bench_family.h) ---- */
+
+/* Every catalogue family's kernel has its entry, found by name, and the
+ * entries say what each kernel family is: gather shares the plan's
+ * program in every access mode; bank reads local memory only and has no
+ * modeled traffic; transpose and record copy only and size n; record
+ * stores one 4-byte fold per work-item. */
+Test(bench_plan, every_kernel_family_has_its_entry)
+{
+    size_t nfam = 0;
+    const model_pattern_family *fams = model_pattern_families(&nfam);
+    for (size_t i = 0; i < nfam; i++) {
+        const bench_family *f = bench_family_of(fams[i].kernel);
+        cr_assert_not_null(f, "%s: no entry for kernel '%s'", fams[i].name, fams[i].kernel);
+        cr_expect_str_eq(f->kernel, fams[i].kernel);
+        cr_expect_str_eq(f->space, fams[i].space == MODEL_PATTERN_SPACE_LOCAL ? "local" : "global", "%s",
+                         fams[i].name);
+    }
+    cr_expect_null(bench_family_of("no-such-kernel"));
+    const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY), read = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    cr_expect_eq(bench_family_gather.access, 0u);
+    cr_expect_null(bench_family_gather.program, "the shared gather program");
+    cr_expect_null(bench_family_gather.no_twin);
+    cr_expect_eq(bench_family_bank.access, read);
+    cr_expect_not(bench_family_bank.modeled);
+    cr_expect_eq(bench_family_transpose.access, copy);
+    cr_expect_eq(bench_family_record.access, copy);
+    cr_expect(bench_family_transpose.sized_n && bench_family_record.sized_n);
+    cr_expect_not(bench_family_gather.sized_n || bench_family_bank.sized_n);
+    const bench_family *own[] = { &bench_family_bank, &bench_family_transpose, &bench_family_record };
+    for (size_t i = 0; i < 3; i++) {
+        cr_expect_not_null(own[i]->program, "%s", own[i]->kernel);
+        cr_expect_not_null(own[i]->no_twin, "%s", own[i]->kernel);
+        cr_expect(own[i]->apart, "%s", own[i]->kernel);
+    }
+}
+
+/* Items take their family from the catalogue (an --expr: gather), n given
+ * or not is read by key (auto_n), and the record family's reference and
+ * destination come from its entry: 512 uchar records of 6 fields (n
+ * given) add record:fields=6,type=uchar,layout=soa,n=512, and store
+ * 512 x 4 B of folds, not 512 x 1 B; the expression adds seq. */
+Test(bench_plan, items_go_through_their_family_entry)
+{
+    bench_limits lim = limits(1 << 20, 1 << 30, 4ull << 30, 1024);
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(plan("record:fields=6,type=uchar,n=512", "4*g", 4 << 20, 0, &lim, &p, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    cr_assert_eq(p->n, 4, "the record, the expression, the added soa form and seq");
+    const bench_item *rec = item(p, "record:fields=6,type=uchar,layout=aos,n=512");
+    const bench_item *ex = item(p, "expr:4 * g");
+    const bench_item *soa = item(p, "record:fields=6,type=uchar,layout=soa,n=512");
+    cr_expect_eq(rec->fam, &bench_family_record);
+    cr_expect_eq(ex->fam, &bench_family_gather);
+    cr_expect_not(rec->auto_n, "n was given");
+    cr_expect(soa->added_as_reference);
+    cr_expect(bench_family_is_reference(soa));
+    cr_expect_not(bench_family_is_reference(rec));
+    cr_expect_not(bench_plan_is_seq_reference(soa), "a soa form is no seq");
+    cr_expect_eq(rec->elem, 1);
+    cr_expect_eq(bench_family_dst_bytes(rec), 512 * 4);
+    cr_expect_eq(bench_plan_reference(p, 0), 2);
+    cr_expect_str_eq(p->items[3].spec, "seq");
+    cr_expect_eq(bench_plan_reference(p, 1), 3);
+    cr_expect(bench_plan_is_seq_reference(&p->items[3]));
+    bench_plan_free(p);
+    /* without n: sized from the working set */
+    cr_assert_eq(plan("record:fields=3", NULL, 4 << 20, 0, &lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect(p->items[0].auto_n);
+    cr_expect_eq(p->items[0].fam, &bench_family_record);
+    bench_plan_free(p);
+}
