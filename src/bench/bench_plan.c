@@ -9,14 +9,8 @@
 
 #include "bw_buf.h"
 #include "bw_format.h"
-#include "bw_hook.h"
-#include "bench_bank.h"
 #include "bench_family.h"
-#include "bench_record.h"
-#include "bench_transpose.h"
-#include "model_bank.h"
 #include "model_expr.h"
-#include "model_index.h"
 
 #define DEFAULT_LOCAL 256
 #define MIN_TARGET ((uint64_t)16 << 20)
