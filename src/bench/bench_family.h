@@ -4,14 +4,15 @@
  * The model's catalogue (model_pattern.c) names, for every pattern family,
  * the kernel family that runs it (model_pattern_family.kernel: gather,
  * bank, transpose, record). bench_family_of maps that name to the entry
- * here, and every place the plan, the runner or the report treats one
- * kernel family differently from another asks the entry: how an item is
- * sized, which item is its reference (and which to add when the plan has
- * none), how its program is made, how one launch is validated, how its
- * trace is checked, whether it has a twin, and what the report needs to
- * place it. Each entry lives in its own file: bench_gather.c (the global
- * gather kernel every other pattern and every --expr runs), bench_bank.c,
- * bench_transpose.c, bench_record.c.
+ * here, and every place the plan or the runner treats one kernel family
+ * differently from another asks the entry: how an item is sized, which
+ * item is its reference (and which to add when the plan has none), how its
+ * program is made, how one launch is validated, how its trace is checked,
+ * whether it has a twin, and what the report needs to place it (the
+ * report's rows and JSON fields of one family only are found by its
+ * kernel name, bench_family_is). Each entry lives in its own file:
+ * bench_gather.c (the global gather kernel every other pattern and every
+ * --expr runs), bench_bank.c, bench_transpose.c, bench_record.c.
  *
  * Entries are static tables: never freed. They hold data and functions,
  * never printed text for the report (the report words what they say);
