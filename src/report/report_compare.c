@@ -98,11 +98,6 @@ static int row_shown(const report_merged *m, const report_compare_opts *o, size_
     return !o || !o->mode || !strcmp(m->rows[r].access, o->mode);
 }
 
-static const char *nz(const char *s)
-{
-    return s ? s : "";
-}
-
 /* the first status of an entry without a measurement ("failed") */
 static const char *entry_status(const report_merge_entry *e)
 {
@@ -136,7 +131,7 @@ static void legend(const report_merged *m, int md, bw_buf *out)
             bw_buf_printf(out, ", board '%s'", dv->board_name);
         bw_buf_printf(out, ", driver '%s'", dv->driver_version);
         if (dv->platform)
-            bw_buf_printf(out, ", platform '%s' (%s)", dv->platform, nz(dv->platform_version));
+            bw_buf_printf(out, ", platform '%s' (%s)", dv->platform, report_or_empty(dv->platform_version));
         if (dv->type)
             bw_buf_printf(out, ", type %s", dv->type);
         if (dv->compute_units >= 0)
@@ -162,7 +157,7 @@ static void legend(const report_merged *m, int md, bw_buf *out)
             if (rn->noisy)
                 bw_buf_puts(out, ", noisy");
             if (rn->status && strcmp(rn->status, "ok") != 0)
-                bw_buf_printf(out, ", %s: %s", rn->status, nz(rn->failure));
+                bw_buf_printf(out, ", %s: %s", rn->status, report_or_empty(rn->failure));
             if (m->files[rn->file_index].duplicates)
                 bw_buf_printf(out, " (and %zu identical file%s, counted once)", m->files[rn->file_index].duplicates,
                               m->files[rn->file_index].duplicates == 1 ? "" : "s");
@@ -207,7 +202,7 @@ static void probe_source(grid *g, const report_merged *m, const report_merge_pro
 
 static void num3(grid *g, double v)
 {
-    if (report_merge_has(v))
+    if (report_merge_not_nan(v))
         cell(g, "%s", REPORT_FIXED(v, 3));
     else
         cell(g, "-");
@@ -231,8 +226,8 @@ static size_t largest_transfers(const report_merge_probe *p, size_t *idx, size_t
             if (n == cap)
                 continue;
             idx[n++] = i;
-        } else if (report_merge_has(t->bytes) &&
-                   (!report_merge_has(p->transfers[idx[k]].bytes) || t->bytes > p->transfers[idx[k]].bytes)) {
+        } else if (report_merge_not_nan(t->bytes) &&
+                   (!report_merge_not_nan(p->transfers[idx[k]].bytes) || t->bytes > p->transfers[idx[k]].bytes)) {
             idx[k] = i;
         }
     }
@@ -275,7 +270,7 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
             else
                 cell(&g, "-");
             num(&g, p->launch_latency_us);
-            if (report_merge_has(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
+            if (report_merge_not_nan(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
                 cell(&g, "%s (%lld B)", REPORT_FIXED(p->small_transfer_latency_us, 2), p->small_transfer_bytes);
             else
                 num(&g, p->small_transfer_latency_us);
@@ -304,7 +299,7 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
         const report_merge_probe *p = &m->probes[k];
         for (size_t l = 0; l <= p->n_levels; l++) {
             const report_merge_level *v = l < p->n_levels ? &p->levels[l] : &p->memory;
-            if (l == p->n_levels && !report_merge_has(v->read_gbs) && !report_merge_has(v->latency_ns))
+            if (l == p->n_levels && !report_merge_not_nan(v->read_gbs) && !report_merge_not_nan(v->latency_ns))
                 continue;
             cell(&c, "%s", m->devices[p->device].label);
             probe_source(&c, m, p, k);
@@ -312,7 +307,7 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
                 cell(&c, "%zu", l + 1);
             else
                 cell(&c, "memory");
-            if (report_merge_has(v->size_bytes))
+            if (report_merge_not_nan(v->size_bytes))
                 cell(&c, "%s", REPORT_FIXED(v->size_bytes, 0));
             else
                 cell(&c, "-");
@@ -349,7 +344,7 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
             cell(&t, "%s", x->direction[0] ? x->direction : "-");
             cell(&t, "%s", x->memory[0] ? x->memory : "-");
             cell(&t, "%s", x->blocking ? "yes" : "no");
-            if (report_merge_has(x->bytes))
+            if (report_merge_not_nan(x->bytes))
                 cell(&t, "%s", REPORT_FIXED(x->bytes, 0));
             else
                 cell(&t, "-");
@@ -395,9 +390,9 @@ static void bandwidth_cell(grid *g, const report_merge_entry *e)
 {
     if (!e)
         cell(g, "-");
-    else if (!report_merge_has(e->effective_gbs))
+    else if (!report_merge_not_nan(e->effective_gbs))
         cell(g, "%s", entry_status(e));
-    else if (report_merge_has(e->relative_to_seq))
+    else if (report_merge_not_nan(e->relative_to_seq))
         cell(g, "%s%s (%s)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2),
              REPORT_FIXED(e->relative_to_seq, 2));
     else
@@ -417,9 +412,9 @@ static void main_table(const report_merged *m, const report_compare_opts *o, int
 static void model_cell(grid *g, const report_merge_entry *e)
 {
     char a[REPORT_NUM_MAX] = "-", b[REPORT_NUM_MAX] = "-";
-    if (e && report_merge_has(e->sector_efficiency))
+    if (e && report_merge_not_nan(e->sector_efficiency))
         report_num_fixed(a, e->sector_efficiency, 2);
-    if (e && report_merge_has(e->relative_to_seq))
+    if (e && report_merge_not_nan(e->relative_to_seq))
         report_num_fixed(b, e->relative_to_seq, 2);
     if (e)
         cell(g, "%s / %s", a, b);
@@ -439,7 +434,7 @@ static void model_table(const report_merged *m, const report_compare_opts *o, in
 
 static void baseline_cell(grid *g, const report_merge_entry *e)
 {
-    if (e && report_merge_has(e->relative_to_baseline))
+    if (e && report_merge_not_nan(e->relative_to_baseline))
         cell(g, "%.3gx", e->relative_to_baseline); /* finite and > 0: report_merge_set_baseline */
     else
         cell(g, "-");
@@ -482,7 +477,7 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
         cell(&g, "%s", m->rows[e->row].access);
         cell(&g, "%s", m->devices[e->device].label);
         cell(&g, "%zu", e->n_samples);
-        if (report_merge_has(e->effective_gbs)) {
+        if (report_merge_not_nan(e->effective_gbs)) {
             cell(&g, "%s", REPORT_FIXED(e->effective_gbs, 2));
             cell(&g, "%s", REPORT_FIXED(e->effective_min, 2));
             cell(&g, "%s", REPORT_FIXED(e->effective_max, 2));
@@ -494,10 +489,10 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
         bw_buf each = BW_BUF_INIT;
         for (size_t k = 0; k < e->n_samples; k++) {
             const report_merge_sample *s = &e->samples[k];
-            if (report_merge_has(s->effective_gbs))
+            if (report_merge_not_nan(s->effective_gbs))
                 bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, REPORT_FIXED(s->effective_gbs, 2));
             else
-                bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, nz(s->status));
+                bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, report_or_empty(s->status));
         }
         cell(&g, "%s", bw_buf_str(&each));
         bw_buf_free(&each);
@@ -508,7 +503,7 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
 
 static void pct(grid *g, double v, double of)
 {
-    if (report_merge_has(v) && report_merge_has(of) && of > 0)
+    if (report_merge_not_nan(v) && report_merge_not_nan(of) && of > 0)
         cell(g, "%s%%", REPORT_FIXED(100.0 * v / of, 1));
     else
         cell(g, "-");
@@ -516,7 +511,7 @@ static void pct(grid *g, double v, double of)
 
 static void num(grid *g, double v)
 {
-    if (report_merge_has(v))
+    if (report_merge_not_nan(v))
         cell(g, "%s", REPORT_FIXED(v, 2));
     else
         cell(g, "-");
@@ -545,12 +540,12 @@ static void nominal_table(const report_merged *m, int md, bw_buf *out)
         if (!dv->nominal_name)
             continue;
         double peak = dv->peak_read_gbs;
-        if (report_merge_has(dv->peak_copy_gbs) && (!report_merge_has(peak) || dv->peak_copy_gbs > peak))
+        if (report_merge_not_nan(dv->peak_copy_gbs) && (!report_merge_not_nan(peak) || dv->peak_copy_gbs > peak))
             peak = dv->peak_copy_gbs;
         double roof = NAN;
         for (size_t r = 0; r < m->n_runs; r++)
-            if (m->runs[r].device == d && m->runs[r].has_roofline && report_merge_has(m->runs[r].roof_peak_gflops) &&
-                (!report_merge_has(roof) || m->runs[r].roof_peak_gflops > roof))
+            if (m->runs[r].device == d && m->runs[r].has_roofline && report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
+                (!report_merge_not_nan(roof) || m->runs[r].roof_peak_gflops > roof))
                 roof = m->runs[r].roof_peak_gflops;
         cell(&g, "%s", dv->label);
         cell(&g, "%s", dv->nominal_name);
@@ -642,7 +637,7 @@ void report_compare_markdown(const report_merged *m, const report_compare_opts *
 static void csv_real(bw_buf *out, double v)
 {
     bw_buf_putc(out, ',');
-    if (report_merge_has(v) && isfinite(v))
+    if (report_merge_not_nan(v) && isfinite(v))
         bw_buf_printf(out, "%.17g", v);
 }
 
@@ -687,7 +682,7 @@ void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw
         csv_int(out, (long long)e->n_samples);
         csv_int(out, (long long)e->n_measured);
         csv_int(out, e->n_samples > 1);
-        csv_str(out, report_merge_has(e->effective_gbs) ? "ok" : entry_status(e));
+        csv_str(out, report_merge_not_nan(e->effective_gbs) ? "ok" : entry_status(e));
         csv_real(out, e->effective_gbs);
         csv_real(out, e->effective_min);
         csv_real(out, e->effective_max);
@@ -711,12 +706,12 @@ void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw
 /* a byte count held as a double: an integer, or null */
 static json_t *jbytes(double v)
 {
-    return report_merge_has(v) ? json_integer((json_int_t)llround(v)) : json_null();
+    return report_merge_not_nan(v) ? json_integer((json_int_t)llround(v)) : json_null();
 }
 
 static json_t *jreal(double v)
 {
-    return report_json_real(v, report_merge_has(v));
+    return report_json_real(v, report_merge_not_nan(v));
 }
 
 static json_t *jint(long long v)
@@ -900,7 +895,7 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
             json_array_append_new(lv, e);
         }
         json_object_set_new(j, "cache_levels", lv);
-        if (report_merge_has(p->memory.read_gbs) || report_merge_has(p->memory.latency_ns)) {
+        if (report_merge_not_nan(p->memory.read_gbs) || report_merge_not_nan(p->memory.latency_ns)) {
             json_t *e = json_object();
             json_object_set_new(e, "read_gbs", jreal(p->memory.read_gbs));
             json_object_set_new(e, "latency_ns", jreal(p->memory.latency_ns));

@@ -64,7 +64,7 @@ static double load_efficiency(const report_merge_entry *e)
 {
     if (!e)
         return NAN;
-    return report_merge_has(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
+    return report_merge_not_nan(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
 }
 
 static int str_eq(const char *a, const char *b)
@@ -200,7 +200,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
             int any = 0;
             for (size_t k = 0; k < n; k++) {
                 const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
-                any |= e && report_merge_has(e->effective_gbs);
+                any |= e && report_merge_not_nan(e->effective_gbs);
             }
             if (!any)
                 continue;
@@ -216,7 +216,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
                                         e ? e->n_measured : (size_t)0));
             }
             double seq_gbs = seq_figure(m, modes[mi], d, 1), p_seq = seq_figure(m, modes[mi], d, 0);
-            if (!report_merge_has(seq_gbs) || !report_merge_has(p_seq))
+            if (!report_merge_not_nan(seq_gbs) || !report_merge_not_nan(p_seq))
                 continue;
             int ds = report_chart_series(c, tipf(t, "%s, modeled", label),
                                          REPORT_SERIES_LINE_POINTS,
@@ -269,10 +269,10 @@ static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
                     strncmp(r->pattern, "seq", 3) == 0)
                     continue;
                 const report_merge_entry *e = report_merged_entry(m, i, d);
-                if (!e || !report_merge_has(e->relative_to_seq))
+                if (!e || !report_merge_not_nan(e->relative_to_seq))
                     continue;
                 double x = report_figures_modeled_relative(modes[mi], load_efficiency(e), p_seq);
-                if (!report_merge_has(x))
+                if (!report_merge_not_nan(x))
                     continue;
                 if (s == -2)
                     s = report_chart_series(c, tipf(t, "%s, %s", m->devices[d].label, modes[mi]),
@@ -513,7 +513,7 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
             if (is_global(&m->rows[i]))
                 continue;
             const report_merge_entry *e = report_merged_entry(m, i, d);
-            if (!e || e->conflict_ways < 1 || !report_merge_has(e->local_gbs))
+            if (!e || e->conflict_ways < 1 || !report_merge_not_nan(e->local_gbs))
                 continue;
             static const frame fr = { "bank", "Bank-conflict ways against local-memory throughput",
                                       "ways modeled from the profile's banks; throughput measured",
@@ -636,7 +636,7 @@ static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
                     t);
         int any_cu = 0;
         for (size_t i = 0; i < p->n_ladder; i++)
-            any_cu |= report_merge_has(p->ladder[i].latency_per_cu_ns);
+            any_cu |= report_merge_not_nan(p->ladder[i].latency_per_cu_ns);
         if (any_cu) {
             int cu = report_chart_series(c, tipf(t, "%s, per compute unit", name), REPORT_SERIES_LINE_POINTS,
                                          style_of(col, 1, REPORT_MARKER_SQUARE, 1));

@@ -35,7 +35,7 @@ static const char CSS[] =
 
 static void num_cell(bw_buf *o, double v, const char *fmt_unit)
 {
-    if (!report_merge_has(v)) {
+    if (!report_merge_not_nan(v)) {
         bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
         return;
     }
@@ -213,16 +213,16 @@ static void tables(const report_merged *m, bw_buf *o)
         row_head(o, r);
         for (size_t d = 0; d < m->n_devices; d++) {
             const report_merge_entry *e = report_merged_entry(m, i, d);
-            if (!e || !report_merge_has(e->effective_gbs)) {
+            if (!e || !report_merge_not_nan(e->effective_gbs)) {
                 bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
                 continue;
             }
             bw_buf_printf(o, "<td class=\"num\">%s GB/s", REPORT_FIXED(e->effective_gbs, 2));
-            if (report_merge_has(e->relative_to_seq))
+            if (report_merge_not_nan(e->relative_to_seq))
                 bw_buf_printf(o, "<br>%s &times; seq", REPORT_FIXED(e->relative_to_seq, 3));
-            else if (report_merge_has(e->relative_to_reference))
+            else if (report_merge_not_nan(e->relative_to_reference))
                 bw_buf_printf(o, "<br>%s &times; reference", REPORT_FIXED(e->relative_to_reference, 3));
-            if (report_merge_has(e->relative_to_baseline))
+            if (report_merge_not_nan(e->relative_to_baseline))
                 bw_buf_printf(o, "<br>%s &times; baseline", REPORT_FIXED(e->relative_to_baseline, 3));
             if (e->n_measured > 1)
                 bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %s-%s</span>", e->n_measured,
@@ -247,13 +247,13 @@ static void tables(const report_merged *m, bw_buf *o)
                 continue;
             }
             bw_buf_puts(o, "<td class=\"num\">");
-            if (report_merge_has(e->sector_efficiency))
+            if (report_merge_not_nan(e->sector_efficiency))
                 bw_buf_printf(o, "%s%% modeled", REPORT_FIXED(100 * e->sector_efficiency, 1));
             else if (e->conflict_ways > 0)
                 bw_buf_printf(o, "%lld-way modeled", e->conflict_ways);
             else
                 bw_buf_puts(o, "-");
-            if (report_merge_has(e->relative_to_seq))
+            if (report_merge_not_nan(e->relative_to_seq))
                 bw_buf_printf(o, "<br>%s measured", REPORT_FIXED(e->relative_to_seq, 3));
             bw_buf_puts(o, "</td>");
         }
@@ -280,7 +280,7 @@ static void tables(const report_merged *m, bw_buf *o)
             text_cell(o, v->nominal_name);
             num_cell(o, v->nominal_dram_gbs, NULL);
             num_cell(o, v->seq_gbs, NULL);
-            num_cell(o, report_merge_has(v->seq_gbs) && v->nominal_dram_gbs > 0
+            num_cell(o, report_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
                             ? 100 * v->seq_gbs / v->nominal_dram_gbs
                             : NAN,
                      "%");
@@ -289,11 +289,11 @@ static void tables(const report_merged *m, bw_buf *o)
             double roof = NAN; /* the best short roofline of its runs */
             for (size_t r = 0; r < m->n_runs; r++)
                 if (m->runs[r].device == d && m->runs[r].has_roofline &&
-                    report_merge_has(m->runs[r].roof_peak_gflops) &&
+                    report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
                     !(m->runs[r].roof_peak_gflops <= roof))
                     roof = m->runs[r].roof_peak_gflops;
             num_cell(o, roof, NULL);
-            num_cell(o, report_merge_has(roof) && v->nominal_fp32_gflops > 0
+            num_cell(o, report_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
                             ? 100 * roof / v->nominal_fp32_gflops
                             : NAN,
                      "%");

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 
 #include "bw_file.h"
+#include "bw_stats.h"
+#include "report_format.h"
 #include "report_merge_probe.h"
 #include "report_merge_range.h"
 #include "report_probe.h"
@@ -40,20 +42,6 @@ static int grow(void **arr, size_t n, size_t *cap, size_t sz)
 }
 #define GROW(arr, n, cap) grow((void **)&(arr), (n), &(cap), sizeof *(arr))
 
-static const char *json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
 /* The checker: the first problem found in one file, as "WHERE: WHAT". */
 typedef struct chk {
     char msg[512];
@@ -79,7 +67,7 @@ static double opt_num(chk *c, const json_t *o, const char *where, const char *ke
     if (!v || json_is_null(v))
         return NAN;
     if (!json_is_number(v)) {
-        chk_fail(c, "%s.%s is %s, expected a number or null", where, key, json_kind(v));
+        chk_fail(c, "%s.%s is %s, expected a number or null", where, key, report_json_kind(v));
         return NAN;
     }
     return json_number_value(v);
@@ -92,7 +80,7 @@ static long long opt_int(chk *c, const json_t *o, const char *where, const char 
     if (!v || json_is_null(v))
         return -1;
     if (!json_is_integer(v)) {
-        chk_fail(c, "%s.%s is %s, expected an integer or null", where, key, json_kind(v));
+        chk_fail(c, "%s.%s is %s, expected an integer or null", where, key, report_json_kind(v));
         return -1;
     }
     return (long long)json_integer_value(v);
@@ -105,7 +93,7 @@ static const char *opt_str(chk *c, const json_t *o, const char *where, const cha
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_string(v)) {
-        chk_fail(c, "%s.%s is %s, expected a string or null", where, key, json_kind(v));
+        chk_fail(c, "%s.%s is %s, expected a string or null", where, key, report_json_kind(v));
         return NULL;
     }
     return json_string_value(v);
@@ -119,7 +107,7 @@ static const char *req_str(chk *c, const json_t *o, const char *where, const cha
         return NULL;
     }
     if (!json_is_string(v)) {
-        chk_fail(c, "%s.%s is %s, expected a string", where, key, json_kind(v));
+        chk_fail(c, "%s.%s is %s, expected a string", where, key, report_json_kind(v));
         return NULL;
     }
     return json_string_value(v);
@@ -131,7 +119,7 @@ static int opt_bool(chk *c, const json_t *o, const char *where, const char *key)
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_boolean(v)) {
-        chk_fail(c, "%s.%s is %s, expected true or false", where, key, json_kind(v));
+        chk_fail(c, "%s.%s is %s, expected true or false", where, key, report_json_kind(v));
         return 0;
     }
     return json_is_true(v);
@@ -144,7 +132,7 @@ static const json_t *opt_obj(chk *c, const json_t *o, const char *where, const c
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_object(v)) {
-        chk_fail(c, "%s.%s is %s, expected an object or null", where, key, json_kind(v));
+        chk_fail(c, "%s.%s is %s, expected an object or null", where, key, report_json_kind(v));
         return NULL;
     }
     return v;
@@ -271,11 +259,6 @@ static int idx_add(idx_map *x, uint64_t h, size_t pos, uint64_t (*hash_of)(const
     return 1;
 }
 
-static const char *nz(const char *s)
-{
-    return s ? s : "";
-}
-
 /* The vendor as people say it: "NVIDIA Corporation" -> "NVIDIA". */
 static const char *short_vendor(const char *v, char *buf, size_t n)
 {
@@ -321,8 +304,8 @@ static void cut(char *out, const char *s, size_t max)
 static char *make_label(const report_merge_device *d)
 {
     char vb[64];
-    const char *sv = short_vendor(nz(d->vendor), vb, sizeof vb);
-    const char *name = nz(d->board_name && *d->board_name ? d->board_name : d->name);
+    const char *sv = short_vendor(report_or_empty(d->vendor), vb, sizeof vb);
+    const char *name = report_or_empty(d->board_name && *d->board_name ? d->board_name : d->name);
     char nm[256];
     size_t j = 0;
     for (size_t i = 0; name[i] && j + 1 < sizeof nm; i++) {
@@ -340,8 +323,8 @@ static char *make_label(const report_merge_device *d)
     char nb[40], db[24], dv[24];
     cut(nb, n0, 28);
     /* the driver to its first space: "3625.0 (HSA1.1,LC)" -> "3625.0" */
-    size_t dl = strcspn(nz(d->driver_version), " ");
-    snprintf(dv, sizeof dv, "%.*s", (int)(dl < 23 ? dl : 23), nz(d->driver_version));
+    size_t dl = strcspn(report_or_empty(d->driver_version), " ");
+    snprintf(dv, sizeof dv, "%.*s", (int)(dl < 23 ? dl : 23), report_or_empty(d->driver_version));
     cut(db, dv, 16);
     char out[160];
     if (*db)
@@ -354,9 +337,9 @@ static char *make_label(const report_merge_device *d)
 static size_t find_or_add_device(loader *L, const json_t *dev, const json_t *prof, int *ok)
 {
     report_merged *m = L->m;
-    const char *vendor = nz(json_string_value(json_object_get(dev, "vendor")));
-    const char *name = nz(json_string_value(json_object_get(dev, "name")));
-    const char *driver = nz(json_string_value(json_object_get(dev, "driver_version")));
+    const char *vendor = report_or_empty(json_string_value(json_object_get(dev, "vendor")));
+    const char *name = report_or_empty(json_string_value(json_object_get(dev, "name")));
+    const char *driver = report_or_empty(json_string_value(json_object_get(dev, "driver_version")));
     for (size_t i = 0; i < m->n_devices; i++) {
         report_merge_device *d = &m->devices[i];
         if (!strcmp(d->vendor, vendor) && !strcmp(d->name, name) && !strcmp(d->driver_version, driver))
@@ -515,7 +498,7 @@ static report_merge_entry *find_or_add_entry(loader *L, size_t row, size_t devic
 static void check_doc(chk *c, const json_t *root)
 {
     if (!json_is_object(root)) {
-        chk_fail(c, "the top level is %s, expected a bwlab results object", json_kind(root));
+        chk_fail(c, "the top level is %s, expected a bwlab results object", report_json_kind(root));
         return;
     }
     const char *schema = req_str(c, root, "top level", "schema");
@@ -532,7 +515,7 @@ static void check_doc(chk *c, const json_t *root)
         return;
     }
     if (!json_is_integer(ver)) {
-        chk_fail(c, "top level.schema_version is %s, expected an integer", json_kind(ver));
+        chk_fail(c, "top level.schema_version is %s, expected an integer", report_json_kind(ver));
         return;
     }
     json_int_t v = json_integer_value(ver);
@@ -551,7 +534,7 @@ static void check_doc(chk *c, const json_t *root)
         return;
     }
     if (!json_is_array(runs)) {
-        chk_fail(c, "top level.runs is %s, expected an array", json_kind(runs));
+        chk_fail(c, "top level.runs is %s, expected an array", report_json_kind(runs));
         return;
     }
     const json_t *results = json_object_get(root, "results");
@@ -560,7 +543,7 @@ static void check_doc(chk *c, const json_t *root)
         return;
     }
     if (!json_is_array(results)) {
-        chk_fail(c, "top level.results is %s, expected an array", json_kind(results));
+        chk_fail(c, "top level.results is %s, expected an array", report_json_kind(results));
         return;
     }
     opt_str(c, root, "top level", "date");
@@ -573,13 +556,13 @@ static void check_doc(chk *c, const json_t *root)
     json_array_foreach(runs, i, run) {
         snprintf(where, sizeof where, "runs[%zu]", i);
         if (!json_is_object(run)) {
-            chk_fail(c, "%s is %s, expected an object", where, json_kind(run));
+            chk_fail(c, "%s is %s, expected an object", where, report_json_kind(run));
             return;
         }
         const json_t *dev = json_object_get(run, "device");
         if (!dev || !json_is_object(dev)) {
             chk_fail(c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", where,
-                     dev ? json_kind(dev) : "");
+                     dev ? report_json_kind(dev) : "");
             return;
         }
         char dw[80];
@@ -587,7 +570,7 @@ static void check_doc(chk *c, const json_t *root)
         const json_t *idx = json_object_get(dev, "index");
         if (!idx || !json_is_integer(idx)) {
             chk_fail(c, idx ? "%s.index is %s, expected an integer" : "%s.index is missing%s", dw,
-                     idx ? json_kind(idx) : "");
+                     idx ? report_json_kind(idx) : "");
             return;
         }
         req_str(c, dev, dw, "name");
@@ -614,7 +597,7 @@ static void check_doc(chk *c, const json_t *root)
         if (roof) {
             const json_t *pts = json_object_get(roof, "points");
             if (pts && !json_is_null(pts) && !json_is_array(pts))
-                chk_fail(c, "%s.roofline.points is %s, expected an array", where, json_kind(pts));
+                chk_fail(c, "%s.roofline.points is %s, expected an array", where, report_json_kind(pts));
         }
         if (c->bad)
             return;
@@ -627,13 +610,13 @@ static void check_doc(chk *c, const json_t *root)
     json_array_foreach(results, i, r) {
         snprintf(where, sizeof where, "results[%zu]", i);
         if (!json_is_object(r)) {
-            chk_fail(c, "%s is %s, expected an object", where, json_kind(r));
+            chk_fail(c, "%s is %s, expected an object", where, report_json_kind(r));
             return;
         }
         const json_t *d = json_object_get(r, "device");
         if (!d || !json_is_integer(d)) {
             chk_fail(c, d ? "%s.device is %s, expected an integer" : "%s.device is missing%s", where,
-                     d ? json_kind(d) : "");
+                     d ? report_json_kind(d) : "");
             return;
         }
         int found = 0;
@@ -679,7 +662,7 @@ static char *join_command_line(const json_t *a)
         return NULL;
     size_t n = 1, i;
     const json_t *v;
-    json_array_foreach(a, i, v) n += strlen(nz(json_string_value(v))) + 1;
+    json_array_foreach(a, i, v) n += strlen(report_or_empty(json_string_value(v))) + 1;
     char *s = malloc(n);
     if (!s)
         return NULL;
@@ -687,7 +670,7 @@ static char *join_command_line(const json_t *a)
     json_array_foreach(a, i, v) {
         if (i)
             strcat(s, " ");
-        strcat(s, nz(json_string_value(v)));
+        strcat(s, report_or_empty(json_string_value(v)));
     }
     return s;
 }
@@ -969,7 +952,7 @@ static void journal_relatives(loader *L, const json_t *results, const size_t *we
             continue;
         report_merge_entry *e = &m->entries[went[2 * i]];
         report_merge_sample *s = &e->samples[went[2 * i + 1]];
-        if (!report_merge_has(s->effective_gbs) || report_merge_has(s->relative_to_seq))
+        if (!report_merge_not_nan(s->effective_gbs) || report_merge_not_nan(s->relative_to_seq))
             continue;
         char buf[32];
         const char *ref = reference_of(res, buf);
@@ -986,13 +969,13 @@ static void journal_relatives(loader *L, const json_t *results, const size_t *we
         const report_merge_entry *re = &m->entries[ri];
         for (size_t k = 0; k < re->n_samples; k++) {
             const report_merge_sample *rs = &re->samples[k];
-            if (rs->run != s->run || !report_merge_has(rs->effective_gbs))
+            if (rs->run != s->run || !report_merge_not_nan(rs->effective_gbs))
                 continue;
             double rel = s->effective_gbs / rs->effective_gbs;
             if (!report_range_ok(REPORT_RANGE_RATIO, rel))
                 break;
             s->relative_to_seq = rel;
-            if (json_is_null(json_object_get(res, "relative_to_reference")) && !report_merge_has(e->relative_to_reference))
+            if (json_is_null(json_object_get(res, "relative_to_reference")) && !report_merge_not_nan(e->relative_to_reference))
                 e->relative_to_reference = rel;
             break;
         }
@@ -1199,7 +1182,7 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, chk *c
         return NULL;
     }
     if (!json_is_object(doc)) {
-        chk_fail(c, "line 1 is %s, expected the run header object", json_kind(doc));
+        chk_fail(c, "line 1 is %s, expected the run header object", report_json_kind(doc));
         json_decref(doc);
         json_decref(results);
         return NULL;
@@ -1522,12 +1505,6 @@ static long long output_input(const scan *S, const char *output)
 
 /* ---- the figures ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* median, min and max of the values that are not NAN */
 static void stats(const double *v, size_t n, double *med, double *lo, double *hi, size_t *count)
 {
@@ -1540,10 +1517,9 @@ static void stats(const double *v, size_t n, double *med, double *lo, double *hi
     if (count)
         *count = k;
     if (k) {
-        qsort(s, k, sizeof *s, cmp_double);
+        *med = bw_median(s, k); /* sorts s */
         *lo = s[0];
         *hi = s[k - 1];
-        *med = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
     }
     if (s != buf)
         free(s);

@@ -8,7 +8,7 @@
  *
  * "Not measured" is absent, never 0: a real number that a file does not
  * hold (an older schema, a failed pattern, a run without a tuned peak or a
- * roofline) is NAN; test it with report_merge_has(). A missing string is
+ * roofline) is NAN; test it with report_merge_not_nan(). A missing string is
  * NULL, a missing integer is -1.
  *
  * Stability: the other report writers (HTML) consume these structs; fields
@@ -21,9 +21,9 @@
 
 #include "bw_error.h"
 
-/* 1 when v holds a value (measured, modeled or from a file), 0 for "not
- * measured" / absent (NAN). */
-static inline int report_merge_has(double v) { return !isnan(v); }
+/* The NAN test of the merged figures: 1 when v holds a value (measured,
+ * modeled or from a file), 0 for "not measured" / absent (NAN). */
+static inline int report_merge_not_nan(double v) { return !isnan(v); }
 
 /* A device, as one column of the comparison. Devices from different files
  * are the same device when vendor, name and driver_version are all equal

@@ -197,8 +197,7 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
 {
     const bench_device *d = dv->device;
     const bench_probe_result *r = dv->result;
-    bw_buf_printf(out, "device %zu%s: %s (%s, driver %s)\n", d->index, dv->is_default ? " (default)" : "", d->name,
-                  d->platform_name, d->driver_version);
+    report_device_line(out, "", d, dv->is_default);
     if (!r) {
         bw_buf_printf(out, "  probe failed: %s\n", dv->failure ? dv->failure : "unknown");
         return;

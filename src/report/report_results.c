@@ -45,9 +45,9 @@ static row row_of(const report_run *run, size_t i)
     return w;
 }
 
-/* whether an item has rows of its own, apart from the global table:
- * bank_rows, transpose_rows, record_rows */
-static int apart(const bench_item *it)
+/* whether an item is shown in a section of its own (bank_rows,
+ * transpose_rows, record_rows) instead of the global table */
+static int in_own_section(const bench_item *it)
 {
     return it->bank || it->transpose || it->record;
 }
@@ -230,7 +230,7 @@ static unsigned modes_of(const bench_plan *p)
      * table's read and copy columns (bank_rows) */
     /* transpose items (copy, measured once) have their own rows too */
     for (size_t i = 0; i < p->n; i++) {
-        if (apart(&p->items[i]))
+        if (in_own_section(&p->items[i]))
             bank = BENCH_ACCESS_BIT(p->items[i].access);
         else
             m |= BENCH_ACCESS_BIT(p->items[i].access);
@@ -242,7 +242,7 @@ static unsigned modes_of(const bench_plan *p)
 static int has_global(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (!apart(&p->items[i]))
+        if (!in_own_section(&p->items[i]))
             return 1;
     return 0;
 }
@@ -364,8 +364,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     const bench_device *d = run->device;
     const bench_plan *p = run->plan;
     const model_geometry *g = p ? &p->geo : &d->geo;
-    bw_buf_printf(out, "%sdevice %zu%s: %s (%s, driver %s)\n", lead, d->index, run->is_default ? " (default)" : "",
-                  d->name, d->platform_name, d->driver_version);
+    report_device_line(out, lead, d, run->is_default);
     if (run->failure) {
         bw_buf_printf(out, "%sFAILED on this device: ", lead);
         first_line(out, run->failure);
@@ -531,7 +530,7 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
                      "instr. x  footprint x  verdict\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (apart(&p->items[i]) || (j >= 0 && (size_t)j < i))
+        if (in_own_section(&p->items[i]) || (j >= 0 && (size_t)j < i))
             continue; /* shown in its partner's row, or with the bank rows */
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -808,7 +807,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
         bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (apart(w.it))
+            if (in_own_section(w.it))
                 continue; /* bank_rows, transpose_rows, record_rows */
             bw_buf_printf(out, "%-24s", w.it->spec);
             if (strlen(w.it->spec) > 24)
@@ -925,7 +924,7 @@ static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
                      "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
-        if (apart(&p->items[i]) || (j >= 0 && (size_t)j < i))
+        if (in_own_section(&p->items[i]) || (j >= 0 && (size_t)j < i))
             continue;
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
@@ -984,7 +983,7 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
                          "|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
         for (size_t i = 0; i < run->plan->n; i++) {
             row w = row_of(run, i);
-            if (apart(w.it))
+            if (in_own_section(w.it))
                 continue; /* bank_rows, transpose_rows, record_rows */
             bw_buf_puts(out, "| `");
             md_escape(out, w.it->spec);
