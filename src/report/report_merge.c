@@ -1205,6 +1205,8 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, chk *c
     return doc;
 }
 
+static void load_root(loader *L, const char *path, json_t *root, chk *c, int partial, uint64_t h, size_t len);
+
 static void read_file(loader *L, const char *path)
 {
     report_merged *m = L->m;
@@ -1245,18 +1247,27 @@ static void read_file(loader *L, const char *path)
             chk_fail(&c, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
     }
     free(text);
+    load_root(L, path, root, &c, partial, h, len);
+}
+
+/* A parsed document (root, consumed; c holds why it did not parse)
+ * checked and merged as the file `path`; h and len identify its bytes
+ * for the duplicate test. */
+static void load_root(loader *L, const char *path, json_t *root, chk *c, int partial, uint64_t h, size_t len)
+{
+    report_merged *m = L->m;
     /* a bwlab probe results file, beside run results */
-    int probe = !c.bad && !partial && json_is_object(root) &&
+    int probe = !c->bad && !partial && json_is_object(root) &&
                 json_is_string(json_object_get(root, "schema")) &&
                 !strcmp(json_string_value(json_object_get(root, "schema")), REPORT_PROBE_SCHEMA);
     if (probe) {
-        if (!report_merge_probe_check_doc(root, c.msg, sizeof c.msg))
-            c.bad = 1;
-    } else if (!c.bad) {
-        check_doc(&c, root);
+        if (!report_merge_probe_check_doc(root, c->msg, sizeof c->msg))
+            c->bad = 1;
+    } else if (!c->bad) {
+        check_doc(c, root);
     }
-    if (c.bad) {
-        diag(L, path, 1, "%s%s", partial ? "partial journal: " : "", c.msg);
+    if (c->bad) {
+        diag(L, path, 1, "%s%s", partial ? "partial journal: " : "", c->msg);
         json_decref(root);
         return;
     }
@@ -1574,6 +1585,30 @@ static int finish(report_merged *m)
     return 1;
 }
 
+/* Frees the loader's indexes and finishes the merge of n inputs: *out,
+ * or the first failure (rc, then out of memory, then no results). */
+static bw_code loader_end(loader *L, bw_code rc, size_t n, report_merged **out, bw_error *err)
+{
+    free(L->hash);
+    free(L->len);
+    free(L->cap_samples);
+    free(L->rows_by_key.slot);
+    free(L->entries_by_key.slot);
+    if (rc != BW_OK) {
+        report_merged_free(L->m);
+        return rc;
+    }
+    if (L->nomem || !finish(L->m)) {
+        report_merged_free(L->m);
+        return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
+    }
+    *out = L->m;
+    if (L->m->n_entries == 0 && L->m->n_probes == 0)
+        return bw_error_set(err, BW_E_FORMAT, "no results to compare: none of the %zu input%s could be read", n,
+                            n == 1 ? "" : "s");
+    return BW_OK;
+}
+
 bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err)
 {
     return report_load_paths_opts(paths, n, NULL, out, err);
@@ -1659,24 +1694,29 @@ done:
     free(first);
     free(found);
     free(is_dir);
-    free(L.hash);
-    free(L.len);
-    free(L.cap_samples);
-    free(L.rows_by_key.slot);
-    free(L.entries_by_key.slot);
-    if (rc != BW_OK) {
-        report_merged_free(L.m);
-        return rc;
+    return loader_end(&L, rc, n, out, err);
+}
+
+bw_code report_load_doc(const json_t *doc, const char *name, report_merged **out, bw_error *err)
+{
+    *out = NULL;
+    loader L;
+    memset(&L, 0, sizeof L);
+    L.m = calloc(1, sizeof *L.m);
+    if (!L.m) {
+        L.nomem = 1;
+        return loader_end(&L, BW_OK, 1, out, err);
     }
-    if (L.nomem || !finish(L.m)) {
-        report_merged_free(L.m);
-        return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
-    }
-    *out = L.m;
-    if (L.m->n_entries == 0 && L.m->n_probes == 0)
-        return bw_error_set(err, BW_E_FORMAT, "no results to compare: none of the %zu input%s could be read", n,
-                            n == 1 ? "" : "s");
-    return BW_OK;
+    L.m->baseline = -1;
+    /* the merge clears out-of-range figures in place: the caller's
+     * document stays as it was */
+    json_t *root = json_deep_copy(doc);
+    chk c = { { 0 }, 0 };
+    if (!root)
+        L.nomem = 1;
+    else
+        load_root(&L, name, root, &c, 0, 0, 0);
+    return loader_end(&L, BW_OK, 1, out, err);
 }
 
 const report_merge_entry *report_merged_entry(const report_merged *m, size_t row, size_t device)

@@ -19,6 +19,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "bw_error.h"
 
 /* The NAN test of the merged figures: 1 when v holds a value (measured,
@@ -214,6 +216,13 @@ typedef struct report_merged {
  * named in notes and skipped (the first 5 per path, then one note with the
  * count); such a file named as a path itself is an error. */
 bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err);
+
+/* One results or probe document already in memory (doc, not changed;
+ * `bwlab run --report` renders its own run without a file), checked and
+ * merged as report_load_paths merges one file named `name`: name stands
+ * for the path in the runs, files and diagnostics. Returns as
+ * report_load_paths. */
+bw_code report_load_doc(const json_t *doc, const char *name, report_merged **out, bw_error *err);
 
 /* What the command will write, so that no input is overwritten. */
 typedef struct report_load_opts {
