@@ -9,87 +9,7 @@
 
 #include "bw_format.h"
 #include "report_format.h"
-
-/* ---- a grid of cells, printed as a padded table or a GFM table ---- */
-
-typedef struct grid {
-    size_t ncol, n, cap;
-    char **cell; /* row-major; row 0 is the header */
-} grid;
-
-static void cell(grid *g, const char *fmt, ...) BW_PRINTF(2, 3);
-static void cell(grid *g, const char *fmt, ...)
-{
-    if (g->n == g->cap) {
-        size_t nc = g->cap ? g->cap * 2 : 64;
-        char **p = realloc(g->cell, nc * sizeof *p);
-        if (!p)
-            return;
-        g->cell = p;
-        g->cap = nc;
-    }
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    /* text read from result files: a newline or an escape in a name must
-     * not break the row, nor reach the terminal */
-    bw_buf q = BW_BUF_INIT;
-    bw_quote_append(&q, buf, strlen(buf), 0, 0);
-    g->cell[g->n++] = bw_buf_steal(&q);
-}
-
-static void grid_free(grid *g)
-{
-    for (size_t i = 0; i < g->n; i++)
-        free(g->cell[i]);
-    free(g->cell);
-}
-
-/* Text: columns two spaces apart, the first `left` columns left-aligned,
- * the others right-aligned. Markdown: a GFM table, '|', '*' and '_'
- * escaped. */
-static void grid_emit(const grid *g, size_t left, int md, bw_buf *out)
-{
-    size_t rows = g->ncol ? g->n / g->ncol : 0;
-    size_t *w = calloc(g->ncol ? g->ncol : 1, sizeof *w);
-    if (!w)
-        return;
-    for (size_t i = 0; i < rows * g->ncol; i++) {
-        size_t l = g->cell[i] ? strlen(g->cell[i]) : 0;
-        if (l > w[i % g->ncol])
-            w[i % g->ncol] = l;
-    }
-    for (size_t r = 0; r < rows; r++) {
-        if (md)
-            bw_buf_puts(out, "|");
-        for (size_t c = 0; c < g->ncol; c++) {
-            const char *s = g->cell[r * g->ncol + c] ? g->cell[r * g->ncol + c] : "";
-            if (md) {
-                bw_buf_putc(out, ' ');
-                for (const char *p = s; *p; p++) {
-                    if (*p == '|' || *p == '*' || *p == '_')
-                        bw_buf_putc(out, '\\');
-                    bw_buf_putc(out, *p);
-                }
-                bw_buf_puts(out, " |");
-            } else if (c < left) {
-                bw_buf_printf(out, "%s%-*s", c ? "  " : "  ", c + 1 < g->ncol ? (int)w[c] : 0, s);
-            } else {
-                bw_buf_printf(out, "  %*s", (int)w[c], s);
-            }
-        }
-        bw_buf_putc(out, '\n');
-        if (md && r == 0) {
-            bw_buf_puts(out, "|");
-            for (size_t c = 0; c < g->ncol; c++)
-                bw_buf_puts(out, c < left ? " --- |" : " ---: |");
-            bw_buf_putc(out, '\n');
-        }
-    }
-    free(w);
-}
+#include "report_grid.h"
 
 /* ---- shared pieces ---- */
 
@@ -182,30 +102,30 @@ static void legend(const report_merged *m, int md, bw_buf *out)
 
 /* ---- the probe section: bwlab probe files and run --transfers ---- */
 
-static void num(grid *g, double v); /* "%.2f", or "-" when not measured */
+static void num(report_grid *g, double v); /* "%.2f", or "-" when not measured */
 
 /* where a probe record came from, for a table cell: "probe K" (the
  * legend's numbering) or "run R --transfers" */
-static void probe_source(grid *g, const report_merged *m, const report_merge_probe *p, size_t k)
+static void probe_source(report_grid *g, const report_merged *m, const report_merge_probe *p, size_t k)
 {
     if (!p->from_run) {
-        cell(g, "probe %zu", k + 1);
+        report_grid_cell(g, "probe %zu", k + 1);
         return;
     }
     for (size_t r = 0; r < m->n_runs; r++)
         if (m->runs[r].file_index == p->file_index && m->runs[r].device == p->device) {
-            cell(g, "run %zu --transfers", r + 1);
+            report_grid_cell(g, "run %zu --transfers", r + 1);
             return;
         }
-    cell(g, "run --transfers");
+    report_grid_cell(g, "run --transfers");
 }
 
-static void num3(grid *g, double v)
+static void num3(report_grid *g, double v)
 {
     if (report_merge_not_nan(v))
-        cell(g, "%s", REPORT_FIXED(v, 3));
+        report_grid_cell(g, "%s", REPORT_FIXED(v, 3));
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
 /* The largest size of each (direction, memory, blocking) of a probe, in
@@ -243,11 +163,11 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
          "One row per probe record (a bwlab probe file's device, or a run's --transfers figures); devices with "
          "none are not measured. Inferred unit: measured by the granularity sweeps; profile unit: the profile's "
          "sector (requested). Latencies measured (medians, wall clock). '-' not measured.");
-    grid g = { 7, 0, 0, NULL };
+    report_grid g = { 7, 0, 0, NULL };
     const char *h[] = { "device", "source", "inferred unit B (measured)", "profile sector B", "profile line B",
                         "launch latency us (measured)", "small copy us (measured)" };
     for (size_t i = 0; i < 7; i++)
-        cell(&g, "%s", h[i]);
+        report_grid_cell(&g, "%s", h[i]);
     for (size_t d = 0; d < m->n_devices; d++) {
         int any = 0;
         for (size_t k = 0; k < m->n_probes; k++) {
@@ -255,45 +175,45 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
             if (p->device != d)
                 continue;
             any = 1;
-            cell(&g, "%s", m->devices[d].label);
+            report_grid_cell(&g, "%s", m->devices[d].label);
             probe_source(&g, m, p, k);
             if (p->inferred_unit_bytes > 0)
-                cell(&g, "%lld", p->inferred_unit_bytes);
+                report_grid_cell(&g, "%lld", p->inferred_unit_bytes);
             else
-                cell(&g, "%s", p->from_run ? "-" : "none found");
+                report_grid_cell(&g, "%s", p->from_run ? "-" : "none found");
             if (p->profile_unit_bytes > 0)
-                cell(&g, "%lld", p->profile_unit_bytes);
+                report_grid_cell(&g, "%lld", p->profile_unit_bytes);
             else
-                cell(&g, "-");
+                report_grid_cell(&g, "-");
             if (p->profile_line_bytes > 0)
-                cell(&g, "%lld", p->profile_line_bytes);
+                report_grid_cell(&g, "%lld", p->profile_line_bytes);
             else
-                cell(&g, "-");
+                report_grid_cell(&g, "-");
             num(&g, p->launch_latency_us);
             if (report_merge_not_nan(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
-                cell(&g, "%s (%lld B)", REPORT_FIXED(p->small_transfer_latency_us, 2), p->small_transfer_bytes);
+                report_grid_cell(&g, "%s (%lld B)", REPORT_FIXED(p->small_transfer_latency_us, 2), p->small_transfer_bytes);
             else
                 num(&g, p->small_transfer_latency_us);
         }
         if (!any) {
-            cell(&g, "%s", m->devices[d].label);
-            cell(&g, "not measured");
+            report_grid_cell(&g, "%s", m->devices[d].label);
+            report_grid_cell(&g, "not measured");
             for (int i = 0; i < 5; i++)
-                cell(&g, "-");
+                report_grid_cell(&g, "-");
         }
     }
-    grid_emit(&g, 2, md, out);
-    grid_free(&g);
+    report_grid_emit(&g, 2, md, out);
+    report_grid_free(&g);
 
     heading(out, md, "Probe: cache levels (measured)");
     para(out, md,
          "Each level: the largest working set on its plateau, and the medians over the plateau of the read "
          "bandwidth and of the ns per dependent load (one work-item; per CU: one work-item per compute unit). "
          "'memory': the last plateau. All measured.");
-    grid c = { 7, 0, 0, NULL };
+    report_grid c = { 7, 0, 0, NULL };
     const char *hc[] = { "device", "source", "level", "size B", "read GB/s", "latency ns", "latency per CU ns" };
     for (size_t i = 0; i < 7; i++)
-        cell(&c, "%s", hc[i]);
+        report_grid_cell(&c, "%s", hc[i]);
     size_t rows = 0;
     for (size_t k = 0; k < m->n_probes; k++) {
         const report_merge_probe *p = &m->probes[k];
@@ -301,16 +221,16 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
             const report_merge_level *v = l < p->n_levels ? &p->levels[l] : &p->memory;
             if (l == p->n_levels && !report_merge_not_nan(v->read_gbs) && !report_merge_not_nan(v->latency_ns))
                 continue;
-            cell(&c, "%s", m->devices[p->device].label);
+            report_grid_cell(&c, "%s", m->devices[p->device].label);
             probe_source(&c, m, p, k);
             if (l < p->n_levels)
-                cell(&c, "%zu", l + 1);
+                report_grid_cell(&c, "%zu", l + 1);
             else
-                cell(&c, "memory");
+                report_grid_cell(&c, "memory");
             if (report_merge_not_nan(v->size_bytes))
-                cell(&c, "%s", REPORT_FIXED(v->size_bytes, 0));
+                report_grid_cell(&c, "%s", REPORT_FIXED(v->size_bytes, 0));
             else
-                cell(&c, "-");
+                report_grid_cell(&c, "-");
             num(&c, v->read_gbs);
             num(&c, v->latency_ns);
             num(&c, v->latency_per_cu_ns);
@@ -318,20 +238,20 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
         }
     }
     if (rows)
-        grid_emit(&c, 3, md, out);
+        report_grid_emit(&c, 3, md, out);
     else
         para(out, md, "No cache levels: the probe records hold no cache ladder (run --transfers measures none).");
-    grid_free(&c);
+    report_grid_free(&c);
 
     heading(out, md, "Probe: host-device transfers at the largest size (measured)");
     para(out, md,
          "Per direction (h2d host to device, d2h device to host), memory (pageable: malloc; pinned: "
          "CL_MEM_ALLOC_HOST_PTR and map) and blocking: the largest copy measured, its bytes (requested), GB/s "
          "and time per copy (measured, wall clock).");
-    grid t = { 8, 0, 0, NULL };
+    report_grid t = { 8, 0, 0, NULL };
     const char *ht[] = { "device", "source", "direction", "memory", "blocking", "bytes", "GB/s", "us" };
     for (size_t i = 0; i < 8; i++)
-        cell(&t, "%s", ht[i]);
+        report_grid_cell(&t, "%s", ht[i]);
     rows = 0;
     for (size_t k = 0; k < m->n_probes; k++) {
         const report_merge_probe *p = &m->probes[k];
@@ -339,64 +259,64 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
         size_t n = largest_transfers(p, idx, 16);
         for (size_t i = 0; i < n; i++) {
             const report_merge_transfer *x = &p->transfers[idx[i]];
-            cell(&t, "%s", m->devices[p->device].label);
+            report_grid_cell(&t, "%s", m->devices[p->device].label);
             probe_source(&t, m, p, k);
-            cell(&t, "%s", x->direction[0] ? x->direction : "-");
-            cell(&t, "%s", x->memory[0] ? x->memory : "-");
-            cell(&t, "%s", x->blocking ? "yes" : "no");
+            report_grid_cell(&t, "%s", x->direction[0] ? x->direction : "-");
+            report_grid_cell(&t, "%s", x->memory[0] ? x->memory : "-");
+            report_grid_cell(&t, "%s", x->blocking ? "yes" : "no");
             if (report_merge_not_nan(x->bytes))
-                cell(&t, "%s", REPORT_FIXED(x->bytes, 0));
+                report_grid_cell(&t, "%s", REPORT_FIXED(x->bytes, 0));
             else
-                cell(&t, "-");
+                report_grid_cell(&t, "-");
             num3(&t, x->gbs);
             num(&t, x->us);
             rows++;
         }
     }
     if (rows)
-        grid_emit(&t, 5, md, out);
+        report_grid_emit(&t, 5, md, out);
     else
         para(out, md, "No transfers: the probe records hold none.");
-    grid_free(&t);
+    report_grid_free(&t);
 }
 
 /* One cell of a pattern-by-device table: e is NULL where the device has
  * no result for the row. */
-typedef void (*device_cell_fn)(grid *g, const report_merge_entry *e);
+typedef void (*device_cell_fn)(report_grid *g, const report_merge_entry *e);
 
 /* The pattern-by-device tables share their shape: a row per shown pattern
  * and mode, a column per device. */
 static void device_grid(const report_merged *m, const report_compare_opts *o, int md, device_cell_fn fill,
                         bw_buf *out)
 {
-    grid g = { m->n_devices + 2, 0, 0, NULL };
-    cell(&g, "pattern");
-    cell(&g, "mode");
+    report_grid g = { m->n_devices + 2, 0, 0, NULL };
+    report_grid_cell(&g, "pattern");
+    report_grid_cell(&g, "mode");
     for (size_t d = 0; d < m->n_devices; d++)
-        cell(&g, "%s", m->devices[d].label);
+        report_grid_cell(&g, "%s", m->devices[d].label);
     for (size_t r = 0; r < m->n_rows; r++) {
         if (!row_shown(m, o, r))
             continue;
-        cell(&g, "%s", m->rows[r].pattern);
-        cell(&g, "%s", m->rows[r].access);
+        report_grid_cell(&g, "%s", m->rows[r].pattern);
+        report_grid_cell(&g, "%s", m->rows[r].access);
         for (size_t d = 0; d < m->n_devices; d++)
             fill(&g, report_merged_entry(m, r, d));
     }
-    grid_emit(&g, 2, md, out);
-    grid_free(&g);
+    report_grid_emit(&g, 2, md, out);
+    report_grid_free(&g);
 }
 
-static void bandwidth_cell(grid *g, const report_merge_entry *e)
+static void bandwidth_cell(report_grid *g, const report_merge_entry *e)
 {
     if (!e)
-        cell(g, "-");
+        report_grid_cell(g, "-");
     else if (!report_merge_not_nan(e->effective_gbs))
-        cell(g, "%s", entry_status(e));
+        report_grid_cell(g, "%s", entry_status(e));
     else if (report_merge_not_nan(e->relative_to_seq))
-        cell(g, "%s%s (%s)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2),
+        report_grid_cell(g, "%s%s (%s)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2),
              REPORT_FIXED(e->relative_to_seq, 2));
     else
-        cell(g, "%s%s (-)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2));
+        report_grid_cell(g, "%s%s (-)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2));
 }
 
 static void main_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -409,7 +329,7 @@ static void main_table(const report_merged *m, const report_compare_opts *o, int
     device_grid(m, o, md, bandwidth_cell, out);
 }
 
-static void model_cell(grid *g, const report_merge_entry *e)
+static void model_cell(report_grid *g, const report_merge_entry *e)
 {
     char a[REPORT_NUM_MAX] = "-", b[REPORT_NUM_MAX] = "-";
     if (e && report_merge_not_nan(e->sector_efficiency))
@@ -417,9 +337,9 @@ static void model_cell(grid *g, const report_merge_entry *e)
     if (e && report_merge_not_nan(e->relative_to_seq))
         report_num_fixed(b, e->relative_to_seq, 2);
     if (e)
-        cell(g, "%s / %s", a, b);
+        report_grid_cell(g, "%s / %s", a, b);
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
 static void model_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -432,12 +352,12 @@ static void model_table(const report_merged *m, const report_compare_opts *o, in
     device_grid(m, o, md, model_cell, out);
 }
 
-static void baseline_cell(grid *g, const report_merge_entry *e)
+static void baseline_cell(report_grid *g, const report_merge_entry *e)
 {
     if (e && report_merge_not_nan(e->relative_to_baseline))
-        cell(g, "%.3gx", e->relative_to_baseline); /* finite and > 0: report_merge_set_baseline */
+        report_grid_cell(g, "%.3gx", e->relative_to_baseline); /* finite and > 0: report_merge_set_baseline */
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
 static void baseline_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -460,31 +380,31 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
         return;
     heading(out, md, "Repeats: one pattern on one device in several files (measured GB/s)");
     para(out, md, "All runs are kept; the main table shows the median.");
-    grid g = { 8, 0, 0, NULL };
-    cell(&g, "pattern");
-    cell(&g, "mode");
-    cell(&g, "device");
-    cell(&g, "runs");
-    cell(&g, "median");
-    cell(&g, "min");
-    cell(&g, "max");
-    cell(&g, "each run (run number: GB/s)");
+    report_grid g = { 8, 0, 0, NULL };
+    report_grid_cell(&g, "pattern");
+    report_grid_cell(&g, "mode");
+    report_grid_cell(&g, "device");
+    report_grid_cell(&g, "runs");
+    report_grid_cell(&g, "median");
+    report_grid_cell(&g, "min");
+    report_grid_cell(&g, "max");
+    report_grid_cell(&g, "each run (run number: GB/s)");
     for (size_t i = 0; i < m->n_entries; i++) {
         const report_merge_entry *e = &m->entries[i];
         if (e->n_samples < 2 || !row_shown(m, o, e->row))
             continue;
-        cell(&g, "%s", m->rows[e->row].pattern);
-        cell(&g, "%s", m->rows[e->row].access);
-        cell(&g, "%s", m->devices[e->device].label);
-        cell(&g, "%zu", e->n_samples);
+        report_grid_cell(&g, "%s", m->rows[e->row].pattern);
+        report_grid_cell(&g, "%s", m->rows[e->row].access);
+        report_grid_cell(&g, "%s", m->devices[e->device].label);
+        report_grid_cell(&g, "%zu", e->n_samples);
         if (report_merge_not_nan(e->effective_gbs)) {
-            cell(&g, "%s", REPORT_FIXED(e->effective_gbs, 2));
-            cell(&g, "%s", REPORT_FIXED(e->effective_min, 2));
-            cell(&g, "%s", REPORT_FIXED(e->effective_max, 2));
+            report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_gbs, 2));
+            report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_min, 2));
+            report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_max, 2));
         } else {
-            cell(&g, "-");
-            cell(&g, "-");
-            cell(&g, "-");
+            report_grid_cell(&g, "-");
+            report_grid_cell(&g, "-");
+            report_grid_cell(&g, "-");
         }
         bw_buf each = BW_BUF_INIT;
         for (size_t k = 0; k < e->n_samples; k++) {
@@ -494,27 +414,27 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
             else
                 bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, report_or_empty(s->status));
         }
-        cell(&g, "%s", bw_buf_str(&each));
+        report_grid_cell(&g, "%s", bw_buf_str(&each));
         bw_buf_free(&each);
     }
-    grid_emit(&g, 3, md, out);
-    grid_free(&g);
+    report_grid_emit(&g, 3, md, out);
+    report_grid_free(&g);
 }
 
-static void pct(grid *g, double v, double of)
+static void pct(report_grid *g, double v, double of)
 {
     if (report_merge_not_nan(v) && report_merge_not_nan(of) && of > 0)
-        cell(g, "%s%%", REPORT_FIXED(100.0 * v / of, 1));
+        report_grid_cell(g, "%s%%", REPORT_FIXED(100.0 * v / of, 1));
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
-static void num(grid *g, double v)
+static void num(report_grid *g, double v)
 {
     if (report_merge_not_nan(v))
-        cell(g, "%s", REPORT_FIXED(v, 2));
+        report_grid_cell(g, "%s", REPORT_FIXED(v, 2));
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
 static void nominal_table(const report_merged *m, int md, bw_buf *out)
@@ -529,12 +449,12 @@ static void nominal_table(const report_merged *m, int md, bw_buf *out)
          "seq: the device's seq row (copy mode: loads + stores), measured. Tuned peak: the larger of the "
          "streaming read and copy peaks of bwlab tune, measured. Roofline: the short roofline's peak FP32 FMA "
          "rate, measured. Devices that match no entry have no row.");
-    grid g = { 10, 0, 0, NULL };
+    report_grid g = { 10, 0, 0, NULL };
     const char *h[] = { "device", "nominal entry", "DRAM GB/s (nominal)", "seq GB/s (measured)", "of nominal",
                         "tuned peak GB/s (measured)", "of nominal", "FP32 GFLOP/s (nominal)",
                         "roofline GFLOP/s (measured)", "of nominal" };
     for (size_t i = 0; i < 10; i++)
-        cell(&g, "%s", h[i]);
+        report_grid_cell(&g, "%s", h[i]);
     for (size_t d = 0; d < m->n_devices; d++) {
         const report_merge_device *dv = &m->devices[d];
         if (!dv->nominal_name)
@@ -547,19 +467,19 @@ static void nominal_table(const report_merged *m, int md, bw_buf *out)
             if (m->runs[r].device == d && m->runs[r].has_roofline && report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
                 (!report_merge_not_nan(roof) || m->runs[r].roof_peak_gflops > roof))
                 roof = m->runs[r].roof_peak_gflops;
-        cell(&g, "%s", dv->label);
-        cell(&g, "%s", dv->nominal_name);
-        cell(&g, "%s", REPORT_FIXED(dv->nominal_dram_gbs, 1));
+        report_grid_cell(&g, "%s", dv->label);
+        report_grid_cell(&g, "%s", dv->nominal_name);
+        report_grid_cell(&g, "%s", REPORT_FIXED(dv->nominal_dram_gbs, 1));
         num(&g, dv->seq_gbs);
         pct(&g, dv->seq_gbs, dv->nominal_dram_gbs);
         num(&g, peak);
         pct(&g, peak, dv->nominal_dram_gbs);
-        cell(&g, "%s", REPORT_FIXED(dv->nominal_fp32_gflops, 1));
+        report_grid_cell(&g, "%s", REPORT_FIXED(dv->nominal_fp32_gflops, 1));
         num(&g, roof);
         pct(&g, roof, dv->nominal_fp32_gflops);
     }
-    grid_emit(&g, 2, md, out);
-    grid_free(&g);
+    report_grid_emit(&g, 2, md, out);
+    report_grid_free(&g);
     bw_buf_puts(out, md ? "\nSources:\n\n" : "  sources:\n");
     for (size_t d = 0; d < m->n_devices; d++) {
         const report_merge_device *dv = &m->devices[d];

@@ -16,6 +16,7 @@
 #include "report_devices.h"
 #include "report_explain.h"
 #include "report_format.h"
+#include "report_grid.h"
 #include "report_probe.h"
 #include "report_model.h"
 #include "report_roofline.h"
@@ -438,31 +439,6 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     noise_line(run, out, lead);
 }
 
-static void cell_ratio(bw_buf *out, double v, int valid, int width);
-
-/* the headings of twin_cells */
-static void twin_head(bw_buf *out)
-{
-    bw_buf_puts(out, "    best  twin x   bound");
-}
-
-/* best GB/s, twin x and bound of a measured row (md: between " | ") */
-static void twin_cells(bw_buf *out, const bench_result *r, int md)
-{
-    const char *bound = bench_bound_name(r->bound);
-    if (md) {
-        bw_buf_puts(out, " | ");
-        cell_ratio(out, r->best_gbs, r->best_gbs > 0, 0);
-        bw_buf_puts(out, " | ");
-        cell_ratio(out, r->twin_ratio, 1, 0);
-        bw_buf_printf(out, " | %s", bound ? bound : "-");
-        return;
-    }
-    cell_ratio(out, r->best_gbs, r->best_gbs > 0, 8);
-    cell_ratio(out, r->twin_ratio, 1, 8);
-    bw_buf_printf(out, "%8s", bound ? bound : "-");
-}
-
 static void twin_legend(bw_buf *out)
 {
     bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's; with read and copy side by "
@@ -484,15 +460,6 @@ static void cell_ratio(bw_buf *out, double v, int valid, int width)
     bw_buf_printf(out, "%*s", width, buf);
 }
 
-/* the GB/s and vs seq cells of one mode in a paired row: "-" where the
- * mode is not measured or has no bandwidth */
-static void pair_cells(bw_buf *out, const report_run *run, long i)
-{
-    int ok = i >= 0 && run->results[i].status == BENCH_OK;
-    cell_ratio(out, ok ? run->results[i].effective_gbs : 0, ok, 7);
-    cell_ratio(out, ok ? run->results[i].relative_to_seq : 0, ok, 9);
-}
-
 /* A failed, unmeasurable or interrupted mode of a paired row, on a line of its own. */
 static void pair_failure(bw_buf *out, const report_run *run, long i)
 {
@@ -504,30 +471,228 @@ static void pair_failure(bw_buf *out, const report_run *run, long i)
     bw_buf_putc(out, '\n');
 }
 
+static void md_escape(bw_buf *out, const char *s);
+
+/* ---- the global and the paired table: one row model, printed through a
+ * grid as text (fixed columns) or as Markdown ---- */
+
+/* "%.2f", or "-" where v is not valid or not finite (cell_ratio) */
+static void ratio_cell(report_grid *g, double v, int valid)
+{
+    bw_buf b = BW_BUF_INIT;
+    cell_ratio(&b, v, valid, 0);
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&b);
+}
+
+/* the pattern's spec; in Markdown as code */
+static void spec_cell(report_grid *g, const char *spec, int md)
+{
+    if (!md) {
+        report_grid_put(g, spec);
+        return;
+    }
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_putc(&b, '`');
+    md_escape(&b, spec);
+    bw_buf_putc(&b, '`');
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&b);
+}
+
+/* why a mode has no bandwidth: the lead ("FAILED: " in text, "failed: "
+ * in Markdown, where the words are escaped) and the failure's first line */
+static void failure_cell(report_grid *g, const bench_result *r, int md)
+{
+    bw_buf b = BW_BUF_INIT, seg = BW_BUF_INIT;
+    bw_buf_puts(&b, failure_lead(r->status, !md));
+    first_line(&seg, r->failure ? r->failure : "?");
+    if (md)
+        md_escape(&b, bw_buf_str(&seg));
+    else
+        bw_buf_puts(&b, bw_buf_str(&seg));
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&seg);
+    bw_buf_free(&b);
+}
+
+/* the modeled cells: sector efficiency of warp 0, and the launch's
+ * instruction-model and footprint bytes per requested byte */
+static void model_cells(report_grid *g, const row *w)
+{
+    bw_buf b = BW_BUF_INIT;
+    report_percent(&b, w->it->warp0.sector_efficiency, w->it->warp0.has_efficiency);
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&b);
+    ratio_cell(g, w->upper / w->requested, w->requested > 0);
+    ratio_cell(g, w->lower / w->requested, w->requested > 0);
+}
+
+/* the GB/s and vs seq cells of one mode in a paired row: "-" where the
+ * mode is not measured or has no bandwidth; in Markdown a mode without a
+ * bandwidth says why in its GB/s cell (text: pair_failure) */
+static void pair_cells(report_grid *g, const report_run *run, long i, int md)
+{
+    int ok = i >= 0 && run->results[i].status == BENCH_OK;
+    if (md && i >= 0 && !ok) {
+        failure_cell(g, &run->results[i], 1);
+        report_grid_put(g, "-");
+        return;
+    }
+    ratio_cell(g, ok ? run->results[i].effective_gbs : 0, ok);
+    ratio_cell(g, ok ? run->results[i].relative_to_seq : 0, ok);
+}
+
+/* the verdict; text marks an added reference (its explanation goes on a
+ * line of its own, text_lines), Markdown adds the explanation */
+static void verdict_cell(report_grid *g, const report_meta *m, const report_run *run, const row *w, int md)
+{
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_puts(&b, w->ok ? report_verdict_words(&w->r->verdict) : "-");
+    if (!md && w->it->added_as_reference)
+        bw_buf_puts(&b, " [added as reference]");
+    if (md && m->explain) {
+        bw_buf_puts(&b, ": ");
+        report_explain(w->it, &run->plan->geo, &b);
+        if (w->ok)
+            report_explain_bound(&w->r->verdict, w->r->twin_ratio, &b);
+    }
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&b);
+}
+
+/* the lines under a text row: the explanation (--explain; both: the
+ * pattern is measured in read and copy mode), the launch model's bounds
+ * and the size note */
+static void text_lines(const report_meta *m, const report_run *run, const row *w, int both, bw_buf *out)
+{
+    if (m->explain) {
+        bw_buf_puts(out, "    ");
+        report_explain(w->it, &run->plan->geo, out);
+        if (w->ok)
+            report_explain_bound(&w->r->verdict, w->r->twin_ratio, out);
+        if (both)
+            bw_buf_puts(out, " The read columns time the same loads without the store.");
+        bw_buf_putc(out, '\n');
+    }
+    launch_line(w, out);
+    if (w->it->size_note)
+        bw_buf_printf(out, "    note: %s\n", w->it->size_note);
+}
+
+/* a Markdown table's header row and alignment rule */
+static void md_head(const char *const *head, const report_grid_col *cols, size_t ncol, bw_buf *out)
+{
+    report_grid g = { ncol, 0, 0, NULL };
+    for (size_t c = 0; c < ncol; c++)
+        report_grid_put(&g, head[c]);
+    bw_buf_putc(out, '\n');
+    report_grid_emit_fixed(&g, cols, 1, 1, out);
+    report_grid_free(&g);
+}
+
+#define T(w) { w, 0, NULL }     /* a right-aligned text column w wide, its gap included */
+#define MD_R { 0, 0, NULL }     /* a right-aligned Markdown column */
+#define MD_L { 0, 1, NULL }     /* a left-aligned one */
+#define VERDICT { 0, 1, "   " } /* the verdict: last, as long as it is */
+
+/* the global table's columns: pattern, GB/s, vs seq, [of peak,] best,
+ * twin x, bound, sector eff., instr. x, footprint x, verdict */
+static const report_grid_col global_text[] = { { 24, 1, NULL }, T(7), T(9), T(9), T(8), T(8), T(8), T(13), T(10),
+                                               T(12), VERDICT };
+static const report_grid_col global_md[] = { MD_L, MD_R, MD_R, MD_R, MD_R, MD_L, MD_R, MD_R, MD_R, MD_L };
+static const char *const global_md_head[] = { "pattern", "GB/s (measured)", "vs seq (measured)",
+                                              "best GB/s (measured)", "twin x (measured)", "bound (measured)",
+                                              "sector eff. (modeled)", "instr. bytes / requested (modeled)",
+                                              "footprint / requested (modeled)", "verdict" };
+
+/* the paired table's: pattern, read GB/s, vs seq, copy GB/s, vs seq,
+ * best (text only), twin x, bound, sector eff., instr. x, footprint x,
+ * verdict */
+static const report_grid_col paired_text[] = { { 24, 1, NULL }, T(7), T(9), T(7), T(9), T(8), T(8), T(8), T(13),
+                                               T(10), T(12), VERDICT };
+static const report_grid_col paired_md[] = { MD_L, MD_R, MD_R, MD_R, MD_R, MD_R, MD_L, MD_R, MD_R, MD_R, MD_L };
+static const char *const paired_md_head[] = {
+    "pattern", "read GB/s (measured)", "read vs seq (measured)", "copy GB/s (measured)", "copy vs seq (measured)",
+    "twin x (measured)", "bound (measured)", "sector eff. (modeled)",
+    "instr. bytes / requested (modeled, copy's where measured)",
+    "footprint / requested (modeled, copy's where measured)", "verdict"
+};
+
+#undef T
+#undef MD_R
+#undef MD_L
+#undef VERDICT
+
+/* The patterns of the global table, a row each (the bank, transpose and
+ * record items have sections of their own); text: with an "of peak"
+ * column when the device has a tuned peak. */
+static void global_table(const report_meta *m, const report_run *run, int md, bw_buf *out)
+{
+    const int peak = !md && run->tune != NULL;
+    report_grid_col text[sizeof global_text / sizeof *global_text];
+    size_t ncol = 0;
+    for (size_t c = 0; c < sizeof global_text / sizeof *global_text; c++)
+        if (c != 3 || peak)
+            text[ncol++] = global_text[c];
+    if (md) {
+        ncol = sizeof global_md / sizeof *global_md;
+        md_head(global_md_head, global_md, ncol, out);
+    } else {
+        bw_buf_printf(out, "\n                          measured                                 %smodeled"
+                           "                            measured vs modeled\n",
+                      peak ? "         " : "");
+        bw_buf_puts(out, peak ? "pattern                   GB/s    vs seq  of peak" : "pattern                   GB/s    vs seq");
+        bw_buf_puts(out, "    best  twin x   bound");
+        bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
+    }
+    const report_grid_col *cols = md ? global_md : text;
+    report_grid g = { ncol, 0, 0, NULL };
+    for (size_t i = 0; i < run->plan->n; i++) {
+        row w = row_of(run, i);
+        if (in_own_section(w.it))
+            continue; /* bank_rows, transpose_rows, record_rows */
+        report_grid_clear(&g);
+        spec_cell(&g, w.it->spec, md);
+        if (!w.ok) {
+            failure_cell(&g, w.r, md);
+            report_grid_end_row(&g);
+            report_grid_emit_fixed(&g, cols, md, 0, out);
+            continue;
+        }
+        ratio_cell(&g, w.r->effective_gbs, 1);
+        ratio_cell(&g, w.r->relative_to_seq, 1);
+        if (peak)
+            ratio_cell(&g, fraction_of_peak(run, &w), 1);
+        const char *bound = bench_bound_name(w.r->bound);
+        ratio_cell(&g, w.r->best_gbs, w.r->best_gbs > 0);
+        ratio_cell(&g, w.r->twin_ratio, 1);
+        report_grid_put(&g, bound ? bound : "-");
+        model_cells(&g, &w);
+        verdict_cell(&g, m, run, &w, md);
+        report_grid_emit_fixed(&g, cols, md, 0, out);
+        if (!md)
+            text_lines(m, run, &w, 0, out);
+    }
+    report_grid_free(&g);
+}
+
 /* The table of a run with both modes: a row per pattern, read's and
  * copy's bandwidths side by side; the modeled columns and the verdict are
  * copy's where the pattern is measured in copy mode, else read's. */
-/* the table's modeled columns: sector efficiency of warp 0, and the
- * launch's instruction-model and footprint bytes per requested byte */
-static void model_cells(bw_buf *out, const row *w)
-{
-    char eff[32];
-    if (w->it->warp0.has_efficiency)
-        snprintf(eff, sizeof eff, "%.1f%%", w->it->warp0.sector_efficiency * 100.0);
-    else
-        snprintf(eff, sizeof eff, "n/a");
-    bw_buf_printf(out, "%13s", eff);
-    cell_ratio(out, w->upper / w->requested, w->requested > 0, 10);
-    cell_ratio(out, w->lower / w->requested, w->requested > 0, 12);
-}
-
-static void table_paired(const report_meta *m, const report_run *run, bw_buf *out)
+static void paired_table(const report_meta *m, const report_run *run, int md, bw_buf *out)
 {
     const bench_plan *p = run->plan;
-    bw_buf_printf(out, "\n%-26s%-16s%-41s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
-                  "measured vs modeled");
-    bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq    best  twin x   bound   sector eff.  "
-                     "instr. x  footprint x  verdict\n");
+    size_t ncol = md ? sizeof paired_md / sizeof *paired_md : sizeof paired_text / sizeof *paired_text;
+    if (md) {
+        md_head(paired_md_head, paired_md, ncol, out);
+    } else {
+        bw_buf_printf(out, "\n%-26s%-16s%-41s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
+                      "measured vs modeled");
+        bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq    best  twin x   bound   sector eff.  "
+                         "instr. x  footprint x  verdict\n");
+    }
+    report_grid g = { ncol, 0, 0, NULL };
     for (size_t i = 0; i < p->n; i++) {
         long j = partner_of(p, i);
         if (in_own_section(&p->items[i]) || (j >= 0 && (size_t)j < i))
@@ -535,36 +700,26 @@ static void table_paired(const report_meta *m, const report_run *run, bw_buf *ou
         long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
         long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
         row w = row_of(run, c >= 0 ? (size_t)c : (size_t)r);
-        bw_buf_printf(out, "%-24s", w.it->spec);
-        if (strlen(w.it->spec) > 24)
-            bw_buf_puts(out, "\n                        ");
-        pair_cells(out, run, r);
-        pair_cells(out, run, c);
+        report_grid_clear(&g);
+        spec_cell(&g, w.it->spec, md);
+        pair_cells(&g, run, r, md);
+        pair_cells(&g, run, c, md);
         /* best launch and twin of the row's verdict: copy's, or read's alone */
         const char *bound = w.ok ? bench_bound_name(w.r->bound) : NULL;
-        cell_ratio(out, w.r->best_gbs, w.ok && w.r->best_gbs > 0, 8);
-        cell_ratio(out, w.r->twin_ratio, w.ok, 8);
-        bw_buf_printf(out, "%8s", bound ? bound : "-");
-        model_cells(out, &w);
-        bw_buf_printf(out, "   %s", w.ok ? report_verdict_words(&w.r->verdict) : "-");
-        if (w.it->added_as_reference)
-            bw_buf_puts(out, " [added as reference]");
-        bw_buf_putc(out, '\n');
+        if (!md)
+            ratio_cell(&g, w.r->best_gbs, w.ok && w.r->best_gbs > 0);
+        ratio_cell(&g, w.r->twin_ratio, w.ok);
+        report_grid_put(&g, bound ? bound : "-");
+        model_cells(&g, &w);
+        verdict_cell(&g, m, run, &w, md);
+        report_grid_emit_fixed(&g, md ? paired_md : paired_text, md, 0, out);
+        if (md)
+            continue;
         pair_failure(out, run, r);
         pair_failure(out, run, c);
-        if (m->explain) {
-            bw_buf_puts(out, "    ");
-            report_explain(w.it, &p->geo, out);
-            if (w.ok)
-                report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
-            if (c >= 0 && r >= 0)
-                bw_buf_puts(out, " The read columns time the same loads without the store.");
-            bw_buf_putc(out, '\n');
-        }
-        launch_line(&w, out);
-        if (w.it->size_note)
-            bw_buf_printf(out, "    note: %s\n", w.it->size_note);
+        text_lines(m, run, &w, c >= 0 && r >= 0, out);
     }
+    report_grid_free(&g);
 }
 
 /* the short roofline: the entry `bwlab roofline` writes for a device
@@ -767,6 +922,20 @@ static void record_rows(const report_run *run, int md, bw_buf *out)
                   lead);
 }
 
+/* A planned run's patterns: the global table (or the paired one, with
+ * both modes), the sections of their own, and the short roofline. */
+static void run_tables(const report_meta *m, const report_run *run, int md, bw_buf *out)
+{
+    if (both_modes(run->plan))
+        paired_table(m, run, md, out);
+    else if (has_global(run->plan))
+        global_table(m, run, md, out);
+    bank_rows(run, md, out);
+    transpose_rows(run, md, out);
+    record_rows(run, md, out);
+    roofline_lines(run, md ? "- " : "", md, out);
+}
+
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     int paired = 0;
@@ -781,68 +950,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             bw_buf_printf(out, "transfers: not measured: %s\n", run->transfers_failure);
         if (!run->plan)
             continue;
-        if (both_modes(run->plan)) {
-            paired = 1;
-            table_paired(m, run, out);
-            bank_rows(run, 0, out);
-            transpose_rows(run, 0, out);
-            record_rows(run, 0, out);
-            roofline_lines(run, "", 0, out);
-            continue;
-        }
-        if (!has_global(run->plan)) {
-            bank_rows(run, 0, out);
-            transpose_rows(run, 0, out);
-            record_rows(run, 0, out);
-            roofline_lines(run, "", 0, out);
-            continue;
-        }
-        /* with a tuned peak, an "of peak" column after "vs seq" */
-        const int peak = run->tune != NULL;
-        bw_buf_printf(out, "\n                          measured                                 %smodeled"
-                           "                            measured vs modeled\n",
-                      peak ? "         " : "");
-        bw_buf_puts(out, peak ? "pattern                   GB/s    vs seq  of peak" : "pattern                   GB/s    vs seq");
-        twin_head(out);
-        bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
-        for (size_t i = 0; i < run->plan->n; i++) {
-            row w = row_of(run, i);
-            if (in_own_section(w.it))
-                continue; /* bank_rows, transpose_rows, record_rows */
-            bw_buf_printf(out, "%-24s", w.it->spec);
-            if (strlen(w.it->spec) > 24)
-                bw_buf_puts(out, "\n                        ");
-            if (!w.ok) {
-                bw_buf_puts(out, "  ");
-                bw_buf_puts(out, failure_lead(w.r->status, 1));
-                first_line(out, w.r->failure ? w.r->failure : "?");
-                bw_buf_putc(out, '\n');
-                continue;
-            }
-            cell_ratio(out, w.r->effective_gbs, 1, 7);
-            cell_ratio(out, w.r->relative_to_seq, 1, 9);
-            if (peak)
-                cell_ratio(out, fraction_of_peak(run, &w), 1, 9);
-            twin_cells(out, w.r, 0);
-            model_cells(out, &w);
-            bw_buf_printf(out, "   %s", report_verdict_words(&w.r->verdict));
-            if (w.it->added_as_reference)
-                bw_buf_puts(out, " [added as reference]");
-            bw_buf_putc(out, '\n');
-            if (m->explain) {
-                bw_buf_puts(out, "    ");
-                report_explain(w.it, &run->plan->geo, out);
-                report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
-                bw_buf_putc(out, '\n');
-            }
-            launch_line(&w, out);
-            if (w.it->size_note)
-                bw_buf_printf(out, "    note: %s\n", w.it->size_note);
-        }
-        bank_rows(run, 0, out);
-        transpose_rows(run, 0, out);
-        record_rows(run, 0, out);
-        roofline_lines(run, "", 0, out);
+        paired |= both_modes(run->plan);
+        run_tables(m, run, 0, out);
     }
     bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
                      "vs seq: measured, relative to seq of the same element size and access mode in this run.\n");
@@ -878,79 +987,6 @@ static void md_escape(bw_buf *out, const char *s)
     }
 }
 
-/* one mode's GB/s and vs seq cells of a paired Markdown row; a mode
- * without a bandwidth says why in the GB/s cell */
-static void md_pair_cells(bw_buf *out, const report_run *run, long i)
-{
-    if (i < 0) {
-        bw_buf_puts(out, " - | - |");
-        return;
-    }
-    const bench_result *r = &run->results[i];
-    bw_buf_putc(out, ' ');
-    if (r->status != BENCH_OK) {
-        bw_buf_puts(out, failure_lead(r->status, 0));
-        bw_buf seg = BW_BUF_INIT;
-        first_line(&seg, r->failure ? r->failure : "?");
-        md_escape(out, bw_buf_str(&seg));
-        bw_buf_free(&seg);
-        bw_buf_puts(out, " | - |");
-        return;
-    }
-    cell_ratio(out, r->effective_gbs, 1, 0);
-    bw_buf_puts(out, " | ");
-    cell_ratio(out, r->relative_to_seq, 1, 0);
-    bw_buf_puts(out, " |");
-}
-
-/* the Markdown table of a run with both modes, as table_paired */
-/* the modeled columns of a Markdown row, separated by " | " */
-static void md_model_cells(bw_buf *out, const row *w)
-{
-    report_percent(out, w->it->warp0.sector_efficiency, w->it->warp0.has_efficiency);
-    bw_buf_puts(out, " | ");
-    cell_ratio(out, w->upper / w->requested, w->requested > 0, 0);
-    bw_buf_puts(out, " | ");
-    cell_ratio(out, w->lower / w->requested, w->requested > 0, 0);
-}
-
-static void md_paired(const report_meta *m, const report_run *run, bw_buf *out)
-{
-    const bench_plan *p = run->plan;
-    bw_buf_puts(out, "\n| pattern | read GB/s (measured) | read vs seq (measured) | copy GB/s (measured) | "
-                     "copy vs seq (measured) | twin x (measured) | bound (measured) | sector eff. (modeled) | "
-                     "instr. bytes / requested (modeled, copy's where measured) | footprint / requested (modeled, "
-                     "copy's where measured) | verdict |\n"
-                     "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
-    for (size_t i = 0; i < p->n; i++) {
-        long j = partner_of(p, i);
-        if (in_own_section(&p->items[i]) || (j >= 0 && (size_t)j < i))
-            continue;
-        long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
-        long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
-        row w = row_of(run, c >= 0 ? (size_t)c : (size_t)r);
-        bw_buf_puts(out, "| `");
-        md_escape(out, w.it->spec);
-        bw_buf_puts(out, "` |");
-        md_pair_cells(out, run, r);
-        md_pair_cells(out, run, c);
-        const char *bound = w.ok ? bench_bound_name(w.r->bound) : NULL;
-        bw_buf_putc(out, ' ');
-        cell_ratio(out, w.r->twin_ratio, w.ok, 0);
-        bw_buf_printf(out, " | %s |", bound ? bound : "-");
-        bw_buf_putc(out, ' ');
-        md_model_cells(out, &w);
-        bw_buf_printf(out, " | %s", w.ok ? report_verdict_words(&w.r->verdict) : "-");
-        if (m->explain) {
-            bw_buf_puts(out, ": ");
-            report_explain(w.it, &p->geo, out);
-            if (w.ok)
-                report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
-        }
-        bw_buf_puts(out, " |\n");
-    }
-}
-
 void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
     bw_buf_puts(out, "# bwlab results\n\n");
@@ -959,62 +995,8 @@ void report_results_markdown(const report_meta *m, const report_run *runs, size_
         const report_run *run = &runs[k];
         bw_buf_putc(out, '\n');
         header_lines(m, run, out, "- ");
-        if (!run->plan)
-            continue;
-        if (both_modes(run->plan)) {
-            md_paired(m, run, out);
-            bank_rows(run, 1, out);
-            transpose_rows(run, 1, out);
-            record_rows(run, 1, out);
-            roofline_lines(run, "- ", 1, out);
-            continue;
-        }
-        if (!has_global(run->plan)) {
-            bank_rows(run, 1, out);
-            transpose_rows(run, 1, out);
-            record_rows(run, 1, out);
-            roofline_lines(run, "- ", 1, out);
-            continue;
-        }
-        bw_buf_puts(out, "\n| pattern | GB/s (measured) | vs seq (measured)");
-        bw_buf_puts(out, " | best GB/s (measured) | twin x (measured) | bound (measured)");
-        bw_buf_puts(out, " | sector eff. (modeled) | "
-                         "instr. bytes / requested (modeled) | footprint / requested (modeled) | verdict |\n"
-                         "|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n");
-        for (size_t i = 0; i < run->plan->n; i++) {
-            row w = row_of(run, i);
-            if (in_own_section(w.it))
-                continue; /* bank_rows, transpose_rows, record_rows */
-            bw_buf_puts(out, "| `");
-            md_escape(out, w.it->spec);
-            bw_buf_puts(out, "` | ");
-            if (!w.ok) {
-                bw_buf_puts(out, failure_lead(w.r->status, 0));
-                bw_buf seg = BW_BUF_INIT;
-                first_line(&seg, w.r->failure ? w.r->failure : "?");
-                md_escape(out, bw_buf_str(&seg));
-                bw_buf_free(&seg);
-                bw_buf_puts(out, " | | | | | | | | |\n");
-                continue;
-            }
-            cell_ratio(out, w.r->effective_gbs, 1, 0);
-            bw_buf_puts(out, " | ");
-            cell_ratio(out, w.r->relative_to_seq, 1, 0);
-            twin_cells(out, w.r, 1);
-            bw_buf_puts(out, " | ");
-            md_model_cells(out, &w);
-            bw_buf_printf(out, " | %s", report_verdict_words(&w.r->verdict));
-            if (m->explain) {
-                bw_buf_puts(out, ": ");
-                report_explain(w.it, &run->plan->geo, out);
-                report_explain_bound(&w.r->verdict, w.r->twin_ratio, out);
-            }
-            bw_buf_puts(out, " |\n");
-        }
-        bank_rows(run, 1, out);
-        transpose_rows(run, 1, out);
-        record_rows(run, 1, out);
-        roofline_lines(run, "- ", 1, out);
+        if (run->plan)
+            run_tables(m, run, 1, out);
     }
 }
 
