@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "bw_stats.h"
+#include "report_fields.h"
 #include "report_format.h"
 #include "report_merge_loader.h"
 #include "report_merge_probe.h"
@@ -641,14 +642,14 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
  * gather families; NULL when there is none. buf holds 32 bytes. */
 static const char *reference_of(const json_t *res, char *buf)
 {
-    const char *ref = str_of(res, "reference");
-    if (ref || json_object_get(res, "reference"))
+    const char *ref = str_of(res, RF_KEY(RF_REFERENCE));
+    if (ref || json_object_get(res, RF_KEY(RF_REFERENCE)))
         return ref;
-    const char *space = str_of(res, "space"), *fam = str_of(res, "family");
+    const char *space = str_of(res, RF_KEY(RF_SPACE)), *fam = str_of(res, RF_KEY(RF_FAMILY));
     if ((space && strcmp(space, "global") != 0) ||
         (fam && (!strcmp(fam, "bank") || !strcmp(fam, "transpose") || !strcmp(fam, "record"))))
         return NULL;
-    const json_t *eb = json_object_get(res, "elem_bytes");
+    const json_t *eb = json_object_get(res, RF_KEY(RF_ELEM_BYTES));
     if (!json_is_integer(eb) || json_integer_value(eb) == 4)
         return "seq";
     snprintf(buf, 32, "seq:elem=%lld", (long long)json_integer_value(eb));
@@ -694,11 +695,44 @@ static void journal_relatives(loader *L, const json_t *results, const size_t *we
             if (!report_range_ok(REPORT_RANGE_RATIO, rel))
                 break;
             s->relative_to_seq = rel;
-            if (json_is_null(json_object_get(res, "relative_to_reference")) && !report_merge_not_nan(e->relative_to_reference))
+            if (json_is_null(json_object_get(res, RF_KEY(RF_RELATIVE_TO_REFERENCE))) &&
+                !report_merge_not_nan(e->relative_to_reference))
                 e->relative_to_reference = rel;
             break;
         }
     }
+}
+
+/* The fields of a result that have a place in its sample or its entry
+ * (report_fields): a sample's figures only from a measured row (NAN
+ * otherwise); an entry's the first file's that holds them (the bank
+ * figures, measured, only from a measured row). 0 when out of memory. */
+static int read_fields(const json_t *res, int measured, report_merge_sample *s, report_merge_entry *e)
+{
+    for (int id = 0; id < RF_COUNT; id++) {
+        const report_field *f = &REPORT_FIELDS[id];
+        if (f->place != REPORT_FIELD_SAMPLE && f->place != REPORT_FIELD_ENTRY)
+            continue;
+        char *at = (f->place == REPORT_FIELD_SAMPLE ? (char *)s : (char *)e) + f->offset;
+        const json_t *v = json_object_get(res, f->key);
+        if (f->place == REPORT_FIELD_SAMPLE) {
+            if (f->type == REPORT_FIELD_STRING)
+                *(char **)at = dup_or_null(json_string_value(v));
+            else
+                *(double *)at = measured ? num_or_nan(res, f->key) : NAN;
+            continue;
+        }
+        if (f->type == REPORT_FIELD_STRING) {
+            if (!*(char **)at && json_is_string(v) && !(*(char **)at = strdup(json_string_value(v))))
+                return 0;
+        } else if (f->type == REPORT_FIELD_INTEGER) {
+            if (*(long long *)at < 0 && json_is_integer(v))
+                *(long long *)at = json_integer_value(v);
+        } else if (isnan(*(double *)at) && (measured || !f->measured)) {
+            *(double *)at = num_or_nan(res, f->key);
+        }
+    }
+    return 1;
 }
 
 /* Merges the results[] of a checked document whose runs are
@@ -726,27 +760,27 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
         char msg[512], q[256];
         if (!report_range_result(res, msg, sizeof msg)) {
             range_diag(L, file, "results[%zu] (pattern '%s'): %s: the row is left out", i,
-                       report_range_name(str_of(res, "pattern"), q), msg);
+                       report_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), msg);
             continue;
         }
-        const char *st = str_of(res, "status");
+        const char *st = str_of(res, RF_KEY(RF_STATUS));
         int measured = !st || !strcmp(st, "ok");
         const char *fig = measured ? NULL : report_range_unmeasured_figure(res);
         if (fig)
             range_diag(L, file,
                        "results[%zu] (pattern '%s'): status '%s' with %s %.17g: only a row of status \"ok\" has "
                        "measured figures; it is shown as %s and its figures are left out",
-                       i, report_range_name(str_of(res, "pattern"), q), st, fig,
+                       i, report_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), st, fig,
                        json_number_value(json_object_get(res, fig)), st);
-        json_int_t idx = json_integer_value(json_object_get(res, "device"));
+        json_int_t idx = json_integer_value(json_object_get(res, RF_KEY(RF_DEVICE)));
         size_t run = first_run;
         for (size_t k = 0; k < nr; k++)
             if (json_integer_value(json_object_get(json_object_get(json_array_get(runs, k), "device"), "index")) == idx)
                 run = first_run + k;
-        const char *acc = str_of(res, "access");
-        const char *space = str_of(res, "space");
-        size_t row = find_or_add_row(L, str_of(res, "pattern"), str_of(res, "family"), acc ? acc : "copy",
-                                     space ? space : "global", &ok);
+        const char *acc = str_of(res, RF_KEY(RF_ACCESS));
+        const char *space = str_of(res, RF_KEY(RF_SPACE));
+        size_t row = find_or_add_row(L, str_of(res, RF_KEY(RF_PATTERN)), str_of(res, RF_KEY(RF_FAMILY)),
+                                     acc ? acc : "copy", space ? space : "global", &ok);
         if (!ok)
             return 0;
         report_merge_entry *e = find_or_add_entry(L, row, m->runs[run].device, &ok);
@@ -765,31 +799,16 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
         }
         report_merge_sample *s = &e->samples[e->n_samples++];
         s->run = run;
-        s->status = dup_or_null(str_of(res, "status"));
-        s->effective_gbs = measured ? num_or_nan(res, "effective_gbs") : NAN;
-        s->relative_to_seq = measured ? num_or_nan(res, "relative_to_seq") : NAN;
-        s->best_gbs = measured ? num_or_nan(res, "best_gbs") : NAN;
-        s->fraction_of_peak = measured ? num_or_nan(res, "fraction_of_peak") : NAN;
         const json_t *mo = json_object_get(res, "model");
-        /* modeled figures and the bank figures: the first file's */
+        /* modeled figures: the first file's */
         if (isnan(e->sector_efficiency))
             e->sector_efficiency = num_or_nan(mo, "sector_efficiency");
         if (isnan(e->predicted_efficiency))
             e->predicted_efficiency = num_or_nan(mo, "predicted_efficiency");
-        if (!e->expression && str_of(res, "expression") && !(e->expression = strdup(str_of(res, "expression")))) {
+        if (!read_fields(res, measured, s, e)) {
             free(went);
             return 0;
         }
-        const json_t *eb = json_object_get(res, "elem_bytes");
-        if (e->elem_bytes < 0 && json_is_integer(eb))
-            e->elem_bytes = json_integer_value(eb);
-        const json_t *cw = json_object_get(res, "conflict_ways");
-        if (e->conflict_ways < 0 && json_is_integer(cw))
-            e->conflict_ways = json_integer_value(cw);
-        if (isnan(e->local_gbs) && measured)
-            e->local_gbs = num_or_nan(res, "local_gbs");
-        if (isnan(e->relative_to_reference) && measured)
-            e->relative_to_reference = num_or_nan(res, "relative_to_reference");
     }
     if (went)
         journal_relatives(L, results, went);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report_fields.h"
 #include "report_format.h"
 #include "report_merge_probe.h"
 #include "report_probe.h"
@@ -104,6 +105,28 @@ static const json_t *opt_obj(report_check *c, const json_t *o, const char *where
 
 /* Checks a results document (or a journal assembled into one) completely
  * before anything is merged, so a bad file adds nothing. */
+/* The type of every checked field of a result (report_fields), in table
+ * order: the first mistyped one, or a required one missing, is named. */
+static void check_fields(report_check *c, const json_t *r, const char *where)
+{
+    for (int id = 0; id < RF_COUNT && !c->bad; id++) {
+        const report_field *f = &REPORT_FIELDS[id];
+        if (!f->checked)
+            continue;
+        switch (f->type) {
+        case REPORT_FIELD_STRING:
+            if (f->required)
+                req_str(c, r, where, f->key);
+            else
+                opt_str(c, r, where, f->key);
+            break;
+        case REPORT_FIELD_INTEGER: opt_int(c, r, where, f->key); break;
+        case REPORT_FIELD_NUMBER: opt_num(c, r, where, f->key); break;
+        case REPORT_FIELD_BOOL: opt_bool(c, r, where, f->key); break;
+        }
+    }
+}
+
 void report_check_doc(report_check *c, const json_t *root)
 {
     if (!json_is_object(root)) {
@@ -222,7 +245,7 @@ void report_check_doc(report_check *c, const json_t *root)
             report_check_fail(c, "%s is %s, expected an object", where, report_json_kind(r));
             return;
         }
-        const json_t *d = json_object_get(r, "device");
+        const json_t *d = json_object_get(r, RF_KEY(RF_DEVICE));
         if (!d || !json_is_integer(d)) {
             report_check_fail(c, d ? "%s.device is %s, expected an integer" : "%s.device is missing%s", where,
                      d ? report_json_kind(d) : "");
@@ -239,20 +262,7 @@ void report_check_doc(report_check *c, const json_t *root)
                      (long long)json_integer_value(d));
             return;
         }
-        req_str(c, r, where, "pattern");
-        opt_str(c, r, where, "family");
-        opt_str(c, r, where, "expression");
-        opt_int(c, r, where, "elem_bytes");
-        opt_str(c, r, where, "access"); /* its value: report_range_result, per row */
-        opt_str(c, r, where, "space");
-        opt_str(c, r, where, "status");
-        opt_num(c, r, where, "effective_gbs");
-        opt_num(c, r, where, "relative_to_seq");
-        opt_num(c, r, where, "best_gbs");
-        opt_num(c, r, where, "fraction_of_peak");
-        opt_num(c, r, where, "local_gbs");
-        opt_num(c, r, where, "relative_to_reference");
-        opt_int(c, r, where, "conflict_ways");
+        check_fields(c, r, where);
         const json_t *mo = opt_obj(c, r, where, "model");
         if (mo) {
             char mw[80];

@@ -14,6 +14,7 @@
 
 #include "report_devices.h"
 #include "report_explain.h"
+#include "report_fields.h"
 #include "report_format.h"
 #include "report_model.h"
 #include "report_probe.h"
@@ -177,23 +178,84 @@ static json_t *run_json(const report_run *run)
     return o;
 }
 
-/* a result's best time, stopping rule, twin and repeatability */
-static void twin_json(json_t *o, const row *w)
+/* The value of a generic field (report_fields: the head and twin
+ * groups) of result i: the one place that says what each key holds. */
+static json_t *field_value(report_field_id id, const report_run *run, const row *w)
 {
+    const bench_item *it = w->it;
     const bench_result *r = w->r;
+    const model_geometry *g = &run->plan->geo;
     const char *bound = bench_bound_name(r->bound);
-    json_object_set_new(o, "best_gbs", report_json_real(r->best_gbs, w->ok && r->best_gbs > 0));
-    json_object_set_new(o, "stable", w->ok ? json_boolean(r->stable) : json_null());
-    json_object_set_new(o, "twin_time_ns", report_json_real(r->twin_ns, w->ok && r->twin_ns > 0));
-    json_object_set_new(o, "twin_items", r->twin_items > 0 ? json_integer((json_int_t)r->twin_items) : json_null());
-    json_object_set_new(o, "twin_cold_time_ns", report_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0));
-    json_object_set_new(o, "twin_ratio", report_json_real(r->twin_ratio, w->ok));
-    json_object_set_new(o, "bound", w->ok && bound ? report_json_text(bound) : json_null());
-    const char *why = r->twin_reason ? r->twin_reason : !w->ok ? "the pattern was not measured" : NULL;
-    json_object_set_new(o, "twin_reason", w->ok && bound ? json_null() : report_json_text(why ? why : "no twin figure"));
-    json_object_set_new(o, "spread", report_json_real(r->spread, w->ok));
-    json_object_set_new(o, "relative_spread", report_json_real(r->relative_spread, w->ok));
-    json_object_set_new(o, "budget_note", r->budget_note ? report_json_text(r->budget_note) : json_null());
+    switch (id) {
+    case RF_DEVICE: return json_integer((json_int_t)run->device->index);
+    case RF_PATTERN: return report_json_text(it->spec);
+    case RF_FAMILY: return report_json_text(it->family);
+    case RF_ACCESS: return report_json_text(bench_access_name(it->access));
+    case RF_EXPRESSION: return report_json_text(it->expr_text);
+    case RF_ELEM_BYTES: return json_integer(it->elem);
+    case RF_LANES: return json_integer(g->lanes);
+    case RF_ACTIVE_LANES: return json_integer(model_lanes_count(&it->active));
+    case RF_ITEMS: return json_integer(it->items);
+    case RF_LOCAL_SIZE: return json_integer(it->local_size);
+    case RF_LOAD: return report_json_text(it->vload ? "vload" : "indexed");
+    case RF_ADDED_AS_REFERENCE: return json_boolean(it->added_as_reference);
+    case RF_WORKING_SET_BYTES: return json_integer(it->model.loads.footprint_sectors * g->sector);
+    case RF_SIZE_NOTE: return it->size_note ? report_json_text(it->size_note) : json_null();
+    case RF_STATUS: return report_json_text(status_name(r->status));
+    case RF_VALIDATION: return report_json_text(validated(r) ? "ok" : r->failure ? r->failure : "?");
+    case RF_STATUS_REASON:
+        return !w->ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null();
+    case RF_INDEX_BITS: return json_integer(it->index_bits);
+    case RF_KERNEL_FORM: return report_json_text(bench_form_name(r->form));
+    case RF_TIMER: return report_json_text(r->timer_wall ? "wall" : "event");
+    case RF_TIMER_RESOLUTION_NS: return report_json_real(r->timer_resolution_ns, r->timer_resolution_ns > 0);
+    case RF_LAUNCH_OVERHEAD_NS: return report_json_real(r->launch_overhead_ns, r->timer_wall);
+    case RF_HOST_UNIFIED_MEMORY:
+        return run->device->host_unified_memory < 0 ? json_null() : json_boolean(run->device->host_unified_memory);
+    case RF_RETRY: return r->retry ? report_json_text(r->retry) : json_null();
+    case RF_SUB_GROUP_SIZE: return r->sub_group_size ? json_integer((json_int_t)r->sub_group_size) : json_null();
+    case RF_DROPPED_SAMPLES: return json_integer((json_int_t)r->dropped_samples);
+    case RF_EFFECTIVE_GBS: return report_json_real(r->effective_gbs, w->ok);
+    case RF_RELATIVE_TO_SEQ: return report_json_real(r->relative_to_seq, w->ok);
+    case RF_FRACTION_OF_PEAK: return report_json_real(fraction_of_peak(run, w), 1);
+    case RF_REFERENCE:
+        return r->reference >= 0 ? report_json_text(run->plan->items[r->reference].spec) : json_null();
+    case RF_SPACE: return report_json_text(it->bank ? "local" : "global");
+    /* the best time, stopping rule, twin and repeatability */
+    case RF_BEST_GBS: return report_json_real(r->best_gbs, w->ok && r->best_gbs > 0);
+    case RF_STABLE: return w->ok ? json_boolean(r->stable) : json_null();
+    case RF_TWIN_TIME_NS: return report_json_real(r->twin_ns, w->ok && r->twin_ns > 0);
+    case RF_TWIN_ITEMS: return r->twin_items > 0 ? json_integer((json_int_t)r->twin_items) : json_null();
+    case RF_TWIN_COLD_TIME_NS: return report_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0);
+    case RF_TWIN_RATIO: return report_json_real(r->twin_ratio, w->ok);
+    case RF_BOUND: return w->ok && bound ? report_json_text(bound) : json_null();
+    case RF_TWIN_REASON: {
+        const char *why = r->twin_reason ? r->twin_reason : !w->ok ? "the pattern was not measured" : NULL;
+        return w->ok && bound ? json_null() : report_json_text(why ? why : "no twin figure");
+    }
+    case RF_SPREAD: return report_json_real(r->spread, w->ok);
+    case RF_RELATIVE_SPREAD: return report_json_real(r->relative_spread, w->ok);
+    case RF_BUDGET_NOTE: return r->budget_note ? report_json_text(r->budget_note) : json_null();
+    default: return json_null(); /* the family blocks set their own */
+    }
+}
+
+/* the generic fields of one group, in table order */
+static void fields_json(json_t *o, report_field_group group, const report_run *run, const row *w)
+{
+    for (int id = 0; id < RF_COUNT; id++) {
+        if (REPORT_FIELDS[id].group != group)
+            continue;
+        /* the per-form times (nested) have always come before sub_group_size */
+        if (id == RF_SUB_GROUP_SIZE) {
+            json_t *ft = json_object();
+            for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
+                json_object_set_new(ft, bench_form_name((bench_form)f),
+                                    report_json_real(w->r->form_ns[f], w->r->form_ns[f] > 0));
+            json_object_set_new(o, "form_time_ns", ft);
+        }
+        json_object_set_new(o, RF_KEY(id), field_value((report_field_id)id, run, w));
+    }
 }
 
 static json_t *result_json(const report_run *run, size_t i)
@@ -203,46 +265,7 @@ static json_t *result_json(const report_run *run, size_t i)
     const bench_result *r = w.r;
     const model_geometry *g = &run->plan->geo;
     json_t *o = json_object();
-    json_object_set_new(o, "device", json_integer((json_int_t)run->device->index));
-    json_object_set_new(o, "pattern", report_json_text(it->spec));
-    json_object_set_new(o, "family", report_json_text(it->family));
-    json_object_set_new(o, "access", report_json_text(bench_access_name(it->access)));
-    json_object_set_new(o, "expression", report_json_text(it->expr_text));
-    json_object_set_new(o, "elem_bytes", json_integer(it->elem));
-    json_object_set_new(o, "lanes", json_integer(g->lanes));
-    json_object_set_new(o, "active_lanes", json_integer(model_lanes_count(&it->active)));
-    json_object_set_new(o, "items", json_integer(it->items));
-    json_object_set_new(o, "local_size", json_integer(it->local_size));
-    json_object_set_new(o, "load", report_json_text(it->vload ? "vload" : "indexed"));
-    json_object_set_new(o, "added_as_reference", json_boolean(it->added_as_reference));
-    json_object_set_new(o, "working_set_bytes", json_integer(it->model.loads.footprint_sectors * g->sector));
-    json_object_set_new(o, "size_note", it->size_note ? report_json_text(it->size_note) : json_null());
-    json_object_set_new(o, "status", report_json_text(status_name(r->status)));
-    json_object_set_new(o, "validation", report_json_text(validated(r) ? "ok" : r->failure ? r->failure : "?"));
-    json_object_set_new(o, "status_reason",
-                        !w.ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null());
-    json_object_set_new(o, "index_bits", json_integer(it->index_bits));
-    json_object_set_new(o, "kernel_form", report_json_text(bench_form_name(r->form)));
-    json_object_set_new(o, "timer", report_json_text(r->timer_wall ? "wall" : "event"));
-    json_object_set_new(o, "timer_resolution_ns", report_json_real(r->timer_resolution_ns, r->timer_resolution_ns > 0));
-    json_object_set_new(o, "launch_overhead_ns", report_json_real(r->launch_overhead_ns, r->timer_wall));
-    json_object_set_new(o, "host_unified_memory", run->device->host_unified_memory < 0
-                                                      ? json_null()
-                                                      : json_boolean(run->device->host_unified_memory));
-    json_object_set_new(o, "retry", r->retry ? report_json_text(r->retry) : json_null());
-    json_t *ft = json_object();
-    for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
-        json_object_set_new(ft, bench_form_name((bench_form)f), report_json_real(r->form_ns[f], r->form_ns[f] > 0));
-    json_object_set_new(o, "form_time_ns", ft);
-    json_object_set_new(o, "sub_group_size",
-                        r->sub_group_size ? json_integer((json_int_t)r->sub_group_size) : json_null());
-    json_object_set_new(o, "dropped_samples", json_integer((json_int_t)r->dropped_samples));
-    json_object_set_new(o, "effective_gbs", report_json_real(r->effective_gbs, w.ok));
-    json_object_set_new(o, "relative_to_seq", report_json_real(r->relative_to_seq, w.ok));
-    json_object_set_new(o, "fraction_of_peak", report_json_real(fraction_of_peak(run, &w), 1));
-    json_object_set_new(o, "reference",
-                        r->reference >= 0 ? report_json_text(run->plan->items[r->reference].spec) : json_null());
-    json_object_set_new(o, "space", report_json_text(it->bank ? "local" : "global"));
+    fields_json(o, REPORT_FIELD_HEAD, run, &w);
     if (it->bank) {
         /* local_gbs is effective_gbs: local bytes read / median time;
          * relative_to_seq and relative_to_reference are against the bank
@@ -311,7 +334,7 @@ static json_t *result_json(const report_run *run, size_t i)
     }
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
-    twin_json(o, &w);
+    fields_json(o, REPORT_FIELD_TWIN, run, &w);
 
     json_t *mo = json_object();
     json_object_set_new(mo, "sector_bytes", json_integer(g->sector));
