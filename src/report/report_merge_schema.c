@@ -127,6 +127,96 @@ static void check_fields(report_check *c, const json_t *r, const char *where)
     }
 }
 
+/* runs[i]: an object with a device (an index and a name), the types of
+ * its keys, the probe figures of a --transfers run and the roofline */
+static void check_run(report_check *c, const json_t *run, size_t i)
+{
+    char where[64];
+    snprintf(where, sizeof where, "runs[%zu]", i);
+    if (!json_is_object(run)) {
+        report_check_fail(c, "%s is %s, expected an object", where, report_json_kind(run));
+        return;
+    }
+    const json_t *dev = json_object_get(run, "device");
+    if (!dev || !json_is_object(dev)) {
+        report_check_fail(c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", where,
+                 dev ? report_json_kind(dev) : "");
+        return;
+    }
+    char dw[80];
+    snprintf(dw, sizeof dw, "%s.device", where);
+    const json_t *idx = json_object_get(dev, "index");
+    if (!idx || !json_is_integer(idx)) {
+        report_check_fail(c, idx ? "%s.index is %s, expected an integer" : "%s.index is missing%s", dw,
+                 idx ? report_json_kind(idx) : "");
+        return;
+    }
+    req_str(c, dev, dw, "name");
+    opt_str(c, dev, dw, "vendor");
+    opt_str(c, dev, dw, "driver_version");
+    opt_str(c, dev, dw, "platform");
+    opt_str(c, dev, dw, "board_name");
+    opt_int(c, dev, dw, "compute_units");
+    opt_str(c, run, where, "status");
+    opt_str(c, run, where, "failure");
+    opt_num(c, run, where, "peak_read_gbs");
+    opt_num(c, run, where, "peak_copy_gbs");
+    const json_t *prof = opt_obj(c, run, where, "profile");
+    if (prof) {
+        char pw[80];
+        snprintf(pw, sizeof pw, "%s.profile", where);
+        opt_str(c, prof, pw, "name");
+        opt_int(c, prof, pw, "lanes");
+        opt_int(c, prof, pw, "sector_bytes");
+    }
+    if (!c->bad && !report_merge_probe_check_run(run, where, c->msg, sizeof c->msg))
+        c->bad = 1;
+    const json_t *roof = opt_obj(c, run, where, "roofline");
+    if (roof) {
+        const json_t *pts = json_object_get(roof, "points");
+        if (pts && !json_is_null(pts) && !json_is_array(pts))
+            report_check_fail(c, "%s.roofline.points is %s, expected an array", where, report_json_kind(pts));
+    }
+}
+
+/* results[i]: an object whose device names one of runs[], the types of
+ * its fields (report_fields) and of its model */
+static void check_result(report_check *c, const json_t *r, const json_t *runs, size_t i)
+{
+    char where[64];
+    snprintf(where, sizeof where, "results[%zu]", i);
+    if (!json_is_object(r)) {
+        report_check_fail(c, "%s is %s, expected an object", where, report_json_kind(r));
+        return;
+    }
+    const json_t *d = json_object_get(r, RF_KEY(RF_DEVICE));
+    if (!d || !json_is_integer(d)) {
+        report_check_fail(c, d ? "%s.device is %s, expected an integer" : "%s.device is missing%s", where,
+                 d ? report_json_kind(d) : "");
+        return;
+    }
+    int found = 0;
+    size_t k;
+    const json_t *run;
+    json_array_foreach(runs, k, run) {
+        if (json_integer_value(json_object_get(json_object_get(run, "device"), "index")) == json_integer_value(d))
+            found = 1;
+    }
+    if (!found) {
+        report_check_fail(c, "%s.device is %lld, which no runs[].device.index names", where,
+                 (long long)json_integer_value(d));
+        return;
+    }
+    check_fields(c, r, where);
+    const json_t *mo = opt_obj(c, r, where, "model");
+    if (mo) {
+        char mw[80];
+        snprintf(mw, sizeof mw, "%s.model", where);
+        opt_num(c, mo, mw, "sector_efficiency");
+        opt_num(c, mo, mw, "predicted_efficiency");
+    }
+}
+
 void report_check_doc(report_check *c, const json_t *root)
 {
     if (!json_is_object(root)) {
@@ -182,55 +272,10 @@ void report_check_doc(report_check *c, const json_t *root)
     opt_bool(c, root, "top level", "interrupted");
     opt_obj(c, root, "top level", "host");
     opt_str(c, root, "top level", "note");
-    char where[64];
     size_t i;
     const json_t *run;
     json_array_foreach(runs, i, run) {
-        snprintf(where, sizeof where, "runs[%zu]", i);
-        if (!json_is_object(run)) {
-            report_check_fail(c, "%s is %s, expected an object", where, report_json_kind(run));
-            return;
-        }
-        const json_t *dev = json_object_get(run, "device");
-        if (!dev || !json_is_object(dev)) {
-            report_check_fail(c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", where,
-                     dev ? report_json_kind(dev) : "");
-            return;
-        }
-        char dw[80];
-        snprintf(dw, sizeof dw, "%s.device", where);
-        const json_t *idx = json_object_get(dev, "index");
-        if (!idx || !json_is_integer(idx)) {
-            report_check_fail(c, idx ? "%s.index is %s, expected an integer" : "%s.index is missing%s", dw,
-                     idx ? report_json_kind(idx) : "");
-            return;
-        }
-        req_str(c, dev, dw, "name");
-        opt_str(c, dev, dw, "vendor");
-        opt_str(c, dev, dw, "driver_version");
-        opt_str(c, dev, dw, "platform");
-        opt_str(c, dev, dw, "board_name");
-        opt_int(c, dev, dw, "compute_units");
-        opt_str(c, run, where, "status");
-        opt_str(c, run, where, "failure");
-        opt_num(c, run, where, "peak_read_gbs");
-        opt_num(c, run, where, "peak_copy_gbs");
-        const json_t *prof = opt_obj(c, run, where, "profile");
-        if (prof) {
-            char pw[80];
-            snprintf(pw, sizeof pw, "%s.profile", where);
-            opt_str(c, prof, pw, "name");
-            opt_int(c, prof, pw, "lanes");
-            opt_int(c, prof, pw, "sector_bytes");
-        }
-        if (!c->bad && !report_merge_probe_check_run(run, where, c->msg, sizeof c->msg))
-            c->bad = 1;
-        const json_t *roof = opt_obj(c, run, where, "roofline");
-        if (roof) {
-            const json_t *pts = json_object_get(roof, "points");
-            if (pts && !json_is_null(pts) && !json_is_array(pts))
-                report_check_fail(c, "%s.roofline.points is %s, expected an array", where, report_json_kind(pts));
-        }
+        check_run(c, run, i);
         if (c->bad)
             return;
     }
@@ -240,36 +285,7 @@ void report_check_doc(report_check *c, const json_t *root)
     }
     const json_t *r;
     json_array_foreach(results, i, r) {
-        snprintf(where, sizeof where, "results[%zu]", i);
-        if (!json_is_object(r)) {
-            report_check_fail(c, "%s is %s, expected an object", where, report_json_kind(r));
-            return;
-        }
-        const json_t *d = json_object_get(r, RF_KEY(RF_DEVICE));
-        if (!d || !json_is_integer(d)) {
-            report_check_fail(c, d ? "%s.device is %s, expected an integer" : "%s.device is missing%s", where,
-                     d ? report_json_kind(d) : "");
-            return;
-        }
-        int found = 0;
-        size_t k;
-        json_array_foreach(runs, k, run) {
-            if (json_integer_value(json_object_get(json_object_get(run, "device"), "index")) == json_integer_value(d))
-                found = 1;
-        }
-        if (!found) {
-            report_check_fail(c, "%s.device is %lld, which no runs[].device.index names", where,
-                     (long long)json_integer_value(d));
-            return;
-        }
-        check_fields(c, r, where);
-        const json_t *mo = opt_obj(c, r, where, "model");
-        if (mo) {
-            char mw[80];
-            snprintf(mw, sizeof mw, "%s.model", where);
-            opt_num(c, mo, mw, "sector_efficiency");
-            opt_num(c, mo, mw, "predicted_efficiency");
-        }
+        check_result(c, r, runs, i);
         if (c->bad)
             return;
     }
