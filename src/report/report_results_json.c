@@ -258,6 +258,67 @@ static void fields_json(json_t *o, report_field_group group, const report_run *r
     }
 }
 
+/* the launch model's bounds beside the measured time (launch_times_of) */
+static json_t *launch_bounds_json(const row *w)
+{
+    const bench_item *it = w->it;
+    launch_times lt;
+    int have = launch_times_of(w, &lt);
+    json_t *lb = json_object();
+    json_object_set_new(lb, "warp_instructions",
+                        json_integer(it->model.loads.instructions + it->model.stores.instructions));
+    json_object_set_new(lb, "footprint_bytes", json_integer((json_int_t)w->lower));
+    json_object_set_new(lb, "instruction_model_bytes", json_integer((json_int_t)w->upper));
+    json_object_set_new(lb, "footprint_time_ns", report_json_real(lt.footprint_ns, have));
+    json_object_set_new(lb, "instruction_time_ns", report_json_real(lt.instruction_ns, have));
+    json_object_set_new(lb, "median_time_ns", report_json_real(lt.median_ns, have));
+    return lb;
+}
+
+/* what the model says of the pattern under the profile g */
+static json_t *model_json(const row *w, const model_geometry *g)
+{
+    const bench_item *it = w->it;
+    json_t *mo = json_object();
+    json_object_set_new(mo, "sector_bytes", json_integer(g->sector));
+    json_object_set_new(mo, "line_bytes", json_integer(g->line));
+    json_t *wp = json_object();
+    json_object_set_new(wp, "requested_bytes", json_integer(it->warp0.requested_bytes));
+    json_object_set_new(wp, "distinct_bytes", json_integer(it->warp0.distinct_bytes));
+    json_object_set_new(wp, "sectors", json_integer(it->warp0.sectors));
+    json_object_set_new(wp, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(wp, "lines", json_integer(it->warp0.lines));
+    json_object_set_new(wp, "line_efficiency", report_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, "warp0", wp);
+    json_object_set_new(mo, "loads", report_traffic_json(&it->model.loads));
+    json_object_set_new(mo, "stores", report_traffic_json(&it->model.stores));
+    json_object_set_new(mo, "requested_bytes", json_integer((json_int_t)w->requested));
+    json_object_set_new(mo, "instruction_model_bytes", json_integer((json_int_t)w->upper));
+    json_object_set_new(mo, "footprint_bytes", json_integer((json_int_t)w->lower));
+    json_object_set_new(mo, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, "predicted_efficiency",
+                        report_json_real(model_traffic_predicted_efficiency(&it->model.loads),
+                                         it->model.loads.instr_sectors > 0));
+    return mo;
+}
+
+/* the measured time placed between the modeled bounds */
+static json_t *verdict_json(const row *w)
+{
+    const bench_item *it = w->it;
+    const bench_result *r = w->r;
+    json_t *v = json_object();
+    json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
+    /* a bank item has no global traffic to place between bounds */
+    json_object_set_new(v, "text", report_json_text(it->bank ? "no verdict: local memory (no global traffic modeled)"
+                                                        : report_verdict_words(&r->verdict)));
+    json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w->ok));
+    json_object_set_new(v, "lower_bytes", json_real(w->lower));
+    json_object_set_new(v, "upper_bytes", json_real(w->upper));
+    json_object_set_new(v, "position", report_json_real(r->verdict.position, w->ok));
+    return v;
+}
+
 static json_t *result_json(const report_run *run, size_t i)
 {
     row w = row_of(run, i);
@@ -318,56 +379,13 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
         json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
     }
-    if (is_whole_matrix(it)) {
-        /* the launch model's bounds beside the measured time (launch_times_of) */
-        launch_times lt;
-        int have = launch_times_of(&w, &lt);
-        json_t *lb = json_object();
-        json_object_set_new(lb, "warp_instructions",
-                            json_integer(it->model.loads.instructions + it->model.stores.instructions));
-        json_object_set_new(lb, "footprint_bytes", json_integer((json_int_t)w.lower));
-        json_object_set_new(lb, "instruction_model_bytes", json_integer((json_int_t)w.upper));
-        json_object_set_new(lb, "footprint_time_ns", report_json_real(lt.footprint_ns, have));
-        json_object_set_new(lb, "instruction_time_ns", report_json_real(lt.instruction_ns, have));
-        json_object_set_new(lb, "median_time_ns", report_json_real(lt.median_ns, have));
-        json_object_set_new(o, "launch_bounds", lb);
-    }
+    if (is_whole_matrix(it))
+        json_object_set_new(o, "launch_bounds", launch_bounds_json(&w));
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
     fields_json(o, REPORT_FIELD_TWIN, run, &w);
-
-    json_t *mo = json_object();
-    json_object_set_new(mo, "sector_bytes", json_integer(g->sector));
-    json_object_set_new(mo, "line_bytes", json_integer(g->line));
-    json_t *wp = json_object();
-    json_object_set_new(wp, "requested_bytes", json_integer(it->warp0.requested_bytes));
-    json_object_set_new(wp, "distinct_bytes", json_integer(it->warp0.distinct_bytes));
-    json_object_set_new(wp, "sectors", json_integer(it->warp0.sectors));
-    json_object_set_new(wp, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
-    json_object_set_new(wp, "lines", json_integer(it->warp0.lines));
-    json_object_set_new(wp, "line_efficiency", report_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
-    json_object_set_new(mo, "warp0", wp);
-    json_object_set_new(mo, "loads", report_traffic_json(&it->model.loads));
-    json_object_set_new(mo, "stores", report_traffic_json(&it->model.stores));
-    json_object_set_new(mo, "requested_bytes", json_integer((json_int_t)w.requested));
-    json_object_set_new(mo, "instruction_model_bytes", json_integer((json_int_t)w.upper));
-    json_object_set_new(mo, "footprint_bytes", json_integer((json_int_t)w.lower));
-    json_object_set_new(mo, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
-    json_object_set_new(mo, "predicted_efficiency",
-                        report_json_real(model_traffic_predicted_efficiency(&it->model.loads),
-                                         it->model.loads.instr_sectors > 0));
-    json_object_set_new(o, "model", mo);
-
-    json_t *v = json_object();
-    json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
-    /* a bank item has no global traffic to place between bounds */
-    json_object_set_new(v, "text", report_json_text(it->bank ? "no verdict: local memory (no global traffic modeled)"
-                                                        : report_verdict_words(&r->verdict)));
-    json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w.ok));
-    json_object_set_new(v, "lower_bytes", json_real(w.lower));
-    json_object_set_new(v, "upper_bytes", json_real(w.upper));
-    json_object_set_new(v, "position", report_json_real(r->verdict.position, w.ok));
-    json_object_set_new(o, "verdict", v);
+    json_object_set_new(o, "model", model_json(&w, g));
+    json_object_set_new(o, "verdict", verdict_json(&w));
     bw_buf ex = BW_BUF_INIT;
     report_explain(it, g, &ex);
     report_explain_bound(&r->verdict, r->twin_ratio, &ex);
