@@ -154,10 +154,10 @@ static size_t largest_transfers(const report_merge_probe *p, size_t *idx, size_t
     return n;
 }
 
-static void probe_tables(const report_merged *m, int md, bw_buf *out)
+/* the probes' transaction unit and latencies: a row per record, a row
+ * for each device without one */
+static void probe_unit_table(const report_merged *m, int md, bw_buf *out)
 {
-    if (m->n_probes == 0)
-        return;
     heading(out, md, "Probe: transaction unit, launch latency (bwlab probe, bwlab run --transfers)");
     para(out, md,
          "One row per probe record (a bwlab probe file's device, or a run's --transfers figures); devices with "
@@ -204,7 +204,11 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
     }
     report_grid_emit(&g, 2, md, out);
     report_grid_free(&g);
+}
 
+/* the probes' cache levels and memory plateau */
+static void probe_level_table(const report_merged *m, int md, bw_buf *out)
+{
     heading(out, md, "Probe: cache levels (measured)");
     para(out, md,
          "Each level: the largest working set on its plateau, and the medians over the plateau of the read "
@@ -242,7 +246,11 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
     else
         para(out, md, "No cache levels: the probe records hold no cache ladder (run --transfers measures none).");
     report_grid_free(&c);
+}
 
+/* the probes' largest host-device copies */
+static void probe_transfer_table(const report_merged *m, int md, bw_buf *out)
+{
     heading(out, md, "Probe: host-device transfers at the largest size (measured)");
     para(out, md,
          "Per direction (h2d host to device, d2h device to host), memory (pageable: malloc; pinned: "
@@ -252,7 +260,7 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
     const char *ht[] = { "device", "source", "direction", "memory", "blocking", "bytes", "GB/s", "us" };
     for (size_t i = 0; i < 8; i++)
         report_grid_cell(&t, "%s", ht[i]);
-    rows = 0;
+    size_t rows = 0;
     for (size_t k = 0; k < m->n_probes; k++) {
         const report_merge_probe *p = &m->probes[k];
         size_t idx[16];
@@ -278,6 +286,15 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
     else
         para(out, md, "No transfers: the probe records hold none.");
     report_grid_free(&t);
+}
+
+static void probe_tables(const report_merged *m, int md, bw_buf *out)
+{
+    if (m->n_probes == 0)
+        return;
+    probe_unit_table(m, md, out);
+    probe_level_table(m, md, out);
+    probe_transfer_table(m, md, out);
 }
 
 /* One cell of a pattern-by-device table: e is NULL where the device has
@@ -644,6 +661,196 @@ static json_t *jstr(const char *s)
     return s ? json_string(s) : json_null();
 }
 
+/* devices[i]: identity, provenance, profile and peaks */
+static json_t *device_entry(const report_merged *m, size_t i)
+{
+    const report_merge_device *d = &m->devices[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "label", json_string(d->label));
+    json_object_set_new(j, "vendor", json_string(d->vendor));
+    json_object_set_new(j, "name", json_string(d->name));
+    json_object_set_new(j, "driver_version", json_string(d->driver_version));
+    json_object_set_new(j, "board_name", jstr(d->board_name));
+    json_object_set_new(j, "platform", jstr(d->platform));
+    json_object_set_new(j, "platform_version", jstr(d->platform_version));
+    json_object_set_new(j, "device_version", jstr(d->device_version));
+    json_object_set_new(j, "type", jstr(d->type));
+    json_object_set_new(j, "compute_units", jint(d->compute_units));
+    json_object_set_new(j, "clock_mhz", jint(d->clock_mhz));
+    json_object_set_new(j, "global_mem_bytes", jint(d->global_mem_bytes));
+    json_t *p = json_object();
+    json_object_set_new(p, "name", jstr(d->profile));
+    json_object_set_new(p, "lanes", jint(d->lanes));
+    json_object_set_new(p, "sector_bytes", jint(d->sector_bytes));
+    json_object_set_new(p, "line_bytes", jint(d->line_bytes));
+    json_object_set_new(p, "banks", jint(d->banks));
+    json_object_set_new(p, "bank_width", jint(d->bank_width));
+    json_object_set_new(j, "profile", p);
+    json_object_set_new(j, "runs", json_integer((json_int_t)d->n_runs));
+    json_object_set_new(j, "seq_gbs", jreal(d->seq_gbs));
+    json_object_set_new(j, "peak_read_gbs", jreal(d->peak_read_gbs));
+    json_object_set_new(j, "peak_copy_gbs", jreal(d->peak_copy_gbs));
+    if (d->nominal_name) {
+        json_t *n = json_object();
+        json_object_set_new(n, "name", json_string(d->nominal_name));
+        json_object_set_new(n, "dram_gbs", jreal(d->nominal_dram_gbs));
+        json_object_set_new(n, "dram_source", json_string(d->nominal_dram_source));
+        json_object_set_new(n, "fp32_gflops", jreal(d->nominal_fp32_gflops));
+        json_object_set_new(n, "fp32_source", json_string(d->nominal_fp32_source));
+        json_object_set_new(j, "nominal", n);
+    } else {
+        json_object_set_new(j, "nominal", json_null());
+    }
+    return j;
+}
+
+/* runs[i]: where and when, and its short roofline */
+static json_t *run_entry(const report_merged *m, size_t i)
+{
+    const report_merge_run *r = &m->runs[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "device", json_string(m->devices[r->device].label));
+    json_object_set_new(j, "file", json_string(r->file));
+    json_object_set_new(j, "date", jstr(r->date));
+    json_object_set_new(j, "host", jstr(r->host));
+    json_object_set_new(j, "os", jstr(r->os));
+    json_object_set_new(j, "tool_version", jstr(r->tool_version));
+    json_object_set_new(j, "schema_version", json_integer(r->schema_version));
+    json_object_set_new(j, "command_line", jstr(r->command_line));
+    json_object_set_new(j, "note", jstr(r->note));
+    json_object_set_new(j, "partial", json_boolean(r->partial));
+    json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
+    json_object_set_new(j, "noisy", json_boolean(r->noisy));
+    json_object_set_new(j, "status", jstr(r->status));
+    json_object_set_new(j, "failure", jstr(r->failure));
+    json_object_set_new(j, "peak_read_gbs", jreal(r->peak_read_gbs));
+    json_object_set_new(j, "peak_copy_gbs", jreal(r->peak_copy_gbs));
+    if (r->has_roofline) {
+        json_t *rf = json_object();
+        json_object_set_new(rf, "peak_gflops", jreal(r->roof_peak_gflops));
+        json_object_set_new(rf, "peak_gbs", jreal(r->roof_peak_gbs));
+        json_object_set_new(rf, "ridge_intensity", jreal(r->roof_ridge_intensity));
+        json_t *pts = json_array();
+        for (size_t k = 0; k < r->n_roof_points; k++) {
+            json_t *p = json_object();
+            json_object_set_new(p, "intensity", jreal(r->roof_points[k].intensity));
+            json_object_set_new(p, "gflops", jreal(r->roof_points[k].gflops));
+            json_object_set_new(p, "gbs", jreal(r->roof_points[k].gbs));
+            json_object_set_new(p, "attainable_gflops", jreal(r->roof_points[k].attainable_gflops));
+            json_array_append_new(pts, p);
+        }
+        json_object_set_new(rf, "points", pts);
+        json_object_set_new(j, "roofline", rf);
+    } else {
+        json_object_set_new(j, "roofline", json_null());
+    }
+    return j;
+}
+
+/* one (pattern, device, mode): the merged figures and every sample */
+static json_t *entry_json(const report_merged *m, const report_merge_entry *e)
+{
+    const report_merge_row *r = &m->rows[e->row];
+    json_t *j = json_object();
+    json_object_set_new(j, "pattern", json_string(r->pattern));
+    json_object_set_new(j, "family", jstr(r->family));
+    json_object_set_new(j, "access", json_string(r->access));
+    json_object_set_new(j, "space", json_string(r->space));
+    json_object_set_new(j, "device", json_string(m->devices[e->device].label));
+    json_object_set_new(j, "expression", jstr(e->expression));
+    json_object_set_new(j, "elem_bytes", jint(e->elem_bytes));
+    json_object_set_new(j, "repeat", json_boolean(e->n_samples > 1));
+    json_object_set_new(j, "effective_gbs", jreal(e->effective_gbs));
+    json_object_set_new(j, "effective_min_gbs", jreal(e->effective_min));
+    json_object_set_new(j, "effective_max_gbs", jreal(e->effective_max));
+    json_object_set_new(j, "relative_to_seq", jreal(e->relative_to_seq));
+    json_object_set_new(j, "relative_min", jreal(e->relative_min));
+    json_object_set_new(j, "relative_max", jreal(e->relative_max));
+    json_object_set_new(j, "sector_efficiency", jreal(e->sector_efficiency));
+    json_object_set_new(j, "predicted_efficiency", jreal(e->predicted_efficiency));
+    json_object_set_new(j, "conflict_ways", jint(e->conflict_ways));
+    json_object_set_new(j, "local_gbs", jreal(e->local_gbs));
+    json_object_set_new(j, "relative_to_reference", jreal(e->relative_to_reference));
+    json_object_set_new(j, "relative_to_baseline", jreal(e->relative_to_baseline));
+    json_t *ss = json_array();
+    for (size_t k = 0; k < e->n_samples; k++) {
+        const report_merge_sample *s = &e->samples[k];
+        json_t *sj = json_object();
+        json_object_set_new(sj, "run", json_integer((json_int_t)s->run));
+        json_object_set_new(sj, "status", jstr(s->status));
+        json_object_set_new(sj, "effective_gbs", jreal(s->effective_gbs));
+        json_object_set_new(sj, "relative_to_seq", jreal(s->relative_to_seq));
+        json_object_set_new(sj, "best_gbs", jreal(s->best_gbs));
+        json_object_set_new(sj, "fraction_of_peak", jreal(s->fraction_of_peak));
+        json_array_append_new(ss, sj);
+    }
+    json_object_set_new(j, "samples", ss);
+    return j;
+}
+
+/* probes[i]: one device's probe figures from one file */
+static json_t *probe_entry(const report_merged *m, size_t i)
+{
+    const report_merge_probe *p = &m->probes[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "device", json_string(m->devices[p->device].label));
+    json_object_set_new(j, "file", json_string(p->file));
+    json_object_set_new(j, "source", json_string(p->from_run ? "run" : "probe"));
+    json_object_set_new(j, "date", jstr(p->date));
+    json_object_set_new(j, "status", jstr(p->status));
+    json_object_set_new(j, "note", jstr(p->note));
+    json_object_set_new(j, "inferred_unit_bytes", jint(p->inferred_unit_bytes));
+    json_object_set_new(j, "profile_unit_bytes", jint(p->profile_unit_bytes));
+    json_object_set_new(j, "profile_line_bytes", jint(p->profile_line_bytes));
+    json_object_set_new(j, "unit_agreement", jstr(p->unit_agreement));
+    json_object_set_new(j, "launch_latency_us", jreal(p->launch_latency_us));
+    json_object_set_new(j, "small_transfer_latency_us", jreal(p->small_transfer_latency_us));
+    json_object_set_new(j, "small_transfer_bytes", jint(p->small_transfer_bytes));
+    json_t *lv = json_array();
+    for (size_t k = 0; k < p->n_levels; k++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "size_bytes", jbytes(p->levels[k].size_bytes));
+        json_object_set_new(e, "read_gbs", jreal(p->levels[k].read_gbs));
+        json_object_set_new(e, "latency_ns", jreal(p->levels[k].latency_ns));
+        json_object_set_new(e, "latency_per_cu_ns", jreal(p->levels[k].latency_per_cu_ns));
+        json_array_append_new(lv, e);
+    }
+    json_object_set_new(j, "cache_levels", lv);
+    if (report_merge_not_nan(p->memory.read_gbs) || report_merge_not_nan(p->memory.latency_ns)) {
+        json_t *e = json_object();
+        json_object_set_new(e, "read_gbs", jreal(p->memory.read_gbs));
+        json_object_set_new(e, "latency_ns", jreal(p->memory.latency_ns));
+        json_object_set_new(e, "latency_per_cu_ns", jreal(p->memory.latency_per_cu_ns));
+        json_object_set_new(j, "memory", e);
+    } else {
+        json_object_set_new(j, "memory", json_null());
+    }
+    json_t *ld = json_array();
+    for (size_t k = 0; k < p->n_ladder; k++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "bytes", jbytes(p->ladder[k].bytes));
+        json_object_set_new(e, "read_gbs", jreal(p->ladder[k].read_gbs));
+        json_object_set_new(e, "latency_ns", jreal(p->ladder[k].latency_ns));
+        json_object_set_new(e, "latency_per_cu_ns", jreal(p->ladder[k].latency_per_cu_ns));
+        json_array_append_new(ld, e);
+    }
+    json_object_set_new(j, "ladder", ld);
+    json_t *tr = json_array();
+    for (size_t k = 0; k < p->n_transfers; k++) {
+        const report_merge_transfer *t = &p->transfers[k];
+        json_t *e = json_object();
+        json_object_set_new(e, "direction", json_string(t->direction));
+        json_object_set_new(e, "memory", json_string(t->memory));
+        json_object_set_new(e, "blocking", json_boolean(t->blocking));
+        json_object_set_new(e, "bytes", jbytes(t->bytes));
+        json_object_set_new(e, "gbs", jreal(t->gbs));
+        json_object_set_new(e, "us", jreal(t->us));
+        json_array_append_new(tr, e);
+    }
+    json_object_set_new(j, "transfers", tr);
+    return j;
+}
+
 bw_code report_compare_json(const report_merged *m, const report_compare_opts *o, bw_buf *out, bw_error *err)
 {
     json_t *root = report_json_document(REPORT_COMPARE_SCHEMA, REPORT_COMPARE_SCHEMA_VERSION, o ? o->date : "",
@@ -662,193 +869,24 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
     }
     json_object_set_new(root, "files", files);
     json_t *devs = json_array();
-    for (size_t i = 0; i < m->n_devices; i++) {
-        const report_merge_device *d = &m->devices[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "label", json_string(d->label));
-        json_object_set_new(j, "vendor", json_string(d->vendor));
-        json_object_set_new(j, "name", json_string(d->name));
-        json_object_set_new(j, "driver_version", json_string(d->driver_version));
-        json_object_set_new(j, "board_name", jstr(d->board_name));
-        json_object_set_new(j, "platform", jstr(d->platform));
-        json_object_set_new(j, "platform_version", jstr(d->platform_version));
-        json_object_set_new(j, "device_version", jstr(d->device_version));
-        json_object_set_new(j, "type", jstr(d->type));
-        json_object_set_new(j, "compute_units", jint(d->compute_units));
-        json_object_set_new(j, "clock_mhz", jint(d->clock_mhz));
-        json_object_set_new(j, "global_mem_bytes", jint(d->global_mem_bytes));
-        json_t *p = json_object();
-        json_object_set_new(p, "name", jstr(d->profile));
-        json_object_set_new(p, "lanes", jint(d->lanes));
-        json_object_set_new(p, "sector_bytes", jint(d->sector_bytes));
-        json_object_set_new(p, "line_bytes", jint(d->line_bytes));
-        json_object_set_new(p, "banks", jint(d->banks));
-        json_object_set_new(p, "bank_width", jint(d->bank_width));
-        json_object_set_new(j, "profile", p);
-        json_object_set_new(j, "runs", json_integer((json_int_t)d->n_runs));
-        json_object_set_new(j, "seq_gbs", jreal(d->seq_gbs));
-        json_object_set_new(j, "peak_read_gbs", jreal(d->peak_read_gbs));
-        json_object_set_new(j, "peak_copy_gbs", jreal(d->peak_copy_gbs));
-        if (d->nominal_name) {
-            json_t *n = json_object();
-            json_object_set_new(n, "name", json_string(d->nominal_name));
-            json_object_set_new(n, "dram_gbs", jreal(d->nominal_dram_gbs));
-            json_object_set_new(n, "dram_source", json_string(d->nominal_dram_source));
-            json_object_set_new(n, "fp32_gflops", jreal(d->nominal_fp32_gflops));
-            json_object_set_new(n, "fp32_source", json_string(d->nominal_fp32_source));
-            json_object_set_new(j, "nominal", n);
-        } else {
-            json_object_set_new(j, "nominal", json_null());
-        }
-        json_array_append_new(devs, j);
-    }
+    for (size_t i = 0; i < m->n_devices; i++)
+        json_array_append_new(devs, device_entry(m, i));
     json_object_set_new(root, "devices", devs);
     json_t *runs = json_array();
-    for (size_t i = 0; i < m->n_runs; i++) {
-        const report_merge_run *r = &m->runs[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "device", json_string(m->devices[r->device].label));
-        json_object_set_new(j, "file", json_string(r->file));
-        json_object_set_new(j, "date", jstr(r->date));
-        json_object_set_new(j, "host", jstr(r->host));
-        json_object_set_new(j, "os", jstr(r->os));
-        json_object_set_new(j, "tool_version", jstr(r->tool_version));
-        json_object_set_new(j, "schema_version", json_integer(r->schema_version));
-        json_object_set_new(j, "command_line", jstr(r->command_line));
-        json_object_set_new(j, "note", jstr(r->note));
-        json_object_set_new(j, "partial", json_boolean(r->partial));
-        json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
-        json_object_set_new(j, "noisy", json_boolean(r->noisy));
-        json_object_set_new(j, "status", jstr(r->status));
-        json_object_set_new(j, "failure", jstr(r->failure));
-        json_object_set_new(j, "peak_read_gbs", jreal(r->peak_read_gbs));
-        json_object_set_new(j, "peak_copy_gbs", jreal(r->peak_copy_gbs));
-        if (r->has_roofline) {
-            json_t *rf = json_object();
-            json_object_set_new(rf, "peak_gflops", jreal(r->roof_peak_gflops));
-            json_object_set_new(rf, "peak_gbs", jreal(r->roof_peak_gbs));
-            json_object_set_new(rf, "ridge_intensity", jreal(r->roof_ridge_intensity));
-            json_t *pts = json_array();
-            for (size_t k = 0; k < r->n_roof_points; k++) {
-                json_t *p = json_object();
-                json_object_set_new(p, "intensity", jreal(r->roof_points[k].intensity));
-                json_object_set_new(p, "gflops", jreal(r->roof_points[k].gflops));
-                json_object_set_new(p, "gbs", jreal(r->roof_points[k].gbs));
-                json_object_set_new(p, "attainable_gflops", jreal(r->roof_points[k].attainable_gflops));
-                json_array_append_new(pts, p);
-            }
-            json_object_set_new(rf, "points", pts);
-            json_object_set_new(j, "roofline", rf);
-        } else {
-            json_object_set_new(j, "roofline", json_null());
-        }
-        json_array_append_new(runs, j);
-    }
+    for (size_t i = 0; i < m->n_runs; i++)
+        json_array_append_new(runs, run_entry(m, i));
     json_object_set_new(root, "runs", runs);
     json_t *ents = json_array();
     for (size_t i = 0; i < m->n_entries; i++) {
         const report_merge_entry *e = &m->entries[i];
         if (!row_shown(m, o, e->row))
             continue;
-        const report_merge_row *r = &m->rows[e->row];
-        json_t *j = json_object();
-        json_object_set_new(j, "pattern", json_string(r->pattern));
-        json_object_set_new(j, "family", jstr(r->family));
-        json_object_set_new(j, "access", json_string(r->access));
-        json_object_set_new(j, "space", json_string(r->space));
-        json_object_set_new(j, "device", json_string(m->devices[e->device].label));
-        json_object_set_new(j, "expression", jstr(e->expression));
-        json_object_set_new(j, "elem_bytes", jint(e->elem_bytes));
-        json_object_set_new(j, "repeat", json_boolean(e->n_samples > 1));
-        json_object_set_new(j, "effective_gbs", jreal(e->effective_gbs));
-        json_object_set_new(j, "effective_min_gbs", jreal(e->effective_min));
-        json_object_set_new(j, "effective_max_gbs", jreal(e->effective_max));
-        json_object_set_new(j, "relative_to_seq", jreal(e->relative_to_seq));
-        json_object_set_new(j, "relative_min", jreal(e->relative_min));
-        json_object_set_new(j, "relative_max", jreal(e->relative_max));
-        json_object_set_new(j, "sector_efficiency", jreal(e->sector_efficiency));
-        json_object_set_new(j, "predicted_efficiency", jreal(e->predicted_efficiency));
-        json_object_set_new(j, "conflict_ways", jint(e->conflict_ways));
-        json_object_set_new(j, "local_gbs", jreal(e->local_gbs));
-        json_object_set_new(j, "relative_to_reference", jreal(e->relative_to_reference));
-        json_object_set_new(j, "relative_to_baseline", jreal(e->relative_to_baseline));
-        json_t *ss = json_array();
-        for (size_t k = 0; k < e->n_samples; k++) {
-            const report_merge_sample *s = &e->samples[k];
-            json_t *sj = json_object();
-            json_object_set_new(sj, "run", json_integer((json_int_t)s->run));
-            json_object_set_new(sj, "status", jstr(s->status));
-            json_object_set_new(sj, "effective_gbs", jreal(s->effective_gbs));
-            json_object_set_new(sj, "relative_to_seq", jreal(s->relative_to_seq));
-            json_object_set_new(sj, "best_gbs", jreal(s->best_gbs));
-            json_object_set_new(sj, "fraction_of_peak", jreal(s->fraction_of_peak));
-            json_array_append_new(ss, sj);
-        }
-        json_object_set_new(j, "samples", ss);
-        json_array_append_new(ents, j);
+        json_array_append_new(ents, entry_json(m, e));
     }
     json_object_set_new(root, "entries", ents);
     json_t *probes = json_array();
-    for (size_t i = 0; i < m->n_probes; i++) {
-        const report_merge_probe *p = &m->probes[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "device", json_string(m->devices[p->device].label));
-        json_object_set_new(j, "file", json_string(p->file));
-        json_object_set_new(j, "source", json_string(p->from_run ? "run" : "probe"));
-        json_object_set_new(j, "date", jstr(p->date));
-        json_object_set_new(j, "status", jstr(p->status));
-        json_object_set_new(j, "note", jstr(p->note));
-        json_object_set_new(j, "inferred_unit_bytes", jint(p->inferred_unit_bytes));
-        json_object_set_new(j, "profile_unit_bytes", jint(p->profile_unit_bytes));
-        json_object_set_new(j, "profile_line_bytes", jint(p->profile_line_bytes));
-        json_object_set_new(j, "unit_agreement", jstr(p->unit_agreement));
-        json_object_set_new(j, "launch_latency_us", jreal(p->launch_latency_us));
-        json_object_set_new(j, "small_transfer_latency_us", jreal(p->small_transfer_latency_us));
-        json_object_set_new(j, "small_transfer_bytes", jint(p->small_transfer_bytes));
-        json_t *lv = json_array();
-        for (size_t k = 0; k < p->n_levels; k++) {
-            json_t *e = json_object();
-            json_object_set_new(e, "size_bytes", jbytes(p->levels[k].size_bytes));
-            json_object_set_new(e, "read_gbs", jreal(p->levels[k].read_gbs));
-            json_object_set_new(e, "latency_ns", jreal(p->levels[k].latency_ns));
-            json_object_set_new(e, "latency_per_cu_ns", jreal(p->levels[k].latency_per_cu_ns));
-            json_array_append_new(lv, e);
-        }
-        json_object_set_new(j, "cache_levels", lv);
-        if (report_merge_not_nan(p->memory.read_gbs) || report_merge_not_nan(p->memory.latency_ns)) {
-            json_t *e = json_object();
-            json_object_set_new(e, "read_gbs", jreal(p->memory.read_gbs));
-            json_object_set_new(e, "latency_ns", jreal(p->memory.latency_ns));
-            json_object_set_new(e, "latency_per_cu_ns", jreal(p->memory.latency_per_cu_ns));
-            json_object_set_new(j, "memory", e);
-        } else {
-            json_object_set_new(j, "memory", json_null());
-        }
-        json_t *ld = json_array();
-        for (size_t k = 0; k < p->n_ladder; k++) {
-            json_t *e = json_object();
-            json_object_set_new(e, "bytes", jbytes(p->ladder[k].bytes));
-            json_object_set_new(e, "read_gbs", jreal(p->ladder[k].read_gbs));
-            json_object_set_new(e, "latency_ns", jreal(p->ladder[k].latency_ns));
-            json_object_set_new(e, "latency_per_cu_ns", jreal(p->ladder[k].latency_per_cu_ns));
-            json_array_append_new(ld, e);
-        }
-        json_object_set_new(j, "ladder", ld);
-        json_t *tr = json_array();
-        for (size_t k = 0; k < p->n_transfers; k++) {
-            const report_merge_transfer *t = &p->transfers[k];
-            json_t *e = json_object();
-            json_object_set_new(e, "direction", json_string(t->direction));
-            json_object_set_new(e, "memory", json_string(t->memory));
-            json_object_set_new(e, "blocking", json_boolean(t->blocking));
-            json_object_set_new(e, "bytes", jbytes(t->bytes));
-            json_object_set_new(e, "gbs", jreal(t->gbs));
-            json_object_set_new(e, "us", jreal(t->us));
-            json_array_append_new(tr, e);
-        }
-        json_object_set_new(j, "transfers", tr);
-        json_array_append_new(probes, j);
-    }
+    for (size_t i = 0; i < m->n_probes; i++)
+        json_array_append_new(probes, probe_entry(m, i));
     json_object_set_new(root, "probes", probes);
     json_t *diags = json_array();
     for (size_t i = 0; i < m->n_diags; i++) {
