@@ -61,7 +61,8 @@ static void ll_cell(bw_buf *o, long long v)
         bw_buf_printf(o, "<td class=\"num\">%lld</td>", v);
 }
 
-static void provenance(const report_merged *m, bw_buf *o)
+/* the devices' table: identity, provenance, profile, nominal entry */
+static void device_table(const report_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<section id=\"devices\"><h2>Devices</h2>\n<div class=\"wrap\"><table>\n"
                    "<tr><th>label</th><th>vendor</th><th>name</th><th>driver</th><th>platform</th>"
@@ -94,7 +95,11 @@ static void provenance(const report_merged *m, bw_buf *o)
         bw_buf_puts(o, "</tr>\n");
     }
     bw_buf_puts(o, "</table></div>\n");
+}
 
+/* the runs' table: file, device, when, where, status, notes, command line */
+static void run_table(const report_merged *m, bw_buf *o)
+{
     bw_buf_puts(o, "<h3>Runs</h3>\n<div class=\"wrap\"><table>\n"
                    "<tr><th>#</th><th>file</th><th>device</th><th>date</th><th>host</th><th>os</th>"
                    "<th>bwlab</th><th>schema</th><th>status</th><th>notes</th><th>command line</th></tr>\n");
@@ -141,41 +146,53 @@ static void provenance(const report_merged *m, bw_buf *o)
         bw_buf_puts(o, "</code></td></tr>\n");
     }
     bw_buf_puts(o, "</table></div>\n");
-    if (m->n_probes) {
-        bw_buf_puts(o, "<h3>Probes</h3>\n<div class=\"wrap\"><table id=\"probe-table\">\n"
-                       "<tr><th>#</th><th>file</th><th>device</th><th>source</th><th>date</th>"
-                       "<th>inferred unit (B, measured)</th><th>profile sector, line (B)</th>"
-                       "<th>launch latency (us, measured)</th><th>cache levels (measured)</th>"
-                       "<th>notes</th></tr>\n");
-        for (size_t k = 0; k < m->n_probes; k++) {
-            const report_merge_probe *p = &m->probes[k];
-            bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", k + 1);
-            text_cell(o, p->file);
-            text_cell(o, m->devices[p->device].label);
-            text_cell(o, p->from_run ? "bwlab run --transfers" : "bwlab probe");
-            text_cell(o, p->date);
-            if (p->inferred_unit_bytes > 0)
-                ll_cell(o, p->inferred_unit_bytes);
-            else
-                bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
-            if (p->profile_unit_bytes > 0 && p->profile_line_bytes > 0)
-                bw_buf_printf(o, "<td class=\"num\">%lld, %lld</td>", p->profile_unit_bytes, p->profile_line_bytes);
-            else
-                bw_buf_puts(o, "<td class=\"num\">-</td>");
-            num_cell(o, p->launch_latency_us, NULL);
-            bw_buf_puts(o, "<td>");
-            for (size_t l = 0; l < p->n_levels; l++)
-                bw_buf_printf(o, "%slevel %zu: %s B, %s GB/s, %s ns", l ? "<br>" : "", l + 1,
-                              REPORT_FIXED(p->levels[l].size_bytes, 0), REPORT_FIXED(p->levels[l].read_gbs, 2),
-                              REPORT_FIXED(p->levels[l].latency_ns, 2));
-            if (!p->n_levels)
-                bw_buf_puts(o, "-");
-            bw_buf_puts(o, "</td>");
-            text_cell(o, p->note ? p->note : (p->status && strcmp(p->status, "probed") ? p->status : NULL));
-            bw_buf_puts(o, "</tr>\n");
-        }
-        bw_buf_puts(o, "</table></div>\n");
+}
+
+/* the probe records' table, when there are any */
+static void probe_table(const report_merged *m, bw_buf *o)
+{
+    if (!m->n_probes)
+        return;
+    bw_buf_puts(o, "<h3>Probes</h3>\n<div class=\"wrap\"><table id=\"probe-table\">\n"
+                   "<tr><th>#</th><th>file</th><th>device</th><th>source</th><th>date</th>"
+                   "<th>inferred unit (B, measured)</th><th>profile sector, line (B)</th>"
+                   "<th>launch latency (us, measured)</th><th>cache levels (measured)</th>"
+                   "<th>notes</th></tr>\n");
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", k + 1);
+        text_cell(o, p->file);
+        text_cell(o, m->devices[p->device].label);
+        text_cell(o, p->from_run ? "bwlab run --transfers" : "bwlab probe");
+        text_cell(o, p->date);
+        if (p->inferred_unit_bytes > 0)
+            ll_cell(o, p->inferred_unit_bytes);
+        else
+            bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
+        if (p->profile_unit_bytes > 0 && p->profile_line_bytes > 0)
+            bw_buf_printf(o, "<td class=\"num\">%lld, %lld</td>", p->profile_unit_bytes, p->profile_line_bytes);
+        else
+            bw_buf_puts(o, "<td class=\"num\">-</td>");
+        num_cell(o, p->launch_latency_us, NULL);
+        bw_buf_puts(o, "<td>");
+        for (size_t l = 0; l < p->n_levels; l++)
+            bw_buf_printf(o, "%slevel %zu: %s B, %s GB/s, %s ns", l ? "<br>" : "", l + 1,
+                          REPORT_FIXED(p->levels[l].size_bytes, 0), REPORT_FIXED(p->levels[l].read_gbs, 2),
+                          REPORT_FIXED(p->levels[l].latency_ns, 2));
+        if (!p->n_levels)
+            bw_buf_puts(o, "-");
+        bw_buf_puts(o, "</td>");
+        text_cell(o, p->note ? p->note : (p->status && strcmp(p->status, "probed") ? p->status : NULL));
+        bw_buf_puts(o, "</tr>\n");
     }
+    bw_buf_puts(o, "</table></div>\n");
+}
+
+static void provenance(const report_merged *m, bw_buf *o)
+{
+    device_table(m, o);
+    run_table(m, o);
+    probe_table(m, o);
     bw_buf_puts(o, "</section>\n");
 }
 
@@ -199,7 +216,8 @@ static void row_head(bw_buf *o, const report_merge_row *r)
     text_cell(o, r->access);
 }
 
-static void tables(const report_merged *m, bw_buf *o)
+/* the main table: measured bandwidth and relative figures, a column per device */
+static void bandwidth_table(const report_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<section id=\"tables\"><h2>Comparison</h2>\n"
                    "<p>Each cell: the measured effective bandwidth (median across runs), and below "
@@ -232,7 +250,11 @@ static void tables(const report_merged *m, bw_buf *o)
         bw_buf_puts(o, "</tr>\n");
     }
     bw_buf_puts(o, "</table></div>\n");
+}
 
+/* modeled sector efficiency (or conflict ways) beside measured relative */
+static void model_table(const report_merged *m, bw_buf *o)
+{
     bw_buf_puts(o, "<h3>Model</h3>\n<p>Per device: the modeled sector efficiency of warp 0 under "
                    "the device's profile (modeled), beside the measured bandwidth relative to "
                    "<code>seq</code> (measured).</p>\n<div class=\"wrap\"><table id=\"model-table\">\n");
@@ -260,52 +282,63 @@ static void tables(const report_merged *m, bw_buf *o)
         bw_buf_puts(o, "</tr>\n");
     }
     bw_buf_puts(o, "</table></div>\n");
+}
 
+/* the devices with a nominal entry: measured against nominal peaks */
+static void nominal_table(const report_merged *m, bw_buf *o)
+{
     int any_nominal = 0;
     for (size_t d = 0; d < m->n_devices; d++)
         any_nominal |= m->devices[d].nominal_name != NULL;
-    if (any_nominal) {
-        bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n<div class=\"wrap\"><table id=\"nominal-table\">\n"
-                       "<tr><th>device</th><th>nominal entry</th><th>nominal DRAM (GB/s)</th>"
-                       "<th>seq (GB/s, measured)</th><th>seq of nominal</th>"
-                       "<th>tuned copy peak (GB/s, measured)</th><th>nominal FP32 (GFLOP/s)</th>"
-                       "<th>roofline peak (GFLOP/s, measured)</th><th>of nominal FP32</th>"
-                       "<th>sources</th></tr>\n");
-        for (size_t d = 0; d < m->n_devices; d++) {
-            const report_merge_device *v = &m->devices[d];
-            if (!v->nominal_name)
-                continue;
-            bw_buf_puts(o, "<tr>");
-            text_cell(o, v->label);
-            text_cell(o, v->nominal_name);
-            num_cell(o, v->nominal_dram_gbs, NULL);
-            num_cell(o, v->seq_gbs, NULL);
-            num_cell(o, report_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
-                            ? 100 * v->seq_gbs / v->nominal_dram_gbs
-                            : NAN,
-                     "%");
-            num_cell(o, v->peak_copy_gbs, NULL);
-            num_cell(o, v->nominal_fp32_gflops, NULL);
-            double roof = NAN; /* the best short roofline of its runs */
-            for (size_t r = 0; r < m->n_runs; r++)
-                if (m->runs[r].device == d && m->runs[r].has_roofline &&
-                    report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
-                    !(m->runs[r].roof_peak_gflops <= roof))
-                    roof = m->runs[r].roof_peak_gflops;
-            num_cell(o, roof, NULL);
-            num_cell(o, report_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
-                            ? 100 * roof / v->nominal_fp32_gflops
-                            : NAN,
-                     "%");
-            bw_buf_puts(o, "<td>DRAM: ");
-            esc(o, v->nominal_dram_source ? v->nominal_dram_source : "-");
-            bw_buf_puts(o, "<br>FP32: ");
-            esc(o, v->nominal_fp32_source ? v->nominal_fp32_source : "-");
-            bw_buf_puts(o, "</td>");
-            bw_buf_puts(o, "</tr>\n");
-        }
-        bw_buf_puts(o, "</table></div>\n");
+    if (!any_nominal)
+        return;
+    bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n<div class=\"wrap\"><table id=\"nominal-table\">\n"
+                   "<tr><th>device</th><th>nominal entry</th><th>nominal DRAM (GB/s)</th>"
+                   "<th>seq (GB/s, measured)</th><th>seq of nominal</th>"
+                   "<th>tuned copy peak (GB/s, measured)</th><th>nominal FP32 (GFLOP/s)</th>"
+                   "<th>roofline peak (GFLOP/s, measured)</th><th>of nominal FP32</th>"
+                   "<th>sources</th></tr>\n");
+    for (size_t d = 0; d < m->n_devices; d++) {
+        const report_merge_device *v = &m->devices[d];
+        if (!v->nominal_name)
+            continue;
+        bw_buf_puts(o, "<tr>");
+        text_cell(o, v->label);
+        text_cell(o, v->nominal_name);
+        num_cell(o, v->nominal_dram_gbs, NULL);
+        num_cell(o, v->seq_gbs, NULL);
+        num_cell(o, report_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
+                        ? 100 * v->seq_gbs / v->nominal_dram_gbs
+                        : NAN,
+                 "%");
+        num_cell(o, v->peak_copy_gbs, NULL);
+        num_cell(o, v->nominal_fp32_gflops, NULL);
+        double roof = NAN; /* the best short roofline of its runs */
+        for (size_t r = 0; r < m->n_runs; r++)
+            if (m->runs[r].device == d && m->runs[r].has_roofline &&
+                report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
+                !(m->runs[r].roof_peak_gflops <= roof))
+                roof = m->runs[r].roof_peak_gflops;
+        num_cell(o, roof, NULL);
+        num_cell(o, report_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
+                        ? 100 * roof / v->nominal_fp32_gflops
+                        : NAN,
+                 "%");
+        bw_buf_puts(o, "<td>DRAM: ");
+        esc(o, v->nominal_dram_source ? v->nominal_dram_source : "-");
+        bw_buf_puts(o, "<br>FP32: ");
+        esc(o, v->nominal_fp32_source ? v->nominal_fp32_source : "-");
+        bw_buf_puts(o, "</td>");
+        bw_buf_puts(o, "</tr>\n");
     }
+    bw_buf_puts(o, "</table></div>\n");
+}
+
+static void tables(const report_merged *m, bw_buf *o)
+{
+    bandwidth_table(m, o);
+    model_table(m, o);
+    nominal_table(m, o);
     bw_buf_puts(o, "</section>\n");
 }
 
