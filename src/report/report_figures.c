@@ -301,6 +301,71 @@ static const char *const RAMP_PATTERNS[] = {
 };
 #define RAMP_RULES_MAX 80
 
+/* the sectors the warp touches, each once, from its sorted addresses
+ * (modeled; sectors of them in all) */
+static void ramp_sectors(report_chart *c, const model_geometry *geo, int64_t elem, const int64_t *sorted,
+                         int n_active, int64_t sectors, bw_buf *t)
+{
+    int rs = report_chart_series(c, "touched sector (modeled)", REPORT_SERIES_RECTS,
+                                 style_of(1, 0, REPORT_MARKER_SQUARE, 0));
+    int64_t last = INT64_MIN;
+    int64_t k = 0;
+    for (int i = 0; i < n_active; i++) {
+        for (int64_t sec = model_unit_of(sorted[i], geo->sector);
+             sec <= model_unit_of(sorted[i] + elem - 1, geo->sector); sec++) {
+            if (sec <= last)
+                continue;
+            last = sec;
+            k++;
+            report_chart_rect(c, rs, -0.5, (double)(sec * geo->sector), (double)geo->lanes - 0.5,
+                              (double)((sec + 1) * geo->sector),
+                              tipf(t, "sector %lld: bytes %lld-%lld, touched (modeled; %lld of %lld)",
+                                   (long long)sec, (long long)(sec * geo->sector),
+                                   (long long)((sec + 1) * geo->sector - 1), (long long)k,
+                                   (long long)sectors));
+        }
+    }
+}
+
+/* the sector and line boundaries over the sectors v_lo..v_hi shown, when
+ * they are few enough to draw */
+static void ramp_rules(report_chart *c, const model_geometry *geo, int64_t v_lo, int64_t v_hi, bw_buf *t)
+{
+    int64_t span_sectors = v_hi - v_lo + 1;
+    if (geo->sector != geo->line && span_sectors + 1 <= RAMP_RULES_MAX) {
+        int hs = report_chart_series(c, tipf(t, "sector boundary (S = %lld B)", (long long)geo->sector),
+                                     REPORT_SERIES_HRULES,
+                                     style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
+        for (int64_t sec = v_lo; sec <= v_hi + 1; sec++)
+            report_chart_point(c, hs, 0, (double)(sec * geo->sector), NULL);
+    }
+    int64_t l_lo = model_unit_of(v_lo * geo->sector, geo->line);
+    int64_t l_hi = model_unit_of((v_hi + 1) * geo->sector, geo->line);
+    if (l_hi - l_lo + 1 <= RAMP_RULES_MAX) {
+        int hl = report_chart_series(c,
+                                     geo->sector == geo->line
+                                         ? tipf(t, "sector = line boundary (%lld B)", (long long)geo->line)
+                                         : tipf(t, "line boundary (L = %lld B)", (long long)geo->line),
+                                     REPORT_SERIES_HRULES,
+                                     style_of(6, 0, REPORT_MARKER_CIRCLE, 0));
+        for (int64_t l = l_lo; l <= l_hi; l++)
+            report_chart_point(c, hl, 0, (double)(l * geo->line), NULL);
+    }
+}
+
+/* each active lane's first byte (requested) */
+static void ramp_lanes(report_chart *c, const model_pattern *p, const int64_t *addr, int W, bw_buf *t)
+{
+    int ls = report_chart_series(c, "lane's first byte (requested)", REPORT_SERIES_POINTS,
+                                 style_of(0, 0, REPORT_MARKER_CIRCLE, 0));
+    for (int lane = 0; lane < W; lane++)
+        if (model_lanes_has(&p->active, lane))
+            report_chart_point(c, ls, lane, (double)addr[lane],
+                               tipf(t, "lane %d: bytes %lld-%lld (requested, %lld B)", lane,
+                                    (long long)addr[lane], (long long)(addr[lane] + p->elem - 1),
+                                    (long long)p->elem));
+}
+
 static int build_ramp_one(report_figure *f, const model_geometry *geo, const char *spec, bw_buf *t,
                           size_t index)
 {
@@ -349,53 +414,9 @@ static int build_ramp_one(report_figure *f, const model_geometry *geo, const cha
     /* one untouched sector either side (none below address 0) */
     int64_t v_lo = s_lo > 0 ? s_lo - 1 : s_lo, v_hi = s_hi + 1;
     report_chart_range(c, 'y', (double)(v_lo * geo->sector), (double)((v_hi + 1) * geo->sector));
-    int rs = report_chart_series(c, "touched sector (modeled)", REPORT_SERIES_RECTS,
-                                 style_of(1, 0, REPORT_MARKER_SQUARE, 0));
-    int64_t last = INT64_MIN;
-    int64_t k = 0;
-    for (int i = 0; i < n_active; i++) {
-        for (int64_t sec = model_unit_of(sorted[i], geo->sector);
-             sec <= model_unit_of(sorted[i] + p->elem - 1, geo->sector); sec++) {
-            if (sec <= last)
-                continue;
-            last = sec;
-            k++;
-            report_chart_rect(c, rs, -0.5, (double)(sec * geo->sector), W - 0.5,
-                              (double)((sec + 1) * geo->sector),
-                              tipf(t, "sector %lld: bytes %lld-%lld, touched (modeled; %lld of %lld)",
-                                   (long long)sec, (long long)(sec * geo->sector),
-                                   (long long)((sec + 1) * geo->sector - 1), (long long)k,
-                                   (long long)wc.sectors));
-        }
-    }
-    int64_t span_sectors = v_hi - v_lo + 1;
-    if (geo->sector != geo->line && span_sectors + 1 <= RAMP_RULES_MAX) {
-        int hs = report_chart_series(c, tipf(t, "sector boundary (S = %lld B)", (long long)geo->sector),
-                                     REPORT_SERIES_HRULES,
-                                     style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
-        for (int64_t sec = v_lo; sec <= v_hi + 1; sec++)
-            report_chart_point(c, hs, 0, (double)(sec * geo->sector), NULL);
-    }
-    int64_t l_lo = model_unit_of(v_lo * geo->sector, geo->line);
-    int64_t l_hi = model_unit_of((v_hi + 1) * geo->sector, geo->line);
-    if (l_hi - l_lo + 1 <= RAMP_RULES_MAX) {
-        int hl = report_chart_series(c,
-                                     geo->sector == geo->line
-                                         ? tipf(t, "sector = line boundary (%lld B)", (long long)geo->line)
-                                         : tipf(t, "line boundary (L = %lld B)", (long long)geo->line),
-                                     REPORT_SERIES_HRULES,
-                                     style_of(6, 0, REPORT_MARKER_CIRCLE, 0));
-        for (int64_t l = l_lo; l <= l_hi; l++)
-            report_chart_point(c, hl, 0, (double)(l * geo->line), NULL);
-    }
-    int ls = report_chart_series(c, "lane's first byte (requested)", REPORT_SERIES_POINTS,
-                                 style_of(0, 0, REPORT_MARKER_CIRCLE, 0));
-    for (int lane = 0; lane < W; lane++)
-        if (model_lanes_has(&p->active, lane))
-            report_chart_point(c, ls, lane, (double)addr[lane],
-                               tipf(t, "lane %d: bytes %lld-%lld (requested, %lld B)", lane,
-                                    (long long)addr[lane], (long long)(addr[lane] + p->elem - 1),
-                                    (long long)p->elem));
+    ramp_sectors(c, geo, p->elem, sorted, n_active, wc.sectors, t);
+    ramp_rules(c, geo, v_lo, v_hi, t);
+    ramp_lanes(c, p, addr, W, t);
     if (add_chart(f, c) != 0) {
         c = NULL;
         goto done;
