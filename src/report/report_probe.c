@@ -511,6 +511,80 @@ static json_t *fit_json(const model_fit_candidate *c)
     return o;
 }
 
+/* the host's caches (sysfs) and the level each matched */
+static json_t *host_caches_json(const bench_probe_result *r)
+{
+    json_t *hc = json_array();
+    for (size_t i = 0; i < r->n_host_caches; i++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "level", json_integer(r->host_caches[i].level));
+        json_object_set_new(c, "size_bytes", json_integer((json_int_t)r->host_caches[i].size_bytes));
+        json_object_set_new(c, "line_bytes", json_integer((json_int_t)r->host_caches[i].line_bytes));
+        json_t *ml = json_null();
+        for (size_t k = 0; k < r->n_levels; k++)
+            if (r->levels[k].host_match == (int)i)
+                ml = json_integer((json_int_t)(k + 1));
+        json_object_set_new(c, "matched_level", ml);
+        json_array_append_new(hc, c);
+    }
+    return hc;
+}
+
+/* the ladder's points (measured) */
+static json_t *ladder_json(const bench_probe_result *r)
+{
+    json_t *lad = json_array();
+    for (size_t i = 0; i < r->n_points; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "bytes", json_integer((json_int_t)r->points[i].bytes));
+        json_object_set_new(p, "read_gbs", report_json_real(r->points[i].read_gbs, 1));
+        json_object_set_new(p, "latency_ns", report_json_real(r->points[i].latency_ns, r->chase_valid));
+        json_object_set_new(p, "latency_per_cu_ns", report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
+        json_array_append_new(lad, p);
+    }
+    return lad;
+}
+
+/* the stride and offset sweeps and each candidate unit's fits */
+static json_t *granularity_json(const bench_probe_result *r)
+{
+    json_t *g = json_object();
+    json_object_set_new(g, "working_set_bytes", json_integer((json_int_t)r->gran_bytes));
+    json_object_set_new(g, "block_bytes", json_integer(BENCH_PROBE_BLOCK));
+    json_t *ss = json_array(), *os = json_array(), *cs = json_array();
+    for (size_t i = 0; i < r->n_strides; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "stride_bytes", json_integer((json_int_t)r->stride_x[i]));
+        json_object_set_new(p, "ns_per_element", report_json_real(r->stride_ns[i], 1));
+        json_array_append_new(ss, p);
+    }
+    for (size_t i = 0; i < r->n_offsets; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "offset_bytes", json_integer((json_int_t)r->offset_x[i]));
+        json_object_set_new(p, "ns_per_block", report_json_real(r->offset_ns[i], 1));
+        json_array_append_new(os, p);
+    }
+    for (size_t k = 0; k < BENCH_PROBE_UNITS && r->n_strides; k++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "unit_bytes", json_integer((json_int_t)r->units[k]));
+        json_t *sf = fit_json(&r->stride_fit[k]), *of = fit_json(&r->offset_fit[k]);
+        json_t *sm = json_array(), *om = json_array();
+        for (size_t i = 0; i < r->n_strides; i++)
+            json_array_append_new(sm, report_json_real(r->stride_model[k][i], 1));
+        for (size_t i = 0; i < r->n_offsets; i++)
+            json_array_append_new(om, report_json_real(r->offset_model[k][i], 1));
+        json_object_set_new(sf, "modeled", sm);
+        json_object_set_new(of, "modeled", om);
+        json_object_set_new(c, "stride_fit", sf);
+        json_object_set_new(c, "offset_fit", of);
+        json_array_append_new(cs, c);
+    }
+    json_object_set_new(g, "stride_sweep", ss);
+    json_object_set_new(g, "offset_sweep", os);
+    json_object_set_new(g, "candidates", cs);
+    return g;
+}
+
 static json_t *device_json(const report_probe_device *dv)
 {
     const bench_probe_result *r = dv->result;
@@ -547,69 +621,13 @@ static json_t *device_json(const report_probe_device *dv)
     report_probe_device_cache_agreement(&dag, r);
     json_object_set_new(o, "device_cache_agreement", json_string(bw_buf_str(&dag)));
     bw_buf_free(&dag);
-    json_t *hc = json_array();
-    for (size_t i = 0; i < r->n_host_caches; i++) {
-        json_t *c = json_object();
-        json_object_set_new(c, "level", json_integer(r->host_caches[i].level));
-        json_object_set_new(c, "size_bytes", json_integer((json_int_t)r->host_caches[i].size_bytes));
-        json_object_set_new(c, "line_bytes", json_integer((json_int_t)r->host_caches[i].line_bytes));
-        json_t *ml = json_null();
-        for (size_t k = 0; k < r->n_levels; k++)
-            if (r->levels[k].host_match == (int)i)
-                ml = json_integer((json_int_t)(k + 1));
-        json_object_set_new(c, "matched_level", ml);
-        json_array_append_new(hc, c);
-    }
-    json_object_set_new(o, "host_caches", hc);
-    json_t *lad = json_array();
-    for (size_t i = 0; i < r->n_points; i++) {
-        json_t *p = json_object();
-        json_object_set_new(p, "bytes", json_integer((json_int_t)r->points[i].bytes));
-        json_object_set_new(p, "read_gbs", report_json_real(r->points[i].read_gbs, 1));
-        json_object_set_new(p, "latency_ns", report_json_real(r->points[i].latency_ns, r->chase_valid));
-        json_object_set_new(p, "latency_per_cu_ns", report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
-        json_array_append_new(lad, p);
-    }
-    json_object_set_new(o, "ladder", lad);
+    json_object_set_new(o, "host_caches", host_caches_json(r));
+    json_object_set_new(o, "ladder", ladder_json(r));
     json_t *cv = json_object();
     json_object_set_new(cv, "valid", json_boolean(r->chase_valid));
     json_object_set_new(cv, "note", json_string(r->chase_note));
     json_object_set_new(o, "chase_validation", cv);
-    json_t *g = json_object();
-    json_object_set_new(g, "working_set_bytes", json_integer((json_int_t)r->gran_bytes));
-    json_object_set_new(g, "block_bytes", json_integer(BENCH_PROBE_BLOCK));
-    json_t *ss = json_array(), *os = json_array(), *cs = json_array();
-    for (size_t i = 0; i < r->n_strides; i++) {
-        json_t *p = json_object();
-        json_object_set_new(p, "stride_bytes", json_integer((json_int_t)r->stride_x[i]));
-        json_object_set_new(p, "ns_per_element", report_json_real(r->stride_ns[i], 1));
-        json_array_append_new(ss, p);
-    }
-    for (size_t i = 0; i < r->n_offsets; i++) {
-        json_t *p = json_object();
-        json_object_set_new(p, "offset_bytes", json_integer((json_int_t)r->offset_x[i]));
-        json_object_set_new(p, "ns_per_block", report_json_real(r->offset_ns[i], 1));
-        json_array_append_new(os, p);
-    }
-    for (size_t k = 0; k < BENCH_PROBE_UNITS && r->n_strides; k++) {
-        json_t *c = json_object();
-        json_object_set_new(c, "unit_bytes", json_integer((json_int_t)r->units[k]));
-        json_t *sf = fit_json(&r->stride_fit[k]), *of = fit_json(&r->offset_fit[k]);
-        json_t *sm = json_array(), *om = json_array();
-        for (size_t i = 0; i < r->n_strides; i++)
-            json_array_append_new(sm, report_json_real(r->stride_model[k][i], 1));
-        for (size_t i = 0; i < r->n_offsets; i++)
-            json_array_append_new(om, report_json_real(r->offset_model[k][i], 1));
-        json_object_set_new(sf, "modeled", sm);
-        json_object_set_new(of, "modeled", om);
-        json_object_set_new(c, "stride_fit", sf);
-        json_object_set_new(c, "offset_fit", of);
-        json_array_append_new(cs, c);
-    }
-    json_object_set_new(g, "stride_sweep", ss);
-    json_object_set_new(g, "offset_sweep", os);
-    json_object_set_new(g, "candidates", cs);
-    json_object_set_new(o, "granularity", g);
+    json_object_set_new(o, "granularity", granularity_json(r));
     json_object_set_new(o, "inferred_lanes", r->inferred_lanes ? json_integer((json_int_t)r->inferred_lanes) : json_null());
     json_object_set_new(o, "inferred_lanes_reason", json_string(r->lanes_why));
     json_t *ls = json_array();
