@@ -656,11 +656,6 @@ static json_t *jint(long long v)
     return v >= 0 ? json_integer(v) : json_null();
 }
 
-static json_t *jstr(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
 /* devices[i]: identity, provenance, profile and peaks */
 static json_t *device_entry(const report_merged *m, size_t i)
 {
@@ -670,16 +665,16 @@ static json_t *device_entry(const report_merged *m, size_t i)
     json_object_set_new(j, "vendor", json_string(d->vendor));
     json_object_set_new(j, "name", json_string(d->name));
     json_object_set_new(j, "driver_version", json_string(d->driver_version));
-    json_object_set_new(j, "board_name", jstr(d->board_name));
-    json_object_set_new(j, "platform", jstr(d->platform));
-    json_object_set_new(j, "platform_version", jstr(d->platform_version));
-    json_object_set_new(j, "device_version", jstr(d->device_version));
-    json_object_set_new(j, "type", jstr(d->type));
+    json_object_set_new(j, "board_name", report_json_text(d->board_name));
+    json_object_set_new(j, "platform", report_json_text(d->platform));
+    json_object_set_new(j, "platform_version", report_json_text(d->platform_version));
+    json_object_set_new(j, "device_version", report_json_text(d->device_version));
+    json_object_set_new(j, "type", report_json_text(d->type));
     json_object_set_new(j, "compute_units", jint(d->compute_units));
     json_object_set_new(j, "clock_mhz", jint(d->clock_mhz));
     json_object_set_new(j, "global_mem_bytes", jint(d->global_mem_bytes));
     json_t *p = json_object();
-    json_object_set_new(p, "name", jstr(d->profile));
+    json_object_set_new(p, "name", report_json_text(d->profile));
     json_object_set_new(p, "lanes", jint(d->lanes));
     json_object_set_new(p, "sector_bytes", jint(d->sector_bytes));
     json_object_set_new(p, "line_bytes", jint(d->line_bytes));
@@ -711,18 +706,18 @@ static json_t *run_entry(const report_merged *m, size_t i)
     json_t *j = json_object();
     json_object_set_new(j, "device", json_string(m->devices[r->device].label));
     json_object_set_new(j, "file", json_string(r->file));
-    json_object_set_new(j, "date", jstr(r->date));
-    json_object_set_new(j, "host", jstr(r->host));
-    json_object_set_new(j, "os", jstr(r->os));
-    json_object_set_new(j, "tool_version", jstr(r->tool_version));
+    json_object_set_new(j, "date", report_json_text(r->date));
+    json_object_set_new(j, "host", report_json_text(r->host));
+    json_object_set_new(j, "os", report_json_text(r->os));
+    json_object_set_new(j, "tool_version", report_json_text(r->tool_version));
     json_object_set_new(j, "schema_version", json_integer(r->schema_version));
-    json_object_set_new(j, "command_line", jstr(r->command_line));
-    json_object_set_new(j, "note", jstr(r->note));
+    json_object_set_new(j, "command_line", report_json_text(r->command_line));
+    json_object_set_new(j, "note", report_json_text(r->note));
     json_object_set_new(j, "partial", json_boolean(r->partial));
     json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
     json_object_set_new(j, "noisy", json_boolean(r->noisy));
-    json_object_set_new(j, "status", jstr(r->status));
-    json_object_set_new(j, "failure", jstr(r->failure));
+    json_object_set_new(j, "status", report_json_text(r->status));
+    json_object_set_new(j, "failure", report_json_text(r->failure));
     json_object_set_new(j, "peak_read_gbs", jreal(r->peak_read_gbs));
     json_object_set_new(j, "peak_copy_gbs", jreal(r->peak_copy_gbs));
     if (r->has_roofline) {
@@ -753,11 +748,11 @@ static json_t *entry_json(const report_merged *m, const report_merge_entry *e)
     const report_merge_row *r = &m->rows[e->row];
     json_t *j = json_object();
     json_object_set_new(j, "pattern", json_string(r->pattern));
-    json_object_set_new(j, "family", jstr(r->family));
+    json_object_set_new(j, "family", report_json_text(r->family));
     json_object_set_new(j, "access", json_string(r->access));
     json_object_set_new(j, "space", json_string(r->space));
     json_object_set_new(j, "device", json_string(m->devices[e->device].label));
-    json_object_set_new(j, "expression", jstr(e->expression));
+    json_object_set_new(j, "expression", report_json_text(e->expression));
     json_object_set_new(j, "elem_bytes", jint(e->elem_bytes));
     json_object_set_new(j, "repeat", json_boolean(e->n_samples > 1));
     json_object_set_new(j, "effective_gbs", jreal(e->effective_gbs));
@@ -777,7 +772,7 @@ static json_t *entry_json(const report_merged *m, const report_merge_entry *e)
         const report_merge_sample *s = &e->samples[k];
         json_t *sj = json_object();
         json_object_set_new(sj, "run", json_integer((json_int_t)s->run));
-        json_object_set_new(sj, "status", jstr(s->status));
+        json_object_set_new(sj, "status", report_json_text(s->status));
         json_object_set_new(sj, "effective_gbs", jreal(s->effective_gbs));
         json_object_set_new(sj, "relative_to_seq", jreal(s->relative_to_seq));
         json_object_set_new(sj, "best_gbs", jreal(s->best_gbs));
@@ -796,13 +791,13 @@ static json_t *probe_entry(const report_merged *m, size_t i)
     json_object_set_new(j, "device", json_string(m->devices[p->device].label));
     json_object_set_new(j, "file", json_string(p->file));
     json_object_set_new(j, "source", json_string(p->from_run ? "run" : "probe"));
-    json_object_set_new(j, "date", jstr(p->date));
-    json_object_set_new(j, "status", jstr(p->status));
-    json_object_set_new(j, "note", jstr(p->note));
+    json_object_set_new(j, "date", report_json_text(p->date));
+    json_object_set_new(j, "status", report_json_text(p->status));
+    json_object_set_new(j, "note", report_json_text(p->note));
     json_object_set_new(j, "inferred_unit_bytes", jint(p->inferred_unit_bytes));
     json_object_set_new(j, "profile_unit_bytes", jint(p->profile_unit_bytes));
     json_object_set_new(j, "profile_line_bytes", jint(p->profile_line_bytes));
-    json_object_set_new(j, "unit_agreement", jstr(p->unit_agreement));
+    json_object_set_new(j, "unit_agreement", report_json_text(p->unit_agreement));
     json_object_set_new(j, "launch_latency_us", jreal(p->launch_latency_us));
     json_object_set_new(j, "small_transfer_latency_us", jreal(p->small_transfer_latency_us));
     json_object_set_new(j, "small_transfer_bytes", jint(p->small_transfer_bytes));
@@ -857,7 +852,7 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
                                         o ? o->argc : 0, o ? o->argv : NULL);
     if (!root)
         return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
-    json_object_set_new(root, "mode", jstr(o ? o->mode : NULL));
+    json_object_set_new(root, "mode", report_json_text(o ? o->mode : NULL));
     json_object_set_new(root, "baseline", m->baseline >= 0 ? json_string(m->devices[m->baseline].label) : json_null());
     json_t *files = json_array();
     for (size_t i = 0; i < m->n_files; i++) {
