@@ -818,7 +818,7 @@ Test(compare, the_loader_api_gives_absent_figures_as_nan)
     report_merged_free(m);
 }
 
-/* ---- input limits (issue: reliability) ---- */
+/* ---- input limits: sizes and counts a file may not exceed ---- */
 
 /* A file with 100 000 results merges into 100 000 rows: one CSV row per
  * (pattern, device, mode), each pattern distinct. Built from the PoCL
@@ -909,8 +909,8 @@ Test(compare, a_non_utf8_device_name_is_named)
     free(text);
 }
 
-/* ---- issue 16: directory scans that end, read each file once, open
- * regular files only; outputs that would replace an input ---- */
+/* ---- directory scans that end, read each file once, open regular
+ * files only; outputs that would replace an input ---- */
 
 static void path_in(char *buf, size_t n, const char *dir, const char *name)
 {
@@ -948,7 +948,7 @@ static size_t lines_with(const char *s, const char *needle)
 
 #define TINY_FILES 10000
 
-/* The directory of the issue: two self-links, a FIFO, a socket and a
+/* A directory that could trap a scan: two self-links, a FIFO, a socket and a
  * dangling link beside a real result, and 10 000 tiny result files (each a
  * distinct run: its one seq figure is 1 + i/10000 GB/s) in sub/. Compare
  * and report finish (the test's timeout is the bound), list 10 001 files
