@@ -10,6 +10,7 @@
 #include "bw_error.h"
 #include "bw_file.h"
 #include "bw_parse.h"
+#include "bw_stats.h"
 
 Test(base, parse_u64)
 {
@@ -143,4 +144,17 @@ Test(base, regular_reads_and_same_outputs, .timeout = 30)
     unlink(link1);
     unlink(hard);
     rmdir(dir);
+}
+
+Test(base, median)
+{
+    double odd[] = { 9, 1, 5 };
+    cr_assert_eq(bw_median(odd, 3), 5);
+    cr_assert_eq(odd[0], 1); /* sorted in place */
+    cr_assert_eq(odd[2], 9);
+    double even[] = { 4, -2, 10, 1 };
+    cr_assert_eq(bw_median(even, 4), 2.5); /* (1 + 4) / 2 */
+    double one[] = { 7 };
+    cr_assert_eq(bw_median(one, 1), 7);
+    cr_assert_eq(bw_median(NULL, 0), 0);
 }

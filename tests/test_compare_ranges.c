@@ -1,6 +1,6 @@
 /* `bwlab compare` and `bwlab report` check the values of the figures they
- * read, not only their types (issue 16, "Figures trusted blindly";
- * docs/results.md, "Valid ranges"): each example of the issue (a negative
+ * read, not only their types, so that no figure is trusted blindly
+ * (docs/results.md, "Valid ranges"): each kind of bad figure (a negative
  * GB/s, relative_to_seq 123 on seq, elem_bytes -1, a sector efficiency of
  * -3, status "failed" and "bogus", access null, 1e300 GB/s, a journal
  * compared alone, a subnormal 5e-324) with its message and exit status;

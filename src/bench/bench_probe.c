@@ -9,6 +9,7 @@
 
 #include "bench_kernel.h"
 #include "bench_stats.h"
+#include "bw_stats.h"
 #include "ocl_buffer.h"
 #include "ocl_program.h"
 #include "ocl_transfer.h"
@@ -48,20 +49,6 @@ static bw_code stopped(const probe *p, bw_error *err)
     if (p->o->stop && *p->o->stop)
         return bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
     return BW_OK;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* one launch's duration: the event's, else the wall clock's */
@@ -383,7 +370,7 @@ void bench_probe_levels(bench_probe_result *r)
         size_t m = 0;
         for (size_t i = start; i <= split.end[s]; i++)
             cu[m++] = r->points[i].latency_cu_ns;
-        l->latency_cu_ns = r->chase_valid ? median(cu, m) : 0;
+        l->latency_cu_ns = r->chase_valid ? bw_median(cu, m) : 0;
         l->next_bytes = split.end[s] + 1 < r->n_points ? r->points[split.end[s] + 1].bytes : l->size_bytes;
         l->seen = split.seen[s];
         l->step = split.step[s];
@@ -768,7 +755,7 @@ static bw_code maps(probe *p, const uint64_t *sizes, size_t ns, uint64_t top, bw
             bench_probe_map *m = &r->maps[r->n_maps++];
             m->to_device = dir;
             m->bytes = sizes[si];
-            m->us = median(v, (size_t)reps) / 1e3;
+            m->us = bw_median(v, (size_t)reps) / 1e3;
             m->copy_us = copy_us_of(r, dir, sizes[si]);
         }
     }
@@ -855,7 +842,7 @@ static bw_code transfers(probe *p, bw_error *err)
                     x->pinned = m;
                     x->blocking = blk;
                     x->bytes = sizes[si];
-                    double med = median(v, (size_t)reps);
+                    double med = bw_median(v, (size_t)reps);
                     x->us = med / 1e3;
                     x->gbs = med > 0 ? (double)sizes[si] / med : 0;
                     if (si == 0 && dir && !m && blk) {
@@ -891,7 +878,7 @@ static bw_code transfers(probe *p, bw_error *err)
     }
     if (rc == BW_OK) {
         r->launches = n;
-        r->launch_wall_us = median(w, n) / 1e3;
+        r->launch_wall_us = bw_median(w, n) / 1e3;
         r->launch_timer_wall = !ocl_context_timer(p->c, NULL, NULL);
         if (r->launch_timer_wall) {
             /* what the host clock measures is exactly enqueue to the end */
@@ -901,8 +888,8 @@ static bw_code transfers(probe *p, bw_error *err)
                      "no profiling queue (the driver refused CL_QUEUE_PROFILING_ENABLE): queued to end is the host "
                      "clock from enqueue to clFinish; queued to start cannot be measured without events");
         } else {
-            r->launch_start_us = median(w + n, n) / 1e3;
-            r->launch_end_us = median(w + 2 * n, n) / 1e3;
+            r->launch_start_us = bw_median(w + n, n) / 1e3;
+            r->launch_end_us = bw_median(w + 2 * n, n) / 1e3;
         }
     }
     free(w);

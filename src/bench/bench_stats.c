@@ -2,16 +2,12 @@
 
 #include <time.h>
 
+#include "bw_stats.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 bench_stats bench_stats_of(const double *v, size_t n)
 {
@@ -43,8 +39,7 @@ bench_stats bench_stats_of(const double *v, size_t n)
         return s;
     }
     memcpy(tmp, v, n * sizeof *tmp);
-    qsort(tmp, n, sizeof *tmp, cmp_double);
-    s.median = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+    s.median = bw_median(tmp, n);
     /* the median's standard error is sqrt(pi/2) times the mean's for
      * normal data: 1.2533 * sigma / sqrt(n) */
     if (n >= 2 && s.median > 0)

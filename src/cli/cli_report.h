@@ -15,10 +15,9 @@ bw_code cli_report_write(const char *prog, report_merged *m, const char *output,
                          int argc, char **argv, bw_error *err);
 
 /* `bwlab run --report FILE`: the report of the run just measured, from its
- * results document (json_text, as `--format json` writes it), read back
- * through the same loader as `bwlab report` (via a temporary file, removed
- * again); the page names the run's file "this run". BW_E_IO when the
- * temporary file cannot be written, BW_E_FORMAT when the document does not
+ * results document (json_text, as `--format json` writes it), merged from
+ * memory by the same checks as `bwlab report` (report_load_doc); the page
+ * names the run's file "this run". BW_E_FORMAT when the document does not
  * load (the loader's message), else fails as cli_report_write. */
 bw_code cli_report_from_json(const char *json_text, const char *output, int argc, char **argv,
                              bw_error *err);

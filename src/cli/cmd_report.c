@@ -36,61 +36,22 @@ bw_code cli_report_write(const char *prog, report_merged *m, const char *output,
     return rc;
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 bw_code cli_report_from_json(const char *json_text, const char *output, int argc, char **argv,
                              bw_error *err)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/bwlab-report-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return bw_error_set(err, BW_E_IO, "--report: cannot create a temporary file in %s: %s",
-                            dir && *dir ? dir : "/tmp", strerror(errno));
-    FILE *f = fdopen(fd, "w");
-    size_t len = strlen(json_text);
-    int ok = f && fwrite(json_text, 1, len, f) == len;
-    if (f ? fclose(f) != 0 : close(fd) != 0)
-        ok = 0;
-    if (!ok) {
-        unlink(path);
-        return bw_error_set(err, BW_E_IO, "--report: cannot write the temporary file '%s'", path);
-    }
-    const char *paths[1] = { path };
+    json_error_t je;
+    json_t *doc = json_loads(json_text, 0, &je);
+    if (!doc)
+        return bw_error_set(err, BW_E_FORMAT, "--report: the run's results do not load: invalid JSON at line %d, "
+                                              "column %d: %s", je.line, je.column, je.text);
+    /* the page names the run's file "this run" */
     report_merged *m = NULL;
-    bw_code rc = report_load_paths(paths, 1, &m, err);
-    unlink(path);
+    bw_code rc = report_load_doc(doc, "this run", &m, err);
+    json_decref(doc);
     for (size_t i = 0; rc == BW_OK && i < m->n_diags; i++)
         if (m->diags[i].is_error)
             rc = bw_error_set(err, BW_E_FORMAT, "--report: the run's results do not load: %s",
                               m->diags[i].message);
-    /* the temporary file's name means nothing to a reader */
-    for (size_t i = 0; rc == BW_OK && i < m->n_runs; i++) {
-        char *name = dup_str("this run");
-        if (!name) {
-            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
-            break;
-        }
-        free(m->runs[i].file);
-        m->runs[i].file = name;
-    }
-    for (size_t i = 0; rc == BW_OK && i < m->n_files; i++) {
-        char *name = dup_str("this run");
-        if (!name) {
-            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
-            break;
-        }
-        free(m->files[i].path);
-        m->files[i].path = name;
-    }
     if (rc == BW_OK)
         rc = cli_report_write("bwlab run", m, output, NULL, argc, argv, err);
     report_merged_free(m);

@@ -1,5 +1,7 @@
 #include "model_fit.h"
 
+#include "bw_stats.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,18 +9,12 @@
 
 #define MAX_POINTS 512
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* the median of v, which keeps its order */
 static double median_of(const double *v, size_t n)
 {
     double t[MAX_POINTS];
     memcpy(t, v, n * sizeof *t);
-    qsort(t, n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    return bw_median(t, n);
 }
 
 /* running median of three; the ends keep their own values */
@@ -30,7 +26,7 @@ static void smooth3(const double *in, double *out, size_t n)
             continue;
         }
         double t[3] = { in[i - 1], in[i], in[i + 1] };
-        qsort(t, 3, sizeof *t, cmp_double);
+        qsort(t, 3, sizeof *t, bw_stats_cmp_double);
         out[i] = t[1];
     }
 }

@@ -688,6 +688,131 @@ static void text_el(bw_buf *o, double x, double y, const char *anchor, const cha
     bw_buf_puts(o, "</text>\n");
 }
 
+/* the grid at the ticks, under everything */
+static void draw_grid(cairo_t *cr, const report_chart *c, const chart_frame *f, const double *xt, size_t nxt,
+                      const double *yt, size_t nyt)
+{
+    cairo_set_line_width(cr, 1);
+    cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
+    for (size_t i = 0; i < nxt; i++) {
+        double x = round(px_x(c, f, xt[i])) + 0.5;
+        cairo_move_to(cr, x, f->top);
+        cairo_line_to(cr, x, f->top + f->ph);
+    }
+    for (size_t i = 0; i < nyt; i++) {
+        double y = round(px_y(c, f, yt[i])) + 0.5;
+        cairo_move_to(cr, f->left, y);
+        cairo_line_to(cr, f->left + f->pw, y);
+    }
+    cairo_stroke(cr);
+}
+
+/* the axes and their tick marks, over the data */
+static void draw_axes(cairo_t *cr, const report_chart *c, const chart_frame *f, const double *xt, size_t nxt,
+                      const double *yt, size_t nyt)
+{
+    cairo_set_dash(cr, NULL, 0, 0);
+    cairo_set_line_width(cr, 1);
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_move_to(cr, f->left + 0.5, f->top);
+    cairo_line_to(cr, f->left + 0.5, f->top + f->ph + 0.5);
+    cairo_line_to(cr, f->left + f->pw, f->top + f->ph + 0.5);
+    for (size_t i = 0; i < nxt; i++) {
+        double x = round(px_x(c, f, xt[i])) + 0.5;
+        cairo_move_to(cr, x, f->top + f->ph);
+        cairo_line_to(cr, x, f->top + f->ph + 5);
+    }
+    for (size_t i = 0; i < nyt; i++) {
+        double y = round(px_y(c, f, yt[i])) + 0.5;
+        cairo_move_to(cr, f->left - 5, y);
+        cairo_line_to(cr, f->left, y);
+    }
+    cairo_stroke(cr);
+}
+
+/* the text: title, tick labels, axis labels, the legend's names and the
+ * note of points left out (lxy: the legend's places, legend_layout) */
+static void labels_svg(bw_buf *out, const report_chart *c, const chart_frame *f, const double *xt, size_t nxt,
+                       const double *yt, size_t nyt, double (*lxy)[2], double legend_top)
+{
+    bw_buf_puts(out, "<g class=\"labels\">\n");
+    text_el(out, f->left, 20, "start", "title", c->title);
+    if (c->subtitle)
+        text_el(out, f->left, 36, "start", "subtitle", c->subtitle);
+    bw_buf lab = BW_BUF_INIT;
+    for (size_t i = 0; i < nxt; i++) {
+        bw_buf_reset(&lab);
+        if (c->x.bytes)
+            tick_label_bytes(&lab, xt[i]);
+        else
+            tick_label(&lab, xt[i]);
+        text_el(out, px_x(c, f, xt[i]), f->top + f->ph + 18, "middle", "tick", bw_buf_str(&lab));
+    }
+    for (size_t i = 0; i < nyt; i++) {
+        bw_buf_reset(&lab);
+        if (c->y.bytes)
+            tick_label_bytes(&lab, yt[i]);
+        else
+            tick_label(&lab, yt[i]);
+        text_el(out, f->left - 8, px_y(c, f, yt[i]) + 4, "end", "tick", bw_buf_str(&lab));
+    }
+    bw_buf_free(&lab);
+    if (c->x.label)
+        text_el(out, f->left + f->pw / 2, f->top + f->ph + 38, "middle", "axis", c->x.label);
+    if (c->y.label) {
+        bw_buf_printf(out,
+                      "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" "
+                      "class=\"axis\">",
+                      f->top + f->ph / 2);
+        report_chart_escape(out, c->y.label);
+        bw_buf_puts(out, "</text>\n");
+    }
+    for (size_t i = 0; i < c->n_series; i++)
+        if (c->series[i].name)
+            text_el(out, lxy[i][0] + LEGEND_SWATCH + 6, legend_top + lxy[i][1] + 12, "start",
+                    "legend", c->series[i].name);
+    size_t left_out = undrawable(c);
+    if (left_out) {
+        char note[160];
+        snprintf(note, sizeof note, "%zu point%s left out: a value this chart's axes cannot draw", left_out,
+                 left_out == 1 ? "" : "s");
+        text_el(out, f->left + f->pw, f->top - 4, "end", "tick", note);
+    }
+    bw_buf_puts(out, "</g>\n");
+}
+
+/* tooltips: a transparent shape with a <title> over each data point */
+static void tips_svg(bw_buf *out, const report_chart *c, const chart_frame *f)
+{
+    bw_buf_puts(out, "<g class=\"tips\" fill=\"#000\" fill-opacity=\"0\">\n");
+    for (size_t i = 0; i < c->n_series; i++) {
+        const chart_series *se = &c->series[i];
+        if (!counted_kind(se->kind))
+            continue;
+        for (size_t j = 0; j < se->n; j++) {
+            const chart_point *p = &se->pts[j];
+            if (!p->tip || !placeable(c, f, se, p))
+                continue;
+            if (se->kind == REPORT_SERIES_RECTS) {
+                double x, y, w, h;
+                rect_px(c, f, p, &x, &y, &w, &h);
+                bw_buf_printf(out,
+                              "<rect class=\"pt\" data-series=\"%zu\" x=\"%.1f\" y=\"%.1f\" "
+                              "width=\"%.1f\" height=\"%.1f\"><title>",
+                              i, x, y, w, h);
+            } else {
+                bw_buf_printf(out,
+                              "<circle class=\"pt\" data-series=\"%zu\" cx=\"%.1f\" cy=\"%.1f\" "
+                              "r=\"6\"><title>",
+                              i, px_x(c, f, p->x), px_y(c, f, p->y));
+            }
+            report_chart_escape(out, p->tip);
+            bw_buf_puts(out, se->kind == REPORT_SERIES_RECTS ? "</title></rect>\n"
+                                                              : "</title></circle>\n");
+        }
+    }
+}
+
 bw_code report_chart_svg(const report_chart *c, bw_buf *out, bw_error *err)
 {
     if (c->failed)
@@ -711,20 +836,7 @@ bw_code report_chart_svg(const report_chart *c, bw_buf *out, bw_error *err)
 
     double xt[64], yt[64];
     size_t nxt = ticks_of(&c->x, f.xlo, f.xhi, xt, 12), nyt = ticks_of(&c->y, f.ylo, f.yhi, yt, 10);
-    /* grid at the ticks, then the axes */
-    cairo_set_line_width(cr, 1);
-    cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
-    for (size_t i = 0; i < nxt; i++) {
-        double x = round(px_x(c, &f, xt[i])) + 0.5;
-        cairo_move_to(cr, x, f.top);
-        cairo_line_to(cr, x, f.top + f.ph);
-    }
-    for (size_t i = 0; i < nyt; i++) {
-        double y = round(px_y(c, &f, yt[i])) + 0.5;
-        cairo_move_to(cr, f.left, y);
-        cairo_line_to(cr, f.left + f.pw, y);
-    }
-    cairo_stroke(cr);
+    draw_grid(cr, c, &f, xt, nxt, yt, nyt);
 
     cairo_save(cr);
     cairo_rectangle(cr, f.left, f.top, f.pw, f.ph);
@@ -740,23 +852,7 @@ bw_code report_chart_svg(const report_chart *c, bw_buf *out, bw_error *err)
     for (size_t i = 0; i < c->n_series; i++)
         draw_markers(c, &f, cr, &c->series[i]);
 
-    cairo_set_dash(cr, NULL, 0, 0);
-    cairo_set_line_width(cr, 1);
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    cairo_move_to(cr, f.left + 0.5, f.top);
-    cairo_line_to(cr, f.left + 0.5, f.top + f.ph + 0.5);
-    cairo_line_to(cr, f.left + f.pw, f.top + f.ph + 0.5);
-    for (size_t i = 0; i < nxt; i++) {
-        double x = round(px_x(c, &f, xt[i])) + 0.5;
-        cairo_move_to(cr, x, f.top + f.ph);
-        cairo_line_to(cr, x, f.top + f.ph + 5);
-    }
-    for (size_t i = 0; i < nyt; i++) {
-        double y = round(px_y(c, &f, yt[i])) + 0.5;
-        cairo_move_to(cr, f.left - 5, y);
-        cairo_line_to(cr, f.left, y);
-    }
-    cairo_stroke(cr);
+    draw_axes(cr, c, &f, xt, nxt, yt, nyt);
 
     for (size_t i = 0; i < c->n_series; i++)
         if (c->series[i].name)
@@ -790,81 +886,10 @@ bw_code report_chart_svg(const report_chart *c, bw_buf *out, bw_error *err)
         append_prefixed(out, body + 1, close, c->id);
     bw_buf_free(&doc);
 
-    /* text */
-    bw_buf_puts(out, "<g class=\"labels\">\n");
-    text_el(out, f.left, 20, "start", "title", c->title);
-    if (c->subtitle)
-        text_el(out, f.left, 36, "start", "subtitle", c->subtitle);
-    bw_buf lab = BW_BUF_INIT;
-    for (size_t i = 0; i < nxt; i++) {
-        bw_buf_reset(&lab);
-        if (c->x.bytes)
-            tick_label_bytes(&lab, xt[i]);
-        else
-            tick_label(&lab, xt[i]);
-        text_el(out, px_x(c, &f, xt[i]), f.top + f.ph + 18, "middle", "tick", bw_buf_str(&lab));
-    }
-    for (size_t i = 0; i < nyt; i++) {
-        bw_buf_reset(&lab);
-        if (c->y.bytes)
-            tick_label_bytes(&lab, yt[i]);
-        else
-            tick_label(&lab, yt[i]);
-        text_el(out, f.left - 8, px_y(c, &f, yt[i]) + 4, "end", "tick", bw_buf_str(&lab));
-    }
-    bw_buf_free(&lab);
-    if (c->x.label)
-        text_el(out, f.left + f.pw / 2, f.top + f.ph + 38, "middle", "axis", c->x.label);
-    if (c->y.label) {
-        bw_buf_printf(out,
-                      "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" "
-                      "class=\"axis\">",
-                      f.top + f.ph / 2);
-        report_chart_escape(out, c->y.label);
-        bw_buf_puts(out, "</text>\n");
-    }
-    for (size_t i = 0; i < c->n_series; i++)
-        if (c->series[i].name)
-            text_el(out, lxy[i][0] + LEGEND_SWATCH + 6, legend_top + lxy[i][1] + 12, "start",
-                    "legend", c->series[i].name);
-    size_t left_out = undrawable(c);
-    if (left_out) {
-        char note[160];
-        snprintf(note, sizeof note, "%zu point%s left out: a value this chart's axes cannot draw", left_out,
-                 left_out == 1 ? "" : "s");
-        text_el(out, f.left + f.pw, f.top - 4, "end", "tick", note);
-    }
-    bw_buf_puts(out, "</g>\n");
+    labels_svg(out, c, &f, xt, nxt, yt, nyt, lxy, legend_top);
     free(lxy);
 
-    /* tooltips: a transparent shape with a <title> over each data point */
-    bw_buf_puts(out, "<g class=\"tips\" fill=\"#000\" fill-opacity=\"0\">\n");
-    for (size_t i = 0; i < c->n_series; i++) {
-        const chart_series *se = &c->series[i];
-        if (!counted_kind(se->kind))
-            continue;
-        for (size_t j = 0; j < se->n; j++) {
-            const chart_point *p = &se->pts[j];
-            if (!p->tip || !placeable(c, &f, se, p))
-                continue;
-            if (se->kind == REPORT_SERIES_RECTS) {
-                double x, y, w, h;
-                rect_px(c, &f, p, &x, &y, &w, &h);
-                bw_buf_printf(out,
-                              "<rect class=\"pt\" data-series=\"%zu\" x=\"%.1f\" y=\"%.1f\" "
-                              "width=\"%.1f\" height=\"%.1f\"><title>",
-                              i, x, y, w, h);
-            } else {
-                bw_buf_printf(out,
-                              "<circle class=\"pt\" data-series=\"%zu\" cx=\"%.1f\" cy=\"%.1f\" "
-                              "r=\"6\"><title>",
-                              i, px_x(c, &f, p->x), px_y(c, &f, p->y));
-            }
-            report_chart_escape(out, p->tip);
-            bw_buf_puts(out, se->kind == REPORT_SERIES_RECTS ? "</title></rect>\n"
-                                                              : "</title></circle>\n");
-        }
-    }
+    tips_svg(out, c, &f);
     bw_buf_puts(out, "</g>\n</svg>\n");
     if (bw_buf_failed(out))
         return bw_error_set(err, BW_E_NOMEM, "out of memory while writing chart '%s'", c->id);

@@ -9,98 +9,13 @@
 
 #include "bw_format.h"
 #include "report_format.h"
-
-/* ---- a grid of cells, printed as a padded table or a GFM table ---- */
-
-typedef struct grid {
-    size_t ncol, n, cap;
-    char **cell; /* row-major; row 0 is the header */
-} grid;
-
-static void cell(grid *g, const char *fmt, ...) BW_PRINTF(2, 3);
-static void cell(grid *g, const char *fmt, ...)
-{
-    if (g->n == g->cap) {
-        size_t nc = g->cap ? g->cap * 2 : 64;
-        char **p = realloc(g->cell, nc * sizeof *p);
-        if (!p)
-            return;
-        g->cell = p;
-        g->cap = nc;
-    }
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    /* text read from result files: a newline or an escape in a name must
-     * not break the row, nor reach the terminal */
-    bw_buf q = BW_BUF_INIT;
-    bw_quote_append(&q, buf, strlen(buf), 0, 0);
-    g->cell[g->n++] = bw_buf_steal(&q);
-}
-
-static void grid_free(grid *g)
-{
-    for (size_t i = 0; i < g->n; i++)
-        free(g->cell[i]);
-    free(g->cell);
-}
-
-/* Text: columns two spaces apart, the first `left` columns left-aligned,
- * the others right-aligned. Markdown: a GFM table, '|', '*' and '_'
- * escaped. */
-static void grid_emit(const grid *g, size_t left, int md, bw_buf *out)
-{
-    size_t rows = g->ncol ? g->n / g->ncol : 0;
-    size_t *w = calloc(g->ncol ? g->ncol : 1, sizeof *w);
-    if (!w)
-        return;
-    for (size_t i = 0; i < rows * g->ncol; i++) {
-        size_t l = g->cell[i] ? strlen(g->cell[i]) : 0;
-        if (l > w[i % g->ncol])
-            w[i % g->ncol] = l;
-    }
-    for (size_t r = 0; r < rows; r++) {
-        if (md)
-            bw_buf_puts(out, "|");
-        for (size_t c = 0; c < g->ncol; c++) {
-            const char *s = g->cell[r * g->ncol + c] ? g->cell[r * g->ncol + c] : "";
-            if (md) {
-                bw_buf_putc(out, ' ');
-                for (const char *p = s; *p; p++) {
-                    if (*p == '|' || *p == '*' || *p == '_')
-                        bw_buf_putc(out, '\\');
-                    bw_buf_putc(out, *p);
-                }
-                bw_buf_puts(out, " |");
-            } else if (c < left) {
-                bw_buf_printf(out, "%s%-*s", c ? "  " : "  ", c + 1 < g->ncol ? (int)w[c] : 0, s);
-            } else {
-                bw_buf_printf(out, "  %*s", (int)w[c], s);
-            }
-        }
-        bw_buf_putc(out, '\n');
-        if (md && r == 0) {
-            bw_buf_puts(out, "|");
-            for (size_t c = 0; c < g->ncol; c++)
-                bw_buf_puts(out, c < left ? " --- |" : " ---: |");
-            bw_buf_putc(out, '\n');
-        }
-    }
-    free(w);
-}
+#include "report_grid.h"
 
 /* ---- shared pieces ---- */
 
 static int row_shown(const report_merged *m, const report_compare_opts *o, size_t r)
 {
     return !o || !o->mode || !strcmp(m->rows[r].access, o->mode);
-}
-
-static const char *nz(const char *s)
-{
-    return s ? s : "";
 }
 
 /* the first status of an entry without a measurement ("failed") */
@@ -136,7 +51,7 @@ static void legend(const report_merged *m, int md, bw_buf *out)
             bw_buf_printf(out, ", board '%s'", dv->board_name);
         bw_buf_printf(out, ", driver '%s'", dv->driver_version);
         if (dv->platform)
-            bw_buf_printf(out, ", platform '%s' (%s)", dv->platform, nz(dv->platform_version));
+            bw_buf_printf(out, ", platform '%s' (%s)", dv->platform, report_or_empty(dv->platform_version));
         if (dv->type)
             bw_buf_printf(out, ", type %s", dv->type);
         if (dv->compute_units >= 0)
@@ -162,7 +77,7 @@ static void legend(const report_merged *m, int md, bw_buf *out)
             if (rn->noisy)
                 bw_buf_puts(out, ", noisy");
             if (rn->status && strcmp(rn->status, "ok") != 0)
-                bw_buf_printf(out, ", %s: %s", rn->status, nz(rn->failure));
+                bw_buf_printf(out, ", %s: %s", rn->status, report_or_empty(rn->failure));
             if (m->files[rn->file_index].duplicates)
                 bw_buf_printf(out, " (and %zu identical file%s, counted once)", m->files[rn->file_index].duplicates,
                               m->files[rn->file_index].duplicates == 1 ? "" : "s");
@@ -187,30 +102,30 @@ static void legend(const report_merged *m, int md, bw_buf *out)
 
 /* ---- the probe section: bwlab probe files and run --transfers ---- */
 
-static void num(grid *g, double v); /* "%.2f", or "-" when not measured */
+static void num(report_grid *g, double v); /* "%.2f", or "-" when not measured */
 
 /* where a probe record came from, for a table cell: "probe K" (the
  * legend's numbering) or "run R --transfers" */
-static void probe_source(grid *g, const report_merged *m, const report_merge_probe *p, size_t k)
+static void probe_source(report_grid *g, const report_merged *m, const report_merge_probe *p, size_t k)
 {
     if (!p->from_run) {
-        cell(g, "probe %zu", k + 1);
+        report_grid_cell(g, "probe %zu", k + 1);
         return;
     }
     for (size_t r = 0; r < m->n_runs; r++)
         if (m->runs[r].file_index == p->file_index && m->runs[r].device == p->device) {
-            cell(g, "run %zu --transfers", r + 1);
+            report_grid_cell(g, "run %zu --transfers", r + 1);
             return;
         }
-    cell(g, "run --transfers");
+    report_grid_cell(g, "run --transfers");
 }
 
-static void num3(grid *g, double v)
+static void num3(report_grid *g, double v)
 {
-    if (report_merge_has(v))
-        cell(g, "%s", REPORT_FIXED(v, 3));
+    if (report_merge_not_nan(v))
+        report_grid_cell(g, "%s", REPORT_FIXED(v, 3));
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
 /* The largest size of each (direction, memory, blocking) of a probe, in
@@ -231,28 +146,28 @@ static size_t largest_transfers(const report_merge_probe *p, size_t *idx, size_t
             if (n == cap)
                 continue;
             idx[n++] = i;
-        } else if (report_merge_has(t->bytes) &&
-                   (!report_merge_has(p->transfers[idx[k]].bytes) || t->bytes > p->transfers[idx[k]].bytes)) {
+        } else if (report_merge_not_nan(t->bytes) &&
+                   (!report_merge_not_nan(p->transfers[idx[k]].bytes) || t->bytes > p->transfers[idx[k]].bytes)) {
             idx[k] = i;
         }
     }
     return n;
 }
 
-static void probe_tables(const report_merged *m, int md, bw_buf *out)
+/* the probes' transaction unit and latencies: a row per record, a row
+ * for each device without one */
+static void probe_unit_table(const report_merged *m, int md, bw_buf *out)
 {
-    if (m->n_probes == 0)
-        return;
     heading(out, md, "Probe: transaction unit, launch latency (bwlab probe, bwlab run --transfers)");
     para(out, md,
          "One row per probe record (a bwlab probe file's device, or a run's --transfers figures); devices with "
          "none are not measured. Inferred unit: measured by the granularity sweeps; profile unit: the profile's "
          "sector (requested). Latencies measured (medians, wall clock). '-' not measured.");
-    grid g = { 7, 0, 0, NULL };
+    report_grid g = { 7, 0, 0, NULL };
     const char *h[] = { "device", "source", "inferred unit B (measured)", "profile sector B", "profile line B",
                         "launch latency us (measured)", "small copy us (measured)" };
     for (size_t i = 0; i < 7; i++)
-        cell(&g, "%s", h[i]);
+        report_grid_cell(&g, "%s", h[i]);
     for (size_t d = 0; d < m->n_devices; d++) {
         int any = 0;
         for (size_t k = 0; k < m->n_probes; k++) {
@@ -260,62 +175,66 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
             if (p->device != d)
                 continue;
             any = 1;
-            cell(&g, "%s", m->devices[d].label);
+            report_grid_cell(&g, "%s", m->devices[d].label);
             probe_source(&g, m, p, k);
             if (p->inferred_unit_bytes > 0)
-                cell(&g, "%lld", p->inferred_unit_bytes);
+                report_grid_cell(&g, "%lld", p->inferred_unit_bytes);
             else
-                cell(&g, "%s", p->from_run ? "-" : "none found");
+                report_grid_cell(&g, "%s", p->from_run ? "-" : "none found");
             if (p->profile_unit_bytes > 0)
-                cell(&g, "%lld", p->profile_unit_bytes);
+                report_grid_cell(&g, "%lld", p->profile_unit_bytes);
             else
-                cell(&g, "-");
+                report_grid_cell(&g, "-");
             if (p->profile_line_bytes > 0)
-                cell(&g, "%lld", p->profile_line_bytes);
+                report_grid_cell(&g, "%lld", p->profile_line_bytes);
             else
-                cell(&g, "-");
+                report_grid_cell(&g, "-");
             num(&g, p->launch_latency_us);
-            if (report_merge_has(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
-                cell(&g, "%s (%lld B)", REPORT_FIXED(p->small_transfer_latency_us, 2), p->small_transfer_bytes);
+            if (report_merge_not_nan(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
+                report_grid_cell(&g, "%s (%lld B)", REPORT_FIXED(p->small_transfer_latency_us, 2), p->small_transfer_bytes);
             else
                 num(&g, p->small_transfer_latency_us);
         }
         if (!any) {
-            cell(&g, "%s", m->devices[d].label);
-            cell(&g, "not measured");
+            report_grid_cell(&g, "%s", m->devices[d].label);
+            report_grid_cell(&g, "not measured");
             for (int i = 0; i < 5; i++)
-                cell(&g, "-");
+                report_grid_cell(&g, "-");
         }
     }
-    grid_emit(&g, 2, md, out);
-    grid_free(&g);
+    report_grid_emit(&g, 2, md, out);
+    report_grid_free(&g);
+}
 
+/* the probes' cache levels and memory plateau */
+static void probe_level_table(const report_merged *m, int md, bw_buf *out)
+{
     heading(out, md, "Probe: cache levels (measured)");
     para(out, md,
          "Each level: the largest working set on its plateau, and the medians over the plateau of the read "
          "bandwidth and of the ns per dependent load (one work-item; per CU: one work-item per compute unit). "
          "'memory': the last plateau. All measured.");
-    grid c = { 7, 0, 0, NULL };
+    report_grid c = { 7, 0, 0, NULL };
     const char *hc[] = { "device", "source", "level", "size B", "read GB/s", "latency ns", "latency per CU ns" };
     for (size_t i = 0; i < 7; i++)
-        cell(&c, "%s", hc[i]);
+        report_grid_cell(&c, "%s", hc[i]);
     size_t rows = 0;
     for (size_t k = 0; k < m->n_probes; k++) {
         const report_merge_probe *p = &m->probes[k];
         for (size_t l = 0; l <= p->n_levels; l++) {
             const report_merge_level *v = l < p->n_levels ? &p->levels[l] : &p->memory;
-            if (l == p->n_levels && !report_merge_has(v->read_gbs) && !report_merge_has(v->latency_ns))
+            if (l == p->n_levels && !report_merge_not_nan(v->read_gbs) && !report_merge_not_nan(v->latency_ns))
                 continue;
-            cell(&c, "%s", m->devices[p->device].label);
+            report_grid_cell(&c, "%s", m->devices[p->device].label);
             probe_source(&c, m, p, k);
             if (l < p->n_levels)
-                cell(&c, "%zu", l + 1);
+                report_grid_cell(&c, "%zu", l + 1);
             else
-                cell(&c, "memory");
-            if (report_merge_has(v->size_bytes))
-                cell(&c, "%s", REPORT_FIXED(v->size_bytes, 0));
+                report_grid_cell(&c, "memory");
+            if (report_merge_not_nan(v->size_bytes))
+                report_grid_cell(&c, "%s", REPORT_FIXED(v->size_bytes, 0));
             else
-                cell(&c, "-");
+                report_grid_cell(&c, "-");
             num(&c, v->read_gbs);
             num(&c, v->latency_ns);
             num(&c, v->latency_per_cu_ns);
@@ -323,85 +242,98 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
         }
     }
     if (rows)
-        grid_emit(&c, 3, md, out);
+        report_grid_emit(&c, 3, md, out);
     else
         para(out, md, "No cache levels: the probe records hold no cache ladder (run --transfers measures none).");
-    grid_free(&c);
+    report_grid_free(&c);
+}
 
+/* the probes' largest host-device copies */
+static void probe_transfer_table(const report_merged *m, int md, bw_buf *out)
+{
     heading(out, md, "Probe: host-device transfers at the largest size (measured)");
     para(out, md,
          "Per direction (h2d host to device, d2h device to host), memory (pageable: malloc; pinned: "
          "CL_MEM_ALLOC_HOST_PTR and map) and blocking: the largest copy measured, its bytes (requested), GB/s "
          "and time per copy (measured, wall clock).");
-    grid t = { 8, 0, 0, NULL };
+    report_grid t = { 8, 0, 0, NULL };
     const char *ht[] = { "device", "source", "direction", "memory", "blocking", "bytes", "GB/s", "us" };
     for (size_t i = 0; i < 8; i++)
-        cell(&t, "%s", ht[i]);
-    rows = 0;
+        report_grid_cell(&t, "%s", ht[i]);
+    size_t rows = 0;
     for (size_t k = 0; k < m->n_probes; k++) {
         const report_merge_probe *p = &m->probes[k];
         size_t idx[16];
         size_t n = largest_transfers(p, idx, 16);
         for (size_t i = 0; i < n; i++) {
             const report_merge_transfer *x = &p->transfers[idx[i]];
-            cell(&t, "%s", m->devices[p->device].label);
+            report_grid_cell(&t, "%s", m->devices[p->device].label);
             probe_source(&t, m, p, k);
-            cell(&t, "%s", x->direction[0] ? x->direction : "-");
-            cell(&t, "%s", x->memory[0] ? x->memory : "-");
-            cell(&t, "%s", x->blocking ? "yes" : "no");
-            if (report_merge_has(x->bytes))
-                cell(&t, "%s", REPORT_FIXED(x->bytes, 0));
+            report_grid_cell(&t, "%s", x->direction[0] ? x->direction : "-");
+            report_grid_cell(&t, "%s", x->memory[0] ? x->memory : "-");
+            report_grid_cell(&t, "%s", x->blocking ? "yes" : "no");
+            if (report_merge_not_nan(x->bytes))
+                report_grid_cell(&t, "%s", REPORT_FIXED(x->bytes, 0));
             else
-                cell(&t, "-");
+                report_grid_cell(&t, "-");
             num3(&t, x->gbs);
             num(&t, x->us);
             rows++;
         }
     }
     if (rows)
-        grid_emit(&t, 5, md, out);
+        report_grid_emit(&t, 5, md, out);
     else
         para(out, md, "No transfers: the probe records hold none.");
-    grid_free(&t);
+    report_grid_free(&t);
+}
+
+static void probe_tables(const report_merged *m, int md, bw_buf *out)
+{
+    if (m->n_probes == 0)
+        return;
+    probe_unit_table(m, md, out);
+    probe_level_table(m, md, out);
+    probe_transfer_table(m, md, out);
 }
 
 /* One cell of a pattern-by-device table: e is NULL where the device has
  * no result for the row. */
-typedef void (*device_cell_fn)(grid *g, const report_merge_entry *e);
+typedef void (*device_cell_fn)(report_grid *g, const report_merge_entry *e);
 
 /* The pattern-by-device tables share their shape: a row per shown pattern
  * and mode, a column per device. */
 static void device_grid(const report_merged *m, const report_compare_opts *o, int md, device_cell_fn fill,
                         bw_buf *out)
 {
-    grid g = { m->n_devices + 2, 0, 0, NULL };
-    cell(&g, "pattern");
-    cell(&g, "mode");
+    report_grid g = { m->n_devices + 2, 0, 0, NULL };
+    report_grid_cell(&g, "pattern");
+    report_grid_cell(&g, "mode");
     for (size_t d = 0; d < m->n_devices; d++)
-        cell(&g, "%s", m->devices[d].label);
+        report_grid_cell(&g, "%s", m->devices[d].label);
     for (size_t r = 0; r < m->n_rows; r++) {
         if (!row_shown(m, o, r))
             continue;
-        cell(&g, "%s", m->rows[r].pattern);
-        cell(&g, "%s", m->rows[r].access);
+        report_grid_cell(&g, "%s", m->rows[r].pattern);
+        report_grid_cell(&g, "%s", m->rows[r].access);
         for (size_t d = 0; d < m->n_devices; d++)
             fill(&g, report_merged_entry(m, r, d));
     }
-    grid_emit(&g, 2, md, out);
-    grid_free(&g);
+    report_grid_emit(&g, 2, md, out);
+    report_grid_free(&g);
 }
 
-static void bandwidth_cell(grid *g, const report_merge_entry *e)
+static void bandwidth_cell(report_grid *g, const report_merge_entry *e)
 {
     if (!e)
-        cell(g, "-");
-    else if (!report_merge_has(e->effective_gbs))
-        cell(g, "%s", entry_status(e));
-    else if (report_merge_has(e->relative_to_seq))
-        cell(g, "%s%s (%s)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2),
+        report_grid_cell(g, "-");
+    else if (!report_merge_not_nan(e->effective_gbs))
+        report_grid_cell(g, "%s", entry_status(e));
+    else if (report_merge_not_nan(e->relative_to_seq))
+        report_grid_cell(g, "%s%s (%s)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2),
              REPORT_FIXED(e->relative_to_seq, 2));
     else
-        cell(g, "%s%s (-)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2));
+        report_grid_cell(g, "%s%s (-)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2));
 }
 
 static void main_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -414,17 +346,17 @@ static void main_table(const report_merged *m, const report_compare_opts *o, int
     device_grid(m, o, md, bandwidth_cell, out);
 }
 
-static void model_cell(grid *g, const report_merge_entry *e)
+static void model_cell(report_grid *g, const report_merge_entry *e)
 {
     char a[REPORT_NUM_MAX] = "-", b[REPORT_NUM_MAX] = "-";
-    if (e && report_merge_has(e->sector_efficiency))
+    if (e && report_merge_not_nan(e->sector_efficiency))
         report_num_fixed(a, e->sector_efficiency, 2);
-    if (e && report_merge_has(e->relative_to_seq))
+    if (e && report_merge_not_nan(e->relative_to_seq))
         report_num_fixed(b, e->relative_to_seq, 2);
     if (e)
-        cell(g, "%s / %s", a, b);
+        report_grid_cell(g, "%s / %s", a, b);
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
 static void model_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -437,12 +369,12 @@ static void model_table(const report_merged *m, const report_compare_opts *o, in
     device_grid(m, o, md, model_cell, out);
 }
 
-static void baseline_cell(grid *g, const report_merge_entry *e)
+static void baseline_cell(report_grid *g, const report_merge_entry *e)
 {
-    if (e && report_merge_has(e->relative_to_baseline))
-        cell(g, "%.3gx", e->relative_to_baseline); /* finite and > 0: report_merge_set_baseline */
+    if (e && report_merge_not_nan(e->relative_to_baseline))
+        report_grid_cell(g, "%.3gx", e->relative_to_baseline); /* finite and > 0: report_merge_set_baseline */
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
 static void baseline_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
@@ -465,61 +397,61 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
         return;
     heading(out, md, "Repeats: one pattern on one device in several files (measured GB/s)");
     para(out, md, "All runs are kept; the main table shows the median.");
-    grid g = { 8, 0, 0, NULL };
-    cell(&g, "pattern");
-    cell(&g, "mode");
-    cell(&g, "device");
-    cell(&g, "runs");
-    cell(&g, "median");
-    cell(&g, "min");
-    cell(&g, "max");
-    cell(&g, "each run (run number: GB/s)");
+    report_grid g = { 8, 0, 0, NULL };
+    report_grid_cell(&g, "pattern");
+    report_grid_cell(&g, "mode");
+    report_grid_cell(&g, "device");
+    report_grid_cell(&g, "runs");
+    report_grid_cell(&g, "median");
+    report_grid_cell(&g, "min");
+    report_grid_cell(&g, "max");
+    report_grid_cell(&g, "each run (run number: GB/s)");
     for (size_t i = 0; i < m->n_entries; i++) {
         const report_merge_entry *e = &m->entries[i];
         if (e->n_samples < 2 || !row_shown(m, o, e->row))
             continue;
-        cell(&g, "%s", m->rows[e->row].pattern);
-        cell(&g, "%s", m->rows[e->row].access);
-        cell(&g, "%s", m->devices[e->device].label);
-        cell(&g, "%zu", e->n_samples);
-        if (report_merge_has(e->effective_gbs)) {
-            cell(&g, "%s", REPORT_FIXED(e->effective_gbs, 2));
-            cell(&g, "%s", REPORT_FIXED(e->effective_min, 2));
-            cell(&g, "%s", REPORT_FIXED(e->effective_max, 2));
+        report_grid_cell(&g, "%s", m->rows[e->row].pattern);
+        report_grid_cell(&g, "%s", m->rows[e->row].access);
+        report_grid_cell(&g, "%s", m->devices[e->device].label);
+        report_grid_cell(&g, "%zu", e->n_samples);
+        if (report_merge_not_nan(e->effective_gbs)) {
+            report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_gbs, 2));
+            report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_min, 2));
+            report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_max, 2));
         } else {
-            cell(&g, "-");
-            cell(&g, "-");
-            cell(&g, "-");
+            report_grid_cell(&g, "-");
+            report_grid_cell(&g, "-");
+            report_grid_cell(&g, "-");
         }
         bw_buf each = BW_BUF_INIT;
         for (size_t k = 0; k < e->n_samples; k++) {
             const report_merge_sample *s = &e->samples[k];
-            if (report_merge_has(s->effective_gbs))
+            if (report_merge_not_nan(s->effective_gbs))
                 bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, REPORT_FIXED(s->effective_gbs, 2));
             else
-                bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, nz(s->status));
+                bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, report_or_empty(s->status));
         }
-        cell(&g, "%s", bw_buf_str(&each));
+        report_grid_cell(&g, "%s", bw_buf_str(&each));
         bw_buf_free(&each);
     }
-    grid_emit(&g, 3, md, out);
-    grid_free(&g);
+    report_grid_emit(&g, 3, md, out);
+    report_grid_free(&g);
 }
 
-static void pct(grid *g, double v, double of)
+static void pct(report_grid *g, double v, double of)
 {
-    if (report_merge_has(v) && report_merge_has(of) && of > 0)
-        cell(g, "%s%%", REPORT_FIXED(100.0 * v / of, 1));
+    if (report_merge_not_nan(v) && report_merge_not_nan(of) && of > 0)
+        report_grid_cell(g, "%s%%", REPORT_FIXED(100.0 * v / of, 1));
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
-static void num(grid *g, double v)
+static void num(report_grid *g, double v)
 {
-    if (report_merge_has(v))
-        cell(g, "%s", REPORT_FIXED(v, 2));
+    if (report_merge_not_nan(v))
+        report_grid_cell(g, "%s", REPORT_FIXED(v, 2));
     else
-        cell(g, "-");
+        report_grid_cell(g, "-");
 }
 
 static void nominal_table(const report_merged *m, int md, bw_buf *out)
@@ -534,37 +466,37 @@ static void nominal_table(const report_merged *m, int md, bw_buf *out)
          "seq: the device's seq row (copy mode: loads + stores), measured. Tuned peak: the larger of the "
          "streaming read and copy peaks of bwlab tune, measured. Roofline: the short roofline's peak FP32 FMA "
          "rate, measured. Devices that match no entry have no row.");
-    grid g = { 10, 0, 0, NULL };
+    report_grid g = { 10, 0, 0, NULL };
     const char *h[] = { "device", "nominal entry", "DRAM GB/s (nominal)", "seq GB/s (measured)", "of nominal",
                         "tuned peak GB/s (measured)", "of nominal", "FP32 GFLOP/s (nominal)",
                         "roofline GFLOP/s (measured)", "of nominal" };
     for (size_t i = 0; i < 10; i++)
-        cell(&g, "%s", h[i]);
+        report_grid_cell(&g, "%s", h[i]);
     for (size_t d = 0; d < m->n_devices; d++) {
         const report_merge_device *dv = &m->devices[d];
         if (!dv->nominal_name)
             continue;
         double peak = dv->peak_read_gbs;
-        if (report_merge_has(dv->peak_copy_gbs) && (!report_merge_has(peak) || dv->peak_copy_gbs > peak))
+        if (report_merge_not_nan(dv->peak_copy_gbs) && (!report_merge_not_nan(peak) || dv->peak_copy_gbs > peak))
             peak = dv->peak_copy_gbs;
         double roof = NAN;
         for (size_t r = 0; r < m->n_runs; r++)
-            if (m->runs[r].device == d && m->runs[r].has_roofline && report_merge_has(m->runs[r].roof_peak_gflops) &&
-                (!report_merge_has(roof) || m->runs[r].roof_peak_gflops > roof))
+            if (m->runs[r].device == d && m->runs[r].has_roofline && report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
+                (!report_merge_not_nan(roof) || m->runs[r].roof_peak_gflops > roof))
                 roof = m->runs[r].roof_peak_gflops;
-        cell(&g, "%s", dv->label);
-        cell(&g, "%s", dv->nominal_name);
-        cell(&g, "%s", REPORT_FIXED(dv->nominal_dram_gbs, 1));
+        report_grid_cell(&g, "%s", dv->label);
+        report_grid_cell(&g, "%s", dv->nominal_name);
+        report_grid_cell(&g, "%s", REPORT_FIXED(dv->nominal_dram_gbs, 1));
         num(&g, dv->seq_gbs);
         pct(&g, dv->seq_gbs, dv->nominal_dram_gbs);
         num(&g, peak);
         pct(&g, peak, dv->nominal_dram_gbs);
-        cell(&g, "%s", REPORT_FIXED(dv->nominal_fp32_gflops, 1));
+        report_grid_cell(&g, "%s", REPORT_FIXED(dv->nominal_fp32_gflops, 1));
         num(&g, roof);
         pct(&g, roof, dv->nominal_fp32_gflops);
     }
-    grid_emit(&g, 2, md, out);
-    grid_free(&g);
+    report_grid_emit(&g, 2, md, out);
+    report_grid_free(&g);
     bw_buf_puts(out, md ? "\nSources:\n\n" : "  sources:\n");
     for (size_t d = 0; d < m->n_devices; d++) {
         const report_merge_device *dv = &m->devices[d];
@@ -642,7 +574,7 @@ void report_compare_markdown(const report_merged *m, const report_compare_opts *
 static void csv_real(bw_buf *out, double v)
 {
     bw_buf_putc(out, ',');
-    if (report_merge_has(v) && isfinite(v))
+    if (report_merge_not_nan(v) && isfinite(v))
         bw_buf_printf(out, "%.17g", v);
 }
 
@@ -687,7 +619,7 @@ void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw
         csv_int(out, (long long)e->n_samples);
         csv_int(out, (long long)e->n_measured);
         csv_int(out, e->n_samples > 1);
-        csv_str(out, report_merge_has(e->effective_gbs) ? "ok" : entry_status(e));
+        csv_str(out, report_merge_not_nan(e->effective_gbs) ? "ok" : entry_status(e));
         csv_real(out, e->effective_gbs);
         csv_real(out, e->effective_min);
         csv_real(out, e->effective_max);
@@ -711,12 +643,12 @@ void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw
 /* a byte count held as a double: an integer, or null */
 static json_t *jbytes(double v)
 {
-    return report_merge_has(v) ? json_integer((json_int_t)llround(v)) : json_null();
+    return report_merge_not_nan(v) ? json_integer((json_int_t)llround(v)) : json_null();
 }
 
 static json_t *jreal(double v)
 {
-    return report_json_real(v, report_merge_has(v));
+    return report_json_real(v, report_merge_not_nan(v));
 }
 
 static json_t *jint(long long v)
@@ -724,9 +656,194 @@ static json_t *jint(long long v)
     return v >= 0 ? json_integer(v) : json_null();
 }
 
-static json_t *jstr(const char *s)
+/* devices[i]: identity, provenance, profile and peaks */
+static json_t *device_entry(const report_merged *m, size_t i)
 {
-    return s ? json_string(s) : json_null();
+    const report_merge_device *d = &m->devices[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "label", json_string(d->label));
+    json_object_set_new(j, "vendor", json_string(d->vendor));
+    json_object_set_new(j, "name", json_string(d->name));
+    json_object_set_new(j, "driver_version", json_string(d->driver_version));
+    json_object_set_new(j, "board_name", report_json_text(d->board_name));
+    json_object_set_new(j, "platform", report_json_text(d->platform));
+    json_object_set_new(j, "platform_version", report_json_text(d->platform_version));
+    json_object_set_new(j, "device_version", report_json_text(d->device_version));
+    json_object_set_new(j, "type", report_json_text(d->type));
+    json_object_set_new(j, "compute_units", jint(d->compute_units));
+    json_object_set_new(j, "clock_mhz", jint(d->clock_mhz));
+    json_object_set_new(j, "global_mem_bytes", jint(d->global_mem_bytes));
+    json_t *p = json_object();
+    json_object_set_new(p, "name", report_json_text(d->profile));
+    json_object_set_new(p, "lanes", jint(d->lanes));
+    json_object_set_new(p, "sector_bytes", jint(d->sector_bytes));
+    json_object_set_new(p, "line_bytes", jint(d->line_bytes));
+    json_object_set_new(p, "banks", jint(d->banks));
+    json_object_set_new(p, "bank_width", jint(d->bank_width));
+    json_object_set_new(j, "profile", p);
+    json_object_set_new(j, "runs", json_integer((json_int_t)d->n_runs));
+    json_object_set_new(j, "seq_gbs", jreal(d->seq_gbs));
+    json_object_set_new(j, "peak_read_gbs", jreal(d->peak_read_gbs));
+    json_object_set_new(j, "peak_copy_gbs", jreal(d->peak_copy_gbs));
+    if (d->nominal_name) {
+        json_t *n = json_object();
+        json_object_set_new(n, "name", json_string(d->nominal_name));
+        json_object_set_new(n, "dram_gbs", jreal(d->nominal_dram_gbs));
+        json_object_set_new(n, "dram_source", json_string(d->nominal_dram_source));
+        json_object_set_new(n, "fp32_gflops", jreal(d->nominal_fp32_gflops));
+        json_object_set_new(n, "fp32_source", json_string(d->nominal_fp32_source));
+        json_object_set_new(j, "nominal", n);
+    } else {
+        json_object_set_new(j, "nominal", json_null());
+    }
+    return j;
+}
+
+/* runs[i]: where and when, and its short roofline */
+static json_t *run_entry(const report_merged *m, size_t i)
+{
+    const report_merge_run *r = &m->runs[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "device", json_string(m->devices[r->device].label));
+    json_object_set_new(j, "file", json_string(r->file));
+    json_object_set_new(j, "date", report_json_text(r->date));
+    json_object_set_new(j, "host", report_json_text(r->host));
+    json_object_set_new(j, "os", report_json_text(r->os));
+    json_object_set_new(j, "tool_version", report_json_text(r->tool_version));
+    json_object_set_new(j, "schema_version", json_integer(r->schema_version));
+    json_object_set_new(j, "command_line", report_json_text(r->command_line));
+    json_object_set_new(j, "note", report_json_text(r->note));
+    json_object_set_new(j, "partial", json_boolean(r->partial));
+    json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
+    json_object_set_new(j, "noisy", json_boolean(r->noisy));
+    json_object_set_new(j, "status", report_json_text(r->status));
+    json_object_set_new(j, "failure", report_json_text(r->failure));
+    json_object_set_new(j, "peak_read_gbs", jreal(r->peak_read_gbs));
+    json_object_set_new(j, "peak_copy_gbs", jreal(r->peak_copy_gbs));
+    if (r->has_roofline) {
+        json_t *rf = json_object();
+        json_object_set_new(rf, "peak_gflops", jreal(r->roof_peak_gflops));
+        json_object_set_new(rf, "peak_gbs", jreal(r->roof_peak_gbs));
+        json_object_set_new(rf, "ridge_intensity", jreal(r->roof_ridge_intensity));
+        json_t *pts = json_array();
+        for (size_t k = 0; k < r->n_roof_points; k++) {
+            json_t *p = json_object();
+            json_object_set_new(p, "intensity", jreal(r->roof_points[k].intensity));
+            json_object_set_new(p, "gflops", jreal(r->roof_points[k].gflops));
+            json_object_set_new(p, "gbs", jreal(r->roof_points[k].gbs));
+            json_object_set_new(p, "attainable_gflops", jreal(r->roof_points[k].attainable_gflops));
+            json_array_append_new(pts, p);
+        }
+        json_object_set_new(rf, "points", pts);
+        json_object_set_new(j, "roofline", rf);
+    } else {
+        json_object_set_new(j, "roofline", json_null());
+    }
+    return j;
+}
+
+/* one (pattern, device, mode): the merged figures and every sample */
+static json_t *entry_json(const report_merged *m, const report_merge_entry *e)
+{
+    const report_merge_row *r = &m->rows[e->row];
+    json_t *j = json_object();
+    json_object_set_new(j, "pattern", json_string(r->pattern));
+    json_object_set_new(j, "family", report_json_text(r->family));
+    json_object_set_new(j, "access", json_string(r->access));
+    json_object_set_new(j, "space", json_string(r->space));
+    json_object_set_new(j, "device", json_string(m->devices[e->device].label));
+    json_object_set_new(j, "expression", report_json_text(e->expression));
+    json_object_set_new(j, "elem_bytes", jint(e->elem_bytes));
+    json_object_set_new(j, "repeat", json_boolean(e->n_samples > 1));
+    json_object_set_new(j, "effective_gbs", jreal(e->effective_gbs));
+    json_object_set_new(j, "effective_min_gbs", jreal(e->effective_min));
+    json_object_set_new(j, "effective_max_gbs", jreal(e->effective_max));
+    json_object_set_new(j, "relative_to_seq", jreal(e->relative_to_seq));
+    json_object_set_new(j, "relative_min", jreal(e->relative_min));
+    json_object_set_new(j, "relative_max", jreal(e->relative_max));
+    json_object_set_new(j, "sector_efficiency", jreal(e->sector_efficiency));
+    json_object_set_new(j, "predicted_efficiency", jreal(e->predicted_efficiency));
+    json_object_set_new(j, "conflict_ways", jint(e->conflict_ways));
+    json_object_set_new(j, "local_gbs", jreal(e->local_gbs));
+    json_object_set_new(j, "relative_to_reference", jreal(e->relative_to_reference));
+    json_object_set_new(j, "relative_to_baseline", jreal(e->relative_to_baseline));
+    json_t *ss = json_array();
+    for (size_t k = 0; k < e->n_samples; k++) {
+        const report_merge_sample *s = &e->samples[k];
+        json_t *sj = json_object();
+        json_object_set_new(sj, "run", json_integer((json_int_t)s->run));
+        json_object_set_new(sj, "status", report_json_text(s->status));
+        json_object_set_new(sj, "effective_gbs", jreal(s->effective_gbs));
+        json_object_set_new(sj, "relative_to_seq", jreal(s->relative_to_seq));
+        json_object_set_new(sj, "best_gbs", jreal(s->best_gbs));
+        json_object_set_new(sj, "fraction_of_peak", jreal(s->fraction_of_peak));
+        json_array_append_new(ss, sj);
+    }
+    json_object_set_new(j, "samples", ss);
+    return j;
+}
+
+/* probes[i]: one device's probe figures from one file */
+static json_t *probe_entry(const report_merged *m, size_t i)
+{
+    const report_merge_probe *p = &m->probes[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "device", json_string(m->devices[p->device].label));
+    json_object_set_new(j, "file", json_string(p->file));
+    json_object_set_new(j, "source", json_string(p->from_run ? "run" : "probe"));
+    json_object_set_new(j, "date", report_json_text(p->date));
+    json_object_set_new(j, "status", report_json_text(p->status));
+    json_object_set_new(j, "note", report_json_text(p->note));
+    json_object_set_new(j, "inferred_unit_bytes", jint(p->inferred_unit_bytes));
+    json_object_set_new(j, "profile_unit_bytes", jint(p->profile_unit_bytes));
+    json_object_set_new(j, "profile_line_bytes", jint(p->profile_line_bytes));
+    json_object_set_new(j, "unit_agreement", report_json_text(p->unit_agreement));
+    json_object_set_new(j, "launch_latency_us", jreal(p->launch_latency_us));
+    json_object_set_new(j, "small_transfer_latency_us", jreal(p->small_transfer_latency_us));
+    json_object_set_new(j, "small_transfer_bytes", jint(p->small_transfer_bytes));
+    json_t *lv = json_array();
+    for (size_t k = 0; k < p->n_levels; k++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "size_bytes", jbytes(p->levels[k].size_bytes));
+        json_object_set_new(e, "read_gbs", jreal(p->levels[k].read_gbs));
+        json_object_set_new(e, "latency_ns", jreal(p->levels[k].latency_ns));
+        json_object_set_new(e, "latency_per_cu_ns", jreal(p->levels[k].latency_per_cu_ns));
+        json_array_append_new(lv, e);
+    }
+    json_object_set_new(j, "cache_levels", lv);
+    if (report_merge_not_nan(p->memory.read_gbs) || report_merge_not_nan(p->memory.latency_ns)) {
+        json_t *e = json_object();
+        json_object_set_new(e, "read_gbs", jreal(p->memory.read_gbs));
+        json_object_set_new(e, "latency_ns", jreal(p->memory.latency_ns));
+        json_object_set_new(e, "latency_per_cu_ns", jreal(p->memory.latency_per_cu_ns));
+        json_object_set_new(j, "memory", e);
+    } else {
+        json_object_set_new(j, "memory", json_null());
+    }
+    json_t *ld = json_array();
+    for (size_t k = 0; k < p->n_ladder; k++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "bytes", jbytes(p->ladder[k].bytes));
+        json_object_set_new(e, "read_gbs", jreal(p->ladder[k].read_gbs));
+        json_object_set_new(e, "latency_ns", jreal(p->ladder[k].latency_ns));
+        json_object_set_new(e, "latency_per_cu_ns", jreal(p->ladder[k].latency_per_cu_ns));
+        json_array_append_new(ld, e);
+    }
+    json_object_set_new(j, "ladder", ld);
+    json_t *tr = json_array();
+    for (size_t k = 0; k < p->n_transfers; k++) {
+        const report_merge_transfer *t = &p->transfers[k];
+        json_t *e = json_object();
+        json_object_set_new(e, "direction", json_string(t->direction));
+        json_object_set_new(e, "memory", json_string(t->memory));
+        json_object_set_new(e, "blocking", json_boolean(t->blocking));
+        json_object_set_new(e, "bytes", jbytes(t->bytes));
+        json_object_set_new(e, "gbs", jreal(t->gbs));
+        json_object_set_new(e, "us", jreal(t->us));
+        json_array_append_new(tr, e);
+    }
+    json_object_set_new(j, "transfers", tr);
+    return j;
 }
 
 bw_code report_compare_json(const report_merged *m, const report_compare_opts *o, bw_buf *out, bw_error *err)
@@ -735,7 +852,7 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
                                         o ? o->argc : 0, o ? o->argv : NULL);
     if (!root)
         return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
-    json_object_set_new(root, "mode", jstr(o ? o->mode : NULL));
+    json_object_set_new(root, "mode", report_json_text(o ? o->mode : NULL));
     json_object_set_new(root, "baseline", m->baseline >= 0 ? json_string(m->devices[m->baseline].label) : json_null());
     json_t *files = json_array();
     for (size_t i = 0; i < m->n_files; i++) {
@@ -747,193 +864,24 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
     }
     json_object_set_new(root, "files", files);
     json_t *devs = json_array();
-    for (size_t i = 0; i < m->n_devices; i++) {
-        const report_merge_device *d = &m->devices[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "label", json_string(d->label));
-        json_object_set_new(j, "vendor", json_string(d->vendor));
-        json_object_set_new(j, "name", json_string(d->name));
-        json_object_set_new(j, "driver_version", json_string(d->driver_version));
-        json_object_set_new(j, "board_name", jstr(d->board_name));
-        json_object_set_new(j, "platform", jstr(d->platform));
-        json_object_set_new(j, "platform_version", jstr(d->platform_version));
-        json_object_set_new(j, "device_version", jstr(d->device_version));
-        json_object_set_new(j, "type", jstr(d->type));
-        json_object_set_new(j, "compute_units", jint(d->compute_units));
-        json_object_set_new(j, "clock_mhz", jint(d->clock_mhz));
-        json_object_set_new(j, "global_mem_bytes", jint(d->global_mem_bytes));
-        json_t *p = json_object();
-        json_object_set_new(p, "name", jstr(d->profile));
-        json_object_set_new(p, "lanes", jint(d->lanes));
-        json_object_set_new(p, "sector_bytes", jint(d->sector_bytes));
-        json_object_set_new(p, "line_bytes", jint(d->line_bytes));
-        json_object_set_new(p, "banks", jint(d->banks));
-        json_object_set_new(p, "bank_width", jint(d->bank_width));
-        json_object_set_new(j, "profile", p);
-        json_object_set_new(j, "runs", json_integer((json_int_t)d->n_runs));
-        json_object_set_new(j, "seq_gbs", jreal(d->seq_gbs));
-        json_object_set_new(j, "peak_read_gbs", jreal(d->peak_read_gbs));
-        json_object_set_new(j, "peak_copy_gbs", jreal(d->peak_copy_gbs));
-        if (d->nominal_name) {
-            json_t *n = json_object();
-            json_object_set_new(n, "name", json_string(d->nominal_name));
-            json_object_set_new(n, "dram_gbs", jreal(d->nominal_dram_gbs));
-            json_object_set_new(n, "dram_source", json_string(d->nominal_dram_source));
-            json_object_set_new(n, "fp32_gflops", jreal(d->nominal_fp32_gflops));
-            json_object_set_new(n, "fp32_source", json_string(d->nominal_fp32_source));
-            json_object_set_new(j, "nominal", n);
-        } else {
-            json_object_set_new(j, "nominal", json_null());
-        }
-        json_array_append_new(devs, j);
-    }
+    for (size_t i = 0; i < m->n_devices; i++)
+        json_array_append_new(devs, device_entry(m, i));
     json_object_set_new(root, "devices", devs);
     json_t *runs = json_array();
-    for (size_t i = 0; i < m->n_runs; i++) {
-        const report_merge_run *r = &m->runs[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "device", json_string(m->devices[r->device].label));
-        json_object_set_new(j, "file", json_string(r->file));
-        json_object_set_new(j, "date", jstr(r->date));
-        json_object_set_new(j, "host", jstr(r->host));
-        json_object_set_new(j, "os", jstr(r->os));
-        json_object_set_new(j, "tool_version", jstr(r->tool_version));
-        json_object_set_new(j, "schema_version", json_integer(r->schema_version));
-        json_object_set_new(j, "command_line", jstr(r->command_line));
-        json_object_set_new(j, "note", jstr(r->note));
-        json_object_set_new(j, "partial", json_boolean(r->partial));
-        json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
-        json_object_set_new(j, "noisy", json_boolean(r->noisy));
-        json_object_set_new(j, "status", jstr(r->status));
-        json_object_set_new(j, "failure", jstr(r->failure));
-        json_object_set_new(j, "peak_read_gbs", jreal(r->peak_read_gbs));
-        json_object_set_new(j, "peak_copy_gbs", jreal(r->peak_copy_gbs));
-        if (r->has_roofline) {
-            json_t *rf = json_object();
-            json_object_set_new(rf, "peak_gflops", jreal(r->roof_peak_gflops));
-            json_object_set_new(rf, "peak_gbs", jreal(r->roof_peak_gbs));
-            json_object_set_new(rf, "ridge_intensity", jreal(r->roof_ridge_intensity));
-            json_t *pts = json_array();
-            for (size_t k = 0; k < r->n_roof_points; k++) {
-                json_t *p = json_object();
-                json_object_set_new(p, "intensity", jreal(r->roof_points[k].intensity));
-                json_object_set_new(p, "gflops", jreal(r->roof_points[k].gflops));
-                json_object_set_new(p, "gbs", jreal(r->roof_points[k].gbs));
-                json_object_set_new(p, "attainable_gflops", jreal(r->roof_points[k].attainable_gflops));
-                json_array_append_new(pts, p);
-            }
-            json_object_set_new(rf, "points", pts);
-            json_object_set_new(j, "roofline", rf);
-        } else {
-            json_object_set_new(j, "roofline", json_null());
-        }
-        json_array_append_new(runs, j);
-    }
+    for (size_t i = 0; i < m->n_runs; i++)
+        json_array_append_new(runs, run_entry(m, i));
     json_object_set_new(root, "runs", runs);
     json_t *ents = json_array();
     for (size_t i = 0; i < m->n_entries; i++) {
         const report_merge_entry *e = &m->entries[i];
         if (!row_shown(m, o, e->row))
             continue;
-        const report_merge_row *r = &m->rows[e->row];
-        json_t *j = json_object();
-        json_object_set_new(j, "pattern", json_string(r->pattern));
-        json_object_set_new(j, "family", jstr(r->family));
-        json_object_set_new(j, "access", json_string(r->access));
-        json_object_set_new(j, "space", json_string(r->space));
-        json_object_set_new(j, "device", json_string(m->devices[e->device].label));
-        json_object_set_new(j, "expression", jstr(e->expression));
-        json_object_set_new(j, "elem_bytes", jint(e->elem_bytes));
-        json_object_set_new(j, "repeat", json_boolean(e->n_samples > 1));
-        json_object_set_new(j, "effective_gbs", jreal(e->effective_gbs));
-        json_object_set_new(j, "effective_min_gbs", jreal(e->effective_min));
-        json_object_set_new(j, "effective_max_gbs", jreal(e->effective_max));
-        json_object_set_new(j, "relative_to_seq", jreal(e->relative_to_seq));
-        json_object_set_new(j, "relative_min", jreal(e->relative_min));
-        json_object_set_new(j, "relative_max", jreal(e->relative_max));
-        json_object_set_new(j, "sector_efficiency", jreal(e->sector_efficiency));
-        json_object_set_new(j, "predicted_efficiency", jreal(e->predicted_efficiency));
-        json_object_set_new(j, "conflict_ways", jint(e->conflict_ways));
-        json_object_set_new(j, "local_gbs", jreal(e->local_gbs));
-        json_object_set_new(j, "relative_to_reference", jreal(e->relative_to_reference));
-        json_object_set_new(j, "relative_to_baseline", jreal(e->relative_to_baseline));
-        json_t *ss = json_array();
-        for (size_t k = 0; k < e->n_samples; k++) {
-            const report_merge_sample *s = &e->samples[k];
-            json_t *sj = json_object();
-            json_object_set_new(sj, "run", json_integer((json_int_t)s->run));
-            json_object_set_new(sj, "status", jstr(s->status));
-            json_object_set_new(sj, "effective_gbs", jreal(s->effective_gbs));
-            json_object_set_new(sj, "relative_to_seq", jreal(s->relative_to_seq));
-            json_object_set_new(sj, "best_gbs", jreal(s->best_gbs));
-            json_object_set_new(sj, "fraction_of_peak", jreal(s->fraction_of_peak));
-            json_array_append_new(ss, sj);
-        }
-        json_object_set_new(j, "samples", ss);
-        json_array_append_new(ents, j);
+        json_array_append_new(ents, entry_json(m, e));
     }
     json_object_set_new(root, "entries", ents);
     json_t *probes = json_array();
-    for (size_t i = 0; i < m->n_probes; i++) {
-        const report_merge_probe *p = &m->probes[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "device", json_string(m->devices[p->device].label));
-        json_object_set_new(j, "file", json_string(p->file));
-        json_object_set_new(j, "source", json_string(p->from_run ? "run" : "probe"));
-        json_object_set_new(j, "date", jstr(p->date));
-        json_object_set_new(j, "status", jstr(p->status));
-        json_object_set_new(j, "note", jstr(p->note));
-        json_object_set_new(j, "inferred_unit_bytes", jint(p->inferred_unit_bytes));
-        json_object_set_new(j, "profile_unit_bytes", jint(p->profile_unit_bytes));
-        json_object_set_new(j, "profile_line_bytes", jint(p->profile_line_bytes));
-        json_object_set_new(j, "unit_agreement", jstr(p->unit_agreement));
-        json_object_set_new(j, "launch_latency_us", jreal(p->launch_latency_us));
-        json_object_set_new(j, "small_transfer_latency_us", jreal(p->small_transfer_latency_us));
-        json_object_set_new(j, "small_transfer_bytes", jint(p->small_transfer_bytes));
-        json_t *lv = json_array();
-        for (size_t k = 0; k < p->n_levels; k++) {
-            json_t *e = json_object();
-            json_object_set_new(e, "size_bytes", jbytes(p->levels[k].size_bytes));
-            json_object_set_new(e, "read_gbs", jreal(p->levels[k].read_gbs));
-            json_object_set_new(e, "latency_ns", jreal(p->levels[k].latency_ns));
-            json_object_set_new(e, "latency_per_cu_ns", jreal(p->levels[k].latency_per_cu_ns));
-            json_array_append_new(lv, e);
-        }
-        json_object_set_new(j, "cache_levels", lv);
-        if (report_merge_has(p->memory.read_gbs) || report_merge_has(p->memory.latency_ns)) {
-            json_t *e = json_object();
-            json_object_set_new(e, "read_gbs", jreal(p->memory.read_gbs));
-            json_object_set_new(e, "latency_ns", jreal(p->memory.latency_ns));
-            json_object_set_new(e, "latency_per_cu_ns", jreal(p->memory.latency_per_cu_ns));
-            json_object_set_new(j, "memory", e);
-        } else {
-            json_object_set_new(j, "memory", json_null());
-        }
-        json_t *ld = json_array();
-        for (size_t k = 0; k < p->n_ladder; k++) {
-            json_t *e = json_object();
-            json_object_set_new(e, "bytes", jbytes(p->ladder[k].bytes));
-            json_object_set_new(e, "read_gbs", jreal(p->ladder[k].read_gbs));
-            json_object_set_new(e, "latency_ns", jreal(p->ladder[k].latency_ns));
-            json_object_set_new(e, "latency_per_cu_ns", jreal(p->ladder[k].latency_per_cu_ns));
-            json_array_append_new(ld, e);
-        }
-        json_object_set_new(j, "ladder", ld);
-        json_t *tr = json_array();
-        for (size_t k = 0; k < p->n_transfers; k++) {
-            const report_merge_transfer *t = &p->transfers[k];
-            json_t *e = json_object();
-            json_object_set_new(e, "direction", json_string(t->direction));
-            json_object_set_new(e, "memory", json_string(t->memory));
-            json_object_set_new(e, "blocking", json_boolean(t->blocking));
-            json_object_set_new(e, "bytes", jbytes(t->bytes));
-            json_object_set_new(e, "gbs", jreal(t->gbs));
-            json_object_set_new(e, "us", jreal(t->us));
-            json_array_append_new(tr, e);
-        }
-        json_object_set_new(j, "transfers", tr);
-        json_array_append_new(probes, j);
-    }
+    for (size_t i = 0; i < m->n_probes; i++)
+        json_array_append_new(probes, probe_entry(m, i));
     json_object_set_new(root, "probes", probes);
     json_t *diags = json_array();
     for (size_t i = 0; i < m->n_diags; i++) {

@@ -6,24 +6,10 @@
 #include "bwlab_config.h"
 #include "report_format.h"
 
-/* Driver strings are not promised to be UTF-8, and jansson refuses other
- * bytes: those become '?' rather than dropping the whole field. */
-static json_t *jstr(const char *s)
+void report_device_line(bw_buf *out, const char *lead, const bench_device *d, int is_default)
 {
-    if (!s)
-        return json_null();
-    json_t *j = json_string(s);
-    if (j)
-        return j;
-    char *copy = strdup(s);
-    if (!copy)
-        return NULL;
-    for (char *c = copy; *c; c++)
-        if ((unsigned char)*c >= 0x80)
-            *c = '?';
-    j = json_string(copy);
-    free(copy);
-    return j;
+    bw_buf_printf(out, "%sdevice %zu%s: %s (%s, driver %s)\n", lead, d->index, is_default ? " (default)" : "",
+                  d->name, d->platform_name, d->driver_version);
 }
 
 static json_t *juint(uint64_t v)
@@ -61,8 +47,8 @@ static json_t *profile_json(const bench_device *d)
     json_t *o = json_object();
     if (!o)
         return NULL;
-    json_object_set_new(o, "name", jstr(d->profile_name));
-    json_object_set_new(o, "why", jstr(d->profile_why));
+    json_object_set_new(o, "name", report_json_text(d->profile_name));
+    json_object_set_new(o, "why", report_json_text(d->profile_why));
     json_object_set_new(o, "lanes", json_integer(d->geo.lanes));
     json_object_set_new(o, "sector_bytes", json_integer(d->geo.sector));
     json_object_set_new(o, "line_bytes", json_integer(d->geo.line));
@@ -79,25 +65,25 @@ json_t *report_device_json(const bench_device *d, int is_default)
         return NULL;
     json_object_set_new(o, "index", juint(d->index));
     json_object_set_new(o, "default", json_boolean(is_default));
-    json_object_set_new(o, "platform", jstr(d->platform_name));
+    json_object_set_new(o, "platform", report_json_text(d->platform_name));
     json_object_set_new(o, "platform_index", juint(d->platform_index));
-    json_object_set_new(o, "platform_vendor", jstr(d->platform_vendor));
-    json_object_set_new(o, "platform_version", jstr(d->platform_version));
-    json_object_set_new(o, "name", jstr(d->name));
-    json_object_set_new(o, "board_name", jstr(d->board_name));
-    json_object_set_new(o, "vendor", jstr(d->vendor));
+    json_object_set_new(o, "platform_vendor", report_json_text(d->platform_vendor));
+    json_object_set_new(o, "platform_version", report_json_text(d->platform_version));
+    json_object_set_new(o, "name", report_json_text(d->name));
+    json_object_set_new(o, "board_name", report_json_text(d->board_name));
+    json_object_set_new(o, "vendor", report_json_text(d->vendor));
     json_object_set_new(o, "vendor_id", juint(d->vendor_id));
-    json_object_set_new(o, "type", jstr(d->type_name));
-    json_object_set_new(o, "driver_version", jstr(d->driver_version));
-    json_object_set_new(o, "device_version", jstr(d->device_version));
-    json_object_set_new(o, "opencl_c_version", jstr(d->opencl_c_version));
+    json_object_set_new(o, "type", report_json_text(d->type_name));
+    json_object_set_new(o, "driver_version", report_json_text(d->driver_version));
+    json_object_set_new(o, "device_version", report_json_text(d->device_version));
+    json_object_set_new(o, "opencl_c_version", report_json_text(d->opencl_c_version));
     json_object_set_new(o, "compute_units", juint(d->compute_units));
     json_object_set_new(o, "clock_mhz", juint(d->clock_mhz));
     json_object_set_new(o, "global_mem_bytes", juint(d->global_mem_bytes));
     json_object_set_new(o, "max_alloc_bytes", juint(d->max_alloc_bytes));
     json_object_set_new(o, "global_cache_bytes", juint(d->global_cache_bytes));
     json_object_set_new(o, "global_cache_line_bytes", juint(d->global_cache_line_bytes));
-    json_object_set_new(o, "local_mem_type", jstr(d->local_mem_type));
+    json_object_set_new(o, "local_mem_type", report_json_text(d->local_mem_type));
     json_object_set_new(o, "local_mem_bytes", juint(d->local_mem_bytes));
     json_object_set_new(o, "max_work_group_size", juint(d->max_work_group_size));
     json_object_set_new(o, "preferred_vector_width_float", juint(d->preferred_vector_width_float));
@@ -117,8 +103,8 @@ json_t *report_device_json(const bench_device *d, int is_default)
                         d->host_unified_memory < 0 ? json_null() : json_boolean(d->host_unified_memory));
     json_object_set_new(o, "extensions", extensions_json(d->extensions));
     json_object_set_new(o, "usable", json_boolean(d->usable));
-    json_object_set_new(o, "broken_reason", jstr(d->broken_reason));
-    json_object_set_new(o, "query_notes", jstr(d->query_notes));
+    json_object_set_new(o, "broken_reason", report_json_text(d->broken_reason));
+    json_object_set_new(o, "query_notes", report_json_text(d->query_notes));
     json_object_set_new(o, "reqd_sub_group_size", juint_or_null(d->reqd_sub_group_size));
     json_object_set_new(o, "profile", profile_json(d));
     return o;
@@ -135,8 +121,8 @@ static json_t *platform_errors_json(const bench_device_list *l)
             return NULL;
         }
         json_object_set_new(o, "platform_index", juint(pp->platform_index));
-        json_object_set_new(o, "platform", jstr(pp->platform_name));
-        json_object_set_new(o, "reason", jstr(pp->reason));
+        json_object_set_new(o, "platform", report_json_text(pp->platform_name));
+        json_object_set_new(o, "reason", report_json_text(pp->reason));
     }
     return a;
 }

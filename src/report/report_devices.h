@@ -16,6 +16,10 @@
  * profile; "default" is is_default. NULL when out of memory. */
 json_t *report_device_json(const bench_device *d, int is_default);
 
+/* The line that heads a device's section in every table: "LEAD device N
+ * (default): NAME (PLATFORM, driver VERSION)" and a newline. */
+void report_device_line(bw_buf *out, const char *lead, const bench_device *d, int is_default);
+
 /* The devices of l: a summary line each, then their details; the default
  * device is marked. */
 void report_devices_table(const bench_device_list *l, bw_buf *out);

@@ -64,7 +64,7 @@ static double load_efficiency(const report_merge_entry *e)
 {
     if (!e)
         return NAN;
-    return report_merge_has(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
+    return report_merge_not_nan(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
 }
 
 static int str_eq(const char *a, const char *b)
@@ -200,7 +200,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
             int any = 0;
             for (size_t k = 0; k < n; k++) {
                 const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
-                any |= e && report_merge_has(e->effective_gbs);
+                any |= e && report_merge_not_nan(e->effective_gbs);
             }
             if (!any)
                 continue;
@@ -216,7 +216,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
                                         e ? e->n_measured : (size_t)0));
             }
             double seq_gbs = seq_figure(m, modes[mi], d, 1), p_seq = seq_figure(m, modes[mi], d, 0);
-            if (!report_merge_has(seq_gbs) || !report_merge_has(p_seq))
+            if (!report_merge_not_nan(seq_gbs) || !report_merge_not_nan(p_seq))
                 continue;
             int ds = report_chart_series(c, tipf(t, "%s, modeled", label),
                                          REPORT_SERIES_LINE_POINTS,
@@ -269,10 +269,10 @@ static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
                     strncmp(r->pattern, "seq", 3) == 0)
                     continue;
                 const report_merge_entry *e = report_merged_entry(m, i, d);
-                if (!e || !report_merge_has(e->relative_to_seq))
+                if (!e || !report_merge_not_nan(e->relative_to_seq))
                     continue;
                 double x = report_figures_modeled_relative(modes[mi], load_efficiency(e), p_seq);
-                if (!report_merge_has(x))
+                if (!report_merge_not_nan(x))
                     continue;
                 if (s == -2)
                     s = report_chart_series(c, tipf(t, "%s, %s", m->devices[d].label, modes[mi]),
@@ -300,6 +300,71 @@ static const char *const RAMP_PATTERNS[] = {
     "seq", "offset", "stride:s=2", "reverse", "broadcast", "matrix-col",
 };
 #define RAMP_RULES_MAX 80
+
+/* the sectors the warp touches, each once, from its sorted addresses
+ * (modeled; sectors of them in all) */
+static void ramp_sectors(report_chart *c, const model_geometry *geo, int64_t elem, const int64_t *sorted,
+                         int n_active, int64_t sectors, bw_buf *t)
+{
+    int rs = report_chart_series(c, "touched sector (modeled)", REPORT_SERIES_RECTS,
+                                 style_of(1, 0, REPORT_MARKER_SQUARE, 0));
+    int64_t last = INT64_MIN;
+    int64_t k = 0;
+    for (int i = 0; i < n_active; i++) {
+        for (int64_t sec = model_unit_of(sorted[i], geo->sector);
+             sec <= model_unit_of(sorted[i] + elem - 1, geo->sector); sec++) {
+            if (sec <= last)
+                continue;
+            last = sec;
+            k++;
+            report_chart_rect(c, rs, -0.5, (double)(sec * geo->sector), (double)geo->lanes - 0.5,
+                              (double)((sec + 1) * geo->sector),
+                              tipf(t, "sector %lld: bytes %lld-%lld, touched (modeled; %lld of %lld)",
+                                   (long long)sec, (long long)(sec * geo->sector),
+                                   (long long)((sec + 1) * geo->sector - 1), (long long)k,
+                                   (long long)sectors));
+        }
+    }
+}
+
+/* the sector and line boundaries over the sectors v_lo..v_hi shown, when
+ * they are few enough to draw */
+static void ramp_rules(report_chart *c, const model_geometry *geo, int64_t v_lo, int64_t v_hi, bw_buf *t)
+{
+    int64_t span_sectors = v_hi - v_lo + 1;
+    if (geo->sector != geo->line && span_sectors + 1 <= RAMP_RULES_MAX) {
+        int hs = report_chart_series(c, tipf(t, "sector boundary (S = %lld B)", (long long)geo->sector),
+                                     REPORT_SERIES_HRULES,
+                                     style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
+        for (int64_t sec = v_lo; sec <= v_hi + 1; sec++)
+            report_chart_point(c, hs, 0, (double)(sec * geo->sector), NULL);
+    }
+    int64_t l_lo = model_unit_of(v_lo * geo->sector, geo->line);
+    int64_t l_hi = model_unit_of((v_hi + 1) * geo->sector, geo->line);
+    if (l_hi - l_lo + 1 <= RAMP_RULES_MAX) {
+        int hl = report_chart_series(c,
+                                     geo->sector == geo->line
+                                         ? tipf(t, "sector = line boundary (%lld B)", (long long)geo->line)
+                                         : tipf(t, "line boundary (L = %lld B)", (long long)geo->line),
+                                     REPORT_SERIES_HRULES,
+                                     style_of(6, 0, REPORT_MARKER_CIRCLE, 0));
+        for (int64_t l = l_lo; l <= l_hi; l++)
+            report_chart_point(c, hl, 0, (double)(l * geo->line), NULL);
+    }
+}
+
+/* each active lane's first byte (requested) */
+static void ramp_lanes(report_chart *c, const model_pattern *p, const int64_t *addr, int W, bw_buf *t)
+{
+    int ls = report_chart_series(c, "lane's first byte (requested)", REPORT_SERIES_POINTS,
+                                 style_of(0, 0, REPORT_MARKER_CIRCLE, 0));
+    for (int lane = 0; lane < W; lane++)
+        if (model_lanes_has(&p->active, lane))
+            report_chart_point(c, ls, lane, (double)addr[lane],
+                               tipf(t, "lane %d: bytes %lld-%lld (requested, %lld B)", lane,
+                                    (long long)addr[lane], (long long)(addr[lane] + p->elem - 1),
+                                    (long long)p->elem));
+}
 
 static int build_ramp_one(report_figure *f, const model_geometry *geo, const char *spec, bw_buf *t,
                           size_t index)
@@ -349,53 +414,9 @@ static int build_ramp_one(report_figure *f, const model_geometry *geo, const cha
     /* one untouched sector either side (none below address 0) */
     int64_t v_lo = s_lo > 0 ? s_lo - 1 : s_lo, v_hi = s_hi + 1;
     report_chart_range(c, 'y', (double)(v_lo * geo->sector), (double)((v_hi + 1) * geo->sector));
-    int rs = report_chart_series(c, "touched sector (modeled)", REPORT_SERIES_RECTS,
-                                 style_of(1, 0, REPORT_MARKER_SQUARE, 0));
-    int64_t last = INT64_MIN;
-    int64_t k = 0;
-    for (int i = 0; i < n_active; i++) {
-        for (int64_t sec = model_unit_of(sorted[i], geo->sector);
-             sec <= model_unit_of(sorted[i] + p->elem - 1, geo->sector); sec++) {
-            if (sec <= last)
-                continue;
-            last = sec;
-            k++;
-            report_chart_rect(c, rs, -0.5, (double)(sec * geo->sector), W - 0.5,
-                              (double)((sec + 1) * geo->sector),
-                              tipf(t, "sector %lld: bytes %lld-%lld, touched (modeled; %lld of %lld)",
-                                   (long long)sec, (long long)(sec * geo->sector),
-                                   (long long)((sec + 1) * geo->sector - 1), (long long)k,
-                                   (long long)wc.sectors));
-        }
-    }
-    int64_t span_sectors = v_hi - v_lo + 1;
-    if (geo->sector != geo->line && span_sectors + 1 <= RAMP_RULES_MAX) {
-        int hs = report_chart_series(c, tipf(t, "sector boundary (S = %lld B)", (long long)geo->sector),
-                                     REPORT_SERIES_HRULES,
-                                     style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
-        for (int64_t sec = v_lo; sec <= v_hi + 1; sec++)
-            report_chart_point(c, hs, 0, (double)(sec * geo->sector), NULL);
-    }
-    int64_t l_lo = model_unit_of(v_lo * geo->sector, geo->line);
-    int64_t l_hi = model_unit_of((v_hi + 1) * geo->sector, geo->line);
-    if (l_hi - l_lo + 1 <= RAMP_RULES_MAX) {
-        int hl = report_chart_series(c,
-                                     geo->sector == geo->line
-                                         ? tipf(t, "sector = line boundary (%lld B)", (long long)geo->line)
-                                         : tipf(t, "line boundary (L = %lld B)", (long long)geo->line),
-                                     REPORT_SERIES_HRULES,
-                                     style_of(6, 0, REPORT_MARKER_CIRCLE, 0));
-        for (int64_t l = l_lo; l <= l_hi; l++)
-            report_chart_point(c, hl, 0, (double)(l * geo->line), NULL);
-    }
-    int ls = report_chart_series(c, "lane's first byte (requested)", REPORT_SERIES_POINTS,
-                                 style_of(0, 0, REPORT_MARKER_CIRCLE, 0));
-    for (int lane = 0; lane < W; lane++)
-        if (model_lanes_has(&p->active, lane))
-            report_chart_point(c, ls, lane, (double)addr[lane],
-                               tipf(t, "lane %d: bytes %lld-%lld (requested, %lld B)", lane,
-                                    (long long)addr[lane], (long long)(addr[lane] + p->elem - 1),
-                                    (long long)p->elem));
+    ramp_sectors(c, geo, p->elem, sorted, n_active, wc.sectors, t);
+    ramp_rules(c, geo, v_lo, v_hi, t);
+    ramp_lanes(c, p, addr, W, t);
     if (add_chart(f, c) != 0) {
         c = NULL;
         goto done;
@@ -513,7 +534,7 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
             if (is_global(&m->rows[i]))
                 continue;
             const report_merge_entry *e = report_merged_entry(m, i, d);
-            if (!e || e->conflict_ways < 1 || !report_merge_has(e->local_gbs))
+            if (!e || e->conflict_ways < 1 || !report_merge_not_nan(e->local_gbs))
                 continue;
             static const frame fr = { "bank", "Bank-conflict ways against local-memory throughput",
                                       "ways modeled from the profile's banks; throughput measured",
@@ -636,7 +657,7 @@ static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
                     t);
         int any_cu = 0;
         for (size_t i = 0; i < p->n_ladder; i++)
-            any_cu |= report_merge_has(p->ladder[i].latency_per_cu_ns);
+            any_cu |= report_merge_not_nan(p->ladder[i].latency_per_cu_ns);
         if (any_cu) {
             int cu = report_chart_series(c, tipf(t, "%s, per compute unit", name), REPORT_SERIES_LINE_POINTS,
                                          style_of(col, 1, REPORT_MARKER_SQUARE, 1));

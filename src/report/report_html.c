@@ -35,7 +35,7 @@ static const char CSS[] =
 
 static void num_cell(bw_buf *o, double v, const char *fmt_unit)
 {
-    if (!report_merge_has(v)) {
+    if (!report_merge_not_nan(v)) {
         bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
         return;
     }
@@ -61,7 +61,8 @@ static void ll_cell(bw_buf *o, long long v)
         bw_buf_printf(o, "<td class=\"num\">%lld</td>", v);
 }
 
-static void provenance(const report_merged *m, bw_buf *o)
+/* the devices' table: identity, provenance, profile, nominal entry */
+static void device_table(const report_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<section id=\"devices\"><h2>Devices</h2>\n<div class=\"wrap\"><table>\n"
                    "<tr><th>label</th><th>vendor</th><th>name</th><th>driver</th><th>platform</th>"
@@ -94,7 +95,11 @@ static void provenance(const report_merged *m, bw_buf *o)
         bw_buf_puts(o, "</tr>\n");
     }
     bw_buf_puts(o, "</table></div>\n");
+}
 
+/* the runs' table: file, device, when, where, status, notes, command line */
+static void run_table(const report_merged *m, bw_buf *o)
+{
     bw_buf_puts(o, "<h3>Runs</h3>\n<div class=\"wrap\"><table>\n"
                    "<tr><th>#</th><th>file</th><th>device</th><th>date</th><th>host</th><th>os</th>"
                    "<th>bwlab</th><th>schema</th><th>status</th><th>notes</th><th>command line</th></tr>\n");
@@ -141,41 +146,53 @@ static void provenance(const report_merged *m, bw_buf *o)
         bw_buf_puts(o, "</code></td></tr>\n");
     }
     bw_buf_puts(o, "</table></div>\n");
-    if (m->n_probes) {
-        bw_buf_puts(o, "<h3>Probes</h3>\n<div class=\"wrap\"><table id=\"probe-table\">\n"
-                       "<tr><th>#</th><th>file</th><th>device</th><th>source</th><th>date</th>"
-                       "<th>inferred unit (B, measured)</th><th>profile sector, line (B)</th>"
-                       "<th>launch latency (us, measured)</th><th>cache levels (measured)</th>"
-                       "<th>notes</th></tr>\n");
-        for (size_t k = 0; k < m->n_probes; k++) {
-            const report_merge_probe *p = &m->probes[k];
-            bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", k + 1);
-            text_cell(o, p->file);
-            text_cell(o, m->devices[p->device].label);
-            text_cell(o, p->from_run ? "bwlab run --transfers" : "bwlab probe");
-            text_cell(o, p->date);
-            if (p->inferred_unit_bytes > 0)
-                ll_cell(o, p->inferred_unit_bytes);
-            else
-                bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
-            if (p->profile_unit_bytes > 0 && p->profile_line_bytes > 0)
-                bw_buf_printf(o, "<td class=\"num\">%lld, %lld</td>", p->profile_unit_bytes, p->profile_line_bytes);
-            else
-                bw_buf_puts(o, "<td class=\"num\">-</td>");
-            num_cell(o, p->launch_latency_us, NULL);
-            bw_buf_puts(o, "<td>");
-            for (size_t l = 0; l < p->n_levels; l++)
-                bw_buf_printf(o, "%slevel %zu: %s B, %s GB/s, %s ns", l ? "<br>" : "", l + 1,
-                              REPORT_FIXED(p->levels[l].size_bytes, 0), REPORT_FIXED(p->levels[l].read_gbs, 2),
-                              REPORT_FIXED(p->levels[l].latency_ns, 2));
-            if (!p->n_levels)
-                bw_buf_puts(o, "-");
-            bw_buf_puts(o, "</td>");
-            text_cell(o, p->note ? p->note : (p->status && strcmp(p->status, "probed") ? p->status : NULL));
-            bw_buf_puts(o, "</tr>\n");
-        }
-        bw_buf_puts(o, "</table></div>\n");
+}
+
+/* the probe records' table, when there are any */
+static void probe_table(const report_merged *m, bw_buf *o)
+{
+    if (!m->n_probes)
+        return;
+    bw_buf_puts(o, "<h3>Probes</h3>\n<div class=\"wrap\"><table id=\"probe-table\">\n"
+                   "<tr><th>#</th><th>file</th><th>device</th><th>source</th><th>date</th>"
+                   "<th>inferred unit (B, measured)</th><th>profile sector, line (B)</th>"
+                   "<th>launch latency (us, measured)</th><th>cache levels (measured)</th>"
+                   "<th>notes</th></tr>\n");
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const report_merge_probe *p = &m->probes[k];
+        bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", k + 1);
+        text_cell(o, p->file);
+        text_cell(o, m->devices[p->device].label);
+        text_cell(o, p->from_run ? "bwlab run --transfers" : "bwlab probe");
+        text_cell(o, p->date);
+        if (p->inferred_unit_bytes > 0)
+            ll_cell(o, p->inferred_unit_bytes);
+        else
+            bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
+        if (p->profile_unit_bytes > 0 && p->profile_line_bytes > 0)
+            bw_buf_printf(o, "<td class=\"num\">%lld, %lld</td>", p->profile_unit_bytes, p->profile_line_bytes);
+        else
+            bw_buf_puts(o, "<td class=\"num\">-</td>");
+        num_cell(o, p->launch_latency_us, NULL);
+        bw_buf_puts(o, "<td>");
+        for (size_t l = 0; l < p->n_levels; l++)
+            bw_buf_printf(o, "%slevel %zu: %s B, %s GB/s, %s ns", l ? "<br>" : "", l + 1,
+                          REPORT_FIXED(p->levels[l].size_bytes, 0), REPORT_FIXED(p->levels[l].read_gbs, 2),
+                          REPORT_FIXED(p->levels[l].latency_ns, 2));
+        if (!p->n_levels)
+            bw_buf_puts(o, "-");
+        bw_buf_puts(o, "</td>");
+        text_cell(o, p->note ? p->note : (p->status && strcmp(p->status, "probed") ? p->status : NULL));
+        bw_buf_puts(o, "</tr>\n");
     }
+    bw_buf_puts(o, "</table></div>\n");
+}
+
+static void provenance(const report_merged *m, bw_buf *o)
+{
+    device_table(m, o);
+    run_table(m, o);
+    probe_table(m, o);
     bw_buf_puts(o, "</section>\n");
 }
 
@@ -199,7 +216,8 @@ static void row_head(bw_buf *o, const report_merge_row *r)
     text_cell(o, r->access);
 }
 
-static void tables(const report_merged *m, bw_buf *o)
+/* the main table: measured bandwidth and relative figures, a column per device */
+static void bandwidth_table(const report_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<section id=\"tables\"><h2>Comparison</h2>\n"
                    "<p>Each cell: the measured effective bandwidth (median across runs), and below "
@@ -213,16 +231,16 @@ static void tables(const report_merged *m, bw_buf *o)
         row_head(o, r);
         for (size_t d = 0; d < m->n_devices; d++) {
             const report_merge_entry *e = report_merged_entry(m, i, d);
-            if (!e || !report_merge_has(e->effective_gbs)) {
+            if (!e || !report_merge_not_nan(e->effective_gbs)) {
                 bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
                 continue;
             }
             bw_buf_printf(o, "<td class=\"num\">%s GB/s", REPORT_FIXED(e->effective_gbs, 2));
-            if (report_merge_has(e->relative_to_seq))
+            if (report_merge_not_nan(e->relative_to_seq))
                 bw_buf_printf(o, "<br>%s &times; seq", REPORT_FIXED(e->relative_to_seq, 3));
-            else if (report_merge_has(e->relative_to_reference))
+            else if (report_merge_not_nan(e->relative_to_reference))
                 bw_buf_printf(o, "<br>%s &times; reference", REPORT_FIXED(e->relative_to_reference, 3));
-            if (report_merge_has(e->relative_to_baseline))
+            if (report_merge_not_nan(e->relative_to_baseline))
                 bw_buf_printf(o, "<br>%s &times; baseline", REPORT_FIXED(e->relative_to_baseline, 3));
             if (e->n_measured > 1)
                 bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %s-%s</span>", e->n_measured,
@@ -232,7 +250,11 @@ static void tables(const report_merged *m, bw_buf *o)
         bw_buf_puts(o, "</tr>\n");
     }
     bw_buf_puts(o, "</table></div>\n");
+}
 
+/* modeled sector efficiency (or conflict ways) beside measured relative */
+static void model_table(const report_merged *m, bw_buf *o)
+{
     bw_buf_puts(o, "<h3>Model</h3>\n<p>Per device: the modeled sector efficiency of warp 0 under "
                    "the device's profile (modeled), beside the measured bandwidth relative to "
                    "<code>seq</code> (measured).</p>\n<div class=\"wrap\"><table id=\"model-table\">\n");
@@ -247,65 +269,76 @@ static void tables(const report_merged *m, bw_buf *o)
                 continue;
             }
             bw_buf_puts(o, "<td class=\"num\">");
-            if (report_merge_has(e->sector_efficiency))
+            if (report_merge_not_nan(e->sector_efficiency))
                 bw_buf_printf(o, "%s%% modeled", REPORT_FIXED(100 * e->sector_efficiency, 1));
             else if (e->conflict_ways > 0)
                 bw_buf_printf(o, "%lld-way modeled", e->conflict_ways);
             else
                 bw_buf_puts(o, "-");
-            if (report_merge_has(e->relative_to_seq))
+            if (report_merge_not_nan(e->relative_to_seq))
                 bw_buf_printf(o, "<br>%s measured", REPORT_FIXED(e->relative_to_seq, 3));
             bw_buf_puts(o, "</td>");
         }
         bw_buf_puts(o, "</tr>\n");
     }
     bw_buf_puts(o, "</table></div>\n");
+}
 
+/* the devices with a nominal entry: measured against nominal peaks */
+static void nominal_table(const report_merged *m, bw_buf *o)
+{
     int any_nominal = 0;
     for (size_t d = 0; d < m->n_devices; d++)
         any_nominal |= m->devices[d].nominal_name != NULL;
-    if (any_nominal) {
-        bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n<div class=\"wrap\"><table id=\"nominal-table\">\n"
-                       "<tr><th>device</th><th>nominal entry</th><th>nominal DRAM (GB/s)</th>"
-                       "<th>seq (GB/s, measured)</th><th>seq of nominal</th>"
-                       "<th>tuned copy peak (GB/s, measured)</th><th>nominal FP32 (GFLOP/s)</th>"
-                       "<th>roofline peak (GFLOP/s, measured)</th><th>of nominal FP32</th>"
-                       "<th>sources</th></tr>\n");
-        for (size_t d = 0; d < m->n_devices; d++) {
-            const report_merge_device *v = &m->devices[d];
-            if (!v->nominal_name)
-                continue;
-            bw_buf_puts(o, "<tr>");
-            text_cell(o, v->label);
-            text_cell(o, v->nominal_name);
-            num_cell(o, v->nominal_dram_gbs, NULL);
-            num_cell(o, v->seq_gbs, NULL);
-            num_cell(o, report_merge_has(v->seq_gbs) && v->nominal_dram_gbs > 0
-                            ? 100 * v->seq_gbs / v->nominal_dram_gbs
-                            : NAN,
-                     "%");
-            num_cell(o, v->peak_copy_gbs, NULL);
-            num_cell(o, v->nominal_fp32_gflops, NULL);
-            double roof = NAN; /* the best short roofline of its runs */
-            for (size_t r = 0; r < m->n_runs; r++)
-                if (m->runs[r].device == d && m->runs[r].has_roofline &&
-                    report_merge_has(m->runs[r].roof_peak_gflops) &&
-                    !(m->runs[r].roof_peak_gflops <= roof))
-                    roof = m->runs[r].roof_peak_gflops;
-            num_cell(o, roof, NULL);
-            num_cell(o, report_merge_has(roof) && v->nominal_fp32_gflops > 0
-                            ? 100 * roof / v->nominal_fp32_gflops
-                            : NAN,
-                     "%");
-            bw_buf_puts(o, "<td>DRAM: ");
-            esc(o, v->nominal_dram_source ? v->nominal_dram_source : "-");
-            bw_buf_puts(o, "<br>FP32: ");
-            esc(o, v->nominal_fp32_source ? v->nominal_fp32_source : "-");
-            bw_buf_puts(o, "</td>");
-            bw_buf_puts(o, "</tr>\n");
-        }
-        bw_buf_puts(o, "</table></div>\n");
+    if (!any_nominal)
+        return;
+    bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n<div class=\"wrap\"><table id=\"nominal-table\">\n"
+                   "<tr><th>device</th><th>nominal entry</th><th>nominal DRAM (GB/s)</th>"
+                   "<th>seq (GB/s, measured)</th><th>seq of nominal</th>"
+                   "<th>tuned copy peak (GB/s, measured)</th><th>nominal FP32 (GFLOP/s)</th>"
+                   "<th>roofline peak (GFLOP/s, measured)</th><th>of nominal FP32</th>"
+                   "<th>sources</th></tr>\n");
+    for (size_t d = 0; d < m->n_devices; d++) {
+        const report_merge_device *v = &m->devices[d];
+        if (!v->nominal_name)
+            continue;
+        bw_buf_puts(o, "<tr>");
+        text_cell(o, v->label);
+        text_cell(o, v->nominal_name);
+        num_cell(o, v->nominal_dram_gbs, NULL);
+        num_cell(o, v->seq_gbs, NULL);
+        num_cell(o, report_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
+                        ? 100 * v->seq_gbs / v->nominal_dram_gbs
+                        : NAN,
+                 "%");
+        num_cell(o, v->peak_copy_gbs, NULL);
+        num_cell(o, v->nominal_fp32_gflops, NULL);
+        double roof = NAN; /* the best short roofline of its runs */
+        for (size_t r = 0; r < m->n_runs; r++)
+            if (m->runs[r].device == d && m->runs[r].has_roofline &&
+                report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
+                !(m->runs[r].roof_peak_gflops <= roof))
+                roof = m->runs[r].roof_peak_gflops;
+        num_cell(o, roof, NULL);
+        num_cell(o, report_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
+                        ? 100 * roof / v->nominal_fp32_gflops
+                        : NAN,
+                 "%");
+        bw_buf_puts(o, "<td>DRAM: ");
+        esc(o, v->nominal_dram_source ? v->nominal_dram_source : "-");
+        bw_buf_puts(o, "<br>FP32: ");
+        esc(o, v->nominal_fp32_source ? v->nominal_fp32_source : "-");
+        bw_buf_puts(o, "</td>");
+        bw_buf_puts(o, "</tr>\n");
     }
+    bw_buf_puts(o, "</table></div>\n");
+}
+
+static void tables(const report_merged *m, bw_buf *o)
+{
+    bandwidth_table(m, o);
+    model_table(m, o);
+    nominal_table(m, o);
     bw_buf_puts(o, "</section>\n");
 }
 

@@ -1,7 +1,11 @@
+/* report_merge: the merge of checked documents into one report_merged
+ * (report_merge.h): device identity and labels, the row and entry
+ * indexes, valid ranges applied on reading, the aggregation of repeats
+ * (median, min, max), the baseline. report_merge_load.c reads the files
+ * and calls in here; the loader it fills is shared through
+ * report_merge_loader.h. */
 #include "report_merge.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -9,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
-#include "bw_file.h"
+#include "bw_stats.h"
+#include "report_fields.h"
+#include "report_format.h"
+#include "report_merge_loader.h"
 #include "report_merge_probe.h"
 #include "report_merge_range.h"
 #include "report_probe.h"
@@ -26,7 +32,7 @@ static char *dup_or_null(const char *s)
 
 /* Makes room for one more element of size sz in *arr (count n, capacity
  * *cap); 0 when out of memory. */
-static int grow(void **arr, size_t n, size_t *cap, size_t sz)
+int report_loader_grow(void **arr, size_t n, size_t *cap, size_t sz)
 {
     if (n < *cap)
         return 1;
@@ -38,152 +44,17 @@ static int grow(void **arr, size_t n, size_t *cap, size_t sz)
     *cap = nc;
     return 1;
 }
-#define GROW(arr, n, cap) grow((void **)&(arr), (n), &(cap), sizeof *(arr))
-
-static const char *json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
-/* The checker: the first problem found in one file, as "WHERE: WHAT". */
-typedef struct chk {
-    char msg[512];
-    int bad;
-} chk;
-
-static void chk_fail(chk *c, const char *fmt, ...) BW_PRINTF(2, 3);
-static void chk_fail(chk *c, const char *fmt, ...)
-{
-    if (c->bad)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-    va_end(ap);
-    c->bad = 1;
-}
-
-/* An optional number: absent or null is NAN; another type is an error. */
-static double opt_num(chk *c, const json_t *o, const char *where, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return NAN;
-    if (!json_is_number(v)) {
-        chk_fail(c, "%s.%s is %s, expected a number or null", where, key, json_kind(v));
-        return NAN;
-    }
-    return json_number_value(v);
-}
-
-/* An optional integer: -1 when absent or null. */
-static long long opt_int(chk *c, const json_t *o, const char *where, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return -1;
-    if (!json_is_integer(v)) {
-        chk_fail(c, "%s.%s is %s, expected an integer or null", where, key, json_kind(v));
-        return -1;
-    }
-    return (long long)json_integer_value(v);
-}
-
-/* An optional string: NULL when absent or null. */
-static const char *opt_str(chk *c, const json_t *o, const char *where, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return NULL;
-    if (!json_is_string(v)) {
-        chk_fail(c, "%s.%s is %s, expected a string or null", where, key, json_kind(v));
-        return NULL;
-    }
-    return json_string_value(v);
-}
-
-static const char *req_str(chk *c, const json_t *o, const char *where, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v) {
-        chk_fail(c, "%s.%s is missing", where, key);
-        return NULL;
-    }
-    if (!json_is_string(v)) {
-        chk_fail(c, "%s.%s is %s, expected a string", where, key, json_kind(v));
-        return NULL;
-    }
-    return json_string_value(v);
-}
-
-static int opt_bool(chk *c, const json_t *o, const char *where, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return 0;
-    if (!json_is_boolean(v)) {
-        chk_fail(c, "%s.%s is %s, expected true or false", where, key, json_kind(v));
-        return 0;
-    }
-    return json_is_true(v);
-}
-
-/* An optional object: NULL when absent or null. */
-static const json_t *opt_obj(chk *c, const json_t *o, const char *where, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return NULL;
-    if (!json_is_object(v)) {
-        chk_fail(c, "%s.%s is %s, expected an object or null", where, key, json_kind(v));
-        return NULL;
-    }
-    return v;
-}
 
 /* ---- the merge under construction ---- */
 
-/* Open-addressing index from a key's hash to an array position, so that
- * finding a row or an entry stays O(1) with 100 000 results in a file.
- * slot[i] holds position + 1 (0: empty); the arrays themselves hold the
- * keys, so a probe compares there. */
-typedef struct idx_map {
-    size_t *slot;
-    size_t cap; /* a power of two, or 0 */
-    size_t n;
-} idx_map;
-
-static uint64_t mix64(uint64_t z)
+uint64_t report_loader_mix64(uint64_t z)
 {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
 
-typedef struct loader {
-    report_merged *m;
-    size_t cap_files, cap_devices, cap_runs, cap_rows, cap_entries, cap_diags, cap_probes;
-    size_t *cap_samples;       /* per entry */
-    uint64_t *hash;            /* per file: FNV-1a of its bytes */
-    size_t *len;               /* per file: its size */
-    idx_map rows_by_key;       /* (pattern, access) -> row */
-    idx_map entries_by_key;    /* (row, device) -> entry */
-    size_t out_of_range;       /* figures and rows of the current file left out */
-    size_t where_index;        /* runs[] or devices[] index of the object being merged, for messages */
-    int nomem;
-} loader;
-
-static void diag(loader *L, const char *file, int is_error, const char *fmt, ...) BW_PRINTF(4, 5);
-static void diag(loader *L, const char *file, int is_error, const char *fmt, ...)
+void report_loader_diag(loader *L, const char *file, int is_error, const char *fmt, ...)
 {
     report_merged *m = L->m;
     if (!GROW(m->diags, m->n_diags, L->cap_diags)) {
@@ -208,7 +79,7 @@ static void diag(loader *L, const char *file, int is_error, const char *fmt, ...
     m->n_diags++;
 }
 
-static uint64_t fnv1a(const char *s, size_t n)
+uint64_t report_loader_fnv1a(const char *s, size_t n)
 {
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < n; i++) {
@@ -220,12 +91,12 @@ static uint64_t fnv1a(const char *s, size_t n)
 
 static uint64_t row_hash(const char *pattern, const char *access)
 {
-    return mix64(fnv1a(pattern, strlen(pattern)) ^ (fnv1a(access, strlen(access)) * 31));
+    return report_loader_mix64(report_loader_fnv1a(pattern, strlen(pattern)) ^ (report_loader_fnv1a(access, strlen(access)) * 31));
 }
 
 static uint64_t entry_hash(size_t row, size_t device)
 {
-    return mix64(((uint64_t)row << 20) ^ (uint64_t)device);
+    return report_loader_mix64(((uint64_t)row << 20) ^ (uint64_t)device);
 }
 
 /* Finds pos by hash h: eq(ctx, pos) tells whether array position pos
@@ -269,11 +140,6 @@ static int idx_add(idx_map *x, uint64_t h, size_t pos, uint64_t (*hash_of)(const
     idx_put_slot(x->slot, x->cap, h, pos);
     x->n++;
     return 1;
-}
-
-static const char *nz(const char *s)
-{
-    return s ? s : "";
 }
 
 /* The vendor as people say it: "NVIDIA Corporation" -> "NVIDIA". */
@@ -321,8 +187,8 @@ static void cut(char *out, const char *s, size_t max)
 static char *make_label(const report_merge_device *d)
 {
     char vb[64];
-    const char *sv = short_vendor(nz(d->vendor), vb, sizeof vb);
-    const char *name = nz(d->board_name && *d->board_name ? d->board_name : d->name);
+    const char *sv = short_vendor(report_or_empty(d->vendor), vb, sizeof vb);
+    const char *name = report_or_empty(d->board_name && *d->board_name ? d->board_name : d->name);
     char nm[256];
     size_t j = 0;
     for (size_t i = 0; name[i] && j + 1 < sizeof nm; i++) {
@@ -340,8 +206,8 @@ static char *make_label(const report_merge_device *d)
     char nb[40], db[24], dv[24];
     cut(nb, n0, 28);
     /* the driver to its first space: "3625.0 (HSA1.1,LC)" -> "3625.0" */
-    size_t dl = strcspn(nz(d->driver_version), " ");
-    snprintf(dv, sizeof dv, "%.*s", (int)(dl < 23 ? dl : 23), nz(d->driver_version));
+    size_t dl = strcspn(report_or_empty(d->driver_version), " ");
+    snprintf(dv, sizeof dv, "%.*s", (int)(dl < 23 ? dl : 23), report_or_empty(d->driver_version));
     cut(db, dv, 16);
     char out[160];
     if (*db)
@@ -354,9 +220,9 @@ static char *make_label(const report_merge_device *d)
 static size_t find_or_add_device(loader *L, const json_t *dev, const json_t *prof, int *ok)
 {
     report_merged *m = L->m;
-    const char *vendor = nz(json_string_value(json_object_get(dev, "vendor")));
-    const char *name = nz(json_string_value(json_object_get(dev, "name")));
-    const char *driver = nz(json_string_value(json_object_get(dev, "driver_version")));
+    const char *vendor = report_or_empty(json_string_value(json_object_get(dev, "vendor")));
+    const char *name = report_or_empty(json_string_value(json_object_get(dev, "name")));
+    const char *driver = report_or_empty(json_string_value(json_object_get(dev, "driver_version")));
     for (size_t i = 0; i < m->n_devices; i++) {
         report_merge_device *d = &m->devices[i];
         if (!strcmp(d->vendor, vendor) && !strcmp(d->name, name) && !strcmp(d->driver_version, driver))
@@ -510,176 +376,13 @@ static report_merge_entry *find_or_add_entry(loader *L, size_t row, size_t devic
 
 /* ---- one document ---- */
 
-/* Checks a results document (or a journal assembled into one) completely
- * before anything is merged, so a bad file adds nothing. */
-static void check_doc(chk *c, const json_t *root)
-{
-    if (!json_is_object(root)) {
-        chk_fail(c, "the top level is %s, expected a bwlab results object", json_kind(root));
-        return;
-    }
-    const char *schema = req_str(c, root, "top level", "schema");
-    if (c->bad)
-        return;
-    if (strcmp(schema, REPORT_RESULTS_SCHEMA) != 0) {
-        chk_fail(c, "schema is '%s', expected '%s' (a file written by bwlab run --format json) or '" REPORT_PROBE_SCHEMA "' (bwlab probe --format json)", schema,
-                 REPORT_RESULTS_SCHEMA);
-        return;
-    }
-    const json_t *ver = json_object_get(root, "schema_version");
-    if (!ver) {
-        chk_fail(c, "top level.schema_version is missing");
-        return;
-    }
-    if (!json_is_integer(ver)) {
-        chk_fail(c, "top level.schema_version is %s, expected an integer", json_kind(ver));
-        return;
-    }
-    json_int_t v = json_integer_value(ver);
-    if (v < 1) {
-        chk_fail(c, "schema_version %lld is not a valid schema version (versions start at 1)", (long long)v);
-        return;
-    }
-    if (v > REPORT_RESULTS_SCHEMA_VERSION) {
-        chk_fail(c, "unknown schema_version %lld (this bwlab reads 1 to %d; a newer bwlab wrote it: compare with that version)",
-                 (long long)v, REPORT_RESULTS_SCHEMA_VERSION);
-        return;
-    }
-    const json_t *runs = json_object_get(root, "runs");
-    if (!runs) {
-        chk_fail(c, "top level.runs is missing");
-        return;
-    }
-    if (!json_is_array(runs)) {
-        chk_fail(c, "top level.runs is %s, expected an array", json_kind(runs));
-        return;
-    }
-    const json_t *results = json_object_get(root, "results");
-    if (!results) {
-        chk_fail(c, "top level.results is missing");
-        return;
-    }
-    if (!json_is_array(results)) {
-        chk_fail(c, "top level.results is %s, expected an array", json_kind(results));
-        return;
-    }
-    opt_str(c, root, "top level", "date");
-    opt_bool(c, root, "top level", "interrupted");
-    opt_obj(c, root, "top level", "host");
-    opt_str(c, root, "top level", "note");
-    char where[64];
-    size_t i;
-    const json_t *run;
-    json_array_foreach(runs, i, run) {
-        snprintf(where, sizeof where, "runs[%zu]", i);
-        if (!json_is_object(run)) {
-            chk_fail(c, "%s is %s, expected an object", where, json_kind(run));
-            return;
-        }
-        const json_t *dev = json_object_get(run, "device");
-        if (!dev || !json_is_object(dev)) {
-            chk_fail(c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", where,
-                     dev ? json_kind(dev) : "");
-            return;
-        }
-        char dw[80];
-        snprintf(dw, sizeof dw, "%s.device", where);
-        const json_t *idx = json_object_get(dev, "index");
-        if (!idx || !json_is_integer(idx)) {
-            chk_fail(c, idx ? "%s.index is %s, expected an integer" : "%s.index is missing%s", dw,
-                     idx ? json_kind(idx) : "");
-            return;
-        }
-        req_str(c, dev, dw, "name");
-        opt_str(c, dev, dw, "vendor");
-        opt_str(c, dev, dw, "driver_version");
-        opt_str(c, dev, dw, "platform");
-        opt_str(c, dev, dw, "board_name");
-        opt_int(c, dev, dw, "compute_units");
-        opt_str(c, run, where, "status");
-        opt_str(c, run, where, "failure");
-        opt_num(c, run, where, "peak_read_gbs");
-        opt_num(c, run, where, "peak_copy_gbs");
-        const json_t *prof = opt_obj(c, run, where, "profile");
-        if (prof) {
-            char pw[80];
-            snprintf(pw, sizeof pw, "%s.profile", where);
-            opt_str(c, prof, pw, "name");
-            opt_int(c, prof, pw, "lanes");
-            opt_int(c, prof, pw, "sector_bytes");
-        }
-        if (!c->bad && !report_merge_probe_check_run(run, where, c->msg, sizeof c->msg))
-            c->bad = 1;
-        const json_t *roof = opt_obj(c, run, where, "roofline");
-        if (roof) {
-            const json_t *pts = json_object_get(roof, "points");
-            if (pts && !json_is_null(pts) && !json_is_array(pts))
-                chk_fail(c, "%s.roofline.points is %s, expected an array", where, json_kind(pts));
-        }
-        if (c->bad)
-            return;
-    }
-    if (json_array_size(results) == 0) {
-        chk_fail(c, "no results (results[] is empty: the run measured nothing)");
-        return;
-    }
-    const json_t *r;
-    json_array_foreach(results, i, r) {
-        snprintf(where, sizeof where, "results[%zu]", i);
-        if (!json_is_object(r)) {
-            chk_fail(c, "%s is %s, expected an object", where, json_kind(r));
-            return;
-        }
-        const json_t *d = json_object_get(r, "device");
-        if (!d || !json_is_integer(d)) {
-            chk_fail(c, d ? "%s.device is %s, expected an integer" : "%s.device is missing%s", where,
-                     d ? json_kind(d) : "");
-            return;
-        }
-        int found = 0;
-        size_t k;
-        json_array_foreach(runs, k, run) {
-            if (json_integer_value(json_object_get(json_object_get(run, "device"), "index")) == json_integer_value(d))
-                found = 1;
-        }
-        if (!found) {
-            chk_fail(c, "%s.device is %lld, which no runs[].device.index names", where,
-                     (long long)json_integer_value(d));
-            return;
-        }
-        req_str(c, r, where, "pattern");
-        opt_str(c, r, where, "family");
-        opt_str(c, r, where, "expression");
-        opt_int(c, r, where, "elem_bytes");
-        opt_str(c, r, where, "access"); /* its value: report_range_result, per row */
-        opt_str(c, r, where, "space");
-        opt_str(c, r, where, "status");
-        opt_num(c, r, where, "effective_gbs");
-        opt_num(c, r, where, "relative_to_seq");
-        opt_num(c, r, where, "best_gbs");
-        opt_num(c, r, where, "fraction_of_peak");
-        opt_num(c, r, where, "local_gbs");
-        opt_num(c, r, where, "relative_to_reference");
-        opt_int(c, r, where, "conflict_ways");
-        const json_t *mo = opt_obj(c, r, where, "model");
-        if (mo) {
-            char mw[80];
-            snprintf(mw, sizeof mw, "%s.model", where);
-            opt_num(c, mo, mw, "sector_efficiency");
-            opt_num(c, mo, mw, "predicted_efficiency");
-        }
-        if (c->bad)
-            return;
-    }
-}
-
 static char *join_command_line(const json_t *a)
 {
     if (!json_is_array(a))
         return NULL;
     size_t n = 1, i;
     const json_t *v;
-    json_array_foreach(a, i, v) n += strlen(nz(json_string_value(v))) + 1;
+    json_array_foreach(a, i, v) n += strlen(report_or_empty(json_string_value(v))) + 1;
     char *s = malloc(n);
     if (!s)
         return NULL;
@@ -687,7 +390,7 @@ static char *join_command_line(const json_t *a)
     json_array_foreach(a, i, v) {
         if (i)
             strcat(s, " ");
-        strcat(s, nz(json_string_value(v)));
+        strcat(s, report_or_empty(json_string_value(v)));
     }
     return s;
 }
@@ -719,14 +422,14 @@ static void range_diag(loader *L, const char *file, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    diag(L, file, 1, "%s", buf);
+    report_loader_diag(L, file, 1, "%s", buf);
 }
 
 /* after a file: how many out-of-range figures were not named */
 static void range_done(loader *L, const char *file)
 {
     if (L->out_of_range > RANGE_NAMED)
-        diag(L, file, 1, "%zu more figures or rows out of range were left out (the first %d are named above)",
+        report_loader_diag(L, file, 1, "%zu more figures or rows out of range were left out (the first %d are named above)",
              L->out_of_range - RANGE_NAMED, RANGE_NAMED);
     L->out_of_range = 0;
 }
@@ -848,7 +551,7 @@ static int add_probe(loader *L, size_t di, const json_t *root, const json_t *obj
 }
 
 /* Merges a checked probe results document. 0 when out of memory. */
-static int merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index)
+int report_merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index)
 {
     int ok = 1;
     size_t i;
@@ -939,14 +642,14 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
  * gather families; NULL when there is none. buf holds 32 bytes. */
 static const char *reference_of(const json_t *res, char *buf)
 {
-    const char *ref = str_of(res, "reference");
-    if (ref || json_object_get(res, "reference"))
+    const char *ref = str_of(res, RF_KEY(RF_REFERENCE));
+    if (ref || json_object_get(res, RF_KEY(RF_REFERENCE)))
         return ref;
-    const char *space = str_of(res, "space"), *fam = str_of(res, "family");
+    const char *space = str_of(res, RF_KEY(RF_SPACE)), *fam = str_of(res, RF_KEY(RF_FAMILY));
     if ((space && strcmp(space, "global") != 0) ||
         (fam && (!strcmp(fam, "bank") || !strcmp(fam, "transpose") || !strcmp(fam, "record"))))
         return NULL;
-    const json_t *eb = json_object_get(res, "elem_bytes");
+    const json_t *eb = json_object_get(res, RF_KEY(RF_ELEM_BYTES));
     if (!json_is_integer(eb) || json_integer_value(eb) == 4)
         return "seq";
     snprintf(buf, 32, "seq:elem=%lld", (long long)json_integer_value(eb));
@@ -969,7 +672,7 @@ static void journal_relatives(loader *L, const json_t *results, const size_t *we
             continue;
         report_merge_entry *e = &m->entries[went[2 * i]];
         report_merge_sample *s = &e->samples[went[2 * i + 1]];
-        if (!report_merge_has(s->effective_gbs) || report_merge_has(s->relative_to_seq))
+        if (!report_merge_not_nan(s->effective_gbs) || report_merge_not_nan(s->relative_to_seq))
             continue;
         char buf[32];
         const char *ref = reference_of(res, buf);
@@ -986,17 +689,50 @@ static void journal_relatives(loader *L, const json_t *results, const size_t *we
         const report_merge_entry *re = &m->entries[ri];
         for (size_t k = 0; k < re->n_samples; k++) {
             const report_merge_sample *rs = &re->samples[k];
-            if (rs->run != s->run || !report_merge_has(rs->effective_gbs))
+            if (rs->run != s->run || !report_merge_not_nan(rs->effective_gbs))
                 continue;
             double rel = s->effective_gbs / rs->effective_gbs;
             if (!report_range_ok(REPORT_RANGE_RATIO, rel))
                 break;
             s->relative_to_seq = rel;
-            if (json_is_null(json_object_get(res, "relative_to_reference")) && !report_merge_has(e->relative_to_reference))
+            if (json_is_null(json_object_get(res, RF_KEY(RF_RELATIVE_TO_REFERENCE))) &&
+                !report_merge_not_nan(e->relative_to_reference))
                 e->relative_to_reference = rel;
             break;
         }
     }
+}
+
+/* The fields of a result that have a place in its sample or its entry
+ * (report_fields): a sample's figures only from a measured row (NAN
+ * otherwise); an entry's the first file's that holds them (the bank
+ * figures, measured, only from a measured row). 0 when out of memory. */
+static int read_fields(const json_t *res, int measured, report_merge_sample *s, report_merge_entry *e)
+{
+    for (int id = 0; id < RF_COUNT; id++) {
+        const report_field *f = &REPORT_FIELDS[id];
+        if (f->place != REPORT_FIELD_SAMPLE && f->place != REPORT_FIELD_ENTRY)
+            continue;
+        char *at = (f->place == REPORT_FIELD_SAMPLE ? (char *)s : (char *)e) + f->offset;
+        const json_t *v = json_object_get(res, f->key);
+        if (f->place == REPORT_FIELD_SAMPLE) {
+            if (f->type == REPORT_FIELD_STRING)
+                *(char **)at = dup_or_null(json_string_value(v));
+            else
+                *(double *)at = measured ? num_or_nan(res, f->key) : NAN;
+            continue;
+        }
+        if (f->type == REPORT_FIELD_STRING) {
+            if (!*(char **)at && json_is_string(v) && !(*(char **)at = strdup(json_string_value(v))))
+                return 0;
+        } else if (f->type == REPORT_FIELD_INTEGER) {
+            if (*(long long *)at < 0 && json_is_integer(v))
+                *(long long *)at = json_integer_value(v);
+        } else if (isnan(*(double *)at) && (measured || !f->measured)) {
+            *(double *)at = num_or_nan(res, f->key);
+        }
+    }
+    return 1;
 }
 
 /* Merges the results[] of a checked document whose runs are
@@ -1024,27 +760,27 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
         char msg[512], q[256];
         if (!report_range_result(res, msg, sizeof msg)) {
             range_diag(L, file, "results[%zu] (pattern '%s'): %s: the row is left out", i,
-                       report_range_name(str_of(res, "pattern"), q), msg);
+                       report_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), msg);
             continue;
         }
-        const char *st = str_of(res, "status");
+        const char *st = str_of(res, RF_KEY(RF_STATUS));
         int measured = !st || !strcmp(st, "ok");
         const char *fig = measured ? NULL : report_range_unmeasured_figure(res);
         if (fig)
             range_diag(L, file,
                        "results[%zu] (pattern '%s'): status '%s' with %s %.17g: only a row of status \"ok\" has "
                        "measured figures; it is shown as %s and its figures are left out",
-                       i, report_range_name(str_of(res, "pattern"), q), st, fig,
+                       i, report_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), st, fig,
                        json_number_value(json_object_get(res, fig)), st);
-        json_int_t idx = json_integer_value(json_object_get(res, "device"));
+        json_int_t idx = json_integer_value(json_object_get(res, RF_KEY(RF_DEVICE)));
         size_t run = first_run;
         for (size_t k = 0; k < nr; k++)
             if (json_integer_value(json_object_get(json_object_get(json_array_get(runs, k), "device"), "index")) == idx)
                 run = first_run + k;
-        const char *acc = str_of(res, "access");
-        const char *space = str_of(res, "space");
-        size_t row = find_or_add_row(L, str_of(res, "pattern"), str_of(res, "family"), acc ? acc : "copy",
-                                     space ? space : "global", &ok);
+        const char *acc = str_of(res, RF_KEY(RF_ACCESS));
+        const char *space = str_of(res, RF_KEY(RF_SPACE));
+        size_t row = find_or_add_row(L, str_of(res, RF_KEY(RF_PATTERN)), str_of(res, RF_KEY(RF_FAMILY)),
+                                     acc ? acc : "copy", space ? space : "global", &ok);
         if (!ok)
             return 0;
         report_merge_entry *e = find_or_add_entry(L, row, m->runs[run].device, &ok);
@@ -1063,31 +799,16 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
         }
         report_merge_sample *s = &e->samples[e->n_samples++];
         s->run = run;
-        s->status = dup_or_null(str_of(res, "status"));
-        s->effective_gbs = measured ? num_or_nan(res, "effective_gbs") : NAN;
-        s->relative_to_seq = measured ? num_or_nan(res, "relative_to_seq") : NAN;
-        s->best_gbs = measured ? num_or_nan(res, "best_gbs") : NAN;
-        s->fraction_of_peak = measured ? num_or_nan(res, "fraction_of_peak") : NAN;
         const json_t *mo = json_object_get(res, "model");
-        /* modeled figures and the bank figures: the first file's */
+        /* modeled figures: the first file's */
         if (isnan(e->sector_efficiency))
             e->sector_efficiency = num_or_nan(mo, "sector_efficiency");
         if (isnan(e->predicted_efficiency))
             e->predicted_efficiency = num_or_nan(mo, "predicted_efficiency");
-        if (!e->expression && str_of(res, "expression") && !(e->expression = strdup(str_of(res, "expression")))) {
+        if (!read_fields(res, measured, s, e)) {
             free(went);
             return 0;
         }
-        const json_t *eb = json_object_get(res, "elem_bytes");
-        if (e->elem_bytes < 0 && json_is_integer(eb))
-            e->elem_bytes = json_integer_value(eb);
-        const json_t *cw = json_object_get(res, "conflict_ways");
-        if (e->conflict_ways < 0 && json_is_integer(cw))
-            e->conflict_ways = json_integer_value(cw);
-        if (isnan(e->local_gbs) && measured)
-            e->local_gbs = num_or_nan(res, "local_gbs");
-        if (isnan(e->relative_to_reference) && measured)
-            e->relative_to_reference = num_or_nan(res, "relative_to_reference");
     }
     if (went)
         journal_relatives(L, results, went);
@@ -1096,7 +817,7 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
 }
 
 /* Merges a checked document. 0 when out of memory. */
-static int merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
+int report_merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
 {
     const json_t *runs = json_object_get(root, "runs");
     size_t nr = json_array_size(runs);
@@ -1134,400 +855,6 @@ static int merge_doc(loader *L, const json_t *root, const char *file, int file_i
 
 /* ---- reading files ---- */
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
-}
-
-/* OUT.partial, or OUT.partial.N: a journal an earlier run kept aside
- * (bwlab run moves a stale journal to a new name rather than delete it) */
-static int journal_name(const char *s)
-{
-    if (ends_with(s, ".partial"))
-        return 1;
-    const char *dot = strrchr(s, '.');
-    if (!dot || !dot[1] || dot - s < 8 || strncmp(dot - 8, ".partial", 8))
-        return 0;
-    for (const char *q = dot + 1; *q; q++)
-        if (*q < '0' || *q > '9')
-            return 0;
-    return 1;
-}
-
-/* A journal (bwlab run's OUT.partial, results.md): the head of the results
- * document on the first line (with `devices`, the planned devices' objects,
- * or `runs`), then one result object per line. Assembled into a results document (*doc). A last line
- * cut short (the run stopped while writing it) is dropped with a note;
- * any other bad line rejects the file. */
-static json_t *journal_doc(loader *L, const char *path, const char *text, chk *c)
-{
-    json_t *doc = NULL, *results = json_array();
-    const char *p = text;
-    size_t line = 0;
-    while (*p && !c->bad) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        line++;
-        int blank = 1;
-        for (size_t i = 0; i < n; i++)
-            if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-                blank = 0;
-        if (!blank) {
-            json_error_t je;
-            json_t *v = json_loadb(p, n, 0, &je);
-            if (!v) {
-                if (!nl && doc)
-                    diag(L, path, 0, "partial journal: line %zu is cut short (the run stopped while writing it), ignored",
-                         line);
-                else
-                    chk_fail(c, "line %zu is not valid JSON: %s (a journal holds one JSON object per line)", line,
-                             je.text);
-            } else if (!doc) {
-                doc = v;
-            } else if (json_array_append_new(results, v) != 0) {
-                chk_fail(c, "out of memory");
-            }
-        }
-        p += n + (nl ? 1 : 0);
-    }
-    if (!doc && !c->bad)
-        chk_fail(c, "empty journal (no run header line)");
-    if (c->bad) {
-        json_decref(doc);
-        json_decref(results);
-        return NULL;
-    }
-    if (!json_is_object(doc)) {
-        chk_fail(c, "line 1 is %s, expected the run header object", json_kind(doc));
-        json_decref(doc);
-        json_decref(results);
-        return NULL;
-    }
-    /* bwlab run's journal head lists the planned devices ("devices": the
-     * runs[].device objects) where a document has runs[] */
-    const json_t *devs = json_object_get(doc, "devices");
-    if (!json_object_get(doc, "runs") && json_is_array(devs)) {
-        json_t *runs = json_array();
-        size_t i;
-        const json_t *d;
-        json_array_foreach(devs, i, d) {
-            json_t *run = json_object();
-            json_object_set(run, "device", (json_t *)d);
-            json_array_append_new(runs, run);
-        }
-        json_object_set_new(doc, "runs", runs);
-    }
-    json_object_set_new(doc, "results", results);
-    return doc;
-}
-
-static void read_file(loader *L, const char *path)
-{
-    report_merged *m = L->m;
-    char *text = NULL;
-    size_t len = 0;
-    bw_error err = BW_ERROR_INIT;
-    if (bw_file_read_regular(path, &text, &len, &err) != BW_OK) {
-        diag(L, path, 1, "cannot be read: %s", bw_error_text(&err));
-        bw_error_clear(&err);
-        return;
-    }
-    size_t blank = 0;
-    while (blank < len && (text[blank] == ' ' || text[blank] == '\n' || text[blank] == '\t' || text[blank] == '\r'))
-        blank++;
-    if (blank == len) {
-        diag(L, path, 1, "empty file (no results: was the run stopped before it wrote them?)");
-        free(text);
-        return;
-    }
-    uint64_t h = fnv1a(text, len);
-    for (size_t i = 0; i < m->n_files; i++) {
-        if (L->hash[i] == h && L->len[i] == len) {
-            m->files[i].duplicates++;
-            diag(L, path, 0, "identical to %s: counted once", m->files[i].path);
-            free(text);
-            return;
-        }
-    }
-    int partial = journal_name(path);
-    chk c = { { 0 }, 0 };
-    json_t *root = NULL;
-    if (partial) {
-        root = journal_doc(L, path, text, &c);
-    } else {
-        json_error_t je;
-        root = json_loadb(text, len, 0, &je);
-        if (!root)
-            chk_fail(&c, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
-    }
-    free(text);
-    /* a bwlab probe results file, beside run results */
-    int probe = !c.bad && !partial && json_is_object(root) &&
-                json_is_string(json_object_get(root, "schema")) &&
-                !strcmp(json_string_value(json_object_get(root, "schema")), REPORT_PROBE_SCHEMA);
-    if (probe) {
-        if (!report_merge_probe_check_doc(root, c.msg, sizeof c.msg))
-            c.bad = 1;
-    } else if (!c.bad) {
-        check_doc(&c, root);
-    }
-    if (c.bad) {
-        diag(L, path, 1, "%s%s", partial ? "partial journal: " : "", c.msg);
-        json_decref(root);
-        return;
-    }
-    /* a document assembled from a journal says so itself */
-    if (json_is_true(json_object_get(root, "partial")))
-        partial = 1;
-    size_t cap = L->cap_files;
-    if (!GROW(m->files, m->n_files, L->cap_files)) {
-        L->nomem = 1;
-        json_decref(root);
-        return;
-    }
-    if (cap != L->cap_files) {
-        uint64_t *nh = realloc(L->hash, L->cap_files * sizeof *nh);
-        if (nh)
-            L->hash = nh;
-        size_t *nl = realloc(L->len, L->cap_files * sizeof *nl);
-        if (nl)
-            L->len = nl;
-        if (!nh || !nl) {
-            L->nomem = 1;
-            json_decref(root);
-            return;
-        }
-    }
-    size_t fi = m->n_files;
-    m->files[fi].path = strdup(path);
-    m->files[fi].partial = partial;
-    m->files[fi].duplicates = 0;
-    L->hash[fi] = h;
-    L->len[fi] = len;
-    m->n_files++;
-    if (!m->files[fi].path ||
-        !(probe ? merge_probe_doc(L, root, path, (int)fi) : merge_doc(L, root, path, (int)fi, partial)))
-        L->nomem = 1;
-    if (partial)
-        diag(L, path, 0, "partial: %zu results of a run that did not finish", json_array_size(json_object_get(root, "results")));
-    json_decref(root);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* ---- the directory scan ---- */
-
-/* A set of files by device and inode: a directory reached again (a link
- * back: `a -> .`) is not read again, and a file reached by a second name
- * (a link, a hard link, a path given twice) is read once. Open
- * addressing; pos is the first path's index + 1 (0: empty). */
-typedef struct inode_ent {
-    dev_t dev;
-    ino_t ino;
-    size_t pos;
-} inode_ent;
-
-typedef struct inode_set {
-    inode_ent *e;
-    size_t cap, n; /* cap: a power of two, or 0 */
-} inode_set;
-
-static size_t inode_slot(const inode_set *s, dev_t dev, ino_t ino)
-{
-    size_t i = (size_t)mix64((uint64_t)dev * 0x9E3779B97F4A7C15ULL ^ (uint64_t)ino) & (s->cap - 1);
-    while (s->e[i].pos && !(s->e[i].dev == dev && s->e[i].ino == ino))
-        i = (i + 1) & (s->cap - 1);
-    return i;
-}
-
-/* the position + 1 of the first path with this file, else 0 after
- * adding it at pos (or -1: out of memory) */
-static long long inode_add(inode_set *s, dev_t dev, ino_t ino, size_t pos)
-{
-    if (s->cap) {
-        size_t i = inode_slot(s, dev, ino);
-        if (s->e[i].pos)
-            return (long long)s->e[i].pos;
-    }
-    if ((s->n + 1) * 2 > s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 64;
-        inode_ent *ne = calloc(nc, sizeof *ne);
-        if (!ne)
-            return -1;
-        inode_set t = { ne, nc, 0 };
-        for (size_t k = 0; k < s->cap; k++)
-            if (s->e[k].pos)
-                ne[inode_slot(&t, s->e[k].dev, s->e[k].ino)] = s->e[k];
-        free(s->e);
-        s->e = ne;
-        s->cap = nc;
-    }
-    size_t i = inode_slot(s, dev, ino);
-    s->e[i].dev = dev;
-    s->e[i].ino = ino;
-    s->e[i].pos = pos + 1;
-    s->n++;
-    return 0;
-}
-
-/* the entries a directory scan names on stderr before it sums up the rest */
-#define SCAN_NAMED_SKIPS 5
-
-/* One file to read, found before any is read (so that an output that is
- * one of them is refused first). */
-typedef struct scan_item {
-    char *path;
-    dev_t dev;
-    ino_t ino;
-} scan_item;
-
-typedef struct scan {
-    loader *L;
-    scan_item *items;
-    size_t n, cap;
-    inode_set files, dirs;
-    size_t named, more; /* skipped entries named, and past those */
-} scan;
-
-static void skip_note(scan *S, const char *path, const char *fmt, ...) BW_PRINTF(3, 4);
-static void skip_note(scan *S, const char *path, const char *fmt, ...)
-{
-    if (S->named >= SCAN_NAMED_SKIPS) {
-        S->more++;
-        return;
-    }
-    S->named++;
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    diag(S->L, path, 0, "%s", buf);
-}
-
-/* adds a regular file to read, or notes that it is one already listed */
-static void scan_add(scan *S, const char *path, const struct stat *st)
-{
-    long long first = inode_add(&S->files, st->st_dev, st->st_ino, S->n);
-    if (first < 0) {
-        S->L->nomem = 1;
-        return;
-    }
-    if (first > 0) {
-        skip_note(S, path, "the same file as %s (a link or a second name): read once",
-                  S->items[first - 1].path);
-        return;
-    }
-    if (!GROW(S->items, S->n, S->cap) || !(S->items[S->n].path = strdup(path))) {
-        S->L->nomem = 1;
-        return;
-    }
-    S->items[S->n].dev = st->st_dev;
-    S->items[S->n].ino = st->st_ino;
-    S->n++;
-}
-
-/* Every *.json, *.partial and *.partial.N under dir (whose stat is st), in
- * name order, depth first; the number of result files found. Links are
- * followed, but a directory already scanned (by device and inode) is not
- * entered again, so `a -> .` ends; only regular files are listed: FIFOs,
- * sockets, devices and dangling links are named and skipped, never
- * opened. */
-static size_t scan_dir(scan *S, const char *dir, const struct stat *dst, int depth)
-{
-    loader *L = S->L;
-    long long seen = inode_add(&S->dirs, dst->st_dev, dst->st_ino, 0);
-    if (seen < 0) {
-        L->nomem = 1;
-        return 0;
-    }
-    if (seen > 0) {
-        skip_note(S, dir, "skipped: a link to a directory already read (a loop or a second name)");
-        return 0;
-    }
-    if (depth >= 32) {
-        skip_note(S, dir, "skipped: more than 32 directories deep");
-        return 0;
-    }
-    DIR *d = opendir(dir);
-    if (!d) {
-        diag(L, dir, 1, "cannot be read: %s", strerror(errno));
-        return 0;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0, found = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (!GROW(names, n, cap) || !(names[n] = strdup(de->d_name))) {
-            L->nomem = 1;
-            break;
-        }
-        n++;
-    }
-    closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n && !L->nomem; i++) {
-        size_t pl = strlen(dir) + strlen(names[i]) + 2;
-        char *p = malloc(pl);
-        if (!p) {
-            L->nomem = 1;
-            break;
-        }
-        snprintf(p, pl, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names[i]);
-        struct stat st, lst;
-        int result_name = ends_with(p, ".json") || journal_name(p);
-        if (lstat(p, &lst) != 0) {
-            skip_note(S, p, "skipped: cannot be examined: %s", strerror(errno));
-        } else if (S_ISLNK(lst.st_mode) && stat(p, &st) != 0) {
-            skip_note(S, p, "skipped: a dangling link (%s)", strerror(errno));
-        } else {
-            if (!S_ISLNK(lst.st_mode))
-                st = lst;
-            if (S_ISDIR(st.st_mode)) {
-                found += scan_dir(S, p, &st, depth + 1);
-            } else if (!S_ISREG(st.st_mode)) {
-                skip_note(S, p, "skipped: %s, not a regular file (only regular files are read)",
-                          bw_file_kind(st.st_mode));
-            } else if (result_name) {
-                scan_add(S, p, &st);
-                found++;
-            }
-        }
-        free(p);
-    }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    return found;
-}
-
-/* the index of the item that is `output`'s file, or -1 */
-static long long output_input(const scan *S, const char *output)
-{
-    struct stat st;
-    if (!output || !*output || !strcmp(output, "-") || stat(output, &st) != 0 || !S_ISREG(st.st_mode))
-        return -1;
-    for (size_t i = 0; i < S->n; i++)
-        if (S->items[i].dev == st.st_dev && S->items[i].ino == st.st_ino)
-            return (long long)i;
-    return -1;
-}
-
-/* ---- the figures ---- */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* median, min and max of the values that are not NAN */
 static void stats(const double *v, size_t n, double *med, double *lo, double *hi, size_t *count)
 {
@@ -1540,10 +867,9 @@ static void stats(const double *v, size_t n, double *med, double *lo, double *hi
     if (count)
         *count = k;
     if (k) {
-        qsort(s, k, sizeof *s, cmp_double);
+        *med = bw_median(s, k); /* sorts s */
         *lo = s[0];
         *hi = s[k - 1];
-        *med = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
     }
     if (s != buf)
         free(s);
@@ -1557,7 +883,7 @@ static int cmp_entry(const void *a, const void *b)
     return x->device < y->device ? -1 : x->device > y->device;
 }
 
-static int finish(report_merged *m)
+int report_merge_finish(report_merged *m)
 {
     if (m->n_entries)
         qsort(m->entries, m->n_entries, sizeof *m->entries, cmp_entry);
@@ -1596,111 +922,6 @@ static int finish(report_merged *m)
         }
     }
     return 1;
-}
-
-bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err)
-{
-    return report_load_paths_opts(paths, n, NULL, out, err);
-}
-
-bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_load_opts *opts,
-                               report_merged **out, bw_error *err)
-{
-    *out = NULL;
-    loader L;
-    memset(&L, 0, sizeof L);
-    L.m = calloc(1, sizeof *L.m);
-    /* per path: its first item, and (directories) how many were found */
-    size_t *first = calloc(n + 1, sizeof *first), *found = calloc(n + 1, sizeof *found);
-    int *is_dir = calloc(n + 1, sizeof *is_dir);
-    scan S;
-    memset(&S, 0, sizeof S);
-    S.L = &L;
-    bw_code rc = BW_OK;
-    if (!L.m || !first || !found || !is_dir) {
-        L.nomem = 1;
-        goto done;
-    }
-    L.m->baseline = -1;
-    /* 1: list every file to read; nothing is read yet */
-    for (size_t i = 0; i < n && !L.nomem; i++) {
-        first[i] = S.n;
-        S.named = S.more = 0;
-        struct stat st;
-        if (stat(paths[i], &st) != 0) {
-            diag(&L, paths[i], 1, "cannot be read: %s", strerror(errno));
-        } else if (S_ISDIR(st.st_mode)) {
-            is_dir[i] = 1;
-            found[i] = scan_dir(&S, paths[i], &st, 0);
-        } else if (S_ISREG(st.st_mode)) {
-            scan_add(&S, paths[i], &st);
-        } else {
-            /* named on the command line: an error, never opened (a FIFO would block) */
-            diag(&L, paths[i], 1, "%s, not a result file (name a regular file or a directory of them)",
-                 bw_file_kind(st.st_mode));
-        }
-        if (S.more)
-            diag(&L, paths[i], 0, "%zu more entr%s skipped (not regular files, dangling links, links to a "
-                                  "directory already read, or files already read): only the first %d are named",
-                 S.more, S.more == 1 ? "y" : "ies", SCAN_NAMED_SKIPS);
-    }
-    first[n] = S.n;
-    /* 2: an output that is one of the inputs would replace what is read */
-    for (size_t o = 0; opts && o < opts->n_outputs && !L.nomem; o++) {
-        long long k = output_input(&S, opts->outputs[o]);
-        if (k >= 0) {
-            const char *flag = opts->output_flags && opts->output_flags[o] ? opts->output_flags[o] : "--output";
-            if (!strcmp(S.items[k].path, opts->outputs[o]))
-                rc = bw_error_set(err, BW_E_USAGE, "%s: '%s' is also an input: writing it would replace the "
-                                                   "results it holds (choose another output file)",
-                                  flag, opts->outputs[o]);
-            else
-                rc = bw_error_set(err, BW_E_USAGE, "%s: '%s' is the input '%s' (the same file): writing it "
-                                                   "would replace the results it holds (choose another output file)",
-                                  flag, opts->outputs[o], S.items[k].path);
-            goto done;
-        }
-    }
-    /* 3: read them, in order */
-    for (size_t i = 0; i < n && !L.nomem; i++) {
-        size_t before = L.m->n_files;
-        for (size_t k = first[i]; k < first[i + 1] && !L.nomem; k++)
-            read_file(&L, S.items[k].path);
-        if (!is_dir[i])
-            continue;
-        if (found[i] == 0)
-            diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
-        else if (L.m->n_files == before)
-            /* each of its files is named already */
-            diag(&L, paths[i], 0, "no file in this directory could be compared");
-    }
-done:
-    for (size_t i = 0; i < S.n; i++)
-        free(S.items[i].path);
-    free(S.items);
-    free(S.files.e);
-    free(S.dirs.e);
-    free(first);
-    free(found);
-    free(is_dir);
-    free(L.hash);
-    free(L.len);
-    free(L.cap_samples);
-    free(L.rows_by_key.slot);
-    free(L.entries_by_key.slot);
-    if (rc != BW_OK) {
-        report_merged_free(L.m);
-        return rc;
-    }
-    if (L.nomem || !finish(L.m)) {
-        report_merged_free(L.m);
-        return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
-    }
-    *out = L.m;
-    if (L.m->n_entries == 0 && L.m->n_probes == 0)
-        return bw_error_set(err, BW_E_FORMAT, "no results to compare: none of the %zu input%s could be read", n,
-                            n == 1 ? "" : "s");
-    return BW_OK;
 }
 
 const report_merge_entry *report_merged_entry(const report_merged *m, size_t row, size_t device)

@@ -8,7 +8,7 @@
  *
  * "Not measured" is absent, never 0: a real number that a file does not
  * hold (an older schema, a failed pattern, a run without a tuned peak or a
- * roofline) is NAN; test it with report_merge_has(). A missing string is
+ * roofline) is NAN; test it with report_merge_not_nan(). A missing string is
  * NULL, a missing integer is -1.
  *
  * Stability: the other report writers (HTML) consume these structs; fields
@@ -19,11 +19,13 @@
 #include <math.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "bw_error.h"
 
-/* 1 when v holds a value (measured, modeled or from a file), 0 for "not
- * measured" / absent (NAN). */
-static inline int report_merge_has(double v) { return !isnan(v); }
+/* The NAN test of the merged figures: 1 when v holds a value (measured,
+ * modeled or from a file), 0 for "not measured" / absent (NAN). */
+static inline int report_merge_not_nan(double v) { return !isnan(v); }
 
 /* A device, as one column of the comparison. Devices from different files
  * are the same device when vendor, name and driver_version are all equal
@@ -214,6 +216,13 @@ typedef struct report_merged {
  * named in notes and skipped (the first 5 per path, then one note with the
  * count); such a file named as a path itself is an error. */
 bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err);
+
+/* One results or probe document already in memory (doc, not changed;
+ * `bwlab run --report` renders its own run without a file), checked and
+ * merged as report_load_paths merges one file named `name`: name stands
+ * for the path in the runs, files and diagnostics. Returns as
+ * report_load_paths. */
+bw_code report_load_doc(const json_t *doc, const char *name, report_merged **out, bw_error *err);
 
 /* What the command will write, so that no input is overwritten. */
 typedef struct report_load_opts {

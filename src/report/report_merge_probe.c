@@ -7,21 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_format.h"
 #include "report_probe.h"
-
-static const char *kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
 
 /* the first problem, kept */
 typedef struct pchk {
@@ -47,21 +34,21 @@ static void want_num(pchk *c, const json_t *o, const char *where, const char *ke
 {
     const json_t *v = json_object_get(o, key);
     if (v && !json_is_null(v) && !json_is_number(v))
-        fail(c, "%s.%s is %s, expected a number or null", where, key, kind(v));
+        fail(c, "%s.%s is %s, expected a number or null", where, key, report_json_kind(v));
 }
 
 static void want_int(pchk *c, const json_t *o, const char *where, const char *key)
 {
     const json_t *v = json_object_get(o, key);
     if (v && !json_is_null(v) && !json_is_integer(v))
-        fail(c, "%s.%s is %s, expected an integer or null", where, key, kind(v));
+        fail(c, "%s.%s is %s, expected an integer or null", where, key, report_json_kind(v));
 }
 
 static void want_str(pchk *c, const json_t *o, const char *where, const char *key)
 {
     const json_t *v = json_object_get(o, key);
     if (v && !json_is_null(v) && !json_is_string(v))
-        fail(c, "%s.%s is %s, expected a string or null", where, key, kind(v));
+        fail(c, "%s.%s is %s, expected a string or null", where, key, report_json_kind(v));
 }
 
 /* an optional array of objects, each checked for the number keys */
@@ -72,7 +59,7 @@ static void want_objects(pchk *c, const json_t *o, const char *where, const char
     if (!a || json_is_null(a))
         return;
     if (!json_is_array(a)) {
-        fail(c, "%s.%s is %s, expected an array", where, key, kind(a));
+        fail(c, "%s.%s is %s, expected an array", where, key, report_json_kind(a));
         return;
     }
     size_t i;
@@ -81,7 +68,7 @@ static void want_objects(pchk *c, const json_t *o, const char *where, const char
     json_array_foreach(a, i, e) {
         snprintf(w, sizeof w, "%s.%s[%zu]", where, key, i);
         if (!json_is_object(e)) {
-            fail(c, "%s is %s, expected an object", w, kind(e));
+            fail(c, "%s is %s, expected an object", w, report_json_kind(e));
             return;
         }
         for (size_t k = 0; nums[k]; k++)
@@ -107,7 +94,7 @@ static void check_transfers(pchk *c, const json_t *o, const char *where)
             want_str(c, e, w, "memory");
             const json_t *b = json_object_get(e, "blocking");
             if (b && !json_is_null(b) && !json_is_boolean(b))
-                fail(c, "%s.blocking is %s, expected true or false", w, kind(b));
+                fail(c, "%s.blocking is %s, expected true or false", w, report_json_kind(b));
         }
     want_num(c, o, where, "launch_latency_us");
     want_num(c, o, where, "small_transfer_latency_us");
@@ -132,7 +119,7 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
 {
     pchk c = { msg, n, 0 };
     if (!json_is_object(root)) {
-        fail(&c, "the top level is %s, expected a bwlab probe results object", kind(root));
+        fail(&c, "the top level is %s, expected a bwlab probe results object", report_json_kind(root));
         return 0;
     }
     const json_t *ver = json_object_get(root, "schema_version");
@@ -141,7 +128,7 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         return 0;
     }
     if (!json_is_integer(ver)) {
-        fail(&c, "top level.schema_version is %s, expected an integer", kind(ver));
+        fail(&c, "top level.schema_version is %s, expected an integer", report_json_kind(ver));
         return 0;
     }
     json_int_t v = json_integer_value(ver);
@@ -163,7 +150,7 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         return 0;
     }
     if (!json_is_array(devs)) {
-        fail(&c, "top level.devices is %s, expected an array", kind(devs));
+        fail(&c, "top level.devices is %s, expected an array", report_json_kind(devs));
         return 0;
     }
     if (json_array_size(devs) == 0) {
@@ -176,20 +163,20 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
     json_array_foreach(devs, i, d) {
         snprintf(w, sizeof w, "devices[%zu]", i);
         if (!json_is_object(d)) {
-            fail(&c, "%s is %s, expected an object", w, kind(d));
+            fail(&c, "%s is %s, expected an object", w, report_json_kind(d));
             return 0;
         }
         const json_t *dev = json_object_get(d, "device");
         if (!json_is_object(dev)) {
             fail(&c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", w,
-                 dev ? kind(dev) : "");
+                 dev ? report_json_kind(dev) : "");
             return 0;
         }
         snprintf(dw, sizeof dw, "%s.device", w);
         const json_t *name = json_object_get(dev, "name");
         if (!json_is_string(name)) {
             fail(&c, name ? "%s.name is %s, expected a string" : "%s.name is missing%s", dw,
-                 name ? kind(name) : "");
+                 name ? report_json_kind(name) : "");
             return 0;
         }
         want_str(&c, dev, dw, "vendor");
@@ -203,7 +190,7 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         want_objects(&c, d, w, "ladder", LADDER_KEYS);
         const json_t *mem = json_object_get(d, "memory");
         if (mem && !json_is_null(mem) && !json_is_object(mem))
-            fail(&c, "%s.memory is %s, expected an object or null", w, kind(mem));
+            fail(&c, "%s.memory is %s, expected an object or null", w, report_json_kind(mem));
         check_transfers(&c, d, w);
         if (c.bad)
             return 0;

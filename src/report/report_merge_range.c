@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "model_lanes.h"
+#include "report_fields.h"
+#include "report_format.h"
 
 #define WHOLE_MAX 4611686018427387904.0 /* 2^62 */
 
@@ -69,24 +71,12 @@ static const json_t *at(const json_t *o, const char *path)
     return NULL;
 }
 
-static const char *kind_of(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
 static int check_value(const json_t *v, const char *key, report_range kind, char *msg, size_t n)
 {
     if (!v || json_is_null(v))
         return 1;
     if (!json_is_number(v)) {
-        snprintf(msg, n, "%s is %s, expected a number (%s)", key, kind_of(v), RANGES[kind].text);
+        snprintf(msg, n, "%s is %s, expected a number (%s)", key, report_json_kind(v), RANGES[kind].text);
         return 0;
     }
     double x = json_number_value(v);
@@ -115,28 +105,8 @@ const char *report_range_fields(const json_t *o, const report_range_field *f, ch
 
 /* ---- the lists ---- */
 
+/* the nested figures of a result (its plain scalar ones: report_fields) */
 static const report_range_field RESULT[] = {
-    { "effective_gbs", REPORT_RANGE_GBS },
-    { "best_gbs", REPORT_RANGE_GBS },
-    { "local_gbs", REPORT_RANGE_GBS },
-    { "relative_to_seq", REPORT_RANGE_RATIO },
-    { "relative_to_reference", REPORT_RANGE_RATIO },
-    { "fraction_of_peak", REPORT_RANGE_RATIO },
-    { "measured_time_ratio", REPORT_RANGE_RATIO },
-    { "modeled_instruction_ratio", REPORT_RANGE_RATIO },
-    { "modeled_footprint_ratio", REPORT_RANGE_RATIO },
-    { "twin_ratio", REPORT_RANGE_RATIO },
-    { "twin_time_ns", REPORT_RANGE_TIME_NS },
-    { "spread", REPORT_RANGE_SPREAD },
-    { "relative_spread", REPORT_RANGE_SPREAD },
-    { "elem_bytes", REPORT_RANGE_ELEM },
-    { "lanes", REPORT_RANGE_LANES },
-    { "active_lanes", REPORT_RANGE_COUNT },
-    { "items", REPORT_RANGE_COUNT },
-    { "local_size", REPORT_RANGE_UNIT },
-    { "working_set_bytes", REPORT_RANGE_BYTES },
-    { "dropped_samples", REPORT_RANGE_COUNT },
-    { "conflict_ways", REPORT_RANGE_COUNT },
     { "time_ns.min", REPORT_RANGE_TIME_NS },
     { "time_ns.median", REPORT_RANGE_TIME_NS },
     { "time_ns.mean", REPORT_RANGE_TIME_NS },
@@ -241,15 +211,12 @@ const report_range_field REPORT_RANGE_TRANSFER[] = {
 
 static const char *const STATUSES[] = { "ok", "failed", "not-measurable", "not-run", NULL };
 
-/* the measured figures only a row of status "ok" carries */
-static const char *const MEASURED[] = { "effective_gbs", "relative_to_seq", "best_gbs", "fraction_of_peak",
-                                        "local_gbs", "relative_to_reference", NULL };
-
+/* the measured figures only a row of status "ok" carries: report_fields' measured ones */
 const char *report_range_unmeasured_figure(const json_t *r)
 {
-    for (size_t i = 0; MEASURED[i]; i++)
-        if (json_is_number(json_object_get(r, MEASURED[i])))
-            return MEASURED[i];
+    for (int id = 0; id < RF_COUNT; id++)
+        if (REPORT_FIELDS[id].measured && json_is_number(json_object_get(r, RF_KEY(id))))
+            return RF_KEY(id);
     return NULL;
 }
 
@@ -257,8 +224,8 @@ const char *report_range_unmeasured_figure(const json_t *r)
  * (a file without `reference`) it is a seq row */
 static int own_reference(const json_t *r)
 {
-    const char *pat = json_string_value(json_object_get(r, "pattern"));
-    const json_t *ref = json_object_get(r, "reference");
+    const char *pat = json_string_value(json_object_get(r, RF_KEY(RF_PATTERN)));
+    const json_t *ref = json_object_get(r, RF_KEY(RF_REFERENCE));
     if (!pat)
         return 0;
     if (json_is_string(ref))
@@ -276,7 +243,7 @@ static double whole_or(const json_t *o, const char *path, double def)
 
 int report_range_result(const json_t *r, char *msg, size_t n)
 {
-    const json_t *st = json_object_get(r, "status");
+    const json_t *st = json_object_get(r, RF_KEY(RF_STATUS));
     if (json_is_string(st)) {
         const char *s = json_string_value(st);
         size_t i = 0;
@@ -289,7 +256,7 @@ int report_range_result(const json_t *r, char *msg, size_t n)
             return 0;
         }
     }
-    const json_t *acc = json_object_get(r, "access");
+    const json_t *acc = json_object_get(r, RF_KEY(RF_ACCESS));
     if (acc && json_is_null(acc)) {
         snprintf(msg, n, "access is null, expected \"copy\" or \"read\" (only a file without the key is copy mode)");
         return 0;
@@ -300,12 +267,15 @@ int report_range_result(const json_t *r, char *msg, size_t n)
         snprintf(msg, n, "access is '%s', expected \"copy\" or \"read\"", report_range_name(json_string_value(acc), q));
         return 0;
     }
+    for (int id = 0; id < RF_COUNT; id++)
+        if (REPORT_FIELDS[id].ranged && !report_range_check(r, RF_KEY(id), REPORT_FIELDS[id].range, msg, n))
+            return 0;
     if (report_range_fields(r, RESULT, msg, n))
         return 0;
     /* the loads' predicted efficiency's own bound: one sector serving the
      * whole warp (the stores may be of another size: a record's fold is a
      * float whatever its fields' type) */
-    double lanes = whole_or(r, "lanes", NAN), elem = whole_or(r, "elem_bytes", NAN),
+    double lanes = whole_or(r, RF_KEY(RF_LANES), NAN), elem = whole_or(r, RF_KEY(RF_ELEM_BYTES), NAN),
            sector = whole_or(r, "model.sector_bytes", NAN);
     if (lanes > 0 && elem > 0 && sector > 0) {
         double bound = lanes * elem / sector;
@@ -321,14 +291,14 @@ int report_range_result(const json_t *r, char *msg, size_t n)
             }
         }
     }
-    const json_t *al = json_object_get(r, "active_lanes");
+    const json_t *al = json_object_get(r, RF_KEY(RF_ACTIVE_LANES));
     if (lanes > 0 && json_is_number(al) && json_number_value(al) > lanes) {
         snprintf(msg, n, "active_lanes is %.17g, outside its valid range (0 to lanes = %.17g)", json_number_value(al),
                  lanes);
         return 0;
     }
     if (own_reference(r)) {
-        static const char *const rel[] = { "relative_to_seq", "relative_to_reference" };
+        const char *const rel[] = { RF_KEY(RF_RELATIVE_TO_SEQ), RF_KEY(RF_RELATIVE_TO_REFERENCE) };
         for (size_t i = 0; i < 2; i++) {
             const json_t *v = json_object_get(r, rel[i]);
             if (json_is_number(v) && fabs(json_number_value(v) - 1) > 1e-6) {

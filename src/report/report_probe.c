@@ -193,12 +193,125 @@ void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out)
                       r->launches, r->launch_wall_us, r->launch_start_us, r->launch_end_us);
 }
 
+/* the cache and latency ladders, the levels found in them, and how they
+ * agree with what the device and the host report */
+static void ladder_lines(const bench_probe_result *r, bw_buf *out)
+{
+    bw_buf_puts(out, "\ncache ladder and latency ladder (measured; read GB/s by ");
+    bw_buf_puts(out, r->is_cpu ? "one work-item" : "the whole device");
+    bw_buf_puts(out, "; latency: ns per dependent load, one chase / one per compute unit)\n");
+    bw_buf_puts(out, "  level    size (knee)     read GB/s   latency ns   latency ns (per CU)   knee seen in\n");
+    for (size_t i = 0; i <= r->n_levels && (i < r->n_levels || r->have_memory); i++) {
+        const bench_probe_level *l = &r->levels[i];
+        char name[16];
+        if (i < r->n_levels)
+            snprintf(name, sizeof name, "L%zu", i + 1);
+        else
+            snprintf(name, sizeof name, "memory");
+        bw_buf_printf(out, "  %-8s ", name);
+        bw_buf *b = out;
+        if (i < r->n_levels) {
+            bw_buf t = BW_BUF_INIT;
+            report_bytes(&t, (double)l->size_bytes);
+            bw_buf_printf(b, "%-15s", bw_buf_str(&t));
+            bw_buf_free(&t);
+        } else {
+            bw_buf_printf(b, "%-15s", "beyond");
+        }
+        bw_buf_printf(b, " %9.1f   %10.2f   %10.2f", l->read_gbs, l->latency_ns, l->latency_cu_ns);
+        if (i < r->n_levels)
+            bw_buf_printf(b, "            %s", seen_name(l->seen));
+        bw_buf_putc(b, '\n');
+    }
+    if (r->interrupted && !r->have_memory)
+        bw_buf_printf(out, "  interrupted (in its %s): no levels are derived from a partial ladder\n",
+                      r->interrupted_in);
+    else if (r->n_levels == 0)
+        bw_buf_puts(out, "  no knee found: the ladder shows one plateau\n");
+    for (size_t i = 0; i < r->n_levels; i++) {
+        bw_buf_printf(out, "  L%zu: ", i + 1);
+        report_probe_level_agreement(out, r, i);
+        bw_buf_putc(out, '\n');
+    }
+    bw_buf_puts(out, "  device reports CL_DEVICE_GLOBAL_MEM_CACHE_SIZE ");
+    report_bytes(out, (double)r->device_cache_bytes);
+    bw_buf_puts(out, ": ");
+    report_probe_device_cache_agreement(out, r);
+    bw_buf_putc(out, '\n');
+    if (r->n_host_caches) {
+        bw_buf_puts(out, "  host sysfs caches:");
+        for (size_t i = 0; i < r->n_host_caches; i++) {
+            bw_buf_printf(out, "%s L%d ", i ? "," : "", r->host_caches[i].level);
+            report_bytes(out, (double)r->host_caches[i].size_bytes);
+        }
+        bw_buf_putc(out, '\n');
+    }
+    bw_buf_printf(out, "  chase validation: %s: %s\n", r->chase_valid ? "passed" : "FAILED", r->chase_note);
+    bw_buf_puts(out, "  size        read GB/s   latency ns   per CU ns\n");
+    for (size_t i = 0; i < r->n_points; i++) {
+        const bench_probe_point *p = &r->points[i];
+        bw_buf t = BW_BUF_INIT;
+        report_bytes(&t, (double)p->bytes);
+        bw_buf_printf(out, "  %-11s %9.1f   %10.2f   %9.2f\n", bw_buf_str(&t), p->read_gbs, p->latency_ns,
+                      p->latency_cu_ns);
+        bw_buf_free(&t);
+    }
+}
+
+/* the transaction granularity: the stride and offset sweeps and the fits
+ * of each candidate unit (g: the profile's) */
+static void granularity_lines(const bench_probe_result *r, const model_geometry *g, bw_buf *out)
+{
+    bw_buf_puts(out, "\ntransaction granularity (measured on a ");
+    report_bytes(out, (double)r->gran_bytes);
+    bw_buf_printf(out, " working set)\n  inferred unit: ");
+    if (r->inferred_unit)
+        bw_buf_printf(out, "%lld B; ", (long long)r->inferred_unit);
+    else
+        bw_buf_puts(out, "none; ");
+    report_probe_agreement(out, r, g);
+    bw_buf_puts(out, "\n  stride B   ns/element (measured)\n");
+    for (size_t i = 0; i < r->n_strides; i++)
+        bw_buf_printf(out, "  %8.0f   %10.3f\n", r->stride_x[i], r->stride_ns[i]);
+    bw_buf_printf(out, "  offset sweep (%d B per work-item): ns/block (measured) at offsets 0..%.0f B:\n   ",
+                  BENCH_PROBE_BLOCK, r->offset_x[r->n_offsets - 1]);
+    for (size_t i = 0; i < r->n_offsets; i++)
+        bw_buf_printf(out, " %.2f", r->offset_ns[i]);
+    bw_buf_puts(out, "\n  candidate unit   stride fit: residual, unexplained   offset fit: residual, unexplained "
+                     "(modeled curves fitted to the measured ones)\n");
+    size_t b = best_candidate(r);
+    for (size_t k = 0; k < BENCH_PROBE_UNITS; k++)
+        bw_buf_printf(out, "  %10lld B     %8.1f%%  %8.0f%%              %8.1f%%  %8.0f%%%s\n",
+                      (long long)r->units[k], 100 * r->stride_fit[k].rms_rel, 100 * r->stride_fit[k].rel,
+                      100 * r->offset_fit[k].rms_rel, 100 * r->offset_fit[k].rel, k == b ? "   <- best" : "");
+}
+
+/* the warp width and the banks inferred, against the profile's g */
+static void warp_lines(const bench_probe_result *r, const model_geometry *g, bw_buf *out)
+{
+    if (r->n_points && !r->lanes_why[0])
+        bw_buf_puts(out, "\nwarp width and banks: not measured (interrupted before them)\n");
+    else if (r->n_points) {
+        bw_buf_printf(out, "\nwarp width: ");
+        if (r->inferred_lanes)
+            bw_buf_printf(out, "%lld lanes (measured; the profile's W is %d): %s\n", (long long)r->inferred_lanes,
+                          g->lanes, r->lanes_why);
+        else
+            bw_buf_printf(out, "not inferred (the profile's W is %d): %s\n", g->lanes, r->lanes_why);
+        bw_buf_printf(out, "banks: ");
+        if (r->inferred_banks)
+            bw_buf_printf(out, "%d (measured; the profile's is %d): %s\n", r->inferred_banks, g->banks,
+                          r->banks_why);
+        else
+            bw_buf_printf(out, "not inferred: %s\n", r->banks_why);
+    }
+}
+
 static void table_device(const report_probe_device *dv, bw_buf *out)
 {
     const bench_device *d = dv->device;
     const bench_probe_result *r = dv->result;
-    bw_buf_printf(out, "device %zu%s: %s (%s, driver %s)\n", d->index, dv->is_default ? " (default)" : "", d->name,
-                  d->platform_name, d->driver_version);
+    report_device_line(out, "", d, dv->is_default);
     if (!r) {
         bw_buf_printf(out, "  probe failed: %s\n", dv->failure ? dv->failure : "unknown");
         return;
@@ -206,107 +319,11 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
     bw_buf_printf(out, "  probe: %s, %.1f s (measured wall clock)%s%s%s\n", r->quick ? "quick" : "full", r->seconds,
                   r->interrupted ? "; INTERRUPTED in its " : "", r->interrupted ? r->interrupted_in : "",
                   r->interrupted ? ": what was measured before it" : "");
-    if (r->n_points) {
-        bw_buf_puts(out, "\ncache ladder and latency ladder (measured; read GB/s by ");
-        bw_buf_puts(out, r->is_cpu ? "one work-item" : "the whole device");
-        bw_buf_puts(out, "; latency: ns per dependent load, one chase / one per compute unit)\n");
-        bw_buf_puts(out, "  level    size (knee)     read GB/s   latency ns   latency ns (per CU)   knee seen in\n");
-        for (size_t i = 0; i <= r->n_levels && (i < r->n_levels || r->have_memory); i++) {
-            const bench_probe_level *l = &r->levels[i];
-            char name[16];
-            if (i < r->n_levels)
-                snprintf(name, sizeof name, "L%zu", i + 1);
-            else
-                snprintf(name, sizeof name, "memory");
-            bw_buf_printf(out, "  %-8s ", name);
-            bw_buf *b = out;
-            if (i < r->n_levels) {
-                bw_buf t = BW_BUF_INIT;
-                report_bytes(&t, (double)l->size_bytes);
-                bw_buf_printf(b, "%-15s", bw_buf_str(&t));
-                bw_buf_free(&t);
-            } else {
-                bw_buf_printf(b, "%-15s", "beyond");
-            }
-            bw_buf_printf(b, " %9.1f   %10.2f   %10.2f", l->read_gbs, l->latency_ns, l->latency_cu_ns);
-            if (i < r->n_levels)
-                bw_buf_printf(b, "            %s", seen_name(l->seen));
-            bw_buf_putc(b, '\n');
-        }
-        if (r->interrupted && !r->have_memory)
-            bw_buf_printf(out, "  interrupted (in its %s): no levels are derived from a partial ladder\n",
-                          r->interrupted_in);
-        else if (r->n_levels == 0)
-            bw_buf_puts(out, "  no knee found: the ladder shows one plateau\n");
-        for (size_t i = 0; i < r->n_levels; i++) {
-            bw_buf_printf(out, "  L%zu: ", i + 1);
-            report_probe_level_agreement(out, r, i);
-            bw_buf_putc(out, '\n');
-        }
-        bw_buf_puts(out, "  device reports CL_DEVICE_GLOBAL_MEM_CACHE_SIZE ");
-        report_bytes(out, (double)r->device_cache_bytes);
-        bw_buf_puts(out, ": ");
-        report_probe_device_cache_agreement(out, r);
-        bw_buf_putc(out, '\n');
-        if (r->n_host_caches) {
-            bw_buf_puts(out, "  host sysfs caches:");
-            for (size_t i = 0; i < r->n_host_caches; i++) {
-                bw_buf_printf(out, "%s L%d ", i ? "," : "", r->host_caches[i].level);
-                report_bytes(out, (double)r->host_caches[i].size_bytes);
-            }
-            bw_buf_putc(out, '\n');
-        }
-        bw_buf_printf(out, "  chase validation: %s: %s\n", r->chase_valid ? "passed" : "FAILED", r->chase_note);
-        bw_buf_puts(out, "  size        read GB/s   latency ns   per CU ns\n");
-        for (size_t i = 0; i < r->n_points; i++) {
-            const bench_probe_point *p = &r->points[i];
-            bw_buf t = BW_BUF_INIT;
-            report_bytes(&t, (double)p->bytes);
-            bw_buf_printf(out, "  %-11s %9.1f   %10.2f   %9.2f\n", bw_buf_str(&t), p->read_gbs, p->latency_ns,
-                          p->latency_cu_ns);
-            bw_buf_free(&t);
-        }
-    }
-    if (r->n_strides) {
-        bw_buf_puts(out, "\ntransaction granularity (measured on a ");
-        report_bytes(out, (double)r->gran_bytes);
-        bw_buf_printf(out, " working set)\n  inferred unit: ");
-        if (r->inferred_unit)
-            bw_buf_printf(out, "%lld B; ", (long long)r->inferred_unit);
-        else
-            bw_buf_puts(out, "none; ");
-        report_probe_agreement(out, r, &d->geo);
-        bw_buf_puts(out, "\n  stride B   ns/element (measured)\n");
-        for (size_t i = 0; i < r->n_strides; i++)
-            bw_buf_printf(out, "  %8.0f   %10.3f\n", r->stride_x[i], r->stride_ns[i]);
-        bw_buf_printf(out, "  offset sweep (%d B per work-item): ns/block (measured) at offsets 0..%.0f B:\n   ",
-                      BENCH_PROBE_BLOCK, r->offset_x[r->n_offsets - 1]);
-        for (size_t i = 0; i < r->n_offsets; i++)
-            bw_buf_printf(out, " %.2f", r->offset_ns[i]);
-        bw_buf_puts(out, "\n  candidate unit   stride fit: residual, unexplained   offset fit: residual, unexplained "
-                         "(modeled curves fitted to the measured ones)\n");
-        size_t b = best_candidate(r);
-        for (size_t k = 0; k < BENCH_PROBE_UNITS; k++)
-            bw_buf_printf(out, "  %10lld B     %8.1f%%  %8.0f%%              %8.1f%%  %8.0f%%%s\n",
-                          (long long)r->units[k], 100 * r->stride_fit[k].rms_rel, 100 * r->stride_fit[k].rel,
-                          100 * r->offset_fit[k].rms_rel, 100 * r->offset_fit[k].rel, k == b ? "   <- best" : "");
-    }
-    if (r->n_points && !r->lanes_why[0])
-        bw_buf_puts(out, "\nwarp width and banks: not measured (interrupted before them)\n");
-    else if (r->n_points) {
-        bw_buf_printf(out, "\nwarp width: ");
-        if (r->inferred_lanes)
-            bw_buf_printf(out, "%lld lanes (measured; the profile's W is %d): %s\n", (long long)r->inferred_lanes,
-                          d->geo.lanes, r->lanes_why);
-        else
-            bw_buf_printf(out, "not inferred (the profile's W is %d): %s\n", d->geo.lanes, r->lanes_why);
-        bw_buf_printf(out, "banks: ");
-        if (r->inferred_banks)
-            bw_buf_printf(out, "%d (measured; the profile's is %d): %s\n", r->inferred_banks, d->geo.banks,
-                          r->banks_why);
-        else
-            bw_buf_printf(out, "not inferred: %s\n", r->banks_why);
-    }
+    if (r->n_points)
+        ladder_lines(r, out);
+    if (r->n_strides)
+        granularity_lines(r, &d->geo, out);
+    warp_lines(r, &d->geo, out);
     report_probe_transfers_table(r, out);
     if (dv->cache_note)
         bw_buf_printf(out, "probe cache: %s\n", dv->cache_note);
@@ -494,6 +511,80 @@ static json_t *fit_json(const model_fit_candidate *c)
     return o;
 }
 
+/* the host's caches (sysfs) and the level each matched */
+static json_t *host_caches_json(const bench_probe_result *r)
+{
+    json_t *hc = json_array();
+    for (size_t i = 0; i < r->n_host_caches; i++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "level", json_integer(r->host_caches[i].level));
+        json_object_set_new(c, "size_bytes", json_integer((json_int_t)r->host_caches[i].size_bytes));
+        json_object_set_new(c, "line_bytes", json_integer((json_int_t)r->host_caches[i].line_bytes));
+        json_t *ml = json_null();
+        for (size_t k = 0; k < r->n_levels; k++)
+            if (r->levels[k].host_match == (int)i)
+                ml = json_integer((json_int_t)(k + 1));
+        json_object_set_new(c, "matched_level", ml);
+        json_array_append_new(hc, c);
+    }
+    return hc;
+}
+
+/* the ladder's points (measured) */
+static json_t *ladder_json(const bench_probe_result *r)
+{
+    json_t *lad = json_array();
+    for (size_t i = 0; i < r->n_points; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "bytes", json_integer((json_int_t)r->points[i].bytes));
+        json_object_set_new(p, "read_gbs", report_json_real(r->points[i].read_gbs, 1));
+        json_object_set_new(p, "latency_ns", report_json_real(r->points[i].latency_ns, r->chase_valid));
+        json_object_set_new(p, "latency_per_cu_ns", report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
+        json_array_append_new(lad, p);
+    }
+    return lad;
+}
+
+/* the stride and offset sweeps and each candidate unit's fits */
+static json_t *granularity_json(const bench_probe_result *r)
+{
+    json_t *g = json_object();
+    json_object_set_new(g, "working_set_bytes", json_integer((json_int_t)r->gran_bytes));
+    json_object_set_new(g, "block_bytes", json_integer(BENCH_PROBE_BLOCK));
+    json_t *ss = json_array(), *os = json_array(), *cs = json_array();
+    for (size_t i = 0; i < r->n_strides; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "stride_bytes", json_integer((json_int_t)r->stride_x[i]));
+        json_object_set_new(p, "ns_per_element", report_json_real(r->stride_ns[i], 1));
+        json_array_append_new(ss, p);
+    }
+    for (size_t i = 0; i < r->n_offsets; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "offset_bytes", json_integer((json_int_t)r->offset_x[i]));
+        json_object_set_new(p, "ns_per_block", report_json_real(r->offset_ns[i], 1));
+        json_array_append_new(os, p);
+    }
+    for (size_t k = 0; k < BENCH_PROBE_UNITS && r->n_strides; k++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "unit_bytes", json_integer((json_int_t)r->units[k]));
+        json_t *sf = fit_json(&r->stride_fit[k]), *of = fit_json(&r->offset_fit[k]);
+        json_t *sm = json_array(), *om = json_array();
+        for (size_t i = 0; i < r->n_strides; i++)
+            json_array_append_new(sm, report_json_real(r->stride_model[k][i], 1));
+        for (size_t i = 0; i < r->n_offsets; i++)
+            json_array_append_new(om, report_json_real(r->offset_model[k][i], 1));
+        json_object_set_new(sf, "modeled", sm);
+        json_object_set_new(of, "modeled", om);
+        json_object_set_new(c, "stride_fit", sf);
+        json_object_set_new(c, "offset_fit", of);
+        json_array_append_new(cs, c);
+    }
+    json_object_set_new(g, "stride_sweep", ss);
+    json_object_set_new(g, "offset_sweep", os);
+    json_object_set_new(g, "candidates", cs);
+    return g;
+}
+
 static json_t *device_json(const report_probe_device *dv)
 {
     const bench_probe_result *r = dv->result;
@@ -530,69 +621,13 @@ static json_t *device_json(const report_probe_device *dv)
     report_probe_device_cache_agreement(&dag, r);
     json_object_set_new(o, "device_cache_agreement", json_string(bw_buf_str(&dag)));
     bw_buf_free(&dag);
-    json_t *hc = json_array();
-    for (size_t i = 0; i < r->n_host_caches; i++) {
-        json_t *c = json_object();
-        json_object_set_new(c, "level", json_integer(r->host_caches[i].level));
-        json_object_set_new(c, "size_bytes", json_integer((json_int_t)r->host_caches[i].size_bytes));
-        json_object_set_new(c, "line_bytes", json_integer((json_int_t)r->host_caches[i].line_bytes));
-        json_t *ml = json_null();
-        for (size_t k = 0; k < r->n_levels; k++)
-            if (r->levels[k].host_match == (int)i)
-                ml = json_integer((json_int_t)(k + 1));
-        json_object_set_new(c, "matched_level", ml);
-        json_array_append_new(hc, c);
-    }
-    json_object_set_new(o, "host_caches", hc);
-    json_t *lad = json_array();
-    for (size_t i = 0; i < r->n_points; i++) {
-        json_t *p = json_object();
-        json_object_set_new(p, "bytes", json_integer((json_int_t)r->points[i].bytes));
-        json_object_set_new(p, "read_gbs", report_json_real(r->points[i].read_gbs, 1));
-        json_object_set_new(p, "latency_ns", report_json_real(r->points[i].latency_ns, r->chase_valid));
-        json_object_set_new(p, "latency_per_cu_ns", report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
-        json_array_append_new(lad, p);
-    }
-    json_object_set_new(o, "ladder", lad);
+    json_object_set_new(o, "host_caches", host_caches_json(r));
+    json_object_set_new(o, "ladder", ladder_json(r));
     json_t *cv = json_object();
     json_object_set_new(cv, "valid", json_boolean(r->chase_valid));
     json_object_set_new(cv, "note", json_string(r->chase_note));
     json_object_set_new(o, "chase_validation", cv);
-    json_t *g = json_object();
-    json_object_set_new(g, "working_set_bytes", json_integer((json_int_t)r->gran_bytes));
-    json_object_set_new(g, "block_bytes", json_integer(BENCH_PROBE_BLOCK));
-    json_t *ss = json_array(), *os = json_array(), *cs = json_array();
-    for (size_t i = 0; i < r->n_strides; i++) {
-        json_t *p = json_object();
-        json_object_set_new(p, "stride_bytes", json_integer((json_int_t)r->stride_x[i]));
-        json_object_set_new(p, "ns_per_element", report_json_real(r->stride_ns[i], 1));
-        json_array_append_new(ss, p);
-    }
-    for (size_t i = 0; i < r->n_offsets; i++) {
-        json_t *p = json_object();
-        json_object_set_new(p, "offset_bytes", json_integer((json_int_t)r->offset_x[i]));
-        json_object_set_new(p, "ns_per_block", report_json_real(r->offset_ns[i], 1));
-        json_array_append_new(os, p);
-    }
-    for (size_t k = 0; k < BENCH_PROBE_UNITS && r->n_strides; k++) {
-        json_t *c = json_object();
-        json_object_set_new(c, "unit_bytes", json_integer((json_int_t)r->units[k]));
-        json_t *sf = fit_json(&r->stride_fit[k]), *of = fit_json(&r->offset_fit[k]);
-        json_t *sm = json_array(), *om = json_array();
-        for (size_t i = 0; i < r->n_strides; i++)
-            json_array_append_new(sm, report_json_real(r->stride_model[k][i], 1));
-        for (size_t i = 0; i < r->n_offsets; i++)
-            json_array_append_new(om, report_json_real(r->offset_model[k][i], 1));
-        json_object_set_new(sf, "modeled", sm);
-        json_object_set_new(of, "modeled", om);
-        json_object_set_new(c, "stride_fit", sf);
-        json_object_set_new(c, "offset_fit", of);
-        json_array_append_new(cs, c);
-    }
-    json_object_set_new(g, "stride_sweep", ss);
-    json_object_set_new(g, "offset_sweep", os);
-    json_object_set_new(g, "candidates", cs);
-    json_object_set_new(o, "granularity", g);
+    json_object_set_new(o, "granularity", granularity_json(r));
     json_object_set_new(o, "inferred_lanes", r->inferred_lanes ? json_integer((json_int_t)r->inferred_lanes) : json_null());
     json_object_set_new(o, "inferred_lanes_reason", json_string(r->lanes_why));
     json_t *ls = json_array();

@@ -1,7 +1,9 @@
 /* report_results: the results of `bwlab run` as a table for people, CSV,
  * Markdown, or a versioned JSON document (docs/results.md). Every number
  * says what kind it is: requested, modeled or measured. Formatting only:
- * all values come from the plan, the results and the run information. */
+ * all values come from the plan, the results and the run information.
+ * One file per format (report_results_text.c: table and Markdown;
+ * _csv.c; _json.c), over the row model of report_results_row.h. */
 #ifndef REPORT_RESULTS_H
 #define REPORT_RESULTS_H
 

@@ -63,8 +63,7 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
         const report_tune_device *d = &devs[k];
         if (k)
             bw_buf_putc(out, '\n');
-        bw_buf_printf(out, "device %zu%s: %s (%s, driver %s)\n", d->device->index, d->is_default ? " (default)" : "",
-                      d->device->name, d->device->platform_name, d->device->driver_version);
+        report_device_line(out, "", d->device, d->is_default);
         if (d->failure) {
             bw_buf_printf(out, "FAILED: %s\n", d->failure);
             continue;

@@ -1,0 +1,479 @@
+/* The run's results as the versioned JSON document (docs/results.md)
+ * and its journal (OUT.partial: the head, then a line per finished
+ * pattern). Formatting only. */
+#include "report_results.h"
+
+#include "bench_bank.h"
+#include "bench_record.h"
+#include "bench_transpose.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_devices.h"
+#include "report_explain.h"
+#include "report_fields.h"
+#include "report_format.h"
+#include "report_model.h"
+#include "report_probe.h"
+#include "report_results_row.h"
+#include "report_roofline.h"
+#include "report_tune.h"
+
+/* the short roofline: the entry `bwlab roofline` writes for a device
+ * (without "device"), or null when it was not measured */
+static json_t *roofline_json(const report_run *run)
+{
+    if (!run->roofline && !run->roofline_failure)
+        return json_null();
+    report_roofline_device d = { run->device, run->is_default, run->roofline_failure, run->roofline,
+                                 run->roofline_working_set ? run->roofline_working_set : "auto" };
+    json_t *o = report_roofline_entry_json(&d);
+    return o ? o : json_null();
+}
+
+static json_t *stats_json(const bench_stats *s, int valid)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "min", report_json_real(s->min, valid));
+    json_object_set_new(o, "median", report_json_real(s->median, valid));
+    json_object_set_new(o, "mean", report_json_real(s->mean, valid));
+    json_object_set_new(o, "stddev", report_json_real(s->stddev, valid));
+    json_object_set_new(o, "count", json_integer((json_int_t)s->count));
+    json_object_set_new(o, "rse", report_json_real(s->rse, valid && s->count >= 2));
+    return o;
+}
+
+static json_t *profile_json(const bench_device *d, const model_geometry *g)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", report_json_text(d->profile_name));
+    json_object_set_new(o, "why", report_json_text(d->profile_why));
+    json_object_set_new(o, "lanes", json_integer(g->lanes));
+    json_object_set_new(o, "sector_bytes", json_integer(g->sector));
+    json_object_set_new(o, "line_bytes", json_integer(g->line));
+    json_object_set_new(o, "banks", g->banks ? json_integer(g->banks) : json_null());
+    json_object_set_new(o, "bank_width", g->banks ? json_integer(g->bank_width) : json_null());
+    if (d->profile_inferred) { /* --profile inferred: which fields a cached probe gave */
+        json_t *f = json_array();
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", d->profile_inferred);
+        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+            json_array_append_new(f, json_string(t));
+        json_object_set_new(o, "inferred_fields", f);
+    }
+    return o;
+}
+
+/* the device's peak from `bwlab tune`: null figures when none is cached */
+static void tune_json(json_t *o, const report_run *run)
+{
+    const bench_tune_entry *e = run->tune;
+    json_object_set_new(o, "peak_read_gbs",
+                        report_json_real(e ? e->peak[BENCH_TUNE_READ].gbs : 0, e && e->peak[BENCH_TUNE_READ].valid));
+    json_object_set_new(o, "peak_copy_gbs",
+                        report_json_real(e ? e->peak[BENCH_TUNE_COPY].gbs : 0, e && e->peak[BENCH_TUNE_COPY].valid));
+    if (!e) {
+        json_object_set_new(o, "tune", json_null());
+        return;
+    }
+    json_t *t = json_object();
+    bw_buf src = BW_BUF_INIT;
+    bw_buf_printf(&src, "cache %s", run->tune_cache ? run->tune_cache : "?");
+    json_object_set_new(t, "source", report_json_text(bw_buf_str(&src)));
+    bw_buf_free(&src);
+    json_object_set_new(t, "date", report_json_text(e->date));
+    json_object_set_new(t, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
+    json_object_set_new(t, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
+    json_object_set_new(t, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
+    json_object_set_new(o, "tune", t);
+}
+
+/* the patterns not stable when the budget ended */
+static void timing_json(const report_run *run, json_t *t)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; run->results && i < run->plan->n; i++)
+        if (run->results[i].status == BENCH_OK && !run->results[i].stable)
+            json_array_append_new(a, report_json_text(run->plan->items[i].spec));
+    json_object_set_new(t, "unstable", a);
+    const bench_run_info *info = run->info;
+    json_t *lo = json_array(), *dr = json_array();
+    for (size_t i = 0; run->results && i < run->plan->n; i++) {
+        const bench_result *r = &run->results[i];
+        if (r->budget_note)
+            json_array_append_new(r->status == BENCH_NOT_RUN ? lo : dr, report_json_text(run->plan->items[i].spec));
+    }
+    json_object_set_new(t, "left_out", lo);
+    json_object_set_new(t, "left_out_of_later_rounds", dr);
+    json_object_set_new(t, "planned_s", json_real(info->planned_s));
+    json_object_set_new(t, "available_s", json_real(info->available_s));
+    json_object_set_new(t, "plan_note", info->plan_note[0] ? report_json_text(info->plan_note) : json_null());
+}
+
+static json_t *noise_json(const report_run *run)
+{
+    const bench_run_info *info = run->info;
+    const bench_plan *p = run->plan;
+    long si = noise_item(run, info->seq_item), ri = noise_item(run, info->relative_item);
+    json_t *o = json_object();
+    json_object_set_new(o, "noisy", json_boolean(info->noisy));
+    json_object_set_new(o, "seq_spread", report_json_real(info->seq_spread, si >= 0));
+    json_object_set_new(o, "seq_pattern", si >= 0 ? report_json_text(p->items[si].spec) : json_null());
+    json_object_set_new(o, "relative_spread", report_json_real(info->relative_spread, ri >= 0));
+    json_object_set_new(o, "relative_pattern", ri >= 0 ? report_json_text(p->items[ri].spec) : json_null());
+    json_object_set_new(o, "seq_limit", json_real(BENCH_NOISY_SEQ));
+    json_object_set_new(o, "relative_limit", json_real(BENCH_NOISY_RELATIVE));
+    return o;
+}
+
+static json_t *run_json(const report_run *run)
+{
+    const bench_plan *p = run->plan;
+    json_t *o = json_object();
+    json_object_set_new(o, "device", report_device_json(run->device, run->is_default));
+    json_object_set_new(o, "status", report_json_text(run->failure ? "failed" : "ok"));
+    json_object_set_new(o, "failure", run->failure ? report_json_text(run->failure) : json_null());
+    json_object_set_new(o, "profile", profile_json(run->device, p ? &p->geo : &run->device->geo));
+    tune_json(o, run);
+    json_object_set_new(o, "roofline", roofline_json(run));
+    if (run->transfers) { /* --transfers: the keys of bwlab probe's (report_probe) */
+        json_t *t = report_probe_transfers_json(run->transfers);
+        json_object_update(o, t);
+        json_decref(t);
+    } else if (run->transfers_failure) {
+        json_object_set_new(o, "transfers_failure", json_string(run->transfers_failure));
+    }
+    if (!p)
+        return o; /* the device failed before its plan was made */
+    json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));
+    json_object_set_new(o, "working_set_source", report_json_text(p->target_auto ? "auto" : "--size"));
+    json_object_set_new(o, "working_set_cache_bytes",
+                        p->cache_bytes ? json_integer((json_int_t)p->cache_bytes) : json_null());
+    json_object_set_new(o, "working_set_cache_source", report_json_text(p->cache_source));
+    json_object_set_new(o, "memory_budget_bytes",
+                        p->budget_bytes != UINT64_MAX ? json_integer((json_int_t)p->budget_bytes) : json_null());
+    json_t *b = json_object();
+    json_object_set_new(b, "src_bytes", json_integer((json_int_t)p->src_bytes));
+    json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
+    json_object_set_new(o, "buffers", b);
+    json_object_set_new(o, "local_size", json_integer(p->local_size));
+    json_object_set_new(o, "retry", run->retry ? report_json_text(run->retry) : json_null());
+    json_t *t = json_object();
+    json_object_set_new(t, "total_s", json_real(run->info->total_s));
+    json_object_set_new(t, "timing_s", json_real(run->info->timing_s));
+    json_object_set_new(t, "rounds", json_integer((json_int_t)run->info->rounds));
+    json_object_set_new(t, "budget_ended", json_boolean(run->info->budget_ended));
+    json_object_set_new(t, "interrupted", json_boolean(run->info->interrupted));
+    json_object_set_new(t, "timer", report_json_text(run->info->timer_wall ? "wall" : "event"));
+    json_object_set_new(t, "timer_resolution_ns",
+                        report_json_real(run->info->timer_resolution_ns, run->info->timer_resolution_ns > 0));
+    json_object_set_new(t, "launch_overhead_ns",
+                        report_json_real(run->info->launch_overhead_ns, run->info->timer_wall));
+    timing_json(run, t);
+    json_object_set_new(o, "timing", t);
+    json_object_set_new(o, "noise", noise_json(run));
+    return o;
+}
+
+/* The value of a generic field (report_fields: the head and twin
+ * groups) of result i: the one place that says what each key holds. */
+static json_t *field_value(report_field_id id, const report_run *run, const row *w)
+{
+    const bench_item *it = w->it;
+    const bench_result *r = w->r;
+    const model_geometry *g = &run->plan->geo;
+    const char *bound = bench_bound_name(r->bound);
+    switch (id) {
+    case RF_DEVICE: return json_integer((json_int_t)run->device->index);
+    case RF_PATTERN: return report_json_text(it->spec);
+    case RF_FAMILY: return report_json_text(it->family);
+    case RF_ACCESS: return report_json_text(bench_access_name(it->access));
+    case RF_EXPRESSION: return report_json_text(it->expr_text);
+    case RF_ELEM_BYTES: return json_integer(it->elem);
+    case RF_LANES: return json_integer(g->lanes);
+    case RF_ACTIVE_LANES: return json_integer(model_lanes_count(&it->active));
+    case RF_ITEMS: return json_integer(it->items);
+    case RF_LOCAL_SIZE: return json_integer(it->local_size);
+    case RF_LOAD: return report_json_text(it->vload ? "vload" : "indexed");
+    case RF_ADDED_AS_REFERENCE: return json_boolean(it->added_as_reference);
+    case RF_WORKING_SET_BYTES: return json_integer(it->model.loads.footprint_sectors * g->sector);
+    case RF_SIZE_NOTE: return it->size_note ? report_json_text(it->size_note) : json_null();
+    case RF_STATUS: return report_json_text(status_name(r->status));
+    case RF_VALIDATION: return report_json_text(validated(r) ? "ok" : r->failure ? r->failure : "?");
+    case RF_STATUS_REASON:
+        return !w->ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null();
+    case RF_INDEX_BITS: return json_integer(it->index_bits);
+    case RF_KERNEL_FORM: return report_json_text(bench_form_name(r->form));
+    case RF_TIMER: return report_json_text(r->timer_wall ? "wall" : "event");
+    case RF_TIMER_RESOLUTION_NS: return report_json_real(r->timer_resolution_ns, r->timer_resolution_ns > 0);
+    case RF_LAUNCH_OVERHEAD_NS: return report_json_real(r->launch_overhead_ns, r->timer_wall);
+    case RF_HOST_UNIFIED_MEMORY:
+        return run->device->host_unified_memory < 0 ? json_null() : json_boolean(run->device->host_unified_memory);
+    case RF_RETRY: return r->retry ? report_json_text(r->retry) : json_null();
+    case RF_SUB_GROUP_SIZE: return r->sub_group_size ? json_integer((json_int_t)r->sub_group_size) : json_null();
+    case RF_DROPPED_SAMPLES: return json_integer((json_int_t)r->dropped_samples);
+    case RF_EFFECTIVE_GBS: return report_json_real(r->effective_gbs, w->ok);
+    case RF_RELATIVE_TO_SEQ: return report_json_real(r->relative_to_reference, w->ok);
+    case RF_FRACTION_OF_PEAK: return report_json_real(fraction_of_peak(run, w), 1);
+    case RF_REFERENCE:
+        return r->reference >= 0 ? report_json_text(run->plan->items[r->reference].spec) : json_null();
+    case RF_SPACE: return report_json_text(it->fam->space);
+    /* the best time, stopping rule, twin and repeatability */
+    case RF_BEST_GBS: return report_json_real(r->best_gbs, w->ok && r->best_gbs > 0);
+    case RF_STABLE: return w->ok ? json_boolean(r->stable) : json_null();
+    case RF_TWIN_TIME_NS: return report_json_real(r->twin_ns, w->ok && r->twin_ns > 0);
+    case RF_TWIN_ITEMS: return r->twin_items > 0 ? json_integer((json_int_t)r->twin_items) : json_null();
+    case RF_TWIN_COLD_TIME_NS: return report_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0);
+    case RF_TWIN_RATIO: return report_json_real(r->twin_ratio, w->ok);
+    case RF_BOUND: return w->ok && bound ? report_json_text(bound) : json_null();
+    case RF_TWIN_REASON: {
+        const char *why = r->twin_reason ? r->twin_reason : !w->ok ? "the pattern was not measured" : NULL;
+        return w->ok && bound ? json_null() : report_json_text(why ? why : "no twin figure");
+    }
+    case RF_SPREAD: return report_json_real(r->spread, w->ok);
+    case RF_RELATIVE_SPREAD: return report_json_real(r->relative_spread, w->ok);
+    case RF_BUDGET_NOTE: return r->budget_note ? report_json_text(r->budget_note) : json_null();
+    default: return json_null(); /* the family blocks set their own */
+    }
+}
+
+/* the generic fields of one group, in table order */
+static void fields_json(json_t *o, report_field_group group, const report_run *run, const row *w)
+{
+    for (int id = 0; id < RF_COUNT; id++) {
+        if (REPORT_FIELDS[id].group != group)
+            continue;
+        /* the per-form times (nested) have always come before sub_group_size */
+        if (id == RF_SUB_GROUP_SIZE) {
+            json_t *ft = json_object();
+            for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
+                json_object_set_new(ft, bench_form_name((bench_form)f),
+                                    report_json_real(w->r->form_ns[f], w->r->form_ns[f] > 0));
+            json_object_set_new(o, "form_time_ns", ft);
+        }
+        json_object_set_new(o, RF_KEY(id), field_value((report_field_id)id, run, w));
+    }
+}
+
+/* the launch model's bounds beside the measured time (launch_times_of) */
+static json_t *launch_bounds_json(const row *w)
+{
+    const bench_item *it = w->it;
+    launch_times lt;
+    int have = launch_times_of(w, &lt);
+    json_t *lb = json_object();
+    json_object_set_new(lb, "warp_instructions",
+                        json_integer(it->model.loads.instructions + it->model.stores.instructions));
+    json_object_set_new(lb, "footprint_bytes", json_integer((json_int_t)w->lower));
+    json_object_set_new(lb, "instruction_model_bytes", json_integer((json_int_t)w->upper));
+    json_object_set_new(lb, "footprint_time_ns", report_json_real(lt.footprint_ns, have));
+    json_object_set_new(lb, "instruction_time_ns", report_json_real(lt.instruction_ns, have));
+    json_object_set_new(lb, "median_time_ns", report_json_real(lt.median_ns, have));
+    return lb;
+}
+
+/* what the model says of the pattern under the profile g */
+static json_t *model_json(const row *w, const model_geometry *g)
+{
+    const bench_item *it = w->it;
+    json_t *mo = json_object();
+    json_object_set_new(mo, "sector_bytes", json_integer(g->sector));
+    json_object_set_new(mo, "line_bytes", json_integer(g->line));
+    json_t *wp = json_object();
+    json_object_set_new(wp, "requested_bytes", json_integer(it->warp0.requested_bytes));
+    json_object_set_new(wp, "distinct_bytes", json_integer(it->warp0.distinct_bytes));
+    json_object_set_new(wp, "sectors", json_integer(it->warp0.sectors));
+    json_object_set_new(wp, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(wp, "lines", json_integer(it->warp0.lines));
+    json_object_set_new(wp, "line_efficiency", report_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, "warp0", wp);
+    json_object_set_new(mo, "loads", report_traffic_json(&it->model.loads));
+    json_object_set_new(mo, "stores", report_traffic_json(&it->model.stores));
+    json_object_set_new(mo, "requested_bytes", json_integer((json_int_t)w->requested));
+    json_object_set_new(mo, "instruction_model_bytes", json_integer((json_int_t)w->upper));
+    json_object_set_new(mo, "footprint_bytes", json_integer((json_int_t)w->lower));
+    json_object_set_new(mo, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, "predicted_efficiency",
+                        report_json_real(model_traffic_predicted_efficiency(&it->model.loads),
+                                         it->model.loads.instr_sectors > 0));
+    return mo;
+}
+
+/* the measured time placed between the modeled bounds */
+static json_t *verdict_json(const row *w)
+{
+    const bench_item *it = w->it;
+    const bench_result *r = w->r;
+    json_t *v = json_object();
+    json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
+    /* a bank item has no global traffic to place between bounds */
+    json_object_set_new(v, "text", report_json_text(!it->fam->modeled ? "no verdict: local memory (no global traffic modeled)"
+                                                        : report_verdict_words(&r->verdict)));
+    json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w->ok));
+    json_object_set_new(v, "lower_bytes", json_real(w->lower));
+    json_object_set_new(v, "upper_bytes", json_real(w->upper));
+    json_object_set_new(v, "position", report_json_real(r->verdict.position, w->ok));
+    return v;
+}
+
+static json_t *result_json(const report_run *run, size_t i)
+{
+    row w = row_of(run, i);
+    const bench_item *it = w.it;
+    const bench_result *r = w.r;
+    const model_geometry *g = &run->plan->geo;
+    json_t *o = json_object();
+    fields_json(o, REPORT_FIELD_HEAD, run, &w);
+    if (bench_family_is(it, MODEL_PATTERN_KERNEL_BANK)) {
+        /* local_gbs is effective_gbs: local bytes read / median time;
+         * relative_to_seq and relative_to_reference are against the bank
+         * reference (bank:pitch=33,stride=1), never seq */
+        json_object_set_new(o, "conflict_ways", it->conflict_ways > 0 ? json_integer(it->conflict_ways) : json_null());
+        json_object_set_new(o, "local_reads_per_item", json_integer(BENCH_BANK_READS));
+        json_object_set_new(o, "local_bytes", json_integer((json_int_t)bench_bank_local_bytes(it)));
+        json_object_set_new(o, "local_gbs", report_json_real(r->effective_gbs, w.ok));
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
+        json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
+    }
+    if (bench_family_is(it, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
+        /* relative_to_seq and relative_to_reference are against the copy
+         * of the same matrix (transpose:version=copy), never seq */
+        int64_t v = model_pattern_param_value(it->pattern, "version");
+        int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
+        json_object_set_new(o, "version", report_json_text(bench_transpose_version_name((bench_transpose_version)v)));
+        json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
+        json_object_set_new(o, "n_from", report_json_text(it->auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "store_expression",
+                            it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
+        json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
+        json_object_set_new(o, "launch_items", json_integer(it->launch_items > 0 ? it->launch_items : it->items));
+        json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
+                                                   : json_null());
+        json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
+                                                                                : json_null());
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
+    }
+    if (bench_family_is(it, MODEL_PATTERN_KERNEL_RECORD)) {
+        /* relative_to_seq and relative_to_reference are against the soa
+         * form of the same fields, type and n, never seq */
+        bench_record_shape sh = bench_record_shape_of(it->pattern);
+        record_ratios q = record_ratios_of(run, i);
+        json_t *bases = json_array();
+        for (int f = 0; f < it->pattern->loads; f++)
+            json_array_append_new(bases, json_integer(it->pattern->load_base[f]));
+        json_object_set_new(o, "layout", report_json_text(bench_record_layout_name(sh.layout)));
+        json_object_set_new(o, "fields", json_integer(sh.fields));
+        json_object_set_new(o, "field_type", report_json_text(bench_record_type_name(sh.type)));
+        json_object_set_new(o, "record_bytes", json_integer(sh.fields * bench_record_field_bytes(&sh)));
+        json_object_set_new(o, "n", json_integer(sh.n));
+        json_object_set_new(o, "n_from", report_json_text(it->auto_n ? "working set" : "spec"));
+        json_object_set_new(o, "loads_per_item", json_integer(it->pattern->loads));
+        json_object_set_new(o, "load_bases", bases);
+        json_object_set_new(o, "store_expression",
+                            it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
+        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
+        json_object_set_new(o, "measured_time_ratio", report_json_real(q.time, w.ok && !isnan(q.time)));
+        json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
+        json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
+    }
+    if (is_whole_matrix(it))
+        json_object_set_new(o, "launch_bounds", launch_bounds_json(&w));
+    json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
+    json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
+    fields_json(o, REPORT_FIELD_TWIN, run, &w);
+    json_object_set_new(o, "model", model_json(&w, g));
+    json_object_set_new(o, "verdict", verdict_json(&w));
+    bw_buf ex = BW_BUF_INIT;
+    report_explain(it, g, &ex);
+    report_explain_bound(&r->verdict, r->twin_ratio, &ex);
+    json_object_set_new(o, "explain", report_json_text(bw_buf_str(&ex)));
+    bw_buf_free(&ex);
+    return o;
+}
+
+/* schema, tool, date, command line, host and settings: the head of the
+ * document and of the journal */
+static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
+{
+    json_t *o = report_json_document(REPORT_RESULTS_SCHEMA, REPORT_RESULTS_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    if (!o)
+        return NULL;
+    json_t *host = json_object();
+    json_object_set_new(host, "name", report_json_text(m->host));
+    json_object_set_new(host, "os", report_json_text(m->os));
+    json_object_set_new(o, "host", host);
+    json_t *st = json_object();
+    json_object_set_new(st, "budget_s", json_real(m->settings->budget_s));
+    json_object_set_new(st, "rse_target", json_real(m->settings->rse_target));
+    json_object_set_new(st, "min_reps", json_integer(m->settings->min_reps));
+    json_object_set_new(st, "max_reps", json_integer(m->settings->max_reps));
+    json_object_set_new(st, "warmup", json_integer(m->settings->warmup));
+    json_object_set_new(st, "min_total_s", json_real(m->settings->min_total_s));
+    json_object_set_new(st, "kernel_file", m->kernel_file ? report_json_text(m->kernel_file) : json_null());
+    /* the modes measured, over every planned device */
+    unsigned modes = 0;
+    for (size_t k = 0; k < n; k++)
+        modes |= runs[k].plan ? modes_of(runs[k].plan) : 0;
+    json_object_set_new(st, "access", modes == BENCH_ACCESS_BIT(BENCH_ACCESS_READ)   ? report_json_text("read")
+                                      : modes == BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) ? report_json_text("copy")
+                                      : modes                                        ? report_json_text("both")
+                                                                                     : json_null());
+    json_object_set_new(o, "settings", st);
+    return o;
+}
+
+bw_code report_results_journal_header(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                                      bw_error *err)
+{
+    json_t *o = head_json(m, runs, n);
+    if (o) {
+        json_object_set_new(o, "partial", json_true());
+        json_t *devs = json_array();
+        for (size_t k = 0; k < n; k++)
+            if (runs[k].device)
+                json_array_append_new(devs, report_device_json(runs[k].device, runs[k].is_default));
+        json_object_set_new(o, "devices", devs);
+    }
+    return report_json_line(o, out, err);
+}
+
+bw_code report_results_journal_result(const report_run *run, size_t i, bw_buf *out, bw_error *err)
+{
+    return report_json_line(result_json(run, i), out, err);
+}
+
+bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                            bw_error *err)
+{
+    json_t *o = head_json(m, runs, n);
+    if (!o)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    int interrupted = 0, noisy = 0;
+    json_t *devs = json_array(), *results = json_array();
+    for (size_t k = 0; k < n; k++) {
+        /* the patterns' timing, or the short roofline after them */
+        interrupted |= runs[k].info->interrupted || (runs[k].roofline && runs[k].roofline->interrupted);
+        noisy |= runs[k].plan && runs[k].info->noisy;
+        json_array_append_new(devs, run_json(&runs[k]));
+        for (size_t i = 0; runs[k].plan && i < runs[k].plan->n; i++)
+            json_array_append_new(results, result_json(&runs[k], i));
+    }
+    json_object_set_new(o, "interrupted", json_boolean(interrupted));
+    json_object_set_new(o, "noisy", json_boolean(noisy));
+    /* the first planned device's run at the top, for single-device documents */
+    size_t top = 0;
+    while (top < n && !runs[top].plan)
+        top++;
+    if (top < n) {
+        json_t *first = json_array_get(devs, top);
+        json_object_set(o, "device", json_object_get(first, "device"));
+        json_object_set(o, "profile", json_object_get(first, "profile"));
+        json_object_set(o, "buffers", json_object_get(first, "buffers"));
+    }
+    json_object_set_new(o, "runs", devs);
+    json_object_set_new(o, "results", results);
+    return report_json_dump(o, out, err);
+}

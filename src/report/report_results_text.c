@@ -1,0 +1,857 @@
+/* The run's results for people: the table and its Markdown form, one
+ * code path with a Markdown flag (the header lines, the global or paired
+ * table through report_grid, the bank, transpose and record sections,
+ * the short roofline). Formatting only. */
+#include "report_results.h"
+
+#include "bench_bank.h"
+#include "bench_record.h"
+#include "bench_transpose.h"
+#include "bw_format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bwlab_config.h"
+#include "report_devices.h"
+#include "report_explain.h"
+#include "report_format.h"
+#include "report_grid.h"
+#include "report_probe.h"
+#include "report_results_row.h"
+#include "report_roofline.h"
+#include "report_tune.h"
+
+/* the launch model's bounds under a whole-matrix row (table) */
+static void launch_line(const row *w, bw_buf *out)
+{
+    launch_times lt;
+    if (!launch_times_of(w, &lt))
+        return;
+    char a[32], b[32];
+    bw_format_bytes(a, sizeof a, w->lower);
+    bw_format_bytes(b, sizeof b, w->upper);
+    bw_buf_printf(out, "    launch model (the whole %lld x %lld matrix, %lld warp-instructions): footprint %s .. "
+                       "instruction model %s (modeled), %.3f .. %.3f ms at seq's measured rate; "
+                       "measured %.3f ms\n",
+                  (long long)model_pattern_param_value(w->it->pattern, "n"),
+                  (long long)model_pattern_param_value(w->it->pattern, "n"),
+                  (long long)(w->it->model.loads.instructions + w->it->model.stores.instructions), a, b,
+                  lt.footprint_ns / 1e6, lt.instruction_ns / 1e6, lt.median_ns / 1e6);
+}
+
+/* the failure column of a row without a bandwidth */
+static const char *failure_lead(bench_status s, int upper)
+{
+    if (s == BENCH_FAILED)
+        return upper ? "FAILED: " : "failed: ";
+    /* the reason of a pattern too short to time begins "not measurable" */
+    return s == BENCH_NOT_MEASURABLE ? "" : "not run: ";
+}
+
+/* the first line of a failure, for tables */
+static void first_line(bw_buf *out, const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    bw_buf_putn(out, s, nl ? (size_t)(nl - s) : strlen(s));
+}
+
+/* which form of index arithmetic the kernels used (requested or planned,
+ * never measured): 64-bit long, or 32-bit int where the model proved it */
+static void index_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    size_t n32 = 0, n = 0;
+    /* the gather kernels' form: bank.cl has index arithmetic of its own */
+    for (size_t i = 0; i < p->n; i++) {
+        n += !bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK);
+        n32 += !bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK) && p->items[i].index_bits == 32;
+    }
+    bw_buf_printf(out, "%sindex arithmetic: ", lead);
+    if (n32 == 0) {
+        bw_buf_puts(out, "64-bit (long) in every kernel\n");
+        return;
+    }
+    if (n32 == n) {
+        bw_buf_puts(out, "32-bit (int) in every kernel, each proven by the model to fit its launch\n");
+        return;
+    }
+    bw_buf_printf(out, "32-bit (int) in %zu kernels, proven by the model to fit their launches; 64-bit (long) in ", n32);
+    const char *sep = "";
+    for (size_t i = 0; i < p->n; i++) {
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK) && p->items[i].index_bits != 32) {
+            bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
+            sep = ", ";
+        }
+    }
+    bw_buf_putc(out, '\n');
+}
+
+static int both_modes(const bench_plan *p);
+
+/* which kernel form each pattern was timed in, where two were built (CPU
+ * devices): the faster of the two, by measurement */
+static void form_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    if (!p->scalar_form)
+        return;
+    size_t scalar = 0;
+    for (size_t i = 0; i < p->n; i++)
+        scalar += run->results[i].status == BENCH_OK && run->results[i].form == BENCH_FORM_SCALAR;
+    bw_buf_printf(out, "%skernel form: per pattern the faster of two, measured: plain (vectorised across "
+                       "work-items) or scalar (one load per work-item); scalar for ",
+                  lead);
+    const char *sep = "";
+    int both = both_modes(p);
+    for (size_t i = 0; i < p->n; i++) {
+        if (run->results[i].status == BENCH_OK && run->results[i].form == BENCH_FORM_SCALAR) {
+            bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
+            if (both)
+                bw_buf_printf(out, " (%s)", bench_access_name(p->items[i].access));
+            sep = ", ";
+        }
+    }
+    bw_buf_puts(out, scalar ? "\n" : "none\n");
+}
+
+/* whether the plan has items of the global table (not bank or transpose rows) */
+static int has_global(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!in_own_section(&p->items[i]))
+            return 1;
+    return 0;
+}
+
+static int has_record(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD))
+            return 1;
+    return 0;
+}
+
+static int has_transpose(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_TRANSPOSE))
+            return 1;
+    return 0;
+}
+
+static int has_bank(const bench_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK))
+            return 1;
+    return 0;
+}
+
+static int both_modes(const bench_plan *p)
+{
+    return modes_of(p) == (BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ));
+}
+
+/* what the kernels do with the element they load (requested, not measured) */
+static void access_line(const bench_plan *p, bw_buf *out, const char *lead)
+{
+    static const char copy[] = "copy stores each loaded element at dst[g], and the model counts that store";
+    static const char read[] = "read compares each loaded element with a key and stores only on a match: the "
+                               "model counts the loads alone";
+    unsigned mo = modes_of(p);
+    if (both_modes(p))
+        bw_buf_printf(out, "%saccess: read and copy side by side; %s; %s\n", lead, read, copy);
+    else
+        bw_buf_printf(out, "%saccess: %s\n", lead, mo == BENCH_ACCESS_BIT(BENCH_ACCESS_READ) ? read : copy);
+}
+
+/* Rows of a table with both modes: the k-th item of a spec in copy mode
+ * and the k-th of that spec in read mode share a row. The partner of item
+ * i, or -1. */
+static long partner_of(const bench_plan *p, size_t i)
+{
+    const bench_item *it = &p->items[i];
+    size_t occ = 0;
+    for (size_t j = 0; j < i; j++)
+        occ += p->items[j].access == it->access && !strcmp(p->items[j].spec, it->spec);
+    for (size_t j = 0, k = 0; j < p->n; j++) {
+        if (p->items[j].access == it->access || strcmp(p->items[j].spec, it->spec))
+            continue;
+        if (k++ == occ)
+            return (long)j;
+    }
+    return -1;
+}
+
+/* the patterns the budget ended before they were stable */
+static void unstable_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    size_t k = 0;
+    for (size_t i = 0; run->results && i < p->n; i++) {
+        if (run->results[i].status != BENCH_OK || run->results[i].stable)
+            continue;
+        if (k++ == 0)
+            bw_buf_printf(out, "%snot stable when the budget ended (fewer launches, or a larger standard error, "
+                               "than the rule asks): %s", lead, p->items[i].spec);
+        else
+            bw_buf_printf(out, ", %s", p->items[i].spec);
+    }
+    if (k)
+        bw_buf_putc(out, '\n');
+}
+
+/* the run's own estimate of how well its figures would repeat */
+static void noise_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_run_info *info = run->info;
+    const bench_plan *p = run->plan;
+    long si = noise_item(run, info->seq_item), ri = noise_item(run, info->relative_item);
+    if (si < 0 && ri < 0)
+        return;
+    bw_buf_printf(out, "%s%s", lead, info->noisy ? "this machine is noisy: " : "repeatability: ");
+    if (si >= 0) {
+        if (isfinite(info->seq_spread))
+            bw_buf_printf(out, "%s's median could differ by %.1f%% in another run (measured spread; limit %.0f%%)",
+                          p->items[si].spec, info->seq_spread * 100.0, BENCH_NOISY_SEQ * 100.0);
+        else
+            bw_buf_printf(out, "%s has too few launches to estimate its spread", p->items[si].spec);
+    }
+    if (ri >= 0) {
+        bw_buf_puts(out, si >= 0 ? "; " : "");
+        if (isfinite(info->relative_spread))
+            bw_buf_printf(out, "a vs seq figure by up to %.3f (%s; limit %.2f)", info->relative_spread,
+                          p->items[ri].spec, BENCH_NOISY_RELATIVE);
+        else
+            bw_buf_printf(out, "%s has too few launches to estimate its vs seq spread", p->items[ri].spec);
+    }
+    bw_buf_puts(out, info->noisy ? "; compare runs with care, or give a larger --budget\n" : "\n");
+}
+
+static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_device *d = run->device;
+    const bench_plan *p = run->plan;
+    const model_geometry *g = p ? &p->geo : &d->geo;
+    report_device_line(out, lead, d, run->is_default);
+    if (run->failure) {
+        bw_buf_printf(out, "%sFAILED on this device: ", lead);
+        first_line(out, run->failure);
+        bw_buf_putc(out, '\n');
+        if (!p)
+            return;
+    }
+    bw_buf_printf(out, "%sprofile %s: W = %d lanes, sector %lld B, line %lld B; %s\n", lead, d->profile_name,
+                  g->lanes, (long long)g->sector, (long long)g->line, d->profile_why);
+    bw_buf_printf(out, "%sworking set: ", lead);
+    report_bytes(out, (double)p->target_bytes);
+    if (p->target_auto && !strcmp(p->cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE")) {
+        bw_buf_puts(out, " per pattern (auto, from the ");
+        report_bytes(out, (double)d->global_cache_bytes);
+        bw_buf_puts(out, " global cache)");
+    } else if (p->target_auto && p->cache_bytes) {
+        /* the device reports no cache: the host's, for a CPU device */
+        bw_buf_puts(out, " per pattern (auto, from the ");
+        report_bytes(out, (double)p->cache_bytes);
+        bw_buf_printf(out, " last-level cache in %s; the device reports none)", p->cache_source);
+    } else if (p->target_auto) {
+        bw_buf_puts(out, " per pattern (auto, default: no cache size known)");
+    } else {
+        bw_buf_puts(out, " per pattern (--size)");
+    }
+    /* a pattern never runs less than one work-group: say when that is more */
+    double used = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        double fp = (double)(p->items[i].model.loads.footprint_sectors * g->sector);
+        used = fp > used ? fp : used;
+    }
+    if (used > (double)p->target_bytes) {
+        bw_buf_puts(out, ", up to ");
+        report_bytes(out, used);
+        bw_buf_puts(out, " used (modeled load footprint: at least one work-group per pattern)");
+    }
+    bw_buf_puts(out, "; buffers: src ");
+    report_bytes(out, (double)p->src_bytes);
+    bw_buf_puts(out, ", dst ");
+    report_bytes(out, (double)p->dst_bytes);
+    bw_buf_printf(out, "; %lld work-items per group\n", (long long)p->local_size);
+    index_line(run, out, lead);
+    form_line(run, out, lead);
+    access_line(p, out, lead);
+    const bench_run_info *info = run->info;
+    char timer[256] = "event profiling";
+    if (info->timer_wall)
+        snprintf(timer, sizeof timer,
+                 "host clock around clFinish: the driver refused a profiling queue; clock resolution %.0f ns, "
+                 "launch overhead %.1f µs (measured, included in every launch)",
+                 info->timer_resolution_ns, info->launch_overhead_ns / 1e3);
+    bw_buf_printf(out, "%stiming: %.1f s of rounds in a %g s run budget, %zu rounds; per pattern the median of its launches "
+                       "(%s), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
+                  lead, info->timing_s, m->settings->budget_s, info->rounds, timer, m->settings->rse_target * 100.0,
+                  m->settings->min_total_s, info->budget_ended ? " or when the budget ended" : "",
+                  info->interrupted ? "; INTERRUPTED: partial results" : "");
+    if (run->device->host_unified_memory > 0)
+        bw_buf_printf(out, "%smemory: unified with the host's (CL_DEVICE_HOST_UNIFIED_MEMORY)\n", lead);
+    if (run->retry)
+        bw_buf_printf(out, "%sretried: buffers: %s\n", lead, run->retry);
+    for (size_t i = 0; i < p->n; i++)
+        if (run->results[i].retry)
+            bw_buf_printf(out, "%sretried: %s: %s\n", lead, p->items[i].spec, run->results[i].retry);
+    if (run->tune)
+        report_tune_peak_line(out, lead, run->tune, run->tune_cache);
+    if (info->plan_note[0])
+        bw_buf_printf(out, "%sbudget: %s\n", lead, info->plan_note);
+    if (info->replan_note[0])
+        bw_buf_printf(out, "%sbudget: %s\n", lead, info->replan_note);
+    unstable_line(run, out, lead);
+    noise_line(run, out, lead);
+}
+
+static void twin_legend(bw_buf *out)
+{
+    bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's; with read and copy side by "
+                       "side, of the verdict's mode).\n"
+                       "twin x: measured, the pattern's own kernel over a slice that stays in\n"
+                       "the cache (its twin), over its own fastest launch; bound: kernel when twin x "
+                       ">= %.2f (memory out of the way buys less than\n"
+                       "%.0f%%), else memory; '-': no twin figure (the JSON says why).\n",
+                  BENCH_TWIN_KERNEL_BOUND, (1.0 / BENCH_TWIN_KERNEL_BOUND - 1.0) * 100.0);
+}
+
+static void cell_ratio(bw_buf *out, double v, int valid, int width)
+{
+    char buf[32];
+    if (valid && isfinite(v))
+        snprintf(buf, sizeof buf, "%.2f", v);
+    else
+        snprintf(buf, sizeof buf, "-");
+    bw_buf_printf(out, "%*s", width, buf);
+}
+
+/* A failed, unmeasurable or interrupted mode of a paired row, on a line of its own. */
+static void pair_failure(bw_buf *out, const report_run *run, long i)
+{
+    if (i < 0 || run->results[i].status == BENCH_OK)
+        return;
+    const bench_result *r = &run->results[i];
+    bw_buf_printf(out, "    %s: %s", bench_access_name(run->plan->items[i].access), failure_lead(r->status, 1));
+    first_line(out, r->failure ? r->failure : "?");
+    bw_buf_putc(out, '\n');
+}
+
+static void md_escape(bw_buf *out, const char *s);
+
+/* ---- the global and the paired table: one row model, printed through a
+ * grid as text (fixed columns) or as Markdown ---- */
+
+/* "%.2f", or "-" where v is not valid or not finite (cell_ratio) */
+static void ratio_cell(report_grid *g, double v, int valid)
+{
+    bw_buf b = BW_BUF_INIT;
+    cell_ratio(&b, v, valid, 0);
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&b);
+}
+
+/* the pattern's spec; in Markdown as code */
+static void spec_cell(report_grid *g, const char *spec, int md)
+{
+    if (!md) {
+        report_grid_put(g, spec);
+        return;
+    }
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_putc(&b, '`');
+    md_escape(&b, spec);
+    bw_buf_putc(&b, '`');
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&b);
+}
+
+/* why a mode has no bandwidth: the lead ("FAILED: " in text, "failed: "
+ * in Markdown, where the words are escaped) and the failure's first line */
+static void failure_cell(report_grid *g, const bench_result *r, int md)
+{
+    bw_buf b = BW_BUF_INIT, seg = BW_BUF_INIT;
+    bw_buf_puts(&b, failure_lead(r->status, !md));
+    first_line(&seg, r->failure ? r->failure : "?");
+    if (md)
+        md_escape(&b, bw_buf_str(&seg));
+    else
+        bw_buf_puts(&b, bw_buf_str(&seg));
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&seg);
+    bw_buf_free(&b);
+}
+
+/* the modeled cells: sector efficiency of warp 0, and the launch's
+ * instruction-model and footprint bytes per requested byte */
+static void model_cells(report_grid *g, const row *w)
+{
+    bw_buf b = BW_BUF_INIT;
+    report_percent(&b, w->it->warp0.sector_efficiency, w->it->warp0.has_efficiency);
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&b);
+    ratio_cell(g, w->upper / w->requested, w->requested > 0);
+    ratio_cell(g, w->lower / w->requested, w->requested > 0);
+}
+
+/* the GB/s and vs seq cells of one mode in a paired row: "-" where the
+ * mode is not measured or has no bandwidth; in Markdown a mode without a
+ * bandwidth says why in its GB/s cell (text: pair_failure) */
+static void pair_cells(report_grid *g, const report_run *run, long i, int md)
+{
+    int ok = i >= 0 && run->results[i].status == BENCH_OK;
+    if (md && i >= 0 && !ok) {
+        failure_cell(g, &run->results[i], 1);
+        report_grid_put(g, "-");
+        return;
+    }
+    ratio_cell(g, ok ? run->results[i].effective_gbs : 0, ok);
+    ratio_cell(g, ok ? run->results[i].relative_to_reference : 0, ok);
+}
+
+/* the verdict; text marks an added reference (its explanation goes on a
+ * line of its own, text_lines), Markdown adds the explanation */
+static void verdict_cell(report_grid *g, const report_meta *m, const report_run *run, const row *w, int md)
+{
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_puts(&b, w->ok ? report_verdict_words(&w->r->verdict) : "-");
+    if (!md && w->it->added_as_reference)
+        bw_buf_puts(&b, " [added as reference]");
+    if (md && m->explain) {
+        bw_buf_puts(&b, ": ");
+        report_explain(w->it, &run->plan->geo, &b);
+        if (w->ok)
+            report_explain_bound(&w->r->verdict, w->r->twin_ratio, &b);
+    }
+    report_grid_put(g, bw_buf_str(&b));
+    bw_buf_free(&b);
+}
+
+/* the lines under a text row: the explanation (--explain; both: the
+ * pattern is measured in read and copy mode), the launch model's bounds
+ * and the size note */
+static void text_lines(const report_meta *m, const report_run *run, const row *w, int both, bw_buf *out)
+{
+    if (m->explain) {
+        bw_buf_puts(out, "    ");
+        report_explain(w->it, &run->plan->geo, out);
+        if (w->ok)
+            report_explain_bound(&w->r->verdict, w->r->twin_ratio, out);
+        if (both)
+            bw_buf_puts(out, " The read columns time the same loads without the store.");
+        bw_buf_putc(out, '\n');
+    }
+    launch_line(w, out);
+    if (w->it->size_note)
+        bw_buf_printf(out, "    note: %s\n", w->it->size_note);
+}
+
+/* a Markdown table's header row and alignment rule */
+static void md_head(const char *const *head, const report_grid_col *cols, size_t ncol, bw_buf *out)
+{
+    report_grid g = { ncol, 0, 0, NULL };
+    for (size_t c = 0; c < ncol; c++)
+        report_grid_put(&g, head[c]);
+    bw_buf_putc(out, '\n');
+    report_grid_emit_fixed(&g, cols, 1, 1, out);
+    report_grid_free(&g);
+}
+
+#define T(w) { w, 0, NULL }     /* a right-aligned text column w wide, its gap included */
+#define MD_R { 0, 0, NULL }     /* a right-aligned Markdown column */
+#define MD_L { 0, 1, NULL }     /* a left-aligned one */
+#define VERDICT { 0, 1, "   " } /* the verdict: last, as long as it is */
+
+/* the global table's columns: pattern, GB/s, vs seq, [of peak,] best,
+ * twin x, bound, sector eff., instr. x, footprint x, verdict */
+static const report_grid_col global_text[] = { { 24, 1, NULL }, T(7), T(9), T(9), T(8), T(8), T(8), T(13), T(10),
+                                               T(12), VERDICT };
+static const report_grid_col global_md[] = { MD_L, MD_R, MD_R, MD_R, MD_R, MD_L, MD_R, MD_R, MD_R, MD_L };
+static const char *const global_md_head[] = { "pattern", "GB/s (measured)", "vs seq (measured)",
+                                              "best GB/s (measured)", "twin x (measured)", "bound (measured)",
+                                              "sector eff. (modeled)", "instr. bytes / requested (modeled)",
+                                              "footprint / requested (modeled)", "verdict" };
+
+/* the paired table's: pattern, read GB/s, vs seq, copy GB/s, vs seq,
+ * best (text only), twin x, bound, sector eff., instr. x, footprint x,
+ * verdict */
+static const report_grid_col paired_text[] = { { 24, 1, NULL }, T(7), T(9), T(7), T(9), T(8), T(8), T(8), T(13),
+                                               T(10), T(12), VERDICT };
+static const report_grid_col paired_md[] = { MD_L, MD_R, MD_R, MD_R, MD_R, MD_R, MD_L, MD_R, MD_R, MD_R, MD_L };
+static const char *const paired_md_head[] = {
+    "pattern", "read GB/s (measured)", "read vs seq (measured)", "copy GB/s (measured)", "copy vs seq (measured)",
+    "twin x (measured)", "bound (measured)", "sector eff. (modeled)",
+    "instr. bytes / requested (modeled, copy's where measured)",
+    "footprint / requested (modeled, copy's where measured)", "verdict"
+};
+
+#undef T
+#undef MD_R
+#undef MD_L
+#undef VERDICT
+
+/* The patterns of the global table, a row each (the bank, transpose and
+ * record items have sections of their own); text: with an "of peak"
+ * column when the device has a tuned peak. */
+static void global_table(const report_meta *m, const report_run *run, int md, bw_buf *out)
+{
+    const int peak = !md && run->tune != NULL;
+    report_grid_col text[sizeof global_text / sizeof *global_text];
+    size_t ncol = 0;
+    for (size_t c = 0; c < sizeof global_text / sizeof *global_text; c++)
+        if (c != 3 || peak)
+            text[ncol++] = global_text[c];
+    if (md) {
+        ncol = sizeof global_md / sizeof *global_md;
+        md_head(global_md_head, global_md, ncol, out);
+    } else {
+        bw_buf_printf(out, "\n                          measured                                 %smodeled"
+                           "                            measured vs modeled\n",
+                      peak ? "         " : "");
+        bw_buf_puts(out, peak ? "pattern                   GB/s    vs seq  of peak" : "pattern                   GB/s    vs seq");
+        bw_buf_puts(out, "    best  twin x   bound");
+        bw_buf_puts(out, "   sector eff.  instr. x  footprint x  verdict\n");
+    }
+    const report_grid_col *cols = md ? global_md : text;
+    report_grid g = { ncol, 0, 0, NULL };
+    for (size_t i = 0; i < run->plan->n; i++) {
+        row w = row_of(run, i);
+        if (in_own_section(w.it))
+            continue; /* bank_rows, transpose_rows, record_rows */
+        report_grid_clear(&g);
+        spec_cell(&g, w.it->spec, md);
+        if (!w.ok) {
+            failure_cell(&g, w.r, md);
+            report_grid_end_row(&g);
+            report_grid_emit_fixed(&g, cols, md, 0, out);
+            continue;
+        }
+        ratio_cell(&g, w.r->effective_gbs, 1);
+        ratio_cell(&g, w.r->relative_to_reference, 1);
+        if (peak)
+            ratio_cell(&g, fraction_of_peak(run, &w), 1);
+        const char *bound = bench_bound_name(w.r->bound);
+        ratio_cell(&g, w.r->best_gbs, w.r->best_gbs > 0);
+        ratio_cell(&g, w.r->twin_ratio, 1);
+        report_grid_put(&g, bound ? bound : "-");
+        model_cells(&g, &w);
+        verdict_cell(&g, m, run, &w, md);
+        report_grid_emit_fixed(&g, cols, md, 0, out);
+        if (!md)
+            text_lines(m, run, &w, 0, out);
+    }
+    report_grid_free(&g);
+}
+
+/* The table of a run with both modes: a row per pattern, read's and
+ * copy's bandwidths side by side; the modeled columns and the verdict are
+ * copy's where the pattern is measured in copy mode, else read's. */
+static void paired_table(const report_meta *m, const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    size_t ncol = md ? sizeof paired_md / sizeof *paired_md : sizeof paired_text / sizeof *paired_text;
+    if (md) {
+        md_head(paired_md_head, paired_md, ncol, out);
+    } else {
+        bw_buf_printf(out, "\n%-26s%-16s%-41s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
+                      "measured vs modeled");
+        bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq    best  twin x   bound   sector eff.  "
+                         "instr. x  footprint x  verdict\n");
+    }
+    report_grid g = { ncol, 0, 0, NULL };
+    for (size_t i = 0; i < p->n; i++) {
+        long j = partner_of(p, i);
+        if (in_own_section(&p->items[i]) || (j >= 0 && (size_t)j < i))
+            continue; /* shown in its partner's row, or with the bank rows */
+        long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
+        long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
+        row w = row_of(run, c >= 0 ? (size_t)c : (size_t)r);
+        report_grid_clear(&g);
+        spec_cell(&g, w.it->spec, md);
+        pair_cells(&g, run, r, md);
+        pair_cells(&g, run, c, md);
+        /* best launch and twin of the row's verdict: copy's, or read's alone */
+        const char *bound = w.ok ? bench_bound_name(w.r->bound) : NULL;
+        if (!md)
+            ratio_cell(&g, w.r->best_gbs, w.ok && w.r->best_gbs > 0);
+        ratio_cell(&g, w.r->twin_ratio, w.ok);
+        report_grid_put(&g, bound ? bound : "-");
+        model_cells(&g, &w);
+        verdict_cell(&g, m, run, &w, md);
+        report_grid_emit_fixed(&g, md ? paired_md : paired_text, md, 0, out);
+        if (md)
+            continue;
+        pair_failure(out, run, r);
+        pair_failure(out, run, c);
+        text_lines(m, run, &w, c >= 0 && r >= 0, out);
+    }
+    report_grid_free(&g);
+}
+
+/* the short roofline's lines under a run's patterns, when it was measured */
+static void roofline_lines(const report_run *run, const char *lead, int md, bw_buf *out)
+{
+    if (!run->roofline && !run->roofline_failure)
+        return;
+    report_roofline_device d = { run->device, run->is_default, run->roofline_failure, run->roofline, NULL };
+    bw_buf_putc(out, '\n');
+    report_roofline_brief(&d, lead, md, out);
+}
+
+/* the modeled ways of a bank item: "8-way", or "n/a" where the profile has no banks */
+static void ways_text(char *buf, size_t n, const bench_item *it)
+{
+    if (it->conflict_ways > 0)
+        snprintf(buf, n, "%d-way", it->conflict_ways);
+    else
+        snprintf(buf, n, "n/a");
+}
+
+/* One row of a section apart from the global table (bank, transpose):
+ * GB/s, vs its reference, best, and the modeled ways text; md: Markdown. */
+static void section_row(bw_buf *out, const row *w, const char *ways, int md)
+{
+    if (md) {
+        bw_buf_puts(out, "| `");
+        md_escape(out, w->it->spec);
+        bw_buf_puts(out, "` | ");
+    } else {
+        bw_buf_printf(out, "%-24s", w->it->spec);
+        if (strlen(w->it->spec) > 24)
+            bw_buf_puts(out, "\n                        ");
+    }
+    if (!w->ok) {
+        if (!md)
+            bw_buf_puts(out, "  ");
+        bw_buf_puts(out, failure_lead(w->r->status, !md));
+        bw_buf seg = BW_BUF_INIT;
+        first_line(&seg, w->r->failure ? w->r->failure : "?");
+        if (md)
+            md_escape(out, bw_buf_str(&seg));
+        else
+            bw_buf_puts(out, bw_buf_str(&seg));
+        bw_buf_free(&seg);
+        bw_buf_puts(out, md ? " | | | |\n" : "\n");
+        return;
+    }
+    if (md) {
+        cell_ratio(out, w->r->effective_gbs, 1, 0);
+        bw_buf_puts(out, " | ");
+        cell_ratio(out, w->r->relative_to_reference, 1, 0);
+        bw_buf_puts(out, " | ");
+        cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 0);
+        bw_buf_printf(out, " | %s%s |\n", ways, w->it->added_as_reference ? " (added as reference)" : "");
+        return;
+    }
+    cell_ratio(out, w->r->effective_gbs, 1, 7);
+    cell_ratio(out, w->r->relative_to_reference, 1, 9);
+    cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 8);
+    bw_buf_printf(out, "%9s", ways);
+    if (w->it->added_as_reference)
+        bw_buf_puts(out, " [added as reference]");
+    bw_buf_putc(out, '\n');
+}
+
+/* The bank items of a run, apart from the global table: measured local
+ * GB/s, vs the bank reference, best launch, and the modeled ways in place
+ * of sector efficiency; md: as Markdown. */
+static void bank_rows(const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    if (!has_bank(p))
+        return;
+    if (md)
+        bw_buf_puts(out, "\n| bank pattern (local memory) | GB/s local (measured) | vs " BENCH_BANK_REFERENCE
+                         " (measured) | best GB/s (measured) | ways (modeled) |\n|---|---:|---:|---:|---|\n");
+    else
+        bw_buf_puts(out, "\nlocal memory (bank patterns)\n"
+                         "pattern                   GB/s    vs ref    best     ways\n");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK))
+            continue;
+        row w = row_of(run, i);
+        char ways[32];
+        ways_text(ways, sizeof ways, w.it);
+        section_row(out, &w, ways, md);
+    }
+    const char *lead = md ? "- " : "";
+    bw_buf_printf(out, "%sbank rows: GB/s: measured, local bytes read (work-items x %d reads x 4 B) / median kernel "
+                       "time; vs ref: measured, relative to the conflict-free " BENCH_BANK_REFERENCE
+                       " of this run; ways: modeled bank-conflict ways of warp 0 (model_bank, the profile's banks).\n",
+                  lead, BENCH_BANK_READS);
+    if (p->geo.banks == 0)
+        bw_buf_printf(out, "%snote: this device's profile has no banked local memory: ways n/a, and the bank "
+                           "figures do not apply here (no conflicts to avoid, so no speed-up to claim).\n",
+                      lead);
+}
+
+/* The transpose items of a run, apart from the global table: measured
+ * GB/s (2 x n^2 x 4 B / median time), vs the copy of the same matrix,
+ * best launch, and the tile's modeled conflict ways; md: as Markdown. */
+static void transpose_rows(const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    if (!has_transpose(p))
+        return;
+    if (md)
+        bw_buf_puts(out, "\n| transpose | GB/s (measured) | vs copy (measured) | best GB/s (measured) | "
+                         "tile ways (modeled) |\n|---|---:|---:|---:|---|\n");
+    else
+        bw_buf_puts(out, "\ntransposes (n x n floats)\n"
+                         "pattern                   GB/s   vs copy    best     ways\n");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_TRANSPOSE))
+            continue;
+        row w = row_of(run, i);
+        int64_t v = model_pattern_param_value(w.it->pattern, "version");
+        char ways[32];
+        /* naive and copy have no tile: "-"; a tile on a profile without banks: n/a */
+        if (v == MODEL_TRANSPOSE_NAIVE || v == MODEL_TRANSPOSE_COPY)
+            snprintf(ways, sizeof ways, "-");
+        else
+            ways_text(ways, sizeof ways, w.it);
+        section_row(out, &w, ways, md);
+    }
+    const char *lead = md ? "- " : "";
+    bw_buf_printf(out, "%stranspose rows: GB/s: measured, 2 x n^2 x 4 B (loads and stores) / median kernel time; "
+                       "vs copy: measured, relative to " BENCH_TRANSPOSE_REFERENCE " of the same n in this run; "
+                       "ways: modeled bank-conflict ways of the local tile's column read by warp 0 (model_bank, "
+                       "tile %d x %d, the profile's W).\n",
+                  lead, p->geo.lanes, p->geo.lanes);
+}
+
+/* The record items of a run, apart from the global table: measured GB/s,
+ * vs the soa form, best launch, then each layout against its soa form:
+ * the measured time ratio and the modeled instruction-model and
+ * footprint ratios (loads + stores); md: as Markdown. */
+static void record_rows(const report_run *run, int md, bw_buf *out)
+{
+    const bench_plan *p = run->plan;
+    if (!has_record(p))
+        return;
+    if (md)
+        bw_buf_puts(out, "\n| record | GB/s (measured) | vs soa (measured) | best GB/s (measured) | time / soa's "
+                         "(measured) | instr. bytes / soa's (modeled) | footprint / soa's (modeled) |\n"
+                         "|---|---:|---:|---:|---:|---:|---:|\n");
+    else
+        bw_buf_puts(out, "\nrecords (every field read), against the planar soa form: measured         modeled\n"
+                         "pattern                   GB/s    vs soa    best  time x       instr. x  footprint x\n");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD))
+            continue;
+        row w = row_of(run, i);
+        record_ratios q = record_ratios_of(run, i);
+        bw_buf cells = BW_BUF_INIT;
+        if (md) {
+            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 0);
+            bw_buf_puts(&cells, " | ");
+            cell_ratio(&cells, q.instr, !isnan(q.instr), 0);
+            bw_buf_puts(&cells, " | ");
+            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 0);
+        } else {
+            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 8);
+            cell_ratio(&cells, q.instr, !isnan(q.instr), 15);
+            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 13);
+        }
+        if (w.ok)
+            section_row(out, &w, bw_buf_str(&cells), md);
+        else
+            section_row(out, &w, "", md);
+        bw_buf_free(&cells);
+        if (w.it->size_note && !md)
+            bw_buf_printf(out, "    note: %s\n", w.it->size_note);
+    }
+    const char *lead = md ? "- " : "";
+    /* Markdown: the notes after the table, which a line between rows would end */
+    for (size_t i = 0; md && i < p->n; i++)
+        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD) && p->items[i].size_note)
+            bw_buf_printf(out, "- note (`%s`): %s\n", p->items[i].spec, p->items[i].size_note);
+    bw_buf_printf(out, "%srecord rows: GB/s: measured, requested bytes (n x F fields loaded + n x 4 B stored) / median "
+                       "kernel time; vs soa: measured, relative to the soa form of the same fields, type and n in this "
+                       "run; time x: measured, median time / the soa form's; instr. x, footprint x: modeled, the "
+                       "launch's instruction-model and footprint bytes (loads + stores) / the soa form's. Each field "
+                       "is one scalar load (no vload3).\n",
+                  lead);
+}
+
+/* A planned run's patterns: the global table (or the paired one, with
+ * both modes), the sections of their own, and the short roofline. */
+static void run_tables(const report_meta *m, const report_run *run, int md, bw_buf *out)
+{
+    if (both_modes(run->plan))
+        paired_table(m, run, md, out);
+    else if (has_global(run->plan))
+        global_table(m, run, md, out);
+    bank_rows(run, md, out);
+    transpose_rows(run, md, out);
+    record_rows(run, md, out);
+    roofline_lines(run, md ? "- " : "", md, out);
+}
+
+void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
+{
+    int paired = 0;
+    for (size_t k = 0; k < n; k++) {
+        const report_run *run = &runs[k];
+        if (k)
+            bw_buf_putc(out, '\n');
+        header_lines(m, run, out, "");
+        if (run->transfers)
+            report_probe_transfers_table(run->transfers, out);
+        else if (run->transfers_failure)
+            bw_buf_printf(out, "transfers: not measured: %s\n", run->transfers_failure);
+        if (!run->plan)
+            continue;
+        paired |= both_modes(run->plan);
+        run_tables(m, run, 0, out);
+    }
+    bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
+                     "vs seq: measured, relative to seq of the same element size and access mode in this run.\n");
+    if (paired)
+        bw_buf_puts(out, "With read and copy side by side, the modeled columns and the verdict are copy's "
+                         "(read's where only read was measured).\n");
+    bw_buf_puts(out,
+                     "sector eff.: modeled, distinct bytes / sector bytes of one warp's load. instr. x, "
+                     "footprint x: modeled bytes of the launch (upper and lower bound)\n"
+                     "per requested byte. verdict: the measured time at seq's rate, placed between those "
+                     "modeled bounds. Modeled counts are not measured traffic.\n");
+    twin_legend(out);
+    for (size_t k = 0; k < n; k++) {
+        if (runs[k].tune) {
+            bw_buf_puts(out, "of peak: measured, GB/s / the device's peak bandwidth in the pattern's access mode "
+                             "(read or copy), measured by bwlab tune (cached).\n");
+            break;
+        }
+    }
+}
+
+static void md_escape(bw_buf *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            bw_buf_puts(out, "\\|");
+        else if (*s == '\n')
+            bw_buf_putc(out, ' ');
+        else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            bw_buf_printf(out, "\\x%02x", (unsigned char)*s);
+        else
+            bw_buf_putc(out, *s);
+    }
+}
+
+void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
+{
+    bw_buf_puts(out, "# bwlab results\n\n");
+    bw_buf_printf(out, "bwlab %s, %s, host %s (%s)\n", BWLAB_VERSION, m->date, m->host, m->os);
+    for (size_t k = 0; k < n; k++) {
+        const report_run *run = &runs[k];
+        bw_buf_putc(out, '\n');
+        header_lines(m, run, out, "- ");
+        if (run->plan)
+            run_tables(m, run, 1, out);
+    }
+}
