@@ -247,6 +247,49 @@ Test(peers, malformed_files_are_refused_with_their_fault)
     }
 }
 
+/* refusals of texts made here: no measurement, a DTD */
+Test(peers, inline_texts_refused)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        { "format_version,backend,platform,device,driver,category,test,metric,unit,status,value,reason\n",
+          "t: holds no measurement" },
+        { "format_version,backend,platform,device,driver,category,test,metric,unit,status\n",
+          "t: line 1: the header lacks the column 'value'" },
+        { "<?xml version=\"1.0\"?>\n<!DOCTYPE clpeak [<!ENTITY a \"aaaa\">]>\n<clpeak>&a;</clpeak>\n",
+          "t: has a DTD (<!DOCTYPE ...>): clpeak's XML has none" },
+        { "{\"format_version\":2,\"clpeak_version\":\"2.1.2\",\"entries\":[{\"backend\":1}]}",
+          "t: entries[0].backend is a number, expected a string" },
+        { "{\"format_version\":2,\"clpeak_version\":\"2.1.2\",\"entries\":[", "t: line 1: invalid JSON" },
+        { "<clpeak format_version=\"3\"></clpeak>", "t: line 1: format_version '3': this bwlab reads clpeak's" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        report_peer_file *f = NULL;
+        bw_error err = BW_ERROR_INIT;
+        cr_expect_eq(report_peer_read(cases[i].text, strlen(cases[i].text), "t", &f, &err), BW_E_FORMAT, "case %zu", i);
+        cr_expect_null(f);
+        cr_expect(err.msg && strstr(err.msg, cases[i].want), "case %zu: '%s' lacks '%s'", i, err.msg, cases[i].want);
+        bw_error_clear(&err);
+    }
+}
+
+/* a byte-order mark before clpeak's JSON */
+Test(peers, json_after_a_byte_order_mark)
+{
+    const char *text = "\xEF\xBB\xBF{\"format_version\":2,\"clpeak_version\":\"2.0.5\",\"entries\":[{\"backend\":\"OpenCL\","
+                       "\"platform\":\"P\",\"device\":\"D\",\"driver\":\"1\",\"category\":\"bandwidth\","
+                       "\"test\":\"global_memory_bandwidth\",\"metric\":\"float\",\"unit\":\"gbps\",\"value\":12.5}]}";
+    report_peer_file *f = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(report_peer_read(text, strlen(text), "t", &f, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_not_null(f);
+    cr_expect_str_eq(f->tool_version, "2.0.5");
+    expect_device(f, 0, "OpenCL", "P", "D", "1");
+    expect_figure(f, 0, 0, REPORT_PEER_READ, "global_memory_bandwidth", "float", 12.5, REPORT_PEER_GBS, 0);
+    report_peer_file_free(f);
+}
+
 Test(peers, other_text_is_no_peer_file)
 {
     static const char *const texts[] = {

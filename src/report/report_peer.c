@@ -734,6 +734,9 @@ static bw_code read_clpeak_xml(peer_ctx *c, const char *text, size_t len)
         snprintf(msg, sizeof msg, "%s", e && e->message ? e->message : "unreadable");
         msg[strcspn(msg, "\n")] = 0;
         fail(c, e && e->line > 0 ? (size_t)e->line : 0, "invalid XML: %s", msg);
+    } else if (doc->intSubset || doc->extSubset) {
+        /* clpeak writes none; a DTD's entities could expand without bound */
+        fail(c, 0, "has a DTD (<!DOCTYPE ...>): clpeak's XML has none");
     } else if (!root || !named(root, "clpeak")) {
         fail(c, 0, "the root element is not <clpeak>");
     } else {
@@ -827,6 +830,8 @@ bw_code report_peer_read(const char *text, size_t len, const char *name, report_
         fail(&c, 0, "holds a NUL byte: not a text file");
     else if (fmt == REPORT_PEER_CLPEAK_XML)
         read_clpeak_xml(&c, text, len);
+    else if (fmt == REPORT_PEER_CLPEAK_JSON && len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        read_clpeak_json(&c, text + 3, len - 3); /* jansson takes no byte-order mark */
     else if (fmt == REPORT_PEER_CLPEAK_JSON)
         read_clpeak_json(&c, text, len);
     else if (fmt == REPORT_PEER_CLPEAK_CSV)
