@@ -73,7 +73,8 @@ static void expect_device(const report_peer_file *f, size_t i, const char *backe
 {
     cr_assert_lt(i, f->n_devices);
     const report_peer_device *d = &f->devices[i];
-    const char *want[4] = { backend, platform, device, driver }, *got[4] = { d->backend, d->platform, d->device, d->driver };
+    const char *want[4] = { backend, platform, device, driver };
+    const char *got[4] = { d->backend, d->platform, d->device, d->driver };
     for (int k = 0; k < 4; k++) {
         if (!want[k])
             cr_expect_null(got[k], "device %zu field %d: '%s'", i, k, got[k]);
@@ -277,7 +278,8 @@ Test(peers, inline_texts_refused)
 /* a byte-order mark before clpeak's JSON */
 Test(peers, json_after_a_byte_order_mark)
 {
-    const char *text = "\xEF\xBB\xBF{\"format_version\":2,\"clpeak_version\":\"2.0.5\",\"entries\":[{\"backend\":\"OpenCL\","
+    const char *text = "\xEF\xBB\xBF{\"format_version\":2,\"clpeak_version\":\"2.0.5\",\"entries\":["
+                       "{\"backend\":\"OpenCL\","
                        "\"platform\":\"P\",\"device\":\"D\",\"driver\":\"1\",\"category\":\"bandwidth\","
                        "\"test\":\"global_memory_bandwidth\",\"metric\":\"float\",\"unit\":\"gbps\",\"value\":12.5}]}";
     report_peer_file *f = NULL;
@@ -314,9 +316,9 @@ Test(peers, other_text_is_no_peer_file)
  * without a crash: either figures or BW_E_FORMAT with a message. */
 Test(peers, cut_and_corrupted_fixtures_never_crash)
 {
-    static const char *const names[] = { "clpeak-1.1.2.xml", "clpeak-2.1.2.xml", "clpeak-2.1.2.json", "clpeak-2.1.2.csv",
-                                         "babelstream-ocl-v5.0.csv", "babelstream-v6.0-rc-mibibytes.csv",
-                                         "babelstream-ocl-v4.0-triad-only.csv" };
+    static const char *const names[] = { "clpeak-1.1.2.xml", "clpeak-2.1.2.xml", "clpeak-2.1.2.json",
+                                         "clpeak-2.1.2.csv", "babelstream-ocl-v5.0.csv",
+                                         "babelstream-v6.0-rc-mibibytes.csv", "babelstream-ocl-v4.0-triad-only.csv" };
     static const char junk[] = { '"', ',', '<', '>', '\n', '{', 'x', '9', '-', 0 };
     uint64_t seed = 7;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

@@ -224,8 +224,9 @@ static bw_code clpeak_add(peer_ctx *c, const clpeak_row *r, size_t line, const c
     report_peer_unit unit;
     double scale, v;
     if (!r->unit || !clpeak_unit(r->test, r->unit, &unit, &scale))
-        return fail(c, line, "%s: unit '%s' of test '%s' is not one clpeak writes (gbps, gflops, gops, tflops, tops, us)",
-                    where, r->unit ? r->unit : "", r->test);
+        return fail(c, line,
+                    "%s: unit '%s' of test '%s' is not one clpeak writes (gbps, gflops, gops, tflops, tops, us)", where,
+                    r->unit ? r->unit : "", r->test);
     if (!r->value || !parse_value(r->value, &v))
         return fail(c, line, "%s: value '%s' is not a number from 0 to 1e12", where, r->value ? r->value : "");
     if (v == 0) {
@@ -256,7 +257,8 @@ static const char *json_kind(const json_t *v)
 
 static bw_code clpeak_json_entry(peer_ctx *c, const json_t *e, size_t i)
 {
-    static const char *const keys[] = { "backend", "platform", "device", "driver", "category", "test", "metric", "unit" };
+    static const char *const keys[] = { "backend", "platform", "device", "driver",
+                                        "category", "test", "metric", "unit" };
     const char *s[8];
     if (!json_is_object(e))
         return fail(c, 0, "entries[%zu] is %s, expected an object", i, json_kind(e));
@@ -797,9 +799,9 @@ report_peer_format report_peer_sniff(const char *text, size_t len)
         return contains(p, head < 4096 ? head : 4096, "<clpeak") ? REPORT_PEER_CLPEAK_XML : REPORT_PEER_NONE;
     if (p < end && *p == '{') {
         size_t h = head < 4096 ? head : 4096;
-        return contains(p, h, "\"clpeak_version\"") || (contains(p, h, "\"format_version\"") && contains(p, h, "\"entries\""))
-                   ? REPORT_PEER_CLPEAK_JSON
-                   : REPORT_PEER_NONE;
+        int clpeak = contains(p, h, "\"clpeak_version\"") ||
+                     (contains(p, h, "\"format_version\"") && contains(p, h, "\"entries\""));
+        return clpeak ? REPORT_PEER_CLPEAK_JSON : REPORT_PEER_NONE;
     }
     if (head_line(p, head < 256 ? head : 256, "format_version,backend,platform,"))
         return REPORT_PEER_CLPEAK_CSV;
