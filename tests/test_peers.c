@@ -298,6 +298,7 @@ Test(peers, other_text_is_no_peer_file)
         "",
         "   \n",
         "{\"schema\":\"bwlab.results\",\"schema_version\":1,\"runs\":[],\"results\":[]}",
+        "{\"schema\":\"bwlab.compare\",\"clpeak_version\":\"x\",\"format_version\":2,\"entries\":[]}",
         "{ not json",
         "<?xml version=\"1.0\"?><html/>",
         "a,b,c\n1,2,3\n",

@@ -799,8 +799,10 @@ report_peer_format report_peer_sniff(const char *text, size_t len)
         return contains(p, head < 4096 ? head : 4096, "<clpeak") ? REPORT_PEER_CLPEAK_XML : REPORT_PEER_NONE;
     if (p < end && *p == '{') {
         size_t h = head < 4096 ? head : 4096;
-        int clpeak = contains(p, h, "\"clpeak_version\"") ||
-                     (contains(p, h, "\"format_version\"") && contains(p, h, "\"entries\""));
+        /* bwlab's own documents name their schema ("bwlab.results", ...) */
+        int keys = contains(p, h, "\"clpeak_version\"") ||
+                   (contains(p, h, "\"format_version\"") && contains(p, h, "\"entries\""));
+        int clpeak = keys && !contains(p, h, "\"bwlab.");
         return clpeak ? REPORT_PEER_CLPEAK_JSON : REPORT_PEER_NONE;
     }
     if (head_line(p, head < 256 ? head : 256, "format_version,backend,platform,"))
@@ -877,7 +879,8 @@ void report_peer_file_free(report_peer_file *f)
 
 /* clpeak's global bandwidth test (1.1.2 and 2.1.2 alike): numItems =
  * min(max_alloc / 4 / 2, cap) rounded down to a multiple of wg x 16 x 16
- * (wg = min(CL_DEVICE_MAX_WORK_ITEM_SIZES[0], 256); 16 fetches per
+ * (wg = min(CL_DEVICE_MAX_WORK_ITEM_SIZES[0], 256), and 128 on Qualcomm
+ * devices in 1.x: the caller passes 128 there; 16 fetches per
  * work-item, 16 lanes of float16), and the input buffer is numItems floats.
  * The cap is 2^27 (CPU) or 2^29 (GPU): a count of floats before 2.0.7, and
  * of bytes from 2.0.7 on (the fix that divides it by sizeof(float)). */
