@@ -5,7 +5,7 @@
 #   tools/setup.sh --test            that and the test tools (tools/test.sh)
 #   BWLAB_BUILD=dir tools/setup.sh [--test] [meson options...]
 # Building and running: the compiler, meson and ninja, the OpenCL loader and
-# headers, PoCL (an OpenCL device on any CPU) and clinfo, libjansson (JSON)
+# headers, PoCL (an OpenCL device on any CPU) and clinfo, libjansson (JSON), libxml2 (peer XML files)
 # and libcairo2-dev (the HTML report's charts).
 # The test tools, with --test: libcriterion-dev (the test suite; without it
 # meson builds bwlab and skips the tests), hwloc's lstopo (tools/test.sh
@@ -16,7 +16,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 RUN_PACKAGES="build-essential pkg-config meson ninja-build ocl-icd-libopencl1 ocl-icd-opencl-dev \
-opencl-headers pocl-opencl-icd clinfo libjansson-dev libcairo2-dev"
+opencl-headers pocl-opencl-icd clinfo libjansson-dev libcairo2-dev libxml2-dev"
 TEST_PACKAGES="libcriterion-dev hwloc chromium clang libclang-rt-14-dev oclgrind valgrind"
 
 tests=0

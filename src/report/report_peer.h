@@ -1,0 +1,128 @@
+/* report_peer: result files of peer tools, clpeak and BabelStream, read into
+ * one plain data model, recognised by their content, not their name.
+ *
+ * Formats (docs/compare.md, "Peer files: clpeak and BabelStream"):
+ *   - clpeak 1.x `--xml-file` (no version in the file: the 1.x layout);
+ *   - clpeak 2.x `--xml-file`, `--json-file` and `--csv-file`
+ *     (format_version 2; CSV names no clpeak version);
+ *   - BabelStream `--csv` (the v3.x to v5.0 header with max_mbytes_per_sec,
+ *     or the v6.0-rc header with max_MB_per_sec and its kin), with or
+ *     without the lines a model prints before the header ("Using OpenCL
+ *     device ...", "Driver: ...").
+ *
+ * Reads data, never devices: the device a file names is strings only;
+ * matching it with a device of bwlab's results is a later step. Everything
+ * is owned by the report_peer_file (report_peer_file_free). */
+#ifndef REPORT_PEER_H
+#define REPORT_PEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bw_error.h"
+
+typedef enum report_peer_format {
+    REPORT_PEER_NONE = 0,        /* not a peer file */
+    REPORT_PEER_CLPEAK_XML,      /* clpeak 1.x or 2.x --xml-file */
+    REPORT_PEER_CLPEAK_JSON,     /* clpeak 2.x --json-file */
+    REPORT_PEER_CLPEAK_CSV,      /* clpeak 2.x --csv-file */
+    REPORT_PEER_BABELSTREAM_CSV, /* BabelStream --csv */
+} report_peer_format;
+
+/* What a figure stands for beside bwlab's own figures. */
+typedef enum report_peer_role {
+    REPORT_PEER_READ,     /* clpeak global memory bandwidth: a read figure */
+    REPORT_PEER_STREAM,   /* a BabelStream kernel (Copy, Mul, Add, Triad, Dot, Nstream) */
+    REPORT_PEER_COMPUTE,  /* a compute peak (the roofline's peak) */
+    REPORT_PEER_TRANSFER, /* a host/device transfer */
+    REPORT_PEER_LAUNCH,   /* kernel launch latency */
+} report_peer_role;
+
+/* The unit of a figure's value, after conversion (report_peer.c says from
+ * what). */
+typedef enum report_peer_unit {
+    REPORT_PEER_GBS,    /* 10^9 bytes per second */
+    REPORT_PEER_GFLOPS, /* 10^9 floating-point operations per second */
+    REPORT_PEER_GOPS,   /* 10^9 integer operations per second */
+    REPORT_PEER_US,     /* microseconds */
+} report_peer_unit;
+
+/* A device as the file names it; any field may be NULL (BabelStream names
+ * no platform, and only its OpenCL and HIP models name a device). */
+typedef struct report_peer_device {
+    char *backend;  /* "OpenCL" (clpeak 2.x's backend, BabelStream's model), or NULL */
+    char *platform; /* CL_PLATFORM_NAME, or NULL */
+    char *device;   /* CL_DEVICE_NAME, or NULL */
+    char *driver;   /* CL_DRIVER_VERSION, or NULL */
+} report_peer_device;
+
+#define REPORT_PEER_NO_DEVICE ((size_t)-1)
+
+typedef struct report_peer_figure {
+    size_t device;          /* index into devices, or REPORT_PEER_NO_DEVICE */
+    report_peer_role role;
+    char *test;             /* clpeak's test ("global_memory_bandwidth"), BabelStream's function ("Triad") */
+    char *metric;           /* clpeak's metric ("float4"), BabelStream's element type ("double") */
+    double value;           /* in unit, finite, > 0 */
+    report_peer_unit unit;
+    /* bytes the figure's kernel touches once each (BabelStream: its own
+     * count, arrays x n_elements x sizeof); 0 when the file does not say
+     * (clpeak: report_peer_clpeak_buffer_bytes gives it from the device) */
+    uint64_t buffer_bytes;
+    char *note;             /* or NULL; report_peer_note_cache may set one */
+} report_peer_figure;
+
+typedef struct report_peer_file {
+    char *name;            /* as given to report_peer_read */
+    report_peer_format format;
+    const char *tool;      /* "clpeak" or "babelstream" (static) */
+    /* "2.1.2" (clpeak 2.x JSON and XML), "2.x" (clpeak CSV), "1.x" (clpeak
+     * 1.x XML), "v3.x-v5.0" or "v6.0-rc" (BabelStream's two CSV headers) */
+    char *tool_version;
+    report_peer_device *devices;
+    size_t n_devices;
+    report_peer_figure *figures;
+    size_t n_figures;
+    /* rows left out, not errors: tests that map to nothing here (local
+     * memory, images, the CPU backend's caches, BabelStream's Init/Read
+     * phases), rows clpeak marks unsupported, skipped or failed, and zeros
+     * (clpeak writes 0 for a map that copied nothing) */
+    size_t n_left_out;
+} report_peer_file;
+
+/* The format of text by its content alone, REPORT_PEER_NONE when it is no
+ * peer file (then a bwlab result file, perhaps). Cheap: nothing is parsed
+ * beyond the first lines, so a malformed peer file still sniffs as its
+ * format. */
+report_peer_format report_peer_sniff(const char *text, size_t len);
+
+/* Reads a peer file. text need not be NUL-terminated; name names it in
+ * messages. Returns BW_OK and sets *out to a new file the caller frees with
+ * report_peer_file_free; BW_OK with *out NULL when the text is not a peer
+ * file (the caller tries bwlab's own formats); BW_E_FORMAT when it is one
+ * but malformed ("NAME: line 3: field 'value' ..."); BW_E_NOMEM. */
+bw_code report_peer_read(const char *text, size_t len, const char *name, report_peer_file **out,
+                         bw_error *err);
+
+/* Frees everything; accepts NULL. */
+void report_peer_file_free(report_peer_file *f);
+
+/* Bytes of the buffer clpeak's global memory bandwidth test reads, from the
+ * device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, CL_DEVICE_MAX_WORK_ITEM_SIZES[0] and
+ * type, by the rule of the clpeak version that wrote the file (tool_version
+ * of a report_peer_file; "2.x", which a CSV gives, is read as 2.0.7 or
+ * later). 0 when the version is unknown or the device's figures are 0. */
+uint64_t report_peer_clpeak_buffer_bytes(const char *tool_version, uint64_t max_alloc_bytes,
+                                         uint64_t max_work_item_size0, int cpu_device);
+
+/* Sets fig's note when its buffer is known and smaller than 4 x cache_bytes
+ * (the device's reported cache): it may be a cache figure, not DRAM. Does
+ * nothing when either is 0. Returns BW_E_NOMEM or BW_OK. */
+bw_code report_peer_note_cache(report_peer_figure *fig, uint64_t cache_bytes);
+
+/* Names for output: "clpeak-xml" ..., "read" ..., "GB/s" ...; never NULL. */
+const char *report_peer_format_name(report_peer_format f);
+const char *report_peer_role_name(report_peer_role r);
+const char *report_peer_unit_name(report_peer_unit u);
+
+#endif
