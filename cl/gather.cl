@@ -2,7 +2,7 @@
  *
  * Work-item g (lane t = g % W of warp w = g / W) loads one BW_ELEM at the
  * byte address BW_ADDR, the pattern's expression over t, w, g and W, and
- * stores it at dst[g]: every warp-instruction carries exactly the pattern's
+ * (copy mode) stores it at dst[g]: every warp-instruction carries exactly the pattern's
  * addresses, the store is coalesced, and the host checks dst against its
  * own copy of src. Work-groups are contiguous blocks of g, which is what
  * CPU runtimes vectorise well.
@@ -31,10 +31,19 @@
  * (docs/model.md, "Read and copy"). The host picks keys that some
  * work-items' elements hold, predicts exactly which work-items store, and
  * checks dst: a kernel that skips its loads, or loads elsewhere, stores
- * where it should not or not where it should. */
+ * where it should not or not where it should.
+ *
+ * With BW_WRITE (write mode) the roles turn round: the work-item loads
+ * src[g], coalesced, and stores it at the pattern's address,
+ * BW_STORE(dst, a, v); the host checks that every address written holds
+ * its writer's element and that every other byte of dst still holds its
+ * fill. */
 
 #if !defined(BW_KERNEL) || !defined(BW_W) || !defined(BW_ADDR) || !defined(BW_ELEM) || !defined(BW_LOAD)
 #error "gather.cl needs BW_KERNEL, BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE and BW_LOAD from the runner"
+#endif
+#if defined(BW_WRITE) && !defined(BW_STORE)
+#error "gather.cl in write mode needs BW_STORE from the runner"
 #endif
 
 #undef BW_IDX
@@ -78,10 +87,12 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #ifdef BWLAB_TRACE
     trace[g] = a;
 #endif
-#ifdef BW_READ
+#if defined(BW_READ)
     const BW_ELEM v = BW_LOAD(src, a);
     if (BW_MATCH(v, key))
         dst[g] = v;
+#elif defined(BW_WRITE)
+    BW_STORE(dst, a, src[g]);
 #else
     dst[g] = BW_LOAD(src, a);
 #endif

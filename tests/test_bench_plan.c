@@ -622,7 +622,9 @@ Test(bench_plan, each_mode_has_its_own_seq_reference)
 }
 
 /* The default set: copy for every pattern, plus read for seq at 4 and 16
- * bytes and the seven strides; --access read: every pattern in read mode. */
+ * bytes and the seven strides, and write for seq (4 bytes), the seven
+ * strides, offset:bytes=4 and reverse; --access read: every pattern in
+ * read mode. */
 Test(bench_plan, default_set_reads_seq_and_the_strides)
 {
     size_t nd = 0;
@@ -632,7 +634,10 @@ Test(bench_plan, default_set_reads_seq_and_the_strides)
     cr_assert_eq(plan_access(NULL, 4 * MiB, 0, &p, &err), BW_OK, "%s", bw_error_text(&err));
     static const char *const reads[] = { "seq", "seq:elem=16", "stride:s=1", "stride:s=2", "stride:s=4",
                                          "stride:s=8", "stride:s=16", "stride:s=32", "stride:s=64" };
-    size_t ncopy = 0, nread = 0, nbank = 0;
+    static const char *const writes[] = { "seq",         "stride:s=1",  "stride:s=2",     "stride:s=4",
+                                          "stride:s=8",  "stride:s=16", "stride:s=32",    "stride:s=64",
+                                          "offset:bytes=4", "reverse" };
+    size_t ncopy = 0, nread = 0, nbank = 0, nwrite = 0;
     for (size_t i = 0; i < p->n; i++) {
         const bench_item *it = &p->items[i];
         cr_expect_eq(it->added_as_reference, 0, "%s: the default set has its references", it->spec);
@@ -649,6 +654,21 @@ Test(bench_plan, default_set_reads_seq_and_the_strides)
             ncopy++;
             continue;
         }
+        if (it->access == BENCH_ACCESS_WRITE) {
+            nwrite++;
+            int listed = 0;
+            for (size_t k = 0; k < sizeof writes / sizeof writes[0]; k++)
+                listed |= !strcmp(writes[k], it->spec);
+            cr_expect(listed, "%s is written by default", it->spec);
+            /* its reference: seq, written; its stores are the pattern's, one-to-one */
+            long ref = bench_plan_reference(p, i);
+            cr_assert_geq(ref, 0);
+            cr_expect_eq(p->items[ref].access, BENCH_ACCESS_WRITE);
+            cr_expect_str_eq(p->items[ref].spec, "seq");
+            cr_expect_eq(it->model.stores.written_bytes, it->model.stores.requested_bytes, "%s", it->spec);
+            cr_expect_eq(it->model.loads.requested_bytes, it->items * it->elem, "%s: loads src[g]", it->spec);
+            continue;
+        }
         nread++;
         int listed = 0;
         for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++)
@@ -663,6 +683,8 @@ Test(bench_plan, default_set_reads_seq_and_the_strides)
     cr_expect_eq(nbank, 6, "32-way, conflict-free, 16-, 8-, 4- and 2-way");
     cr_expect_eq(ncopy + nbank, nd, "every default pattern in copy mode, bank items once");
     cr_expect_eq(nread, 9);
+    cr_expect_eq(nwrite, 10);
+    cr_expect_null(p->note, "no default write pattern is left out: %s", p->note ? p->note : "");
     bench_plan_free(p);
     cr_assert_eq(plan_access(NULL, 4 * MiB, READ, &p, &err), BW_OK, "%s", bw_error_text(&err));
     cr_expect_eq(p->n, nd);

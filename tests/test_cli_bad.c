@@ -161,7 +161,7 @@ static const bad_case cases[] = {
     { { CPU, "--pattern", "seq", "--format", "xml" }, 2, "'xml' is not one of table|json|csv|md", ERR },
     { { CPU, "--pattern", "seq", "--local", "3" }, 2, "--local 3: a work-group must be a multiple of the warp", ERR },
     { { CPU, "--pattern", "seq", "--index", "16" }, 2, "--index: '16' is not 32, 64 or auto", ERR },
-    { { CPU, "--pattern", "seq", "--access", "write" }, 2, "'write' is not read, copy or both", ERR },
+    { { CPU, "--pattern", "seq", "--access", "wirte" }, 2, "'wirte' is not read, copy, write, both or all", ERR },
     { { "run", "--device", "99", "--pattern", "seq" }, 2, "no OpenCL device matches --device '99'", ERR },
     { { "run", "--device", "nosuchdevice", "--pattern", "seq" }, 2, "no OpenCL device matches", ERR },
     { { CPU, "--pattern", "nosuch" }, 2, "unknown pattern 'nosuch'", ERR },

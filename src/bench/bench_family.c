@@ -35,8 +35,15 @@ int bench_family_keyed(const bench_item *it)
     return it->access == BENCH_ACCESS_READ && !it->fam->program;
 }
 
+int64_t bench_family_src_bytes(const bench_item *it)
+{
+    return it->access == BENCH_ACCESS_WRITE ? it->items * it->elem : it->span.max_end;
+}
+
 int64_t bench_family_dst_bytes(const bench_item *it)
 {
+    if (it->access == BENCH_ACCESS_WRITE)
+        return it->span.max_end;
     return it->items * (it->fam->dst_elem ? it->fam->dst_elem : it->elem);
 }
 

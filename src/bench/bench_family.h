@@ -138,7 +138,10 @@ int bench_family_is_reference(const bench_item *it);
 /* Whether it runs in the shared gather program, in read mode: its kernel
  * takes a key (BENCH_KERNEL_ARG_KEY), validation launches once per key. */
 int bench_family_keyed(const bench_item *it);
-/* Bytes item it's launch stores at dst. */
+/* The extent item it's launch reads in src and writes in dst: in write
+ * mode src[g] and the pattern's stores, else the pattern's loads and the
+ * family's stores at dst[g]. */
+int64_t bench_family_src_bytes(const bench_item *it);
 int64_t bench_family_dst_bytes(const bench_item *it);
 
 /* Shared by the entries: the model's requested bytes of a launch, loads
@@ -154,6 +157,10 @@ bw_code bench_family_fill_dst(const bench_family_io *io, uint64_t bytes, bw_erro
 /* The plan's sizing helpers an entry's size uses (bench_plan.c). */
 bw_code bench_plan_account(const bench_plan *p, bench_item *it, int64_t items, bw_error *err);
 bw_code bench_plan_check_loadable(const bench_item *it, bw_error *err);
+/* BW_E_USAGE, with the reason, for a write item whose stores are not
+ * one-to-one in bytes (modeled written bytes below the requested), or
+ * that the model could not count; BW_OK for every other item. */
+bw_code bench_plan_check_one_to_one(const bench_item *it, bw_error *err);
 bw_code bench_plan_reparse(const bench_plan *p, bench_item *it, const char *spec, bw_error *err);
 char *bench_plan_note_below_target(const bench_plan *p, const char *why);
 /* "the <what> is smaller than the <target> working-set target" as a

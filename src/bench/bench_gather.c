@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench_kernel.h"
 #include "bench_validate.h"
@@ -38,8 +39,9 @@ static bw_code matrix_items(const bench_plan *p, const bench_item *it, const ben
     return BW_OK;
 }
 
-/* the work-items whose modeled load footprint reaches the target,
- * measured on a probe launch */
+/* the work-items whose modeled footprint of the pattern's side (its
+ * loads, or in write mode its stores) reaches the target, measured on a
+ * probe launch */
 static bw_code footprint_items(bench_plan *p, bench_item *it, int64_t *items, bw_error *err)
 {
     int64_t local = p->local_size;
@@ -47,7 +49,7 @@ static bw_code footprint_items(bench_plan *p, bench_item *it, int64_t *items, bw
     bw_code rc = bench_plan_account(p, it, probe, err);
     if (rc != BW_OK)
         return rc;
-    double per_item = (double)(it->model.loads.footprint_sectors * p->geo.sector) / (double)probe;
+    double per_item = (double)(bench_item_pattern_traffic(it)->footprint_sectors * p->geo.sector) / (double)probe;
     double want = per_item > 0 ? (double)p->target_bytes / per_item : (double)probe;
     /* keep launches of tiny-footprint patterns (broadcast) bounded */
     double most = fmax(4.0 * (double)p->target_bytes / (double)it->elem, (double)local);
@@ -55,8 +57,8 @@ static bw_code footprint_items(bench_plan *p, bench_item *it, int64_t *items, bw
     return BW_OK;
 }
 
-/* Sizes one item: enough items that its modeled load footprint reaches
- * the target, with src and dst each within cap. */
+/* Sizes one item: enough items that its modeled footprint reaches the
+ * target, with src and dst each within cap. */
 static bw_code size_gather(bench_plan *p, bench_item *it, const bench_plan_cap *cap, bw_error *err)
 {
     int64_t local = p->local_size;
@@ -86,7 +88,7 @@ static bw_code size_gather(bench_plan *p, bench_item *it, const bench_plan_cap *
             goto fail;
         if ((rc = bench_plan_check_loadable(it, err)) != BW_OK)
             goto fail;
-        uint64_t src = (uint64_t)it->span.max_end, dst = (uint64_t)(items * it->elem);
+        uint64_t src = (uint64_t)bench_family_src_bytes(it), dst = (uint64_t)bench_family_dst_bytes(it);
         uint64_t need = src > dst ? src : dst;
         if (need <= max_alloc)
             break;
@@ -104,7 +106,7 @@ static bw_code size_gather(bench_plan *p, bench_item *it, const bench_plan_cap *
         free(note);
         note = bench_plan_note_below_target(p, cap->note);
     }
-    uint64_t fp = (uint64_t)(it->model.loads.footprint_sectors * p->geo.sector);
+    uint64_t fp = (uint64_t)(bench_item_pattern_traffic(it)->footprint_sectors * p->geo.sector);
     if (!note && matrix)
         note = bench_plan_note_small(p, "matrix", fp);
     it->size_note = note;
@@ -199,6 +201,39 @@ static bw_code validate_read(const bench_family_io *io, const bench_item *it, co
     return rc;
 }
 
+/* write mode: dst's bytes [lo, hi) set to the write sentinel */
+static bw_code fill_write_sentinel(const bench_family_io *io, uint64_t lo, uint64_t hi, bw_error *err)
+{
+    uint64_t chunk = io->stage_bytes / 4 * 4;
+    uint32_t w = BENCH_WRITE_SENTINEL;
+    for (uint64_t b = 0; b < chunk; b += 4)
+        memcpy(io->stage + b, &w, 4);
+    bw_code rc = BW_OK;
+    for (uint64_t off = lo; off < hi && rc == BW_OK; off += chunk)
+        rc = io->write_dst(io->ctx, off, io->stage, hi - off < chunk ? hi - off : chunk, err);
+    return rc;
+}
+
+/* write mode: the stores' range and a margin each side filled, one
+ * launch, then every byte of it checked (bench_validate_write) */
+static bw_code validate_write(const bench_family_io *io, const bench_item *it, const int64_t *starts, size_t n,
+                              int64_t gi, bw_error *err)
+{
+    uint64_t lo = (uint64_t)it->span.min_addr > BENCH_WRITE_MARGIN ? (uint64_t)it->span.min_addr - BENCH_WRITE_MARGIN
+                                                                    : 0;
+    uint64_t hi = (uint64_t)it->span.max_end + BENCH_WRITE_MARGIN;
+    lo = lo / 4 * 4;
+    if (hi > io->plan->dst_bytes)
+        hi = io->plan->dst_bytes / 4 * 4;
+    bw_code rc = fill_write_sentinel(io, lo, hi, err);
+    if (rc == BW_OK)
+        rc = io->launch(io->ctx, err);
+    if (rc == BW_OK)
+        rc = bench_validate_write(&io->plan->geo, it, io->seed, lo, hi, starts, n, gi, io->read_dst, io->ctx, io->stage,
+                                  io->stage_bytes, io->stop, err);
+    return rc;
+}
+
 /* Sentinel-filled output where the sample lies, the launch (in read mode
  * one per key), and the host check of the sampled work-groups
  * (bench_validate_sample) against the regenerated source. The launch is
@@ -210,6 +245,8 @@ static bw_code gather_validate(const bench_family_io *io, bw_error *err)
     int read = it->access == BENCH_ACCESS_READ;
     int64_t starts[BENCH_SAMPLE_GROUPS + BENCH_READ_KEYS], gi = 0;
     size_t n = bench_validate_sample(&io->plan->geo, it, io->seed, read, starts, &gi);
+    if (it->access == BENCH_ACCESS_WRITE)
+        return validate_write(io, it, starts, n, gi, err);
     bw_code rc = fill_sampled(io, it, starts, n, gi, err);
     if (rc == BW_OK && read)
         return validate_read(io, it, starts, n, gi, err);

@@ -96,7 +96,7 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
 {
     static const char *const names[] = { "BW_KERNEL", "BW_W",    "BW_E",       "BW_ELEM",    "BW_LOAD",
                                          "BW_ACTIVE", "BW_ADDR", "BW_INDEX32", "BW_REQD_SG", "BW_SCALAR",
-                                         "BW_READ",   "BW_MATCH" };
+                                         "BW_READ",   "BW_MATCH", "BW_WRITE",   "BW_STORE" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         bw_buf_printf(b, "#undef %s\n", names[k]);
     char name[48];
@@ -122,6 +122,15 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
         bw_buf_printf(b,
                       "#define BW_LOAD(p, a) vload%lld(0, (__global const uint *)((__global const char *)(p) + (a)))\n",
                       (long long)(it->elem / 4));
+    if (it->access == BENCH_ACCESS_WRITE) {
+        /* write mode: the pattern's address is the store's, aligned as the loads' are */
+        bw_buf_puts(b, "#define BW_WRITE 1\n");
+        if (!it->vload)
+            bw_buf_puts(b, "#define BW_STORE(p, a, v) (*(__global BW_ELEM *)((__global char *)(p) + (a)) = (v))\n");
+        else
+            bw_buf_printf(b, "#define BW_STORE(p, a, v) vstore%lld((v), 0, (__global uint *)((__global char *)(p) + (a)))\n",
+                          (long long)(it->elem / 4));
+    }
     if (it->access == BENCH_ACCESS_READ) {
         /* read mode: the loaded element against the key, every component */
         bw_buf_puts(b, "#define BW_READ 1\n");

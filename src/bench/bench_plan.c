@@ -22,29 +22,32 @@
  * 64 MiB last-level cache */
 #define UNKNOWN_CACHE_TARGET ((uint64_t)256 << 20)
 
-/* The default sweep, in run order, before the matrix families; read: the
- * default run also measures it in read mode (seq, both sizes, and the
- * strides). */
+/* The default sweep, in run order, before the matrix families; modes: the
+ * access modes the default run measures it in besides copy: read for seq
+ * (both sizes) and the strides, write for seq, the strides, one
+ * misaligned offset and reverse (docs/model.md, "Read and copy"). */
+#define R BENCH_ACCESS_BIT(BENCH_ACCESS_READ)
+#define WR BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE)
 static const struct {
     const char *spec;
-    int read;
+    unsigned modes;
 } sweep[] = {
-    { "seq", 1 },
-    { "stride:s=1", 1 },
-    { "stride:s=2", 1 },
-    { "stride:s=4", 1 },
-    { "stride:s=8", 1 },
-    { "stride:s=16", 1 },
-    { "stride:s=32", 1 },
-    { "stride:s=64", 1 },
+    { "seq", R | WR },
+    { "stride:s=1", R | WR },
+    { "stride:s=2", R | WR },
+    { "stride:s=4", R | WR },
+    { "stride:s=8", R | WR },
+    { "stride:s=16", R | WR },
+    { "stride:s=32", R | WR },
+    { "stride:s=64", R | WR },
     { "offset:bytes=0", 0 },
-    { "offset:bytes=4", 0 },
+    { "offset:bytes=4", WR },
     { "offset:bytes=8", 0 },
     { "offset:bytes=16", 0 },
     { "offset:bytes=32", 0 },
     { "offset:bytes=64", 0 },
     { "offset:bytes=128", 0 },
-    { "reverse", 0 },
+    { "reverse", WR },
     { "permute", 0 },
     { "broadcast", 0 },
     { "one-lane", 0 },
@@ -53,6 +56,8 @@ static const struct {
     { "aos:struct=32,field=8", 0 },
     { "mixed:s=32", 0 },
 };
+#undef R
+#undef WR
 #define SWEEP_N (sizeof sweep / sizeof sweep[0])
 
 /* The default bank patterns, after the matrices: 32-way, conflict-free
@@ -64,10 +69,11 @@ static const char *const bank_sweep[] = {
 };
 #define BANK_SWEEP_N (sizeof bank_sweep / sizeof bank_sweep[0])
 
-/* The default specs (see bench_plan_default_specs); when read is given, it
- * receives a heap array (the caller frees it) that says, for each spec,
- * whether the default run also measures it in read mode. */
-static char **default_specs(int64_t elem, int64_t matrix_n, size_t *count, int **read_out)
+/* The default specs (see bench_plan_default_specs); when modes_out is
+ * given, it receives a heap array (the caller frees it) that gives, for
+ * each spec, the access modes the default run measures it in besides copy
+ * (BENCH_ACCESS_BIT). */
+static char **default_specs(int64_t elem, int64_t matrix_n, size_t *count, unsigned **modes_out)
 {
     size_t nfam;
     const model_pattern_family *fams = model_pattern_families(&nfam);
@@ -77,8 +83,8 @@ static char **default_specs(int64_t elem, int64_t matrix_n, size_t *count, int *
     /* the sweep, the extra seq:elem=16, and one spec per matrix family */
     size_t most = SWEEP_N + 1 + nmatrix + BANK_SWEEP_N;
     char **v = calloc(most, sizeof *v);
-    int *read = read_out ? calloc(most, sizeof *read) : NULL;
-    if (!v || (read_out && !read)) {
+    unsigned *read = modes_out ? calloc(most, sizeof *read) : NULL;
+    if (!v || (modes_out && !read)) {
         free(v);
         free(read);
         return NULL;
@@ -94,11 +100,12 @@ static char **default_specs(int64_t elem, int64_t matrix_n, size_t *count, int *
         else
             snprintf(buf, sizeof buf, "%s", sweep[i].spec);
         if (read)
-            read[n] = sweep[i].read;
+            read[n] = sweep[i].modes;
         v[n++] = strdup(buf);
         if (i == 0 && elem <= 0) {
+            /* the second seq size: read, as seq; its writes would add no figure seq's lack */
             if (read)
-                read[n] = sweep[i].read;
+                read[n] = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
             v[n++] = strdup("seq:elem=16");
         }
     }
@@ -128,8 +135,8 @@ static char **default_specs(int64_t elem, int64_t matrix_n, size_t *count, int *
         }
     }
     *count = n;
-    if (read_out)
-        *read_out = read;
+    if (modes_out)
+        *modes_out = read;
     return v;
 }
 
@@ -140,7 +147,12 @@ char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count)
 
 const char *bench_access_name(bench_access a)
 {
-    return a == BENCH_ACCESS_READ ? "read" : "copy";
+    return a == BENCH_ACCESS_READ ? "read" : a == BENCH_ACCESS_WRITE ? "write" : "copy";
+}
+
+const model_traffic *bench_item_pattern_traffic(const bench_item *it)
+{
+    return it->access == BENCH_ACCESS_WRITE ? &it->model.stores : &it->model.loads;
 }
 
 static void item_clear(bench_item *it)
@@ -160,6 +172,7 @@ void bench_plan_free(bench_plan *p)
     for (size_t i = 0; i < p->n; i++)
         item_clear(&p->items[i]);
     free(p->items);
+    free(p->note);
     free(p);
 }
 
@@ -311,11 +324,13 @@ static int64_t round_up(int64_t v, int64_t m)
 /* the model's accounting, the span and alignment of the loads, for a size */
 bw_code bench_plan_account(const bench_plan *p, bench_item *it, int64_t items, bw_error *err)
 {
+    /* write mode turns the two round: the pattern's addresses are stored to */
+    int write = it->access == BENCH_ACCESS_WRITE;
     model_access acc[2] = {
-        { it->expr, it->elem, it->active, items, 0, 0 },
-        { it->store_expr, it->elem, it->active, items, 0, 1 },
+        { write ? it->store_expr : it->expr, it->elem, it->active, items, 0, 0 },
+        { write ? it->expr : it->store_expr, it->elem, it->active, items, 0, 1 },
     };
-    bw_code rc = model_access_span_of(&p->geo, &acc[0], &it->span, err);
+    bw_code rc = model_access_span_of(&p->geo, &acc[write], &it->span, err);
     /* read mode's rare guarded stores move no bytes worth counting: the
      * launch is its loads alone */
     if (rc == BW_OK)
@@ -327,21 +342,44 @@ bw_code bench_plan_account(const bench_plan *p, bench_item *it, int64_t items, b
 
 bw_code bench_plan_check_loadable(const bench_item *it, bw_error *err)
 {
+    int write = it->access == BENCH_ACCESS_WRITE;
     if (!it->span.any)
         return bw_error_set(err, BW_E_UNSUPPORTED, "pattern '%s' has no active lane", it->spec);
     if (it->span.min_addr < 0)
         return bw_error_set(err, BW_E_UNSUPPORTED,
-                            "pattern '%s' reads below the start of the buffer (byte address %lld); "
+                            "pattern '%s' %s below the start of the buffer (byte address %lld); "
                             "measured addresses must be >= 0",
-                            it->spec, (long long)it->span.min_addr);
+                            it->spec, write ? "writes" : "reads", (long long)it->span.min_addr);
     if (it->span.align < 4)
         return bw_error_set(err, BW_E_UNSUPPORTED,
-                            "pattern '%s' loads %lld-byte elements at addresses that are only "
-                            "%lld-byte aligned; OpenCL loads them at multiples of 4 bytes at least "
-                            "(natural alignment, or 4 through vloadn): use offsets that are "
+                            "pattern '%s' %s %lld-byte elements at addresses that are only "
+                            "%lld-byte aligned; OpenCL %s them at multiples of 4 bytes at least "
+                            "(natural alignment, or 4 through %s): use offsets that are "
                             "multiples of 4 (the model accepts any address: bwlab model)",
-                            it->spec, (long long)it->elem, (long long)it->span.align);
+                            it->spec, write ? "stores" : "loads", (long long)it->elem, (long long)it->span.align,
+                            write ? "stores" : "loads", write ? "vstoren" : "vloadn");
     return BW_OK;
+}
+
+bw_code bench_plan_check_one_to_one(const bench_item *it, bw_error *err)
+{
+    const model_traffic *st = &it->model.stores;
+    if (it->access != BENCH_ACCESS_WRITE || st->written_bytes == st->requested_bytes)
+        return BW_OK;
+    if (st->written_bytes < 0)
+        return bw_error_set(err, BW_E_USAGE,
+                            "pattern '%s' in write mode: its stores are too irregular at %lld work-items for the "
+                            "model to prove that no two lanes store to the same byte, and OpenCL leaves "
+                            "unspecified which value lands there; measure it with --access read or copy, or "
+                            "at a smaller --size",
+                            it->spec, (long long)it->items);
+    return bw_error_set(err, BW_E_USAGE,
+                        "pattern '%s' in write mode: its %lld work-items store %lld bytes but only %lld distinct "
+                        "ones (modeled): several lanes store to the same bytes, and OpenCL leaves unspecified "
+                        "which value lands; write mode measures one-to-one stores only: use --access read or "
+                        "copy for it",
+                        it->spec, (long long)it->items, (long long)st->requested_bytes,
+                        (long long)st->written_bytes);
 }
 
 /* the binding limit of a buffer: the largest allocation, a device of fewer
@@ -558,7 +596,7 @@ static bw_code size_items(bench_plan *p, const bench_plan_cap *cap, int only_ove
     bw_code rc = BW_OK;
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
         bench_item *it = &p->items[i];
-        if (only_over && (uint64_t)it->span.max_end <= cap->bytes &&
+        if (only_over && (uint64_t)bench_family_src_bytes(it) <= cap->bytes &&
             (uint64_t)bench_family_dst_bytes(it) <= cap->bytes)
             continue;
         rc = it->fam->size(p, it, cap, err);
@@ -568,8 +606,8 @@ static bw_code size_items(bench_plan *p, const bench_plan_cap *cap, int only_ove
     p->src_bytes = p->dst_bytes = 0;
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
         const bench_item *it = &p->items[i];
-        if ((uint64_t)it->span.max_end > p->src_bytes)
-            p->src_bytes = (uint64_t)it->span.max_end;
+        if ((uint64_t)bench_family_src_bytes(it) > p->src_bytes)
+            p->src_bytes = (uint64_t)bench_family_src_bytes(it);
         if ((uint64_t)bench_family_dst_bytes(it) > p->dst_bytes)
             p->dst_bytes = (uint64_t)bench_family_dst_bytes(it);
     }
@@ -632,8 +670,13 @@ static bw_code check_elem(int64_t elem, bw_error *err)
 /* the --access value that asked for modes */
 static const char *access_option(unsigned modes)
 {
-    const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY), read = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
-    return modes == (copy | read) ? "both" : modes == read ? "read" : "copy";
+    const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY), read = BENCH_ACCESS_BIT(BENCH_ACCESS_READ),
+                   write = BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE);
+    return modes == (copy | read | write) ? "all"
+           : modes == (copy | read)       ? "both"
+           : modes == read                ? "read"
+           : modes == write               ? "write"
+                                          : "copy";
 }
 
 /* what a named pattern's family has no kernel for (bench_plan_check_input) */
@@ -709,23 +752,27 @@ static bw_code add_defaults(bench_plan *p, const bench_plan_opts *o, bw_error *e
     /* square matrices filling the target, in whole 64x64 tiles */
     int64_t e = o->elem ? o->elem : 4;
     int64_t n = (int64_t)sqrt((double)p->target_bytes / (double)e) / 64 * 64;
-    int *default_read = NULL;
+    unsigned *default_modes = NULL;
     size_t ndefaults = 0;
-    char **defaults = default_specs(o->elem, n < 64 ? 64 : n, &ndefaults, &default_read);
+    char **defaults = default_specs(o->elem, n < 64 ? 64 : n, &ndefaults, &default_modes);
     if (!defaults)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY), read = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
     bw_code rc = BW_OK;
     for (size_t i = 0; i < ndefaults && rc == BW_OK; i++) {
-        unsigned modes = o->access ? o->access : default_read[i] ? copy | read : copy;
-        for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
-            if (modes & BENCH_ACCESS_BIT(a))
+        unsigned modes = o->access ? o->access : copy | default_modes[i];
+        for (int a = 0; a < BENCH_ACCESS_MODES && rc == BW_OK; a++)
+            if (modes & BENCH_ACCESS_BIT(a)) {
+                size_t before = p->n;
                 rc = item_from_spec(p, defaults[i], 0, (bench_access)a, err);
+                if (rc == BW_OK && p->n > before)
+                    p->items[p->n - 1].from_defaults = 1;
+            }
     }
     for (size_t i = 0; i < ndefaults; i++)
         free(defaults[i]);
     free(defaults);
-    free(default_read);
+    free(default_modes);
     return rc;
 }
 
@@ -739,11 +786,11 @@ static bw_code add_patterns(bench_plan *p, const bench_plan_opts *o, bw_error *e
         rc = add_defaults(p, o, err);
     unsigned given = o->access ? o->access : BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
     for (size_t i = 0; i < o->nspecs && rc == BW_OK; i++)
-        for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
+        for (int a = 0; a < BENCH_ACCESS_MODES && rc == BW_OK; a++)
             if (given & BENCH_ACCESS_BIT(a))
                 rc = item_from_spec(p, o->specs[i], o->elem, (bench_access)a, err);
     for (size_t i = 0; i < o->nexprs && rc == BW_OK; i++)
-        for (int a = BENCH_ACCESS_COPY; a <= BENCH_ACCESS_READ && rc == BW_OK; a++)
+        for (int a = 0; a < BENCH_ACCESS_MODES && rc == BW_OK; a++)
             if (given & BENCH_ACCESS_BIT(a))
                 rc = item_from_expr(p, o->exprs[i], o->elem ? o->elem : 4, (bench_access)a, err);
     if (rc == BW_OK)
@@ -787,6 +834,44 @@ static bw_code parse_stores(bench_plan *p, bw_error *err)
     return rc;
 }
 
+/* Write mode measures one-to-one stores only (bench_plan_check_one_to_one):
+ * a named pattern whose stores share bytes is an error, a default one is
+ * left out of write mode and named in the plan's note. */
+static bw_code drop_shared_writes(bench_plan *p, bw_error *err)
+{
+    bw_buf note = BW_BUF_INIT;
+    size_t kept = 0;
+    bw_code rc = BW_OK;
+    for (size_t i = 0; i < p->n; i++) {
+        bench_item *it = &p->items[i];
+        bw_error e = BW_ERROR_INIT;
+        if (rc == BW_OK && bench_plan_check_one_to_one(it, &e) != BW_OK) {
+            if (!it->from_defaults) {
+                rc = bw_error_set(err, e.code, "%s", bw_error_text(&e));
+            } else {
+                bw_buf_printf(&note, "%s%s", note.len ? ", " : "", it->spec);
+                item_clear(it);
+                bw_error_clear(&e);
+                continue;
+            }
+        }
+        bw_error_clear(&e);
+        p->items[kept++] = *it;
+    }
+    p->n = kept;
+    if (rc == BW_OK && note.len) {
+        bw_buf msg = BW_BUF_INIT;
+        bw_buf_printf(&msg, "not measured in write mode: %s (several lanes store to the same bytes, and OpenCL "
+                            "leaves unspecified which value lands)",
+                      bw_buf_str(&note));
+        p->note = bw_buf_steal(&msg);
+        if (!p->note)
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    bw_buf_free(&note);
+    return rc;
+}
+
 /* Sizes every item within the device's caps; when both buffers exceed
  * the budget, the items over half of it again within that half, so that
  * the largest src and the largest dst fit together whichever items they
@@ -823,6 +908,8 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
         rc = parse_stores(p, err);
     if (rc == BW_OK)
         rc = size_plan(p, o, lim, err);
+    if (rc == BW_OK)
+        rc = drop_shared_writes(p, err);
     if (rc != BW_OK) {
         bench_plan_free(p);
         return rc;

@@ -54,15 +54,25 @@ typedef struct bench_limits {
 /* What a pattern's kernel does with the element each work-item loads
  * (docs/model.md, "Read and copy"). */
 typedef enum bench_access {
-    BENCH_ACCESS_COPY, /* stores it at dst[g]: a coalesced store beside every load, counted by the model */
-    BENCH_ACCESS_READ, /* compares it with a runtime key and stores only where equal: the model counts
-                        * the loads alone */
+    BENCH_ACCESS_COPY,  /* stores it at dst[g]: a coalesced store beside every load, counted by the model */
+    BENCH_ACCESS_READ,  /* compares it with a runtime key and stores only where equal: the model counts
+                         * the loads alone */
+    BENCH_ACCESS_WRITE, /* the other way round: loads src[g] (coalesced) and stores it at the
+                         * pattern's address, dst[A(g)]; the pattern's side is the stores. Only
+                         * for one-to-one stores: OpenCL leaves unspecified which of several
+                         * writers' values lands on a shared byte */
 } bench_access;
+#define BENCH_ACCESS_MODES 3
 
 /* bench_plan_opts.access: a bit per mode measured */
 #define BENCH_ACCESS_BIT(a) (1u << (a))
 
-const char *bench_access_name(bench_access a); /* "copy", "read" */
+const char *bench_access_name(bench_access a); /* "copy", "read", "write" */
+
+/* The model's traffic of the pattern's own side of an item: its stores in
+ * write mode, else its loads. */
+struct bench_item;
+const model_traffic *bench_item_pattern_traffic(const struct bench_item *it);
 
 typedef struct bench_item {
     char *spec;             /* canonical pattern spec, or "expr:<expression>" */
@@ -70,22 +80,28 @@ typedef struct bench_item {
     char *expr_text;        /* canonical address expression (bytes) */
     int64_t elem;           /* bytes per lane: 4, 8 or 16 */
     model_lanes active;     /* lanes that load (and store) */
-    const model_expr *expr; /* the load address; owned by pattern or own_expr */
+    const model_expr *expr; /* the pattern's address, which the kernel computes: the load's, or
+                             * in write mode the store's; owned by pattern or own_expr */
     model_pattern *pattern; /* NULL for a user expression */
     model_expr *own_expr;
-    model_expr *store_expr; /* E*g: the store to dst[g] */
-    bench_access access;    /* copy, or read: loads only */
+    model_expr *store_expr; /* the other side: E*g, the store to dst[g] (the load from src[g] in
+                             * write mode), or a family's own store (transpose) */
+    bench_access access;    /* copy, read (loads only) or write (stores at the pattern) */
     int added_as_reference; /* added by the plan so that others have their reference (bench_family.reference_spec) */
+    int from_defaults;      /* one of the default set's items, not named by the user */
     int64_t items;          /* work-items launched, a multiple of local_size (but see launch_items) */
     int64_t launch_items;   /* > 0: work-items launched when they are fewer than items, the
                              * elements they cover (a tiled transpose loops over its tile's
                              * rows); 0: items */
     int64_t local_size;     /* the plan's, or lower when the built kernel allows fewer
                              * (bench_plan_fit_kernel) */
-    model_access_span span; /* of the loads: buffer extent and alignment */
-    int vload;              /* addresses 4-byte aligned only: load with vloadn */
+    model_access_span span; /* of the pattern's addresses (expr): the loads' extent in src and their
+                             * alignment, or in write mode the stores' in dst */
+    int vload;              /* addresses 4-byte aligned only: load (write mode: store) with vloadn
+                             * (vstoren) */
     char *size_note;        /* why the working set misses the target, or NULL */
-    model_launch model;     /* loads at A(g), and for copy stores at dst[g] */
+    model_launch model;     /* loads at A(g), and for copy stores at dst[g]; in write mode loads
+                             * at src[g] and stores at A(g) */
     model_warp warp0;       /* warp 0 of the launch, for one-warp figures */
     int index32_proven;     /* every index value fits in int for this launch (model_index_fits32) */
     int index_bits;         /* the kernel's index arithmetic: 32 (int) or 64 (long) */
@@ -149,6 +165,8 @@ typedef struct bench_plan {
     int reqd_sub_group_size; /* the sub-group size kernels ask for (Intel), 0: none */
     uint64_t budget_bytes;  /* src + dst may take at most this: 3/4 of global memory */
     int scalar_form;        /* each pattern also gets the scalar kernel form (CPU devices) */
+    char *note;             /* what the plan left out and why (default patterns that cannot be
+                             * measured in write mode), or NULL */
 } bench_plan;
 
 typedef struct bench_plan_opts {
@@ -169,9 +187,12 @@ typedef struct bench_plan_opts {
      * well (bench_kernel.h), and let the runner time both */
     int scalar_form;
     /* the access modes measured, BENCH_ACCESS_BIT of each: every pattern in
-     * each mode given; 0: copy for every pattern, and read as well for the
+     * each mode given; 0: copy for every pattern, read as well for the
      * default set's seq and strides (the patterns whose cost the copy's
-     * coalesced store dilutes most visibly) */
+     * coalesced store dilutes most visibly), and write for seq, the
+     * strides, offset:bytes=4 and reverse. A default-set pattern whose
+     * stores are not one-to-one (broadcast) is left out of write mode,
+     * named in the plan's note; a named one is an error. */
     unsigned access;
 } bench_plan_opts;
 

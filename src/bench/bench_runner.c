@@ -1413,6 +1413,9 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         double ref_bytes = (double)((rm->loads.footprint_sectors + rm->stores.footprint_sectors) * p->geo.sector);
         res->verdict = bench_verdict_of(res->event.median, lower, upper, r->res[ref].event.median, ref_bytes);
         res->verdict = bench_verdict_with_bound(res->verdict, res->bound, limiter(r, i));
+        /* a CPU's caches allocate on a store miss: the line is read before it is written */
+        res->verdict.write_allocate =
+            p->items[i].access == BENCH_ACCESS_WRITE && ocl_context_device(r->ctx)->type == OCL_TYPE_CPU;
         if ((size_t)ref != i)
             res->relative_spread = res->relative_to_reference * bench_stats_ratio_spread(r->res[ref].event_ns,
                                                                                    r->res[ref].event.count,

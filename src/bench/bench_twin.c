@@ -20,9 +20,10 @@ int64_t bench_twin_slice(double bytes_per_item, uint64_t cache_bytes, int64_t lo
 bw_code bench_twin_footprint(const model_geometry *geo, const bench_item *it, int64_t n, uint64_t *bytes,
                              bw_error *err)
 {
+    int write = it->access == BENCH_ACCESS_WRITE; /* the pattern's addresses are the stores */
     model_access acc[2] = {
-        { it->expr, it->elem, it->active, n, 0, 0 },
-        { it->store_expr, it->elem, it->active, n, 0, 1 },
+        { it->expr, it->elem, it->active, n, 0, write },
+        { it->store_expr, it->elem, it->active, n, 0, !write },
     };
     model_launch m;
     bw_code rc = model_launch_count(geo, acc, 2, &m, err);

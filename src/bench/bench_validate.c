@@ -12,7 +12,14 @@ static uint64_t random_word(uint64_t seed, uint64_t k)
     uint64_t z = seed + (k + 1) * UINT64_C(0x9E3779B97F4A7C15);
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
+    z ^= z >> 31;
+    /* no 4-byte word of the stream is the write sentinel, so a written word
+     * always differs from the fill (write-mode validation counts them) */
+    if ((uint32_t)z == BENCH_WRITE_SENTINEL)
+        z ^= 1u;
+    if ((uint32_t)(z >> 32) == BENCH_WRITE_SENTINEL)
+        z ^= UINT64_C(1) << 32;
+    return z;
 }
 
 void bench_fill_random_at(uint8_t *buf, uint64_t offset, uint64_t n, uint64_t seed)
@@ -452,4 +459,117 @@ bw_code bench_validate_trace(const model_geometry *geo, const bench_item *it, co
                         "work-item %lld used byte %lld, the model says %lld",
                         it->spec, (long long)bad, (long long)it->items, (long long)first,
                         (long long)trace[first], (long long)want);
+}
+
+/* One sampled store: work-item g's element at byte address addr of dst. */
+typedef struct write_entry {
+    int64_t addr, g;
+} write_entry;
+
+static int cmp_entry(const void *x, const void *y)
+{
+    const write_entry *a = x, *b = y;
+    return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+/* the sampled work-items' store addresses, sorted; *n entries (heap) */
+static bw_code sampled_stores(const model_geometry *geo, const bench_item *it, const int64_t *starts,
+                              size_t nstarts, int64_t group_items, write_entry **out, size_t *n, bw_error *err)
+{
+    model_access a = { it->expr, it->elem, it->active, it->items, 0, 1 };
+    size_t most = nstarts * (size_t)group_items;
+    write_entry *e = malloc((most ? most : 1) * sizeof *e);
+    int64_t *addr = malloc((size_t)group_items * sizeof *addr);
+    bw_code rc = e && addr ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory validating stores");
+    size_t k = 0;
+    for (size_t s = 0; s < nstarts && rc == BW_OK; s++) {
+        int64_t g0 = starts[s], m = g0 + group_items < it->items ? group_items : it->items - g0;
+        if (m <= 0)
+            continue;
+        /* model_access_addresses wants whole warps from a warp's start */
+        int64_t w0 = g0 / geo->lanes * geo->lanes;
+        if (w0 != g0)
+            continue;
+        rc = model_access_addresses(geo, &a, g0, m, addr, err);
+        for (int64_t j = 0; j < m && rc == BW_OK; j++)
+            if (addr[j] != MODEL_ADDR_INACTIVE)
+                e[k++] = (write_entry){ addr[j], g0 + j };
+    }
+    free(addr);
+    if (rc != BW_OK) {
+        free(e);
+        return rc;
+    }
+    qsort(e, k, sizeof *e, cmp_entry);
+    *out = e;
+    *n = k;
+    return BW_OK;
+}
+
+/* entry x's element in dst, at chunk (bytes [off, off+len) of dst) or,
+ * straddling its end, read on its own */
+static bw_code check_entry(const bench_item *it, uint64_t seed, const write_entry *x, const uint8_t *chunk,
+                           uint64_t off, uint64_t len, bench_read_fn read_dst, void *ctx, bw_error *err)
+{
+    uint8_t want[16], got[16];
+    const uint8_t *have = chunk + (x->addr - (int64_t)off);
+    if ((uint64_t)x->addr + (uint64_t)it->elem > off + len) {
+        bw_code rc = read_dst(ctx, (uint64_t)x->addr, got, (uint64_t)it->elem, err);
+        if (rc != BW_OK)
+            return rc;
+        have = got;
+    }
+    bench_fill_random_at(want, (uint64_t)(x->g * it->elem), (uint64_t)it->elem, seed);
+    if (memcmp(have, want, (size_t)it->elem) == 0)
+        return BW_OK;
+    uint32_t h, w;
+    memcpy(&h, have, 4);
+    memcpy(&w, want, 4);
+    return bw_error_set(err, BW_E_VALIDATION,
+                        "pattern '%s' (write): work-item %lld stores at byte %lld, which holds 0x%08x..., not "
+                        "its element 0x%08x... (src[%lld]): a store was skipped, or another landed there",
+                        it->spec, (long long)x->g, (long long)x->addr, (unsigned)h, (unsigned)w, (long long)x->g);
+}
+
+bw_code bench_validate_write(const model_geometry *geo, const bench_item *it, uint64_t seed, uint64_t lo,
+                             uint64_t hi, const int64_t *starts, size_t nstarts, int64_t group_items,
+                             bench_read_fn read_dst, void *ctx, uint8_t *buf, uint64_t buf_bytes,
+                             volatile sig_atomic_t *stop, bw_error *err)
+{
+    write_entry *e = NULL;
+    size_t ne = 0, next = 0;
+    bw_code rc = sampled_stores(geo, it, starts, nstarts, group_items, &e, &ne, err);
+    uint64_t chunk = buf_bytes / 4 * 4, changed = 0;
+    for (uint64_t off = lo; rc == BW_OK && off < hi; off += chunk) {
+        if (stop && *stop) {
+            rc = bw_error_set(err, BW_E_INTERRUPTED, "interrupted while validating '%s'", it->spec);
+            break;
+        }
+        uint64_t len = hi - off < chunk ? hi - off : chunk;
+        if ((rc = read_dst(ctx, off, buf, len, err)) != BW_OK)
+            break;
+        for (uint64_t b = 0; b + 4 <= len; b += 4) {
+            uint32_t v;
+            memcpy(&v, buf + b, 4);
+            changed += v != BENCH_WRITE_SENTINEL;
+        }
+        while (rc == BW_OK && next < ne && (uint64_t)e[next].addr < off + len) {
+            if ((uint64_t)e[next].addr >= off)
+                rc = check_entry(it, seed, &e[next], buf, off, len, read_dst, ctx, err);
+            next++;
+        }
+    }
+    free(e);
+    if (rc != BW_OK)
+        return rc;
+    int64_t want = it->model.stores.written_bytes;
+    if ((int64_t)changed * 4 != want)
+        return bw_error_set(err, BW_E_VALIDATION,
+                            "pattern '%s' (write): %llu bytes of dst changed between bytes %llu and %llu, but the "
+                            "pattern writes %lld (modeled): %s",
+                            it->spec, (unsigned long long)changed * 4, (unsigned long long)lo,
+                            (unsigned long long)hi, (long long)want,
+                            (int64_t)changed * 4 > want ? "a store landed outside the pattern's addresses"
+                                                        : "some stores were skipped");
+    return BW_OK;
 }

@@ -4,6 +4,7 @@
 #ifndef BENCH_VALIDATE_H
 #define BENCH_VALIDATE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "bench_plan.h"
@@ -19,6 +20,16 @@ void bench_fill_random(uint8_t *buf, uint64_t n, uint64_t seed);
 void bench_fill_random_at(uint8_t *buf, uint64_t offset, uint64_t n, uint64_t seed);
 void bench_fill_sentinel(uint8_t *buf, uint64_t n);
 void bench_fill_sentinel_at(uint8_t *buf, uint64_t offset, uint64_t n);
+
+/* Write mode's fill of dst: one 4-byte word that the random stream never
+ * holds (bench_fill_random changes any word of it that would be), so a
+ * word a store wrote always differs from the fill. */
+#define BENCH_WRITE_SENTINEL 0xA5A55A5Au
+/* Bytes beyond each end of a write item's stores that its validation
+ * fills and checks too: a store that lands just outside them is caught. */
+#define BENCH_WRITE_MARGIN ((uint64_t)64 << 10)
+
+
 
 /* dst (it->items elements) must hold, for every active item g, the elem
  * bytes of src at A(g), and the sentinel for inactive ones. BW_E_VALIDATION
@@ -107,5 +118,19 @@ bw_code bench_validate_read_sampled(const model_geometry *geo, const bench_item 
  * or -1 for an inactive one. BW_E_VALIDATION names the first difference. */
 bw_code bench_validate_trace(const model_geometry *geo, const bench_item *it, const int64_t *trace,
                              bw_error *err);
+
+/* Write mode (dst[A(g)] = src[g]): dst's bytes [lo, hi), filled with
+ * BENCH_WRITE_SENTINEL before the launch, are read a chunk at a time
+ * (buf, buf_bytes) through read_dst. Every sampled work-item (starts,
+ * group_items, as bench_validate_copy_sampled) must have stored its
+ * element at its address, and the bytes that changed must number
+ * exactly the stores' modeled written bytes: fewer is a skipped store,
+ * more a store outside the pattern. BW_E_VALIDATION names the work-item,
+ * address and values, or the counts; BW_E_INTERRUPTED once *stop is
+ * set. */
+bw_code bench_validate_write(const model_geometry *geo, const bench_item *it, uint64_t seed, uint64_t lo,
+                             uint64_t hi, const int64_t *starts, size_t nstarts, int64_t group_items,
+                             bench_read_fn read_dst, void *ctx, uint8_t *buf, uint64_t buf_bytes,
+                             volatile sig_atomic_t *stop, bw_error *err);
 
 #endif

@@ -54,6 +54,10 @@ typedef struct bench_verdict {
     double upper_bytes;   /* modeled: instruction-model bytes, loads + stores */
     double position;      /* (implied - lower) / (upper - lower); NAN when the bounds coincide */
     bench_limiter limiter; /* for BENCH_VERDICT_KERNEL_BOUND: what the kernel waits for */
+    /* a write-mode item on a CPU device, whose caches allocate on a store
+     * miss: each line stored to is read first, so its stores move their
+     * footprint twice (the reference, seq written, pays the same) */
+    int write_allocate;
 } bench_verdict;
 
 /* Tolerance around a bound, as a fraction of it. */

@@ -240,10 +240,15 @@ static int set_access(const cli_command *self, const cli_option *opt, const char
         *access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
     else if (!strcmp(arg, "copy"))
         *access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    else if (!strcmp(arg, "write"))
+        *access = BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE);
     else if (!strcmp(arg, "both"))
         *access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    else if (!strcmp(arg, "all"))
+        *access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) |
+                  BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE);
     else
-        return cli_usage_error(self, "--access: '%s' is not read, copy or both", arg);
+        return cli_usage_error(self, "--access: '%s' is not read, copy, write, both or all", arg);
     return 0;
 }
 
@@ -322,12 +327,16 @@ const cli_option cmd_run_options[] = {
               "GPU where the model proves every value fits, long otherwise); 32 is\n"
               "an error for a pattern not proven to fit",
       RUN_SET(set_index, popts.index_bits) },
-    { .name = "access", .metavar = "MODE", .values = "read|copy|both", .flags = CLI_OPT_NEWLINE,
-      .help = "what each work-item does with the element it loads: copy (stores it at\n"
-              "dst[g]; the model counts that store too), read (compares it with a key\n"
-              "and stores only on a match: loads alone are counted and timed) or both.\n"
-              "Default: copy for --pattern and --expr; the default set measures copy\n"
-              "for every pattern and read as well for seq and the strides, side by side",
+    { .name = "access", .metavar = "MODE", .values = "read|copy|write|both|all", .flags = CLI_OPT_NEWLINE,
+      .help = "what each work-item does at the pattern's address: copy (loads there and\n"
+              "stores at dst[g]; the model counts that store too), read (loads there,\n"
+              "compares with a key and stores only on a match: loads alone are counted\n"
+              "and timed), write (loads src[g] and stores it there: the pattern's side\n"
+              "is the stores; one-to-one stores only, so broadcast is refused), both\n"
+              "(read and copy) or all (the three). Default: copy for --pattern and\n"
+              "--expr; the default set measures copy for every pattern, read as well\n"
+              "for seq and the strides, and write for seq, the strides, offset:bytes=4\n"
+              "and reverse, side by side",
       RUN_SET(set_access, popts.access) },
     { .name = "no-roofline", .usage = "[--no-roofline | --roofline-size BYTES|auto]",
       .help = "skip the short roofline. By default, after a device's patterns, a\n"
@@ -613,7 +622,11 @@ static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **o
     /* a CPU runtime vectorises across work-items: time the scalar form too */
     /* test builds only: a GPU simulator (tools/oclgrind.sh) builds the scalar form too */
     o.scalar_form = d->type == OCL_TYPE_CPU || bw_hook_fault("scalar_form", NULL, NULL);
-    return bench_plan_make(&o, &d->geo, &lim, out, err);
+    bw_code rc = bench_plan_make(&o, &d->geo, &lim, out, err);
+    /* what the plan left out, said before anything is measured */
+    if (rc == BW_OK && (*out)->note)
+        fprintf(stderr, "bwlab run: note: device %zu: %s\n", s->dev_idx[k], (*out)->note);
+    return rc;
 }
 
 /* Device k's buffers could not be had at its plan's size (bench_run's

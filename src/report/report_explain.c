@@ -10,6 +10,9 @@ static void access_note(const bench_item *it, bw_buf *out)
     if (it->access == BENCH_ACCESS_READ)
         bw_buf_puts(out, " Read mode: the loads alone; the copy's coalesced store to dst[g] is left out, so "
                          "the pattern's cost is not diluted by it.");
+    if (it->access == BENCH_ACCESS_WRITE)
+        bw_buf_puts(out, " Write mode: each work-item loads src[g], coalesced, and stores it at the pattern's "
+                         "address, so the pattern's cost is its stores'.");
 }
 
 void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out)
@@ -59,6 +62,17 @@ const char *report_verdict_words(const bench_verdict *v)
     case BENCH_LIMITER_GPU: return "kernel-bound on this GPU: memory out of the way, it runs no faster";
     default: return "kernel-bound on this device: memory out of the way, it runs no faster";
     }
+}
+
+const char *report_verdict_sentence(const bench_verdict *v, char *buf, size_t n)
+{
+    const char *words = report_verdict_words(v);
+    if (!v->write_allocate)
+        return words;
+    snprintf(buf, n, "%s; a store miss reads its line first (this CPU's write-allocate caches), so the stores' "
+                     "lines are read as well as written, as seq's writes are",
+             words);
+    return buf;
 }
 
 void report_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out)

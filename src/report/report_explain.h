@@ -5,6 +5,8 @@
 #define REPORT_EXPLAIN_H
 
 #include "bench_plan.h"
+#include <stddef.h>
+
 #include "bench_verdict.h"
 #include "bw_buf.h"
 
@@ -15,6 +17,11 @@ const char *report_verdict_text(bench_verdict_code c);
 /* The same for a verdict: a kernel-bound one says what the kernel waits
  * for (its limiter); every other one is report_verdict_text's. */
 const char *report_verdict_words(const bench_verdict *v);
+/* The verdict's words and, for a write-mode item on a CPU
+ * (bench_verdict.write_allocate), what its write-allocate caches do: into
+ * buf (n bytes) when a sentence is added, else the words themselves. */
+#define REPORT_VERDICT_SENTENCE_MAX 320
+const char *report_verdict_sentence(const bench_verdict *v, char *buf, size_t n);
 /* For a kernel-bound verdict, a sentence (leading space included) on what
  * the twin measured: twin_ratio is its time over the pattern's. Nothing
  * for any other verdict. */

@@ -160,6 +160,8 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
     json_object_set_new(o, "buffers", b);
     json_object_set_new(o, "local_size", json_integer(p->local_size));
+    /* default patterns the plan could not measure in write mode, and why */
+    json_object_set_new(o, "plan_note", p->note ? report_json_text(p->note) : json_null());
     json_object_set_new(o, "retry", run->retry ? report_json_text(run->retry) : json_null());
     json_t *t = json_object();
     json_object_set_new(t, "total_s", json_real(run->info->total_s));
@@ -308,10 +310,13 @@ static json_t *verdict_json(const row *w)
     const bench_item *it = w->it;
     const bench_result *r = w->r;
     json_t *v = json_object();
+    char sentence[REPORT_VERDICT_SENTENCE_MAX];
     json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
     /* a bank item has no global traffic to place between bounds */
-    json_object_set_new(v, "text", report_json_text(!it->fam->modeled ? "no verdict: local memory (no global traffic modeled)"
-                                                        : report_verdict_words(&r->verdict)));
+    json_object_set_new(v, "text", report_json_text(!it->fam->modeled
+                                                        ? "no verdict: local memory (no global traffic modeled)"
+                                                        : report_verdict_sentence(&r->verdict, sentence, sizeof sentence)));
+    json_object_set_new(v, "write_allocate", json_boolean(r->verdict.write_allocate));
     json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w->ok));
     json_object_set_new(v, "lower_bytes", json_real(w->lower));
     json_object_set_new(v, "upper_bytes", json_real(w->upper));
@@ -417,10 +422,14 @@ static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
     unsigned modes = 0;
     for (size_t k = 0; k < n; k++)
         modes |= runs[k].plan ? modes_of(runs[k].plan) : 0;
-    json_object_set_new(st, "access", modes == BENCH_ACCESS_BIT(BENCH_ACCESS_READ)   ? report_json_text("read")
-                                      : modes == BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) ? report_json_text("copy")
-                                      : modes                                        ? report_json_text("both")
-                                                                                     : json_null());
+    const unsigned R = BENCH_ACCESS_BIT(BENCH_ACCESS_READ), C = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY),
+                   WR = BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE);
+    json_object_set_new(st, "access", modes == R            ? report_json_text("read")
+                                      : modes == C          ? report_json_text("copy")
+                                      : modes == WR         ? report_json_text("write")
+                                      : modes == (R | C)    ? report_json_text("both")
+                                      : modes               ? report_json_text("all")
+                                                            : json_null());
     json_object_set_new(o, "settings", st);
     return o;
 }

@@ -160,11 +160,33 @@ static void access_line(const bench_plan *p, bw_buf *out, const char *lead)
     static const char copy[] = "copy stores each loaded element at dst[g], and the model counts that store";
     static const char read[] = "read compares each loaded element with a key and stores only on a match: the "
                                "model counts the loads alone";
+    static const char write[] = "write loads src[g] and stores it at the pattern's address: the pattern's side "
+                                "is the stores, and the model counts the coalesced load too";
     unsigned mo = modes_of(p);
-    if (both_modes(p))
-        bw_buf_printf(out, "%saccess: read and copy side by side; %s; %s\n", lead, read, copy);
-    else
-        bw_buf_printf(out, "%saccess: %s\n", lead, mo == BENCH_ACCESS_BIT(BENCH_ACCESS_READ) ? read : copy);
+    const char *say[BENCH_ACCESS_MODES] = { copy, read, write };
+    const char *name[BENCH_ACCESS_MODES] = { "copy", "read", "write" };
+    int k = 0;
+    for (int a = 0; a < BENCH_ACCESS_MODES; a++)
+        k += (mo >> a) & 1u;
+    if (k <= 1) {
+        for (int a = 0; a < BENCH_ACCESS_MODES; a++)
+            if (mo == BENCH_ACCESS_BIT(a))
+                bw_buf_printf(out, "%saccess: %s\n", lead, say[a]);
+        return;
+    }
+    /* in the table's order: read, copy, write */
+    static const int order[BENCH_ACCESS_MODES] = { BENCH_ACCESS_READ, BENCH_ACCESS_COPY, BENCH_ACCESS_WRITE };
+    bw_buf_printf(out, "%saccess: ", lead);
+    for (int n = 0, shown = 0; n < BENCH_ACCESS_MODES; n++)
+        if (mo & BENCH_ACCESS_BIT(order[n])) {
+            shown++;
+            bw_buf_printf(out, "%s%s", shown == 1 ? "" : shown == k ? " and " : ", ", name[order[n]]);
+        }
+    bw_buf_puts(out, " side by side");
+    for (int n = 0; n < BENCH_ACCESS_MODES; n++)
+        if (mo & BENCH_ACCESS_BIT(order[n]))
+            bw_buf_printf(out, "; %s", say[order[n]]);
+    bw_buf_putc(out, '\n');
 }
 
 /* Rows of a table with both modes: the k-th item of a spec in copy mode
@@ -418,7 +440,8 @@ static void pair_cells(report_grid *g, const report_run *run, long i, int md)
 static void verdict_cell(report_grid *g, const report_meta *m, const report_run *run, const row *w, int md)
 {
     bw_buf b = BW_BUF_INIT;
-    bw_buf_puts(&b, w->ok ? report_verdict_words(&w->r->verdict) : "-");
+    char sentence[REPORT_VERDICT_SENTENCE_MAX];
+    bw_buf_puts(&b, w->ok ? report_verdict_sentence(&w->r->verdict, sentence, sizeof sentence) : "-");
     if (!md && w->it->added_as_reference)
         bw_buf_puts(&b, " [added as reference]");
     if (md && m->explain) {
