@@ -1640,3 +1640,104 @@ Test(bench, transpose_load_addresses_and_tile_ways)
     cr_expect_eq(bench_transpose_check_size(100, 16, &err), BW_E_USAGE);
     cr_expect_eq(bench_transpose_check_size(0, 16, &err), BW_E_USAGE);
 }
+
+static bench_plan *plan_write(const dev *d, const char *const *specs, size_t n, uint64_t size)
+{
+    bench_plan_opts o = { .specs = specs, .nspecs = n, .size = size, .scalar_form = 1,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &d->info->geo, &d->lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    return p;
+}
+
+/* Write mode (dst[A(g)] = src[g]) on the CPU device: every pattern
+ * validates against the host (each sampled work-item's element at its
+ * address, exactly the modeled written bytes changed) and its traced
+ * store addresses match the model's; planted kernels that store one
+ * element too far, or skip a store, are caught and not timed. */
+Test(bench, write_mode_validates_traces_and_catches_stray_stores, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *specs[] = { "seq", "stride:s=2", "offset:bytes=4", "reverse", "aos:struct=12,field=0" };
+    const size_t n = sizeof specs / sizeof specs[0];
+    bench_plan *p = plan_write(&d, specs, n, 1 << 20);
+    cr_assert_eq(p->n, n);
+    for (size_t i = 0; i < n; i++) {
+        const bench_item *it = &p->items[i];
+        cr_expect_eq(it->access, BENCH_ACCESS_WRITE, "%s", it->spec);
+        /* the coalesced load of src[g] and the pattern's stores */
+        cr_expect_eq(it->model.loads.requested_bytes, it->items * 4, "%s", it->spec);
+        cr_expect_eq(it->model.stores.written_bytes, it->items * 4, "%s: one-to-one", it->spec);
+    }
+    /* stride:s=2's stores cover every other element: dst spans twice the items */
+    cr_expect_geq(p->dst_bytes, (uint64_t)p->items[1].items * 8 - 4);
+    bench_result *res = run_with(&d, p, NULL);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+    bench_results_free(res, p->n);
+    bench_kernels *k = kernels(NULL);
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    bench_kernels_free(k);
+
+    /* one element too far: work-item g's element lands at A(g) + E, so
+     * A(g) holds its neighbour's (or the fill) and the last lands outside */
+    char *dir = kernel_dir_with("BW_STORE(dst, a, src[g]);", "BW_STORE(dst, a + BW_E, src[g]);");
+    res = run_with(&d, p, dir);
+    for (size_t i = 0; i < n; i++) {
+        cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
+        cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "%s", p->items[i].spec);
+        cr_expect_eq(res[i].event.count, 0, "a wrong kernel was timed");
+    }
+    cr_expect(strstr(res[0].failure, "work-item 0 ") != NULL, "%s", res[0].failure);
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+
+    /* one skipped store, of a work-item no sample need hold: the count of
+     * changed bytes is short by one element */
+    dir = kernel_dir_with("BW_STORE(dst, a, src[g]);", "if (g != 1001) BW_STORE(dst, a, src[g]);");
+    res = run_with(&d, p, dir);
+    for (size_t i = 0; i < n; i++) {
+        cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
+        cr_expect(strstr(res[i].failure, "some stores were skipped") != NULL ||
+                      strstr(res[i].failure, "work-item 1001 ") != NULL,
+                  "%s", res[i].failure);
+    }
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+
+    /* a stray store into a gap of stride:s=2 (the element after its own),
+     * beside the right one: the count of changed bytes is too large */
+    dir = kernel_dir_with("BW_STORE(dst, a, src[g]);",
+                          "BW_STORE(dst, a, src[g]); if (g == 77) BW_STORE(dst, a + BW_E, src[g]);");
+    res = run_with(&d, p, dir);
+    cr_expect_eq(res[1].status, BENCH_FAILED);
+    cr_expect(strstr(res[1].failure, "a store landed outside the pattern's addresses") != NULL, "%s",
+              res[1].failure);
+    bench_results_free(res, p->n);
+    tu_rmdir(dir);
+    free(dir);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
+/* Broadcast's lanes store to one address: write mode refuses it, with the
+ * reason, rather than validating an unspecified winner */
+Test(bench, write_mode_refuses_stores_that_share_bytes)
+{
+    dev d = open_dev();
+    const char *specs[] = { "broadcast" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 1, .size = 1 << 20,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &d.info->geo, &d.lim, &p, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "several lanes store to the same bytes") != NULL, "%s",
+              bw_error_text(&err));
+    bw_error_clear(&err);
+    close_dev(&d);
+}

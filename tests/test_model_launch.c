@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model_launch.h"
+#include "model_partial.h"
 #include "test_util.h"
 
 static const model_geometry nvidia = { 32, 32, 128, 32, 4 };
@@ -411,4 +412,48 @@ Test(model_launch, huge_irregular_launches_are_bounded)
         model_expr_free(e);
     }
     bw_error_clear(&err);
+}
+
+/* One warp-instruction's partial sectors (bwlab model --access write),
+ * by hand, and against the launch count of that one warp */
+Test(model_launch, partial_sectors_of_one_warp)
+{
+    model_lanes all = model_lanes_all(32);
+    int64_t a[32];
+    for (int t = 0; t < 32; t++)
+        a[t] = 4 * t + 4; /* offset:bytes=4: bytes 4..131, sectors 0..4 */
+    cr_expect_eq(model_partial_warp(a, &all, 4, 32), 2);
+    for (int t = 0; t < 32; t++)
+        a[t] = 4 * t;
+    cr_expect_eq(model_partial_warp(a, &all, 4, 32), 0, "seq");
+    model_lanes no3 = model_lanes_first(32, 0);
+    for (int t = 0; t < 32; t++)
+        if (t != 3)
+            model_lanes_set(&no3, t);
+    cr_expect_eq(model_partial_warp(a, &no3, 4, 32), 1, "lane 3 off: sector 0");
+    for (int t = 0; t < 32; t++)
+        a[t] = 8 * t;
+    cr_expect_eq(model_partial_warp(a, &all, 4, 32), 8, "stride 2: 8 sectors, each half written");
+    for (int t = 0; t < 32; t++)
+        a[t] = 0;
+    cr_expect_eq(model_partial_warp(a, &all, 4, 32), 1, "broadcast");
+    /* the same as a launch of that one warp, on random warps */
+    uint64_t st = 99;
+    for (int i = 0; i < 300; i++) {
+        model_lanes act = model_lanes_first(32, 0);
+        for (int t = 0; t < 32; t++) {
+            a[t] = 4 * tu_range(&st, 0, 80);
+            if (tu_range(&st, 0, 4))
+                model_lanes_set(&act, t);
+        }
+        /* "t == 0 ? a0 : t == 1 ? a1 : ... : a31" */
+        bw_buf src = BW_BUF_INIT;
+        for (int t = 0; t < 31; t++)
+            bw_buf_printf(&src, "t == %d ? %lld : ", t, (long long)a[t]);
+        bw_buf_printf(&src, "%lld", (long long)a[31]);
+        int64_t elem = (int64_t)4 << tu_range(&st, 0, 2);
+        model_traffic t = launch_of(&nvidia, bw_buf_str(&src), elem, 32, act, 0, 1).stores;
+        cr_assert_eq(model_partial_warp(a, &act, elem, 32), t.partial_sectors, "%s", bw_buf_str(&src));
+        bw_buf_free(&src);
+    }
 }

@@ -325,3 +325,35 @@ bw_code model_partial_sectors(const model_geometry *geo, const model_access *acc
     free(c.pieces);
     return rc;
 }
+
+int64_t model_partial_warp(const int64_t *addr, const model_lanes *active, int64_t elem, int64_t sector)
+{
+    iv X[MODEL_MAX_LANES];
+    int m = 0;
+    for (int t = 0; t < active->width; t++)
+        if (model_lanes_has(active, t)) {
+            X[m].a = addr[t];
+            X[m].b = (i128)addr[t] + elem;
+            m++;
+        }
+    qsort(X, (size_t)m, sizeof *X, cmp_iv);
+    /* merged intervals in address order: a sector is whole when one
+     * interval covers it, and touched when any does */
+    int64_t touched = 0, full = 0;
+    i128 last_s = 0;
+    int any = 0;
+    for (int i = 0; i < m;) {
+        iv cur = X[i++];
+        while (i < m && X[i].a <= cur.b) {
+            if (X[i].b > cur.b)
+                cur.b = X[i].b;
+            i++;
+        }
+        i128 s0 = floor_div(cur.a, sector), s1 = floor_div(cur.b - 1, sector);
+        touched += (int64_t)(s1 - s0 + 1) - (any && s0 == last_s);
+        full += full_in(cur.a, cur.b, sector);
+        last_s = s1;
+        any = 1;
+    }
+    return touched - full;
+}

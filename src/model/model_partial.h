@@ -42,4 +42,10 @@ bw_code model_partial_sectors(const model_geometry *geo, const model_access *acc
                               int64_t footprint_sectors, int64_t *partial, int64_t *written, char *why,
                               size_t nwhy, bw_error *err);
 
+/* The partial sectors of one warp-instruction's stores: of the sectors
+ * the active lanes (addr[t] for t in active, W = active->width) touch with
+ * elem-byte elements, those they do not write completely. */
+#include "model_lanes.h"
+int64_t model_partial_warp(const int64_t *addr, const model_lanes *active, int64_t elem, int64_t sector);
+
 #endif
