@@ -371,3 +371,34 @@ Test(cli, bad_input_table)
         tu_result_free(&r);
     }
 }
+
+/* bwlab model --access write: the warp's stores with their partial
+ * sectors, and for a launch the stores beside the coalesced load
+ * (docs/model.md, "Partial sectors"): offset:bytes=4 under nvidia touches
+ * 5 sectors a warp, 2 of them partial, and over 1024 items only the first
+ * and the last of 129 */
+Test(cli, model_access_write_counts_partial_sectors)
+{
+    json_t *j = tu_exec_json((const char *[]){ "model", "--pattern", "offset:bytes=4", "--access", "write",
+                                               "--format", "json", NULL });
+    cr_assert_not_null(j);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "access")), "write");
+    cr_expect_eq(json_integer_value(json_object_get(j, "sectors")), 5);
+    cr_expect_eq(json_integer_value(json_object_get(j, "partial_sectors")), 2);
+    json_decref(j);
+    j = tu_exec_json((const char *[]){ "model", "--pattern", "offset:bytes=4", "--access", "write", "--launch",
+                                       "--items", "1024", "--format", "json", NULL });
+    cr_assert_not_null(j);
+    json_t *l = json_object_get(j, "launch");
+    cr_expect_str_eq(json_string_value(json_object_get(l, "access")), "write");
+    json_t *st = json_object_get(l, "stores"), *ld = json_object_get(l, "loads");
+    cr_expect_eq(json_integer_value(json_object_get(st, "footprint_bytes")), 129 * 32);
+    cr_expect_eq(json_integer_value(json_object_get(ld, "footprint_bytes")), 4096, "src[g]: 128 sectors");
+    cr_expect_eq(json_integer_value(json_object_get(l, "footprint_bytes")), 129 * 32, "the stores' at the top");
+    json_decref(j);
+    /* a store kind without a launch is still refused; write is not */
+    tu_result r = run((const char *[]){ "model", "--pattern", "seq", "--access", "store", NULL });
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "--access store applies to a launch") != NULL, "%s", r.err);
+    tu_result_free(&r);
+}

@@ -91,7 +91,7 @@ static const bad_case cases[] = {
     { { "model", "--expr", "4*g", "--base", "abc" }, 2, "--base: 'abc' is not an integer", ERR },
     { { "model", "--expr", "4*g", "--profile", "nosuch" }, 2, "unknown profile 'nosuch'", ERR },
     { { "model", "--expr", "4*g", "--space", "nowhere" }, 2, "'nowhere' is not global or local", ERR },
-    { { "model", "--expr", "4*g", "--access", "write", "--launch", "--items", "4" }, 2, "'write' is not load or store", ERR },
+    { { "model", "--expr", "4*g", "--access", "wrote", "--launch", "--items", "4" }, 2, "'wrote' is not load, store or write", ERR },
     { { "model", "--expr", "4*g", "--launch" }, 2, "--launch needs --items N", ERR },
     { { "model", "--expr", "4*g", "--launch", "--items", "0" }, 2, "--items: '0' is out of range (1..1099511627776)", ERR },
     { { "model", "--expr", "4*g", "--launch", "--items", "2199023255552" }, 2, "is out of range (1..1099511627776)", ERR },

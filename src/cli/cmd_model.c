@@ -14,6 +14,7 @@
 #include "model_bank.h"
 #include "model_expr.h"
 #include "model_launch.h"
+#include "model_partial.h"
 #include "model_pattern.h"
 #include "model_profile.h"
 #include "model_roofline.h"
@@ -66,11 +67,15 @@ const cli_option cmd_model_options[] = {
     { MODEL_STR("banks", "N", banks, .help = NULL) },
     { MODEL_STR("bank-width", "B", bank_width, .help = NULL) },
     { .name = "launch", .section = "Whole launch:", .flags = CLI_OPT_NEWLINE,
-      .usage = "[--launch --items N [--access load|store]]", .label = "--launch, --items N",
+      .usage = "[--launch --items N] [--access load|store|write]", .label = "--launch, --items N",
       .help = "requested, instruction-model and footprint bytes of N work-items", .set = cli_set_flag,
       .offset = offsetof(model_args, launch) },
     { MODEL_STR("items", "N", items, .usage = "") },
-    { MODEL_STR("access", "KIND", access, .usage = "", .help = "count the access as a load (default) or a store") },
+    { MODEL_STR("access", "KIND", access, .usage = "",
+                .help = "count the access as a load (default) or a store (with --launch), or\n"
+                        "as write mode's store (bwlab run --access write): the pattern's\n"
+                        "stores with their partial sectors, beside a coalesced load of\n"
+                        "src[g] for a launch") },
     { .name = "roofline", .section = "Roofline:", .flags = CLI_OPT_NEWLINE,
       .usage = "[--roofline --peak-gflops P --peak-gbs B (--intensity I | --tile T)]",
       .label = "--roofline --peak-gflops P --peak-gbs B",
@@ -104,6 +109,7 @@ typedef struct model_run {
     model_warp counts;
     model_bank bank;
     model_launch launch;
+    int64_t warp_partial; /* --access write: the warp's partial sectors */
     model_roofline roof;
 } model_run;
 
@@ -150,8 +156,9 @@ static int check_conflicts(const cli_command *self, model_args *a)
         a->roofline = 1;
     if (a->launch && !a->items)
         return cli_usage_error(self, "--launch needs --items N");
-    if (a->access && !a->launch)
-        return cli_usage_error(self, "--access applies to a launch: add --launch --items N");
+    if (a->access && strcmp(a->access, "write") && !a->launch)
+        return cli_usage_error(self, "--access %s applies to a launch: add --launch --items N (or use --access write)",
+                               a->access);
     if (a->roofline && (!a->peak_gflops || !a->peak_gbs))
         return cli_usage_error(self, "--roofline needs --peak-gflops P and --peak-gbs B");
     if (a->roofline && !a->intensity && !a->tile)
@@ -167,8 +174,8 @@ static int check_conflicts(const cli_command *self, model_args *a)
     }
     if (a->space && strcmp(a->space, "global") && strcmp(a->space, "local"))
         return cli_usage_error(self, "--space: '%s' is not global or local", a->space);
-    if (a->access && strcmp(a->access, "load") && strcmp(a->access, "store"))
-        return cli_usage_error(self, "--access: '%s' is not load or store", a->access);
+    if (a->access && strcmp(a->access, "load") && strcmp(a->access, "store") && strcmp(a->access, "write"))
+        return cli_usage_error(self, "--access: '%s' is not load, store or write", a->access);
     return 0;
 }
 
@@ -404,12 +411,26 @@ static int compute(const cli_command *self, const model_args *a, model_run *r)
             rc = model_warp_count(&r->geo, r->elem, r->addr, &r->active, &r->counts, &err);
         if (rc == BW_OK && local_space(a, r))
             model_bank_count(&r->geo, r->addr, &r->active, &r->bank);
+        int write = a->access && !strcmp(a->access, "write");
+        if (rc == BW_OK && write)
+            r->warp_partial = model_partial_warp(r->addr, &r->active, r->elem, r->geo.sector);
         if (rc == BW_OK && a->launch) {
-            model_access acc = { r->use_expr, r->elem, r->active, r->items, r->base,
-                                 a->access && !strcmp(a->access, "store") };
+            /* write mode: each work-item loads src[g], coalesced, and stores at the address */
+            char coalesced[32];
+            snprintf(coalesced, sizeof coalesced, "%lld*g", (long long)r->elem);
+            model_expr *load = NULL;
+            if (write)
+                rc = model_expr_parse(coalesced, &load, &err);
+            model_access acc[2] = {
+                { r->use_expr, r->elem, r->active, r->items, r->base, write || (a->access && !strcmp(a->access, "store")) },
+                { load, r->elem, r->active, r->items, 0, 0 },
+            };
             /* an answer within seconds, whatever --items says: a launch too
              * irregular to count in bounded work fails (BW_E_TOOBIG), never hangs */
-            rc = model_launch_count_bounded(&r->geo, &acc, 1, MODEL_LAUNCH_INTERACTIVE_WORK, &r->launch, &err);
+            if (rc == BW_OK)
+                rc = model_launch_count_bounded(&r->geo, acc, write ? 2 : 1, MODEL_LAUNCH_INTERACTIVE_WORK,
+                                                &r->launch, &err);
+            model_expr_free(load);
         }
     }
     if (rc == BW_OK && a->roofline) {
@@ -456,6 +477,8 @@ static int output(const cli_command *self, const model_args *a, model_run *r)
         rep.launch = a->launch ? &r->launch : NULL;
         rep.items = r->items;
         rep.launch_store = a->access && !strcmp(a->access, "store");
+        rep.write = a->access && !strcmp(a->access, "write");
+        rep.warp_partial = r->warp_partial;
     }
     rep.roof = a->roofline ? &r->roof : NULL;
     char *text = r->expr ? model_expr_to_string(r->expr) : NULL;

@@ -94,6 +94,9 @@ static void table_warp(const report_model *m, bw_buf *out)
     row_i64(out, "lines", c->lines, k);
     row(out, "line efficiency", pct(v, sizeof v, c->line_efficiency, c->has_efficiency),
         "modeled: distinct bytes / line bytes");
+    if (m->write)
+        row_i64(out, "partial sectors", m->warp_partial,
+                "modeled, as stores: sectors touched but not written whole (a device may read them first)");
     if (m->bank) {
         const model_bank *b = m->bank;
         if (b->applicable) {
@@ -132,6 +135,18 @@ static void table_launch(const report_model *m, bw_buf *out)
     int64_t W = m->geo->lanes;
     bw_buf_printf(out, "\nWhole launch of %lld items = %lld warps (modeled)\n", (long long)m->items,
                   (long long)((m->items + W - 1) / W));
+    if (m->write) {
+        /* write mode: the pattern's stores, then the coalesced load of src[g] */
+        table_traffic(out, "stores (the pattern's addresses)", &m->launch->stores);
+        const model_traffic *t = &m->launch->stores;
+        if (t->partial_sectors >= 0)
+            row_i64(out, "  partial sectors", t->partial_sectors,
+                    "modeled: footprint sectors the launch writes only in part");
+        else
+            row(out, "  partial sectors", "not counted", "the stores are too irregular to mark at this size");
+        table_traffic(out, "loads (src[g], coalesced)", &m->launch->loads);
+        return;
+    }
     table_traffic(out, m->launch_store ? "stores" : "loads",
                   m->launch_store ? &m->launch->stores : &m->launch->loads);
 }
@@ -234,6 +249,10 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(o, "line_bytes", json_integer(c->line_bytes));
         json_object_set_new(o, "lines", json_integer(c->lines));
         json_object_set_new(o, "line_efficiency", report_json_real(c->line_efficiency, c->has_efficiency));
+        if (m->write) {
+            json_object_set_new(o, "access", json_string("write"));
+            json_object_set_new(o, "partial_sectors", json_integer(m->warp_partial));
+        }
         json_t *addrs = json_array();
         for (int t = 0; t < c->lanes; t++)
             json_array_append_new(addrs, model_lanes_has(m->active, t) ? json_integer(m->addr[t]) : json_null());
@@ -250,9 +269,9 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         int64_t W = m->geo->lanes;
         json_object_set_new(l, "items", json_integer(m->items));
         json_object_set_new(l, "warps", json_integer((m->items + W - 1) / W));
-        json_object_set_new(l, "access", json_string(m->launch_store ? "store" : "load"));
-        /* the modeled access's figures at this level too, for scripts */
-        const model_traffic *t = m->launch_store ? &m->launch->stores : &m->launch->loads;
+        json_object_set_new(l, "access", json_string(m->write ? "write" : m->launch_store ? "store" : "load"));
+        /* the modeled access's figures at this level too, for scripts (write mode: its stores') */
+        const model_traffic *t = m->launch_store || m->write ? &m->launch->stores : &m->launch->loads;
         json_object_set_new(l, "requested_bytes", json_integer(t->requested_bytes));
         json_object_set_new(l, "instruction_model_bytes", json_integer(t->instr_sectors * t->sector_bytes));
         json_object_set_new(l, "footprint_bytes", json_integer(t->footprint_sectors * t->sector_bytes));

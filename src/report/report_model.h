@@ -34,6 +34,10 @@ typedef struct report_model {
     const model_launch *launch; /* with --launch */
     int64_t items;
     int launch_store;
+    /* write mode's store (bwlab model --access write): the warp's partial
+     * sectors, and a launch of a coalesced load beside the stores */
+    int write;
+    int64_t warp_partial;
     const model_roofline *roof; /* with --roofline */
 } report_model;
 
