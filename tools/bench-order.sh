@@ -1,8 +1,11 @@
 #!/bin/sh
-# How patterns rank against seq, measured: ROUNDS separate runs of seq and
-# two strides on one device, each pattern's speed relative to seq of the
-# same run. These ratios are what a unit test must not assert on a shared
-# machine; here they are printed, with how often the ordering held.
+# How patterns rank against seq, measured, in each access mode: ROUNDS
+# separate runs of seq and two strides on one device in read, copy and
+# write mode (--access all), each pattern's speed relative to seq of the
+# same run and mode. These ratios are what a unit test must not assert on
+# a shared machine; here they are printed, with how often each ordering
+# held: seq > stride:s=2 > stride:s=16 within a mode, and how write ranks
+# against read and copy for each stride.
 #   tools/bench-order.sh [ROUNDS] [bwlab run options, e.g. --device gpu]
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,17 +18,40 @@ patterns="seq,stride:s=2,stride:s=16"
 i=0
 while [ "$i" -lt "$rounds" ]; do
     i=$((i + 1))
-    # CSV: pattern is column 4, relative_to_seq column 12 (docs/results.md)
-    build/src/cli/bwlab run --pattern "$patterns" --size 64M --budget 3 --format csv "$@" |
-        awk -F, -v round="$i" 'NR > 1 { printf "%s %s %s\n", round, $4, $12 }'
+    # CSV columns by name (docs/results.md): pattern, access, relative_to_seq
+    build/src/cli/bwlab run --pattern "$patterns" --access all --size 64M --budget 20 --no-roofline \
+        --format csv "$@" |
+        awk -F, -v round="$i" '
+            NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
+            { printf "%s %s %s %s\n", round, $(col["pattern"]), $(col["access"]), $(col["relative_to_seq"]) }'
 done | awk '
-    { r[$2] = r[$2] " " $3; n[$2]++
-      if ($2 == "stride:s=2") s2[$1] = $3
-      if ($2 == "stride:s=16") s16[$1] = $3 }
+    { key = $2 " " $3; r[key] = r[key] " " $4; v[$1, $2, $3] = $4; rounds[$1] = 1 }
     END {
-        printf "%-14s %s\n", "pattern", "measured speed relative to seq, one value per run"
-        for (p in r) printf "%-14s%s\n", p, r[p]
-        held = 0; total = 0
-        for (k in s16) { total++; if (s16[k] < s2[k] && s2[k] < 1) held++ }
-        printf "ordering seq > stride:s=2 > stride:s=16 held in %d of %d runs\n", held, total
+        printf "%-22s %s\n", "pattern, mode", "measured speed relative to seq of the same mode, one value per run"
+        split("read copy write", modes, " ")
+        split("seq stride:s=2 stride:s=16", pats, " ")
+        for (p = 1; p <= 3; p++)
+            for (m = 1; m <= 3; m++) {
+                key = pats[p] " " modes[m]
+                if (key in r) printf "%-22s%s\n", key, r[key]
+            }
+        for (m = 1; m <= 3; m++) {
+            held = 0; total = 0
+            for (k in rounds) {
+                a = v[k, "stride:s=2", modes[m]]; b = v[k, "stride:s=16", modes[m]]
+                if (a == "" || b == "") continue
+                total++; if (b + 0 < a + 0 && a + 0 < 1) held++
+            }
+            printf "%-5s: seq > stride:s=2 > stride:s=16 held in %d of %d runs\n", modes[m], held, total
+        }
+        for (p = 2; p <= 3; p++) {
+            below_copy = 0; below_read = 0; total = 0
+            for (k in rounds) {
+                w = v[k, pats[p], "write"]; c = v[k, pats[p], "copy"]; rd = v[k, pats[p], "read"]
+                if (w == "" || c == "" || rd == "") continue
+                total++; below_copy += (w + 0 < c + 0); below_read += (w + 0 < rd + 0)
+            }
+            printf "%s: write slower (relative to seq) than copy in %d of %d runs, than read in %d of %d\n",
+                   pats[p], below_copy, total, below_read, total
+        }
     }'
