@@ -95,7 +95,7 @@ Test(base, errors_and_buffers)
     cr_expect_eq(b.len, 0);
 }
 
-/* issue 16: a FIFO with no writer is refused at once, never waited on,
+/* a FIFO with no writer is refused at once, never waited on,
  * and a regular file still reads; two names of one file, or of one new
  * file, are the same output, /dev/null twice is not */
 Test(base, regular_reads_and_same_outputs, .timeout = 30)

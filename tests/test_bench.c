@@ -491,7 +491,7 @@ Test(bench, transpose_items_in_plans)
                           .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
-    /* read asked for a named transpose: refused, never dropped (issue 16) */
+    /* read asked for a named transpose: refused, never dropped */
     cr_expect_eq(bench_plan_make(&o, &gpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     cr_expect(strstr(bw_error_text(&err), "copy mode only") != NULL, "%s", bw_error_text(&err));
     bw_error_clear(&err);
@@ -578,7 +578,7 @@ Test(bench, record_items_in_plans)
                           .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
-    /* read asked for a named record: refused, never dropped (issue 16) */
+    /* read asked for a named record: refused, never dropped */
     cr_expect_eq(bench_plan_make(&o, &gpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     cr_expect(strstr(bw_error_text(&err), "copy mode only") != NULL, "%s", bw_error_text(&err));
     bw_error_clear(&err);
@@ -623,7 +623,7 @@ Test(bench, record_items_in_plans)
     bw_error_clear(&err);
     const char *rgb[] = { "record:type=uchar,n=1024" };
     bench_plan_opts e = { .specs = rgb, .nspecs = 1, .size = 12u << 20, .elem = 8 };
-    /* an --elem the record's type contradicts: refused, never dropped (issue 16) */
+    /* an --elem the record's type contradicts: refused, never dropped */
     cr_expect_eq(bench_plan_make(&e, &gpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     cr_expect(strstr(bw_error_text(&err), "set the element size (1 bytes)") != NULL, "%s", bw_error_text(&err));
     bw_error_clear(&err);
@@ -647,7 +647,7 @@ Test(bench, bank_items_in_plans)
                           .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
-    /* a named bank pattern with copy access asked for: refused, never dropped (issue 16) */
+    /* a named bank pattern with copy access asked for: refused, never dropped */
     cr_expect_eq(bench_plan_make(&o, &gpu_geo, &cpu_lim, &p, &err), BW_E_USAGE);
     cr_expect(strstr(bw_error_text(&err), "read mode only") != NULL, "%s", bw_error_text(&err));
     bw_error_clear(&err);

@@ -770,7 +770,7 @@ Test(bench_plan, read_validation_predicts_every_store)
     bw_error_clear(&err);
 }
 
-/* issue 10: a warp of 1000 lanes (a profile may say so) validates in
+/* a warp of 1000 lanes (a profile may say so) validates in
  * windows of whole warps, past the first 2^20 items too */
 Test(bench_plan, validation_windows_hold_whole_odd_warps)
 {
@@ -793,7 +793,7 @@ Test(bench_plan, validation_windows_hold_whole_odd_warps)
     bw_error_clear(&err);
 }
 
-/* issue 10: a nonsense cache size does not wrap the working-set target */
+/* a nonsense cache size does not wrap the working-set target */
 Test(bench_plan, huge_reported_cache_does_not_wrap)
 {
     bench_plan *p = NULL;
@@ -806,7 +806,7 @@ Test(bench_plan, huge_reported_cache_does_not_wrap)
     bw_error_clear(&err);
 }
 
-/* issue 10: identical specs are measured once, and the plan says how many merged */
+/* identical specs are measured once, and the plan says how many merged */
 Test(bench_plan, identical_specs_merge)
 {
     bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
@@ -824,7 +824,7 @@ Test(bench_plan, identical_specs_merge)
     bw_error_clear(&err);
 }
 
-/* issue 10: CSV numbers: integers whole, reals that read back exactly, in
+/* CSV numbers: integers whole, reals that read back exactly, in
  * the fewest digits (the expected texts are Python's repr of each double) */
 Test(bench_plan, csv_numbers_round_trip)
 {
@@ -849,7 +849,7 @@ Test(bench_plan, csv_numbers_round_trip)
     bw_buf_free(&b);
 }
 
-/* issue 10: text that is not UTF-8 (a driver's profile reason, a build log
+/* text that is not UTF-8 (a driver's profile reason, a build log
  * in a failure) keeps its JSON key, with '?' for the bad bytes */
 Test(bench_plan, non_utf8_text_keeps_its_json_keys)
 {

@@ -1,6 +1,6 @@
 /* `bwlab run` end to end on devices this machine does not have: the fake
  * driver of tests/fake_icd in proxy mode runs each recorded scenario's
- * kernels on PoCL and fails only what the scenario says (issue 15):
+ * kernels on PoCL and fails only what the scenario says:
  * rusticl-no-profiling.json refuses CL_QUEUE_PROFILING_ENABLE (-35),
  * intel-igpu-unified.json reports CL_DEVICE_HOST_UNIFIED_MEMORY, and
  * fails-at-1024.json fails every launch of 1024 work-items per group with

@@ -442,7 +442,7 @@ Test(cli_output, sigint_stops_tune_and_writes_it, .timeout = 300)
     free(dir);
 }
 
-/* ---- issue 16: no journal, input or output lost ---- */
+/* ---- no journal, input or output lost ---- */
 
 static char *slurp_file(const char *path)
 {

@@ -91,7 +91,7 @@ Test(model_access, addresses_and_span_match_evaluation)
     model_expr_free(e);
 }
 
-/* issue 10, finding 3: one past the last byte must be representable */
+/* one past the last byte must be representable */
 Test(model_access, span_end_never_wraps)
 {
     model_geometry g = { 32, 32, 128, 32, 4 };

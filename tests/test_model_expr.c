@@ -364,7 +364,7 @@ Test(model_expr, opencl_form_folds_the_div_mod_identity)
     }
 }
 
-/* issue 10, findings 1, 4, 5: no recursion grows with the input, nothing
+/* no recursion grows with the input, nothing
  * the OpenCL compiler would refuse is accepted, and every accepted tree's
  * canonical form re-parses to the same text. */
 static bw_code parse_text(const char *src, bw_error *err)

@@ -357,7 +357,7 @@ Test(model_launch, partial_sectors_worked_examples)
     cr_expect_eq(t.partial_sectors, 128);
 }
 
-/* issue 10, finding 3: no intermediate wraps; the reproducers against brute force */
+/* no intermediate wraps; the reproducers against brute force */
 Test(model_launch, extreme_addresses_match_brute_force)
 {
     static const struct {
@@ -389,7 +389,7 @@ Test(model_launch, extreme_addresses_match_brute_force)
     }
 }
 
-/* issue 10, finding 2: huge launches answer at once, with an overflow found
+/* huge launches answer at once, with an overflow found
  * at the launch's end or a refusal to count more than a bounded work */
 Test(model_launch, huge_irregular_launches_are_bounded)
 {

@@ -650,7 +650,7 @@ Test(probe_levels, a_knee_that_does_not_persist_is_a_level_only_in_both_ladders)
 
 Test(probe_levels, one_noisy_bandwidth_point_is_no_level)
 {
-    /* 52 GB/s throughout but one 42.5 (issue 15's 1 MiB point), latency
+    /* 52 GB/s throughout but one 42.5 (the Intel guest's 1 MiB point), latency
      * flat: no knee at all */
     double inv[16], lat[16];
     for (int i = 0; i < 16; i++) {
