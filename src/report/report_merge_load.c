@@ -21,6 +21,7 @@
 #include "report_merge_loader.h"
 #include "report_merge_probe.h"
 #include "report_merge_schema.h"
+#include "report_peer_match.h"
 #include "report_probe.h"
 
 static int ends_with(const char *s, const char *suffix)
@@ -113,6 +114,36 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, report
 
 static void load_root(loader *L, const char *path, json_t *root, report_check *c, int partial, uint64_t h, size_t len);
 
+/* A clpeak or BabelStream file, recognised by its content, kept beside the
+ * merge (report_peer_match.h); a malformed one is named and skipped. 0
+ * when text is none, nor a .csv or .xml (then it is bwlab's to read). */
+static int read_peer(loader *L, const char *path, const char *text, size_t len)
+{
+    report_peer_file *pf = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = report_peer_read(text, len, path, &pf, &err);
+    if (rc == BW_E_NOMEM) {
+        L->nomem = 1;
+    } else if (rc != BW_OK) {
+        /* the reader's message names the file already */
+        const char *msg = bw_error_text(&err);
+        size_t pl = strlen(path);
+        if (!strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2))
+            msg += pl + 2;
+        report_loader_diag(L, path, 1, "%s", msg);
+    } else if (pf) {
+        if (!report_peer_set_add(&L->m->peers, pf))
+            L->nomem = 1;
+    } else if (ends_with(path, ".csv") || ends_with(path, ".xml")) {
+        report_loader_diag(L, path, 1, "neither a bwlab result file nor a clpeak or BabelStream file (recognised "
+                                       "by content, not by name)");
+    } else {
+        return 0;
+    }
+    bw_error_clear(&err);
+    return 1;
+}
+
 static void read_file(loader *L, const char *path)
 {
     report_merged *m = L->m;
@@ -142,6 +173,10 @@ static void read_file(loader *L, const char *path)
         }
     }
     int partial = journal_name(path);
+    if (!partial && read_peer(L, path, text, len)) {
+        free(text);
+        return;
+    }
     report_check c = { { 0 }, 0 };
     json_t *root = NULL;
     if (partial) {
@@ -331,7 +366,7 @@ static void scan_add(scan *S, const char *path, const struct stat *st)
     S->n++;
 }
 
-/* Every *.json, *.partial and *.partial.N under dir (whose stat is st), in
+/* Every *.json, *.partial, *.partial.N, *.xml and *.csv (peer files) under dir (whose stat is st), in
  * name order, depth first; the number of result files found. Links are
  * followed, but a directory already scanned (by device and inode) is not
  * entered again, so `a -> .` ends; only regular files are listed: FIFOs,
@@ -382,7 +417,7 @@ static size_t scan_dir(scan *S, const char *dir, const struct stat *dst, int dep
         }
         snprintf(p, pl, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names[i]);
         struct stat st, lst;
-        int result_name = ends_with(p, ".json") || journal_name(p);
+        int result_name = ends_with(p, ".json") || journal_name(p) || ends_with(p, ".xml") || ends_with(p, ".csv");
         if (lstat(p, &lst) != 0) {
             skip_note(S, p, "skipped: cannot be examined: %s", strerror(errno));
         } else if (S_ISLNK(lst.st_mode) && stat(p, &st) != 0) {
@@ -438,6 +473,10 @@ static bw_code loader_end(loader *L, bw_code rc, size_t n, report_merged **out, 
     if (L->nomem || !report_merge_finish(L->m)) {
         report_merged_free(L->m);
         return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
+    }
+    if (report_peer_match(L->m, err) != BW_OK) {
+        report_merged_free(L->m);
+        return BW_E_NOMEM;
     }
     *out = L->m;
     if (L->m->n_entries == 0 && L->m->n_probes == 0)
