@@ -455,6 +455,12 @@ static long long output_input(const scan *S, const char *output)
     return -1;
 }
 
+/* files read so far: bwlab's and the peers' */
+static size_t files_read(const loader *L)
+{
+    return L->m->n_files + (L->m->peers ? L->m->peers->n_files : 0);
+}
+
 /* ---- the figures ---- */
 
 /* Frees the loader's indexes and finishes the merge of n inputs: *out,
@@ -550,14 +556,14 @@ bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_
     }
     /* 3: read them, in order */
     for (size_t i = 0; i < n && !L.nomem; i++) {
-        size_t before = L.m->n_files;
+        size_t before = files_read(&L);
         for (size_t k = first[i]; k < first[i + 1] && !L.nomem; k++)
             read_file(&L, S.items[k].path);
         if (!is_dir[i])
             continue;
         if (found[i] == 0)
             report_loader_diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
-        else if (L.m->n_files == before)
+        else if (files_read(&L) == before)
             /* each of its files is named already */
             report_loader_diag(&L, paths[i], 0, "no file in this directory could be compared");
     }
