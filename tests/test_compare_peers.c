@@ -274,6 +274,30 @@ Test(compare_peers, a_directory_scan_reads_peers_and_names_other_csv)
     free(dir);
 }
 
+/* the same peer file twice (two names): its figures once, and a note */
+Test(compare_peers, an_identical_peer_file_is_counted_once)
+{
+    char *dir = tu_temp_dir();
+    char *text = NULL;
+    size_t len = 0;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bw_file_read_regular(PEER("match/clpeak-pocl-cpu.xml"), &text, &len, &err), BW_OK);
+    tu_write_file(dir, "copy.xml", text);
+    free(text);
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s/copy.xml", dir);
+    tu_result r = tu_exec_without_opencl(
+        "compare", (const char *[]){ "--format", "json", BWLAB_RUN, PEER("match/clpeak-pocl-cpu.xml"), copy, NULL });
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "copy.xml: identical to ") && strstr(r.err, "counted once"), "%s", r.err);
+    json_t *d = json_loads(r.out, 0, NULL);
+    cr_assert_eq(json_array_size(json_object_get(d, "peers")), 3);
+    json_decref(d);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 static int have_program(const char *name)
 {
     const char *path = getenv("PATH");

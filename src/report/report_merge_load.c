@@ -115,10 +115,16 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, report
 static void load_root(loader *L, const char *path, json_t *root, report_check *c, int partial, uint64_t h, size_t len);
 
 /* A clpeak or BabelStream file, recognised by its content, kept beside the
- * merge (report_peer_match.h); a malformed one is named and skipped. 0
- * when text is none, nor a .csv or .xml (then it is bwlab's to read). */
-static int read_peer(loader *L, const char *path, const char *text, size_t len)
+ * merge (report_peer_match.h); a malformed one is named and skipped, a
+ * copy of one already read (h, len) counted once. 0 when text is none,
+ * nor a .csv or .xml (then it is bwlab's to read). */
+static int read_peer(loader *L, const char *path, const char *text, size_t len, uint64_t h)
 {
+    const report_peer_file *same = report_peer_set_same(L->m->peers, h, len);
+    if (same && report_peer_sniff(text, len) != REPORT_PEER_NONE) {
+        report_loader_diag(L, path, 0, "identical to %s: counted once", same->name);
+        return 1;
+    }
     report_peer_file *pf = NULL;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = report_peer_read(text, len, path, &pf, &err);
@@ -132,7 +138,7 @@ static int read_peer(loader *L, const char *path, const char *text, size_t len)
             msg += pl + 2;
         report_loader_diag(L, path, 1, "%s", msg);
     } else if (pf) {
-        if (!report_peer_set_add(&L->m->peers, pf))
+        if (!report_peer_set_add(&L->m->peers, pf, h, len))
             L->nomem = 1;
     } else if (ends_with(path, ".csv") || ends_with(path, ".xml")) {
         report_loader_diag(L, path, 1, "neither a bwlab result file nor a clpeak or BabelStream file (recognised "
@@ -173,7 +179,7 @@ static void read_file(loader *L, const char *path)
         }
     }
     int partial = journal_name(path);
-    if (!partial && read_peer(L, path, text, len)) {
+    if (!partial && read_peer(L, path, text, len, h)) {
         free(text);
         return;
     }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-int report_peer_set_add(report_peer_set **set, report_peer_file *f)
+int report_peer_set_add(report_peer_set **set, report_peer_file *f, uint64_t hash, size_t size)
 {
     if (!*set && !(*set = calloc(1, sizeof **set))) {
         report_peer_file_free(f);
@@ -18,15 +18,31 @@ int report_peer_set_add(report_peer_set **set, report_peer_file *f)
     if (s->n_files == s->cap_files) {
         size_t cap = s->cap_files ? 2 * s->cap_files : 4;
         report_peer_file **nf = realloc(s->files, cap * sizeof *nf);
-        if (!nf) {
+        if (nf)
+            s->files = nf;
+        uint64_t *nh = nf ? realloc(s->hash, cap * sizeof *nh) : NULL;
+        if (nh)
+            s->hash = nh;
+        size_t *ns = nh ? realloc(s->size, cap * sizeof *ns) : NULL;
+        if (!ns) {
             report_peer_file_free(f);
             return 0;
         }
-        s->files = nf;
+        s->size = ns;
         s->cap_files = cap;
     }
+    s->hash[s->n_files] = hash;
+    s->size[s->n_files] = size;
     s->files[s->n_files++] = f;
     return 1;
+}
+
+const report_peer_file *report_peer_set_same(const report_peer_set *s, uint64_t hash, size_t size)
+{
+    for (size_t i = 0; s && i < s->n_files; i++)
+        if (s->hash[i] == hash && s->size[i] == size)
+            return s->files[i];
+    return NULL;
 }
 
 /* s without its leading and trailing blanks: *len bytes from the result */
@@ -166,5 +182,7 @@ void report_peer_set_free(report_peer_set *s)
     for (size_t i = 0; i < s->n_files; i++)
         report_peer_file_free(s->files[i]);
     free(s->files);
+    free(s->hash);
+    free(s->size);
     free(s);
 }

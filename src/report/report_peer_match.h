@@ -9,6 +9,7 @@
 #define REPORT_PEER_MATCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bw_error.h"
 #include "report_merge.h"
@@ -24,6 +25,8 @@ typedef struct report_peer_entry {
 
 typedef struct report_peer_set {
     report_peer_file **files;
+    uint64_t *hash;  /* per file: the loader's hash of its bytes, so that a copy is counted once */
+    size_t *size;    /* per file: its size in bytes */
     size_t n_files, cap_files;
     report_peer_entry *entries; /* by file, then figure (report_peer_match fills them) */
     size_t n_entries;
@@ -31,9 +34,12 @@ typedef struct report_peer_set {
 
 #define REPORT_PEER_NOT_NAMED "device not named"
 
-/* Takes f (owned from now on, freed on failure too) into *set, made when
- * NULL; 0 when out of memory. */
-int report_peer_set_add(report_peer_set **set, report_peer_file *f);
+/* Takes f (owned from now on, freed on failure too), whose bytes hash to
+ * hash and number size, into *set, made when NULL; 0 when out of memory. */
+int report_peer_set_add(report_peer_set **set, report_peer_file *f, uint64_t hash, size_t size);
+
+/* The file of set (may be NULL) with the same hash and size, or NULL. */
+const report_peer_file *report_peer_set_same(const report_peer_set *set, uint64_t hash, size_t size);
 
 /* Once every bwlab file is merged: places every figure of m->peers in a
  * column (the bwlab device it matches, else its own), works out clpeak's
