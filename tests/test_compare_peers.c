@@ -211,10 +211,12 @@ Test(compare_peers, report_has_the_table_and_the_chart)
     cr_assert_eq(bw_file_read_regular(out, &html, &len, &err), BW_OK);
     cr_assert(strstr(html, "<table id=\"peers-table\">"));
     cr_assert(strstr(html, "bwlab and the peers, same device"));
-    /* bars: the matched device's seq (no tuned peak in the file) and its
-     * four peer bandwidth figures (2 BabelStream, 2 clpeak; the launch
-     * latency is no bandwidth), then the five of the unnamed device */
-    cr_assert(strstr(html, "id=\"fig-peers\" data-figure=\"peers\" data-charts=\"1\" data-points=\"10\""));
+    /* a chart per device column: the matched device's seq (no tuned peak
+     * in the file) and its four peer bandwidth figures (2 BabelStream, 2
+     * clpeak; the launch latency is no bandwidth), then the five of the
+     * unnamed device */
+    cr_assert(strstr(html, "id=\"fig-peers\" data-figure=\"peers\" data-charts=\"2\" data-points=\"10\""));
+    cr_assert(strstr(html, "device not named (no bwlab run)"));
     cr_assert(strstr(html, "may not be a DRAM figure"));
     free(html);
     /* without peers, no section */

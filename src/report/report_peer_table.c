@@ -179,82 +179,126 @@ static void td(bw_buf *o, const char *s)
     bw_buf_puts(o, "</td>");
 }
 
-static void td_num(bw_buf *o, double v)
+/* absent: what an absent figure reads (NULL: "not measured") */
+static void td_num(bw_buf *o, double v, const char *absent)
 {
     bw_buf_puts(o, report_merge_not_nan(v) ? "<td class=\"num\">" : "<td class=\"num na\">");
-    bw_buf_puts(o, report_merge_not_nan(v) ? REPORT_FIXED(v, 2) : "not measured");
+    bw_buf_puts(o, report_merge_not_nan(v) ? REPORT_FIXED(v, 2) : absent ? absent : "not measured");
     bw_buf_puts(o, "</td>");
 }
 
-static void html_table(const report_merged *m, const report_peer_set *s, bw_buf *o)
+static void html_table(const report_merged *m, const report_peer_set *s, const size_t *col, size_t nc, bw_buf *o)
 {
     bw_buf_puts(o, "<div class=\"wrap\"><table id=\"peers-table\">\n<tr><th>device</th><th>tool</th><th>version</th>"
                    "<th>test</th><th>metric</th><th>value (measured by the tool)</th><th>unit</th>"
                    "<th>bwlab seq GB/s (measured)</th><th>tuned peak GB/s (measured)</th><th>note</th>"
                    "<th>file</th></tr>\n");
-    for (size_t i = 0; i < s->n_entries; i++) {
-        const report_peer_entry *e = &s->entries[i];
-        bw_buf_puts(o, "<tr>");
-        td(o, e->column);
-        td(o, e->file->tool);
-        td(o, e->file->tool_version);
-        td(o, e->figure->test);
-        td(o, e->figure->metric);
-        td_num(o, e->figure->value);
-        td(o, report_peer_unit_name(e->figure->unit));
-        td_num(o, seq_of(m, e));
-        td_num(o, peak_of(m, e));
-        td(o, e->figure->note);
-        td(o, e->file->name);
-        bw_buf_puts(o, "</tr>\n");
+    for (size_t k = 0; k < nc; k++) {
+        const char *label = s->entries[col[k]].column;
+        for (size_t i = col[k]; i < s->n_entries; i++) {
+            const report_peer_entry *e = &s->entries[i];
+            if (strcmp(e->column, label) != 0)
+                continue;
+            bw_buf_puts(o, "<tr>");
+            td(o, e->column);
+            td(o, e->file->tool);
+            td(o, e->file->tool_version);
+            td(o, e->figure->test);
+            td(o, e->figure->metric);
+            td_num(o, e->figure->value, NULL);
+            td(o, report_peer_unit_name(e->figure->unit));
+            td_num(o, seq_of(m, e), e->device < 0 ? "no bwlab run" : NULL);
+            td_num(o, peak_of(m, e), e->device < 0 ? "no bwlab run" : NULL);
+            td(o, e->figure->note);
+            td(o, e->file->name);
+            bw_buf_puts(o, "</tr>\n");
+        }
     }
     bw_buf_puts(o, "</table></div>\n");
 }
 
-/* one bar of the chart at x (a device's slot), with its tooltip */
+/* one bar at x, with its tooltip */
 static void bar(report_chart *c, int series, double x, double gbs, const char *column, const char *what)
 {
     char tip[512];
     snprintf(tip, sizeof tip, "%s: %s %s GB/s (measured)", column, what, REPORT_FIXED(gbs, 2));
-    report_chart_rect(c, series, x, 0, x + 0.8, gbs, tip);
+    report_chart_rect(c, series, x + 0.1, 0, x + 0.9, gbs, tip);
 }
 
-/* Bars per device column: bwlab seq, tuned peak, then each peer
- * bandwidth figure, side by side inside the column's unit of the x axis. */
-static report_chart *peer_chart(const report_merged *m, const report_peer_set *s, const size_t *col, size_t nc)
+/* The chart of one device column (its first entry `first`): bars of bwlab
+ * seq, the tuned peak, then each peer bandwidth figure in entry order. */
+static report_chart *peer_chart(const report_merged *m, const report_peer_set *s, size_t first, int k)
 {
-    report_chart *c = report_chart_new("peers", "bwlab and the peers, same device");
+    char id[32];
+    snprintf(id, sizeof id, "peers-%d", k);
+    report_chart *c = report_chart_new(id, "bwlab and the peers, same device");
     if (!c)
         return NULL;
-    report_chart_axis(c, 'x', "device column (see the table; bars: seq, tuned peak, then the peers)",
+    const report_peer_entry *f = &s->entries[first];
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s%s", f->column, f->device < 0 ? " (no bwlab run)" : "");
+    report_chart_subtitle(c, sub);
+    report_chart_axis(c, 'x', "bar: bwlab seq, tuned peak, then each peer figure (hover for its name)",
                       REPORT_AXIS_LINEAR);
     report_chart_axis(c, 'y', "GB/s (measured)", REPORT_AXIS_LINEAR);
-    report_chart_style st[4] = { { .colour = 0 }, { .colour = 1 }, { .colour = 2 }, { .colour = 3 } };
-    int sq = report_chart_series(c, "bwlab seq (copy mode)", REPORT_SERIES_RECTS, st[0]);
-    int pk = report_chart_series(c, "bwlab tuned peak", REPORT_SERIES_RECTS, st[1]);
+    report_chart_style st[4] = { { .colour = 0 }, { .colour = 1 }, { .colour = 2 }, { .colour = 4 } };
+    int sq = report_chart_series(c, "bwlab seq", REPORT_SERIES_RECTS, st[0]);
+    int pk = report_chart_series(c, "tuned peak", REPORT_SERIES_RECTS, st[1]);
     int cp = report_chart_series(c, "clpeak", REPORT_SERIES_RECTS, st[2]);
     int bs = report_chart_series(c, "BabelStream", REPORT_SERIES_RECTS, st[3]);
-    double x = 0;
-    for (size_t k = 0; k < nc; k++) {
-        const report_peer_entry *first = &s->entries[col[k]];
-        double seq = seq_of(m, first), peak = peak_of(m, first);
-        if (report_merge_not_nan(seq))
-            bar(c, sq, x++, seq, first->column, "bwlab seq");
-        if (report_merge_not_nan(peak))
-            bar(c, pk, x++, peak, first->column, "bwlab tuned peak");
-        for (size_t i = col[k]; i < s->n_entries; i++) {
-            const report_peer_entry *e = &s->entries[i];
-            if (strcmp(e->column, first->column) != 0 || !report_peer_entry_charted(e))
-                continue;
-            char what[256];
-            snprintf(what, sizeof what, "%s %s %s%s%s", e->file->tool, e->figure->test ? e->figure->test : "",
-                     e->figure->metric ? e->figure->metric : "", e->figure->note ? " (" : "",
-                     e->figure->note ? "may not be a DRAM figure)" : "");
-            bar(c, !strcmp(e->file->tool, "clpeak") ? cp : bs, x++, e->figure->value, e->column, what);
-        }
-        x += 1; /* a gap between devices */
+    double x = 0, seq = seq_of(m, f), peak = peak_of(m, f);
+    if (report_merge_not_nan(seq))
+        bar(c, sq, x++, seq, f->column, "bwlab seq (copy mode)");
+    if (report_merge_not_nan(peak))
+        bar(c, pk, x++, peak, f->column, "bwlab tuned peak");
+    for (size_t i = first; i < s->n_entries; i++) {
+        const report_peer_entry *e = &s->entries[i];
+        if (strcmp(e->column, f->column) != 0 || !report_peer_entry_charted(e))
+            continue;
+        char what[256];
+        snprintf(what, sizeof what, "%s %s %s%s", e->file->tool, e->figure->test ? e->figure->test : "",
+                 e->figure->metric ? e->figure->metric : "", e->figure->note ? " (may not be a DRAM figure)" : "");
+        bar(c, !strcmp(e->file->tool, "clpeak") ? cp : bs, x++, e->figure->value, e->column, what);
     }
+    report_chart_range(c, 'x', 0, x > 1 ? x : 1);
     return c;
+}
+
+/* The figure: a chart per device column that has a bar; their points */
+static bw_code html_charts(const report_merged *m, const report_peer_set *s, const size_t *col, size_t nc,
+                           bw_buf *o, bw_error *err)
+{
+    report_chart **charts = calloc(nc, sizeof *charts);
+    if (!charts)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory while writing the HTML report");
+    size_t n = 0, points = 0;
+    bw_code rc = BW_OK;
+    for (size_t k = 0; k < nc && rc == BW_OK; k++) {
+        report_chart *c = peer_chart(m, s, col[k], (int)k);
+        if (!c)
+            rc = bw_error_set(err, BW_E_NOMEM, "out of memory while writing the HTML report");
+        else if (report_chart_count(c) == 0)
+            report_chart_free(c);
+        else
+            points += report_chart_count(charts[n++] = c);
+    }
+    if (rc == BW_OK) {
+        bw_buf_printf(o, "<section class=\"figure\" id=\"fig-peers\" data-figure=\"peers\" data-charts=\"%zu\" "
+                         "data-points=\"%zu\">\n<h3>bwlab and the peers, same device</h3>\n<p>Per device: bwlab's seq "
+                         "(copy mode) and tuned peak, then each peer read or stream figure in GB/s, all measured "
+                         "(host transfers, compute peaks and latencies are in the table only).</p>\n",
+                      n, points);
+        if (!n)
+            bw_buf_puts(o, "<p class=\"absent\">Not drawn: no device column has a bandwidth figure.</p>\n");
+        bw_buf_puts(o, "<div class=\"charts\">\n");
+        for (size_t k = 0; k < n && rc == BW_OK; k++)
+            rc = report_chart_svg(charts[k], o, err);
+        bw_buf_puts(o, "</div>\n</section>\n");
+    }
+    for (size_t k = 0; k < n; k++)
+        report_chart_free(charts[k]);
+    free(charts);
+    return rc;
 }
 
 bw_code report_peer_table_html(const report_merged *m, bw_buf *o, bw_error *err)
@@ -270,20 +314,9 @@ bw_code report_peer_table_html(const report_merged *m, bw_buf *o, bw_error *err)
                    "files (measured by those tools), each in the column of the bwlab device it matches (name and "
                    "driver), else of its own device, beside that device's bwlab seq (copy mode) and tuned peak "
                    "(measured).</p>\n");
-    html_table(m, s, o);
-    report_chart *c = peer_chart(m, s, col, nc);
-    bw_code rc = BW_OK;
-    if (!c) {
-        rc = bw_error_set(err, BW_E_NOMEM, "out of memory while writing the HTML report");
-    } else {
-        bw_buf_printf(o, "<section class=\"figure\" id=\"fig-peers\" data-figure=\"peers\" data-charts=\"1\" "
-                         "data-points=\"%zu\">\n<h3>bwlab and the peers, same device</h3>\n<div class=\"charts\">\n",
-                      report_chart_count(c));
-        rc = report_chart_svg(c, o, err);
-        bw_buf_puts(o, "</div>\n</section>\n");
-    }
+    html_table(m, s, col, nc, o);
+    bw_code rc = html_charts(m, s, col, nc, o, err);
     bw_buf_puts(o, "</section>\n");
-    report_chart_free(c);
     free(col);
     return rc;
 }
