@@ -259,12 +259,16 @@ Test(compare_peers, a_directory_scan_reads_peers_and_names_other_csv)
     tu_write_file(dir, "stream.csv", peer_text);
     tu_write_file(dir, "notes.csv", "name,value\nfoo,1\n");
     tu_write_file(dir, "notes.txt", "not read at all\n");
+    /* bwlab's own CSV (here compare's header) is a note, not an error */
+    tu_write_file(dir, "table.csv", "pattern,family,access,space,device,vendor\nseq,,copy,global,x,y\n");
     free(text);
     free(peer_text);
     tu_result r = tu_exec_without_opencl("compare", (const char *[]){ "--format", "json", dir, NULL });
     cr_assert_eq(r.status, 2, "%s", r.err);
     cr_assert(strstr(r.err, "notes.csv: neither a bwlab result file nor a clpeak or BabelStream file"), "%s", r.err);
     cr_assert(!strstr(r.err, "notes.txt"));
+    cr_assert(strstr(r.err, "note: ") && strstr(r.err, "table.csv: bwlab's own CSV output: not read"), "%s", r.err);
+    cr_assert(strstr(r.err, "1 problem in the inputs"), "%s", r.err);
     json_t *d = json_loads(r.out, 0, NULL);
     cr_assert(d);
     cr_assert_eq(json_array_size(json_object_get(d, "peers")), 2);

@@ -114,6 +114,18 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, report
 
 static void load_root(loader *L, const char *path, json_t *root, report_check *c, int partial, uint64_t h, size_t len);
 
+/* The CSV that bwlab itself writes (run, probe, roofline: "device_index,
+ * device,"; compare: "pattern,family,access,space,"): a table, not the
+ * results it was made from */
+static int bwlab_csv(const char *text, size_t len)
+{
+    static const char *const heads[] = { "device_index,device,", "pattern,family,access,space," };
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+        if (len >= strlen(heads[i]) && !strncmp(text, heads[i], strlen(heads[i])))
+            return 1;
+    return 0;
+}
+
 /* A clpeak or BabelStream file, recognised by its content, kept beside the
  * merge (report_peer_match.h); a malformed one is named and skipped, a
  * copy of one already read (h, len) counted once. 0 when text is none,
@@ -140,6 +152,9 @@ static int read_peer(loader *L, const char *path, const char *text, size_t len, 
     } else if (pf) {
         if (!report_peer_set_add(&L->m->peers, pf, h, len))
             L->nomem = 1;
+    } else if (ends_with(path, ".csv") && bwlab_csv(text, len)) {
+        report_loader_diag(L, path, 0, "bwlab's own CSV output: not read (compare and report read the JSON "
+                                       "results, --format json)");
     } else if (ends_with(path, ".csv") || ends_with(path, ".xml")) {
         report_loader_diag(L, path, 1, "neither a bwlab result file nor a clpeak or BabelStream file (recognised "
                                        "by content, not by name)");
