@@ -160,6 +160,12 @@ Test(compare_peers, every_fixture)
         cr_assert_str_eq(json_string_value(json_object_get(json_array_get(peers, 0), "tool")), f[i].tool);
         cr_assert_gt(json_array_size(json_object_get(d, "entries")), 0, "bwlab's rows stay");
         json_decref(d);
+        /* and the report: its peers table holds the file */
+        tu_result r = tu_exec_without_opencl("report", (const char *[]){ BWLAB_RUN, path_of(rel), NULL });
+        cr_assert_eq(r.status, 0, "%s: %s", f[i].file, r.err);
+        const char *t = strstr(r.out, "<table id=\"peers-table\">");
+        cr_assert(t && strstr(t, f[i].file), "%s", f[i].file);
+        tu_result_free(&r);
     }
 }
 

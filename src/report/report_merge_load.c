@@ -1,7 +1,8 @@
 /* report_merge_load: where documents come from (report_merge.h): the
  * files and directories named (the scan: links, loops, FIFOs, outputs
  * that are inputs), journals (OUT.partial) assembled into documents,
- * duplicates counted once, and a document already in memory. Each is
+ * duplicates counted once, peer files (clpeak, BabelStream) told apart
+ * by content and kept aside, and a document already in memory. Each is
  * checked (report_merge_schema) and merged (report_merge.c) through the
  * loader of report_merge_loader.h. */
 #include "report_merge.h"
