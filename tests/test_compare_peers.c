@@ -76,7 +76,8 @@ static void keys_are(json_t *o, const char *const *keys)
     cr_assert_eq(json_object_size(o), n, "%zu keys, expected %zu", json_object_size(o), n);
 }
 
-static const char *const BW_KEYS[] = { "tool", "tool_version", "file", "device", "test", "metric", "gbs", "note", NULL };
+static const char *const BW_KEYS[] = { "tool", "tool_version", "file", "device", "test",
+                                       "metric", "gbs", "note", NULL };
 static const char *const OTHER_KEYS[] = { "tool", "tool_version", "file", "device", "test",
                                           "metric", "gbs", "value", "unit", "note", NULL };
 
@@ -134,7 +135,8 @@ Test(compare_peers, an_other_device_and_a_device_not_named)
     cr_assert_float_eq(json_real_value(json_object_get(peer(d, "mibibytes.csv", "Copy", "float"), "gbs")), 100.0, 1e-9);
     json_decref(d);
     tu_result r = tu_exec_without_opencl(
-        "compare", (const char *[]){ BWLAB_RUN, PEER("clpeak-1.1.2.xml"), PEER("babelstream-v6.0-rc-mibibytes.csv"), NULL });
+        "compare",
+        (const char *[]){ BWLAB_RUN, PEER("clpeak-1.1.2.xml"), PEER("babelstream-v6.0-rc-mibibytes.csv"), NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.out, "pthread-haswell-AMD EPYC 9B14 [3.1+debian] (no bwlab run)"), "%s", r.out);
     cr_assert(strstr(r.out, "NVIDIA GeForce GTX 1080 [470.57.02] (no bwlab run)"));
@@ -187,7 +189,8 @@ Test(compare_peers, tables_in_text_markdown_and_csv)
             snprintf(line, sizeof line, "%.*s", (int)(end - row), row);
             cr_assert(strstr(line, "12.25") && strstr(line, "12.49"), "%s", line);
         } else {
-            const char *h = strstr(r.out, "\npeer_tool,tool_version,file,device,column,test,metric,role,value,unit,gbs,");
+            const char *h =
+                strstr(r.out, "\npeer_tool,tool_version,file,device,column,test,metric,role,value,unit,gbs,");
             cr_assert(h, "%s", r.out);
             cr_assert(strstr(h, ",global_memory_bandwidth,float4,read,12.25,GB/s,12.25,12.4943688977852,"), "%s", h);
         }
@@ -208,7 +211,8 @@ Test(compare_peers, report_has_the_table_and_the_chart)
     char out[1024];
     snprintf(out, sizeof out, "%s/r.html", dir);
     tu_result r = tu_exec_without_opencl(
-        "report", (const char *[]){ "--output", out, BWLAB_RUN, PEER("match"), PEER("babelstream-v6.0-rc-mibibytes.csv"), NULL });
+        "report",
+        (const char *[]){ "--output", out, BWLAB_RUN, PEER("match"), PEER("babelstream-v6.0-rc-mibibytes.csv"), NULL });
     cr_assert_eq(r.status, 0, "%s", r.err);
     tu_result_free(&r);
     char *html = NULL;

@@ -209,7 +209,8 @@ typedef struct report_merged {
 
 /* Reads every path (a result file, a probe results file, an OUT.partial journal, a clpeak or
  * BabelStream file (recognised by content), or a directory searched recursively for *.json,
- * *.partial, *.partial.N, *.xml and *.csv in name order) and merges them. Bad inputs are recorded in (*out)->diags and skipped. Returns
+ * *.partial, *.partial.N, *.xml and *.csv in name order) and merges them. Bad inputs are
+ * recorded in (*out)->diags and skipped. Returns
  * BW_OK with *out (caller frees with report_merged_free) even when some
  * inputs were bad; BW_E_FORMAT when no input held any result or probe (*out is
  * still returned, with the diagnostics); BW_E_NOMEM.

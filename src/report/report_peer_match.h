@@ -20,7 +20,8 @@ typedef struct report_peer_entry {
     const report_peer_file *file;
     report_peer_figure *figure; /* in file; its note may be set by the cache rule */
     long device;                /* index into report_merged.devices, or -1: matched no bwlab device */
-    char *column;               /* the column: the bwlab device's label, the peer's device name, or "device not named" */
+    /* the column: the bwlab device's label, the peer's "NAME [DRIVER]", or "device not named" */
+    char *column;
 } report_peer_entry;
 
 typedef struct report_peer_set {
