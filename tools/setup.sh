@@ -11,13 +11,14 @@
 # meson builds bwlab and skips the tests), hwloc's lstopo (tools/test.sh
 # hides the caches from PoCL), chromium (the report's browser test), clang
 # and libclang-rt-14-dev (the fuzz targets, tools/fuzz.sh), oclgrind
-# (tools/oclgrind.sh) and valgrind (tools/valgrind.sh).
+# (tools/oclgrind.sh), valgrind (tools/valgrind.sh) and clpeak (a peer tool:
+# the compare_peers suite merges a live clpeak run with a bwlab run).
 set -eu
 cd "$(dirname "$0")/.."
 
 RUN_PACKAGES="build-essential pkg-config meson ninja-build ocl-icd-libopencl1 ocl-icd-opencl-dev \
 opencl-headers pocl-opencl-icd clinfo libjansson-dev libcairo2-dev libxml2-dev"
-TEST_PACKAGES="libcriterion-dev hwloc chromium clang libclang-rt-14-dev oclgrind valgrind"
+TEST_PACKAGES="libcriterion-dev hwloc chromium clang libclang-rt-14-dev oclgrind valgrind clpeak"
 
 tests=0
 if [ "${1:-}" = --test ]; then

@@ -10,6 +10,7 @@
 #include "bw_format.h"
 #include "report_format.h"
 #include "report_grid.h"
+#include "report_peer_table.h"
 
 /* ---- shared pieces ---- */
 
@@ -535,6 +536,7 @@ static void write_text(const report_merged *m, const report_compare_opts *o, int
     repeats_table(m, o, md, out);
     nominal_table(m, md, out);
     probe_tables(m, md, out);
+    report_peer_table_text(m, md, out);
 }
 
 /* the text written from files' strings, with every control byte but the
@@ -636,6 +638,7 @@ void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw
         csv_int(out, partial);
         bw_buf_putc(out, '\n');
     }
+    report_peer_table_csv(m, out);
 }
 
 /* ---- JSON ---- */
@@ -892,5 +895,9 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
         json_array_append_new(diags, j);
     }
     json_object_set_new(root, "diagnostics", diags);
+    if (report_peer_table_json(m, root, err) != BW_OK) {
+        json_decref(root);
+        return BW_E_NOMEM;
+    }
     return report_json_dump(root, out, err);
 }

@@ -9,6 +9,7 @@
 #include "report_chart.h"
 #include "report_format.h"
 #include "report_figures.h"
+#include "report_peer_table.h"
 
 #define esc report_chart_escape
 
@@ -438,6 +439,8 @@ bw_code report_html_render(const report_merged *m, const report_html_options *o,
     diagnostics(m, out);
     provenance(m, out);
     bw_code rc = figures(m, out, err);
+    if (rc == BW_OK)
+        rc = report_peer_table_html(m, out, err);
     tables(m, out);
     bw_buf_puts(out, "</body>\n</html>\n");
     if (rc == BW_OK && bw_buf_failed(out))

@@ -20,6 +20,7 @@
 #include "report_merge_loader.h"
 #include "report_merge_probe.h"
 #include "report_merge_range.h"
+#include "report_peer_match.h"
 #include "report_probe.h"
 #include "report_results.h"
 
@@ -246,6 +247,9 @@ static size_t find_or_add_device(loader *L, const json_t *dev, const json_t *pro
     d->compute_units = json_is_integer(v = json_object_get(dev, "compute_units")) ? json_integer_value(v) : -1;
     d->clock_mhz = json_is_integer(v = json_object_get(dev, "clock_mhz")) ? json_integer_value(v) : -1;
     d->global_mem_bytes = json_is_integer(v = json_object_get(dev, "global_mem_bytes")) ? json_integer_value(v) : -1;
+    d->max_alloc_bytes = json_is_integer(v = json_object_get(dev, "max_alloc_bytes")) ? json_integer_value(v) : -1;
+    d->max_work_group_size = json_is_integer(v = json_object_get(dev, "max_work_group_size")) ? json_integer_value(v) : -1;
+    d->cache_bytes = json_is_integer(v = json_object_get(dev, "global_cache_bytes")) ? json_integer_value(v) : -1;
     d->profile = prof ? dup_or_null(json_string_value(json_object_get(prof, "name"))) : NULL;
 #define PINT(f) d->f = prof && json_is_integer(v = json_object_get(prof, #f)) ? json_integer_value(v) : -1
     PINT(lanes);
@@ -604,6 +608,9 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
         r->failure = dup_or_null(str_of(run, "failure"));
         r->peak_read_gbs = num_or_nan(run, "peak_read_gbs");
         r->peak_copy_gbs = num_or_nan(run, "peak_copy_gbs");
+        const json_t *wc = json_object_get(run, "working_set_cache_bytes");
+        if (json_is_integer(wc) && json_integer_value(wc) > m->devices[di].cache_bytes)
+            m->devices[di].cache_bytes = json_integer_value(wc);
         r->roof_peak_gflops = r->roof_peak_gbs = r->roof_ridge_intensity = NAN;
         const json_t *roof = json_object_get(run, "roofline");
         const char *rs = str_of(roof, "status");
@@ -1014,6 +1021,7 @@ void report_merged_free(report_merged *m)
         free(d->nominal_dram_source);
         free(d->nominal_fp32_source);
     }
+    report_peer_set_free(m->peers);
     for (size_t i = 0; i < m->n_runs; i++) {
         report_merge_run *r = &m->runs[i];
         free(r->file);

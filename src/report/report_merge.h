@@ -51,6 +51,11 @@ typedef struct report_merge_device {
     double seq_gbs;
     double peak_read_gbs, peak_copy_gbs;
     size_t n_runs;  /* runs of this device merged (duplicates counted once) */
+    /* the limits peer figures need (report_peer_match.h), -1 when absent:
+     * CL_DEVICE_MAX_MEM_ALLOC_SIZE, CL_DEVICE_MAX_WORK_GROUP_SIZE, and the
+     * cache: the largest of the device's global_cache_bytes and its runs'
+     * working_set_cache_bytes */
+    long long max_alloc_bytes, max_work_group_size, cache_bytes;
 } report_merge_device;
 
 /* One roofline sweep point (measured figures, modeled attainable). */
@@ -199,11 +204,13 @@ typedef struct report_merged {
     report_merge_diag *diags;     size_t n_diags;
     report_merge_probe *probes;   size_t n_probes; /* in file order */
     int baseline;                 /* device index of --baseline, -1 without */
+    struct report_peer_set *peers; /* clpeak and BabelStream files (report_peer_match.h), NULL when none */
 } report_merged;
 
-/* Reads every path (a result file, a probe results file, an OUT.partial journal, or a directory
- * searched recursively for *.json, *.partial and *.partial.N in name order) and merges
- * them. Bad inputs are recorded in (*out)->diags and skipped. Returns
+/* Reads every path (a result file, a probe results file, an OUT.partial journal, a clpeak or
+ * BabelStream file (recognised by content), or a directory searched recursively for *.json,
+ * *.partial, *.partial.N, *.xml and *.csv in name order) and merges them. Bad inputs are
+ * recorded in (*out)->diags and skipped. Returns
  * BW_OK with *out (caller frees with report_merged_free) even when some
  * inputs were bad; BW_E_FORMAT when no input held any result or probe (*out is
  * still returned, with the diagnostics); BW_E_NOMEM.

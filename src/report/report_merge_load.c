@@ -1,7 +1,8 @@
 /* report_merge_load: where documents come from (report_merge.h): the
  * files and directories named (the scan: links, loops, FIFOs, outputs
  * that are inputs), journals (OUT.partial) assembled into documents,
- * duplicates counted once, and a document already in memory. Each is
+ * duplicates counted once, peer files (clpeak, BabelStream) told apart
+ * by content and kept aside, and a document already in memory. Each is
  * checked (report_merge_schema) and merged (report_merge.c) through the
  * loader of report_merge_loader.h. */
 #include "report_merge.h"
@@ -21,6 +22,7 @@
 #include "report_merge_loader.h"
 #include "report_merge_probe.h"
 #include "report_merge_schema.h"
+#include "report_peer_match.h"
 #include "report_probe.h"
 
 static int ends_with(const char *s, const char *suffix)
@@ -113,6 +115,57 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, report
 
 static void load_root(loader *L, const char *path, json_t *root, report_check *c, int partial, uint64_t h, size_t len);
 
+/* The CSV that bwlab itself writes (run, probe, roofline: "device_index,
+ * device,"; compare: "pattern,family,access,space,"): a table, not the
+ * results it was made from */
+static int bwlab_csv(const char *text, size_t len)
+{
+    static const char *const heads[] = { "device_index,device,", "pattern,family,access,space," };
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+        if (len >= strlen(heads[i]) && !strncmp(text, heads[i], strlen(heads[i])))
+            return 1;
+    return 0;
+}
+
+/* A clpeak or BabelStream file, recognised by its content, kept beside the
+ * merge (report_peer_match.h); a malformed one is named and skipped, a
+ * copy of one already read (h, len) counted once. 0 when text is none,
+ * nor a .csv or .xml (then it is bwlab's to read). */
+static int read_peer(loader *L, const char *path, const char *text, size_t len, uint64_t h)
+{
+    const report_peer_file *same = report_peer_set_same(L->m->peers, h, len);
+    if (same && report_peer_sniff(text, len) != REPORT_PEER_NONE) {
+        report_loader_diag(L, path, 0, "identical to %s: counted once", same->name);
+        return 1;
+    }
+    report_peer_file *pf = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = report_peer_read(text, len, path, &pf, &err);
+    if (rc == BW_E_NOMEM) {
+        L->nomem = 1;
+    } else if (rc != BW_OK) {
+        /* the reader's message names the file already */
+        const char *msg = bw_error_text(&err);
+        size_t pl = strlen(path);
+        if (!strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2))
+            msg += pl + 2;
+        report_loader_diag(L, path, 1, "%s", msg);
+    } else if (pf) {
+        if (!report_peer_set_add(&L->m->peers, pf, h, len))
+            L->nomem = 1;
+    } else if (ends_with(path, ".csv") && bwlab_csv(text, len)) {
+        report_loader_diag(L, path, 0, "bwlab's own CSV output: not read (compare and report read the JSON "
+                                       "results, --format json)");
+    } else if (ends_with(path, ".csv") || ends_with(path, ".xml")) {
+        report_loader_diag(L, path, 1, "neither a bwlab result file nor a clpeak or BabelStream file (recognised "
+                                       "by content, not by name)");
+    } else {
+        return 0;
+    }
+    bw_error_clear(&err);
+    return 1;
+}
+
 static void read_file(loader *L, const char *path)
 {
     report_merged *m = L->m;
@@ -142,6 +195,10 @@ static void read_file(loader *L, const char *path)
         }
     }
     int partial = journal_name(path);
+    if (!partial && read_peer(L, path, text, len, h)) {
+        free(text);
+        return;
+    }
     report_check c = { { 0 }, 0 };
     json_t *root = NULL;
     if (partial) {
@@ -331,7 +388,7 @@ static void scan_add(scan *S, const char *path, const struct stat *st)
     S->n++;
 }
 
-/* Every *.json, *.partial and *.partial.N under dir (whose stat is st), in
+/* Every *.json, *.partial, *.partial.N, *.xml and *.csv (peer files) under dir (whose stat is st), in
  * name order, depth first; the number of result files found. Links are
  * followed, but a directory already scanned (by device and inode) is not
  * entered again, so `a -> .` ends; only regular files are listed: FIFOs,
@@ -382,7 +439,7 @@ static size_t scan_dir(scan *S, const char *dir, const struct stat *dst, int dep
         }
         snprintf(p, pl, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names[i]);
         struct stat st, lst;
-        int result_name = ends_with(p, ".json") || journal_name(p);
+        int result_name = ends_with(p, ".json") || journal_name(p) || ends_with(p, ".xml") || ends_with(p, ".csv");
         if (lstat(p, &lst) != 0) {
             skip_note(S, p, "skipped: cannot be examined: %s", strerror(errno));
         } else if (S_ISLNK(lst.st_mode) && stat(p, &st) != 0) {
@@ -420,6 +477,12 @@ static long long output_input(const scan *S, const char *output)
     return -1;
 }
 
+/* files read so far: bwlab's and the peers' */
+static size_t files_read(const loader *L)
+{
+    return L->m->n_files + (L->m->peers ? L->m->peers->n_files : 0);
+}
+
 /* ---- the figures ---- */
 
 /* Frees the loader's indexes and finishes the merge of n inputs: *out,
@@ -438,6 +501,10 @@ static bw_code loader_end(loader *L, bw_code rc, size_t n, report_merged **out, 
     if (L->nomem || !report_merge_finish(L->m)) {
         report_merged_free(L->m);
         return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
+    }
+    if (report_peer_match(L->m, err) != BW_OK) {
+        report_merged_free(L->m);
+        return BW_E_NOMEM;
     }
     *out = L->m;
     if (L->m->n_entries == 0 && L->m->n_probes == 0)
@@ -511,14 +578,14 @@ bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_
     }
     /* 3: read them, in order */
     for (size_t i = 0; i < n && !L.nomem; i++) {
-        size_t before = L.m->n_files;
+        size_t before = files_read(&L);
         for (size_t k = first[i]; k < first[i + 1] && !L.nomem; k++)
             read_file(&L, S.items[k].path);
         if (!is_dir[i])
             continue;
         if (found[i] == 0)
             report_loader_diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
-        else if (L.m->n_files == before)
+        else if (files_read(&L) == before)
             /* each of its files is named already */
             report_loader_diag(&L, paths[i], 0, "no file in this directory could be compared");
     }
