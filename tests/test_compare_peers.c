@@ -77,9 +77,27 @@ static void keys_are(json_t *o, const char *const *keys)
 }
 
 static const char *const BW_KEYS[] = { "tool", "tool_version", "file", "device", "test",
-                                       "metric", "gbs", "note", NULL };
+                                       "metric", "gbs", "note", "bwlab", NULL };
 static const char *const OTHER_KEYS[] = { "tool", "tool_version", "file", "device", "test",
-                                          "metric", "gbs", "value", "unit", "note", NULL };
+                                          "metric", "gbs", "value", "unit", "note", "bwlab", NULL };
+
+/* seq's measured GB/s in copy mode in the bwlab fixture, read from the file */
+static double fixture_seq_copy(void)
+{
+    json_t *doc = json_load_file(BWLAB_RUN, 0, NULL);
+    cr_assert_not_null(doc);
+    size_t i;
+    json_t *r;
+    double v = -1;
+    json_array_foreach(json_object_get(doc, "results"), i, r) {
+        const char *acc = json_string_value(json_object_get(r, "access"));
+        if (!strcmp(json_string_value(json_object_get(r, "pattern")), "seq") && (!acc || !strcmp(acc, "copy")))
+            v = json_number_value(json_object_get(r, "effective_gbs"));
+    }
+    json_decref(doc);
+    cr_assert_gt(v, 0, "the fixture has seq in copy mode");
+    return v;
+}
 
 Test(compare_peers, clpeak_matches_the_bwlab_device)
 {
@@ -92,6 +110,11 @@ Test(compare_peers, clpeak_matches_the_bwlab_device)
     cr_assert_str_eq(json_string_value(json_object_get(f, "tool_version")), "1.x");
     cr_assert_str_eq(json_string_value(json_object_get(f, "device")), label0(d));
     cr_assert_float_eq(json_real_value(json_object_get(f, "gbs")), 12.25, 1e-12);
+    /* its bwlab counterpart: the device's seq, copy mode */
+    json_t *b = json_object_get(f, "bwlab");
+    cr_assert_str_eq(json_string_value(json_object_get(b, "what")), "seq (copy)");
+    cr_assert_str_eq(json_string_value(json_object_get(b, "unit")), "GB/s");
+    cr_assert_float_eq(json_real_value(json_object_get(b, "value")), fixture_seq_copy(), 1e-9);
     /* clpeak 1.x on a 2 GiB allocation reads 2^27 floats (512 MiB), more
      * than 4 x the 32 MiB cache: no note */
     cr_assert(json_is_null(json_object_get(f, "note")));
@@ -100,6 +123,26 @@ Test(compare_peers, clpeak_matches_the_bwlab_device)
     cr_assert(json_is_null(json_object_get(l, "gbs")));
     cr_assert_float_eq(json_real_value(json_object_get(l, "value")), 20.5, 1e-12);
     cr_assert_str_eq(json_string_value(json_object_get(l, "unit")), "us");
+    /* no probe in the inputs: bwlab has no launch latency to set beside it */
+    cr_assert(json_is_null(json_object_get(l, "bwlab")));
+    json_decref(d);
+    /* with the device's probe file, its launch latency is the counterpart */
+    d = compare_json((const char *[]){ BWLAB_RUN, PEER("match/clpeak-pocl-cpu.xml"), path_of("probe/pocl-cpu-probe.json"),
+                                       NULL },
+                     0);
+    l = peer(d, "clpeak-pocl-cpu.xml", "kernel_launch_latency", "latency");
+    b = json_object_get(l, "bwlab");
+    cr_assert_str_eq(json_string_value(json_object_get(b, "what")), "launch latency");
+    cr_assert_str_eq(json_string_value(json_object_get(b, "unit")), "us");
+    json_t *probe = json_load_file(path_of("probe/pocl-cpu-probe.json"), 0, NULL);
+    cr_assert_not_null(probe);
+    json_t *dev0 = json_array_get(json_object_get(probe, "devices"), 0);
+    json_t *lat = json_object_get(dev0, "launch_latency_us");
+    if (!lat)
+        lat = json_object_get(json_object_get(dev0, "launch"), "latency_us");
+    cr_assert(json_is_number(lat), "the probe fixture's launch latency");
+    cr_assert_float_eq(json_real_value(json_object_get(b, "value")), json_number_value(lat), 1e-9);
+    json_decref(probe);
     json_decref(d);
 }
 

@@ -36,6 +36,64 @@ static double peak_of(const report_merged *m, const report_peer_entry *e)
     return e->device >= 0 ? tuned_peak(&m->devices[e->device]) : NAN;
 }
 
+/* bwlab's own figure for what a peer figure measures, on the matched
+ * device (measured): seq for a bandwidth, the short roofline's peak for a
+ * compute peak, the probe's or run's transfer of the same direction at
+ * its largest size for a transfer, the launch latency for a launch; what
+ * names it, NAN when bwlab has none. */
+typedef struct counterpart {
+    const char *what, *unit;
+    double value;
+} counterpart;
+
+static counterpart counterpart_of(const report_merged *m, const report_peer_entry *e)
+{
+    counterpart c = { NULL, NULL, NAN };
+    if (e->device < 0)
+        return c;
+    size_t dev = (size_t)e->device;
+    const report_peer_figure *f = e->figure;
+    switch (f->role) {
+    case REPORT_PEER_READ:
+    case REPORT_PEER_STREAM:
+        return (counterpart){ "seq (copy)", "GB/s", seq_of(m, e) };
+    case REPORT_PEER_COMPUTE:
+        for (size_t r = 0; r < m->n_runs; r++)
+            if (m->runs[r].device == dev && m->runs[r].has_roofline)
+                return (counterpart){ "roofline peak (FP32 FMA)", "GFLOP/s", m->runs[r].roof_peak_gflops };
+        return c;
+    case REPORT_PEER_LAUNCH:
+        for (size_t k = 0; k < m->n_probes; k++)
+            if (m->probes[k].device == dev && report_merge_not_nan(m->probes[k].launch_latency_us))
+                return (counterpart){ "launch latency", "us", m->probes[k].launch_latency_us };
+        return c;
+    case REPORT_PEER_TRANSFER: {
+        /* clpeak names the call: a write goes to the device, a read comes back */
+        const char *metric = f->metric ? f->metric : "";
+        const char *dir = strstr(metric, "rite") ? "h2d" : strstr(metric, "ead") ? "d2h" : NULL;
+        const report_merge_transfer *best = NULL;
+        for (size_t k = 0; k < m->n_probes; k++) {
+            if (m->probes[k].device != dev)
+                continue;
+            for (size_t t = 0; t < m->probes[k].n_transfers; t++) {
+                const report_merge_transfer *x = &m->probes[k].transfers[t];
+                if (dir && strcmp(x->direction, dir) != 0)
+                    continue;
+                if (!best || x->bytes > best->bytes)
+                    best = x;
+            }
+        }
+        if (best)
+            return (counterpart){ !dir ? "transfer (largest size)" : !strcmp(dir, "h2d") ? "host to device (largest size)"
+                                                                                       : "device to host (largest size)",
+                                  "GB/s", best->gbs };
+        return c;
+    }
+    default:
+        return c;
+    }
+}
+
 /* The order of the columns: first appearance. Returns how many, with
  * col[i] the first entry of each; an entry's column is the one whose
  * label it shares. */
@@ -74,13 +132,15 @@ void report_peer_table_text(const report_merged *m, int md, bw_buf *out)
                         : "\nPeers: clpeak and BabelStream beside bwlab (same device)\n");
     bw_buf_puts(out, md ? "" : "  ");
     bw_buf_puts(out, "Each row: one figure of a peer file (measured by that tool), in the column of the bwlab device "
-                     "it matches (name and driver, docs/compare.md), else of its own device; bwlab seq (copy mode) "
-                     "and tuned peak are that device's, measured, GB/s. '-' none.");
+                     "it matches (name and driver, docs/compare.md), else of its own device; bwlab counterpart: "
+                     "that device's own figure for the same thing, measured (seq in copy mode for a bandwidth, the "
+                     "roofline's peak for a compute peak, the transfer of the same direction, the launch latency), "
+                     "and its tuned peak for a bandwidth. '-' none.");
     bw_buf_puts(out, md ? "\n\n" : "\n");
-    report_grid g = { 11, 0, 0, NULL };
-    const char *h[] = { "device", "tool", "version", "test", "metric", "value", "unit", "bwlab seq GB/s",
-                        "tuned peak GB/s", "note", "file" };
-    for (size_t i = 0; i < 11; i++)
+    report_grid g = { 12, 0, 0, NULL };
+    const char *h[] = { "device", "tool", "version", "test", "metric", "value", "unit", "bwlab counterpart",
+                        "bwlab", "tuned peak GB/s", "note", "file" };
+    for (size_t i = 0; i < 12; i++)
         report_grid_put(&g, h[i]);
     for (size_t c = 0; c < nc; c++) {
         const char *label = s->entries[col[c]].column;
@@ -95,8 +155,14 @@ void report_peer_table_text(const report_merged *m, int md, bw_buf *out)
             report_grid_cell(&g, "%s", e->figure->metric ? e->figure->metric : "-");
             cell_num(&g, e->figure->value);
             report_grid_cell(&g, "%s", report_peer_unit_name(e->figure->unit));
-            cell_num(&g, seq_of(m, e));
-            cell_num(&g, peak_of(m, e));
+            counterpart cp = counterpart_of(m, e);
+            report_grid_cell(&g, "%s", cp.what && report_merge_not_nan(cp.value) ? cp.what : "-");
+            if (report_merge_not_nan(cp.value))
+                report_grid_cell(&g, "%s %s", REPORT_FIXED(cp.value, 2), cp.unit);
+            else
+                report_grid_cell(&g, "-");
+            cell_num(&g, e->figure->role == REPORT_PEER_READ || e->figure->role == REPORT_PEER_STREAM ? peak_of(m, e)
+                                                                                                       : NAN);
             report_grid_cell(&g, "%s", e->figure->note ? e->figure->note : "-");
             report_grid_cell(&g, "%s", e->file->name);
         }
@@ -112,7 +178,7 @@ void report_peer_table_csv(const report_merged *m, bw_buf *out)
     if (!s)
         return;
     bw_buf_puts(out, "\npeer_tool,tool_version,file,device,column,test,metric,role,value,unit,gbs,seq_gbs,"
-                     "tuned_peak_gbs,note\n");
+                     "tuned_peak_gbs,bwlab_counterpart,bwlab_value,bwlab_unit,note\n");
     for (size_t i = 0; i < s->n_entries; i++) {
         const report_peer_entry *e = &s->entries[i];
         const report_peer_figure *f = e->figure;
@@ -131,6 +197,15 @@ void report_peer_table_csv(const report_merged *m, bw_buf *out)
         double seq = seq_of(m, e), peak = peak_of(m, e);
         report_csv_num(out, seq, report_merge_not_nan(seq));
         report_csv_num(out, peak, report_merge_not_nan(peak));
+        counterpart c = counterpart_of(m, e);
+        int have = report_merge_not_nan(c.value);
+        bw_buf_putc(out, ',');
+        if (have)
+            report_csv_field(out, c.what);
+        report_csv_num(out, c.value, have);
+        bw_buf_putc(out, ',');
+        if (have)
+            report_csv_field(out, c.unit);
         bw_buf_putc(out, ',');
         if (f->note)
             report_csv_field(out, f->note);
@@ -162,6 +237,15 @@ bw_code report_peer_table_json(const report_merged *m, json_t *root, bw_error *e
             json_object_set_new(o, "unit", json_string(report_peer_unit_name(f->unit)));
         }
         json_object_set_new(o, "note", report_json_text(f->note));
+        counterpart c = counterpart_of(m, e);
+        json_t *b = json_null();
+        if (report_merge_not_nan(c.value)) {
+            b = json_object();
+            json_object_set_new(b, "what", json_string(c.what));
+            json_object_set_new(b, "value", json_real(c.value));
+            json_object_set_new(b, "unit", json_string(c.unit));
+        }
+        json_object_set_new(o, "bwlab", b);
         if (json_array_append_new(arr, o) != 0) {
             json_decref(arr);
             arr = NULL;
