@@ -525,10 +525,10 @@ Test(compare, mode_keeps_one_access_mode)
     /* seq, 7 strides and 3 bank patterns in read mode */
     cr_expect_eq(n, 11);
     json_decref(j);
-    const char *bad[] = { sample("sample-nvidia-h100.json"), "--mode", "write", NULL };
+    const char *bad[] = { sample("sample-nvidia-h100.json"), "--mode", "scatter", NULL };
     tu_result r = compare(bad);
     cr_expect_eq(r.status, 2);
-    cr_expect(strstr(r.err, "--mode: 'write' is not read or copy"));
+    cr_expect(strstr(r.err, "--mode: 'scatter' is not read, copy or write"));
     tu_result_free(&r);
 }
 

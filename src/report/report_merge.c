@@ -903,10 +903,13 @@ int report_merge_finish(report_merged *m)
     }
     for (size_t d = 0; d < m->n_devices; d++) {
         report_merge_device *dv = &m->devices[d];
-        /* seq: copy mode (loads + stores, as DRAM streams), else read */
-        for (int pass = 0; pass < 2 && isnan(dv->seq_gbs); pass++)
+        /* seq: copy mode (loads + stores, as DRAM streams), else read,
+         * else write (loads + stores too, but the stores at the pattern's
+         * address: a run of write alone still has a seq) */
+        static const char *const seq_modes[] = { "copy", "read", "write" };
+        for (int pass = 0; pass < 3 && isnan(dv->seq_gbs); pass++)
             for (size_t r = 0; r < m->n_rows; r++)
-                if (!strcmp(m->rows[r].pattern, "seq") && !strcmp(m->rows[r].access, pass ? "read" : "copy")) {
+                if (!strcmp(m->rows[r].pattern, "seq") && !strcmp(m->rows[r].access, seq_modes[pass])) {
                     const report_merge_entry *e = report_merged_entry(m, r, d);
                     if (e)
                         dv->seq_gbs = e->effective_gbs;
