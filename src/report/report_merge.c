@@ -361,7 +361,7 @@ static report_merge_entry *find_or_add_entry(loader *L, size_t row, size_t devic
     memset(e, 0, sizeof *e);
     e->row = row;
     e->device = device;
-    e->sector_efficiency = e->predicted_efficiency = NAN;
+    e->sector_efficiency = e->predicted_efficiency = e->store_efficiency = NAN;
     e->conflict_ways = -1;
     e->elem_bytes = -1;
     e->local_gbs = e->relative_to_reference = NAN;
@@ -805,6 +805,8 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
             e->sector_efficiency = num_or_nan(mo, "sector_efficiency");
         if (isnan(e->predicted_efficiency))
             e->predicted_efficiency = num_or_nan(mo, "predicted_efficiency");
+        if (isnan(e->store_efficiency))
+            e->store_efficiency = num_or_nan(json_object_get(mo, "stores"), "predicted_efficiency");
         if (!read_fields(res, measured, s, e)) {
             free(went);
             return 0;
