@@ -297,3 +297,32 @@ Test(report_cli, run_writes_the_report_of_its_run, .timeout = 300)
     free(dir);
 }
 
+/* The write run (pocl-cpu-write.json: seq, stride:s=2, offset:bytes=4 and
+ * reverse in read, copy and write mode): chart 1 has a write panel with
+ * stride:s=2's write point, measured and modeled, and chart 2 plots its
+ * three write patterns beside the copy and read ones. */
+Test(report_chart, write_rows_get_a_panel_and_points, .timeout = 60)
+{
+    report_merged *m = load("tests/data/results/pocl-cpu-write.json");
+    char *html = render(m);
+    expect_self_contained(html);
+    cr_expect_eq(count_in_figure(html, "stride", "<svg class=\"chart\""), 3, "copy, read and write panels");
+    cr_expect_eq(count_in_figure(html, "stride", "id=\"stride-write\""), 1);
+    cr_expect(strstr(html, "Effective bandwidth against stride, write access"));
+    /* the file's stride:s=2 write: 6.35810563710415 GB/s */
+    cr_expect(strstr(html, "stride:s=2, write: 6.358 GB/s measured (median of 1)"), "the write point");
+    /* modeled: the stores' efficiency 0.5 against seq write's 0.5 is
+     * 2 x 0.5 / (0.5 + 0.5) = 1 x seq write's 9.96341253026859 GB/s */
+    cr_expect(strstr(html, "stride:s=2, write: 9.963 GB/s modeled"), "the modeled write point");
+    /* chart 2: one point per pattern but seq and mode, 3 x 3; the write
+     * ones are squares, named in the legend */
+    cr_expect_eq(count_in_figure(html, "model", "class=\"pt\""), 9);
+    cr_expect_eq(count_in_figure(html, "model", ", write: "), 3);
+    cr_expect(strstr(html, "squares: write access"));
+    /* offset:bytes=4 write: relative_to_seq 1.00524481056965 (measured);
+     * modeled 2 x 1/3 / (1/3 + 1/2) = 0.8, the stores' 1/3 against seq's 1/2 */
+    cr_expect(strstr(html, "offset:bytes=4, write: 1.005 relative to seq (measured), 0.800 (modeled)"), "%s",
+              "the write point of chart 2");
+    free(html);
+    report_merged_free(m);
+}
