@@ -1741,3 +1741,92 @@ Test(bench, write_mode_refuses_stores_that_share_bytes)
     bw_error_clear(&err);
     close_dev(&d);
 }
+
+/* A made-up run of seq and stride:s=2 in read, copy and write mode (no
+ * device: the plan is sized for W = 8, and the figures are set by hand),
+ * with stride:s=2's write item left out: the table's row per pattern,
+ * each mode's GB/s and vs seq side by side, "-" where a mode is missing. */
+Test(bench, the_table_shows_read_copy_and_write_side_by_side)
+{
+    static const model_geometry geo = { 8, 64, 64, 0, 4 };
+    bench_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.max_alloc_bytes = lim.global_mem_bytes = (uint64_t)1 << 30;
+    lim.max_work_group = 256;
+    lim.address_bits = 64;
+    const char *specs[] = { "seq", "stride:s=2" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 2, .size = 1 << 20,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) |
+                                    BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo, &lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 6);
+    /* stride:s=2 in write mode goes last, out of the plan's count */
+    size_t w = p->n;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].access == BENCH_ACCESS_WRITE && !strcmp(p->items[i].spec, "stride:s=2"))
+            w = i;
+    cr_assert_lt(w, p->n);
+    bench_item last = p->items[w];
+    p->items[w] = p->items[p->n - 1];
+    p->items[p->n - 1] = last;
+    p->n--;
+    /* GB/s by mode: seq 4, 8, 6; stride:s=2 2, 5 (read, copy, write) */
+    bench_result res[6];
+    memset(res, 0, sizeof res);
+    for (size_t i = 0; i < p->n; i++) {
+        int seq = !strcmp(p->items[i].spec, "seq");
+        bench_access a = p->items[i].access;
+        double gbs = a == BENCH_ACCESS_READ ? (seq ? 4 : 2) : a == BENCH_ACCESS_COPY ? (seq ? 8 : 5) : 6;
+        double seq_gbs = a == BENCH_ACCESS_READ ? 4 : a == BENCH_ACCESS_COPY ? 8 : 6;
+        res[i].status = BENCH_OK;
+        res[i].effective_gbs = gbs;
+        res[i].best_gbs = gbs;
+        res[i].relative_to_reference = gbs / seq_gbs;
+        res[i].twin_ratio = NAN;
+        res[i].reference = -1;
+        res[i].stable = 1;
+    }
+    bench_device d;
+    memset(&d, 0, sizeof d);
+    d.name = "made-up device";
+    d.vendor = d.platform_name = d.driver_version = d.device_version = d.type_name = "-";
+    d.profile_name = "made-up";
+    d.profile_why = "set by the test";
+    d.geo = geo;
+    bench_run_info info;
+    memset(&info, 0, sizeof info);
+    info.seq_item = info.relative_item = -1;
+    bench_settings s = bench_settings_default();
+    report_run run = { .device = &d, .plan = p, .results = res, .info = &info };
+    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
+    bw_buf b = BW_BUF_INIT;
+    report_results_table(&m, &run, 1, &b);
+    const char *t = bw_buf_str(&b);
+    cr_expect(strstr(t, "\n                          measured: read  measured: copy  measured: write") != NULL, "%s", t);
+    cr_expect(strstr(t, "\npattern                   GB/s    vs seq   GB/s    vs seq   GB/s    vs seq    best") != NULL,
+              "%s", t);
+    /* seq: 4.00 1.00 | 8.00 1.00 | 6.00 1.00; stride:s=2: 2.00 0.50 | 5.00 0.62(5) | - - */
+    cr_expect(strstr(t, "\nseq                        4.00     1.00   8.00     1.00   6.00     1.00") != NULL, "%s", t);
+    cr_expect(strstr(t, "\nstride:s=2                 2.00     0.50   5.00     0.62      -        -") != NULL, "%s", t);
+    cr_expect(strstr(t, "(read: loads; copy and write: loads + stores)") != NULL, "%s", t);
+    cr_expect(strstr(t, "With the modes side by side, the modeled columns and the verdict are copy's where the "
+                        "pattern was measured in copy mode, else read's, else write's.") != NULL,
+              "%s", t);
+    bw_buf_free(&b);
+    report_results_markdown(&m, &run, 1, &b);
+    t = bw_buf_str(&b);
+    cr_expect(strstr(t, "| pattern | read GB/s (measured) | read vs seq (measured) | copy GB/s (measured) | copy vs seq "
+                        "(measured) | write GB/s (measured) | write vs seq (measured) | twin x") != NULL,
+              "%s", t);
+    cr_expect(strstr(t, "| `stride:s=2` | 2.00 | 0.50 | 5.00 | 0.62 | - | - |") != NULL, "%s", t);
+    bw_buf_free(&b);
+    report_results_csv(&m, &run, 1, &b);
+    t = bw_buf_str(&b);
+    cr_expect(strstr(t, ",access,") != NULL, "%s", t);
+    cr_expect(strstr(t, ",write,") != NULL, "%s", t);
+    bw_buf_free(&b);
+    p->n++;
+    bench_plan_free(p);
+}

@@ -525,10 +525,10 @@ Test(compare, mode_keeps_one_access_mode)
     /* seq, 7 strides and 3 bank patterns in read mode */
     cr_expect_eq(n, 11);
     json_decref(j);
-    const char *bad[] = { sample("sample-nvidia-h100.json"), "--mode", "write", NULL };
+    const char *bad[] = { sample("sample-nvidia-h100.json"), "--mode", "scatter", NULL };
     tu_result r = compare(bad);
     cr_expect_eq(r.status, 2);
-    cr_expect(strstr(r.err, "--mode: 'write' is not read or copy"));
+    cr_expect(strstr(r.err, "--mode: 'scatter' is not read, copy or write"));
     tu_result_free(&r);
 }
 
@@ -1304,4 +1304,59 @@ Test(compare, a_document_in_memory_merges_as_its_file)
     report_merged_free(b);
     json_decref(doc);
     json_decref(before);
+}
+
+/* The write run (pocl-cpu-write.json: seq, stride:s=2, offset:bytes=4 and
+ * reverse in read, copy and write mode): its write rows are merged beside
+ * the others, --mode write keeps only them, and each write row's
+ * relative_to_seq is its GB/s over seq's in write mode (the file's
+ * figures, read with jansson), not over copy's or read's. */
+Test(compare, write_rows_are_merged_kept_by_mode_and_relative_to_seq_write)
+{
+    static const char *const patterns[] = { "seq", "stride:s=2", "offset:bytes=4", "reverse" };
+    const char *path = sample("pocl-cpu-write.json");
+    const char *all[] = { path, "--format", "json", NULL };
+    json_t *j = compare_json(all);
+    cr_expect_eq(json_array_size(json_object_get(j, "entries")), 12, "4 patterns in 3 modes");
+    double seq_write = file_gbs(path, "seq", "write"), seq_copy = file_gbs(path, "seq", "copy");
+    cr_assert(seq_write > 0 && seq_copy > 0);
+    for (size_t k = 0; k < 4; k++) {
+        json_t *e = entry(j, patterns[k], "write", "AMD pthread-haswell");
+        cr_assert(e, "%s in write mode", patterns[k]);
+        double gbs = file_gbs(path, patterns[k], "write");
+        cr_expect_float_eq(real(e, "effective_gbs"), gbs, 1e-9, "%s", patterns[k]);
+        cr_expect_float_eq(real(e, "relative_to_seq"), gbs / seq_write, 1e-9, "%s", patterns[k]);
+        cr_expect(entry(j, patterns[k], "copy", "AMD pthread-haswell") && entry(j, patterns[k], "read", "AMD"),
+                  "%s in copy and read mode too", patterns[k]);
+    }
+    /* the device's seq is copy's, as before the write mode */
+    size_t i;
+    json_t *d;
+    json_array_foreach(json_object_get(j, "devices"), i, d)
+        cr_expect_float_eq(real(d, "seq_gbs"), seq_copy, 1e-9);
+    json_decref(j);
+
+    const char *only[] = { path, "--mode", "write", "--format", "json", NULL };
+    j = compare_json(only);
+    json_t *e;
+    size_t n = 0;
+    json_array_foreach(json_object_get(j, "entries"), i, e) {
+        cr_expect_str_eq(json_string_value(json_object_get(e, "access")), "write");
+        n++;
+    }
+    cr_expect_eq(n, 4);
+    json_decref(j);
+
+    /* the table and the CSV name the mode of each row */
+    const char *table[] = { path, "--mode", "write", NULL };
+    tu_result r = compare(table);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "4 pattern rows, mode write"), "%s", r.out);
+    cr_expect(strstr(r.out, "\n  stride:s=2      write "), "%s", r.out);
+    tu_result_free(&r);
+    const char *csv[] = { path, "--format", "csv", NULL };
+    r = compare(csv);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "\nreverse,reverse,write,global,"), "%s", r.out);
+    tu_result_free(&r);
 }

@@ -59,9 +59,10 @@ Test(compare_probe, probe_files_attach_to_the_run_devices)
     const char *args[] = { src("results"), src("probe"), NULL };
     tu_result r = run_cmd("compare", args);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    /* three devices still: the PoCL probe names the PoCL run's device, the
-     * H100 probe sample the H100 run samples' */
-    cr_expect(strstr(r.out, "3 devices, 4 runs"), "%s", r.out);
+    /* four devices still (the write run's PoCL device is the fourth): the
+     * PoCL probe names the PoCL run's device, the H100 probe sample the
+     * H100 run samples' */
+    cr_expect(strstr(r.out, "4 devices, 5 runs"), "%s", r.out);
     cr_expect(strstr(r.out, "probe 1: "), "the legend lists the probe files");
     /* the unit table: PoCL 64 B inferred and profile sector and line 64 B,
      * launch 29.724 us; the H100 sample 32 B, 32 B, 128 B, 6.5 us; the
@@ -289,7 +290,7 @@ Test(compare_probe, report_draws_the_three_probe_charts, .timeout = 60)
     /* one series per (device, direction, memory, blocking): 2 x 8 legend
      * entries; the other figures unchanged by the probe files */
     cr_expect_eq(count_in_figure(html, "transfers", ", h2d, pinned, blocking</text>"), 2);
-    cr_expect_eq(count_in_figure(html, "stride", "class=\"pt\""), 84);
+    cr_expect_eq(count_in_figure(html, "stride", "class=\"pt\""), 90); /* as in test_report_chart.c */
     /* tooltips: exact value and kind; the PoCL ladder's 16384 B point
      * reads 111.936163114984 GB/s, its level 1 (16384 B) 111.473555520119
      * GB/s and 1.35512161254883 ns */

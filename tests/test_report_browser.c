@@ -171,7 +171,7 @@ Test(report_browser, samples_render_with_every_chart, .timeout = 240)
         const char *id;
         size_t charts, points;
     } want[] = {
-        { "stride", 2, 84 }, { "model", 1, 67 }, { "ramp", 6, 246 }, { "roofline", 1, 22 }, { "bank", 1, 3 },
+        { "stride", 3, 90 }, { "model", 1, 76 }, { "ramp", 6, 246 }, { "roofline", 1, 33 }, { "bank", 1, 3 },
         { "cache", 1, 53 },  { "latency", 1, 94 }, { "transfers", 1, 112 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {

@@ -140,27 +140,31 @@ static void expect_self_contained(const char *html)
 Test(report_chart, samples_every_chart_with_its_points, .timeout = 60)
 {
     report_merged *m = load("tests/data/results");
-    cr_assert_eq(m->n_devices, 3, "PoCL, the MI300X sample and the H100 sample (two files)");
+    cr_assert_eq(m->n_devices, 4,
+                 "PoCL, the write run's PoCL device, the MI300X sample and the H100 sample (two files)");
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(report_merge_apply_nominal(m, &err), BW_OK, "%s", bw_error_text(&err));
     char *html = render(m);
     expect_self_contained(html);
     cr_expect(strstr(html, "<title>test &lt;report&gt;</title>"));
     /* 1. strides 1, 2, 4, .., 64 (7) on 3 devices, measured and modeled,
-     * in each of copy and read: 42 points a chart */
-    cr_expect_eq(count_in_figure(html, "stride", "<svg class=\"chart\""), 2);
-    cr_expect_eq(count_in_figure(html, "stride", "class=\"pt\""), 84);
+     * in each of copy and read: 42 points a chart; the write run
+     * (pocl-cpu-write.json) adds stride:s=2 measured and modeled in copy,
+     * read and write, the write panel's only points: 84 + 3 x 2 */
+    cr_expect_eq(count_in_figure(html, "stride", "<svg class=\"chart\""), 3);
+    cr_expect_eq(count_in_figure(html, "stride", "class=\"pt\""), 90);
     /* 2. every global pattern but seq with a relative_to_seq, per device
-     * and mode (a script over the four files: 67) */
-    cr_expect_eq(count_in_figure(html, "model", "class=\"pt\""), 67);
+     * and mode (a script over the four files: 67), and the write run's
+     * stride:s=2, offset:bytes=4 and reverse in each of its three modes */
+    cr_expect_eq(count_in_figure(html, "model", "class=\"pt\""), 76);
     /* 3. the H100's nvidia profile (W = 32, S = 32 B, L = 128 B): lanes +
      * touched sectors: seq 32 + 4, offset:bytes=4 32 + 5 (bytes 4..131),
      * stride:s=2 32 + 8, reverse 32 + 4, broadcast 32 + 1, matrix-col 32
      * + 32 = 246 */
     cr_expect_eq(count_in_figure(html, "ramp", "<svg class=\"chart\""), 6);
     cr_expect_eq(count_in_figure(html, "ramp", "class=\"pt\""), 246);
-    /* 4. two runs carry a roofline of 11 sweep points */
-    cr_expect_eq(count_in_figure(html, "roofline", "class=\"pt\""), 22);
+    /* 4. three runs carry a roofline of 11 sweep points */
+    cr_expect_eq(count_in_figure(html, "roofline", "class=\"pt\""), 33);
     /* 5. three bank items with ways and local GB/s (PoCL's file) */
     cr_expect_eq(count_in_figure(html, "bank", "class=\"pt\""), 3);
     /* nominal peaks: the H100 sample's seq 3050 GB/s of the nominal
@@ -291,4 +295,34 @@ Test(report_cli, run_writes_the_report_of_its_run, .timeout = 300)
     tu_result_free(&r);
     tu_rmdir(dir);
     free(dir);
+}
+
+/* The write run (pocl-cpu-write.json: seq, stride:s=2, offset:bytes=4 and
+ * reverse in read, copy and write mode): chart 1 has a write panel with
+ * stride:s=2's write point, measured and modeled, and chart 2 plots its
+ * three write patterns beside the copy and read ones. */
+Test(report_chart, write_rows_get_a_panel_and_points, .timeout = 60)
+{
+    report_merged *m = load("tests/data/results/pocl-cpu-write.json");
+    char *html = render(m);
+    expect_self_contained(html);
+    cr_expect_eq(count_in_figure(html, "stride", "<svg class=\"chart\""), 3, "copy, read and write panels");
+    cr_expect_eq(count_in_figure(html, "stride", "id=\"stride-write\""), 1);
+    cr_expect(strstr(html, "Effective bandwidth against stride, write access"));
+    /* the file's stride:s=2 write: 6.35810563710415 GB/s */
+    cr_expect(strstr(html, "stride:s=2, write: 6.358 GB/s measured (median of 1)"), "the write point");
+    /* modeled: the stores' efficiency 0.5 against seq write's 0.5 is
+     * 2 x 0.5 / (0.5 + 0.5) = 1 x seq write's 9.96341253026859 GB/s */
+    cr_expect(strstr(html, "stride:s=2, write: 9.963 GB/s modeled"), "the modeled write point");
+    /* chart 2: one point per pattern but seq and mode, 3 x 3; the write
+     * ones are squares, named in the legend */
+    cr_expect_eq(count_in_figure(html, "model", "class=\"pt\""), 9);
+    cr_expect_eq(count_in_figure(html, "model", ", write: "), 3);
+    cr_expect(strstr(html, "squares: write access"));
+    /* offset:bytes=4 write: relative_to_seq 1.00524481056965 (measured);
+     * modeled 2 x 1/3 / (1/3 + 1/2) = 0.8, the stores' 1/3 against seq's 1/2 */
+    cr_expect(strstr(html, "offset:bytes=4, write: 1.005 relative to seq (measured), 0.800 (modeled)"), "%s",
+              "the write point of chart 2");
+    free(html);
+    report_merged_free(m);
 }

@@ -39,8 +39,8 @@ static int set_format(const cli_command *self, const cli_option *opt, const char
 static int set_mode(const cli_command *self, const cli_option *opt, const char *arg, void *field)
 {
     (void)opt;
-    if (strcmp(arg, "read") != 0 && strcmp(arg, "copy") != 0)
-        return cli_usage_error(self, "--mode: '%s' is not read or copy", arg);
+    if (strcmp(arg, "read") != 0 && strcmp(arg, "copy") != 0 && strcmp(arg, "write") != 0)
+        return cli_usage_error(self, "--mode: '%s' is not read, copy or write", arg);
     *(const char **)field = arg;
     return 0;
 }
@@ -58,8 +58,8 @@ const cli_option cmd_compare_options[] = {
       .help = "add each device's speed relative to this device, per pattern (a part of\n"
               "its label, name or vendor that names one device)",
       .set = cli_set_string, .offset = offsetof(compare_args, baseline) },
-    { .name = "mode", .metavar = "MODE", .values = "read|copy",
-      .help = "read or copy: only that access mode's rows (default: both)",
+    { .name = "mode", .metavar = "MODE", .values = "read|copy|write",
+      .help = "read, copy or write: only that access mode's rows (default: all)",
       .set = set_mode, .offset = offsetof(compare_args, mode) },
     CLI_OPTION_END,
 };

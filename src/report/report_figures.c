@@ -56,6 +56,11 @@ double report_figures_modeled_relative(const char *access, double p, double p_se
     return 2 * p / (p + p_seq);
 }
 
+static int str_eq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
 /* The loads' modeled efficiency of an entry: model.predicted_efficiency
  * (requested / instruction-model bytes of the loads), or warp 0's sector
  * efficiency where a file lacks it (the same for patterns whose warps all
@@ -67,9 +72,14 @@ static double load_efficiency(const report_merge_entry *e)
     return report_merge_not_nan(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
 }
 
-static int str_eq(const char *a, const char *b)
+/* The modeled efficiency of the pattern's side of an entry in its access
+ * mode: the loads' (read, copy), or the stores' in write mode, whose loads
+ * are src[g], coalesced. NAN when the file lacks it. */
+static double mode_efficiency(const report_merge_entry *e, const char *access)
 {
-    return a && b && strcmp(a, b) == 0;
+    if (e && str_eq(access, "write"))
+        return e->store_efficiency;
+    return load_efficiency(e);
 }
 
 static int is_global(const report_merge_row *r)
@@ -92,7 +102,7 @@ static double seq_figure(const report_merged *m, const char *access, size_t d, i
     const report_merge_entry *e = r >= 0 ? report_merged_entry(m, (size_t)r, d) : NULL;
     if (!e)
         return NAN;
-    return gbs ? e->effective_gbs : load_efficiency(e);
+    return gbs ? e->effective_gbs : mode_efficiency(e, access);
 }
 
 /* The stride s of a "stride:s=N" pattern with 4-byte elements, else 0. */
@@ -170,11 +180,11 @@ static int by_stride(const void *a, const void *b)
 
 static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
 {
-    static const char *const modes[] = { "copy", "read" };
+    static const char *const modes[] = { "copy", "read", "write" };
     stride_row *sr = calloc(m->n_rows ? m->n_rows : 1, sizeof *sr);
     if (!sr)
         return -1;
-    for (int mi = 0; mi < 2; mi++) {
+    for (int mi = 0; mi < (int)(sizeof modes / sizeof *modes); mi++) {
         size_t n = 0;
         for (size_t i = 0; i < m->n_rows; i++) {
             if (!str_eq(m->rows[i].access, modes[mi]) || !is_global(&m->rows[i]))
@@ -224,7 +234,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
             for (size_t k = 0; k < n; k++) {
                 const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
                 double rel = report_figures_modeled_relative(
-                    modes[mi], load_efficiency(e), p_seq);
+                    modes[mi], mode_efficiency(e, modes[mi]), p_seq);
                 report_chart_point(
                     c, ds, (double)sr[k].s, seq_gbs * rel,
                     tipf(t,
@@ -248,19 +258,25 @@ fail:
 
 static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
 {
-    static const char *const modes[] = { "copy", "read" };
-    static const frame fr = { "model", "Measured against modeled, every pattern and device",
-                              "filled: copy access; hollow: read access; on the line, measured as modeled",
-                              "bandwidth relative to seq (modeled, same access mode)",
-                              "measured bandwidth relative to seq (measured)", REPORT_AXIS_LINEAR,
-                              REPORT_AXIS_LINEAR, 0, 0, 0 };
+    static const char *const modes[] = { "copy", "read", "write" };
+    /* the legend names write's squares only where there are write rows */
+    int writes = 0;
+    for (size_t i = 0; i < m->n_rows; i++)
+        writes |= str_eq(m->rows[i].access, "write");
+    const frame fr = { "model", "Measured against modeled, every pattern and device",
+                       writes ? "filled: copy access; hollow: read access; squares: write access; on the line, "
+                                "measured as modeled"
+                              : "filled: copy access; hollow: read access; on the line, measured as modeled",
+                       "bandwidth relative to seq (modeled, same access mode)",
+                       "measured bandwidth relative to seq (measured)", REPORT_AXIS_LINEAR,
+                       REPORT_AXIS_LINEAR, 0, 0, 0 };
     report_chart *c = open_chart(f, &fr);
     if (!c)
         return -1;
     report_chart_series(c, "y = x: measured as modeled", REPORT_SERIES_DIAGONAL,
                         style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
     for (size_t d = 0; d < m->n_devices; d++) {
-        for (int mi = 0; mi < 2; mi++) {
+        for (int mi = 0; mi < (int)(sizeof modes / sizeof *modes); mi++) {
             double p_seq = seq_figure(m, modes[mi], d, 0);
             int s = -2;
             for (size_t i = 0; i < m->n_rows; i++) {
@@ -271,13 +287,14 @@ static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
                 const report_merge_entry *e = report_merged_entry(m, i, d);
                 if (!e || !report_merge_not_nan(e->relative_to_seq))
                     continue;
-                double x = report_figures_modeled_relative(modes[mi], load_efficiency(e), p_seq);
+                double x = report_figures_modeled_relative(modes[mi], mode_efficiency(e, modes[mi]), p_seq);
                 if (!report_merge_not_nan(x))
                     continue;
                 if (s == -2)
                     s = report_chart_series(c, tipf(t, "%s, %s", m->devices[d].label, modes[mi]),
                                             REPORT_SERIES_POINTS,
-                                            style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, mi == 1));
+                                            style_of(colour_of(d), 0,
+                                                     mi == 2 ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, mi == 1));
                 report_chart_point(c, s, x, e->relative_to_seq,
                                    tipf(t, "%s, %s, %s: %s relative to seq (measured), %s (modeled)",
                                         m->devices[d].label, r->pattern, modes[mi],

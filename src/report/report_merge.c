@@ -365,7 +365,7 @@ static report_merge_entry *find_or_add_entry(loader *L, size_t row, size_t devic
     memset(e, 0, sizeof *e);
     e->row = row;
     e->device = device;
-    e->sector_efficiency = e->predicted_efficiency = NAN;
+    e->sector_efficiency = e->predicted_efficiency = e->store_efficiency = NAN;
     e->conflict_ways = -1;
     e->elem_bytes = -1;
     e->local_gbs = e->relative_to_reference = NAN;
@@ -812,6 +812,8 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
             e->sector_efficiency = num_or_nan(mo, "sector_efficiency");
         if (isnan(e->predicted_efficiency))
             e->predicted_efficiency = num_or_nan(mo, "predicted_efficiency");
+        if (isnan(e->store_efficiency))
+            e->store_efficiency = num_or_nan(json_object_get(mo, "stores"), "predicted_efficiency");
         if (!read_fields(res, measured, s, e)) {
             free(went);
             return 0;
@@ -910,10 +912,13 @@ int report_merge_finish(report_merged *m)
     }
     for (size_t d = 0; d < m->n_devices; d++) {
         report_merge_device *dv = &m->devices[d];
-        /* seq: copy mode (loads + stores, as DRAM streams), else read */
-        for (int pass = 0; pass < 2 && isnan(dv->seq_gbs); pass++)
+        /* seq: copy mode (loads + stores, as DRAM streams), else read,
+         * else write (loads + stores too, but the stores at the pattern's
+         * address: a run of write alone still has a seq) */
+        static const char *const seq_modes[] = { "copy", "read", "write" };
+        for (int pass = 0; pass < 3 && isnan(dv->seq_gbs); pass++)
             for (size_t r = 0; r < m->n_rows; r++)
-                if (!strcmp(m->rows[r].pattern, "seq") && !strcmp(m->rows[r].access, pass ? "read" : "copy")) {
+                if (!strcmp(m->rows[r].pattern, "seq") && !strcmp(m->rows[r].access, seq_modes[pass])) {
                     const report_merge_entry *e = report_merged_entry(m, r, d);
                     if (e)
                         dv->seq_gbs = e->effective_gbs;

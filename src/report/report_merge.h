@@ -117,6 +117,7 @@ typedef struct report_merge_entry {
     /* modeled, under this device's profile (from the first sample's file) */
     double sector_efficiency;     /* model.sector_efficiency */
     double predicted_efficiency;  /* model.predicted_efficiency */
+    double store_efficiency;      /* model.stores.predicted_efficiency: write mode's pattern side */
     /* the kernel's address expression and element size under this
      * device's profile (the first sample's file), or NULL / -1 */
     char *expression;

@@ -258,13 +258,15 @@ int report_range_result(const json_t *r, char *msg, size_t n)
     }
     const json_t *acc = json_object_get(r, RF_KEY(RF_ACCESS));
     if (acc && json_is_null(acc)) {
-        snprintf(msg, n, "access is null, expected \"copy\" or \"read\" (only a file without the key is copy mode)");
+        snprintf(msg, n,
+                 "access is null, expected \"copy\", \"read\" or \"write\" (only a file without the key is copy mode)");
         return 0;
     }
     if (json_is_string(acc) && strcmp(json_string_value(acc), "copy") != 0 &&
-        strcmp(json_string_value(acc), "read") != 0) {
+        strcmp(json_string_value(acc), "read") != 0 && strcmp(json_string_value(acc), "write") != 0) {
         char q[256];
-        snprintf(msg, n, "access is '%s', expected \"copy\" or \"read\"", report_range_name(json_string_value(acc), q));
+        snprintf(msg, n, "access is '%s', expected \"copy\", \"read\" or \"write\"",
+                 report_range_name(json_string_value(acc), q));
         return 0;
     }
     for (int id = 0; id < RF_COUNT; id++)

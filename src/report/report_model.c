@@ -210,6 +210,14 @@ json_t *report_traffic_json(const model_traffic *t)
     return o;
 }
 
+json_t *report_store_traffic_json(const model_traffic *t)
+{
+    json_t *o = report_traffic_json(t);
+    json_object_set_new(o, "partial_sectors", t->partial_sectors >= 0 ? json_integer(t->partial_sectors) : json_null());
+    json_object_set_new(o, "written_bytes", t->written_bytes >= 0 ? json_integer(t->written_bytes) : json_null());
+    return o;
+}
+
 bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
 {
     json_t *o = json_object();
@@ -278,7 +286,7 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(l, "predicted_efficiency",
                             report_json_real(model_traffic_predicted_efficiency(t), t->instr_sectors > 0));
         json_object_set_new(l, "loads", report_traffic_json(&m->launch->loads));
-        json_object_set_new(l, "stores", report_traffic_json(&m->launch->stores));
+        json_object_set_new(l, "stores", report_store_traffic_json(&m->launch->stores));
         json_object_set_new(o, "launch", l);
     }
     if (m->roof) {

@@ -293,7 +293,7 @@ static json_t *model_json(const row *w, const model_geometry *g)
     json_object_set_new(wp, "line_efficiency", report_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
     json_object_set_new(mo, "warp0", wp);
     json_object_set_new(mo, "loads", report_traffic_json(&it->model.loads));
-    json_object_set_new(mo, "stores", report_traffic_json(&it->model.stores));
+    json_object_set_new(mo, "stores", report_store_traffic_json(&it->model.stores));
     json_object_set_new(mo, "requested_bytes", json_integer((json_int_t)w->requested));
     json_object_set_new(mo, "instruction_model_bytes", json_integer((json_int_t)w->upper));
     json_object_set_new(mo, "footprint_bytes", json_integer((json_int_t)w->lower));

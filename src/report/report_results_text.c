@@ -1,5 +1,5 @@
 /* The run's results for people: the table and its Markdown form, one
- * code path with a Markdown flag (the header lines, the global or paired
+ * code path with a Markdown flag (the header lines, the global or side-by-side
  * table through report_grid, the bank, transpose and record sections,
  * the short roofline). Formatting only. */
 #include "report_results.h"
@@ -88,7 +88,7 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
     bw_buf_putc(out, '\n');
 }
 
-static int both_modes(const bench_plan *p);
+static int several_modes(const bench_plan *p);
 
 /* which kernel form each pattern was timed in, where two were built (CPU
  * devices): the faster of the two, by measurement */
@@ -104,7 +104,7 @@ static void form_line(const report_run *run, bw_buf *out, const char *lead)
                        "work-items) or scalar (one load per work-item); scalar for ",
                   lead);
     const char *sep = "";
-    int both = both_modes(p);
+    int both = several_modes(p);
     for (size_t i = 0; i < p->n; i++) {
         if (run->results[i].status == BENCH_OK && run->results[i].form == BENCH_FORM_SCALAR) {
             bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
@@ -149,9 +149,12 @@ static int has_bank(const bench_plan *p)
     return 0;
 }
 
-static int both_modes(const bench_plan *p)
+/* whether the plan's global table has more than one access mode: then a
+ * row per pattern, the modes side by side (side_table) */
+static int several_modes(const bench_plan *p)
 {
-    return modes_of(p) == (BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ));
+    unsigned mo = modes_of(p);
+    return mo & (mo - 1u);
 }
 
 /* what the kernels do with the element they load (requested, not measured) */
@@ -189,17 +192,22 @@ static void access_line(const bench_plan *p, bw_buf *out, const char *lead)
     bw_buf_putc(out, '\n');
 }
 
-/* Rows of a table with both modes: the k-th item of a spec in copy mode
- * and the k-th of that spec in read mode share a row. The partner of item
- * i, or -1. */
-static long partner_of(const bench_plan *p, size_t i)
+/* The side-by-side table's column order of the modes. */
+static const int side_order[BENCH_ACCESS_MODES] = { BENCH_ACCESS_READ, BENCH_ACCESS_COPY, BENCH_ACCESS_WRITE };
+
+/* Rows of a table with several modes: the k-th item of a spec in one mode
+ * and the k-th of that spec in each other mode share a row. The item of
+ * mode a in item i's row (i itself in its own mode), or -1. */
+static long mode_partner(const bench_plan *p, size_t i, int a)
 {
     const bench_item *it = &p->items[i];
+    if ((int)it->access == a)
+        return (long)i;
     size_t occ = 0;
     for (size_t j = 0; j < i; j++)
         occ += p->items[j].access == it->access && !strcmp(p->items[j].spec, it->spec);
     for (size_t j = 0, k = 0; j < p->n; j++) {
-        if (p->items[j].access == it->access || strcmp(p->items[j].spec, it->spec))
+        if ((int)p->items[j].access != a || strcmp(p->items[j].spec, it->spec))
             continue;
         if (k++ == occ)
             return (long)j;
@@ -333,7 +341,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
 
 static void twin_legend(bw_buf *out)
 {
-    bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's; with read and copy side by "
+    bw_buf_printf(out, "best: measured, GB/s of the fastest launch (GB/s is the median's; with the modes side by "
                        "side, of the verdict's mode).\n"
                        "twin x: measured, the pattern's own kernel over a slice that stays in\n"
                        "the cache (its twin), over its own fastest launch; bound: kernel when twin x "
@@ -352,7 +360,7 @@ static void cell_ratio(bw_buf *out, double v, int valid, int width)
     bw_buf_printf(out, "%*s", width, buf);
 }
 
-/* A failed, unmeasurable or interrupted mode of a paired row, on a line of its own. */
+/* A failed, unmeasurable or interrupted mode of a side-by-side row, on a line of its own. */
 static void pair_failure(bw_buf *out, const report_run *run, long i)
 {
     if (i < 0 || run->results[i].status == BENCH_OK)
@@ -365,7 +373,7 @@ static void pair_failure(bw_buf *out, const report_run *run, long i)
 
 static void md_escape(bw_buf *out, const char *s);
 
-/* ---- the global and the paired table: one row model, printed through a
+/* ---- the global and the side-by-side table: one row model, printed through a
  * grid as text (fixed columns) or as Markdown ---- */
 
 /* "%.2f", or "-" where v is not valid or not finite (cell_ratio) */
@@ -420,7 +428,7 @@ static void model_cells(report_grid *g, const row *w)
     ratio_cell(g, w->lower / w->requested, w->requested > 0);
 }
 
-/* the GB/s and vs seq cells of one mode in a paired row: "-" where the
+/* the GB/s and vs seq cells of one mode in a side-by-side row: "-" where the
  * mode is not measured or has no bandwidth; in Markdown a mode without a
  * bandwidth says why in its GB/s cell (text: pair_failure) */
 static void pair_cells(report_grid *g, const report_run *run, long i, int md)
@@ -499,18 +507,19 @@ static const char *const global_md_head[] = { "pattern", "GB/s (measured)", "vs 
                                               "sector eff. (modeled)", "instr. bytes / requested (modeled)",
                                               "footprint / requested (modeled)", "verdict" };
 
-/* the paired table's: pattern, read GB/s, vs seq, copy GB/s, vs seq,
- * best (text only), twin x, bound, sector eff., instr. x, footprint x,
- * verdict */
-static const report_grid_col paired_text[] = { { 24, 1, NULL }, T(7), T(9), T(7), T(9), T(8), T(8), T(8), T(13),
-                                               T(10), T(12), VERDICT };
-static const report_grid_col paired_md[] = { MD_L, MD_R, MD_R, MD_R, MD_R, MD_R, MD_L, MD_R, MD_R, MD_R, MD_L };
-static const char *const paired_md_head[] = {
-    "pattern", "read GB/s (measured)", "read vs seq (measured)", "copy GB/s (measured)", "copy vs seq (measured)",
-    "twin x (measured)", "bound (measured)", "sector eff. (modeled)",
-    "instr. bytes / requested (modeled, copy's where measured)",
-    "footprint / requested (modeled, copy's where measured)", "verdict"
-};
+/* the side-by-side table's: pattern, then GB/s and vs seq of each mode
+ * (side_cols), then best (text only), twin x, bound, sector eff., instr.
+ * x, footprint x, verdict */
+static const report_grid_col side_pattern = { 24, 1, NULL };
+static const report_grid_col side_mode_text[] = { T(7), T(9) };
+static const report_grid_col side_mode_md[] = { MD_R, MD_R };
+static const report_grid_col side_tail_text[] = { T(8), T(8), T(8), T(13), T(10), T(12), VERDICT };
+static const report_grid_col side_tail_md[] = { MD_R, MD_L, MD_R, MD_R, MD_R, MD_L };
+static const char *const side_tail_md_head[] = { "twin x (measured)", "bound (measured)", "sector eff. (modeled)",
+                                                 "instr. bytes / requested (modeled, copy's where measured)",
+                                                 "footprint / requested (modeled, copy's where measured)",
+                                                 "verdict" };
+#define SIDE_COLS_MAX (1 + 2 * BENCH_ACCESS_MODES + 7)
 
 #undef T
 #undef MD_R
@@ -570,34 +579,95 @@ static void global_table(const report_meta *m, const report_run *run, int md, bw
     report_grid_free(&g);
 }
 
-/* The table of a run with both modes: a row per pattern, read's and
- * copy's bandwidths side by side; the modeled columns and the verdict are
- * copy's where the pattern is measured in copy mode, else read's. */
-static void paired_table(const report_meta *m, const report_run *run, int md, bw_buf *out)
+/* The columns of the side-by-side table of the modes in mo (modes_of),
+ * and its Markdown head (head: SIDE_COLS_MAX names of heads_buf's); the
+ * column count. */
+static size_t side_cols(unsigned mo, int md, report_grid_col *cols, const char **head, char (*names)[48])
+{
+    size_t n = 0;
+    cols[n] = md ? (report_grid_col){ 0, 1, NULL } : side_pattern;
+    head[n++] = "pattern";
+    for (int k = 0; k < BENCH_ACCESS_MODES; k++) {
+        if (!(mo & BENCH_ACCESS_BIT(side_order[k])))
+            continue;
+        const char *name = bench_access_name((bench_access)side_order[k]);
+        for (int c = 0; c < 2; c++) {
+            cols[n] = md ? side_mode_md[c] : side_mode_text[c];
+            snprintf(names[n], sizeof names[n], c ? "%s vs seq (measured)" : "%s GB/s (measured)", name);
+            head[n] = names[n];
+            n++;
+        }
+    }
+    size_t tail = md ? sizeof side_tail_md / sizeof *side_tail_md : sizeof side_tail_text / sizeof *side_tail_text;
+    for (size_t c = 0; c < tail; c++) {
+        cols[n] = md ? side_tail_md[c] : side_tail_text[c];
+        head[n++] = md ? side_tail_md_head[c] : "";
+    }
+    return n;
+}
+
+/* the text table's two head lines: "measured: MODE" over each mode's
+ * columns (the last one's spans best, twin x and bound), then the names */
+static void side_text_head(unsigned mo, bw_buf *out)
+{
+    int last = -1;
+    for (int k = 0; k < BENCH_ACCESS_MODES; k++)
+        if (mo & BENCH_ACCESS_BIT(side_order[k]))
+            last = k;
+    bw_buf_printf(out, "\n%-26s", "");
+    for (int k = 0; k < BENCH_ACCESS_MODES; k++) {
+        if (!(mo & BENCH_ACCESS_BIT(side_order[k])))
+            continue;
+        char lead[32];
+        snprintf(lead, sizeof lead, "measured: %s", bench_access_name((bench_access)side_order[k]));
+        bw_buf_printf(out, k == last ? "%-41s" : "%-16s", lead);
+    }
+    bw_buf_printf(out, "%-36s%s\n", "modeled", "measured vs modeled");
+    bw_buf_puts(out, "pattern                   GB/s    vs seq");
+    for (int k = 0, first = 1; k < BENCH_ACCESS_MODES; k++)
+        if (mo & BENCH_ACCESS_BIT(side_order[k])) {
+            if (!first)
+                bw_buf_puts(out, "   GB/s    vs seq");
+            first = 0;
+        }
+    bw_buf_puts(out, "    best  twin x   bound   sector eff.  instr. x  footprint x  verdict\n");
+}
+
+/* The table of a run with several modes: a row per pattern, each mode's
+ * bandwidths side by side (read, copy, write; "-" where the pattern was
+ * not measured in a mode); the modeled columns and the verdict are
+ * copy's where the pattern is measured in copy mode, else read's, else
+ * write's. */
+static void side_table(const report_meta *m, const report_run *run, int md, bw_buf *out)
 {
     const bench_plan *p = run->plan;
-    size_t ncol = md ? sizeof paired_md / sizeof *paired_md : sizeof paired_text / sizeof *paired_text;
-    if (md) {
-        md_head(paired_md_head, paired_md, ncol, out);
-    } else {
-        bw_buf_printf(out, "\n%-26s%-16s%-41s%-36s%s\n", "", "measured: read", "measured: copy", "modeled",
-                      "measured vs modeled");
-        bw_buf_puts(out, "pattern                   GB/s    vs seq   GB/s    vs seq    best  twin x   bound   sector eff.  "
-                         "instr. x  footprint x  verdict\n");
-    }
+    unsigned mo = modes_of(p);
+    report_grid_col cols[SIDE_COLS_MAX];
+    const char *head[SIDE_COLS_MAX];
+    char names[SIDE_COLS_MAX][48];
+    size_t ncol = side_cols(mo, md, cols, head, names);
+    if (md)
+        md_head(head, cols, ncol, out);
+    else
+        side_text_head(mo, out);
     report_grid g = { ncol, 0, 0, NULL };
     for (size_t i = 0; i < p->n; i++) {
-        long j = partner_of(p, i);
-        if (in_own_section(&p->items[i]) || (j >= 0 && (size_t)j < i))
-            continue; /* shown in its partner's row, or with the bank rows */
-        long c = p->items[i].access == BENCH_ACCESS_COPY ? (long)i : j;
-        long r = p->items[i].access == BENCH_ACCESS_READ ? (long)i : j;
-        row w = row_of(run, c >= 0 ? (size_t)c : (size_t)r);
+        long at[BENCH_ACCESS_MODES];
+        int first = 1;
+        for (int a = 0; a < BENCH_ACCESS_MODES; a++) {
+            at[a] = mode_partner(p, i, a);
+            first &= at[a] < 0 || (size_t)at[a] >= i;
+        }
+        if (in_own_section(&p->items[i]) || !first)
+            continue; /* shown in an earlier partner's row, or with the bank rows */
+        long c = at[BENCH_ACCESS_COPY], r = at[BENCH_ACCESS_READ], wr = at[BENCH_ACCESS_WRITE];
+        row w = row_of(run, (size_t)(c >= 0 ? c : r >= 0 ? r : wr));
         report_grid_clear(&g);
         spec_cell(&g, w.it->spec, md);
-        pair_cells(&g, run, r, md);
-        pair_cells(&g, run, c, md);
-        /* best launch and twin of the row's verdict: copy's, or read's alone */
+        for (int k = 0; k < BENCH_ACCESS_MODES; k++)
+            if (mo & BENCH_ACCESS_BIT(side_order[k]))
+                pair_cells(&g, run, at[side_order[k]], md);
+        /* best launch and twin of the row's verdict: copy's, else read's, else write's */
         const char *bound = w.ok ? bench_bound_name(w.r->bound) : NULL;
         if (!md)
             ratio_cell(&g, w.r->best_gbs, w.ok && w.r->best_gbs > 0);
@@ -605,11 +675,11 @@ static void paired_table(const report_meta *m, const report_run *run, int md, bw
         report_grid_put(&g, bound ? bound : "-");
         model_cells(&g, &w);
         verdict_cell(&g, m, run, &w, md);
-        report_grid_emit_fixed(&g, md ? paired_md : paired_text, md, 0, out);
+        report_grid_emit_fixed(&g, cols, md, 0, out);
         if (md)
             continue;
-        pair_failure(out, run, r);
-        pair_failure(out, run, c);
+        for (int k = 0; k < BENCH_ACCESS_MODES; k++)
+            pair_failure(out, run, at[side_order[k]]);
         text_lines(m, run, &w, c >= 0 && r >= 0, out);
     }
     report_grid_free(&g);
@@ -801,12 +871,12 @@ static void record_rows(const report_run *run, int md, bw_buf *out)
                   lead);
 }
 
-/* A planned run's patterns: the global table (or the paired one, with
- * both modes), the sections of their own, and the short roofline. */
+/* A planned run's patterns: the global table (or the side-by-side one, with
+ * several modes), the sections of their own, and the short roofline. */
 static void run_tables(const report_meta *m, const report_run *run, int md, bw_buf *out)
 {
-    if (both_modes(run->plan))
-        paired_table(m, run, md, out);
+    if (several_modes(run->plan))
+        side_table(m, run, md, out);
     else if (has_global(run->plan))
         global_table(m, run, md, out);
     bank_rows(run, md, out);
@@ -817,7 +887,7 @@ static void run_tables(const report_meta *m, const report_run *run, int md, bw_b
 
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
 {
-    int paired = 0;
+    unsigned paired = 0; /* the modes of the runs with several side by side */
     for (size_t k = 0; k < n; k++) {
         const report_run *run = &runs[k];
         if (k)
@@ -829,14 +899,18 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             bw_buf_printf(out, "transfers: not measured: %s\n", run->transfers_failure);
         if (!run->plan)
             continue;
-        paired |= both_modes(run->plan);
+        if (several_modes(run->plan))
+            paired |= modes_of(run->plan);
         run_tables(m, run, 0, out);
     }
-    bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy: loads + stores) / median kernel time. "
-                     "vs seq: measured, relative to seq of the same element size and access mode in this run.\n");
-    if (paired)
+    bw_buf_puts(out, "\nGB/s: measured, requested bytes (read: loads; copy and write: loads + stores) / median kernel "
+                     "time. vs seq: measured, relative to seq of the same element size and access mode in this run.\n");
+    if (paired == (BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY)))
         bw_buf_puts(out, "With read and copy side by side, the modeled columns and the verdict are copy's "
                          "(read's where only read was measured).\n");
+    else if (paired)
+        bw_buf_puts(out, "With the modes side by side, the modeled columns and the verdict are copy's where the "
+                         "pattern was measured in copy mode, else read's, else write's.\n");
     bw_buf_puts(out,
                      "sector eff.: modeled, distinct bytes / sector bytes of one warp's load. instr. x, "
                      "footprint x: modeled bytes of the launch (upper and lower bound)\n"
@@ -846,7 +920,7 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
     for (size_t k = 0; k < n; k++) {
         if (runs[k].tune) {
             bw_buf_puts(out, "of peak: measured, GB/s / the device's peak bandwidth in the pattern's access mode "
-                             "(read or copy), measured by bwlab tune (cached).\n");
+                             "(read or copy; write against copy's), measured by bwlab tune (cached).\n");
             break;
         }
     }
