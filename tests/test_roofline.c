@@ -229,7 +229,7 @@ static void expect_caught(const char *line, const char *with, const char *what)
     /* a budget that leaves room for every kernel, the tiled products included,
      * on a cold kernel cache under sanitizers: a kernel the plan cuts is never
      * run, so its fault could not show */
-    const char *argv[] = { "roofline", "--device", "cpu", "--size", "4M", "--budget", "5", "--kernels", dir, NULL };
+    const char *argv[] = { "roofline", "--device", "cpu", "--size", "1M", "--budget", "8", "--kernels", dir, NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_expect_eq(r.status, 1, "exit %d, stderr: %s", r.status, r.err);
     cr_expect(strstr(r.err, what) != NULL, "stderr: %s", r.err);
