@@ -55,7 +55,7 @@ static json_t *made_up_run(const char *const *specs, size_t n)
     l.global_mem_bytes = 4ull << 30;
     l.max_work_group = 4096;
     l.address_bits = 64;
-    bench_plan_opts o = { .specs = specs, .nspecs = n, .size = 32u << 20 };
+    bench_plan_opts o = { .specs = specs, .nspecs = n, .size = 4u << 20 };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
