@@ -325,8 +325,14 @@ Test(cli_probe, quick_on_pocl_finds_the_line_and_the_levels, .timeout = 300)
     cr_assert_str_eq(json_string_value(json_object_get(j, "schema")), "bwlab.probe-results");
     json_t *d = json_array_get(json_object_get(j, "devices"), 0);
     json_t *u = json_object_get(d, "inferred_unit_bytes");
-    cr_expect(json_is_integer(u) && json_integer_value(u) == line, "unit %s, host line %ld (%s)",
-              json_is_integer(u) ? "found" : "null", line, json_string_value(json_object_get(d, "inferred_unit_reason")));
+    const char *why = json_string_value(json_object_get(d, "inferred_unit_reason"));
+    /* the unit is the host's line, or, on a run too noisy to tell, not
+     * inferred, and the reason says so (a measurement, never a guess) */
+    int found = json_is_integer(u);
+    if (found)
+        cr_expect_eq(json_integer_value(u), line, "unit found, host line %ld (%s)", line, why ? why : "");
+    else
+        cr_expect(why && strstr(why, "noise"), "unit null, host line %ld (%s)", line, why ? why : "");
     cr_expect(json_is_integer(json_object_get(d, "profile_unit_bytes")));
     json_t *lv = json_object_get(d, "cache_levels");
     cr_expect_geq(json_array_size(lv), 2, "cache levels: %zu", json_array_size(lv));
@@ -400,8 +406,12 @@ Test(cli_probe, quick_on_pocl_finds_the_line_and_the_levels, .timeout = 300)
     int has_sector = 0;
     for (size_t i = 0; i < json_array_size(fields); i++)
         has_sector |= !strcmp(json_string_value(json_array_get(fields, i)), "sector");
-    cr_expect(has_sector, "the unit was found, so the sector is the probe's");
-    cr_expect_eq(json_integer_value(json_object_get(prof, "sector_bytes")), line);
+    if (found) {
+        cr_expect(has_sector, "the unit was found, so the sector is the probe's");
+        cr_expect_eq(json_integer_value(json_object_get(prof, "sector_bytes")), line);
+    } else {
+        cr_expect(!has_sector, "no unit was inferred, so the sector stays the profile's");
+    }
     cr_expect_gt(json_array_size(json_object_get(run, "transfers")), 0);
     cr_expect(json_number_value(json_object_get(run, "launch_latency_us")) > 0);
     json_decref(j);
