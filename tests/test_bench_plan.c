@@ -966,6 +966,48 @@ Test(bench_plan, sampled_validation)
     bench_plan_free(p);
 }
 
+/* Write mode's check by sample (bench_write_check_plan): stride:s=2 in
+ * write mode stores work-item g's 4 bytes at byte 8g. Sampled groups 0
+ * and 10 of 256 items store within [0, 2044) and [20480, 22524); each
+ * store widened by the 64 KiB margin, the two windows meet, so there is
+ * one, [0, 22524 + 65536) = [0, 88060), and the 512 stores write 512 distinct
+ * words. A dst of 80002 bytes clips it to [0, 80000) (whole words). A
+ * group at 1 MiB of dst is a window of its own. Worked by hand. */
+Test(bench_plan, write_check_windows_by_sample)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(plan_access("stride:s=2", 4 * MiB, BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE), &p, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    const bench_item *it = item(p, "stride:s=2");
+    cr_assert_eq(it->access, BENCH_ACCESS_WRITE);
+    int64_t starts[] = { 0, 2560 };
+    bench_write_check c;
+    cr_assert_eq(bench_write_check_plan(&geo8, it, starts, 2, 256, p->dst_bytes, &c, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    cr_expect_eq(c.nstores, 512);
+    cr_expect_eq(c.words, 512);
+    cr_assert_eq(c.nwindows, 1);
+    cr_expect_eq(c.windows[0].lo, 0);
+    cr_expect_eq(c.windows[0].hi, 88060);
+    cr_expect_eq(c.window_bytes, 88060);
+    cr_expect_eq(c.stores[1].addr, 8);
+    cr_expect_eq(c.stores[1].g, 1);
+    bench_write_check_free(&c);
+    cr_assert_eq(bench_write_check_plan(&geo8, it, starts, 2, 256, 80002, &c, &err), BW_OK);
+    cr_expect_eq(c.windows[0].hi, 80000);
+    bench_write_check_free(&c);
+    /* group 512 (g from 131072) stores from byte 1 MiB: far from group 0 */
+    int64_t apart[] = { 0, 131072 };
+    cr_assert_eq(bench_write_check_plan(&geo8, it, apart, 2, 256, p->dst_bytes, &c, &err), BW_OK);
+    cr_assert_eq(c.nwindows, 2);
+    cr_expect_eq(c.windows[0].hi, 2044 + 65536);
+    cr_expect_eq(c.windows[1].lo, 1048576 - 65536);
+    cr_expect_eq(c.windows[1].hi, 1048576 + 2044 + 65536);
+    bench_write_check_free(&c);
+    bench_plan_free(p);
+}
+
 /* ---- the kernel-family table (bench_family.h) ---- */
 
 /* Every catalogue family's kernel has its entry, found by name, and the

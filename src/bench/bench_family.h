@@ -53,6 +53,9 @@ typedef struct bench_family_io {
     volatile sig_atomic_t *stop; /* a signal: long checks stop (BW_E_INTERRUPTED) */
     void *ctx;
     bw_code (*launch)(void *ctx, bw_error *err);
+    /* one launch of work-items [first, first + count) only, count a
+     * multiple of the item's work-group (a gather item's sampled groups) */
+    bw_code (*launch_range)(void *ctx, int64_t first, int64_t count, bw_error *err);
     bw_code (*set_key)(void *ctx, const void *key, size_t n, bw_error *err);
     bw_code (*read_dst)(void *ctx, uint64_t offset, void *buf, uint64_t n, bw_error *err);
     bw_code (*write_dst)(void *ctx, uint64_t offset, const void *buf, uint64_t n, bw_error *err);

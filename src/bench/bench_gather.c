@@ -176,6 +176,37 @@ static bw_code fill_sampled(const bench_family_io *io, const bench_item *it, con
     return rc;
 }
 
+/* One launch over the sampled ranges only (starts, n, gi from
+ * bench_validate_sample): each range widened to whole work-groups, and
+ * ranges that touch merged, so that groups 0..9 are one launch from 0 and
+ * a launch with no more groups than the sample is the whole launch. The
+ * host checks no other work-item, so no other need run: validation costs
+ * what the sample costs, not a launch over the whole working set. */
+static bw_code launch_sampled(const bench_family_io *io, const bench_item *it, const int64_t *starts, size_t n,
+                              int64_t gi, bw_error *err)
+{
+    int64_t ls = it->local_size > 0 ? it->local_size : 1;
+    int64_t lo = -1, hi = -1;
+    bw_code rc = BW_OK;
+    for (size_t k = 0; k <= n && rc == BW_OK; k++) {
+        int64_t a = 0, b = 0;
+        if (k < n) {
+            a = starts[k] / ls * ls;
+            b = (starts[k] + gi + ls - 1) / ls * ls;
+            b = b < it->items ? b : it->items;
+            if (lo >= 0 && a <= hi) {
+                hi = b > hi ? b : hi;
+                continue;
+            }
+        }
+        if (lo >= 0 && hi > lo)
+            rc = io->launch_range(io->ctx, lo, hi - lo, err);
+        lo = a;
+        hi = b;
+    }
+    return rc;
+}
+
 /* read mode: one launch per key (bench_read_keys), the sampled work-groups
  * checked against every key, then the timed launches' key set */
 static bw_code validate_read(const bench_family_io *io, const bench_item *it, const int64_t *starts, size_t n,
@@ -187,7 +218,7 @@ static bw_code validate_read(const bench_family_io *io, const bench_item *it, co
     for (int k = 0; k < BENCH_READ_KEYS && rc == BW_OK; k++) {
         rc = io->set_key(io->ctx, keys + (size_t)k * E, E, err);
         if (rc == BW_OK)
-            rc = io->launch(io->ctx, err);
+            rc = launch_sampled(io, it, starts, n, gi, err);
     }
     if (rc == BW_OK)
         rc = bench_validate_read_sampled(&io->plan->geo, it, io->seed, io->plan->src_bytes, keys, BENCH_READ_KEYS,
@@ -201,44 +232,44 @@ static bw_code validate_read(const bench_family_io *io, const bench_item *it, co
     return rc;
 }
 
-/* write mode: dst's bytes [lo, hi) set to the write sentinel */
-static bw_code fill_write_sentinel(const bench_family_io *io, uint64_t lo, uint64_t hi, bw_error *err)
+/* write mode: the check's windows of dst set to the write sentinel */
+static bw_code fill_write_sentinel(const bench_family_io *io, const bench_write_check *c, bw_error *err)
 {
     uint64_t chunk = io->stage_bytes / 4 * 4;
     uint32_t w = BENCH_WRITE_SENTINEL;
     for (uint64_t b = 0; b < chunk; b += 4)
         memcpy(io->stage + b, &w, 4);
     bw_code rc = BW_OK;
-    for (uint64_t off = lo; off < hi && rc == BW_OK; off += chunk)
-        rc = io->write_dst(io->ctx, off, io->stage, hi - off < chunk ? hi - off : chunk, err);
+    for (size_t k = 0; k < c->nwindows && rc == BW_OK; k++)
+        for (uint64_t off = c->windows[k].lo; off < c->windows[k].hi && rc == BW_OK; off += chunk)
+            rc = io->write_dst(io->ctx, off, io->stage,
+                               c->windows[k].hi - off < chunk ? c->windows[k].hi - off : chunk, err);
     return rc;
 }
 
-/* write mode: the stores' range and a margin each side filled, one
- * launch, then every byte of it checked (bench_validate_write) */
+/* write mode: the windows around the sampled stores filled, one launch
+ * of the sampled work-groups, then every byte of the windows checked
+ * (bench_validate_write) */
 static bw_code validate_write(const bench_family_io *io, const bench_item *it, const int64_t *starts, size_t n,
                               int64_t gi, bw_error *err)
 {
-    uint64_t lo = (uint64_t)it->span.min_addr > BENCH_WRITE_MARGIN ? (uint64_t)it->span.min_addr - BENCH_WRITE_MARGIN
-                                                                    : 0;
-    uint64_t hi = (uint64_t)it->span.max_end + BENCH_WRITE_MARGIN;
-    lo = lo / 4 * 4;
-    if (hi > io->plan->dst_bytes)
-        hi = io->plan->dst_bytes / 4 * 4;
-    bw_code rc = fill_write_sentinel(io, lo, hi, err);
+    bench_write_check c;
+    bw_code rc = bench_write_check_plan(&io->plan->geo, it, starts, n, gi, io->plan->dst_bytes, &c, err);
+    if (rc != BW_OK)
+        return rc;
+    rc = fill_write_sentinel(io, &c, err);
     if (rc == BW_OK)
-        rc = io->launch(io->ctx, err);
+        rc = launch_sampled(io, it, starts, n, gi, err);
     if (rc == BW_OK)
-        rc = bench_validate_write(&io->plan->geo, it, io->seed, lo, hi, starts, n, gi, io->read_dst, io->ctx, io->stage,
-                                  io->stage_bytes, io->stop, err);
+        rc = bench_validate_write(&c, it, io->seed, io->read_dst, io->ctx, io->stage, io->stage_bytes, io->stop, err);
+    bench_write_check_free(&c);
     return rc;
 }
 
-/* Sentinel-filled output where the sample lies, the launch (in read mode
- * one per key), and the host check of the sampled work-groups
- * (bench_validate_sample) against the regenerated source. The launch is
- * whole; only the host's share is sampled, so that validation costs about
- * a launch, not a pass of the host over the whole working set. */
+/* Sentinel-filled output where the sample lies, a launch of the sampled
+ * work-groups (in read mode one per key: launch_sampled), and the host
+ * check of them (bench_validate_sample) against the regenerated source:
+ * validation costs what the sample costs on any working set. */
 static bw_code gather_validate(const bench_family_io *io, bw_error *err)
 {
     const bench_item *it = &io->plan->items[io->index];
@@ -251,7 +282,7 @@ static bw_code gather_validate(const bench_family_io *io, bw_error *err)
     if (rc == BW_OK && read)
         return validate_read(io, it, starts, n, gi, err);
     if (rc == BW_OK)
-        rc = io->launch(io->ctx, err);
+        rc = launch_sampled(io, it, starts, n, gi, err);
     if (rc == BW_OK)
         rc = bench_validate_copy_sampled(&io->plan->geo, it, io->seed, io->plan->src_bytes, starts, n, gi,
                                          io->read_dst, io->ctx, io->stage, io->stage_bytes, err);

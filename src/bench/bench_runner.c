@@ -56,6 +56,13 @@ int bench_sample_ok(double event_ns)
 #define FORM_CALIBRATION_MIN 2
 #define FORM_CALIBRATION_S 0.25
 
+/* rounds of the twin: each follows one of the pattern's own timed
+ * launches (whose footprint evicts the slice): the slice of 2N items
+ * cold, then N and 2N warm */
+#define TWIN_ROUNDS 7
+/* the fewest rounds a twin is read from when the budget ends first */
+#define TWIN_ROUNDS_MIN 3
+
 /* per-pattern state while running */
 typedef struct slot {
     ocl_program *prog;
@@ -69,6 +76,13 @@ typedef struct slot {
     size_t form_launches; /* launches per form before the form is chosen (form_launches_of) */
     int need_twin;   /* its twin could change its verdict (plan_twins) */
     int twinned;     /* the twin was timed or given up */
+    /* the twin's rounds while they are collected (twin_round): N, the
+     * rounds so far and their slices' times, and the tries (a twin slower
+     * than its pattern is measured once more) */
+    int64_t twin_n;
+    size_t twin_k;
+    int twin_tries;
+    double twin_cold[TWIN_ROUNDS], twin_one[TWIN_ROUNDS], twin_two[TWIN_ROUNDS];
     int left_out;    /* 1: before measuring, 2: out of later rounds (bench_result.budget_note) */
     size_t left_rank; /* the order in which the plan left it out, from 1 */
     /* while both forms are timed in the first rounds: the other form's samples */
@@ -245,11 +259,12 @@ static double run_floor_ns(const run_ctx *r)
  * says what changed. Not retried: the items of a family whose local tile
  * is sized by the work-group (bench_family.retry_half 0: bank,
  * transpose), and launches of a trace run (no results to note it in). */
-static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
+static bw_code launch_range(run_ctx *r, size_t i, ocl_kernel *k, int64_t first, int64_t count, ocl_timing *t,
+                            bw_error *err)
 {
     bench_item *it = &r->plan->items[i];
-    int64_t items = it->launch_items > 0 ? it->launch_items : it->items;
-    bw_code rc = ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)it->local_size, t, err);
+    int64_t items = count > 0 ? count : it->launch_items > 0 ? it->launch_items : it->items;
+    bw_code rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)first, (uint64_t)items, (uint64_t)it->local_size, t, err);
     bench_result *res = r->res ? &r->res[i] : NULL; /* none in a trace run */
     if (!res)
         return rc;
@@ -263,13 +278,19 @@ static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_err
              ocl_error_name(status), (long long)half);
     if (err)
         bw_error_clear(err);
-    rc = ocl_kernel_run(r->ctx, k, (uint64_t)items, (uint64_t)half, t, err);
+    rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)first, (uint64_t)items, (uint64_t)half, t, err);
     if (rc != BW_OK)
         return rc;
     if (!(res->retry = strdup(note)))
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     it->local_size = half;
     return BW_OK;
+}
+
+/* one whole launch of item i's kernel k (launch_range) */
+static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
+{
+    return launch_range(r, i, k, 0, 0, t, err);
 }
 
 typedef enum fill_kind { FILL_RANDOM, FILL_SENTINEL, FILL_ZERO } fill_kind;
@@ -307,6 +328,13 @@ static bw_code io_launch(void *ctx, bw_error *err)
     return launch(v->r, v->i, v->k, &t, err);
 }
 
+static bw_code io_launch_range(void *ctx, int64_t first, int64_t count, bw_error *err)
+{
+    validation *v = ctx;
+    ocl_timing t;
+    return launch_range(v->r, v->i, v->k, first, count, &t, err);
+}
+
 static bw_code io_set_key(void *ctx, const void *key, size_t n, bw_error *err)
 {
     validation *v = ctx;
@@ -333,7 +361,7 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
 {
     validation v = { r, i, kern };
     bench_family_io io = { r->plan, i, SOURCE_SEED, r->stage, r->stage_bytes, r->stop, &v,
-                           io_launch, io_set_key, io_read_dst, io_write_dst };
+                           io_launch, io_launch_range, io_set_key, io_read_dst, io_write_dst };
     return r->plan->items[i].fam->validate(&io, err);
 }
 
@@ -519,9 +547,6 @@ static void after_warmup(run_ctx *r, size_t i, double event_ns)
     not_measurable(res, msg);
 }
 
-/* rounds of the twin: a full launch (which evicts the slice), the slice
- * of 2N items cold, then N and 2N warm */
-#define TWIN_ROUNDS 7
 #define TWIN_SHRINK 8
 
 static void no_twin(bench_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -591,61 +616,64 @@ static int64_t twin_size(run_ctx *r, size_t i)
     return 0;
 }
 
-/* Times item i's twin in rounds of four launches: the full launch, whose
- * footprint (4x the cache) evicts the slice; the first 2N work-items cold,
- * which is the pattern at its memory's pace; then N and 2N of them warm,
- * which is the twin. The fastest launch of each kind is the least
- * disturbed by the host (its hiccups only ever add time), and as the four
- * run back to back they meet the same host. Launch overhead cancels: the
- * twin's per-item time is (T(2N) - T(N)) / N warm, and the overhead
- * 2 T(N) - T(2N) comes off the cold slice. A difference below the timer
- * floor gives no figure. */
-static void twin(run_ctx *r, size_t i)
+/* One round of item i's twin, right after one of its own timed launches,
+ * whose footprint (at least twice the cache) has evicted the slice: the
+ * first 2N work-items cold, which is the pattern at its memory's pace;
+ * then N and 2N of them warm, which is the twin. Interleaved with the
+ * pattern's launches, the twin meets the host the pattern meets, and its
+ * evicting launch is a sample, not a cost. A failed launch ends the twin
+ * with its reason. */
+static void twin_round(run_ctx *r, size_t i)
+{
+    slot *sl = &r->slots[i];
+    const bench_item *it = &r->plan->items[i];
+    uint64_t ls = (uint64_t)it->local_size, n = (uint64_t)sl->twin_n;
+    ocl_timing tc, t1, t2;
+    bw_error e = BW_ERROR_INIT;
+    bw_code rc = ocl_kernel_run(r->ctx, sl->kern, 2 * n, ls, &tc, &e);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run(r->ctx, sl->kern, n, ls, &t1, &e);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run(r->ctx, sl->kern, 2 * n, ls, &t2, &e);
+    if (rc != BW_OK) {
+        no_twin(&r->res[i], "no twin: %s", bw_error_text(&e));
+        bw_error_clear(&e);
+        sl->twin_n = 0;
+        sl->twinned = 1;
+        return;
+    }
+    /* a 0 ns event is no sample: as slow as can be, it is never the fastest */
+    size_t k = sl->twin_k++;
+    sl->twin_cold[k] = bench_sample_ok(tc.event_ns) ? tc.event_ns : INFINITY;
+    sl->twin_one[k] = bench_sample_ok(t1.event_ns) ? t1.event_ns : INFINITY;
+    sl->twin_two[k] = bench_sample_ok(t2.event_ns) ? t2.event_ns : INFINITY;
+}
+
+/* Item i's twin from its rounds so far. The fastest launch of each kind is
+ * the least disturbed by the host (its hiccups only ever add time).
+ * Launch overhead cancels: the twin's per-item time is (T(2N) - T(N)) / N
+ * warm, and the overhead 2 T(N) - T(2N) comes off the cold slice. A
+ * difference below the timer floor gives no figure. */
+static void twin_settle(run_ctx *r, size_t i)
 {
     bench_result *res = &r->res[i];
+    slot *sl = &r->slots[i];
     const bench_item *it = &r->plan->items[i];
-    res->twin_ratio = NAN;
-    if (it->fam->no_twin) {
-        no_twin(res, "%s", it->fam->no_twin);
-        return;
-    }
-    int64_t n = twin_size(r, i);
-    if (n == 0)
-        return;
-    double cold[TWIN_ROUNDS], one[TWIN_ROUNDS], two[TWIN_ROUNDS];
-    uint64_t ls = (uint64_t)it->local_size;
-    ocl_kernel *k = r->slots[i].kern;
-    bw_error e = BW_ERROR_INIT;
-    bw_code rc = BW_OK;
-    for (int j = 0; rc == BW_OK && j < TWIN_ROUNDS; j++) {
-        ocl_timing tf, tc, t1, t2;
-        rc = ocl_kernel_run(r->ctx, k, (uint64_t)it->items, ls, &tf, &e);
-        if (rc == BW_OK)
-            rc = ocl_kernel_run(r->ctx, k, (uint64_t)(2 * n), ls, &tc, &e);
-        if (rc == BW_OK)
-            rc = ocl_kernel_run(r->ctx, k, (uint64_t)n, ls, &t1, &e);
-        if (rc == BW_OK)
-            rc = ocl_kernel_run(r->ctx, k, (uint64_t)(2 * n), ls, &t2, &e);
-        /* a 0 ns event is no sample: as slow as can be, it is never the fastest */
-        cold[j] = rc == BW_OK && bench_sample_ok(tc.event_ns) ? tc.event_ns : INFINITY;
-        one[j] = rc == BW_OK && bench_sample_ok(t1.event_ns) ? t1.event_ns : INFINITY;
-        two[j] = rc == BW_OK && bench_sample_ok(t2.event_ns) ? t2.event_ns : INFINITY;
-    }
-    if (rc != BW_OK) {
-        no_twin(res, "no twin: %s", bw_error_text(&e));
-        bw_error_clear(&e);
-        return;
-    }
-    double c = bench_stats_of(cold, TWIN_ROUNDS).min, t1 = bench_stats_of(one, TWIN_ROUNDS).min,
-           t2 = bench_stats_of(two, TWIN_ROUNDS).min;
+    int64_t n = sl->twin_n;
+    double c = bench_stats_of(sl->twin_cold, sl->twin_k).min, t1 = bench_stats_of(sl->twin_one, sl->twin_k).min,
+           t2 = bench_stats_of(sl->twin_two, sl->twin_k).min;
     double diff = t2 - t1, overhead = 2 * t1 - t2;
     double floor = run_floor_ns(r);
+    sl->twin_k = 0;
     if (!(diff >= floor)) {
         char took[32], fl[32];
-        format_us(took, sizeof took, diff > 0 ? diff : 0);
+        format_us(took, sizeof took, diff > 0 && isfinite(diff) ? diff : 0);
         format_us(fl, sizeof fl, floor);
         no_twin(res, "no twin: its launch of %lld more work-items takes %s more (measured), below the %s floor",
                 (long long)n, took, fl);
+        res->twin_items = 0;
+        res->twin_item_ns = res->twin_ns = res->twin_cold_ns = 0;
+        sl->twinned = 1;
         return;
     }
     if (overhead < 0)
@@ -654,6 +682,42 @@ static void twin(run_ctx *r, size_t i)
     res->twin_item_ns = diff / (double)n;
     res->twin_ns = res->twin_item_ns * (double)it->items;
     res->twin_cold_ns = (c - overhead) / (double)(2 * n) * (double)it->items;
+    /* a twin slower than its own pattern is a measurement error: measured
+     * once more, interleaved with the pattern's later launches */
+    if (res->twin_ns > BENCH_TWIN_MAX_RATIO * res->event.min && res->event.min > 0 && sl->twin_tries++ == 0)
+        return;
+    sl->twinned = 1;
+}
+
+/* whether item i's twin is still collecting its rounds */
+static int twin_collecting(const slot *sl)
+{
+    return !sl->twinned && sl->twin_n > 0;
+}
+
+/* after item i's timed launch k: its twin's next round while it collects them */
+static void twin_after_launch(run_ctx *r, size_t i)
+{
+    slot *sl = &r->slots[i];
+    if (!twin_collecting(sl) || r->res[i].status != BENCH_OK)
+        return;
+    twin_round(r, i);
+    if (twin_collecting(sl) && sl->twin_k == TWIN_ROUNDS)
+        twin_settle(r, i);
+}
+
+/* the rounds end: a twin still collecting is read from the rounds it has */
+static void twin_end(run_ctx *r, size_t i)
+{
+    slot *sl = &r->slots[i];
+    if (!twin_collecting(sl))
+        return;
+    if (sl->twin_k >= TWIN_ROUNDS_MIN)
+        twin_settle(r, i);
+    else if (r->res[i].twin_items == 0)
+        no_twin(&r->res[i], "no twin: the budget ended after %zu of its rounds (at least %d are needed)",
+                sl->twin_k, TWIN_ROUNDS_MIN);
+    sl->twinned = 1;
 }
 
 /* item i is left out for the budget: never timed, the reason in its result */
@@ -689,11 +753,15 @@ static size_t group_of(const run_ctx *r, size_t i)
     return ref < 0 || r->res[ref].status != BENCH_OK ? i : (size_t)ref;
 }
 
-/* the twin's rounds (TWIN_ROUNDS full launches and three slices each) at
- * the item's calibration: an estimate, for the plan */
-static double twin_cost_ns(const slot *sl)
+/* The twin's rounds at the item's calibration, an estimate for the plan:
+ * three slices a round, whose footprint is at most an eighth of the
+ * launch's (twin_size: 2N within a quarter of a cache the launch touches
+ * at least twice over), so at most 5/16 of a launch; and the evicting
+ * launches beyond the item's minimum, which are samples too. */
+static double twin_cost_ns(const run_ctx *r, const slot *sl)
 {
-    return TWIN_ROUNDS * 1.5 * sl->cal_ns;
+    double beyond = TWIN_ROUNDS > r->s->min_reps ? TWIN_ROUNDS - r->s->min_reps : 0;
+    return (TWIN_ROUNDS * 5.0 / 16.0 + beyond) * sl->cal_ns;
 }
 
 /* Which twins can change a verdict. The twin only turns "slower than the
@@ -858,7 +926,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         reps = reps > s->min_reps ? reps : s->min_reps;
         c[i].t = t;
         c[i].reps = reps < 3 ? 3 : reps; /* the timing's own floor (measure) */
-        c[i].extra = (sl->alt ? (double)form_launches_of(t) * t : 0) + (sl->need_twin ? twin_cost_ns(sl) : 0);
+        c[i].extra = (sl->alt ? (double)form_launches_of(t) * t : 0) + (sl->need_twin ? twin_cost_ns(r, sl) : 0);
         if (!(sl->cal_ns > 0))
             c[i].extra += prepare_launches(r, i) * t;
     }
@@ -881,7 +949,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         if (!planned(r, i) || !sl->need_twin || serves_as_reference(r, i))
             continue;
         sl->need_twin = 0;
-        c[i].extra -= twin_cost_ns(sl);
+        c[i].extra -= twin_cost_ns(r, sl);
         no_twin(&r->res[i], "no twin: the budget holds the pattern's own launches only");
     }
     char why[400];
@@ -964,43 +1032,56 @@ static void prepare_one(run_ctx *r, size_t i)
 static void prepare(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
+    double t0 = bench_now_s();
     build_all(r, stop);
+    info->build_s = bench_now_s() - t0;
     for (int pass = 0; pass < 2 && !*stop; pass++) {
         for (size_t i = 0; i < p->n && !*stop; i++)
             if (r->res[i].status == BENCH_OK && !r->slots[i].left_out && serves_as_reference(r, i) == (pass == 0))
                 prepare_one(r, i);
         if (*stop)
-            return;
+            break;
         if (pass == 0)
             plan_timing(r, info, 1);
     }
+    info->prepare_s = bench_now_s() - t0 - info->build_s;
+    if (*stop)
+        return;
     plan_twins(r);
     plan_timing(r, info, 0);
     plan_note(r, info);
 }
 
-/* The twin of item i once its form is chosen, if the plan asks for it and
- * the time left holds it twice over (else it says why it has none). */
+/* The twin of item i once its form is chosen, if the plan asks for it
+ * and the time left holds it twice over (else it says why it has none):
+ * sized now, its rounds then follow the item's own timed launches
+ * (twin_after_launch). */
 static void twin_when_due(run_ctx *r, size_t i)
 {
     slot *sl = &r->slots[i];
-    if (sl->twinned || sl->alt || r->res[i].status != BENCH_OK)
+    bench_result *res = &r->res[i];
+    if (sl->twinned || sl->twin_n > 0 || sl->alt || res->status != BENCH_OK)
         return;
-    sl->twinned = 1;
-    if (!sl->need_twin && !r->plan->items[i].fam->no_twin)
-        return;
-    /* below BENCH_PLAN_MIN_BUDGET_S nothing is bounded, and the twin is timed anyway */
-    int bounded = r->s->budget_s >= BENCH_PLAN_MIN_BUDGET_S;
-    if (sl->need_twin && bounded && time_left(r) * 1e9 < 2 * twin_cost_ns(sl)) {
-        no_twin(&r->res[i], "no twin: the budget had no time left for it");
+    res->twin_ratio = NAN;
+    if (r->plan->items[i].fam->no_twin) {
+        no_twin(res, "%s", r->plan->items[i].fam->no_twin);
+        sl->twinned = 1;
         return;
     }
-    twin(r, i);
-    /* a twin slower than its own pattern is a measurement error: measured
-     * once more, after the pattern's launches so far */
-    if (r->res[i].twin_ns > BENCH_TWIN_MAX_RATIO * r->res[i].event.min && r->res[i].event.min > 0 &&
-        (!bounded || time_left(r) * 1e9 >= 2 * twin_cost_ns(sl)))
-        twin(r, i);
+    if (!sl->need_twin) {
+        sl->twinned = 1;
+        return;
+    }
+    /* below BENCH_PLAN_MIN_BUDGET_S nothing is bounded, and the twin is timed anyway */
+    int bounded = r->s->budget_s >= BENCH_PLAN_MIN_BUDGET_S;
+    if (bounded && time_left(r) * 1e9 < 2 * twin_cost_ns(r, sl)) {
+        no_twin(res, "no twin: the budget had no time left for it");
+        sl->twinned = 1;
+        return;
+    }
+    sl->twin_n = twin_size(r, i);
+    if (sl->twin_n == 0)
+        sl->twinned = 1;
 }
 
 /* Item i's form once both have their calibration launches: the one with
@@ -1089,6 +1170,8 @@ static void turn(run_ctx *r, size_t i, size_t round)
     }
     if (res->status != BENCH_OK)
         return;
+    if (!sl->alt)
+        twin_after_launch(r, i);
     if (sl->alt && !alt_first && timed_launch(r, i, sl->alt, &ta)) {
         sl->alt_event[sl->alt_n] = ta.event_ns;
         sl->alt_wall[sl->alt_n++] = ta.wall_ns;
@@ -1238,20 +1321,23 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
     const bench_settings *s = r->s;
     double t0 = bench_now_s();
     size_t start = 0;
-    int replanned = 0;
+    int replanned = 0, bounded = s->budget_s >= BENCH_PLAN_MIN_BUDGET_S;
     for (;;) {
-        size_t pending = 0, stable = 0, eligible = 0, min_count = (size_t)-1;
+        size_t pending = 0, stable = 0, eligible = 0, collecting = 0, min_count = (size_t)-1;
         for (size_t i = 0; i < p->n; i++) {
             if (r->res[i].status != BENCH_OK || r->slots[i].left_out)
                 continue;
             eligible++;
             stable += r->slots[i].stable;
             pending += !r->slots[i].stable;
+            collecting += twin_collecting(&r->slots[i]);
             if (!r->slots[i].stable && r->res[i].event.count < min_count)
                 min_count = r->res[i].event.count;
         }
-        /* the deadline ends the rounds once every unstable pattern has a few samples */
-        if (pending == 0 || *stop || (time_left(r) <= 0 && min_count >= 3)) {
+        /* the deadline ends the rounds once every unstable pattern has a
+         * few samples (an unbounded budget's twins finish first) */
+        if ((pending == 0 && collecting == 0) || *stop ||
+            (time_left(r) <= 0 && min_count >= 3 && (bounded || collecting == 0))) {
             info->budget_ended = pending > 0 && !*stop;
             break;
         }
@@ -1260,10 +1346,12 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             replan(r, info);
         }
         report(r, "measuring", stable, eligible, NULL, -1);
-        /* a different pattern leads each round, so order effects average out */
+        /* a different pattern leads each round, so order effects average
+         * out; a stable one whose twin still collects rounds launches on */
         for (size_t k = 0; k < p->n && !*stop; k++) {
             size_t i = (start + k) % p->n;
-            if (r->res[i].status != BENCH_OK || r->slots[i].stable || r->slots[i].left_out)
+            if (r->res[i].status != BENCH_OK || r->slots[i].left_out ||
+                (r->slots[i].stable && !twin_collecting(&r->slots[i])))
                 continue;
             turn(r, i, start);
         }
@@ -1273,7 +1361,8 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
         start++;
         info->rounds++;
     }
-    /* rounds that ended before a form was chosen: chosen from what there is */
+    /* rounds that ended before a form was chosen: chosen from what there
+     * is, and the twin given its rounds now, each after a launch */
     for (size_t i = 0; i < p->n && !*stop; i++) {
         slot *sl = &r->slots[i];
         if (!sl->alt || r->res[i].status != BENCH_OK)
@@ -1285,7 +1374,16 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             sl->alt = NULL;
         }
         twin_when_due(r, i);
+        while (twin_collecting(sl) && !*stop && r->res[i].status == BENCH_OK) {
+            ocl_timing t;
+            if (timed_launch(r, i, sl->kern, &t) && !record(&r->res[i], sl, &t))
+                break;
+            if (r->res[i].status == BENCH_OK)
+                twin_after_launch(r, i);
+        }
     }
+    for (size_t i = 0; i < p->n; i++)
+        twin_end(r, i);
     info->timing_s = bench_now_s() - t0;
 }
 
@@ -1456,6 +1554,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     }
     if (rc == BW_OK)
         rc = setup_buffers(&r, err);
+    info->buffers_s = bench_now_s() - r.t_start;
     /* a signal while the buffers fill: nothing measured, every result says so */
     if (rc == BW_E_INTERRUPTED)
         bw_error_clear(err);

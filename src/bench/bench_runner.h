@@ -145,6 +145,10 @@ typedef void (*bench_progress_fn)(void *ctx, const bench_progress *p);
 typedef struct bench_run_info {
     double total_s;    /* wall time of the whole run */
     double timing_s;   /* wall time of the timing rounds */
+    /* wall time of the phases before them: the buffers allocated and
+     * filled, the programs built, and every pattern's validation, warm-up
+     * and calibration */
+    double buffers_s, build_s, prepare_s;
     size_t rounds;
     int interrupted;   /* *stop was set */
     int budget_ended;  /* the budget ended before every pattern was stable */

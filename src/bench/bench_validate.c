@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_format.h"
+
 #define CHUNK ((int64_t)1 << 20)
 
 /* word k of the stream: splitmix64 after k+1 steps from the seed */
@@ -461,24 +463,19 @@ bw_code bench_validate_trace(const model_geometry *geo, const bench_item *it, co
                         (long long)trace[first], (long long)want);
 }
 
-/* One sampled store: work-item g's element at byte address addr of dst. */
-typedef struct write_entry {
-    int64_t addr, g;
-} write_entry;
-
-static int cmp_entry(const void *x, const void *y)
+static int cmp_store(const void *x, const void *y)
 {
-    const write_entry *a = x, *b = y;
+    const bench_write_store *a = x, *b = y;
     return (a->addr > b->addr) - (a->addr < b->addr);
 }
 
-/* the sampled work-items' store addresses, sorted; *n entries (heap) */
+/* the sampled work-items' store addresses, sorted, into c */
 static bw_code sampled_stores(const model_geometry *geo, const bench_item *it, const int64_t *starts,
-                              size_t nstarts, int64_t group_items, write_entry **out, size_t *n, bw_error *err)
+                              size_t nstarts, int64_t group_items, bench_write_check *c, bw_error *err)
 {
     model_access a = { it->expr, it->elem, it->active, it->items, 0, 1 };
     size_t most = nstarts * (size_t)group_items;
-    write_entry *e = malloc((most ? most : 1) * sizeof *e);
+    bench_write_store *e = malloc((most ? most : 1) * sizeof *e);
     int64_t *addr = malloc((size_t)group_items * sizeof *addr);
     bw_code rc = e && addr ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory validating stores");
     size_t k = 0;
@@ -493,22 +490,73 @@ static bw_code sampled_stores(const model_geometry *geo, const bench_item *it, c
         rc = model_access_addresses(geo, &a, g0, m, addr, err);
         for (int64_t j = 0; j < m && rc == BW_OK; j++)
             if (addr[j] != MODEL_ADDR_INACTIVE)
-                e[k++] = (write_entry){ addr[j], g0 + j };
+                e[k++] = (bench_write_store){ addr[j], g0 + j };
     }
     free(addr);
     if (rc != BW_OK) {
         free(e);
         return rc;
     }
-    qsort(e, k, sizeof *e, cmp_entry);
-    *out = e;
-    *n = k;
+    qsort(e, k, sizeof *e, cmp_store);
+    c->stores = e;
+    c->nstores = k;
     return BW_OK;
 }
 
-/* entry x's element in dst, at chunk (bytes [off, off+len) of dst) or,
+/* The windows (each store +- BENCH_WRITE_MARGIN, 4-byte aligned, within
+ * dst, merged) and the distinct words the stores write, from the sorted
+ * stores. */
+static bw_code store_windows(bench_write_check *c, int64_t E, uint64_t dst_bytes, bw_error *err)
+{
+    c->windows = malloc((c->nstores ? c->nstores : 1) * sizeof *c->windows);
+    if (!c->windows)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory validating stores");
+    uint64_t top = dst_bytes / 4 * 4, word_end = 0;
+    for (size_t k = 0; k < c->nstores; k++) {
+        uint64_t a = (uint64_t)c->stores[k].addr, end = a + (uint64_t)E;
+        uint64_t lo = a > BENCH_WRITE_MARGIN ? (a - BENCH_WRITE_MARGIN) / 4 * 4 : 0;
+        uint64_t hi = end + BENCH_WRITE_MARGIN < top ? (end + BENCH_WRITE_MARGIN + 3) / 4 * 4 : top;
+        if (c->nwindows && lo <= c->windows[c->nwindows - 1].hi) {
+            if (hi > c->windows[c->nwindows - 1].hi)
+                c->windows[c->nwindows - 1].hi = hi;
+        } else {
+            c->windows[c->nwindows++] = (bench_write_window){ lo, hi };
+        }
+        /* words [a/4, ceil(end/4)), those already counted left out */
+        uint64_t w0 = a / 4 > word_end ? a / 4 : word_end, w1 = (end + 3) / 4;
+        if (w1 > w0) {
+            c->words += w1 - w0;
+            word_end = w1;
+        }
+    }
+    for (size_t k = 0; k < c->nwindows; k++)
+        c->window_bytes += c->windows[k].hi - c->windows[k].lo;
+    return BW_OK;
+}
+
+bw_code bench_write_check_plan(const model_geometry *geo, const bench_item *it, const int64_t *starts,
+                               size_t nstarts, int64_t group_items, uint64_t dst_bytes, bench_write_check *out,
+                               bw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    bw_code rc = sampled_stores(geo, it, starts, nstarts, group_items, out, err);
+    if (rc == BW_OK)
+        rc = store_windows(out, it->elem, dst_bytes, err);
+    if (rc != BW_OK)
+        bench_write_check_free(out);
+    return rc;
+}
+
+void bench_write_check_free(bench_write_check *c)
+{
+    free(c->stores);
+    free(c->windows);
+    memset(c, 0, sizeof *c);
+}
+
+/* store x's element in dst, at chunk (bytes [off, off+len) of dst) or,
  * straddling its end, read on its own */
-static bw_code check_entry(const bench_item *it, uint64_t seed, const write_entry *x, const uint8_t *chunk,
+static bw_code check_entry(const bench_item *it, uint64_t seed, const bench_write_store *x, const uint8_t *chunk,
                            uint64_t off, uint64_t len, bench_read_fn read_dst, void *ctx, bw_error *err)
 {
     uint8_t want[16], got[16];
@@ -531,45 +579,51 @@ static bw_code check_entry(const bench_item *it, uint64_t seed, const write_entr
                         it->spec, (long long)x->g, (long long)x->addr, (unsigned)h, (unsigned)w, (long long)x->g);
 }
 
-bw_code bench_validate_write(const model_geometry *geo, const bench_item *it, uint64_t seed, uint64_t lo,
-                             uint64_t hi, const int64_t *starts, size_t nstarts, int64_t group_items,
-                             bench_read_fn read_dst, void *ctx, uint8_t *buf, uint64_t buf_bytes,
-                             volatile sig_atomic_t *stop, bw_error *err)
+/* 4-byte words of buf[0, len) that differ from the sentinel */
+static uint64_t changed_words(const uint8_t *buf, uint64_t len)
 {
-    write_entry *e = NULL;
-    size_t ne = 0, next = 0;
-    bw_code rc = sampled_stores(geo, it, starts, nstarts, group_items, &e, &ne, err);
+    uint64_t changed = 0;
+    for (uint64_t b = 0; b + 4 <= len; b += 4) {
+        uint32_t v;
+        memcpy(&v, buf + b, 4);
+        changed += v != BENCH_WRITE_SENTINEL;
+    }
+    return changed;
+}
+
+bw_code bench_validate_write(const bench_write_check *c, const bench_item *it, uint64_t seed, bench_read_fn read_dst,
+                             void *ctx, uint8_t *buf, uint64_t buf_bytes, volatile sig_atomic_t *stop, bw_error *err)
+{
+    size_t next = 0;
     uint64_t chunk = buf_bytes / 4 * 4, changed = 0;
-    for (uint64_t off = lo; rc == BW_OK && off < hi; off += chunk) {
-        if (stop && *stop) {
-            rc = bw_error_set(err, BW_E_INTERRUPTED, "interrupted while validating '%s'", it->spec);
-            break;
-        }
-        uint64_t len = hi - off < chunk ? hi - off : chunk;
-        if ((rc = read_dst(ctx, off, buf, len, err)) != BW_OK)
-            break;
-        for (uint64_t b = 0; b + 4 <= len; b += 4) {
-            uint32_t v;
-            memcpy(&v, buf + b, 4);
-            changed += v != BENCH_WRITE_SENTINEL;
-        }
-        while (rc == BW_OK && next < ne && (uint64_t)e[next].addr < off + len) {
-            if ((uint64_t)e[next].addr >= off)
-                rc = check_entry(it, seed, &e[next], buf, off, len, read_dst, ctx, err);
-            next++;
+    bw_code rc = BW_OK;
+    for (size_t w = 0; w < c->nwindows && rc == BW_OK; w++) {
+        uint64_t lo = c->windows[w].lo, hi = c->windows[w].hi;
+        for (uint64_t off = lo; rc == BW_OK && off < hi; off += chunk) {
+            if (stop && *stop) {
+                rc = bw_error_set(err, BW_E_INTERRUPTED, "interrupted while validating '%s'", it->spec);
+                break;
+            }
+            uint64_t len = hi - off < chunk ? hi - off : chunk;
+            if ((rc = read_dst(ctx, off, buf, len, err)) != BW_OK)
+                break;
+            changed += changed_words(buf, len);
+            while (rc == BW_OK && next < c->nstores && (uint64_t)c->stores[next].addr < off + len) {
+                if ((uint64_t)c->stores[next].addr >= off)
+                    rc = check_entry(it, seed, &c->stores[next], buf, off, len, read_dst, ctx, err);
+                next++;
+            }
         }
     }
-    free(e);
-    if (rc != BW_OK)
+    if (rc != BW_OK || changed == c->words)
         return rc;
-    int64_t want = it->model.stores.written_bytes;
-    if ((int64_t)changed * 4 != want)
-        return bw_error_set(err, BW_E_VALIDATION,
-                            "pattern '%s' (write): %llu bytes of dst changed between bytes %llu and %llu, but the "
-                            "pattern writes %lld (modeled): %s",
-                            it->spec, (unsigned long long)changed * 4, (unsigned long long)lo,
-                            (unsigned long long)hi, (long long)want,
-                            (int64_t)changed * 4 > want ? "a store landed outside the pattern's addresses"
-                                                        : "some stores were skipped");
-    return BW_OK;
+    char span[32];
+    bw_format_bytes(span, sizeof span, (double)c->window_bytes);
+    return bw_error_set(err, BW_E_VALIDATION,
+                        "pattern '%s' (write): %llu bytes of dst changed in the %zu window%s (%s) around the "
+                        "stores of the %zu sampled work-items, but they write %llu (modeled): %s",
+                        it->spec, (unsigned long long)changed * 4, c->nwindows, c->nwindows == 1 ? "" : "s", span,
+                        c->nstores, (unsigned long long)c->words * 4,
+                        changed > c->words ? "a store landed outside the pattern's addresses"
+                                           : "some stores were skipped");
 }

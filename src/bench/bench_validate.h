@@ -119,18 +119,41 @@ bw_code bench_validate_read_sampled(const model_geometry *geo, const bench_item 
 bw_code bench_validate_trace(const model_geometry *geo, const bench_item *it, const int64_t *trace,
                              bw_error *err);
 
-/* Write mode (dst[A(g)] = src[g]): dst's bytes [lo, hi), filled with
- * BENCH_WRITE_SENTINEL before the launch, are read a chunk at a time
- * (buf, buf_bytes) through read_dst. Every sampled work-item (starts,
- * group_items, as bench_validate_copy_sampled) must have stored its
- * element at its address, and the bytes that changed must number
- * exactly the stores' modeled written bytes: fewer is a skipped store,
- * more a store outside the pattern. BW_E_VALIDATION names the work-item,
+/* Write mode (dst[A(g)] = src[g]), validated by sample like the other
+ * modes: only the sampled work-items (starts, group_items, as
+ * bench_validate_copy_sampled) run, so every byte of dst that changes is
+ * theirs. The check's plan, made before the launch: their stores, sorted
+ * by address, and the windows of dst around them (each store widened by
+ * BENCH_WRITE_MARGIN on each side, 4-byte aligned, within dst_bytes,
+ * merged), which the caller fills with BENCH_WRITE_SENTINEL before the
+ * launch. bench_write_check_free releases what it holds. */
+typedef struct bench_write_store {
+    int64_t addr, g; /* work-item g stores its element at byte addr */
+} bench_write_store;
+typedef struct bench_write_window {
+    uint64_t lo, hi;
+} bench_write_window;
+typedef struct bench_write_check {
+    bench_write_store *stores;
+    size_t nstores;
+    bench_write_window *windows;
+    size_t nwindows;
+    uint64_t window_bytes;
+    uint64_t words; /* modeled: the distinct 4-byte words the stores write */
+} bench_write_check;
+bw_code bench_write_check_plan(const model_geometry *geo, const bench_item *it, const int64_t *starts,
+                               size_t nstarts, int64_t group_items, uint64_t dst_bytes, bench_write_check *out,
+                               bw_error *err);
+void bench_write_check_free(bench_write_check *c); /* accepts a zeroed one */
+/* After the launch: the windows are read a chunk at a time (buf,
+ * buf_bytes) through read_dst. Every sampled work-item must have stored
+ * its element at its address, and the words that changed in the windows
+ * must number exactly the stores' words: fewer is a skipped store, more
+ * a store outside the pattern. BW_E_VALIDATION names the work-item,
  * address and values, or the counts; BW_E_INTERRUPTED once *stop is
  * set. */
-bw_code bench_validate_write(const model_geometry *geo, const bench_item *it, uint64_t seed, uint64_t lo,
-                             uint64_t hi, const int64_t *starts, size_t nstarts, int64_t group_items,
-                             bench_read_fn read_dst, void *ctx, uint8_t *buf, uint64_t buf_bytes,
-                             volatile sig_atomic_t *stop, bw_error *err);
+bw_code bench_validate_write(const bench_write_check *c, const bench_item *it, uint64_t seed, bench_read_fn read_dst,
+                             void *ctx, uint8_t *buf, uint64_t buf_bytes, volatile sig_atomic_t *stop,
+                             bw_error *err);
 
 #endif

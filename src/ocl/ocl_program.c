@@ -273,7 +273,13 @@ static double now_ns(void)
 bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
                        ocl_timing *out, bw_error *err)
 {
-    if (global == 0 || global > SIZE_MAX || local > SIZE_MAX)
+    return ocl_kernel_run_at(c, k, 0, global, local, out, err);
+}
+
+bw_code ocl_kernel_run_at(ocl_context *c, ocl_kernel *k, uint64_t first, uint64_t global, uint64_t local,
+                          ocl_timing *out, bw_error *err)
+{
+    if (global == 0 || global > SIZE_MAX || local > SIZE_MAX || first > SIZE_MAX - global)
         return bw_error_set(err, BW_E_USAGE, "kernel '%s': %llu work-items cannot be launched",
                             k->name, (unsigned long long)global);
     if (local && global % local != 0)
@@ -281,12 +287,12 @@ bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t 
                             "kernel '%s': %llu work-items are not a multiple of the work-group "
                             "size %llu",
                             k->name, (unsigned long long)global, (unsigned long long)local);
-    size_t g = (size_t)global, l = (size_t)local;
+    size_t g = (size_t)global, l = (size_t)local, off = (size_t)first;
     cl_event ev = NULL;
     cl_ulong start = 0, end = 0;
     bw_code rc = BW_OK;
     double t0 = now_ns();
-    cl_int st = clEnqueueNDRangeKernel(c->queue, k->k, 1, NULL, &g, l ? &l : NULL, 0, NULL,
+    cl_int st = clEnqueueNDRangeKernel(c->queue, k->k, 1, off ? &off : NULL, &g, l ? &l : NULL, 0, NULL,
                                        c->profiling ? &ev : NULL);
     k->size_status = 0;
     if (st != CL_SUCCESS) {
@@ -294,8 +300,8 @@ bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t 
             st == CL_INVALID_WORK_GROUP_SIZE)
             k->size_status = st;
         rc = ocl_error_set(err, BW_E_OPENCL, "clEnqueueNDRangeKernel", st,
-                           "kernel '%s' (%llu work-items, work-group %llu)", k->name,
-                           (unsigned long long)global, (unsigned long long)local);
+                           "kernel '%s' (%llu work-items%s, work-group %llu)", k->name,
+                           (unsigned long long)global, off ? " from an offset" : "", (unsigned long long)local);
         goto done;
     }
     if (!c->profiling) { /* the host clock around clFinish is the measurement */

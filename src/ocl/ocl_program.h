@@ -59,6 +59,12 @@ typedef struct ocl_timing {
  * enqueue and clFinish. */
 bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
                        ocl_timing *out, bw_error *err);
+/* The same over work-items [first, first + count): a global work offset
+ * of first (get_global_id counts from it), none when first is 0, so that
+ * a runtime that specialises kernels for a zero offset builds no other
+ * variant for a launch from 0. count must be a multiple of local. */
+bw_code ocl_kernel_run_at(ocl_context *c, ocl_kernel *k, uint64_t first, uint64_t count, uint64_t local,
+                          ocl_timing *out, bw_error *err);
 
 /* After k's last ocl_kernel_run: the enqueue's status when it failed with
  * an answer that depends on the launch's size (CL_OUT_OF_RESOURCES -5,
