@@ -171,7 +171,7 @@ bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, siz
     for (size_t i = first; i < first + count && i < plan->n; i++) {
         if (plan->items[i].fam->program)
             continue; /* a family with a program of its own (bench_family.program) */
-        for (int f = BENCH_FORM_PLAIN; f <= (plan->scalar_form ? BENCH_FORM_SCALAR : BENCH_FORM_PLAIN); f++) {
+        for (int f = BENCH_FORM_PLAIN; f <= (plan->items[i].scalar_form ? BENCH_FORM_SCALAR : BENCH_FORM_PLAIN); f++) {
             bw_buf_putc(&b, '\n');
             definitions(&b, &plan->items[i], i, (bench_form)f, plan->geo.lanes, plan->reqd_sub_group_size);
             bw_buf_puts(&b, k->gather);

@@ -1,5 +1,7 @@
 #include "bench_plan.h"
 
+#include "bench_twin.h"
+
 #include <jansson.h>
 
 #include <math.h>
@@ -885,9 +887,11 @@ static bw_code size_plan(bench_plan *p, const bench_plan_opts *o, const bench_li
         rc = size_items(p, &cap, 1, err);
     }
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
-        rc = choose_index_bits(p, &p->items[i], o, lim, err);
-        if (rc != BW_OK && p->items[i].pattern == NULL)
-            bw_error_prefix(err, "--expr '%s': ", p->items[i].expr_text);
+        bench_item *it = &p->items[i];
+        rc = choose_index_bits(p, it, o, lim, err);
+        if (rc != BW_OK && it->pattern == NULL)
+            bw_error_prefix(err, "--expr '%s': ", it->expr_text);
+        it->scalar_form = p->scalar_form && !it->fam->program && !bench_twin_contiguous(&p->geo, it);
     }
     return rc;
 }

@@ -459,7 +459,7 @@ static bw_code make_kernels(run_ctx *r, ocl_program *prog, size_t i, bw_error *e
     if (r->plan->items[i].fam->program)
         return make_own_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     bw_code rc = make_kernel(r, prog, i, BENCH_FORM_PLAIN, &r->slots[i].kern, err);
-    if (rc == BW_OK && r->plan->scalar_form)
+    if (rc == BW_OK && r->plan->items[i].scalar_form)
         rc = make_kernel(r, prog, i, BENCH_FORM_SCALAR, &r->slots[i].alt, err);
     return rc;
 }
@@ -1669,6 +1669,8 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         bench_form form = (bench_form)(i % forms);
         ocl_kernel *kern = NULL;
         ocl_timing t;
+        if (form == BENCH_FORM_SCALAR && !it->scalar_form)
+            continue;
         if (it->fam->program) {
             if (form == BENCH_FORM_PLAIN)
                 rc = trace_own(&r, i / forms, trace, host, err);

@@ -36,10 +36,11 @@ int64_t bench_twin_slice(double bytes_per_item, uint64_t cache_bytes, int64_t lo
 bw_code bench_twin_footprint(const model_geometry *geo, const bench_item *it, int64_t n, uint64_t *bytes,
                              bw_error *err);
 
-/* Whether warp 0's active lanes load consecutive elements (lane t at the
- * first active lane's address + (t - t0) x E): what a CPU runtime turns
- * into one vector load, where any other address needs a gather. 0 when the
- * addresses cannot be evaluated. */
+/* Whether the active lanes of warps 0 and 1 and of the launch's last
+ * warp each load consecutive elements (lane t at the first active lane's
+ * address + (t - t0) x E): what a CPU runtime turns into one vector load,
+ * where any other address needs a gather. 0 when the addresses cannot be
+ * evaluated, or a warp has no active lane. */
 int bench_twin_contiguous(const model_geometry *geo, const bench_item *it);
 
 #endif

@@ -302,8 +302,10 @@ const cli_option cmd_run_options[] = {
                    "then timed round-robin until its median is stable (1% relative\n"
                    "standard error and 0.2 s of launches) or the budget ends; on a CPU\n"
                    "both kernel forms are timed in the first rounds and the faster one\n"
-                   "kept; a twin (the kernel over a cache-resident slice) is timed where\n"
-                   "it can change the verdict. When the minimum of launches does not\n"
+                   "kept, where lanes do not load consecutive elements (those run the\n"
+                   "plain form's vector load); a twin (the kernel over a cache-resident\n"
+                   "slice, after the pattern's own launches) is timed where it can\n"
+                   "change the verdict. When the minimum of launches does not\n"
                    "fit, a note before measuring names the patterns left out; below\n"
                    "5 s every pattern keeps its launches and the run takes longer"),
     { .name = "rse", .metavar = "PCT",

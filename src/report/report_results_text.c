@@ -100,8 +100,9 @@ static void form_line(const report_run *run, bw_buf *out, const char *lead)
     size_t scalar = 0;
     for (size_t i = 0; i < p->n; i++)
         scalar += run->results[i].status == BENCH_OK && run->results[i].form == BENCH_FORM_SCALAR;
-    bw_buf_printf(out, "%skernel form: per pattern the faster of two, measured: plain (vectorised across "
-                       "work-items) or scalar (one load per work-item); scalar for ",
+    bw_buf_printf(out, "%skernel form: per pattern the faster of two where lanes do not load consecutive "
+                       "elements, measured: plain (vectorised across work-items) or scalar (one load per "
+                       "work-item); scalar for ",
                   lead);
     const char *sep = "";
     int both = several_modes(p);
