@@ -862,6 +862,9 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
                        &dev->results, &dev->info, &err);
     if (pc->show)
         fprintf(stderr, "\r\033[K");
+    if ((rc == BW_OK || rc == BW_E_INTERRUPTED) && dev->info.fill_note[0])
+        fprintf(stderr, "bwlab run: note: device %zu: %s\n", ocl_device_at(s->plats, s->dev_idx[k])->index,
+                dev->info.fill_note);
     int st = 0;
     if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
         /* this device is lost; what the others measured is kept */
