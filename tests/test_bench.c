@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench_family.h"
+#include "bench_fill.h"
 #include "bench_bank.h"
 #include "bench_device.h"
 #include "bench_kernel.h"
@@ -170,7 +171,8 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
 static char *kernel_dir_editing(const char *file, const char *from, const char *to)
 {
     char *dir = tu_temp_dir();
-    static const char *const files[] = { "gather.cl", "bw_expr.cl", "bank.cl", "transpose.cl", "record.cl" };
+    static const char *const files[] = { "gather.cl", "bw_expr.cl", "bank.cl", "transpose.cl", "record.cl",
+                                         "fill.cl" };
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/cl/%s", tu_source_root(), files[k]);
@@ -1856,4 +1858,135 @@ Test(bench, the_table_shows_read_copy_and_write_side_by_side)
     bw_buf_free(&b);
     p->n++;
     bench_plan_free(p);
+}
+
+/* bench_fill_src_device of bytes [0, bytes) with seed into a new buffer,
+ * kernels from dir (NULL: the source tree); the whole buffer read back.
+ * The caller frees the bytes. */
+static uint8_t *device_fill(dev *d, const char *dir, uint64_t bytes, uint64_t seed, char *note, size_t note_size)
+{
+    bw_error err = BW_ERROR_INIT;
+    ocl_buffer *b = NULL;
+    uint8_t stage[4096];
+    uint8_t *back = malloc((size_t)bytes);
+    cr_assert_not_null(back);
+    cr_assert_eq(ocl_buffer_create(d->ctx, bytes, "src", &b, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_fill_io io = { d->ctx, dir, stage, sizeof stage, NULL };
+    cr_assert_eq(bench_fill_src_device(&io, b, bytes, seed, note, note_size, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    cr_assert_eq(ocl_buffer_read(d->ctx, b, 0, back, bytes, &err), BW_OK, "%s", bw_error_text(&err));
+    ocl_buffer_free(b);
+    return back;
+}
+
+/* the first byte where got is not the host's stream (seed) over [0, bytes), or -1 */
+static long long first_off_stream(const uint8_t *got, uint64_t bytes, uint64_t seed)
+{
+    uint8_t *want = malloc((size_t)bytes);
+    cr_assert_not_null(want);
+    bench_fill_random_at(want, 0, bytes, seed);
+    long long bad = -1;
+    for (uint64_t i = 0; i < bytes && bad < 0; i++)
+        if (got[i] != want[i])
+            bad = (long long)i;
+    free(want);
+    return bad;
+}
+
+/* word 0 of the device's stream, in host byte order */
+static uint64_t first_word(dev *d, uint64_t seed)
+{
+    char note[400];
+    uint8_t *back = device_fill(d, NULL, 64, seed, note, sizeof note);
+    cr_expect_str_eq(note, "");
+    uint64_t w;
+    memcpy(&w, back, 8);
+    cr_expect_eq(first_off_stream(back, 64, seed), -1);
+    free(back);
+    return w;
+}
+
+/* cl/fill.cl on PoCL writes the host's stream byte for byte: a buffer of
+ * 1 MiB + 5 bytes (the 5 from the host) and one of a launch's words plus
+ * 1 MiB + 5 (a second launch, from a nonzero first word), read back
+ * whole. Anchors worked out apart from bwlab: splitmix64's first output
+ * from state 0 is 0xE220A8397B1DCDAF; seeds found by inverting its
+ * finalizer make word 0 hold the write sentinel in its low half, its high
+ * half or both, which the stream changes (low: XOR 1, high: XOR 1 << 32). */
+Test(bench, the_device_fill_is_the_host_stream, .timeout = 120)
+{
+    dev d = open_dev();
+    const uint64_t sizes[] = { ((uint64_t)1 << 20) + 5, BENCH_FILL_LAUNCH_WORDS * 8 + ((uint64_t)1 << 20) + 5 };
+    for (size_t i = 0; i < 2; i++) {
+        char note[400] = "unset";
+        uint8_t *back = device_fill(&d, NULL, sizes[i], UINT64_C(0x62776c6162), note, sizeof note);
+        cr_expect_str_eq(note, "", "%llu bytes", (unsigned long long)sizes[i]);
+        cr_expect_eq(first_off_stream(back, sizes[i], UINT64_C(0x62776c6162)), -1, "%llu bytes",
+                     (unsigned long long)sizes[i]);
+        free(back);
+    }
+    cr_expect_eq(first_word(&d, 0), UINT64_C(0xE220A8397B1DCDAF));
+    cr_expect_eq(first_word(&d, UINT64_C(0x69c5748c9e45862c)), UINT64_C(0x12345678A5A55A5B));
+    cr_expect_eq(first_word(&d, UINT64_C(0x7d35497db741501b)), UINT64_C(0xA5A55A5B00001234));
+    cr_expect_eq(first_word(&d, UINT64_C(0x5c7fa6e96f22e3a6)), UINT64_C(0xA5A55A5BA5A55A5B));
+    close_dev(&d);
+}
+
+/* A fill kernel that cannot be had or cannot be trusted: the host fills
+ * src, the buffer holds the stream all the same, and the note says why. */
+static void expect_host_fill(dev *d, const char *dir, const char *why)
+{
+    char note[400] = "";
+    const uint64_t bytes = ((uint64_t)1 << 20) + 3;
+    uint8_t *back = device_fill(d, dir, bytes, 99, note, sizeof note);
+    cr_expect(strncmp(note, "src filled from the host: ", 26) == 0 && strstr(note, why), "'%s' lacks '%s'", note,
+              why);
+    cr_expect_eq(first_off_stream(back, bytes, 99), -1);
+    free(back);
+}
+
+/* The spot check catches a fill kernel with another stream (from byte 0),
+ * and one wrong only between the first and last 64 KiB (by the pieces
+ * between); a fill.cl that does not build, or none in --kernels, is a
+ * note too. A run with a wrong fill.cl still validates every pattern, in
+ * every mode, against the host's stream, and says how src was filled. */
+Test(bench, a_fill_the_host_cannot_trust_falls_back_to_the_host, .timeout = 300)
+{
+    dev d = open_dev();
+    char *dir = kernel_dir_editing("fill.cl", "z ^= z >> 31;", "z ^= z >> 29;");
+    expect_host_fill(&d, dir, "the device's fill (fill.cl) differs from the host's stream at byte 0");
+    char *mid = kernel_dir_editing("fill.cl", "dst[k] = z;", "dst[k] = k >= 16384 && k < 114688 ? z + 1 : z;");
+    expect_host_fill(&d, mid, "differs from the host's stream at byte");
+    char *broken = kernel_dir_editing("fill.cl", "z ^= z >> 31;", "z ^= no_such_fill;");
+    expect_host_fill(&d, broken, "kernel source 'fill.cl' failed to build");
+    char *none = tu_temp_dir();
+    expect_host_fill(&d, none, "has no file 'fill.cl'");
+
+    const char *specs[] = { "seq", "stride:s=2" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 2, .size = 1 << 20, .scalar_form = 1,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) |
+                                    BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &d.info->geo, &d.lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 6);
+    const char *dirs[] = { NULL, dir, broken };
+    for (size_t k = 0; k < 3; k++) {
+        bench_run_info info;
+        bench_result *res = run_with_info(&d, p, dirs[k], &info);
+        for (size_t i = 0; i < p->n; i++) {
+            cr_expect_eq(res[i].status, BENCH_OK, "%s: %s", p->items[i].spec, res[i].failure ? res[i].failure : "");
+            cr_expect(res[i].validated, "%s", p->items[i].spec);
+        }
+        cr_expect(k == 0 ? info.fill_note[0] == '\0' : strstr(info.fill_note, "src filled from the host: ") != NULL,
+                  "kernels %s: '%s'", dirs[k] ? dirs[k] : "(source tree)", info.fill_note);
+        bench_results_free(res, p->n);
+    }
+    bench_plan_free(p);
+    char *const made[] = { dir, mid, broken, none };
+    for (size_t k = 0; k < 4; k++) {
+        tu_rmdir(made[k]);
+        free(made[k]);
+    }
+    close_dev(&d);
 }

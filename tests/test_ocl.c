@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bw_hook.h"
 #include "model_profile.h"
 #include "ocl_buffer.h"
 #include "ocl_context.h"
@@ -594,6 +595,55 @@ Test(ocl, build_error_carries_the_log)
               "%s", bw_error_text(&err));
     bw_error_clear(&err);
     ocl_program_free(prog);
+    close_fixture(&f);
+}
+
+/* A 1000-byte buffer of 0xEE, then bytes [3, 993) filled with a 4-byte
+ * pattern from the buffer's start: byte i holds pattern[i % 4] there (3 is
+ * no multiple of 4, nor is the 990-byte length), the bytes around untouched. */
+static void check_fill_at_odd_offset(fixture *f, const char *name)
+{
+    enum { N = 1000, OFF = 3, LEN = 990 };
+    static const uint8_t pattern[4] = { 0x11, 0x22, 0x33, 0x44 };
+    uint8_t host[N], back[N];
+    bw_error err = BW_ERROR_INIT;
+    ocl_buffer *b = NULL;
+    cr_assert_eq(ocl_buffer_create(f->c, N, name, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    memset(host, 0xEE, N);
+    cr_assert_eq(ocl_buffer_write(f->c, b, 0, host, N, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(ocl_buffer_fill(f->c, b, OFF, LEN, pattern, sizeof pattern, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    cr_assert_eq(ocl_buffer_read(f->c, b, 0, back, N, &err), BW_OK, "%s", bw_error_text(&err));
+    for (int i = 0; i < N; i++) {
+        uint8_t want = i < OFF || i >= OFF + LEN ? 0xEE : pattern[i % 4];
+        cr_expect_eq(back[i], want, "%s: byte %d is 0x%02x, not 0x%02x", name, i, back[i], want);
+    }
+    /* one byte, and a range of less than one pattern, mid-pattern */
+    cr_assert_eq(ocl_buffer_fill(f->c, b, 1, 1, pattern, sizeof pattern, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(ocl_buffer_fill(f->c, b, 997, 2, pattern, sizeof pattern, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(ocl_buffer_read(f->c, b, 0, back, N, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect(back[0] == 0xEE && back[1] == 0x22 && back[2] == 0xEE, "%s: %02x %02x %02x", name, back[0], back[1],
+              back[2]);
+    cr_expect(back[996] == 0xEE && back[997] == 0x22 && back[998] == 0x33 && back[999] == 0xEE,
+              "%s: %02x %02x %02x %02x", name, back[996], back[997], back[998], back[999]);
+    /* a pattern size clEnqueueFillBuffer has not, and a range past the end */
+    cr_expect_eq(ocl_buffer_fill(f->c, b, 0, 9, pattern, 3, &err), BW_E_USAGE);
+    cr_expect(has(bw_error_text(&err), "3 bytes") && has(bw_error_text(&err), name), "%s", bw_error_text(&err));
+    cr_expect_eq(ocl_buffer_fill(f->c, b, 996, 8, pattern, 4, &err), BW_E_RANGE);
+    bw_error_clear(&err);
+    ocl_buffer_free(b);
+}
+
+Test(ocl, fill_at_an_odd_offset_keeps_the_pattern_aligned_to_the_buffer)
+{
+    fixture f = open_cpu();
+    check_fill_at_odd_offset(&f, "filled");
+    /* the driver's fill refused (test builds only): the host writes the same bytes */
+    if (bw_hook_enabled()) {
+        setenv("BWLAB_TEST_FAULTS", "fill=refused", 1);
+        check_fill_at_odd_offset(&f, "refused");
+        unsetenv("BWLAB_TEST_FAULTS");
+    }
     close_fixture(&f);
 }
 

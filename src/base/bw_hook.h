@@ -9,6 +9,8 @@
  * pattern spec at hand; N is the entry's number (0 when absent). Points:
  *   build=SPEC          building SPEC's kernel fails (BW_E_BUILD)
  *   alloc=NAME          the device refuses device buffer NAME (src, dst, trace)
+ *   fill=NAME           clEnqueueFillBuffer fails on buffer NAME (CL_INVALID_OPERATION):
+ *                       ocl_buffer_fill writes the pattern from the host
  *   validate=SPEC       SPEC's kernel fails validation (BW_E_VALIDATION)
  *   launch=SPEC@N       SPEC's timed launches fail after N samples (a device error)
  *   hold=SPEC           SPEC never counts as stable: it is timed until the budget

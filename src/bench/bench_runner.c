@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_family.h"
+#include "bench_fill.h"
 #include "bench_stats.h"
 #include "bench_twin.h"
 #include "bench_validate.h"
@@ -22,9 +23,9 @@
 /* a pattern whose launches mostly read 0 ns is not measurable: at least this many */
 #define DROPPED_LIMIT 3
 /* Host memory of a run, whatever the plan's size: one staging buffer of at
- * most this (the source is generated into it and written a chunk at a
- * time, dst is filled and read back through it), plus validation's 8 MiB
- * of addresses. A 16 GiB plan on a large GPU needs no 16 GiB of host RAM. */
+ * most this (a source the device cannot fill is generated into it and
+ * written a chunk at a time, dst is read back through it), plus
+ * validation's 8 MiB of addresses. A 16 GiB plan on a large GPU needs no 16 GiB of host RAM. */
 #define HOST_STAGE ((uint64_t)64 << 20)
 
 bench_settings bench_settings_default(void)
@@ -293,27 +294,6 @@ static bw_code launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_err
     return launch_range(r, i, k, 0, 0, t, err);
 }
 
-typedef enum fill_kind { FILL_RANDOM, FILL_SENTINEL, FILL_ZERO } fill_kind;
-
-/* fills bytes [0, bytes) of b, a staging buffer at a time */
-static bw_code write_chunks(run_ctx *r, ocl_buffer *b, uint64_t bytes, fill_kind kind, bw_error *err)
-{
-    bw_code rc = BW_OK;
-    for (uint64_t off = 0; off < bytes && rc == BW_OK; off += r->stage_bytes) {
-        uint64_t n = bytes - off < r->stage_bytes ? bytes - off : r->stage_bytes;
-        if (r->stop && *r->stop)
-            return bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
-        if (kind == FILL_RANDOM)
-            bench_fill_random_at(r->stage, off, n, SOURCE_SEED);
-        else if (kind == FILL_SENTINEL)
-            bench_fill_sentinel_at(r->stage, off, n);
-        else
-            memset(r->stage, 0, (size_t)n);
-        rc = ocl_buffer_write(r->ctx, b, off, r->stage, n, err);
-    }
-    return rc;
-}
-
 /* what a family's validation reaches of the run: item i's kernel k */
 typedef struct validation {
     run_ctx *r;
@@ -419,7 +399,19 @@ static int record(bench_result *res, slot *sl, const ocl_timing *t)
     return 1;
 }
 
-static bw_code setup_buffers(run_ctx *r, bw_error *err)
+/* how the run fills its buffers (bench_fill.h) */
+static bench_fill_io fill_io(const run_ctx *r)
+{
+    bench_fill_io io = { r->ctx, r->kernels ? bench_kernels_dir(r->kernels) : NULL, r->stage, r->stage_bytes,
+                         r->stop };
+    return io;
+}
+
+/* Both buffers, filled: src with the source stream (on the device where it
+ * can; info->fill_note says when not), dst with the write sentinel's word
+ * (every validation refills the bytes it checks). Writing both makes lazily
+ * allocating drivers commit the memory now, before anything is timed. */
+static bw_code setup_buffers(run_ctx *r, bench_run_info *info, bw_error *err)
 {
     const bench_plan *p = r->plan;
     bw_code rc = stage_alloc(r, err);
@@ -427,11 +419,13 @@ static bw_code setup_buffers(run_ctx *r, bw_error *err)
         rc = ocl_buffer_create(r->ctx, p->src_bytes, "src", &r->src, err);
     if (rc == BW_OK)
         rc = ocl_buffer_create(r->ctx, p->dst_bytes, "dst", &r->dst, err);
-    /* writing both makes lazily allocating drivers commit the memory now */
+    bench_fill_io io = fill_io(r);
     if (rc == BW_OK)
-        rc = write_chunks(r, r->src, p->src_bytes, FILL_RANDOM, err);
+        rc = bench_fill_src_device(&io, r->src, p->src_bytes, SOURCE_SEED, info->fill_note, sizeof info->fill_note,
+                                   err);
+    const uint32_t sentinel = BENCH_WRITE_SENTINEL;
     if (rc == BW_OK)
-        rc = write_chunks(r, r->dst, p->dst_bytes, FILL_SENTINEL, err);
+        rc = bench_fill_pattern(&io, r->dst, p->dst_bytes, &sentinel, sizeof sentinel, err);
     return rc;
 }
 
@@ -1553,7 +1547,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
         r.res[i].verdict = bench_verdict_of(0, 0, 0, 0, 0);
     }
     if (rc == BW_OK)
-        rc = setup_buffers(&r, err);
+        rc = setup_buffers(&r, info, err);
     info->buffers_s = bench_now_s() - r.t_start;
     /* a signal while the buffers fill: nothing measured, every result says so */
     if (rc == BW_E_INTERRUPTED)
@@ -1656,8 +1650,10 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
     if (rc == BW_OK)
         rc = ocl_buffer_create(ctx, plan->dst_bytes, "dst", &r.dst, err);
     /* zeros: the trace compares addresses, not values */
+    const uint8_t zero = 0;
+    bench_fill_io io = fill_io(&r);
     if (rc == BW_OK)
-        rc = write_chunks(&r, r.src, plan->src_bytes, FILL_ZERO, err);
+        rc = bench_fill_pattern(&io, r.src, plan->src_bytes, &zero, 1, err);
     if (rc == BW_OK)
         rc = ocl_buffer_create(ctx, trace_bytes, "trace", &trace, err);
     if (rc == BW_OK)

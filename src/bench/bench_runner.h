@@ -167,6 +167,9 @@ typedef struct bench_run_info {
     size_t dropped;         /* patterns left out of later rounds */
     char plan_note[800];    /* one line on what was left out before measuring, or "" */
     char replan_note[640];  /* one line on what left the later rounds, or "" */
+    /* how src was filled: "" on the device (bench_fill_src_device), else
+     * "src filled from the host: REASON" */
+    char fill_note[400];
     /* How the run's launches were timed (ocl_context_timer), as each
      * result's timer_wall, timer_resolution_ns, launch_overhead_ns say */
     int timer_wall;
@@ -188,7 +191,9 @@ typedef struct bench_run_info {
  * built kernel allows fewer work-items per group than planned gets a
  * smaller automatic group (the plan's item records it) or, with --local,
  * fails (bench_plan_fit_kernel). Host memory stays bounded whatever the
- * plan's size: the source is generated, and dst checked, 64 MiB at a time.
+ * plan's size: the source is generated on the device where it can be
+ * (bench_fill_src_device; info->fill_note says when not), else 64 MiB at a
+ * time on the host, and dst is checked 64 MiB at a time.
  * Returns BW_OK when
  * the run completed (single patterns may still have failed: see their
  * status), BW_E_INTERRUPTED when *stop became non-zero (results hold what

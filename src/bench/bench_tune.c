@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_fill.h"
 #include "bench_stats.h"
 #include "bench_validate.h"
 #include "bw_buf.h"
@@ -260,18 +261,12 @@ static void source_words(uint32_t *buf, uint64_t word, size_t n)
     bench_fill_random_at((uint8_t *)buf, 4 * word, 4 * (uint64_t)n, SOURCE_SEED);
 }
 
+/* src: the source stream, on the device where it can (t->res->fill_note) */
 static bw_code fill_source(tuner *t, bw_error *err)
 {
-    bw_code rc = BW_OK;
-    uint64_t words = t->o->buffer_bytes / 4;
-    for (uint64_t w = 0; w < words && rc == BW_OK; w += HOST_WORDS) {
-        if (stopped(t))
-            return BW_E_INTERRUPTED;
-        size_t n = words - w < HOST_WORDS ? (size_t)(words - w) : HOST_WORDS;
-        source_words(t->gen, w, n);
-        rc = ocl_buffer_write(t->ctx, t->src, 4 * w, t->gen, 4 * (uint64_t)n, err);
-    }
-    return rc;
+    bench_fill_io io = { t->ctx, t->o->kernel_dir, (uint8_t *)t->gen, HOST_WORDS * sizeof *t->gen, t->o->stop };
+    return bench_fill_src_device(&io, t->src, t->o->buffer_bytes, SOURCE_SEED, t->res->fill_note,
+                                 sizeof t->res->fill_note, err);
 }
 
 /* the sentinel over bytes [0, bytes) of b, so that a store not made shows */
@@ -683,9 +678,12 @@ static bw_code setup(tuner *t, bw_error *err)
         rc = ocl_buffer_create(t->ctx, bytes, "out", &t->out, err);
     if (rc == BW_OK)
         rc = fill_source(t, err);
-    /* writing dst makes a lazily allocating driver commit it now */
+    /* writing dst makes a lazily allocating driver commit it now (each
+     * validation fills what it checks) */
+    const uint32_t sentinel = BENCH_WRITE_SENTINEL;
+    bench_fill_io io = { t->ctx, t->o->kernel_dir, (uint8_t *)t->got, HOST_WORDS * sizeof *t->got, t->o->stop };
     if (rc == BW_OK)
-        rc = fill_sentinel(t, t->dst, bytes, err);
+        rc = bench_fill_pattern(&io, t->dst, bytes, &sentinel, sizeof sentinel, err);
     return rc;
 }
 

@@ -101,6 +101,7 @@ typedef struct bench_tune_opts {
     double budget_s;       /* the whole search, building and validating included */
     double min_launch_ns;  /* the timing floor (bench_launch_floor_ns) */
     volatile sig_atomic_t *stop; /* non-zero: stop after the launch or chunk in flight; NULL: never */
+    const char *kernel_dir;      /* where fill.cl is read (bench_fill.h): --kernels, or NULL */
 } bench_tune_opts;
 
 typedef struct bench_tune_result {
@@ -114,6 +115,7 @@ typedef struct bench_tune_result {
     int budget_ended;    /* stages were skipped for the budget */
     int interrupted;     /* the stop flag ended the search: no winner was chosen (best -1, peaks not valid) */
     double total_s;      /* wall time of the search */
+    char fill_note[400]; /* "" when the device filled src, else why the host did (bench_fill_src_device) */
 } bench_tune_result;
 
 /* Loads cl/stream.cl from `dir` (a --kernels flag), else $BWLAB_KERNEL_DIR,

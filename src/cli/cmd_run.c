@@ -319,7 +319,7 @@ const cli_option cmd_run_options[] = {
       .help = "a sentence under each row: what the pattern does, why the model says so", RUN_FLAG(explain) },
     CLI_OPT_QUIET(run_state, quiet, 0),
     CLI_OPT_KERNELS(run_state, kernels_dir, 0,
-                    "read gather.cl, bw_expr.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)"),
+                    "read gather.cl, bw_expr.cl, fill.cl and roofline.cl from DIR (also $BWLAB_KERNEL_DIR)"),
     { .name = "local", .metavar = "N",
       .help = "work-items per work-group (default 256, a multiple of the warp,\n"
               "lowered to what the device and each built kernel allow)",
@@ -632,8 +632,8 @@ static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **o
 }
 
 /* Device k's buffers could not be had at its plan's size (bench_run's
- * BW_E_TOOBIG: the allocation, or the first write of a lazily allocating
- * driver, answered -4, -5 or -61, err says which): the device is planned
+ * BW_E_TOOBIG: the allocation, or the first write, fill or launch of a
+ * lazily allocating driver, answered -4, -5 or -61, err says which): the device is planned
  * once more at half the working set, through the plan's own sizing as
  * --size would be, and s->devs[k].retry says what changed. BW_OK with
  * s->devs[k].plan replaced; else err says why (the first failure when there is
@@ -864,6 +864,9 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
                        &dev->results, &dev->info, &err);
     if (pc->show)
         fprintf(stderr, "\r\033[K");
+    if ((rc == BW_OK || rc == BW_E_INTERRUPTED) && dev->info.fill_note[0])
+        fprintf(stderr, "bwlab run: note: device %zu: %s\n", ocl_device_at(s->plats, s->dev_idx[k])->index,
+                dev->info.fill_note);
     int st = 0;
     if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
         /* this device is lost; what the others measured is kept */

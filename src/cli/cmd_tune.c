@@ -136,6 +136,8 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
     if (rc != BW_OK && rc != BW_E_INTERRUPTED)
         return rc;
     const bench_tune_result *r = s->results[k];
+    if (r->fill_note[0])
+        fprintf(stderr, "bwlab %s: note: device %zu: %s\n", self->name, d->index, r->fill_note);
     memset(e, 0, sizeof *e);
     for (int m = 0; m < BENCH_TUNE_MODES; m++)
         e->peak[m] = r->peak[m];

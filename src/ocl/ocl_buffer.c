@@ -95,6 +95,11 @@ uint64_t ocl_buffer_size(const ocl_buffer *b)
     return b->bytes;
 }
 
+const char *ocl_buffer_name(const ocl_buffer *b)
+{
+    return b->name;
+}
+
 static bw_code check_range(const ocl_buffer *b, uint64_t offset, uint64_t bytes, const char *verb,
                            bw_error *err)
 {
@@ -107,6 +112,17 @@ static bw_code check_range(const ocl_buffer *b, uint64_t offset, uint64_t bytes,
     return BW_OK;
 }
 
+bw_code ocl_buffer_use_error(const ocl_buffer *b, const char *call, int st, const char *kernel, bw_error *err)
+{
+    char size[32];
+    bw_format_bytes(size, sizeof size, (double)b->bytes);
+    /* lazily allocating drivers report a too-large buffer at its first use */
+    int toobig = !b->written && is_size_failure(st);
+    return ocl_error_set(err, toobig ? BW_E_TOOBIG : BW_E_OPENCL, call, st, "buffer '%s' (%s)%s%s%s%s", b->name,
+                         size, kernel ? " of kernel '" : "", kernel ? kernel : "", kernel ? "'" : "",
+                         toobig ? "; the device could not allocate it, use a smaller --size" : "");
+}
+
 bw_code ocl_buffer_write(ocl_context *c, ocl_buffer *b, uint64_t offset, const void *src,
                          uint64_t bytes, bw_error *err)
 {
@@ -115,16 +131,8 @@ bw_code ocl_buffer_write(ocl_context *c, ocl_buffer *b, uint64_t offset, const v
         return rc;
     cl_int st = clEnqueueWriteBuffer(c->queue, b->mem, CL_TRUE, (size_t)offset, (size_t)bytes,
                                      src, 0, NULL, NULL);
-    if (st != CL_SUCCESS) {
-        char size[32];
-        bw_format_bytes(size, sizeof size, (double)b->bytes);
-        /* lazily allocating drivers report a too-large buffer here */
-        int toobig = !b->written && is_size_failure(st);
-        return ocl_error_set(err, toobig ? BW_E_TOOBIG : BW_E_OPENCL, "clEnqueueWriteBuffer", st,
-                             "buffer '%s' (%s)%s", b->name, size,
-                             toobig ? "; the device could not allocate it, use a smaller --size"
-                                    : "");
-    }
+    if (st != CL_SUCCESS)
+        return ocl_buffer_use_error(b, "clEnqueueWriteBuffer", st, NULL, err);
     b->written = 1;
     return BW_OK;
 }
@@ -144,4 +152,85 @@ bw_code ocl_buffer_read(ocl_context *c, ocl_buffer *b, uint64_t offset, void *ds
                              b->name, size);
     }
     return BW_OK;
+}
+
+/* host memory of a fill written from the host */
+#define FILL_HOST_CHUNK ((uint64_t)4 << 20)
+
+/* "OpenCL 1.2 ..." or later */
+static int at_least_1_2(const char *version)
+{
+    int major = 0, minor = 0;
+    return version && sscanf(version, "OpenCL %d.%d", &major, &minor) == 2 && (major > 1 || (major == 1 && minor >= 2));
+}
+
+/* [offset, offset+bytes) of the fill written from the host, a chunk at a time */
+static bw_code fill_from_host(ocl_context *c, ocl_buffer *b, uint64_t offset, uint64_t bytes, const uint8_t *pattern,
+                              size_t size, bw_error *err)
+{
+    /* whole patterns per chunk, so every chunk starts at the same phase */
+    uint64_t chunk = bytes < FILL_HOST_CHUNK ? bytes : FILL_HOST_CHUNK / size * size;
+    uint8_t *host = malloc((size_t)chunk);
+    if (!host)
+        return bw_error_set(err, BW_E_NOMEM, "out of host memory filling buffer '%s'", b->name);
+    for (uint64_t i = 0; i < chunk; i++)
+        host[i] = pattern[(offset + i) % size];
+    bw_code rc = BW_OK;
+    for (uint64_t done = 0; done < bytes && rc == BW_OK; done += chunk) {
+        uint64_t n = bytes - done < chunk ? bytes - done : chunk;
+        rc = ocl_buffer_write(c, b, offset + done, host, n, err);
+    }
+    free(host);
+    return rc;
+}
+
+/* clEnqueueFillBuffer over [offset, offset+bytes), both multiples of size,
+ * waited for: its status, or that of the command */
+static cl_int fill_on_device(ocl_context *c, ocl_buffer *b, uint64_t offset, uint64_t bytes, const void *pattern,
+                             size_t size)
+{
+    if (bw_hook_fault("fill", b->name, NULL)) /* test builds only: a driver whose fill fails */
+        return CL_INVALID_OPERATION;
+    cl_event ev = NULL;
+    cl_int st = clEnqueueFillBuffer(c->queue, b->mem, pattern, size, (size_t)offset, (size_t)bytes, 0, NULL, &ev);
+    if (st == CL_SUCCESS && (st = clWaitForEvents(1, &ev)) != CL_SUCCESS) {
+        cl_int done = 0;
+        if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof done, &done, NULL) == CL_SUCCESS && done < 0)
+            st = done; /* the command's own error, not "an event failed" */
+    }
+    if (ev)
+        clReleaseEvent(ev);
+    return st;
+}
+
+bw_code ocl_buffer_fill(ocl_context *c, ocl_buffer *b, uint64_t offset, uint64_t bytes, const void *pattern,
+                        size_t pattern_size, bw_error *err)
+{
+    size_t size = pattern_size;
+    if (!pattern || size == 0 || size > 128 || (size & (size - 1)) != 0)
+        return bw_error_set(err, BW_E_USAGE,
+                            "cannot fill buffer '%s' with a pattern of %zu bytes: it must be 1, 2, 4, 8, 16, 32, "
+                            "64 or 128",
+                            b->name, size);
+    bw_code rc = check_range(b, offset, bytes, "fill", err);
+    if (rc != BW_OK || bytes == 0)
+        return rc;
+    const uint8_t *p = pattern;
+    uint64_t head = (size - offset % size) % size;
+    head = head < bytes ? head : bytes;
+    uint64_t mid = (bytes - head) / size * size, tail = bytes - head - mid;
+    if (mid > 0 && at_least_1_2(c->info->device_version) && at_least_1_2(c->info->platform_version)) {
+        /* the pattern's phase at offset+head is 0: the driver's pattern as it is */
+        cl_int st = fill_on_device(c, b, offset + head, mid, pattern, size);
+        if (st == CL_SUCCESS) {
+            b->written = 1;
+            if (head && (rc = fill_from_host(c, b, offset, head, p, size, err)) != BW_OK)
+                return rc;
+            return tail ? fill_from_host(c, b, offset + head + mid, tail, p, size, err) : BW_OK;
+        }
+        if (is_size_failure(st))
+            return ocl_buffer_use_error(b, "clEnqueueFillBuffer", st, NULL, err);
+        /* any other answer: the host writes the pattern instead */
+    }
+    return fill_from_host(c, b, offset, bytes, p, size, err);
 }

@@ -25,10 +25,23 @@ bw_code ocl_buffer_create_host(ocl_context *c, uint64_t bytes, const char *name,
                                bw_error *err);
 void ocl_buffer_free(ocl_buffer *b); /* accepts NULL */
 uint64_t ocl_buffer_size(const ocl_buffer *b);
+const char *ocl_buffer_name(const ocl_buffer *b); /* as given to create */
 /* Blocking copies between host memory and [offset, offset+bytes). */
 bw_code ocl_buffer_write(ocl_context *c, ocl_buffer *b, uint64_t offset, const void *src,
                          uint64_t bytes, bw_error *err);
 bw_code ocl_buffer_read(ocl_context *c, ocl_buffer *b, uint64_t offset, void *dst, uint64_t bytes,
                         bw_error *err);
+/* Fills [offset, offset+bytes) with `pattern` (pattern_size bytes: 1, 2,
+ * 4, ..., 128) repeated from the buffer's start: byte i of the buffer gets
+ * pattern[i % pattern_size] whatever offset is, so a range filled in
+ * pieces holds what one fill puts there. Blocking. The aligned middle by
+ * clEnqueueFillBuffer (OpenCL 1.2), the bytes around it from the host; on
+ * an OpenCL 1.1 device or platform, or when the driver's fill fails with
+ * anything but an allocation failure, the whole range is written from a
+ * host buffer in chunks (at most 4 MiB of host memory). An allocation
+ * failure at the buffer's first use is BW_E_TOOBIG, as for
+ * ocl_buffer_write; BW_E_USAGE for another pattern size. */
+bw_code ocl_buffer_fill(ocl_context *c, ocl_buffer *b, uint64_t offset, uint64_t bytes, const void *pattern,
+                        size_t pattern_size, bw_error *err);
 
 #endif

@@ -162,3 +162,11 @@ bw_code ocl_context_finish(ocl_context *c, bw_error *err)
                              c->info->index, c->info->name);
     return BW_OK;
 }
+
+int ocl_context_little_endian(const ocl_context *c)
+{
+    cl_bool little = CL_FALSE;
+    if (clGetDeviceInfo(c->dev, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL) != CL_SUCCESS)
+        return -1;
+    return little ? 1 : 0;
+}

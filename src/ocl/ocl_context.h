@@ -27,6 +27,9 @@ const ocl_device_info *ocl_context_device(const ocl_context *c);
  * one-work-item launch, which every wall-timed launch includes). Either
  * pointer may be NULL. Cannot fail. */
 int ocl_context_timer(const ocl_context *c, double *resolution_ns, double *overhead_ns);
+/* CL_DEVICE_ENDIAN_LITTLE of the context's device: 1 little-endian, 0
+ * big-endian, -1 when the driver does not answer. Cannot fail. */
+int ocl_context_little_endian(const ocl_context *c);
 /* clFinish on the queue. */
 bw_code ocl_context_finish(ocl_context *c, bw_error *err);
 

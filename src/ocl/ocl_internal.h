@@ -33,6 +33,11 @@ struct ocl_buffer {
     int written; /* lazily allocating drivers fail on the first write */
 };
 
+/* The error of OpenCL call `call` that answered st using b (in kernel
+ * `kernel`, or NULL): BW_E_TOOBIG when it is b's first use and st says the
+ * device cannot hold it (lazily allocating drivers), else BW_E_OPENCL. */
+bw_code ocl_buffer_use_error(const ocl_buffer *b, const char *call, int st, const char *kernel, bw_error *err);
+
 /* The OpenCL handles behind entry i of `bwlab devices`; i must be valid. */
 cl_device_id ocl_platforms_cl_device(const ocl_platforms *p, size_t i);
 cl_platform_id ocl_platforms_cl_platform(const ocl_platforms *p, size_t i);

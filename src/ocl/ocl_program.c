@@ -19,11 +19,17 @@ struct ocl_program {
     unsigned refs; /* the caller's reference plus one per kernel */
 };
 
+/* arguments whose buffers a kernel remembers (ocl_kernel_arg_buffer) */
+#define KERNEL_BUFS 16
+
 struct ocl_kernel {
     cl_kernel k;
     ocl_program *p;
     char *name;
     int size_status; /* ocl_kernel_size_status */
+    /* the buffer of each argument, where it is one: a launch is their first
+     * use when nothing has written them yet (ocl_buffer_use_error) */
+    ocl_buffer *bufs[KERNEL_BUFS];
 };
 
 static bw_code nomem(bw_error *err, const char *what)
@@ -142,6 +148,8 @@ void ocl_kernel_free(ocl_kernel *k)
 static bw_code set_arg(ocl_kernel *k, unsigned index, size_t size, const void *value,
                        bw_error *err)
 {
+    if (index < KERNEL_BUFS)
+        k->bufs[index] = NULL;
     cl_int st = clSetKernelArg(k->k, index, size, value);
     if (st != CL_SUCCESS)
         return ocl_error_set(err, BW_E_OPENCL, "clSetKernelArg", st,
@@ -151,7 +159,31 @@ static bw_code set_arg(ocl_kernel *k, unsigned index, size_t size, const void *v
 
 bw_code ocl_kernel_arg_buffer(ocl_kernel *k, unsigned index, ocl_buffer *b, bw_error *err)
 {
-    return set_arg(k, index, sizeof(cl_mem), &b->mem, err);
+    bw_code rc = set_arg(k, index, sizeof(cl_mem), &b->mem, err);
+    if (rc == BW_OK && index < KERNEL_BUFS)
+        k->bufs[index] = b;
+    return rc;
+}
+
+/* A launch of k failed with st: an allocation failure that is the first
+ * use of one of its buffers is that buffer's (BW_E_TOOBIG), anything else
+ * the launch's. */
+static bw_code launch_error(ocl_kernel *k, const char *call, cl_int st, uint64_t global, uint64_t local,
+                            bw_error *err)
+{
+    for (unsigned i = 0; st == CL_MEM_OBJECT_ALLOCATION_FAILURE && i < KERNEL_BUFS; i++)
+        if (k->bufs[i] && !k->bufs[i]->written)
+            return ocl_buffer_use_error(k->bufs[i], call, st, k->name, err);
+    return ocl_error_set(err, BW_E_OPENCL, call, st, "kernel '%s' (%llu work-items, work-group %llu)", k->name,
+                         (unsigned long long)global, (unsigned long long)local);
+}
+
+/* after a launch that completed: its buffers hold memory the device committed */
+static void launched(ocl_kernel *k)
+{
+    for (unsigned i = 0; i < KERNEL_BUFS; i++)
+        if (k->bufs[i])
+            k->bufs[i]->written = 1;
 }
 
 bw_code ocl_kernel_arg_i64(ocl_kernel *k, unsigned index, int64_t v, bw_error *err)
@@ -299,9 +331,7 @@ bw_code ocl_kernel_run_at(ocl_context *c, ocl_kernel *k, uint64_t first, uint64_
         if (st == CL_OUT_OF_RESOURCES || st == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
             st == CL_INVALID_WORK_GROUP_SIZE)
             k->size_status = st;
-        rc = ocl_error_set(err, BW_E_OPENCL, "clEnqueueNDRangeKernel", st,
-                           "kernel '%s' (%llu work-items%s, work-group %llu)", k->name,
-                           (unsigned long long)global, off ? " from an offset" : "", (unsigned long long)local);
+        rc = launch_error(k, "clEnqueueNDRangeKernel", st, global, local, err);
         goto done;
     }
     if (!c->profiling) { /* the host clock around clFinish is the measurement */
@@ -311,13 +341,20 @@ bw_code ocl_kernel_run_at(ocl_context *c, ocl_kernel *k, uint64_t first, uint64_
         }
         out->wall_ns = now_ns() - t0;
         out->event_ns = out->wall_ns;
+        launched(k);
         goto done;
     }
     if ((st = clWaitForEvents(1, &ev)) != CL_SUCCESS) {
-        rc = ocl_error_set(err, BW_E_OPENCL, "clWaitForEvents", st, "kernel '%s'", k->name);
+        cl_int done = 0; /* a driver may report the allocation failure here, as the command's status */
+        if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof done, &done, NULL) == CL_SUCCESS &&
+            done == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+            rc = launch_error(k, "clWaitForEvents", done, global, local, err);
+        else
+            rc = ocl_error_set(err, BW_E_OPENCL, "clWaitForEvents", st, "kernel '%s'", k->name);
         goto done;
     }
     double t1 = now_ns();
+    launched(k);
     if ((st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start,
                                       NULL)) != CL_SUCCESS ||
         (st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL)) !=

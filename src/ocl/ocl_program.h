@@ -26,6 +26,8 @@ void ocl_program_free(ocl_program *p); /* accepts NULL */
 bw_code ocl_kernel_create(ocl_program *p, const char *kernel_name, ocl_kernel **out, bw_error *err);
 void ocl_kernel_free(ocl_kernel *k); /* accepts NULL */
 
+/* k remembers b (arguments 0..15) until the argument is set again: b must
+ * outlive k's launches */
 bw_code ocl_kernel_arg_buffer(ocl_kernel *k, unsigned index, ocl_buffer *b, bw_error *err);
 bw_code ocl_kernel_arg_i64(ocl_kernel *k, unsigned index, int64_t v, bw_error *err); /* long */
 bw_code ocl_kernel_arg_u32(ocl_kernel *k, unsigned index, uint32_t v, bw_error *err); /* uint */
@@ -56,7 +58,10 @@ typedef struct ocl_timing {
  * (global must be a multiple of local; local 0 lets the runtime choose),
  * waits for completion and returns both durations. On a queue without
  * profiling (ocl_context_timer 0) both are the host clock around the
- * enqueue and clFinish. */
+ * enqueue and clFinish. CL_MEM_OBJECT_ALLOCATION_FAILURE at the first use
+ * of a buffer argument (nothing wrote or launched on it yet: lazily
+ * allocating drivers) is BW_E_TOOBIG naming that buffer, as for
+ * ocl_buffer_write; a launch that completes is a use of its buffers. */
 bw_code ocl_kernel_run(ocl_context *c, ocl_kernel *k, uint64_t global, uint64_t local,
                        ocl_timing *out, bw_error *err);
 /* The same over work-items [first, first + count): a global work offset

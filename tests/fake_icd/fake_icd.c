@@ -412,10 +412,12 @@ static cl_int CL_API_CALL fake_GetDeviceInfo(cl_device_id d, cl_device_info para
  *   "fail_launch_at": N       a launch whose work-group has N or more
  *                             work-items fails with CL_OUT_OF_RESOURCES (-5)
  *   "fail_alloc_above": BYTES clCreateBuffer succeeds at any size, but a
- *                             write to a buffer of more than BYTES fails
- *                             with CL_MEM_OBJECT_ALLOCATION_FAILURE (-4),
- *                             as a lazily allocating driver answers the
- *                             first write it cannot commit */
+ *                             write or fill of a buffer of more than BYTES,
+ *                             and a launch of a kernel with such a buffer
+ *                             as an argument, fail with
+ *                             CL_MEM_OBJECT_ALLOCATION_FAILURE (-4), as a
+ *                             lazily allocating driver answers the first
+ *                             use it cannot commit */
 typedef void (*fake_fn)(void);
 static cl_int CL_API_CALL fake_fail(void);
 
@@ -429,6 +431,7 @@ static cl_device_id pocl_device;
 typedef struct proxied {
     void *obj;
     struct _cl_device_id *dev;
+    unsigned long big_args; /* a kernel's: the arguments that are buffers over "fail_alloc_above" */
 } proxied;
 static proxied owned[PROXY_MAX];
 static size_t n_owned;
@@ -440,21 +443,57 @@ static void *adopt(void *obj, struct _cl_device_id *dev)
     *(struct _cl_icd_dispatch **)obj = &proxy;
     for (size_t i = 0; i < n_owned; i++)
         if (owned[i].obj == obj || !owned[i].obj) {
-            owned[i].obj = obj;
-            owned[i].dev = dev;
+            owned[i] = (proxied){ obj, dev, 0 };
             return obj;
         }
     if (n_owned < PROXY_MAX)
-        owned[n_owned++] = (proxied){ obj, dev };
+        owned[n_owned++] = (proxied){ obj, dev, 0 };
     return obj;
+}
+
+static proxied *entry_of(const void *obj)
+{
+    for (size_t i = 0; i < n_owned; i++)
+        if (owned[i].obj == obj)
+            return &owned[i];
+    return NULL;
 }
 
 static struct _cl_device_id *owner(const void *obj)
 {
-    for (size_t i = 0; i < n_owned; i++)
-        if (owned[i].obj == obj)
-            return owned[i].dev;
-    return NULL;
+    proxied *e = entry_of(obj);
+    return e ? e->dev : NULL;
+}
+
+/* The buffers of proxied contexts and their sizes, so that a kernel
+ * argument can be recognised as one without asking PoCL about a pointer
+ * that may be no buffer (memory objects keep PoCL's table: their release
+ * is not seen, and an entry stays until its address is reused) */
+typedef struct buffer_size {
+    cl_mem mem;
+    size_t bytes;
+} buffer_size;
+static buffer_size buffers[PROXY_MAX];
+static size_t n_buffers;
+
+static void note_buffer(cl_mem mem, size_t bytes)
+{
+    size_t i = 0;
+    while (i < n_buffers && buffers[i].mem != mem)
+        i++;
+    if (i == n_buffers && n_buffers < PROXY_MAX)
+        n_buffers++;
+    if (i < n_buffers)
+        buffers[i] = (buffer_size){ mem, bytes };
+}
+
+/* the size of a buffer of a proxied context, or 0 */
+static size_t buffer_bytes(cl_mem mem)
+{
+    for (size_t i = 0; i < n_buffers; i++)
+        if (buffers[i].mem == mem)
+            return buffers[i].bytes;
+    return 0;
 }
 
 static int is_fake_device(cl_device_id d)
@@ -617,11 +656,40 @@ static cl_int CL_API_CALL proxy_GetKernelWorkGroupInfo(cl_kernel k, cl_device_id
     return pocl->clGetKernelWorkGroupInfo(k, real_of(d), param, size, value, size_ret);
 }
 
+static cl_mem CL_API_CALL proxy_CreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void *host,
+                                             cl_int *errcode)
+{
+    cl_mem m = pocl->clCreateBuffer(c, flags, size, host, errcode);
+    if (m)
+        note_buffer(m, size);
+    return m;
+}
+
+static cl_int CL_API_CALL proxy_SetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value)
+{
+    proxied *e = entry_of(k);
+    json_int_t above = scenario(e ? e->dev : NULL, "fail_alloc_above");
+    if (e && index < 8 * sizeof e->big_args) {
+        cl_mem m = NULL;
+        if (size == sizeof m && value)
+            memcpy(&m, value, sizeof m);
+        size_t bytes = m ? buffer_bytes(m) : 0;
+        if (above > 0 && (json_int_t)bytes > above)
+            e->big_args |= 1ul << index;
+        else
+            e->big_args &= ~(1ul << index);
+    }
+    return pocl->clSetKernelArg(k, index, size, value);
+}
+
 static cl_int CL_API_CALL proxy_EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim,
                                                      const size_t *offset, const size_t *global,
                                                      const size_t *local, cl_uint n_wait,
                                                      const cl_event *wait, cl_event *ev)
 {
+    proxied *e = entry_of(k);
+    if (e && e->big_args) /* a buffer the device cannot commit ("fail_alloc_above") */
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
     json_int_t at = scenario(owner(q), "fail_launch_at");
     if (at > 0 && local) {
         size_t items = 1;
@@ -633,16 +701,31 @@ static cl_int CL_API_CALL proxy_EnqueueNDRangeKernel(cl_command_queue q, cl_kern
     return pocl->clEnqueueNDRangeKernel(q, k, dim, offset, global, local, n_wait, wait, ev);
 }
 
+/* whether queue q's device cannot commit buffer b ("fail_alloc_above") */
+static int too_big(cl_command_queue q, cl_mem b)
+{
+    json_int_t above = scenario(owner(q), "fail_alloc_above");
+    size_t bytes = 0;
+    return above > 0 && pocl->clGetMemObjectInfo(b, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) == CL_SUCCESS &&
+           (json_int_t)bytes > above;
+}
+
 static cl_int CL_API_CALL proxy_EnqueueWriteBuffer(cl_command_queue q, cl_mem b, cl_bool blocking,
                                                     size_t offset, size_t size, const void *ptr,
                                                     cl_uint n_wait, const cl_event *wait, cl_event *ev)
 {
-    json_int_t above = scenario(owner(q), "fail_alloc_above");
-    size_t bytes = 0;
-    if (above > 0 && pocl->clGetMemObjectInfo(b, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) == CL_SUCCESS &&
-        (json_int_t)bytes > above)
+    if (too_big(q, b))
         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
     return pocl->clEnqueueWriteBuffer(q, b, blocking, offset, size, ptr, n_wait, wait, ev);
+}
+
+static cl_int CL_API_CALL proxy_EnqueueFillBuffer(cl_command_queue q, cl_mem b, const void *pattern,
+                                                   size_t pattern_size, size_t offset, size_t size,
+                                                   cl_uint n_wait, const cl_event *wait, cl_event *ev)
+{
+    if (too_big(q, b))
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    return pocl->clEnqueueFillBuffer(q, b, pattern, pattern_size, offset, size, n_wait, wait, ev);
 }
 
 static void fill_proxy(void)
@@ -662,6 +745,10 @@ static void fill_proxy(void)
     proxy.clGetKernelWorkGroupInfo = proxy_GetKernelWorkGroupInfo;
     proxy.clEnqueueNDRangeKernel = proxy_EnqueueNDRangeKernel;
     proxy.clEnqueueWriteBuffer = proxy_EnqueueWriteBuffer;
+    if (pocl->clEnqueueFillBuffer)
+        proxy.clEnqueueFillBuffer = proxy_EnqueueFillBuffer;
+    proxy.clCreateBuffer = proxy_CreateBuffer;
+    proxy.clSetKernelArg = proxy_SetKernelArg;
 }
 
 /* Gives each "proxy" device of the tables its PoCL device; a table that
