@@ -570,6 +570,11 @@ Test(cli_run, roofline_failure_keeps_the_patterns, .timeout = 300)
     cr_expect_str_eq(json_string_value(json_object_get(rf, "status")), "failed");
     cr_expect(strstr(json_string_value(json_object_get(rf, "failure")), "no_such_roof") != NULL);
     cr_expect(json_object_get(rf, "peak_gflops") == NULL);
+    /* this --kernels directory has no fill.cl either: the host filled src,
+     * and the run says so, on stderr and in its timing */
+    const char *fill = json_string_value(json_object_get(json_object_get(run, "timing"), "fill_note"));
+    cr_expect(fill && strstr(fill, "src filled from the host: ") != NULL, "%s", fill ? fill : "(null)");
+    cr_expect(strstr(r.err, "src filled from the host: ") != NULL, "%s", r.err);
     json_decref(d);
     tu_result_free(&r);
     /* the table says so under the patterns */
@@ -594,6 +599,18 @@ Test(cli_run, bank_patterns, .timeout = 300)
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *d = parse(r.out);
     cr_assert_eq(json_array_size(json_object_get(d, "results")), 2, "pitch 33 given: none added");
+    /* where the run's time went: phases that add up to no more than the whole;
+     * the device filled src (the source tree has fill.cl) */
+    json_t *timing = json_object_get(json_array_get(json_object_get(d, "runs"), 0), "timing");
+    double phases = 0;
+    static const char *const keys[] = { "buffers_s", "build_s", "prepare_s", "timing_s" };
+    for (size_t k = 0; k < 4; k++) {
+        json_t *v = json_object_get(timing, keys[k]);
+        cr_expect(json_is_number(v) && json_number_value(v) >= 0, "timing.%s", keys[k]);
+        phases += json_number_value(v);
+    }
+    cr_expect_leq(phases, json_number_value(json_object_get(timing, "total_s")) + 1e-6);
+    cr_expect(json_is_null(json_object_get(timing, "fill_note")));
     const char *specs[] = { "bank:pitch=32,stride=1", "bank:pitch=33,stride=1" };
     for (size_t i = 0; i < 2; i++) {
         json_t *b = result_for(d, specs[i]);

@@ -169,6 +169,7 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(t, "buffers_s", json_real(run->info->buffers_s));
     json_object_set_new(t, "build_s", json_real(run->info->build_s));
     json_object_set_new(t, "prepare_s", json_real(run->info->prepare_s));
+    json_object_set_new(t, "fill_note", run->info->fill_note[0] ? report_json_text(run->info->fill_note) : json_null());
     json_object_set_new(t, "rounds", json_integer((json_int_t)run->info->rounds));
     json_object_set_new(t, "budget_ended", json_boolean(run->info->budget_ended));
     json_object_set_new(t, "interrupted", json_boolean(run->info->interrupted));
