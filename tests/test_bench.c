@@ -765,7 +765,13 @@ Test(bench, statistics)
     cr_expect_float_eq(s.mean, 22, 1e-12);
     /* squares about 22: 324 + 441 + 361 + 400 + 6084 = 7610; / 4 = 1902.5 */
     cr_expect_float_eq(s.stddev, sqrt(1902.5), 1e-9);
-    cr_expect_float_eq(s.rse, 1.2533 * sqrt(1902.5) / sqrt(5.0) / 3.0, 1e-9);
+    /* the median's error from the bulk: deviations 1, 2, 0, 1, 97 about the
+     * median 3, their median 1: sigma 1.4826, not the 43.6 the 100 makes */
+    cr_expect_float_eq(s.rse, 1.2533 * 1.4826 / sqrt(5.0) / 3.0, 1e-9);
+    /* most samples equal: no deviation to go by but the standard deviation's */
+    const double q[] = { 5, 5, 5, 6 };
+    s = bench_stats_of(q, 4);
+    cr_expect_float_eq(s.rse, 1.2533 * 0.5 / 2.0 / 5.0, 1e-9);
     const double w[] = { 5, 7 };
     s = bench_stats_of(w, 2);
     cr_expect_float_eq(s.median, 6, 1e-12);
@@ -1264,15 +1270,16 @@ Test(bench, twin_slice_sizing)
 /* the run's own estimate of its repeatability, by hand */
 Test(bench, spread_estimates)
 {
-    /* 10, 10, 12, 12: median 11, halves 10 and 12, drift 2/11 = 0.18182; sd sqrt(4/3),
-     * rse 1.2533 x 1.1547 / 2 / 11 = 0.065785, x 2.77 = 0.18222: the noise term is the larger */
+    /* 10, 10, 12, 12: median 11, halves 10 and 12, drift 2/11 = 0.18182; deviations all 1,
+     * sigma 1.4826, rse 1.2533 x 1.4826 / 2 / 11 = 0.084462, x 2.77 = 0.23396: the noise
+     * term is the larger */
     const double v[] = { 10, 10, 12, 12 };
-    double rse = 1.2533 * sqrt(4.0 / 3.0) / 2.0 / 11.0;
+    double rse = 1.2533 * 1.4826 / 2.0 / 11.0;
     cr_expect_float_eq(bench_stats_spread(v, 4), 2.77 * rse, 1e-9);
     /* a drift that the standard error misses: 100 x 4, then 110 x 4 */
     const double d[] = { 100, 100, 100, 100, 110, 110, 110, 110 };
-    /* median 105, halves 100 and 110: 10/105 = 0.0952; rse: sd = sqrt(8 x 25 / 7) = 5.345,
-     * 1.2533 x 5.345 / sqrt 8 / 105 = 0.02256, x 2.77 = 0.0625 */
+    /* median 105, halves 100 and 110: 10/105 = 0.0952; rse: deviations all 5, sigma 7.413,
+     * 1.2533 x 7.413 / sqrt 8 / 105 = 0.03128, x 2.77 = 0.0867 */
     cr_expect_float_eq(bench_stats_spread(d, 8), 10.0 / 105.0, 1e-9);
     /* steady samples: no spread */
     const double s[] = { 7, 7, 7, 7, 7 };
@@ -1288,7 +1295,7 @@ Test(bench, spread_estimates)
     bench_stats sa = bench_stats_of(a, 4);
     cr_expect_float_eq(bench_stats_ratio_spread(a, 4, b, 4), 2.77 * sqrt(2.0) * sa.rse, 1e-9);
     /* a drift of d alone: ratios 100/200 and 110/200 about 105/200, 0.05 / 0.525 = 0.0952,
-     * above its noise term 0.0625 (c is steady) */
+     * above its noise term 0.0867 (c is steady) */
     const double c[] = { 200, 200, 200, 200, 200, 200, 200, 200 };
     cr_expect_float_eq(bench_stats_ratio_spread(d, 8, c, 8), 0.05 / 0.525, 1e-9);
     cr_expect(isnan(bench_stats_ratio_spread(a, 4, c, 3)));

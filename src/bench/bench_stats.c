@@ -40,10 +40,20 @@ bench_stats bench_stats_of(const double *v, size_t n)
     }
     memcpy(tmp, v, n * sizeof *tmp);
     s.median = bw_median(tmp, n);
-    /* the median's standard error is sqrt(pi/2) times the mean's for
-     * normal data: 1.2533 * sigma / sqrt(n) */
+    /* The median's standard error is sqrt(pi/2) sigma / sqrt(n) for normal
+     * data. Launch times are not normal: a host hiccup slows one launch by
+     * 20-90% now and then, which moves the median little but the standard
+     * deviation a lot (one such launch in 13 put it at 9%, where the bulk
+     * spread 0.3%). sigma is therefore the bulk's, 1.4826 x the median
+     * absolute deviation (the consistent estimate for normal data), and the
+     * standard deviation only where that is 0 (most samples equal). */
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = fabs(v[i] - s.median);
+    double sigma = n >= 2 ? 1.4826 * bw_median(tmp, n) : 0;
+    if (!(sigma > 0))
+        sigma = s.stddev;
     if (n >= 2 && s.median > 0)
-        s.rse = 1.2533 * s.stddev / sqrt((double)n) / s.median;
+        s.rse = 1.2533 * sigma / sqrt((double)n) / s.median;
     free(tmp);
     return s;
 }

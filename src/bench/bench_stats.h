@@ -7,7 +7,8 @@
 typedef struct bench_stats {
     size_t count;
     double min, median, mean, stddev; /* stddev: sample (n-1); 0 when count < 2 */
-    double rse;                       /* relative standard error of the median; 1 when unknown */
+    double rse;                       /* relative standard error of the median (from the median
+                                       * absolute deviation, bench_stats_of); 1 when unknown */
 } bench_stats;
 
 /* Computes the statistics of v[0..n-1] (v is not modified). n may be 0:
