@@ -1465,7 +1465,6 @@ static void finish_one(run_ctx *r, size_t i)
 
 static void finish(run_ctx *r, int interrupted, bench_run_info *info)
 {
-
     const bench_plan *p = r->plan;
     for (size_t i = 0; i < p->n; i++) {
         bench_result *res = &r->res[i];
