@@ -14,6 +14,7 @@
 
 #include "bench_family.h"
 #include "bench_device.h"
+#include "bench_fit.h"
 #include "bench_host.h"
 #include "bench_plan.h"
 #include "bench_validate.h"
@@ -1005,6 +1006,92 @@ Test(bench_plan, write_check_windows_by_sample)
     cr_expect_eq(c.windows[1].lo, 1048576 - 65536);
     cr_expect_eq(c.windows[1].hi, 1048576 + 2044 + 65536);
     bench_write_check_free(&c);
+    bench_plan_free(p);
+}
+
+/* ---- the working set a budget holds (bench_fit.h) ---- */
+
+/* The run's estimate, by hand: seq copy at 64 MiB on the 8-lane profile
+ * (64-byte sectors) is 16 Mi work-items, 2 Mi warp-instructions each way,
+ * one sector each: 2 x 2 Mi x 64 B = 256 MiB of instruction-model bytes,
+ * 26.8435456 ms at 10 GB/s. Its minimum: 0.2 s of launches is
+ * ceil(7.45) = 8 launches (more than min_reps 5), its warm-up, and, as the
+ * reference, its twin's 7 rounds of slices at 5/16 of a launch (its 8
+ * launches already evict them): 8 + 1 + 2.1875 = 11.1875 launches,
+ * 0.300312 s. No rate, no estimate. */
+Test(bench_plan, run_estimate_by_hand)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 64 * MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 1);
+    cr_expect_eq(p->items[0].items, 16 * (int64_t)MiB);
+    bench_settings s = bench_settings_default();
+    cr_expect_float_eq(bench_run_estimate_s(p, &s, 10.0), 11.1875 * 0.0268435456, 1e-9);
+    /* no twins (a calibration run): 9 launches */
+    s.no_twins = 1;
+    cr_expect_float_eq(bench_run_estimate_s(p, &s, 10.0), 9 * 0.0268435456, 1e-9);
+    cr_expect_float_eq(bench_run_estimate_s(p, &s, 0), 0, 1e-12);
+    bench_plan_free(p);
+}
+
+/* Fitting the default set to a budget on a device that reports a 480 MiB
+ * cache: the auto target is 4 x, 1920 MiB; with all the time it needs the
+ * plan stays as it is; with next to none it steps by 1/sqrt(2) in whole
+ * MiB, 1357, 959, 678, and stops at the cache figure, 480 MiB, with every
+ * buffer within twice that; in between it stops at the first size whose
+ * estimate fits. */
+Test(bench_plan, fit_the_working_set_to_a_budget)
+{
+    bench_limits l = limits(480 * MiB, 4 * GiB, 16 * GiB, 4096);
+    bench_plan_opts o = { .scalar_form = 1 };
+    bench_settings s = bench_settings_default();
+    bench_fit_rate rate = { 256 * MiB, 20.0, 2.0, 1.0, 1.5 };
+    bench_plan *p = NULL;
+    bench_fit_choice c;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1e6, &p, &c, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(c.auto_bytes, 1920 * MiB);
+    cr_expect_eq(c.bytes, 1920 * MiB);
+    cr_expect_eq(p->fitted_from, 0);
+    cr_expect_null(p->fit_note);
+    cr_expect_str_eq(c.note, "");
+    double at_auto = c.auto_s;
+    bench_plan_free(p);
+
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1.0, &p, &c, &err), BW_OK);
+    cr_expect_eq(c.bytes, 480 * MiB);
+    cr_expect_eq(p->target_bytes, 480 * MiB);
+    cr_expect_eq(p->fitted_from, 1920 * MiB);
+    cr_expect(p->target_auto, "a fitted target is still the automatic one");
+    cr_expect_eq(p->cache_bytes, 480 * MiB);
+    cr_expect_leq(p->src_bytes, 960 * MiB);
+    cr_expect_leq(p->dst_bytes, 960 * MiB);
+    cr_expect_lt(c.need_s, at_auto);
+    cr_assert_not_null(p->fit_note);
+    cr_expect(strstr(p->fit_note, "working set 480.00 MiB per pattern, fitted to the 50 s budget: at 1.88 GiB "
+                                  "(4 x the 480.00 MiB cache)") != NULL, "%s", p->fit_note);
+    cr_expect(strstr(p->fit_note, "--size 1920M") != NULL, "%s", p->fit_note);
+    bench_plan_free(p);
+
+    /* the steps' estimates, each from the plan at that size: a budget
+     * between those of 959 and 678 MiB stops at 678 */
+    double est[2];
+    const uint64_t sizes[] = { 959 * MiB, 678 * MiB };
+    for (int k = 0; k < 2; k++) {
+        bench_plan_opts so = o;
+        so.size = sizes[k];
+        so.span_cap = 2 * sizes[k];
+        cr_assert_eq(bench_plan_make(&so, &geo8, &l, &p, &err), BW_OK);
+        est[k] = bench_run_estimate_s(p, &s, rate.copy_gbs) +
+                 (double)(p->src_bytes + p->dst_bytes) / rate.fill_gbs / 1e9 + rate.build_s;
+        bench_plan_free(p);
+    }
+    cr_assert_gt(est[0], est[1]);
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, (est[0] + est[1]) / 2, &p, &c, &err), BW_OK);
+    cr_expect_eq(c.bytes, 678 * MiB);
+    cr_expect_float_eq(c.need_s, est[1], 1e-9);
     bench_plan_free(p);
 }
 

@@ -6,7 +6,8 @@
  * fails-at-1024.json fails every launch of 1024 work-items per group with
  * CL_OUT_OF_RESOURCES (-5), and fails-alloc-above-12m.json fails every
  * write to a buffer of more than 12 MiB with
- * CL_MEM_OBJECT_ALLOCATION_FAILURE (-4). Every expectation comes from the
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE (-4), and cpu-reports-128m-cache.json
+ * reports a 128 MiB cache. Every expectation comes from the
  * tables (or the device's own answers), not from bwlab's output. Without
  * PoCL installed the tests skip. */
 #include <criterion/criterion.h>
@@ -419,6 +420,53 @@ Test(cli_fake_run, buffers_that_fail_are_retried_at_half_the_working_set, .timeo
     run = first_run(doc);
     cr_expect_eq(num(run, "working_set_target_bytes"), 8 << 20);
     cr_expect(json_is_null(json_object_get(run, "retry")));
+    json_decref(doc);
+    tu_result_free(&r);
+    fake_close(&f);
+}
+
+/* A budget that cannot hold the auto working set fits it, and says so:
+ * the device reports a 128 MiB cache, so auto is 4 x that, 512 MiB; a
+ * calibration made to read 10 MB/s (the fit_rate hook) makes every size
+ * too long for a 5 s budget, so the plan steps down by 1/sqrt(2) (362 MiB)
+ * to its floor, 256 MiB, with both buffers within twice that. --size is
+ * the user's: never fitted, at any rate. */
+Test(cli_fake_run, a_budget_fits_the_auto_working_set, .timeout = 300)
+{
+    fake f;
+    fake_open(&f, "cpu-reports-128m-cache.json");
+    const char *argv[] = { "run", "--device", "0", "--pattern", "seq,stride:s=2", "--budget", "5", "--no-roofline",
+                           "--format", "json", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ f.vendors, f.table, "BWLAB_TEST_FAULTS=fit_rate@10", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *doc = json_of(&r);
+    json_t *run = first_run(doc);
+    cr_expect_eq(num(run, "working_set_cache_bytes"), 128 << 20);
+    cr_expect_str_eq(str(run, "working_set_source"), "budget");
+    cr_expect_eq(num(run, "working_set_auto_bytes"), 512 << 20);
+    cr_expect_eq(num(run, "working_set_target_bytes"), 256 << 20);
+    json_t *b = json_object_get(run, "buffers");
+    cr_expect_leq(num(b, "src_bytes"), 512 << 20);
+    cr_expect_leq(num(b, "dst_bytes"), 512 << 20);
+    const char *note = str(run, "working_set_fit_note");
+    cr_expect(strstr(note, "working set 256.00 MiB per pattern, fitted to the 5 s budget: at 512.00 MiB (4 x the "
+                           "128.00 MiB cache)") != NULL, "%s", note);
+    cr_expect(strstr(r.err, note) != NULL, "the note is said on stderr too: %s", r.err);
+    json_t *res = json_object_get(doc, "results");
+    for (size_t i = 0; i < json_array_size(res); i++)
+        cr_expect_str_eq(str(json_array_get(res, i), "validation"), "ok");
+    json_decref(doc);
+    tu_result_free(&r);
+    /* --size is the user's: never fitted, whatever the rate */
+    const char *sized[] = { "run", "--device", "0", "--pattern", "seq", "--size", "64M", "--budget", "5",
+                            "--no-roofline", "--format", "json", NULL };
+    r = tu_exec(sized, (const char *[]){ f.vendors, f.table, "BWLAB_TEST_FAULTS=fit_rate@10", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    doc = json_of(&r);
+    run = first_run(doc);
+    cr_expect_str_eq(str(run, "working_set_source"), "--size");
+    cr_expect(json_is_null(json_object_get(run, "working_set_auto_bytes")));
+    cr_expect(json_is_null(json_object_get(run, "working_set_fit_note")));
     json_decref(doc);
     tu_result_free(&r);
     fake_close(&f);

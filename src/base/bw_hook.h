@@ -21,6 +21,7 @@
  *                       tuning, tune-finals (no phase's name holds another's)
  *   bank_groups@N       bank patterns launch N work-groups (BENCH_BANK_GROUPS)
  *   scalar_form         bwlab run builds the scalar kernel form on any device
+ *   fit_rate@N          the working set's calibration copy reads N MB/s (bench_fit)
  * Owner of nothing: the environment is read on each call (tests only). */
 #ifndef BW_HOOK_H
 #define BW_HOOK_H

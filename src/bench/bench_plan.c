@@ -175,6 +175,7 @@ void bench_plan_free(bench_plan *p)
         item_clear(&p->items[i]);
     free(p->items);
     free(p->note);
+    free(p->fit_note);
     free(p);
 }
 
@@ -878,12 +879,26 @@ static bw_code drop_shared_writes(bench_plan *p, bw_error *err)
  * the budget, the items over half of it again within that half, so that
  * the largest src and the largest dst fit together whichever items they
  * serve. Then each item's index form, which follows the final sizes. */
+/* a fitted working set's cap on each buffer (bench_plan_opts.span_cap) */
+static void cap_span(bench_plan_cap *c, uint64_t span_cap)
+{
+    if (!span_cap || span_cap >= c->bytes)
+        return;
+    char a[32];
+    c->bytes = span_cap & ~(uint64_t)15;
+    bw_format_bytes(a, sizeof a, (double)span_cap);
+    snprintf(c->note, sizeof c->note, "%s, twice the working set fitted to the budget", a);
+    snprintf(c->full, sizeof c->full, "%s, twice the working set fitted to the budget", a);
+}
+
 static bw_code size_plan(bench_plan *p, const bench_plan_opts *o, const bench_limits *lim, bw_error *err)
 {
     bench_plan_cap cap = cap_of(lim, 0);
+    cap_span(&cap, o->span_cap);
     bw_code rc = size_items(p, &cap, 0, err);
     if (rc == BW_OK && p->src_bytes + p->dst_bytes > p->budget_bytes) {
         cap = cap_of(lim, p->budget_bytes / 2);
+        cap_span(&cap, o->span_cap);
         rc = size_items(p, &cap, 1, err);
     }
     for (size_t i = 0; i < p->n && rc == BW_OK; i++) {

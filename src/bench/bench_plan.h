@@ -161,6 +161,9 @@ typedef struct bench_plan {
     uint64_t target_bytes;  /* working set each pattern should touch */
     int target_auto;        /* 1: from the cache size; 0: --size */
     uint64_t cache_bytes;   /* the cache figure behind an auto target; 0 when none was known or --size */
+    /* an auto target the run's budget could not hold, which target_bytes
+     * replaces (bench_fit_choose); 0: not fitted */
+    uint64_t fitted_from;
     char cache_source[256]; /* "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE", "host sysfs (...)",
                              * "default (no cache size known)" or "--size" */
     int64_t local_size;
@@ -172,6 +175,7 @@ typedef struct bench_plan {
     int scalar_form;        /* each pattern also gets the scalar kernel form (CPU devices) */
     char *note;             /* what the plan left out and why (default patterns that cannot be
                              * measured in write mode), or NULL */
+    char *fit_note;         /* why the working set is below the auto target (bench_fit), or NULL */
 } bench_plan;
 
 typedef struct bench_plan_opts {
@@ -181,6 +185,9 @@ typedef struct bench_plan_opts {
     size_t nexprs;
     int64_t elem;             /* --elem, 0 when not given */
     uint64_t size;            /* --size in bytes, 0 for auto */
+    /* each buffer at most this (0: the device's limits only): a working set
+     * fitted to the budget (bench_fit) keeps strided spans within twice it */
+    uint64_t span_cap;
     int64_t local_size;       /* 0: automatic (256, a multiple of W) */
     int with_defaults;        /* the default set too, before specs and exprs ("all") */
     /* --index: 32 or 64 forces the form of the index arithmetic; 0 (auto)

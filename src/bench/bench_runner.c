@@ -13,6 +13,7 @@
 #include "bench_validate.h"
 #include "bw_format.h"
 #include "bw_hook.h"
+#include "bw_stats.h"
 #include "ocl_buffer.h"
 #include "ocl_error.h"
 #include "ocl_program.h"
@@ -30,7 +31,7 @@
 
 bench_settings bench_settings_default(void)
 {
-    bench_settings s = { 50.0, 0.0, 0.01, 5, 2000, 1, 0.0, 0.2 };
+    bench_settings s = { 50.0, 0.0, 0.01, 5, 2000, 1, 0.0, 0.2, 0 };
     return s;
 }
 
@@ -109,6 +110,7 @@ typedef struct run_ctx {
     size_t left_count; /* items the plan has left out so far */
     double t_start;
     double deadline; /* bench_now_s() by which the run returns (bench_settings.deadline_s) */
+    double typical_ns; /* measured: the round's typical launch (typical_launch) */
 } run_ctx;
 
 static void report(run_ctx *r, const char *phase, size_t done, size_t total, const char *spec,
@@ -845,12 +847,11 @@ static double launch_estimate_ns(const run_ctx *r, size_t i)
     return most;
 }
 
-/* the launches validation and warm-up take */
-static double prepare_launches(const run_ctx *r, size_t i)
+/* the whole launches validation and warm-up take: the warm-up's (the
+ * validating launches run the sample only: bench_family_io.launch_range) */
+static double prepare_launches(const bench_settings *s)
 {
-    const bench_item *it = &r->plan->items[i];
-    double per = bench_family_keyed(it) ? BENCH_READ_KEYS : 1;
-    return per * (r->slots[i].alt ? 2 : 1) + (r->s->warmup > 0 ? r->s->warmup : 1);
+    return s->warmup > 0 ? s->warmup : 1;
 }
 
 /* Plans the timing before it starts: each item needs at least its
@@ -922,7 +923,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         c[i].reps = reps < 3 ? 3 : reps; /* the timing's own floor (measure) */
         c[i].extra = (sl->alt ? (double)form_launches_of(t) * t : 0) + (sl->need_twin ? twin_cost_ns(r, sl) : 0);
         if (!(sl->cal_ns > 0))
-            c[i].extra += prepare_launches(r, i) * t;
+            c[i].extra += prepare_launches(r->s) * t;
     }
     double total = plan_total(r, c, rounds), avail = time_left(r) * 1e9;
     /* the run's figures: the first plan's, or the one that leaves something out */
@@ -971,6 +972,31 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
     }
     free(c);
     free(rounds);
+}
+
+double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double copy_gbs)
+{
+    double total = 0;
+    for (size_t i = 0; i < p->n && copy_gbs > 0; i++) {
+        const bench_item *it = &p->items[i];
+        const model_launch *m = &it->model;
+        double bytes = it->fam->modeled ? (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector)
+                                        : it->fam->bytes(it);
+        double t = bytes / copy_gbs; /* ns */
+        if (!(t > 0))
+            continue;
+        double reps = ceil(s->min_total_s * 1e9 / t);
+        reps = reps > s->min_reps ? reps : s->min_reps;
+        double launches = (reps < 3 ? 3 : reps) + prepare_launches(s);
+        if (it->scalar_form)
+            launches += (double)form_launches_of(t);
+        if (!it->fam->no_twin && !s->no_twins && bench_family_is_reference(it)) {
+            double beyond = TWIN_ROUNDS > reps ? TWIN_ROUNDS - reps : 0;
+            launches += TWIN_ROUNDS * 5.0 / 16.0 + beyond;
+        }
+        total += launches * t;
+    }
+    return total / 1e9;
 }
 
 /* the plan's one line, once both plans are made: what was left out */
@@ -1062,7 +1088,7 @@ static void twin_when_due(run_ctx *r, size_t i)
         sl->twinned = 1;
         return;
     }
-    if (!sl->need_twin) {
+    if (!sl->need_twin || r->s->no_twins) {
         sl->twinned = 1;
         return;
     }
@@ -1143,6 +1169,38 @@ static int timed_launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t)
 
 static int meets_rule(const run_ctx *r, size_t i);
 
+/* at most this many launches of one item a turn */
+#define TURN_LAUNCHES_MAX 8
+
+/* Launches of item i in its turn: its median launch's share of the
+ * round's typical one (run_ctx.typical_ns), rounded, 1 to
+ * TURN_LAUNCHES_MAX. Rounds give every item one turn; a pattern whose
+ * launch takes a third of the others' gets three launches, so that the
+ * short ones, whose noise is no smaller, reach the rule in the rounds the
+ * long ones take, and still see the host each round sees. */
+static size_t launches_per_turn(const run_ctx *r, size_t i)
+{
+    double m = r->res[i].event.median;
+    if (!(r->typical_ns > 0) || !(m > 0))
+        return 1;
+    double k = floor(r->typical_ns / m + 0.5);
+    return k < 1 ? 1 : k > TURN_LAUNCHES_MAX ? TURN_LAUNCHES_MAX : (size_t)k;
+}
+
+/* the median of the pending items' median launches: a round's typical launch */
+static void typical_launch(run_ctx *r)
+{
+    const bench_plan *p = r->plan;
+    double *v = malloc((p->n ? p->n : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < p->n; i++)
+        if (r->res[i].status == BENCH_OK && !r->slots[i].left_out && !r->slots[i].stable &&
+            r->res[i].event.median > 0)
+            v[n++] = r->res[i].event.median;
+    r->typical_ns = n ? bw_median(v, n) : 0;
+    free(v);
+}
+
 /* One round's turn of item i: its launch (both forms while they are
  * calibrated, in an order that alternates), then its stopping rule. */
 static void turn(run_ctx *r, size_t i, size_t round)
@@ -1158,10 +1216,14 @@ static void turn(run_ctx *r, size_t i, size_t round)
     }
     if (res->status != BENCH_OK)
         return;
-    if (timed_launch(r, i, sl->kern, &t) && !record(res, sl, &t)) {
-        fail(res, BW_E_NOMEM, "out of memory recording timings");
-        report_finished(r, i);
-    }
+    /* once its form is chosen and until it meets the rule, a launch much
+     * shorter than the round's typical one is made several times a turn */
+    size_t launches = sl->alt || sl->met ? 1 : launches_per_turn(r, i);
+    for (size_t j = 0; j < launches && res->status == BENCH_OK; j++)
+        if (timed_launch(r, i, sl->kern, &t) && !record(res, sl, &t)) {
+            fail(res, BW_E_NOMEM, "out of memory recording timings");
+            report_finished(r, i);
+        }
     if (res->status != BENCH_OK)
         return;
     if (!sl->alt)
@@ -1307,6 +1369,28 @@ static void replan(run_ctx *r, bench_run_info *info)
     free(out);
 }
 
+/* The items the replan left out of later rounds back in them; 1 when
+ * there were any. Their results no longer say they were left out, and the
+ * replan's note says they were taken up again. */
+static int resume_dropped(run_ctx *r, bench_run_info *info)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->plan->n; i++) {
+        if (r->slots[i].left_out != 2 || r->res[i].status != BENCH_OK)
+            continue;
+        r->slots[i].left_out = 0;
+        free(r->res[i].budget_note);
+        r->res[i].budget_note = NULL;
+        any = 1;
+    }
+    if (any) {
+        size_t k = strlen(info->replan_note);
+        snprintf(info->replan_note + k, sizeof info->replan_note - k, "; taken up again once the others were done");
+        info->dropped = 0;
+    }
+    return any;
+}
+
 /* Round-robin timing until every pattern is stable or the deadline; the
  * twins are timed as their forms are chosen, inside the same deadline. */
 static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info)
@@ -1328,6 +1412,10 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             if (!r->slots[i].stable && r->res[i].event.count < min_count)
                 min_count = r->res[i].event.count;
         }
+        /* the others done with time left: the patterns the replan took out
+         * of the later rounds take them up again */
+        if (pending == 0 && collecting == 0 && !*stop && time_left(r) > 0 && resume_dropped(r, info))
+            continue;
         /* the deadline ends the rounds once every unstable pattern has a
          * few samples (an unbounded budget's twins finish first) */
         if ((pending == 0 && collecting == 0) || *stop ||
@@ -1340,6 +1428,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
             replan(r, info);
         }
         report(r, "measuring", stable, eligible, NULL, -1);
+        typical_launch(r);
         /* a different pattern leads each round, so order effects average
          * out; a stable one whose twin still collects rounds launches on */
         for (size_t k = 0; k < p->n && !*stop; k++) {

@@ -106,6 +106,7 @@ typedef struct bench_settings {
      * much event time, whatever its standard error says: a few launches in
      * a fast or slow phase of the host are no median */
     double min_total_s;
+    int no_twins; /* 1: no twin is timed (a calibration run: bench_fit) */
 } bench_settings;
 
 /* Defaults: 50 s, no deadline, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s. */
@@ -204,6 +205,19 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
                   const bench_settings *s, volatile sig_atomic_t *stop, bench_progress_fn progress,
                   void *progress_ctx, bench_result **results, bench_run_info *info, bw_error *err);
 void bench_results_free(bench_result *r, size_t n); /* accepts NULL */
+
+/* An estimate, for sizing a working set to a budget (bench_fit): the
+ * seconds the launches of a run of `plan` need at the stopping rule's
+ * minimum on a device that copies at copy_gbs (bytes per ns, measured:
+ * seq copy's effective GB/s). Each launch takes its modeled instruction
+ * bytes (a bank item its local reads) at that rate; each item makes its
+ * warm-up, its minimum of launches (min_reps, and min_total_s of them,
+ * at least 3), the other kernel form's calibration launches where it has
+ * two, and, for a reference, its twin's rounds (slices and the evicting
+ * launches beyond its minimum). Validation, which runs the sample only,
+ * and the rounds' grouping are left out. 0 when copy_gbs is not
+ * positive. */
+double bench_run_estimate_s(const bench_plan *plan, const bench_settings *s, double copy_gbs);
 
 /* Builds every item with the trace option, runs each once and compares
  * every recorded address with the model (bench_validate_trace): the proof

@@ -13,6 +13,7 @@
 #include "bench_plan.h"
 #include "bench_probe.h"
 #include "bench_probe_cache.h"
+#include "bench_fit.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
 #include "bench_tune_cache.h"
@@ -38,6 +39,10 @@
 #define RUN_ROOFLINE_BUDGET_S 1.0
 /* the budget's share kept for writing the results after the last device */
 #define RUN_WRITE_RESERVE_S 0.5
+/* the share of a device's time left that a fitted working set's estimate
+ * may take (bench_fit): the rest is for what it leaves out (validation's
+ * samples, the rounds' grouping, the estimate's error) */
+#define RUN_FIT_SHARE 0.6
 
 /* What the run holds of one selected device, owned and freed with it. */
 typedef struct run_device {
@@ -294,7 +299,10 @@ const cli_option cmd_run_options[] = {
                  "global-memory cache, or for a CPU device reporting none the host's\n"
                  "last-level cache, else 256 MiB; at least 512 MiB on a GPU; within its\n"
                  "largest allocation and a quarter of its memory); e.g. 256M. src and\n"
-                 "dst together stay within 3/4 of the device's memory"),
+                 "dst together stay within 3/4 of the device's memory. On a --budget\n"
+                 "of 5 s or more, an auto size whose patterns would not fit it (estimated\n"
+                 "from a short calibration copy) is fitted, down to the cache figure,\n"
+                 "with a note"),
     CLI_OPT_BUDGET(run_state, settings.budget_s, 0,
                    "seconds for the whole run (default 50): buffers, build, validation, form\n"
                    "choice, twins, timing, roofline and writing; held within 10% + 2 s\n"
@@ -612,11 +620,9 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     return r;
 }
 
-/* Device k's plan at a working set of `size` bytes (0: automatic). */
-static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **out, bw_error *err)
+/* device k's plan options at a working set of `size` bytes (0: automatic) */
+static bench_plan_opts device_opts(const run_state *s, const ocl_device_info *d, uint64_t size)
 {
-    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
-    bench_limits lim = cli_device_limits(d);
     bench_plan_opts o = s->popts;
     o.size = size;
     /* the kernel asks for the sub-group size the device takes as W (Intel) */
@@ -624,6 +630,15 @@ static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **o
     /* a CPU runtime vectorises across work-items: time the scalar form too */
     /* test builds only: a GPU simulator (tools/oclgrind.sh) builds the scalar form too */
     o.scalar_form = d->type == OCL_TYPE_CPU || bw_hook_fault("scalar_form", NULL, NULL);
+    return o;
+}
+
+/* Device k's plan at a working set of `size` bytes (0: automatic). */
+static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **out, bw_error *err)
+{
+    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    bench_limits lim = cli_device_limits(d);
+    bench_plan_opts o = device_opts(s, d, size);
     bw_code rc = bench_plan_make(&o, &d->geo, &lim, out, err);
     /* what the plan left out, said before anything is measured */
     if (rc == BW_OK && (*out)->note)
@@ -847,6 +862,50 @@ static int plan_devices(const cli_command *self, run_state *s, size_t *planned)
     return *planned ? 0 : plan_status;
 }
 
+/* Device k's automatic working set, fitted to the time its patterns have
+ * (bench_fit): one calibration copy, then the plan at the largest size
+ * whose estimate fits, said in a note. A calibration that fails leaves
+ * the plan as it is, with a note; BW_E_INTERRUPTED on a signal. */
+static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, progress_ctx *pc, bw_error *err)
+{
+    run_device *dev = &s->devs[k];
+    bench_progress shown = { "calibrating", 0, 1, "the device's copy rate", 0, s->settings.deadline_s - bench_now_s(),
+                             NULL, -1 };
+    on_progress(pc, &shown);
+    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    bench_limits lim = cli_device_limits(d);
+    bench_plan_opts o = device_opts(s, d, 0);
+    bench_fit_rate rate;
+    bw_error e = BW_ERROR_INIT;
+    bw_code rc = bench_fit_measure(dev->ctx, &o, &d->geo, &lim, s->kernels, dev->plan->target_bytes,
+                                   &cli_signal_caught, &rate, &e);
+    if (rc == BW_E_INTERRUPTED || cli_signal_caught) {
+        bw_error_clear(&e);
+        return BW_E_INTERRUPTED;
+    }
+    if (rc != BW_OK) {
+        fprintf(stderr, "bwlab %s: note: device %zu: the working set is not fitted to the budget: %s\n", self->name,
+                d->index, bw_error_text(&e));
+        bw_error_clear(&e);
+        return BW_OK;
+    }
+    /* what the estimate leaves out (validation's samples, the rounds'
+     * grouping) is allowed for */
+    double avail = (s->settings.deadline_s - bench_now_s()) * RUN_FIT_SHARE;
+    bench_plan *p = NULL;
+    bench_fit_choice c;
+    if ((rc = bench_fit_choose(&o, &d->geo, &lim, &s->settings, &rate, avail, &p, &c, err)) != BW_OK)
+        return rc;
+    if (!p->fitted_from) {
+        bench_plan_free(p);
+        return BW_OK;
+    }
+    fprintf(stderr, "bwlab %s: note: device %zu: %s\n", self->name, d->index, c.note);
+    bench_plan_free(dev->plan);
+    dev->plan = p;
+    return BW_OK;
+}
+
 /* Device k's patterns, on a context of its own, retried once at half the
  * working set when its buffers cannot be had. A device that fails is
  * reported and its patterns marked failed; 0, or the status of running
@@ -856,6 +915,9 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
     run_device *dev = &s->devs[k];
     bw_error err = BW_ERROR_INIT;
     bw_code rc = ocl_context_create(s->plats, s->dev_idx[k], &dev->ctx, &err);
+    /* an automatic working set on a bounded budget: fitted to it */
+    if (rc == BW_OK && dev->plan->target_auto && s->settings.budget_s >= BENCH_PLAN_MIN_BUDGET_S)
+        rc = fit_to_budget(self, s, k, pc, &err);
     if (rc == BW_OK)
         rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, on_progress, pc,
                        &dev->results, &dev->info, &err);

@@ -149,7 +149,12 @@ static json_t *run_json(const report_run *run)
     if (!p)
         return o; /* the device failed before its plan was made */
     json_object_set_new(o, "working_set_target_bytes", json_integer((json_int_t)p->target_bytes));
-    json_object_set_new(o, "working_set_source", report_json_text(p->target_auto ? "auto" : "--size"));
+    json_object_set_new(o, "working_set_source",
+                        report_json_text(p->fitted_from ? "budget" : p->target_auto ? "auto" : "--size"));
+    /* the auto target a fitted working set replaces, and why */
+    json_object_set_new(o, "working_set_auto_bytes",
+                        p->fitted_from ? json_integer((json_int_t)p->fitted_from) : json_null());
+    json_object_set_new(o, "working_set_fit_note", p->fit_note ? report_json_text(p->fit_note) : json_null());
     json_object_set_new(o, "working_set_cache_bytes",
                         p->cache_bytes ? json_integer((json_int_t)p->cache_bytes) : json_null());
     json_object_set_new(o, "working_set_cache_source", report_json_text(p->cache_source));

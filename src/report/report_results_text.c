@@ -292,6 +292,10 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     } else {
         bw_buf_puts(out, " per pattern (--size)");
     }
+    if (p->fitted_from) {
+        bw_buf_puts(out, ", fitted to the budget from ");
+        report_bytes(out, (double)p->fitted_from);
+    }
     /* a pattern never runs less than one work-group: say when that is more */
     double used = 0;
     for (size_t i = 0; i < p->n; i++) {

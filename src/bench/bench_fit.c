@@ -1,0 +1,124 @@
+#include "bench_fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bw_format.h"
+#include "bw_hook.h"
+
+#define MiB ((uint64_t)1 << 20)
+
+bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const model_geometry *geo,
+                          const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes,
+                          volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = bench_now_s();
+    static const char *const seq[] = { "seq" };
+    bench_plan_opts o = *base;
+    o.specs = seq;
+    o.nspecs = 1;
+    o.exprs = NULL;
+    o.nexprs = 0;
+    o.with_defaults = 0;
+    o.elem = 0;
+    o.access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    o.size = bytes < BENCH_FIT_CALIBRATION_BYTES ? bytes : BENCH_FIT_CALIBRATION_BYTES;
+    o.size = o.size / MiB * MiB > 0 ? o.size / MiB * MiB : MiB;
+    bench_plan *p = NULL;
+    bw_code rc = bench_plan_make(&o, geo, lim, &p, err);
+    if (rc != BW_OK)
+        return rc;
+    bench_settings s = bench_settings_default();
+    s.budget_s = 2.0;
+    s.rse_target = 0.05;
+    s.min_total_s = 0;
+    s.no_twins = 1;
+    bench_result *res = NULL;
+    bench_run_info info;
+    rc = bench_run(ctx, p, kernels, &s, stop, NULL, NULL, &res, &info, err);
+    if (rc == BW_OK && (res[0].status != BENCH_OK || !(res[0].effective_gbs > 0)))
+        rc = bw_error_set(err, BW_E_RANGE, "the calibration copy gave no rate: %s",
+                          res[0].failure ? res[0].failure : "no timed launch");
+    if (rc == BW_OK) {
+        out->bytes = p->target_bytes;
+        out->copy_gbs = res[0].effective_gbs;
+        out->fill_gbs = info.buffers_s > 0 ? (double)(p->src_bytes + p->dst_bytes) / info.buffers_s / 1e9 : 0;
+        out->build_s = info.build_s;
+        int64_t mbs = 0; /* test builds only: a device as slow as asked */
+        if (bw_hook_fault("fit_rate", NULL, &mbs) && mbs > 0)
+            out->copy_gbs = (double)mbs / 1000.0;
+    }
+    bench_results_free(res, p->n);
+    bench_plan_free(p);
+    out->elapsed_s = bench_now_s() - t0;
+    return rc;
+}
+
+/* the estimate of a run of plan p: its launches and its buffers' fill */
+static double estimate_s(const bench_plan *p, const bench_settings *s, const bench_fit_rate *rate)
+{
+    double fill = rate->fill_gbs > 0 ? (double)(p->src_bytes + p->dst_bytes) / rate->fill_gbs / 1e9 : 0;
+    return bench_run_estimate_s(p, s, rate->copy_gbs) + fill + rate->build_s;
+}
+
+static void fitted_note(bench_fit_choice *c, const bench_plan *fitted, const bench_settings *s)
+{
+    char now[32], full[32], cache[32];
+    bw_format_bytes(now, sizeof now, (double)c->bytes);
+    bw_format_bytes(full, sizeof full, (double)c->auto_bytes);
+    bw_format_bytes(cache, sizeof cache, (double)fitted->cache_bytes);
+    snprintf(c->note, sizeof c->note,
+             "working set %s per pattern, fitted to the %.0f s budget: at %s (4 x the %s cache) the patterns' "
+             "minimum of launches would take about %.0f s, at %s about %.0f s, of %.0f s left (estimated from a "
+             "calibration copy and modeled bytes); a larger --budget, or --size %lluM, measures at the full size",
+             now, s->budget_s, full, cache, c->auto_s, now, c->need_s, c->avail_s,
+             (unsigned long long)(c->auto_bytes / MiB));
+}
+
+bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
+                         const bench_settings *s, const bench_fit_rate *rate, double avail_s, bench_plan **out,
+                         bench_fit_choice *choice, bw_error *err)
+{
+    memset(choice, 0, sizeof *choice);
+    choice->avail_s = avail_s;
+    bench_plan *best = NULL;
+    bw_code rc = bench_plan_make(o, geo, lim, &best, err);
+    if (rc != BW_OK)
+        return rc;
+    choice->auto_bytes = choice->bytes = best->target_bytes;
+    choice->auto_s = choice->need_s = estimate_s(best, s, rate);
+    uint64_t floor = best->cache_bytes > BENCH_FIT_FLOOR_BYTES ? best->cache_bytes : BENCH_FIT_FLOOR_BYTES;
+    uint64_t size = best->target_bytes;
+    while (choice->need_s > avail_s && size > floor) {
+        size = (uint64_t)((double)size / sqrt(2.0)) / MiB * MiB;
+        size = size > floor ? size : floor / MiB * MiB;
+        bench_plan_opts so = *o;
+        so.size = size;
+        so.span_cap = 2 * size;
+        bench_plan *p = NULL;
+        bw_error e = BW_ERROR_INIT;
+        if (bench_plan_make(&so, geo, lim, &p, &e) != BW_OK) {
+            bw_error_clear(&e); /* a size the device cannot hold: the last one stands */
+            break;
+        }
+        double need = estimate_s(p, s, rate);
+        /* the fitted plan stays the automatic one, smaller: its cache figure kept */
+        p->target_auto = 1;
+        p->fitted_from = choice->auto_bytes;
+        p->cache_bytes = best->cache_bytes;
+        memcpy(p->cache_source, best->cache_source, sizeof p->cache_source);
+        bench_plan_free(best);
+        best = p;
+        choice->bytes = p->target_bytes;
+        choice->need_s = need;
+    }
+    if (choice->bytes < choice->auto_bytes) {
+        fitted_note(choice, best, s);
+        best->fit_note = strdup(choice->note);
+    }
+    *out = best;
+    return BW_OK;
+}

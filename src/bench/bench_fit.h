@@ -1,0 +1,71 @@
+/* bench_fit: the working set a run's budget holds.
+ *
+ * The automatic working set is 4 x the device's last-level cache, so that
+ * the cache serves next to none of a launch. On a device whose cache
+ * figure is large next to its bandwidth, the default set's minimum of
+ * launches at that size does not fit the budget: a 2-vCPU VM's PoCL
+ * reports the host's whole L3 (300-480 MiB), where 4 x that is 1.2-1.9 GiB
+ * a pattern at some 20 GB/s, and the plan then left a third of the
+ * patterns out. bench_fit measures the device's copy rate (one seq copy,
+ * bench_fit_measure), estimates the run at the automatic size
+ * (bench_run_estimate_s, and the buffers' fill at the measured rate), and
+ * where that does not fit the time left, plans it at working sets each
+ * 1/sqrt(2) of the last, down to the cache figure itself, until it does
+ * (bench_fit_choose): what may be shrunk is shrunk, and said; what still
+ * does not fit, the runner leaves out, named. */
+#ifndef BENCH_FIT_H
+#define BENCH_FIT_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "bench_kernel.h"
+#include "bench_plan.h"
+#include "bench_runner.h"
+#include "bw_error.h"
+#include "ocl_context.h"
+
+/* The calibration's working set: the automatic target, at most this. */
+#define BENCH_FIT_CALIBRATION_BYTES ((uint64_t)256 << 20)
+/* The working set is never fitted below this (nor below the cache figure). */
+#define BENCH_FIT_FLOOR_BYTES ((uint64_t)256 << 20)
+
+/* What one calibration measured, all measured. */
+typedef struct bench_fit_rate {
+    uint64_t bytes;   /* its working set */
+    double copy_gbs;  /* seq copy's effective GB/s (its median launch) */
+    double fill_gbs;  /* both buffers' bytes over its buffers phase (allocation and fill) */
+    double build_s;   /* its program's build */
+    double elapsed_s; /* the whole calibration */
+} bench_fit_rate;
+
+/* One seq copy at min(bytes, BENCH_FIT_CALIBRATION_BYTES), planned from
+ * base (its device options: scalar form, sub-group size; its specs are
+ * replaced) and run briefly (no twin, 5% standard error, at most 2 s) on
+ * ctx. Fails as bench_plan_make and bench_run do, or with BW_E_RANGE when
+ * the launch gave no rate. */
+bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const model_geometry *geo,
+                          const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes,
+                          volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err);
+
+/* The choice: the automatic plan's target and the one chosen, with the
+ * estimates behind it (seconds: the launches, bench_run_estimate_s, and
+ * the buffers' fill at rate->fill_gbs). */
+typedef struct bench_fit_choice {
+    uint64_t auto_bytes, bytes; /* bytes < auto_bytes: fitted */
+    double auto_s, need_s;      /* estimated at each */
+    double avail_s;
+    char note[480];             /* one line on a fitted size; "" when it was not */
+} bench_fit_choice;
+
+/* Plans o (whose size is 0: automatic) at its automatic target and, while
+ * the estimate exceeds avail_s, at 1/sqrt(2) of the last size (whole MiB),
+ * down to the larger of the cache figure and BENCH_FIT_FLOOR_BYTES. *out is
+ * the plan chosen: the automatic one when it fits or nothing smaller may
+ * be tried, else the fitted one, which stays auto (target_auto) with
+ * fitted_from set and its cache figure kept. Fails as bench_plan_make. */
+bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
+                         const bench_settings *s, const bench_fit_rate *rate, double avail_s, bench_plan **out,
+                         bench_fit_choice *choice, bw_error *err);
+
+#endif
