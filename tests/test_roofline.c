@@ -223,13 +223,13 @@ static char *planted(const char *line, const char *with)
     return dir;
 }
 
-static void expect_caught(const char *line, const char *with, const char *what)
+static void expect_caught(const char *line, const char *with, const char *what, const char *size)
 {
     char *dir = planted(line, with);
     /* a budget that leaves room for every kernel, the tiled products included,
      * on a cold kernel cache under sanitizers: a kernel the plan cuts is never
      * run, so its fault could not show */
-    const char *argv[] = { "roofline", "--device", "cpu", "--size", "1M", "--budget", "8", "--kernels", dir, NULL };
+    const char *argv[] = { "roofline", "--device", "cpu", "--size", size, "--budget", "8", "--kernels", dir, NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_expect_eq(r.status, 1, "exit %d, stderr: %s", r.status, r.err);
     cr_expect(strstr(r.err, what) != NULL, "stderr: %s", r.err);
@@ -240,10 +240,13 @@ static void expect_caught(const char *line, const char *with, const char *what)
 
 Test(roofline, validation_catches_a_missing_fma, .timeout = 300)
 {
-    expect_caught("x7 = fma(x7, va, vb);", "", "chain 7");
-    expect_caught("v3 = fma(v3, va, vb);", "", "rf_sweep");
+    expect_caught("x7 = fma(x7, va, vb);", "", "chain 7", "1M");
+    /* the sweep's first point has no FMA to miss: it must be long enough to
+     * time (a 1 MiB read took 19 us on an AVX-512 Xeon guest, under the 20 us
+     * floor) for the sweep to reach the points that have */
+    expect_caught("v3 = fma(v3, va, vb);", "", "rf_sweep", "16M");
     /* the product skips the first term of every tile */
-    expect_caught("for (uint j = 0; j < T; j++)", "for (uint j = 1; j < T; j++)", "rf_matmul");
+    expect_caught("for (uint j = 0; j < T; j++)", "for (uint j = 1; j < T; j++)", "rf_matmul", "1M");
 }
 
 Test(roofline, bad_options_exit_2)
