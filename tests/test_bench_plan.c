@@ -1054,6 +1054,7 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1e6, &p, &c, &err), BW_OK, "%s", bw_error_text(&err));
     cr_expect_eq(c.auto_bytes, 1920 * MiB);
     cr_expect_eq(c.bytes, 1920 * MiB);
+    cr_expect(bench_fit_may_shrink(p));
     cr_expect_eq(p->fitted_from, 0);
     cr_expect_null(p->fit_note);
     cr_expect_str_eq(c.note, "");
@@ -1063,6 +1064,7 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1.0, &p, &c, &err), BW_OK);
     cr_expect_eq(c.bytes, 480 * MiB);
     cr_expect_eq(p->target_bytes, 480 * MiB);
+    cr_expect(!bench_fit_may_shrink(p), "at the floor");
     cr_expect_eq(p->fitted_from, 1920 * MiB);
     cr_expect(p->target_auto, "a fitted target is still the automatic one");
     cr_expect_eq(p->cache_bytes, 480 * MiB);
@@ -1092,6 +1094,14 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, (est[0] + est[1]) / 2, &p, &c, &err), BW_OK);
     cr_expect_eq(c.bytes, 678 * MiB);
     cr_expect_float_eq(c.need_s, est[1], 1e-9);
+    bench_plan_free(p);
+
+    /* a 32 MiB cache: auto 128 MiB, under the 256 MiB floor: never fitted,
+     * so no calibration is spent on it */
+    bench_limits small = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
+    cr_assert_eq(bench_plan_make(&o, &geo8, &small, &p, &err), BW_OK);
+    cr_expect_eq(p->target_bytes, 128 * MiB);
+    cr_expect(!bench_fit_may_shrink(p));
     bench_plan_free(p);
 }
 

@@ -10,6 +10,16 @@
 
 #define MiB ((uint64_t)1 << 20)
 
+static uint64_t fit_floor(const bench_plan *p)
+{
+    return p->cache_bytes > BENCH_FIT_FLOOR_BYTES ? p->cache_bytes : BENCH_FIT_FLOOR_BYTES;
+}
+
+int bench_fit_may_shrink(const bench_plan *p)
+{
+    return p->target_bytes > fit_floor(p);
+}
+
 bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const model_geometry *geo,
                           const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes,
                           volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err)
@@ -90,7 +100,7 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
         return rc;
     choice->auto_bytes = choice->bytes = best->target_bytes;
     choice->auto_s = choice->need_s = estimate_s(best, s, rate);
-    uint64_t floor = best->cache_bytes > BENCH_FIT_FLOOR_BYTES ? best->cache_bytes : BENCH_FIT_FLOOR_BYTES;
+    uint64_t floor = fit_floor(best);
     uint64_t size = best->target_bytes;
     while (choice->need_s > avail_s && size > floor) {
         size = (uint64_t)((double)size / sqrt(2.0)) / MiB * MiB;

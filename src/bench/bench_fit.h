@@ -39,6 +39,10 @@ typedef struct bench_fit_rate {
     double elapsed_s; /* the whole calibration */
 } bench_fit_rate;
 
+/* Whether plan p's target is above the floor a fitted one may reach: the
+ * larger of its cache figure and BENCH_FIT_FLOOR_BYTES. */
+int bench_fit_may_shrink(const bench_plan *p);
+
 /* One seq copy at min(bytes, BENCH_FIT_CALIBRATION_BYTES), planned from
  * base (its device options: scalar form, sub-group size; its specs are
  * replaced) and run briefly (no twin, 5% standard error, at most 2 s) on

@@ -869,6 +869,8 @@ static int plan_devices(const cli_command *self, run_state *s, size_t *planned)
 static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, progress_ctx *pc, bw_error *err)
 {
     run_device *dev = &s->devs[k];
+    if (!bench_fit_may_shrink(dev->plan))
+        return BW_OK; /* nothing smaller may be tried: no calibration */
     bench_progress shown = { "calibrating", 0, 1, "the device's copy rate", 0, s->settings.deadline_s - bench_now_s(),
                              NULL, -1 };
     on_progress(pc, &shown);
