@@ -920,3 +920,30 @@ Test(cli_run, whole_matrix_launch_bounds, .timeout = 300)
     json_decref(d);
     tu_result_free(&r);
 }
+
+/* The plan leaves out what its estimate cannot fit, named before
+ * measuring; once the others are done with time left, a pattern left out
+ * whose launches (at its reference's measured rate) the time holds is
+ * taken up: validated, measured, and named as taken up. The plan_slow
+ * hook makes the plan see stride:s=2's 8 MiB launches as 100 s each;
+ * measured, they take well under a millisecond. */
+Test(cli_run, a_pattern_left_out_is_taken_up_when_time_is_left, .timeout = 300)
+{
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "5",
+                           "--no-roofline", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=plan_slow=stride:s=2@100000", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "left out, costliest first: stride:s=2") != NULL, "said before measuring: %s", r.err);
+    json_t *d = parse(r.out);
+    json_t *s2 = result_for(d, "stride:s=2");
+    cr_expect_str_eq(json_string_value(json_object_get(s2, "status")), "ok");
+    cr_expect_str_eq(json_string_value(json_object_get(s2, "validation")), "ok");
+    cr_expect(json_integer_value(json_object_get(json_object_get(s2, "time_ns"), "count")) >= 5);
+    cr_expect(json_is_null(json_object_get(s2, "budget_note")));
+    json_t *timing = json_object_get(json_array_get(json_object_get(d, "runs"), 0), "timing");
+    cr_expect_eq(json_array_size(json_object_get(timing, "left_out")), 0);
+    const char *note = json_string_value(json_object_get(timing, "plan_note"));
+    cr_expect(note && strstr(note, "; taken up at the end: stride:s=2") != NULL, "%s", note ? note : "(null)");
+    json_decref(d);
+    tu_result_free(&r);
+}

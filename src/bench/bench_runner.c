@@ -916,6 +916,9 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         if (!planned(r, i))
             continue;
         double t = launch_estimate_ns(r, i);
+        int64_t slow_ms = 0; /* test builds only: a plan that takes this item's launches as slow */
+        if (bw_hook_fault("plan_slow", p->items[i].spec, &slow_ms) && slow_ms > 0)
+            t = (double)slow_ms * 1e6;
         t = t > 0 ? t : 1.0;
         double reps = ceil(s->min_total_s * 1e9 / t);
         reps = reps > s->min_reps ? reps : s->min_reps;
@@ -1391,6 +1394,54 @@ static int resume_dropped(run_ctx *r, bench_run_info *info)
     return any;
 }
 
+/* The others done with time left: the patterns the plan left out before
+ * measuring, the cheapest first, each whose minimum of launches (and its
+ * validation and warm-up) the time left holds at its estimate now (its
+ * reference's measured rate), are validated now and join the rounds,
+ * in their plain form and without a twin; 1 when any did. The plan's
+ * note names them. */
+static int take_up_left_out(run_ctx *r, bench_run_info *info)
+{
+    const bench_plan *p = r->plan;
+    int any = 0;
+    for (;;) {
+        long best = -1;
+        double cheapest = INFINITY;
+        for (size_t i = 0; i < p->n; i++) {
+            if (r->slots[i].left_out != 1 || r->res[i].status != BENCH_NOT_RUN)
+                continue;
+            double need = (r->s->min_reps + 2) * launch_estimate_ns(r, i);
+            if (need < cheapest) {
+                cheapest = need;
+                best = (long)i;
+            }
+        }
+        if (best < 0 || cheapest > time_left(r) * 1e9)
+            break;
+        size_t i = (size_t)best;
+        bench_result *res = &r->res[i];
+        r->slots[i].left_out = 0;
+        res->status = BENCH_OK;
+        res->failure_code = BW_OK;
+        free(res->failure);
+        res->failure = NULL;
+        free(res->budget_note);
+        res->budget_note = NULL;
+        /* no time for a form calibration or a twin: the plain form, alone */
+        ocl_kernel_free(r->slots[i].alt);
+        r->slots[i].alt = NULL;
+        r->slots[i].need_twin = 0;
+        no_twin(res, "no twin: taken up at the end, when the budget had time for the pattern's own launches only");
+        prepare_one(r, i);
+        info->left_out--;
+        size_t k = strlen(info->plan_note);
+        snprintf(info->plan_note + k, sizeof info->plan_note - k, "%s%s", any ? ", " : "; taken up at the end: ",
+                 p->items[i].spec);
+        any = 1;
+    }
+    return any;
+}
+
 /* Round-robin timing until every pattern is stable or the deadline; the
  * twins are timed as their forms are chosen, inside the same deadline. */
 static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info)
@@ -1414,7 +1465,8 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
         }
         /* the others done with time left: the patterns the replan took out
          * of the later rounds take them up again */
-        if (pending == 0 && collecting == 0 && !*stop && time_left(r) > 0 && resume_dropped(r, info))
+        if (pending == 0 && collecting == 0 && !*stop && time_left(r) > 0 &&
+            (resume_dropped(r, info) || take_up_left_out(r, info)))
             continue;
         /* the deadline ends the rounds once every unstable pattern has a
          * few samples (an unbounded budget's twins finish first) */
