@@ -240,13 +240,14 @@ static void expect_caught(const char *line, const char *with, const char *what, 
 
 Test(roofline, validation_catches_a_missing_fma, .timeout = 300)
 {
-    expect_caught("x7 = fma(x7, va, vb);", "", "chain 7", "1M");
-    /* the sweep's first point has no FMA to miss: it must be long enough to
-     * time (a 1 MiB read took 19 us on an AVX-512 Xeon guest, under the 20 us
-     * floor) for the sweep to reach the points that have */
+    /* Every sweep point must be long enough to time for the run to reach
+     * the fault: a 1 MiB read, the sweep's first point, took 19 us on an
+     * AVX-512 Xeon guest, under the 20 us floor, and ended each run there.
+     * 4 MiB keeps the tiled products, which follow, in an 8 s budget. */
+    expect_caught("x7 = fma(x7, va, vb);", "", "chain 7", "4M");
     expect_caught("v3 = fma(v3, va, vb);", "", "rf_sweep", "16M");
     /* the product skips the first term of every tile */
-    expect_caught("for (uint j = 0; j < T; j++)", "for (uint j = 1; j < T; j++)", "rf_matmul", "1M");
+    expect_caught("for (uint j = 0; j < T; j++)", "for (uint j = 1; j < T; j++)", "rf_matmul", "4M");
 }
 
 Test(roofline, bad_options_exit_2)
