@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bwlab_config.h"
 #include "test_util.h"
 
 #define POCL_ICD "/etc/OpenCL/vendors/pocl.icd"
@@ -433,6 +434,10 @@ Test(cli_fake_run, buffers_that_fail_are_retried_at_half_the_working_set, .timeo
  * the user's: never fitted, at any rate. */
 Test(cli_fake_run, a_budget_fits_the_auto_working_set, .timeout = 300)
 {
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks (a release build, or -Dfault_hooks=disabled): the calibration's rate is "
+            "this machine's");
+#endif
     fake f;
     fake_open(&f, "cpu-reports-128m-cache.json");
     const char *argv[] = { "run", "--device", "0", "--pattern", "seq,stride:s=2", "--budget", "5", "--no-roofline",
@@ -455,6 +460,19 @@ Test(cli_fake_run, a_budget_fits_the_auto_working_set, .timeout = 300)
     json_t *res = json_object_get(doc, "results");
     for (size_t i = 0; i < json_array_size(res); i++)
         cr_expect_str_eq(str(json_array_get(res, i), "validation"), "ok");
+    json_decref(doc);
+    tu_result_free(&r);
+    /* a signal as the calibration begins: the run stops there, writes
+     * every pattern as not run, and exits 128 + the signal */
+    r = tu_exec(argv, (const char *[]){ f.vendors, f.table, "BWLAB_TEST_FAULTS=fit_rate@10;signal=calibrating@15",
+                                        NULL });
+    cr_expect_eq(r.status, 143, "exit %d: %s", r.status, r.err);
+    doc = json_of(&r);
+    cr_expect(json_is_true(json_object_get(doc, "interrupted")));
+    res = json_object_get(doc, "results");
+    cr_expect_eq(json_array_size(res), 2);
+    for (size_t i = 0; i < json_array_size(res); i++)
+        cr_expect_str_eq(str(json_array_get(res, i), "status"), "not-run");
     json_decref(doc);
     tu_result_free(&r);
     /* --size is the user's: never fitted, whatever the rate */

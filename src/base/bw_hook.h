@@ -16,7 +16,7 @@
  *   hold=SPEC           SPEC never counts as stable: it is timed until the budget
  *                       ends or a signal stops the run (a run that stays alive)
  *   signal=PHASE@SIG    signal SIG is raised once when PHASE begins: building,
- *                       validating, measuring, writing (run, roofline, tune);
+ *                       validating, measuring, writing, calibrating (run, roofline, tune);
  *                       roofline, roof-rounds (the roofline's timing rounds);
  *                       tuning, tune-finals (no phase's name holds another's)
  *   bank_groups@N       bank patterns launch N work-groups (BENCH_BANK_GROUPS)

@@ -873,6 +873,7 @@ static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, pr
         return BW_OK; /* nothing smaller may be tried: no calibration */
     bench_progress shown = { "calibrating", 0, 1, "the device's copy rate", 0, s->settings.deadline_s - bench_now_s(),
                              NULL, -1 };
+    bw_hook_phase("calibrating"); /* test builds only: a signal as this phase begins */
     on_progress(pc, &shown);
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_limits lim = cli_device_limits(d);
@@ -917,9 +918,16 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
     run_device *dev = &s->devs[k];
     bw_error err = BW_ERROR_INIT;
     bw_code rc = ocl_context_create(s->plats, s->dev_idx[k], &dev->ctx, &err);
-    /* an automatic working set on a bounded budget: fitted to it */
-    if (rc == BW_OK && dev->plan->target_auto && s->settings.budget_s >= BENCH_PLAN_MIN_BUDGET_S)
-        rc = fit_to_budget(self, s, k, pc, &err);
+    /* an automatic working set on a bounded budget: fitted to it; a
+     * signal meanwhile leaves the plan as it is, and the run below then
+     * marks every pattern not run */
+    if (rc == BW_OK && dev->plan->target_auto && s->settings.budget_s >= BENCH_PLAN_MIN_BUDGET_S &&
+        fit_to_budget(self, s, k, pc, &err) != BW_OK) {
+        if (!cli_signal_caught)
+            rc = err.code;
+        else
+            bw_error_clear(&err);
+    }
     if (rc == BW_OK)
         rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, on_progress, pc,
                        &dev->results, &dev->info, &err);
