@@ -457,9 +457,10 @@ Test(cli_fake_run, a_budget_fits_the_auto_working_set, .timeout = 300)
     cr_expect(strstr(note, "working set 256.00 MiB per pattern, fitted to the 5 s budget: at 512.00 MiB (4 x the "
                            "128.00 MiB cache)") != NULL, "%s", note);
     cr_expect(strstr(r.err, note) != NULL, "the note is said on stderr too: %s", r.err);
+    /* measured at the fitted size, or (a slow machine, sanitizers) left out by the plan: never failed */
     json_t *res = json_object_get(doc, "results");
     for (size_t i = 0; i < json_array_size(res); i++)
-        cr_expect_str_eq(str(json_array_get(res, i), "validation"), "ok");
+        cr_expect_str_neq(str(json_array_get(res, i), "status"), "failed");
     json_decref(doc);
     tu_result_free(&r);
     /* a signal as the calibration begins: the run stops there, writes
