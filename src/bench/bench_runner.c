@@ -691,7 +691,7 @@ static int twin_collecting(const slot *sl)
     return !sl->twinned && sl->twin_n > 0;
 }
 
-/* after item i's timed launch k: its twin's next round while it collects them */
+/* after one of item i's timed launches: its twin's next round while it collects them */
 static void twin_after_launch(run_ctx *r, size_t i)
 {
     slot *sl = &r->slots[i];
@@ -749,15 +749,20 @@ static size_t group_of(const run_ctx *r, size_t i)
     return ref < 0 || r->res[ref].status != BENCH_OK ? i : (size_t)ref;
 }
 
-/* The twin's rounds at the item's calibration, an estimate for the plan:
+/* The twin's rounds in launches of its item, an estimate for the plan:
  * three slices a round, whose footprint is at most an eighth of the
  * launch's (twin_size: 2N within a quarter of a cache the launch touches
  * at least twice over), so at most 5/16 of a launch; and the evicting
- * launches beyond the item's minimum, which are samples too. */
+ * launches beyond the item's `reps`, which are samples too. */
+static double twin_launches(double reps)
+{
+    double beyond = TWIN_ROUNDS > reps ? TWIN_ROUNDS - reps : 0;
+    return TWIN_ROUNDS * 5.0 / 16.0 + beyond;
+}
+
 static double twin_cost_ns(const run_ctx *r, const slot *sl)
 {
-    double beyond = TWIN_ROUNDS > r->s->min_reps ? TWIN_ROUNDS - r->s->min_reps : 0;
-    return (TWIN_ROUNDS * 5.0 / 16.0 + beyond) * sl->cal_ns;
+    return twin_launches(r->s->min_reps) * sl->cal_ns;
 }
 
 /* Which twins can change a verdict. The twin only turns "slower than the
@@ -993,10 +998,8 @@ double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double
         double launches = (reps < 3 ? 3 : reps) + prepare_launches(s);
         if (it->scalar_form)
             launches += (double)form_launches_of(t);
-        if (!it->fam->no_twin && !s->no_twins && bench_family_is_reference(it)) {
-            double beyond = TWIN_ROUNDS > reps ? TWIN_ROUNDS - reps : 0;
-            launches += TWIN_ROUNDS * 5.0 / 16.0 + beyond;
-        }
+        if (!it->fam->no_twin && !s->no_twins && bench_family_is_reference(it))
+            launches += twin_launches(reps);
         total += launches * t;
     }
     return total / 1e9;
