@@ -1048,20 +1048,21 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     bench_plan_opts o = { .scalar_form = 1 };
     bench_settings s = bench_settings_default();
     bench_fit_rate rate = { 256 * MiB, 20.0, 2.0, 1.0, 1.5 };
-    bench_plan *p = NULL;
+    bench_plan *p = NULL, *full = NULL;
     bench_fit_choice c;
     bw_error err = BW_ERROR_INIT;
-    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1e6, &p, &c, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &full, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect(bench_fit_may_shrink(full));
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1e6, full, &p, &c, &err), BW_OK, "%s",
+                 bw_error_text(&err));
     cr_expect_eq(c.auto_bytes, 1920 * MiB);
     cr_expect_eq(c.bytes, 1920 * MiB);
-    cr_expect(bench_fit_may_shrink(p));
-    cr_expect_eq(p->fitted_from, 0);
-    cr_expect_null(p->fit_note);
+    cr_expect_null(p, "the auto plan fits: nothing fitted");
     cr_expect_str_eq(c.note, "");
     double at_auto = c.auto_s;
-    bench_plan_free(p);
 
-    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1.0, &p, &c, &err), BW_OK);
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1.0, full, &p, &c, &err), BW_OK);
+    cr_assert_not_null(p);
     cr_expect_eq(c.bytes, 480 * MiB);
     cr_expect_eq(p->target_bytes, 480 * MiB);
     cr_expect(!bench_fit_may_shrink(p), "at the floor");
@@ -1091,10 +1092,11 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
         bench_plan_free(p);
     }
     cr_assert_gt(est[0], est[1]);
-    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, (est[0] + est[1]) / 2, &p, &c, &err), BW_OK);
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, (est[0] + est[1]) / 2, full, &p, &c, &err), BW_OK);
     cr_expect_eq(c.bytes, 678 * MiB);
     cr_expect_float_eq(c.need_s, est[1], 1e-9);
     bench_plan_free(p);
+    bench_plan_free(full);
 
     /* a 32 MiB cache: auto 128 MiB, under the 256 MiB floor: never fitted,
      * so no calibration is spent on it */

@@ -89,19 +89,18 @@ static void fitted_note(bench_fit_choice *c, const bench_plan *fitted, const ben
 }
 
 bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
-                         const bench_settings *s, const bench_fit_rate *rate, double avail_s, bench_plan **out,
-                         bench_fit_choice *choice, bw_error *err)
+                         const bench_settings *s, const bench_fit_rate *rate, double avail_s,
+                         const bench_plan *auto_plan, bench_plan **out, bench_fit_choice *choice, bw_error *err)
 {
+    (void)err;
     memset(choice, 0, sizeof *choice);
+    *out = NULL;
     choice->avail_s = avail_s;
+    choice->auto_bytes = choice->bytes = auto_plan->target_bytes;
+    choice->auto_s = choice->need_s = estimate_s(auto_plan, s, rate);
+    uint64_t floor = fit_floor(auto_plan);
+    uint64_t size = auto_plan->target_bytes;
     bench_plan *best = NULL;
-    bw_code rc = bench_plan_make(o, geo, lim, &best, err);
-    if (rc != BW_OK)
-        return rc;
-    choice->auto_bytes = choice->bytes = best->target_bytes;
-    choice->auto_s = choice->need_s = estimate_s(best, s, rate);
-    uint64_t floor = fit_floor(best);
-    uint64_t size = best->target_bytes;
     while (choice->need_s > avail_s && size > floor) {
         size = (uint64_t)((double)size / sqrt(2.0)) / MiB * MiB;
         size = size > floor ? size : floor / MiB * MiB;
@@ -114,18 +113,17 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
             bw_error_clear(&e); /* a size the device cannot hold: the last one stands */
             break;
         }
-        double need = estimate_s(p, s, rate);
         /* the fitted plan stays the automatic one, smaller: its cache figure kept */
         p->target_auto = 1;
         p->fitted_from = choice->auto_bytes;
-        p->cache_bytes = best->cache_bytes;
-        memcpy(p->cache_source, best->cache_source, sizeof p->cache_source);
+        p->cache_bytes = auto_plan->cache_bytes;
+        memcpy(p->cache_source, auto_plan->cache_source, sizeof p->cache_source);
         bench_plan_free(best);
         best = p;
         choice->bytes = p->target_bytes;
-        choice->need_s = need;
+        choice->need_s = estimate_s(p, s, rate);
     }
-    if (choice->bytes < choice->auto_bytes) {
+    if (best) {
         fitted_note(choice, best, s);
         best->fit_note = strdup(choice->note);
     }

@@ -62,14 +62,16 @@ typedef struct bench_fit_choice {
     char note[480];             /* one line on a fitted size; "" when it was not */
 } bench_fit_choice;
 
-/* Plans o (whose size is 0: automatic) at its automatic target and, while
- * the estimate exceeds avail_s, at 1/sqrt(2) of the last size (whole MiB),
- * down to the larger of the cache figure and BENCH_FIT_FLOOR_BYTES. *out is
- * the plan chosen: the automatic one when it fits or nothing smaller may
- * be tried, else the fitted one, which stays auto (target_auto) with
- * fitted_from set and its cache figure kept. Fails as bench_plan_make. */
+/* Given auto_plan, o's plan at its automatic target (o's size is 0):
+ * while the estimate exceeds avail_s, plans o at 1/sqrt(2) of the last
+ * size (whole MiB), down to the larger of the cache figure and
+ * BENCH_FIT_FLOOR_BYTES. *out is the fitted plan (the caller's to free),
+ * which stays auto (target_auto) with fitted_from set, its cache figure
+ * kept and fit_note said; NULL when the auto plan fits, or nothing
+ * smaller may be tried, or the device holds no smaller plan. choice says
+ * what was estimated either way. Never fails otherwise (BW_OK). */
 bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
-                         const bench_settings *s, const bench_fit_rate *rate, double avail_s, bench_plan **out,
-                         bench_fit_choice *choice, bw_error *err);
+                         const bench_settings *s, const bench_fit_rate *rate, double avail_s,
+                         const bench_plan *auto_plan, bench_plan **out, bench_fit_choice *choice, bw_error *err);
 
 #endif

@@ -897,12 +897,10 @@ static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, pr
     double avail = (s->settings.deadline_s - bench_now_s()) * RUN_FIT_SHARE;
     bench_plan *p = NULL;
     bench_fit_choice c;
-    if ((rc = bench_fit_choose(&o, &d->geo, &lim, &s->settings, &rate, avail, &p, &c, err)) != BW_OK)
+    if ((rc = bench_fit_choose(&o, &d->geo, &lim, &s->settings, &rate, avail, dev->plan, &p, &c, err)) != BW_OK)
         return rc;
-    if (!p->fitted_from) {
-        bench_plan_free(p);
-        return BW_OK;
-    }
+    if (!p)
+        return BW_OK; /* the auto plan fits, or nothing smaller may be tried */
     fprintf(stderr, "bwlab %s: note: device %zu: %s\n", self->name, d->index, c.note);
     bench_plan_free(dev->plan);
     dev->plan = p;
