@@ -1036,6 +1036,35 @@ Test(bench_plan, run_estimate_by_hand)
     bench_plan_free(p);
 }
 
+/* Grouped rounds, by hand: seq and stride:s=2 in copy mode at 64 MiB on
+ * geo8 (8 lanes, 64-byte sectors), at 10 GB/s. seq: 16 Mi items, 2 Mi
+ * warps, a 64-byte sector each for its loads and one for its stores:
+ * 256 MiB, t1 = 26.8435456 ms, its own minimum max(5, ceil(0.2 / t1)) = 8.
+ * stride:s=2: 8 Mi items over the same span, each warp's loads in one
+ * sector and its stores in one: 128 MiB, t2 = t1 / 2, its minimum
+ * ceil(0.2 / t2) = 15. They stop together (seq is its reference), so both
+ * run 15 rounds; seq's twin after 15 rounds adds its slices only,
+ * 7 x 5/16 = 2.1875 launches; each makes one warm-up. In units of t2:
+ * 2 x (15 + 2.1875 + 1) + (15 + 1) = 52.375. Priced alone, each at its own
+ * minimum, it would be 2 x 11.1875 + 16 = 38.375. */
+Test(bench_plan, run_estimate_groups_the_rounds)
+{
+    const char *specs[] = { "seq", "stride:s=2" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 2, .size = 64 * MiB };
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 2);
+    cr_assert_eq(item(p, "seq")->items, 16 * (int64_t)MiB);
+    cr_assert_eq(item(p, "stride:s=2")->items, 8 * (int64_t)MiB);
+    size_t s2 = !strcmp(p->items[0].spec, "stride:s=2") ? 0 : 1;
+    cr_assert_eq(bench_plan_reference(p, s2), (long)(1 - s2), "seq is stride:s=2's reference");
+    bench_settings s = bench_settings_default();
+    cr_expect_float_eq(bench_run_estimate_s(p, &s, 10.0), 52.375 * 0.0134217728, 1e-9);
+    bench_plan_free(p);
+}
+
 /* Fitting the default set to a budget on a device that reports a 480 MiB
  * cache: the auto target is 4 x, 1920 MiB; with all the time it needs the
  * plan stays as it is; with next to none it steps by 1/sqrt(2) in whole
@@ -1076,6 +1105,9 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_expect(strstr(p->fit_note, "working set 480.00 MiB per pattern, fitted to the 50 s budget: at 1.88 GiB "
                                   "(4 x the 480.00 MiB cache)") != NULL, "%s", p->fit_note);
     cr_expect(strstr(p->fit_note, "--size 1920M") != NULL, "%s", p->fit_note);
+    cr_expect(strstr(p->fit_note, "; no smaller working set is tried: below the cache figure the cache would "
+                                  "serve part of it;") != NULL,
+              "1 s holds no size: the floor is said, %s", p->fit_note);
     bench_plan_free(p);
 
     /* the steps' estimates, each from the plan at that size: a budget
@@ -1095,6 +1127,7 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, (est[0] + est[1]) / 2, full, &p, &c, &err), BW_OK);
     cr_expect_eq(c.bytes, 678 * MiB);
     cr_expect_float_eq(c.need_s, est[1], 1e-9);
+    cr_expect(strstr(c.note, "no smaller working set") == NULL, "678 MiB fits: %s", c.note);
     bench_plan_free(p);
     bench_plan_free(full);
 

@@ -80,11 +80,17 @@ static void fitted_note(bench_fit_choice *c, const bench_plan *fitted, const ben
     bw_format_bytes(now, sizeof now, (double)c->bytes);
     bw_format_bytes(full, sizeof full, (double)c->auto_bytes);
     bw_format_bytes(cache, sizeof cache, (double)fitted->cache_bytes);
+    /* at the floor and still over: said, since the plan then leaves patterns out */
+    char floor[160] = "";
+    if (c->need_s > c->avail_s)
+        snprintf(floor, sizeof floor,
+                 "; no smaller working set is tried: below %s the cache would serve part of it",
+                 fitted->cache_bytes > BENCH_FIT_FLOOR_BYTES ? "the cache figure" : "256 MiB");
     snprintf(c->note, sizeof c->note,
              "working set %s per pattern, fitted to the %.0f s budget: at %s (4 x the %s cache) the patterns' "
              "minimum of launches would take about %.0f s, at %s about %.0f s, of %.0f s left (estimated from a "
-             "calibration copy and modeled bytes); a larger --budget, or --size %lluM, measures at the full size",
-             now, s->budget_s, full, cache, c->auto_s, now, c->need_s, c->avail_s,
+             "calibration copy and modeled bytes)%s; a larger --budget, or --size %lluM, measures at the full size",
+             now, s->budget_s, full, cache, c->auto_s, now, c->need_s, c->avail_s, floor,
              (unsigned long long)(c->auto_bytes / MiB));
 }
 

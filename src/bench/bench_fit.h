@@ -59,7 +59,7 @@ typedef struct bench_fit_choice {
     uint64_t auto_bytes, bytes; /* bytes < auto_bytes: fitted */
     double auto_s, need_s;      /* estimated at each */
     double avail_s;
-    char note[480];             /* one line on a fitted size; "" when it was not */
+    char note[640];             /* one line on a fitted size; "" when it was not */
 } bench_fit_choice;
 
 /* Given auto_plan, o's plan at its automatic target (o's size is 0):

@@ -871,10 +871,13 @@ static double prepare_launches(const bench_settings *s)
  * validated), then with every item calibrated. The run's figures
  * (info->planned_s, available_s) are the first plan's, or those of the
  * plan that left something out. */
-/* the plan's estimate of an item: its launch, its minimum of rounds, and
- * what it costs besides its rounds (form calibration, twin, validation) */
+/* the plan's estimate of an item: its launch, its minimum of rounds, what
+ * it costs besides its rounds (form calibration, validation), whether its
+ * twin is planned, its group (stop_groups) and whether it is planned */
 typedef struct plan_cost {
     double t, reps, extra; /* ns, rounds, ns */
+    int twin, in;
+    size_t group;
 } plan_cost;
 
 /* whether item i is still planned */
@@ -883,26 +886,42 @@ static int planned(const run_ctx *r, size_t i)
     return r->res[i].status == BENCH_OK && !r->slots[i].left_out;
 }
 
-/* The timing the plan needs, ns: each group (a reference and the items
- * read against it, which stop together: stop_groups) runs as many rounds
- * as its most demanding member, every member launching in each; rounds[g]
- * gets group g's. */
-static double plan_total(const run_ctx *r, const plan_cost *c, double *rounds)
+/* The timing n items need, ns: each group (a reference and the items read
+ * against it, which stop together: stop_groups) runs as many rounds as
+ * its most demanding member, every member launching in each; a twin's
+ * rounds follow the group's launches (twin_launches). rounds[g] gets
+ * group g's. One sum for the run's plan and for bench_run_estimate_s, so
+ * that a fitted working set is priced as the plan then prices it. */
+static double grouped_total(size_t n, const plan_cost *c, double *rounds)
 {
-    const bench_plan *p = r->plan;
     double total = 0;
-    for (size_t g = 0; g < p->n; g++)
+    for (size_t g = 0; g < n; g++)
         rounds[g] = 0;
-    for (size_t i = 0; i < p->n; i++)
-        if (planned(r, i)) {
-            size_t g = group_of(r, i);
-            rounds[g] = c[i].reps > rounds[g] ? c[i].reps : rounds[g];
+    for (size_t i = 0; i < n; i++)
+        if (c[i].in) {
+            rounds[c[i].group] = c[i].reps > rounds[c[i].group] ? c[i].reps : rounds[c[i].group];
             total += c[i].extra;
         }
-    for (size_t i = 0; i < p->n; i++)
-        if (planned(r, i))
-            total += rounds[group_of(r, i)] * c[i].t;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].in)
+            total += (rounds[c[i].group] + (c[i].twin ? twin_launches(rounds[c[i].group]) : 0)) * c[i].t;
     return total;
+}
+
+/* item i's minimum of rounds at launch time t_ns: min_reps, min_total_s,
+ * and the timing's own floor of 3 (measure) */
+static double min_rounds(const bench_settings *s, double t_ns)
+{
+    double reps = ceil(s->min_total_s * 1e9 / t_ns);
+    reps = reps > s->min_reps ? reps : s->min_reps;
+    return reps < 3 ? 3 : reps;
+}
+
+static double plan_total(const run_ctx *r, plan_cost *c, double *rounds)
+{
+    for (size_t i = 0; i < r->plan->n; i++)
+        c[i].in = planned(r, i);
+    return grouped_total(r->plan->n, c, rounds);
 }
 
 static void plan_timing(run_ctx *r, bench_run_info *info, int first)
@@ -925,11 +944,13 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         if (bw_hook_fault("plan_slow", p->items[i].spec, &slow_ms) && slow_ms > 0)
             t = (double)slow_ms * 1e6;
         t = t > 0 ? t : 1.0;
-        double reps = ceil(s->min_total_s * 1e9 / t);
-        reps = reps > s->min_reps ? reps : s->min_reps;
         c[i].t = t;
-        c[i].reps = reps < 3 ? 3 : reps; /* the timing's own floor (measure) */
-        c[i].extra = (sl->alt ? (double)form_launches_of(t) * t : 0) + (sl->need_twin ? twin_cost_ns(r, sl) : 0);
+        c[i].reps = min_rounds(s, t);
+        c[i].group = group_of(r, i);
+        /* before plan_twins, a reference's twin is counted as it will be */
+        c[i].twin = !s->no_twins && !p->items[i].fam->no_twin &&
+                    (sl->need_twin || (first && bench_family_is_reference(&p->items[i])));
+        c[i].extra = sl->alt ? (double)form_launches_of(t) * t : 0;
         if (!(sl->cal_ns > 0))
             c[i].extra += prepare_launches(r->s) * t;
     }
@@ -952,7 +973,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         if (!planned(r, i) || !sl->need_twin || serves_as_reference(r, i))
             continue;
         sl->need_twin = 0;
-        c[i].extra -= twin_cost_ns(r, sl);
+        c[i].twin = 0;
         no_twin(&r->res[i], "no twin: the budget holds the pattern's own launches only");
     }
     char why[400];
@@ -967,7 +988,8 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         for (size_t i = 0; i < p->n; i++) {
             if (!planned(r, i) || serves_as_reference(r, i))
                 continue;
-            double cost = rounds[group_of(r, i)] * c[i].t + c[i].extra;
+            double g = rounds[c[i].group];
+            double cost = (g + (c[i].twin ? twin_launches(g) : 0)) * c[i].t + c[i].extra;
             if (cost > most) {
                 most = cost;
                 worst = (long)i;
@@ -984,8 +1006,10 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
 
 double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double copy_gbs)
 {
+    plan_cost *c = calloc(p->n ? p->n : 1, sizeof *c);
+    double *rounds = calloc(p->n ? p->n : 1, sizeof *rounds);
     double total = 0;
-    for (size_t i = 0; i < p->n && copy_gbs > 0; i++) {
+    for (size_t i = 0; c && rounds && i < p->n && copy_gbs > 0; i++) {
         const bench_item *it = &p->items[i];
         const model_launch *m = &it->model;
         double bytes = it->fam->modeled ? (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector)
@@ -993,15 +1017,15 @@ double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double
         double t = bytes / copy_gbs; /* ns */
         if (!(t > 0))
             continue;
-        double reps = ceil(s->min_total_s * 1e9 / t);
-        reps = reps > s->min_reps ? reps : s->min_reps;
-        double launches = (reps < 3 ? 3 : reps) + prepare_launches(s);
-        if (it->scalar_form)
-            launches += (double)form_launches_of(t);
-        if (!it->fam->no_twin && !s->no_twins && bench_family_is_reference(it))
-            launches += twin_launches(reps);
-        total += launches * t;
+        long ref = bench_plan_reference(p, i);
+        c[i] = (plan_cost){ .t = t, .reps = min_rounds(s, t), .in = 1, .group = ref < 0 ? i : (size_t)ref };
+        c[i].extra = (prepare_launches(s) + (it->scalar_form ? (double)form_launches_of(t) : 0)) * t;
+        c[i].twin = !it->fam->no_twin && !s->no_twins && bench_family_is_reference(it);
     }
+    if (c && rounds)
+        total = grouped_total(p->n, c, rounds);
+    free(c);
+    free(rounds);
     return total / 1e9;
 }
 
@@ -1207,6 +1231,14 @@ static void typical_launch(run_ctx *r)
     free(v);
 }
 
+/* the event time of item i's turn once its form is chosen: its median
+ * launch, as many times as it launches a turn (a met item launches once) */
+static double turn_ns(const run_ctx *r, size_t i)
+{
+    double k = r->slots[i].met ? 1 : (double)launches_per_turn(r, i);
+    return k * r->res[i].event.median;
+}
+
 /* One round's turn of item i: its launch (both forms while they are
  * calibrated, in an order that alternates), then its stopping rule. */
 static void turn(run_ctx *r, size_t i, size_t round)
@@ -1302,8 +1334,9 @@ static void stop_groups(run_ctx *r)
 
 /* After every pending item has min_reps launches: the rounds each still
  * needs for its standard error to reach the target (it falls as
- * 1/sqrt(n)). When the rounds of the one that needs most, at the cost of
- * a round of everything still launched, do not fit the time left, the
+ * 1/sqrt(n)), in turns of as many launches as it makes a turn
+ * (launches_per_turn). When the rounds of the one that needs most, at the
+ * cost of a round of everything still launched, do not fit the time left, the
  * items needing most rounds (none that another is read against) leave the
  * later rounds, keeping their launches so far, so that the others can
  * reach the rule, as long as at least half of them can; else nothing
@@ -1317,17 +1350,19 @@ static void replan(run_ctx *r, bench_run_info *info)
     size_t *out = calloc(p->n ? p->n : 1, sizeof *out);
     double round_ns = 0, ref_rounds = 0;
     size_t nn = 0, nout = 0;
+    typical_launch(r);
     for (size_t i = 0; need && i < p->n; i++) {
         const bench_result *res = &r->res[i];
         if (res->status != BENCH_OK || r->slots[i].stable || r->slots[i].left_out || res->event.count == 0)
             continue;
-        round_ns += res->event.median; /* a group keeps launching its met members too */
+        round_ns += turn_ns(r, i); /* a group keeps launching its met members too */
         if (r->slots[i].met)
             continue;
         double n = (double)res->event.count, rse = res->event.rse;
         double want = s->rse_target > 0 ? n * (rse / s->rse_target) * (rse / s->rse_target) : (double)s->max_reps;
         want = want < s->max_reps ? want : s->max_reps;
-        double rounds = want > n ? want - n : 0;
+        /* a short launch is made several times a turn once its form is chosen */
+        double rounds = want > n ? ceil((want - n) / (double)launches_per_turn(r, i)) : 0;
         if (serves_as_reference(r, i)) {
             ref_rounds = rounds > ref_rounds ? rounds : ref_rounds;
             continue;
@@ -1346,7 +1381,7 @@ static void replan(run_ctx *r, bench_run_info *info)
             double most = need[j][0] > ref_rounds ? need[j][0] : ref_rounds;
             if (most * round_ns <= avail)
                 break;
-            round_ns -= r->res[(size_t)need[j][1]].event.median;
+            round_ns -= turn_ns(r, (size_t)need[j][1]);
         }
         double most = j < nn ? (need[j][0] > ref_rounds ? need[j][0] : ref_rounds) : ref_rounds;
         /* Only when most can still make it: on a machine too noisy for the

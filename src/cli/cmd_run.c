@@ -41,8 +41,9 @@
 #define RUN_WRITE_RESERVE_S 0.5
 /* the share of a device's time left that a fitted working set's estimate
  * may take (bench_fit): the rest is for what it leaves out (validation's
- * samples, the rounds' grouping, the estimate's error) */
-#define RUN_FIT_SHARE 0.6
+ * samples) and the estimate's error (strided launches that the TLB slows
+ * beyond their modeled bytes) */
+#define RUN_FIT_SHARE 0.8
 
 /* What the run holds of one selected device, owned and freed with it. */
 typedef struct run_device {
