@@ -6,6 +6,10 @@
 #      the same number of bytes per array; prints each pair's ratio
 #      bwlab / native and their min, median and max. Read needs
 #      `bwlab run --access read`; without it the read pairs are skipped.
+#   1b. one run of the patterns that move seq's bytes (offsets, matrix rows
+#      of --size's bytes, reverse, broadcast, permute) at --budget 45 (9
+#      with --quick): each one's speed relative to seq, target 0.9 for the
+#      offsets and rows;
 #   2. `bwlab model --pattern P --launch --items 67108864` for every
 #      catalogue pattern: the slowest, with its wall time;
 #   2b. the wall time of `bwlab compare` over 100 result files (copies of
@@ -220,11 +224,19 @@ echo
 # ---- 1b. patterns that move seq's bytes: their speed relative to seq ----
 # offsets that are multiples of 4 bytes and matrix rows should run at seq's
 # speed (target 0.9); the lane-permuting ones get the cheapest kernel form
-# bwlab finds, and the run says what bounds them (twin: kernel or memory)
-same_traffic="seq,offset:bytes=4,offset:bytes=64,offset:bytes=128,matrix-row:n=4096,matrix-row:n=5760,reverse,broadcast,permute"
-"$bwlab" run "${dev_args[@]}" --pattern "$same_traffic" --size "$size" --budget "$budget" --format csv \
+# bwlab finds, and the run says what bounds them (twin: kernel or memory).
+# The matrices hold --size's bytes: n = sqrt(size / 4) in whole 64s, and
+# n - 64, whose row index needs a division (not a shift); the run gets 5 s
+# a pattern, since a 2 s run of nine patterns times each 3 times, whose
+# ratios scatter by 30% here.
+size_bytes=$(awk -v s="$size" 'BEGIN { n = s + 0; u = toupper(substr(s, length(s)));
+    m = u == "K" ? 1024 : u == "M" ? 1048576 : u == "G" ? 1073741824 : 1; printf "%.0f", n * m }')
+mat_n=$(awk -v b="$size_bytes" 'BEGIN { n = int(sqrt(b / 4) / 64) * 64; print n < 128 ? 128 : n }')
+same_traffic="seq,offset:bytes=4,offset:bytes=64,offset:bytes=128,matrix-row:n=$mat_n,matrix-row:n=$((mat_n - 64)),reverse,broadcast,permute"
+same_budget=$(( quick ? 9 : 45 ))
+"$bwlab" run "${dev_args[@]}" --pattern "$same_traffic" --size "$size" --budget "$same_budget" --format csv \
     >"$tmp/same.csv" 2>"$tmp/err" || die "bwlab run --pattern $same_traffic failed: $(cat "$tmp/err")"
-echo "patterns with seq's modeled traffic, one run (copy), relative to seq (measured):"
+echo "patterns with seq's modeled traffic, one run (copy, --budget $same_budget), relative to seq (measured):"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     { p = $col["pattern"]; if (p == "seq") next
       target = p ~ /^(offset|matrix-row)/ ? "target >= 0.9: " ($col["relative_to_seq"] >= 0.9 ? "PASS" : "MISS") : "no target"
