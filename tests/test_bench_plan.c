@@ -1067,10 +1067,17 @@ Test(bench_plan, run_estimate_groups_the_rounds)
 
 /* Fitting the default set to a budget on a device that reports a 480 MiB
  * cache: the auto target is 4 x, 1920 MiB; with all the time it needs the
- * plan stays as it is; with next to none it steps by 1/sqrt(2) in whole
- * MiB, 1357, 959, 678, and stops at the cache figure, 480 MiB, with every
- * buffer within twice that; in between it stops at the first size whose
- * estimate fits. */
+ * plan stays as it is; with 5 s, which no size holds (the minimum of
+ * launches alone is well over 5 s: 51 patterns of at least 0.2 s each),
+ * it steps by 1/sqrt(2) in whole MiB, 1357, 959, 678, and stops at the
+ * cache figure, 480 MiB, with every buffer within twice that: their fill
+ * at 2 GB/s is then at most 4 x 480 MiB / 2 GB/s = 1.007 s, within a
+ * quarter of 5 s. With 1 s that fill is more than a quarter, so it steps
+ * on below the floor, 339, 239, 168 (where stride 64's loads and stores
+ * span the 2 x cap, so both buffers hold 2 x 168 MiB: 0.352 s, checked
+ * below), to 118 MiB, whose fill, at most 4 x 118 MiB / 2 GB/s =
+ * 0.247 s, is within a quarter of 1 s. In between it stops at the first
+ * size whose estimate fits. */
 Test(bench_plan, fit_the_working_set_to_a_budget)
 {
     bench_limits l = limits(480 * MiB, 4 * GiB, 16 * GiB, 4096);
@@ -1090,8 +1097,9 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_expect_str_eq(c.note, "");
     double at_auto = c.auto_s;
 
-    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1.0, full, &p, &c, &err), BW_OK);
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 5.0, full, &p, &c, &err), BW_OK);
     cr_assert_not_null(p);
+    cr_expect_eq(c.floor_bytes, 480 * MiB);
     cr_expect_eq(c.bytes, 480 * MiB);
     cr_expect_eq(p->target_bytes, 480 * MiB);
     cr_expect(!bench_fit_may_shrink(p), "at the floor");
@@ -1107,7 +1115,30 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_expect(strstr(p->fit_note, "--size 1920M") != NULL, "%s", p->fit_note);
     cr_expect(strstr(p->fit_note, "; no smaller working set is tried: below the cache figure the cache would "
                                   "serve part of it;") != NULL,
-              "1 s holds no size: the floor is said, %s", p->fit_note);
+              "5 s holds no size: the floor is said, %s", p->fit_note);
+    bench_plan_free(p);
+
+    /* 1 s: below the floor, since the fill alone would take most of it;
+     * 168 MiB's buffers, each at the 2 x cap, do not fit a quarter of it */
+    bench_plan_opts o168 = o;
+    o168.size = 168 * MiB;
+    o168.span_cap = 2 * o168.size;
+    cr_assert_eq(bench_plan_make(&o168, &geo8, &l, &p, &err), BW_OK);
+    /* each 2 x 168 MiB less the last element's rounding (a few bytes) */
+    cr_expect(p->src_bytes <= 336 * MiB && p->src_bytes > 336 * MiB - 4096, "src %llu",
+              (unsigned long long)p->src_bytes);
+    cr_expect(p->dst_bytes <= 336 * MiB && p->dst_bytes > 336 * MiB - 4096, "dst %llu",
+              (unsigned long long)p->dst_bytes);
+    cr_expect_gt((double)(p->src_bytes + p->dst_bytes) / 2e9, 0.25, "their fill: more than a quarter of 1 s");
+    bench_plan_free(p);
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1.0, full, &p, &c, &err), BW_OK);
+    cr_assert_not_null(p);
+    cr_expect_eq(c.bytes, 118 * MiB);
+    cr_expect_leq(p->src_bytes, 236 * MiB);
+    cr_expect_leq(p->dst_bytes, 236 * MiB);
+    cr_expect(strstr(p->fit_note, "; below the cache figure, since the buffers' fill alone would take most of so "
+                                  "short a budget: the cache may serve part of each launch;") != NULL,
+              "%s", p->fit_note);
     bench_plan_free(p);
 
     /* the steps' estimates, each from the plan at that size: a budget

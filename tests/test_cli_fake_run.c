@@ -430,8 +430,12 @@ Test(cli_fake_run, buffers_that_fail_are_retried_at_half_the_working_set, .timeo
  * the device reports a 128 MiB cache, so auto is 4 x that, 512 MiB; a
  * calibration made to read 10 MB/s (the fit_rate hook) makes every size
  * too long for a 5 s budget, so the plan steps down by 1/sqrt(2) (362 MiB)
- * to its floor, 256 MiB, with both buffers within twice that. --size is
- * the user's: never fitted, at any rate. */
+ * to its floor, 256 MiB, with both buffers within twice that; their fill,
+ * made 100 GB/s (fit_fill), is within a quarter of the time, so it stops
+ * there. With the fill made 1 MB/s, even a few MiB would take a quarter
+ * of it: it steps on below the floor, 181, 127, 89, 62, 43, to the
+ * fit's minimum, 32 MiB, and says the cache may serve part of it. --size
+ * is the user's: never fitted, at any rate. */
 Test(cli_fake_run, a_budget_fits_the_auto_working_set, .timeout = 300)
 {
 #ifndef BWLAB_FAULT_HOOKS
@@ -442,10 +446,22 @@ Test(cli_fake_run, a_budget_fits_the_auto_working_set, .timeout = 300)
     fake_open(&f, "cpu-reports-128m-cache.json");
     const char *argv[] = { "run", "--device", "0", "--pattern", "seq,stride:s=2", "--budget", "5", "--no-roofline",
                            "--format", "json", NULL };
-    tu_result r = tu_exec(argv, (const char *[]){ f.vendors, f.table, "BWLAB_TEST_FAULTS=fit_rate@10", NULL });
+    tu_result r = tu_exec(argv, (const char *[]){ f.vendors, f.table, "BWLAB_TEST_FAULTS=fit_rate@10;fit_fill@1",
+                                                  NULL });
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *doc = json_of(&r);
     json_t *run = first_run(doc);
+    cr_expect_eq(num(run, "working_set_target_bytes"), 32 << 20);
+    cr_expect(strstr(str(run, "working_set_fit_note"), "below 256 MiB, since the buffers' fill alone would take "
+                                                         "most of so short a budget") != NULL,
+              "%s", str(run, "working_set_fit_note"));
+    json_decref(doc);
+    tu_result_free(&r);
+
+    r = tu_exec(argv, (const char *[]){ f.vendors, f.table, "BWLAB_TEST_FAULTS=fit_rate@10;fit_fill@100000", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    doc = json_of(&r);
+    run = first_run(doc);
     cr_expect_eq(num(run, "working_set_cache_bytes"), 128 << 20);
     cr_expect_str_eq(str(run, "working_set_source"), "budget");
     cr_expect_eq(num(run, "working_set_auto_bytes"), 512 << 20);

@@ -22,6 +22,7 @@
  *   bank_groups@N       bank patterns launch N work-groups (BENCH_BANK_GROUPS)
  *   scalar_form         bwlab run builds the scalar kernel form on any device
  *   fit_rate@N          the working set's calibration copy reads N MB/s (bench_fit)
+ *   fit_fill@N          and its buffers fill at N MB/s
  *   plan_slow=SPEC@N    the run's plan takes SPEC's launches as N ms each (its real
  *                       launches, and the estimate it is taken up by, stay its own)
  * Owner of nothing: the environment is read on each call (tests only). */

@@ -21,7 +21,7 @@ int bench_fit_may_shrink(const bench_plan *p)
 }
 
 bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const model_geometry *geo,
-                          const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes,
+                          const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes, double left_s,
                           volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -35,14 +35,19 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
     o.with_defaults = 0;
     o.elem = 0;
     o.access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
-    o.size = bytes < BENCH_FIT_CALIBRATION_BYTES ? bytes : BENCH_FIT_CALIBRATION_BYTES;
+    /* a short budget gets a short calibration: its size and time scale
+     * with the time left, so that it costs about a tenth of it */
+    double scale = left_s > 0 && left_s < BENCH_FIT_FULL_CALIBRATION_S ? left_s / BENCH_FIT_FULL_CALIBRATION_S : 1;
+    uint64_t cal = (uint64_t)((double)BENCH_FIT_CALIBRATION_BYTES * scale);
+    cal = cal > BENCH_FIT_MIN_BYTES ? cal : BENCH_FIT_MIN_BYTES;
+    o.size = bytes < cal ? bytes : cal;
     o.size = o.size / MiB * MiB > 0 ? o.size / MiB * MiB : MiB;
     bench_plan *p = NULL;
     bw_code rc = bench_plan_make(&o, geo, lim, &p, err);
     if (rc != BW_OK)
         return rc;
     bench_settings s = bench_settings_default();
-    s.budget_s = 2.0;
+    s.budget_s = 2.0 * scale > 0.25 ? 2.0 * scale : 0.25;
     s.rse_target = 0.05;
     s.min_total_s = 0;
     s.no_twins = 1;
@@ -60,6 +65,8 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
         int64_t mbs = 0; /* test builds only: a device as slow as asked */
         if (bw_hook_fault("fit_rate", NULL, &mbs) && mbs > 0)
             out->copy_gbs = (double)mbs / 1000.0;
+        if (bw_hook_fault("fit_fill", NULL, &mbs) && mbs > 0)
+            out->fill_gbs = (double)mbs / 1000.0;
     }
     bench_results_free(res, p->n);
     bench_plan_free(p);
@@ -67,11 +74,28 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
     return rc;
 }
 
+/* the buffers' fill of plan p at the calibration's rate */
+static double fill_s(const bench_plan *p, const bench_fit_rate *rate)
+{
+    return rate->fill_gbs > 0 ? (double)(p->src_bytes + p->dst_bytes) / rate->fill_gbs / 1e9 : 0;
+}
+
 /* the estimate of a run of plan p: its launches and its buffers' fill */
 static double estimate_s(const bench_plan *p, const bench_settings *s, const bench_fit_rate *rate)
 {
-    double fill = rate->fill_gbs > 0 ? (double)(p->src_bytes + p->dst_bytes) / rate->fill_gbs / 1e9 : 0;
-    return bench_run_estimate_s(p, s, rate->copy_gbs) + fill + rate->build_s;
+    return bench_run_estimate_s(p, s, rate->copy_gbs) + fill_s(p, rate) + rate->build_s;
+}
+
+/* Whether a plan whose estimate is need_s and whose fill is fill may
+ * still shrink from size: down to the floor while the estimate exceeds
+ * the time; below it, down to BENCH_FIT_MIN_BYTES, only while the fill
+ * alone would take more than BENCH_FIT_FILL_SHARE of it (a short
+ * budget), since the cache may then serve part of each launch. */
+static int may_step(uint64_t size, uint64_t floor, double need_s, double fill, double avail_s)
+{
+    if (size > floor)
+        return need_s > avail_s;
+    return size > BENCH_FIT_MIN_BYTES && need_s > avail_s && fill > BENCH_FIT_FILL_SHARE * avail_s;
 }
 
 static void fitted_note(bench_fit_choice *c, const bench_plan *fitted, const bench_settings *s)
@@ -80,12 +104,18 @@ static void fitted_note(bench_fit_choice *c, const bench_plan *fitted, const ben
     bw_format_bytes(now, sizeof now, (double)c->bytes);
     bw_format_bytes(full, sizeof full, (double)c->auto_bytes);
     bw_format_bytes(cache, sizeof cache, (double)fitted->cache_bytes);
-    /* at the floor and still over: said, since the plan then leaves patterns out */
-    char floor[160] = "";
-    if (c->need_s > c->avail_s)
+    /* at the floor and still over, or below it: said, since the plan then
+     * leaves patterns out, or the cache may serve part of each launch */
+    const char *fl = fitted->cache_bytes > BENCH_FIT_FLOOR_BYTES ? "the cache figure" : "256 MiB";
+    char floor[200] = "";
+    if (c->bytes < c->floor_bytes)
         snprintf(floor, sizeof floor,
-                 "; no smaller working set is tried: below %s the cache would serve part of it",
-                 fitted->cache_bytes > BENCH_FIT_FLOOR_BYTES ? "the cache figure" : "256 MiB");
+                 "; below %s, since the buffers' fill alone would take most of so short a budget: the cache "
+                 "may serve part of each launch",
+                 fl);
+    else if (c->need_s > c->avail_s)
+        snprintf(floor, sizeof floor, "; no smaller working set is tried: below %s the cache would serve part of it",
+                 fl);
     snprintf(c->note, sizeof c->note,
              "working set %s per pattern, fitted to the %.0f s budget: at %s (4 x the %s cache) the patterns' "
              "minimum of launches would take about %.0f s, at %s about %.0f s, of %.0f s left (estimated from a "
@@ -105,11 +135,14 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
     choice->auto_bytes = choice->bytes = auto_plan->target_bytes;
     choice->auto_s = choice->need_s = estimate_s(auto_plan, s, rate);
     uint64_t floor = fit_floor(auto_plan);
+    choice->floor_bytes = floor;
     uint64_t size = auto_plan->target_bytes;
+    double fill = fill_s(auto_plan, rate);
     bench_plan *best = NULL;
-    while (choice->need_s > avail_s && size > floor) {
+    while (may_step(size, floor, choice->need_s, fill, avail_s)) {
+        uint64_t stop_at = size > floor ? floor : BENCH_FIT_MIN_BYTES;
         size = (uint64_t)((double)size / sqrt(2.0)) / MiB * MiB;
-        size = size > floor ? size : floor / MiB * MiB;
+        size = size > stop_at ? size : stop_at / MiB * MiB;
         bench_plan_opts so = *o;
         so.size = size;
         so.span_cap = 2 * size;
@@ -128,6 +161,7 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
         best = p;
         choice->bytes = p->target_bytes;
         choice->need_s = estimate_s(p, s, rate);
+        fill = fill_s(p, rate);
     }
     if (best) {
         fitted_note(choice, best, s);

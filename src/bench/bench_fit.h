@@ -27,8 +27,17 @@
 
 /* The calibration's working set: the automatic target, at most this. */
 #define BENCH_FIT_CALIBRATION_BYTES ((uint64_t)256 << 20)
-/* The working set is never fitted below this (nor below the cache figure). */
+/* The working set is fitted down to this or the cache figure, the larger
+ * (the floor), and below it only for a short budget (bench_fit_choose). */
 #define BENCH_FIT_FLOOR_BYTES ((uint64_t)256 << 20)
+/* Below the floor: never below this, and only while the buffers' fill
+ * alone would take more than this share of the time. */
+#define BENCH_FIT_MIN_BYTES ((uint64_t)32 << 20)
+#define BENCH_FIT_FILL_SHARE 0.25
+/* With less time left than this, the calibration's size (from
+ * BENCH_FIT_CALIBRATION_BYTES) and its 2 s shrink in proportion, to
+ * BENCH_FIT_MIN_BYTES and 0.25 s at least. */
+#define BENCH_FIT_FULL_CALIBRATION_S 30.0
 
 /* What one calibration measured, all measured. */
 typedef struct bench_fit_rate {
@@ -46,10 +55,12 @@ int bench_fit_may_shrink(const bench_plan *p);
 /* One seq copy at min(bytes, BENCH_FIT_CALIBRATION_BYTES), planned from
  * base (its device options: scalar form, sub-group size; its specs are
  * replaced) and run briefly (no twin, 5% standard error, at most 2 s) on
- * ctx. Fails as bench_plan_make and bench_run do, or with BW_E_RANGE when
- * the launch gave no rate. */
+ * ctx; with left_s, the time the device has, under
+ * BENCH_FIT_FULL_CALIBRATION_S, smaller and shorter in proportion. Fails
+ * as bench_plan_make and bench_run do, or with BW_E_RANGE when the launch
+ * gave no rate. */
 bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const model_geometry *geo,
-                          const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes,
+                          const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes, double left_s,
                           volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err);
 
 /* The choice: the automatic plan's target and the one chosen, with the
@@ -57,6 +68,7 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
  * the buffers' fill at rate->fill_gbs). */
 typedef struct bench_fit_choice {
     uint64_t auto_bytes, bytes; /* bytes < auto_bytes: fitted */
+    uint64_t floor_bytes;       /* the floor: bytes below it only for a short budget */
     double auto_s, need_s;      /* estimated at each */
     double avail_s;
     char note[640];             /* one line on a fitted size; "" when it was not */
@@ -65,7 +77,9 @@ typedef struct bench_fit_choice {
 /* Given auto_plan, o's plan at its automatic target (o's size is 0):
  * while the estimate exceeds avail_s, plans o at 1/sqrt(2) of the last
  * size (whole MiB), down to the larger of the cache figure and
- * BENCH_FIT_FLOOR_BYTES. *out is the fitted plan (the caller's to free),
+ * BENCH_FIT_FLOOR_BYTES, and below it, to BENCH_FIT_MIN_BYTES, while the
+ * buffers' fill alone would also take more than BENCH_FIT_FILL_SHARE of
+ * avail_s. *out is the fitted plan (the caller's to free),
  * which stays auto (target_auto) with fitted_from set, its cache figure
  * kept and fit_note said; NULL when the auto plan fits, or nothing
  * smaller may be tried, or the device holds no smaller plan. choice says

@@ -302,8 +302,9 @@ const cli_option cmd_run_options[] = {
                  "largest allocation and a quarter of its memory); e.g. 256M. src and\n"
                  "dst together stay within 3/4 of the device's memory. On a --budget\n"
                  "of 5 s or more, an auto size whose patterns would not fit it (estimated\n"
-                 "from a short calibration copy) is fitted, down to the cache figure,\n"
-                 "with a note"),
+                 "from a short calibration copy) is fitted, down to the cache figure\n"
+                 "(below it, to 32 MiB, only where filling the buffers alone would take\n"
+                 "a quarter of the time), with a note"),
     CLI_OPT_BUDGET(run_state, settings.budget_s, 0,
                    "seconds for the whole run (default 50): buffers, build, validation, form\n"
                    "choice, twins, timing, roofline and writing; held within 10% + 2 s\n"
@@ -882,7 +883,7 @@ static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, pr
     bench_fit_rate rate;
     bw_error e = BW_ERROR_INIT;
     bw_code rc = bench_fit_measure(dev->ctx, &o, &d->geo, &lim, s->kernels, dev->plan->target_bytes,
-                                   &cli_signal_caught, &rate, &e);
+                                   s->settings.deadline_s - bench_now_s(), &cli_signal_caught, &rate, &e);
     if (rc == BW_E_INTERRUPTED || cli_signal_caught) {
         bw_error_clear(&e);
         return BW_E_INTERRUPTED;
