@@ -1067,8 +1067,9 @@ Test(bench_plan, run_estimate_groups_the_rounds)
 
 /* Fitting the default set to a budget on a device that reports a 480 MiB
  * cache: the auto target is 4 x, 1920 MiB; with all the time it needs the
- * plan stays as it is; with 5 s, which no size holds (the minimum of
- * launches alone is well over 5 s: 51 patterns of at least 0.2 s each),
+ * plan stays as it is; with 5 s, which no size holds (the default set's
+ * minimum of launches, at least 0.2 s of launches a pattern, is well over
+ * 5 s at any size),
  * it steps by 1/sqrt(2) in whole MiB, 1357, 959, 678, and stops at the
  * cache figure, 480 MiB, with every buffer within twice that: their fill
  * at 2 GB/s is then at most 4 x 480 MiB / 2 GB/s = 1.007 s, within a
