@@ -859,18 +859,6 @@ static double prepare_launches(const bench_settings *s)
     return s->warmup > 0 ? s->warmup : 1;
 }
 
-/* Plans the timing before it starts: each item needs at least its
- * minimum of launches and of launch time (bench_settings min_reps,
- * min_total_s) at its launch estimate, in rounds its whole group runs
- * (plan_total), both forms' launches in the first rounds, its twin, and,
- * while it is not yet validated, its validation and warm-up. When that
- * does not fit the time left, items that no other item takes as its
- * reference are left out, the costliest first, until it does; their twins
- * go before them. Run twice: with the references
- * calibrated (the others estimated, so that what is left out is never
- * validated), then with every item calibrated. The run's figures
- * (info->planned_s, available_s) are the first plan's, or those of the
- * plan that left something out. */
 /* the plan's estimate of an item: its launch, its minimum of rounds, what
  * it costs besides its rounds (form calibration, validation), whether its
  * twin is planned, its group (stop_groups) and whether it is planned */
@@ -924,6 +912,18 @@ static double plan_total(const run_ctx *r, plan_cost *c, double *rounds)
     return grouped_total(r->plan->n, c, rounds);
 }
 
+/* Plans the timing before it starts: each item needs at least its
+ * minimum of launches and of launch time (bench_settings min_reps,
+ * min_total_s) at its launch estimate, in rounds its whole group runs
+ * (plan_total), both forms' launches in the first rounds, its twin, and,
+ * while it is not yet validated, its validation and warm-up. When that
+ * does not fit the time left, items that no other item takes as its
+ * reference are left out, the costliest first, until it does; their twins
+ * go before them. Run twice: with the references
+ * calibrated (the others estimated, so that what is left out is never
+ * validated), then with every item calibrated. The run's figures
+ * (info->planned_s, available_s) are the first plan's, or those of the
+ * plan that left something out. */
 static void plan_timing(run_ctx *r, bench_run_info *info, int first)
 {
     const bench_plan *p = r->plan;
