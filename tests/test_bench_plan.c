@@ -1172,6 +1172,96 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     bench_plan_free(p);
 }
 
+/* --size 128 MiB on geo8 (64-byte sectors): seq copies 32 Mi elements,
+ * src and dst 128 MiB each; stride:s=32 and stride:s=64 read one sector a
+ * work-item, 2 Mi of them, at 128 and 256 B apart: src spans
+ * (2 Mi - 1) x 128 + 4 and (2 Mi - 1) x 256 + 4 bytes, 256 and 512 MiB
+ * less 124 and 252 B, and dst is 8 MiB. The buffers: src 512 MiB, dst
+ * 128 MiB, which is 384 MiB more than seq's own: worth a check. With the
+ * launches made negligible (no minimum time, a 10^6 GB/s copy rate) the
+ * estimate is the fill at 1 GB/s: 671088400 B (src rounded up to 16) is
+ * 0.671 s; without stride:s=64, 268435344 + 134217728 B: 0.403 s; without
+ * both, 2 x 128 MiB: 0.268 s. So 1 s keeps all; 0.6 s leaves out stride 64
+ * (0.403 fits); 0.35 s both; 0.2 s both, and fits nothing narrower (seq is
+ * the others' reference); with a bound of 0.25 s, even seq's fill breaks
+ * it: refused. A fill within a quarter of the time is never a reason. */
+Test(bench_plan, buffers_the_budget_cannot_fill_are_left_out)
+{
+    const char *specs[] = { "seq", "stride:s=32", "stride:s=64" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 3, .size = 128 * MiB };
+    bench_limits l = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
+    bench_settings s = bench_settings_default();
+    s.min_total_s = 0;
+    bench_fit_rate rate = { 32 * MiB, 1e6, 1.0, 0.0, 0.5 };
+    bench_fit_choice c;
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    const double all = 671088400 / 1e9, no64 = 402653072 / 1e9, none = 268435456 / 1e9;
+    const double avail[] = { 1.0, 0.6, 0.35, 0.2 };
+    const int out64[] = { 0, 1, 1, 1 }, out32[] = { 0, 0, 1, 1 };
+    for (int k = 0; k < 4; k++) {
+        cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+        cr_assert_eq(p->n, 3);
+        cr_expect_eq(p->src_bytes, 536870672);
+        cr_expect_eq(p->dst_bytes, 128 * MiB);
+        cr_expect(bench_fit_buffers_worth(p));
+        cr_assert_eq(bench_fit_buffers(p, &s, &rate, avail[k], 10.0, &c, &err), BW_OK, "%s", bw_error_text(&err));
+        cr_expect_float_eq(c.auto_s, all, 1e-3, "%f", c.auto_s);
+        cr_expect_eq(item(p, "stride:s=64")->left_out != NULL, out64[k], "%.2f s", avail[k]);
+        cr_expect_eq(item(p, "stride:s=32")->left_out != NULL, out32[k], "%.2f s", avail[k]);
+        cr_expect_null(item(p, "seq")->left_out, "the reference stays");
+        cr_expect_float_eq(c.need_s, out32[k] ? none : out64[k] ? no64 : all, 1e-3, "%f", c.need_s);
+        cr_expect_eq(p->src_bytes, out32[k] ? 128 * MiB : out64[k] ? 268435344 : 536870672);
+        cr_expect_eq(p->dst_bytes, 128 * MiB);
+        if (!out64[k]) {
+            cr_expect_str_eq(c.note, "");
+            cr_expect_null(p->note);
+        } else {
+            cr_assert_not_null(p->note);
+            cr_expect(strstr(p->note, out32[k] ? "left out before the buffers are made, widest first: stride:s=64, "
+                                                 "stride:s=32; at --size 128.00 MiB"
+                                               : "widest first: stride:s=64; at --size 128.00 MiB") != NULL,
+                      "%s", p->note);
+            cr_expect_str_eq(c.note, p->note);
+            cr_expect(strstr(item(p, "stride:s=64")->left_out,
+                             "left out before measuring: at --size 128.00 MiB its buffers (src 512.00 MiB, dst "
+                             "8.00 MiB) are wider than") != NULL,
+                      "%s", item(p, "stride:s=64")->left_out);
+        }
+        bench_plan_free(p);
+    }
+    /* seq's own fill, 0.268 s, beyond a 0.25 s bound */
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK);
+    cr_expect_eq(bench_fit_buffers(p, &s, &rate, 0.2, 0.25, &c, &err), BW_E_RANGE);
+    cr_expect(strstr(bw_error_text(&err), "--size 128.00 MiB: the buffers of the patterns the others are read "
+                                          "against (src 128.00 MiB, dst 128.00 MiB) would take about 0.3 s") != NULL,
+              "%s", bw_error_text(&err));
+    cr_expect(strstr(bw_error_text(&err), "use a --budget of at least") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    bench_plan_free(p);
+    /* launches, not the fill, over the time: the fill (6.7 ms at 100 GB/s)
+     * is within a quarter of it, so nothing is left out here (the runner
+     * leaves out the costliest launches) */
+    bench_fit_rate slow = { 32 * MiB, 0.001, 100.0, 0.0, 0.5 };
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK);
+    cr_assert_eq(bench_fit_buffers(p, &s, &slow, 1.0, 10.0, &c, &err), BW_OK);
+    cr_expect_gt(c.need_s, 1.0);
+    for (size_t i = 0; i < p->n; i++)
+        cr_expect_null(p->items[i].left_out, "%s", p->items[i].spec);
+    bench_plan_free(p);
+    /* 64 MiB: stride 64's extra 192 MiB is under the check's 256 */
+    o.size = 64 * MiB;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK);
+    cr_expect(!bench_fit_buffers_worth(p));
+    bench_plan_free(p);
+    /* seq alone, whose buffers pass 1 GiB: worth it */
+    o.nspecs = 1;
+    o.size = 600 * MiB;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK);
+    cr_expect(bench_fit_buffers_worth(p));
+    bench_plan_free(p);
+}
+
 /* ---- the kernel-family table (bench_family.h) ---- */
 
 /* Every catalogue family's kernel has its entry, found by name, and the

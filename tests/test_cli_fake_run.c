@@ -506,3 +506,68 @@ Test(cli_fake_run, a_budget_fits_the_auto_working_set, .timeout = 300)
     tu_result_free(&r);
     fake_close(&f);
 }
+
+/* --size 32M with an --expr 1 KiB apart: one 64-byte sector a work-item
+ * (PoCL's), 512 Ki of them, so src spans 512 MiB against seq's 32 MiB, and
+ * both buffers hold 544 MiB. With the fill made 52 MB/s (fit_fill), those
+ * would take 11 s, more than the 8 s budget holds (at most 0.8 x 7.5 s);
+ * seq's own 64 MiB, 1.3 s, fits: the expression is left out before the
+ * buffers are made, named, and the buffers are seq's. At 1 MB/s even
+ * seq's 64 MiB (67 s) breaks the bound: refused, exit 2, before any
+ * buffer, every pattern in the results with the reason. */
+Test(cli_fake_run, a_budget_leaves_out_what_it_cannot_fill_at_the_users_size, .timeout = 300)
+{
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks (a release build, or -Dfault_hooks=disabled): the fill rate is this "
+            "machine's");
+#endif
+    fake f;
+    fake_open(&f, "cpu-reports-128m-cache.json");
+    const char *argv[] = { "run", "--device", "0", "--pattern", "seq", "--expr", "g*1024", "--size", "32M",
+                           "--budget", "8", "--no-roofline", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ f.vendors, f.table, "BWLAB_TEST_FAULTS=fit_rate@100000;fit_fill@52",
+                                                  NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *doc = json_of(&r);
+    json_t *run = first_run(doc);
+    cr_expect_eq(num(run, "working_set_target_bytes"), 32 << 20);
+    json_t *b = json_object_get(run, "buffers");
+    cr_expect_eq(num(b, "src_bytes"), 32 << 20);
+    cr_expect_eq(num(b, "dst_bytes"), 32 << 20);
+    const char *note = str(run, "plan_note");
+    cr_expect(strstr(note, "left out before the buffers are made, widest first: expr:g * 1024; at --size 32.00 MiB")
+                  != NULL, "%s", note);
+    cr_expect(strstr(r.err, note) != NULL, "the note is said on stderr before measuring: %s", r.err);
+    json_t *res = json_object_get(doc, "results");
+    cr_assert_eq(json_array_size(res), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *x = json_array_get(res, i);
+        if (!strcmp(str(x, "pattern"), "seq")) {
+            cr_expect_str_neq(str(x, "status"), "not-run", "seq is measured");
+            continue;
+        }
+        cr_expect_str_eq(str(x, "status"), "not-run");
+        cr_expect(strstr(str(x, "budget_note"), "left out before measuring: at --size 32.00 MiB its buffers (src "
+                                                "512.00 MiB") != NULL, "%s", str(x, "budget_note"));
+        cr_expect_str_eq(str(x, "budget_note"), str(x, "status_reason"));
+    }
+    json_t *lo = json_object_get(json_object_get(run, "timing"), "left_out");
+    cr_expect_eq(json_array_size(lo), 1);
+    json_decref(doc);
+    tu_result_free(&r);
+
+    r = tu_exec(argv, (const char *[]){ f.vendors, f.table, "BWLAB_TEST_FAULTS=fit_rate@100000;fit_fill@1", NULL });
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "--size 32.00 MiB: the buffers of the patterns the others are read against (src 32.00 "
+                            "MiB, dst 32.00 MiB) would take about") != NULL, "%s", r.err);
+    cr_expect(strstr(r.err, "use a --budget of at least") != NULL, "%s", r.err);
+    doc = json_of(&r);
+    res = json_object_get(doc, "results");
+    cr_expect_eq(json_array_size(res), 2);
+    for (size_t i = 0; i < json_array_size(res); i++)
+        cr_expect(strstr(str(json_array_get(res, i), "validation"), "--size 32.00 MiB") != NULL, "%s",
+                  str(json_array_get(res, i), "validation")); /* a failed pattern's reason */
+    json_decref(doc);
+    tu_result_free(&r);
+    fake_close(&f);
+}

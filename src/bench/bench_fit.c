@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_family.h"
 #include "bw_format.h"
 #include "bw_hook.h"
 
@@ -169,4 +170,149 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
     }
     *out = best;
     return BW_OK;
+}
+
+/* whether item i of p serves as some item's reference: never left out */
+static int is_reference(const bench_plan *p, size_t i)
+{
+    for (size_t k = 0; k < p->n; k++)
+        if (!p->items[k].left_out && bench_plan_reference(p, k) == (long)i)
+            return 1;
+    return 0;
+}
+
+/* the buffers the references alone need: what no leaving out can spare */
+static void reference_buffers(const bench_plan *p, uint64_t *src, uint64_t *dst)
+{
+    *src = *dst = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->items[i].left_out || !is_reference(p, i))
+            continue;
+        uint64_t a = (uint64_t)bench_family_src_bytes(&p->items[i]), b = (uint64_t)bench_family_dst_bytes(&p->items[i]);
+        *src = a > *src ? a : *src;
+        *dst = b > *dst ? b : *dst;
+    }
+}
+
+/* what item i's buffers add to the references' */
+static uint64_t extra_bytes(const bench_plan *p, size_t i, uint64_t src, uint64_t dst)
+{
+    uint64_t a = (uint64_t)bench_family_src_bytes(&p->items[i]), b = (uint64_t)bench_family_dst_bytes(&p->items[i]);
+    return (a > src ? a - src : 0) + (b > dst ? b - dst : 0);
+}
+
+int bench_fit_buffers_worth(const bench_plan *p)
+{
+    uint64_t src, dst;
+    reference_buffers(p, &src, &dst);
+    return p->src_bytes + p->dst_bytes > BENCH_FIT_BUFFERS_CHECK_BYTES ||
+           p->src_bytes + p->dst_bytes > src + dst + BENCH_FIT_CALIBRATION_BYTES;
+}
+
+/* the widest item that is no reference and adds to the references'
+ * buffers; -1 when none does */
+static long widest(const bench_plan *p)
+{
+    uint64_t src, dst, most = 0;
+    reference_buffers(p, &src, &dst);
+    long w = -1;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->items[i].left_out || is_reference(p, i))
+            continue;
+        uint64_t x = extra_bytes(p, i, src, dst);
+        if (x > most) {
+            most = x;
+            w = (long)i;
+        }
+    }
+    return w;
+}
+
+/* the refusal: even the references' buffers take longer to fill than the
+ * budget's bound holds */
+static bw_code too_slow_to_fill(const bench_plan *p, const bench_settings *s, const bench_fit_rate *rate,
+                                double need_s, double bound_s, bw_error *err)
+{
+    char size[32], a[32], b[32];
+    bw_format_bytes(size, sizeof size, (double)p->target_bytes);
+    bw_format_bytes(a, sizeof a, (double)p->src_bytes);
+    bw_format_bytes(b, sizeof b, (double)p->dst_bytes);
+    double over = need_s - (bound_s > 0 ? bound_s : 0);
+    uint64_t most = (uint64_t)((double)p->target_bytes * (bound_s > 0 ? bound_s : 0) / need_s * 0.8) / MiB;
+    return bw_error_set(err, BW_E_RANGE,
+                        "--size %s: the buffers of the patterns the others are read against (src %s, dst %s) would "
+                        "take about %.1f s to fill and build at the measured %.2f GB/s, beyond what the %.0f s "
+                        "--budget holds (within 10%% + 2 s); use a --budget of at least %.0f, or a --size of at "
+                        "most %lluM",
+                        size, a, b, need_s, rate->fill_gbs, s->budget_s, ceil(s->budget_s + over / 1.1 + 1),
+                        (unsigned long long)(most > 0 ? most : 1));
+}
+
+static bw_code buffers_note(bench_plan *p, const bench_fit_choice *c, const bench_fit_rate *rate,
+                            const size_t *out, size_t nout, bw_error *err)
+{
+    char size[32], a[32], b[32], names[400];
+    bw_format_bytes(size, sizeof size, (double)p->target_bytes);
+    bw_format_bytes(a, sizeof a, (double)p->src_bytes);
+    bw_format_bytes(b, sizeof b, (double)p->dst_bytes);
+    bench_plan_name_items(p, out, nout, names, sizeof names);
+    char note[900];
+    snprintf(note, sizeof note,
+             "left out before the buffers are made, widest first: %s; at --size %s their buffers' fill (at the "
+             "measured %.2f GB/s) and minimum of launches would take about %.0f s, of %.0f s left; without "
+             "them the buffers are src %s and dst %s, about %.0f s (estimated from a calibration copy and "
+             "modeled bytes); a larger --budget, or a smaller --size, measures them",
+             names, size, rate->fill_gbs, c->auto_s, c->avail_s, a, b, c->need_s);
+    size_t k = p->note ? strlen(p->note) : 0;
+    char *joined = malloc(k + strlen(note) + 3);
+    if (!joined)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    snprintf(joined, k + strlen(note) + 3, "%s%s%s", p->note ? p->note : "", k ? "; " : "", note);
+    free(p->note);
+    p->note = joined;
+    return BW_OK;
+}
+
+bw_code bench_fit_buffers(bench_plan *p, const bench_settings *s, const bench_fit_rate *rate, double avail_s,
+                          double bound_s, bench_fit_choice *c, bw_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->avail_s = avail_s;
+    c->auto_bytes = c->bytes = c->floor_bytes = p->target_bytes;
+    c->auto_s = c->need_s = estimate_s(p, s, rate);
+    size_t *out = calloc(p->n ? p->n : 1, sizeof *out), nout = 0;
+    if (!out)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    bw_code rc = BW_OK;
+    long w;
+    /* width is what the fill costs: left out for it only while the fill is
+     * a large part of the time (the launches' excess is the runner's to
+     * leave out, costliest first) */
+    while (rc == BW_OK && c->need_s > avail_s && fill_s(p, rate) > BENCH_FIT_FILL_SHARE * avail_s &&
+           (w = widest(p)) >= 0) {
+        const bench_item *it = &p->items[w];
+        char a[32], b[32], size[32], why[400];
+        bw_format_bytes(a, sizeof a, (double)bench_family_src_bytes(it));
+        bw_format_bytes(b, sizeof b, (double)bench_family_dst_bytes(it));
+        bw_format_bytes(size, sizeof size, (double)p->target_bytes);
+        snprintf(why, sizeof why,
+                 "left out before measuring: at --size %s its buffers (src %s, dst %s) are wider than the %.0f s "
+                 "budget can fill: with them the run's estimate was about %.1f s of %.1f s left (the buffers' "
+                 "fill at the measured %.2f GB/s, and the minimum of launches); a larger --budget, or a smaller "
+                 "--size, measures it",
+                 size, a, b, s->budget_s, c->need_s, avail_s, rate->fill_gbs);
+        if ((rc = bench_plan_leave_out(p, (size_t)w, why, err)) == BW_OK) {
+            out[nout++] = (size_t)w;
+            c->need_s = estimate_s(p, s, rate);
+        }
+    }
+    double fill = fill_s(p, rate) + rate->build_s;
+    if (rc == BW_OK && fill > bound_s)
+        rc = too_slow_to_fill(p, s, rate, fill, bound_s, err);
+    if (rc == BW_OK && nout) {
+        rc = buffers_note(p, c, rate, out, nout, err);
+        snprintf(c->note, sizeof c->note, "%s", p->note);
+    }
+    free(out);
+    return rc;
 }

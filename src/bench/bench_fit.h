@@ -88,4 +88,30 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
                          const bench_settings *s, const bench_fit_rate *rate, double avail_s,
                          const bench_plan *auto_plan, bench_plan **out, bench_fit_choice *choice, bw_error *err);
 
+/* --size is the user's, and never shrunk; but a plan whose strided
+ * patterns span several times it may fill more buffer than the budget
+ * holds (at --size 1G, 4 GiB each of src and dst: 15 s at the 0.55 GB/s
+ * of first touch in a 2-vCPU VM). Such a plan is checked before its
+ * buffers exist (bench_fit_buffers) when they exceed this, or the
+ * references' buffers by BENCH_FIT_CALIBRATION_BYTES: below both, the
+ * fill is a small part of any budget of 5 s or more. */
+#define BENCH_FIT_BUFFERS_CHECK_BYTES ((uint64_t)1 << 30)
+
+/* Whether plan p (--size) is worth a calibration for bench_fit_buffers. */
+int bench_fit_buffers_worth(const bench_plan *p);
+
+/* For plan p at the user's --size: while its estimate (launches, the
+ * buffers' fill at rate->fill_gbs, the build) exceeds avail_s and the
+ * fill alone more than BENCH_FIT_FILL_SHARE of it, leaves out
+ * the item whose buffers add most to what the references need (never a
+ * reference, the items the others are read against), each named with
+ * why (bench_plan_leave_out), so that the buffers shrink to the rest; the
+ * plan's note says what was left out. When even the rest's fill and build
+ * exceed bound_s, the time to the budget's bound, fails with BW_E_RANGE
+ * saying which --budget or --size would do. choice holds the estimates
+ * (auto_s before, need_s after) and the note ("" when nothing was left
+ * out). BW_E_NOMEM. */
+bw_code bench_fit_buffers(bench_plan *p, const bench_settings *s, const bench_fit_rate *rate, double avail_s,
+                          double bound_s, bench_fit_choice *choice, bw_error *err);
+
 #endif

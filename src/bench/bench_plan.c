@@ -162,6 +162,7 @@ static void item_clear(bench_item *it)
     free(it->spec);
     free(it->expr_text);
     free(it->size_note);
+    free(it->left_out);
     model_pattern_free(it->pattern);
     model_expr_free(it->own_expr);
     model_expr_free(it->store_expr);
@@ -591,6 +592,23 @@ static bw_code check_size(uint64_t size, const bench_limits *lim, uint64_t budge
     return BW_OK;
 }
 
+/* the plan's buffers: the largest of any item it still measures */
+static void size_buffers(bench_plan *p)
+{
+    p->src_bytes = p->dst_bytes = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_item *it = &p->items[i];
+        if (it->left_out)
+            continue;
+        if ((uint64_t)bench_family_src_bytes(it) > p->src_bytes)
+            p->src_bytes = (uint64_t)bench_family_src_bytes(it);
+        if ((uint64_t)bench_family_dst_bytes(it) > p->dst_bytes)
+            p->dst_bytes = (uint64_t)bench_family_dst_bytes(it);
+    }
+    /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
+    p->src_bytes = (p->src_bytes + 15) / 16 * 16;
+}
+
 /* sizes every item or, with only_over, those whose buffers exceed the
  * cap (its family's size); then the plan's buffers are the largest of
  * any item */
@@ -606,17 +624,20 @@ static bw_code size_items(bench_plan *p, const bench_plan_cap *cap, int only_ove
         if (rc != BW_OK && it->pattern == NULL)
             bw_error_prefix(err, "--expr '%s': ", it->expr_text);
     }
-    p->src_bytes = p->dst_bytes = 0;
-    for (size_t i = 0; i < p->n && rc == BW_OK; i++) {
-        const bench_item *it = &p->items[i];
-        if ((uint64_t)bench_family_src_bytes(it) > p->src_bytes)
-            p->src_bytes = (uint64_t)bench_family_src_bytes(it);
-        if ((uint64_t)bench_family_dst_bytes(it) > p->dst_bytes)
-            p->dst_bytes = (uint64_t)bench_family_dst_bytes(it);
-    }
-    /* vload reads whole 4-byte words: keep the buffer a multiple of 16 */
-    p->src_bytes = (p->src_bytes + 15) / 16 * 16;
+    if (rc == BW_OK)
+        size_buffers(p);
     return rc;
+}
+
+bw_code bench_plan_leave_out(bench_plan *p, size_t i, const char *why, bw_error *err)
+{
+    char *w = strdup(why);
+    if (!w)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    free(p->items[i].left_out);
+    p->items[i].left_out = w;
+    size_buffers(p);
+    return BW_OK;
 }
 
 uint64_t bench_plan_trace_bytes(const bench_plan *p)
@@ -935,4 +956,22 @@ bw_code bench_plan_make(const bench_plan_opts *o, const model_geometry *geo,
     }
     *out = p;
     return BW_OK;
+}
+
+void bench_plan_name_items(const bench_plan *p, const size_t *idx, size_t n, char *out, size_t cap)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (size_t j = 0; j < n && k + 1 < cap; j++) {
+        if (j == 8) {
+            snprintf(out + k, cap - k, " and %zu more", n - j);
+            return;
+        }
+        const bench_item *it = &p->items[idx[j]];
+        /* a spec measured in both modes is named with its mode */
+        k += (size_t)snprintf(out + k, cap - k, "%s%s%s", j ? ", " : "", it->spec,
+                              it->access == BENCH_ACCESS_READ && !it->fam->access ? " (read)" : "");
+        if (k >= cap)
+            return;
+    }
 }

@@ -144,6 +144,10 @@ typedef struct bench_item {
                              * 0 for naive and copy too */
     int auto_n;             /* transpose, record: n sized from the working set (the largest multiple
                              * of W, or of the work-group, that fits the target), the spec gave none */
+    /* left out before the buffers are made (bench_plan_leave_out): why,
+     * owned; the plan's buffers no longer hold its span, so nothing may
+     * launch it. NULL: planned */
+    char *left_out;
 } bench_item;
 
 /* Work-groups of a bank item's launch. */
@@ -244,6 +248,15 @@ bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_e
 /* Bytes of the buffer a trace build records addresses in: 8 per work-item
  * of the largest launch (bench_trace_check). */
 uint64_t bench_plan_trace_bytes(const bench_plan *p);
+
+/* Leaves item i out before the buffers exist (why, copied, becomes its
+ * result's reason) and sizes src_bytes and dst_bytes again over the items
+ * left in, so that the run fills only what they touch. BW_E_NOMEM. */
+bw_code bench_plan_leave_out(bench_plan *p, size_t i, const char *why, bw_error *err);
+
+/* "a, b and 3 more" into out (cap bytes): the specs of items idx[0..n),
+ * eight at most, a spec measured in both modes with " (read)". */
+void bench_plan_name_items(const bench_plan *p, const size_t *idx, size_t n, char *out, size_t cap);
 
 /* Index of the item that serves as item i's reference, its family's
  * (bench_family.reference), -1 when the plan has none:

@@ -85,7 +85,8 @@ typedef struct slot {
     size_t twin_k;
     int twin_tries;
     double twin_cold[TWIN_ROUNDS], twin_one[TWIN_ROUNDS], twin_two[TWIN_ROUNDS];
-    int left_out;    /* 1: before measuring, 2: out of later rounds (bench_result.budget_note) */
+    int left_out;    /* 1: before measuring, 2: out of later rounds, 3: before the buffers
+                      * (bench_item.left_out: never taken up) (bench_result.budget_note) */
     size_t left_rank; /* the order in which the plan left it out, from 1 */
     /* while both forms are timed in the first rounds: the other form's samples */
     size_t alt_n;
@@ -470,6 +471,8 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
     ocl_program *prog = NULL;
     if (build_program(r, 0, p->n, 0, &prog, &e) == BW_OK) {
         for (size_t i = 0; i < p->n && !*stop; i++) {
+            if (r->res[i].status != BENCH_OK)
+                continue;
             if (make_kernels(r, prog, i, &e) != BW_OK)
                 fail(&r->res[i], e.code, bw_error_text(&e));
             bw_error_clear(&e);
@@ -481,6 +484,8 @@ static void build_all(run_ctx *r, volatile sig_atomic_t *stop)
     bw_error first = e;
     for (size_t i = 0; i < p->n && !*stop; i++) {
         bw_error one = BW_ERROR_INIT;
+        if (r->res[i].status != BENCH_OK)
+            continue;
         if (!systemic || p->n == 1) {
             fail(&r->res[i], first.code, bw_error_text(&first));
             continue;
@@ -724,7 +729,7 @@ static void leave_out(run_ctx *r, size_t i, int how, const char *why)
     r->slots[i].left_rank = ++r->left_count;
     free(res->budget_note);
     res->budget_note = strdup(why);
-    if (how == 1) {
+    if (how != 2) {
         res->status = BENCH_NOT_RUN;
         res->failure_code = BW_E_RANGE;
         free(res->failure);
@@ -807,25 +812,6 @@ static int cmp_need(const void *a, const void *b)
 {
     const double *x = a, *y = b; /* {need, index}: the largest need first */
     return (x[0] < y[0]) - (x[0] > y[0]);
-}
-
-/* "a, b and 3 more" into out: the names of the items listed */
-static void name_items(const run_ctx *r, const size_t *idx, size_t n, char *out, size_t cap)
-{
-    size_t k = 0;
-    out[0] = 0;
-    for (size_t j = 0; j < n && k + 1 < cap; j++) {
-        if (j == 8) {
-            snprintf(out + k, cap - k, " and %zu more", n - j);
-            return;
-        }
-        const bench_item *it = &r->plan->items[idx[j]];
-        /* a spec measured in both modes is named with its mode */
-        k += (size_t)snprintf(out + k, cap - k, "%s%s%s", j ? ", " : "", it->spec,
-                              it->access == BENCH_ACCESS_READ && !it->fam->access ? " (read)" : "");
-        if (k >= cap)
-            return;
-    }
 }
 
 /* Item i's launch for the plan: its calibration launch once it has one,
@@ -1011,6 +997,8 @@ double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double
     double total = 0;
     for (size_t i = 0; c && rounds && i < p->n && copy_gbs > 0; i++) {
         const bench_item *it = &p->items[i];
+        if (it->left_out)
+            continue; /* no launch, and no buffer of its own */
         const model_launch *m = &it->model;
         double bytes = it->fam->modeled ? (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector)
                                         : it->fam->bytes(it);
@@ -1041,7 +1029,7 @@ static void plan_note(run_ctx *r, bench_run_info *info)
                 out[nout++] = i;
     if (nout) {
         char names[400];
-        name_items(r, out, nout, names, sizeof names);
+        bench_plan_name_items(r->plan, out, nout, names, sizeof names);
         snprintf(info->plan_note, sizeof info->plan_note,
                  "the budget cannot hold every pattern at its stopping rule: %.1f s were left for validating and "
                  "timing, and the minimum of launches needs about %.1f s (estimated from calibration launches "
@@ -1399,7 +1387,7 @@ static void replan(run_ctx *r, bench_run_info *info)
             leave_out(r, out[j], 2, why);
             report_finished(r, out[j]);
         }
-        name_items(r, out, nout, names, sizeof names);
+        bench_plan_name_items(r->plan, out, nout, names, sizeof names);
         info->dropped = nout;
         snprintf(info->replan_note, sizeof info->replan_note,
                  "left out of later rounds to let the others reach the stopping rule (their standard error "
@@ -1724,6 +1712,8 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
         r.res[i].relative_to_reference = r.res[i].relative_spread = NAN;
         r.res[i].spread = r.res[i].twin_ratio = NAN;
         r.res[i].verdict = bench_verdict_of(0, 0, 0, 0, 0);
+        if (plan->items[i].left_out)
+            leave_out(&r, i, 3, plan->items[i].left_out);
     }
     if (rc == BW_OK)
         rc = setup_buffers(&r, info, err);
@@ -1844,8 +1834,8 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         bench_form form = (bench_form)(i % forms);
         ocl_kernel *kern = NULL;
         ocl_timing t;
-        if (form == BENCH_FORM_SCALAR && !it->scalar_form)
-            continue;
+        if ((form == BENCH_FORM_SCALAR && !it->scalar_form) || it->left_out)
+            continue; /* a left-out item's span may lie beyond the buffers */
         if (it->fam->program) {
             if (form == BENCH_FORM_PLAIN)
                 rc = trace_own(&r, i / forms, trace, host, err);

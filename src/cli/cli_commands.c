@@ -17,7 +17,8 @@ static const char *const run_notes[] = {
     "launch was too short to time (not measurable: use a larger --size), the roofline failed\n"
     "(the patterns' results are still written), or a device failed\n"
     "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
-    "proven); 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (the results so far are written).\n",
+    "proven, or a --size whose buffers take longer to fill than the --budget holds);\n"
+    "3 no OpenCL platform; 130/143 SIGINT/SIGTERM (the results so far are written).\n",
     "\nPattern families with kernels of their own (bwlab patterns), in rows of their own:\n"
     "  bank        local-memory tiles: the modeled conflict ways beside local GB/s, against\n"
     "              bank:pitch=33 (in the default run)\n"

@@ -44,6 +44,9 @@
  * samples) and the estimate's error (strided launches that the TLB slows
  * beyond their modeled bytes) */
 #define RUN_FIT_SHARE 0.8
+/* the bound --budget S holds the run to: S + RUN_BOUND_SHARE * S + RUN_BOUND_S */
+#define RUN_BOUND_SHARE 0.1
+#define RUN_BOUND_S 2.0
 
 /* What the run holds of one selected device, owned and freed with it. */
 typedef struct run_device {
@@ -101,6 +104,7 @@ typedef struct run_state {
     cli_journal *journal;               /* OUT.partial, or NULL */
     char date[32], host[256], os[512];  /* the run's date and host, for the report and the journal */
     char *roof_source, *roof_path;      /* roofline.cl, read once */
+    int refused;                        /* a device's --size buffers the --budget cannot fill: exit 2 */
 } run_state;
 
 static void state_free(run_state *s)
@@ -304,7 +308,10 @@ const cli_option cmd_run_options[] = {
                  "of 5 s or more, an auto size whose patterns would not fit it (estimated\n"
                  "from a short calibration copy) is fitted, down to the cache figure\n"
                  "(below it, to 32 MiB, only where filling the buffers alone would take\n"
-                 "a quarter of the time), with a note"),
+                 "a quarter of the time), with a note. A --size is never shrunk: where\n"
+                 "the budget cannot hold the fill of its widest patterns' buffers\n"
+                 "(strides span several times it), those are left out, named, before\n"
+                 "the buffers are made"),
     CLI_OPT_BUDGET(run_state, settings.budget_s, 0,
                    "seconds for the whole run (default 50): buffers, build, validation, form\n"
                    "choice, twins, timing, roofline and writing; held within 10% + 2 s\n"
@@ -492,7 +499,7 @@ static void print_failures(const run_state *s)
 
 /* Every pattern of a device that failed as a whole is reported failed with
  * the device's reason, so each output format shows what was not measured. */
-static int device_failed_results(run_state *s, size_t k)
+static int device_failed_results(run_state *s, size_t k, bw_code code)
 {
     const bench_plan *p = s->devs[k].plan;
     bench_result *r = calloc(p->n, sizeof *r);
@@ -501,7 +508,7 @@ static int device_failed_results(run_state *s, size_t k)
     s->devs[k].results = r;
     for (size_t i = 0; i < p->n; i++) {
         r[i].status = BENCH_FAILED;
-        r[i].failure_code = BW_E_OPENCL;
+        r[i].failure_code = code;
         r[i].reference = -1;
         r[i].relative_to_reference = NAN;
         if (!(r[i].failure = strdup(s->devs[k].failure)))
@@ -864,6 +871,38 @@ static int plan_devices(const cli_command *self, run_state *s, size_t *planned)
     return *planned ? 0 : plan_status;
 }
 
+/* One calibration copy on device k (bench_fit_measure) into rate; *have
+ * is 0 when it failed, which a note says (the plan then stays as it is).
+ * BW_E_INTERRUPTED on a signal. */
+static bw_code calibrate(const cli_command *self, run_state *s, size_t k, progress_ctx *pc, bench_fit_rate *rate,
+                         int *have)
+{
+    run_device *dev = &s->devs[k];
+    *have = 0;
+    bench_progress shown = { "calibrating", 0, 1, "the device's copy rate", 0, s->settings.deadline_s - bench_now_s(),
+                             NULL, -1 };
+    bw_hook_phase("calibrating"); /* test builds only: a signal as this phase begins */
+    on_progress(pc, &shown);
+    const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
+    bench_limits lim = cli_device_limits(d);
+    bench_plan_opts o = device_opts(s, d, 0);
+    bw_error e = BW_ERROR_INIT;
+    bw_code rc = bench_fit_measure(dev->ctx, &o, &d->geo, &lim, s->kernels, dev->plan->target_bytes,
+                                   s->settings.deadline_s - bench_now_s(), &cli_signal_caught, rate, &e);
+    if (rc == BW_E_INTERRUPTED || cli_signal_caught) {
+        bw_error_clear(&e);
+        return BW_E_INTERRUPTED;
+    }
+    if (rc != BW_OK) {
+        fprintf(stderr, "bwlab %s: note: device %zu: the %s is not fitted to the budget: %s\n", self->name,
+                d->index, dev->plan->target_auto ? "working set" : "plan", bw_error_text(&e));
+        bw_error_clear(&e);
+        return BW_OK;
+    }
+    *have = 1;
+    return BW_OK;
+}
+
 /* Device k's automatic working set, fitted to the time its patterns have
  * (bench_fit): one calibration copy, then the plan at the largest size
  * whose estimate fits, said in a note. A calibration that fails leaves
@@ -873,27 +912,14 @@ static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, pr
     run_device *dev = &s->devs[k];
     if (!bench_fit_may_shrink(dev->plan))
         return BW_OK; /* nothing smaller may be tried: no calibration */
-    bench_progress shown = { "calibrating", 0, 1, "the device's copy rate", 0, s->settings.deadline_s - bench_now_s(),
-                             NULL, -1 };
-    bw_hook_phase("calibrating"); /* test builds only: a signal as this phase begins */
-    on_progress(pc, &shown);
+    bench_fit_rate rate;
+    int have = 0;
+    bw_code rc = calibrate(self, s, k, pc, &rate, &have);
+    if (rc != BW_OK || !have)
+        return rc;
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_limits lim = cli_device_limits(d);
     bench_plan_opts o = device_opts(s, d, 0);
-    bench_fit_rate rate;
-    bw_error e = BW_ERROR_INIT;
-    bw_code rc = bench_fit_measure(dev->ctx, &o, &d->geo, &lim, s->kernels, dev->plan->target_bytes,
-                                   s->settings.deadline_s - bench_now_s(), &cli_signal_caught, &rate, &e);
-    if (rc == BW_E_INTERRUPTED || cli_signal_caught) {
-        bw_error_clear(&e);
-        return BW_E_INTERRUPTED;
-    }
-    if (rc != BW_OK) {
-        fprintf(stderr, "bwlab %s: note: device %zu: the working set is not fitted to the budget: %s\n", self->name,
-                d->index, bw_error_text(&e));
-        bw_error_clear(&e);
-        return BW_OK;
-    }
     /* what the estimate leaves out (validation's samples, the rounds'
      * grouping) is allowed for */
     double avail = (s->settings.deadline_s - bench_now_s()) * RUN_FIT_SHARE;
@@ -909,6 +935,33 @@ static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, pr
     return BW_OK;
 }
 
+/* Device k's plan at the user's --size, whose buffers the budget may not
+ * fill (bench_fit_buffers): the widest patterns left out, named, before
+ * the buffers are made; BW_E_RANGE when even the references' fill would
+ * break the budget's bound (10% + 2 s), BW_E_INTERRUPTED on a signal. */
+static bw_code fit_buffers_to_budget(const cli_command *self, run_state *s, size_t k, progress_ctx *pc,
+                                     bw_error *err)
+{
+    run_device *dev = &s->devs[k];
+    if (!bench_fit_buffers_worth(dev->plan))
+        return BW_OK;
+    bench_fit_rate rate;
+    int have = 0;
+    bw_code rc = calibrate(self, s, k, pc, &rate, &have);
+    if (rc != BW_OK || !have)
+        return rc;
+    double left = s->settings.deadline_s - bench_now_s();
+    bench_fit_choice c;
+    rc = bench_fit_buffers(dev->plan, &s->settings, &rate, left * RUN_FIT_SHARE,
+                           left + RUN_BOUND_SHARE * s->settings.budget_s + RUN_BOUND_S, &c, err);
+    if (rc == BW_E_RANGE)
+        s->refused = 1;
+    if (rc == BW_OK && c.note[0])
+        fprintf(stderr, "bwlab %s: note: device %zu: %s\n", self->name, ocl_device_at(s->plats, s->dev_idx[k])->index,
+                c.note);
+    return rc;
+}
+
 /* Device k's patterns, on a context of its own, retried once at half the
  * working set when its buffers cannot be had. A device that fails is
  * reported and its patterns marked failed; 0, or the status of running
@@ -921,8 +974,9 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
     /* an automatic working set on a bounded budget: fitted to it; a
      * signal meanwhile leaves the plan as it is, and the run below then
      * marks every pattern not run */
-    if (rc == BW_OK && dev->plan->target_auto && s->settings.budget_s >= BENCH_PLAN_MIN_BUDGET_S &&
-        fit_to_budget(self, s, k, pc, &err) != BW_OK) {
+    if (rc == BW_OK && s->settings.budget_s >= BENCH_PLAN_MIN_BUDGET_S &&
+        (dev->plan->target_auto ? fit_to_budget(self, s, k, pc, &err) : fit_buffers_to_budget(self, s, k, pc, &err))
+            != BW_OK) {
         if (!cli_signal_caught)
             rc = err.code;
         else
@@ -946,7 +1000,7 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
         bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
         cli_fail(self, &err);
         dev->failure = strdup(bw_error_text(&err));
-        if (!dev->failure || device_failed_results(s, k) != 0)
+        if (!dev->failure || device_failed_results(s, k, rc) != 0)
             st = cli_nomem(self);
         *any_failed = 1;
     } else {
@@ -1057,6 +1111,8 @@ static int measure_and_write(const cli_command *self, run_state *s, size_t plann
     if (!st && cli_signal_caught) {
         fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
         st = cli_signal_status(st);
+    } else if (!st && s->refused) {
+        st = bw_code_exit_status(BW_E_RANGE); /* bad input: --size and --budget together */
     } else if (!st && any_failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);
     }
