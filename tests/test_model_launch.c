@@ -2,6 +2,7 @@
  * brute-force reference that evaluates every lane of every warp and
  * enumerates every touched byte. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,6 +288,54 @@ Test(model_launch, matches_brute_force)
     cr_expect(compared > 1000, "compared %d, errors %d", compared, errors);
     /* the rest span more bytes than the bitmap may mark */
     cr_expect(partial_compared > 900, "partial sectors compared %d of %d", partial_compared, compared);
+}
+
+/* Column reads: warps walk down a column, and neighbouring columns read
+ * the same sectors (16 columns of 4-byte elements in a 64-byte sector),
+ * which the marking skips when a run would mark the same sectors again.
+ * Against brute force, with column steps that share a sector fully (4),
+ * partly (6, 20, 68 bytes: a column's sectors differ from the last one's
+ * in some lanes only), elements that straddle sectors (8 and 16 bytes at a
+ * 6-byte step), masked lanes and a partial last warp; all the columns,
+ * or two, the second marking sectors no later column marks. */
+Test(model_launch, column_reads_match_brute_force)
+{
+    static const model_geometry geos[] = { { 8, 64, 64, 0, 4 }, { 32, 32, 128, 32, 4 }, { 16, 64, 64, 16, 4 } };
+    static const int64_t ns[] = { 16, 32, 48, 64, 96 }, steps[] = { 4, 6, 20, 68 }, elems[] = { 4, 8, 16 };
+    int compared = 0;
+    for (size_t gi = 0; gi < 3; gi++)
+        for (size_t ni = 0; ni < 5; ni++)
+            for (size_t si = 0; si < 4; si++)
+                for (size_t ei = 0; ei < 3; ei++) {
+                    const model_geometry *g = &geos[gi];
+                    int64_t n = ns[ni], elem = elems[ei];
+                    char src[96];
+                    snprintf(src, sizeof src, "g %% %lld * %lld + g / %lld * %lld", (long long)n,
+                             (long long)(n * steps[si] + 36), (long long)n, (long long)steps[si]);
+                    model_expr *e = NULL;
+                    cr_assert_eq(model_expr_parse(src, &e, NULL), BW_OK, "%s", src);
+                    model_lanes act = model_lanes_first(g->lanes, 0);
+                    for (int t = 0; t < g->lanes; t++)
+                        if (ei != 1 || t != 1) /* a masked lane */
+                            model_lanes_set(&act, t);
+                    /* every column, or two (whose second marks sectors no later
+                     * column does); and a partial last warp */
+                    int64_t items = (ni % 2 ? 2 * n : n * n) - (si == 3 ? 3 : 0);
+                    model_traffic ref;
+                    cr_assert_eq(brute_launch(g, e, elem, items, &act, 0, &ref), 0, "%s", src);
+                    model_access a = { e, elem, act, items, 0, 0 };
+                    model_launch l;
+                    bw_error err = BW_ERROR_INIT;
+                    cr_assert_eq(model_launch_count(g, &a, 1, &l, &err), BW_OK, "%s: %s", src, bw_error_text(&err));
+                    cr_expect_eq(l.loads.footprint_sectors, ref.footprint_sectors, "%s W=%d elem=%lld", src,
+                                 g->lanes, (long long)elem);
+                    cr_expect_eq(l.loads.footprint_lines, ref.footprint_lines, "%s W=%d elem=%lld", src, g->lanes,
+                                 (long long)elem);
+                    cr_expect_eq(l.loads.instr_sectors, ref.instr_sectors, "%s", src);
+                    compared++;
+                    model_expr_free(e);
+                }
+    cr_expect_eq(compared, 180);
 }
 
 static model_traffic stores_of(const model_geometry *g, const char *src, int64_t elem, int64_t items,

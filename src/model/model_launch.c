@@ -70,6 +70,10 @@ typedef struct walk_ctx {
     /* pass 1 work so far (lane-steps x expression nodes) against max_work;
      * max_work 0: unbounded */
     int64_t work, max_work, nodes;
+    /* pass 2: the last simple run's sectors (each lane's first, its step,
+     * the warps): a run that marks the same sectors again is skipped */
+    int last_nl;
+    int64_t last_n, last_sec[MODEL_MAX_LANES], last_step[MODEL_MAX_LANES];
 } walk_ctx;
 
 /* adds lane-steps to the work; fails once the bound is passed */
@@ -284,10 +288,20 @@ static bw_code mark_segment(void *ctx, const model_access_run *s, bw_error *err)
         step[i] = s->slope[i];
     }
     if (simple) {
+        int same = s->nl == c->last_nl && s->n == c->last_n;
         for (int i = 0; i < s->nl; i++) {
             cur[i] = udiv(c->ds, cur[i]) - ks->min_s;
             step[i] /= S;
+            same = same && cur[i] == c->last_sec[i] && step[i] == c->last_step[i];
         }
+        /* neighbouring columns of a matrix share their sectors (16 of
+         * 4-byte elements in 64 bytes): the same bits again change nothing */
+        if (same)
+            return BW_OK;
+        c->last_nl = s->nl;
+        c->last_n = s->n;
+        memcpy(c->last_sec, cur, (size_t)s->nl * sizeof *cur);
+        memcpy(c->last_step, step, (size_t)s->nl * sizeof *step);
         /* warp by warp: neighbouring lanes mark neighbouring bits */
         for (int64_t k = 0; k < s->n; k++)
             for (int i = 0; i < s->nl; i++) {
