@@ -14,6 +14,7 @@
 #include "bench_device.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
+#include "bench_probe.h"
 #include "bench_runner.h"
 #include "bench_stats.h"
 #include "bench_transpose.h"
@@ -1995,5 +1996,32 @@ Test(bench, a_fill_the_host_cannot_trust_falls_back_to_the_host, .timeout = 300)
         tu_rmdir(made[k]);
         free(made[k]);
     }
+    close_dev(&d);
+}
+
+/* run --transfers on a budget: the copies stop at the deadline, the first
+ * size always measured. A deadline already passed as they begin leaves
+ * the 4 KiB copies alone, 8 of them (two directions, pageable and pinned,
+ * blocking and not), their maps (two), the launch latency, and a note of
+ * where they stopped. */
+Test(bench, transfers_stop_at_their_deadline, .timeout = 120)
+{
+    dev d = open_dev();
+    bench_probe_opts o;
+    memset(&o, 0, sizeof o);
+    o.transfers_only = 1;
+    o.deadline_s = bench_now_s();
+    bench_probe_result *r = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_probe_run(d.ctx, &o, &r, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(r->n_transfers, 8);
+    for (size_t i = 0; i < r->n_transfers; i++)
+        cr_expect_eq(r->transfers[i].bytes, 4096);
+    cr_expect_eq(r->n_maps, 2);
+    cr_expect_gt(r->launches, 0);
+    cr_expect(!strncmp(r->transfers_note, "copies up to 4.00 KiB: the next size (4 x the bytes) would pass the",
+                       strlen("copies up to 4.00 KiB: the next size (4 x the bytes) would pass the")),
+              "%s", r->transfers_note);
+    bench_probe_result_free(r);
     close_dev(&d);
 }

@@ -9,6 +9,7 @@
 
 #include "bench_kernel.h"
 #include "bench_stats.h"
+#include "bw_format.h"
 #include "bw_stats.h"
 #include "ocl_buffer.h"
 #include "ocl_program.h"
@@ -32,6 +33,7 @@ typedef struct probe {
     uint64_t gpu_items; /* work-items of the GPU cache ladder: 2048 per compute unit, within out */
     int launches; /* repeats per point, the median is kept */
     const char *phase; /* the phase under way, for an interruption's note */
+    double t0; /* bench_now_s() as the probe began */
 } probe;
 
 static void progress(probe *p, const char *phase, double f)
@@ -815,7 +817,21 @@ static bw_code transfers(probe *p, bw_error *err)
     for (uint64_t b = 4 * KIB; b <= top && ns < 16; b *= 4)
         sizes[ns++] = b;
     r->n_transfers = 0;
+    r->transfers_note[0] = 0;
+    double last_s = 0; /* the last size's copies */
     for (size_t si = 0; si < ns && rc == BW_OK; si++) {
+        /* the next size moves 4 x the bytes, and its maps follow: priced
+         * at 6 x the last size's copies */
+        double t0 = bench_now_s();
+        if (p->o->deadline_s > 0 && si > 0 && t0 + 6 * last_s > p->o->deadline_s) {
+            char a[32];
+            bw_format_bytes(a, sizeof a, (double)sizes[si - 1]);
+            snprintf(r->transfers_note, sizeof r->transfers_note,
+                     "copies up to %s: the next size (4 x the bytes) would pass the %.1f s the budget left the "
+                     "transfers, their kernel's build included", a, p->o->deadline_s - p->t0);
+            ns = si;
+            break;
+        }
         progress(p, "transfers", (double)si / (double)ns);
         for (int dir = 1; dir >= 0 && rc == BW_OK; dir--)
             for (int m = 0; m < 2 && rc == BW_OK; m++)
@@ -850,6 +866,7 @@ static bw_code transfers(probe *p, bw_error *err)
                         r->small_transfer_bytes = sizes[si];
                     }
                 }
+        last_s = bench_now_s() - t0;
     }
     for (int m = 0; m < 2; m++)
         ocl_host_mem_free(hm[m]);
@@ -1044,6 +1061,7 @@ bw_code bench_probe_run(ocl_context *c, const bench_probe_opts *o, bench_probe_r
     p.c = c;
     p.d = ocl_context_device(c);
     p.o = o;
+    p.t0 = t0;
     p.launches = o->quick ? 5 : 7;
     bench_probe_result *r = calloc(1, sizeof *r);
     if (!r)

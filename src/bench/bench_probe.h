@@ -31,6 +31,10 @@ typedef struct bench_probe_opts {
     int quick;              /* fewer points and repeats: < 30 s on PoCL */
     const char *kernel_dir; /* --kernels, else $BWLAB_KERNEL_DIR, else the tree */
     int transfers_only;     /* only transfers and launch latency (bwlab run --transfers) */
+    /* bench_now_s() by which the transfers end (0: none): no larger size
+     * is started whose copies and maps, priced from the last size's, would
+     * pass it; transfers_note says where they stopped */
+    double deadline_s;
     /* set by a signal handler: the probe stops before its next launch or
      * copy (well within a second) and keeps what it measured; may be NULL */
     volatile sig_atomic_t *stop;
@@ -137,6 +141,7 @@ typedef struct bench_probe_result {
     bench_probe_map_verdict map_verdict[2]; /* [to_device] */
     char map_note[2][480];                  /* [to_device]: what the maps showed, "" when none were made */
     int unified;                            /* CL_DEVICE_HOST_UNIFIED_MEMORY */
+    char transfers_note[200];               /* why the sizes stop below the top (deadline_s), or "" */
     double small_transfer_us; /* the smallest blocking pageable h2d copy, median */
     uint64_t small_transfer_bytes;
     double launch_wall_us, launch_start_us, launch_end_us; /* medians */

@@ -40,7 +40,9 @@ static const char *const run_notes[] = {
     "(also through links), or --output on the tuning cache, is refused (exit 2); an existing\n"
     "file the caller may not write is refused (exit 1).\n",
     "--profile inferred (the profile from a cached 'bwlab probe' of the device) and --transfers\n"
-    "(host-device transfers and launch latency, measured): see 'bwlab help probe'.\n",
+    "(host-device transfers and launch latency, measured): see 'bwlab help probe'. On a --budget\n"
+    "of 5 s or more the transfers get a tenth of it (at most 4 s) and what the patterns left:\n"
+    "no larger size is started that would pass it (transfers_note says where they stopped).\n",
     "Drivers that cannot do everything: a queue that refuses profiling (-35) is timed by the\n"
     "host clock around clFinish (timer wall, with its resolution and the launch overhead); a\n"
     "launch failing for its size (-5, -4, -54) is retried once at half the work-group; buffers\n"

@@ -37,6 +37,10 @@
 /* the short roofline after each device's patterns: at most this budget
  * (the run's --budget when that is smaller) */
 #define RUN_ROOFLINE_BUDGET_S 1.0
+/* --transfers after each device's patterns: at most this share of the
+ * budget, and this long (bench_probe_opts.deadline_s) */
+#define RUN_TRANSFERS_SHARE 0.1
+#define RUN_TRANSFERS_MAX_S 4.0
 /* the budget's share kept for writing the results after the last device */
 #define RUN_WRITE_RESERVE_S 0.5
 /* the share of a device's time left that a fitted working set's estimate
@@ -550,6 +554,12 @@ static double run_roofline_budget(const run_state *s)
     return s->settings.budget_s < RUN_ROOFLINE_BUDGET_S ? s->settings.budget_s : RUN_ROOFLINE_BUDGET_S;
 }
 
+static double run_transfers_budget(const run_state *s)
+{
+    double b = RUN_TRANSFERS_SHARE * s->settings.budget_s;
+    return b < RUN_TRANSFERS_MAX_S ? b : RUN_TRANSFERS_MAX_S;
+}
+
 static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
 {
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
@@ -1047,6 +1057,11 @@ static int run_transfers(const cli_command *self, run_state *s, size_t k, int sh
     po.transfers_only = 1;
     po.kernel_dir = s->kernels_dir;
     po.stop = &cli_signal_caught; /* a signal stops the copies too; those finished are kept */
+    /* their share, and what the patterns and the roofline left of theirs */
+    if (s->settings.budget_s >= BENCH_PLAN_MIN_BUDGET_S) {
+        double end = s->settings.deadline_s + (s->no_roofline ? 0 : run_roofline_budget(s));
+        po.deadline_s = (end > bench_now_s() ? end : bench_now_s()) + run_transfers_budget(s);
+    }
     bw_code rc = bench_probe_run(dev->ctx, &po, &dev->xfers, &err);
     if (show)
         fprintf(stderr, "\r\033[K");
@@ -1089,7 +1104,8 @@ static int measure_and_write(const cli_command *self, run_state *s, size_t plann
         for (size_t j = k; j < s->ndev; j++)
             left += s->devs[j].plan != NULL;
         double roof = s->no_roofline ? 0 : run_roofline_budget(s);
-        double share = (run_end - bench_now_s()) / (double)left - roof;
+        double xfer = s->transfers ? run_transfers_budget(s) : 0;
+        double share = (run_end - bench_now_s()) / (double)left - roof - xfer;
         s->settings.deadline_s = bench_now_s() + (share > 0 ? share : 0);
         progress_ctx pc = { self, s, k, show, argc + 1, argv - 1, 0, "" };
         if ((st = measure_patterns(self, s, k, &pc, &any_failed)) != 0)

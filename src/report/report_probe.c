@@ -157,6 +157,8 @@ void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out)
         bw_buf_printf(out,
                       "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
                       r->small_transfer_us, (unsigned long long)r->small_transfer_bytes);
+    if (r->transfers_note[0])
+        bw_buf_printf(out, "  %s\n", r->transfers_note);
     if (r->n_maps) {
         bw_buf_puts(out, "\nmaps of a CL_MEM_ALLOC_HOST_PTR buffer (measured, wall clock per map and unmap, median)\n");
         bw_buf_puts(out, "  dir  size        GB/s          us    copy us\n");
@@ -446,6 +448,7 @@ json_t *report_probe_transfers_json(const bench_probe_result *r)
         json_array_append_new(a, x);
     }
     json_object_set_new(o, "transfers", a);
+    json_object_set_new(o, "transfers_note", r->transfers_note[0] ? json_string(r->transfers_note) : json_null());
     json_object_set_new(o, "small_transfer_latency_us", report_json_real(r->small_transfer_us, r->n_transfers > 0));
     json_object_set_new(o, "small_transfer_bytes", json_integer((json_int_t)r->small_transfer_bytes));
     json_object_set_new(o, "launch_latency_us", report_json_real(r->launch_wall_us, r->launches > 0));
