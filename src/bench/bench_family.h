@@ -160,6 +160,8 @@ bw_code bench_family_fill_dst(const bench_family_io *io, uint64_t bytes, bw_erro
 /* The plan's sizing helpers an entry's size uses (bench_plan.c). */
 bw_code bench_plan_account(const bench_plan *p, bench_item *it, int64_t items, bw_error *err);
 bw_code bench_plan_check_loadable(const bench_item *it, bw_error *err);
+/* frees what an item owns (a scratch item of an entry's own sizing) */
+void bench_plan_item_clear(bench_item *it);
 /* BW_E_USAGE, with the reason, for a write item whose stores are not
  * one-to-one in bytes (modeled written bytes below the requested), or
  * that the model could not count; BW_OK for every other item. */

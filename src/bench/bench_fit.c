@@ -125,6 +125,28 @@ static void fitted_note(bench_fit_choice *c, const bench_plan *fitted, const ben
              (unsigned long long)(c->auto_bytes / MiB));
 }
 
+/* o's plan at size, each buffer within twice it, as a fitted automatic
+ * plan (its cache figure kept); an error (a size the device cannot hold)
+ * is cleared and returned */
+static bw_code plan_at(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
+                       const bench_plan *auto_plan, uint64_t size, const bench_fit_choice *c, bench_plan **out)
+{
+    bench_plan_opts so = *o;
+    so.size = size;
+    so.span_cap = 2 * size;
+    bw_error e = BW_ERROR_INIT;
+    bw_code rc = bench_plan_make(&so, geo, lim, out, &e);
+    bw_error_clear(&e);
+    if (rc != BW_OK)
+        return rc;
+    bench_plan *p = *out;
+    p->target_auto = 1;
+    p->fitted_from = c->auto_bytes;
+    p->cache_bytes = auto_plan->cache_bytes;
+    memcpy(p->cache_source, auto_plan->cache_source, sizeof p->cache_source);
+    return BW_OK;
+}
+
 bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
                          const bench_settings *s, const bench_fit_rate *rate, double avail_s,
                          const bench_plan *auto_plan, bench_plan **out, bench_fit_choice *choice, bw_error *err)
@@ -140,24 +162,28 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
     uint64_t size = auto_plan->target_bytes;
     double fill = fill_s(auto_plan, rate);
     bench_plan *best = NULL;
+    /* the floor first: where even it does not fit, the steps above it are
+     * plans made for nothing (each counts every pattern's model again) */
+    if (choice->need_s > avail_s && size > floor) {
+        bench_plan *at_floor = NULL;
+        if (plan_at(o, geo, lim, auto_plan, floor / MiB * MiB, choice, &at_floor) == BW_OK &&
+            estimate_s(at_floor, s, rate) > avail_s) {
+            best = at_floor;
+            size = at_floor->target_bytes;
+            choice->bytes = size;
+            choice->need_s = estimate_s(at_floor, s, rate);
+            fill = fill_s(at_floor, rate);
+        } else {
+            bench_plan_free(at_floor);
+        }
+    }
     while (may_step(size, floor, choice->need_s, fill, avail_s)) {
         uint64_t stop_at = size > floor ? floor : BENCH_FIT_MIN_BYTES;
         size = (uint64_t)((double)size / sqrt(2.0)) / MiB * MiB;
         size = size > stop_at ? size : stop_at / MiB * MiB;
-        bench_plan_opts so = *o;
-        so.size = size;
-        so.span_cap = 2 * size;
         bench_plan *p = NULL;
-        bw_error e = BW_ERROR_INIT;
-        if (bench_plan_make(&so, geo, lim, &p, &e) != BW_OK) {
-            bw_error_clear(&e); /* a size the device cannot hold: the last one stands */
-            break;
-        }
-        /* the fitted plan stays the automatic one, smaller: its cache figure kept */
-        p->target_auto = 1;
-        p->fitted_from = choice->auto_bytes;
-        p->cache_bytes = auto_plan->cache_bytes;
-        memcpy(p->cache_source, auto_plan->cache_source, sizeof p->cache_source);
+        if (plan_at(o, geo, lim, auto_plan, size, choice, &p) != BW_OK)
+            break; /* a size the device cannot hold: the last one stands */
         bench_plan_free(best);
         best = p;
         choice->bytes = p->target_bytes;

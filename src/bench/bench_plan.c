@@ -168,6 +168,11 @@ static void item_clear(bench_item *it)
     model_expr_free(it->store_expr);
 }
 
+void bench_plan_item_clear(bench_item *it)
+{
+    item_clear(it);
+}
+
 void bench_plan_free(bench_plan *p)
 {
     if (!p)
@@ -177,6 +182,7 @@ void bench_plan_free(bench_plan *p)
     free(p->items);
     free(p->note);
     free(p->fit_note);
+    free(p->transpose_note);
     free(p);
 }
 
@@ -764,6 +770,7 @@ static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, c
         p->target_bytes = auto_target(p, lim);
     }
     p->local_given = o->local_size != 0;
+    p->model_s = o->model_s;
     p->reqd_sub_group_size = o->reqd_sub_group_size;
     p->scalar_form = o->scalar_form;
     return choose_local(o, geo, lim, &p->local_size, err);

@@ -180,6 +180,12 @@ typedef struct bench_plan {
     char *note;             /* what the plan left out and why (default patterns that cannot be
                              * measured in write mode), or NULL */
     char *fit_note;         /* why the working set is below the auto target (bench_fit), or NULL */
+    double model_s;         /* bench_plan_opts.model_s */
+    /* the automatic transposes' n, one for all (each is read against the
+     * copy of its n), and the buffer cap it was sized for; 0: not yet */
+    int64_t transpose_n;
+    uint64_t transpose_cap;
+    char *transpose_note;   /* why transpose_n is below the working set's, or NULL */
 } bench_plan;
 
 typedef struct bench_plan_opts {
@@ -210,6 +216,13 @@ typedef struct bench_plan_opts {
      * stores are not one-to-one (broadcast) is left out of write mode,
      * named in the plan's note; a named one is an error. */
     unsigned access;
+    /* seconds an automatically sized transpose's model may take to count
+     * (0: unbounded): its tiled addresses change shape every tile, so the
+     * count walks the launch tile by tile (about 30 us a tile on a 2-vCPU
+     * VM: minutes at 1.9 GiB). The plan times a count at n = 64 W and
+     * caps n where that, scaled by n^2, passes model_s, said in the
+     * item's size_note. Host time, not the device's */
+    double model_s;
 } bench_plan_opts;
 
 /* Builds the plan. Fails with BW_E_USAGE for an unknown pattern, bad

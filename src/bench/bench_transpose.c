@@ -5,9 +5,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench_family.h"
 #include "bench_kernel.h"
+#include "bench_stats.h"
 #include "bw_buf.h"
 #include "bw_format.h"
 #include "model_bank.h"
@@ -158,15 +160,68 @@ static bench_transpose_version version_of(const bench_item *it)
     return (bench_transpose_version)model_pattern_param_value(it->pattern, "version");
 }
 
+static bw_code reparse_at(const bench_plan *p, bench_item *it, int64_t n, bw_error *err)
+{
+    char spec[96];
+    snprintf(spec, sizeof spec, "transpose:version=%s,n=%lld", bench_transpose_version_name(version_of(it)),
+             (long long)n);
+    return bench_plan_reparse(p, it, spec, err);
+}
+
+/* The largest n, at most `n`, whose model the plan may count within
+ * p->model_s, from a timed count of the tiled version (the costliest: a
+ * shape per tile) at n = 64 W, scaled by n^2; *note (heap) says so when
+ * it is below n. */
+static bw_code model_capped_n(const bench_plan *p, int64_t n, int64_t *out, char **note, bw_error *err)
+{
+    int64_t W = p->geo.lanes, probe = 64 * W;
+    *out = n;
+    if (!(p->model_s > 0) || n <= probe)
+        return BW_OK;
+    char spec[96];
+    snprintf(spec, sizeof spec, "transpose:version=tiled,n=%lld", (long long)probe);
+    bench_item t_it;
+    memset(&t_it, 0, sizeof t_it);
+    t_it.elem = 4;
+    t_it.active = model_lanes_all((int)W);
+    bw_code rc = bench_plan_reparse(p, &t_it, spec, err);
+    double t0 = bench_now_s();
+    if (rc == BW_OK)
+        rc = bench_plan_account(p, &t_it, probe * probe, err);
+    double t = bench_now_s() - t0;
+    bench_plan_item_clear(&t_it);
+    if (rc != BW_OK || !(t > 0))
+        return rc;
+    double scaled = t * ((double)n / (double)probe) * ((double)n / (double)probe);
+    if (scaled <= p->model_s)
+        return BW_OK;
+    int64_t most = (int64_t)((double)probe * sqrt(p->model_s / t)) / W * W;
+    *out = most > probe ? most : probe;
+    char a[32], b[32];
+    bw_format_bytes(a, sizeof a, (double)(*out * *out * 4));
+    bw_format_bytes(b, sizeof b, (double)(n * n * 4));
+    *note = malloc(400);
+    if (*note)
+        snprintf(*note, 400,
+                 "n = %lld (a %s matrix), below the working set's n = %lld (%s): its addresses change shape "
+                 "every tile, so its model is counted tile by tile, about %.0f s at n = %lld (timed at n = %lld, "
+                 "scaled by n^2), more than the %.1f s the budget allows it; a larger --budget, or n= in the "
+                 "spec, counts more",
+                 (long long)*out, a, (long long)n, b, scaled, (long long)n, (long long)probe, p->model_s);
+    return BW_OK;
+}
+
 /* n from the working set where the spec does not give it (the largest
  * multiple of W whose n x n matrix fits the target and the cap, at least
- * W), the pattern parsed again at that n; one work-item per element, the
- * model's loads and stores, the tile's modeled ways. */
+ * W, and whose model the budget lets the plan count), the pattern parsed
+ * again at that n; one work-item per element, the model's loads and
+ * stores, the tile's modeled ways. */
 static bw_code size_transpose(bench_plan *p, bench_item *it, const bench_plan_cap *cap, bw_error *err)
 {
     int64_t W = p->geo.lanes;
     bench_transpose_version version = version_of(it);
     bw_code rc;
+    char *model_note = NULL;
     if (it->auto_n) {
         uint64_t most = p->target_bytes < cap->bytes ? p->target_bytes : cap->bytes;
         int64_t n = (int64_t)sqrt((double)most / 4.0) / W * W;
@@ -174,10 +229,19 @@ static bw_code size_transpose(bench_plan *p, bench_item *it, const bench_plan_ca
             n = W;
         if (n > (int64_t)1 << 16)
             n = ((int64_t)1 << 16) / W * W;
-        char spec[96];
-        snprintf(spec, sizeof spec, "transpose:version=%s,n=%lld", bench_transpose_version_name(version),
-                 (long long)n);
-        if ((rc = bench_plan_reparse(p, it, spec, err)) != BW_OK)
+        /* one n for every automatic transpose: each is read against the copy of its n */
+        if (p->transpose_n == 0 || p->transpose_cap != cap->bytes) {
+            if ((rc = model_capped_n(p, n, &n, &model_note, err)) != BW_OK)
+                return rc;
+            free(p->transpose_note);
+            p->transpose_note = model_note;
+            p->transpose_n = n;
+            p->transpose_cap = cap->bytes;
+        }
+        n = p->transpose_n;
+        free(it->size_note);
+        it->size_note = p->transpose_note ? strdup(p->transpose_note) : NULL;
+        if ((rc = reparse_at(p, it, n, err)) != BW_OK)
             return rc;
     }
     int64_t n = model_pattern_param_value(it->pattern, "n");
@@ -201,8 +265,10 @@ static bw_code size_transpose(bench_plan *p, bench_item *it, const bench_plan_ca
         return rc;
     if ((rc = bench_plan_check_loadable(it, err)) != BW_OK)
         return rc;
-    free(it->size_note);
-    it->size_note = it->auto_n ? NULL : bench_plan_note_small(p, "matrix", (uint64_t)(n * n * 4));
+    if (!it->auto_n) {
+        free(it->size_note);
+        it->size_note = bench_plan_note_small(p, "matrix", (uint64_t)(n * n * 4));
+    }
     it->local_size = local;
     it->vload = 0;
     it->conflict_ways = bench_transpose_tile_ways(version, &p->geo, (int)W);

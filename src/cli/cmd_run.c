@@ -48,6 +48,10 @@
  * samples) and the estimate's error (strided launches that the TLB slows
  * beyond their modeled bytes) */
 #define RUN_FIT_SHARE 0.8
+/* an automatically sized transpose's model count: at most this share of
+ * the budget, and this long (bench_plan_opts.model_s) */
+#define RUN_MODEL_SHARE 0.04
+#define RUN_MODEL_MAX_S 2.0
 /* the bound --budget S holds the run to: S + RUN_BOUND_SHARE * S + RUN_BOUND_S */
 #define RUN_BOUND_SHARE 0.1
 #define RUN_BOUND_S 2.0
@@ -825,6 +829,12 @@ static int open_devices(const cli_command *self, run_state *s)
     s->popts.exprs = s->exprs;
     s->popts.nexprs = s->nexprs;
     s->popts.with_defaults = s->want_defaults;
+    /* an automatic transpose's model is counted within a share of a
+     * bounded budget (bench_plan_opts.model_s) */
+    if (s->settings.budget_s >= BENCH_PLAN_MIN_BUDGET_S)
+        s->popts.model_s = RUN_MODEL_SHARE * s->settings.budget_s < RUN_MODEL_MAX_S
+                               ? RUN_MODEL_SHARE * s->settings.budget_s
+                               : RUN_MODEL_MAX_S;
     /* bad input is bad input on any machine: checked before a platform is
      * looked up, so that it never reads as a missing driver */
     if ((rc = bench_plan_check_input(&s->popts, &err)) != BW_OK)
