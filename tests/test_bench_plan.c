@@ -1299,6 +1299,39 @@ Test(bench_plan, an_automatic_transpose_is_counted_within_the_models_time)
     }
 }
 
+/* A user's expression whose shape changes from warp to warp (an xor) is
+ * counted warp by warp: at a 256 KiB working set of 4-byte loads, 64 Ki
+ * work-items, or, with no time for the model, the sizing probe's own
+ * 8 x 1024 = 8192, said in its size note. A catalogue pattern is never
+ * capped so (seq keeps its 64 Ki). */
+Test(bench_plan, a_users_expression_is_counted_within_the_models_time)
+{
+    const char *exprs[] = { "(g ^ (g >> 3)) * 4" };
+    const char *specs[] = { "seq" };
+    bench_limits l = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
+    const double budgets[] = { 0, 1e-9 };
+    const int64_t want[] = { 65536, 8192 };
+    for (int k = 0; k < 2; k++) {
+        bench_plan_opts o = { .specs = specs, .nspecs = 1, .exprs = exprs, .nexprs = 1, .size = 256 * 1024,
+                              .model_s = budgets[k] };
+        bench_plan *p = NULL;
+        bw_error err = BW_ERROR_INIT;
+        cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+        const bench_item *e = item(p, "expr:(g ^ (g >> 3)) * 4");
+        cr_expect_eq(e->items, want[k]);
+        cr_expect_eq(item(p, "seq")->items, 65536);
+        cr_expect_null(item(p, "seq")->size_note);
+        if (k == 0)
+            cr_expect_null(e->size_note, "%s", e->size_note);
+        else
+            cr_expect(e->size_note && strstr(e->size_note, "counted and launched at 8192 work-items, below the 65536 "
+                                                           "the working set asks: the expression's addresses change "
+                                                           "shape from warp to warp") != NULL,
+                      "%s", e->size_note);
+        bench_plan_free(p);
+    }
+}
+
 /* ---- the kernel-family table (bench_family.h) ---- */
 
 /* Every catalogue family's kernel has its entry, found by name, and the

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench_kernel.h"
+#include "bench_stats.h"
 #include "bench_validate.h"
 #include "bw_format.h"
 #include "model_index.h"
@@ -41,12 +42,17 @@ static bw_code matrix_items(const bench_plan *p, const bench_item *it, const ben
 
 /* the work-items whose modeled footprint of the pattern's side (its
  * loads, or in write mode its stores) reaches the target, measured on a
- * probe launch */
-static bw_code footprint_items(bench_plan *p, bench_item *it, int64_t *items, bw_error *err)
+ * probe launch; for a user's expression, at most those whose model the
+ * plan may count within p->model_s (the probe's count timed, scaled by
+ * the items: an expression whose shape changes every warp is counted
+ * warp by warp), *note (heap) saying so */
+static bw_code footprint_items(bench_plan *p, bench_item *it, int64_t *items, char **note, bw_error *err)
 {
     int64_t local = p->local_size;
     int64_t probe = round_up((int64_t)p->geo.lanes * 1024, local);
+    double t0 = bench_now_s();
     bw_code rc = bench_plan_account(p, it, probe, err);
+    double t = bench_now_s() - t0;
     if (rc != BW_OK)
         return rc;
     double per_item = (double)(bench_item_pattern_traffic(it)->footprint_sectors * p->geo.sector) / (double)probe;
@@ -54,6 +60,19 @@ static bw_code footprint_items(bench_plan *p, bench_item *it, int64_t *items, bw
     /* keep launches of tiny-footprint patterns (broadcast) bounded */
     double most = fmax(4.0 * (double)p->target_bytes / (double)it->elem, (double)local);
     *items = round_up((int64_t)fmin(fmax(want, (double)local), most), local);
+    double scaled = t * (double)*items / (double)probe;
+    if (!it->pattern && p->model_s > 0 && t > 0 && scaled > p->model_s) {
+        int64_t full = *items;
+        int64_t fit = (int64_t)((double)probe * p->model_s / t) / local * local;
+        *items = fit > probe ? fit : probe;
+        if ((*note = malloc(400)) != NULL)
+            snprintf(*note, 400,
+                     "counted and launched at %lld work-items, below the %lld the working set asks: the "
+                     "expression's addresses change shape from warp to warp, so its model is counted warp by warp, "
+                     "about %.0f s at %lld (timed at %lld, scaled), more than the %.1f s the budget allows it; a "
+                     "larger --budget counts more",
+                     (long long)*items, (long long)full, scaled, (long long)full, (long long)probe, p->model_s);
+    }
     return BW_OK;
 }
 
@@ -68,12 +87,14 @@ static bw_code size_gather(bench_plan *p, bench_item *it, const bench_plan_cap *
     free(it->size_note);
     it->size_note = NULL;
     int matrix = it->pattern && it->pattern->family->sizing == MODEL_PATTERN_SIZING_MATRIX;
-    bw_code rc = matrix ? matrix_items(p, it, cap, &items, err) : footprint_items(p, it, &items, err);
+    bw_code rc = matrix ? matrix_items(p, it, cap, &items, err) : footprint_items(p, it, &items, &note, err);
     if (rc != BW_OK)
         return rc;
     if ((uint64_t)items > cap->items) {
         /* the launch's global size itself: a 32-bit device or host counts work-items in 32 bits */
         int64_t fit = (int64_t)(cap->items / (uint64_t)local) * local;
+        free(note);
+        note = NULL;
         if (fit < local)
             return bw_error_set(err, BW_E_TOOBIG, "pattern '%s': not even one work-group of %lld fits", it->spec,
                                 (long long)local);
