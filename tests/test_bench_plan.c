@@ -1332,6 +1332,35 @@ Test(bench_plan, a_users_expression_is_counted_within_the_models_time)
     }
 }
 
+/* --elem 16 with the default set: a 16-byte field does not fit the
+ * 12-byte struct, nor at offset 4 the 16-byte one, so those two aos specs
+ * are left out, named in the plan's note; field 8 of a 32-byte struct
+ * stays (8 + 16 <= 32). Named, the same spec is still an error. */
+Test(bench_plan, an_elem_the_default_aos_specs_cannot_hold_leaves_them_out)
+{
+    bench_limits l = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
+    bench_plan_opts o = { .elem = 16, .size = 16 * MiB };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    int aos = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (!strncmp(p->items[i].spec, "aos:", 4)) {
+            cr_expect_str_eq(p->items[i].spec, "aos:struct=32,field=8,elem=16");
+            aos++;
+        }
+    cr_expect_eq(aos, 1);
+    cr_assert_not_null(p->note);
+    cr_expect(strstr(p->note, "not in the default set at --elem 16: aos:struct=12,field=0,elem=16, "
+                              "aos:struct=16,field=4,elem=16 (") != NULL, "%s", p->note);
+    bench_plan_free(p);
+    const char *specs[] = { "aos:struct=12,field=0" };
+    bench_plan_opts named = { .elem = 16, .size = 16 * MiB, .specs = specs, .nspecs = 1 };
+    cr_expect_eq(bench_plan_make(&named, &geo8, &l, &p, &err), BW_E_USAGE);
+    cr_expect(strstr(bw_error_text(&err), "struct=12 is smaller than the element") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+}
+
 /* ---- the kernel-family table (bench_family.h) ---- */
 
 /* Every catalogue family's kernel has its entry, found by name, and the

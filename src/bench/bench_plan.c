@@ -778,6 +778,22 @@ static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, c
 
 /* The default set's items, each in its modes: --access's, else copy and
  * read for the specs the sweep marks, copy for the others. */
+/* text joins the plan's note ("; " between) */
+static bw_code note_append(bench_plan *p, const char *text, bw_error *err)
+{
+    size_t k = p->note ? strlen(p->note) : 0, n = k + strlen(text) + 3;
+    char *joined = malloc(n);
+    if (!joined)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    snprintf(joined, n, "%s%s%s", p->note ? p->note : "", k ? "; " : "", text);
+    free(p->note);
+    p->note = joined;
+    return BW_OK;
+}
+
+/* A default spec that --elem makes invalid (an aos field narrower than
+ * the element) is left out of the default set, named in the plan's note
+ * with the first reason: a named one stays an error. */
 static bw_code add_defaults(bench_plan *p, const bench_plan_opts *o, bw_error *err)
 {
     /* square matrices filling the target, in whole 64x64 tiles */
@@ -790,16 +806,40 @@ static bw_code add_defaults(bench_plan *p, const bench_plan_opts *o, bw_error *e
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     const unsigned copy = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
     bw_code rc = BW_OK;
+    bw_buf skipped = BW_BUF_INIT;
+    char *why = NULL;
     for (size_t i = 0; i < ndefaults && rc == BW_OK; i++) {
         unsigned modes = o->access ? o->access : copy | default_modes[i];
         for (int a = 0; a < BENCH_ACCESS_MODES && rc == BW_OK; a++)
             if (modes & BENCH_ACCESS_BIT(a)) {
                 size_t before = p->n;
-                rc = item_from_spec(p, defaults[i], 0, (bench_access)a, err);
+                bw_error ie = BW_ERROR_INIT;
+                rc = item_from_spec(p, defaults[i], 0, (bench_access)a, &ie);
+                if (rc == BW_E_USAGE && o->elem) {
+                    bw_buf_printf(&skipped, "%s%s", skipped.len ? ", " : "", defaults[i]);
+                    if (!why)
+                        why = strdup(bw_error_text(&ie));
+                    bw_error_clear(&ie);
+                    rc = BW_OK;
+                    break; /* its other modes fail alike */
+                }
+                if (rc != BW_OK) {
+                    bw_error_set(err, rc, "%s", bw_error_text(&ie));
+                    bw_error_clear(&ie);
+                }
                 if (rc == BW_OK && p->n > before)
                     p->items[p->n - 1].from_defaults = 1;
             }
     }
+    if (rc == BW_OK && skipped.len) {
+        bw_buf msg = BW_BUF_INIT;
+        bw_buf_printf(&msg, "not in the default set at --elem %lld: %s (%s)", (long long)o->elem,
+                      bw_buf_str(&skipped), why ? why : "");
+        rc = note_append(p, bw_buf_str(&msg), err);
+        bw_buf_free(&msg);
+    }
+    bw_buf_free(&skipped);
+    free(why);
     for (size_t i = 0; i < ndefaults; i++)
         free(defaults[i]);
     free(defaults);
@@ -895,9 +935,8 @@ static bw_code drop_shared_writes(bench_plan *p, bw_error *err)
         bw_buf_printf(&msg, "not measured in write mode: %s (several lanes store to the same bytes, and OpenCL "
                             "leaves unspecified which value lands)",
                       bw_buf_str(&note));
-        p->note = bw_buf_steal(&msg);
-        if (!p->note)
-            rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
+        rc = note_append(p, bw_buf_str(&msg), err);
+        bw_buf_free(&msg);
     }
     bw_buf_free(&note);
     return rc;

@@ -306,7 +306,9 @@ const cli_option cmd_run_options[] = {
       .set = set_pattern },
     { .name = "expr", .metavar = "EXPR", .flags = CLI_OPT_REPEAT,
       .help = "measure your own address expression (bytes; t, w, g, W); may repeat", .set = set_expr },
-    { .name = "elem", .metavar = "E", .help = "bytes per lane: 4, 8 or 16", RUN_SET(set_elem, popts.elem) },
+    { .name = "elem", .metavar = "E", .help = "bytes per lane: 4, 8 or 16 (default-set aos specs whose field it does\n"
+                                                            "not fit are left out, named in the plan's note)",
+      RUN_SET(set_elem, popts.elem) },
     CLI_OPT_SIZE(run_state, popts.size, CLI_OPT_NEWLINE, &run_size_rule,
                  "working set each pattern touches (default auto: 4 x the device's\n"
                  "global-memory cache, or for a CPU device reporting none the host's\n"
