@@ -429,8 +429,8 @@ Test(cli_fake_run, buffers_that_fail_are_retried_at_half_the_working_set, .timeo
 /* A budget that cannot hold the auto working set fits it, and says so:
  * the device reports a 128 MiB cache, so auto is 4 x that, 512 MiB; a
  * calibration made to read 10 MB/s (the fit_rate hook) makes every size
- * too long for a 5 s budget, so the plan steps down by 1/sqrt(2) (362 MiB)
- * to its floor, 256 MiB, with both buffers within twice that; their fill,
+ * too long for a 5 s budget, even at its floor, 256 MiB, which is planned
+ * first and kept, with both buffers within twice that; their fill,
  * made 100 GB/s (fit_fill), is within a quarter of the time, so it stops
  * there. With the fill made 1 MB/s, even a few MiB would take a quarter
  * of it: it steps on below the floor, 181, 127, 89, 62, 43, to the

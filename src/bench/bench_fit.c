@@ -198,21 +198,25 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
     return BW_OK;
 }
 
-/* whether item i of p serves as some item's reference: never left out */
-static int is_reference(const bench_plan *p, size_t i)
+/* which items serve as some item's reference (never left out): a heap
+ * array of p->n flags, NULL when out of memory */
+static char *references_of(const bench_plan *p)
 {
-    for (size_t k = 0; k < p->n; k++)
-        if (!p->items[k].left_out && bench_plan_reference(p, k) == (long)i)
-            return 1;
-    return 0;
+    char *ref = calloc(p->n ? p->n : 1, 1);
+    for (size_t k = 0; ref && k < p->n; k++) {
+        long r = bench_plan_reference(p, k);
+        if (r >= 0)
+            ref[r] = 1;
+    }
+    return ref;
 }
 
 /* the buffers the references alone need: what no leaving out can spare */
-static void reference_buffers(const bench_plan *p, uint64_t *src, uint64_t *dst)
+static void reference_buffers(const bench_plan *p, const char *ref, uint64_t *src, uint64_t *dst)
 {
     *src = *dst = 0;
     for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].left_out || !is_reference(p, i))
+        if (p->items[i].left_out || !ref[i])
             continue;
         uint64_t a = (uint64_t)bench_family_src_bytes(&p->items[i]), b = (uint64_t)bench_family_dst_bytes(&p->items[i]);
         *src = a > *src ? a : *src;
@@ -220,32 +224,30 @@ static void reference_buffers(const bench_plan *p, uint64_t *src, uint64_t *dst)
     }
 }
 
-/* what item i's buffers add to the references' */
-static uint64_t extra_bytes(const bench_plan *p, size_t i, uint64_t src, uint64_t dst)
-{
-    uint64_t a = (uint64_t)bench_family_src_bytes(&p->items[i]), b = (uint64_t)bench_family_dst_bytes(&p->items[i]);
-    return (a > src ? a - src : 0) + (b > dst ? b - dst : 0);
-}
-
 int bench_fit_buffers_worth(const bench_plan *p)
 {
+    char *ref = references_of(p);
+    if (!ref)
+        return 0;
     uint64_t src, dst;
-    reference_buffers(p, &src, &dst);
+    reference_buffers(p, ref, &src, &dst);
+    free(ref);
     return p->src_bytes + p->dst_bytes > BENCH_FIT_BUFFERS_CHECK_BYTES ||
            p->src_bytes + p->dst_bytes > src + dst + BENCH_FIT_CALIBRATION_BYTES;
 }
 
-/* the widest item that is no reference and adds to the references'
- * buffers; -1 when none does */
-static long widest(const bench_plan *p)
+/* the widest item that is no reference, by what its buffers add to the
+ * references'; -1 when none adds anything */
+static long widest(const bench_plan *p, const char *ref)
 {
     uint64_t src, dst, most = 0;
-    reference_buffers(p, &src, &dst);
+    reference_buffers(p, ref, &src, &dst);
     long w = -1;
     for (size_t i = 0; i < p->n; i++) {
-        if (p->items[i].left_out || is_reference(p, i))
+        if (p->items[i].left_out || ref[i])
             continue;
-        uint64_t x = extra_bytes(p, i, src, dst);
+        uint64_t a = (uint64_t)bench_family_src_bytes(&p->items[i]), b = (uint64_t)bench_family_dst_bytes(&p->items[i]);
+        uint64_t x = (a > src ? a - src : 0) + (b > dst ? b - dst : 0);
         if (x > most) {
             most = x;
             w = (long)i;
@@ -307,15 +309,19 @@ bw_code bench_fit_buffers(bench_plan *p, const bench_settings *s, const bench_fi
     c->auto_bytes = c->bytes = c->floor_bytes = p->target_bytes;
     c->auto_s = c->need_s = estimate_s(p, s, rate);
     size_t *out = calloc(p->n ? p->n : 1, sizeof *out), nout = 0;
-    if (!out)
+    char *ref = references_of(p);
+    if (!out || !ref) {
+        free(out);
+        free(ref);
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
     bw_code rc = BW_OK;
     long w;
     /* width is what the fill costs: left out for it only while the fill is
      * a large part of the time (the launches' excess is the runner's to
      * leave out, costliest first) */
     while (rc == BW_OK && c->need_s > avail_s && fill_s(p, rate) > BENCH_FIT_FILL_SHARE * avail_s &&
-           (w = widest(p)) >= 0) {
+           (w = widest(p, ref)) >= 0) {
         const bench_item *it = &p->items[w];
         char a[32], b[32], size[32], why[400];
         bw_format_bytes(a, sizeof a, (double)bench_family_src_bytes(it));
@@ -340,5 +346,6 @@ bw_code bench_fit_buffers(bench_plan *p, const bench_settings *s, const bench_fi
         snprintf(c->note, sizeof c->note, "%s", p->note);
     }
     free(out);
+    free(ref);
     return rc;
 }

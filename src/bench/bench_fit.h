@@ -75,7 +75,9 @@ typedef struct bench_fit_choice {
 } bench_fit_choice;
 
 /* Given auto_plan, o's plan at its automatic target (o's size is 0):
- * while the estimate exceeds avail_s, plans o at 1/sqrt(2) of the last
+ * where the estimate exceeds avail_s, plans o at the floor first (where
+ * even that does not fit, the steps above it are skipped); else, while
+ * the estimate exceeds avail_s, plans o at 1/sqrt(2) of the last
  * size (whole MiB), down to the larger of the cache figure and
  * BENCH_FIT_FLOOR_BYTES, and below it, to BENCH_FIT_MIN_BYTES, while the
  * buffers' fill alone would also take more than BENCH_FIT_FILL_SHARE of

@@ -797,6 +797,8 @@ static bw_code maps(probe *p, const uint64_t *sizes, size_t ns, uint64_t top, bw
     return BW_OK;
 }
 
+static bw_code launch_latency(probe *p, bw_error *err);
+
 static bw_code transfers(probe *p, bw_error *err)
 {
     bench_probe_result *r = p->r;
@@ -873,14 +875,18 @@ static bw_code transfers(probe *p, bw_error *err)
     ocl_buffer_free(dev);
     if (rc == BW_OK)
         rc = maps(p, sizes, ns, top, err);
-    if (rc != BW_OK)
-        return rc;
-    /* launch latency: an empty kernel, one work-item */
+    return rc == BW_OK ? launch_latency(p, err) : rc;
+}
+
+/* launch latency: an empty kernel, one work-item */
+static bw_code launch_latency(probe *p, bw_error *err)
+{
+    bench_probe_result *r = p->r;
     unsigned n = p->o->quick ? 51 : 201;
     double *w = malloc(3 * n * sizeof *w);
     if (!w)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    rc = ocl_kernel_arg_buffer(p->k_empty, 0, p->out, err);
+    bw_code rc = ocl_kernel_arg_buffer(p->k_empty, 0, p->out, err);
     progress(p, "launch latency", 0);
     for (unsigned i = 0; i < n + 5 && rc == BW_OK; i++) {
         ocl_launch_latency l;
