@@ -103,6 +103,17 @@ int bench_transpose_tile_ways(bench_transpose_version v, const model_geometry *g
     return b.applicable ? b.conflict_ways : 0;
 }
 
+/* out's element (row y, column x) holds got where want belongs */
+static bw_code mismatch(bench_transpose_version v, int64_t n, int64_t y, int64_t x, uint32_t got, uint32_t want,
+                        bw_error *err)
+{
+    return bw_error_set(err, BW_E_VALIDATION,
+                        "transpose:version=%s: element (row %lld, column %lld) of the %lld x %lld result holds "
+                        "0x%08x, expected 0x%08x",
+                        names[v], (long long)y, (long long)x, (long long)n, (long long)n, (unsigned)got,
+                        (unsigned)want);
+}
+
 bw_code bench_transpose_validate(bench_transpose_version v, int64_t n, const uint32_t *in, const uint32_t *out,
                                  int64_t row0, int64_t rows, bw_error *err)
 {
@@ -112,11 +123,7 @@ bw_code bench_transpose_validate(bench_transpose_version v, int64_t n, const uin
             uint32_t want = v == MODEL_TRANSPOSE_COPY ? in[y * n + x] : in[x * n + y];
             uint32_t got = out[(y - row0) * n + x];
             if (got != want)
-                return bw_error_set(err, BW_E_VALIDATION,
-                                    "transpose:version=%s: element (row %lld, column %lld) of the %lld x %lld "
-                                    "result holds 0x%08x, expected 0x%08x",
-                                    names[v], (long long)y, (long long)x, (long long)n, (long long)n,
-                                    (unsigned)got, (unsigned)want);
+                return mismatch(v, n, y, x, got, want, err);
         }
     return BW_OK;
 }
@@ -131,11 +138,7 @@ bw_code bench_transpose_validate_stream(bench_transpose_version v, int64_t n, ui
             bench_fill_random_at((uint8_t *)&want, (uint64_t)word * 4, 4, seed);
             uint32_t got = out[(y - row0) * n + x];
             if (got != want)
-                return bw_error_set(err, BW_E_VALIDATION,
-                                    "transpose:version=%s: element (row %lld, column %lld) of the %lld x %lld "
-                                    "result holds 0x%08x, expected 0x%08x",
-                                    names[v], (long long)y, (long long)x, (long long)n, (long long)n,
-                                    (unsigned)got, (unsigned)want);
+                return mismatch(v, n, y, x, got, want, err);
         }
     return BW_OK;
 }

@@ -12,6 +12,15 @@ void report_device_line(bw_buf *out, const char *lead, const bench_device *d, in
                   d->name, d->platform_name, d->driver_version);
 }
 
+int report_device_unmeasured(bw_buf *out, const char *failure, int measured, const char *what)
+{
+    if (failure)
+        bw_buf_printf(out, "FAILED: %s\n", failure);
+    else if (!measured)
+        bw_buf_printf(out, "NOT RUN: interrupted before it was %s\n", what);
+    return failure || !measured;
+}
+
 static json_t *juint(uint64_t v)
 {
     return json_integer((json_int_t)v);

@@ -20,6 +20,11 @@ json_t *report_device_json(const bench_device *d, int is_default);
  * (default): NAME (PLATFORM, driver VERSION)" and a newline. */
 void report_device_line(bw_buf *out, const char *lead, const bench_device *d, int is_default);
 
+/* A device section with nothing to show: "FAILED: WHY" when failure is
+ * set, else "NOT RUN: interrupted before it was WHAT" when nothing was
+ * measured. Returns 1 when it wrote one of them: the section ends there. */
+int report_device_unmeasured(bw_buf *out, const char *failure, int measured, const char *what);
+
 /* The devices of l: a summary line each, then their details; the default
  * device is marked. */
 void report_devices_table(const bench_device_list *l, bw_buf *out);

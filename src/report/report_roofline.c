@@ -67,14 +67,8 @@ void report_roofline_table(const report_roofline_meta *m, const report_roofline_
         if (k)
             bw_buf_putc(out, '\n');
         report_device_line(out, "", d->device, d->is_default);
-        if (d->failure) {
-            bw_buf_printf(out, "FAILED: %s\n", d->failure);
+        if (report_device_unmeasured(out, d->failure, d->result != NULL, "measured"))
             continue;
-        }
-        if (!d->result) {
-            bw_buf_puts(out, "NOT RUN: interrupted before it was measured\n");
-            continue;
-        }
         const bench_roofline_result *r = d->result;
         summary_lines(out, "  ", r);
         bw_buf_printf(out, "  %zu rounds in %.1f s of a %.1f s budget\n", r->rounds, r->total_s, m->budget_s);
@@ -129,14 +123,8 @@ void report_roofline_md(const report_roofline_meta *m, const report_roofline_dev
         if (k)
             bw_buf_putc(out, '\n');
         bw_buf_printf(out, "### Device %zu: %s\n\n", d->device->index, d->device->name);
-        if (d->failure) {
-            bw_buf_printf(out, "FAILED: %s\n", d->failure);
+        if (report_device_unmeasured(out, d->failure, d->result != NULL, "measured"))
             continue;
-        }
-        if (!d->result) {
-            bw_buf_puts(out, "NOT RUN: interrupted before it was measured\n");
-            continue;
-        }
         const bench_roofline_result *r = d->result;
         bw_buf_puts(out, "| figure | value | source |\n| --- | ---: | --- |\n");
         bw_buf_printf(out, "| peak compute | %.2f GFLOP/s | measured (rf_peak) |\n", r->peak_gflops);

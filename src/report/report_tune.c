@@ -64,14 +64,8 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
         if (k)
             bw_buf_putc(out, '\n');
         report_device_line(out, "", d->device, d->is_default);
-        if (d->failure) {
-            bw_buf_printf(out, "FAILED: %s\n", d->failure);
+        if (report_device_unmeasured(out, d->failure, d->entry != NULL, "tuned"))
             continue;
-        }
-        if (!d->entry) {
-            bw_buf_puts(out, "NOT RUN: interrupted before it was tuned\n");
-            continue;
-        }
         const bench_tune_entry *e = d->entry;
         const bench_tune_result *r = d->result;
         if (r && r->interrupted)
