@@ -641,18 +641,18 @@ Test(probe_levels, a_knee_that_does_not_persist_is_a_level_only_in_both_ladders)
     model_fit_ladder f;
     cr_expect_eq(model_fit_ladder_split(y, NULL, 12, 1.5, 5, &f), 2, "the split alone sees the knee");
     cr_expect_eq(f.end[0], 6);
-    cr_expect_eq(model_fit_ladder_levels(flat, y, 12, 1.5, &f), 1, "one ladder, not persisting: no level");
-    cr_expect_eq(model_fit_ladder_levels(y, NULL, 12, 1.5, &f), 1, "alone: no level");
+    cr_expect_eq(model_fit_ladder_levels(flat, y, 12, 1.5, 2, &f), 1, "one ladder, not persisting: no level");
+    cr_expect_eq(model_fit_ladder_levels(y, NULL, 12, 1.5, 2, &f), 1, "alone: no level");
     /* the same knee in the other ladder, one point later (its own second
      * point is 2 as well): both ladders show it, so it stands, at the
      * latency's place */
     double a[12] = { 1, 1, 1, 1, 1, 1, 1, 2.0, 2.0, 2.0, 2.0, 2.0 };
-    cr_expect_eq(model_fit_ladder_levels(a, y, 12, 1.5, &f), 2);
+    cr_expect_eq(model_fit_ladder_levels(a, y, 12, 1.5, 2, &f), 2);
     cr_expect_eq(f.end[0], 6);
     cr_expect_eq(f.seen[0], MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
     cr_expect_eq(f.seen[1], 0);
     /* a persisting knee in one ladder alone stands */
-    cr_expect_eq(model_fit_ladder_levels(flat, a, 12, 1.5, &f), 2);
+    cr_expect_eq(model_fit_ladder_levels(flat, a, 12, 1.5, 2, &f), 2);
     cr_expect_eq(f.end[0], 6);
     cr_expect_eq(f.seen[0], MODEL_FIT_SEEN_B);
     cr_expect(fabs(f.step[0] - 2) < 1e-12, "step %g", f.step[0]);
@@ -668,8 +668,58 @@ Test(probe_levels, one_noisy_bandwidth_point_is_no_level)
         lat[i] = 5;
     }
     model_fit_ladder f;
-    cr_expect_eq(model_fit_ladder_levels(inv, lat, 16, 1.5, &f), 1);
-    cr_expect_eq(model_fit_ladder_levels(inv, NULL, 16, 1.5, &f), 1);
+    cr_expect_eq(model_fit_ladder_levels(inv, lat, 16, 1.5, 2, &f), 1);
+    cr_expect_eq(model_fit_ladder_levels(inv, NULL, 16, 1.5, 2, &f), 1);
+}
+
+Test(probe_levels, a_steady_ramp_is_no_level)
+{
+    /* 1.25 x per point over 16 points: the split alone cuts it into
+     * plateaus of 2 points (medians 1.25^2 = 1.56 x apart, above 1.5),
+     * and every knee persists (each point 1.25 x the one before, the
+     * plateau medians half a point's factor away: 1.25 * 1.12 > 1.22) and
+     * shows in both ladders when both are the ramp. But the ramp climbs
+     * alike on both sides of every cut: bend 2 ln 1.25 - 2 ln 1.25 = 0
+     * (at point 1, ln 1.25 per point before it as after): no level */
+    double y[16], flat[16];
+    for (int i = 0; i < 16; i++) {
+        y[i] = pow(1.25, i);
+        flat[i] = 1;
+    }
+    model_fit_ladder f;
+    cr_assert_geq(model_fit_ladder_split(y, NULL, 16, 1.5, MODEL_FIT_MAX_STEPS, &f), 3, "the split cuts the ramp");
+    cr_expect_eq(model_fit_ladder_levels(flat, y, 16, 1.5, 2, &f), 1, "latency ramp alone");
+    cr_expect_eq(model_fit_ladder_levels(y, y, 16, 1.5, 2, &f), 1, "the same ramp in both ladders");
+    /* the same ramp, then a step of 3 x after point 11 and flat: only
+     * that step stands. The bends beside it pass (at 10, whose window
+     * reaches it: ln(3 * 1.25) - 2 ln 1.25 = 0.88; at 11: ln 3 - 2 ln 1.25
+     * = 0.65), and the level ends at the sharpest point, 11 (ln 3 -
+     * ln 1.25 = 0.88, against 0 at 10 and ln 1 - ln 3 at 12) */
+    for (int i = 12; i < 16; i++)
+        y[i] = 3 * pow(1.25, 11);
+    cr_expect_eq(model_fit_ladder_levels(flat, y, 16, 1.5, 2, &f), 2);
+    cr_expect_eq(f.end[0], 11, "knee after %zu", f.end[0]);
+}
+
+Test(probe_levels, the_ladders_meet_within_a_doubling)
+{
+    /* latency steps after point 5, bandwidth after point 7: two points
+     * apart, one doubling of a quick ladder (span 2): one transition, one
+     * level, at the latency's place and seen in both. With span 1 (the
+     * knees must be neighbours) they stay two knees, each a persisting
+     * bend, and the two points between them make a level of their own */
+    double lat[14], inv[14];
+    for (int i = 0; i < 14; i++) {
+        lat[i] = i <= 5 ? 1 : 2;
+        inv[i] = i <= 7 ? 1 : 2;
+    }
+    model_fit_ladder f;
+    cr_expect_eq(model_fit_ladder_levels(inv, lat, 14, 1.5, 2, &f), 2);
+    cr_expect_eq(f.end[0], 5);
+    cr_expect_eq(f.seen[0], MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
+    cr_expect_eq(model_fit_ladder_levels(inv, lat, 14, 1.5, 1, &f), 3);
+    cr_expect_eq(f.end[0], 5);
+    cr_expect_eq(f.end[1], 7);
 }
 
 Test(probe_levels, sizes_agree_within_a_factor_two_of_the_knee)
@@ -771,10 +821,16 @@ Test(probe_levels, intel_xeon_reconstructed_from_issue_15)
      * the band above (log 3.50 against 2.83 and 3.9). Every knee
      * persists: the two points after each are at least 1.22 x the lower
      * median (4.0, 4.3 > 2.4; 15, 17 > 6.6; 33, 40 > 21; 159, 157 > 61)
-     * and the two before at least 1.22 x below the upper one.
+     * and the two before at least 1.22 x below the upper one. Each is a
+     * bend (smoothed, span 2: ln(s[e+2]/s[e]) - ln(s[e]/s[e-2])): after
+     * 32 KiB ln(4.3/2.1) - 0 = 0.72; after 724 KiB ln(17/7.0) -
+     * ln(7.0/6.2) = 0.89 - 0.12; after 2 MiB ln(40/19) - ln(19/15) =
+     * 0.74 - 0.24; after 45.25 MiB ln(157/62) - ln(62/53) = 0.93 - 0.16.
      * Bandwidth: 52 GB/s everywhere but the one 42.5 at 1 MiB (the
      * running median removes it), then 14 from 64 MiB: one knee, after
-     * 45.25 MiB, the latency's last one: seen in both. */
+     * 45.25 MiB, the latency's last one: seen in both. Its strongest bend
+     * is the bandwidth's (ln(52/14) = 1.31 from 32 MiB, against the
+     * latency's 0.92), sharpest at 45.25 MiB: placed by reads. */
     bench_probe_result *r = ladder_file("intel-xeon-207-reconstructed.json");
     cr_assert_eq(r->n_levels, 4, "levels %zu", r->n_levels);
     cr_expect(r->have_memory);
@@ -804,7 +860,7 @@ Test(probe_levels, intel_xeon_reconstructed_from_issue_15)
         "agrees with the host's L1 (48 KiB)",
         "matches no cache the host reports (L1 48 KiB, L2 2 MiB, L3 300 MiB): a step of the latency ladder",
         "agrees with the host's L2 (2 MiB)",
-        "the host reports L3 300 MiB; dependent loads leave this level at about 45 MiB",
+        "the host reports L3 300 MiB; reads leave this level at about 45 MiB",
     };
     for (size_t k = 0; k < 4; k++) {
         char *w = level_words(r, k);
@@ -812,7 +868,7 @@ Test(probe_levels, intel_xeon_reconstructed_from_issue_15)
         free(w);
     }
     char *dw = device_words(r);
-    cr_expect_str_eq(dw, "the device reports 300 MiB; dependent loads leave the cache at about 45 MiB");
+    cr_expect_str_eq(dw, "the device reports 300 MiB; reads leave the cache at about 45 MiB");
     free(dw);
     /* the issue's levels (1 MiB, 2 MiB as L2 and L3) are not these */
     for (size_t k = 0; k < r->n_levels; k++)
@@ -820,66 +876,226 @@ Test(probe_levels, intel_xeon_reconstructed_from_issue_15)
     free(r);
 }
 
+Test(probe_levels, a_device_cache_no_level_reaches_is_said_so)
+{
+    /* two levels, paired with the host's L1 and L2; the host's L3 and
+     * the device report 480 MiB, which no knee reached (a noisy VM whose
+     * ladders climb from L2 to memory without a bend): the last level is
+     * the L2's, so "leave the cache at about 1.4 MiB" would be wrong */
+    bench_probe_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    r->is_cpu = 1;
+    r->n_host_caches = 3;
+    uint64_t host[3] = { 48 * KIB_, 2 * MIB_, 480 * MIB_ };
+    for (int i = 0; i < 3; i++) {
+        r->host_caches[i].level = i + 1;
+        r->host_caches[i].size_bytes = host[i];
+    }
+    r->device_cache_bytes = 480 * MIB_;
+    r->n_levels = 2;
+    r->have_memory = 1;
+    r->levels[0] = (bench_probe_level){ .size_bytes = 46336, .next_bytes = 64 * KIB_, .seen = MODEL_FIT_SEEN_B,
+                                        .placed = MODEL_FIT_SEEN_B, .host_match = 0 };
+    r->levels[1] = (bench_probe_level){ .size_bytes = 1483008, .next_bytes = 2 * MIB_,
+                                        .seen = MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B, .placed = MODEL_FIT_SEEN_B,
+                                        .host_match = 1 };
+    char *w = device_words(r);
+    cr_expect_str_eq(w, "the device reports 480 MiB; no level past L2 (1.4 MiB, the host's L2) stands: the ladders "
+                        "reach memory without another knee");
+    free(w);
+    /* a host with no cache past L2: its L2 is the last level there is,
+     * and the words say where the loads leave it */
+    r->n_host_caches = 2;
+    w = device_words(r);
+    cr_expect_str_eq(w, "the device reports 480 MiB; dependent loads leave the cache at about 1.4 MiB");
+    free(w);
+    free(r);
+}
+
+/* The recorded ladders below are worked by hand with these quantities,
+ * on the smoothed curves s (running median of three; the bandwidth ladder
+ * as its inverse) and d points to a doubling of the working set (2 in a
+ * quick ladder, 4 in a full one):
+ *  - bend at e: ln(s[e+d]/s[e]) - ln(s[e]/s[e-d]); a knee stands when,
+ *    in a ladder that shows it, the strongest bend at the place that
+ *    ladder gives it or a neighbouring point is at least ln sqrt 1.5 =
+ *    0.203, and so is the rise after it;
+ *  - sharpest point: ln(s[e+1]/s[e]) - ln(s[e]/s[e-1]), largest at or
+ *    beside that bend, in its ladder: where the level ends. */
+
 Test(probe_levels, amd_epyc_recorded_here)
 {
-    /* Worked by hand from the recorded file. Latency: 1.29-1.31 ns at
-     * 4..16 KiB, then 1.94 at 22.75 KiB and a ramp 2.0-4.6 ns to 724 KiB,
-     * 6.53 at 1 MiB, 8.6-14.8 ns at 1.41..11.3 MiB (and 111, 22.8 at 16
-     * and 22.6 MiB: the running median gives 22.8 and 110), 110-154 ns
-     * from 32 MiB. Sharp steps: after 16 KiB (1.30 -> 1.94, 2.36), after
-     * 1 MiB (6.53 -> 8.6, 10.8 against a ramp below whose middle is about
-     * 3.5) and, smoothed, after 16 MiB (22.8 -> 110). Bandwidth: 54-62
-     * GB/s to 16 MiB, 41.3, 36.6, 33.8, 37.3 from 22.6 MiB: one knee,
-     * after 16 MiB (1.6 x), persisting (54.1, 54.1 then 41.3, 36.6): it
-     * meets the latency's knee there: seen in both. The ramp between 22.75
-     * and 724 KiB may be cut once (its ends are 2.4 x apart); such a cut
-     * is latency only and pairs with no host cache.
-     * Pairing: L1 48 KiB is 2.1 x past [16, 22.75] KiB: that level, but
-     * not within a factor 2: a disagreement (this VM's dependent loads
-     * leave the first level at 16 KiB; its sibling vCPU shares the core);
-     * L2 1 MiB lies in [1, 1.41] MiB; L3 32 MiB is 1.41 x past [16, 22.6]
-     * MiB: agrees, and the device's 32 MiB with it. */
+    /* Latency: 1.29-1.31 ns at 4..16 KiB, then 1.94 at 22.75 KiB and a
+     * ramp 2.0-4.6 ns to 724 KiB, 6.53 at 1 MiB, 8.6-14.8 ns at
+     * 1.41..11.3 MiB (and 111, 22.8 at 16 and 22.6 MiB: the running
+     * median gives 22.8 and 110), 110-154 ns from 32 MiB. Bandwidth:
+     * 54-62 GB/s to 16 MiB, 41.3, 36.6, 33.8, 37.3 from 22.6 MiB.
+     * The latency split cuts after 16 KiB, 90.5 KiB, 1 MiB and 16 MiB
+     * (points 4, 9, 16, 24), the bandwidth after 16 MiB (24), which joins
+     * the latency's knee there: seen in both. Bends (d = 2):
+     *  - after 16 KiB (e = 4): s 1.29, 1.31, 2.03 (8, 16, 32 KiB):
+     *    0.44 - 0.02 = 0.42; sharpest at 16 KiB itself (ln(1.94/1.31)
+     *    - ln(1.31/1.30) = 0.38, against 0.01 at 11.25 KiB and -0.35 at
+     *    22.75 KiB): L1 ends at 16 KiB;
+     *  - the cut after 90.5 KiB: s 2.03, 2.33, 2.33, 2.72, 3.06, 3.25,
+     *    3.41 (32..256 KiB) give at e = 8, 9, 10 0.27 - 0.14 = 0.14,
+     *    0.18 - 0.16 = 0.02, 0.11 - 0.27 < 0: a ramp, no level;
+     *  - after 1 MiB (e = 16): s 4.14, 6.53, 10.82 gives 0.51 - 0.46 =
+     *    0.05, but its neighbour 724 KiB (e = 15: 3.55, 4.60, 8.60) 0.63
+     *    - 0.26 = 0.37; sharpest there (ln(6.53/4.60) - ln(4.60/4.14) =
+     *    0.25): L2 ends at 724 KiB;
+     *  - after 16 MiB: the latency's strongest is at 11.3 MiB (e = 23:
+     *    s 14.24, 14.82, 110.12: 2.01 - 0.04 = 1.97), sharpest at 16 MiB
+     *    (ln(110.12/22.77) - ln(22.77/14.82) = 1.15): L3 ends at 16 MiB,
+     *    placed by the latency.
+     * Exactly three levels. Pairing: L1 48 KiB is 2.1 x past [16, 22.75]
+     * KiB: that level, but not within a factor 2: a disagreement (this
+     * VM's dependent loads leave the first level at 16 KiB; its sibling
+     * vCPU shares the core); L2 1 MiB lies in [724 KiB, 1 MiB]; L3
+     * 32 MiB is 1.41 x past [16, 22.6] MiB: agrees, and the device's
+     * 32 MiB with it. */
     bench_probe_result *r = ladder_file("amd-epyc-zen5-2vcpu-quick.json");
     cr_assert(r->have_memory);
-    cr_assert_geq(r->n_levels, 3, "levels %zu", r->n_levels);
-    cr_assert_leq(r->n_levels, 4, "levels %zu", r->n_levels);
-    const bench_probe_level *first = &r->levels[0], *l2 = &r->levels[r->n_levels - 2],
-                            *l3 = &r->levels[r->n_levels - 1];
-    cr_expect_eq(first->size_bytes, 16 * KIB_);
-    cr_expect_eq(first->seen, MODEL_FIT_SEEN_B);
-    cr_expect_eq(l2->size_bytes, MIB_);
-    cr_expect_eq(l2->seen, MODEL_FIT_SEEN_B);
-    cr_expect_eq(l3->size_bytes, 16 * MIB_);
-    cr_expect_eq(l3->seen, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
-    cr_expect_eq(first->host_match, 0);
-    cr_expect_eq(l2->host_match, 1);
-    cr_expect_eq(l3->host_match, 2);
-    char *w = level_words(r, 0);
-    cr_expect_str_eq(w, "the host reports L1 48 KiB; dependent loads leave this level at about 16 KiB");
-    free(w);
-    w = level_words(r, r->n_levels - 2);
-    cr_expect_str_eq(w, "agrees with the host's L2 (1 MiB)");
-    free(w);
-    w = level_words(r, r->n_levels - 1);
-    cr_expect_str_eq(w, "agrees with the host's L3 (32 MiB)");
-    free(w);
-    if (r->n_levels == 4) {
-        const bench_probe_level *cut = &r->levels[1];
-        cr_expect(cut->size_bytes > 22 * KIB_ && cut->size_bytes < 724 * KIB_, "%llu",
-                  (unsigned long long)cut->size_bytes);
-        cr_expect_eq(cut->seen, MODEL_FIT_SEEN_B);
-        cr_expect_eq(cut->host_match, -1);
-        w = level_words(r, 1);
-        cr_expect(strstr(w, "matches no cache the host reports") != NULL, "%s", w);
+    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
+    uint64_t want[3] = { 16 * KIB_, 724 * KIB_, 16 * MIB_ };
+    int seen[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B };
+    const char *words[3] = {
+        "the host reports L1 48 KiB; dependent loads leave this level at about 16 KiB",
+        "agrees with the host's L2 (1 MiB)",
+        "agrees with the host's L3 (32 MiB)",
+    };
+    for (size_t k = 0; k < 3; k++) {
+        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
+                     (unsigned long long)r->levels[k].size_bytes);
+        cr_expect_eq(r->levels[k].seen, seen[k], "L%zu seen %d", k + 1, r->levels[k].seen);
+        cr_expect_eq(r->levels[k].placed, MODEL_FIT_SEEN_B, "L%zu placed by %d", k + 1, r->levels[k].placed);
+        cr_expect_eq(r->levels[k].host_match, (int)k, "L%zu", k + 1);
+        char *w = level_words(r, k);
+        cr_expect_str_eq(w, words[k], "L%zu", k + 1);
         free(w);
     }
-    w = device_words(r);
-    char want[128];
-    snprintf(want, sizeof want, "the device's 32 MiB agrees with L%zu (its plateau ends at 16 MiB)", r->n_levels);
-    cr_expect_str_eq(w, want);
+    char *w = device_words(r);
+    cr_expect_str_eq(w, "the device's 32 MiB agrees with L3 (its plateau ends at 16 MiB)");
     free(w);
     /* memory: the recorded 110-154 ns, well above the last level */
-    cr_expect_gt(r->levels[r->n_levels].latency_ns, 100, "%g", r->levels[r->n_levels].latency_ns);
+    cr_expect_gt(r->levels[3].latency_ns, 100, "%g", r->levels[3].latency_ns);
+    free(r);
+}
+
+Test(probe_levels, intel_xeon_167_quick_recorded_here)
+{
+    /* Latency: 1.43-1.44 ns to 45.25 KiB, then a climb that never levels
+     * off for long: 2.16, 2.72, 3.14, 3.40, 3.68, 3.75, 4.31, 4.68, 5.77
+     * (64 KiB..1 MiB), 6.05, 11.2, 16.3, 20.9, 25.0, 31.8, 37.7 (to
+     * 11.3 MiB), 40-58 ns to 128 MiB, 62-109 ns beyond. Bandwidth: about
+     * 101 GB/s to 1 MiB, 98.9, 81.1, 56.2, 36.3 (1..2.83 MiB), 29.5-32 to
+     * 90.5 MiB (one 21.5 at 45.25 MiB, which the running median removes),
+     * 24.1, 16.6, then 12.3-12.8 from 256 MiB.
+     * The splits cut the latency after 64 KiB, 362 KiB, 1.41 MiB,
+     * 2.83 MiB, 8 MiB and 181 MiB (points 8, 13, 17, 19, 22, 31) and the
+     * bandwidth after 1 MiB, 2 MiB and 128 MiB (16, 18, 30); each
+     * bandwidth knee joins the nearest latency knee within 2 points
+     * (16 with 17, 18 with 19, 30 with 31). Bends (d = 2):
+     *  - 64 KiB: strongest at 45.25 KiB (e = 7): ln(2.72/1.44) -
+     *    ln(1.44/1.44) = 0.63, sharpest there too (ln(2.16/1.44) - 0 =
+     *    0.40): L1 ends at 45.25 KiB;
+     *  - 362 KiB: at e = 12, 13, 14: 0.16 - 0.16 = 0.00, 0.22 - 0.10 =
+     *    0.12, 0.29 - 0.16 = 0.14: no bend (the climb from L1 into L2);
+     *  - 1.41 MiB (both): latency at e = 17: ln(16.29/6.05) -
+     *    ln(6.05/4.68) = 0.99 - 0.26 = 0.73 (the bandwidth's best, 0.57,
+     *    is weaker), sharpest there (ln(11.20/6.05) - ln(6.05/5.77) =
+     *    0.57): L2 ends at 1.41 MiB;
+     *  - 2.83 MiB (both): its strongest bend is the bandwidth's at
+     *    1.41 MiB (e = 17: ln(81.1/36.3) - ln(102.4/81.1) = 0.80 - 0.23 =
+     *    0.57), sharpest at 1.41 MiB too (0.167 against 0.164 at 1 MiB and
+     *    0.073 at 2 MiB): L2's place, so one knee with it;
+     *  - 8 MiB: at e = 21, 22, 23: 0.41 - 0.43, 0.24 - 0.42, 0.17 - 0.41:
+     *    no bend (the climb through L3 with the TLB);
+     *  - 181 MiB (both): the bandwidth at 128 MiB (e = 30): ln(24.1/12.5)
+     *    - ln(27.6/24.1) = 0.66 - 0.14 = 0.52 (the latency's best is
+     *    0.19), sharpest there (ln(24.1/16.6) - ln(27.6/24.1) = 0.24,
+     *    against 0.14 at 90.5 MiB): L3 ends at 128 MiB, placed by reads.
+     * Pairing: 48 KiB lies in [45.25, 64] KiB and 2 MiB in [1.41, 2] MiB:
+     * both agree; 480 MiB goes to L3 but is 2.65 x past [128, 181] MiB: a
+     * disagreement, said in words, and so is the device's 480 MiB. The
+     * rule before the bend gave six levels here, three of them matching
+     * no cache. */
+    bench_probe_result *r = ladder_file("intel-xeon-167-2vcpu-quick.json");
+    cr_assert(r->have_memory);
+    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
+    uint64_t want[3] = { 46336 /* 45.25 KiB */, 1483008 /* 1.41 MiB */, 128 * MIB_ };
+    int seen[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B };
+    int placed[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A };
+    const char *words[3] = {
+        "agrees with the host's L1 (48 KiB)",
+        "agrees with the host's L2 (2 MiB)",
+        "the host reports L3 480 MiB; reads leave this level at about 128 MiB",
+    };
+    for (size_t k = 0; k < 3; k++) {
+        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
+                     (unsigned long long)r->levels[k].size_bytes);
+        cr_expect_eq(r->levels[k].seen, seen[k], "L%zu seen %d", k + 1, r->levels[k].seen);
+        cr_expect_eq(r->levels[k].placed, placed[k], "L%zu placed by %d", k + 1, r->levels[k].placed);
+        cr_expect_eq(r->levels[k].host_match, (int)k, "L%zu", k + 1);
+        char *w = level_words(r, k);
+        cr_expect_str_eq(w, words[k], "L%zu", k + 1);
+        free(w);
+    }
+    char *w = device_words(r);
+    cr_expect_str_eq(w, "the device reports 480 MiB; reads leave the cache at about 128 MiB");
+    free(w);
+    free(r);
+}
+
+Test(probe_levels, intel_xeon_167_full_recorded_here)
+{
+    /* The full ladder (d = 4) of the same VM. The splits cut the latency
+     * after 64 KiB, 1.19 MiB, 2.38 MiB, 9.5 MiB and 215 MiB (points 16,
+     * 33, 37, 45, 63), the bandwidth after 1.68 MiB, 2.38 MiB and
+     * 128 MiB (35, 37, 60); joined within 4 points: 33 with 35, 37 with
+     * 37, 63 with 60. Bends:
+     *  - 64 KiB: strongest at 53.75 KiB (e = 15; s 1.43, 1.74, 2.94 at
+     *    27, 54, 108 KiB): 0.52 - 0.20 = 0.33; sharpest at 45.25 KiB
+     *    (ln(1.74/1.44) - 0 = 0.19, against 0.02 at 53.75 KiB): L1 ends
+     *    at 45.25 KiB;
+     *  - 1.19 MiB (both): latency at 1.41 MiB (e = 34: s 4.86, 6.08,
+     *    16.63): 1.01 - 0.22 = 0.78, sharpest at 1.68 MiB (ln(10.45/7.28)
+     *    - ln(7.28/6.08) = 0.18, against 0.08 at 1.41 MiB): L2 ends at
+     *    1.68 MiB;
+     *  - 2.38 MiB (both): at e = 36, 37, 38 the latency gives 0.12,
+     *    -0.04, -0.49 and the bandwidth 0.05, -0.01, -0.63: no bend (the
+     *    bandwidth's fall from 102 to 36 GB/s is done by 2.83 MiB);
+     *  - 9.5 MiB: -0.04 at its place, 0.05 and -0.19 beside it: no bend;
+     *  - 215 MiB (both): the bandwidth at 108 MiB (e = 59; s 30.0, 24.3,
+     *    12.5 GB/s at 53.8, 108, 215 MiB): ln(24.3/12.5) - ln(30.0/24.3) =
+     *    0.66 - 0.21 = 0.45 (the latency's best is 0.22); sharpest at
+     *    128 MiB (0.020, against 0.006 and -0.003 at 90.5 and 108 MiB):
+     *    L3 ends at 128 MiB, placed by reads.
+     * Pairing: 48 KiB lies in [45.25, 53.75] KiB, 2 MiB in [1.68, 2]
+     * MiB: both agree; 480 MiB is 3.2 x past [128, 152] MiB: a
+     * disagreement, as in the quick ladder. The rule before the bend gave
+     * seven levels here, four of them matching no cache. */
+    bench_probe_result *r = ladder_file("intel-xeon-167-2vcpu-full.json");
+    cr_assert(r->have_memory);
+    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
+    uint64_t want[3] = { 46336 /* 45.25 KiB */, 1763584 /* 1.68 MiB */, 128 * MIB_ };
+    int placed[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A };
+    const char *words[3] = {
+        "agrees with the host's L1 (48 KiB)",
+        "agrees with the host's L2 (2 MiB)",
+        "the host reports L3 480 MiB; reads leave this level at about 128 MiB",
+    };
+    for (size_t k = 0; k < 3; k++) {
+        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
+                     (unsigned long long)r->levels[k].size_bytes);
+        cr_expect_eq(r->levels[k].placed, placed[k], "L%zu placed by %d", k + 1, r->levels[k].placed);
+        cr_expect_eq(r->levels[k].host_match, (int)k, "L%zu", k + 1);
+        char *w = level_words(r, k);
+        cr_expect_str_eq(w, words[k], "L%zu", k + 1);
+        free(w);
+    }
+    cr_expect_eq(r->levels[0].seen, MODEL_FIT_SEEN_B);
+    cr_expect_eq(r->levels[2].seen, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
     free(r);
 }
 

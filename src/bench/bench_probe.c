@@ -352,12 +352,18 @@ void bench_probe_levels(bench_probe_result *r)
         lat[i] = r->points[i].latency_ns;
     }
     /* a knee is a level when both ladders show it or it persists across
-     * neighbouring points (model_fit_ladder_levels). The step 1.5, not
+     * neighbouring points, and the curve bends there
+     * (model_fit_ladder_levels). The step 1.5, not
      * 1.3: on a shared 2-vCPU EPYC 1.3 cut the noisy bandwidth ladder at
      * 5.8 MiB (58, then 35-43 GB/s from other tenants' load) and the
-     * latency ramp of 2 to 5 ns from 23 to 724 KiB into three levels */
+     * latency ramp of 2 to 5 ns from 23 to 724 KiB into three levels;
+     * the bend keeps a 2-vCPU Xeon's latency ramp (5 to 53 ns from 1 to 90 MiB)
+     * from becoming four */
+    size_t span = 1; /* points per doubling of the working set: the bend's reach */
+    if (r->n_points >= 2 && r->points[1].bytes > r->points[0].bytes)
+        span = (size_t)lround(1.0 / log2((double)r->points[1].bytes / (double)r->points[0].bytes));
     model_fit_ladder split;
-    size_t steps = model_fit_ladder_levels(bw, r->chase_valid ? lat : NULL, r->n_points, 1.5, &split);
+    size_t steps = model_fit_ladder_levels(bw, r->chase_valid ? lat : NULL, r->n_points, 1.5, span, &split);
     r->n_levels = 0;
     r->have_memory = 0;
     if (steps == 0)
@@ -375,6 +381,7 @@ void bench_probe_levels(bench_probe_result *r)
         l->latency_cu_ns = r->chase_valid ? bw_median(cu, m) : 0;
         l->next_bytes = split.end[s] + 1 < r->n_points ? r->points[split.end[s] + 1].bytes : l->size_bytes;
         l->seen = split.seen[s];
+        l->placed = split.placed[s];
         l->step = split.step[s];
         l->host_match = -1;
         start = split.end[s] + 1;

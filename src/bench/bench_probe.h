@@ -58,6 +58,7 @@ typedef struct bench_probe_level {
     /* cache levels only (model_fit_ladder_levels, model_fit_match_caches): */
     uint64_t next_bytes; /* the first working set past the knee */
     int seen;            /* MODEL_FIT_SEEN_A: the bandwidth ladder shows the knee, _B: the latency ladder */
+    int placed;          /* the ladder whose bend placed it (MODEL_FIT_SEEN_A or _B; 0 for memory) */
     double step;         /* the knee's rise factor */
     int host_match;      /* index into host_caches of the host cache paired with it, or -1 */
 } bench_probe_level;
@@ -170,7 +171,8 @@ void bench_probe_result_free(bench_probe_result *r); /* accepts NULL */
 
 /* Derives r's levels from its ladder (r->points[0..n_points), the
  * latencies only when r->chase_valid): model_fit_ladder_levels at a step
- * of 1.5, then each of r->host_caches paired with a level
+ * of 1.5, its span the ladder's points per doubling (from the first two
+ * sizes), then each of r->host_caches paired with a level
  * (model_fit_match_caches, host_match). Sets levels, n_levels and
  * have_memory (0 levels and no memory when the ladder has no knee or a
  * figure is not positive). Pure: what bench_probe_run does after the

@@ -319,9 +319,13 @@ double model_fit_log_ratio_sse(const double *f, const double *y, size_t n)
     return s;
 }
 
+#define SEEN_OF(q) ((q) ? MODEL_FIT_SEEN_B : MODEL_FIT_SEEN_A)
+
 /* one curve's knee: the last point of the plateau before it */
 typedef struct knee {
     size_t end;
+    int by; /* the curve that placed it (MODEL_FIT_SEEN_*), once it stands */
+    size_t at[2]; /* where each curve that shows it places it (a, b) */
     int seen;
     double step;
     int persists;
@@ -337,6 +341,7 @@ static size_t curve_knees(const double *y, size_t n, double min_ratio, int seen,
         size_t e = f.end[s];
         double lo = f.level[0][s], hi = f.level[0][s + 1], r = sqrt(min_ratio);
         k[m].end = e;
+        k[m].at[seen == MODEL_FIT_SEEN_B] = e;
         k[m].seen = seen;
         k[m].step = lo > 0 ? hi / lo : 0;
         /* each plateau has at least 2 points: e - 1 and e + 2 exist */
@@ -352,53 +357,136 @@ static int cmp_knee(const void *x, const void *y)
     return (a->end > b->end) - (a->end < b->end);
 }
 
-size_t model_fit_ladder_levels(const double *a, const double *b, size_t n, double min_ratio,
+/* how much faster curve s (smoothed) rises after point e than up to it:
+ * the difference of its mean rises per point (on logarithms) over the
+ * span points after e and the span points before, scaled to span points;
+ * the rise after it, so scaled, into *after. Near the ladder's ends the
+ * fewer points there are averaged alike; point 0 has none before it: 0 */
+static double bend_at(const double *s, size_t n, size_t e, size_t span, double *after)
+{
+    *after = 0;
+    if (e == 0 || e + 1 >= n)
+        return 0;
+    size_t lo = e > span ? e - span : 0, hi = e + span < n ? e + span : n - 1;
+    double up = log(s[hi] / s[e]) / (double)(hi - e), before = log(s[e] / s[lo]) / (double)(e - lo);
+    *after = up * (double)span;
+    return (up - before) * (double)span;
+}
+
+/* Whether knee k bends: the strongest bend of the curves that show it
+ * (k->seen) at the place each gives it or a neighbouring point; that
+ * curve into *by (MODEL_FIT_SEEN_*). A knee is a bend when the curve climbs at
+ * least sqrt(min_ratio) faster after it than before it, and by at least
+ * that much: the end of a plateau, not a cut through a steady ramp,
+ * which climbs alike on both sides. *at gets the knee's place: the
+ * sharpest point (the largest rise of one point over the rise of the
+ * point before) at or beside the strongest bend, in its curve:
+ * the bend's windows reach span points ahead, the sharpest point does
+ * not. */
+static int knee_bends(const double *const sm[2], size_t n, size_t span, double min_ratio, const knee *k,
+                      size_t *at, int *by)
+{
+    double best = -INFINITY, lr = 0.5 * log(min_ratio);
+    int ok = 0, curve = 0;
+    for (int q = 1; q >= 0; q--) { /* the latency first: a tie is its */
+        if (!sm[q] || !(k->seen & SEEN_OF(q)))
+            continue;
+        size_t c = k->at[q];
+        for (size_t e = c ? c - 1 : 0; e <= c + 1 && e + 1 < n; e++) {
+            double after, b = bend_at(sm[q], n, e, span, &after);
+            if (b > best) {
+                best = b;
+                *at = e;
+                curve = q;
+                ok = b >= lr - 1e-12 && after >= lr - 1e-12;
+            }
+        }
+    }
+    if (!ok)
+        return 0;
+    *by = SEEN_OF(curve);
+    const double *s = sm[curve];
+    size_t c = *at;
+    double sharp = -INFINITY;
+    for (size_t e = c > 1 ? c - 1 : 1; e <= c + 1 && e + 1 < n; e++) {
+        double d2 = log(s[e + 1] / s[e]) - log(s[e] / s[e - 1]);
+        if (d2 > sharp + 1e-12) {
+            sharp = d2;
+            *at = e;
+        }
+    }
+    return 1;
+}
+
+size_t model_fit_ladder_levels(const double *a, const double *b, size_t n, double min_ratio, size_t span,
                                model_fit_ladder *out)
 {
     memset(out, 0, sizeof *out);
     model_fit_ladder chk;
     if (model_fit_ladder_split(a, b, n, min_ratio, 1, &chk) == 0)
         return 0; /* bad input: the same rules as the split */
+    if (span < 1)
+        span = 1;
     knee ka[MODEL_FIT_MAX_STEPS], kb[MODEL_FIT_MAX_STEPS], all[2 * MODEL_FIT_MAX_STEPS];
     size_t na = curve_knees(a, n, min_ratio, MODEL_FIT_SEEN_A, ka);
     size_t nb = b ? curve_knees(b, n, min_ratio, MODEL_FIT_SEEN_B, kb) : 0;
     size_t m = 0;
     int used[MODEL_FIT_MAX_STEPS] = { 0 };
-    /* the latency's knees first; a bandwidth knee at the same or a
-     * neighbouring point joins it */
+    /* the latency's knees first; the nearest bandwidth knee within
+     * `span` points (a doubling of the working set) joins it: one
+     * transition, which the two ladders may place an octave apart */
     for (size_t i = 0; i < nb; i++) {
         all[m] = kb[i];
-        for (size_t j = 0; j < na; j++)
-            if (!used[j] && (ka[j].end + 1 >= kb[i].end && ka[j].end <= kb[i].end + 1)) {
-                used[j] = 1;
-                all[m].seen |= MODEL_FIT_SEEN_A;
-                if (ka[j].step > all[m].step)
-                    all[m].step = ka[j].step;
-                break;
+        size_t pick = na, gap = span + 1;
+        for (size_t j = 0; j < na; j++) {
+            size_t d = ka[j].end > kb[i].end ? ka[j].end - kb[i].end : kb[i].end - ka[j].end;
+            if (!used[j] && d < gap) {
+                gap = d;
+                pick = j;
             }
+        }
+        if (pick < na) {
+            used[pick] = 1;
+            all[m].at[0] = ka[pick].end;
+            all[m].seen |= MODEL_FIT_SEEN_A;
+            if (ka[pick].step > all[m].step)
+                all[m].step = ka[pick].step;
+        }
         m++;
     }
     for (size_t j = 0; j < na; j++)
         if (!used[j])
             all[m++] = ka[j];
     qsort(all, m, sizeof *all, cmp_knee);
-    /* a knee stands when both ladders show it or it persists */
-    size_t kept = 0;
-    knee keep[MODEL_FIT_MAX_STEPS];
-    for (size_t i = 0; i < m && kept + 1 < MODEL_FIT_MAX_STEPS; i++) {
-        int both = all[i].seen == (MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
-        if (!both && !all[i].persists)
-            continue;
-        if (kept && all[i].end < keep[kept - 1].end + 2)
-            continue; /* a plateau of one point between two knees: the first stands */
-        keep[kept++] = all[i];
-    }
-    /* the plateaus the kept knees make, with both curves' medians */
     const double *curves[2] = { a, b };
     static double sm[2][MAX_POINTS];
     int nc = b ? 2 : 1;
     for (int q = 0; q < nc; q++)
         smooth3(curves[q], sm[q], n);
+    const double *smc[2] = { sm[0], b ? sm[1] : NULL };
+    /* a knee stands when both ladders show it or it persists, and it is
+     * a bend; two knees at one bend are one */
+    size_t kept = 0, bend_of[MODEL_FIT_MAX_STEPS] = { 0 };
+    knee keep[MODEL_FIT_MAX_STEPS];
+    for (size_t i = 0; i < m && kept + 1 < MODEL_FIT_MAX_STEPS; i++) {
+        int both = all[i].seen == (MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
+        size_t at = all[i].end;
+        if ((!both && !all[i].persists) || !knee_bends(smc, n, span, min_ratio, &all[i], &at, &all[i].by))
+            continue;
+        if (kept && at <= bend_of[kept - 1] + 1) {
+            keep[kept - 1].seen |= all[i].seen;
+            if (all[i].step > keep[kept - 1].step)
+                keep[kept - 1].step = all[i].step;
+            continue;
+        }
+        if (at + 3 <= n && (!kept || at >= keep[kept - 1].end + 2))
+            all[i].end = at; /* placed where it bends, both plateaus keeping 2 points */
+        if (kept && all[i].end < keep[kept - 1].end + 2)
+            continue; /* a plateau of one point between two knees: the first stands */
+        bend_of[kept] = at;
+        keep[kept++] = all[i];
+    }
+    /* the plateaus the kept knees make, with both curves' medians */
     size_t start = 0;
     out->n_steps = kept + 1;
     for (size_t s = 0; s <= kept; s++) {
@@ -408,6 +496,7 @@ size_t model_fit_ladder_levels(const double *a, const double *b, size_t n, doubl
             out->level[q][s] = median_of(sm[q] + start, e - start + 1);
         out->seen[s] = s < kept ? keep[s].seen : 0;
         out->step[s] = s < kept ? keep[s].step : 0;
+        out->placed[s] = s < kept ? keep[s].by : 0;
         start = e + 1;
     }
     return out->n_steps;

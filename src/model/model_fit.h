@@ -27,6 +27,8 @@ typedef struct model_fit_ladder {
      * knee's step: the larger rise factor of the curves that show it */
     int seen[MODEL_FIT_MAX_STEPS];
     double step[MODEL_FIT_MAX_STEPS];
+    /* and the curve whose bend placed the knee (MODEL_FIT_SEEN_A or _B) */
+    int placed[MODEL_FIT_MAX_STEPS];
 } model_fit_ladder;
 
 #define MODEL_FIT_SEEN_A 1 /* the first curve (the bandwidth ladder's inverse) */
@@ -51,23 +53,33 @@ size_t model_fit_ladder_split(const double *a, const double *b, size_t n, double
 /* The cache levels of a probe's two ladders (docs/model.md, "Inferring
  * the memory system"): a (the inverse read bandwidth) and b (ns per
  * dependent load, or NULL when the chase was not valid), n points of
- * growing working sets. Each curve is split on its own
- * (model_fit_ladder_split, at most MODEL_FIT_MAX_STEPS plateaus) and a
- * knee becomes a level only when
- *  - it holds in both ladders: the other curve has a knee at the same
- *    point or a neighbouring one (the two become one knee, at b's place),
- *    or
+ * growing working sets, span of them to each doubling of the working
+ * set (2 for the quick ladder, 4 for the full one; below 1 counts as 1).
+ * Each curve is split on its own (model_fit_ladder_split, at most
+ * MODEL_FIT_MAX_STEPS plateaus) and a knee becomes a level only when
+ *  - it holds in both ladders: the other curve has a knee within span
+ *    points (the nearest; the two become one knee, at b's place: the two
+ *    ladders may place one transition up to an octave apart), or
  *  - it persists across neighbouring points in its own curve: each of
  *    the two raw (unsmoothed) points after the knee is at least
  *    sqrt(min_ratio) above the lower plateau's median, and each of the
- *    two before at least that factor below the upper one's.
- * A knee that is neither (one noisy point, a wiggle the smoothing let
- * through) is dropped and its plateaus merge. At most
- * MODEL_FIT_MAX_STEPS - 1 knees are kept, the first ones. out gets the
- * plateaus (end, level of both curves over each, after smoothing), and
- * seen/step for each knee. Returns n_steps (1: no knee; 0 on bad input
- * as model_fit_ladder_split, out zeroed). */
-size_t model_fit_ladder_levels(const double *a, const double *b, size_t n, double min_ratio,
+ *    two before at least that factor below the upper one's;
+ * and it is a bend, in a curve that shows it, at the place that curve
+ * gives it or a neighbouring point: over the span points after it the
+ * smoothed curve climbs at least sqrt(min_ratio) more (on logarithms,
+ * per point, scaled to span points) than over the span points before
+ * it, and at least that factor in all. A steady ramp climbs alike on
+ * both sides of every cut, so the split's cuts through a ramp (a mixing
+ * of two levels, the TLB's reach) are no levels. Two knees whose
+ * strongest bends lie at the same or neighbouring points are one (the
+ * first; it takes the other's ladder).
+ * A knee that fails (one noisy point, a wiggle the smoothing let
+ * through, a cut through a ramp) is dropped and its plateaus merge. At
+ * most MODEL_FIT_MAX_STEPS - 1 knees are kept, the first ones. out gets
+ * the plateaus (end, level of both curves over each, after smoothing),
+ * and seen/step for each knee. Returns n_steps (1: no knee; 0 on bad
+ * input as model_fit_ladder_split, out zeroed). */
+size_t model_fit_ladder_levels(const double *a, const double *b, size_t n, double min_ratio, size_t span,
                                model_fit_ladder *out);
 
 /* Whether a cache of c bytes agrees with a level whose plateau ends at

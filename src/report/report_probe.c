@@ -55,10 +55,11 @@ static void about_bytes(bw_buf *out, uint64_t b)
         bw_buf_printf(out, "%.1f %s", v, unit[u]);
 }
 
-/* who shows a knee: dependent loads when the latency ladder does */
-static const char *knee_by(int seen)
+/* who places a knee: dependent loads when the latency ladder's bend
+ * does (levels read back from a file without it: when that ladder shows it) */
+static const char *knee_by(const bench_probe_level *l)
 {
-    return seen & MODEL_FIT_SEEN_B ? "dependent loads" : "reads";
+    return (l->placed ? l->placed : l->seen) & MODEL_FIT_SEEN_B ? "dependent loads" : "reads";
 }
 
 static const char *seen_name(int seen)
@@ -80,7 +81,7 @@ void report_probe_level_agreement(bw_buf *out, const bench_probe_result *r, size
         } else {
             bw_buf_printf(out, "the host reports L%d ", h->level);
             about_bytes(out, h->size_bytes);
-            bw_buf_printf(out, "; %s leave this level at about ", knee_by(l->seen));
+            bw_buf_printf(out, "; %s leave this level at about ", knee_by(l));
             about_bytes(out, l->size_bytes);
         }
         return;
@@ -125,7 +126,16 @@ void report_probe_device_cache_agreement(bw_buf *out, const bench_probe_result *
     const bench_probe_level *l = &r->levels[r->n_levels - 1];
     bw_buf_puts(out, "the device reports ");
     about_bytes(out, d);
-    bw_buf_printf(out, "; %s leave the cache at about ", knee_by(l->seen));
+    const bench_host_cache *h =
+        l->host_match >= 0 && (size_t)l->host_match < r->n_host_caches ? &r->host_caches[l->host_match] : NULL;
+    if (h && h->size_bytes && d > 2 * h->size_bytes && (size_t)l->host_match + 1 < r->n_host_caches) {
+        /* the last level is a smaller cache's: no knee was found for this one */
+        bw_buf_printf(out, "; no level past L%zu (", r->n_levels);
+        about_bytes(out, l->size_bytes);
+        bw_buf_printf(out, ", the host's L%d) stands: the ladders reach memory without another knee", h->level);
+        return;
+    }
+    bw_buf_printf(out, "; %s leave the cache at about ", knee_by(l));
     about_bytes(out, l->size_bytes);
 }
 
@@ -489,6 +499,7 @@ static json_t *level_json(const bench_probe_result *r, size_t k, int valid_lat, 
         json_object_set_new(o, "size_bytes", json_integer((json_int_t)l->size_bytes));
         json_object_set_new(o, "next_bytes", json_integer((json_int_t)l->next_bytes));
         json_object_set_new(o, "seen_in", json_string(seen_name(l->seen)));
+        json_object_set_new(o, "placed_by", l->placed ? json_string(seen_name(l->placed)) : json_null());
         json_object_set_new(o, "host_cache_level",
                             l->host_match >= 0 && (size_t)l->host_match < r->n_host_caches
                                 ? json_integer(r->host_caches[l->host_match].level)

@@ -42,8 +42,12 @@ void report_probe_agreement(bw_buf *out, const bench_probe_result *r, const mode
  * level at about 45 MiB", or "matches no cache the host reports (...)". */
 void report_probe_level_agreement(bw_buf *out, const bench_probe_result *r, size_t k);
 /* The words that set the device's CL_DEVICE_GLOBAL_MEM_CACHE_SIZE beside
- * the levels: "agrees with L3 (...)", or "the device reports 300 MiB;
- * dependent loads leave the cache at about 45 MiB". */
+ * the levels: "agrees with L3 (...)", "the device reports 300 MiB;
+ * dependent loads leave the cache at about 45 MiB", or, when the last
+ * level is paired with a host cache smaller than the device's and not
+ * the host's last, "the device reports 480 MiB; no level past L2 (1.4
+ * MiB, the host's L2) stands: the ladders reach memory without another
+ * knee". */
 void report_probe_device_cache_agreement(bw_buf *out, const bench_probe_result *r);
 
 void report_probe_table(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out);
