@@ -923,6 +923,27 @@ Test(probe_levels, a_device_cache_no_level_reaches_is_said_so)
  *  - sharpest point: ln(s[e+1]/s[e]) - ln(s[e]/s[e-1]), largest at or
  *    beside that bend, in its ladder: where the level ends. */
 
+/* r has exactly three cache levels and memory, each level as given:
+ * where its plateau ends, the ladders that show and place its knee (seen
+ * 0: not checked), its host cache (L1, L2, L3 in order) and its words */
+static void expect_three_levels(const bench_probe_result *r, const uint64_t want[3], const int seen[3],
+                                const int placed[3], const char *const words[3])
+{
+    cr_assert(r->have_memory);
+    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
+    for (size_t k = 0; k < 3; k++) {
+        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
+                     (unsigned long long)r->levels[k].size_bytes);
+        if (seen[k])
+            cr_expect_eq(r->levels[k].seen, seen[k], "L%zu seen %d", k + 1, r->levels[k].seen);
+        cr_expect_eq(r->levels[k].placed, placed[k], "L%zu placed by %d", k + 1, r->levels[k].placed);
+        cr_expect_eq(r->levels[k].host_match, (int)k, "L%zu", k + 1);
+        char *w = level_words(r, k);
+        cr_expect_str_eq(w, words[k], "L%zu", k + 1);
+        free(w);
+    }
+}
+
 Test(probe_levels, amd_epyc_recorded_here)
 {
     /* Latency: 1.29-1.31 ns at 4..16 KiB, then 1.94 at 22.75 KiB and a
@@ -955,25 +976,15 @@ Test(probe_levels, amd_epyc_recorded_here)
      * 32 MiB is 1.41 x past [16, 22.6] MiB: agrees, and the device's
      * 32 MiB with it. */
     bench_probe_result *r = ladder_file("amd-epyc-zen5-2vcpu-quick.json");
-    cr_assert(r->have_memory);
-    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
     uint64_t want[3] = { 16 * KIB_, 724 * KIB_, 16 * MIB_ };
     int seen[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B };
-    const char *words[3] = {
+    int placed[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B };
+    const char *const words[3] = {
         "the host reports L1 48 KiB; dependent loads leave this level at about 16 KiB",
         "agrees with the host's L2 (1 MiB)",
         "agrees with the host's L3 (32 MiB)",
     };
-    for (size_t k = 0; k < 3; k++) {
-        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
-                     (unsigned long long)r->levels[k].size_bytes);
-        cr_expect_eq(r->levels[k].seen, seen[k], "L%zu seen %d", k + 1, r->levels[k].seen);
-        cr_expect_eq(r->levels[k].placed, MODEL_FIT_SEEN_B, "L%zu placed by %d", k + 1, r->levels[k].placed);
-        cr_expect_eq(r->levels[k].host_match, (int)k, "L%zu", k + 1);
-        char *w = level_words(r, k);
-        cr_expect_str_eq(w, words[k], "L%zu", k + 1);
-        free(w);
-    }
+    expect_three_levels(r, want, seen, placed, words);
     char *w = device_words(r);
     cr_expect_str_eq(w, "the device's 32 MiB agrees with L3 (its plateau ends at 16 MiB)");
     free(w);
@@ -1021,26 +1032,15 @@ Test(probe_levels, intel_xeon_167_quick_recorded_here)
      * rule before the bend gave six levels here, three of them matching
      * no cache. */
     bench_probe_result *r = ladder_file("intel-xeon-167-2vcpu-quick.json");
-    cr_assert(r->have_memory);
-    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
     uint64_t want[3] = { 46336 /* 45.25 KiB */, 1483008 /* 1.41 MiB */, 128 * MIB_ };
     int seen[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B };
     int placed[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A };
-    const char *words[3] = {
+    const char *const words[3] = {
         "agrees with the host's L1 (48 KiB)",
         "agrees with the host's L2 (2 MiB)",
         "the host reports L3 480 MiB; reads leave this level at about 128 MiB",
     };
-    for (size_t k = 0; k < 3; k++) {
-        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
-                     (unsigned long long)r->levels[k].size_bytes);
-        cr_expect_eq(r->levels[k].seen, seen[k], "L%zu seen %d", k + 1, r->levels[k].seen);
-        cr_expect_eq(r->levels[k].placed, placed[k], "L%zu placed by %d", k + 1, r->levels[k].placed);
-        cr_expect_eq(r->levels[k].host_match, (int)k, "L%zu", k + 1);
-        char *w = level_words(r, k);
-        cr_expect_str_eq(w, words[k], "L%zu", k + 1);
-        free(w);
-    }
+    expect_three_levels(r, want, seen, placed, words);
     char *w = device_words(r);
     cr_expect_str_eq(w, "the device reports 480 MiB; reads leave the cache at about 128 MiB");
     free(w);
@@ -1076,26 +1076,15 @@ Test(probe_levels, intel_xeon_167_full_recorded_here)
      * disagreement, as in the quick ladder. The rule before the bend gave
      * seven levels here, four of them matching no cache. */
     bench_probe_result *r = ladder_file("intel-xeon-167-2vcpu-full.json");
-    cr_assert(r->have_memory);
-    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
     uint64_t want[3] = { 46336 /* 45.25 KiB */, 1763584 /* 1.68 MiB */, 128 * MIB_ };
+    int seen[3] = { MODEL_FIT_SEEN_B, 0, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B };
     int placed[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A };
-    const char *words[3] = {
+    const char *const words[3] = {
         "agrees with the host's L1 (48 KiB)",
         "agrees with the host's L2 (2 MiB)",
         "the host reports L3 480 MiB; reads leave this level at about 128 MiB",
     };
-    for (size_t k = 0; k < 3; k++) {
-        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
-                     (unsigned long long)r->levels[k].size_bytes);
-        cr_expect_eq(r->levels[k].placed, placed[k], "L%zu placed by %d", k + 1, r->levels[k].placed);
-        cr_expect_eq(r->levels[k].host_match, (int)k, "L%zu", k + 1);
-        char *w = level_words(r, k);
-        cr_expect_str_eq(w, words[k], "L%zu", k + 1);
-        free(w);
-    }
-    cr_expect_eq(r->levels[0].seen, MODEL_FIT_SEEN_B);
-    cr_expect_eq(r->levels[2].seen, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B);
+    expect_three_levels(r, want, seen, placed, words);
     free(r);
 }
 
