@@ -375,14 +375,13 @@ static double bend_at(const double *s, size_t n, size_t e, size_t span, double *
 
 /* Whether knee k bends: the strongest bend of the curves that show it
  * (k->seen) at the place each gives it or a neighbouring point; that
- * curve into *by (MODEL_FIT_SEEN_*). A knee is a bend when the curve climbs at
- * least sqrt(min_ratio) faster after it than before it, and by at least
- * that much: the end of a plateau, not a cut through a steady ramp,
- * which climbs alike on both sides. *at gets the knee's place: the
+ * curve into *by (MODEL_FIT_SEEN_*). A knee is a bend when the curve
+ * climbs at least sqrt(min_ratio) faster after it than before it, and by
+ * at least that much: the end of a plateau, not a cut through a steady
+ * ramp, which climbs alike on both sides. *at gets the knee's place: the
  * sharpest point (the largest rise of one point over the rise of the
- * point before) at or beside the strongest bend, in its curve:
- * the bend's windows reach span points ahead, the sharpest point does
- * not. */
+ * point before) at or beside the strongest bend, in its curve: the
+ * bend's windows reach span points ahead, the sharpest point does not. */
 static int knee_bends(const double *const sm[2], size_t n, size_t span, double min_ratio, const knee *k,
                       size_t *at, int *by)
 {
