@@ -993,6 +993,16 @@ Test(probe_levels, amd_epyc_recorded_here)
     free(r);
 }
 
+/* what the quick and the full ladder of the Xeon guest both give (each
+ * test's comment works it out): L1 and L2 placed by the latency, L3 by
+ * the bandwidth, which leaves the cache well before the host's 480 MiB */
+static const int XEON_167_PLACED[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A };
+static const char *const XEON_167_WORDS[3] = {
+    "agrees with the host's L1 (48 KiB)",
+    "agrees with the host's L2 (2 MiB)",
+    "the host reports L3 480 MiB; reads leave this level at about 128 MiB",
+};
+
 Test(probe_levels, intel_xeon_167_quick_recorded_here)
 {
     /* Latency: 1.43-1.44 ns to 45.25 KiB, then a climb that never levels
@@ -1034,13 +1044,7 @@ Test(probe_levels, intel_xeon_167_quick_recorded_here)
     bench_probe_result *r = ladder_file("intel-xeon-167-2vcpu-quick.json");
     uint64_t want[3] = { 46336 /* 45.25 KiB */, 1483008 /* 1.41 MiB */, 128 * MIB_ };
     int seen[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B };
-    int placed[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A };
-    const char *const words[3] = {
-        "agrees with the host's L1 (48 KiB)",
-        "agrees with the host's L2 (2 MiB)",
-        "the host reports L3 480 MiB; reads leave this level at about 128 MiB",
-    };
-    expect_three_levels(r, want, seen, placed, words);
+    expect_three_levels(r, want, seen, XEON_167_PLACED, XEON_167_WORDS);
     char *w = device_words(r);
     cr_expect_str_eq(w, "the device reports 480 MiB; reads leave the cache at about 128 MiB");
     free(w);
@@ -1078,13 +1082,7 @@ Test(probe_levels, intel_xeon_167_full_recorded_here)
     bench_probe_result *r = ladder_file("intel-xeon-167-2vcpu-full.json");
     uint64_t want[3] = { 46336 /* 45.25 KiB */, 1763584 /* 1.68 MiB */, 128 * MIB_ };
     int seen[3] = { MODEL_FIT_SEEN_B, 0, MODEL_FIT_SEEN_A | MODEL_FIT_SEEN_B };
-    int placed[3] = { MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_B, MODEL_FIT_SEEN_A };
-    const char *const words[3] = {
-        "agrees with the host's L1 (48 KiB)",
-        "agrees with the host's L2 (2 MiB)",
-        "the host reports L3 480 MiB; reads leave this level at about 128 MiB",
-    };
-    expect_three_levels(r, want, seen, placed, words);
+    expect_three_levels(r, want, seen, XEON_167_PLACED, XEON_167_WORDS);
     free(r);
 }
 
