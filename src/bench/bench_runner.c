@@ -247,12 +247,27 @@ static bw_code make_own_kernel(run_ctx *r, size_t i, int trace, ocl_program **pr
 /* The shortest launch this run's timer can time: bench_launch_floor_ns of
  * its resolution, and on the host clock (a queue without profiling) at
  * least 10 x the launch overhead that every wall-timed launch includes. */
-static double run_floor_ns(const run_ctx *r)
+static double floor_of(const run_ctx *r, const bench_settings *s)
 {
     double tick = 0, overhead = 0;
     ocl_context_timer(r->ctx, &tick, &overhead);
-    double f = bench_launch_floor_ns(r->s, (uint64_t)(tick + 0.5));
-    return r->s->min_launch_ns <= 0 && WALL_OVERHEAD_SHARE * overhead > f ? WALL_OVERHEAD_SHARE * overhead : f;
+    double f = bench_launch_floor_ns(s, (uint64_t)(tick + 0.5));
+    return s->min_launch_ns <= 0 && WALL_OVERHEAD_SHARE * overhead > f ? WALL_OVERHEAD_SHARE * overhead : f;
+}
+
+static double run_floor_ns(const run_ctx *r)
+{
+    return floor_of(r, r->s);
+}
+
+/* the same from the device's timer alone, whatever floor the caller set:
+ * what a slice needs to be resolved (a caller's lower floor, as the tests
+ * set to time small launches, only admits more launches) */
+static double device_floor_ns(const run_ctx *r)
+{
+    bench_settings s = *r->s;
+    s.min_launch_ns = 0;
+    return floor_of(r, &s);
 }
 
 /* One launch of item i's kernel k. The result records how it was timed.
@@ -598,6 +613,12 @@ static int64_t twin_size(run_ctx *r, size_t i)
         return 0;
     }
     int64_t n = bench_twin_slice(per_item, cache, it->local_size, it->items);
+    /* no larger than its timing needs: the smaller the slice, the surer it
+     * stays in a cache the figure may overstate (bench_twin_timed_slice) */
+    double pace = res->event.count > 0 ? res->event.min : r->slots[i].cal_ns;
+    int64_t timed = bench_twin_timed_slice(pace, it->items, device_floor_ns(r), it->local_size);
+    if (timed > 0 && timed < n)
+        n = timed;
     uint64_t fp = 0;
     for (int k = 0; n > 0 && k <= TWIN_SHRINK; k++) {
         bw_error e = BW_ERROR_INIT;

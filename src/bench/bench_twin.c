@@ -1,5 +1,6 @@
 #include "bench_twin.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "model_access.h"
@@ -15,6 +16,17 @@ int64_t bench_twin_slice(double bytes_per_item, uint64_t cache_bytes, int64_t lo
         most = (double)(items / 2);
     int64_t groups = (int64_t)(most / (double)local_size);
     return groups * local_size;
+}
+
+int64_t bench_twin_timed_slice(double launch_ns, int64_t items, double floor_ns, int64_t local_size)
+{
+    if (!(launch_ns > 0) || !(floor_ns > 0) || items <= 0 || local_size <= 0)
+        return 0;
+    double n = BENCH_TWIN_FLOOR_MARGIN * floor_ns * (double)items / launch_ns;
+    double groups = ceil(n / (double)local_size);
+    if (groups * (double)local_size >= (double)items)
+        return items / local_size * local_size; /* the whole launch: the cache rule halves it */
+    return (int64_t)groups * local_size;
 }
 
 bw_code bench_twin_footprint(const model_geometry *geo, const bench_item *it, int64_t n, uint64_t *bytes,

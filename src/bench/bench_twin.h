@@ -5,7 +5,8 @@
  * vector gather a lane-permuting address compiles to). The twin tells the
  * two apart: the very kernel the pattern was timed with, launched over its
  * first N and 2N work-items, whose footprint fits in a quarter of the
- * last-level cache, so memory is out of the way while every instruction,
+ * last-level cache and whose added launch lasts no longer than resolving it
+ * needs (bench_twin_timed_slice), so memory is out of the way while every instruction,
  * the load included, stays. The difference of the two launch times cancels
  * the launch overhead. Pure host code: sizes and the model's accounting. */
 #ifndef BENCH_TWIN_H
@@ -29,6 +30,22 @@
  * stores. Returns 0 when not even N = local_size fits, or an argument is
  * not positive. Never fails otherwise. */
 int64_t bench_twin_slice(double bytes_per_item, uint64_t cache_bytes, int64_t local_size, int64_t items);
+
+/* The twin's added launch (N more work-items) lasts at least this many
+ * timing floors at the pattern's own pace: long enough to resolve, with
+ * room for the cache to run it several times faster than memory did. */
+#define BENCH_TWIN_FLOOR_MARGIN 16
+
+/* The N whose launch at the pattern's own pace (launch_ns for its `items`
+ * work-items, memory included) lasts BENCH_TWIN_FLOOR_MARGIN x floor_ns:
+ * the smallest multiple of local_size at or above margin x floor_ns x
+ * items / launch_ns. The twin takes the smaller of this and
+ * bench_twin_slice: a cache figure can overstate what a launch has to
+ * itself (in a VM guest PoCL reports the host's whole L3: 480 MiB where the
+ * guest's share ends near 16-181 MiB), and a slice that does not stay
+ * resident times memory again, which reads as "kernel-bound". Returns 0
+ * when an argument is not positive. Never fails otherwise. */
+int64_t bench_twin_timed_slice(double launch_ns, int64_t items, double floor_ns, int64_t local_size);
 
 /* The modeled footprint (distinct sectors x sector bytes, loads and stores
  * together) of the item's first n work-items, into *bytes. Fails as
