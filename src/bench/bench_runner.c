@@ -79,9 +79,10 @@ typedef struct slot {
     int need_twin;   /* its twin could change its verdict (plan_twins) */
     int twinned;     /* the twin was timed or given up */
     /* the twin's rounds while they are collected (twin_round): N, the
-     * rounds so far and their slices' times, and the tries (a twin slower
-     * than its pattern is measured once more) */
-    int64_t twin_n;
+     * largest N the cache holds (a slice too short to resolve grows to
+     * it), the rounds so far and their slices' times, and the tries (a
+     * twin slower than its pattern is measured once more) */
+    int64_t twin_n, twin_cap;
     size_t twin_k;
     int twin_tries;
     double twin_cold[TWIN_ROUNDS], twin_one[TWIN_ROUNDS], twin_two[TWIN_ROUNDS];
@@ -613,12 +614,6 @@ static int64_t twin_size(run_ctx *r, size_t i)
         return 0;
     }
     int64_t n = bench_twin_slice(per_item, cache, it->local_size, it->items);
-    /* no larger than its timing needs: the smaller the slice, the surer it
-     * stays in a cache the figure may overstate (bench_twin_timed_slice) */
-    double pace = res->event.count > 0 ? res->event.min : r->slots[i].cal_ns;
-    int64_t timed = bench_twin_timed_slice(pace, it->items, device_floor_ns(r), it->local_size);
-    if (timed > 0 && timed < n)
-        n = timed;
     uint64_t fp = 0;
     for (int k = 0; n > 0 && k <= TWIN_SHRINK; k++) {
         bw_error e = BW_ERROR_INIT;
@@ -627,8 +622,16 @@ static int64_t twin_size(run_ctx *r, size_t i)
             bw_error_clear(&e);
             return 0;
         }
-        if (fp <= room)
-            return n;
+        if (fp <= room) {
+            /* no larger than its timing needs: the smaller the slice, the
+             * surer it stays in a cache the figure may overstate
+             * (bench_twin_timed_slice); twin_settle grows it back toward
+             * the cache's N if it does not resolve */
+            r->slots[i].twin_cap = n;
+            double pace = res->event.count > 0 ? res->event.min : r->slots[i].cal_ns;
+            int64_t timed = bench_twin_timed_slice(pace, it->items, device_floor_ns(r), it->local_size);
+            return timed > 0 && timed < n ? timed : n;
+        }
         n = n / 2 / it->local_size * it->local_size;
     }
     bw_format_bytes(a, sizeof a, (double)cache);
@@ -675,8 +678,10 @@ static void twin_round(run_ctx *r, size_t i)
  * the least disturbed by the host (its hiccups only ever add time).
  * Launch overhead cancels: the twin's per-item time is (T(2N) - T(N)) / N
  * warm, and the overhead 2 T(N) - T(2N) comes off the cold slice. A
- * difference below the timer floor gives no figure. */
-static void twin_settle(run_ctx *r, size_t i)
+ * difference below the timer floor grows the slice (4 N, at most the
+ * cache's N) for another set of rounds; in the last rounds (`last`: the
+ * measurement ended) or at the cache's N it gives no figure. */
+static void twin_settle(run_ctx *r, size_t i, int last)
 {
     bench_result *res = &r->res[i];
     slot *sl = &r->slots[i];
@@ -687,6 +692,13 @@ static void twin_settle(run_ctx *r, size_t i)
     double diff = t2 - t1, overhead = 2 * t1 - t2;
     double floor = run_floor_ns(r);
     sl->twin_k = 0;
+    int growing = n < sl->twin_cap && !last;
+    if (growing && (!(diff >= floor) || bw_hook_fault("twin_short", it->spec, NULL))) {
+        /* too short to resolve on this host now: 4 times the slice, within
+         * what the cache holds, and its rounds again */
+        sl->twin_n = 4 * n < sl->twin_cap ? 4 * n : sl->twin_cap;
+        return;
+    }
     if (!(diff >= floor)) {
         char took[32], fl[32];
         format_us(took, sizeof took, diff > 0 && isfinite(diff) ? diff : 0);
@@ -725,7 +737,7 @@ static void twin_after_launch(run_ctx *r, size_t i)
         return;
     twin_round(r, i);
     if (twin_collecting(sl) && sl->twin_k == TWIN_ROUNDS)
-        twin_settle(r, i);
+        twin_settle(r, i, 0);
 }
 
 /* the rounds end: a twin still collecting is read from the rounds it has */
@@ -735,7 +747,7 @@ static void twin_end(run_ctx *r, size_t i)
     if (!twin_collecting(sl))
         return;
     if (sl->twin_k >= TWIN_ROUNDS_MIN)
-        twin_settle(r, i);
+        twin_settle(r, i, 1);
     else if (r->res[i].twin_items == 0)
         no_twin(&r->res[i], "no twin: the budget ended after %zu of its rounds (at least %d are needed)",
                 sl->twin_k, TWIN_ROUNDS_MIN);
