@@ -1379,22 +1379,36 @@ Test(bench, twin_of_a_run, .timeout = 300)
     bench_results_free(res, p->n);
 
     /* A slice too short to resolve grows, 4 N at a time, to the cache's N
-     * (the hook makes every settle short while the slice can grow). At
-     * 256 MiB and a 256 MiB figure the cache's N is 64 MiB / 2 / per_item
-     * work-items; the timed slice (16 x 20 us at seq's pace) is below
-     * that on any device copying under about 90 GB/s. */
+     * (the hook makes every settle short while the slice can grow), and
+     * there its first set of rounds (short too, by the hook's @1) is
+     * measured once more. At 256 MiB and a 256 MiB figure the cache's N
+     * is 64 MiB / 2 / per_item work-items; the timed slice (16 x 20 us at
+     * seq's pace) is below that on any device copying under about 90 GB/s. */
     if (bw_hook_enabled()) {
         bench_plan *big = plan_of(&d, specs, 1, NULL, 0, 256u << 20);
         big->cache_bytes = 256u << 20;
         int64_t cap = (int64_t)(64u << 20) / 2 / per_item / ls * ls;
-        setenv("BWLAB_TEST_FAULTS", "twin_short=seq", 1);
+        setenv("BWLAB_TEST_FAULTS", "twin_short=seq@1", 1);
         cr_assert_eq(bench_run(d.ctx, big, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
                      bw_error_text(&err));
         unsetenv("BWLAB_TEST_FAULTS");
         cr_assert_eq(res[0].status, BENCH_OK);
-        cr_expect_eq(res[0].twin_items, cap, "%lld: %s", (long long)res[0].twin_items,
-                     res[0].twin_reason ? res[0].twin_reason : "no reason");
-        cr_expect(res[0].twin_ns > 0);
+        if (res[0].twin_items == 0) {
+            /* a host busy enough that the second set did not resolve either
+             * (seen under two parallel suites): its reason must name the
+             * cache's N and both sets */
+            char want_n[64];
+            snprintf(want_n, sizeof want_n, "of %lld more work-items", (long long)cap);
+            cr_assert_not_null(res[0].twin_reason);
+            cr_expect(strstr(res[0].twin_reason, want_n) && strstr(res[0].twin_reason, "in two sets of rounds"), "%s",
+                      res[0].twin_reason);
+            cr_log_warn("the second set at the cache's N did not resolve on this host: %s", res[0].twin_reason);
+        } else {
+            cr_expect_eq(res[0].twin_items, cap, "%lld: %s", (long long)res[0].twin_items,
+                         res[0].twin_reason ? res[0].twin_reason : "no reason");
+            cr_expect(res[0].twin_ns > 0);
+            cr_expect_null(res[0].twin_reason);
+        }
         /* the slice it started from: at most 16 floors at the fastest pace, plus a group */
         double first = 16 * 20000.0 * (double)big->items[0].items / res[0].event.min + (double)ls;
         if (first >= (double)cap)

@@ -25,8 +25,10 @@
  *   fit_fill@N          and its buffers fill at N MB/s
  *   plan_slow=SPEC@N    the run's plan takes SPEC's launches as N ms each (its real
  *                       launches, and the estimate it is taken up by, stay its own)
- *   twin_short=SPEC     SPEC's twin reads as too short to resolve while its slice
- *                       can still grow (a host on which the timed slice is too small)
+ *   twin_short=SPEC@N   SPEC's twin reads as too short to resolve while its slice
+ *                       can still grow (a host on which the timed slice is too small);
+ *                       with N > 0 also its first set of rounds at the cache's N
+ *                       (a busy host: the set is measured once more)
  * Owner of nothing: the environment is read on each call (tests only). */
 #ifndef BW_HOOK_H
 #define BW_HOOK_H
