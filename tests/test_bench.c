@@ -1407,7 +1407,14 @@ Test(bench, twin_of_a_run, .timeout = 300)
             cr_expect_eq(res[0].twin_items, cap, "%lld: %s", (long long)res[0].twin_items,
                          res[0].twin_reason ? res[0].twin_reason : "no reason");
             cr_expect(res[0].twin_ns > 0);
-            cr_expect_null(res[0].twin_reason);
+            /* a figure, or on a busy host one slower than seq in both of
+             * its own sets: reported unknown, with that reason */
+            if (res[0].twin_reason) {
+                cr_expect(strstr(res[0].twin_reason, "a twin cannot be slower than its own pattern") &&
+                              strstr(res[0].twin_reason, "(measured, twice)"),
+                          "%s", res[0].twin_reason);
+                cr_log_warn("the twin at the cache's N was slower than seq on this host: %s", res[0].twin_reason);
+            }
         }
         /* the slice it started from: at most 16 floors at the fastest pace, plus a group */
         double first = 16 * 20000.0 * (double)big->items[0].items / res[0].event.min + (double)ls;

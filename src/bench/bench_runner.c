@@ -81,10 +81,11 @@ typedef struct slot {
     /* the twin's rounds while they are collected (twin_round): N, the
      * largest N the cache holds (a slice too short to resolve grows to
      * it), the rounds so far and their slices' times, and the tries (a
-     * twin slower than its pattern is measured once more) */
+     * twin slower than its pattern is measured once more, and so is one
+     * that does not resolve at the cache's N) */
     int64_t twin_n, twin_cap;
     size_t twin_k;
-    int twin_tries;
+    int twin_tries, twin_unresolved;
     double twin_cold[TWIN_ROUNDS], twin_one[TWIN_ROUNDS], twin_two[TWIN_ROUNDS];
     int left_out;    /* 1: before measuring, 2: out of later rounds, 3: before the buffers
                       * (bench_item.left_out: never taken up) (bench_result.budget_note) */
@@ -696,7 +697,7 @@ static void twin_settle(run_ctx *r, size_t i, int last)
     int growing = n < sl->twin_cap && !last;
     int64_t hook_n = 0;
     int hooked = bw_hook_fault("twin_short", it->spec, &hook_n);
-    int unresolved = !(diff >= floor) || (hooked && (growing || (hook_n > 0 && sl->twin_tries == 0)));
+    int unresolved = !(diff >= floor) || (hooked && (growing || (hook_n > 0 && sl->twin_unresolved == 0)));
     if (growing && unresolved) {
         /* too short to resolve on this host now: 4 times the slice, within
          * what the cache holds, and its rounds again */
@@ -706,14 +707,13 @@ static void twin_settle(run_ctx *r, size_t i, int last)
     if (unresolved) {
         /* at the cache's N, a busy host can give every N launch less of the
          * CPUs than the fastest 2N one (T(2N) <= T(N)): once more */
-        int again = !last && sl->twin_tries == 0;
-        if (sl->twin_tries++ == 0 && again)
+        if (sl->twin_unresolved++ == 0 && !last)
             return;
         char took[32], fl[32];
         format_us(took, sizeof took, diff > 0 && isfinite(diff) ? diff : 0);
         format_us(fl, sizeof fl, floor);
         no_twin(res, "no twin: its launch of %lld more work-items takes %s more (measured), below the %s floor%s",
-                (long long)n, took, fl, sl->twin_tries > 1 ? ", in two sets of rounds" : "");
+                (long long)n, took, fl, sl->twin_unresolved > 1 ? ", in two sets of rounds" : "");
         res->twin_items = 0;
         res->twin_item_ns = res->twin_ns = res->twin_cold_ns = 0;
         sl->twinned = 1;
@@ -1664,8 +1664,9 @@ static void finish_one(run_ctx *r, size_t i)
     if (res->twin_ratio > BENCH_TWIN_MAX_RATIO) {
         char msg[320];
         snprintf(msg, sizeof msg, "twin not used: the cache-resident twin took %.2fx the pattern's fastest launch "
-                 "(measured, twice), more than %.2fx: a twin cannot be slower than its own pattern, so this is "
-                 "a measurement error, not a bound", res->twin_ratio, BENCH_TWIN_MAX_RATIO);
+                 "(measured%s), more than %.2fx: a twin cannot be slower than its own pattern, so this is "
+                 "a measurement error, not a bound", res->twin_ratio, r->slots[i].twin_tries > 1 ? ", twice" : "",
+                 BENCH_TWIN_MAX_RATIO);
         free(res->twin_reason);
         res->twin_reason = strdup(msg);
         res->bound = BENCH_BOUND_UNKNOWN;
