@@ -1403,7 +1403,8 @@ Test(bench, twin_of_a_run, .timeout = 300)
             cr_assert_not_null(res[0].twin_reason);
             cr_expect(strstr(res[0].twin_reason, want_n) && strstr(res[0].twin_reason, "in two sets of rounds"), "%s",
                       res[0].twin_reason);
-            fprintf(stderr, "note: the second set at the cache's N did not resolve on this host: %s\n", res[0].twin_reason);
+            fprintf(stderr, "note: the second set at the cache's N did not resolve on this host: %s\n",
+                    res[0].twin_reason);
         } else {
             cr_expect_eq(res[0].twin_items, cap, "%lld: %s", (long long)res[0].twin_items,
                          res[0].twin_reason ? res[0].twin_reason : "no reason");
@@ -1414,7 +1415,8 @@ Test(bench, twin_of_a_run, .timeout = 300)
                 cr_expect(strstr(res[0].twin_reason, "a twin cannot be slower than its own pattern") &&
                               strstr(res[0].twin_reason, "(measured, twice)"),
                           "%s", res[0].twin_reason);
-                fprintf(stderr, "note: the twin at the cache's N was slower than seq on this host: %s\n", res[0].twin_reason);
+                fprintf(stderr, "note: the twin at the cache's N was slower than seq on this host: %s\n",
+                        res[0].twin_reason);
             }
         }
         /* the slice it started from: at most 16 floors at the fastest pace, plus a group */

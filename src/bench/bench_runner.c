@@ -695,9 +695,11 @@ static void twin_settle(run_ctx *r, size_t i, int last)
     double floor = run_floor_ns(r);
     sl->twin_k = 0;
     int growing = n < sl->twin_cap && !last;
+    /* the test hook: short while the slice grows, and with @N its first set at the cache's N */
     int64_t hook_n = 0;
-    int hooked = bw_hook_fault("twin_short", it->spec, &hook_n);
-    int unresolved = !(diff >= floor) || (hooked && (growing || (hook_n > 0 && sl->twin_unresolved == 0)));
+    int forced =
+        bw_hook_fault("twin_short", it->spec, &hook_n) && (growing || (hook_n > 0 && sl->twin_unresolved == 0));
+    int unresolved = !(diff >= floor) || forced;
     if (growing && unresolved) {
         /* too short to resolve on this host now: 4 times the slice, within
          * what the cache holds, and its rounds again */
