@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bw_file.h"
+#include "bwlab_config.h"
 #include "test_util.h"
 
 
@@ -929,6 +930,10 @@ Test(cli_run, whole_matrix_launch_bounds, .timeout = 300)
  * measured, they take well under a millisecond. */
 Test(cli_run, a_pattern_left_out_is_taken_up_when_time_is_left, .timeout = 300)
 {
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks (a release build, or -Dfault_hooks=disabled): the plan's estimate is the "
+            "machine's");
+#endif
     const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "5",
                            "--no-roofline", "--format", "json", NULL };
     tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=plan_slow=stride:s=2@100000", NULL });
@@ -944,6 +949,61 @@ Test(cli_run, a_pattern_left_out_is_taken_up_when_time_is_left, .timeout = 300)
     cr_expect_eq(json_array_size(json_object_get(timing, "left_out")), 0);
     const char *note = json_string_value(json_object_get(timing, "plan_note"));
     cr_expect(note && strstr(note, "; taken up at the end: stride:s=2") != NULL, "%s", note ? note : "(null)");
+    json_decref(d);
+    tu_result_free(&r);
+}
+
+/* A measured pattern whose standard error needs more launches than the
+ * time left leaves the later rounds, named once the minimum of launches
+ * is in (so that the others reach the stopping rule), and takes them up
+ * again once the others are done; the results say which happened. The
+ * noisy hook makes the rule see stride:s=2's median at a 100% standard
+ * error: about 10^4 times its launches so far for 1%, past the launch cap
+ * of 2000, at 64 MiB each (milliseconds a round) far beyond the 5 s
+ * budget. offset:bytes=4 stays in the rounds: its 0.2 s of launches is not
+ * in by the fifth round on any host, so half the patterns can still reach
+ * the rule. */
+Test(cli_run, a_noisy_pattern_leaves_the_later_rounds_and_takes_them_up_again, .timeout = 300)
+{
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks (a release build, or -Dfault_hooks=disabled): no pattern can be made noisy");
+#endif
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2,offset:bytes=4", "--size", "64M",
+                           "--budget", "5", "--no-roofline", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=noisy=stride:s=2@100", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "left out of later rounds to let the others reach the stopping rule") != NULL,
+              "said when it happened: %s", r.err);
+    json_t *d = parse(r.out);
+    json_t *timing = json_object_get(json_array_get(json_object_get(d, "runs"), 0), "timing");
+    const char *note = json_string_value(json_object_get(timing, "replan_note"));
+    cr_assert(note && strstr(note, "stopping rule") && strstr(note, "): stride:s=2"), "%s", note ? note : "(null)");
+    cr_expect(strstr(note, "offset") == NULL, "only the noisy pattern left: %s", note);
+    json_t *s2 = result_for(d, "stride:s=2");
+    cr_expect_str_eq(json_string_value(json_object_get(s2, "status")), "ok");
+    cr_expect(json_integer_value(json_object_get(json_object_get(s2, "time_ns"), "count")) >= 5,
+              "its launches before it left are kept");
+    cr_expect(json_is_false(json_object_get(s2, "stable")));
+    json_t *later = json_object_get(timing, "left_out_of_later_rounds");
+    if (strstr(note, "; taken up again once the others were done")) {
+        /* back in the rounds: timed to the end of the budget, not stable */
+        cr_expect_eq(json_array_size(later), 0);
+        cr_expect(json_is_null(json_object_get(s2, "budget_note")));
+        json_t *unstable = json_object_get(timing, "unstable");
+        cr_expect_eq(json_array_size(unstable), 1);
+        cr_expect_str_eq(json_string_value(json_array_get(unstable, 0)), "stride:s=2");
+        cr_expect(json_is_true(json_object_get(result_for(d, "offset:bytes=4"), "stable")));
+    } else {
+        /* a host too busy for the others to finish first: still out, and said so */
+        int others_stable = json_is_true(json_object_get(result_for(d, "seq"), "stable")) &&
+                            json_is_true(json_object_get(result_for(d, "offset:bytes=4"), "stable"));
+        cr_expect(!others_stable, "the others were stable, yet stride:s=2 was not taken up again: %s", note);
+        fprintf(stderr, "note: the others did not finish within the budget on this host: %s\n", note);
+        cr_expect_eq(json_array_size(later), 1);
+        cr_expect_str_eq(json_string_value(json_array_get(later, 0)), "stride:s=2");
+        const char *why = json_string_value(json_object_get(s2, "budget_note"));
+        cr_expect(why && strstr(why, "left out of later rounds"), "%s", why ? why : "(null)");
+    }
     json_decref(d);
     tu_result_free(&r);
 }

@@ -25,6 +25,8 @@
  *   fit_fill@N          and its buffers fill at N MB/s
  *   plan_slow=SPEC@N    the run's plan takes SPEC's launches as N ms each (its real
  *                       launches, and the estimate it is taken up by, stay its own)
+ *   noisy=SPEC@N        the stopping rule and the replan see SPEC's median with an
+ *                       N% relative standard error (a pattern too noisy for the rule)
  *   twin_short=SPEC@N   SPEC's twin reads as too short to resolve while its slice
  *                       can still grow (a host on which the timed slice is too small);
  *                       with N > 0 also its first set of rounds at the cache's N

@@ -111,6 +111,7 @@ static void timing_json(const report_run *run, json_t *t)
     json_object_set_new(t, "planned_s", json_real(info->planned_s));
     json_object_set_new(t, "available_s", json_real(info->available_s));
     json_object_set_new(t, "plan_note", info->plan_note[0] ? report_json_text(info->plan_note) : json_null());
+    json_object_set_new(t, "replan_note", info->replan_note[0] ? report_json_text(info->replan_note) : json_null());
 }
 
 static json_t *noise_json(const report_run *run)
