@@ -957,20 +957,22 @@ Test(cli_run, a_pattern_left_out_is_taken_up_when_time_is_left, .timeout = 300)
  * time left leaves the later rounds, named once the minimum of launches
  * is in (so that the others reach the stopping rule), and takes them up
  * again once the others are done; the results say which happened. The
- * noisy hook makes the rule see stride:s=2's median at a 100% standard
- * error: about 10^4 times its launches so far for 1%, past the launch cap
- * of 2000, at 64 MiB each (milliseconds a round) far beyond the 5 s
- * budget. offset:bytes=4 stays in the rounds: its 0.2 s of launches is not
- * in by the fifth round on any host, so half the patterns can still reach
- * the rule. */
+ * noisy hook makes the rule see stride:s=2's median at a 100000% standard
+ * error: past the launch cap of 2000 at any --rse, at 64 MiB each
+ * (milliseconds a round) far beyond the 5 s budget. --rse 50 lets the
+ * others reach the rule however busy the host (the suites run in
+ * parallel): else a noisy seq would need the rounds too, and the replan
+ * rightly leaves every pattern its share. offset:bytes=4 stays in the
+ * rounds: its 0.2 s of launches is not in by the fifth round, so half the
+ * patterns can still reach the rule. */
 Test(cli_run, a_noisy_pattern_leaves_the_later_rounds_and_takes_them_up_again, .timeout = 300)
 {
 #ifndef BWLAB_FAULT_HOOKS
     cr_skip("built without fault hooks (a release build, or -Dfault_hooks=disabled): no pattern can be made noisy");
 #endif
     const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2,offset:bytes=4", "--size", "64M",
-                           "--budget", "5", "--no-roofline", "--format", "json", NULL };
-    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=noisy=stride:s=2@100", NULL });
+                           "--budget", "5", "--rse", "50", "--no-roofline", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=noisy=stride:s=2@100000", NULL });
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(strstr(r.err, "left out of later rounds to let the others reach the stopping rule") != NULL,
               "said when it happened: %s", r.err);
