@@ -30,13 +30,17 @@ is_base() {
     esac
     return 1
 }
-# the installed version, to download the very package bwlab was built against
+# the installed version, to download the very package bwlab was built against;
+# the archive's candidate where that version is no longer served (a security
+# update replaced it): a pin apt cannot fetch fails the whole download
 pin() {
     local v
     v="$(dpkg-query -W -f='${Version}' "$1" 2>/dev/null || true)"
-    if [ -n "$v" ]; then
+    if [ -n "$v" ] && apt-cache madison "${1%%:*}" 2>/dev/null |
+        awk -F'|' -v v="$v" '{ gsub(/ /, "", $2) } $2 == v { found = 1 } END { exit !found }'; then
         printf '%s=%s\n' "$1" "$v"
     else
+        [ -z "$v" ] || echo "device-deps: $1 $v is no longer in the archive: the candidate instead" >&2
         printf '%s\n' "$1"
     fi
 }
