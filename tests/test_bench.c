@@ -715,6 +715,19 @@ Test(bench, bank_items_in_plans)
     cr_expect_eq(p->items[0].conflict_ways, 0);
     cr_expect_eq(p->items[1].conflict_ways, 0);
     bench_plan_free(p);
+
+    /* a large GPU launches more groups: 2048 for every 32 compute units or
+     * part of them (132 units: 5 x 2048), 2048 for unknown or few units */
+    g.compute_units = 132;
+    cr_assert_eq(bench_plan_make(&g, &gpu_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].items, (int64_t)10240 * 256);
+    cr_expect_eq(p->items[1].items, (int64_t)10240 * 256);
+    bench_plan_free(p);
+    cr_expect_eq(bench_plan_bank_groups(0), 2048);
+    cr_expect_eq(bench_plan_bank_groups(2), 2048);
+    cr_expect_eq(bench_plan_bank_groups(32), 2048);
+    cr_expect_eq(bench_plan_bank_groups(33), 4096);
+    cr_expect_eq(bench_plan_bank_groups(304), 20480);
     bw_error_clear(&err);
 }
 
@@ -810,13 +823,16 @@ Test(bench, samples_and_the_timer_floor)
     cr_expect_not(bench_sample_ok(-1000.0));
     cr_expect_not(bench_sample_ok(NAN));
     cr_expect_not(bench_sample_ok(INFINITY));
-    /* the floor: 20 us, or 1000 ticks of a coarse timer; or as asked */
+    /* the floor: 20 us, or 100 ticks of a coarse timer; or as asked */
     bench_settings s = bench_settings_default();
     cr_expect_float_eq(s.min_launch_ns, 0.0, 0);
     cr_expect_float_eq(bench_launch_floor_ns(&s, 1), 20000.0, 1e-9);
     cr_expect_float_eq(bench_launch_floor_ns(&s, 0), 20000.0, 1e-9);
     cr_expect_float_eq(bench_launch_floor_ns(&s, 20), 20000.0, 1e-9);
-    cr_expect_float_eq(bench_launch_floor_ns(&s, 1000), 1e6, 1e-9);
+    /* 100 ticks: NVIDIA's 1 us timer gives 100 us, 250 ns 25 us, 199 ns still 20 us */
+    cr_expect_float_eq(bench_launch_floor_ns(&s, 1000), 1e5, 1e-9);
+    cr_expect_float_eq(bench_launch_floor_ns(&s, 250), 25000.0, 1e-9);
+    cr_expect_float_eq(bench_launch_floor_ns(&s, 199), 20000.0, 1e-9);
     s.min_launch_ns = 1e10;
     cr_expect_float_eq(bench_launch_floor_ns(&s, 1000), 1e10, 1e-9);
 }

@@ -134,7 +134,7 @@ double bench_bank_local_bytes(const struct bench_item *it)
 
 /* ---- the bank entry of the family table (bench_family.h) ---- */
 
-/* BENCH_BANK_GROUPS work-groups of the plan's size, one tile each, read
+/* The plan's bank_groups work-groups of its size, one tile each, read
  * from the start of src; the modeled ways of warp 0. No global target:
  * cap does not apply. */
 static bw_code size_bank(bench_plan *p, bench_item *it, const bench_plan_cap *cap, bw_error *err)
@@ -144,10 +144,10 @@ static bw_code size_bank(bench_plan *p, bench_item *it, const bench_plan_cap *ca
     if (rc != BW_OK)
         return rc;
     it->local_size = p->local_size;
-    int64_t groups = BENCH_BANK_GROUPS;
+    int64_t most = p->bank_groups > 0 ? p->bank_groups : BENCH_BANK_GROUPS, groups = most;
     /* test builds only: fewer groups, for a simulator (tools/oclgrind.sh) */
-    if (bw_hook_fault("bank_groups", NULL, &groups) && (groups < 1 || groups > BENCH_BANK_GROUPS))
-        groups = BENCH_BANK_GROUPS;
+    if (bw_hook_fault("bank_groups", NULL, &groups) && (groups < 1 || groups > most))
+        groups = most;
     it->items = groups * p->local_size;
     memset(&it->span, 0, sizeof it->span);
     it->span.any = 1;

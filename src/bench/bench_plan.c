@@ -772,6 +772,7 @@ static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, c
     p->local_given = o->local_size != 0;
     p->model_s = o->model_s;
     p->reqd_sub_group_size = o->reqd_sub_group_size;
+    p->bank_groups = bench_plan_bank_groups(o->compute_units);
     p->scalar_form = o->scalar_form;
     return choose_local(o, geo, lim, &p->local_size, err);
 }
@@ -1020,4 +1021,10 @@ void bench_plan_name_items(const bench_plan *p, const size_t *idx, size_t n, cha
         if (k >= cap)
             return;
     }
+}
+
+int64_t bench_plan_bank_groups(uint32_t compute_units)
+{
+    int64_t per = ((int64_t)compute_units + BENCH_BANK_UNITS - 1) / BENCH_BANK_UNITS;
+    return (per > 1 ? per : 1) * BENCH_BANK_GROUPS;
 }

@@ -119,7 +119,7 @@ typedef struct bench_item {
      * report) rather than a per-family block; meaningful for the families
      * named, zero for the others:
      * - bank (cl/bank.cl, bench_bank): one W x W tile per work-group of
-     *   local_size, BENCH_BANK_GROUPS groups, no global working-set target,
+     *   local_size, bank_groups groups, no global working-set target,
      *   no model launch (model and warp0 stay zero), no scalar form, no
      *   twin; read access (the kernel reads local memory and stores one
      *   folded word per work-item), measured once whatever --access says.
@@ -150,8 +150,13 @@ typedef struct bench_item {
     char *left_out;
 } bench_item;
 
-/* Work-groups of a bank item's launch. */
+/* Work-groups of a bank item's launch: BENCH_BANK_GROUPS for every
+ * BENCH_BANK_UNITS compute units or part of them, so that a large GPU's
+ * launch outlasts its timer's floor (2048 groups read local memory in
+ * 43 us on an H200's 132 units: 10240 there); 2048 on PoCL's few. */
 #define BENCH_BANK_GROUPS 2048
+#define BENCH_BANK_UNITS 32
+int64_t bench_plan_bank_groups(uint32_t compute_units);
 
 /* Most patterns one plan measures, after identical specs are merged: a
  * run of 10 000 patterns would build and time for hours. */
@@ -175,6 +180,7 @@ typedef struct bench_plan {
     uint64_t src_bytes;     /* source buffer: the largest extent of any pattern */
     uint64_t dst_bytes;     /* destination buffer */
     int reqd_sub_group_size; /* the sub-group size kernels ask for (Intel), 0: none */
+    int64_t bank_groups;    /* work-groups of a bank launch (bench_plan_bank_groups) */
     uint64_t budget_bytes;  /* src + dst may take at most this: 3/4 of global memory */
     int scalar_form;        /* each pattern also gets the scalar kernel form (CPU devices) */
     char *note;             /* what the plan left out and why (default patterns that cannot be
@@ -205,6 +211,7 @@ typedef struct bench_plan_opts {
      * indices hide contiguity from the vectoriser behind zero-extensions */
     int index_bits;
     int reqd_sub_group_size;  /* ask kernels for this sub-group size (Intel), 0: no request */
+    uint32_t compute_units;   /* the device's (0: unknown), for bench_plan_bank_groups */
     /* CPU devices: build each pattern's kernel in a second, scalar form as
      * well (bench_kernel.h), and let the runner time both */
     int scalar_form;

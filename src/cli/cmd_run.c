@@ -652,6 +652,7 @@ static bench_plan_opts device_opts(const run_state *s, const ocl_device_info *d,
     o.size = size;
     /* the kernel asks for the sub-group size the device takes as W (Intel) */
     o.reqd_sub_group_size = (int)d->reqd_sub_group_size;
+    o.compute_units = d->compute_units;
     /* a CPU runtime vectorises across work-items: time the scalar form too */
     /* test builds only: a GPU simulator (tools/oclgrind.sh) builds the scalar form too */
     o.scalar_form = d->type == OCL_TYPE_CPU || bw_hook_fault("scalar_form", NULL, NULL);
