@@ -363,6 +363,117 @@ Test(device_check, carried_packages_unpacked_into_private_prefix)
     free(tmp);
 }
 
+/* a .deb named NAME holding the file at path src as usr/lib/x86_64-linux-gnu/SONAME */
+static void pack_lib(const char *tmp, const char *name, const char *src, const char *soname)
+{
+    char root[64];
+    snprintf(root, sizeof root, "pkg-%s", name);
+    char *pkg = make_dir(tmp, root);
+    char rel[128];
+    snprintf(rel, sizeof rel, "%s/DEBIAN", root);
+    char *ctl = make_dir(tmp, rel);
+    snprintf(rel, sizeof rel, "%s/usr/lib/x86_64-linux-gnu", root);
+    char *lib = make_dir(tmp, rel);
+    char control[256];
+    snprintf(control, sizeof control,
+             "Package: %s\nVersion: 1.0\nArchitecture: all\nMaintainer: bwlab <dev@bwlab>\nDescription: a test package\n",
+             name);
+    tu_write_file(ctl, "control", control);
+    char *dest = path_of(lib, soname);
+    tu_result r = tu_run_cmd((const char *[]){ "cp", src, dest, NULL }, NULL);
+    cr_assert_eq(r.status, 0, "cp: %s", r.err);
+    tu_result_free(&r);
+    char debname[128];
+    snprintf(debname, sizeof debname, "deps/%s_1.0_all.deb", name);
+    char *deb = path_of(tmp, debname);
+    r = tu_run_cmd((const char *[]){ "dpkg-deb", "--build", pkg, deb, NULL }, NULL);
+    cr_assert_eq(r.status, 0, "dpkg-deb --build: %s", r.err);
+    tu_result_free(&r);
+    free(deb);
+    free(dest);
+    free(lib);
+    free(ctl);
+    free(pkg);
+}
+
+/* (d2) a carried library that needs another the system lacks as well (as
+ * cairo needs pixman on a CUDA image): ldd names the second only once the
+ * first is found, so both packages are unpacked, and a third one nothing
+ * needs is not. The libraries are built here: exe -> liba -> libb. */
+Test(device_check, carried_packages_unpacked_with_what_they_need)
+{
+    char *tmp = tu_temp_dir();
+    char *drv = make_dir(tmp, "driver");
+    touch(drv, "libnvidia-opencl.so.1");
+    env e = { .n = 0 };
+    base_env(&e, tmp, drv, NULL, NULL, false);
+    char *src = make_dir(tmp, "src");
+    tu_write_file(src, "b.c", "int bw_b(void) { return 2; }\n");
+    tu_write_file(src, "a.c", "int bw_b(void);\nint bw_a(void) { return bw_b() + 1; }\n");
+    tu_write_file(src, "main.c", "int bw_a(void);\nint main(void) { return bw_a() == 3 ? 0 : 1; }\n");
+    char *b_c = path_of(src, "b.c"), *a_c = path_of(src, "a.c"), *main_c = path_of(src, "main.c");
+    char *libb = path_of(src, "libbwtb.so.1"), *liba = path_of(src, "libbwta.so.1"), *exe = path_of(src, "exe");
+    char *bdir = path_of(tmp, "src");
+    char rpath_link[4200];
+    snprintf(rpath_link, sizeof rpath_link, "-Wl,-rpath-link,%s", bdir);
+    const char *builds[][16] = {
+        { "cc", "-shared", "-fPIC", "-Wl,-soname,libbwtb.so.1", "-o", libb, b_c, NULL },
+        { "cc", "-shared", "-fPIC", "-Wl,-soname,libbwta.so.1", "-o", liba, a_c, libb, NULL },
+        /* exe needs liba alone; liba needs libb (found at link time through -rpath-link) */
+        { "cc", "-o", exe, main_c, liba, rpath_link, NULL },
+    };
+    for (size_t i = 0; i < 3; i++) {
+        tu_result r = tu_run_cmd(builds[i], NULL);
+        if (r.status != 0) {
+            tu_result_free(&r);
+            cr_skip_test("no C compiler to build the test's libraries");
+        }
+        tu_result_free(&r);
+    }
+    pack_lib(tmp, "bwtest-a", liba, "libbwta.so.1");
+    pack_lib(tmp, "bwtest-b", libb, "libbwtb.so.1");
+    pack_lib(tmp, "bwtest-unneeded", libb, "libbwtunneeded.so.1");
+    /* the system has neither: only the packages can provide them */
+    unlink(liba);
+    unlink(libb);
+    env_add(&e, "BWLAB_EXE", exe);
+
+    tu_result r = setup_only(&e);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char *got_a = path_of(tmp, "private/root/usr/lib/x86_64-linux-gnu/libbwta.so.1");
+    char *got_b = path_of(tmp, "private/root/usr/lib/x86_64-linux-gnu/libbwtb.so.1");
+    char *got_u = path_of(tmp, "private/root/usr/lib/x86_64-linux-gnu/libbwtunneeded.so.1");
+    cr_expect(exists(got_a), "the package of the missing library was not unpacked: %s", r.err);
+    cr_expect(exists(got_b), "the package of the library it needs was not unpacked: %s", r.err);
+    cr_expect(!exists(got_u), "a package nothing needs was unpacked: %s", r.err);
+    cr_expect(strstr(r.err, "still missing: libbwtb.so.1") != NULL, "%s", r.err);
+    /* the exe loads with the exported path */
+    char *ld = exported(r.out, "LD_LIBRARY_PATH");
+    env run = { .n = 0 };
+    env_add(&run, "LD_LIBRARY_PATH", ld);
+    tu_result x = tu_run_cmd((const char *[]){ exe, NULL }, (const char *const *)run.v);
+    cr_expect_eq(x.status, 0, "exe with LD_LIBRARY_PATH=%s: exit %d: %s", ld, x.status, x.err);
+    tu_result_free(&x);
+    env_free(&run);
+    free(ld);
+    tu_result_free(&r);
+    free(got_u);
+    free(got_b);
+    free(got_a);
+    free(bdir);
+    free(exe);
+    free(liba);
+    free(libb);
+    free(main_c);
+    free(a_c);
+    free(b_c);
+    free(src);
+    env_free(&e);
+    free(drv);
+    tu_rmdir(tmp);
+    free(tmp);
+}
+
 /* a whole run, on PoCL (the system ICD, kept) beside a fake NVIDIA library:
  * every file under $OUT, extra arguments passed to `bwlab run` */
 Test(device_check, full_run_writes_results_under_out)

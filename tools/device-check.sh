@@ -230,23 +230,40 @@ if [ -n "$missing" ]; then
         die 1 "no packages in $deps: run tools/device-deps.sh where the package registry is, and carry .deps/ here (or install ocl-icd-libopencl1 and libjansson4)"
     fi
     mkdir -p "$prefix"
-    for deb in "${debs[@]}"; do
-        use=1
-        if [ "${BWLAB_FORCE_PRIVATE_LOADER:-0}" != 1 ]; then
-            use=0
-            listing="$(deb_lists "$deb")"
-            for s in $missing; do
-                printf '%s\n' "$listing" | grep -qE "/$s( |\$)" && use=1
-            done
-        fi
-        if [ "$use" = 1 ]; then
-            unpack_deb "$deb"
-            say "unpacked $(basename "$deb") into $prefix"
-        fi
+    prefix_dirs() {
+        find "$prefix" -maxdepth 5 -name '*.so*' \( -type f -o -type l \) -printf '%h\n' 2>/dev/null |
+            sort -u | paste -sd: -
+    }
+    # a library unpacked for a missing one may need others the system lacks
+    # too (cairo's pixman, fontconfig, ...): ldd names those only once the
+    # first are found, so unpack, look again, until nothing more is needed
+    unpacked=" "
+    while :; do
+        more=0
+        for deb in "${debs[@]}"; do
+            case "$unpacked" in *" $deb "*) continue ;; esac
+            use=1
+            if [ "${BWLAB_FORCE_PRIVATE_LOADER:-0}" != 1 ]; then
+                use=0
+                listing="$(deb_lists "$deb")"
+                for s in $missing; do
+                    printf '%s\n' "$listing" | grep -qE "/$s( |\$)" && use=1
+                done
+            fi
+            if [ "$use" = 1 ]; then
+                unpack_deb "$deb"
+                unpacked="$unpacked$deb "
+                more=1
+                say "unpacked $(basename "$deb") into $prefix"
+            fi
+        done
+        [ "$more" = 1 ] && [ "${BWLAB_FORCE_PRIVATE_LOADER:-0}" != 1 ] || break
+        missing="$(LD_LIBRARY_PATH="$(prefix_dirs)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" missing_sonames |
+            tr '\n' ' ' | sed 's/ $//')"
+        [ -n "$missing" ] || break
+        say "still missing: $missing"
     done
-    while read -r d; do
-        [ -n "$d" ] && lib_path="${lib_path:+$lib_path:}$d"
-    done < <(find "$prefix" -maxdepth 5 -name '*.so*' \( -type f -o -type l \) -printf '%h\n' 2>/dev/null | sort -u)
+    lib_path="$(prefix_dirs)"
 else
     say "using the system's OpenCL loader and libraries"
 fi
