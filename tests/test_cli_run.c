@@ -444,6 +444,50 @@ Test(cli_run, read_mode, .timeout = 300)
     tu_result_free(&r);
 }
 
+static double jnum(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    cr_assert(json_is_number(v), "no number at %s", key);
+    return json_number_value(v);
+}
+
+/* The verdict's rate is the fastest seq-family pattern's of the same access
+ * mode, each one's modeled footprint over its median, worked out here from
+ * the document's own fields: seq beside seq:elem=16, read mode, where
+ * PoCL's one-element seq read is limited by its kernel. */
+Test(cli_run, verdicts_take_the_fastest_seq_rate_of_the_mode, .timeout = 300)
+{
+    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--access", "read", "--pattern",
+                                            "seq,seq:elem=16,stride:s=2", "--size", "16M", "--no-roofline",
+                                            "--budget", "1", "--format", "json", NULL },
+                          NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    static const char *const seqs[] = { "seq", "seq:elem=16" };
+    double best = 0;
+    const char *best_name = NULL;
+    for (size_t i = 0; i < 2; i++) {
+        json_t *res = result_for(d, seqs[i]);
+        cr_assert_str_eq(json_string_value(json_object_get(res, "status")), "ok", "%s", seqs[i]);
+        double rate = jnum(json_object_get(res, "model"), "footprint_bytes") /
+                      jnum(json_object_get(res, "time_ns"), "median");
+        if (rate > best) {
+            best = rate;
+            best_name = seqs[i];
+        }
+    }
+    static const char *const pats[] = { "seq", "seq:elem=16", "stride:s=2" };
+    for (size_t i = 0; i < 3; i++) {
+        json_t *res = result_for(d, pats[i]);
+        json_t *v = json_object_get(res, "verdict");
+        cr_expect_str_eq(json_string_value(json_object_get(v, "rate_pattern")), best_name, "%s", pats[i]);
+        double want = jnum(json_object_get(res, "time_ns"), "median") * best;
+        cr_expect_float_eq(jnum(v, "implied_traffic_bytes"), want, want * 1e-9, "%s", pats[i]);
+    }
+    json_decref(d);
+    tu_result_free(&r);
+}
+
 /* The short roofline of every run (docs/results.md, "The short roofline"):
  * the keys of `bwlab roofline`'s device entry, figures that follow from
  * each other, and the sweep in order of intensity 2k / 4. Its buffer is

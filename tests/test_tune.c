@@ -433,6 +433,16 @@ Test(tune, run_reports_fraction_of_cached_peak, .timeout = 300)
     cr_expect_float_eq(num(r0, "fraction_of_peak"), num(r0, "effective_gbs") / 40.0, 1e-12);
     json_decref(doc);
 
+    /* a bank row's GB/s are local-memory bytes: no fraction of the global peak */
+    const char *run_bank[] = { "run", "--device", "cpu", "--pattern", "bank:pitch=33", "--budget", "0.3",
+                               "--no-roofline", "--format", "json", NULL };
+    doc = tu_exec_json_env(run_bank, env);
+    r0 = json_array_get(json_object_get(doc, "results"), 0);
+    cr_expect_str_eq(str(r0, "space"), "local");
+    cr_expect_str_eq(str(r0, "status"), "ok");
+    cr_expect(json_is_null(json_object_get(r0, "fraction_of_peak")), "a local row has a fraction of the peak");
+    json_decref(doc);
+
     /* the table shows the peak and an "of peak" column */
     const char *table[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--budget", "0.3",
                             "--no-roofline", NULL };

@@ -4,7 +4,9 @@
  *
  * The device's traffic is not observed; it is inferred. The seq reference
  * moves exactly its modeled bytes, so its time gives the rate at which the
- * device moves bytes in this run. A pattern's "implied traffic" is its
+ * device moves bytes in this run (the runner takes the fastest seq-family
+ * item of the same access mode: a reference slower than a wider element's
+ * stream is limited by its kernel, not by memory). A pattern's "implied traffic" is its
  * measured median time times that rate: the bytes the device could have
  * moved meanwhile. That number is measured-derived, the bounds are modeled,
  * and the verdict compares them. */
@@ -58,6 +60,9 @@ typedef struct bench_verdict {
      * miss: each line stored to is read first, so its stores move their
      * footprint twice (the reference, seq written, pays the same) */
     int write_allocate;
+    /* the item whose measured rate gives implied_bytes (its footprint
+     * bytes over its median time), set by the runner; -1: none */
+    long rate_item;
 } bench_verdict;
 
 /* Tolerance around a bound, as a fraction of it. */

@@ -39,7 +39,7 @@ void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out
 const char *report_verdict_text(bench_verdict_code c)
 {
     switch (c) {
-    case BENCH_VERDICT_BELOW: return "faster than its footprint at seq's rate (caches or prefetch)";
+    case BENCH_VERDICT_BELOW: return "faster than its footprint at the fastest seq-family rate (caches or prefetch)";
     case BENCH_VERDICT_LOWER: return "at the lower bound: each sector fetched once";
     case BENCH_VERDICT_BETWEEN: return "between the bounds: some reuse";
     case BENCH_VERDICT_UPPER: return "at the upper bound: no reuse";

@@ -315,7 +315,7 @@ static json_t *model_json(const row *w, const model_geometry *g)
 }
 
 /* the measured time placed between the modeled bounds */
-static json_t *verdict_json(const row *w)
+static json_t *verdict_json(const report_run *run, const row *w)
 {
     const bench_item *it = w->it;
     const bench_result *r = w->r;
@@ -328,6 +328,9 @@ static json_t *verdict_json(const row *w)
                                                         : report_verdict_sentence(&r->verdict, sentence, sizeof sentence)));
     json_object_set_new(v, "write_allocate", json_boolean(r->verdict.write_allocate));
     json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w->ok));
+    json_object_set_new(v, "rate_pattern", report_json_text(w->ok && r->verdict.rate_item >= 0
+                                                                ? run->plan->items[r->verdict.rate_item].spec
+                                                                : NULL));
     json_object_set_new(v, "lower_bytes", json_real(w->lower));
     json_object_set_new(v, "upper_bytes", json_real(w->upper));
     json_object_set_new(v, "position", report_json_real(r->verdict.position, w->ok));
@@ -400,7 +403,7 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
     fields_json(o, REPORT_FIELD_TWIN, run, &w);
     json_object_set_new(o, "model", model_json(&w, g));
-    json_object_set_new(o, "verdict", verdict_json(&w));
+    json_object_set_new(o, "verdict", verdict_json(run, &w));
     bw_buf ex = BW_BUF_INIT;
     report_explain(it, g, &ex);
     report_explain_bound(&r->verdict, r->twin_ratio, &ex);

@@ -33,7 +33,7 @@ static void launch_line(const row *w, bw_buf *out)
     bw_format_bytes(a, sizeof a, w->lower);
     bw_format_bytes(b, sizeof b, w->upper);
     bw_buf_printf(out, "    launch model (the whole %lld x %lld matrix, %lld warp-instructions): footprint %s .. "
-                       "instruction model %s (modeled), %.3f .. %.3f ms at seq's measured rate; "
+                       "instruction model %s (modeled), %.3f .. %.3f ms at the fastest seq-family rate; "
                        "measured %.3f ms\n",
                   (long long)model_pattern_param_value(w->it->pattern, "n"),
                   (long long)model_pattern_param_value(w->it->pattern, "n"),
@@ -919,8 +919,8 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
     bw_buf_puts(out,
                      "sector eff.: modeled, distinct bytes / sector bytes of one warp's load. instr. x, "
                      "footprint x: modeled bytes of the launch (upper and lower bound)\n"
-                     "per requested byte. verdict: the measured time at seq's rate, placed between those "
-                     "modeled bounds. Modeled counts are not measured traffic.\n");
+                     "per requested byte. verdict: the measured time at the fastest seq-family rate of its "
+                     "mode, placed between those modeled bounds. Modeled counts are not measured traffic.\n");
     twin_legend(out);
     for (size_t k = 0; k < n; k++) {
         if (runs[k].tune) {
