@@ -1089,7 +1089,7 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     bench_fit_choice c;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_plan_make(&o, &geo8, &l, &full, &err), BW_OK, "%s", bw_error_text(&err));
-    cr_expect(bench_fit_may_shrink(full));
+    cr_expect(bench_fit_may_shrink(full, 50.0));
     cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &rate, 1e6, full, &p, &c, &err), BW_OK, "%s",
                  bw_error_text(&err));
     cr_expect_eq(c.auto_bytes, 1920 * MiB);
@@ -1103,7 +1103,8 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_expect_eq(c.floor_bytes, 480 * MiB);
     cr_expect_eq(c.bytes, 480 * MiB);
     cr_expect_eq(p->target_bytes, 480 * MiB);
-    cr_expect(!bench_fit_may_shrink(p), "at the floor");
+    cr_expect(!bench_fit_may_shrink(p, 50.0), "at the floor");
+    cr_expect(bench_fit_may_shrink(p, 5.0), "a short budget may go below the floor");
     cr_expect_eq(p->fitted_from, 1920 * MiB);
     cr_expect(p->target_auto, "a fitted target is still the automatic one");
     cr_expect_eq(p->cache_bytes, 480 * MiB);
@@ -1163,12 +1164,29 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     bench_plan_free(p);
     bench_plan_free(full);
 
-    /* a 32 MiB cache: auto 128 MiB, under the 256 MiB floor: never fitted,
-     * so no calibration is spent on it */
+    /* a 32 MiB cache: auto 128 MiB, under the 256 MiB floor: not fitted to
+     * a budget of 30 s or more, so no calibration is spent on it; a
+     * shorter one may take it below the floor (29.9 s: just under) */
     bench_limits small = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
     cr_assert_eq(bench_plan_make(&o, &geo8, &small, &p, &err), BW_OK);
     cr_expect_eq(p->target_bytes, 128 * MiB);
-    cr_expect(!bench_fit_may_shrink(p));
+    cr_expect(!bench_fit_may_shrink(p, 50.0));
+    cr_expect(!bench_fit_may_shrink(p, 30.0));
+    cr_expect(bench_fit_may_shrink(p, 29.9));
+    bench_plan_free(p);
+    /* no cache reported (PoCL on a Zen 5 guest): the 256 MiB default, the
+     * floor itself; a 5 s budget may fit it, a 50 s one does not try */
+    bench_limits none = limits(0, 4 * GiB, 16 * GiB, 4096);
+    cr_assert_eq(bench_plan_make(&o, &geo8, &none, &p, &err), BW_OK);
+    cr_expect_eq(p->target_bytes, 256 * MiB);
+    cr_expect(!bench_fit_may_shrink(p, 50.0));
+    cr_expect(bench_fit_may_shrink(p, 5.0));
+    bench_plan_free(p);
+    /* at 32 MiB nothing smaller may be tried, whatever the budget */
+    cr_assert_eq(bench_plan_make(&(bench_plan_opts){ .scalar_form = 1, .size = 32 * MiB }, &geo8, &none, &p, &err),
+                 BW_OK);
+    cr_expect_eq(p->target_bytes, 32 * MiB);
+    cr_expect(!bench_fit_may_shrink(p, 5.0));
     bench_plan_free(p);
 }
 

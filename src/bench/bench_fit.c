@@ -16,9 +16,11 @@ static uint64_t fit_floor(const bench_plan *p)
     return p->cache_bytes > BENCH_FIT_FLOOR_BYTES ? p->cache_bytes : BENCH_FIT_FLOOR_BYTES;
 }
 
-int bench_fit_may_shrink(const bench_plan *p)
+int bench_fit_may_shrink(const bench_plan *p, double budget_s)
 {
-    return p->target_bytes > fit_floor(p);
+    if (p->target_bytes > fit_floor(p))
+        return 1;
+    return budget_s < BENCH_FIT_FULL_CALIBRATION_S && p->target_bytes > BENCH_FIT_MIN_BYTES;
 }
 
 bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const model_geometry *geo,

@@ -48,9 +48,15 @@ typedef struct bench_fit_rate {
     double elapsed_s; /* the whole calibration */
 } bench_fit_rate;
 
-/* Whether plan p's target is above the floor a fitted one may reach: the
- * larger of its cache figure and BENCH_FIT_FLOOR_BYTES. */
-int bench_fit_may_shrink(const bench_plan *p);
+/* Whether plan p's target may be fitted to a budget of budget_s seconds,
+ * and so is worth a calibration: it is above the floor (the larger of its
+ * cache figure and BENCH_FIT_FLOOR_BYTES), or, with a budget under
+ * BENCH_FIT_FULL_CALIBRATION_S, above BENCH_FIT_MIN_BYTES, since a short
+ * budget goes below the floor while the buffers' fill would take a
+ * quarter of it. Without the second, a device that reports no cache sat
+ * at the 256 MiB floor untried: on a 2-vCPU Zen 5 guest `--budget 5`
+ * spent 5.4 s filling 2 GiB of buffers and took 7.8 s in all. */
+int bench_fit_may_shrink(const bench_plan *p, double budget_s);
 
 /* One seq copy at min(bytes, BENCH_FIT_CALIBRATION_BYTES), planned from
  * base (its device options: scalar form, sub-group size; its specs are

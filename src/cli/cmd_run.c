@@ -933,7 +933,7 @@ static bw_code calibrate(const cli_command *self, run_state *s, size_t k, progre
 static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, progress_ctx *pc, bw_error *err)
 {
     run_device *dev = &s->devs[k];
-    if (!bench_fit_may_shrink(dev->plan))
+    if (!bench_fit_may_shrink(dev->plan, s->settings.budget_s))
         return BW_OK; /* nothing smaller may be tried: no calibration */
     bench_fit_rate rate;
     int have = 0;
