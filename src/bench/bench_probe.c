@@ -187,6 +187,8 @@ bw_code bench_probe_check_chase(const uint32_t *mark, size_t n, uint32_t end, ui
 
 /* ---- the ladders ---- */
 
+#define GPU_LLC_FLOOR (64 * MIB)
+
 static uint64_t ladder_top(const probe *p)
 {
     uint64_t llc = p->d->global_cache_bytes;
@@ -195,6 +197,12 @@ static uint64_t ladder_top(const probe *p)
             llc = p->r->host_caches[i].size_bytes;
     if (llc < MIB)
         llc = 32 * MIB;
+    /* a GPU driver's figure need not be its last level: NVIDIA's is its L1s'
+     * sum (4.1 MiB on an H200, whose L2 holds about 50 MiB, so a ladder to
+     * twice the figure timed the L2 as memory), so a GPU's ladder reaches
+     * past today's largest L2s */
+    if (!p->r->is_cpu && llc < GPU_LLC_FLOOR)
+        llc = GPU_LLC_FLOOR;
     uint64_t top = (p->o->quick ? 2 : 4) * llc;
     uint64_t cap = p->d->max_alloc_bytes / 2;
     if (p->d->global_mem_bytes / 8 < cap)
