@@ -1327,6 +1327,12 @@ Test(bench, spread_estimates)
     double so = bench_stats_spread(o, 5);
     cr_expect(so >= 2.0 / 3.0 - 1e-9, "halves 1 and 3 about the median 3: %g", so);
     cr_expect(isnan(bench_stats_spread(v, 3)), "fewer than 4 samples");
+    /* noisy above the limit only; an undefined spread is no evidence */
+    cr_expect(bench_stats_noisy(0.0952, 0.05));
+    cr_expect_not(bench_stats_noisy(0.05, 0.05));
+    cr_expect_not(bench_stats_noisy(0.0015, 0.05));
+    cr_expect_not(bench_stats_noisy(bench_stats_spread(v, 3), 0.05), "three launches say nothing of the machine");
+    cr_expect(bench_stats_noisy(INFINITY, 0.05));
     /* a drift both series share cancels in their ratio: b runs 2x a, both drift by 10% */
     const double a[] = { 100, 100, 110, 110 }, b[] = { 200, 200, 220, 220 };
     /* noise: 2.77 x sqrt(2) x rse of a (same relative rse for b) */

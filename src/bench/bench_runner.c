@@ -1627,9 +1627,10 @@ static bench_limiter limiter(const run_ctx *r, size_t i)
  * cannot be estimated (fewer than 4 samples) counts as noisy: nothing
  * says it would repeat. */
 /* whether spread a is worse than b: an unknown one (NAN) is the worst */
+/* a defined spread is worse than an undefined one (too few launches) */
 static int worse(double a, double b)
 {
-    return !isnan(b) && (isnan(a) || a > b);
+    return !isnan(a) && (isnan(b) || a > b);
 }
 
 static void noise(run_ctx *r, bench_run_info *info)
@@ -1643,14 +1644,14 @@ static void noise(run_ctx *r, bench_run_info *info)
         if (res->status != BENCH_OK)
             continue;
         if (bench_plan_is_seq_reference(&p->items[i])) {
-            info->noisy |= !(res->spread <= BENCH_NOISY_SEQ);
+            info->noisy |= bench_stats_noisy(res->spread, BENCH_NOISY_SEQ);
             if (info->seq_item < 0 || worse(res->spread, info->seq_spread)) {
                 info->seq_spread = res->spread;
                 info->seq_item = (long)i;
             }
         }
         if (res->reference >= 0 && (size_t)res->reference != i && isfinite(res->relative_to_reference)) {
-            info->noisy |= !(res->relative_spread <= BENCH_NOISY_RELATIVE);
+            info->noisy |= bench_stats_noisy(res->relative_spread, BENCH_NOISY_RELATIVE);
             if (info->relative_item < 0 || worse(res->relative_spread, info->relative_spread)) {
                 info->relative_spread = res->relative_spread;
                 info->relative_item = (long)i;

@@ -97,3 +97,8 @@ double bench_now_s(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+int bench_stats_noisy(double spread, double limit)
+{
+    return !isnan(spread) && spread > limit;
+}

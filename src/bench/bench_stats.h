@@ -28,6 +28,12 @@ bench_stats bench_stats_of(const double *v, size_t n);
  * n < 4 (halves of fewer than 2 samples) or the median is not positive. */
 double bench_stats_spread(const double *v, size_t n);
 
+/* Whether a spread (bench_stats_spread, or a ratio's) says the machine is
+ * noisy: above limit. An undefined spread (NAN: a pattern the budget cut
+ * to fewer than 4 launches) is no evidence either way: it flagged an H200
+ * noisy whose seq spread was 0.15%. */
+int bench_stats_noisy(double spread, double limit);
+
 /* The same for the ratio median(a) / median(b) of two interleaved series
  * (a pattern and its reference): the larger of BENCH_SPREAD_Z x the root
  * sum of squares of their relative standard errors and the relative
