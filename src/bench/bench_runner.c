@@ -1623,11 +1623,11 @@ static bench_limiter limiter(const run_ctx *r, size_t i)
 }
 
 /* The run's repeatability: the largest spread of a seq median and of a
- * relative_to_reference, and whether either passes its limit. A figure that
- * cannot be estimated (fewer than 4 samples) counts as noisy: nothing
- * says it would repeat. */
-/* whether spread a is worse than b: an unknown one (NAN) is the worst */
-/* a defined spread is worse than an undefined one (too few launches) */
+ * relative_to_reference, and whether either passes its limit. A figure
+ * that cannot be estimated (fewer than 4 samples) says nothing of the
+ * machine: its row is unstable, which the row says (bench_stats_noisy). */
+/* whether spread a is worse than b: a defined spread is worse than an
+ * undefined one (too few launches) */
 static int worse(double a, double b)
 {
     return !isnan(a) && (isnan(b) || a > b);
