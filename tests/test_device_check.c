@@ -292,23 +292,49 @@ Test(device_check, nothing_found)
     free(tmp);
 }
 
-/* a .deb holding usr/lib/x86_64-linux-gnu/libbwlab-fake.so.1, built with
- * dpkg-deb into deps/ */
-static void build_fake_deb(const char *tmp)
+/* a .deb named NAME holding the file at path src as usr/lib/x86_64-linux-gnu/SONAME */
+static void pack_lib(const char *tmp, const char *name, const char *src, const char *soname)
 {
-    char *ctl = make_dir(tmp, "pkg/DEBIAN"), *lib = make_dir(tmp, "pkg/usr/lib/x86_64-linux-gnu");
-    tu_write_file(ctl, "control",
-                  "Package: bwlab-fake\nVersion: 1.0\nArchitecture: all\n"
-                  "Maintainer: bwlab <dev@bwlab>\nDescription: a test package\n");
-    tu_write_file(lib, "libbwlab-fake.so.1", "not really a library\n");
-    char *pkg = path_of(tmp, "pkg"), *deb = path_of(tmp, "deps/bwlab-fake_1.0_all.deb");
-    tu_result r = tu_run_cmd((const char *[]){ "dpkg-deb", "--build", pkg, deb, NULL }, NULL);
+    char root[64];
+    snprintf(root, sizeof root, "pkg-%s", name);
+    char *pkg = make_dir(tmp, root);
+    char rel[128];
+    snprintf(rel, sizeof rel, "%s/DEBIAN", root);
+    char *ctl = make_dir(tmp, rel);
+    snprintf(rel, sizeof rel, "%s/usr/lib/x86_64-linux-gnu", root);
+    char *lib = make_dir(tmp, rel);
+    char control[256];
+    snprintf(control, sizeof control,
+             "Package: %s\nVersion: 1.0\nArchitecture: all\nMaintainer: bwlab <dev@bwlab>\nDescription: a test package\n",
+             name);
+    tu_write_file(ctl, "control", control);
+    char *dest = path_of(lib, soname);
+    tu_result r = tu_run_cmd((const char *[]){ "cp", src, dest, NULL }, NULL);
+    cr_assert_eq(r.status, 0, "cp: %s", r.err);
+    tu_result_free(&r);
+    char debname[128];
+    snprintf(debname, sizeof debname, "deps/%s_1.0_all.deb", name);
+    char *deb = path_of(tmp, debname);
+    r = tu_run_cmd((const char *[]){ "dpkg-deb", "--build", pkg, deb, NULL }, NULL);
     cr_assert_eq(r.status, 0, "dpkg-deb --build: %s", r.err);
     tu_result_free(&r);
     free(deb);
-    free(pkg);
+    free(dest);
     free(lib);
     free(ctl);
+    free(pkg);
+}
+
+/* a .deb holding usr/lib/x86_64-linux-gnu/libbwlab-fake.so.1 (text, not
+ * really a library), built with dpkg-deb into deps/ */
+static void build_fake_deb(const char *tmp)
+{
+    char *dir = make_dir(tmp, "fake-src");
+    tu_write_file(dir, "libbwlab-fake.so.1", "not really a library\n");
+    char *src = path_of(dir, "libbwlab-fake.so.1");
+    pack_lib(tmp, "bwlab-fake", src, "libbwlab-fake.so.1");
+    free(src);
+    free(dir);
 }
 
 /* (d) with the system's loader "absent", the carried packages are unpacked
@@ -361,39 +387,6 @@ Test(device_check, carried_packages_unpacked_into_private_prefix)
     free(drv);
     tu_rmdir(tmp);
     free(tmp);
-}
-
-/* a .deb named NAME holding the file at path src as usr/lib/x86_64-linux-gnu/SONAME */
-static void pack_lib(const char *tmp, const char *name, const char *src, const char *soname)
-{
-    char root[64];
-    snprintf(root, sizeof root, "pkg-%s", name);
-    char *pkg = make_dir(tmp, root);
-    char rel[128];
-    snprintf(rel, sizeof rel, "%s/DEBIAN", root);
-    char *ctl = make_dir(tmp, rel);
-    snprintf(rel, sizeof rel, "%s/usr/lib/x86_64-linux-gnu", root);
-    char *lib = make_dir(tmp, rel);
-    char control[256];
-    snprintf(control, sizeof control,
-             "Package: %s\nVersion: 1.0\nArchitecture: all\nMaintainer: bwlab <dev@bwlab>\nDescription: a test package\n",
-             name);
-    tu_write_file(ctl, "control", control);
-    char *dest = path_of(lib, soname);
-    tu_result r = tu_run_cmd((const char *[]){ "cp", src, dest, NULL }, NULL);
-    cr_assert_eq(r.status, 0, "cp: %s", r.err);
-    tu_result_free(&r);
-    char debname[128];
-    snprintf(debname, sizeof debname, "deps/%s_1.0_all.deb", name);
-    char *deb = path_of(tmp, debname);
-    r = tu_run_cmd((const char *[]){ "dpkg-deb", "--build", pkg, deb, NULL }, NULL);
-    cr_assert_eq(r.status, 0, "dpkg-deb --build: %s", r.err);
-    tu_result_free(&r);
-    free(deb);
-    free(dest);
-    free(lib);
-    free(ctl);
-    free(pkg);
 }
 
 /* (d2) a carried library that needs another the system lacks as well (as
