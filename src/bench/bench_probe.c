@@ -282,16 +282,17 @@ static bw_code check_marked_chase(probe *p, const bench_probe_point *pt, uint64_
  * the cache is not walked over the same, now cached, elements again: an
  * H200's L2 kept the 2^16 elements a launch visits, and a chase that
  * started afresh each launch timed the L2 as memory to 128 MiB. starts
- * (host memory) is left at the last launch's ends; *walked is the steps
- * each chase took in all. */
-static bw_code chase_fastest(probe *p, uint32_t *starts, uint32_t global, uint32_t steps, double *ns,
-                             uint64_t *walked, bw_error *err)
+ * (host memory) is left at the last launch's ends, and last (global
+ * entries) at that launch's starts, from which the host's walk checks it. */
+static bw_code chase_fastest(probe *p, uint32_t *starts, uint32_t *last, uint32_t global, uint32_t steps, double *ns,
+                             bw_error *err)
 {
     double v[16];
     int n = p->launches;
     bw_code rc = ocl_kernel_arg_u32(p->k_chase, 4, steps, err);
     for (int i = -1; i < n && rc == BW_OK; i++) {
         double t = 0;
+        memcpy(last, starts, (size_t)global * sizeof *last);
         if ((rc = ocl_buffer_write(p->c, p->starts, 0, starts, (uint64_t)global * 4, err)) != BW_OK ||
             (rc = launch(p, p->k_chase, global, 1, &t, err)) != BW_OK ||
             (rc = ocl_buffer_read(p->c, p->out, 0, starts, (uint64_t)global * 4, err)) != BW_OK)
@@ -299,30 +300,29 @@ static bw_code chase_fastest(probe *p, uint32_t *starts, uint32_t global, uint32
         if (i >= 0)
             v[i] = t;
     }
-    *walked = (uint64_t)steps * (uint64_t)(n + 1);
     if (rc == BW_OK)
         *ns = fastest(v, (size_t)n);
     return rc;
 }
 
 /* each of the cu parallel chases, from starts, must end at ends where the
- * host's walk of `walked` steps does (the first 4 where walking them all
+ * host's walk of `steps` steps does (the first 4 where walking them all
  * would take long) */
 static bw_code check_parallel_chases(probe *p, bench_probe_point *pt, const uint32_t *host_next,
-                                     const uint32_t *starts, const uint32_t *ends, uint32_t cu, uint64_t walked)
+                                     const uint32_t *starts, const uint32_t *ends, uint32_t cu, uint32_t steps)
 {
     uint32_t check = cu;
-    if ((uint64_t)cu * walked > ((uint64_t)1 << 22) && check > 4)
+    if ((uint64_t)cu * steps > ((uint64_t)1 << 22) && check > 4)
         check = 4;
     for (uint32_t w = 0; w < check; w++) {
         uint32_t want = starts[w];
-        for (uint64_t i = 0; i < walked; i++)
+        for (uint32_t i = 0; i < steps; i++)
             want = host_next[want];
         if (ends[w] != want) {
             p->r->chase_valid = 0;
             snprintf(p->r->chase_note, sizeof p->r->chase_note,
-                     "at %llu KiB: parallel chase %u of %llu steps ended at element %u, the host's walk at %u",
-                     (unsigned long long)(pt->bytes / KIB), w, (unsigned long long)walked, ends[w], want);
+                     "at %llu KiB: parallel chase %u of %u steps ended at element %u, the host's walk at %u",
+                     (unsigned long long)(pt->bytes / KIB), w, steps, ends[w], want);
             pt->latency_ns = pt->latency_cu_ns = 0;
             return BW_OK;
         }
@@ -356,28 +356,27 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
     uint32_t steps = pt->bytes <= MIB ? (1u << 19) : (1u << 17);
     if (p->o->quick)
         steps /= 2;
-    uint32_t end = 0;
-    uint64_t walked = 0;
-    if ((rc = chase_fastest(p, &end, 1, steps, &ns, &walked, err)) != BW_OK)
+    uint32_t end = 0, from = 0;
+    if ((rc = chase_fastest(p, &end, &from, 1, steps, &ns, err)) != BW_OK)
         return rc;
     pt->latency_ns = ns / steps;
-    /* the timed chases must end where the host's walk does */
-    uint32_t want = 0;
-    for (uint64_t i = 0; i < walked; i++)
+    /* the last timed chase must end where the host's walk from its start does */
+    uint32_t want = from;
+    for (uint32_t i = 0; i < steps; i++)
         want = host_next[want];
     if (end != want) {
         p->r->chase_valid = 0;
         snprintf(p->r->chase_note, sizeof p->r->chase_note,
-                 "at %llu KiB: the timed chase of %llu steps ended at element %u, the host's walk at %u",
-                 (unsigned long long)(pt->bytes / KIB), (unsigned long long)walked, end, want);
+                 "at %llu KiB: the timed chase of %u steps ended at element %u, the host's walk at %u",
+                 (unsigned long long)(pt->bytes / KIB), steps, end, want);
         return BW_OK;
     }
-    uint32_t ends[1024];
+    uint32_t ends[1024], froms[1024];
     memcpy(ends, starts, cu * sizeof *ends);
-    if ((rc = chase_fastest(p, ends, cu, steps, &ns, &walked, err)) != BW_OK)
+    if ((rc = chase_fastest(p, ends, froms, cu, steps, &ns, err)) != BW_OK)
         return rc;
     pt->latency_cu_ns = ns / steps;
-    return check_parallel_chases(p, pt, host_next, starts, ends, cu, walked);
+    return check_parallel_chases(p, pt, host_next, froms, ends, cu, steps);
 }
 
 void bench_probe_levels(bench_probe_result *r)
