@@ -853,9 +853,8 @@ static bw_code transfers(probe *p, bw_error *err)
         top = 4 * KIB;
     ocl_buffer *dev = NULL;
     ocl_host_mem *hm[2] = { NULL, NULL };
-    bw_code rc = ocl_buffer_create(p->c, top, "transfer", &dev, err);
-    for (int m = 0; m < 2 && rc == BW_OK; m++)
-        rc = ocl_host_mem_create(p->c, top, m, &hm[m], err);
+    bw_code rc = BW_OK;
+    uint64_t have = 0; /* the buffers' size: they grow with the sizes reached */
     uint64_t sizes[16];
     size_t ns = 0;
     for (uint64_t b = 4 * KIB; b <= top && ns < 16; b *= 4)
@@ -877,6 +876,22 @@ static bw_code transfers(probe *p, bw_error *err)
             break;
         }
         progress(p, "transfers", (double)si / (double)ns);
+        /* made at the sizes reached, not at the largest one: 1 GiB of a
+         * device buffer and two host ones cost 2 s on PoCL before the
+         * first copy, more than a short deadline holds */
+        if (sizes[si] > have) {
+            for (int m = 0; m < 2; m++) {
+                ocl_host_mem_free(hm[m]);
+                hm[m] = NULL;
+            }
+            ocl_buffer_free(dev);
+            dev = NULL;
+            have = sizes[si] > 16 * MIB ? sizes[si] : 16 * MIB;
+            have = have < top ? have : top;
+            rc = ocl_buffer_create(p->c, have, "transfer", &dev, err);
+            for (int m = 0; m < 2 && rc == BW_OK; m++)
+                rc = ocl_host_mem_create(p->c, have, m, &hm[m], err);
+        }
         for (int dir = 1; dir >= 0 && rc == BW_OK; dir--)
             for (int m = 0; m < 2 && rc == BW_OK; m++)
                 for (int blk = 1; blk >= 0 && rc == BW_OK; blk--) {
@@ -916,7 +931,7 @@ static bw_code transfers(probe *p, bw_error *err)
         ocl_host_mem_free(hm[m]);
     ocl_buffer_free(dev);
     if (rc == BW_OK)
-        rc = maps(p, sizes, ns, top, err);
+        rc = maps(p, sizes, ns, ns ? sizes[ns - 1] : top, err);
     return rc == BW_OK ? launch_latency(p, err) : rc;
 }
 

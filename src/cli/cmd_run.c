@@ -41,6 +41,12 @@
  * budget, and this long (bench_probe_opts.deadline_s) */
 #define RUN_TRANSFERS_SHARE 0.1
 #define RUN_TRANSFERS_MAX_S 4.0
+/* Under BENCH_PLAN_MIN_BUDGET_S, where the budget bounds the patterns'
+ * rounds only, the transfers still stop: at RUN_TRANSFERS_MAX_S of their
+ * own (a sweep to 1 GiB took 20 s on PoCL beside a --budget 0.3 run; a
+ * busy host's 2 s held no more than the first size, short of the 64 x a
+ * map's verdict compares) */
+#define RUN_TRANSFERS_SHORT_S RUN_TRANSFERS_MAX_S
 /* the budget's share kept for writing the results after the last device */
 #define RUN_WRITE_RESERVE_S 0.5
 /* the share of a device's time left that a fitted working set's estimate
@@ -1074,6 +1080,8 @@ static int run_transfers(const cli_command *self, run_state *s, size_t k, int sh
     if (s->settings.budget_s >= BENCH_PLAN_MIN_BUDGET_S) {
         double end = s->settings.deadline_s + (s->no_roofline ? 0 : run_roofline_budget(s));
         po.deadline_s = (end > bench_now_s() ? end : bench_now_s()) + run_transfers_budget(s);
+    } else {
+        po.deadline_s = bench_now_s() + RUN_TRANSFERS_SHORT_S;
     }
     bw_code rc = bench_probe_run(dev->ctx, &po, &dev->xfers, &err);
     if (show)
