@@ -2098,11 +2098,12 @@ Test(bench, a_fill_the_host_cannot_trust_falls_back_to_the_host, .timeout = 300)
     close_dev(&d);
 }
 
-/* run --transfers on a budget: the copies stop at the deadline, the first
- * size always measured. A deadline already passed as they begin leaves
- * the 4 KiB copies alone, 8 of them (two directions, pageable and pinned,
- * blocking and not), their maps (two), the launch latency, and a note of
- * where they stopped. */
+/* run --transfers on a budget: the copies stop at the deadline, the sizes
+ * up to 64 x the first (4, 16, 64 and 256 KiB: a map's flatness is judged
+ * over that range) always measured. A deadline already passed as they
+ * begin leaves those four sizes alone, 8 copies each (two directions,
+ * pageable and pinned, blocking and not), their maps (two each), the
+ * launch latency, and a note of where they stopped. */
 Test(bench, transfers_stop_at_their_deadline, .timeout = 120)
 {
     dev d = open_dev();
@@ -2113,13 +2114,13 @@ Test(bench, transfers_stop_at_their_deadline, .timeout = 120)
     bench_probe_result *r = NULL;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_probe_run(d.ctx, &o, &r, &err), BW_OK, "%s", bw_error_text(&err));
-    cr_expect_eq(r->n_transfers, 8);
+    cr_expect_eq(r->n_transfers, 32);
     for (size_t i = 0; i < r->n_transfers; i++)
-        cr_expect_eq(r->transfers[i].bytes, 4096);
-    cr_expect_eq(r->n_maps, 2);
+        cr_expect_eq(r->transfers[i].bytes, (uint64_t)4096 << (2 * (i / 8)), "copy %zu", i);
+    cr_expect_eq(r->n_maps, 8);
     cr_expect_gt(r->launches, 0);
-    cr_expect(!strncmp(r->transfers_note, "copies up to 4.00 KiB: the next size (4 x the bytes) would pass the",
-                       strlen("copies up to 4.00 KiB: the next size (4 x the bytes) would pass the")),
+    cr_expect(!strncmp(r->transfers_note, "copies up to 256.00 KiB: the next size (4 x the bytes) would pass the",
+                       strlen("copies up to 256.00 KiB: the next size (4 x the bytes) would pass the")),
               "%s", r->transfers_note);
     bench_probe_result_free(r);
     close_dev(&d);
