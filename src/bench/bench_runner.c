@@ -1764,7 +1764,7 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
             continue;
         }
         const model_launch *m = &p->items[i].model;
-        double lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * p->geo.sector);
+        double lower = footprint_bytes(p, (long)i);
         double upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector);
         long rate = verdict_rate_item(r, ref);
         res->verdict = bench_verdict_of(res->event.median, lower, upper, r->res[rate].event.median,
