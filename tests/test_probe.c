@@ -1176,8 +1176,12 @@ Test(cli_probe, a_signal_stops_every_phase_within_a_second_and_keeps_what_was_me
         cr_expect(WIFEXITED(status), "%s: killed by the signal instead of writing the results", cases[c].phase);
         cr_expect_eq(WEXITSTATUS(status), 128 + cases[c].sig, "%s: exit %d", cases[c].phase, WEXITSTATUS(status));
         /* within a second of the signal, and the output written: 2 s
-         * leaves the write and a busy host their share */
-        cr_expect_lt(took, 2.0, "%s: %.2f s from the signal to the exit", cases[c].phase, took);
+         * leaves the write and a busy host their share; 3 s in the
+         * sanitizer pass (BWLAB_TEST_QUICK), whose exit scans the heap
+         * and whose suites run side by side: 2.28 s there on a 2-vCPU
+         * Zen 5 guest mid-ladder, 13 s for the whole test alone */
+        double allowed = getenv("BWLAB_TEST_QUICK") ? 3.0 : 2.0;
+        cr_expect_lt(took, allowed, "%s: %.2f s from the signal to the exit", cases[c].phase, took);
         char *text = NULL;
         cr_assert_eq(bw_file_read(out, &text, NULL, NULL), BW_OK, "%s: no output file", cases[c].phase);
         json_t *j = parse(text);
