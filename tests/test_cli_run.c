@@ -971,14 +971,16 @@ Test(cli_run, whole_matrix_launch_bounds, .timeout = 300)
  * whose launches (at its reference's measured rate) the time holds is
  * taken up: validated, measured, and named as taken up. The plan_slow
  * hook makes the plan see stride:s=2's 8 MiB launches as 100 s each;
- * measured, they take well under a millisecond. */
+ * measured, they take well under a millisecond. The take-up waits for
+ * seq to be stable: 10 s leave a noisy host room for that (at 5 s, a
+ * sanitizer build on a loaded 2-vCPU host ran out of time first). */
 Test(cli_run, a_pattern_left_out_is_taken_up_when_time_is_left, .timeout = 300)
 {
 #ifndef BWLAB_FAULT_HOOKS
     cr_skip("built without fault hooks (a release build, or -Dfault_hooks=disabled): the plan's estimate is the "
             "machine's");
 #endif
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "5",
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "10",
                            "--no-roofline", "--format", "json", NULL };
     tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=plan_slow=stride:s=2@100000", NULL });
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);

@@ -30,44 +30,50 @@ is_base() {
     esac
     return 1
 }
-# the installed version, to download the very package bwlab was built against;
-# the archive's candidate where that version is no longer served (a security
-# update replaced it): a pin apt cannot fetch fails the whole download
-pin() {
-    local v
-    v="$(dpkg-query -W -f='${Version}' "$1" 2>/dev/null || true)"
-    if [ -n "$v" ] && apt-cache madison "${1%%:*}" 2>/dev/null |
-        awk -F'|' -v v="$v" '{ gsub(/ /, "", $2) } $2 == v { found = 1 } END { exit !found }'; then
-        printf '%s=%s\n' "$1" "$v"
-    else
-        [ -z "$v" ] || echo "device-deps: $1 $v is no longer in the archive: the candidate instead" >&2
-        printf '%s\n' "$1"
-    fi
-}
-# the package that ships a library path (merged /usr: try the path, the
-# /usr path, then the resolved one)
-owner() {
-    local p cand dir hit
-    p="$1"
-    dir="$(dirname "$p")"
-    if [ -d "$dir" ]; then
-        dir="$(cd "$dir" && pwd -P)"
-    fi
-    for cand in "$p" "/usr$p" "$dir/$(basename "$p")" "$(readlink -f "$p")"; do
-        hit="$(dpkg -S "$cand" 2>/dev/null | grep -v '^diversion' | head -n 1 || true)"
-        if [ -n "$hit" ]; then
-            hit="${hit%%: *}"
-            printf '%s\n' "${hit%%, *}"
-            return 0
+# The installed version, to download the very package bwlab was built
+# against; the archive's candidate where that version is no longer served (a
+# security update replaced it): a pin apt cannot fetch fails the whole
+# download. One apt-cache and one dpkg -S call for all packages and
+# libraries: each call reads the whole package database (seconds on a
+# machine with the test tools), and a per-library call took 50-100 s.
+
+# the package that ships each library path, one line per library (empty
+# where none does); merged /usr: tried as the path, the /usr path, the
+# resolved folder, then the resolved file
+owners() {
+    local -a libs cands
+    local -A owner_of
+    local lib dir line pkg path i
+    mapfile -t libs
+    for lib in "${libs[@]}"; do
+        dir="$(dirname "$lib")"
+        if [ -d "$dir" ]; then
+            dir="$(cd "$dir" && pwd -P)"
         fi
+        cands+=("$lib" "/usr$lib" "$dir/$(basename "$lib")" "$(readlink -f "$lib")")
     done
-    return 1
+    [ "${#libs[@]}" -gt 0 ] || return 0
+    while IFS= read -r line; do
+        case "$line" in diversion*) continue ;; esac
+        pkg="${line%%: *}"
+        path="${line#*: }"
+        [ -n "${owner_of[$path]:-}" ] || owner_of[$path]="${pkg%%, *}"
+    done < <(dpkg -S "${cands[@]}" 2>/dev/null || true)
+    for ((i = 0; i < ${#libs[@]}; i++)); do
+        pkg=""
+        for path in "${cands[@]:i*4:4}"; do
+            if [ -n "${owner_of[$path]:-}" ]; then
+                pkg="${owner_of[$path]}"
+                break
+            fi
+        done
+        printf '%s\t%s\n' "${libs[i]}" "$pkg"
+    done
 }
 
 pkgs=(ocl-icd-libopencl1 libjansson4)
 if [ -x "$exe" ]; then
-    while read -r lib; do
-        pkg="$(owner "$lib" || true)"
+    while IFS=$'\t' read -r lib pkg; do
         if [ -z "$pkg" ]; then
             echo "device-deps: no package ships $lib: not carried" >&2
             continue
@@ -79,14 +85,22 @@ if [ -x "$exe" ]; then
             [ "${p%%:*}" = "$base" ] && dup=1
         done
         [ "$dup" = 1 ] || pkgs+=("$pkg")
-    done < <(ldd "$exe" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
+    done < <(ldd "$exe" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | owners)
 else
     echo "device-deps: no $exe yet (meson setup build && ninja -C build): only the base packages" >&2
 fi
 
+# "name|version" for every version the archive serves of these packages
+served="$(apt-cache madison "${pkgs[@]%%:*}" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2); print $1 "|" $2 }')"
 pinned=()
 for p in "${pkgs[@]}"; do
-    pinned+=("$(pin "$p")")
+    v="$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || true)"
+    if [ -n "$v" ] && grep -qxF "${p%%:*}|$v" <<<"$served"; then
+        pinned+=("$p=$v")
+    else
+        [ -z "$v" ] || echo "device-deps: $p $v is no longer in the archive: the candidate instead" >&2
+        pinned+=("$p")
+    fi
 done
 if [ "$dry_run" = 1 ]; then
     printf '%s\n' "${pinned[@]}"
