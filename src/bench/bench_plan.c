@@ -186,14 +186,21 @@ void bench_plan_free(bench_plan *p)
     free(p);
 }
 
+/* Doubles the array when full: one realloc per item made 10 000 specs
+ * quadratic (2 minutes under AddressSanitizer, whose realloc always
+ * copies). */
 static bw_code add_item(bench_plan *p, bench_item **out, bw_error *err)
 {
-    bench_item *v = realloc(p->items, (p->n + 1) * sizeof *v);
-    if (!v)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    p->items = v;
-    memset(&v[p->n], 0, sizeof v[p->n]);
-    *out = &v[p->n++];
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        bench_item *v = realloc(p->items, cap * sizeof *v);
+        if (!v)
+            return bw_error_set(err, BW_E_NOMEM, "out of memory");
+        p->items = v;
+        p->cap = cap;
+    }
+    memset(&p->items[p->n], 0, sizeof p->items[p->n]);
+    *out = &p->items[p->n++];
     return BW_OK;
 }
 

@@ -165,6 +165,7 @@ int64_t bench_plan_bank_groups(uint32_t compute_units);
 typedef struct bench_plan {
     bench_item *items;
     size_t n;
+    size_t cap;             /* items allocated (bench_plan.c grows them geometrically) */
     size_t merged;          /* repeated specs (same pattern, same access) measured once */
     model_geometry geo;
     uint64_t target_bytes;  /* working set each pattern should touch */
