@@ -92,8 +92,8 @@ static bench_kernels *kernels(const char *dir)
 
 /* The sanitizer pass (BWLAB_TEST_QUICK) checks every other spec of the
  * longest kernel tests: the host code each spec runs through is the same,
- * only the kernels differ, and a cold kernel cache under sanitizers builds
- * them slowly. Keeps v[0] (seq); returns the new count. */
+ * only the kernels differ, and the sanitizers slow each launch and
+ * validation. Keeps v[0] (seq); returns the new count. */
 static size_t quick_subset(const char **v, size_t n)
 {
     if (!getenv("BWLAB_TEST_QUICK"))
