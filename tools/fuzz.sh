@@ -22,7 +22,9 @@ if [ ! -f build-fuzz/build.ninja ]; then
         -Db_sanitize=address,undefined \
         -Dc_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer" >/dev/null
 fi
-ninja -C build-fuzz >/dev/null
+# the targets only: bwlab itself and the tools are not fuzzed
+# shellcheck disable=SC2086
+ninja -C build-fuzz $(printf 'tests/fuzz/%s ' $targets) >/dev/null
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
