@@ -30,12 +30,9 @@ is_base() {
     esac
     return 1
 }
-# The installed version, to download the very package bwlab was built
-# against; the archive's candidate where that version is no longer served (a
-# security update replaced it): a pin apt cannot fetch fails the whole
-# download. One apt-cache and one dpkg -S call for all packages and
-# libraries: each call reads the whole package database (seconds on a
-# machine with the test tools), and a per-library call took 50-100 s.
+# One dpkg -S and one apt-cache call for all libraries and packages: each
+# call reads the whole package database (seconds on a machine with the test
+# tools), and a call per library took 50-100 s.
 
 # the package that ships each library path, one line per library (empty
 # where none does); merged /usr: tried as the path, the /usr path, the
@@ -90,7 +87,10 @@ else
     echo "device-deps: no $exe yet (meson setup build && ninja -C build): only the base packages" >&2
 fi
 
-# "name|version" for every version the archive serves of these packages
+# The installed version, to download the very package bwlab was built
+# against; the archive's candidate where that version is no longer served (a
+# security update replaced it): a pin apt cannot fetch fails the whole
+# download. "name|version" for every version the archive serves:
 served="$(apt-cache madison "${pkgs[@]%%:*}" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2); print $1 "|" $2 }')"
 pinned=()
 for p in "${pkgs[@]}"; do
