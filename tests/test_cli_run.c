@@ -972,8 +972,10 @@ Test(cli_run, whole_matrix_launch_bounds, .timeout = 300)
  * taken up: validated, measured, and named as taken up. The plan_slow
  * hook makes the plan see stride:s=2's 8 MiB launches as 100 s each;
  * measured, they take well under a millisecond. The take-up waits for
- * seq to be stable: 10 s leave a noisy host room for that (at 5 s, a
- * sanitizer build on a loaded 2-vCPU host ran out of time first). */
+ * seq to be stable: --rse 50 makes that its minimum of launches and 0.2 s
+ * of them, which a loaded host reaches as surely as a quiet one (at the
+ * default 1%, a noisy seq can need the whole budget), and 10 s leave a
+ * sanitizer build with a cold kernel cache room for its builds. */
 Test(cli_run, a_pattern_left_out_is_taken_up_when_time_is_left, .timeout = 300)
 {
 #ifndef BWLAB_FAULT_HOOKS
@@ -981,7 +983,7 @@ Test(cli_run, a_pattern_left_out_is_taken_up_when_time_is_left, .timeout = 300)
             "machine's");
 #endif
     const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "10",
-                           "--no-roofline", "--format", "json", NULL };
+                           "--rse", "50", "--no-roofline", "--format", "json", NULL };
     tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=plan_slow=stride:s=2@100000", NULL });
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(strstr(r.err, "left out, costliest first: stride:s=2") != NULL, "said before measuring: %s", r.err);
