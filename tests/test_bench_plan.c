@@ -1018,7 +1018,8 @@ Test(bench_plan, write_check_windows_by_sample)
  * ceil(7.45) = 8 launches (more than min_reps 5), its warm-up, and, as the
  * reference, its twin's 7 rounds of slices at 5/16 of a launch (its 8
  * launches already evict them): 8 + 1 + 2.1875 = 11.1875 launches,
- * 0.300312 s. No rate, no estimate. */
+ * 0.300312 s; no pattern is read against it, so it has no control slot.
+ * No rate, no estimate. */
 Test(bench_plan, run_estimate_by_hand)
 {
     bench_plan *p = NULL;
@@ -1043,10 +1044,12 @@ Test(bench_plan, run_estimate_by_hand)
  * stride:s=2: 8 Mi items over the same span, each warp's loads in one
  * sector and its stores in one: 128 MiB, t2 = t1 / 2, its minimum
  * ceil(0.2 / t2) = 15. They stop together (seq is its reference), so both
- * run 15 rounds; seq's twin after 15 rounds adds its slices only,
- * 7 x 5/16 = 2.1875 launches; each makes one warm-up. In units of t2:
- * 2 x (15 + 2.1875 + 1) + (15 + 1) = 52.375. Priced alone, each at its own
- * minimum, it would be 2 x 11.1875 + 16 = 38.375. */
+ * run 15 rounds, and seq, read against, launches a second time each round
+ * in its control slot: 30 launches; seq's twin after them adds its slices
+ * only, 7 x 5/16 = 2.1875 launches; each makes one warm-up. In units of
+ * t2: 2 x (30 + 2.1875 + 1) + (15 + 1) = 82.375. Priced alone, each at its
+ * own minimum and with no control (seq alone is read against by none), it
+ * would be 2 x 11.1875 + 16 = 38.375. */
 Test(bench_plan, run_estimate_groups_the_rounds)
 {
     const char *specs[] = { "seq", "stride:s=2" };
@@ -1061,7 +1064,7 @@ Test(bench_plan, run_estimate_groups_the_rounds)
     size_t s2 = !strcmp(p->items[0].spec, "stride:s=2") ? 0 : 1;
     cr_assert_eq(bench_plan_reference(p, s2), (long)(1 - s2), "seq is stride:s=2's reference");
     bench_settings s = bench_settings_default();
-    cr_expect_float_eq(bench_run_estimate_s(p, &s, 10.0), 52.375 * 0.0134217728, 1e-9);
+    cr_expect_float_eq(bench_run_estimate_s(p, &s, 10.0), 82.375 * 0.0134217728, 1e-9);
     bench_plan_free(p);
 }
 

@@ -28,6 +28,14 @@ static json_t *parse(const char *text)
     return j;
 }
 
+static json_t *load_doc(const char *path)
+{
+    json_error_t e;
+    json_t *j = json_load_file(path, 0, &e);
+    cr_assert_not_null(j, "%s: bad JSON (%s, line %d)", path, e.text, e.line);
+    return j;
+}
+
 static json_t *result_for(json_t *doc, const char *pattern)
 {
     json_t *rs = json_object_get(doc, "results");
@@ -113,11 +121,23 @@ Test(cli_run, json_document, .timeout = 300)
         cr_expect(json_integer_value(json_object_get(loads, "footprint_bytes")) >=
                   json_integer_value(json_object_get(loads, "requested_bytes")));
         cr_expect(json_is_string(json_object_get(json_object_get(result_for(d, "stride:s=16"), "verdict"), "code")));
-        /* relative_to_seq is the ratio of the two measured bandwidths */
-        double gbs = json_number_value(json_object_get(result_for(d, "stride:s=16"), "effective_gbs"));
+        /* relative_to_seq is the per-round ratio of the two (design.md
+         * §4): where no round paired them, the ratio of the two medians'
+         * bandwidths; else the median of the rounds' ratios, inside its
+         * interval where it has one */
+        json_t *s16 = result_for(d, "stride:s=16");
+        double gbs = json_number_value(json_object_get(s16, "effective_gbs"));
         double seq_gbs = json_number_value(json_object_get(seq, "effective_gbs"));
         cr_expect(gbs > 0 && seq_gbs > 0);
-        cr_expect_float_eq(rel(d, "stride:s=16"), gbs / seq_gbs, 1e-9 * (gbs / seq_gbs));
+        json_int_t paired = json_integer_value(json_object_get(s16, "paired_rounds"));
+        json_t *ci = json_object_get(s16, "relative_to_seq_ci");
+        double v = rel(d, "stride:s=16");
+        if (paired == 0)
+            cr_expect_float_eq(v, gbs / seq_gbs, 1e-9 * (gbs / seq_gbs));
+        else if (json_is_array(ci))
+            cr_expect(json_number_value(json_array_get(ci, 0)) <= v && v <= json_number_value(json_array_get(ci, 1)),
+                      "%.4f outside its interval", v);
+        cr_expect(v > 0);
         json_decref(d);
         tu_result_free(&r);
     }
@@ -1073,6 +1093,78 @@ Test(cli_run, a_noisy_pattern_leaves_the_later_rounds_and_takes_them_up_again, .
         const char *why = json_string_value(json_object_get(s2, "budget_note"));
         cr_expect(why && strstr(why, "left out of later rounds"), "%s", why ? why : "(null)");
     }
+    json_decref(d);
+    tu_result_free(&r);
+}
+
+/* The control: a reference launches in its own slot and in a control
+ * slot half a round away. The hook "slow" adds 30% to seq's own-slot
+ * launches only, as a schedule that slows the reference's launches would;
+ * the check must call it suspect, with the own slot's bandwidth at about
+ * 1/1.3 = 0.77 of the control's, and the table must say so in a line.
+ * The pairing is per round, so a host whose bandwidth moves meanwhile
+ * moves both slots alike. */
+Test(cli_run, a_disturbed_reference_is_caught_by_its_control, .timeout = 300)
+{
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks: no disturbance can be planted");
+#endif
+    char *dir = tu_temp_dir();
+    char out[4200];
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=1", "--size", "8M", "--budget", "3",
+                           "--rse", "0", "--no-roofline", "--output", out, "--report", "/dev/null", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=slow=seq@30", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    json_t *d = load_doc(out);
+    json_t *check = json_object_get(result_for(d, "seq"), "reference_check");
+    cr_assert(json_is_object(check), "seq has no reference_check");
+    cr_expect_str_eq(json_string_value(json_object_get(check, "verdict")), "suspect");
+    double ratio = json_number_value(json_object_get(check, "ratio"));
+    cr_expect(ratio > 0.70 && ratio < 0.85, "own / control %.3f, expected about 0.77", ratio);
+    double own = json_number_value(json_object_get(check, "own_median_gbs"));
+    double ctl = json_number_value(json_object_get(check, "control_median_gbs"));
+    cr_expect(own > 0 && ctl > own, "own %.2f GB/s, control %.2f GB/s", own, ctl);
+    cr_expect_geq(json_integer_value(json_object_get(check, "rounds")), 8);
+    /* stride:s=1 is no reference: no check of its own; its ratio is paired */
+    json_t *s1 = result_for(d, "stride:s=1");
+    cr_expect(json_is_null(json_object_get(s1, "reference_check")));
+    cr_expect_geq(json_integer_value(json_object_get(s1, "paired_rounds")), 8);
+    json_decref(d);
+    /* the table says it in one line */
+    const char *targv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=1", "--size", "8M", "--budget", "3",
+                            "--rse", "0", "--no-roofline", NULL };
+    r = tu_exec(targv, (const char *[]){ "BWLAB_TEST_FAULTS=slow=seq@30", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "reference suspect: seq (copy) measured") != NULL, "%s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* Every row read against a reference carries the 95% interval of its
+ * paired ratio, which holds the ratio itself, and the rounds it was
+ * paired over; the reference carries its check, whatever its verdict. */
+Test(cli_run, ratios_carry_their_interval_from_paired_rounds, .timeout = 300)
+{
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "3",
+                           "--rse", "0", "--no-roofline", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    json_t *s2 = result_for(d, "stride:s=2");
+    double v = json_number_value(json_object_get(s2, "relative_to_seq"));
+    json_t *ci = json_object_get(s2, "relative_to_seq_ci");
+    cr_assert(json_is_array(ci) && json_array_size(ci) == 2, "no interval");
+    double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
+    cr_expect(lo <= v && v <= hi, "%.4f outside [%.4f, %.4f]", v, lo, hi);
+    cr_expect_geq(json_integer_value(json_object_get(s2, "paired_rounds")), 8);
+    json_t *seq = result_for(d, "seq");
+    cr_expect(json_is_null(json_object_get(seq, "relative_to_seq_ci")), "the reference against itself");
+    const char *verdict = json_string_value(json_object_get(json_object_get(seq, "reference_check"), "verdict"));
+    cr_expect(verdict && (!strcmp(verdict, "consistent") || !strcmp(verdict, "suspect")), "%s",
+              verdict ? verdict : "(none)");
     json_decref(d);
     tu_result_free(&r);
 }

@@ -22,7 +22,8 @@ static const model_geometry geo8 = { 8, 64, 64, 32, 4 };
 static const char *const OTHER[] = { "form_time_ns", "launch_bounds", "time_ns", "wall_ns", "model", "verdict",
                                      "explain", "local_reads_per_item", "local_bytes", "tile_bytes", "version", "n",
                                      "n_from", "store_expression", "tile", "launch_items", "tile_pitch", "layout",
-                                     "fields", "field_type", "record_bytes", "loads_per_item", "load_bases", NULL };
+                                     "fields", "field_type", "record_bytes", "loads_per_item", "load_bases",
+                                     "relative_to_seq_ci", "reference_check", NULL };
 
 static int in_table(const char *key)
 {

@@ -99,7 +99,14 @@ typedef struct slot {
     /* while both forms are timed in the first rounds: the other form's samples */
     size_t alt_n;
     double alt_event[FORM_CALIBRATION], alt_wall[FORM_CALIBRATION];
+    size_t alt_round[FORM_CALIBRATION];
     int met;         /* the stopping rule is met (meets_rule); the result's `stable` */
+    /* beside each sample (bench_result.event_ns): the round it was timed
+     * in, and its slot (0: the item's own place in the round, 1: a
+     * reference's control slot, half a round away); cap of them */
+    size_t *ev_round;
+    unsigned char *ev_slot;
+    int is_reference; /* some item is read against it: it has a control slot */
 } slot;
 
 typedef struct run_ctx {
@@ -120,6 +127,7 @@ typedef struct run_ctx {
     double t_start;
     double deadline; /* bench_now_s() by which the run returns (bench_settings.deadline_s) */
     double typical_ns; /* measured: the round's typical launch (typical_launch) */
+    size_t round;      /* the timing round under way, from 0: what a sample is paired by */
 } run_ctx;
 
 static void report(run_ctx *r, const char *phase, size_t done, size_t total, const char *spec,
@@ -409,17 +417,31 @@ static int reserve(bench_result *res, slot *sl, size_t cap)
     if (!w)
         return 0;
     res->wall_ns = w;
+    size_t *rd = realloc(sl->ev_round, cap * sizeof *rd);
+    if (!rd)
+        return 0;
+    sl->ev_round = rd;
+    unsigned char *sd = realloc(sl->ev_slot, cap * sizeof *sd);
+    if (!sd)
+        return 0;
+    sl->ev_slot = sd;
     sl->cap = cap;
     return 1;
 }
 
-static int record(bench_result *res, slot *sl, const ocl_timing *t)
+/* a sample of item i's launch in the round under way, in slot `control`
+ * (0: its own, 1: its control slot) */
+static int record(run_ctx *r, size_t i, const ocl_timing *t, int control)
 {
+    bench_result *res = &r->res[i];
+    slot *sl = &r->slots[i];
     size_t n = res->event.count;
     if (n == sl->cap && !reserve(res, sl, sl->cap ? sl->cap * 2 : 64))
         return 0;
     res->event_ns[n] = t->event_ns;
     res->wall_ns[n] = t->wall_ns;
+    sl->ev_round[n] = r->round;
+    sl->ev_slot[n] = (unsigned char)control;
     sl->total_ns += t->event_ns;
     res->event = bench_stats_of(res->event_ns, n + 1);
     return 1;
@@ -459,6 +481,8 @@ static void teardown(run_ctx *r)
 {
     if (r->slots) {
         for (size_t i = 0; i < r->plan->n; i++) {
+            free(r->slots[i].ev_round);
+            free(r->slots[i].ev_slot);
             ocl_kernel_free(r->slots[i].kern);
             ocl_kernel_free(r->slots[i].alt);
             ocl_program_free(r->slots[i].prog);
@@ -901,6 +925,7 @@ static double prepare_launches(const bench_settings *s)
 typedef struct plan_cost {
     double t, reps, extra; /* ns, rounds, ns */
     int twin, in;
+    int control; /* a reference: launched in its control slot too, each round */
     size_t group;
 } plan_cost;
 
@@ -928,17 +953,21 @@ static double grouped_total(size_t n, const plan_cost *c, double *rounds)
         }
     for (size_t i = 0; i < n; i++)
         if (c[i].in)
-            total += (rounds[c[i].group] + (c[i].twin ? twin_launches(rounds[c[i].group]) : 0)) * c[i].t;
+            total += (rounds[c[i].group] * (c[i].control ? 2 : 1) +
+                      (c[i].twin ? twin_launches(rounds[c[i].group]) : 0)) * c[i].t;
     return total;
 }
 
+/* the rounds that end the timing once every pattern has them (measure) */
+#define FLOOR_ROUNDS 3
+
 /* item i's minimum of rounds at launch time t_ns: min_reps, min_total_s,
- * and the timing's own floor of 3 (measure) */
+ * and the timing's own floor (FLOOR_ROUNDS) */
 static double min_rounds(const bench_settings *s, double t_ns)
 {
     double reps = ceil(s->min_total_s * 1e9 / t_ns);
     reps = reps > s->min_reps ? reps : s->min_reps;
-    return reps < 3 ? 3 : reps;
+    return reps < FLOOR_ROUNDS ? FLOOR_ROUNDS : reps;
 }
 
 static double plan_total(const run_ctx *r, plan_cost *c, double *rounds)
@@ -983,6 +1012,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         c[i].t = t;
         c[i].reps = min_rounds(s, t);
         c[i].group = group_of(r, i);
+        c[i].control = serves_as_reference(r, i);
         /* before plan_twins, a reference's twin is counted as it will be */
         c[i].twin = !s->no_twins && !p->items[i].fam->no_twin &&
                     (sl->need_twin || (first && bench_family_is_reference(&p->items[i])));
@@ -991,13 +1021,21 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
             c[i].extra += prepare_launches(r->s) * t;
     }
     double total = plan_total(r, c, rounds), avail = time_left(r) * 1e9;
+    /* Rounds are cut before any pattern is left out: every pattern's
+     * minimum is then the timing's floor of rounds (its stopping rule may
+     * go unmet, and the output says so). Below BENCH_PLAN_MIN_BUDGET_S
+     * every pattern keeps its launches: such a budget promises no bound
+     * (bwlab help run). */
+    if (total > avail && s->budget_s >= BENCH_PLAN_MIN_BUDGET_S) {
+        for (size_t i = 0; i < p->n; i++)
+            c[i].reps = FLOOR_ROUNDS;
+        total = plan_total(r, c, rounds);
+    }
     /* the run's figures: the first plan's, or the one that leaves something out */
     if (first || (total > avail && info->left_out == 0)) {
         info->planned_s = total / 1e9;
         info->available_s = avail > 0 ? avail / 1e9 : 0;
     }
-    /* below BENCH_PLAN_MIN_BUDGET_S every pattern keeps its launches: such a
-     * budget promises no bound (bwlab help run) */
     if (total <= avail || s->budget_s < BENCH_PLAN_MIN_BUDGET_S) {
         free(c);
         free(rounds);
@@ -1057,6 +1095,9 @@ double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double
             continue;
         long ref = bench_plan_reference(p, i);
         c[i] = (plan_cost){ .t = t, .reps = min_rounds(s, t), .in = 1, .group = ref < 0 ? i : (size_t)ref };
+        /* read against: its control slot launches each round too (measure) */
+        for (size_t k = 0; k < p->n && !c[i].control; k++)
+            c[i].control = k != i && !p->items[k].left_out && bench_plan_reference(p, k) == (long)i;
         c[i].extra = (prepare_launches(s) + (it->scalar_form ? (double)form_launches_of(t) : 0)) * t;
         c[i].twin = !it->fam->no_twin && !s->no_twins && bench_family_is_reference(it);
     }
@@ -1081,8 +1122,8 @@ static void plan_note(run_ctx *r, bench_run_info *info)
         char names[400];
         bench_plan_name_items(r->plan, out, nout, names, sizeof names);
         snprintf(info->plan_note, sizeof info->plan_note,
-                 "the budget cannot hold every pattern at its stopping rule: %.1f s were left for validating and "
-                 "timing, and the minimum of launches needs about %.1f s (estimated from calibration launches "
+                 "the budget cannot hold every pattern even at its fewest rounds: %.1f s were left for validating "
+                 "and timing, and the minimum of launches needs about %.1f s (estimated from calibration launches "
                  "and modeled bytes); left out, costliest first: %s; a larger --budget measures them",
                  info->available_s, info->planned_s, names);
         report(r, "plan", 0, p->n, info->plan_note, -1);
@@ -1193,6 +1234,8 @@ static void choose_form(run_ctx *r, size_t i)
         res->form = BENCH_FORM_SCALAR;
         memcpy(res->event_ns, sl->alt_event, sl->alt_n * sizeof *sl->alt_event);
         memcpy(res->wall_ns, sl->alt_wall, sl->alt_n * sizeof *sl->alt_wall);
+        memcpy(sl->ev_round, sl->alt_round, sl->alt_n * sizeof *sl->alt_round);
+        memset(sl->ev_slot, 0, sl->alt_n * sizeof *sl->ev_slot);
         sl->total_ns = 0;
         for (size_t k2 = 0; k2 < sl->alt_n; k2++)
             sl->total_ns += sl->alt_event[k2];
@@ -1277,6 +1320,34 @@ static double turn_ns(const run_ctx *r, size_t i)
     return k * r->res[i].event.median;
 }
 
+/* Test builds only: the hook "slow" (SPEC@PCT) adds PCT% to the event
+ * time of SPEC's launches in its own slot, never in its control slot: a
+ * disturbance of the reference's launches alone, which the control check
+ * must catch. */
+static const ocl_timing *disturbed(run_ctx *r, size_t i, ocl_timing *t)
+{
+    int64_t pct = 0;
+    if (bw_hook_fault("slow", r->plan->items[i].spec, &pct) && pct > 0)
+        t->event_ns *= 1.0 + (double)pct / 100.0;
+    return t;
+}
+
+/* A reference's launch in its control slot, half a round from its own:
+ * the same kernel at another place in the round. While the reference
+ * launches in the rounds (its group is not stopped, its form is chosen). */
+static void control_turn(run_ctx *r, size_t i)
+{
+    bench_result *res = &r->res[i];
+    slot *sl = &r->slots[i];
+    ocl_timing t;
+    if (!sl->is_reference || res->status != BENCH_OK || sl->left_out || sl->stable || sl->alt)
+        return;
+    if (timed_launch(r, i, sl->kern, &t) && !record(r, i, &t, 1)) {
+        fail(res, BW_E_NOMEM, "out of memory recording timings");
+        report_finished(r, i);
+    }
+}
+
 /* One round's turn of item i: its launch (both forms while they are
  * calibrated, in an order that alternates), then its stopping rule. */
 static void turn(run_ctx *r, size_t i, size_t round)
@@ -1288,6 +1359,7 @@ static void turn(run_ctx *r, size_t i, size_t round)
     int alt_first = sl->alt && round % 2;
     if (alt_first && timed_launch(r, i, sl->alt, &ta)) {
         sl->alt_event[sl->alt_n] = ta.event_ns;
+        sl->alt_round[sl->alt_n] = r->round;
         sl->alt_wall[sl->alt_n++] = ta.wall_ns;
     }
     if (res->status != BENCH_OK)
@@ -1296,7 +1368,7 @@ static void turn(run_ctx *r, size_t i, size_t round)
      * shorter than the round's typical one is made several times a turn */
     size_t launches = sl->alt || sl->met ? 1 : launches_per_turn(r, i);
     for (size_t j = 0; j < launches && res->status == BENCH_OK; j++)
-        if (timed_launch(r, i, sl->kern, &t) && !record(res, sl, &t)) {
+        if (timed_launch(r, i, sl->kern, &t) && !record(r, i, disturbed(r, i, &t), 0)) {
             fail(res, BW_E_NOMEM, "out of memory recording timings");
             report_finished(r, i);
         }
@@ -1306,6 +1378,7 @@ static void turn(run_ctx *r, size_t i, size_t round)
         twin_after_launch(r, i);
     if (sl->alt && !alt_first && timed_launch(r, i, sl->alt, &ta)) {
         sl->alt_event[sl->alt_n] = ta.event_ns;
+        sl->alt_round[sl->alt_n] = r->round;
         sl->alt_wall[sl->alt_n++] = ta.wall_ns;
     }
     if (res->status != BENCH_OK)
@@ -1334,19 +1407,47 @@ static void turn(run_ctx *r, size_t i, size_t round)
 
 /* the relative standard error of item i's median, as the stopping rule
  * and the replan see it (test builds: the hook "noisy" can make it more) */
+/* the paired rounds of item i against its reference ref: the reference's
+ * launches in both its slots over item i's (a time ratio: the item's
+ * bandwidth relative to the reference's, less their bytes) */
+static bench_pair_ci paired(const run_ctx *r, size_t i, size_t ref)
+{
+    const bench_result *a = &r->res[ref], *b = &r->res[i];
+    bench_pair_series num = { a->event_ns, r->slots[ref].ev_round, r->slots[ref].ev_slot, a->event.count, -1 };
+    bench_pair_series den = { b->event_ns, r->slots[i].ev_round, r->slots[i].ev_slot, b->event.count, 0 };
+    return bench_pair_ratio(&num, &den);
+}
+
+/* the reference item i reads against for its stopping rule and its
+ * ratio: its reference while that is measured, else -1 */
+static long paired_reference(const run_ctx *r, size_t i)
+{
+    long ref = bench_plan_reference(r->plan, i);
+    return ref < 0 || (size_t)ref == i || r->res[ref].status != BENCH_OK ? -1 : ref;
+}
+
+/* The error the stopping rule holds item i to, as a relative standard
+ * error: a reference's median's own; for an item read against a reference,
+ * its paired ratio's 95% interval (the larger side, relative) over 1.96,
+ * so that one --rse holds both (test builds: the hook "noisy" can make it
+ * more) */
 static double rule_rse(const run_ctx *r, size_t i)
 {
     int64_t pct = 0;
     if (bw_hook_fault("noisy", r->plan->items[i].spec, &pct) && pct > 0)
         return (double)pct / 100.0;
-    return r->res[i].event.rse;
+    long ref = paired_reference(r, i);
+    if (ref < 0)
+        return r->res[i].event.rse;
+    bench_pair_ci c = paired(r, i, (size_t)ref);
+    double h = bench_pair_halfwidth(&c);
+    return isfinite(h) ? h / 1.96 : 1.0;
 }
 
 /* The stopping rule: min_reps launches, min_total_s of their event time
- * and the relative standard error of their median at most the target; or
- * max_reps launches. (The error of a ratio to the reference's time in the
- * same rounds was tried as the rule: on PoCL the launch-to-launch noise of
- * the two is mostly independent, and a ratio's error came out no smaller.) */
+ * and the error of the figure read from them at most the target
+ * (rule_rse: a reference's median, another item's paired ratio); or
+ * max_reps launches. */
 static int meets_rule(const run_ctx *r, size_t i)
 {
     const bench_settings *s = r->s;
@@ -1458,6 +1559,16 @@ static void replan(run_ctx *r, bench_run_info *info)
     free(out);
 }
 
+/* Item i back in the rounds: its reference, if its group had stopped,
+ * launches again (once a turn: it has met its rule), so that item i's
+ * rounds are paired too */
+static void reopen_reference(run_ctx *r, size_t i)
+{
+    long ref = paired_reference(r, i);
+    if (ref >= 0 && !r->slots[ref].left_out)
+        r->slots[ref].stable = 0;
+}
+
 /* The items the replan left out of later rounds back in them; 1 when
  * there were any. Their results no longer say they were left out, and the
  * replan's note says they were taken up again. */
@@ -1470,6 +1581,7 @@ static int resume_dropped(run_ctx *r, bench_run_info *info)
         r->slots[i].left_out = 0;
         free(r->res[i].budget_note);
         r->res[i].budget_note = NULL;
+        reopen_reference(r, i);
         any = 1;
     }
     if (any) {
@@ -1519,6 +1631,7 @@ static int take_up_left_out(run_ctx *r, bench_run_info *info)
         r->slots[i].need_twin = 0;
         no_twin(res, "no twin: taken up at the end, when the budget had time for the pattern's own launches only");
         prepare_one(r, i);
+        reopen_reference(r, i);
         info->left_out--;
         size_t k = strlen(info->plan_note);
         snprintf(info->plan_note + k, sizeof info->plan_note - k, "%s%s", any ? ", " : "; taken up at the end: ",
@@ -1526,6 +1639,30 @@ static int take_up_left_out(run_ctx *r, bench_run_info *info)
         any = 1;
     }
     return any;
+}
+
+/* Round k's order of the n items, and each item's place in it: a
+ * shuffle (Fisher-Yates) drawn from splitmix64 seeded by k, the same in
+ * every run; order NULL leaves both alone. */
+static void round_order(size_t *order, size_t *pos, size_t n, size_t k)
+{
+    if (!order)
+        return;
+    uint64_t x = 0x9e3779b97f4a7c15ull * (k + 1);
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    for (size_t i = n; i > 1; i--) {
+        x += 0x9e3779b97f4a7c15ull;
+        uint64_t z = x;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        size_t j = (size_t)(z % i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        pos[order[i]] = i;
 }
 
 /* Round-robin timing until every pattern is stable or the deadline; the
@@ -1537,6 +1674,15 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
     double t0 = bench_now_s();
     size_t start = 0;
     int replanned = 0, bounded = s->budget_s >= BENCH_PLAN_MIN_BUDGET_S;
+    for (size_t i = 0; i < p->n; i++)
+        r->slots[i].is_reference = serves_as_reference(r, i);
+    /* the rounds' orders; without them (out of memory) a rotation, and no control slots */
+    size_t *order = malloc((p->n ? p->n : 1) * sizeof *order), *pos = malloc((p->n ? p->n : 1) * sizeof *pos);
+    if (!order || !pos) {
+        free(order);
+        free(pos);
+        order = pos = NULL;
+    }
     for (;;) {
         size_t pending = 0, stable = 0, eligible = 0, collecting = 0, min_count = (size_t)-1;
         for (size_t i = 0; i < p->n; i++) {
@@ -1557,7 +1703,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
         /* the deadline ends the rounds once every unstable pattern has a
          * few samples (an unbounded budget's twins finish first) */
         if ((pending == 0 && collecting == 0) || *stop ||
-            (time_left(r) <= 0 && min_count >= 3 && (bounded || collecting == 0))) {
+            (time_left(r) <= 0 && min_count >= FLOOR_ROUNDS && (bounded || collecting == 0))) {
             info->budget_ended = pending > 0 && !*stop;
             break;
         }
@@ -1567,14 +1713,24 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
         }
         report(r, "measuring", stable, eligible, NULL, -1);
         typical_launch(r);
-        /* a different pattern leads each round, so order effects average
-         * out; a stable one whose twin still collects rounds launches on */
+        /* Each round launches the patterns in an order of its own
+         * (round_order), so that what runs just before a pattern, and so
+         * the state it leaves (a copy's dirty lines, a long local-memory
+         * kernel's), varies from round to round and averages out; a
+         * stable one whose twin still collects rounds launches on. A
+         * reference launches a second time half a round after its own
+         * turn: its control slot, and the other half of what its
+         * patterns' per-round ratios are read against. */
+        r->round = info->rounds;
+        round_order(order, pos, p->n, info->rounds);
         for (size_t k = 0; k < p->n && !*stop; k++) {
-            size_t i = (start + k) % p->n;
-            if (r->res[i].status != BENCH_OK || r->slots[i].left_out ||
-                (r->slots[i].stable && !twin_collecting(&r->slots[i])))
-                continue;
-            turn(r, i, start);
+            size_t i = order ? order[k] : (start + k) % p->n;
+            if (!(r->res[i].status != BENCH_OK || r->slots[i].left_out ||
+                  (r->slots[i].stable && !twin_collecting(&r->slots[i]))))
+                turn(r, i, start);
+            for (size_t j = 0; order && j < p->n && !*stop; j++)
+                if (r->slots[j].is_reference && (pos[j] + p->n / 2) % p->n == k)
+                    control_turn(r, j);
         }
         stop_groups(r);
         for (size_t i = 0; i < p->n && !*stop; i++)
@@ -1597,7 +1753,7 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
         twin_when_due(r, i);
         while (twin_collecting(sl) && !*stop && r->res[i].status == BENCH_OK) {
             ocl_timing t;
-            if (timed_launch(r, i, sl->kern, &t) && !record(&r->res[i], sl, &t))
+            if (timed_launch(r, i, sl->kern, &t) && !record(r, i, disturbed(r, i, &t), 0))
                 break;
             if (r->res[i].status == BENCH_OK)
                 twin_after_launch(r, i);
@@ -1605,6 +1761,8 @@ static void measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *inf
     }
     for (size_t i = 0; i < p->n; i++)
         twin_end(r, i);
+    free(order);
+    free(pos);
     info->timing_s = bench_now_s() - t0;
 }
 
@@ -1727,6 +1885,57 @@ static long verdict_rate_item(const run_ctx *r, long ref)
     return best;
 }
 
+/* Item i's bandwidth relative to its reference's: the median of their
+ * per-round ratios (bench_pair_ratio) with its interval, scaled by their
+ * bytes; where no round holds both (a reference that stopped before the
+ * item was timed), the ratio of their medians, with no interval. */
+static double relative_of(run_ctx *r, size_t i, size_t ref)
+{
+    bench_result *res = &r->res[i];
+    res->relative_ci[0] = res->relative_ci[1] = NAN;
+    res->paired_rounds = 0;
+    double plain = res->effective_gbs / r->res[ref].effective_gbs;
+    if (i == ref)
+        return plain;
+    const bench_plan *p = r->plan;
+    bench_pair_ci c = paired(r, i, ref);
+    res->paired_rounds = c.rounds;
+    if (!(c.median > 0))
+        return plain;
+    double bytes = p->items[i].fam->bytes(&p->items[i]) / p->items[ref].fam->bytes(&p->items[ref]);
+    res->relative_ci[0] = c.lo * bytes;
+    res->relative_ci[1] = c.hi * bytes;
+    return c.median * bytes;
+}
+
+/* Reference i against its control slot: each slot's median and the
+ * paired ratio of their bandwidths (own over control) with its verdict */
+static void check_reference(run_ctx *r, size_t i)
+{
+    bench_result *res = &r->res[i];
+    const slot *sl = &r->slots[i];
+    res->has_check = sl->is_reference && res->status == BENCH_OK;
+    if (!res->has_check)
+        return;
+    bench_pair_series own = { res->event_ns, sl->ev_round, sl->ev_slot, res->event.count, 0 };
+    bench_pair_series ctl = { res->event_ns, sl->ev_round, sl->ev_slot, res->event.count, 1 };
+    /* control's time over own's: the own slot's bandwidth over the control's */
+    res->check = bench_pair_ratio(&ctl, &own);
+    res->check_verdict = bench_pair_check(&res->check);
+    double bytes = r->plan->items[i].fam->bytes(&r->plan->items[i]);
+    double *v = malloc((res->event.count ? res->event.count : 1) * sizeof *v);
+    res->own_gbs = res->control_gbs = NAN;
+    for (int k = 0; v && k < 2; k++) {
+        size_t n = 0;
+        for (size_t j = 0; j < res->event.count; j++)
+            if (sl->ev_slot[j] == k)
+                v[n++] = res->event_ns[j];
+        double m = n ? bench_stats_of(v, n).median : 0;
+        *(k ? &res->control_gbs : &res->own_gbs) = m > 0 ? bytes / m : NAN;
+    }
+    free(v);
+}
+
 static void finish(run_ctx *r, int interrupted, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
@@ -1740,8 +1949,10 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
             res->failure = strdup(interrupted ? "interrupted before it was measured" : "not measured");
             continue;
         }
-        if (res->status == BENCH_OK)
+        if (res->status == BENCH_OK) {
             finish_one(r, i);
+            check_reference(r, i);
+        }
     }
     for (size_t i = 0; i < p->n; i++) {
         bench_result *res = &r->res[i];
@@ -1753,7 +1964,7 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
             res->verdict = bench_verdict_of(0, 0, 0, 0, 0);
             continue;
         }
-        res->relative_to_reference = res->effective_gbs / r->res[ref].effective_gbs;
+        res->relative_to_reference = relative_of(r, i, (size_t)ref);
         if (!p->items[i].fam->modeled) {
             /* no global traffic to place between bounds: no verdict */
             res->verdict = bench_verdict_of(0, 0, 0, 0, 0);
@@ -1809,6 +2020,9 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
     for (size_t i = 0; rc == BW_OK && i < plan->n; i++) {
         r.res[i].reference = -1;
         r.res[i].relative_to_reference = r.res[i].relative_spread = NAN;
+        r.res[i].relative_ci[0] = r.res[i].relative_ci[1] = NAN;
+        r.res[i].own_gbs = r.res[i].control_gbs = NAN;
+        r.res[i].check = (bench_pair_ci){ NAN, NAN, NAN, 0 };
         r.res[i].spread = r.res[i].twin_ratio = NAN;
         r.res[i].verdict = bench_verdict_of(0, 0, 0, 0, 0);
         if (plan->items[i].left_out)

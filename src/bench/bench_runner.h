@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "bench_kernel.h"
+#include "bench_pair.h"
 #include "bench_plan.h"
 #include "bench_stats.h"
 #include "bench_verdict.h"
@@ -84,6 +85,18 @@ typedef struct bench_result {
     double spread;           /* how far the median could move in another run, a fraction of it; NAN: unknown */
     double relative_spread;  /* the same for relative_to_reference, in its own units; NAN: unknown or the
                               * reference itself */
+    /* measured: the 95% interval of relative_to_reference, which is the
+     * median of its per-round ratios (bench_pair_ratio); NAN: none (the
+     * reference itself, or too few rounds paired) */
+    double relative_ci[2];
+    size_t paired_rounds;    /* rounds in which it and its reference both launched */
+    /* For an item others are read against: its own slot against its
+     * control slot in the same rounds (bench_pair_check); has_check 0
+     * for other items. The item's samples are both slots' launches. */
+    int has_check;
+    bench_pair_ci check;     /* measured: the own slot's bandwidth over the control slot's */
+    bench_check_verdict check_verdict;
+    double own_gbs, control_gbs; /* measured: requested bytes / each slot's median launch */
 } bench_result;
 
 typedef struct bench_settings {

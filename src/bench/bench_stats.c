@@ -69,6 +69,32 @@ static int halves(const double *v, size_t n, double *first, double *second)
     return a.count > 0 && b.count > 0 && a.median > 0 && b.median > 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int bench_stats_median_ci(const double *v, size_t n, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    double half = 0.98 * sqrt((double)n);
+    double l = floor((double)n / 2.0 - half), u = ceil(1.0 + (double)n / 2.0 + half);
+    if (l < 1)
+        return 0;
+    if (u > (double)n)
+        u = (double)n;
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return 0;
+    memcpy(tmp, v, n * sizeof *tmp);
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    *lo = tmp[(size_t)l - 1];
+    *hi = tmp[(size_t)u - 1];
+    free(tmp);
+    return 1;
+}
+
 double bench_stats_spread(const double *v, size_t n)
 {
     double h1, h2;

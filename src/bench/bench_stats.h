@@ -42,6 +42,14 @@ int bench_stats_noisy(double spread, double limit);
  * when either has fewer than 4 samples or a median that is not positive. */
 double bench_stats_ratio_spread(const double *a, size_t na, const double *b, size_t nb);
 
+/* A distribution-free 95% interval for the median of v[0..n-1]: the
+ * order statistics of ranks floor(n/2 - 0.98 sqrt(n)) and
+ * ceil(1 + n/2 + 0.98 sqrt(n)) (1-based; the binomial(n, 1/2) bounds in
+ * their normal form: at least 95% coverage). 1 with *lo and *hi set; 0
+ * (both NAN) when n < 8, where the lower rank falls below 1, or out of
+ * memory. v is not modified. */
+int bench_stats_median_ci(const double *v, size_t n, double *lo, double *hi);
+
 /* The host's monotonic clock, in seconds from an arbitrary start. */
 double bench_now_s(void);
 

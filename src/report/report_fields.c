@@ -67,6 +67,7 @@ const report_field REPORT_FIELDS[RF_COUNT] = {
     [RF_TWIN_REASON] = { "twin_reason", S, NULL, TWIN, 0, 0, NR, 0, NOWHERE },
     [RF_SPREAD] = { "spread", N, NULL, TWIN, 0, 0, R(SPREAD), 0, NOWHERE },
     [RF_RELATIVE_SPREAD] = { "relative_spread", N, NULL, TWIN, 0, 0, R(SPREAD), 0, NOWHERE },
+    [RF_PAIRED_ROUNDS] = { "paired_rounds", I, "rounds", TWIN, 0, 0, R(COUNT), 0, NOWHERE },
     [RF_BUDGET_NOTE] = { "budget_note", S, NULL, TWIN, 0, 0, NR, 0, NOWHERE },
     [RF_LOCAL_GBS] = { "local_gbs", N, "GB/s", FAM, 0, 1, R(GBS), 1, ENTRY(local_gbs) },
     [RF_RELATIVE_TO_REFERENCE] = { "relative_to_reference", N, NULL, FAM, 0, 1, R(RATIO), 1,

@@ -63,6 +63,7 @@ typedef enum report_field_id {
     RF_TWIN_REASON,
     RF_SPREAD,
     RF_RELATIVE_SPREAD,
+    RF_PAIRED_ROUNDS,
     RF_BUDGET_NOTE,
     /* set by the family blocks (REPORT_FIELD_FAMILY) */
     RF_LOCAL_GBS,

@@ -247,6 +247,7 @@ static json_t *field_value(report_field_id id, const report_run *run, const row 
     }
     case RF_SPREAD: return report_json_real(r->spread, w->ok);
     case RF_RELATIVE_SPREAD: return report_json_real(r->relative_spread, w->ok);
+    case RF_PAIRED_ROUNDS: return json_integer((json_int_t)r->paired_rounds);
     case RF_BUDGET_NOTE: return r->budget_note ? report_json_text(r->budget_note) : json_null();
     default: return json_null(); /* the family blocks set their own */
     }
@@ -337,6 +338,32 @@ static json_t *verdict_json(const report_run *run, const row *w)
     return v;
 }
 
+/* a 95% interval [lo, hi], or null where there is none */
+static json_t *ci_json(const double ci[2], int ok)
+{
+    if (!ok || !isfinite(ci[0]) || !isfinite(ci[1]))
+        return json_null();
+    json_t *a = json_array();
+    json_array_append_new(a, json_real(ci[0]));
+    json_array_append_new(a, json_real(ci[1]));
+    return a;
+}
+
+/* a reference's own slot against its control slot (bench_pair_check) */
+static json_t *reference_check_json(const bench_result *r)
+{
+    json_t *c = json_object();
+    double ci[2] = { r->check.lo, r->check.hi };
+    json_object_set_new(c, "own_median_gbs", report_json_real(r->own_gbs, isfinite(r->own_gbs)));
+    json_object_set_new(c, "control_median_gbs", report_json_real(r->control_gbs, isfinite(r->control_gbs)));
+    json_object_set_new(c, "ratio", report_json_real(r->check.median, r->check.median > 0));
+    json_object_set_new(c, "ratio_ci", ci_json(ci, 1));
+    json_object_set_new(c, "rounds", json_integer((json_int_t)r->check.rounds));
+    json_object_set_new(c, "tolerance", json_real(BENCH_CHECK_TOLERANCE));
+    json_object_set_new(c, "verdict", json_string(bench_check_verdict_name(r->check_verdict)));
+    return c;
+}
+
 static json_t *result_json(const report_run *run, size_t i)
 {
     row w = row_of(run, i);
@@ -402,6 +429,8 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
     fields_json(o, REPORT_FIELD_TWIN, run, &w);
+    json_object_set_new(o, "relative_to_seq_ci", ci_json(r->relative_ci, w.ok));
+    json_object_set_new(o, "reference_check", w.ok && r->has_check ? reference_check_json(r) : json_null());
     json_object_set_new(o, "model", model_json(&w, g));
     json_object_set_new(o, "verdict", verdict_json(run, &w));
     bw_buf ex = BW_BUF_INIT;

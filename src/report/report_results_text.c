@@ -216,19 +216,32 @@ static long mode_partner(const bench_plan *p, size_t i, int a)
     return -1;
 }
 
-/* the patterns the budget ended before they were stable */
+/* The patterns the budget ended before they were stable, each with what
+ * held it: a ratio's interval (its larger side), a reference's standard
+ * error, or too few launches or rounds for either */
 static void unstable_line(const report_run *run, bw_buf *out, const char *lead)
 {
     const bench_plan *p = run->plan;
     size_t k = 0;
     for (size_t i = 0; run->results && i < p->n; i++) {
-        if (run->results[i].status != BENCH_OK || run->results[i].stable)
+        const bench_result *r = &run->results[i];
+        if (r->status != BENCH_OK || r->stable)
             continue;
         if (k++ == 0)
-            bw_buf_printf(out, "%snot stable when the budget ended (fewer launches, or a larger standard error, "
-                               "than the rule asks): %s", lead, p->items[i].spec);
+            bw_buf_printf(out, "%snot stable when the budget ended (measured; the rule asks for a vs seq interval "
+                               "within +-1.96 x --rse, or a reference's standard error within --rse): ", lead);
         else
-            bw_buf_printf(out, ", %s", p->items[i].spec);
+            bw_buf_puts(out, ", ");
+        bw_buf_puts(out, p->items[i].spec);
+        double lo = r->relative_ci[0], hi = r->relative_ci[1], v = r->relative_to_reference;
+        if (isfinite(lo) && isfinite(hi) && v > 0) {
+            double h = (hi - v > v - lo ? hi - v : v - lo) / v;
+            bw_buf_printf(out, " (vs seq +-%.1f%%)", h * 100.0);
+        } else if (r->reference >= 0 && (size_t)r->reference != i) {
+            bw_buf_printf(out, " (%zu rounds paired: too few for an interval)", r->paired_rounds);
+        } else {
+            bw_buf_printf(out, " (standard error %.1f%% over %zu launches)", r->event.rse * 100.0, r->event.count);
+        }
     }
     if (k)
         bw_buf_putc(out, '\n');
@@ -259,6 +272,35 @@ static void noise_line(const report_run *run, bw_buf *out, const char *lead)
             bw_buf_printf(out, "%s has too few launches to estimate its vs seq spread", p->items[ri].spec);
     }
     bw_buf_puts(out, info->noisy ? "; compare runs with care, or give a larger --budget\n" : "\n");
+}
+
+/* Each reference against its control slot: one line for a suspect one
+ * (by how much every figure read against it is off), one line for the
+ * rest together */
+static void reference_check_lines(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    size_t fine = 0, checked = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_result *r = &run->results[i];
+        if (r->status != BENCH_OK || !r->has_check)
+            continue;
+        checked++;
+        if (r->check_verdict != BENCH_CHECK_SUSPECT) {
+            fine += r->check_verdict == BENCH_CHECK_CONSISTENT;
+            continue;
+        }
+        bw_buf_printf(out, "%sreference suspect: %s (%s) measured %.1f GB/s in its own slot and %.1f GB/s in its "
+                      "control slot of the same rounds (measured: %.3fx, 95%% interval %.3f-%.3f, over %zu rounds; "
+                      "tolerance %.0f%%): every figure read against it may be off by %.1f%%\n",
+                      lead, p->items[i].spec, bench_access_name(p->items[i].access), r->own_gbs, r->control_gbs,
+                      r->check.median, r->check.lo, r->check.hi, r->check.rounds, BENCH_CHECK_TOLERANCE * 100.0,
+                      fabs(r->check.median - 1.0) * 100.0);
+    }
+    if (checked && fine == checked)
+        bw_buf_printf(out, "%sreference check: %s within %.0f%% of %s control slot in the same rounds (measured)\n",
+                      lead, checked == 1 ? "the reference measured" : "every reference measured",
+                      BENCH_CHECK_TOLERANCE * 100.0, checked == 1 ? "its" : "its own");
 }
 
 static void header_lines(const report_meta *m, const report_run *run, bw_buf *out, const char *lead)
@@ -342,6 +384,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
         bw_buf_printf(out, "%sbudget: %s\n", lead, info->replan_note);
     unstable_line(run, out, lead);
     noise_line(run, out, lead);
+    reference_check_lines(run, out, lead);
 }
 
 static void twin_legend(bw_buf *out)

@@ -1,0 +1,62 @@
+/* bench_pair: ratios from paired rounds (docs/design.md §4, "Ratios from
+ * paired rounds").
+ *
+ * A round launches every pattern once (or a few times) and its reference
+ * in two slots, half a round apart. A pattern's time in round k is set
+ * against its reference's time in the same round, so that a host whose
+ * bandwidth moves from minute to minute cancels out of the ratio; the
+ * estimate is the median of the per-round ratios, with a distribution-free
+ * 95% interval (bench_stats_median_ci). The same pairing compares a
+ * reference's own slot with its control slot (bench_pair_check). Pure
+ * arithmetic over arrays the caller owns: no OpenCL, no allocation kept. */
+#ifndef BENCH_PAIR_H
+#define BENCH_PAIR_H
+
+#include <stddef.h>
+
+/* One series of timed launches: v[j] measured in round round[j]; with
+ * slot non-NULL, launch j was made in slot slot[j] (0: the item's own
+ * slot, 1: the reference's control slot), and only launches whose slot is
+ * `want` count (want < 0: every launch). */
+typedef struct bench_pair_series {
+    const double *v;
+    const size_t *round;
+    const unsigned char *slot;
+    size_t n;
+    int want;
+} bench_pair_series;
+
+typedef struct bench_pair_ci {
+    double median; /* measured: median over paired rounds of num_k / den_k; NAN: no round paired */
+    double lo, hi; /* its 95% interval; NAN when too few rounds paired (bench_stats_median_ci) */
+    size_t rounds; /* rounds in which both series launched */
+} bench_pair_ci;
+
+/* The paired estimate of num / den: for every round in which both series
+ * have launches, the mean of num's launches over the mean of den's; their
+ * median and its interval. Never fails: out of memory gives NAN, 0 rounds. */
+bench_pair_ci bench_pair_ratio(const bench_pair_series *num, const bench_pair_series *den);
+
+/* The relative half-width of an estimate's interval, the larger side over
+ * the median; INFINITY when it has none. */
+double bench_pair_halfwidth(const bench_pair_ci *c);
+
+/* A reference against its control slot (bench_pair_ratio of the control's
+ * times over the own slot's: the own slot's bandwidth over the control's). */
+typedef enum bench_check_verdict {
+    BENCH_CHECK_UNKNOWN,    /* too few paired rounds for an interval */
+    BENCH_CHECK_CONSISTENT, /* within BENCH_CHECK_TOLERANCE, or within the interval */
+    BENCH_CHECK_SUSPECT,    /* off by more than both: the reference's own launches differ from
+                             * launches of the same kernel elsewhere in the round */
+} bench_check_verdict;
+
+/* A difference smaller than this is within what identical rows are held to */
+#define BENCH_CHECK_TOLERANCE 0.02
+
+/* suspect when the ratio is off 1 by more than BENCH_CHECK_TOLERANCE and
+ * its interval excludes 1; unknown without an interval */
+bench_check_verdict bench_pair_check(const bench_pair_ci *c);
+
+const char *bench_check_verdict_name(bench_check_verdict v); /* "unknown", "consistent", "suspect" */
+
+#endif
