@@ -14,11 +14,16 @@
 #      catalogue pattern: the slowest, with its wall time;
 #   2b. the wall time of `bwlab compare` over 100 result files (copies of
 #      tests/data/results/pocl-cpu.json);
-#   3. one default `bwlab run` (its results as JSON to a temporary file):
-#      its wall time, how many of its rows met the stopping rule ("stable":
-#      true in the results) out of all its rows, and its peak memory (the
-#      maximum resident set size, from wait4's rusage of the child, via
-#      python3, which meson brings).
+#   3. --runs default `bwlab run`s back to back (default 3; results as JSON
+#      to temporary files): each one's wall time, how many of its rows met
+#      the stopping rule ("stable": true) out of all its rows, its peak
+#      memory (the maximum resident set size, from wait4's rusage of the
+#      child, via python3, which meson brings) and its reference checks;
+#      then across the runs: how far each row's "vs seq" (relative_to_seq)
+#      moved (largest minus smallest), how many rows stayed within 0.05,
+#      and the identity rows (a row whose addresses, active lanes, access
+#      mode and element size are its reference's, e.g. stride:s=1 and
+#      offset:bytes=0 beside seq): their largest distance from 1 in any run.
 # Then each target beside its measured value, PASS or MISS. Targets on PoCL
 # here: median ratio >= 0.95 for read and for copy, the model under 1 s,
 # compare of 100 files under 1 s, the default run under 60 s. They depend on the machine, so a MISS does not
@@ -30,13 +35,14 @@
 # the bwlab device is this CPU (PoCL's CPU device, the default on a machine
 # without a GPU).
 #
-#   tools/bench.sh [--pairs N] [--size BYTES] [--device SPEC] [--budget S] [--reps N] [--quick]
+#   tools/bench.sh [--pairs N] [--size BYTES] [--device SPEC] [--budget S] [--reps N] [--runs N] [--quick]
 #     --pairs N       A B pairs per access (default 5)
 #     --size BYTES    bytes per array, as bwlab's --size (default 256M); the
 #                     native loop moves the bytes bwlab's seq reports
 #     --device SPEC   passed to bwlab (default: bwlab's default device)
 #     --budget S      bwlab's timing budget per seq run (default 2)
 #     --reps N        timed repetitions per native run (default 20)
+#     --runs N        default runs in part 3 (default 3)
 #     --quick         2 pairs of 32M, budget 1, 5 native repetitions, no
 #                     default-run timing: a smoke run, not a measurement
 #                     for the targets (options given still win)
@@ -48,7 +54,7 @@ usage() { sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 die() { echo "bench.sh: $*" >&2; exit 1; }
 bad() { echo "bench.sh: $*" >&2; usage >&2; exit 2; }
 
-pairs="" size="" budget="" reps="" quick=0
+pairs="" size="" budget="" reps="" quick=0 runs=3
 dev_args=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -57,6 +63,7 @@ while [ $# -gt 0 ]; do
         --device) [ $# -ge 2 ] || bad "--device needs a value"; dev_args=(--device "$2"); shift ;;
         --budget) [ $# -ge 2 ] || bad "--budget needs a value"; budget=$2; shift ;;
         --reps) [ $# -ge 2 ] || bad "--reps needs a value"; reps=$2; shift ;;
+        --runs) [ $# -ge 2 ] || bad "--runs needs a value"; runs=$2; shift ;;
         --quick) quick=1 ;;
         -h|--help) usage; exit 0 ;;
         *) bad "unknown option $1" ;;
@@ -303,23 +310,84 @@ r = json.load(open(sys.argv[1])).get("results", [])
 print(sum(1 for x in r if x.get("stable") is True), len(r))
 ' "$1"
 }
-run_s=""
+# across FILE...: each run's reference checks, then each row's vs seq
+# spread across the runs, the rows within 0.05, and the identity rows'
+# largest distance from 1; last line "WITHIN ROWS IDENTITY_MAX" on fd 3
+across() {
+    python3 -c '
+import json, os, sys
+docs = [json.load(open(f)) for f in sys.argv[1:]]
+def key(r): return (r.get("pattern"), r.get("access"), r.get("elem_bytes"))
+for k, d in enumerate(docs, 1):
+    for r in d.get("results", []):
+        c = r.get("reference_check")
+        if c:
+            print("  run %d: reference %s (%s): own / control %s, %s (measured)" % (
+                k, r["pattern"], r.get("access"), "-" if c.get("ratio") is None else "%.3f" % c["ratio"], c.get("verdict")))
+rows = {}
+for d in docs:
+    res = d.get("results", [])
+    # the addresses of a row: its expression (a leading "0 + " is no offset) and its active lanes
+    def addr(r): return ((r.get("expression") or "").removeprefix("0 + "), r.get("active_lanes"))
+    exprs = {(r.get("pattern"), r.get("access"), r.get("elem_bytes")): addr(r) for r in res}
+    for r in res:
+        v = r.get("relative_to_seq")
+        if v is None:
+            continue
+        ref = (r.get("reference"), r.get("access"), r.get("elem_bytes"))
+        ident = r.get("reference") != r.get("pattern") and exprs.get(ref) == addr(r)
+        rows.setdefault(key(r), {"v": [], "ident": ident})["v"].append(v)
+within = n = 0
+ident_max = 0.0
+moved = []
+for k, e in rows.items():
+    if len(e["v"]) != len(docs):
+        continue
+    n += 1
+    spread = max(e["v"]) - min(e["v"])
+    within += spread <= 0.05
+    moved.append((spread, k))
+    if e["ident"]:
+        dev = max(abs(x - 1) for x in e["v"])
+        ident_max = max(ident_max, dev)
+        print("  identity row %s (%s): vs seq %s, largest distance from 1: %.3f (measured)" % (
+            k[0], k[1], " ".join("%.3f" % x for x in e["v"]), dev))
+moved.sort(reverse=True)
+print("  rows whose vs seq moved most: " + ", ".join("%s (%s) %.3f" % (k[0], k[1], s) for s, k in moved[:5]))
+os.write(3, ("%d %d %.4f\n" % (within, n, ident_max)).encode())
+' "$@"
+}
+run_s="" within="" across_rows="" ident_max=""
 if [ "$quick" = 1 ]; then
     echo "default bwlab run: not timed (--quick)"
 else
-    run_s="" rss_kib="" rc="" stable="" rows=""
-    read -r run_s rss_kib rc < <(rusage "$bwlab" run "${dev_args[@]}" --format json --output "$tmp/default.json" \
-        3>&1 >/dev/null 2>"$tmp/err") || true
-    [ -s "$tmp/default.json" ] && read -r stable rows < <(stable_rows "$tmp/default.json" 2>/dev/null) || true
-    echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}} (its default budget; results as JSON to a file):"
-    echo "  wall time      ${run_s:--} s (measured)"
-    echo "  stable rows    ${stable:--} of ${rows:--} (measured: the stopping rule met, \"stable\": true)"
-    echo "  max RSS        $(awk -v k="${rss_kib:-0}" 'BEGIN { printf "%.2f GB (%d KiB)", k * 1024 / 1e9, k }')" \
-        "(measured: the maximum resident set size)"
-    if [ "${rc:-1}" != 0 ] || [ -z "$rows" ]; then
-        echo "default bwlab run${dev_args[*]:+ ${dev_args[*]}}: exited ${rc:-?}$([ -z "$rows" ] && echo ', no results read'):" >&2
-        cat "$tmp/err" >&2
-        failed=1
+    files=()
+    for k in $(seq 1 "$runs"); do
+        rss_kib="" rc="" stable="" rows="" one_s=""
+        read -r one_s rss_kib rc < <(rusage "$bwlab" run "${dev_args[@]}" --format json --output "$tmp/default-$k.json" \
+            3>&1 >/dev/null 2>"$tmp/err") || true
+        [ -s "$tmp/default-$k.json" ] && read -r stable rows < <(stable_rows "$tmp/default-$k.json" 2>/dev/null) || true
+        echo "default bwlab run $k of $runs${dev_args[*]:+ ${dev_args[*]}} (its default budget; results as JSON to a file):"
+        echo "  wall time      ${one_s:--} s (measured)"
+        echo "  stable rows    ${stable:--} of ${rows:--} (measured: the stopping rule met, \"stable\": true)"
+        echo "  max RSS        $(awk -v k="${rss_kib:-0}" 'BEGIN { printf "%.2f GB (%d KiB)", k * 1024 / 1e9, k }')" \
+            "(measured: the maximum resident set size)"
+        if [ "${rc:-1}" != 0 ] || [ -z "$rows" ]; then
+            echo "default bwlab run $k${dev_args[*]:+ ${dev_args[*]}}: exited ${rc:-?}$([ -z "$rows" ] && echo ', no results read'):" >&2
+            cat "$tmp/err" >&2
+            failed=1
+        else
+            files+=("$tmp/default-$k.json")
+        fi
+        # the slowest run is the one held to the target
+        if [ -n "$one_s" ] && { [ -z "$run_s" ] || awk -v a="$one_s" -v b="$run_s" 'BEGIN { exit !(a > b) }'; }; then
+            run_s=$one_s
+        fi
+    done
+    if [ "${#files[@]}" -ge 2 ]; then
+        echo "across the ${#files[@]} default runs:"
+        { read -r within across_rows ident_max < <(across "${files[@]}" 3>&1 >&4); } 4>&1 || true
+        echo "  rows whose vs seq stayed within 0.05 across the runs: ${within:--} of ${across_rows:--} (measured)"
     fi
 fi
 echo
@@ -338,8 +406,15 @@ done
 printf '  %-36s %10s   %s\n' "model, slowest pattern < 1 s" "$slow_s s" "$(verdict "$slow_s" 1 '<')"
 printf '  %-36s %10s   %s\n' "compare of 100 result files < 1 s" "$compare_s s" "$(verdict "$compare_s" 1 '<')"
 if [ -n "$run_s" ]; then
-    printf '  %-36s %10s   %s\n' "default run < 60 s" "$run_s s" "$(verdict "$run_s" 60 '<')"
+    printf '  %-36s %10s   %s\n' "default run < 60 s (the slowest)" "$run_s s" "$(verdict "$run_s" 60 '<')"
 else
     printf '  %-36s %10s   %s\n' "default run < 60 s" "-" "not measured"
+fi
+if [ -n "$across_rows" ] && [ "$across_rows" -gt 0 ]; then
+    share=$(awk -v w="$within" -v n="$across_rows" 'BEGIN { printf "%.3f", w / n }')
+    printf '  %-36s %10s   %s\n' "rows within 0.05 across runs >= 0.9" "$share" "$(verdict "$share" 0.9 '>=')"
+    printf '  %-36s %10s   %s\n' "identity rows within 0.02 of 1" "$ident_max" "$(verdict "$ident_max" 0.02 '<')"
+else
+    printf '  %-36s %10s   %s\n' "rows within 0.05 across runs >= 0.9" "-" "not measured"
 fi
 exit "$failed"
