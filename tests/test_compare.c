@@ -1360,3 +1360,130 @@ Test(compare, write_rows_are_merged_kept_by_mode_and_relative_to_seq_write)
     cr_expect(strstr(r.out, "\nreverse,reverse,write,global,"), "%s", r.out);
     tu_result_free(&r);
 }
+
+/* ---- compare --check: the regression gate (tests/data/check) ---- */
+
+static char *check_file(const char *name)
+{
+    static char buf[4][1024];
+    static int k;
+    char *b = buf[k++ % 4];
+    snprintf(b, 1024, "%s/tests/data/check/%s", tu_source_root(), name);
+    return b;
+}
+
+static json_t *check_row(json_t *doc, const char *pattern)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "rows"), i, r)
+        if (!strcmp(json_string_value(json_object_get(r, "pattern")), pattern))
+            return r;
+    return NULL;
+}
+
+/* By hand. stride:s=2: 0.50 [0.49, 0.52] (half-width 0.02, the larger
+ * side) against 0.44 [0.43, 0.45] (0.01): tolerance sqrt(0.02^2 + 0.01^2) =
+ * 0.02236, change -0.06: regressed. stride:s=4, no interval, relative_spread
+ * 0.01 each: sqrt(2) x 0.01 = 0.0141, under the 0.02 floor: 0.02; change
+ * +0.01: same. seq: 60 against 59 GB/s, spreads 0.01 each: 0.0141, under
+ * the floor: 2% of 60 = 1.2 GB/s; change -1: same. reverse (baseline
+ * only) and mixed:s=32 (run only) are not compared. */
+Test(compare, check_marks_a_planted_regression_and_exits_1)
+{
+    tu_result r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-regressed.json"),
+                                            "--format", "json", NULL });
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    json_error_t je;
+    json_t *d = json_loads(r.out, 0, &je);
+    cr_assert(d, "not JSON: %s\n%s", je.text, r.out);
+    cr_expect_str_eq(json_string_value(json_object_get(d, "schema")), "bwlab.check");
+    cr_expect_eq(json_integer_value(json_object_get(d, "compared")), 3);
+    cr_expect_eq(json_integer_value(json_object_get(d, "regressed")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(d, "only_baseline")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(d, "only_run")), 1);
+    json_t *s2 = check_row(d, "stride:s=2"), *s4 = check_row(d, "stride:s=4"), *seq = check_row(d, "seq");
+    cr_assert(s2 && s4 && seq);
+    cr_expect_str_eq(json_string_value(json_object_get(s2, "status")), "regressed");
+    cr_expect_float_eq(json_number_value(json_object_get(s2, "change")), -0.06, 1e-9);
+    cr_expect_float_eq(json_number_value(json_object_get(s2, "tolerance")), sqrt(0.02 * 0.02 + 0.01 * 0.01), 1e-9);
+    cr_expect_str_eq(json_string_value(json_object_get(s4, "status")), "same");
+    cr_expect_float_eq(json_number_value(json_object_get(s4, "tolerance")), 0.02, 1e-9);
+    cr_expect_str_eq(json_string_value(json_object_get(seq, "figure")), "effective_gbs");
+    cr_expect_str_eq(json_string_value(json_object_get(seq, "status")), "same");
+    cr_expect_float_eq(json_number_value(json_object_get(seq, "tolerance")), 1.2, 1e-9);
+    json_decref(d);
+    tu_result_free(&r);
+    /* the Markdown names the row, by how much and against what */
+    r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-regressed.json"), NULL });
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.out, "1 of 3 rows REGRESSED") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "| stride:s=2 | copy | vs seq | 0.5 | 0.44 | -0.06 | ±0.02236 | regressed |") != NULL,
+              "%s", r.out);
+    tu_result_free(&r);
+}
+
+/* Inside the noise: stride:s=2 0.50 [0.49, 0.52] against 0.48 [0.46,
+ * 0.50]: tolerance sqrt(0.02^2 + 0.02^2) = 0.0283 > 0.02 moved; stride:s=4
+ * 0.30 against 0.285, within the 0.02 floor; seq 60 against 58.9 GB/s,
+ * within 1.2: nothing fires, exit 0. */
+Test(compare, check_does_not_fire_inside_the_noise)
+{
+    tu_result r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-in-noise.json"),
+                                            "--format", "json", NULL });
+    cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = json_loads(r.out, 0, NULL);
+    cr_assert(d);
+    cr_expect_eq(json_integer_value(json_object_get(d, "regressed")), 0);
+    cr_expect_float_eq(json_number_value(json_object_get(check_row(d, "stride:s=2"), "tolerance")),
+                       sqrt(0.0008), 1e-9);
+    json_decref(d);
+    tu_result_free(&r);
+}
+
+/* seq's own GB/s: 60 against 55, change -5 beyond 1.2: regressed, though
+ * every vs seq held */
+Test(compare, check_watches_seqs_own_bandwidth)
+{
+    tu_result r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-seq-slow.json"),
+                                            "--format", "json", NULL });
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    json_t *d = json_loads(r.out, 0, NULL);
+    cr_assert(d);
+    cr_expect_str_eq(json_string_value(json_object_get(check_row(d, "seq"), "status")), "regressed");
+    cr_expect_str_eq(json_string_value(json_object_get(check_row(d, "stride:s=2"), "status")), "same");
+    json_decref(d);
+    tu_result_free(&r);
+}
+
+/* bad input: one file, a file that is not a results document, no row in common: exit 2, named */
+Test(compare, check_refuses_what_it_cannot_compare)
+{
+    tu_result r = compare((const char *[]){ "--check", check_file("baseline.json"), NULL });
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "--check takes exactly two files") != NULL, "%s", r.err);
+    tu_result_free(&r);
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "other.json", "{\"schema\": \"bwlab.tune\", \"results\": []}\n");
+    tu_write_file(dir, "none.json", "{\"schema\": \"bwlab.results\", \"results\": [{\"device\": 0, \"pattern\": "
+                                    "\"transpose\", \"access\": \"copy\", \"relative_to_seq\": 0.5}]}\n");
+    tu_write_file(dir, "dup.json", "{\"schema\": \"bwlab.results\", \"schema\": \"bwlab.results\"}\n");
+    char other[4200], none[4200], dup[4200];
+    snprintf(other, sizeof other, "%s/other.json", dir);
+    snprintf(none, sizeof none, "%s/none.json", dir);
+    snprintf(dup, sizeof dup, "%s/dup.json", dir);
+    r = compare((const char *[]){ "--check", check_file("baseline.json"), other, NULL });
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "is not a bwlab run results document") != NULL, "%s", r.err);
+    tu_result_free(&r);
+    r = compare((const char *[]){ "--check", check_file("baseline.json"), none, NULL });
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "share no measured row") != NULL, "%s", r.err);
+    tu_result_free(&r);
+    r = compare((const char *[]){ "--check", dup, check_file("baseline.json"), NULL });
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "duplicate") != NULL, "%s", r.err);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}

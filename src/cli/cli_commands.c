@@ -160,6 +160,8 @@ static const char *const compare_notes[] = {
     "fields, no results, a FIFO or socket named: each named on standard error; the others are\n"
     "still compared and written), or nothing to compare; 1 the output could not be written\n"
     "(a full disk, a file the caller may not write).\n",
+    "With --check BASELINE RUN: 0 no row regressed; 1 a row regressed (or the output could not\n"
+    "be written); 2 bad usage, an input that is not a results file, or no row in common.\n",
     NULL,
 };
 

@@ -2,8 +2,10 @@
  * directories read recursively, OUT.partial journals) and compare them:
  * a column per device, a row per pattern. Reads data only: no OpenCL call,
  * so it runs on a machine without OpenCL. */
+#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -12,6 +14,8 @@
 #include "cli_limits.h"
 #include "cli_option.h"
 #include "cli_report.h"
+#include "bw_file.h"
+#include "report_check.h"
 #include "report_compare.h"
 #include "report_merge.h"
 
@@ -21,6 +25,7 @@
 typedef struct compare_args {
     cli_format format;
     int format_given, html; /* html: the page 'bwlab report' writes, not a cli_format */
+    int check;              /* --check BASELINE RUN: the regression gate */
     const char *output, *baseline, *mode;
 } compare_args;
 
@@ -58,6 +63,12 @@ const cli_option cmd_compare_options[] = {
       .help = "add each device's speed relative to this device, per pattern (a part of\n"
               "its label, name or vendor that names one device)",
       .set = cli_set_string, .offset = offsetof(compare_args, baseline) },
+    { .name = "check", .flags = CLI_OPT_NEWLINE,
+      .help = "a regression gate over exactly two files, BASELINE then RUN: each row whose\n"
+              "vs seq moved by more than the two runs' own intervals allow (at least 0.02),\n"
+              "and each seq whose GB/s moved by more than the runs' spreads; exit 1 when a\n"
+              "row regressed (md by default, or json)",
+      .set = cli_set_flag, .offset = offsetof(compare_args, check) },
     { .name = "mode", .metavar = "MODE", .values = "read|copy|write",
       .help = "read, copy or write: only that access mode's rows (default: all)",
       .set = set_mode, .offset = offsetof(compare_args, mode) },
@@ -106,13 +117,77 @@ static bw_code write_comparison(const compare_args *a, report_merged *m, int arg
     return rc;
 }
 
+/* one results document for the check; 0, or the exit status with the error named */
+static int load_doc(const cli_command *self, const char *path, json_t **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    bw_error err = BW_ERROR_INIT;
+    *out = NULL;
+    if (bw_file_read(path, &text, &len, &err) != BW_OK) {
+        fprintf(stderr, "bwlab %s: error: %s\n", self->name, bw_error_text(&err));
+        bw_error_clear(&err);
+        return 2;
+    }
+    json_error_t je;
+    *out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    free(text);
+    if (!*out) {
+        fprintf(stderr, "bwlab %s: error: '%s' is not valid JSON at line %d, column %d: %s (give a 'bwlab run "
+                "--format json' results file)\n", self->name, path, je.line, je.column, je.text);
+        return 2;
+    }
+    return 0;
+}
+
+/* --check BASELINE RUN: the rows that moved, in md or json; exit 1 when one regressed */
+static int run_check(const cli_command *self, const compare_args *a, char **files, int nfiles)
+{
+    if (nfiles != 2)
+        return cli_usage_error(self, "--check takes exactly two files, BASELINE then RUN (%d given)", nfiles);
+    if (a->html || (a->format != CLI_FORMAT_TABLE && a->format != CLI_FORMAT_MD && a->format != CLI_FORMAT_JSON))
+        return cli_usage_error(self, "--check writes md or json, not %s", a->html ? "html" : "csv");
+    json_t *base = NULL, *run = NULL;
+    int st = load_doc(self, files[0], &base);
+    if (!st)
+        st = load_doc(self, files[1], &run);
+    report_check *c = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bw_buf b = BW_BUF_INIT;
+    bw_code rc = BW_OK;
+    if (!st && (rc = report_check_make(base, files[0], run, files[1], &c, &err)) == BW_OK) {
+        if (a->format == CLI_FORMAT_JSON)
+            rc = report_check_json(c, files[0], files[1], &b, &err);
+        else
+            report_check_markdown(c, files[0], files[1], &b);
+        if (rc == BW_OK && bw_buf_failed(&b))
+            rc = bw_error_set(&err, BW_E_NOMEM, "out of memory writing the check");
+        if (rc == BW_OK)
+            rc = cli_write_output(a->output, &b, &err);
+    }
+    if (!st && rc != BW_OK) {
+        fprintf(stderr, "bwlab %s: error: %s\n", self->name, bw_error_text(&err));
+        st = rc == BW_E_FORMAT ? 2 : 1;
+    }
+    if (!st && c->regressed)
+        st = 1;
+    bw_buf_free(&b);
+    bw_error_clear(&err);
+    report_check_free(c);
+    json_decref(base);
+    json_decref(run);
+    return st;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     const cli_command *self = cli_find("compare");
-    compare_args a = { CLI_FORMAT_TABLE, 0, 0, NULL, NULL, NULL };
+    compare_args a = { CLI_FORMAT_TABLE, 0, 0, 0, NULL, NULL, NULL };
     int operands, st = cli_options_parse(self, argc, argv, &a, &operands);
     if (st || (st = check_args(self, argc, operands, &a)) != 0)
         return st;
+    if (a.check)
+        return run_check(self, &a, argv + operands, argc - operands);
     report_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
