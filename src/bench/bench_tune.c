@@ -764,8 +764,10 @@ bw_code bench_tune_run(ocl_context *ctx, const char *source, const bench_tune_op
     }
     if (rc == BW_OK && !stopped(&t))
         choose(&t);
-    if ((rc == BW_OK || rc == BW_E_INTERRUPTED) && t.res && stopped(&t)) {
-        /* what was measured stands; no winner is chosen from a search cut short */
+    if (t.res && stopped(&t)) {
+        /* what was measured stands; no winner is chosen from a search cut
+         * short. A step that failed once the stop was asked for (a build
+         * or a launch cut short under a signal) failed because of it. */
         t.res->interrupted = 1;
         for (int m = 0; m < BENCH_TUNE_MODES; m++) {
             t.res->best[m] = -1;

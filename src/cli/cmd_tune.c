@@ -238,8 +238,8 @@ int cmd_tune(int argc, char **argv)
         bw_code rc = tune_device(self, &s, k, &err);
         if (rc == BW_E_IO && s.devs[k].result)
             io_failed = 1; /* measured, but not cached: already reported */
-        else if (rc == BW_E_INTERRUPTED)
-            (void)0; /* reported with what it measured */
+        else if (rc == BW_E_INTERRUPTED || cli_signal_caught)
+            (void)0; /* reported with what it measured: a failure under a signal is the signal's */
         else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
             goto done;
         bw_error_clear(&err);
