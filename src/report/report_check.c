@@ -265,12 +265,5 @@ bw_code report_check_json(const report_check *c, const char *baseline_name, cons
         json_array_append_new(rows, r);
     }
     json_object_set_new(o, "rows", rows);
-    char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (!text)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory");
-    bw_buf_puts(out, text);
-    bw_buf_putc(out, '\n');
-    free(text);
-    return BW_OK;
+    return report_json_dump(o, out, err);
 }
