@@ -1168,3 +1168,32 @@ Test(cli_run, ratios_carry_their_interval_from_paired_rounds, .timeout = 300)
     json_decref(d);
     tu_result_free(&r);
 }
+
+/* Rounds are cut before a pattern is left out. The plan_slow hook makes
+ * the plan see stride:s=2's launches as 1 s each: at its stopping rule it
+ * would run as many rounds as seq, its reference, needs (0.2 s of seq's
+ * sub-millisecond launches: hundreds), far beyond the 10 s budget; at the
+ * timing's floor of 3 rounds it needs about 3 s, which fits. So nothing is
+ * left out before measuring, and stride:s=2 is measured. (At 100 s a
+ * launch even 3 rounds do not fit: the test above.) */
+Test(cli_run, rounds_are_cut_before_a_pattern_is_left_out, .timeout = 300)
+{
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks (a release build, or -Dfault_hooks=disabled): the plan's estimate is the "
+            "machine's");
+#endif
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "10",
+                           "--no-roofline", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=plan_slow=stride:s=2@1000", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "left out") == NULL, "a pattern was left out: %s", r.err);
+    json_t *d = parse(r.out);
+    json_t *s2 = result_for(d, "stride:s=2");
+    cr_expect_str_eq(json_string_value(json_object_get(s2, "status")), "ok");
+    cr_expect(json_is_null(json_object_get(s2, "budget_note")));
+    cr_expect_geq(json_integer_value(json_object_get(json_object_get(s2, "time_ns"), "count")), 3);
+    json_t *timing = json_object_get(json_array_get(json_object_get(d, "runs"), 0), "timing");
+    cr_expect_eq(json_array_size(json_object_get(timing, "left_out")), 0);
+    json_decref(d);
+    tu_result_free(&r);
+}
