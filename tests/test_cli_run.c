@@ -1103,7 +1103,10 @@ Test(cli_run, a_noisy_pattern_leaves_the_later_rounds_and_takes_them_up_again, .
  * the check must call it suspect, with the own slot's bandwidth at about
  * 1/1.3 = 0.77 of the control's, and the table must say so in a line.
  * The pairing is per round, so a host whose bandwidth moves meanwhile
- * moves both slots alike. */
+ * moves both slots alike. --rse 50 ends the run once the rule holds,
+ * which for stride:s=1 takes an interval (8 paired rounds at least), and
+ * the 20 s budget leaves a cold kernel cache on a loaded host room for
+ * its builds before those rounds. */
 Test(cli_run, a_disturbed_reference_is_caught_by_its_control, .timeout = 300)
 {
 #ifndef BWLAB_FAULT_HOOKS
@@ -1112,8 +1115,8 @@ Test(cli_run, a_disturbed_reference_is_caught_by_its_control, .timeout = 300)
     char *dir = tu_temp_dir();
     char out[4200];
     snprintf(out, sizeof out, "%s/r.json", dir);
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=1", "--size", "8M", "--budget", "3",
-                           "--rse", "0", "--no-roofline", "--output", out, "--report", "/dev/null", NULL };
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=1", "--size", "8M", "--budget", "20",
+                           "--rse", "50", "--no-roofline", "--output", out, "--report", "/dev/null", NULL };
     tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=slow=seq@30", NULL });
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     tu_result_free(&r);
@@ -1133,8 +1136,8 @@ Test(cli_run, a_disturbed_reference_is_caught_by_its_control, .timeout = 300)
     cr_expect_geq(json_integer_value(json_object_get(s1, "paired_rounds")), 8);
     json_decref(d);
     /* the table says it in one line */
-    const char *targv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=1", "--size", "8M", "--budget", "3",
-                            "--rse", "0", "--no-roofline", NULL };
+    const char *targv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=1", "--size", "8M", "--budget", "20",
+                            "--rse", "50", "--no-roofline", NULL };
     r = tu_exec(targv, (const char *[]){ "BWLAB_TEST_FAULTS=slow=seq@30", NULL });
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(strstr(r.out, "reference suspect: seq (copy) measured") != NULL, "%s", r.out);
@@ -1145,11 +1148,13 @@ Test(cli_run, a_disturbed_reference_is_caught_by_its_control, .timeout = 300)
 
 /* Every row read against a reference carries the 95% interval of its
  * paired ratio, which holds the ratio itself, and the rounds it was
- * paired over; the reference carries its check, whatever its verdict. */
+ * paired over; the reference carries its check, whatever its verdict.
+ * --rse 50 and 20 s: as above, the rule's interval needs 8 rounds, and a
+ * cold kernel cache its builds. */
 Test(cli_run, ratios_carry_their_interval_from_paired_rounds, .timeout = 300)
 {
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "3",
-                           "--rse", "0", "--no-roofline", "--format", "json", NULL };
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "8M", "--budget", "20",
+                           "--rse", "50", "--no-roofline", "--format", "json", NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *d = parse(r.out);
