@@ -232,15 +232,15 @@ static void unstable_line(const report_run *run, bw_buf *out, const char *lead)
                                "within +-1.96 x --rse, or a reference's standard error within --rse): ", lead);
         else
             bw_buf_puts(out, ", ");
-        bw_buf_puts(out, p->items[i].spec);
+        bw_buf_printf(out, "%s (%s, ", p->items[i].spec, bench_access_name(p->items[i].access));
         double lo = r->relative_ci[0], hi = r->relative_ci[1], v = r->relative_to_reference;
         if (isfinite(lo) && isfinite(hi) && v > 0) {
             double h = (hi - v > v - lo ? hi - v : v - lo) / v;
-            bw_buf_printf(out, " (vs seq +-%.1f%%)", h * 100.0);
+            bw_buf_printf(out, "vs seq +-%.1f%%)", h * 100.0);
         } else if (r->reference >= 0 && (size_t)r->reference != i) {
-            bw_buf_printf(out, " (%zu rounds paired: too few for an interval)", r->paired_rounds);
+            bw_buf_printf(out, "%zu rounds paired: too few for an interval)", r->paired_rounds);
         } else {
-            bw_buf_printf(out, " (standard error %.1f%% over %zu launches)", r->event.rse * 100.0, r->event.count);
+            bw_buf_printf(out, "standard error %.1f%% over %zu launches)", r->event.rse * 100.0, r->event.count);
         }
     }
     if (k)
