@@ -1382,6 +1382,20 @@ static json_t *check_row(json_t *doc, const char *pattern)
     return NULL;
 }
 
+/* `compare --check BASELINE RUN --format json` from tests/data/check:
+ * its exit status must be `status`; the document (caller frees) */
+static json_t *check_json(const char *baseline, const char *run, int status)
+{
+    tu_result r = compare((const char *[]){ "--check", check_file(baseline), check_file(run), "--format", "json",
+                                            NULL });
+    cr_expect_eq(r.status, status, "exit %d: %s", r.status, r.err);
+    json_error_t je;
+    json_t *d = json_loads(r.out, 0, &je);
+    cr_assert(d, "not JSON: %s\n%s", je.text, r.out);
+    tu_result_free(&r);
+    return d;
+}
+
 /* By hand. stride:s=2: 0.50 [0.49, 0.52] (half-width 0.02, the larger
  * side) against 0.44 [0.43, 0.45] (0.01): tolerance sqrt(0.02^2 + 0.01^2) =
  * 0.02236, change -0.06: regressed. stride:s=4, no interval, relative_spread
@@ -1391,12 +1405,7 @@ static json_t *check_row(json_t *doc, const char *pattern)
  * only) and mixed:s=32 (run only) are not compared. */
 Test(compare, check_marks_a_planted_regression_and_exits_1)
 {
-    tu_result r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-regressed.json"),
-                                            "--format", "json", NULL });
-    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
-    json_error_t je;
-    json_t *d = json_loads(r.out, 0, &je);
-    cr_assert(d, "not JSON: %s\n%s", je.text, r.out);
+    json_t *d = check_json("baseline.json", "run-regressed.json", 1);
     cr_expect_str_eq(json_string_value(json_object_get(d, "schema")), "bwlab.check");
     cr_expect_eq(json_integer_value(json_object_get(d, "compared")), 3);
     cr_expect_eq(json_integer_value(json_object_get(d, "regressed")), 1);
@@ -1413,9 +1422,8 @@ Test(compare, check_marks_a_planted_regression_and_exits_1)
     cr_expect_str_eq(json_string_value(json_object_get(seq, "status")), "same");
     cr_expect_float_eq(json_number_value(json_object_get(seq, "tolerance")), 1.2, 1e-9);
     json_decref(d);
-    tu_result_free(&r);
     /* the Markdown names the row, by how much and against what */
-    r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-regressed.json"), NULL });
+    tu_result r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-regressed.json"), NULL });
     cr_expect_eq(r.status, 1);
     cr_expect(strstr(r.out, "1 of 3 rows REGRESSED") != NULL, "%s", r.out);
     cr_expect(strstr(r.out, "| stride:s=2 | copy | vs seq | 0.5 | 0.44 | -0.06 | ±0.02236 | regressed |") != NULL,
@@ -1429,31 +1437,21 @@ Test(compare, check_marks_a_planted_regression_and_exits_1)
  * within 1.2: nothing fires, exit 0. */
 Test(compare, check_does_not_fire_inside_the_noise)
 {
-    tu_result r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-in-noise.json"),
-                                            "--format", "json", NULL });
-    cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    json_t *d = json_loads(r.out, 0, NULL);
-    cr_assert(d);
+    json_t *d = check_json("baseline.json", "run-in-noise.json", 0);
     cr_expect_eq(json_integer_value(json_object_get(d, "regressed")), 0);
     cr_expect_float_eq(json_number_value(json_object_get(check_row(d, "stride:s=2"), "tolerance")),
                        sqrt(0.0008), 1e-9);
     json_decref(d);
-    tu_result_free(&r);
 }
 
 /* seq's own GB/s: 60 against 55, change -5 beyond 1.2: regressed, though
  * every vs seq held */
 Test(compare, check_watches_seqs_own_bandwidth)
 {
-    tu_result r = compare((const char *[]){ "--check", check_file("baseline.json"), check_file("run-seq-slow.json"),
-                                            "--format", "json", NULL });
-    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
-    json_t *d = json_loads(r.out, 0, NULL);
-    cr_assert(d);
+    json_t *d = check_json("baseline.json", "run-seq-slow.json", 1);
     cr_expect_str_eq(json_string_value(json_object_get(check_row(d, "seq"), "status")), "regressed");
     cr_expect_str_eq(json_string_value(json_object_get(check_row(d, "stride:s=2"), "status")), "same");
     json_decref(d);
-    tu_result_free(&r);
 }
 
 /* bad input: one file, a file that is not a results document, no row in common: exit 2, named */
