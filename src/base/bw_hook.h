@@ -14,7 +14,8 @@
  *   validate=SPEC       SPEC's kernel fails validation (BW_E_VALIDATION)
  *   launch=SPEC@N       SPEC's timed launches fail after N samples (a device error)
  *   hold=SPEC           SPEC never counts as stable: it is timed until the budget
- *                       ends or a signal stops the run (a run that stays alive)
+ *                       ends or a signal stops the run (a run that stays alive);
+ *                       hold=tune: tune's finals never count as stable either
  *   signal=PHASE@SIG    signal SIG is raised once when PHASE begins: building,
  *                       validating, measuring, writing, calibrating (run, roofline, tune);
  *                       roofline, roof-rounds (the roofline's timing rounds);
