@@ -104,6 +104,15 @@ static size_t quick_subset(const char **v, size_t n)
     return k;
 }
 
+/* The working set of the tests that validate and trace every pattern:
+ * 1 MiB, and a quarter of it in the sanitizer pass (BWLAB_TEST_QUICK),
+ * whose host reference and trace comparison run several times slower per
+ * work-item; every pattern and index form still spans many work-groups. */
+static uint64_t sweep_bytes(void)
+{
+    return getenv("BWLAB_TEST_QUICK") ? 1u << 18 : 1u << 20;
+}
+
 Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
 {
     dev d = open_dev();
@@ -122,7 +131,7 @@ Test(bench, every_pattern_validates_and_matches_the_model, .timeout = 300)
         specs[nq + i - nd] = extra[i - nd];
     n = nq + (n - nd);
     const char *exprs[] = { "t < 4 ? 4*g : 4*(g ^ 3) + 64", "4*((g % 100)*37 % 1000 + 1000*(w % 3))" };
-    bench_plan *p = plan_of(&d, specs, n, exprs, 2, 1 << 20);
+    bench_plan *p = plan_of(&d, specs, n, exprs, 2, sweep_bytes());
     bench_kernels *k = kernels(NULL);
     bench_settings s = bench_settings_default();
     s.budget_s = 0.05;
@@ -965,7 +974,7 @@ Test(bench, index32_kernels_validate_and_match_the_model, .timeout = 300)
     const char **specs = calloc(nd, sizeof *specs);
     for (size_t i = 0; i < nd; i++)
         specs[i] = defaults[i];
-    bench_plan *p = plan_of(&d, specs, quick_subset(specs, nd), exprs, ne, 1 << 20);
+    bench_plan *p = plan_of(&d, specs, quick_subset(specs, nd), exprs, ne, sweep_bytes());
     free(specs);
     /* force int wherever the model proves it: at 1 MiB that is everywhere */
     size_t proven = 0;
@@ -1148,7 +1157,7 @@ Test(bench, read_mode_validates_and_matches_the_model, .timeout = 300)
         specs[nq + i - nd] = extra[i - nd];
     n = nq + (n - nd);
     const char *exprs[] = { "t < 4 ? 4*g : 4*(g ^ 3) + 64" };
-    bench_plan *p = read_plan_of(&d, specs, n, exprs, 1, 1 << 20);
+    bench_plan *p = read_plan_of(&d, specs, n, exprs, 1, sweep_bytes());
     bench_run_info info;
     bench_result *res = run_with_info(&d, p, NULL, &info);
     int vloads = 0, wide = 0;
