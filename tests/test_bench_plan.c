@@ -1283,7 +1283,7 @@ Test(bench_plan, buffers_the_budget_cannot_fill_are_left_out)
     bench_plan_free(p);
 }
 
-/* A transpose sized from the working set (16 MiB: n = sqrt(4 Mi) = 2048
+/* A transpose sized from the working set (4 MiB: n = sqrt(1 Mi) = 1024
  * on geo8) has its model counted within the plan's model_s: its tiled
  * addresses change shape every 8 x 8 tile. Unbounded (0) or ample, n is
  * the working set's; with no time at all it is the timed probe's own
@@ -1294,9 +1294,9 @@ Test(bench_plan, an_automatic_transpose_is_counted_within_the_models_time)
     const char *specs[] = { "transpose:version=tiled" };
     bench_limits l = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
     const double budgets[] = { 0, 1e6, 1e-9 };
-    const int64_t want[] = { 2048, 2048, 512 };
+    const int64_t want[] = { 1024, 1024, 512 };
     for (int k = 0; k < 3; k++) {
-        bench_plan_opts o = { .specs = specs, .nspecs = 1, .size = 16 * MiB, .model_s = budgets[k] };
+        bench_plan_opts o = { .specs = specs, .nspecs = 1, .size = 4 * MiB, .model_s = budgets[k] };
         bench_plan *p = NULL;
         bw_error err = BW_ERROR_INIT;
         cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
@@ -1307,11 +1307,11 @@ Test(bench_plan, an_automatic_transpose_is_counted_within_the_models_time)
         const bench_item *t = item(p, tiled), *c = item(p, copy);
         cr_expect_eq(t->items, want[k] * want[k]);
         cr_expect_eq(bench_plan_reference(p, (size_t)(t - p->items)), (long)(c - p->items));
-        if (want[k] == 2048) {
+        if (want[k] == 1024) {
             cr_expect_null(t->size_note, "%s", t->size_note);
         } else {
             cr_assert_not_null(t->size_note);
-            cr_expect(strstr(t->size_note, "n = 512 (a 1.00 MiB matrix), below the working set's n = 2048 (16.00 "
+            cr_expect(strstr(t->size_note, "n = 512 (a 1.00 MiB matrix), below the working set's n = 1024 (4.00 "
                                            "MiB): its addresses change shape every tile") != NULL,
                       "%s", t->size_note);
             cr_expect_str_eq(c->size_note, t->size_note);
