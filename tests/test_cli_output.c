@@ -37,6 +37,21 @@ static json_t *load_json(const char *path)
     return j;
 }
 
+static char *slurp_file(const char *path)
+{
+    char *t = NULL;
+    if (bw_file_read(path, &t, NULL, NULL) != BW_OK)
+        return NULL;
+    return t;
+}
+
+static void expect_file(const char *path, const char *text)
+{
+    char *t = slurp_file(path);
+    cr_expect(t && !strcmp(t, text), "%s holds '%s', expected '%s'", path, t ? t : "(nothing)", text);
+    free(t);
+}
+
 Test(cli_output, stdout_errors_fail_every_command)
 {
     const char *exe = getenv("BWLAB_EXE");
@@ -50,6 +65,95 @@ Test(cli_output, stdout_errors_fail_every_command)
         cr_expect_eq(r.status, 1, "%s: exit %d", cmds[i], r.status);
         cr_expect(strstr(r.err, "No space left") != NULL, "%s: %s", cmds[i], r.err);
         tu_result_free(&r);
+    }
+}
+
+/* Standard output closed by the caller (`>&-`) is an error only where
+ * something was to be written there: --version fails (exit 1, EBADF), a
+ * compare or run with --output writes its file and succeeds, and nothing
+ * meant for standard output lands in a file opened meanwhile. */
+Test(cli_output, a_closed_stdout_is_an_error_only_when_written_to, .timeout = 120)
+{
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    char *dir = tu_temp_dir();
+    char line[13000];
+    snprintf(line, sizeof line, "'%s' --version >&-", exe);
+    tu_result r = tu_run_cmd((const char *[]){ "sh", "-c", line, NULL }, NULL);
+    cr_expect_eq(r.status, 1, "--version: exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "cannot write to standard output: Bad file descriptor"), "%s", r.err);
+    tu_result_free(&r);
+
+    snprintf(line, sizeof line, "'%s' compare '%s/tests/data/results/sample-amd-mi300x.json' --output '%s/cmp.out' >&-",
+             exe, tu_source_root(), dir);
+    r = tu_run_cmd((const char *[]){ "sh", "-c", line, NULL }, (const char *[]){ "OCL_ICD_VENDORS=/nonexistent", NULL });
+    cr_expect_eq(r.status, 0, "compare: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/cmp.out", dir);
+    char *t = slurp_file(path);
+    cr_expect(t && strstr(t, "seq"), "compare's output: %s", t ? t : "(none)");
+    free(t);
+
+    snprintf(line, sizeof line,
+             "'%s' run --device cpu --pattern seq --size 2M --budget 0.2 --no-roofline --format json "
+             "--output '%s/r.json' >&-",
+             exe, dir);
+    r = tu_run_cmd((const char *[]){ "sh", "-c", line, NULL }, NULL);
+    cr_expect_eq(r.status, 0, "run: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    snprintf(path, sizeof path, "%s/r.json", dir);
+    json_t *d = load_json(path);
+    cr_expect_str_eq(json_string_value(json_object_get(d, "schema")), "bwlab.results");
+    json_decref(d);
+    snprintf(line, sizeof line, "ls -A '%s'", dir);
+    r = tu_run_cmd((const char *[]){ "sh", "-c", line, NULL }, NULL);
+    cr_expect_str_eq(r.out, "cmp.out\nr.json\n", "left in the directory: %s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* A signal that comes while an output's temp copy exists (compare's or
+ * report's, whose default action ends the process) acts once the copy is
+ * renamed into place: the output is whole and no hidden .NAME.XXXXXX is
+ * left. The hook raises SIGTERM right after the temp file is made. */
+Test(cli_output, a_signal_while_an_output_is_replaced_leaves_no_temp_file)
+{
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks: no signal can be raised at that moment");
+#endif
+    static const char *const cmds[] = { "compare", "report" };
+    for (size_t i = 0; i < 2; i++) {
+        char *dir = tu_temp_dir();
+        char out[4300], input[4300];
+        snprintf(out, sizeof out, "%s/%s.out", dir, cmds[i]);
+        snprintf(input, sizeof input, "%s/tests/data/results/sample-amd-mi300x.json", tu_source_root());
+        /* whole: what an undisturbed run writes */
+        tu_result r = tu_exec((const char *[]){ cmds[i], input, "--output", out, NULL },
+                              (const char *[]){ "OCL_ICD_VENDORS=/nonexistent", NULL });
+        cr_assert_eq(r.status, 0, "%s: exit %d: %s", cmds[i], r.status, r.err);
+        tu_result_free(&r);
+        char *whole = slurp_file(out);
+        cr_assert_not_null(whole);
+        cr_assert_eq(unlink(out), 0);
+        r = tu_exec((const char *[]){ cmds[i], input, "--output", out, NULL },
+                    (const char *[]){ "OCL_ICD_VENDORS=/nonexistent", "BWLAB_TEST_FAULTS=signal=replacing@15", NULL });
+        cr_expect_eq(r.status, 128 + SIGTERM, "%s: exit %d: %s", cmds[i], r.status, r.err);
+        tu_result_free(&r);
+        char *t = slurp_file(out);
+        cr_expect(t && !strcmp(t, whole), "%s: the output is not whole: %.200s", cmds[i], t ? t : "(none)");
+        free(t);
+        free(whole);
+        char line[4400];
+        snprintf(line, sizeof line, "ls -A '%s'", dir);
+        r = tu_run_cmd((const char *[]){ "sh", "-c", line, NULL }, NULL);
+        char want[64];
+        snprintf(want, sizeof want, "%s.out\n", cmds[i]);
+        cr_expect_str_eq(r.out, want, "%s: left in the directory: %s", cmds[i], r.out);
+        tu_result_free(&r);
+        tu_rmdir(dir);
+        free(dir);
     }
 }
 
@@ -214,27 +318,80 @@ static int wait_for_lines(const char *path, int lines, int timeout_s, pid_t pid,
 #define HOLD NULL
 #endif
 
-Test(cli_output, sigterm_writes_results_like_sigint, .timeout = 300)
+/* SIGTERM (a batch scheduler's limit), SIGHUP (a closed terminal, a
+ * dropped ssh session) and SIGQUIT each stop a run as Ctrl-C does: the
+ * results measured so far are written, marked interrupted, and the exit
+ * status is 128 + the signal. */
+Test(cli_output, sigterm_sighup_and_sigquit_write_results_like_sigint, .timeout = 300)
 {
+    static const int sigs[] = { SIGTERM, SIGHUP, SIGQUIT };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        char *dir = tu_temp_dir();
+        char out[4200], partial[4300];
+        snprintf(out, sizeof out, "%s/r.json", dir);
+        snprintf(partial, sizeof partial, "%s.partial", out);
+        /* the journal's head line comes once the run has planned */
+        pid_t pid = start_long_run(out, "seq," HELD_PATTERN, HOLD);
+        int status = 0;
+        int started = wait_for_lines(partial, 1, 120, pid, &status);
+        cr_assert_neq(started, -1, "signal %d: the run ended before its journal was seen (wait status %d)", sigs[i],
+                      status);
+        kill(pid, sigs[i]);
+        cr_assert_eq(waitpid(pid, &status, 0), pid);
+        cr_assert(started, "no journal within 120 s");
+        cr_assert(WIFEXITED(status), "killed by signal %d instead of writing the results", sigs[i]);
+        cr_expect_eq(WEXITSTATUS(status), 128 + sigs[i]);
+        json_t *d = load_json(out);
+        cr_expect(json_is_true(json_object_get(d, "interrupted")), "signal %d", sigs[i]);
+        cr_expect_eq(json_array_size(json_object_get(d, "results")), 2);
+        json_decref(d);
+        cr_expect_eq(access(partial, F_OK), -1, "signal %d: the final write leaves no journal", sigs[i]);
+        tu_rmdir(dir);
+        free(dir);
+    }
+}
+
+/* A second run on the output of a run still measuring is refused (exit 2,
+ * naming the first's PID) and leaves the first's journal where it is; the
+ * first then writes its results and removes its own journal. A run whose
+ * journal was moved aside behind its back (as on a file system without
+ * locks) removes nothing at the end: what is at OUT.partial by then is
+ * not its own. */
+Test(cli_output, a_second_run_on_a_live_runs_output_is_refused, .timeout = 300)
+{
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks: nothing keeps the first run alive while the second starts");
+#endif
     char *dir = tu_temp_dir();
-    char out[4200], partial[4300];
+    char out[4200], partial[4300], aside[4300];
     snprintf(out, sizeof out, "%s/r.json", dir);
     snprintf(partial, sizeof partial, "%s.partial", out);
-    /* the journal's head line comes once the run has planned */
+    snprintf(aside, sizeof aside, "%s.partial.moved", out);
     pid_t pid = start_long_run(out, "seq," HELD_PATTERN, HOLD);
     int status = 0;
     int started = wait_for_lines(partial, 1, 120, pid, &status);
-    cr_assert_neq(started, -1, "the run ended before its journal was seen (wait status %d)", status);
+    cr_assert_eq(started, 1, "no journal from the first run (%d, wait status %d)", started, status);
+    tu_result r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "2M", "--budget",
+                                            "0.2", "--no-roofline", "--output", out, NULL },
+                          NULL);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    char want[64];
+    snprintf(want, sizeof want, "(PID %ld)", (long)pid);
+    cr_expect(strstr(r.err, want) && strstr(r.err, "still measuring"), "stderr lacks '%s': %s", want, r.err);
+    tu_result_free(&r);
+    cr_expect_geq(count_lines(partial), 1, "the first run's journal was moved or emptied");
+    cr_expect_neq(access(out, F_OK), 0, "the refused run wrote the output");
+
+    /* the first run's journal moved aside, another file in its place */
+    cr_assert_eq(rename(partial, aside), 0);
+    tu_write_file(dir, "r.json.partial", "another run's journal\n");
     kill(pid, SIGTERM);
     cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(started, "no journal within 120 s");
-    cr_assert(WIFEXITED(status), "killed by SIGTERM instead of writing the results");
-    cr_expect_eq(WEXITSTATUS(status), 143);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 143, "wait status %d", status);
     json_t *d = load_json(out);
     cr_expect(json_is_true(json_object_get(d, "interrupted")));
-    cr_expect_eq(json_array_size(json_object_get(d, "results")), 2);
     json_decref(d);
-    cr_expect_eq(access(partial, F_OK), -1, "the final write leaves no journal");
+    expect_file(partial, "another run's journal\n");
     tu_rmdir(dir);
     free(dir);
 }
@@ -453,21 +610,6 @@ Test(cli_output, sigint_stops_tune_and_writes_it, .timeout = 300)
 }
 
 /* ---- no journal, input or output lost ---- */
-
-static char *slurp_file(const char *path)
-{
-    char *t = NULL;
-    if (bw_file_read(path, &t, NULL, NULL) != BW_OK)
-        return NULL;
-    return t;
-}
-
-static void expect_file(const char *path, const char *text)
-{
-    char *t = slurp_file(path);
-    cr_expect(t && !strcmp(t, text), "%s holds '%s', expected '%s'", path, t ? t : "(nothing)", text);
-    free(t);
-}
 
 /* An earlier run's OUT.partial (the only copy of what a killed run
  * measured) is moved to the first free OUT.partial.N and named on stderr,

@@ -1,14 +1,19 @@
+/* bw_file: whole-file reads with a size cap, the search for run-time
+ * resources, and writes that replace a regular file atomically or write
+ * through a device, FIFO or link (bw_file.h). */
 #include "bw_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bw_hook.h"
 #include "bwlab_config.h"
 
 #define BW_FILE_MAX ((size_t)64 << 20)
@@ -146,8 +151,8 @@ static bw_code write_through(const char *path, const char *data, size_t len, bw_
     return BW_OK;
 }
 
-static bw_code write_atomic(const char *path, const struct stat *old, const char *data, size_t len,
-                            bw_error *err)
+static bw_code write_atomic_unmasked(const char *path, const struct stat *old, const char *data, size_t len,
+                                     bw_error *err)
 {
     /* the rename would replace a file whatever its own permissions say:
      * the caller must be one who could write it, or a read-only file
@@ -181,6 +186,7 @@ static bw_code write_atomic(const char *path, const struct stat *old, const char
         free(tmp);
         return rc;
     }
+    bw_hook_phase("replacing"); /* test builds only: a signal while the temp file exists */
     mode_t mode;
     if (old) {
         mode = old->st_mode & 07777;
@@ -209,6 +215,25 @@ static bw_code write_atomic(const char *path, const struct stat *old, const char
         rc = bw_error_set(err, BW_E_IO, "cannot write '%s': %s", path, strerror(e));
     }
     free(tmp);
+    return rc;
+}
+
+/* The signals that stop a process wait while the temp file exists: one
+ * that came during the write acts once it is renamed or removed, so no
+ * hidden .NAME.XXXXXX is ever left behind (a caught one only sets its flag
+ * later; a default one ends the process with the file whole). */
+static bw_code write_atomic(const char *path, const struct stat *old, const char *data, size_t len, bw_error *err)
+{
+    sigset_t stop, saved;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigaddset(&stop, SIGQUIT);
+    int masked = sigprocmask(SIG_BLOCK, &stop, &saved) == 0;
+    bw_code rc = write_atomic_unmasked(path, old, data, len, err);
+    if (masked)
+        sigprocmask(SIG_SETMASK, &saved, NULL);
     return rc;
 }
 

@@ -19,7 +19,8 @@
  *   signal=PHASE@SIG    signal SIG is raised once when PHASE begins: building,
  *                       validating, measuring, writing, calibrating (run, roofline, tune);
  *                       roofline, roof-rounds (the roofline's timing rounds);
- *                       tuning, tune-finals (no phase's name holds another's)
+ *                       tuning, tune-finals; replacing (a file's temp copy exists,
+ *                       any command) (no phase's name holds another's)
  *   bank_groups@N       bank patterns launch N work-groups (BENCH_BANK_GROUPS)
  *   scalar_form         bwlab run builds the scalar kernel form on any device
  *   fit_rate@N          the working set's calibration copy reads N MB/s (bench_fit)

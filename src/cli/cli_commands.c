@@ -18,7 +18,8 @@ static const char *const run_notes[] = {
     "(the patterns' results are still written), or a device failed\n"
     "(--device all: the others are still written); 2 bad input (also --index 32 where not\n"
     "proven, or a --size whose buffers take longer to fill than the --budget holds);\n"
-    "3 no OpenCL platform; 130/143 SIGINT/SIGTERM (the results so far are written).\n",
+    "3 no OpenCL platform; 130/143/129/131 SIGINT/SIGTERM/SIGHUP/SIGQUIT (the results so far are\n"
+    "written).\n",
     "\nPattern families with kernels of their own (bwlab patterns), in rows of their own:\n"
     "  bank        local-memory tiles: the modeled conflict ways beside local GB/s, against\n"
     "              bank:pitch=33 (in the default run)\n"
@@ -35,8 +36,8 @@ static const char *const run_notes[] = {
     "the launch model's footprint and instruction-model bounds beside the measured time.\n"
     "--kernels DIR also holds their kernels: bank.cl, transpose.cl and record.cl.\n",
     "A pattern given twice is measured once; a run takes at most 1000 patterns. With --output\n"
-    "FILE, FILE.partial keeps each finished pattern (JSON lines) until FILE is written; SIGINT\n"
-    "and SIGTERM stop the run and write what was measured (exit 130, 143). An earlier\n"
+    "FILE, FILE.partial keeps each finished pattern (JSON lines) until FILE is written; SIGINT,\n"
+    "SIGTERM, SIGHUP and SIGQUIT stop the run and write what was measured. An earlier\n"
     "FILE.partial (a killed run's) is never deleted: it is moved to the first free\n"
     "FILE.partial.1, .2, ... and named on standard error. --output and --report on one file\n"
     "(also through links), or --output on the tuning cache, is refused (exit 2); an existing\n"
@@ -68,8 +69,9 @@ static const char *const tune_notes[] = {
     "when a new one is written. --output on the cache file itself is refused (exit 2).\n"
     "Exit status: 0 tuned or cached; 1 a device could not be tuned (every shape failed) or the\n"
     "cache could not be written (the results are still printed); 2 bad input; 3 no OpenCL\n"
-    "platform; 130/143 SIGINT/SIGTERM (within a launch or a 16 MiB chunk: the shapes measured\n"
-    "so far are written, marked interrupted; no winner is chosen or cached).\n",
+    "platform; 130/143/129/131 SIGINT/SIGTERM/SIGHUP/SIGQUIT (within a launch or a 16 MiB\n"
+    "chunk: the shapes measured so far are written, marked interrupted; no winner is chosen or\n"
+    "cached).\n",
     NULL,
 };
 
@@ -91,8 +93,8 @@ static const char *const roofline_notes[] = {
     "and the modeled bound (memory below the ridge, compute above it); per tile GFLOP/s\n"
     "(measured) beside the model's intensity T/4, attainable GFLOP/s and bound.\n"
     "Exit status: 0 measured; 1 a device failed (build, validation, a launch below the timing\n"
-    "floor); 2 bad input; 3 no OpenCL platform; 130/143 SIGINT/SIGTERM (within a launch or a\n"
-    "4 MiB chunk: what was measured is written, marked interrupted).\n",
+    "floor); 2 bad input; 3 no OpenCL platform; 130/143/129/131 SIGINT/SIGTERM/SIGHUP/SIGQUIT\n"
+    "(within a launch or a 4 MiB chunk: what was measured is written, marked interrupted).\n",
     NULL,
 };
 
@@ -122,11 +124,11 @@ static const char *const probe_notes[] = {
     "where the profile's is no multiple of it; W; banks) in place, and say which; a device\n"
     "never probed is an error: run 'bwlab probe' first. 'bwlab run --transfers' adds the\n"
     "transfers and launch latency to a run.\n"
-    "SIGINT and SIGTERM stop the probe before its next launch or copy and write what was\n"
-    "measured, marked \"interrupted\" (not stored in the cache).\n"
+    "SIGINT, SIGTERM, SIGHUP and SIGQUIT stop the probe before its next launch or copy and write\n"
+    "what was measured, marked \"interrupted\" (not stored in the cache).\n"
     "Exit status: 0 probed; 1 a device failed or its pointer chase failed validation (the\n"
-    "other figures are still written); 2 bad input; 3 no OpenCL platform; 130/143\n"
-    "SIGINT/SIGTERM (what was measured is written).\n",
+    "other figures are still written); 2 bad input; 3 no OpenCL platform; 130/143/129/131\n"
+    "SIGINT/SIGTERM/SIGHUP/SIGQUIT (what was measured is written).\n",
     NULL,
 };
 

@@ -1,3 +1,6 @@
+/* cli_journal: OUT.partial, the journal of `bwlab run --output OUT`
+ * (cli_journal.h): made new, locked while its run lives, moved aside and
+ * never deleted when another run finds it, removed only by its own run. */
 #include "cli_journal.h"
 
 #include <errno.h>
@@ -11,7 +14,25 @@
 struct cli_journal {
     int fd;
     char *path;
+    dev_t dev; /* the file this run made: what is at path may be another's by now */
+    ino_t ino;
 };
+
+/* The PID of the live run holding a write lock on the journal at `path`,
+ * or 0 (none there, no lock, or a file system without locks). */
+static long journal_holder(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    long pid = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK ? (long)fl.l_pid : 0;
+    close(fd);
+    return pid;
+}
 
 /* Moves whatever is at `path` (an earlier run's journal: maybe the only
  * copy of what it measured) to the first free name PATH.1, PATH.2, ...;
@@ -84,6 +105,18 @@ bw_code cli_journal_open(const char *output, cli_journal **out, char **kept, bw_
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     }
     snprintf(path, n, "%s.partial", output);
+    /* a live run's journal is its only copy of what it measures: the two
+     * runs would also race for OUT */
+    long holder = journal_holder(path);
+    if (holder > 0) {
+        bw_code rc = bw_error_set(err, BW_E_USAGE,
+                                  "'%s' is the journal of a run still measuring into '%s' (PID %ld): wait for "
+                                  "it to end, or give this run another --output",
+                                  path, output, holder);
+        free(j);
+        free(path);
+        return rc;
+    }
     /* an earlier journal (or anything planted at its name: a link, a hard
      * link to another file) is moved aside, never deleted, and a new file
      * made with O_EXCL */
@@ -100,8 +133,21 @@ bw_code cli_journal_open(const char *output, cli_journal **out, char **kept, bw_
         free(path);
         return rc;
     }
+    /* held until the journal is closed (a POSIX lock is the process's:
+     * it ends with it, however it ends); where locks are not supported the
+     * journal is kept without one */
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    (void)fcntl(fd, F_SETLK, &fl);
+    struct stat own;
+    if (fstat(fd, &own) != 0)
+        memset(&own, 0, sizeof own);
     j->fd = fd;
     j->path = path;
+    j->dev = own.st_dev;
+    j->ino = own.st_ino;
     *out = j;
     return BW_OK;
 }
@@ -133,9 +179,12 @@ void cli_journal_close(cli_journal *j, int remove)
 {
     if (!j)
         return;
-    close(j->fd);
-    if (remove)
+    /* only the file this run made: a run that found it unlocked (a file
+     * system without locks) may have moved it aside and put its own there */
+    struct stat st;
+    if (remove && lstat(j->path, &st) == 0 && st.st_dev == j->dev && st.st_ino == j->ino)
         unlink(j->path);
+    close(j->fd);
     free(j->path);
     free(j);
 }

@@ -20,11 +20,15 @@ typedef struct cli_journal cli_journal;
  * fails). A new file is made (O_EXCL), no more readable than OUT already
  * is. BW_E_IO when the old one cannot be moved (it stays where it was). */
 bw_code cli_journal_open(const char *output, cli_journal **out, char **kept, bw_error *err);
+/* (cli_journal_open, further) The new journal is write-locked (fcntl) while
+ * it is open. An OUT.partial locked by a live run is left where it is and
+ * refused: BW_E_USAGE, naming the run's PID. */
 /* Appends the complete line(s) in b with one write. */
 bw_code cli_journal_append(cli_journal *j, const bw_buf *b, bw_error *err);
 /* The journal's path ("OUT.partial"); valid while j lives. */
 const char *cli_journal_path(const cli_journal *j);
-/* Closes j; with remove, deletes the file (the results are written). */
+/* Closes j; with remove, deletes the file (the results are written) when
+ * what is at its path is still the file this run made. */
 void cli_journal_close(cli_journal *j, int remove);
 
 #endif

@@ -1,3 +1,5 @@
+/* cli_signal: SIGINT, SIGTERM, SIGHUP and SIGQUIT as a request to stop
+ * (cli_signal.h). */
 #include "cli_signal.h"
 
 #include <string.h>
@@ -23,12 +25,16 @@ void cli_signal_catch(cli_signal_saved *saved)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &saved->intr);
     sigaction(SIGTERM, &sa, &saved->term);
+    sigaction(SIGHUP, &sa, &saved->hup);
+    sigaction(SIGQUIT, &sa, &saved->quit);
 }
 
 void cli_signal_restore(const cli_signal_saved *saved)
 {
     sigaction(SIGINT, &saved->intr, NULL);
     sigaction(SIGTERM, &saved->term, NULL);
+    sigaction(SIGHUP, &saved->hup, NULL);
+    sigaction(SIGQUIT, &saved->quit, NULL);
 }
 
 int cli_signal_status(int status)
@@ -38,5 +44,10 @@ int cli_signal_status(int status)
 
 const char *cli_signal_name(void)
 {
-    return cli_signal_caught == SIGTERM ? "SIGTERM" : "SIGINT";
+    switch (cli_signal_caught) {
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
+    default: return "SIGINT";
+    }
 }

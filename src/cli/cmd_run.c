@@ -717,8 +717,9 @@ static bw_code retry_smaller(const cli_command *self, run_state *s, size_t k, bw
     return BW_OK;
 }
 
-/* OUT.partial's head line, before anything is measured */
-static void journal_start(const cli_command *self, run_state *s, int argc, char **argv)
+/* OUT.partial's head line, before anything is measured. 0, or exit 2
+ * when OUT.partial is a live run's journal. */
+static int journal_start(const cli_command *self, run_state *s, int argc, char **argv)
 {
     bw_error err = BW_ERROR_INIT;
     char *kept = NULL;
@@ -728,6 +729,11 @@ static void journal_start(const cli_command *self, run_state *s, int argc, char 
                         "('bwlab compare %s' reads it)\n",
                 self->name, s->output, kept, kept);
     free(kept);
+    if (rc == BW_E_USAGE) {
+        int st = cli_fail(self, &err);
+        bw_error_clear(&err);
+        return st;
+    }
     if (rc == BW_OK && s->journal) {
         report_run *runs = calloc(s->ndev, sizeof *runs);
         bw_buf b = BW_BUF_INIT;
@@ -749,6 +755,7 @@ static void journal_start(const cli_command *self, run_state *s, int argc, char 
         s->journal = NULL;
     }
     bw_error_clear(&err);
+    return 0;
 }
 
 static int write_report(const cli_command *self, run_state *s, int argc, char **argv)
@@ -1112,7 +1119,11 @@ static int measure_and_write(const cli_command *self, run_state *s, size_t plann
     cli_signal_catch(&saved);
     int show = !s->quiet && isatty(STDERR_FILENO);
     run_identity(s);
-    journal_start(self, s, argc + 1, argv - 1);
+    int jst = journal_start(self, s, argc + 1, argv - 1);
+    if (jst != 0) {
+        cli_signal_restore(&saved);
+        return jst;
+    }
     int any_failed = planned < s->ndev, st = 0;
     /* --budget bounds the whole run, from here: each device's patterns get
      * an equal share of what is left, less its roofline and the writing */

@@ -1,7 +1,9 @@
 /* bwlab entry point: global options and subcommand dispatch. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bwlab_config.h"
 #include "cli.h"
@@ -62,7 +64,28 @@ static int dispatch(int argc, char **argv)
     return cmd->run(argc - 1, argv + 1);
 }
 
+/* A standard stream the caller closed (`bwlab run --output F >&-`) gets
+ * /dev/null opened read-only in its place before anything else is opened:
+ * else the next file opened (a journal, an output's temp file) would take
+ * its number and receive what is printed there. A write to it then fails
+ * as it would on the closed descriptor (EBADF), so standard output is an
+ * error exactly when something was to be written there, and only then. */
+static void hold_closed_streams(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        /* open takes the lowest free number: fd itself, the lower ones being open by now */
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0 && nul != fd) {
+            dup2(nul, fd);
+            close(nul);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
+    hold_closed_streams();
     return finish(dispatch(argc, argv));
 }
