@@ -505,6 +505,85 @@ Test(cli_output, progress_redraws_are_throttled, .timeout = 300)
     cr_expect_leq((double)redraws, bound, "%zu redraws in %.1f s", redraws, wall);
 }
 
+/* Runs bwlab with args on a pseudo-terminal (its standard error and
+ * output), the environment entries env set ("NAME=value"); returns all
+ * it wrote there (caller frees) and its wait status in *status. */
+static char *on_terminal(const char *const *args, const char *const *env, int *status)
+{
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    int master = -1;
+    pid_t pid = forkpty(&master, NULL, NULL, NULL);
+    cr_assert_geq(pid, 0, "forkpty failed");
+    if (pid == 0) {
+        for (; env && *env; env++)
+            putenv((char *)*env);
+        char *argv[32];
+        size_t n = 0;
+        argv[n++] = (char *)exe;
+        for (; *args && n < 31; args++)
+            argv[n++] = (char *)*args;
+        argv[n] = NULL;
+        execv(exe, argv);
+        _exit(127);
+    }
+    size_t len = 0, cap = 1 << 16;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    for (;;) {
+        if (cap - len < 4096) {
+            cap *= 2;
+            text = realloc(text, cap);
+            cr_assert_not_null(text);
+        }
+        ssize_t n = read(master, text + len, cap - len - 1);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    text[len] = '\0';
+    waitpid(pid, status, 0);
+    close(master);
+    return text;
+}
+
+/* TERM=dumb gets plain lines with no escape sequence; elsewhere each
+ * redraw of the line is cut one column short of $COLUMNS; a status with
+ * no pattern names none (no "] ,"). */
+Test(cli_output, the_status_line_follows_term_and_columns, .timeout = 300)
+{
+    const char *args[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "2M", "--budget", "2",
+                           "--rse", "0", "--no-roofline", "--output", "/dev/null", NULL };
+    int status = 0;
+    char *text = on_terminal(args, (const char *[]){ "TERM=dumb", NULL }, &status);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d: %s", status, text);
+    cr_expect(strchr(text, '\033') == NULL, "an escape sequence with TERM=dumb: %s", text);
+    cr_expect(strstr(text, "[building 1/") != NULL, "no status line with TERM=dumb: %s", text);
+    cr_expect(strstr(text, "] ,") == NULL, "a status naming an empty pattern: %s", text);
+    /* a pty turns each \n into \r\n: every status is a line of its own */
+    for (const char *p = strchr(text, '['); p; p = strchr(p + 1, '[')) {
+        if (p != text && p[-1] != '\n')
+            continue;
+        const char *end = strchr(p, '\n');
+        cr_expect(end && end[-1] == '\r', "a status line not ended: %s", p);
+    }
+    free(text);
+
+    text = on_terminal(args, (const char *[]){ "TERM=xterm", "COLUMNS=40", NULL }, &status);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d: %s", status, text);
+    size_t draws = 0;
+    for (const char *p = strstr(text, "\r\033[K"); p; p = strstr(p + 1, "\r\033[K")) {
+        const char *start = p + 4;
+        size_t cols = 0;
+        for (const char *q = start; *q && *q != '\r' && *q != '\n'; q++)
+            cols += ((unsigned char)*q & 0xc0) != 0x80;
+        draws += cols > 0;
+        cr_expect_leq(cols, 39, "a redraw of %zu columns at COLUMNS=40: %.80s", cols, start);
+    }
+    cr_expect_gt(draws, 0, "no status line on a terminal: %s", text);
+    free(text);
+}
+
 /* Starts `bwlab CMD ARGS...` writing JSON to `out` (stderr to /dev/null),
  * with BWLAB_CACHE_DIR set to cache_dir and BWLAB_TEST_FAULTS to faults
  * when they are not NULL. */

@@ -13,6 +13,7 @@
 #include "bwlab_config.h"
 #include "cli.h"
 #include "cli_each.h"
+#include "cli_progress.h"
 #include "cli_format.h"
 #include "cli_limits.h"
 #include "cli_signal.h"
@@ -67,15 +68,25 @@ static int parse_args(const cli_command *self, int argc, char **argv, probe_stat
     return 0;
 }
 
+/* what the status line of one device's probe needs */
+typedef struct probe_progress {
+    const ocl_device_info *d;
+    cli_progress_mode mode;
+    char last_phase[32];
+} probe_progress;
+
 static void progress_line(void *ctx, const char *phase, double f)
 {
-    const ocl_device_info *d = ctx;
-    fprintf(stderr, "\r\033[K[probe] device %zu: %s, %.0f%%", d->index, phase, 100 * f);
-    fflush(stderr);
+    probe_progress *pp = ctx;
+    /* plain lines: one per phase, not one per step */
+    if (pp->mode == CLI_PROGRESS_PLAIN && !strcmp(pp->last_phase, phase))
+        return;
+    snprintf(pp->last_phase, sizeof pp->last_phase, "%s", phase);
+    cli_progress_show(pp->mode, "[probe] device %zu: %s, %.0f%%", pp->d->index, phase, 100 * f);
 }
 
 /* probes device k and stores its findings in the cache */
-static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
+static bw_code probe_device(probe_state *s, size_t k, cli_progress_mode show, bw_error *err)
 {
     const ocl_device_info *d = cli_each_device(&s->each, k);
     bench_probe_opts o;
@@ -83,17 +94,17 @@ static bw_code probe_device(probe_state *s, size_t k, int show, bw_error *err)
     o.quick = s->quick;
     o.kernel_dir = s->kernels;
     o.stop = &cli_signal_caught;
-    if (show) {
+    probe_progress pp = { d, show, "" };
+    if (show != CLI_PROGRESS_NONE) {
         o.progress = progress_line;
-        o.progress_ctx = (void *)d;
+        o.progress_ctx = &pp;
     }
     ocl_context *ctx = NULL;
     bw_code rc = ocl_context_create(s->each.plats, s->each.dev_idx[k], &ctx, err);
     if (rc == BW_OK)
         rc = bench_probe_run(ctx, &o, &s->results[k], err);
     ocl_context_free(ctx);
-    if (show)
-        fprintf(stderr, "\r\033[K");
+    cli_progress_clear(show);
     if (rc != BW_OK && !(rc == BW_E_INTERRUPTED && s->results[k]))
         return rc;
     s->devs[k].result = s->results[k];
@@ -141,7 +152,7 @@ int cmd_probe(int argc, char **argv)
         st = cli_nomem(self);
         goto done;
     }
-    int show = !s.quiet && isatty(STDERR_FILENO);
+    cli_progress_mode show = cli_progress_mode_of(s.quiet);
     /* a signal stops the probe before its next launch or copy, and what
      * was measured is written (cli_signal.h) */
     cli_signal_saved saved;

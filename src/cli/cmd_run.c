@@ -25,6 +25,7 @@
 #include "cli_inferred.h"
 #include "cli_format.h"
 #include "cli_journal.h"
+#include "cli_progress.h"
 #include "cli_limits.h"
 #include "cli_option.h"
 #include "cli_report.h"
@@ -413,7 +414,7 @@ typedef struct progress_ctx {
     const cli_command *self;
     run_state *s;
     size_t k;
-    int show;         /* draw the progress line (stderr is a terminal) */
+    cli_progress_mode show; /* the status line's kind (cli_progress.h) */
     int argc;
     char **argv;
     double last_draw; /* bench_now_s of the last redraw */
@@ -458,14 +459,16 @@ static void on_progress(void *ctx, const bench_progress *p)
         return;
     }
     if (!strcmp(p->phase, "plan")) { /* what the budget left out: said before it is measured */
-        fprintf(stderr, "%sbwlab run: note: %s\n", c->show ? "\r\033[K" : "", p->spec);
+        cli_progress_clear(c->show);
+        fprintf(stderr, "bwlab run: note: %s\n", p->spec);
         return;
     }
-    if (!c->show)
+    if (c->show == CLI_PROGRESS_NONE)
         return;
     double now = bench_now_s();
     int same_phase = !strcmp(c->last_phase, p->phase);
-    if (same_phase && now - c->last_draw < PROGRESS_REDRAW_S)
+    /* plain lines: one per phase, not one per redraw */
+    if (same_phase && (c->show == CLI_PROGRESS_PLAIN || now - c->last_draw < PROGRESS_REDRAW_S))
         return;
     c->last_draw = now;
     snprintf(c->last_phase, sizeof c->last_phase, "%s", p->phase);
@@ -473,12 +476,14 @@ static void on_progress(void *ctx, const bench_progress *p)
     if (p->remaining_s >= 0)
         snprintf(eta, sizeof eta, ", %.0f s of the budget left", p->remaining_s);
     if (!strcmp(p->phase, "measuring"))
-        fprintf(stderr, "\r\033[K[measuring] %zu of %zu patterns stable, %.0f s elapsed%s", p->done, p->total,
-                p->elapsed_s, eta);
+        cli_progress_show(c->show, "[measuring] %zu of %zu patterns stable, %.0f s elapsed%s", p->done, p->total,
+                          p->elapsed_s, eta);
+    else if (p->spec && *p->spec)
+        cli_progress_show(c->show, "[%s %zu/%zu] %s, %.0f s elapsed%s", p->phase, p->done + 1, p->total, p->spec,
+                          p->elapsed_s, eta);
     else
-        fprintf(stderr, "\r\033[K[%s %zu/%zu] %s, %.0f s elapsed%s", p->phase, p->done + 1, p->total,
-                p->spec ? p->spec : "", p->elapsed_s, eta);
-    fflush(stderr);
+        cli_progress_show(c->show, "[%s %zu/%zu] %.0f s elapsed%s", p->phase, p->done + 1, p->total, p->elapsed_s,
+                          eta);
 }
 
 /* full messages of failed patterns on stderr; a message repeated (the same
@@ -1024,8 +1029,7 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
     if (rc == BW_E_TOOBIG && !cli_signal_caught && (rc = retry_smaller(self, s, k, &err)) == BW_OK)
         rc = bench_run(dev->ctx, dev->plan, s->kernels, &s->settings, &cli_signal_caught, on_progress, pc,
                        &dev->results, &dev->info, &err);
-    if (pc->show)
-        fprintf(stderr, "\r\033[K");
+    cli_progress_clear(pc->show);
     if ((rc == BW_OK || rc == BW_E_INTERRUPTED) && dev->info.fill_note[0])
         fprintf(stderr, "bwlab run: note: device %zu: %s\n", ocl_device_at(s->plats, s->dev_idx[k])->index,
                 dev->info.fill_note);
@@ -1050,15 +1054,14 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
 /* The short roofline after device k's patterns; a failure is reported
  * beside the patterns' results, which are kept. 0, or the status of
  * running out of memory. */
-static int run_short_roofline(const cli_command *self, run_state *s, size_t k, int show, int *any_failed)
+static int run_short_roofline(const cli_command *self, run_state *s, size_t k, cli_progress_mode show,
+                              int *any_failed)
 {
     bw_error err = BW_ERROR_INIT;
     int st = 0;
-    if (show)
-        fprintf(stderr, "[roofline] measuring the device's roof, about %.0f s", RUN_ROOFLINE_BUDGET_S);
+    cli_progress_show(show, "[roofline] measuring the device's roof, about %.0f s", RUN_ROOFLINE_BUDGET_S);
     bw_code rc = measure_roofline(s, k, &err);
-    if (show)
-        fprintf(stderr, "\r\033[K");
+    cli_progress_clear(show);
     if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
         cli_fail(self, &err);
         if (!(s->devs[k].roof_failure = strdup(bw_error_text(&err))))
@@ -1071,13 +1074,12 @@ static int run_short_roofline(const cli_command *self, run_state *s, size_t k, i
 
 /* --transfers on device k: host<->device copies and launch latency, on
  * the run's context. 0, or the status of running out of memory. */
-static int run_transfers(const cli_command *self, run_state *s, size_t k, int show, int *any_failed)
+static int run_transfers(const cli_command *self, run_state *s, size_t k, cli_progress_mode show, int *any_failed)
 {
     run_device *dev = &s->devs[k];
     bw_error err = BW_ERROR_INIT;
     int st = 0;
-    if (show)
-        fprintf(stderr, "[transfers] host<->device copies and launch latency");
+    cli_progress_show(show, "[transfers] host<->device copies and launch latency");
     bench_probe_opts po;
     memset(&po, 0, sizeof po);
     po.transfers_only = 1;
@@ -1091,8 +1093,7 @@ static int run_transfers(const cli_command *self, run_state *s, size_t k, int sh
         po.deadline_s = bench_now_s() + RUN_TRANSFERS_SHORT_S;
     }
     bw_code rc = bench_probe_run(dev->ctx, &po, &dev->xfers, &err);
-    if (show)
-        fprintf(stderr, "\r\033[K");
+    cli_progress_clear(show);
     if (rc == BW_E_INTERRUPTED) {
         dev->info.interrupted = 1; /* the transfers are partial: the run says so */
         rc = BW_OK;
@@ -1117,7 +1118,7 @@ static int measure_and_write(const cli_command *self, run_state *s, size_t plann
      * limit, stops the run after the launch in flight (cli_signal.h) */
     cli_signal_saved saved;
     cli_signal_catch(&saved);
-    int show = !s->quiet && isatty(STDERR_FILENO);
+    cli_progress_mode show = cli_progress_mode_of(s->quiet);
     run_identity(s);
     int jst = journal_start(self, s, argc + 1, argv - 1);
     if (jst != 0) {

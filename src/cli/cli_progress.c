@@ -1,0 +1,82 @@
+/* cli_progress: the status line of run and probe on standard error
+ * (cli_progress.h). */
+#include "cli_progress.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "bw_buf.h"
+#include "bw_format.h"
+
+cli_progress_mode cli_progress_mode_of(int quiet)
+{
+    if (quiet || !isatty(STDERR_FILENO))
+        return CLI_PROGRESS_NONE;
+    const char *term = getenv("TERM");
+    if (!term || !*term || !strcmp(term, "dumb"))
+        return CLI_PROGRESS_PLAIN;
+    return CLI_PROGRESS_REDRAW;
+}
+
+int cli_progress_width(void)
+{
+    const char *cols = getenv("COLUMNS");
+    if (cols && *cols) {
+        char *end = NULL;
+        long n = strtol(cols, &end, 10);
+        if (*end == '\0' && n >= 20 && n <= 1000)
+            return (int)n;
+    }
+    struct winsize ws;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    return 80;
+}
+
+/* the first `cols` characters of s (UTF-8: continuation bytes take no column) */
+static size_t cut_at_columns(const char *s, size_t cols)
+{
+    size_t i = 0, used = 0;
+    for (; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xc0) == 0x80)
+            continue;
+        if (used == cols)
+            break;
+        used++;
+    }
+    return i;
+}
+
+void cli_progress_show(cli_progress_mode m, const char *fmt, ...)
+{
+    if (m == CLI_PROGRESS_NONE)
+        return;
+    char raw[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    bw_buf b = BW_BUF_INIT;
+    bw_quote_append(&b, raw, strlen(raw), 0, 0);
+    const char *text = bw_buf_failed(&b) ? "" : bw_buf_str(&b);
+    if (m == CLI_PROGRESS_PLAIN) {
+        fprintf(stderr, "%s\n", text);
+    } else {
+        size_t n = cut_at_columns(text, (size_t)cli_progress_width() - 1);
+        fprintf(stderr, "\r\033[K%.*s", (int)n, text);
+    }
+    fflush(stderr);
+    bw_buf_free(&b);
+}
+
+void cli_progress_clear(cli_progress_mode m)
+{
+    if (m != CLI_PROGRESS_REDRAW)
+        return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
