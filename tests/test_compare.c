@@ -291,6 +291,16 @@ Test(compare, invalid_json_is_named)
     bad_input("broken.json", "{\"schema\": \"bwlab.results\", \"runs\": [", "invalid JSON at line 1");
 }
 
+/* a key given twice in one object is refused, named with its line: the
+ * reader would otherwise keep one of the two figures in silence */
+Test(compare, a_key_given_twice_is_named_with_its_line)
+{
+    bad_input("twice.json",
+              doc("{\"device\": 0, \"pattern\": \"seq\",\n\"effective_gbs\": 1.0, \"effective_gbs\": 2.0}", NULL,
+                  NULL),
+              "invalid JSON at line 2, column 37: duplicate object key near '\"effective_gbs\"'");
+}
+
 Test(compare, a_missing_field_is_named)
 {
     bad_input("nopattern.json", doc("{\"device\": 0, \"effective_gbs\": 1.0}", NULL, NULL),

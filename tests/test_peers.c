@@ -264,6 +264,15 @@ Test(peers, inline_texts_refused)
           "t: entries[0].backend is a number, expected a string" },
         { "{\"format_version\":2,\"clpeak_version\":\"2.1.2\",\"entries\":[", "t: line 1: invalid JSON" },
         { "<clpeak format_version=\"3\"></clpeak>", "t: line 1: format_version '3': this bwlab reads clpeak's" },
+        /* a name given twice: which value is meant would be a guess */
+        { "format_version,backend,platform,device,driver,category,test,metric,unit,status,value,value\n",
+          "t: line 1: the header names the column 'value' twice" },
+        { "function,num_times,n_elements,sizeof,max_mbytes_per_sec,sizeof\nCopy,100,1024,4,1000.0,4\n",
+          "t: line 1: the header names the column 'sizeof' twice" },
+        { "function,num_times,n_elements,sizeof,max_mbytes_per_sec,max_MB_per_sec\nCopy,100,1024,4,1000.0,1.0\n",
+          "t: line 1: the header has two bandwidth columns, 'max_mbytes_per_sec' and 'max_MB_per_sec'" },
+        { "{\"format_version\":2,\"clpeak_version\":\"2.1.2\",\"entries\":[{\"test\":\"a\",\n\"value\":1,\"value\":2}]}",
+          "t: line 2: invalid JSON (column 17): duplicate object key near '\"value\"'" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         report_peer_file *f = NULL;

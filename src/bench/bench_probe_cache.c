@@ -81,7 +81,7 @@ static bw_code load(const char *path, json_t **doc, bw_error *err)
         return bw_error_set(err, BW_E_IO, "cannot read the probe cache '%s': %s", path, strerror(errno));
     }
     json_error_t je;
-    json_t *d = json_loadf(f, 0, &je);
+    json_t *d = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
     if (!d)
         return bw_error_set(err, BW_E_FORMAT, "the probe cache '%s' is malformed (line %d, column %d: %s); remove it "

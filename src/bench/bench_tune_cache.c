@@ -168,7 +168,7 @@ static bw_code load(const char *path, json_t **doc, bw_error *err)
     if (rc != BW_OK)
         return rc;
     json_error_t je;
-    *doc = json_loads(text, 0, &je);
+    *doc = json_loads(text, JSON_REJECT_DUPLICATES, &je);
     free(text);
     if (!*doc)
         return bw_error_set(err, BW_E_FORMAT, "tuning cache '%s' is malformed: %s (line %d, column %d)", path,

@@ -40,7 +40,7 @@ bw_code cli_report_from_json(const char *json_text, const char *output, int argc
                              bw_error *err)
 {
     json_error_t je;
-    json_t *doc = json_loads(json_text, 0, &je);
+    json_t *doc = json_loads(json_text, JSON_REJECT_DUPLICATES, &je);
     if (!doc)
         return bw_error_set(err, BW_E_FORMAT, "--report: the run's results do not load: invalid JSON at line %d, "
                                               "column %d: %s", je.line, je.column, je.text);

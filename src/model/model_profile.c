@@ -179,7 +179,7 @@ bw_code model_profiles_parse(const char *json_text, const char *origin, model_pr
 {
     *out = NULL;
     json_error_t jerr;
-    json_t *root = json_loads(json_text, 0, &jerr);
+    json_t *root = json_loads(json_text, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
         return bw_error_set(err, BW_E_FORMAT, "%s: line %d, column %d: %s", origin, jerr.line,
                             jerr.column, jerr.text);

@@ -66,7 +66,7 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, report
                 blank = 0;
         if (!blank) {
             json_error_t je;
-            json_t *v = json_loadb(p, n, 0, &je);
+            json_t *v = json_loadb(p, n, JSON_REJECT_DUPLICATES, &je);
             if (!v) {
                 if (!nl && doc)
                     report_loader_diag(L, path, 0, "partial journal: line %zu is cut short (the run stopped while writing it), ignored",
@@ -205,7 +205,7 @@ static void read_file(loader *L, const char *path)
         root = journal_doc(L, path, text, &c);
     } else {
         json_error_t je;
-        root = json_loadb(text, len, 0, &je);
+        root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
         if (!root)
             report_check_fail(&c, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
     }

@@ -101,7 +101,7 @@ bw_code report_merge_apply_nominal(report_merged *m, bw_error *err)
         return rc;
     }
     json_error_t je;
-    json_t *t = json_loads(text, 0, &je);
+    json_t *t = json_loads(text, JSON_REJECT_DUPLICATES, &je);
     free(text);
     if (!t)
         rc = bw_error_set(err, BW_E_FORMAT, "%s: invalid JSON at line %d: %s", path, je.line, je.text);

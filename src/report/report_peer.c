@@ -289,7 +289,7 @@ static bw_code clpeak_json_entry(peer_ctx *c, const json_t *e, size_t i)
 static bw_code read_clpeak_json(peer_ctx *c, const char *text, size_t len)
 {
     json_error_t je;
-    json_t *root = json_loadb(text, len, 0, &je);
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!root)
         return fail(c, (size_t)(je.line > 0 ? je.line : 0), "invalid JSON (column %d): %s", je.column, je.text);
     const json_t *fv = json_object_get(root, "format_version"), *ver = json_object_get(root, "clpeak_version");
@@ -419,6 +419,17 @@ static int csv_col(const csv_rd *r, const char *name)
     return -1;
 }
 
+/* a column the header names twice, or NULL: which one a row's value
+ * comes from would be a guess */
+static const char *csv_duplicate(const csv_rd *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t j = i + 1; j < r->n; j++)
+            if (!strcmp(r->fields[i], r->fields[j]))
+                return r->fields[i];
+    return NULL;
+}
+
 /* ---- clpeak CSV (2.x) ---- */
 
 static bw_code read_clpeak_csv(peer_ctx *c, csv_rd *r)
@@ -429,6 +440,9 @@ static bw_code read_clpeak_csv(peer_ctx *c, csv_rd *r)
     size_t hline = r->line;
     if (csv_next(c, r) != BW_OK)
         return c->rc;
+    const char *twice = csv_duplicate(r);
+    if (twice)
+        return fail(c, hline, "the header names the column '%s' twice", twice);
     for (size_t k = 0; k < 11; k++)
         if ((at[k] = csv_col(r, cols[k])) < 0)
             return fail(c, hline, "the header lacks the column '%s'", cols[k]);
@@ -501,9 +515,17 @@ static bw_code bs_header(peer_ctx *c, const csv_rd *r, size_t line, bs_table *t)
     t->col_size = csv_col(r, "sizeof");
     t->col_bw = -1;
     int new_header = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (bs_unit(r->fields[i], &t->scale, &new_header))
-            t->col_bw = (int)i;
+    const char *twice = csv_duplicate(r);
+    if (twice)
+        return fail(c, line, "the header names the column '%s' twice", twice);
+    for (size_t i = 0; i < r->n; i++) {
+        if (!bs_unit(r->fields[i], &t->scale, &new_header))
+            continue;
+        if (t->col_bw >= 0)
+            return fail(c, line, "the header has two bandwidth columns, '%s' and '%s'", r->fields[t->col_bw],
+                        r->fields[i]);
+        t->col_bw = (int)i;
+    }
     if (t->col_n < 0 || t->col_size < 0)
         return fail(c, line, "the header lacks the column '%s'", t->col_n < 0 ? "n_elements" : "sizeof");
     if (t->col_bw < 0)
