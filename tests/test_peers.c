@@ -264,6 +264,24 @@ Test(peers, inline_texts_refused)
           "t: entries[0].backend is a number, expected a string" },
         { "{\"format_version\":2,\"clpeak_version\":\"2.1.2\",\"entries\":[", "t: line 1: invalid JSON" },
         { "<clpeak format_version=\"3\"></clpeak>", "t: line 1: format_version '3': this bwlab reads clpeak's" },
+        /* units: converted first, then range-checked; each test's unit its own */
+        { "function,num_times,n_elements,sizeof,max_TB_per_sec\nCopy,100,1024,4,1e11\n",
+          "t: line 2: bandwidth '1e11' (max_TB_per_sec) is 1e+14 GB/s, outside 1e-06 to 1e+06 GB/s" },
+        { "function,num_times,n_elements,sizeof,max_mbytes_per_sec\nCopy,100,1024,4,1e-300\n",
+          "t: line 2: bandwidth '1e-300' (max_mbytes_per_sec) is 1e-303 GB/s, outside 1e-06 to 1e+06 GB/s" },
+        { "format_version,backend,platform,device,driver,category,test,metric,unit,status,value\n"
+          "2,OpenCL,P,D,1,bandwidth,global_memory_bandwidth,float,us,ok,12.5\n",
+          "t: line 2: metric 'float': unit 'us' of test 'global_memory_bandwidth' is no bandwidth unit (gbps)" },
+        { "format_version,backend,platform,device,driver,category,test,metric,unit,status,value\n"
+          "2,OpenCL,P,D,1,bandwidth,global_memory_bandwidth,float,tflops,ok,12.5\n",
+          "t: line 2: metric 'float': unit 'tflops' of test 'global_memory_bandwidth' is no bandwidth unit (gbps)" },
+        { "format_version,backend,platform,device,driver,category,test,metric,unit,status,value\n"
+          "2,OpenCL,P,D,1,fp_compute,single_precision_compute,float,gbps,ok,12.5\n",
+          "t: line 2: metric 'float': unit 'gbps' of test 'single_precision_compute' is no compute unit" },
+        { "format_version,backend,platform,device,driver,category,test,metric,unit,status,value\n"
+          "2,OpenCL,P,D,1,fp_compute,single_precision_compute,float,tflops,ok,1e9\n",
+          "t: line 2: metric 'float': value '1e9' tflops of test 'single_precision_compute' is 1e+12 GFLOP/s, "
+          "outside 1e-06 to 1e+09 GFLOP/s" },
         /* a name given twice: which value is meant would be a guess */
         { "format_version,backend,platform,device,driver,category,test,metric,unit,status,value,value\n",
           "t: line 1: the header names the column 'value' twice" },

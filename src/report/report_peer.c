@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+
+#include "report_merge_range.h"
 
 /* Unit conversions (from the writers' own arithmetic):
  * - clpeak "gbps" is bytes / time_us / 1e3, i.e. 10^9 B/s: kept as is;
@@ -206,6 +210,35 @@ static int clpeak_unit(const char *test, const char *unit, report_peer_unit *u, 
     return 1;
 }
 
+/* The unit a figure of role must have: u itself where it fits, else a
+ * unit that does (so a mismatch shows as inequality). */
+static report_peer_unit unit_of_role(report_peer_role role, report_peer_unit u)
+{
+    switch (role) {
+    case REPORT_PEER_COMPUTE: return u == REPORT_PEER_GFLOPS || u == REPORT_PEER_GOPS ? u : REPORT_PEER_GFLOPS;
+    case REPORT_PEER_LAUNCH: return REPORT_PEER_US;
+    default: return REPORT_PEER_GBS;
+    }
+}
+
+static report_range range_of(report_peer_unit u)
+{
+    return u == REPORT_PEER_GBS ? REPORT_RANGE_GBS : u == REPORT_PEER_US ? REPORT_RANGE_TIME_US : REPORT_RANGE_GFLOPS;
+}
+
+/* a converted figure within the range bwlab's own figures of its kind keep */
+static int in_range(report_peer_unit u, double v)
+{
+    return report_range_ok(range_of(u), v);
+}
+
+/* "1e-06 to 1e+06 GB/s": a peer's figure is never null */
+static const char *range_text(report_peer_unit u)
+{
+    const char *t = report_range_text(range_of(u));
+    return !strncmp(t, "null, or ", 9) ? t + 9 : t;
+}
+
 /* One clpeak measurement, as every format holds it. status NULL or "ok":
  * value_text must be a number; otherwise the row is left out. where names
  * the row in messages ("entries[3]", "metric 'float4'"). */
@@ -227,12 +260,22 @@ static bw_code clpeak_add(peer_ctx *c, const clpeak_row *r, size_t line, const c
         return fail(c, line,
                     "%s: unit '%s' of test '%s' is not one clpeak writes (gbps, gflops, gops, tflops, tops, us)", where,
                     r->unit ? r->unit : "", r->test);
+    if (unit != unit_of_role(role, unit))
+        return fail(c, line, "%s: unit '%s' of test '%s' is no %s unit (%s)", where, r->unit, r->test,
+                    role == REPORT_PEER_COMPUTE ? "compute" : role == REPORT_PEER_LAUNCH ? "latency" : "bandwidth",
+                    role == REPORT_PEER_COMPUTE ? "gflops, gops, tflops or tops"
+                    : role == REPORT_PEER_LAUNCH ? "us"
+                                                 : "gbps");
     if (!r->value || !parse_value(r->value, &v))
         return fail(c, line, "%s: value '%s' is not a number from 0 to 1e12", where, r->value ? r->value : "");
     if (v == 0) {
         c->f->n_left_out++;
         return BW_OK;
     }
+    /* the range is the figure's, in bwlab's unit: checked after the conversion */
+    if (!in_range(unit, v * scale))
+        return fail(c, line, "%s: value '%s' %s of test '%s' is %.6g %s, outside %s", where, r->value, r->unit,
+                    r->test, v * scale, report_peer_unit_name(unit), range_text(unit));
     size_t dev = add_device(c, r->backend, r->platform, r->device, r->driver);
     if (dev == REPORT_PEER_NO_DEVICE)
         return c->rc;
@@ -476,6 +519,7 @@ static bw_code read_clpeak_csv(peer_ctx *c, csv_rd *r)
 typedef struct bs_table {
     int phase;       /* 1: the Init/Read table (v5.0), left out */
     int col_n, col_size, col_bw;
+    char bw_col[48]; /* the bandwidth column's name: its unit */
     double scale;    /* bytes per second of one unit of the bandwidth column */
     size_t width;
 } bs_table;
@@ -525,6 +569,7 @@ static bw_code bs_header(peer_ctx *c, const csv_rd *r, size_t line, bs_table *t)
             return fail(c, line, "the header has two bandwidth columns, '%s' and '%s'", r->fields[t->col_bw],
                         r->fields[i]);
         t->col_bw = (int)i;
+        snprintf(t->bw_col, sizeof t->bw_col, "%s", r->fields[i]);
     }
     if (t->col_n < 0 || t->col_size < 0)
         return fail(c, line, "the header lacks the column '%s'", t->col_n < 0 ? "n_elements" : "sizeof");
@@ -565,8 +610,12 @@ static bw_code bs_row(peer_ctx *c, const csv_rd *r, size_t line, const bs_table 
         return fail(c, line, "bandwidth '%s' is not a positive number up to 1e12", r->fields[t->col_bw]);
     if (n > UINT64_MAX / 32)
         return fail(c, line, "n_elements '%s' is too large", r->fields[t->col_n]);
-    return add_figure(c, dev, REPORT_PEER_STREAM, fn, size == 8 ? "double" : "float", bw * t->scale / 1e9,
-                      REPORT_PEER_GBS, arrays * size * n);
+    double gbs = bw * t->scale / 1e9; /* converted first, then checked */
+    if (!in_range(REPORT_PEER_GBS, gbs))
+        return fail(c, line, "bandwidth '%s' (%s) is %.6g GB/s, outside %s", r->fields[t->col_bw],
+                    t->bw_col, gbs, range_text(REPORT_PEER_GBS));
+    return add_figure(c, dev, REPORT_PEER_STREAM, fn, size == 8 ? "double" : "float", gbs, REPORT_PEER_GBS,
+                      arrays * size * n);
 }
 
 /* The lines before the first header: a model's device lines, kept, and
