@@ -291,6 +291,51 @@ Test(compare, invalid_json_is_named)
     bad_input("broken.json", "{\"schema\": \"bwlab.results\", \"runs\": [", "invalid JSON at line 1");
 }
 
+/* Peer files alone (no bwlab result) make their own table, exit 0: the
+ * BabelStream fixture's five kernels and clpeak's bandwidth rows, under a
+ * headline that says no bwlab result was given. */
+Test(compare, peer_files_alone_make_their_own_table)
+{
+    char bs[1024], cl[1024];
+    snprintf(bs, sizeof bs, "%s/tests/data/peers/babelstream-ocl-v5.0.csv", tu_source_root());
+    snprintf(cl, sizeof cl, "%s/tests/data/peers/clpeak-2.1.2.csv", tu_source_root());
+    tu_result r = compare((const char *[]){ bs, cl, NULL });
+    cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "bwlab compare: 2 peer files, no bwlab results\n") == r.out, "%s", r.out);
+    static const char *const tests[] = { "Copy", "Mul", "Add", "Triad", "Dot", "global_memory_bandwidth" };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        cr_expect(strstr(r.out, tests[i]), "no row of %s: %s", tests[i], r.out);
+    cr_expect(strstr(r.err, "could be read") == NULL, "%s", r.err);
+    tu_result_free(&r);
+}
+
+/* A peer file read without error whose rows all map to nothing bwlab
+ * compares (local memory, a skipped test) is named on stderr with what
+ * it held, each kind of row once; the bwlab file is still compared. */
+Test(compare, a_peer_file_with_no_mapped_row_is_named)
+{
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "local.csv",
+                  "format_version,backend,platform,device,driver,category,test,metric,unit,status,value\n"
+                  "2,OpenCL,P,D,1,bandwidth,local_memory_bandwidth,float,gbps,ok,12.5\n"
+                  "2,OpenCL,P,D,1,bandwidth,local_memory_bandwidth,float2,gbps,ok,13.5\n"
+                  "2,OpenCL,P,D,1,bandwidth,global_memory_bandwidth,float,gbps,skipped,0\n");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/local.csv", dir);
+    tu_result r = compare((const char *[]){ sample("sample-amd-mi300x.json"), path, NULL });
+    cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    char want[1400];
+    snprintf(want, sizeof want,
+             "bwlab compare: note: %s: no row maps to a figure bwlab compares: its 3 rows held "
+             "local_memory_bandwidth, global_memory_bandwidth (skipped)\n",
+             path);
+    cr_expect(strstr(r.err, want), "stderr lacks '%s':\n%s", want, r.err);
+    cr_expect(strstr(r.out, "2400.00 (0.60)"), "the bwlab file is still compared:\n%s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 /* a key given twice in one object is refused, named with its line: the
  * reader would otherwise keep one of the two figures in silence */
 Test(compare, a_key_given_twice_is_named_with_its_line)

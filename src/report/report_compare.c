@@ -10,6 +10,7 @@
 #include "bw_format.h"
 #include "report_format.h"
 #include "report_grid.h"
+#include "report_peer_match.h"
 #include "report_peer_table.h"
 
 /* ---- shared pieces ---- */
@@ -528,6 +529,14 @@ static void summary_line(const report_merged *m, const report_compare_opts *o, i
 
 static void write_text(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
 {
+    if (m->n_files == 0 && m->n_probes == 0) { /* peer files alone: their table, nothing of bwlab's */
+        size_t np = m->peers ? m->peers->n_files : 0;
+        bw_buf_printf(out, md ? "# bwlab compare\n\n%zu peer file%s, no bwlab results\n"
+                              : "bwlab compare: %zu peer file%s, no bwlab results\n",
+                      np, np == 1 ? "" : "s");
+        report_peer_table_text(m, md, out);
+        return;
+    }
     summary_line(m, o, md, out);
     legend(m, md, out);
     main_table(m, o, md, out);

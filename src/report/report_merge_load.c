@@ -151,6 +151,10 @@ static int read_peer(loader *L, const char *path, const char *text, size_t len, 
             msg += pl + 2;
         report_loader_diag(L, path, 1, "%s", msg);
     } else if (pf) {
+        /* read, yet nothing of it can stand beside a bwlab figure: said, not dropped in silence */
+        if (pf->n_figures == 0)
+            report_loader_diag(L, path, 0, "no row maps to a figure bwlab compares: its %zu row%s held %s",
+                               pf->n_left_out, pf->n_left_out == 1 ? "" : "s", pf->left_out_what);
         if (!report_peer_set_add(&L->m->peers, pf, h, len))
             L->nomem = 1;
     } else if (ends_with(path, ".csv") && bwlab_csv(text, len)) {
@@ -507,7 +511,8 @@ static bw_code loader_end(loader *L, bw_code rc, size_t n, report_merged **out, 
         return BW_E_NOMEM;
     }
     *out = L->m;
-    if (L->m->n_entries == 0 && L->m->n_probes == 0)
+    /* peer files alone make a table of their own */
+    if (L->m->n_entries == 0 && L->m->n_probes == 0 && !(L->m->peers && L->m->peers->n_files > 0))
         return bw_error_set(err, BW_E_FORMAT, "no results to compare: none of the %zu input%s could be read", n,
                             n == 1 ? "" : "s");
     return BW_OK;

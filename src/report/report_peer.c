@@ -166,6 +166,19 @@ static int parse_count(const char *s, uint64_t *out)
     return 1;
 }
 
+/* a row left out (no error): counted, and what it was noted once */
+static void left_out(peer_ctx *c, const char *what)
+{
+    report_peer_file *f = c->f;
+    f->n_left_out++;
+    size_t n = strlen(f->left_out_what), k = strlen(what);
+    for (const char *p = f->left_out_what; (p = strstr(p, what)) != NULL; p += k)
+        if ((p == f->left_out_what || p[-1] == ' ') && (p[k] == ',' || p[k] == '\0'))
+            return;
+    if (n + k + 2 < sizeof f->left_out_what)
+        snprintf(f->left_out_what + n, sizeof f->left_out_what - n, "%s%s", n ? ", " : "", what);
+}
+
 /* ---- clpeak: the rows of every format ---- */
 
 static int ends_with(const char *s, const char *tail)
@@ -251,7 +264,12 @@ static bw_code clpeak_add(peer_ctx *c, const clpeak_row *r, size_t line, const c
 {
     report_peer_role role;
     if (!clpeak_role(r->test, r->category, &role) || (r->status && strcmp(r->status, "ok"))) {
-        c->f->n_left_out++;
+        char what[128];
+        if (r->status && strcmp(r->status, "ok"))
+            snprintf(what, sizeof what, "%s (%s)", r->test ? r->test : "?", r->status);
+        else
+            snprintf(what, sizeof what, "%s", r->test ? r->test : "?");
+        left_out(c, what);
         return BW_OK;
     }
     report_peer_unit unit;
@@ -269,7 +287,9 @@ static bw_code clpeak_add(peer_ctx *c, const clpeak_row *r, size_t line, const c
     if (!r->value || !parse_value(r->value, &v))
         return fail(c, line, "%s: value '%s' is not a number from 0 to 1e12", where, r->value ? r->value : "");
     if (v == 0) {
-        c->f->n_left_out++;
+        char what[128];
+        snprintf(what, sizeof what, "%s (0)", r->test);
+        left_out(c, what);
         return BW_OK;
     }
     /* the range is the figure's, in bwlab's unit: checked after the conversion */
@@ -590,7 +610,9 @@ static bw_code bs_row(peer_ctx *c, const csv_rd *r, size_t line, const bs_table 
     if (r->n != t->width)
         return fail(c, line, "%zu fields, the header has %zu", r->n, t->width);
     if (t->phase) {
-        c->f->n_left_out++;
+        char what[128];
+        snprintf(what, sizeof what, "the %s phase", r->fields[0]);
+        left_out(c, what);
         return BW_OK;
     }
     const char *fn = r->fields[0];
@@ -729,7 +751,7 @@ static bw_code xml_test(peer_ctx *c, clpeak_row *row, const xmlNode *t, int v2)
             continue;
         char *mname = v2 ? attr(m, "name") : NULL;
         if (v2 && !named(m, "metric"))
-            c->f->n_left_out++;
+            left_out(c, (const char *)m->name);
         else if (v2 && !mname)
             fail(c, (size_t)xmlGetLineNo(m), "<metric> without a name");
         else

@@ -88,6 +88,9 @@ typedef struct report_peer_file {
      * phases), rows clpeak marks unsupported, skipped or failed, and zeros
      * (clpeak writes 0 for a map that copied nothing) */
     size_t n_left_out;
+    /* what those rows were, each once ("local_memory_bandwidth", "a Init
+     * phase row", ...), comma-separated and cut at its size; "" for none */
+    char left_out_what[256];
 } report_peer_file;
 
 /* The format of text by its content alone, REPORT_PEER_NONE when it is no
