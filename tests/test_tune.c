@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "bench_tune.h"
@@ -359,8 +360,8 @@ static json_t *cpu_device(void)
     return d;
 }
 
-/* a cache with one entry for the CPU device, peaks read 40 and copy 20 GB/s */
-static void write_cpu_cache(const char *dir, const char *version)
+/* a cache with one entry for the CPU device, peaks read and copy GB/s */
+static void write_cpu_cache_gbs(const char *dir, const char *version, double read, double copy)
 {
     json_t *d = cpu_device();
     json_t *doc = json_pack("{s:s, s:i, s:[{s:{s:O, s:O, s:O, s:O, s:s}, s:s, s:i, "
@@ -370,14 +371,21 @@ static void write_cpu_cache(const char *dir, const char *version)
                             json_object_get(d, "driver_version"), "platform_version",
                             json_object_get(d, "platform_version"), "bwlab_version", version, "date",
                             "2026-01-02T03:04:05Z", "buffer_bytes", 64 << 20, "read", "vector_width", 8,
-                            "elems_per_item", 4, "local_size", 256, "layout", "contiguous", "gbs", 40.0, "copy",
-                            "vector_width", 4, "elems_per_item", 16, "local_size", 128, "layout", "block", "gbs", 20.0);
+                            "elems_per_item", 4, "local_size", 256, "layout", "contiguous", "gbs", read, "copy",
+                            "vector_width", 4, "elems_per_item", 16, "local_size", 128, "layout", "block", "gbs", copy);
     cr_assert_not_null(doc);
     char *text = json_dumps(doc, JSON_INDENT(2));
     tu_write_file(dir, "tune.json", text);
     free(text);
     json_decref(doc);
     json_decref(d);
+}
+
+/* a cache with one entry for the CPU device, peaks read 4000 and copy 2000
+ * GB/s: above what seq measures on any CPU, as a plausible peak is */
+static void write_cpu_cache(const char *dir, const char *version)
+{
+    write_cpu_cache_gbs(dir, version, 4000.0, 2000.0);
 }
 
 /* the tuned peak is what these runs check: the short roofline (tested in
@@ -402,8 +410,8 @@ Test(tune, run_reports_fraction_of_cached_peak, .timeout = 300)
     write_cpu_cache(dir, tool_version());
     json_t *doc = tu_exec_json_env(run_cpu, env);
     json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
-    cr_expect_float_eq(num(run, "peak_read_gbs"), 40.0, 1e-12);
-    cr_expect_float_eq(num(run, "peak_copy_gbs"), 20.0, 1e-12);
+    cr_expect_float_eq(num(run, "peak_read_gbs"), 4000.0, 1e-12);
+    cr_expect_float_eq(num(run, "peak_copy_gbs"), 2000.0, 1e-12);
     json_t *tune = json_object_get(run, "tune");
     char want[4200];
     snprintf(want, sizeof want, "cache %s", path);
@@ -419,7 +427,7 @@ Test(tune, run_reports_fraction_of_cached_peak, .timeout = 300)
     for (size_t i = 0; i < 2; i++) {
         json_t *r = json_array_get(rs, i);
         /* the patterns copy: their bandwidth over the copy peak */
-        cr_expect_float_eq(num(r, "fraction_of_peak"), num(r, "effective_gbs") / 20.0, 1e-12);
+        cr_expect_float_eq(num(r, "fraction_of_peak"), num(r, "effective_gbs") / 2000.0, 1e-12);
         cr_expect(json_is_number(json_object_get(r, "relative_to_seq")));
     }
     json_decref(doc);
@@ -430,7 +438,7 @@ Test(tune, run_reports_fraction_of_cached_peak, .timeout = 300)
     doc = tu_exec_json_env(run_read, env);
     json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
     cr_expect_str_eq(str(r0, "access"), "read");
-    cr_expect_float_eq(num(r0, "fraction_of_peak"), num(r0, "effective_gbs") / 40.0, 1e-12);
+    cr_expect_float_eq(num(r0, "fraction_of_peak"), num(r0, "effective_gbs") / 4000.0, 1e-12);
     json_decref(doc);
 
     /* a bank row's GB/s are local-memory bytes: no fraction of the global peak */
@@ -449,8 +457,8 @@ Test(tune, run_reports_fraction_of_cached_peak, .timeout = 300)
     tu_result t = tu_exec(table, env);
     cr_assert_eq(t.status, 0, "%s", t.err);
     cr_expect(strstr(t.out, "peak (measured by bwlab tune on 2026-01-02T03:04:05Z, cached in ") != NULL, "%s", t.out);
-    cr_expect(strstr(t.out, "read 40.0 GB/s with uint8 x 4 per work-item, 256 per group, contiguous layout; "
-                            "copy 20.0 GB/s with uint4 x 16 per work-item, 128 per group, block layout") != NULL,
+    cr_expect(strstr(t.out, "read 4000.0 GB/s with uint8 x 4 per work-item, 256 per group, contiguous layout; "
+                            "copy 2000.0 GB/s with uint4 x 16 per work-item, 128 per group, block layout") != NULL,
               "%s", t.out);
     cr_expect(strstr(t.out, "of peak") != NULL);
     tu_result_free(&t);
@@ -501,18 +509,20 @@ Test(tune, malformed_cache_through_the_commands, .timeout = 300)
     char *ev = env_entry(dir), *path = cache_file(dir);
     const char *env[] = { ev, NULL };
     tu_write_file(dir, "tune.json", "this is not JSON");
-    /* run: a warning naming the file, results without a peak, exit 0 */
+    /* run: a warning naming the file, the file kept aside as
+     * tune.json.malformed, results without a peak, exit 0 */
     tu_result r = tu_exec(run_cpu, env);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.err, "warning") && strstr(r.err, path) && strstr(r.err, "malformed"), "%s", r.err);
+    cr_expect(strstr(r.err, "tune.json.malformed'"), "%s", r.err);
+    cr_expect_neq(access(path, F_OK), 0, "the malformed cache is still read");
     json_t *doc = parse(r.out);
     cr_expect(json_is_null(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "peak_copy_gbs")));
     json_decref(doc);
     tu_result_free(&r);
-    /* tune: says so, keeps the old file aside, writes a good one */
+    /* tune: writes a good one beside the file kept aside */
     r = tu_exec(tune_cpu, env);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_expect(strstr(r.err, "malformed") && strstr(r.err, "tune.json.malformed"), "%s", r.err);
     doc = parse(r.out);
     cr_expect_str_eq(str(json_array_get(json_object_get(doc, "devices"), 0), "status"), "tuned");
     json_decref(doc);
@@ -526,6 +536,63 @@ Test(tune, malformed_cache_through_the_commands, .timeout = 300)
     json_t *cache = parse_file(path);
     cr_expect_eq(json_array_size(json_object_get(cache, "entries")), 1);
     json_decref(cache);
+    tu_rmdir(dir);
+    free(dir);
+    free(ev);
+    free(path);
+}
+
+/* A cached peak outside the range a results file keeps for any GB/s
+ * (1e-300, the smallest subnormal, 1e7) is reported and the cache set
+ * aside, so that neither the run nor its --report fails; a peak in range
+ * but below half of the run's own seq is named as implausible. */
+Test(tune, a_poisoned_cache_never_becomes_a_figure, .timeout = 300)
+{
+    const char *version = tool_version();
+    static const double bad[] = { 1e-300, 5e-324, 1e7 };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *dir = tu_temp_dir();
+        char *ev = env_entry(dir), *path = cache_file(dir);
+        write_cpu_cache_gbs(dir, version, bad[i], 20.0);
+        char rep[4200];
+        snprintf(rep, sizeof rep, "%s/r.html", dir);
+        const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "2M", "--budget", "0.3",
+                               "--no-roofline", "--format", "json", "--report", rep, NULL };
+        tu_result r = tu_exec(argv, (const char *[]){ ev, NULL });
+        cr_expect_eq(r.status, 0, "gbs %g: exit %d: %s", bad[i], r.status, r.err);
+        cr_expect(strstr(r.err, "\"read\" gbs") && strstr(r.err, "is outside 1e-06 to 1e+06 GB/s"), "gbs %g: %s",
+                  bad[i], r.err);
+        cr_expect(strstr(r.err, "tune.json.malformed'"), "gbs %g: %s", bad[i], r.err);
+        json_t *doc = parse(r.out);
+        json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+        cr_expect(json_is_null(json_object_get(run, "peak_read_gbs")) &&
+                      json_is_null(json_object_get(run, "peak_copy_gbs")),
+                  "gbs %g: a peak from a set-aside cache", bad[i]);
+        json_decref(doc);
+        tu_result_free(&r);
+        cr_expect_eq(access(rep, F_OK), 0, "gbs %g: no report", bad[i]);
+        tu_rmdir(dir);
+        free(dir);
+        free(ev);
+        free(path);
+    }
+    /* in range, but far below what seq measures on any device that runs this suite */
+    char *dir = tu_temp_dir();
+    char *ev = env_entry(dir), *path = cache_file(dir);
+    write_cpu_cache_gbs(dir, version, 40.0, 1e-5);
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "2M", "--budget", "0.3",
+                           "--no-roofline", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ ev, NULL });
+    cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "the tuned copy peak, 0.00 GB/s (tuning cache of 2026-01-02T03:04:05Z), is below half of "
+                            "this run's seq copy") &&
+                  strstr(r.err, "implausible"),
+              "%s", r.err);
+    json_t *doc = parse(r.out);
+    json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+    cr_expect_float_eq(json_number_value(json_object_get(run, "peak_copy_gbs")), 1e-5, 1e-12);
+    json_decref(doc);
+    tu_result_free(&r);
     tu_rmdir(dir);
     free(dir);
     free(ev);

@@ -189,11 +189,18 @@ static bw_code peak_from(json_t *o, const char *path, const char *mode, bench_tu
     p->config.local_size = json_is_integer(l) ? (int64_t)json_integer_value(l) : 0;
     p->config.layout = (bench_tune_layout)(layout >= 0 ? layout : 0);
     p->gbs = json_is_number(g) ? json_number_value(g) : 0;
-    if (layout < 0 || !bench_tune_config_ok(&p->config) || !(p->gbs > 0) || p->gbs > 1e9)
+    if (layout < 0 || !bench_tune_config_ok(&p->config))
         return bw_error_set(err, BW_E_FORMAT,
                             "tuning cache '%s' is malformed: the matching entry's \"%s\" is not a configuration "
-                            "bwlab tune makes with a positive \"gbs\"",
+                            "bwlab tune makes",
                             path, mode);
+    /* the range a results file keeps for any GB/s: a peak outside it would
+     * make the run's own output one that compare refuses */
+    if (!(p->gbs >= BENCH_TUNE_GBS_MIN && p->gbs <= BENCH_TUNE_GBS_MAX))
+        return bw_error_set(err, BW_E_FORMAT,
+                            "tuning cache '%s' is malformed: the matching entry's \"%s\" gbs %.6g is outside "
+                            "%g to %g GB/s",
+                            path, mode, p->gbs, BENCH_TUNE_GBS_MIN, BENCH_TUNE_GBS_MAX);
     p->valid = 1;
     return BW_OK;
 }
@@ -300,6 +307,20 @@ static bw_code write_atomic(const char *path, const char *text, bw_error *err)
     if (rc == BW_E_IO)
         bw_error_prefix(err, "the tuning cache: ");
     return rc;
+}
+
+bw_code bench_tune_cache_set_aside(const char *path, char **moved, bw_error *err)
+{
+    if (!(*moved = join(path, ".malformed")))
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    if (rename(path, *moved) != 0) {
+        bw_code rc = bw_error_set(err, BW_E_IO, "tuning cache '%s' is malformed and cannot be moved to '%s': %s",
+                                  path, *moved, strerror(errno));
+        free(*moved);
+        *moved = NULL;
+        return rc;
+    }
+    return BW_OK;
 }
 
 bw_code bench_tune_cache_store(const char *path, const bench_tune_key *key, const bench_tune_entry *e,

@@ -24,6 +24,10 @@ typedef struct ocl_device_info ocl_device_info;
 #define BENCH_TUNE_CACHE_SCHEMA "bwlab.tune"
 #define BENCH_TUNE_CACHE_SCHEMA_VERSION 1
 #define BENCH_TUNE_CACHE_FILE "tune.json"
+/* a cached peak's valid range: that of any GB/s in a results file
+ * (report_merge_range.h, REPORT_RANGE_GBS) */
+#define BENCH_TUNE_GBS_MIN 1e-6
+#define BENCH_TUNE_GBS_MAX 1e6
 
 /* What an entry is keyed by; the strings are borrowed. */
 typedef struct bench_tune_key {
@@ -51,6 +55,12 @@ json_t *bench_tune_peak_json(const bench_tune_peak *p);
 /* The cache file's path from the environment (see above); caller frees.
  * BW_E_USAGE when none of BWLAB_CACHE_DIR, XDG_CACHE_HOME, HOME is set. */
 bw_code bench_tune_cache_path(char **path, bw_error *err);
+
+/* Moves a malformed cache at `path` to PATH.malformed (replacing an older
+ * one), as a store does, so that it is kept for the user to inspect and no
+ * later command reads it again; *moved gets the new name (caller frees).
+ * BW_E_IO when it cannot be moved. */
+bw_code bench_tune_cache_set_aside(const char *path, char **moved, bw_error *err);
 
 /* BW_OK when the directories above the cache file `path` (tune.json,
  * probe.json) are usable: each one that exists is a directory. Else

@@ -41,6 +41,10 @@ int cli_fail(const cli_command *cmd, const bw_error *err);
 /* "bwlab CMD: error: out of memory" on stderr; returns exit status 1 (a
  * runtime failure, never the usage status). */
 int cli_nomem(const cli_command *cmd);
+/* "bwlab CMD: warning: MESSAGE" on stderr, the message's control bytes and
+ * newlines escaped (bw_quote_append): it may quote a path or a field read
+ * from a file. */
+void cli_warn(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
 /* 0 when path (the value of flag, an output file) names a file, else the
  * usage error's status: an empty path is refused ("use '-' for standard
  * output"), never read as standard output. */

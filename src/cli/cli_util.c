@@ -68,6 +68,25 @@ void cli_command_help(const cli_command *cmd, bw_buf *b)
     bw_buf_free(&body);
 }
 
+void cli_warn(const cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char small[1024];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    char *msg = n >= (int)sizeof small ? malloc((size_t)n + 1) : NULL;
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    fprintf(stderr, "bwlab %s: warning: ", cmd->name);
+    print_sanitized(msg ? msg : small, 0, 0);
+    fputc('\n', stderr);
+    free(msg);
+}
+
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -541,7 +541,7 @@ static int device_failed_results(run_state *s, size_t k, bw_code code)
 /* Each device's peak from the tuning cache (`bwlab tune`), when it has
  * one. Nothing is measured here; a malformed cache is reported and left
  * out of the results. */
-static void lookup_tune(run_state *s)
+static void lookup_tune(const cli_command *self, run_state *s)
 {
     bw_error err = BW_ERROR_INIT;
     if (bench_tune_cache_path(&s->tune_path, &err) != BW_OK) {
@@ -550,11 +550,51 @@ static void lookup_tune(run_state *s)
     }
     for (size_t k = 0; k < s->ndev; k++) {
         bench_tune_key key = bench_tune_key_of(ocl_device_at(s->plats, s->dev_idx[k]), BWLAB_VERSION);
-        if (bench_tune_cache_lookup(s->tune_path, &key, &s->devs[k].tune, &s->devs[k].tuned, &err) != BW_OK) {
-            fprintf(stderr, "bwlab run: warning: %s; peak figures left out (bwlab tune --retune writes a new one)\n",
-                    bw_error_text(&err));
-            bw_error_clear(&err);
-            return;
+        bw_code rc = bench_tune_cache_lookup(s->tune_path, &key, &s->devs[k].tune, &s->devs[k].tuned, &err);
+        if (rc == BW_OK)
+            continue;
+        cli_warn(self, "%s; peak figures left out (bwlab tune --retune writes a new one)", bw_error_text(&err));
+        bw_error_clear(&err);
+        char *moved = NULL;
+        /* a malformed cache is kept for the user, and read by nothing again */
+        if (rc == BW_E_FORMAT && bench_tune_cache_set_aside(s->tune_path, &moved, &err) == BW_OK)
+            cli_warn(self, "the malformed tuning cache is kept as '%s'", moved);
+        else if (rc == BW_E_FORMAT)
+            cli_warn(self, "%s", bw_error_text(&err));
+        free(moved);
+        bw_error_clear(&err);
+        for (size_t j = 0; j < s->ndev; j++)
+            s->devs[j].tuned = 0;
+        return;
+    }
+}
+
+/* A cached peak below half of what this run's own seq measured in the same
+ * mode is implausible (the peak is the best shape's, seq one shape): said
+ * on stderr, since fraction_of_peak would read above 2. */
+static void check_tuned_peak(const cli_command *self, const run_state *s, size_t k)
+{
+    const run_device *dev = &s->devs[k];
+    if (!dev->tuned || !dev->plan || !dev->results)
+        return;
+    static const struct {
+        bench_access access;
+        bench_tune_mode mode;
+        const char *name;
+    } modes[] = { { BENCH_ACCESS_COPY, BENCH_TUNE_COPY, "copy" }, { BENCH_ACCESS_READ, BENCH_TUNE_READ, "read" } };
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        const bench_tune_peak *p = &dev->tune.peak[modes[m].mode];
+        for (size_t i = 0; p->valid && i < dev->plan->n; i++) {
+            const bench_item *it = &dev->plan->items[i];
+            const bench_result *r = &dev->results[i];
+            if (strcmp(it->spec, "seq") || it->access != modes[m].access || r->status != BENCH_OK ||
+                !(r->effective_gbs > 2 * p->gbs))
+                continue;
+            cli_warn(self,
+                     "device %zu: the tuned %s peak, %.2f GB/s (tuning cache of %s), is below half of this run's "
+                     "seq %s, %.2f GB/s (measured): implausible; bwlab tune --retune measures it again",
+                     ocl_device_at(s->plats, s->dev_idx[k])->index, modes[m].name, p->gbs, dev->tune.date,
+                     modes[m].name, r->effective_gbs);
         }
     }
 }
@@ -873,7 +913,7 @@ static int open_devices(const cli_command *self, run_state *s)
     if (!st && bench_device_list_make(s->plats, s->dev_idx, s->ndev, &s->provs, &err) != BW_OK)
         st = cli_fail(self, &err);
     if (!st)
-        lookup_tune(s);
+        lookup_tune(self, s);
     bw_error_clear(&err);
     return st;
 }
@@ -1143,6 +1183,7 @@ static int measure_and_write(const cli_command *self, run_state *s, size_t plann
         progress_ctx pc = { self, s, k, show, argc + 1, argv - 1, 0, "" };
         if ((st = measure_patterns(self, s, k, &pc, &any_failed)) != 0)
             return st; /* out of memory: nothing more is written */
+        check_tuned_peak(self, s, k);
         if (s->devs[k].failure)
             continue;
         if (!s->no_roofline && !cli_signal_caught && (st = run_short_roofline(self, s, k, show, &any_failed)) != 0)
