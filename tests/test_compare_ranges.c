@@ -121,6 +121,51 @@ Test(compare_ranges, a_negative_bandwidth_is_named_and_its_row_left_out)
     tu_result_free(&r);
 }
 
+/* Figures that contradict each other leave the row out, named, as an
+ * out-of-range figure does: a best rate below the median's, times out of
+ * order, an unknown space, a verdict that is no verdict, "stable" with
+ * nothing timed. */
+Test(compare_ranges, figures_that_contradict_each_other_leave_the_row_out)
+{
+    static const char *const row = "results[5] (pattern 'stride:s=2'): ";
+    char want[600];
+    snprintf(want, sizeof want, "%sbest_gbs 1 is below effective_gbs 1500 (the best launch is at least the median)%s",
+             row, LEFT_OUT);
+    tu_result r = one_bad("best.json", 5, "best_gbs", json_real(1), want);
+    tu_result_free(&r);
+    snprintf(want, sizeof want, "%stime_ns has min 10, median 5, max 20: not min <= median <= max%s", row, LEFT_OUT);
+    r = one_bad("times.json", 5, "time_ns", json_pack("{s:f, s:f, s:f, s:i}", "min", 10.0, "median", 5.0, "max", 20.0,
+                                                      "count", 3),
+                want);
+    tu_result_free(&r);
+    snprintf(want, sizeof want, "%sspace is shared, expected \"global\" or \"local\"%s", row, LEFT_OUT);
+    r = one_bad("space.json", 5, "space", json_string("shared"), want);
+    tu_result_free(&r);
+    snprintf(want, sizeof want, "%sverdict is not an object, expected an object whose code is one bwlab writes", row);
+    r = one_bad("verdict.json", 5, "verdict", json_integer(3), want);
+    tu_result_free(&r);
+    snprintf(want, sizeof want, "%sverdict is made-up, expected an object whose code is one bwlab writes", row);
+    r = one_bad("code.json", 5, "verdict", json_pack("{s:s}", "code", "made-up"), want);
+    tu_result_free(&r);
+    json_t *t = json_pack("{s:i}", "count", 0);
+    snprintf(want, sizeof want, "%sstable is true with time_ns.count 0: nothing timed cannot be stable%s", row,
+             LEFT_OUT);
+    char *dir = tu_temp_dir();
+    const char *bad = h100_with(dir, "stable0.json", 5, "stable", json_true());
+    json_t *d = json_load_file(bad, 0, NULL);
+    json_object_set_new(json_array_get(json_object_get(d, "results"), 5), "time_ns", t);
+    cr_assert_eq(json_dump_file(d, bad, JSON_COMPACT), 0);
+    json_decref(d);
+    r = compare((const char *[]){ bad, NULL });
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    char full[1600];
+    snprintf(full, sizeof full, "bwlab compare: error: %s: %s", bad, want);
+    cr_expect(strstr(r.err, full), "stderr lacks '%s':\n%s", full, r.err);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 Test(compare_ranges, relative_to_seq_on_seq_itself_must_be_1)
 {
     tu_result r = one_bad("rel.json", 1, "relative_to_seq", json_real(123),

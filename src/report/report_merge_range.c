@@ -241,6 +241,64 @@ static double whole_or(const json_t *o, const char *path, double def)
     return json_is_number(v) ? json_number_value(v) : def;
 }
 
+/* a number's value, NAN when v is no number */
+static double num_or_nan(const json_t *v)
+{
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The row's figures against each other, each in range already: a best
+ * time's rate at least the median's, min <= median <= max, a known space,
+ * a verdict that is an object with a known code, and "stable" only where
+ * something was timed. 0 with msg set at the first contradiction. */
+static int figures_agree(const json_t *r, char *msg, size_t n)
+{
+    double best = num_or_nan(json_object_get(r, RF_KEY(RF_BEST_GBS))),
+           eff = num_or_nan(json_object_get(r, RF_KEY(RF_EFFECTIVE_GBS)));
+    if (best < eff * (1 - 1e-9)) {
+        snprintf(msg, n, "best_gbs %.17g is below effective_gbs %.17g (the best launch is at least the median)",
+                 best, eff);
+        return 0;
+    }
+    const json_t *t = json_object_get(r, "time_ns");
+    double lo = num_or_nan(json_object_get(t, "min")), med = num_or_nan(json_object_get(t, "median")),
+           hi = num_or_nan(json_object_get(t, "max"));
+    if (lo > med * (1 + 1e-9) || med > hi * (1 + 1e-9) || lo > hi * (1 + 1e-9)) {
+        snprintf(msg, n, "time_ns has min %.17g, median %.17g, max %.17g: not min <= median <= max", lo, med, hi);
+        return 0;
+    }
+    const json_t *sp = json_object_get(r, RF_KEY(RF_SPACE));
+    if (sp && !json_is_null(sp) &&
+        !(json_is_string(sp) && (!strcmp(json_string_value(sp), "global") || !strcmp(json_string_value(sp), "local")))) {
+        char q[256];
+        snprintf(msg, n, "space is %s, expected \"global\" or \"local\"",
+                 json_is_string(sp) ? report_range_name(json_string_value(sp), q) : "not a string");
+        return 0;
+    }
+    const json_t *v = json_object_get(r, "verdict");
+    if (v && !json_is_null(v)) {
+        static const char *const codes[] = { "below-lower-bound", "at-lower-bound", "between-bounds", "at-upper-bound",
+                                             "above-upper-bound", "at-model", "kernel-bound", "no-reference" };
+        const char *code = json_string_value(json_object_get(v, "code"));
+        int known = 0;
+        for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
+            known |= !strcmp(code, codes[i]);
+        if (!json_is_object(v) || !known) {
+            char q[256];
+            snprintf(msg, n, "verdict is %s, expected an object whose code is one bwlab writes (at-model, ...)",
+                     !json_is_object(v) ? "not an object" : code ? report_range_name(code, q) : "an object without a code");
+            return 0;
+        }
+    }
+    double count = num_or_nan(json_object_get(t, "count"));
+    if (json_is_true(json_object_get(r, RF_KEY(RF_STABLE))) && !(count >= 1)) {
+        snprintf(msg, n, "stable is true with time_ns.count %s: nothing timed cannot be stable",
+                 json_is_number(json_object_get(t, "count")) ? "0" : "missing");
+        return 0;
+    }
+    return 1;
+}
+
 int report_range_result(const json_t *r, char *msg, size_t n)
 {
     const json_t *st = json_object_get(r, RF_KEY(RF_STATUS));
@@ -299,6 +357,8 @@ int report_range_result(const json_t *r, char *msg, size_t n)
                  lanes);
         return 0;
     }
+    if (!figures_agree(r, msg, n))
+        return 0;
     if (own_reference(r)) {
         const char *const rel[] = { RF_KEY(RF_RELATIVE_TO_SEQ), RF_KEY(RF_RELATIVE_TO_REFERENCE) };
         for (size_t i = 0; i < 2; i++) {
