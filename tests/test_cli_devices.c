@@ -236,6 +236,38 @@ Test(cli_devices, no_platform_exits_3)
     free(dir);
 }
 
+/* A driver is installed (an .icd file) but none starts: exit 1, not the
+ * "install a driver" advice of exit 3, naming the driver files; under an
+ * address-space limit the limit is named too, as the likely cause. */
+Test(cli_devices, installed_drivers_that_do_not_start_are_told_from_none_installed)
+{
+    char *dir = tu_temp_dir();
+    tu_write_file(dir, "broken.icd", "/nonexistent/libbroken-opencl.so\n");
+    char env[4200], icd[4300];
+    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s", dir);
+    snprintf(icd, sizeof icd, "driver files: %s/broken.icd)", dir);
+    tu_result r = tu_exec((const char *[]){ "devices", NULL }, (const char *[]){ env, NULL });
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "the installed OpenCL drivers did not start") && strstr(r.err, icd), "%s", r.err);
+    cr_expect(strstr(r.err, "install an OpenCL driver") == NULL, "%s", r.err);
+    tu_result_free(&r);
+    /* the same under ulimit -v, where the limit leaves bwlab room to start
+     * (a sanitizer build cannot start under one at all) */
+    const char *exe = getenv("BWLAB_EXE");
+    cr_assert_not_null(exe);
+    char line[9000];
+    snprintf(line, sizeof line, "ulimit -v 2000000 && OCL_ICD_VENDORS='%s' '%s' devices", dir, exe);
+    r = tu_run_cmd((const char *[]){ "sh", "-c", line, NULL }, NULL);
+    if (r.status == 1 && strstr(r.err, "did not start"))
+        cr_expect(strstr(r.err, "an address-space limit is set (ulimit -v 2000000 KiB)"), "%s", r.err);
+    else
+        cr_log_info("bwlab does not start under ulimit -v 2000000 here (exit %d): the limit's line is not checked",
+                    r.status);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 Test(cli_devices, bad_options)
 {
     tu_result r = run((const char *[]){ "devices", "--no-such-option", NULL });

@@ -418,3 +418,66 @@ Test(faults, signal_stops_a_transpose_validation, .timeout = 300)
         run_free(&x);
     }
 }
+
+/* Memory that runs out inside jansson, at many points of a command (the
+ * hook lib_alloc@N fails its allocations from the (N+1)th on): each of
+ * compare, report, run and probe ends with exit 0 (it needed fewer) or
+ * exit 1 saying "out of memory", never exit 2 (a false "bad input"),
+ * never a crash or a sanitizer's report. */
+Test(faults, memory_that_runs_out_is_exit_1_never_a_crash_or_bad_input, .timeout = 600)
+{
+    SKIP_WITHOUT_HOOKS();
+    char *dir = tu_temp_dir();
+    char h100[4200], mi300[4200], html[4300], cache[4300], env_cache[4400];
+    snprintf(h100, sizeof h100, "%s/tests/data/results/sample-nvidia-h100.json", tu_source_root());
+    snprintf(mi300, sizeof mi300, "%s/tests/data/results/sample-amd-mi300x.json", tu_source_root());
+    snprintf(html, sizeof html, "%s/r.html", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    snprintf(env_cache, sizeof env_cache, "BWLAB_CACHE_DIR=%s", cache);
+    const char *const compare[] = { "compare", h100, mi300, "--format", "json", NULL };
+    const char *const report[] = { "report", h100, "--output", html, NULL };
+    const char *const run_seq[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "2M", "--budget", "0.2",
+                                    "--no-roofline", "--format", "json", NULL };
+    const char *const probe[] = { "probe", "--device", "cpu", "--quick", "--format", "json", NULL };
+    static const long many[] = { 0, 3, 30, 300, 1000, 3000, 10000, 16000, 30000 };
+    static const long few[] = { 0, 100, 2000 };
+    const struct {
+        const char *const *argv;
+        const long *n;
+        size_t count;
+    } cmds[] = { { compare, many, 9 }, { report, many, 9 }, { run_seq, many, 7 }, { probe, few, 3 } };
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        int failed = 0;
+        for (size_t i = 0; i < cmds[c].count; i++) {
+            char faults[64];
+            snprintf(faults, sizeof faults, "BWLAB_TEST_FAULTS=lib_alloc@%ld", cmds[c].n[i]);
+            tu_result r = tu_exec(cmds[c].argv, (const char *[]){ faults, env_cache, NULL });
+            cr_expect(r.status == 0 || r.status == 1, "%s at %ld: exit %d: %s", cmds[c].argv[0], cmds[c].n[i],
+                      r.status, r.err);
+            if (r.status == 1)
+                cr_expect(strstr(r.err, "out of memory"), "%s at %ld: %s", cmds[c].argv[0], cmds[c].n[i], r.err);
+            cr_expect(strstr(r.err, "Sanitizer") == NULL && strstr(r.err, "runtime error") == NULL, "%s at %ld: %s",
+                      cmds[c].argv[0], cmds[c].n[i], r.err);
+            failed += r.status == 1;
+            tu_result_free(&r);
+        }
+        cr_expect_gt(failed, 0, "%s: no allocation failed: the hook did not act", cmds[c].argv[0]);
+    }
+    tu_rmdir(dir);
+    free(dir);
+}
+
+/* A results file whose reading runs out of memory is named with its size:
+ * exit 1, not "invalid JSON" (exit 2) */
+Test(faults, a_file_read_out_of_memory_is_named_with_its_size)
+{
+    SKIP_WITHOUT_HOOKS();
+    char h100[4200], want[4400];
+    snprintf(h100, sizeof h100, "%s/tests/data/results/sample-nvidia-h100.json", tu_source_root());
+    tu_result r = tu_exec((const char *[]){ "compare", h100, NULL },
+                          (const char *[]){ "BWLAB_TEST_FAULTS=lib_alloc@30", "OCL_ICD_VENDORS=/nonexistent", NULL });
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    snprintf(want, sizeof want, "bwlab compare: error: out of memory reading '%s' (0.1 MB)", h100);
+    cr_expect(strstr(r.err, want), "stderr lacks '%s': %s", want, r.err);
+    tu_result_free(&r);
+}

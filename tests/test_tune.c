@@ -59,8 +59,10 @@ static const char *str(json_t *o, const char *key)
 
 static char *env_entry(const char *dir)
 {
+    cr_assert_not_null(dir);
     size_t n = strlen(dir) + 32;
     char *e = malloc(n);
+    cr_assert_not_null(e);
     snprintf(e, n, "BWLAB_CACHE_DIR=%s", dir);
     return e;
 }

@@ -22,6 +22,8 @@
  *                       tuning, tune-finals; replacing (a file's temp copy exists,
  *                       any command) (no phase's name holds another's)
  *   bank_groups@N       bank patterns launch N work-groups (BENCH_BANK_GROUPS)
+ *   lib_alloc@N         the allocations of a library bwlab hands its allocator to
+ *                       (jansson) fail from the (N+1)th on: out of memory, on cue
  *   scalar_form         bwlab run builds the scalar kernel form on any device
  *   fit_rate@N          the working set's calibration copy reads N MB/s (bench_fit)
  *   fit_fill@N          and its buffers fill at N MB/s

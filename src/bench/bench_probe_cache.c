@@ -1,4 +1,5 @@
 #include "bench_probe_cache.h"
+#include "bw_alloc.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -81,8 +82,11 @@ static bw_code load(const char *path, json_t **doc, bw_error *err)
         return bw_error_set(err, BW_E_IO, "cannot read the probe cache '%s': %s", path, strerror(errno));
     }
     json_error_t je;
+    unsigned long failed = bw_alloc_failures();
     json_t *d = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
+    if (!d && (bw_alloc_failures() != failed || json_error_code(&je) == json_error_out_of_memory))
+        return bw_error_set(err, BW_E_NOMEM, "out of memory reading the probe cache '%s'", path);
     if (!d)
         return bw_error_set(err, BW_E_FORMAT, "the probe cache '%s' is malformed (line %d, column %d: %s); remove it "
                                               "and run bwlab probe again",

@@ -1,5 +1,6 @@
 #include "bench_tune_cache.h"
 
+#include "bw_alloc.h"
 #include "bw_file.h"
 #include "ocl_device.h"
 
@@ -168,8 +169,13 @@ static bw_code load(const char *path, json_t **doc, bw_error *err)
     if (rc != BW_OK)
         return rc;
     json_error_t je;
+    unsigned long failed = bw_alloc_failures();
     *doc = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    double mb = (double)strlen(text) / 1e6;
     free(text);
+    /* never "malformed" for want of memory: a malformed cache is set aside */
+    if (!*doc && (bw_alloc_failures() != failed || json_error_code(&je) == json_error_out_of_memory))
+        return bw_error_set(err, BW_E_NOMEM, "out of memory reading the tuning cache '%s' (%.1f MB)", path, mb);
     if (!*doc)
         return bw_error_set(err, BW_E_FORMAT, "tuning cache '%s' is malformed: %s (line %d, column %d)", path,
                             je.text, je.line, je.column);

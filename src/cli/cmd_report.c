@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_inputs.h"
+#include "bw_alloc.h"
 #include "cli_limits.h"
 #include "cli_option.h"
 #include "cli_report.h"
@@ -40,7 +41,11 @@ bw_code cli_report_from_json(const char *json_text, const char *output, int argc
                              bw_error *err)
 {
     json_error_t je;
+    unsigned long failed = bw_alloc_failures();
     json_t *doc = json_loads(json_text, JSON_REJECT_DUPLICATES, &je);
+    if (!doc && (bw_alloc_failures() != failed || json_error_code(&je) == json_error_out_of_memory))
+        return bw_error_set(err, BW_E_NOMEM, "--report: out of memory reading the run's results (%.1f MB)",
+                            (double)strlen(json_text) / 1e6);
     if (!doc)
         return bw_error_set(err, BW_E_FORMAT, "--report: the run's results do not load: invalid JSON at line %d, "
                                               "column %d: %s", je.line, je.column, je.text);

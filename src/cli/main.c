@@ -1,10 +1,12 @@
 /* bwlab entry point: global options and subcommand dispatch. */
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "bw_alloc.h"
 #include "bwlab_config.h"
 #include "cli.h"
 
@@ -87,5 +89,8 @@ static void hold_closed_streams(void)
 int main(int argc, char **argv)
 {
     hold_closed_streams();
+    /* jansson's allocations counted: a load that fails for memory is then
+     * told from one that fails for its input */
+    json_set_alloc_funcs(bw_alloc_counted_malloc, bw_alloc_counted_free);
     return finish(dispatch(argc, argv));
 }

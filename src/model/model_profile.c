@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_alloc.h"
 #include "bw_buf.h"
 #include "bw_file.h"
 
@@ -179,7 +180,11 @@ bw_code model_profiles_parse(const char *json_text, const char *origin, model_pr
 {
     *out = NULL;
     json_error_t jerr;
+    unsigned long failed = bw_alloc_failures();
     json_t *root = json_loads(json_text, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root && (bw_alloc_failures() != failed || json_error_code(&jerr) == json_error_out_of_memory))
+        return bw_error_set(err, BW_E_NOMEM, "out of memory reading '%s' (%.1f MB)", origin,
+                            (double)strlen(json_text) / 1e6);
     if (!root)
         return bw_error_set(err, BW_E_FORMAT, "%s: line %d, column %d: %s", origin, jerr.line,
                             jerr.column, jerr.text);

@@ -5,11 +5,13 @@
 #include "ocl_device.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -626,6 +628,65 @@ static int pocl_cache_problem(bw_buf *b)
     }
 }
 
+/* The driver files the ICD loader reads (the *.icd in $OCL_ICD_VENDORS
+ * when it names a folder, that file when it names one, none when it names
+ * nothing; else in /etc/OpenCL/vendors), appended to b as "a.icd, b.icd";
+ * how many. */
+static size_t icd_files(bw_buf *b)
+{
+    const char *dir = getenv("OCL_ICD_VENDORS");
+    struct stat st;
+    if (dir && *dir) { /* the loader looks only there: a folder, or one driver's file */
+        if (stat(dir, &st) != 0)
+            return 0;
+        if (!S_ISDIR(st.st_mode)) {
+            bw_buf_puts(b, dir);
+            return 1;
+        }
+    } else {
+        dir = "/etc/OpenCL/vendors";
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && !strcmp(e->d_name + len - 4, ".icd"))
+            bw_buf_printf(b, "%s%s/%s", n++ ? ", " : "", dir, e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+static bw_code no_platform(bw_error *err, const char *what);
+
+/* clGetPlatformIDs found nothing: no driver installed (exit 3, which to
+ * install), or installed drivers none of which started (said with their
+ * files, and any address-space limit, the usual cause) */
+static bw_code no_platform_found(bw_error *err)
+{
+    bw_buf icds = BW_BUF_INIT;
+    if (icd_files(&icds) > 0 && !bw_buf_failed(&icds)) {
+        /* drivers are installed: none of them started, which is not the
+         * same advice (a memory limit is the usual cause) */
+        struct rlimit rl;
+        char limit[160] = "";
+        if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+            snprintf(limit, sizeof limit,
+                     "; an address-space limit is set (ulimit -v %llu KiB): a driver may need more to start",
+                     (unsigned long long)(rl.rlim_cur / 1024));
+        bw_code rc = bw_error_set(err, BW_E_OPENCL,
+                                  "the installed OpenCL drivers did not start (clGetPlatformIDs found no platform; "
+                                  "driver files: %s)%s",
+                                  bw_buf_str(&icds), limit);
+        bw_buf_free(&icds);
+        return rc;
+    }
+    bw_buf_free(&icds);
+    return no_platform(err, "no OpenCL platform found: no OpenCL driver is installed");
+}
+
 static bw_code no_platform(bw_error *err, const char *what)
 {
     bw_buf b = BW_BUF_INIT;
@@ -726,7 +787,7 @@ bw_code ocl_discover(const model_profiles *profiles, ocl_platforms **out, bw_err
     cl_uint np = 0;
     cl_int st = clGetPlatformIDs(0, NULL, &np);
     if (st == CL_PLATFORM_NOT_FOUND_KHR || (st == CL_SUCCESS && np == 0)) {
-        rc = no_platform(err, "no OpenCL platform found");
+        rc = no_platform_found(err);
         goto fail;
     }
     if (st != CL_SUCCESS) {

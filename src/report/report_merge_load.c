@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bw_alloc.h"
 #include "bw_file.h"
 #include "report_format.h"
 #include "report_merge_loader.h"
@@ -170,13 +171,37 @@ static int read_peer(loader *L, const char *path, const char *text, size_t len, 
     return 1;
 }
 
+/* Memory ran out reading path: the whole load fails (exit 1, the host's
+ * fault, never the input's), naming the file and its size. No allocation
+ * here: there may be none to be had. */
+static void out_of_memory(loader *L, const char *path, double bytes)
+{
+    L->nomem = 1;
+    if (!L->nomem_file[0]) {
+        snprintf(L->nomem_file, sizeof L->nomem_file, "%s", path);
+        L->nomem_mb = bytes / 1e6;
+    }
+}
+
+static double file_bytes(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (double)st.st_size : 0;
+}
+
 static void read_file(loader *L, const char *path)
 {
     report_merged *m = L->m;
     char *text = NULL;
     size_t len = 0;
     bw_error err = BW_ERROR_INIT;
-    if (bw_file_read_regular(path, &text, &len, &err) != BW_OK) {
+    bw_code rrc = bw_file_read_regular(path, &text, &len, &err);
+    if (rrc == BW_E_NOMEM) {
+        out_of_memory(L, path, file_bytes(path));
+        bw_error_clear(&err);
+        return;
+    }
+    if (rrc != BW_OK) {
         report_loader_diag(L, path, 1, "cannot be read: %s", bw_error_text(&err));
         bw_error_clear(&err);
         return;
@@ -209,7 +234,13 @@ static void read_file(loader *L, const char *path)
         root = journal_doc(L, path, text, &c);
     } else {
         json_error_t je;
+        unsigned long failed = bw_alloc_failures();
         root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+        if (!root && (json_error_code(&je) == json_error_out_of_memory || bw_alloc_failures() != failed)) {
+            free(text);
+            out_of_memory(L, path, (double)len);
+            return;
+        }
         if (!root)
             report_check_fail(&c, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
     }
@@ -504,6 +535,8 @@ static bw_code loader_end(loader *L, bw_code rc, size_t n, report_merged **out, 
     }
     if (L->nomem || !report_merge_finish(L->m)) {
         report_merged_free(L->m);
+        if (L->nomem_file[0])
+            return bw_error_set(err, BW_E_NOMEM, "out of memory reading '%s' (%.1f MB)", L->nomem_file, L->nomem_mb);
         return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
     }
     if (report_peer_match(L->m, err) != BW_OK) {

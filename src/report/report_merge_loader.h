@@ -32,6 +32,8 @@ typedef struct loader {
     size_t out_of_range;       /* figures and rows of the current file left out */
     size_t where_index;        /* runs[] or devices[] index of the object being merged, for messages */
     int nomem;
+    char nomem_file[512];      /* the file being read when memory ran out, or "" */
+    double nomem_mb;           /* and its size in MB */
 } loader;
 
 /* Makes room for one more element of size sz in *arr (count n, capacity

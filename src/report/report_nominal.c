@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_alloc.h"
 #include "bw_file.h"
 #include "report_merge.h"
 
@@ -101,9 +102,13 @@ bw_code report_merge_apply_nominal(report_merged *m, bw_error *err)
         return rc;
     }
     json_error_t je;
+    unsigned long failed = bw_alloc_failures();
     json_t *t = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    double mb = (double)strlen(text) / 1e6;
     free(text);
-    if (!t)
+    if (!t && (bw_alloc_failures() != failed || json_error_code(&je) == json_error_out_of_memory))
+        rc = bw_error_set(err, BW_E_NOMEM, "out of memory reading '%s' (%.1f MB)", path, mb);
+    else if (!t)
         rc = bw_error_set(err, BW_E_FORMAT, "%s: invalid JSON at line %d: %s", path, je.line, je.text);
     else if ((rc = report_nominal_check(t, err)) != BW_OK)
         bw_error_prefix(err, "%s: ", path);

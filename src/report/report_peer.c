@@ -13,6 +13,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "bw_alloc.h"
 #include "report_merge_range.h"
 
 /* Unit conversions (from the writers' own arithmetic):
@@ -352,7 +353,10 @@ static bw_code clpeak_json_entry(peer_ctx *c, const json_t *e, size_t i)
 static bw_code read_clpeak_json(peer_ctx *c, const char *text, size_t len)
 {
     json_error_t je;
+    unsigned long failed = bw_alloc_failures();
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!root && (bw_alloc_failures() != failed || json_error_code(&je) == json_error_out_of_memory))
+        return nomem(c);
     if (!root)
         return fail(c, (size_t)(je.line > 0 ? je.line : 0), "invalid JSON (column %d): %s", je.column, je.text);
     const json_t *fv = json_object_get(root, "format_version"), *ver = json_object_get(root, "clpeak_version");
