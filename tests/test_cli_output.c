@@ -888,3 +888,74 @@ Test(cli_output, output_replaces_only_files_the_caller_could_write, .timeout = 1
     tu_rmdir(dir);
     free(dir);
 }
+
+/* no control byte but the line end on a stream, and every line of
+ * standard error one message of bwlab's ("bwlab CMD: ...") */
+static void expect_clean(const char *what, const char *text, int all_messages)
+{
+    for (const char *p = text; *p; p++)
+        if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f) {
+            cr_expect(0, "%s: raw byte 0x%02x at %zu: %.300s", what, (unsigned char)*p, (size_t)(p - text), text);
+            return;
+        }
+    for (const char *line = text; all_messages && *line;) {
+        cr_expect(!strncmp(line, "bwlab ", 6), "%s: a line that is no message of bwlab's: %.200s", what, line);
+        const char *nl = strchr(line, '\n');
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+}
+
+/* A name holding ESC, BEL, CR and LF, wherever outside text reaches a
+ * message: a file found in a scanned directory, a named input, --output,
+ * BWLAB_KERNEL_DIR, BWLAB_CACHE_DIR (tune's table and notes). Each shows
+ * escaped (\x1b, \x07, \x0d, \x0a), and a message stays one line. */
+Test(cli_output, outside_text_never_reaches_the_terminal_raw, .timeout = 300)
+{
+    static const char evil[] = "e\033[2J\a\r\nvil";
+    char *dir = tu_temp_dir();
+    char sub[4300], bad[4400], missing[4400], out[4400], cache[4400], env_k[4500], env_c[4500];
+    snprintf(sub, sizeof sub, "%s/scan", dir);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    snprintf(bad, sizeof bad, "%s/%s.json", sub, evil);
+    FILE *f = fopen(bad, "w");
+    cr_assert_not_null(f);
+    fputs("{ not json", f);
+    fclose(f);
+    snprintf(missing, sizeof missing, "%s/%s-missing.json", dir, evil);
+    tu_result r = tu_exec((const char *[]){ "compare", sub, missing, NULL },
+                          (const char *[]){ "OCL_ICD_VENDORS=/nonexistent", NULL });
+    cr_expect_neq(r.status, 0);
+    cr_expect(strstr(r.err, "e\\x1b[2J\\x07\\x0d\\x0avil"), "the name is not shown escaped: %s", r.err);
+    expect_clean("compare's stderr", r.err, 1);
+    tu_result_free(&r);
+
+    snprintf(out, sizeof out, "%s/%s/r.json", dir, evil);
+    const char *run_args[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "2M", "--budget", "0.2",
+                               "--no-roofline", "--format", "json", "--output", out, NULL };
+    r = tu_exec(run_args, NULL);
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    expect_clean("run --output's stderr", r.err, 1);
+    tu_result_free(&r);
+
+    snprintf(env_k, sizeof env_k, "BWLAB_KERNEL_DIR=%s/%s", dir, evil);
+    r = tu_exec((const char *[]){ "run", "--device", "cpu", "--pattern", "seq", "--size", "2M", "--budget", "0.2",
+                                  "--no-roofline", NULL },
+                (const char *[]){ env_k, NULL });
+    cr_expect_neq(r.status, 0, "%s", r.err);
+    expect_clean("BWLAB_KERNEL_DIR's stderr", r.err, 1);
+    tu_result_free(&r);
+
+    snprintf(cache, sizeof cache, "%s/%s-cache", dir, evil);
+    snprintf(env_c, sizeof env_c, "BWLAB_CACHE_DIR=%s", cache);
+    r = tu_exec((const char *[]){ "tune", "--device", "cpu", "--size", "1M", "--budget", "0.5", NULL },
+                (const char *[]){ env_c, NULL });
+    cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "e\\x1b[2J\\x07\\x0d\\x0avil-cache"), "the cache's path is not shown escaped: %s", r.out);
+    expect_clean("tune's table", r.out, 0);
+    expect_clean("tune's stderr", r.err, 1);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}

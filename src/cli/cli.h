@@ -45,6 +45,11 @@ int cli_nomem(const cli_command *cmd);
  * newlines escaped (bw_quote_append): it may quote a path or a field read
  * from a file. */
 void cli_warn(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
+/* "bwlab CMD: note: MESSAGE", escaped the same way */
+void cli_note(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
+/* "bwlab CMD: error: MESSAGE", escaped the same way (one of several
+ * errors that do not end the command, such as an input skipped) */
+void cli_error_line(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
 /* 0 when path (the value of flag, an output file) names a file, else the
  * usage error's status: an empty path is refused ("use '-' for standard
  * output"), never read as standard output. */

@@ -16,7 +16,11 @@ int cli_inputs_load(const cli_command *self, char **paths, size_t n, const char 
     }
     for (size_t i = 0; *m && i < (*m)->n_diags; i++) {
         const report_merge_diag *d = &(*m)->diags[i];
-        fprintf(stderr, "bwlab %s: %s: %s: %s\n", self->name, d->is_error ? "error" : "note", d->file, d->message);
+        /* a file's name and what was wrong with it: outside text, escaped */
+        if (d->is_error)
+            cli_error_line(self, "%s: %s", d->file, d->message);
+        else
+            cli_note(self, "%s: %s", d->file, d->message);
         *bad += d->is_error;
     }
     return 0;

@@ -1,3 +1,5 @@
+/* cli_util: what every command shares: its help text, its error and
+ * warning lines (escaped: cli.h), its output's destination and checks. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,21 +32,24 @@ static const char *close_quote(const char *p)
     return NULL;
 }
 
-/* msg as it reaches the terminal: control bytes escaped; with cut, each
- * quoted run ('...') longer than BW_QUOTE_SHOWN bytes shortened */
+/* msg as it reaches the terminal: control bytes escaped; a quoted run
+ * ('...': a path, a name, a value from outside) has its newlines escaped
+ * too, whatever keep_newlines lets through elsewhere (a library's
+ * multi-line message), so that it never splits a message over two lines;
+ * with cut, each quoted run longer than BW_QUOTE_SHOWN bytes shortened */
 static void print_sanitized(const char *msg, int keep_newlines, int cut)
 {
     bw_buf b = BW_BUF_INIT;
     const char *p = msg;
     while (*p) {
-        const char *q = cut ? open_quote(msg, p) : NULL;
+        const char *q = open_quote(msg, p);
         const char *close = q ? close_quote(q + 1) : NULL;
         if (!close) {
             bw_quote_append(&b, p, strlen(p), 0, keep_newlines);
             break;
         }
         bw_quote_append(&b, p, (size_t)(q + 1 - p), 0, keep_newlines);
-        bw_quote_append(&b, q + 1, (size_t)(close - q - 1), BW_QUOTE_SHOWN, keep_newlines);
+        bw_quote_append(&b, q + 1, (size_t)(close - q - 1), cut ? BW_QUOTE_SHOWN : 0, 0);
         bw_buf_putc(&b, '\'');
         p = close + 1;
     }
@@ -68,23 +73,45 @@ void cli_command_help(const cli_command *cmd, bw_buf *b)
     bw_buf_free(&body);
 }
 
+/* "bwlab CMD: KIND: MESSAGE" with every control byte of the message escaped */
+static void print_line(const cli_command *cmd, const char *kind, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    char small[1024];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    char *msg = n >= (int)sizeof small ? malloc((size_t)n + 1) : NULL;
+    if (msg)
+        vsnprintf(msg, (size_t)n + 1, fmt, again);
+    va_end(again);
+    fprintf(stderr, "bwlab %s: %s: ", cmd->name, kind);
+    print_sanitized(msg ? msg : small, 0, 0);
+    fputc('\n', stderr);
+    free(msg);
+}
+
 void cli_warn(const cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char small[1024];
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    print_line(cmd, "warning", fmt, ap);
     va_end(ap);
-    char *msg = n >= (int)sizeof small ? malloc((size_t)n + 1) : NULL;
-    if (msg) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    fprintf(stderr, "bwlab %s: warning: ", cmd->name);
-    print_sanitized(msg ? msg : small, 0, 0);
-    fputc('\n', stderr);
-    free(msg);
+}
+
+void cli_note(const cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_line(cmd, "note", fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_line(const cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_line(cmd, "error", fmt, ap);
+    va_end(ap);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)

@@ -438,7 +438,7 @@ static void journal_result(progress_ctx *c, const bench_progress *p)
     if (rc == BW_OK)
         rc = cli_journal_append(s->journal, &b, &err);
     if (rc != BW_OK) {
-        fprintf(stderr, "bwlab %s: warning: %s; no journal is kept\n", c->self->name, bw_error_text(&err));
+        cli_warn(c->self, "%s; no journal is kept", bw_error_text(&err));
         cli_journal_close(s->journal, 1);
         s->journal = NULL;
     }
@@ -754,7 +754,7 @@ static bw_code retry_smaller(const cli_command *self, run_state *s, size_t k, bw
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     }
     bw_buf_free(&note);
-    fprintf(stderr, "bwlab %s: note: on device %zu: %s\n", self->name, ocl_device_at(s->plats, s->dev_idx[k])->index,
+    cli_note(self, "on device %zu: %s", ocl_device_at(s->plats, s->dev_idx[k])->index,
             s->devs[k].retry);
     bw_error_clear(err);
     bench_plan_free(old);
@@ -770,9 +770,8 @@ static int journal_start(const cli_command *self, run_state *s, int argc, char *
     char *kept = NULL;
     bw_code rc = cli_journal_open(s->output, &s->journal, &kept, &err);
     if (kept)
-        fprintf(stderr, "bwlab %s: note: an earlier run's journal was at '%s.partial': it is kept as '%s' "
-                        "('bwlab compare %s' reads it)\n",
-                self->name, s->output, kept, kept);
+        cli_note(self, "an earlier run's journal was at '%s.partial': it is kept as '%s' "
+                        "('bwlab compare %s' reads it)", s->output, kept, kept);
     free(kept);
     if (rc == BW_E_USAGE) {
         int st = cli_fail(self, &err);
@@ -795,7 +794,7 @@ static int journal_start(const cli_command *self, run_state *s, int argc, char *
         free(runs);
     }
     if (rc != BW_OK) {
-        fprintf(stderr, "bwlab %s: warning: %s; no journal is kept\n", self->name, bw_error_text(&err));
+        cli_warn(self, "%s; no journal is kept", bw_error_text(&err));
         cli_journal_close(s->journal, 1);
         s->journal = NULL;
     }
@@ -975,7 +974,7 @@ static bw_code calibrate(const cli_command *self, run_state *s, size_t k, progre
         return BW_E_INTERRUPTED;
     }
     if (rc != BW_OK) {
-        fprintf(stderr, "bwlab %s: note: device %zu: the %s is not fitted to the budget: %s\n", self->name,
+        cli_note(self, "device %zu: the %s is not fitted to the budget: %s",
                 d->index, dev->plan->target_auto ? "working set" : "plan", bw_error_text(&e));
         bw_error_clear(&e);
         return BW_OK;
@@ -1010,7 +1009,7 @@ static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, pr
         return rc;
     if (!p)
         return BW_OK; /* the auto plan fits, or nothing smaller may be tried */
-    fprintf(stderr, "bwlab %s: note: device %zu: %s\n", self->name, d->index, c.note);
+    cli_note(self, "device %zu: %s", d->index, c.note);
     bench_plan_free(dev->plan);
     dev->plan = p;
     return BW_OK;
@@ -1038,7 +1037,7 @@ static bw_code fit_buffers_to_budget(const cli_command *self, run_state *s, size
     if (rc == BW_E_RANGE)
         s->refused = 1;
     if (rc == BW_OK && c.note[0])
-        fprintf(stderr, "bwlab %s: note: device %zu: %s\n", self->name, ocl_device_at(s->plats, s->dev_idx[k])->index,
+        cli_note(self, "device %zu: %s", ocl_device_at(s->plats, s->dev_idx[k])->index,
                 c.note);
     return rc;
 }

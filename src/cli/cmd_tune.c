@@ -137,7 +137,7 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
         return rc;
     const bench_tune_result *r = s->results[k];
     if (r->fill_note[0])
-        fprintf(stderr, "bwlab %s: note: device %zu: %s\n", self->name, d->index, r->fill_note);
+        cli_note(self, "device %zu: %s", d->index, r->fill_note);
     memset(e, 0, sizeof *e);
     for (int m = 0; m < BENCH_TUNE_MODES; m++)
         e->peak[m] = r->peak[m];
@@ -161,8 +161,7 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
         rc = bw_error_set(err, we.code, "%s", bw_error_text(&we));
     } else if (aside) {
         snprintf(note, sizeof note, "stored in %s; the malformed file that was there is now %s", s->cache_path, aside);
-        fprintf(stderr, "bwlab %s: warning: the tuning cache '%s' was malformed: kept as '%s', a new one written\n",
-                self->name, s->cache_path, aside);
+        cli_warn(self, "the tuning cache '%s' was malformed: kept as '%s', a new one written", s->cache_path, aside);
     } else {
         snprintf(note, sizeof note, "stored in %s", s->cache_path);
     }
@@ -185,10 +184,9 @@ static int from_cache(const cli_command *self, tune_state *s, size_t k)
     if (bench_tune_cache_lookup(s->cache_path, &key, &s->entries[k], &found, &err) != BW_OK) {
         /* only a malformed file is moved aside: say what will happen */
         if (err.code == BW_E_FORMAT)
-            fprintf(stderr, "bwlab %s: warning: %s; tuning again (the file will be kept as '%s.malformed')\n",
-                    self->name, bw_error_text(&err), s->cache_path);
+            cli_warn(self, "%s; tuning again (the file will be kept as '%s.malformed')", bw_error_text(&err), s->cache_path);
         else
-            fprintf(stderr, "bwlab %s: warning: %s; tuning again\n", self->name, bw_error_text(&err));
+            cli_warn(self, "%s; tuning again", bw_error_text(&err));
     }
     bw_error_clear(&err);
     if (found)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bw_format.h"
 #include "report_devices.h"
 #include "report_format.h"
 
@@ -33,7 +34,9 @@ static void peak_text(bw_buf *out, const char *mode, const bench_tune_peak *p)
 
 void report_tune_peak_line(bw_buf *out, const char *lead, const bench_tune_entry *e, const char *cache_file)
 {
-    bw_buf_printf(out, "%speak (measured by bwlab tune on %s, cached in %s): ", lead, e->date, cache_file);
+    bw_buf_printf(out, "%speak (measured by bwlab tune on %s, cached in ", lead, e->date);
+    bw_quote_append(out, cache_file, strlen(cache_file), 0, 0); /* a path from the environment */
+    bw_buf_puts(out, "): ");
     peak_text(out, "read", &e->peak[BENCH_TUNE_READ]);
     bw_buf_puts(out, "; ");
     peak_text(out, "copy", &e->peak[BENCH_TUNE_COPY]);
@@ -97,8 +100,11 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
             report_tune_config(out, &p->config);
             bw_buf_putc(out, '\n');
         }
-        if (d->cache_note)
-            bw_buf_printf(out, "  cache: %s\n", d->cache_note);
+        if (d->cache_note) { /* it names the cache's path: outside text */
+            bw_buf_puts(out, "  cache: ");
+            bw_quote_append(out, d->cache_note, strlen(d->cache_note), 0, 0);
+            bw_buf_putc(out, '\n');
+        }
         if (!r)
             continue;
         bw_buf_puts(out, "\n  family  stage  vector  K   local  layout          GB/s   time (median)  status\n");
@@ -124,8 +130,9 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
     }
     bw_buf_printf(out, "\nGB/s: measured, requested bytes (loads + stores) / median kernel time (event profiling). "
                        "read: each work-item XORs its K vectors\nand stores one word; copy: every vector loaded "
-                       "and stored. Every kernel shape was validated before it was timed. Cache: %s\n",
-                  m->cache_file);
+                       "and stored. Every kernel shape was validated before it was timed. Cache: ");
+    bw_quote_append(out, m->cache_file, strlen(m->cache_file), 0, 0);
+    bw_buf_putc(out, '\n');
 }
 
 static json_t *cand_json(const bench_tune_result *r, size_t i)
