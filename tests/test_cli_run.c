@@ -1026,12 +1026,15 @@ Test(cli_run, a_pattern_left_out_is_taken_up_when_time_is_left, .timeout = 300)
  * is in (so that the others reach the stopping rule), and takes them up
  * again once the others are done; the results say which happened. The
  * noisy hook makes the rule see stride:s=2's median at a 100000% standard
- * error: past the launch cap of 2000 at any --rse, at 64 MiB each
- * (milliseconds a round) far beyond the 20 s budget. A short budget is
- * no test of the rule: a sanitizer build on a busy host with PoCL's
- * kernel cache cold spent 9.8 s of a 10 s one before its first round (the
- * plan then left the patterns out). On a quiet host the run ends at the
- * launch cap, in about 6 s under ASan, whatever the budget.
+ * error, so it would need the launch cap of 2000 at any --rse. The
+ * replan counts at most the cap: the cap must not fit in the budget,
+ * or the replan rightly keeps every pattern in. At 256 MiB a round of
+ * the three patterns and the reference's control takes tens of ms on a
+ * CPU (34 ms on a Zen 5 guest), so 2000 rounds outlast the 20 s budget
+ * several times over; at 64 MiB a quiet host fitted them in 18 s and no
+ * replan came. A short budget is no test of the rule: a sanitizer build
+ * on a busy host with PoCL's kernel cache cold spent 9.8 s of a 10 s one
+ * before its first round (the plan then left the patterns out).
  * --rse 50 lets the others reach the rule however busy the host (the
  * suites run in parallel): else a noisy seq would need the rounds too,
  * and the replan rightly leaves every pattern its share. offset:bytes=4
@@ -1042,7 +1045,7 @@ Test(cli_run, a_noisy_pattern_leaves_the_later_rounds_and_takes_them_up_again, .
 #ifndef BWLAB_FAULT_HOOKS
     cr_skip("built without fault hooks (a release build, or -Dfault_hooks=disabled): no pattern can be made noisy");
 #endif
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2,offset:bytes=4", "--size", "64M",
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2,offset:bytes=4", "--size", "256M",
                            "--budget", "20", "--rse", "50", "--no-roofline", "--format", "json", NULL };
     tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=noisy=stride:s=2@100000", NULL });
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
