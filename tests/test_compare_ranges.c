@@ -166,6 +166,32 @@ Test(compare_ranges, figures_that_contradict_each_other_leave_the_row_out)
     free(dir);
 }
 
+/* a fraction of a peak on a row whose run has no peak of that mode (the
+ * MI300X sample's run has neither) contradicts the run: left out, named */
+Test(compare_ranges, a_fraction_of_a_peak_the_run_lacks_leaves_the_row_out)
+{
+    char *dir = tu_temp_dir();
+    json_t *d = json_load_file(sample("results", "sample-amd-mi300x.json"), 0, NULL);
+    cr_assert(d);
+    set_path(json_array_get(json_object_get(d, "results"), 5), "fraction_of_peak", json_real(0.5));
+    char path[4200];
+    snprintf(path, sizeof path, "%s/frac.json", dir);
+    cr_assert_eq(json_dump_file(d, path, JSON_COMPACT), 0);
+    json_decref(d);
+    tu_result r = compare((const char *[]){ path, NULL });
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    char want[4600];
+    snprintf(want, sizeof want,
+             "bwlab compare: error: %s: results[5] (pattern 'stride:s=2'): fraction_of_peak 0.5, but its run has "
+             "no copy peak (peak_copy_gbs null): the row is left out",
+             path);
+    cr_expect(strstr(r.err, want), "stderr lacks '%s':\n%s", want, r.err);
+    cr_expect_null(strstr(r.out, "2400.00"), "the row is left out:\n%s", r.out);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 Test(compare_ranges, relative_to_seq_on_seq_itself_must_be_1)
 {
     tu_result r = one_bad("rel.json", 1, "relative_to_seq", json_real(123),

@@ -785,6 +785,17 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
             if (json_integer_value(json_object_get(json_object_get(json_array_get(runs, k), "device"), "index")) == idx)
                 run = first_run + k;
         const char *acc = str_of(res, RF_KEY(RF_ACCESS));
+        /* a fraction of a peak the run does not have contradicts the run */
+        const json_t *frac = json_object_get(res, RF_KEY(RF_FRACTION_OF_PEAK));
+        double peak = acc && !strcmp(acc, "read") ? m->runs[run].peak_read_gbs : m->runs[run].peak_copy_gbs;
+        if (json_is_number(frac) && isnan(peak)) {
+            range_diag(L, file,
+                       "results[%zu] (pattern '%s'): fraction_of_peak %.17g, but its run has no %s peak "
+                       "(peak_%s_gbs null): the row is left out",
+                       i, report_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), json_number_value(frac),
+                       acc && !strcmp(acc, "read") ? "read" : "copy", acc && !strcmp(acc, "read") ? "read" : "copy");
+            continue;
+        }
         const char *space = str_of(res, RF_KEY(RF_SPACE));
         size_t row = find_or_add_row(L, str_of(res, RF_KEY(RF_PATTERN)), str_of(res, RF_KEY(RF_FAMILY)),
                                      acc ? acc : "copy", space ? space : "global", &ok);
