@@ -26,10 +26,13 @@ meson test -C build --print-errorlogs
 # PoCL this machine's topology without its caches). Left out, since they
 # would run as they did above: the suites that read files only (the model,
 # compare, report, peers, golden, docs), those that name their own fake
-# driver folder (cli_fake_devices, cli_fake_run), and bench, whose plans
-# give their sizes and caches and whose device is picked by type. Log:
-# build/meson-logs/elsewhere.txt.
-device_suites="cli cli_devices ocl bench_plan cli_run cli_output cli_bad device_check tune roofline probe faults"
+# driver folder (cli_fake_devices, cli_fake_run), bench, whose plans give
+# their sizes and caches and whose device is picked by type, and those
+# whose every run names --device cpu and the size it measures, or is
+# about signals, journals, outputs and faults (cli_output, tune, faults):
+# the roofline's default size on a CPU without a cache is the roofline
+# suite's. Log: build/meson-logs/elsewhere.txt.
+device_suites="cli cli_devices ocl bench_plan cli_run cli_bad device_check roofline probe"
 rm -f build/meson-logs/elsewhere.txt
 elsewhere=$(mktemp -d "${TMPDIR:-/tmp}/bwlab-elsewhere.XXXXXX")
 cp /etc/OpenCL/vendors/*.icd "$elsewhere/"
@@ -63,12 +66,12 @@ echo "sanitizer build: no reports"
 # "...: clean" / "no crash" or "... FAILED"; counted in the closing line.
 checks=build/meson-logs/checks.txt
 : >"$checks"
-# CI fuzzes each target 10 s (FUZZ_SECONDS), to keep the whole run short;
+# CI fuzzes each target 5 s (FUZZ_SECONDS), to keep the whole run short;
 # tools/fuzz.sh alone gives each 30 s. valgrind runs one process at a time,
 # as do the fuzz targets: it runs beside the other two, which keeps both
 # CPUs of a small CI guest busy (about a minute saved there).
 check() { # step: its lines in $checks.<step>, and a line if it failed before any check
-    if ! FUZZ_SECONDS="${FUZZ_SECONDS:-10}" tools/"$1".sh >"$checks.$1" 2>&1 && ! grep -q FAILED "$checks.$1"; then
+    if ! FUZZ_SECONDS="${FUZZ_SECONDS:-5}" tools/"$1".sh >"$checks.$1" 2>&1 && ! grep -q FAILED "$checks.$1"; then
         echo "tools/$1.sh FAILED" >>"$checks.$1"
     fi
 }
