@@ -365,6 +365,8 @@ Test(cli_run, interrupt_writes_partial_results, .timeout = 300)
     pid_t pid = forkpty(&master, NULL, NULL, NULL);
     cr_assert_geq(pid, 0, "forkpty failed");
     if (pid == 0) {
+        /* a terminal that redraws the status line: unset or dumb, TERM gets one line a phase (cli_progress.h) */
+        setenv("TERM", "xterm", 1);
         execl(exe, exe, "run", "--device", "cpu", "--pattern", "seq,stride:s=2", "--size", "64M", "--budget", "120",
               "--rse", "0", "--output", out, (char *)NULL);
         _exit(127);
