@@ -73,8 +73,9 @@ void cli_command_help(const cli_command *cmd, bw_buf *b)
     bw_buf_free(&body);
 }
 
-/* "bwlab CMD: KIND: MESSAGE" with every control byte of the message escaped */
-static void print_line(const cli_command *cmd, const char *kind, const char *fmt, va_list ap)
+/* "bwlab CMD: KIND: MESSAGE" with every control byte of the message
+ * escaped; with cut, long quoted values shortened (print_sanitized) */
+static void print_line(const cli_command *cmd, const char *kind, int cut, const char *fmt, va_list ap)
 {
     va_list again;
     va_copy(again, ap);
@@ -85,7 +86,7 @@ static void print_line(const cli_command *cmd, const char *kind, const char *fmt
         vsnprintf(msg, (size_t)n + 1, fmt, again);
     va_end(again);
     fprintf(stderr, "bwlab %s: %s: ", cmd->name, kind);
-    print_sanitized(msg ? msg : small, 0, 0);
+    print_sanitized(msg ? msg : small, 0, cut);
     fputc('\n', stderr);
     free(msg);
 }
@@ -94,7 +95,7 @@ void cli_warn(const cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    print_line(cmd, "warning", fmt, ap);
+    print_line(cmd, "warning", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -102,7 +103,7 @@ void cli_note(const cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    print_line(cmd, "note", fmt, ap);
+    print_line(cmd, "note", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -110,29 +111,19 @@ void cli_error_line(const cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    print_line(cmd, "error", fmt, ap);
+    print_line(cmd, "error", 0, fmt, ap);
     va_end(ap);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "bwlab %s: error: ", cmd->name);
     va_start(ap, fmt);
-    char small[1024];
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    print_line(cmd, "error", 1, fmt, ap);
     va_end(ap);
-    char *msg = n >= (int)sizeof small ? malloc((size_t)n + 1) : NULL;
-    if (msg) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    print_sanitized(msg ? msg : small, 0, 1);
-    free(msg);
     bw_buf usage = BW_BUF_INIT;
     cli_options_usage(cmd, &usage);
-    fprintf(stderr, "\nusage: %s\nTry 'bwlab help %s' for details.\n",
+    fprintf(stderr, "usage: %s\nTry 'bwlab help %s' for details.\n",
             bw_buf_failed(&usage) ? cmd->name : bw_buf_str(&usage), cmd->name);
     bw_buf_free(&usage);
     return bw_code_exit_status(BW_E_USAGE);
