@@ -32,18 +32,63 @@ Test(bench_pair, median_interval_ranks_are_the_binomial_ones)
     }
 }
 
-Test(bench_pair, ratio_pairs_by_round_and_averages_within_one)
+Test(bench_pair, each_launch_pairs_with_the_nearest_reference_launch_of_its_round)
 {
-    /* round 0: num 2, 4 (mean 3) over den 1: 3; round 1: num 6 over den
-     * 2, 4 (mean 3): 2; round 2 has no den, round 3 no num */
+    /* num (the reference) a at places 0, 5, 10, 20; den b at 4, 9, 12, 30.
+     * Round 0: b 1 at 4 is nearest a 4 at 5 (not a 2 at 0): 4. Round 1:
+     * b 2 at 9 and b 4 at 12 both pair with a 6 at 10: 3 and 1.5, median
+     * 2.25. Round 2 has no den, round 3 no num. Median of 4 and 2.25. */
     double a[] = { 2, 4, 6, 8 }, b[] = { 1, 2, 4, 5 };
     size_t ra[] = { 0, 0, 1, 2 }, rb[] = { 0, 1, 1, 3 };
-    bench_pair_series num = { a, ra, NULL, 4, -1 }, den = { b, rb, NULL, 4, -1 };
+    size_t pa[] = { 0, 5, 10, 20 }, pb[] = { 4, 9, 12, 30 };
+    bench_pair_series num = { a, ra, NULL, 4, -1, pa }, den = { b, rb, NULL, 4, -1, pb };
     bench_pair_ci c = bench_pair_ratio(&num, &den);
     cr_expect_eq(c.rounds, 2);
-    cr_expect_float_eq(c.median, 2.5, 1e-12);
+    cr_expect_float_eq(c.median, (4 + 2.25) / 2, 1e-12);
     cr_expect(isnan(c.lo) && isnan(c.hi), "two rounds give no interval");
     cr_expect(isinf(bench_pair_halfwidth(&c)));
+    /* a tie (3 and 7 both 2 from 5) goes to the earlier launch: 10 / 5 */
+    double ta[] = { 10, 20 }, tb[] = { 5 };
+    size_t tra[] = { 0, 0 }, trb[] = { 0 }, tpa[] = { 3, 7 }, tpb[] = { 5 };
+    bench_pair_series tn = { ta, tra, NULL, 2, -1, tpa }, td = { tb, trb, NULL, 1, -1, tpb };
+    c = bench_pair_ratio(&tn, &td);
+    cr_expect_eq(c.rounds, 1);
+    cr_expect_float_eq(c.median, 2.0, 1e-12);
+}
+
+/* Identical launch times drawn from a long-tailed spread: every round has
+ * the reference twice and the pattern once, all three from the same 3
+ * values (rotated), so the pattern is the reference. A mean of the
+ * reference's two set against the pattern's one reads them apart; the
+ * nearest launch reads them equal. Worked by hand: values 10, 10, 16 (ns)
+ * in rounds k = 0..8, the pattern taking the value k % 3, the reference's
+ * own slot (k + 1) % 3 and its control (k + 2) % 3, at places 3k, 3k + 1,
+ * 3k + 2: the pattern's nearest is always the own slot. Ratios (own over
+ * pattern): 10/10, 16/10, 10/16 by k % 3, three times each: median 1. */
+Test(bench_pair, identical_launches_read_as_one_whatever_the_tail)
+{
+    static const double vals[] = { 10, 10, 16 };
+    double ref[18], pat[9];
+    size_t rr[18], rp[9], pr[18], pp[9];
+    unsigned char sl[18];
+    for (size_t k = 0; k < 9; k++) {
+        pat[k] = vals[k % 3];
+        rp[k] = k;
+        pp[k] = 3 * k;
+        ref[2 * k] = vals[(k + 1) % 3];
+        ref[2 * k + 1] = vals[(k + 2) % 3];
+        rr[2 * k] = rr[2 * k + 1] = k;
+        pr[2 * k] = 3 * k + 1;
+        pr[2 * k + 1] = 3 * k + 2;
+        sl[2 * k] = 0;
+        sl[2 * k + 1] = 1;
+    }
+    bench_pair_series num = { ref, rr, sl, 18, -1, pr }, den = { pat, rp, NULL, 9, -1, pp };
+    bench_pair_ci c = bench_pair_ratio(&num, &den);
+    cr_expect_eq(c.rounds, 9);
+    cr_expect_float_eq(c.median, 1.0, 1e-12);
+    /* the mean of both slots would give (10+16)/2/10 = 1.3, (16+10)/2/10 = 1.3,
+     * (10+10)/2/16 = 0.625 by k % 3: median 1.3 */
 }
 
 Test(bench_pair, a_slot_filter_keeps_one_slot)
@@ -59,15 +104,15 @@ Test(bench_pair, a_slot_filter_keeps_one_slot)
         sl[2 * k] = 0;
         sl[2 * k + 1] = 1;
     }
-    bench_pair_series ctl = { v, rd, sl, 20, 1 }, own = { v, rd, sl, 20, 0 };
+    bench_pair_series ctl = { v, rd, sl, 20, 1, NULL }, own = { v, rd, sl, 20, 0, NULL };
     bench_pair_ci c = bench_pair_ratio(&ctl, &own);
     cr_expect_eq(c.rounds, 10);
     cr_expect_float_eq(c.median, 10.0 / 13.0, 1e-12);
     cr_expect_float_eq(c.lo, 10.0 / 13.0, 1e-12);
     cr_expect_float_eq(c.hi, 10.0 / 13.0, 1e-12);
     cr_expect_eq(bench_pair_check(&c), BENCH_CHECK_SUSPECT);
-    /* every launch, both slots: 23 / 23 each round */
-    bench_pair_series all = { v, rd, sl, 20, -1 };
+    /* every launch, both slots: each launch is the nearest to itself, 1 */
+    bench_pair_series all = { v, rd, sl, 20, -1, NULL };
     c = bench_pair_ratio(&all, &all);
     cr_expect_float_eq(c.median, 1.0, 1e-12);
 }
@@ -91,11 +136,11 @@ Test(bench_pair, no_shared_round_is_no_ratio)
 {
     double a[] = { 1, 2 }, b[] = { 3 };
     size_t ra[] = { 0, 1 }, rb[] = { 5 };
-    bench_pair_series num = { a, ra, NULL, 2, -1 }, den = { b, rb, NULL, 1, -1 };
+    bench_pair_series num = { a, ra, NULL, 2, -1, NULL }, den = { b, rb, NULL, 1, -1, NULL };
     bench_pair_ci c = bench_pair_ratio(&num, &den);
     cr_expect_eq(c.rounds, 0);
     cr_expect(isnan(c.median));
-    bench_pair_series empty = { NULL, NULL, NULL, 0, -1 };
+    bench_pair_series empty = { NULL, NULL, NULL, 0, -1, NULL };
     c = bench_pair_ratio(&empty, &den);
     cr_expect_eq(c.rounds, 0);
     cr_expect_eq(bench_pair_check(&c), BENCH_CHECK_UNKNOWN);

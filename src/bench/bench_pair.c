@@ -6,21 +6,11 @@
 #include <stdlib.h>
 
 #include "bench_stats.h"
+#include "bw_stats.h"
 
 static int counts(const bench_pair_series *s, size_t j)
 {
     return !s->slot || s->want < 0 || s->slot[j] == (unsigned char)s->want;
-}
-
-/* per-round sums and launch counts of s, in rounds [0, nr) */
-static void per_round(const bench_pair_series *s, size_t nr, double *sum, size_t *cnt)
-{
-    for (size_t j = 0; j < s->n; j++) {
-        if (!counts(s, j) || s->round[j] >= nr)
-            continue;
-        sum[s->round[j]] += s->v[j];
-        cnt[s->round[j]]++;
-    }
 }
 
 static size_t rounds_of(const bench_pair_series *s)
@@ -32,6 +22,31 @@ static size_t rounds_of(const bench_pair_series *s)
     return nr;
 }
 
+static size_t position(const bench_pair_series *s, size_t j)
+{
+    return s->pos ? s->pos[j] : j;
+}
+
+/* The launches of s that count, in rounds [0, nr), grouped by round in
+ * launch order: idx[first[k] .. first[k + 1]) are round k's (a counting
+ * sort). first has nr + 1 entries, idx s->n. */
+static void by_round(const bench_pair_series *s, size_t nr, size_t *first, size_t *idx)
+{
+    for (size_t k = 0; k <= nr; k++)
+        first[k] = 0;
+    for (size_t j = 0; j < s->n; j++)
+        if (counts(s, j) && s->round[j] < nr)
+            first[s->round[j] + 1]++;
+    for (size_t k = 0; k < nr; k++)
+        first[k + 1] += first[k];
+    size_t *fill = first + nr + 1; /* nr scratch entries after first's own */
+    for (size_t k = 0; k < nr; k++)
+        fill[k] = first[k];
+    for (size_t j = 0; j < s->n; j++)
+        if (counts(s, j) && s->round[j] < nr)
+            idx[fill[s->round[j]]++] = j;
+}
+
 bench_pair_ci bench_pair_ratio(const bench_pair_series *num, const bench_pair_series *den)
 {
     bench_pair_ci c = { NAN, NAN, NAN, 0 };
@@ -39,24 +54,41 @@ bench_pair_ci bench_pair_ratio(const bench_pair_series *num, const bench_pair_se
     size_t nr = na < nb ? na : nb;
     if (nr == 0)
         return c;
-    double *sa = calloc(nr, sizeof *sa), *sb = calloc(nr, sizeof *sb), *q = malloc(nr * sizeof *q);
-    size_t *ca = calloc(nr, sizeof *ca), *cb = calloc(nr, sizeof *cb);
-    if (sa && sb && q && ca && cb) {
-        per_round(num, nr, sa, ca);
-        per_round(den, nr, sb, cb);
-        for (size_t k = 0; k < nr; k++)
-            if (ca[k] && cb[k] && sb[k] > 0 && sa[k] > 0)
-                q[c.rounds++] = (sa[k] / (double)ca[k]) / (sb[k] / (double)cb[k]);
+    size_t *fa = malloc((2 * nr + 1) * sizeof *fa), *fb = malloc((2 * nr + 1) * sizeof *fb);
+    size_t *ia = malloc((num->n ? num->n : 1) * sizeof *ia), *ib = malloc((den->n ? den->n : 1) * sizeof *ib);
+    double *q = malloc(nr * sizeof *q), *w = malloc((den->n ? den->n : 1) * sizeof *w);
+    if (fa && fb && ia && ib && q && w) {
+        by_round(num, nr, fa, ia);
+        by_round(den, nr, fb, ib);
+        for (size_t k = 0; k < nr; k++) {
+            /* each den launch against the num launch nearest to it in the round */
+            size_t m = 0;
+            for (size_t x = fb[k]; x < fb[k + 1]; x++) {
+                size_t j = ib[x], pj = position(den, j), best = (size_t)-1, dist = (size_t)-1;
+                for (size_t y = fa[k]; y < fa[k + 1]; y++) {
+                    size_t pa = position(num, ia[y]), d = pa > pj ? pa - pj : pj - pa;
+                    if (d < dist) {
+                        dist = d;
+                        best = ia[y];
+                    }
+                }
+                if (best != (size_t)-1 && num->v[best] > 0 && den->v[j] > 0)
+                    w[m++] = num->v[best] / den->v[j];
+            }
+            if (m > 0)
+                q[c.rounds++] = bw_median(w, m);
+        }
         if (c.rounds > 0) {
             c.median = bench_stats_of(q, c.rounds).median;
             bench_stats_median_ci(q, c.rounds, &c.lo, &c.hi);
         }
     }
-    free(sa);
-    free(sb);
+    free(fa);
+    free(fb);
+    free(ia);
+    free(ib);
     free(q);
-    free(ca);
-    free(cb);
+    free(w);
     return c;
 }
 

@@ -2,10 +2,11 @@
  * paired rounds").
  *
  * A round launches every pattern once (or a few times) and its reference
- * in two slots, half a round apart. A pattern's time in round k is set
- * against its reference's time in the same round, so that a host whose
- * bandwidth moves from minute to minute cancels out of the ratio; the
- * estimate is the median of the per-round ratios, with a distribution-free
+ * in two slots, half a round apart. A pattern's launch in round k is set
+ * against its reference's launch nearest to it in the same round, so that
+ * a host whose bandwidth moves from minute to minute cancels out of the
+ * ratio, and so that both sides of a ratio are single launches, alike in
+ * their spread; the estimate is the median of the per-round ratios, with a distribution-free
  * 95% interval (bench_stats_median_ci). The same pairing compares a
  * reference's own slot with its control slot (bench_pair_check). Pure
  * arithmetic over arrays the caller owns: no OpenCL, no allocation kept. */
@@ -17,13 +18,16 @@
 /* One series of timed launches: v[j] measured in round round[j]; with
  * slot non-NULL, launch j was made in slot slot[j] (0: the item's own
  * slot, 1: the reference's control slot), and only launches whose slot is
- * `want` count (want < 0: every launch). */
+ * `want` count (want < 0: every launch). pos[j] is launch j's place in the
+ * run's order of launches, comparable across the two series of a ratio;
+ * NULL: j itself (two views of one array). */
 typedef struct bench_pair_series {
     const double *v;
     const size_t *round;
     const unsigned char *slot;
     size_t n;
     int want;
+    const size_t *pos;
 } bench_pair_series;
 
 typedef struct bench_pair_ci {
@@ -32,9 +36,13 @@ typedef struct bench_pair_ci {
     size_t rounds; /* rounds in which both series launched */
 } bench_pair_ci;
 
-/* The paired estimate of num / den: for every round in which both series
- * have launches, the mean of num's launches over the mean of den's; their
- * median and its interval. Never fails: out of memory gives NAN, 0 rounds. */
+/* The paired estimate of num / den: in every round in which both series
+ * have launches, each den launch is divided into the num launch nearest
+ * to it by pos (the earlier on a tie), and the round's ratio is the median
+ * of those; the estimate is the median of the rounds' ratios, with its
+ * interval. A mean of two launches set against one would not do: launch
+ * times have a long upper tail, and a mean of two sits higher in it than
+ * one launch does, which read identical kernels as 2-5% apart. Never fails: out of memory gives NAN, 0 rounds. */
 bench_pair_ci bench_pair_ratio(const bench_pair_series *num, const bench_pair_series *den);
 
 /* The relative half-width of an estimate's interval, the larger side over

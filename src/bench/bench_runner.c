@@ -99,12 +99,13 @@ typedef struct slot {
     /* while both forms are timed in the first rounds: the other form's samples */
     size_t alt_n;
     double alt_event[FORM_CALIBRATION], alt_wall[FORM_CALIBRATION];
-    size_t alt_round[FORM_CALIBRATION];
+    size_t alt_round[FORM_CALIBRATION], alt_pos[FORM_CALIBRATION];
     int met;         /* the stopping rule is met (meets_rule); the result's `stable` */
     /* beside each sample (bench_result.event_ns): the round it was timed
      * in, and its slot (0: the item's own place in the round, 1: a
-     * reference's control slot, half a round away); cap of them */
-    size_t *ev_round;
+     * reference's control slot, half a round away), and its place in the
+     * run's order of launches (run_ctx.launches); cap of them */
+    size_t *ev_round, *ev_pos;
     unsigned char *ev_slot;
     int is_reference; /* some item is read against it: it has a control slot */
 } slot;
@@ -128,6 +129,7 @@ typedef struct run_ctx {
     double deadline; /* bench_now_s() by which the run returns (bench_settings.deadline_s) */
     double typical_ns; /* measured: the round's typical launch (typical_launch) */
     size_t round;      /* the timing round under way, from 0: what a sample is paired by */
+    size_t launches;   /* timed launches recorded so far, of every item: a sample's place */
 } run_ctx;
 
 static void report(run_ctx *r, const char *phase, size_t done, size_t total, const char *spec,
@@ -421,6 +423,10 @@ static int reserve(bench_result *res, slot *sl, size_t cap)
     if (!rd)
         return 0;
     sl->ev_round = rd;
+    size_t *ps = realloc(sl->ev_pos, cap * sizeof *ps);
+    if (!ps)
+        return 0;
+    sl->ev_pos = ps;
     unsigned char *sd = realloc(sl->ev_slot, cap * sizeof *sd);
     if (!sd)
         return 0;
@@ -441,6 +447,7 @@ static int record(run_ctx *r, size_t i, const ocl_timing *t, int control)
     res->event_ns[n] = t->event_ns;
     res->wall_ns[n] = t->wall_ns;
     sl->ev_round[n] = r->round;
+    sl->ev_pos[n] = r->launches++;
     sl->ev_slot[n] = (unsigned char)control;
     sl->total_ns += t->event_ns;
     res->event = bench_stats_of(res->event_ns, n + 1);
@@ -482,6 +489,7 @@ static void teardown(run_ctx *r)
     if (r->slots) {
         for (size_t i = 0; i < r->plan->n; i++) {
             free(r->slots[i].ev_round);
+            free(r->slots[i].ev_pos);
             free(r->slots[i].ev_slot);
             ocl_kernel_free(r->slots[i].kern);
             ocl_kernel_free(r->slots[i].alt);
@@ -1235,6 +1243,7 @@ static void choose_form(run_ctx *r, size_t i)
         memcpy(res->event_ns, sl->alt_event, sl->alt_n * sizeof *sl->alt_event);
         memcpy(res->wall_ns, sl->alt_wall, sl->alt_n * sizeof *sl->alt_wall);
         memcpy(sl->ev_round, sl->alt_round, sl->alt_n * sizeof *sl->alt_round);
+        memcpy(sl->ev_pos, sl->alt_pos, sl->alt_n * sizeof *sl->alt_pos);
         memset(sl->ev_slot, 0, sl->alt_n * sizeof *sl->ev_slot);
         sl->total_ns = 0;
         for (size_t k2 = 0; k2 < sl->alt_n; k2++)
@@ -1360,6 +1369,7 @@ static void turn(run_ctx *r, size_t i, size_t round)
     if (alt_first && timed_launch(r, i, sl->alt, &ta)) {
         sl->alt_event[sl->alt_n] = ta.event_ns;
         sl->alt_round[sl->alt_n] = r->round;
+        sl->alt_pos[sl->alt_n] = r->launches++;
         sl->alt_wall[sl->alt_n++] = ta.wall_ns;
     }
     if (res->status != BENCH_OK)
@@ -1379,6 +1389,7 @@ static void turn(run_ctx *r, size_t i, size_t round)
     if (sl->alt && !alt_first && timed_launch(r, i, sl->alt, &ta)) {
         sl->alt_event[sl->alt_n] = ta.event_ns;
         sl->alt_round[sl->alt_n] = r->round;
+        sl->alt_pos[sl->alt_n] = r->launches++;
         sl->alt_wall[sl->alt_n++] = ta.wall_ns;
     }
     if (res->status != BENCH_OK)
@@ -1405,16 +1416,17 @@ static void turn(run_ctx *r, size_t i, size_t round)
         sl->stable = 1; /* the launch cap stops it whatever its group does */
 }
 
-/* the relative standard error of item i's median, as the stopping rule
- * and the replan see it (test builds: the hook "noisy" can make it more) */
-/* the paired rounds of item i against its reference ref: the reference's
- * launches in both its slots over item i's (a time ratio: the item's
- * bandwidth relative to the reference's, less their bytes) */
+/* the paired rounds of item i against its reference ref: each of item
+ * i's launches against the reference's launch nearest to it in the round,
+ * in either of its slots (a time ratio: the item's bandwidth relative to
+ * the reference's, less their bytes) */
 static bench_pair_ci paired(const run_ctx *r, size_t i, size_t ref)
 {
     const bench_result *a = &r->res[ref], *b = &r->res[i];
-    bench_pair_series num = { a->event_ns, r->slots[ref].ev_round, r->slots[ref].ev_slot, a->event.count, -1 };
-    bench_pair_series den = { b->event_ns, r->slots[i].ev_round, r->slots[i].ev_slot, b->event.count, 0 };
+    bench_pair_series num = { a->event_ns, r->slots[ref].ev_round, r->slots[ref].ev_slot, a->event.count, -1,
+                              r->slots[ref].ev_pos };
+    bench_pair_series den = { b->event_ns, r->slots[i].ev_round, r->slots[i].ev_slot, b->event.count, 0,
+                              r->slots[i].ev_pos };
     return bench_pair_ratio(&num, &den);
 }
 
@@ -1917,8 +1929,8 @@ static void check_reference(run_ctx *r, size_t i)
     res->has_check = sl->is_reference && res->status == BENCH_OK;
     if (!res->has_check)
         return;
-    bench_pair_series own = { res->event_ns, sl->ev_round, sl->ev_slot, res->event.count, 0 };
-    bench_pair_series ctl = { res->event_ns, sl->ev_round, sl->ev_slot, res->event.count, 1 };
+    bench_pair_series own = { res->event_ns, sl->ev_round, sl->ev_slot, res->event.count, 0, sl->ev_pos };
+    bench_pair_series ctl = { res->event_ns, sl->ev_round, sl->ev_slot, res->event.count, 1, sl->ev_pos };
     /* control's time over own's: the own slot's bandwidth over the control's */
     res->check = bench_pair_ratio(&ctl, &own);
     res->check_verdict = bench_pair_check(&res->check);
