@@ -601,6 +601,55 @@ Test(tune, a_poisoned_cache_never_becomes_a_figure, .timeout = 300)
     free(path);
 }
 
+/* A tuned peak above twice the device's nominal DRAM bandwidth is named as
+ * implausible; one within it is not. The nominal table is a planted one
+ * (BWLAB_DATA_DIR) whose only entry matches this suite's CPU device. */
+Test(tune, a_peak_above_twice_the_nominal_is_implausible, .timeout = 120)
+{
+    const char *version = tool_version();
+    json_t *d = cpu_device();
+    static const double nominal[] = { 10.0, 1000.0 }; /* below, above half the cached 40 / 25 GB/s */
+    for (size_t i = 0; i < 2; i++) {
+        char *dir = tu_temp_dir();
+        char *ev = env_entry(dir);
+        write_cpu_cache_gbs(dir, version, 40.0, 25.0);
+        json_t *t = json_pack("{s:s, s:i, s:[{s:s, s:[O], s:[O], s:[], s:f, s:s, s:f, s:s}]}", "schema",
+                              "bwlab.nominal", "schema_version", 1, "devices", "name", "Planted entry", "vendor",
+                              json_object_get(d, "vendor"), "name_all", json_object_get(d, "name"), "name_none",
+                              "dram_gbs", nominal[i], "dram_source", "test", "fp32_gflops", 1.0, "fp32_source", "test");
+        cr_assert_not_null(t);
+        char *text = json_dumps(t, 0);
+        json_decref(t);
+        tu_write_file(dir, "nominal.json", text);
+        free(text);
+        /* BWLAB_DATA_DIR serves the profiles too: the real ones beside the planted table */
+        char prof[4200], *ptext = NULL;
+        bw_error perr = BW_ERROR_INIT;
+        snprintf(prof, sizeof prof, "%s/data/profiles.json", tu_source_root());
+        cr_assert_eq(bw_file_read(prof, &ptext, NULL, &perr), BW_OK, "%s", bw_error_text(&perr));
+        tu_write_file(dir, "profiles.json", ptext);
+        free(ptext);
+        char data_env[4200];
+        snprintf(data_env, sizeof data_env, "BWLAB_DATA_DIR=%s", dir);
+        const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "2M", "--budget", "0.3",
+                               "--no-roofline", "--format", "json", NULL };
+        tu_result r = tu_exec(argv, (const char *[]){ ev, data_env, NULL });
+        cr_expect_eq(r.status, 0, "nominal %g: exit %d: %s", nominal[i], r.status, r.err);
+        int read = strstr(r.err, "the tuned read peak, 40.00 GB/s (tuning cache of 2026-01-02T03:04:05Z), is above "
+                                 "twice the nominal DRAM bandwidth of Planted entry, 10.0 GB/s") != NULL;
+        int copy = strstr(r.err, "the tuned copy peak, 25.00 GB/s") && strstr(r.err, "above twice the nominal");
+        if (i == 0)
+            cr_expect(read && copy, "nominal %g: %s", nominal[i], r.err);
+        else
+            cr_expect(!strstr(r.err, "above twice the nominal"), "nominal %g: %s", nominal[i], r.err);
+        tu_result_free(&r);
+        tu_rmdir(dir);
+        free(dir);
+        free(ev);
+    }
+    json_decref(d);
+}
+
 Test(tune, bad_input)
 {
     const char *const *cases[] = {

@@ -50,6 +50,17 @@ void cli_note(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
 /* "bwlab CMD: error: MESSAGE", escaped the same way (one of several
  * errors that do not end the command, such as an input skipped) */
 void cli_error_line(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
+/* "bwlab CMD: error: MESSAGE", control bytes escaped but newlines outside
+ * quoted values kept: a failure that carries a multi-line text of its own
+ * (a kernel's build log) */
+void cli_error_block(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
+/* "bwlab CMD: MESSAGE", escaped as cli_warn (a line with no kind) */
+void cli_say(const cli_command *cmd, const char *fmt, ...) BW_PRINTF(2, 3);
+/* "PREFIX: KIND: MESSAGE" (KIND NULL: none), escaped as cli_warn: for code
+ * with no command at hand (the top level, a shared writer given its
+ * program's name). Every line of outside text reaches stderr through
+ * print_line, this file's one printer. */
+void cli_print_line(const char *prefix, const char *kind, const char *fmt, ...) BW_PRINTF(3, 4);
 /* 0 when path (the value of flag, an output file) names a file, else the
  * usage error's status: an empty path is refused ("use '-' for standard
  * output"), never read as standard output. */

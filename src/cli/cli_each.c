@@ -78,7 +78,7 @@ int cli_each_finish(const cli_command *self, const cli_each *e, bw_code rc, cons
     if (rc != BW_OK) {
         st = cli_fail(self, err);
     } else if (cli_signal_caught) {
-        fprintf(stderr, "bwlab %s: interrupted by %s: wrote %s so far\n", self->name, cli_signal_name(), written);
+        cli_say(self, "interrupted by %s: wrote %s so far", cli_signal_name(), written);
         st = cli_signal_status(0);
     } else if (e->any_failed || failed) {
         st = bw_code_exit_status(BW_E_VALIDATION);

@@ -32,9 +32,9 @@ int cli_inputs_status(const cli_command *self, bw_code rc, size_t bad, const cha
         return cli_fail(self, err);
     if (!bad)
         return 0;
-    fprintf(stderr,
-            "bwlab %s: error: %zu problem%s in the inputs (named above: an input skipped, or a row or figure out "
-            "of its valid range left out); the rest %s\n",
-            self->name, bad, bad == 1 ? "" : "s", rest);
+    cli_error_line(self,
+                   "%zu problem%s in the inputs (named above: an input skipped, or a row or figure out of its valid "
+                   "range left out); the rest %s",
+                   bad, bad == 1 ? "" : "s", rest);
     return 2;
 }

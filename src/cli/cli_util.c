@@ -73,9 +73,11 @@ void cli_command_help(const cli_command *cmd, bw_buf *b)
     bw_buf_free(&body);
 }
 
-/* "bwlab CMD: KIND: MESSAGE" with every control byte of the message
- * escaped; with cut, long quoted values shortened (print_sanitized) */
-static void print_line(const cli_command *cmd, const char *kind, int cut, const char *fmt, va_list ap)
+/* "PREFIX: KIND: MESSAGE" (no KIND when NULL) with every control byte of
+ * the message escaped; with cut, long quoted values shortened
+ * (print_sanitized) */
+static void print_line(const char *prefix, const char *kind, int keep_newlines, int cut, const char *fmt,
+                       va_list ap)
 {
     va_list again;
     va_copy(again, ap);
@@ -85,41 +87,77 @@ static void print_line(const cli_command *cmd, const char *kind, int cut, const 
     if (msg)
         vsnprintf(msg, (size_t)n + 1, fmt, again);
     va_end(again);
-    fprintf(stderr, "bwlab %s: %s: ", cmd->name, kind);
-    print_sanitized(msg ? msg : small, 0, cut);
+    fputs(prefix, stderr);
+    fputs(": ", stderr);
+    if (kind)
+        fprintf(stderr, "%s: ", kind);
+    print_sanitized(msg ? msg : small, keep_newlines, cut);
     fputc('\n', stderr);
     free(msg);
 }
 
-void cli_warn(const cli_command *cmd, const char *fmt, ...)
+/* "bwlab CMD" */
+#define CMD_PREFIX(cmd) char prefix[64]; snprintf(prefix, sizeof prefix, "bwlab %s", (cmd)->name)
+
+void cli_print_line(const char *prefix, const char *kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    print_line(cmd, "warning", 0, fmt, ap);
+    print_line(prefix, kind, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+void cli_say(const cli_command *cmd, const char *fmt, ...)
+{
+    CMD_PREFIX(cmd);
+    va_list ap;
+    va_start(ap, fmt);
+    print_line(prefix, NULL, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+void cli_warn(const cli_command *cmd, const char *fmt, ...)
+{
+    CMD_PREFIX(cmd);
+    va_list ap;
+    va_start(ap, fmt);
+    print_line(prefix, "warning", 0, 0, fmt, ap);
     va_end(ap);
 }
 
 void cli_note(const cli_command *cmd, const char *fmt, ...)
 {
+    CMD_PREFIX(cmd);
     va_list ap;
     va_start(ap, fmt);
-    print_line(cmd, "note", 0, fmt, ap);
+    print_line(prefix, "note", 0, 0, fmt, ap);
     va_end(ap);
 }
 
 void cli_error_line(const cli_command *cmd, const char *fmt, ...)
 {
+    CMD_PREFIX(cmd);
     va_list ap;
     va_start(ap, fmt);
-    print_line(cmd, "error", 0, fmt, ap);
+    print_line(prefix, "error", 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_block(const cli_command *cmd, const char *fmt, ...)
+{
+    CMD_PREFIX(cmd);
+    va_list ap;
+    va_start(ap, fmt);
+    print_line(prefix, "error", 1, 0, fmt, ap);
     va_end(ap);
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
+    CMD_PREFIX(cmd);
     va_start(ap, fmt);
-    print_line(cmd, "error", 1, fmt, ap);
+    print_line(prefix, "error", 0, 1, fmt, ap);
     va_end(ap);
     bw_buf usage = BW_BUF_INIT;
     cli_options_usage(cmd, &usage);

@@ -125,7 +125,7 @@ static int load_doc(const cli_command *self, const char *path, json_t **out)
     bw_error err = BW_ERROR_INIT;
     *out = NULL;
     if (bw_file_read(path, &text, &len, &err) != BW_OK) {
-        fprintf(stderr, "bwlab %s: error: %s\n", self->name, bw_error_text(&err));
+        cli_error_line(self, "%s", bw_error_text(&err));
         bw_error_clear(&err);
         return 2;
     }
@@ -133,8 +133,10 @@ static int load_doc(const cli_command *self, const char *path, json_t **out)
     *out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     free(text);
     if (!*out) {
-        fprintf(stderr, "bwlab %s: error: '%s' is not valid JSON at line %d, column %d: %s (give a 'bwlab run "
-                "--format json' results file)\n", self->name, path, je.line, je.column, je.text);
+        cli_error_line(self,
+                       "'%s' is not valid JSON at line %d, column %d: %s (give a 'bwlab run --format json' results "
+                       "file)",
+                       path, je.line, je.column, je.text);
         return 2;
     }
     return 0;
@@ -166,7 +168,7 @@ static int run_check(const cli_command *self, const compare_args *a, char **file
             rc = cli_write_output(a->output, &b, &err);
     }
     if (!st && rc != BW_OK) {
-        fprintf(stderr, "bwlab %s: error: %s\n", self->name, bw_error_text(&err));
+        cli_error_line(self, "%s", bw_error_text(&err));
         st = rc == BW_E_FORMAT ? 2 : 1;
     }
     if (!st && c->regressed)
@@ -201,7 +203,7 @@ int cmd_compare(int argc, char **argv)
             bw_error nerr = BW_ERROR_INIT;
             /* without the nominal table the comparison still stands */
             if (report_merge_apply_nominal(m, &nerr) != BW_OK)
-                fprintf(stderr, "bwlab compare: warning: no nominal peaks: %s\n", bw_error_text(&nerr));
+                cli_warn(self, "no nominal peaks: %s", bw_error_text(&nerr));
             bw_error_clear(&nerr);
         }
         if (rc == BW_OK)

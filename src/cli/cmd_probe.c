@@ -172,9 +172,8 @@ int cmd_probe(int argc, char **argv)
             if ((st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
                 goto done;
         } else if (!s.results[k]->chase_valid) {
-            fprintf(stderr, "bwlab %s: error: on device %zu (%s): pointer-chase validation failed: %s; its latencies "
-                            "are left out\n",
-                    self->name, d->index, d->name, s.results[k]->chase_note);
+            cli_error_line(self, "on device %zu ('%s'): pointer-chase validation failed: %s; its latencies are left out",
+                           d->index, d->name, s.results[k]->chase_note);
             invalid = 1;
         }
     }

@@ -24,7 +24,7 @@ bw_code cli_report_write(const char *prog, report_merged *m, const char *output,
     bw_error nerr = BW_ERROR_INIT;
     /* without the nominal table the report still stands */
     if (report_merge_apply_nominal(m, &nerr) != BW_OK)
-        fprintf(stderr, "%s: warning: no nominal peaks: %s\n", prog, bw_error_text(&nerr));
+        cli_print_line(prog, "warning", "no nominal peaks: %s", bw_error_text(&nerr));
     bw_error_clear(&nerr);
     char date[32];
     cli_iso_date(date, sizeof date);

@@ -33,6 +33,7 @@
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
+#include "report_nominal.h"
 #include "report_results.h"
 
 /* the short roofline after each device's patterns: at most this budget
@@ -460,7 +461,7 @@ static void on_progress(void *ctx, const bench_progress *p)
     }
     if (!strcmp(p->phase, "plan")) { /* what the budget left out: said before it is measured */
         cli_progress_clear(c->show);
-        fprintf(stderr, "bwlab run: note: %s\n", p->spec);
+        cli_print_line("bwlab run", "note", "%s", p->spec);
         return;
     }
     if (c->show == CLI_PROGRESS_NONE)
@@ -488,7 +489,7 @@ static void on_progress(void *ctx, const bench_progress *p)
 
 /* full messages of failed patterns on stderr; a message repeated (the same
  * build log for every pattern) is printed once */
-static void print_failures(const run_state *s)
+static void print_failures(const cli_command *self, const run_state *s)
 {
     const char *printed[64];
     size_t np = 0;
@@ -498,7 +499,7 @@ static void print_failures(const run_state *s)
         for (size_t i = 0; i < s->devs[k].plan->n; i++) {
             const bench_result *r = &s->devs[k].results[i];
             if (r->status == BENCH_NOT_MEASURABLE && r->failure) {
-                fprintf(stderr, "bwlab run: error: pattern '%s' %s\n", s->devs[k].plan->items[i].spec, r->failure);
+                cli_error_block(self, "pattern '%s' %s", s->devs[k].plan->items[i].spec, r->failure);
                 continue;
             }
             if (r->status != BENCH_FAILED || !r->failure)
@@ -508,10 +509,10 @@ static void print_failures(const run_state *s)
             for (size_t j = 0; body && j < np; j++)
                 seen |= !strcmp(printed[j], body);
             if (seen) {
-                fprintf(stderr, "bwlab run: error: pattern '%s' failed the same way\n", s->devs[k].plan->items[i].spec);
+                cli_error_line(self, "pattern '%s' failed the same way", s->devs[k].plan->items[i].spec);
                 continue;
             }
-            fprintf(stderr, "bwlab run: error: pattern '%s' failed: %s\n", s->devs[k].plan->items[i].spec, r->failure);
+            cli_error_block(self, "pattern '%s' failed: %s", s->devs[k].plan->items[i].spec, r->failure);
             if (body && np < 64)
                 printed[np++] = body;
         }
@@ -570,20 +571,40 @@ static void lookup_tune(const cli_command *self, run_state *s)
 }
 
 /* A cached peak below half of what this run's own seq measured in the same
- * mode is implausible (the peak is the best shape's, seq one shape): said
- * on stderr, since fraction_of_peak would read above 2. */
+ * mode (the peak is the best shape's, seq one shape), or above twice the
+ * device's nominal DRAM bandwidth (data/nominal.json; a cache can beat
+ * DRAM, not by 2x at a tune-sized buffer), is implausible: said on stderr,
+ * since fraction_of_peak would read far from its meaning. The nominal table
+ * is optional here: without it only the seq bound is checked. */
 static void check_tuned_peak(const cli_command *self, const run_state *s, size_t k)
 {
     const run_device *dev = &s->devs[k];
     if (!dev->tuned || !dev->plan || !dev->results)
         return;
+    const ocl_device_info *info = ocl_device_at(s->plats, s->dev_idx[k]);
     static const struct {
         bench_access access;
         bench_tune_mode mode;
         const char *name;
     } modes[] = { { BENCH_ACCESS_COPY, BENCH_TUNE_COPY, "copy" }, { BENCH_ACCESS_READ, BENCH_TUNE_READ, "read" } };
+    json_t *nominal = NULL;
+    bw_error nerr = BW_ERROR_INIT;
+    int entry = -1;
+    if (report_nominal_load(&nominal, &nerr) == BW_OK)
+        entry = report_nominal_find(nominal, info->vendor, info->name, info->board_name,
+                                    (long long)info->global_mem_bytes);
+    bw_error_clear(&nerr);
+    const json_t *e = entry >= 0 ? json_array_get(json_object_get(nominal, "devices"), (size_t)entry) : NULL;
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         const bench_tune_peak *p = &dev->tune.peak[modes[m].mode];
+        if (p->valid && e && p->gbs > 2 * json_number_value(json_object_get(e, "dram_gbs")))
+            cli_warn(self,
+                     "device %zu: the tuned %s peak, %.2f GB/s (tuning cache of %s), is above twice the nominal "
+                     "DRAM bandwidth of %s, %.1f GB/s (data/nominal.json): implausible; bwlab tune --retune "
+                     "measures it again",
+                     info->index, modes[m].name, p->gbs, dev->tune.date,
+                     json_string_value(json_object_get(e, "name")),
+                     json_number_value(json_object_get(e, "dram_gbs")));
         for (size_t i = 0; p->valid && i < dev->plan->n; i++) {
             const bench_item *it = &dev->plan->items[i];
             const bench_result *r = &dev->results[i];
@@ -593,10 +614,10 @@ static void check_tuned_peak(const cli_command *self, const run_state *s, size_t
             cli_warn(self,
                      "device %zu: the tuned %s peak, %.2f GB/s (tuning cache of %s), is below half of this run's "
                      "seq %s, %.2f GB/s (measured): implausible; bwlab tune --retune measures it again",
-                     ocl_device_at(s->plats, s->dev_idx[k])->index, modes[m].name, p->gbs, dev->tune.date,
-                     modes[m].name, r->effective_gbs);
+                     info->index, modes[m].name, p->gbs, dev->tune.date, modes[m].name, r->effective_gbs);
         }
     }
+    json_decref(nominal);
 }
 
 /* The short roofline on device k after its patterns, on the run's context:
@@ -719,7 +740,7 @@ static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **o
     bw_code rc = bench_plan_make(&o, &d->geo, &lim, out, err);
     /* what the plan left out, said before anything is measured */
     if (rc == BW_OK && (*out)->note)
-        fprintf(stderr, "bwlab run: note: device %zu: %s\n", s->dev_idx[k], (*out)->note);
+        cli_print_line("bwlab run", "note", "device %zu: %s", s->dev_idx[k], (*out)->note);
     return rc;
 }
 
@@ -831,7 +852,7 @@ static int write_report(const cli_command *self, run_state *s, int argc, char **
     if (rc == BW_E_IO && s->output) {
         bw_error_clear(&err);
         if (cli_write_output(NULL, &b, &err) == BW_OK)
-            fprintf(stderr, "bwlab run: the results went to standard output instead\n");
+            cli_say(self, "the results went to standard output instead");
     }
     /* --report: the HTML report of this run, from its JSON document */
     if (s->report) {
@@ -933,8 +954,8 @@ static int plan_devices(const cli_command *self, run_state *s, size_t *planned)
         if (rc == BW_OK) {
             /* the same list on every device: said once */
             if ((*planned)++ == 0 && dev->plan->merged)
-                fprintf(stderr, "bwlab run: note: %zu repeated pattern%s merged: each pattern is measured once\n",
-                        dev->plan->merged, dev->plan->merged == 1 ? "" : "s");
+                cli_note(self, "%zu repeated pattern%s merged: each pattern is measured once", dev->plan->merged,
+                         dev->plan->merged == 1 ? "" : "s");
             continue;
         }
         bw_error_prefix(&err, "on device %zu (%s): ", d->index, d->name);
@@ -1070,8 +1091,8 @@ static int measure_patterns(const cli_command *self, run_state *s, size_t k, pro
                        &dev->results, &dev->info, &err);
     cli_progress_clear(pc->show);
     if ((rc == BW_OK || rc == BW_E_INTERRUPTED) && dev->info.fill_note[0])
-        fprintf(stderr, "bwlab run: note: device %zu: %s\n", ocl_device_at(s->plats, s->dev_idx[k])->index,
-                dev->info.fill_note);
+        cli_print_line("bwlab run", "note", "device %zu: %s", ocl_device_at(s->plats, s->dev_idx[k])->index,
+                       dev->info.fill_note);
     int st = 0;
     if (rc != BW_OK && rc != BW_E_INTERRUPTED) {
         /* this device is lost; what the others measured is kept */
@@ -1193,12 +1214,12 @@ static int measure_and_write(const cli_command *self, run_state *s, size_t plann
     /* the handler stays while the results are written: a signal then lets
      * the write finish, and the exit status says it came */
     bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
-    print_failures(s);
+    print_failures(self, s);
     /* main passed argv + 1: argv[-1] is the program name */
     st = write_report(self, s, argc + 1, argv - 1);
     cli_signal_restore(&saved);
     if (!st && cli_signal_caught) {
-        fprintf(stderr, "bwlab run: interrupted by %s: wrote the results measured so far\n", cli_signal_name());
+        cli_say(self, "interrupted by %s: wrote the results measured so far", cli_signal_name());
         st = cli_signal_status(st);
     } else if (!st && s->refused) {
         st = bw_code_exit_status(BW_E_RANGE); /* bad input: --size and --budget together */
@@ -1227,7 +1248,7 @@ int cmd_run(int argc, char **argv)
         st = measure_and_write(self, &s, planned, t_run0, argc, argv);
     /* a journal left here holds what a failed final write would lose */
     if (s.journal)
-        fprintf(stderr, "bwlab run: the results measured are kept in '%s'\n", cli_journal_path(s.journal));
+        cli_say(self, "the results measured are kept in '%s'", cli_journal_path(s.journal));
     cli_journal_close(s.journal, 0);
     state_free(&s);
     return st;

@@ -157,7 +157,7 @@ static bw_code tune_device(const cli_command *self, tune_state *s, size_t k, bw_
     char note[512];
     if (bench_tune_cache_store(s->cache_path, &key, e, &aside, &we) != BW_OK) {
         snprintf(note, sizeof note, "not stored: %s", bw_error_text(&we));
-        fprintf(stderr, "bwlab %s: error: %s\n", self->name, bw_error_text(&we));
+        cli_error_line(self, "%s", bw_error_text(&we));
         rc = bw_error_set(err, we.code, "%s", bw_error_text(&we));
     } else if (aside) {
         snprintf(note, sizeof note, "stored in %s; the malformed file that was there is now %s", s->cache_path, aside);

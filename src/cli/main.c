@@ -12,8 +12,8 @@
 
 static int top_usage_error(const char *what, const char *arg)
 {
-    fprintf(stderr, "bwlab: error: %s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
-    fprintf(stderr, "\nusage: bwlab [--version] [--help] COMMAND [ARGS]\n"
+    cli_print_line("bwlab", "error", "%s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+    fprintf(stderr, "usage: bwlab [--version] [--help] COMMAND [ARGS]\n"
                     "Try 'bwlab --help' for the list of commands.\n");
     return 2;
 }

@@ -91,9 +91,10 @@ int report_nominal_find(const json_t *table, const char *vendor, const char *nam
     return -1;
 }
 
-bw_code report_merge_apply_nominal(report_merged *m, bw_error *err)
+bw_code report_nominal_load(json_t **table, bw_error *err)
 {
     char *path = NULL, *text = NULL;
+    *table = NULL;
     bw_code rc = bw_file_find_resource("data", "nominal.json", NULL, NULL, "BWLAB_DATA_DIR", &path, err);
     if (rc == BW_OK)
         rc = bw_file_read_regular(path, &text, NULL, err);
@@ -112,6 +113,18 @@ bw_code report_merge_apply_nominal(report_merged *m, bw_error *err)
         rc = bw_error_set(err, BW_E_FORMAT, "%s: invalid JSON at line %d: %s", path, je.line, je.text);
     else if ((rc = report_nominal_check(t, err)) != BW_OK)
         bw_error_prefix(err, "%s: ", path);
+    free(path);
+    if (rc == BW_OK)
+        *table = t;
+    else
+        json_decref(t);
+    return rc;
+}
+
+bw_code report_merge_apply_nominal(report_merged *m, bw_error *err)
+{
+    json_t *t;
+    bw_code rc = report_nominal_load(&t, err);
     for (size_t d = 0; rc == BW_OK && d < m->n_devices; d++) {
         report_merge_device *dv = &m->devices[d];
         int k = report_nominal_find(t, dv->vendor, dv->name, dv->board_name, dv->global_mem_bytes);
@@ -130,6 +143,5 @@ bw_code report_merge_apply_nominal(report_merged *m, bw_error *err)
             rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
     }
     json_decref(t);
-    free(path);
     return rc;
 }

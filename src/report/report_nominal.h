@@ -16,6 +16,12 @@
  * BW_E_FORMAT naming the entry and field that is wrong. */
 bw_code report_nominal_check(const json_t *table, bw_error *err);
 
+/* Reads and checks data/nominal.json (bw_file_find_resource, BWLAB_DATA_DIR
+ * first). *table is the caller's (json_decref) on BW_OK, NULL otherwise;
+ * BW_E_NOMEM "out of memory reading", BW_E_FORMAT naming the file and what
+ * is wrong, or the file's own error. */
+bw_code report_nominal_load(json_t **table, bw_error *err);
+
 /* The index of the first entry of a checked table that matches a device
  * (vendor, name, board name or NULL, global memory bytes or -1), or -1. */
 int report_nominal_find(const json_t *table, const char *vendor, const char *name, const char *board,
