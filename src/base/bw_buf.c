@@ -1,3 +1,5 @@
+/* bw_buf: the growable text buffer, doubling its capacity from 64 bytes;
+ * a failed allocation is sticky and later appends are ignored (bw_buf.h). */
 #include "bw_buf.h"
 
 #include <stdarg.h>

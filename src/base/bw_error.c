@@ -1,3 +1,5 @@
+/* bw_error: the name, message and exit status of each code of the error
+ * list, and setting, prefixing and clearing an error's detail (bw_error.h). */
 #include "bw_error.h"
 
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* bw_format: byte counts in powers of 1024, and user input quoted for
+ * messages and reports: control bytes and bytes that are not UTF-8 escaped,
+ * long values cut at a character boundary (bw_format.h). */
 #include "bw_format.h"
 
 #include <math.h>

@@ -1,3 +1,6 @@
+/* bw_parse: strict parsing of integers, floating-point numbers and byte
+ * counts with K, M, G, T suffixes: one whole number, no stray sign, no
+ * trailing characters, no wrap-around (bw_parse.h). */
 #include "bw_parse.h"
 
 #include <ctype.h>

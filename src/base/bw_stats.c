@@ -1,3 +1,5 @@
+/* bw_stats: the ascending comparison of doubles and the median that every
+ * layer shares (bw_stats.h). */
 #include "bw_stats.h"
 
 #include <stdlib.h>

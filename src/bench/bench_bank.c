@@ -1,3 +1,6 @@
+/* bench_bank: the local-memory bank kernel's tile size, program,
+ * expected output and checks, and the bank entry of the family table,
+ * bench_family_bank (bench_bank.h, bench_family.h). */
 #include "bench_bank.h"
 
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* bench_family: the table of kernel families, the lookup of an entry by
+ * kernel name, and the defaults the entries share: buffer sizes, 64-bit
+ * indexing, a destination filled with the sentinel (bench_family.h). */
 #include "bench_family.h"
 
 #include <string.h>

@@ -1,3 +1,7 @@
+/* bench_fill: filling a run's buffers before timing: the source's
+ * pseudo-random stream on the device (fill.cl), spot-checked against the
+ * host's generator, or from the host where the device cannot; other
+ * buffers with a fixed pattern by the driver (bench_fill.h). */
 #include "bench_fill.h"
 
 #include <stdio.h>

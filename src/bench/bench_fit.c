@@ -1,3 +1,6 @@
+/* bench_fit: the copy-rate calibration, and the working set and buffers
+ * chosen so that a run fits its budget, with the note that says what
+ * was shrunk (bench_fit.h). */
 #include "bench_fit.h"
 
 #include <math.h>

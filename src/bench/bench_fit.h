@@ -3,11 +3,11 @@
  * The automatic working set is 4 x the device's last-level cache, so that
  * the cache serves next to none of a launch. On a device whose cache
  * figure is large next to its bandwidth, the default set's minimum of
- * launches at that size does not fit the budget: a 2-vCPU VM's PoCL
- * reports the host's whole L3 (300-480 MiB), where 4 x that is 1.2-1.9 GiB
- * a pattern at some 20 GB/s, and the plan then left a third of the
- * patterns out. bench_fit measures the device's copy rate (one seq copy,
- * bench_fit_measure), estimates the run at the automatic size
+ * launches at that size does not fit the budget (PoCL in a virtual machine
+ * reports the host's whole L3 but has only a share of the host's
+ * bandwidth), and a plan at that size leaves patterns out. bench_fit
+ * measures the device's copy rate (one seq copy, bench_fit_measure),
+ * estimates the run at the automatic size
  * (bench_run_estimate_s, and the buffers' fill at the measured rate), and
  * where that does not fit the time left, plans it at working sets each
  * 1/sqrt(2) of the last, down to the cache figure itself, until it does
@@ -53,9 +53,9 @@ typedef struct bench_fit_rate {
  * cache figure and BENCH_FIT_FLOOR_BYTES), or, with a budget under
  * BENCH_FIT_FULL_CALIBRATION_S, above BENCH_FIT_MIN_BYTES, since a short
  * budget goes below the floor while the buffers' fill would take a
- * quarter of it. Without the second, a device that reports no cache sat
- * at the 256 MiB floor untried: on a 2-vCPU Zen 5 guest `--budget 5`
- * spent 5.4 s filling 2 GiB of buffers and took 7.8 s in all. */
+ * quarter of it. Without the second, a device that reports no cache stays
+ * at the 256 MiB floor untried, and on a slow host the fill of its buffers
+ * alone outlasts a short budget. */
 int bench_fit_may_shrink(const bench_plan *p, double budget_s);
 
 /* One seq copy at min(bytes, BENCH_FIT_CALIBRATION_BYTES), planned from
@@ -98,8 +98,8 @@ bw_code bench_fit_choose(const bench_plan_opts *o, const model_geometry *geo, co
 
 /* --size is the user's, and never shrunk; but a plan whose strided
  * patterns span several times it may fill more buffer than the budget
- * holds (at --size 1G, 4 GiB each of src and dst: 15 s at the 0.55 GB/s
- * of first touch in a 2-vCPU VM). Such a plan is checked before its
+ * holds (at --size 1G, 4 GiB each of src and dst, whose first touch alone
+ * can outlast the budget on a slow host). Such a plan is checked before its
  * buffers exist (bench_fit_buffers) when they exceed this, or the
  * references' buffers by BENCH_FIT_CALIBRATION_BYTES: below both, the
  * fill is a small part of any budget of 5 s or more. */

@@ -1,3 +1,6 @@
+/* bench_host: the host CPU's data caches read from sysfs: the last level
+ * sizes a run on a CPU device whose driver reports none, and probe sets
+ * every level beside what it measured (bench_host.h). */
 #include "bench_host.h"
 
 #include <dirent.h>

@@ -1,3 +1,6 @@
+/* bench_kernel: loading the kernel files once per run, and a plan's
+ * OpenCL C program: bw_expr.cl once, then gather.cl once per pattern
+ * behind that pattern's definitions (bench_kernel.h). */
 #include "bench_kernel.h"
 
 #include "bench_family.h"

@@ -1,3 +1,7 @@
+/* bench_plan: turning `bwlab run`'s patterns and options into a plan for
+ * one device: the items and their references, each launch sized from the
+ * device's limits to the working-set target, and the model's byte
+ * accounting of every launch (bench_plan.h). */
 #include "bench_plan.h"
 
 #include "bench_twin.h"

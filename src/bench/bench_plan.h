@@ -152,8 +152,8 @@ typedef struct bench_item {
 
 /* Work-groups of a bank item's launch: BENCH_BANK_GROUPS for every
  * BENCH_BANK_UNITS compute units or part of them, so that a large GPU's
- * launch outlasts its timer's floor (2048 groups read local memory in
- * 43 us on an H200's 132 units: 10240 there); 2048 on PoCL's few. */
+ * launch outlasts its timer's floor (a fixed 2048 groups finish below the
+ * floor on a GPU of a hundred units or more); 2048 on PoCL's few. */
 #define BENCH_BANK_GROUPS 2048
 #define BENCH_BANK_UNITS 32
 int64_t bench_plan_bank_groups(uint32_t compute_units);
@@ -226,8 +226,8 @@ typedef struct bench_plan_opts {
     unsigned access;
     /* seconds an automatically sized transpose's model may take to count
      * (0: unbounded): its tiled addresses change shape every tile, so the
-     * count walks the launch tile by tile (about 30 us a tile on a 2-vCPU
-     * VM: minutes at 1.9 GiB). The plan times a count at n = 64 W and
+     * count walks the launch tile by tile (minutes at a large working set
+     * on a slow host). The plan times a count at n = 64 W and
      * caps n where that, scaled by n^2, passes model_s, said in the
      * item's size_note. Host time, not the device's */
     double model_s;

@@ -1,3 +1,6 @@
+/* bench_probe: the sweeps and timing of `bwlab probe`: cache and latency
+ * ladders, transaction granularity, warp width, banks, host<->device
+ * transfers and launch latency (bench_probe.h). */
 #include "bench_probe.h"
 
 #include "bw_hook.h"
@@ -198,9 +201,8 @@ static uint64_t ladder_top(const probe *p)
     if (llc < MIB)
         llc = 32 * MIB;
     /* a GPU driver's figure need not be its last level: NVIDIA's is its L1s'
-     * sum (4.1 MiB on an H200, whose L2 holds about 50 MiB, so a ladder to
-     * twice the figure timed the L2 as memory), so a GPU's ladder reaches
-     * past today's largest L2s */
+     * sum, far below its L2, and a ladder to twice the figure would time the
+     * L2 as memory; so a GPU's ladder reaches past the largest L2s */
     if (!p->r->is_cpu && llc < GPU_LLC_FLOOR)
         llc = GPU_LLC_FLOOR;
     uint64_t top = (p->o->quick ? 2 : 4) * llc;
@@ -279,11 +281,12 @@ static bw_code check_marked_chase(probe *p, const bench_probe_point *pt, uint64_
 /* The fastest of p->launches timed chases, after a warm-up, of `steps`
  * steps by each of `global` work-items from starts[0..global-1]. Each
  * launch goes on where the last one ended, so that a cycle longer than
- * the cache is not walked over the same, now cached, elements again: an
- * H200's L2 kept the 2^16 elements a launch visits, and a chase that
- * started afresh each launch timed the L2 as memory to 128 MiB. starts
- * (host memory) is left at the last launch's ends, and last (global
- * entries) at that launch's starts, from which the host's walk checks it. */
+ * the cache is not walked over the same, now cached, elements again: a
+ * large L2 keeps the 2^16 elements a launch visits, and a chase that
+ * started afresh each launch would time the L2 as memory far past its
+ * size. starts (host memory) is left at the last launch's ends, and last
+ * (global entries) at that launch's starts, from which the host's walk
+ * checks it. */
 static bw_code chase_fastest(probe *p, uint32_t *starts, uint32_t *last, uint32_t global, uint32_t steps, double *ns,
                              bw_error *err)
 {
@@ -388,12 +391,11 @@ void bench_probe_levels(bench_probe_result *r)
     }
     /* a knee is a level when both ladders show it or it persists across
      * neighbouring points, and the curve bends there
-     * (model_fit_ladder_levels). The step 1.5, not
-     * 1.3: on a shared 2-vCPU EPYC 1.3 cut the noisy bandwidth ladder at
-     * 5.8 MiB (58, then 35-43 GB/s from other tenants' load) and the
-     * latency ramp of 2 to 5 ns from 23 to 724 KiB into three levels;
-     * the bend keeps a 2-vCPU Xeon's latency ramp (5 to 53 ns from 1 to 90 MiB)
-     * from becoming four */
+     * (model_fit_ladder_levels). The step is 1.5, not 1.3: on a shared
+     * host other tenants' load moves the bandwidth ladder by more than 1.3,
+     * and a latency ramp that climbs gradually through the caches passes
+     * 1.3 more than once, so 1.3 finds levels that are not there; the bend
+     * keeps a long, gradual latency ramp from becoming several levels */
     size_t span = 1; /* points per doubling of the working set: the bend's reach */
     if (r->n_points >= 2 && r->points[1].bytes > r->points[0].bytes)
         span = (size_t)lround(1.0 / log2((double)r->points[1].bytes / (double)r->points[0].bytes));

@@ -1,3 +1,6 @@
+/* bench_probe_cache: probe.json, each device's latest probe findings:
+ * its path, lookup, atomic store, and the geometry --profile inferred
+ * builds from an entry (bench_probe_cache.h). */
 #include "bench_probe_cache.h"
 #include "bw_alloc.h"
 

@@ -1,3 +1,6 @@
+/* bench_record: the record family's kernel program, host fold and
+ * checks, and the record entry of the family table, bench_family_record
+ * (bench_record.h, bench_family.h). */
 #include "bench_record.h"
 
 #include <stdio.h>

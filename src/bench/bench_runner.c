@@ -1,3 +1,7 @@
+/* bench_runner: measuring a plan on one device: buffers filled, each
+ * pattern built, validated and warmed up, then timed round-robin, its
+ * twin's launches interleaved, until its median is stable or the budget
+ * ends (bench_runner.h). */
 #include "bench_runner.h"
 
 #include <math.h>
@@ -23,9 +27,9 @@
 #define LAUNCH_FLOOR_NS 20000.0
 /* A launch lasts at least this many ticks of its timer: a tick is then at
  * most 1% of one sample and, the tick's phase being random, far less of a
- * median of many. 1000 ticks held NVIDIA's 1 us timer to 1 ms, longer than
- * an H200 streams 512 MiB, and left every pattern of a default run there
- * unmeasured (2026-12-04). */
+ * median of many. More would hurt: at 1000 ticks a 1 us timer (NVIDIA's)
+ * makes a floor longer than a fast GPU takes to stream a default working
+ * set, and no pattern of a default run could be measured there. */
 #define LAUNCH_FLOOR_TICKS 100.0
 /* a pattern whose launches mostly read 0 ns is not measurable: at least this many */
 #define DROPPED_LIMIT 3
@@ -1872,9 +1876,8 @@ static double footprint_bytes(const bench_plan *p, long i)
  * the model's bounds: ref itself, or a faster measured seq-family item of
  * the same access mode (seq:elem=16 beside seq). Each moves exactly its
  * modeled bytes, so the fastest is the nearest to memory's own rate; a
- * reference slower than that is limited by its kernel (seq read on PoCL at
- * 0.4 of seq:elem=16, seq copy on an H200 at 0.65), and its rate put the
- * strided patterns there below the model's lower bound. */
+ * reference slower than that is limited by its kernel, not by memory, and
+ * its rate would put the strided patterns below the model's lower bound. */
 static long verdict_rate_item(const run_ctx *r, long ref)
 {
     const bench_plan *p = r->plan;

@@ -30,8 +30,8 @@ double bench_stats_spread(const double *v, size_t n);
 
 /* Whether a spread (bench_stats_spread, or a ratio's) says the machine is
  * noisy: above limit. An undefined spread (NAN: a pattern the budget cut
- * to fewer than 4 launches) is no evidence either way: it flagged an H200
- * noisy whose seq spread was 0.15%. */
+ * to fewer than 4 launches) is no evidence either way: counting it would
+ * call a quiet machine noisy because the budget cut one pattern short. */
 int bench_stats_noisy(double spread, double limit);
 
 /* The same for the ratio median(a) / median(b) of two interleaved series

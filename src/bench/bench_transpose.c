@@ -1,3 +1,6 @@
+/* bench_transpose: the transpose family's program, load addresses,
+ * sizing and checks, and the transpose entry of the family table,
+ * bench_family_transpose (bench_transpose.h, bench_family.h). */
 #include "bench_transpose.h"
 
 #include "bench_validate.h"

@@ -1,3 +1,6 @@
+/* bench_tune: the search of `bwlab tune`: stream kernel candidates built,
+ * validated and timed round-robin in stages of a coordinate descent
+ * within the budget, then the finalists until a winner (bench_tune.h). */
 #include "bench_tune.h"
 
 #include <math.h>

@@ -1,3 +1,6 @@
+/* bench_tune_cache: tune.json, `bwlab tune`'s winners per device: the
+ * key, the path, lookups, and atomic stores that set a malformed file
+ * aside rather than replace it (bench_tune_cache.h). */
 #include "bench_tune_cache.h"
 
 #include "bw_alloc.h"

@@ -1,3 +1,6 @@
+/* bench_twin: sizing a pattern's twin launch to fit a quarter of the
+ * cache and the timing floor, its footprint, and whether its warps load
+ * consecutive elements (bench_twin.h). */
 #include "bench_twin.h"
 
 #include <math.h>

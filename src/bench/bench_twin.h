@@ -41,8 +41,8 @@ int64_t bench_twin_slice(double bytes_per_item, uint64_t cache_bytes, int64_t lo
  * the smallest multiple of local_size at or above margin x floor_ns x
  * items / launch_ns. The twin takes the smaller of this and
  * bench_twin_slice: a cache figure can overstate what a launch has to
- * itself (in a VM guest PoCL reports the host's whole L3: 480 MiB where the
- * guest's share ends near 16-181 MiB), and a slice that does not stay
+ * itself (PoCL in a virtual machine reports the host's whole L3, of which
+ * the virtual machine holds only a share), and a slice that does not stay
  * resident times memory again, which reads as "kernel-bound". Returns 0
  * when an argument is not positive. Never fails otherwise. */
 int64_t bench_twin_timed_slice(double launch_ns, int64_t items, double floor_ns, int64_t local_size);

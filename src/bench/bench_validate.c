@@ -1,3 +1,6 @@
+/* bench_validate: the pseudo-random source stream and the sentinel, and
+ * the host's checks of what a kernel did: copied values whole, chunked or
+ * sampled, read-mode keys, traced addresses and stores (bench_validate.h). */
 #include "bench_validate.h"
 
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* bench_verdict: a measurement's implied traffic placed between the
+ * model's bounds, the twin's memory-or-kernel bound, and their names
+ * (bench_verdict.h). */
 #include "bench_verdict.h"
 
 #include <math.h>

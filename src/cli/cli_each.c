@@ -1,3 +1,6 @@
+/* cli_each: the device loop that tune, roofline and probe share: the
+ * devices of --device with their provenance, each one's failure and note,
+ * and the command's output and exit status at the end (cli_each.h). */
 #include "cli_each.h"
 
 #include <stdio.h>

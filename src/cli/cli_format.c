@@ -1,3 +1,6 @@
+/* cli_format: --format parsed against a command's allowed formats, the
+ * list of them for its error, and the format taken from --output's
+ * extension when none is given (cli_format.h). */
 #include "cli_format.h"
 
 #include <string.h>

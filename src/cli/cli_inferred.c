@@ -1,3 +1,6 @@
+/* cli_inferred: the geometry of `--profile inferred`: the device's entry
+ * in the probe cache laid over its profile, or a usage error that says
+ * to run `bwlab probe` first (cli_inferred.h). */
 #include "cli_inferred.h"
 
 #include <stdio.h>

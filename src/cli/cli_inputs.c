@@ -1,3 +1,6 @@
+/* cli_inputs: loading and merging the result files of compare and
+ * report, each bad file named on stderr, and the exit status they leave
+ * (cli_inputs.h). */
 #include "cli_inputs.h"
 
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* cli_limits: a device's limits as the plan takes them (the host's cache
+ * for a CPU device), the buffer sizes they allow, the roofline's options,
+ * and the UTC date stamp of results (cli_limits.h). */
 #include "cli_limits.h"
 
 #include <string.h>

@@ -42,7 +42,7 @@ bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settin
  * its buffer in MiB. */
 extern const cli_size_rule cli_roofline_size_rule;
 
-/* The current UTC time, ISO 8601 ("2026-11-30T12:00:00Z"), into buf. */
+/* The current UTC time, ISO 8601 ("YYYY-MM-DDTHH:MM:SSZ"), into buf. */
 void cli_iso_date(char *buf, size_t n);
 
 #endif

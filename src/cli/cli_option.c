@@ -1,3 +1,6 @@
+/* cli_option: the getopt_long parser, usage synopsis and help lines
+ * generated from a command's option table, and the setters of the shared
+ * options (cli_option.h). */
 #include "cli_option.h"
 
 #include <stdio.h>

@@ -1,3 +1,5 @@
+/* bwlab devices: list the OpenCL devices, all or those --device selects,
+ * with their provenance, as a table or JSON. */
 #include <stddef.h>
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* bwlab help: the list of commands, or one command's help. */
 #include <stdio.h>
 #include <string.h>
 

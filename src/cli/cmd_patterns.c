@@ -1,3 +1,4 @@
+/* bwlab patterns: the catalogue of named patterns, as a table or JSON. */
 #include <stddef.h>
 #include <stdio.h>
 

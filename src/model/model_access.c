@@ -1,3 +1,6 @@
+/* model_access: one memory instruction over a launch: its check against
+ * the geometry, the walk over runs of warps, its address range and
+ * alignment, and the addresses of a range of items (model_access.h). */
 #include "model_access.h"
 
 #include "model_affine.h"

@@ -1,3 +1,6 @@
+/* model_affine: the piecewise-affine evaluation of an address expression
+ * over a range of warps, exact in 128-bit arithmetic: each run ends at the
+ * warp where a quotient, shift or comparison changes (model_affine.h). */
 #include "model_affine.h"
 
 #include "model_arith.h"

@@ -1,3 +1,6 @@
+/* model_arith: floor division, gcd, and each operator of the address
+ * language applied exactly in 64 bits, with the reason when it cannot be
+ * (model_arith.h). */
 #include "model_arith.h"
 
 int64_t model_floor_div(int64_t a, int64_t d)

@@ -1,3 +1,6 @@
+/* model_bank: local-memory bank conflicts of one warp-instruction: the
+ * distinct words each bank is hit by, lanes reading one word sharing a
+ * broadcast, and the worst bank (model_bank.h). */
 #include "model_bank.h"
 
 #include <stdlib.h>

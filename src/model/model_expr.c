@@ -1,3 +1,6 @@
+/* model_expr: the address language's tokenizer and parser, its exact
+ * evaluator, and the printers of a parsed tree as plain text and as
+ * OpenCL C in 64-bit and 32-bit forms (model_expr.h). */
 #include "model_expr.h"
 
 #include <ctype.h>

@@ -1,3 +1,7 @@
+/* model_fit: the fits of `bwlab probe`'s curves: the cache ladder's steps
+ * and levels, candidate transaction units, warp widths and banks chosen by
+ * their residuals, and measured levels matched to the host's caches
+ * (model_fit.h). */
 #include "model_fit.h"
 
 #include "bw_stats.h"

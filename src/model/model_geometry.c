@@ -1,3 +1,5 @@
+/* model_geometry: the range check of a memory system's numbers: lanes,
+ * sector and line sizes, local-memory banks (model_geometry.h). */
 #include "model_geometry.h"
 
 #include "model_lanes.h"

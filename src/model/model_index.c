@@ -1,3 +1,5 @@
+/* model_index: the interval arithmetic that proves an address expression
+ * stays within 32-bit integers over a whole launch (model_index.h). */
 #include "model_index.h"
 
 #include "model_arith.h"

@@ -1,3 +1,6 @@
+/* model_launch: the exact byte accounting of a launch's loads and stores:
+ * requested, instruction-model and footprint bytes, by sectors and lines,
+ * counted by runs of the affine analysis or a bitmap (model_launch.h). */
 #include "model_launch.h"
 
 #include <stdlib.h>

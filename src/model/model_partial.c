@@ -1,3 +1,6 @@
+/* model_partial: the store footprint's partial sectors over a launch, in
+ * closed form where runs of warps shift by a common slope, else by a
+ * bitmap of written bytes; and those of a single warp (model_partial.h). */
 #include "model_partial.h"
 
 #include <stdio.h>

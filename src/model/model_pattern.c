@@ -1,3 +1,6 @@
+/* model_pattern: the pattern catalogue: each family's parameters, address
+ * expression and explanation, and the parsing of a spec into a pattern
+ * with its canonical form (model_pattern.h). */
 #include "model_pattern.h"
 
 #include <math.h>

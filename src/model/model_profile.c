@@ -1,3 +1,6 @@
+/* model_profile: device profiles read from data/profiles.json, checked
+ * field by field, found by name, and matched to a device from the facts
+ * the OpenCL layer queried (model_profile.h). */
 #include "model_profile.h"
 
 #include <ctype.h>

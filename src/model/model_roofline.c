@@ -1,3 +1,6 @@
+/* model_roofline: the roofline bound at an intensity, the ridge, and
+ * what a tiled matrix product of tile T (intensity T/4) attains
+ * (model_roofline.h). */
 #include "model_roofline.h"
 
 #include <math.h>

@@ -1,3 +1,5 @@
+/* model_warp: the distinct sectors and lines one warp-instruction
+ * touches, and its efficiencies over distinct bytes (model_warp.h). */
 #include "model_warp.h"
 
 #include <stdlib.h>

@@ -1,3 +1,6 @@
+/* ocl_buffer: device buffers: allocation checked against the device's
+ * limit, range-checked reads and writes, and pattern fills by the driver
+ * where OpenCL 1.2 allows, else from the host (ocl_buffer.h). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 

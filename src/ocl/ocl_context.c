@@ -1,3 +1,6 @@
+/* ocl_context: a context and in-order queue on one device, with event
+ * profiling where the driver allows it, else the host clock's resolution
+ * and launch overhead measured for wall-clock timing (ocl_context.h). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 

@@ -1,3 +1,6 @@
+/* ocl_device: discovery of every platform and device, their queried
+ * properties and chosen profile, the reasons a platform is unusable, and
+ * --device selection (ocl_device.h). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <CL/cl_ext.h>

@@ -1,3 +1,5 @@
+/* ocl_error: the table of OpenCL status names, and the bwlab error that
+ * names the failed call, the status and the object (ocl_error.h). */
 #include "ocl_error.h"
 
 #include <stdarg.h>

@@ -1,3 +1,6 @@
+/* ocl_program: building a program with its build log, kernels and their
+ * arguments, work-group and sub-group queries, and launches timed by
+ * events or the host clock (ocl_program.h). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 

@@ -1,3 +1,5 @@
+/* ocl_transfer: pageable or pinned host memory, and timed host<->device
+ * copies and map/unmap round trips (ocl_transfer.h). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 

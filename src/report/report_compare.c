@@ -1,3 +1,6 @@
+/* report_compare: the writers of `bwlab compare`: the device legend, the
+ * main, model, baseline, repeats, probe and nominal-peak tables, as text,
+ * Markdown, CSV or JSON (report_compare.h). */
 #include "report_compare.h"
 
 #include <jansson.h>

@@ -1,3 +1,6 @@
+/* report_devices: `bwlab devices` as a table or JSON, the JSON object of
+ * one device that results files embed, and the line that heads a device's
+ * section in every table (report_devices.h). */
 #include "report_devices.h"
 
 #include <stdlib.h>

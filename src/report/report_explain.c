@@ -1,3 +1,6 @@
+/* report_explain: the sentences of `bwlab run --explain` about what a
+ * pattern does and why the model says so, and the wording of the
+ * verdicts and of the twin's bound (report_explain.h). */
 #include "report_explain.h"
 
 #include <math.h>

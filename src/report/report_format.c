@@ -1,3 +1,6 @@
+/* report_format: the helpers the report writers share: bytes and
+ * percentages, JSON numbers, text and document heads, JSON dumps, and
+ * CSV fields and numbers (report_format.h). */
 #include "report_format.h"
 
 #include "bw_format.h"

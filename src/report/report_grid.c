@@ -1,3 +1,6 @@
+/* report_grid: a table's cells, filled row by row, printed as padded text
+ * or a Markdown table, sized to the widest cell or to fixed columns
+ * (report_grid.h). */
 #include "report_grid.h"
 
 #include <stdarg.h>

@@ -180,8 +180,8 @@ static void cut(char *out, const char *s, size_t max)
     memcpy(out + max - 2, "..", 3);
 }
 
-/* "NVIDIA Corporation" + "NVIDIA H100 80GB HBM3" + "550.54.15" ->
- * "NVIDIA H100 80GB HBM3 [550.54.15]": the vendor as people say it; the
+/* vendor + name + driver version -> "VENDOR NAME [DRIVER]": the vendor as
+ * people say it ("NVIDIA" for "NVIDIA Corporation"); the
  * board name where the device has one (AMD: "AMD Instinct MI300X" for
  * "gfx942"), without the vendor's own prefix and "(R)"/"(TM)", cut at 28
  * characters; the driver to its first space, cut at 16. */

@@ -35,14 +35,14 @@ typedef struct report_merge_device {
     char *vendor, *name, *driver_version; /* the identity ("" when a file lacks one) */
     char *platform, *platform_version, *device_version, *type; /* or NULL */
     char *board_name;  /* CL_DEVICE_BOARD_NAME_AMD (AMD names devices "gfx942"), or NULL */
-    char *label;   /* short column label, unique within the merge ("NVIDIA H100 80GB HBM3 [550.54]") */
+    char *label;   /* short column label, unique within the merge: "VENDOR NAME [DRIVER]" */
     long long compute_units, clock_mhz, global_mem_bytes; /* -1 when absent */
     /* the profile each run used (the first run's): name, units */
     char *profile;                       /* or NULL */
     long long lanes, sector_bytes, line_bytes, banks, bank_width; /* -1 when absent */
     /* nominal figures (data/nominal.json) when a table entry matches this
      * device (report_merge_apply_nominal), else NULL / NAN */
-    char *nominal_name;          /* the entry's name, e.g. "NVIDIA H100 SXM5 80 GB" */
+    char *nominal_name;          /* the entry's name in data/nominal.json */
     double nominal_dram_gbs;     /* nominal DRAM bandwidth, GB/s */
     double nominal_fp32_gflops;  /* nominal FP32 peak, GFLOP/s */
     char *nominal_dram_source, *nominal_fp32_source; /* public source of each figure */

@@ -1,3 +1,6 @@
+/* report_model: `bwlab model` as a table or JSON: the addresses, the
+ * warp, the launch's traffic and the roofline, all modeled
+ * (report_model.h). */
 #include "report_model.h"
 
 #include <jansson.h>

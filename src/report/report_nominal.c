@@ -1,3 +1,6 @@
+/* report_nominal: data/nominal.json loaded and checked, the rule that
+ * matches a device to an entry, and the nominal peaks set on merged
+ * results (report_nominal.h). */
 #include "report_nominal.h"
 
 #include <ctype.h>

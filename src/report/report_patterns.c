@@ -1,3 +1,6 @@
+/* report_patterns: the pattern catalogue as a table or JSON: each
+ * family's parameters with their defaults and what it shows
+ * (report_patterns.h). */
 #include "report_patterns.h"
 
 #include <jansson.h>

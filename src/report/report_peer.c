@@ -1,3 +1,6 @@
+/* report_peer: reading clpeak (XML, JSON, CSV) and BabelStream (CSV)
+ * result files, recognised by their content, into one data model of
+ * devices and figures (report_peer.h). */
 #include "report_peer.h"
 
 #include <errno.h>

@@ -1,3 +1,6 @@
+/* report_probe: `bwlab probe`'s results as a table, Markdown, CSV or
+ * JSON, and the sentences that set its inferred unit and cache levels
+ * beside the profile's and the device's (report_probe.h). */
 #include "report_probe.h"
 
 #include <math.h>

@@ -104,8 +104,8 @@ static inline bench_tune_mode access_mode(const bench_item *it)
 /* measured: the pattern's bandwidth over the device's peak of its access
  * mode from `bwlab tune`; NAN without a tuned peak or a bandwidth, and for
  * a pattern that reads local memory: a bank row's GB/s are local bytes,
- * which the global streaming peak does not bound (an H200's conflict-free
- * bank row read 5.6 times it) */
+ * which the global streaming peak does not bound (a conflict-free bank
+ * row reads local memory several times faster than global memory streams) */
 static inline double fraction_of_peak(const report_run *run, const row *w)
 {
     if (!run->tune || !w->ok || strcmp(w->it->fam->space, "global") != 0)

@@ -1,3 +1,5 @@
+/* report_roofline: `bwlab roofline`'s results as a table, Markdown, CSV
+ * or JSON, and the short roofline `bwlab run` prints (report_roofline.h). */
 #include "report_roofline.h"
 
 #include <math.h>

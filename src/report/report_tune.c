@@ -1,3 +1,6 @@
+/* report_tune: `bwlab tune`'s results as a table or JSON, a tuned
+ * configuration's description, and the tuned-peak line `bwlab run`
+ * prints (report_tune.h). */
 #include "report_tune.h"
 
 #include "bench_tune_cache.h"
