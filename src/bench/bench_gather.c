@@ -197,16 +197,27 @@ static bw_code fill_sampled(const bench_family_io *io, const bench_item *it, con
     return rc;
 }
 
+/* The fewest work-items a validating launch spans: a runtime that
+ * specialises kernels for small grids (PoCL: a grid dimension below 65536)
+ * compiles one more variant of each kernel for a smaller launch, which a
+ * first run pays for every pattern; at this width a launch from 0 runs the
+ * timed launches' variant. */
+#define SAMPLED_MIN_ITEMS 65536
+
 /* One launch over the sampled ranges only (starts, n, gi from
- * bench_validate_sample): each range widened to whole work-groups, and
- * ranges that touch merged, so that groups 0..9 are one launch from 0 and
- * a launch with no more groups than the sample is the whole launch. The
- * host checks no other work-item, so no other need run: validation costs
- * what the sample costs, not a launch over the whole working set. */
+ * bench_validate_sample): each range widened to whole work-groups and, but
+ * in write mode, to SAMPLED_MIN_ITEMS, and ranges that touch merged, so that the first
+ * groups are one launch from 0 and a launch with no more items than the
+ * sample is the whole launch. The host checks no other work-item, so no
+ * other need run: validation costs what the sample costs, not a launch
+ * over the whole working set. */
 static bw_code launch_sampled(const bench_family_io *io, const bench_item *it, const int64_t *starts, size_t n,
                               int64_t gi, bw_error *err)
 {
     int64_t ls = it->local_size > 0 ? it->local_size : 1;
+    /* write mode's check holds every store outside the sample's to be
+     * wrong (a stray store), so there only the sampled groups run */
+    int64_t width = it->access == BENCH_ACCESS_WRITE ? 0 : (SAMPLED_MIN_ITEMS + ls - 1) / ls * ls;
     int64_t lo = -1, hi = -1;
     bw_code rc = BW_OK;
     for (size_t k = 0; k <= n && rc == BW_OK; k++) {
@@ -214,8 +225,12 @@ static bw_code launch_sampled(const bench_family_io *io, const bench_item *it, c
         if (k < n) {
             a = starts[k] / ls * ls;
             b = (starts[k] + gi + ls - 1) / ls * ls;
+            b = b > a + width ? b : a + width;
             b = b < it->items ? b : it->items;
+            if (b - a < width) /* at the launch's end: widened downwards */
+                a = b - width > 0 ? (b - width) / ls * ls : 0;
             if (lo >= 0 && a <= hi) {
+                lo = a < lo ? a : lo;
                 hi = b > hi ? b : hi;
                 continue;
             }

@@ -58,7 +58,6 @@ int bench_sample_ok(double event_ns)
     return event_ns > 0 && isfinite(event_ns);
 }
 
-
 /* timed launches per kernel form, alternated in the first rounds, before
  * the faster form is chosen (the chosen form's launches stay its
  * samples): FORM_CALIBRATION, fewer for long launches, down to
@@ -104,6 +103,10 @@ typedef struct slot {
     size_t alt_n;
     double alt_event[FORM_CALIBRATION], alt_wall[FORM_CALIBRATION];
     size_t alt_round[FORM_CALIBRATION], alt_pos[FORM_CALIBRATION];
+    /* measured: what preparing it cost beyond its whole launches (a
+     * runtime's compile at the first launch, validation's host work), ns;
+     * 0 until prepared (prepare_one) */
+    double prep_extra_ns;
     int met;         /* the stopping rule is met (meets_rule); the result's `stable` */
     /* beside each sample (bench_result.event_ns): the round it was timed
      * in, and its slot (0: the item's own place in the round, 1: a
@@ -931,6 +934,24 @@ static double prepare_launches(const bench_settings *s)
     return s->warmup > 0 ? s->warmup : 1;
 }
 
+/* What preparing an item not yet prepared costs beyond its launches, ns:
+ * the median over the items prepared so far (the references, in the first
+ * plan). A runtime that compiles each kernel at its first launch (PoCL)
+ * makes this a good part of a second an item on an empty kernel cache
+ * and milliseconds on a warm one, so it is measured, not assumed. */
+static double prep_extra_estimate_ns(const run_ctx *r)
+{
+    const bench_plan *p = r->plan;
+    double *v = malloc((p->n ? p->n : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < p->n; i++)
+        if (r->slots[i].prep_extra_ns > 0)
+            v[n++] = r->slots[i].prep_extra_ns;
+    double m = n ? bw_median(v, n) : 0;
+    free(v);
+    return m;
+}
+
 /* the plan's estimate of an item: its launch, its minimum of rounds, what
  * it costs besides its rounds (form calibration, validation), whether its
  * twin is planned, its group (stop_groups) and whether it is planned */
@@ -1012,6 +1033,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         free(rounds);
         return;
     }
+    double prep_extra = prep_extra_estimate_ns(r);
     for (size_t i = 0; i < p->n; i++) {
         slot *sl = &r->slots[i];
         if (!planned(r, i))
@@ -1030,7 +1052,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
                     (sl->need_twin || (first && bench_family_is_reference(&p->items[i])));
         c[i].extra = sl->alt ? (double)form_launches_of(t) * t : 0;
         if (!(sl->cal_ns > 0))
-            c[i].extra += prepare_launches(r->s) * t;
+            c[i].extra += prepare_launches(r->s) * t + prep_extra;
     }
     double total = plan_total(r, c, rounds), avail = time_left(r) * 1e9;
     /* Rounds are cut before any pattern is left out: every pattern's
@@ -1147,6 +1169,7 @@ static void plan_note(run_ctx *r, bench_run_info *info)
 static void prepare_one(run_ctx *r, size_t i)
 {
     const bench_plan *p = r->plan;
+    double t0 = bench_now_s();
     report(r, "validating", i, p->n, p->items[i].spec, -1);
     bw_error e = BW_ERROR_INIT;
     bw_code rc = validate_item(r, i, r->slots[i].kern, &e);
@@ -1165,6 +1188,8 @@ static void prepare_one(run_ctx *r, size_t i)
         after_warmup(r, i, t.event_ns);
     r->slots[i].cal_ns = t.event_ns;
     r->slots[i].form_launches = form_launches_of(t.event_ns);
+    double extra = (bench_now_s() - t0) * 1e9 - prepare_launches(r->s) * t.event_ns;
+    r->slots[i].prep_extra_ns = extra > 0 ? extra : 1.0;
     bw_error_clear(&e);
 }
 
