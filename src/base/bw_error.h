@@ -41,7 +41,7 @@ typedef enum bw_code {
 const char *bw_code_name(bw_code code);
 /* Generic message of a code; never NULL. */
 const char *bw_code_message(bw_code code);
-/* The process exit status the CLI uses for a code (documented in README). */
+/* The process exit status the CLI uses for a code (documented in docs/guide.md). */
 int bw_code_exit_status(bw_code code);
 
 /* An error value. Zero-initialise it (BW_ERROR_INIT); msg is owned by the
