@@ -32,3 +32,27 @@ bw_code cli_inferred_geometry(const ocl_device_info *d, model_geometry *geo, cha
     free(path);
     return rc;
 }
+
+/* --profile inferred: each device's profile with its cached probe's
+ * findings in place; a device without a probe is bad input */
+int cli_inferred_profiles(const cli_command *self, ocl_platforms *plats, const size_t *dev_idx, size_t ndev)
+{
+    for (size_t k = 0; k < ndev; k++) {
+        const ocl_device_info *d = ocl_device_at(plats, dev_idx[k]);
+        model_geometry g;
+        char fields[64], source[600], why[1024];
+        bw_error err = BW_ERROR_INIT;
+        bw_code rc = cli_inferred_geometry(d, &g, fields, sizeof fields, source, sizeof source, &err);
+        if (rc == BW_OK) {
+            snprintf(why, sizeof why, "inferred: %s measured by %s; the rest from profile %s (%s)",
+                     fields[0] ? fields : "no field", source, d->profile_name, d->profile_why);
+            rc = ocl_device_override_profile(plats, dev_idx[k], CLI_INFERRED_PROFILE, why, fields, &g, &err);
+        }
+        if (rc != BW_OK) {
+            int st = rc == BW_E_USAGE ? cli_usage_error(self, "%s", bw_error_text(&err)) : cli_fail(self, &err);
+            bw_error_clear(&err);
+            return st;
+        }
+    }
+    return 0;
+}

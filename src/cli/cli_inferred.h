@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "bw_error.h"
+#include "cli.h"
 #include "model_geometry.h"
 #include "ocl_device.h"
 
@@ -21,5 +22,12 @@
  * --device N` first; BW_E_FORMAT for a malformed cache. */
 bw_code cli_inferred_geometry(const ocl_device_info *d, model_geometry *geo, char *fields, size_t nf, char *source,
                               size_t ns, bw_error *err);
+
+/* --profile inferred on every selected device (dev_idx[0..ndev), indices
+ * into plats): each device's profile replaced by its inferred geometry
+ * (ocl_device_override_profile), the why naming the fields, the probe and
+ * the profile they replace. 0, or the exit status after the message: a
+ * usage error for a device without a probe. */
+int cli_inferred_profiles(const cli_command *self, ocl_platforms *plats, const size_t *dev_idx, size_t ndev);
 
 #endif

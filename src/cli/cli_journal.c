@@ -188,3 +188,41 @@ void cli_journal_close(cli_journal *j, int remove)
     free(j->path);
     free(j);
 }
+
+static void journal_drop(const cli_command *cmd, cli_journal **j, const bw_error *err)
+{
+    cli_warn(cmd, "%s; no journal is kept", bw_error_text(err));
+    cli_journal_close(*j, 1);
+    *j = NULL;
+}
+
+void cli_journal_head(const cli_command *cmd, cli_journal **j, const report_meta *m, const report_run *runs, size_t n)
+{
+    if (!*j)
+        return;
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = runs ? report_results_journal_header(m, runs, n, &b, &err)
+                      : bw_error_set(&err, BW_E_NOMEM, "out of memory");
+    if (rc == BW_OK)
+        rc = cli_journal_append(*j, &b, &err);
+    if (rc != BW_OK)
+        journal_drop(cmd, j, &err);
+    bw_error_clear(&err);
+    bw_buf_free(&b);
+}
+
+void cli_journal_result(const cli_command *cmd, cli_journal **j, const report_run *run, size_t i)
+{
+    if (!*j)
+        return;
+    bw_buf b = BW_BUF_INIT;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = report_results_journal_result(run, i, &b, &err);
+    if (rc == BW_OK)
+        rc = cli_journal_append(*j, &b, &err);
+    if (rc != BW_OK)
+        journal_drop(cmd, j, &err);
+    bw_error_clear(&err);
+    bw_buf_free(&b);
+}

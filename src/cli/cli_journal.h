@@ -8,6 +8,8 @@
 
 #include "bw_buf.h"
 #include "bw_error.h"
+#include "cli.h"
+#include "report_results.h"
 
 typedef struct cli_journal cli_journal;
 
@@ -30,5 +32,12 @@ const char *cli_journal_path(const cli_journal *j);
 /* Closes j; with remove, deletes the file (the results are written) when
  * what is at its path is still the file this run made. */
 void cli_journal_close(cli_journal *j, int remove);
+
+/* The run's head line (report_results_journal_header of the n runs), then
+ * pattern i's line of a run as it finishes (report_results_journal_result).
+ * Nothing when *j is NULL. A journal that cannot be written is closed,
+ * removed and set to NULL, with a warning of cmd's: the run goes on. */
+void cli_journal_head(const cli_command *cmd, cli_journal **j, const report_meta *m, const report_run *runs, size_t n);
+void cli_journal_result(const cli_command *cmd, cli_journal **j, const report_run *run, size_t i);
 
 #endif

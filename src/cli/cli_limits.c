@@ -1,74 +1,14 @@
-/* cli_limits: a device's limits as the plan takes them (the host's cache
- * for a CPU device), the buffer sizes they allow, the roofline's options,
- * and the UTC date stamp of results (cli_limits.h). */
+/* cli_limits: the rule a roofline buffer's size option follows, and the
+ * date and host stamp of results (cli_limits.h). */
 #include "cli_limits.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
-
-#include "bench_host.h"
-
-bench_limits cli_device_limits(const ocl_device_info *d)
-{
-    bench_limits l;
-    memset(&l, 0, sizeof l);
-    l.cache_bytes = d->global_cache_bytes;
-    l.max_alloc_bytes = d->max_alloc_bytes;
-    l.global_mem_bytes = d->global_mem_bytes;
-    l.max_work_group = d->max_work_group_size;
-    l.is_gpu = d->type == OCL_TYPE_GPU;
-    l.address_bits = d->address_bits;
-    if (d->type == OCL_TYPE_CPU)
-        bench_host_llc("/sys", &l.host_llc_bytes, l.host_llc_source, sizeof l.host_llc_source);
-    return l;
-}
-
-bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s, uint64_t size,
-                          bench_roofline_opts *o, bw_error *err)
-{
-    const uint64_t mib = (uint64_t)1 << 20;
-    uint64_t t = 0, most = 0;
-    memset(o, 0, sizeof *o);
-    bw_code rc = cli_buffer_plan(d, size, 2, &t, &most, err);
-    if (rc != BW_OK)
-        return rc;
-    if (size && size > most)
-        return bw_error_set(err, BW_E_TOOBIG,
-                            "roofline buffer %llu bytes: more than the %llu MiB the memory budget allows it (half "
-                            "of 3/4 of global memory); give %lluM or less",
-                            (unsigned long long)size, (unsigned long long)(most / mib),
-                            (unsigned long long)(most / mib));
-    t = (t < most ? t : most) / mib * mib;
-    if (t < mib)
-        return bw_error_set(err, BW_E_TOOBIG, "the device's memory allows no 1 MiB roofline buffer");
-    o->buffer_bytes = t;
-    o->budget_s = budget_s;
-    o->min_launch_ns = bench_launch_floor_ns(settings, d->timer_resolution_ns);
-    return BW_OK;
-}
+#include <unistd.h>
 
 const cli_size_rule cli_roofline_size_rule = { 1, "the roofline's buffer is whole MiB" };
-
-bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
-                        bw_error *err)
-{
-    static const char *const seq[] = { "seq" };
-    const uint64_t mib = (uint64_t)1 << 20;
-    bench_limits lim = cli_device_limits(d);
-    bench_plan_opts o;
-    memset(&o, 0, sizeof o);
-    o.specs = seq;
-    o.nspecs = 1;
-    o.size = size;
-    bench_plan *p = NULL;
-    bw_code rc = bench_plan_make(&o, &d->geo, &lim, &p, err);
-    if (rc != BW_OK)
-        return rc;
-    *target = p->target_bytes;
-    *most = p->budget_bytes == UINT64_MAX ? p->target_bytes : p->budget_bytes / (uint64_t)nbuffers / mib * mib;
-    bench_plan_free(p);
-    return BW_OK;
-}
 
 void cli_iso_date(char *buf, size_t n)
 {
@@ -76,4 +16,15 @@ void cli_iso_date(char *buf, size_t n)
     struct tm tmv;
     gmtime_r(&now, &tmv);
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+}
+
+void cli_host_identity(char *host, size_t nh, char *os, size_t no)
+{
+    if (gethostname(host, nh - 1) != 0)
+        snprintf(host, nh, "unknown");
+    host[nh - 1] = '\0';
+    snprintf(os, no, "unknown");
+    struct utsname un;
+    if (uname(&un) == 0)
+        snprintf(os, no, "%s %s %s", un.sysname, un.release, un.machine);
 }

@@ -80,3 +80,31 @@ void cli_progress_clear(cli_progress_mode m)
     fputs("\r\033[K", stderr);
     fflush(stderr);
 }
+
+/* a few redraws a second at most: the runner reports after every launch */
+#define PROGRESS_REDRAW_S 0.25
+
+void cli_progress_runner(cli_progress_state *st, const bench_progress *p)
+{
+    if (st->mode == CLI_PROGRESS_NONE)
+        return;
+    double now = bench_now_s();
+    int same_phase = !strcmp(st->last_phase, p->phase);
+    /* plain lines: one per phase, not one per redraw */
+    if (same_phase && (st->mode == CLI_PROGRESS_PLAIN || now - st->last_draw < PROGRESS_REDRAW_S))
+        return;
+    st->last_draw = now;
+    snprintf(st->last_phase, sizeof st->last_phase, "%s", p->phase);
+    char eta[48] = "";
+    if (p->remaining_s >= 0)
+        snprintf(eta, sizeof eta, ", %.0f s of the budget left", p->remaining_s);
+    if (!strcmp(p->phase, "measuring"))
+        cli_progress_show(st->mode, "[measuring] %zu of %zu patterns stable, %.0f s elapsed%s", p->done, p->total,
+                          p->elapsed_s, eta);
+    else if (p->spec && *p->spec)
+        cli_progress_show(st->mode, "[%s %zu/%zu] %s, %.0f s elapsed%s", p->phase, p->done + 1, p->total, p->spec,
+                          p->elapsed_s, eta);
+    else
+        cli_progress_show(st->mode, "[%s %zu/%zu] %.0f s elapsed%s", p->phase, p->done + 1, p->total, p->elapsed_s,
+                          eta);
+}

@@ -11,6 +11,8 @@
 #ifndef CLI_PROGRESS_H
 #define CLI_PROGRESS_H
 
+#include "bench_runner.h"
+
 typedef enum cli_progress_mode {
     CLI_PROGRESS_NONE,   /* no status line */
     CLI_PROGRESS_PLAIN,  /* one plain line per status shown */
@@ -32,5 +34,18 @@ void cli_progress_show(cli_progress_mode m, const char *fmt, ...) __attribute__(
 /* Clears the REDRAW line before other output goes to standard error (a
  * note, the results); nothing in the other modes. */
 void cli_progress_clear(cli_progress_mode m);
+
+/* What a measuring command keeps of its status line between the
+ * runner's reports. */
+typedef struct cli_progress_state {
+    cli_progress_mode mode;
+    double last_draw;    /* bench_now_s of the last redraw */
+    char last_phase[16]; /* "" before the first, or after a new device */
+} cli_progress_state;
+
+/* Shows the runner's progress p (bench_progress's building, validating,
+ * measuring...): a few redraws a second at most, since the runner reports
+ * after every launch, and in PLAIN mode one line per phase. */
+void cli_progress_runner(cli_progress_state *st, const bench_progress *p);
 
 #endif
