@@ -189,6 +189,27 @@ void cli_journal_close(cli_journal *j, int remove)
     free(j);
 }
 
+int cli_journal_start(const cli_command *cmd, const char *output, cli_journal **j)
+{
+    bw_error err = BW_ERROR_INIT;
+    char *kept = NULL;
+    bw_code rc = cli_journal_open(output, j, &kept, &err);
+    if (kept)
+        cli_note(cmd, "an earlier run's journal was at '%s.partial': it is kept as '%s' "
+                      "('bwlab compare %s' reads it)", output, kept, kept);
+    free(kept);
+    int st = 0;
+    if (rc == BW_E_USAGE) {
+        st = cli_fail(cmd, &err);
+    } else if (rc != BW_OK) {
+        cli_warn(cmd, "%s; no journal is kept", bw_error_text(&err));
+        cli_journal_close(*j, 1);
+        *j = NULL;
+    }
+    bw_error_clear(&err);
+    return st;
+}
+
 static void journal_drop(const cli_command *cmd, cli_journal **j, const bw_error *err)
 {
     cli_warn(cmd, "%s; no journal is kept", bw_error_text(err));

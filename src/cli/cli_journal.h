@@ -33,6 +33,12 @@ const char *cli_journal_path(const cli_journal *j);
  * what is at its path is still the file this run made. */
 void cli_journal_close(cli_journal *j, int remove);
 
+/* cli_journal_open for a run of cmd, said on stderr: an earlier journal
+ * kept aside (a note), a journal that cannot be made (a warning: the run
+ * goes on without, *j NULL). 0, or the usage error's status when
+ * OUT.partial is a live run's journal. */
+int cli_journal_start(const cli_command *cmd, const char *output, cli_journal **j);
+
 /* The run's head line (report_results_journal_header of the n runs), then
  * pattern i's line of a run as it finishes (report_results_journal_result).
  * Nothing when *j is NULL. A journal that cannot be written is closed,

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "bench_pipeline.h"
 #include "bw_buf.h"
 #include "bw_format.h"
 
@@ -86,6 +87,19 @@ void cli_progress_clear(cli_progress_mode m)
 
 void cli_progress_runner(cli_progress_state *st, const bench_progress *p)
 {
+    if (!strcmp(p->phase, "idle")) {
+        cli_progress_clear(st->mode);
+        return;
+    }
+    if (!strcmp(p->phase, "roofline")) {
+        cli_progress_show(st->mode, "[roofline] measuring the device's roof, about %.0f s",
+                          BENCH_PIPELINE_ROOFLINE_S);
+        return;
+    }
+    if (!strcmp(p->phase, "transfers")) {
+        cli_progress_show(st->mode, "[transfers] host<->device copies and launch latency");
+        return;
+    }
     if (st->mode == CLI_PROGRESS_NONE)
         return;
     double now = bench_now_s();

@@ -43,9 +43,12 @@ typedef struct cli_progress_state {
     char last_phase[16]; /* "" before the first, or after a new device */
 } cli_progress_state;
 
-/* Shows the runner's progress p (bench_progress's building, validating,
- * measuring...): a few redraws a second at most, since the runner reports
- * after every launch, and in PLAIN mode one line per phase. */
+/* Shows the progress p of a run's runner (bench_progress's building,
+ * validating, measuring...: a few redraws a second at most, since the
+ * runner reports after every launch, and in PLAIN mode one line per
+ * phase) or of its pipeline (bench_pipeline's roofline and transfers
+ * shown, idle cleared). Not for "finished" and "plan", which are the
+ * caller's. */
 void cli_progress_runner(cli_progress_state *st, const bench_progress *p);
 
 #endif
