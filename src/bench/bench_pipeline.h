@@ -25,8 +25,11 @@
 /* the short roofline after each device's patterns: at most this budget
  * (the run's budget when that is smaller) */
 #define BENCH_PIPELINE_ROOFLINE_S 1.0
-/* the budget's share kept for writing the results after the last device */
-#define BENCH_PIPELINE_WRITE_RESERVE_S 0.5
+/* the budget's share kept after the last device: writing the results and
+ * ending the process, and what the last launches run past their deadline
+ * (a launch in flight at the deadline finishes, and so does a roofline
+ * step), so that the whole process ends within the budget */
+#define BENCH_PIPELINE_WRITE_RESERVE_S 1.0
 
 /* What the pipeline holds of one selected device, owned and freed with the
  * pipeline. */
