@@ -65,30 +65,30 @@ static int str_eq(const char *a, const char *b)
  * (requested / instruction-model bytes of the loads), or warp 0's sector
  * efficiency where a file lacks it (the same for patterns whose warps all
  * look alike). NAN when neither is there. */
-static double load_efficiency(const report_merge_entry *e)
+static double load_efficiency(const results_merge_entry *e)
 {
     if (!e)
         return NAN;
-    return report_merge_not_nan(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
+    return results_merge_not_nan(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
 }
 
 /* The modeled efficiency of the pattern's side of an entry in its access
  * mode: the loads' (read, copy), or the stores' in write mode, whose loads
  * are src[g], coalesced. NAN when the file lacks it. */
-static double mode_efficiency(const report_merge_entry *e, const char *access)
+static double mode_efficiency(const results_merge_entry *e, const char *access)
 {
     if (e && str_eq(access, "write"))
         return e->store_efficiency;
     return load_efficiency(e);
 }
 
-static int is_global(const report_merge_row *r)
+static int is_global(const results_merge_row *r)
 {
     return !r->space || strcmp(r->space, "local") != 0;
 }
 
 /* The row of `seq` (4-byte elements) in an access mode, or -1. */
-static long seq_row(const report_merged *m, const char *access)
+static long seq_row(const results_merged *m, const char *access)
 {
     for (size_t i = 0; i < m->n_rows; i++)
         if (str_eq(m->rows[i].pattern, "seq") && str_eq(m->rows[i].access, access))
@@ -96,10 +96,10 @@ static long seq_row(const report_merged *m, const char *access)
     return -1;
 }
 
-static double seq_figure(const report_merged *m, const char *access, size_t d, int gbs)
+static double seq_figure(const results_merged *m, const char *access, size_t d, int gbs)
 {
     long r = seq_row(m, access);
-    const report_merge_entry *e = r >= 0 ? report_merged_entry(m, (size_t)r, d) : NULL;
+    const results_merge_entry *e = r >= 0 ? results_merged_entry(m, (size_t)r, d) : NULL;
     if (!e)
         return NAN;
     return gbs ? e->effective_gbs : mode_efficiency(e, access);
@@ -178,7 +178,7 @@ static int by_stride(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_stride(const results_merged *m, report_figure *f, bw_buf *t)
 {
     static const char *const modes[] = { "copy", "read", "write" };
     stride_row *sr = calloc(m->n_rows ? m->n_rows : 1, sizeof *sr);
@@ -209,8 +209,8 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
             const char *label = m->devices[d].label;
             int any = 0;
             for (size_t k = 0; k < n; k++) {
-                const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
-                any |= e && report_merge_not_nan(e->effective_gbs);
+                const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
+                any |= e && results_merge_not_nan(e->effective_gbs);
             }
             if (!any)
                 continue;
@@ -218,7 +218,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
                                          REPORT_SERIES_LINE_POINTS,
                                          style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, 0));
             for (size_t k = 0; k < n; k++) {
-                const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
+                const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
                 double v = e ? e->effective_gbs : NAN;
                 report_chart_point(c, ms, (double)sr[k].s, v,
                                    tipf(t, "%s, %s, %s: %s GB/s measured (median of %zu)", label,
@@ -226,13 +226,13 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
                                         e ? e->n_measured : (size_t)0));
             }
             double seq_gbs = seq_figure(m, modes[mi], d, 1), p_seq = seq_figure(m, modes[mi], d, 0);
-            if (!report_merge_not_nan(seq_gbs) || !report_merge_not_nan(p_seq))
+            if (!results_merge_not_nan(seq_gbs) || !results_merge_not_nan(p_seq))
                 continue;
             int ds = report_chart_series(c, tipf(t, "%s, modeled", label),
                                          REPORT_SERIES_LINE_POINTS,
                                          style_of(colour_of(d), 1, REPORT_MARKER_CIRCLE, 1));
             for (size_t k = 0; k < n; k++) {
-                const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
+                const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
                 double rel = report_figures_modeled_relative(
                     modes[mi], mode_efficiency(e, modes[mi]), p_seq);
                 report_chart_point(
@@ -256,7 +256,7 @@ fail:
 
 /* ---- 2. measured relative against modeled ---------------------------- */
 
-static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
 {
     static const char *const modes[] = { "copy", "read", "write" };
     /* the legend names write's squares only where there are write rows */
@@ -280,15 +280,15 @@ static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
             double p_seq = seq_figure(m, modes[mi], d, 0);
             int s = -2;
             for (size_t i = 0; i < m->n_rows; i++) {
-                const report_merge_row *r = &m->rows[i];
+                const results_merge_row *r = &m->rows[i];
                 if (!str_eq(r->access, modes[mi]) || !is_global(r) || str_eq(r->family, "seq") ||
                     strncmp(r->pattern, "seq", 3) == 0)
                     continue;
-                const report_merge_entry *e = report_merged_entry(m, i, d);
-                if (!e || !report_merge_not_nan(e->relative_to_seq))
+                const results_merge_entry *e = results_merged_entry(m, i, d);
+                if (!e || !results_merge_not_nan(e->relative_to_seq))
                     continue;
                 double x = report_figures_modeled_relative(modes[mi], mode_efficiency(e, modes[mi]), p_seq);
-                if (!report_merge_not_nan(x))
+                if (!results_merge_not_nan(x))
                     continue;
                 if (s == -2)
                     s = report_chart_series(c, tipf(t, "%s, %s", m->devices[d].label, modes[mi]),
@@ -448,14 +448,14 @@ done:
     return rc;
 }
 
-static int build_ramp(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_ramp(const results_merged *m, report_figure *f, bw_buf *t)
 {
     /* the first device whose sectors are smaller than its lines (both grids
      * show), else the first with units at all */
     long dev = -1;
     for (int pass = 0; pass < 2 && dev < 0; pass++)
         for (size_t d = 0; d < m->n_devices && dev < 0; d++) {
-            const report_merge_device *v = &m->devices[d];
+            const results_merge_device *v = &m->devices[d];
             if (v->lanes > 0 && v->sector_bytes > 0 && v->line_bytes > 0 &&
                 (pass == 1 || v->sector_bytes < v->line_bytes))
                 dev = (long)d;
@@ -464,7 +464,7 @@ static int build_ramp(const report_merged *m, report_figure *f, bw_buf *t)
         f->absent = str_printf("No device in the results names its profile's warp width, sector and line.");
         return 0;
     }
-    const report_merge_device *d = &m->devices[dev];
+    const results_merge_device *d = &m->devices[dev];
     model_geometry geo = { (int)d->lanes, d->sector_bytes, d->line_bytes, 0, 0 };
     if (model_geometry_check(&geo, NULL) != BW_OK) {
         f->absent = str_printf("The profile of %s (W = %lld, S = %lld B, L = %lld B) is not one the "
@@ -488,11 +488,11 @@ static int build_ramp(const report_merged *m, report_figure *f, bw_buf *t)
 
 /* ---- 4. roofline ------------------------------------------------------ */
 
-static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_roofline(const results_merged *m, report_figure *f, bw_buf *t)
 {
     report_chart *c = NULL;
     for (size_t r = 0; r < m->n_runs; r++) {
-        const report_merge_run *run = &m->runs[r];
+        const results_merge_run *run = &m->runs[r];
         if (!run->has_roofline || run->n_roof_points == 0)
             continue;
         static const frame fr = { "roofline", "Roofline",
@@ -502,7 +502,7 @@ static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
                                   "performance (GFLOP/s, log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 0, 0, 0 };
         if (!c && !(c = open_chart(f, &fr)))
             return -1;
-        const report_merge_device *d = &m->devices[run->device];
+        const results_merge_device *d = &m->devices[run->device];
         int col = colour_of(run->device);
         char *name = d->n_runs > 1 ? str_printf("%s (run %zu)", d->label, r + 1)
                                    : str_printf("%s", d->label);
@@ -512,7 +512,7 @@ static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
                                      style_of(col, 0, REPORT_MARKER_SQUARE, 0));
         double imin = INFINITY, imax = -INFINITY;
         for (size_t k = 0; k < run->n_roof_points; k++) {
-            const report_merge_roof_point *pt = &run->roof_points[k];
+            const results_merge_roof_point *pt = &run->roof_points[k];
             if (pt->intensity > 0) {
                 imin = fmin(imin, pt->intensity);
                 imax = fmax(imax, pt->intensity);
@@ -542,7 +542,7 @@ static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
 
 /* ---- 5. bank conflicts ------------------------------------------------ */
 
-static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_bank(const results_merged *m, report_figure *f, bw_buf *t)
 {
     report_chart *c = NULL;
     for (size_t d = 0; d < m->n_devices; d++) {
@@ -550,8 +550,8 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
         for (size_t i = 0; i < m->n_rows; i++) {
             if (is_global(&m->rows[i]))
                 continue;
-            const report_merge_entry *e = report_merged_entry(m, i, d);
-            if (!e || e->conflict_ways < 1 || !report_merge_not_nan(e->local_gbs))
+            const results_merge_entry *e = results_merged_entry(m, i, d);
+            if (!e || e->conflict_ways < 1 || !results_merge_not_nan(e->local_gbs))
                 continue;
             static const frame fr = { "bank", "Bank-conflict ways against local-memory throughput",
                                       "ways modeled from the profile's banks; throughput measured",
@@ -580,9 +580,9 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
 /* The name of a probe record's line: the device's label, with "(probe K)"
  * when the device has more than one record that draws in this chart
  * (ladder: ladder records; else transfer records). */
-static char *probe_name(const report_merged *m, size_t k, int ladder)
+static char *probe_name(const results_merged *m, size_t k, int ladder)
 {
-    const report_merge_probe *p = &m->probes[k];
+    const results_merge_probe *p = &m->probes[k];
     size_t n = 0;
     for (size_t i = 0; i < m->n_probes; i++)
         if (m->probes[i].device == p->device && (ladder ? m->probes[i].n_ladder : m->probes[i].n_transfers))
@@ -593,13 +593,13 @@ static char *probe_name(const report_merged *m, size_t k, int ladder)
 }
 
 /* One line over a probe's ladder: at each working set the figure at
- * `offset` in its point (a double of report_merge_ladder_point), its
+ * `offset` in its point (a double of results_merge_ladder_point), its
  * tooltip "NAME: B working set (requested): V WHAT (measured)". */
-static void ladder_line(report_chart *c, int series, const report_merge_probe *p, size_t offset, const char *name,
+static void ladder_line(report_chart *c, int series, const results_merge_probe *p, size_t offset, const char *name,
                         const char *what, bw_buf *t)
 {
     for (size_t i = 0; i < p->n_ladder; i++) {
-        const report_merge_ladder_point *q = &p->ladder[i];
+        const results_merge_ladder_point *q = &p->ladder[i];
         double v;
         memcpy(&v, (const char *)q + offset, sizeof v);
         report_chart_point(c, series, q->bytes, v,
@@ -608,11 +608,11 @@ static void ladder_line(report_chart *c, int series, const report_merge_probe *p
     }
 }
 
-static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_cache(const results_merged *m, report_figure *f, bw_buf *t)
 {
     report_chart *c = NULL;
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
+        const results_merge_probe *p = &m->probes[k];
         if (p->n_ladder == 0)
             continue;
         static const frame fr = { "cache", "Cache ladder: read bandwidth against working set",
@@ -628,12 +628,12 @@ static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
         int col = colour_of(p->device);
         int ls = report_chart_series(c, tipf(t, "%s, measured", name), REPORT_SERIES_LINE_POINTS,
                                      style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
-        ladder_line(c, ls, p, offsetof(report_merge_ladder_point, read_gbs), name, "GB/s read", t);
+        ladder_line(c, ls, p, offsetof(results_merge_ladder_point, read_gbs), name, "GB/s read", t);
         if (p->n_levels) {
             int vs = report_chart_series(c, tipf(t, "%s, cache levels (measured)", name), REPORT_SERIES_POINTS,
                                          style_of(col, 0, REPORT_MARKER_DIAMOND, 1));
             for (size_t i = 0; i < p->n_levels; i++) {
-                const report_merge_level *v = &p->levels[i];
+                const results_merge_level *v = &p->levels[i];
                 report_chart_point(c, vs, v->size_bytes, v->read_gbs,
                                    tipf(t, "%s: cache level %zu (measured): plateau up to %s B, %s GB/s read, "
                                            "%s ns per load (medians, measured)",
@@ -649,11 +649,11 @@ static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
     return 0;
 }
 
-static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_latency(const results_merged *m, report_figure *f, bw_buf *t)
 {
     report_chart *c = NULL;
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
+        const results_merge_probe *p = &m->probes[k];
         if (p->n_ladder == 0)
             continue;
         static const frame fr = { "latency", "Latency ladder: ns per dependent load against working set",
@@ -670,15 +670,15 @@ static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
         int col = colour_of(p->device);
         int one = report_chart_series(c, tipf(t, "%s, one work-item", name), REPORT_SERIES_LINE_POINTS,
                                       style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
-        ladder_line(c, one, p, offsetof(report_merge_ladder_point, latency_ns), name, "ns per load, one work-item",
+        ladder_line(c, one, p, offsetof(results_merge_ladder_point, latency_ns), name, "ns per load, one work-item",
                     t);
         int any_cu = 0;
         for (size_t i = 0; i < p->n_ladder; i++)
-            any_cu |= report_merge_not_nan(p->ladder[i].latency_per_cu_ns);
+            any_cu |= results_merge_not_nan(p->ladder[i].latency_per_cu_ns);
         if (any_cu) {
             int cu = report_chart_series(c, tipf(t, "%s, per compute unit", name), REPORT_SERIES_LINE_POINTS,
                                          style_of(col, 1, REPORT_MARKER_SQUARE, 1));
-            ladder_line(c, cu, p, offsetof(report_merge_ladder_point, latency_per_cu_ns), name,
+            ladder_line(c, cu, p, offsetof(results_merge_ladder_point, latency_per_cu_ns), name,
                         "ns per load, one work-item per compute unit", t);
         }
         free(name);
@@ -689,7 +689,7 @@ static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
     return 0;
 }
 
-static int build_transfers(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_transfers(const results_merged *m, report_figure *f, bw_buf *t)
 {
     /* the variants: line dash by memory, marker by direction, hollow when
      * not blocking */
@@ -697,7 +697,7 @@ static int build_transfers(const report_merged *m, report_figure *f, bw_buf *t)
     static const char *const dir_words[] = { "host to device", "device to host" };
     report_chart *c = NULL;
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
+        const results_merge_probe *p = &m->probes[k];
         if (p->n_transfers == 0)
             continue;
         static const frame fr = { "transfers", "Host-device transfer bandwidth against size",
@@ -716,7 +716,7 @@ static int build_transfers(const report_merged *m, report_figure *f, bw_buf *t)
                 for (int blk = 1; blk >= 0; blk--) {
                     int s = -2;
                     for (size_t i = 0; i < p->n_transfers; i++) {
-                        const report_merge_transfer *x = &p->transfers[i];
+                        const results_merge_transfer *x = &p->transfers[i];
                         if (strcmp(x->direction, dirs[di]) != 0 || strcmp(x->memory, mems[mi]) != 0 ||
                             x->blocking != blk)
                             continue;
@@ -756,13 +756,13 @@ void report_figures_free(report_figure figs[REPORT_FIGURES])
     }
 }
 
-bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FIGURES],
+bw_code report_figures_build(const results_merged *m, report_figure out[REPORT_FIGURES],
                              bw_error *err)
 {
     memset(out, 0, REPORT_FIGURES * sizeof *out);
     static const struct {
         const char *id, *heading, *caption;
-        int (*build)(const report_merged *, report_figure *, bw_buf *);
+        int (*build)(const results_merged *, report_figure *, bw_buf *);
     } spec[REPORT_FIGURES] = {
         { "stride", "Effective bandwidth against stride",
           "One line per device: the measured median effective bandwidth of stride:s=N (requested "

@@ -143,21 +143,3 @@ void report_csv_num(bw_buf *out, double v, int valid)
     bw_buf_puts(out, buf);
 }
 
-const char *report_json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
-const char *report_or_empty(const char *s)
-{
-    return s ? s : "";
-}

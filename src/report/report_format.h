@@ -8,6 +8,7 @@
 
 #include "bw_buf.h"
 #include "bw_error.h"
+#include "results_json.h"
 
 /* "512 B", "4.00 KiB", "1.50 GiB" */
 void report_bytes(bw_buf *out, double bytes);
@@ -43,10 +44,4 @@ bw_code report_json_line(json_t *root, bw_buf *out, bw_error *err);
  * become '?'; NULL becomes JSON null. New reference; NULL only when out
  * of memory. */
 json_t *report_json_text(const char *s);
-/* What a value read from JSON is, for a message: "an object", "an array",
- * "a string", "an integer", "a real number", "a boolean" or "null". */
-const char *report_json_kind(const json_t *v);
-/* s, or "" for a string a file did not hold (NULL) */
-const char *report_or_empty(const char *s);
-
 #endif

@@ -36,7 +36,7 @@ static const char CSS[] =
 
 static void num_cell(bw_buf *o, double v, const char *fmt_unit)
 {
-    if (!report_merge_not_nan(v)) {
+    if (!results_merge_not_nan(v)) {
         bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
         return;
     }
@@ -63,14 +63,14 @@ static void ll_cell(bw_buf *o, long long v)
 }
 
 /* the devices' table: identity, provenance, profile, nominal entry */
-static void device_table(const report_merged *m, bw_buf *o)
+static void device_table(const results_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<section id=\"devices\"><h2>Devices</h2>\n<div class=\"wrap\"><table>\n"
                    "<tr><th>label</th><th>vendor</th><th>name</th><th>driver</th><th>platform</th>"
                    "<th>type</th><th>compute units</th><th>clock (MHz)</th><th>global memory (B)</th>"
                    "<th>profile (W, S, L)</th><th>runs</th><th>nominal entry</th></tr>\n");
     for (size_t d = 0; d < m->n_devices; d++) {
-        const report_merge_device *v = &m->devices[d];
+        const results_merge_device *v = &m->devices[d];
         bw_buf_puts(o, "<tr>");
         text_cell(o, v->label);
         text_cell(o, v->vendor);
@@ -99,13 +99,13 @@ static void device_table(const report_merged *m, bw_buf *o)
 }
 
 /* the runs' table: file, device, when, where, status, notes, command line */
-static void run_table(const report_merged *m, bw_buf *o)
+static void run_table(const results_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<h3>Runs</h3>\n<div class=\"wrap\"><table>\n"
                    "<tr><th>#</th><th>file</th><th>device</th><th>date</th><th>host</th><th>os</th>"
                    "<th>bwlab</th><th>schema</th><th>status</th><th>notes</th><th>command line</th></tr>\n");
     for (size_t r = 0; r < m->n_runs; r++) {
-        const report_merge_run *run = &m->runs[r];
+        const results_merge_run *run = &m->runs[r];
         bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", r + 1);
         text_cell(o, run->file);
         text_cell(o, run->device < m->n_devices ? m->devices[run->device].label : NULL);
@@ -150,7 +150,7 @@ static void run_table(const report_merged *m, bw_buf *o)
 }
 
 /* the probe records' table, when there are any */
-static void probe_table(const report_merged *m, bw_buf *o)
+static void probe_table(const results_merged *m, bw_buf *o)
 {
     if (!m->n_probes)
         return;
@@ -160,7 +160,7 @@ static void probe_table(const report_merged *m, bw_buf *o)
                    "<th>launch latency (us, measured)</th><th>cache levels (measured)</th>"
                    "<th>notes</th></tr>\n");
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
+        const results_merge_probe *p = &m->probes[k];
         bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", k + 1);
         text_cell(o, p->file);
         text_cell(o, m->devices[p->device].label);
@@ -189,7 +189,7 @@ static void probe_table(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "</table></div>\n");
 }
 
-static void provenance(const report_merged *m, bw_buf *o)
+static void provenance(const results_merged *m, bw_buf *o)
 {
     device_table(m, o);
     run_table(m, o);
@@ -197,7 +197,7 @@ static void provenance(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "</section>\n");
 }
 
-static void device_header(const report_merged *m, bw_buf *o, const char *first)
+static void device_header(const results_merged *m, bw_buf *o, const char *first)
 {
     bw_buf_printf(o, "<tr><th>%s</th><th>access</th>", first);
     for (size_t d = 0; d < m->n_devices; d++) {
@@ -209,7 +209,7 @@ static void device_header(const report_merged *m, bw_buf *o, const char *first)
 }
 
 /* a table row's first cells: the pattern and its access mode */
-static void row_head(bw_buf *o, const report_merge_row *r)
+static void row_head(bw_buf *o, const results_merge_row *r)
 {
     bw_buf_puts(o, "<tr><td><code>");
     esc(o, r->pattern);
@@ -218,7 +218,7 @@ static void row_head(bw_buf *o, const report_merge_row *r)
 }
 
 /* the main table: measured bandwidth and relative figures, a column per device */
-static void bandwidth_table(const report_merged *m, bw_buf *o)
+static void bandwidth_table(const results_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<section id=\"tables\"><h2>Comparison</h2>\n"
                    "<p>Each cell: the measured effective bandwidth (median across runs), and below "
@@ -228,20 +228,20 @@ static void bandwidth_table(const report_merged *m, bw_buf *o)
                    "<div class=\"wrap\"><table id=\"main-table\">\n");
     device_header(m, o, "pattern");
     for (size_t i = 0; i < m->n_rows; i++) {
-        const report_merge_row *r = &m->rows[i];
+        const results_merge_row *r = &m->rows[i];
         row_head(o, r);
         for (size_t d = 0; d < m->n_devices; d++) {
-            const report_merge_entry *e = report_merged_entry(m, i, d);
-            if (!e || !report_merge_not_nan(e->effective_gbs)) {
+            const results_merge_entry *e = results_merged_entry(m, i, d);
+            if (!e || !results_merge_not_nan(e->effective_gbs)) {
                 bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
                 continue;
             }
             bw_buf_printf(o, "<td class=\"num\">%s GB/s", REPORT_FIXED(e->effective_gbs, 2));
-            if (report_merge_not_nan(e->relative_to_seq))
+            if (results_merge_not_nan(e->relative_to_seq))
                 bw_buf_printf(o, "<br>%s &times; seq", REPORT_FIXED(e->relative_to_seq, 3));
-            else if (report_merge_not_nan(e->relative_to_reference))
+            else if (results_merge_not_nan(e->relative_to_reference))
                 bw_buf_printf(o, "<br>%s &times; reference", REPORT_FIXED(e->relative_to_reference, 3));
-            if (report_merge_not_nan(e->relative_to_baseline))
+            if (results_merge_not_nan(e->relative_to_baseline))
                 bw_buf_printf(o, "<br>%s &times; baseline", REPORT_FIXED(e->relative_to_baseline, 3));
             if (e->n_measured > 1)
                 bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %s-%s</span>", e->n_measured,
@@ -254,29 +254,29 @@ static void bandwidth_table(const report_merged *m, bw_buf *o)
 }
 
 /* modeled sector efficiency (or conflict ways) beside measured relative */
-static void model_table(const report_merged *m, bw_buf *o)
+static void model_table(const results_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<h3>Model</h3>\n<p>Per device: the modeled sector efficiency of warp 0 under "
                    "the device's profile (modeled), beside the measured bandwidth relative to "
                    "<code>seq</code> (measured).</p>\n<div class=\"wrap\"><table id=\"model-table\">\n");
     device_header(m, o, "pattern");
     for (size_t i = 0; i < m->n_rows; i++) {
-        const report_merge_row *r = &m->rows[i];
+        const results_merge_row *r = &m->rows[i];
         row_head(o, r);
         for (size_t d = 0; d < m->n_devices; d++) {
-            const report_merge_entry *e = report_merged_entry(m, i, d);
+            const results_merge_entry *e = results_merged_entry(m, i, d);
             if (!e) {
                 bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
                 continue;
             }
             bw_buf_puts(o, "<td class=\"num\">");
-            if (report_merge_not_nan(e->sector_efficiency))
+            if (results_merge_not_nan(e->sector_efficiency))
                 bw_buf_printf(o, "%s%% modeled", REPORT_FIXED(100 * e->sector_efficiency, 1));
             else if (e->conflict_ways > 0)
                 bw_buf_printf(o, "%lld-way modeled", e->conflict_ways);
             else
                 bw_buf_puts(o, "-");
-            if (report_merge_not_nan(e->relative_to_seq))
+            if (results_merge_not_nan(e->relative_to_seq))
                 bw_buf_printf(o, "<br>%s measured", REPORT_FIXED(e->relative_to_seq, 3));
             bw_buf_puts(o, "</td>");
         }
@@ -286,7 +286,7 @@ static void model_table(const report_merged *m, bw_buf *o)
 }
 
 /* the devices with a nominal entry: measured against nominal peaks */
-static void nominal_table(const report_merged *m, bw_buf *o)
+static void nominal_table(const results_merged *m, bw_buf *o)
 {
     int any_nominal = 0;
     for (size_t d = 0; d < m->n_devices; d++)
@@ -300,7 +300,7 @@ static void nominal_table(const report_merged *m, bw_buf *o)
                    "<th>roofline peak (GFLOP/s, measured)</th><th>of nominal FP32</th>"
                    "<th>sources</th></tr>\n");
     for (size_t d = 0; d < m->n_devices; d++) {
-        const report_merge_device *v = &m->devices[d];
+        const results_merge_device *v = &m->devices[d];
         if (!v->nominal_name)
             continue;
         bw_buf_puts(o, "<tr>");
@@ -308,7 +308,7 @@ static void nominal_table(const report_merged *m, bw_buf *o)
         text_cell(o, v->nominal_name);
         num_cell(o, v->nominal_dram_gbs, NULL);
         num_cell(o, v->seq_gbs, NULL);
-        num_cell(o, report_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
+        num_cell(o, results_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
                         ? 100 * v->seq_gbs / v->nominal_dram_gbs
                         : NAN,
                  "%");
@@ -317,11 +317,11 @@ static void nominal_table(const report_merged *m, bw_buf *o)
         double roof = NAN; /* the best short roofline of its runs */
         for (size_t r = 0; r < m->n_runs; r++)
             if (m->runs[r].device == d && m->runs[r].has_roofline &&
-                report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
+                results_merge_not_nan(m->runs[r].roof_peak_gflops) &&
                 !(m->runs[r].roof_peak_gflops <= roof))
                 roof = m->runs[r].roof_peak_gflops;
         num_cell(o, roof, NULL);
-        num_cell(o, report_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
+        num_cell(o, results_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
                         ? 100 * roof / v->nominal_fp32_gflops
                         : NAN,
                  "%");
@@ -335,7 +335,7 @@ static void nominal_table(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "</table></div>\n");
 }
 
-static void tables(const report_merged *m, bw_buf *o)
+static void tables(const results_merged *m, bw_buf *o)
 {
     bandwidth_table(m, o);
     model_table(m, o);
@@ -343,13 +343,13 @@ static void tables(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "</section>\n");
 }
 
-static void diagnostics(const report_merged *m, bw_buf *o)
+static void diagnostics(const results_merged *m, bw_buf *o)
 {
     if (m->n_diags == 0)
         return;
     bw_buf_puts(o, "<section id=\"diagnostics\"><h2>Inputs skipped or noted</h2>\n<ul>\n");
     for (size_t i = 0; i < m->n_diags; i++) {
-        const report_merge_diag *g = &m->diags[i];
+        const results_merge_diag *g = &m->diags[i];
         bw_buf_printf(o, "<li class=\"%s\"><code>", g->is_error ? "diag-error" : "diag-note");
         esc(o, g->file);
         bw_buf_puts(o, "</code>: ");
@@ -359,7 +359,7 @@ static void diagnostics(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "</ul></section>\n");
 }
 
-static bw_code figures(const report_merged *m, bw_buf *o, bw_error *err)
+static bw_code figures(const results_merged *m, bw_buf *o, bw_error *err)
 {
     report_figure figs[REPORT_FIGURES];
     bw_code rc = report_figures_build(m, figs, err);
@@ -401,7 +401,7 @@ static bw_code figures(const report_merged *m, bw_buf *o, bw_error *err)
     return rc;
 }
 
-bw_code report_html_render(const report_merged *m, const report_html_options *o, bw_buf *out,
+bw_code report_html_render(const results_merged *m, const report_html_options *o, bw_buf *out,
                            bw_error *err)
 {
     const char *title = o && o->title ? o->title : "bwlab report";
@@ -448,7 +448,7 @@ bw_code report_html_render(const report_merged *m, const report_html_options *o,
     return rc;
 }
 
-bw_code report_html_write(const report_merged *m, const report_html_options *o, FILE *out,
+bw_code report_html_write(const results_merged *m, const report_html_options *o, FILE *out,
                           bw_error *err)
 {
     bw_buf b = BW_BUF_INIT;

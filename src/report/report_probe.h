@@ -5,6 +5,8 @@
 #ifndef REPORT_PROBE_H
 #define REPORT_PROBE_H
 
+#include "results_schema.h"
+
 #include <jansson.h>
 #include <stddef.h>
 
@@ -13,8 +15,6 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-#define REPORT_PROBE_SCHEMA "bwlab.probe-results"
-#define REPORT_PROBE_SCHEMA_VERSION 1
 
 typedef struct report_probe_device {
     const bench_device *device; /* provenance, as the bench layer filled it */

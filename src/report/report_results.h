@@ -7,6 +7,8 @@
 #ifndef REPORT_RESULTS_H
 #define REPORT_RESULTS_H
 
+#include "results_schema.h"
+
 #include <stddef.h>
 
 #include "bench_plan.h"
@@ -18,8 +20,6 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-#define REPORT_RESULTS_SCHEMA "bwlab.results"
-#define REPORT_RESULTS_SCHEMA_VERSION 1
 
 /* One device's run. A device that failed as a whole carries `failure`;
  * when it failed before its plan was made, plan and results are NULL. */

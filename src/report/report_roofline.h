@@ -4,6 +4,8 @@
 #ifndef REPORT_ROOFLINE_H
 #define REPORT_ROOFLINE_H
 
+#include "results_schema.h"
+
 #include <stddef.h>
 
 #include "bench_roofline.h"
@@ -12,8 +14,6 @@
 #include "bench_device.h"
 #include "report_format.h"
 
-#define REPORT_ROOFLINE_SCHEMA "bwlab.roofline"
-#define REPORT_ROOFLINE_SCHEMA_VERSION 1
 
 /* One device: measured (result set) or failed (failure set). */
 typedef struct report_roofline_device {

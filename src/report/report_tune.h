@@ -5,6 +5,8 @@
 #ifndef REPORT_TUNE_H
 #define REPORT_TUNE_H
 
+#include "results_schema.h"
+
 #include <jansson.h>
 #include <stddef.h>
 
@@ -14,8 +16,6 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-#define REPORT_TUNE_SCHEMA "bwlab.tune-results"
-#define REPORT_TUNE_SCHEMA_VERSION 1
 
 /* One device: tuned now (result set), read from the cache (result NULL),
  * or failed (failure set, entry NULL). */

@@ -1,0 +1,188 @@
+/* The results layer stands on base and model alone: this test binary links
+ * src/results and nothing above it (tests/meson.build gives it no bench,
+ * ocl or report dependency), reads a result document and a peer file with
+ * it, finds no OpenCL library in its own process, and follows every
+ * #include of src/results to show none reaches bench, ocl, report or cli. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results_fields.h"
+#include "results_merge.h"
+#include "results_peer.h"
+#include "results_schema.h"
+#include "test_util.h"
+
+static int find_opencl(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    if (info->dlpi_name && strstr(info->dlpi_name, "libOpenCL")) {
+        snprintf(data, 512, "%s", info->dlpi_name);
+        return 1;
+    }
+    return 0;
+}
+
+Test(results_layer, links_without_opencl_and_reads_a_document)
+{
+    char found[512] = "";
+    dl_iterate_phdr(find_opencl, found);
+    cr_expect_str_empty(found, "the results layer's test loaded %s", found);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/results/sample-amd-mi300x.json", tu_source_root());
+    const char *paths[] = { path };
+    results_merged *m = NULL;
+    cr_assert_eq(results_load_paths(paths, 1, &m, NULL), BW_OK);
+    cr_assert_eq(m->n_devices, 1);
+    /* the sample's first rows, read by hand from the file: seq copy 4000 GB/s */
+    cr_assert_str_eq(m->rows[0].pattern, "seq");
+    cr_assert_str_eq(m->rows[0].access, "copy");
+    const results_merge_entry *e = results_merged_entry(m, 0, 0);
+    cr_assert(e);
+    cr_expect_float_eq(e->effective_gbs, 4000.0, 1e-9);
+    results_merged_free(m);
+}
+
+Test(results_layer, reads_a_babelstream_file)
+{
+    static const char csv[] = "function,num_times,n_elements,sizeof,max_mbytes_per_sec,min_runtime,max_runtime,"
+                              "avg_runtime\nCopy,100,33554432,8,181234.5,0.0029623,0.00355476,0.00311041\n";
+    results_peer_file *f = NULL;
+    cr_assert_eq(results_peer_read(csv, sizeof csv - 1, "b.csv", &f, NULL), BW_OK);
+    cr_assert(f);
+    cr_expect_eq(f->format, RESULTS_PEER_BABELSTREAM_CSV);
+    cr_assert_eq(f->n_figures, 1);
+    /* 181234.5 MB/s is 181.2345 GB/s; Copy touches two arrays of 2^25 doubles */
+    cr_expect_float_eq(f->figures[0].value, 181.2345, 1e-9);
+    cr_expect_eq(f->figures[0].unit, RESULTS_PEER_GBS);
+    cr_expect_eq(f->figures[0].buffer_bytes, (uint64_t)2 * 33554432 * 8);
+    results_peer_file_free(f);
+}
+
+/* 1 when `file` (a header or source of src/results, src/model or
+ * src/base) includes, itself or through what it includes, a header of a
+ * layer above them; why names the chain */
+static int reaches_above(const char *root, const char *file, int depth, char *why, size_t n)
+{
+    static const char *const dirs[] = { "src/results", "src/model", "src/base" };
+    static const char *const above[] = { "bench_", "ocl_", "report_", "cli_", "CL/" };
+    for (size_t i = 0; i < sizeof above / sizeof above[0]; i++)
+        if (!strncmp(file, above[i], strlen(above[i]))) {
+            snprintf(why, n, "%s", file);
+            return 1;
+        }
+    if (depth > 12)
+        return 0;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s/%s", root, dirs[i], file);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        char line[1024];
+        int hit = 0;
+        while (!hit && fgets(line, sizeof line, f)) {
+            char inc[256];
+            if (sscanf(line, " #include \"%255[^\"]\"", inc) != 1 || !strcmp(inc, file))
+                continue;
+            if (reaches_above(root, inc, depth + 1, why, n)) {
+                size_t l = strlen(why);
+                snprintf(why + l, n - l, " <- %s", file);
+                hit = 1;
+            }
+        }
+        fclose(f);
+        return hit;
+    }
+    return 0;
+}
+
+Test(results_layer, includes_nothing_above_base_and_model)
+{
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s/src/results", tu_source_root());
+    DIR *d = opendir(dir);
+    cr_assert(d);
+    struct dirent *de;
+    size_t files = 0;
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l < 3 || (strcmp(de->d_name + l - 2, ".c") && strcmp(de->d_name + l - 2, ".h")))
+            continue;
+        char why[4096] = "";
+        cr_expect(!reaches_above(tu_source_root(), de->d_name, 0, why, sizeof why), "src/results includes %s", why);
+        files++;
+    }
+    closedir(d);
+    cr_expect(files > 10);
+}
+
+/* docs/results.md's results[] section (from its heading to the next "## "),
+ * read whole; the caller frees it */
+static char *results_section(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", tu_source_root(), "docs/results.md");
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot read %s", path);
+    static char doc[1 << 20];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    char *start = strstr(doc, "\n## `results[]`");
+    cr_assert(start, "docs/results.md has no results[] section");
+    char *end = strstr(start + 1, "\n## ");
+    size_t len = end ? (size_t)(end - start) : strlen(start);
+    char *s = malloc(len + 1);
+    cr_assert(s);
+    memcpy(s, start, len);
+    s[len] = '\0';
+    return s;
+}
+
+/* The kind column ("measured", "modeled" or empty) of the row of the
+ * results[] table whose first cell names `key` (a cell may name several:
+ * "`items`, `local_size`"), into kind; 0 when no row names it. */
+static int doc_row(const char *sec, const char *key, char *kind, size_t n)
+{
+    char want[128];
+    snprintf(want, sizeof want, "`%s`", key);
+    for (const char *line = sec; (line = strstr(line, "\n| ")); line++) {
+        const char *cell = line + 3, *bar = strstr(cell, " |");
+        if (!bar)
+            break;
+        const char *hit = strstr(cell, want);
+        if (!hit || hit > bar)
+            continue;
+        const char *k = bar + 2, *end = strstr(k, "|");
+        while (k < end && *k == ' ')
+            k++;
+        size_t len = 0;
+        while (k + len < end && k[len] != ' ')
+            len++;
+        snprintf(kind, n, "%.*s", (int)len, k);
+        return 1;
+    }
+    return 0;
+}
+
+/* Every key of the field table has a row in docs/results.md's results[]
+ * table, and the row's kind column says "measured" for the table's
+ * measured figures. */
+Test(results_layer, every_field_of_the_table_has_its_row_in_the_docs)
+{
+    char *sec = results_section();
+    for (size_t i = 0; i < RF_COUNT; i++) {
+        const results_field *fd = &RESULTS_FIELDS[i];
+        char kind[32] = "";
+        int found = doc_row(sec, fd->key, kind, sizeof kind);
+        cr_expect(found, "docs/results.md's results[] table has no row for '%s'", fd->key);
+        if (found && fd->measured)
+            cr_expect_str_eq(kind, "measured", "'%s' is a measured figure: its row's kind is '%s'", fd->key, kind);
+    }
+    free(sec);
+}
