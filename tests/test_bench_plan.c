@@ -1415,7 +1415,6 @@ Test(bench_plan, every_kernel_family_has_its_entry)
     for (size_t i = 0; i < 3; i++) {
         cr_expect_not_null(own[i]->program, "%s", own[i]->kernel);
         cr_expect_not_null(own[i]->no_twin, "%s", own[i]->kernel);
-        cr_expect(own[i]->apart, "%s", own[i]->kernel);
     }
 }
 

@@ -256,7 +256,6 @@ const bench_family bench_family_bank = {
     .space = "local",
     .access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ),
     .access_why = "its kernel reads a local-memory tile",
-    .apart = 1,
     .modeled = 0,
     .retry_half = 0,
     .no_twin = "no twin: local memory",

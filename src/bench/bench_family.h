@@ -81,7 +81,6 @@ typedef struct bench_family {
      * that says why; 0: measured in each mode asked for (gather) */
     unsigned access;
     const char *access_why;
-    int apart;              /* its items have rows of their own, apart from the report's global table */
     int modeled;            /* its traffic is global and modeled: a verdict, a launch estimate from
                              * the model; 0: bank (local memory) */
     int retry_half;         /* a launch that fails for its size is retried at half the work-group; 0

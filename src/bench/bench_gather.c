@@ -335,7 +335,6 @@ const bench_family bench_family_gather = {
     .kernel = MODEL_PATTERN_KERNEL_GATHER,
     .space = "global",
     .access = 0,
-    .apart = 0,
     .modeled = 1,
     .retry_half = 1,
     .size = size_gather,

@@ -291,7 +291,6 @@ const bench_family bench_family_record = {
     .space = "global",
     .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY),
     .access_why = "its kernel reads every field and stores their fold",
-    .apart = 1,
     .modeled = 1,
     .retry_half = 1,
     .dst_elem = 4,

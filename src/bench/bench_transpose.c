@@ -399,7 +399,6 @@ const bench_family bench_family_transpose = {
     .space = "global",
     .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY),
     .access_why = "its kernel copies the matrix into its transpose",
-    .apart = 1,
     .modeled = 1,
     .retry_half = 0,
     .sized_n = 1,

@@ -3,9 +3,6 @@
  * pattern). Formatting only. */
 #include "report_results.h"
 
-#include "bench_bank.h"
-#include "bench_record.h"
-#include "bench_transpose.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -18,6 +15,7 @@
 #include "report_format.h"
 #include "report_model.h"
 #include "report_probe.h"
+#include "report_family.h"
 #include "report_results_row.h"
 #include "report_roofline.h"
 #include "report_tune.h"
@@ -372,58 +370,9 @@ static json_t *result_json(const report_run *run, size_t i)
     const model_geometry *g = &run->plan->geo;
     json_t *o = json_object();
     fields_json(o, RESULTS_FIELD_HEAD, run, &w);
-    if (bench_family_is(it, MODEL_PATTERN_KERNEL_BANK)) {
-        /* local_gbs is effective_gbs: local bytes read / median time;
-         * relative_to_seq and relative_to_reference are against the bank
-         * reference (bank:pitch=33,stride=1), never seq */
-        json_object_set_new(o, "conflict_ways", it->conflict_ways > 0 ? json_integer(it->conflict_ways) : json_null());
-        json_object_set_new(o, "local_reads_per_item", json_integer(BENCH_BANK_READS));
-        json_object_set_new(o, "local_bytes", json_integer((json_int_t)bench_bank_local_bytes(it)));
-        json_object_set_new(o, "local_gbs", report_json_real(r->effective_gbs, w.ok));
-        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
-        json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
-    }
-    if (bench_family_is(it, MODEL_PATTERN_KERNEL_TRANSPOSE)) {
-        /* relative_to_seq and relative_to_reference are against the copy
-         * of the same matrix (transpose:version=copy), never seq */
-        int64_t v = model_pattern_param_value(it->pattern, "version");
-        int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
-        json_object_set_new(o, "version", report_json_text(bench_transpose_version_name((bench_transpose_version)v)));
-        json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
-        json_object_set_new(o, "n_from", report_json_text(it->auto_n ? "working set" : "spec"));
-        json_object_set_new(o, "store_expression",
-                            it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
-        json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
-        json_object_set_new(o, "launch_items", json_integer(it->launch_items > 0 ? it->launch_items : it->items));
-        json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
-                                                   : json_null());
-        json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
-                                                                                : json_null());
-        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
-    }
-    if (bench_family_is(it, MODEL_PATTERN_KERNEL_RECORD)) {
-        /* relative_to_seq and relative_to_reference are against the soa
-         * form of the same fields, type and n, never seq */
-        bench_record_shape sh = bench_record_shape_of(it->pattern);
-        record_ratios q = record_ratios_of(run, i);
-        json_t *bases = json_array();
-        for (int f = 0; f < it->pattern->loads; f++)
-            json_array_append_new(bases, json_integer(it->pattern->load_base[f]));
-        json_object_set_new(o, "layout", report_json_text(bench_record_layout_name(sh.layout)));
-        json_object_set_new(o, "fields", json_integer(sh.fields));
-        json_object_set_new(o, "field_type", report_json_text(bench_record_type_name(sh.type)));
-        json_object_set_new(o, "record_bytes", json_integer(sh.fields * bench_record_field_bytes(&sh)));
-        json_object_set_new(o, "n", json_integer(sh.n));
-        json_object_set_new(o, "n_from", report_json_text(it->auto_n ? "working set" : "spec"));
-        json_object_set_new(o, "loads_per_item", json_integer(it->pattern->loads));
-        json_object_set_new(o, "load_bases", bases);
-        json_object_set_new(o, "store_expression",
-                            it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
-        json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
-        json_object_set_new(o, "measured_time_ratio", report_json_real(q.time, w.ok && !isnan(q.time)));
-        json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
-        json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
-    }
+    const report_family *rf = report_family_of(it);
+    if (rf->json)
+        rf->json(o, run, i);
     if (is_whole_matrix(it))
         json_object_set_new(o, "launch_bounds", launch_bounds_json(&w));
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));

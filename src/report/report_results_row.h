@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench_family.h"
+#include "report_family.h"
 #include "bench_tune_cache.h"
 #include "report_results.h"
 
@@ -41,7 +42,7 @@ static inline row row_of(const report_run *run, size_t i)
  * transpose_rows, record_rows) instead of the global table */
 static inline int in_own_section(const bench_item *it)
 {
-    return it->fam->apart;
+    return report_family_of(it)->apart;
 }
 
 /* A record item against its soa reference, from the run: the measured
@@ -147,5 +148,13 @@ static inline long noise_item(const report_run *run, long i)
 {
     return run->results && i >= 0 && (size_t)i < run->plan->n && run->results[i].status == BENCH_OK ? i : -1;
 }
+
+/* The pieces of the run's table that the family entries' sections share
+ * (report_results_text.c): a ratio cell ("-" when not valid; width 0 for
+ * Markdown), the modeled ways of an item ("8-way", "n/a" without banks),
+ * and one row of a section: GB/s, vs its reference, best and ways. */
+void report_cell_ratio(bw_buf *out, double v, int valid, int width);
+void report_ways_text(char *buf, size_t n, const bench_item *it);
+void report_section_row(bw_buf *out, const row *w, const char *ways, int md);
 
 #endif

@@ -4,9 +4,6 @@
  * the short roofline). Formatting only. */
 #include "report_results.h"
 
-#include "bench_bank.h"
-#include "bench_record.h"
-#include "bench_transpose.h"
 #include "bw_format.h"
 
 #include <math.h>
@@ -19,6 +16,7 @@
 #include "report_format.h"
 #include "report_grid.h"
 #include "report_probe.h"
+#include "report_family.h"
 #include "report_results_row.h"
 #include "report_roofline.h"
 #include "report_tune.h"
@@ -63,10 +61,10 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
 {
     const bench_plan *p = run->plan;
     size_t n32 = 0, n = 0;
-    /* the gather kernels' form: bank.cl has index arithmetic of its own */
+    /* the gather kernels' form: a family with a kernel of its own says so */
     for (size_t i = 0; i < p->n; i++) {
-        n += !bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK);
-        n32 += !bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK) && p->items[i].index_bits == 32;
+        n += report_family_of(&p->items[i])->gather_index;
+        n32 += report_family_of(&p->items[i])->gather_index && p->items[i].index_bits == 32;
     }
     bw_buf_printf(out, "%sindex arithmetic: ", lead);
     if (n32 == 0) {
@@ -80,7 +78,7 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
     bw_buf_printf(out, "32-bit (int) in %zu kernels, proven by the model to fit their launches; 64-bit (long) in ", n32);
     const char *sep = "";
     for (size_t i = 0; i < p->n; i++) {
-        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK) && p->items[i].index_bits != 32) {
+        if (report_family_of(&p->items[i])->gather_index && p->items[i].index_bits != 32) {
             bw_buf_printf(out, "%s%s", sep, p->items[i].spec);
             sep = ", ";
         }
@@ -122,30 +120,6 @@ static int has_global(const bench_plan *p)
 {
     for (size_t i = 0; i < p->n; i++)
         if (!in_own_section(&p->items[i]))
-            return 1;
-    return 0;
-}
-
-static int has_record(const bench_plan *p)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD))
-            return 1;
-    return 0;
-}
-
-static int has_transpose(const bench_plan *p)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_TRANSPOSE))
-            return 1;
-    return 0;
-}
-
-static int has_bank(const bench_plan *p)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK))
             return 1;
     return 0;
 }
@@ -398,7 +372,7 @@ static void twin_legend(bw_buf *out)
                   BENCH_TWIN_KERNEL_BOUND, (1.0 / BENCH_TWIN_KERNEL_BOUND - 1.0) * 100.0);
 }
 
-static void cell_ratio(bw_buf *out, double v, int valid, int width)
+void report_cell_ratio(bw_buf *out, double v, int valid, int width)
 {
     char buf[32];
     if (valid && isfinite(v))
@@ -428,7 +402,7 @@ static void md_escape(bw_buf *out, const char *s);
 static void ratio_cell(report_grid *g, double v, int valid)
 {
     bw_buf b = BW_BUF_INIT;
-    cell_ratio(&b, v, valid, 0);
+    report_cell_ratio(&b, v, valid, 0);
     report_grid_put(g, bw_buf_str(&b));
     bw_buf_free(&b);
 }
@@ -744,7 +718,7 @@ static void roofline_lines(const report_run *run, const char *lead, int md, bw_b
 }
 
 /* the modeled ways of a bank item: "8-way", or "n/a" where the profile has no banks */
-static void ways_text(char *buf, size_t n, const bench_item *it)
+void report_ways_text(char *buf, size_t n, const bench_item *it)
 {
     if (it->conflict_ways > 0)
         snprintf(buf, n, "%d-way", it->conflict_ways);
@@ -754,7 +728,7 @@ static void ways_text(char *buf, size_t n, const bench_item *it)
 
 /* One row of a section apart from the global table (bank, transpose):
  * GB/s, vs its reference, best, and the modeled ways text; md: Markdown. */
-static void section_row(bw_buf *out, const row *w, const char *ways, int md)
+void report_section_row(bw_buf *out, const row *w, const char *ways, int md)
 {
     if (md) {
         bw_buf_puts(out, "| `");
@@ -780,143 +754,21 @@ static void section_row(bw_buf *out, const row *w, const char *ways, int md)
         return;
     }
     if (md) {
-        cell_ratio(out, w->r->effective_gbs, 1, 0);
+        report_cell_ratio(out, w->r->effective_gbs, 1, 0);
         bw_buf_puts(out, " | ");
-        cell_ratio(out, w->r->relative_to_reference, 1, 0);
+        report_cell_ratio(out, w->r->relative_to_reference, 1, 0);
         bw_buf_puts(out, " | ");
-        cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 0);
+        report_cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 0);
         bw_buf_printf(out, " | %s%s |\n", ways, w->it->added_as_reference ? " (added as reference)" : "");
         return;
     }
-    cell_ratio(out, w->r->effective_gbs, 1, 7);
-    cell_ratio(out, w->r->relative_to_reference, 1, 9);
-    cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 8);
+    report_cell_ratio(out, w->r->effective_gbs, 1, 7);
+    report_cell_ratio(out, w->r->relative_to_reference, 1, 9);
+    report_cell_ratio(out, w->r->best_gbs, w->r->best_gbs > 0, 8);
     bw_buf_printf(out, "%9s", ways);
     if (w->it->added_as_reference)
         bw_buf_puts(out, " [added as reference]");
     bw_buf_putc(out, '\n');
-}
-
-/* The bank items of a run, apart from the global table: measured local
- * GB/s, vs the bank reference, best launch, and the modeled ways in place
- * of sector efficiency; md: as Markdown. */
-static void bank_rows(const report_run *run, int md, bw_buf *out)
-{
-    const bench_plan *p = run->plan;
-    if (!has_bank(p))
-        return;
-    if (md)
-        bw_buf_puts(out, "\n| bank pattern (local memory) | GB/s local (measured) | vs " BENCH_BANK_REFERENCE
-                         " (measured) | best GB/s (measured) | ways (modeled) |\n|---|---:|---:|---:|---|\n");
-    else
-        bw_buf_puts(out, "\nlocal memory (bank patterns)\n"
-                         "pattern                   GB/s    vs ref    best     ways\n");
-    for (size_t i = 0; i < p->n; i++) {
-        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_BANK))
-            continue;
-        row w = row_of(run, i);
-        char ways[32];
-        ways_text(ways, sizeof ways, w.it);
-        section_row(out, &w, ways, md);
-    }
-    const char *lead = md ? "- " : "";
-    bw_buf_printf(out, "%sbank rows: GB/s: measured, local bytes read (work-items x %d reads x 4 B) / median kernel "
-                       "time; vs ref: measured, relative to the conflict-free " BENCH_BANK_REFERENCE
-                       " of this run; ways: modeled bank-conflict ways of warp 0 (model_bank, the profile's banks).\n",
-                  lead, BENCH_BANK_READS);
-    if (p->geo.banks == 0)
-        bw_buf_printf(out, "%snote: this device's profile has no banked local memory: ways n/a, and the bank "
-                           "figures do not apply here (no conflicts to avoid, so no speed-up to claim).\n",
-                      lead);
-}
-
-/* The transpose items of a run, apart from the global table: measured
- * GB/s (2 x n^2 x 4 B / median time), vs the copy of the same matrix,
- * best launch, and the tile's modeled conflict ways; md: as Markdown. */
-static void transpose_rows(const report_run *run, int md, bw_buf *out)
-{
-    const bench_plan *p = run->plan;
-    if (!has_transpose(p))
-        return;
-    if (md)
-        bw_buf_puts(out, "\n| transpose | GB/s (measured) | vs copy (measured) | best GB/s (measured) | "
-                         "tile ways (modeled) |\n|---|---:|---:|---:|---|\n");
-    else
-        bw_buf_puts(out, "\ntransposes (n x n floats)\n"
-                         "pattern                   GB/s   vs copy    best     ways\n");
-    for (size_t i = 0; i < p->n; i++) {
-        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_TRANSPOSE))
-            continue;
-        row w = row_of(run, i);
-        int64_t v = model_pattern_param_value(w.it->pattern, "version");
-        char ways[32];
-        /* naive and copy have no tile: "-"; a tile on a profile without banks: n/a */
-        if (v == MODEL_TRANSPOSE_NAIVE || v == MODEL_TRANSPOSE_COPY)
-            snprintf(ways, sizeof ways, "-");
-        else
-            ways_text(ways, sizeof ways, w.it);
-        section_row(out, &w, ways, md);
-    }
-    const char *lead = md ? "- " : "";
-    bw_buf_printf(out, "%stranspose rows: GB/s: measured, 2 x n^2 x 4 B (loads and stores) / median kernel time; "
-                       "vs copy: measured, relative to " BENCH_TRANSPOSE_REFERENCE " of the same n in this run; "
-                       "ways: modeled bank-conflict ways of the local tile's column read by warp 0 (model_bank, "
-                       "tile %d x %d, the profile's W).\n",
-                  lead, p->geo.lanes, p->geo.lanes);
-}
-
-/* The record items of a run, apart from the global table: measured GB/s,
- * vs the soa form, best launch, then each layout against its soa form:
- * the measured time ratio and the modeled instruction-model and
- * footprint ratios (loads + stores); md: as Markdown. */
-static void record_rows(const report_run *run, int md, bw_buf *out)
-{
-    const bench_plan *p = run->plan;
-    if (!has_record(p))
-        return;
-    if (md)
-        bw_buf_puts(out, "\n| record | GB/s (measured) | vs soa (measured) | best GB/s (measured) | time / soa's "
-                         "(measured) | instr. bytes / soa's (modeled) | footprint / soa's (modeled) |\n"
-                         "|---|---:|---:|---:|---:|---:|---:|\n");
-    else
-        bw_buf_puts(out, "\nrecords (every field read), against the planar soa form: measured         modeled\n"
-                         "pattern                   GB/s    vs soa    best  time x       instr. x  footprint x\n");
-    for (size_t i = 0; i < p->n; i++) {
-        if (!bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD))
-            continue;
-        row w = row_of(run, i);
-        record_ratios q = record_ratios_of(run, i);
-        bw_buf cells = BW_BUF_INIT;
-        if (md) {
-            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 0);
-            bw_buf_puts(&cells, " | ");
-            cell_ratio(&cells, q.instr, !isnan(q.instr), 0);
-            bw_buf_puts(&cells, " | ");
-            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 0);
-        } else {
-            cell_ratio(&cells, q.time, w.ok && !isnan(q.time), 8);
-            cell_ratio(&cells, q.instr, !isnan(q.instr), 15);
-            cell_ratio(&cells, q.footprint, !isnan(q.footprint), 13);
-        }
-        if (w.ok)
-            section_row(out, &w, bw_buf_str(&cells), md);
-        else
-            section_row(out, &w, "", md);
-        bw_buf_free(&cells);
-        if (w.it->size_note && !md)
-            bw_buf_printf(out, "    note: %s\n", w.it->size_note);
-    }
-    const char *lead = md ? "- " : "";
-    /* Markdown: the notes after the table, which a line between rows would end */
-    for (size_t i = 0; md && i < p->n; i++)
-        if (bench_family_is(&p->items[i], MODEL_PATTERN_KERNEL_RECORD) && p->items[i].size_note)
-            bw_buf_printf(out, "- note (`%s`): %s\n", p->items[i].spec, p->items[i].size_note);
-    bw_buf_printf(out, "%srecord rows: GB/s: measured, requested bytes (n x F fields loaded + n x 4 B stored) / median "
-                       "kernel time; vs soa: measured, relative to the soa form of the same fields, type and n in this "
-                       "run; time x: measured, median time / the soa form's; instr. x, footprint x: modeled, the "
-                       "launch's instruction-model and footprint bytes (loads + stores) / the soa form's. Each field "
-                       "is one scalar load (no vload3).\n",
-                  lead);
 }
 
 /* A planned run's patterns: the global table (or the side-by-side one, with
@@ -927,9 +779,9 @@ static void run_tables(const report_meta *m, const report_run *run, int md, bw_b
         side_table(m, run, md, out);
     else if (has_global(run->plan))
         global_table(m, run, md, out);
-    bank_rows(run, md, out);
-    transpose_rows(run, md, out);
-    record_rows(run, md, out);
+    for (size_t f = 0; f < REPORT_FAMILIES; f++)
+        if (report_family_table[f]->section && report_family_has(run->plan, report_family_table[f]))
+            report_family_table[f]->section(run, md, out);
     roofline_lines(run, md ? "- " : "", md, out);
 }
 

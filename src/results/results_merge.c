@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "bw_stats.h"
+#include "model_pattern.h"
 #include "results_fields.h"
 #include "bw_buf.h"
 #include "results_json.h"
@@ -653,8 +654,9 @@ static const char *reference_of(const json_t *res, char *buf)
     if (ref || json_object_get(res, RF_KEY(RF_REFERENCE)))
         return ref;
     const char *space = str_of(res, RF_KEY(RF_SPACE)), *fam = str_of(res, RF_KEY(RF_FAMILY));
-    if ((space && strcmp(space, "global") != 0) ||
-        (fam && (!strcmp(fam, "bank") || !strcmp(fam, "transpose") || !strcmp(fam, "record"))))
+    /* a family with a kernel of its own has a reference of its own */
+    const model_pattern_family *pf = fam ? model_pattern_family_find(fam) : NULL;
+    if ((space && strcmp(space, "global") != 0) || (pf && strcmp(pf->kernel, MODEL_PATTERN_KERNEL_GATHER) != 0))
         return NULL;
     const json_t *eb = json_object_get(res, RF_KEY(RF_ELEM_BYTES));
     if (!json_is_integer(eb) || json_integer_value(eb) == 4)
