@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report_format.h"
-#include "report_results.h"
+#include "results_schema.h"
 
 const char *report_check_status_name(report_check_status s)
 {

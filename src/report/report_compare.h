@@ -14,7 +14,6 @@
 #include "bw_error.h"
 #include "results_merge.h"
 
-
 typedef struct report_compare_opts {
     const char *mode; /* "read" or "copy": only that access mode's rows; NULL: both */
     int argc;         /* the command line, for JSON */

@@ -15,7 +15,6 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-
 typedef struct report_probe_device {
     const bench_device *device; /* provenance, as the bench layer filled it */
     int is_default;

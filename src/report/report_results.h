@@ -20,7 +20,6 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-
 /* One device's run. A device that failed as a whole carries `failure`;
  * when it failed before its plan was made, plan and results are NULL. */
 typedef struct report_run {

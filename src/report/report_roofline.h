@@ -14,7 +14,6 @@
 #include "bench_device.h"
 #include "report_format.h"
 
-
 /* One device: measured (result set) or failed (failure set). */
 typedef struct report_roofline_device {
     const bench_device *device;

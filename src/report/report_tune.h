@@ -16,7 +16,6 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-
 /* One device: tuned now (result set), read from the cache (result NULL),
  * or failed (failure set, entry NULL). */
 typedef struct report_tune_device {
