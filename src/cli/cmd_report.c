@@ -1,7 +1,7 @@
 /* bwlab report: merge `bwlab run` result files (files, directories read
  * recursively, OUT.partial journals) and write one self-contained HTML
  * page with the provenance, the comparison tables and the charts
- * (src/report/report_html.h). Reads data only: no OpenCL call. */
+ * (src/report/include/report_html.h). Reads data only: no OpenCL call. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>

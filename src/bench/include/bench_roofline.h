@@ -44,7 +44,7 @@
 #include "bench_stats.h"
 #include "bw_error.h"
 #include "model_roofline.h"
-/* the OpenCL context handle (src/ocl/ocl_context.h), by pointer only */
+/* the OpenCL context handle (src/ocl/include/ocl_context.h), by pointer only */
 typedef struct ocl_context ocl_context;
 
 #define BENCH_ROOFLINE_KERNEL_FILE "roofline.cl"

@@ -21,7 +21,7 @@
 #include "bench_stats.h"
 #include "bench_verdict.h"
 #include "bw_error.h"
-/* the OpenCL context handle (src/ocl/ocl_context.h), by pointer only */
+/* the OpenCL context handle (src/ocl/include/ocl_context.h), by pointer only */
 typedef struct ocl_context ocl_context;
 
 typedef enum bench_status {

@@ -18,7 +18,7 @@
 
 #include "bench_tune.h"
 #include "bw_error.h"
-/* src/ocl/ocl_device.h's record, by pointer only */
+/* src/ocl/include/ocl_device.h's record, by pointer only */
 typedef struct ocl_device_info ocl_device_info;
 
 #define BENCH_TUNE_CACHE_SCHEMA "bwlab.tune"

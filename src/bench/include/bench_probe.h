@@ -15,7 +15,7 @@
 #include "bw_error.h"
 #include "model_fit.h"
 
-/* the OpenCL context handle (src/ocl/ocl_context.h), by pointer only */
+/* the OpenCL context handle (src/ocl/include/ocl_context.h), by pointer only */
 typedef struct ocl_context ocl_context;
 
 #define BENCH_PROBE_KERNEL_FILE "probe.cl"

@@ -18,7 +18,7 @@ struct ocl_device_info;
 struct ocl_platforms;
 
 /* Everything bwlab reports about a device, as ocl_device_info describes
- * it (src/ocl/ocl_device.h gives each field's meaning). Strings are
+ * it (src/ocl/include/ocl_device.h gives each field's meaning). Strings are
  * borrowed from the discovery (the ocl_platforms object) and live as long
  * as it; sizes are bytes; 0 or "" where a query answered nothing. */
 typedef struct bench_device {
