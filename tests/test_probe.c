@@ -23,6 +23,8 @@
 #include "bw_file.h"
 #include "bw_hook.h"
 #include "model_fit.h"
+#include "results_merge_probe.h"
+#include "results_probe_fields.h"
 #include "test_util.h"
 
 /* ---- synthetic curves ---- */
@@ -563,6 +565,15 @@ Test(probe_report, json_contract_keys_and_nulls)
     cr_expect_eq(json_integer_value(json_object_get(t, "bytes")), 4096);
     cr_expect_eq(json_number_value(json_object_get(t, "gbs")), 2.5);
     cr_expect_eq(json_number_value(json_object_get(o, "launch_latency_us")), 7);
+    /* every key the reader shares with the writer is written, once spelled
+     * (results_probe_fields.h), and the reader accepts the document */
+    for (size_t k = 0; k < RP_COUNT; k++) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "\"%s\":", RP_KEY(k));
+        cr_expect(strstr(bw_buf_str(&b), quoted), "the probe document lacks %s", quoted);
+    }
+    char msg[512] = "";
+    cr_expect(results_merge_probe_check_doc(j, msg, sizeof msg), "%s", msg);
     json_decref(j);
     bw_buf_free(&b);
     /* the other formats say the kinds and carry the same rows */

@@ -9,6 +9,7 @@
 
 #include "report_devices.h"
 #include "report_format.h"
+#include "results_probe_fields.h"
 
 static const char *dir_name(const bench_probe_transfer *t)
 {
@@ -452,19 +453,19 @@ json_t *report_probe_transfers_json(const bench_probe_result *r)
     for (size_t i = 0; i < r->n_transfers; i++) {
         const bench_probe_transfer *t = &r->transfers[i];
         json_t *x = json_object();
-        json_object_set_new(x, "direction", json_string(dir_name(t)));
-        json_object_set_new(x, "memory", json_string(mem_name(t)));
-        json_object_set_new(x, "blocking", json_boolean(t->blocking));
-        json_object_set_new(x, "bytes", json_integer((json_int_t)t->bytes));
-        json_object_set_new(x, "gbs", report_json_real(t->gbs, 1));
-        json_object_set_new(x, "us", report_json_real(t->us, 1));
+        json_object_set_new(x, RP_KEY(RP_DIRECTION), json_string(dir_name(t)));
+        json_object_set_new(x, RP_KEY(RP_TRANSFER_MEMORY), json_string(mem_name(t)));
+        json_object_set_new(x, RP_KEY(RP_BLOCKING), json_boolean(t->blocking));
+        json_object_set_new(x, RP_KEY(RP_BYTES), json_integer((json_int_t)t->bytes));
+        json_object_set_new(x, RP_KEY(RP_GBS), report_json_real(t->gbs, 1));
+        json_object_set_new(x, RP_KEY(RP_US), report_json_real(t->us, 1));
         json_array_append_new(a, x);
     }
-    json_object_set_new(o, "transfers", a);
+    json_object_set_new(o, RP_KEY(RP_TRANSFERS), a);
     json_object_set_new(o, "transfers_note", r->transfers_note[0] ? json_string(r->transfers_note) : json_null());
-    json_object_set_new(o, "small_transfer_latency_us", report_json_real(r->small_transfer_us, r->n_transfers > 0));
-    json_object_set_new(o, "small_transfer_bytes", json_integer((json_int_t)r->small_transfer_bytes));
-    json_object_set_new(o, "launch_latency_us", report_json_real(r->launch_wall_us, r->launches > 0));
+    json_object_set_new(o, RP_KEY(RP_SMALL_TRANSFER_LATENCY_US), report_json_real(r->small_transfer_us, r->n_transfers > 0));
+    json_object_set_new(o, RP_KEY(RP_SMALL_TRANSFER_BYTES), json_integer((json_int_t)r->small_transfer_bytes));
+    json_object_set_new(o, RP_KEY(RP_LAUNCH_LATENCY_US), report_json_real(r->launch_wall_us, r->launches > 0));
     json_t *l = json_object();
     json_object_set_new(l, "launches", json_integer(r->launches));
     json_object_set_new(l, "wall_us", report_json_real(r->launch_wall_us, r->launches > 0));
@@ -479,12 +480,12 @@ json_t *report_probe_transfers_json(const bench_probe_result *r)
         const bench_probe_map *m = &r->maps[i];
         const bench_probe_map_verdict *v = &r->map_verdict[m->to_device];
         json_t *x = json_object();
-        json_object_set_new(x, "direction", json_string(m->to_device ? "h2d" : "d2h"));
-        json_object_set_new(x, "memory", json_string("alloc_host_ptr"));
-        json_object_set_new(x, "bytes", json_integer((json_int_t)m->bytes));
-        json_object_set_new(x, "us", report_json_real(m->us, 1));
+        json_object_set_new(x, RP_KEY(RP_DIRECTION), json_string(m->to_device ? "h2d" : "d2h"));
+        json_object_set_new(x, RP_KEY(RP_TRANSFER_MEMORY), json_string("alloc_host_ptr"));
+        json_object_set_new(x, RP_KEY(RP_BYTES), json_integer((json_int_t)m->bytes));
+        json_object_set_new(x, RP_KEY(RP_US), report_json_real(m->us, 1));
         json_object_set_new(x, "copy_us", report_json_real(m->copy_us, m->copy_us > 0));
-        json_object_set_new(x, "gbs", report_json_real(m->gbs, m->gbs > 0));
+        json_object_set_new(x, RP_KEY(RP_GBS), report_json_real(m->gbs, m->gbs > 0));
         json_object_set_new(x, "zero_copy", json_boolean(m->zero_copy));
         json_object_set_new(x, "same_pointer", json_boolean(v->same_pointer));
         json_object_set_new(x, "note", json_string(r->map_note[m->to_device]));
@@ -499,7 +500,7 @@ static json_t *level_json(const bench_probe_result *r, size_t k, int valid_lat, 
     const bench_probe_level *l = &r->levels[k];
     json_t *o = json_object();
     if (with_size) {
-        json_object_set_new(o, "size_bytes", json_integer((json_int_t)l->size_bytes));
+        json_object_set_new(o, RP_KEY(RP_SIZE_BYTES), json_integer((json_int_t)l->size_bytes));
         json_object_set_new(o, "next_bytes", json_integer((json_int_t)l->next_bytes));
         json_object_set_new(o, "seen_in", json_string(seen_name(l->seen)));
         json_object_set_new(o, "placed_by", l->placed ? json_string(seen_name(l->placed)) : json_null());
@@ -512,9 +513,9 @@ static json_t *level_json(const bench_probe_result *r, size_t k, int valid_lat, 
         json_object_set_new(o, "agreement", json_string(bw_buf_str(&ag)));
         bw_buf_free(&ag);
     }
-    json_object_set_new(o, "read_gbs", report_json_real(l->read_gbs, 1));
-    json_object_set_new(o, "latency_ns", report_json_real(l->latency_ns, valid_lat));
-    json_object_set_new(o, "latency_per_cu_ns", report_json_real(l->latency_cu_ns, valid_lat));
+    json_object_set_new(o, RP_KEY(RP_READ_GBS), report_json_real(l->read_gbs, 1));
+    json_object_set_new(o, RP_KEY(RP_LATENCY_NS), report_json_real(l->latency_ns, valid_lat));
+    json_object_set_new(o, RP_KEY(RP_LATENCY_PER_CU_NS), report_json_real(l->latency_cu_ns, valid_lat));
     return o;
 }
 
@@ -535,7 +536,7 @@ static json_t *host_caches_json(const bench_probe_result *r)
     for (size_t i = 0; i < r->n_host_caches; i++) {
         json_t *c = json_object();
         json_object_set_new(c, "level", json_integer(r->host_caches[i].level));
-        json_object_set_new(c, "size_bytes", json_integer((json_int_t)r->host_caches[i].size_bytes));
+        json_object_set_new(c, RP_KEY(RP_SIZE_BYTES), json_integer((json_int_t)r->host_caches[i].size_bytes));
         json_object_set_new(c, "line_bytes", json_integer((json_int_t)r->host_caches[i].line_bytes));
         json_t *ml = json_null();
         for (size_t k = 0; k < r->n_levels; k++)
@@ -553,10 +554,10 @@ static json_t *ladder_json(const bench_probe_result *r)
     json_t *lad = json_array();
     for (size_t i = 0; i < r->n_points; i++) {
         json_t *p = json_object();
-        json_object_set_new(p, "bytes", json_integer((json_int_t)r->points[i].bytes));
-        json_object_set_new(p, "read_gbs", report_json_real(r->points[i].read_gbs, 1));
-        json_object_set_new(p, "latency_ns", report_json_real(r->points[i].latency_ns, r->chase_valid));
-        json_object_set_new(p, "latency_per_cu_ns", report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
+        json_object_set_new(p, RP_KEY(RP_BYTES), json_integer((json_int_t)r->points[i].bytes));
+        json_object_set_new(p, RP_KEY(RP_READ_GBS), report_json_real(r->points[i].read_gbs, 1));
+        json_object_set_new(p, RP_KEY(RP_LATENCY_NS), report_json_real(r->points[i].latency_ns, r->chase_valid));
+        json_object_set_new(p, RP_KEY(RP_LATENCY_PER_CU_NS), report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
         json_array_append_new(lad, p);
     }
     return lad;
@@ -608,7 +609,7 @@ static json_t *device_json(const report_probe_device *dv)
     const bench_device *d = dv->device;
     json_t *o = json_object();
     json_object_set_new(o, "device", report_device_json(d, dv->is_default));
-    json_object_set_new(o, "status", json_string(r ? "probed" : "failed"));
+    json_object_set_new(o, RP_KEY(RP_STATUS), json_string(r ? "probed" : "failed"));
     json_object_set_new(o, "failure", dv->failure ? json_string(dv->failure) : json_null());
     json_object_set_new(o, "cache_note", dv->cache_note ? json_string(dv->cache_note) : json_null());
     if (!r)
@@ -619,27 +620,28 @@ static json_t *device_json(const report_probe_device *dv)
     json_object_set_new(o, "seconds", json_real(r->seconds));
     json_object_set_new(o, "kernel_file", r->kernel_path ? json_string(r->kernel_path) : json_null());
     /* the contract keys */
-    json_object_set_new(o, "inferred_unit_bytes",
+    json_object_set_new(o, RP_KEY(RP_INFERRED_UNIT_BYTES),
                         r->inferred_unit ? json_integer((json_int_t)r->inferred_unit) : json_null());
     json_object_set_new(o, "inferred_unit_reason", r->inferred_unit ? json_null() : json_string(r->unit_why));
-    json_object_set_new(o, "profile_unit_bytes", json_integer((json_int_t)d->geo.sector));
-    json_object_set_new(o, "profile_line_bytes", json_integer((json_int_t)d->geo.line));
+    json_object_set_new(o, RP_KEY(RP_PROFILE_UNIT_BYTES), json_integer((json_int_t)d->geo.sector));
+    json_object_set_new(o, RP_KEY(RP_PROFILE_LINE_BYTES), json_integer((json_int_t)d->geo.line));
     bw_buf ag = BW_BUF_INIT;
     report_probe_agreement(&ag, r, &d->geo);
-    json_object_set_new(o, "unit_agreement", json_string(bw_buf_str(&ag)));
+    json_object_set_new(o, RP_KEY(RP_UNIT_AGREEMENT), json_string(bw_buf_str(&ag)));
     bw_buf_free(&ag);
     json_t *lv = json_array();
     for (size_t i = 0; i < r->n_levels; i++)
         json_array_append_new(lv, level_json(r, i, r->chase_valid, 1));
-    json_object_set_new(o, "cache_levels", lv);
-    json_object_set_new(o, "memory", r->have_memory ? level_json(r, r->n_levels, r->chase_valid, 0) : json_null());
+    json_object_set_new(o, RP_KEY(RP_CACHE_LEVELS), lv);
+    json_object_set_new(o, RP_KEY(RP_MEMORY),
+                        r->have_memory ? level_json(r, r->n_levels, r->chase_valid, 0) : json_null());
     json_object_set_new(o, "device_cache_bytes", json_integer((json_int_t)r->device_cache_bytes));
     bw_buf dag = BW_BUF_INIT;
     report_probe_device_cache_agreement(&dag, r);
     json_object_set_new(o, "device_cache_agreement", json_string(bw_buf_str(&dag)));
     bw_buf_free(&dag);
     json_object_set_new(o, "host_caches", host_caches_json(r));
-    json_object_set_new(o, "ladder", ladder_json(r));
+    json_object_set_new(o, RP_KEY(RP_LADDER), ladder_json(r));
     json_t *cv = json_object();
     json_object_set_new(cv, "valid", json_boolean(r->chase_valid));
     json_object_set_new(cv, "note", json_string(r->chase_note));

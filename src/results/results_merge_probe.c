@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "results_json.h"
+#include "results_probe_fields.h"
 #include "results_schema.h"
 
 /* the first problem, kept */
@@ -51,9 +52,30 @@ static void want_str(pchk *c, const json_t *o, const char *where, const char *ke
         fail(c, "%s.%s is %s, expected a string or null", where, key, results_json_kind(v));
 }
 
-/* an optional array of objects, each checked for the number keys */
+/* absent or null is fine; another type than the table's is named */
+static void want(pchk *c, const json_t *o, const char *where, results_probe_field_id id)
+{
+    const char *key = RP_KEY(id);
+    const json_t *v = json_object_get(o, key);
+    switch (RESULTS_PROBE_FIELDS[id].type) {
+    case RP_TYPE_STRING: want_str(c, o, where, key); break;
+    case RP_TYPE_INTEGER: want_int(c, o, where, key); break;
+    case RP_TYPE_NUMBER: want_num(c, o, where, key); break;
+    case RP_TYPE_BOOL:
+        if (v && !json_is_null(v) && !json_is_boolean(v))
+            fail(c, "%s.%s is %s, expected true or false", where, key, results_json_kind(v));
+        break;
+    case RP_TYPE_OBJECT:
+        if (v && !json_is_null(v) && !json_is_object(v))
+            fail(c, "%s.%s is %s, expected an object or null", where, key, results_json_kind(v));
+        break;
+    case RP_TYPE_ARRAY: break; /* want_objects */
+    }
+}
+
+/* an optional array of objects, each checked for the keys */
 static void want_objects(pchk *c, const json_t *o, const char *where, const char *key,
-                         const char *const *nums)
+                         const results_probe_field_id *nums)
 {
     const json_t *a = json_object_get(o, key);
     if (!a || json_is_null(a))
@@ -71,34 +93,32 @@ static void want_objects(pchk *c, const json_t *o, const char *where, const char
             fail(c, "%s is %s, expected an object", w, results_json_kind(e));
             return;
         }
-        for (size_t k = 0; nums[k]; k++)
-            want_num(c, e, w, nums[k]);
+        for (size_t k = 0; nums[k] != RP_COUNT; k++)
+            want(c, e, w, nums[k]);
     }
 }
 
-static const char *const LEVEL_KEYS[] = { "size_bytes", "read_gbs", "latency_ns", "latency_per_cu_ns", NULL };
-static const char *const LADDER_KEYS[] = { "bytes", "read_gbs", "latency_ns", "latency_per_cu_ns", NULL };
-static const char *const TRANSFER_KEYS[] = { "bytes", "gbs", "us", NULL };
+static const results_probe_field_id LEVEL_KEYS[] = { RP_SIZE_BYTES, RP_READ_GBS, RP_LATENCY_NS, RP_LATENCY_PER_CU_NS, RP_COUNT };
+static const results_probe_field_id LADDER_KEYS[] = { RP_BYTES, RP_READ_GBS, RP_LATENCY_NS, RP_LATENCY_PER_CU_NS, RP_COUNT };
+static const results_probe_field_id TRANSFER_KEYS[] = { RP_BYTES, RP_GBS, RP_US, RP_COUNT };
 
 static void check_transfers(pchk *c, const json_t *o, const char *where)
 {
-    want_objects(c, o, where, "transfers", TRANSFER_KEYS);
-    const json_t *a = json_object_get(o, "transfers");
+    want_objects(c, o, where, RP_KEY(RP_TRANSFERS), TRANSFER_KEYS);
+    const json_t *a = json_object_get(o, RP_KEY(RP_TRANSFERS));
     size_t i;
     const json_t *e;
     char w[128];
     if (!c->bad && json_is_array(a))
         json_array_foreach(a, i, e) {
-            snprintf(w, sizeof w, "%s.transfers[%zu]", where, i);
-            want_str(c, e, w, "direction");
-            want_str(c, e, w, "memory");
-            const json_t *b = json_object_get(e, "blocking");
-            if (b && !json_is_null(b) && !json_is_boolean(b))
-                fail(c, "%s.blocking is %s, expected true or false", w, results_json_kind(b));
+            snprintf(w, sizeof w, "%s.%s[%zu]", where, RP_KEY(RP_TRANSFERS), i);
+            want(c, e, w, RP_DIRECTION);
+            want(c, e, w, RP_TRANSFER_MEMORY);
+            want(c, e, w, RP_BLOCKING);
         }
-    want_num(c, o, where, "launch_latency_us");
-    want_num(c, o, where, "small_transfer_latency_us");
-    want_int(c, o, where, "small_transfer_bytes");
+    want(c, o, where, RP_LAUNCH_LATENCY_US);
+    want(c, o, where, RP_SMALL_TRANSFER_LATENCY_US);
+    want(c, o, where, RP_SMALL_TRANSFER_BYTES);
 }
 
 int results_merge_probe_check_run(const json_t *run, const char *where, char *msg, size_t n)
@@ -110,9 +130,9 @@ int results_merge_probe_check_run(const json_t *run, const char *where, char *ms
 
 int results_merge_probe_run_has(const json_t *run)
 {
-    const json_t *t = json_object_get(run, "transfers");
+    const json_t *t = json_object_get(run, RP_KEY(RP_TRANSFERS));
     return (json_is_array(t) && json_array_size(t) > 0) ||
-           json_is_number(json_object_get(run, "launch_latency_us"));
+           json_is_number(json_object_get(run, RP_KEY(RP_LAUNCH_LATENCY_US)));
 }
 
 int results_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
@@ -181,14 +201,14 @@ int results_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         }
         want_str(&c, dev, dw, "vendor");
         want_str(&c, dev, dw, "driver_version");
-        want_str(&c, d, w, "status");
-        want_str(&c, d, w, "unit_agreement");
-        want_int(&c, d, w, "inferred_unit_bytes");
-        want_int(&c, d, w, "profile_unit_bytes");
-        want_int(&c, d, w, "profile_line_bytes");
-        want_objects(&c, d, w, "cache_levels", LEVEL_KEYS);
-        want_objects(&c, d, w, "ladder", LADDER_KEYS);
-        const json_t *mem = json_object_get(d, "memory");
+        want(&c, d, w, RP_STATUS);
+        want(&c, d, w, RP_UNIT_AGREEMENT);
+        want(&c, d, w, RP_INFERRED_UNIT_BYTES);
+        want(&c, d, w, RP_PROFILE_UNIT_BYTES);
+        want(&c, d, w, RP_PROFILE_LINE_BYTES);
+        want_objects(&c, d, w, RP_KEY(RP_CACHE_LEVELS), LEVEL_KEYS);
+        want_objects(&c, d, w, RP_KEY(RP_LADDER), LADDER_KEYS);
+        const json_t *mem = json_object_get(d, RP_KEY(RP_MEMORY));
         if (mem && !json_is_null(mem) && !json_is_object(mem))
             fail(&c, "%s.memory is %s, expected an object or null", w, results_json_kind(mem));
         check_transfers(&c, d, w);
@@ -217,43 +237,43 @@ static void copy_str(char *dst, size_t n, const char *s)
 
 int results_merge_probe_fill(results_merge_probe *p, const json_t *o)
 {
-    const char *ua = json_string_value(json_object_get(o, "unit_agreement"));
-    const char *st = json_string_value(json_object_get(o, "status"));
+    const char *ua = json_string_value(json_object_get(o, RP_KEY(RP_UNIT_AGREEMENT)));
+    const char *st = json_string_value(json_object_get(o, RP_KEY(RP_STATUS)));
     if ((ua && !(p->unit_agreement = strdup(ua))) || (st && !(p->status = strdup(st))))
         return 0;
-    p->inferred_unit_bytes = integer(o, "inferred_unit_bytes");
-    p->profile_unit_bytes = integer(o, "profile_unit_bytes");
-    p->profile_line_bytes = integer(o, "profile_line_bytes");
-    p->launch_latency_us = num(o, "launch_latency_us");
-    p->small_transfer_latency_us = num(o, "small_transfer_latency_us");
-    p->small_transfer_bytes = integer(o, "small_transfer_bytes");
-    const json_t *mem = json_object_get(o, "memory");
-    p->memory = (results_merge_level){ NAN, num(mem, "read_gbs"), num(mem, "latency_ns"),
-                                      num(mem, "latency_per_cu_ns") };
-    const json_t *a = json_object_get(o, "cache_levels");
+    p->inferred_unit_bytes = integer(o, RP_KEY(RP_INFERRED_UNIT_BYTES));
+    p->profile_unit_bytes = integer(o, RP_KEY(RP_PROFILE_UNIT_BYTES));
+    p->profile_line_bytes = integer(o, RP_KEY(RP_PROFILE_LINE_BYTES));
+    p->launch_latency_us = num(o, RP_KEY(RP_LAUNCH_LATENCY_US));
+    p->small_transfer_latency_us = num(o, RP_KEY(RP_SMALL_TRANSFER_LATENCY_US));
+    p->small_transfer_bytes = integer(o, RP_KEY(RP_SMALL_TRANSFER_BYTES));
+    const json_t *mem = json_object_get(o, RP_KEY(RP_MEMORY));
+    p->memory = (results_merge_level){ NAN, num(mem, RP_KEY(RP_READ_GBS)), num(mem, RP_KEY(RP_LATENCY_NS)),
+                                      num(mem, RP_KEY(RP_LATENCY_PER_CU_NS)) };
+    const json_t *a = json_object_get(o, RP_KEY(RP_CACHE_LEVELS));
     size_t n = json_array_size(a);
     if (n) {
         if (!(p->levels = calloc(n, sizeof *p->levels)))
             return 0;
         for (size_t i = 0; i < n; i++) {
             const json_t *e = json_array_get(a, i);
-            p->levels[p->n_levels++] = (results_merge_level){ num(e, "size_bytes"), num(e, "read_gbs"),
-                                                             num(e, "latency_ns"), num(e, "latency_per_cu_ns") };
+            p->levels[p->n_levels++] = (results_merge_level){ num(e, RP_KEY(RP_SIZE_BYTES)), num(e, RP_KEY(RP_READ_GBS)),
+                                                             num(e, RP_KEY(RP_LATENCY_NS)), num(e, RP_KEY(RP_LATENCY_PER_CU_NS)) };
         }
     }
-    a = json_object_get(o, "ladder");
+    a = json_object_get(o, RP_KEY(RP_LADDER));
     n = json_array_size(a);
     if (n) {
         if (!(p->ladder = calloc(n, sizeof *p->ladder)))
             return 0;
         for (size_t i = 0; i < n; i++) {
             const json_t *e = json_array_get(a, i);
-            p->ladder[p->n_ladder++] = (results_merge_ladder_point){ num(e, "bytes"), num(e, "read_gbs"),
-                                                                    num(e, "latency_ns"),
-                                                                    num(e, "latency_per_cu_ns") };
+            p->ladder[p->n_ladder++] = (results_merge_ladder_point){ num(e, RP_KEY(RP_BYTES)), num(e, RP_KEY(RP_READ_GBS)),
+                                                                    num(e, RP_KEY(RP_LATENCY_NS)),
+                                                                    num(e, RP_KEY(RP_LATENCY_PER_CU_NS)) };
         }
     }
-    a = json_object_get(o, "transfers");
+    a = json_object_get(o, RP_KEY(RP_TRANSFERS));
     n = json_array_size(a);
     if (n) {
         if (!(p->transfers = calloc(n, sizeof *p->transfers)))
@@ -261,12 +281,12 @@ int results_merge_probe_fill(results_merge_probe *p, const json_t *o)
         for (size_t i = 0; i < n; i++) {
             const json_t *e = json_array_get(a, i);
             results_merge_transfer *t = &p->transfers[p->n_transfers++];
-            copy_str(t->direction, sizeof t->direction, json_string_value(json_object_get(e, "direction")));
-            copy_str(t->memory, sizeof t->memory, json_string_value(json_object_get(e, "memory")));
-            t->blocking = json_is_true(json_object_get(e, "blocking"));
-            t->bytes = num(e, "bytes");
-            t->gbs = num(e, "gbs");
-            t->us = num(e, "us");
+            copy_str(t->direction, sizeof t->direction, json_string_value(json_object_get(e, RP_KEY(RP_DIRECTION))));
+            copy_str(t->memory, sizeof t->memory, json_string_value(json_object_get(e, RP_KEY(RP_TRANSFER_MEMORY))));
+            t->blocking = json_is_true(json_object_get(e, RP_KEY(RP_BLOCKING)));
+            t->bytes = num(e, RP_KEY(RP_BYTES));
+            t->gbs = num(e, RP_KEY(RP_GBS));
+            t->us = num(e, RP_KEY(RP_US));
         }
     }
     return 1;
