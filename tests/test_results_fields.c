@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench_plan.h"
+#include "results_csv.h"
 #include "results_fields.h"
 #include "results_merge.h"
 #include "report_results.h"
@@ -48,7 +49,8 @@ static int type_ok(results_field_type t, const json_t *v)
 }
 
 /* the document of a made-up run of specs: every third pattern failed */
-static json_t *made_up_run(const char *const *specs, size_t n)
+/* A made-up run of specs written as JSON (csv 0) or CSV (csv 1) into out */
+static void made_up_write(const char *const *specs, size_t n, int csv, bw_buf *out)
 {
     bench_limits l;
     memset(&l, 0, sizeof l);
@@ -103,14 +105,22 @@ static json_t *made_up_run(const char *const *specs, size_t n)
     report_run run = { .device = &d, .is_default = 1, .plan = p, .results = res, .info = &info };
     char *argv[] = { "bwlab", NULL };
     report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
+    if (csv)
+        report_results_csv(&m, &run, 1, out);
+    else
+        cr_assert_eq(report_results_json(&m, &run, 1, out, &err), BW_OK, "%s", bw_error_text(&err));
+    free(res);
+    bench_plan_free(p);
+}
+
+static json_t *made_up_run(const char *const *specs, size_t n)
+{
     bw_buf b = BW_BUF_INIT;
-    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    made_up_write(specs, n, 0, &b);
     json_error_t je;
     json_t *doc = json_loads(bw_buf_str(&b), 0, &je);
     cr_assert(doc, "%s", je.text);
     bw_buf_free(&b);
-    free(res);
-    bench_plan_free(p);
     return doc;
 }
 
@@ -174,3 +184,43 @@ Test(results_fields, the_check_and_the_merge_accept_what_the_writer_wrote)
     results_merged_free(m);
     json_decref(doc);
 }
+
+/* the number of fields of one CSV line (RFC 4180: commas inside quotes do not count) */
+static size_t csv_fields(const char *line, size_t len)
+{
+    size_t n = 1;
+    int quoted = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '"')
+            quoted = !quoted;
+        else if (line[i] == ',' && !quoted)
+            n++;
+    }
+    return n;
+}
+
+/* The CSV writer's header is the column table's, and every row has one
+ * field per column, the figures in their columns */
+Test(results_fields, the_csv_writer_follows_the_column_table)
+{
+    bw_buf b = BW_BUF_INIT, h = BW_BUF_INIT;
+    made_up_write(SPECS, sizeof SPECS / sizeof SPECS[0], 1, &b);
+    results_csv_header(&h);
+    const char *text = bw_buf_str(&b);
+    cr_assert(!strncmp(text, bw_buf_str(&h), strlen(bw_buf_str(&h))), "%s", text);
+    size_t rows = 0;
+    for (const char *line = strchr(text, '\n') + 1; *line; rows++) {
+        const char *end = strchr(line, '\n');
+        cr_assert(end);
+        cr_expect_eq(csv_fields(line, (size_t)(end - line)), (size_t)RC_COUNT, "%.*s", (int)(end - line), line);
+        if (rows == 0) {
+            /* seq, the made-up run's first row: 10 GB/s, 5 launches, copy */
+            cr_expect(strstr(line, ",ok,ok,10,1,1000,1000,1000,0,5,"), "%.*s", (int)(end - line), line);
+        }
+        line = end + 1;
+    }
+    cr_expect(rows >= sizeof SPECS / sizeof SPECS[0]);
+    bw_buf_free(&b);
+    bw_buf_free(&h);
+}
+

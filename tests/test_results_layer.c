@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results_csv.h"
 #include "results_fields.h"
 #include "results_merge.h"
 #include "results_peer.h"
@@ -186,3 +187,38 @@ Test(results_layer, every_field_of_the_table_has_its_row_in_the_docs)
     }
     free(sec);
 }
+
+/* docs/results.md's CSV header is the column table's, name for name */
+Test(results_layer, the_docs_csv_header_is_the_column_table)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", tu_source_root(), "docs/results.md");
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    static char doc[1 << 20];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    const char *sec = strstr(doc, "\n## CSV and Markdown");
+    cr_assert(sec);
+    const char *open = strstr(sec, "with the header\n`");
+    cr_assert(open, "the CSV section names no header");
+    open += strlen("with the header\n`");
+    const char *close = strchr(open, '`');
+    cr_assert(close);
+    /* the names as the docs list them, whitespace folded */
+    char listed[4096] = "";
+    size_t l = 0;
+    for (const char *c = open; c < close && l + 1 < sizeof listed; c++)
+        if (*c != ' ' && *c != '\n')
+            listed[l++] = *c;
+    listed[l] = '\0';
+    bw_buf b = BW_BUF_INIT;
+    results_csv_header(&b);
+    char want[4096];
+    snprintf(want, sizeof want, "%s", bw_buf_str(&b));
+    want[strcspn(want, "\n")] = '\0';
+    cr_expect_str_eq(listed, want);
+    bw_buf_free(&b);
+}
+
