@@ -459,7 +459,9 @@ static void explain_record(const model_pattern_facts *f, bw_buf *out)
 /* the fields every current family shares: global memory, the gather kernel */
 #define GATHER .space = MODEL_PATTERN_SPACE_GLOBAL, .kernel = MODEL_PATTERN_KERNEL_GATHER
 
-static const model_pattern_family families[] = {
+/* the built-in families, then room for those model_pattern_family_add
+ * appends (the table is data: a family is one entry) */
+static model_pattern_family families[MODEL_PATTERN_FAMILIES_MAX] = {
     { .name = "seq",
       .shows = "coalesced: consecutive lanes read consecutive elements, the ideal every other pattern is compared with",
       GATHER, .is_reference = 1, .build = build_seq, .explain = explain_seq },
@@ -538,18 +540,41 @@ static const model_pattern_family families[] = {
       .build_store = build_record_store, .explain = explain_record },
 };
 
+/* the entries in use: those with a name */
+static size_t families_count(void)
+{
+    size_t n = 0;
+    while (n < MODEL_PATTERN_FAMILIES_MAX && families[n].name)
+        n++;
+    return n;
+}
+
 const model_pattern_family *model_pattern_families(size_t *count)
 {
-    *count = sizeof families / sizeof families[0];
+    *count = families_count();
     return families;
 }
 
 const model_pattern_family *model_pattern_family_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+    for (size_t i = 0; i < families_count(); i++)
         if (strcmp(families[i].name, name) == 0)
             return &families[i];
     return NULL;
+}
+
+bw_code model_pattern_family_add(const model_pattern_family *f, bw_error *err)
+{
+    size_t n = families_count();
+    if (!f->name || !*f->name || !f->kernel || !f->build || !f->explain)
+        return bw_error_set(err, BW_E_USAGE, "a pattern family needs a name, a kernel family, a build and an "
+                                             "explain function");
+    if (model_pattern_family_find(f->name))
+        return bw_error_set(err, BW_E_USAGE, "pattern family '%s' is in the catalogue already", f->name);
+    if (n == MODEL_PATTERN_FAMILIES_MAX)
+        return bw_error_set(err, BW_E_RANGE, "the catalogue holds at most %d families", MODEL_PATTERN_FAMILIES_MAX);
+    families[n] = *f;
+    return BW_OK;
 }
 
 static const model_pattern_param elem_param = { "elem", MODEL_PATTERN_DEFAULT_ELEM, 4, 16,
@@ -558,7 +583,7 @@ static const model_pattern_param elem_param = { "elem", MODEL_PATTERN_DEFAULT_EL
 static bw_code unknown_pattern(const char *name, bw_error *err)
 {
     bw_buf b = BW_BUF_INIT;
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+    for (size_t i = 0; i < families_count(); i++)
         bw_buf_printf(&b, "%s%s", i ? ", " : "", families[i].name);
     bw_code rc = bw_error_set(err, BW_E_USAGE, "unknown pattern '%s' (known: %s; see 'bwlab patterns')",
                               name, bw_buf_str(&b));
