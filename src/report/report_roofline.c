@@ -1,6 +1,7 @@
 /* report_roofline: `bwlab roofline`'s results as a table, Markdown, CSV
  * or JSON, and the short roofline `bwlab run` prints (report_roofline.h). */
 #include "report_roofline.h"
+#include "results_roofline_keys.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -266,16 +267,16 @@ static json_t *kernel_json(const bench_roofline_meas *p, int width)
     json_object_set_new(o, "bytes", json_real(p->bytes));
     json_object_set_new(o, "validation", json_string(p->validated ? "ok" : "not run"));
     json_object_set_new(o, "time_ns", timing_json(p));
-    json_object_set_new(o, "gflops", report_json_real(p->gflops, p->kind != BENCH_ROOFLINE_PEAK_READ));
-    json_object_set_new(o, "gbs", report_json_real(p->gbs, p->kind != BENCH_ROOFLINE_PEAK_FMA));
+    json_object_set_new(o, RR_GFLOPS, report_json_real(p->gflops, p->kind != BENCH_ROOFLINE_PEAK_READ));
+    json_object_set_new(o, RR_GBS, report_json_real(p->gbs, p->kind != BENCH_ROOFLINE_PEAK_FMA));
     return o;
 }
 
 static json_t *point_json(const bench_roofline_meas *p, int width)
 {
     json_t *o = kernel_json(p, width);
-    json_object_set_new(o, "intensity", json_real(p->intensity));
-    json_object_set_new(o, "attainable_gflops", report_json_real(p->model.attainable_gflops, 1));
+    json_object_set_new(o, RR_INTENSITY, json_real(p->intensity));
+    json_object_set_new(o, RR_ATTAINABLE_GFLOPS, report_json_real(p->model.attainable_gflops, 1));
     json_object_set_new(o, "fraction_of_roof",
                         report_json_real(p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops)));
     json_object_set_new(o, "bound", isfinite(p->model.attainable_gflops) ? json_string(model_bound_name(p->model.bound))
@@ -298,9 +299,9 @@ static json_t *matmul_json(const bench_roofline_result *r, int t)
     json_object_set_new(o, "flop", json_real(p->flop));
     json_object_set_new(o, "validation", json_string(p->validated ? "ok" : "not run"));
     json_object_set_new(o, "time_ns", timing_json(p));
-    json_object_set_new(o, "gflops", report_json_real(p->gflops, 1));
-    json_object_set_new(o, "intensity", json_real(p->intensity));
-    json_object_set_new(o, "attainable_gflops", report_json_real(p->model.attainable_gflops, 1));
+    json_object_set_new(o, RR_GFLOPS, report_json_real(p->gflops, 1));
+    json_object_set_new(o, RR_INTENSITY, json_real(p->intensity));
+    json_object_set_new(o, RR_ATTAINABLE_GFLOPS, report_json_real(p->model.attainable_gflops, 1));
     json_object_set_new(o, "fraction_of_roof",
                         report_json_real(p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops)));
     json_object_set_new(o, "bound", json_string(model_bound_name(p->model.bound)));
@@ -322,7 +323,7 @@ json_t *report_roofline_entry_json(const report_roofline_device *d)
     json_t *o = json_object();
     if (!o)
         return NULL;
-    json_object_set_new(o, "status", json_string(d->failure                ? "failed"
+    json_object_set_new(o, RR_STATUS, json_string(d->failure                ? "failed"
                                                  : !d->result              ? "not-run"
                                                  : d->result->interrupted ? "interrupted"
                                                                           : "measured"));
@@ -336,10 +337,10 @@ json_t *report_roofline_entry_json(const report_roofline_device *d)
     json_object_set_new(o, "planned_buffer_bytes", json_integer((json_int_t)r->planned_buffer_bytes));
     json_object_set_new(o, "working_set_source",
                         d->working_set_source ? json_string(d->working_set_source) : json_null());
-    json_object_set_new(o, "peak_gflops", report_json_real(r->peak_gflops, 1));
-    json_object_set_new(o, "peak_gbs", report_json_real(r->peak_gbs, 1));
-    json_object_set_new(o, "ridge_intensity", report_json_real(r->ridge_intensity, 1));
-    json_object_set_new(o, "measured_ridge_intensity", report_json_real(r->measured_ridge, 1));
+    json_object_set_new(o, RR_PEAK_GFLOPS, report_json_real(r->peak_gflops, 1));
+    json_object_set_new(o, RR_PEAK_GBS, report_json_real(r->peak_gbs, 1));
+    json_object_set_new(o, RR_RIDGE_INTENSITY, report_json_real(r->ridge_intensity, 1));
+    json_object_set_new(o, RR_MEASURED_RIDGE_INTENSITY, report_json_real(r->measured_ridge, 1));
     json_object_set_new(o, "slope_gbs", report_json_real(r->slope_gbs, 1));
     json_object_set_new(o, "plateau_gflops", report_json_real(r->plateau_gflops, 1));
     json_object_set_new(o, "peak_fma", kernel_json(&r->peak_fma, r->vector_width));
@@ -347,7 +348,7 @@ json_t *report_roofline_entry_json(const report_roofline_device *d)
     json_t *pts = json_array();
     for (size_t i = 0; i < r->npoints; i++)
         json_array_append_new(pts, point_json(&r->points[i], r->vector_width));
-    json_object_set_new(o, "points", pts);
+    json_object_set_new(o, RR_POINTS, pts);
     json_t *mm = json_array();
     for (int t = 0; t < BENCH_ROOFLINE_TILES; t++)
         json_array_append_new(mm, matmul_json(r, t));

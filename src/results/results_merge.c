@@ -5,6 +5,7 @@
  * and calls in here; the loader it fills is shared through
  * results_merge_loader.h. */
 #include "results_merge.h"
+#include "results_roofline_keys.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -614,13 +615,13 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
             m->devices[di].cache_bytes = json_integer_value(wc);
         r->roof_peak_gflops = r->roof_peak_gbs = r->roof_ridge_intensity = NAN;
         const json_t *roof = json_object_get(run, "roofline");
-        const char *rs = str_of(roof, "status");
+        const char *rs = str_of(roof, RR_STATUS);
         if (json_is_object(roof) && (!rs || !strcmp(rs, "measured"))) {
             r->has_roofline = 1;
-            r->roof_peak_gflops = num_or_nan(roof, "peak_gflops");
-            r->roof_peak_gbs = num_or_nan(roof, "peak_gbs");
-            r->roof_ridge_intensity = num_or_nan(roof, "ridge_intensity");
-            const json_t *pts = json_object_get(roof, "points");
+            r->roof_peak_gflops = num_or_nan(roof, RR_PEAK_GFLOPS);
+            r->roof_peak_gbs = num_or_nan(roof, RR_PEAK_GBS);
+            r->roof_ridge_intensity = num_or_nan(roof, RR_RIDGE_INTENSITY);
+            const json_t *pts = json_object_get(roof, RR_POINTS);
             size_t np = json_array_size(pts);
             if (np) {
                 r->roof_points = calloc(np, sizeof *r->roof_points);
@@ -629,10 +630,10 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
                 for (size_t k = 0; k < np; k++) {
                     const json_t *p = json_array_get(pts, k);
                     results_merge_roof_point *q = &r->roof_points[r->n_roof_points++];
-                    q->intensity = num_or_nan(p, "intensity");
-                    q->gflops = num_or_nan(p, "gflops");
-                    q->gbs = num_or_nan(p, "gbs");
-                    q->attainable_gflops = num_or_nan(p, "attainable_gflops");
+                    q->intensity = num_or_nan(p, RR_INTENSITY);
+                    q->gflops = num_or_nan(p, RR_GFLOPS);
+                    q->gbs = num_or_nan(p, RR_GBS);
+                    q->attainable_gflops = num_or_nan(p, RR_ATTAINABLE_GFLOPS);
                 }
             }
         }
@@ -862,7 +863,7 @@ int results_merge_doc(loader *L, const json_t *root, const char *file, int file_
         if (json_is_object(rf)) {
             snprintf(pw, sizeof pw, "%s.roofline", where);
             range_clear(L, file, pw, rf, RESULTS_RANGE_ROOFLINE);
-            range_filter(L, file, pw, rf, "points", RESULTS_RANGE_ROOF_POINT);
+            range_filter(L, file, pw, rf, RR_POINTS, RESULTS_RANGE_ROOF_POINT);
         }
         L->where_index = i;
         int merged = merge_run(L, root, run, prof, file, file_index, partial);

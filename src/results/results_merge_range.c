@@ -1,6 +1,7 @@
 /* results_merge_range: valid ranges of the figures read back
  * (results_merge_range.h; docs/results.md, "Valid ranges"). */
 #include "results_merge_range.h"
+#include "results_roofline_keys.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -159,18 +160,18 @@ const results_range_field RESULTS_RANGE_PROFILE[] = {
 };
 
 const results_range_field RESULTS_RANGE_ROOFLINE[] = {
-    { "peak_gflops", RESULTS_RANGE_GFLOPS },
-    { "peak_gbs", RESULTS_RANGE_GBS },
-    { "ridge_intensity", RESULTS_RANGE_INTENSITY },
-    { "measured_ridge_intensity", RESULTS_RANGE_INTENSITY },
+    { RR_PEAK_GFLOPS, RESULTS_RANGE_GFLOPS },
+    { RR_PEAK_GBS, RESULTS_RANGE_GBS },
+    { RR_RIDGE_INTENSITY, RESULTS_RANGE_INTENSITY },
+    { RR_MEASURED_RIDGE_INTENSITY, RESULTS_RANGE_INTENSITY },
     { NULL, RESULTS_RANGE_GBS },
 };
 
 const results_range_field RESULTS_RANGE_ROOF_POINT[] = {
-    { "intensity", RESULTS_RANGE_INTENSITY },
-    { "gflops", RESULTS_RANGE_GFLOPS },
-    { "gbs", RESULTS_RANGE_GBS },
-    { "attainable_gflops", RESULTS_RANGE_GFLOPS },
+    { RR_INTENSITY, RESULTS_RANGE_INTENSITY },
+    { RR_GFLOPS, RESULTS_RANGE_GFLOPS },
+    { RR_GBS, RESULTS_RANGE_GBS },
+    { RR_ATTAINABLE_GFLOPS, RESULTS_RANGE_GFLOPS },
     { NULL, RESULTS_RANGE_GBS },
 };
 

@@ -1,6 +1,7 @@
 /* results_merge_schema: the check of a results document before it is
  * merged (results_merge_schema.h). */
 #include "results_merge_schema.h"
+#include "results_roofline_keys.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -172,7 +173,7 @@ static void check_run(report_check *c, const json_t *run, size_t i)
         c->bad = 1;
     const json_t *roof = opt_obj(c, run, where, "roofline");
     if (roof) {
-        const json_t *pts = json_object_get(roof, "points");
+        const json_t *pts = json_object_get(roof, RR_POINTS);
         if (pts && !json_is_null(pts) && !json_is_array(pts))
             report_check_fail(c, "%s.roofline.points is %s, expected an array", where, results_json_kind(pts));
     }
