@@ -324,9 +324,9 @@ json_t *report_roofline_entry_json(const report_roofline_device *d)
     if (!o)
         return NULL;
     json_object_set_new(o, RR_STATUS, json_string(d->failure                ? "failed"
-                                                 : !d->result              ? "not-run"
-                                                 : d->result->interrupted ? "interrupted"
-                                                                          : "measured"));
+                                                  : !d->result              ? "not-run"
+                                                  : d->result->interrupted ? "interrupted"
+                                                                           : "measured"));
     json_object_set_new(o, "failure", d->failure ? json_string(d->failure) : json_null());
     const bench_roofline_result *r = d->result;
     if (!r)
