@@ -2,6 +2,7 @@
  * configuration's description, and the tuned-peak line `bwlab run`
  * prints (report_tune.h). */
 #include "report_tune.h"
+#include "results_tune_keys.h"
 
 #include "bench_tune_cache.h"
 
@@ -145,10 +146,10 @@ static json_t *cand_json(const bench_tune_result *r, size_t i)
     json_t *o = json_object();
     json_object_set_new(o, "family", json_string(bench_tune_mode_name(c->mode)));
     json_object_set_new(o, "stage", json_integer(c->stage));
-    json_object_set_new(o, "vector_width", json_integer(c->config.vector_width));
-    json_object_set_new(o, "elems_per_item", json_integer(c->config.elems_per_item));
-    json_object_set_new(o, "local_size", json_integer(c->config.local_size));
-    json_object_set_new(o, "layout", json_string(bench_tune_layout_name(c->config.layout)));
+    json_object_set_new(o, RT_VECTOR_WIDTH, json_integer(c->config.vector_width));
+    json_object_set_new(o, RT_ELEMS_PER_ITEM, json_integer(c->config.elems_per_item));
+    json_object_set_new(o, RT_LOCAL_SIZE, json_integer(c->config.local_size));
+    json_object_set_new(o, RT_LAYOUT, json_string(bench_tune_layout_name(c->config.layout)));
     json_object_set_new(o, "items", json_integer((json_int_t)c->items));
     json_object_set_new(o, "requested_bytes", json_real(c->requested_bytes));
     json_object_set_new(o, "status", json_string(cand_status(r, c)));
@@ -157,7 +158,7 @@ static json_t *cand_json(const bench_tune_result *r, size_t i)
     json_object_set_new(o, "failure", c->status != BENCH_TUNE_OK && c->failure ? json_string(c->failure) : json_null());
     json_object_set_new(o, "finalist", json_boolean(c->finalist));
     json_object_set_new(o, "best", json_boolean((long)i == r->best[c->mode]));
-    json_object_set_new(o, "gbs", report_json_real(c->gbs, ok));
+    json_object_set_new(o, RT_GBS, report_json_real(c->gbs, ok));
     json_t *t = json_object();
     json_object_set_new(t, "min", report_json_real(c->event.min, ok));
     json_object_set_new(t, "median", report_json_real(c->event.median, ok));
@@ -185,14 +186,14 @@ static json_t *device_json(const report_tune_meta *m, const report_tune_device *
         bw_buf_printf(&src, "cache %s", m->cache_file);
     json_object_set_new(o, "source", json_string(bw_buf_str(&src)));
     bw_buf_free(&src);
-    json_object_set_new(o, "date", json_string(e->date));
-    json_object_set_new(o, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
+    json_object_set_new(o, RT_DATE, json_string(e->date));
+    json_object_set_new(o, RT_BUFFER_BYTES, json_integer((json_int_t)e->buffer_bytes));
     json_object_set_new(o, "working_set_source",
                         d->result ? json_string(d->size_given ? "--size" : "auto") : json_null());
     json_object_set_new(o, "peak_read_gbs", report_json_real(e->peak[BENCH_TUNE_READ].gbs, e->peak[BENCH_TUNE_READ].valid));
     json_object_set_new(o, "peak_copy_gbs", report_json_real(e->peak[BENCH_TUNE_COPY].gbs, e->peak[BENCH_TUNE_COPY].valid));
-    json_object_set_new(o, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
-    json_object_set_new(o, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
+    json_object_set_new(o, RT_READ, bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
+    json_object_set_new(o, RT_COPY, bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
     json_object_set_new(o, "cache_note", d->cache_note ? json_string(d->cache_note) : json_null());
     const bench_tune_result *r = d->result;
     if (!r) {
