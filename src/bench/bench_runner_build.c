@@ -1,11 +1,29 @@
-/* bench_runner_build: the run's programs, kernels, buffers and launches:
- * each item's program built (the shared gather program or its family's
- * own), its work-group fitted, its launches timed above the floor, its
- * output validated, and the source filled and the buffers freed. */
-#include "bench_runner_ctx.h"
+/* bench_runner_build: the device side of a run: each pattern's program
+ * and kernels built (one program for all where it can), src and dst
+ * allocated and filled, launches timed and retried, the timer's floor,
+ * and validation against the host's reference (bench_runner_priv.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_family.h"
+#include "bench_runner_priv.h"
+#include "bench_validate.h"
+#include "bw_hook.h"
+#include "ocl_buffer.h"
+#include "ocl_error.h"
+#include "ocl_program.h"
+
+#define SOURCE_SEED UINT64_C(0x62776c6162)
+/* Host memory of a run, whatever the plan's size: one staging buffer of at
+ * most this (a source the device cannot fill is generated into it and
+ * written a chunk at a time, dst is read back through it), plus
+ * validation's 8 MiB of addresses. A 16 GiB plan on a large GPU needs no 16 GiB of host RAM. */
+#define HOST_STAGE ((uint64_t)64 << 20)
 
 /* builds the kernels of items [first, first+count) as one program */
-bw_code bench_runner_build_program(run_ctx *r, size_t first, size_t count, int trace, ocl_program **prog, bw_error *err)
+bw_code bench_runner_build_program(run_ctx *r, size_t first, size_t count, int trace, ocl_program **prog,
+                                   bw_error *err)
 {
     for (size_t i = first; i < first + count; i++)
         if (bw_hook_fault("build", r->plan->items[i].spec, NULL))
@@ -318,10 +336,45 @@ void bench_runner_build_all(run_ctx *r, volatile sig_atomic_t *stop)
             continue;
         }
         bench_runner_report(r, "building", i, p->n, p->items[i].spec, -1);
-        if ((!p->items[i].fam->program && bench_runner_build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
+        if ((!p->items[i].fam->program &&
+             bench_runner_build_program(r, i, 1, 0, &r->slots[i].prog, &one) != BW_OK) ||
             make_kernels(r, r->slots[i].prog, i, &one) != BW_OK)
             bench_runner_fail(&r->res[i], one.code, bw_error_text(&one));
         bw_error_clear(&one);
     }
     bw_error_clear(&first);
+}
+
+/* The sub-group size the kernel runs at, and whether a launch is long
+ * enough to time at all: a launch shorter than the floor is reported as
+ * not measurable, never as a bandwidth. */
+void bench_runner_after_warmup(run_ctx *r, size_t i, double event_ns)
+{
+    bench_result *res = &r->res[i];
+    bw_error e = BW_ERROR_INIT;
+    size_t sg = 0;
+    /* unknown (0) when the driver cannot tell: that is no failure */
+    if (ocl_kernel_sub_group_size(r->slots[i].kern, (size_t)r->plan->items[i].local_size, &sg, &e) == BW_OK)
+        res->sub_group_size = sg;
+    bw_error_clear(&e);
+    res->check_ns = event_ns;
+    uint64_t tick = ocl_context_device(r->ctx)->timer_resolution_ns;
+    double floor = bench_runner_run_floor_ns(r);
+    if (bench_sample_ok(event_ns) && event_ns >= floor)
+        return;
+    char took[32], fl[32], msg[256];
+    bench_runner_format_us(took, sizeof took, event_ns > 0 ? event_ns : 0);
+    bench_runner_format_us(fl, sizeof fl, floor);
+    if (r->s->min_launch_ns > 0)
+        snprintf(msg, sizeof msg, "not measurable: a launch takes %s (measured), below the %s floor "
+                 "asked for; use a larger --size", took, fl);
+    else if (res->timer_wall)
+        snprintf(msg, sizeof msg, "not measurable: a launch takes %s (measured, host clock), below the %s floor "
+                 "(10x the %.1f µs launch overhead, 100x the clock's resolution, or 20 µs); use a larger --size",
+                 took, fl, res->launch_overhead_ns / 1e3);
+    else
+        snprintf(msg, sizeof msg, "not measurable: a launch takes %s (measured), below the %s floor "
+                 "(100x the device timer's %llu ns resolution, or 20 µs); use a larger --size",
+                 took, fl, (unsigned long long)tick);
+    bench_runner_not_measurable(res, msg);
 }

@@ -1,8 +1,25 @@
-/* bench_runner_schedule: the run's timing plan: what every item's minimum
- * of launches costs, which items the budget leaves out before measuring,
- * the order of each round, and the replanning that drops items from
- * later rounds or takes them up again. */
-#include "bench_runner_ctx.h"
+/* bench_runner_schedule: what the budget holds: the references prepared
+ * first so that their calibration prices the others, the timing plan that
+ * leaves out what cannot fit before it costs a validation, the replan that
+ * takes patterns out of later rounds, and the take-up of what was left out
+ * once time remains; also the estimate bench_fit sizes a working set by
+ * (bench_runner_priv.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_family.h"
+#include "bench_runner_priv.h"
+#include "bw_hook.h"
+#include "bw_stats.h"
+
+/* launches per form before item i's form is chosen, at launch time t_ns */
+static size_t form_launches_of(double t_ns)
+{
+    double n = t_ns > 0 ? ceil(FORM_CALIBRATION_S * 1e9 / t_ns) : FORM_CALIBRATION;
+    return n >= FORM_CALIBRATION ? FORM_CALIBRATION : n <= FORM_CALIBRATION_MIN ? FORM_CALIBRATION_MIN : (size_t)n;
+}
 
 /* item i is left out for the budget: never timed, the reason in its result */
 void bench_runner_leave_out(run_ctx *r, size_t i, int how, const char *why)
@@ -31,7 +48,7 @@ int bench_runner_serves_as_reference(const run_ctx *r, size_t i)
 }
 
 /* the item whose rounds item i's figures are read against: its reference, or itself */
-static size_t group_of(const run_ctx *r, size_t i)
+size_t bench_runner_group_of(const run_ctx *r, size_t i)
 {
     long ref = bench_plan_reference(r->plan, i);
     return ref < 0 || r->res[ref].status != BENCH_OK ? i : (size_t)ref;
@@ -69,7 +86,7 @@ static double launch_estimate_ns(const run_ctx *r, size_t i)
 
 /* the whole launches validation and warm-up take: the warm-up's (the
  * validating launches run the sample only: bench_family_io.launch_range) */
-double bench_runner_prepare_launches(const bench_settings *s)
+static double prepare_launches(const bench_settings *s)
 {
     return s->warmup > 0 ? s->warmup : 1;
 }
@@ -131,7 +148,6 @@ static double grouped_total(size_t n, const plan_cost *c, double *rounds)
     return total;
 }
 
-
 /* item i's minimum of rounds at launch time t_ns: min_reps, min_total_s,
  * and the timing's own floor (FLOOR_ROUNDS) */
 static double min_rounds(const bench_settings *s, double t_ns)
@@ -160,7 +176,7 @@ static double plan_total(const run_ctx *r, plan_cost *c, double *rounds)
  * validated), then with every item calibrated. The run's figures
  * (info->planned_s, available_s) are the first plan's, or those of the
  * plan that left something out. */
-void bench_runner_plan_timing(run_ctx *r, bench_run_info *info, int first)
+static void plan_timing(run_ctx *r, bench_run_info *info, int first)
 {
     const bench_plan *p = r->plan;
     const bench_settings *s = r->s;
@@ -183,14 +199,14 @@ void bench_runner_plan_timing(run_ctx *r, bench_run_info *info, int first)
         t = t > 0 ? t : 1.0;
         c[i].t = t;
         c[i].reps = min_rounds(s, t);
-        c[i].group = group_of(r, i);
+        c[i].group = bench_runner_group_of(r, i);
         c[i].control = bench_runner_serves_as_reference(r, i);
         /* before plan_twins, a reference's twin is counted as it will be */
         c[i].twin = !s->no_twins && !p->items[i].fam->no_twin &&
                     (sl->need_twin || (first && bench_family_is_reference(&p->items[i])));
-        c[i].extra = sl->alt ? (double)bench_runner_form_launches_of(t) * t : 0;
+        c[i].extra = sl->alt ? (double)form_launches_of(t) * t : 0;
         if (!(sl->cal_ns > 0))
-            c[i].extra += bench_runner_prepare_launches(r->s) * t + prep_extra;
+            c[i].extra += prepare_launches(r->s) * t + prep_extra;
     }
     double total = plan_total(r, c, rounds), avail = bench_runner_time_left(r) * 1e9;
     /* Rounds are cut before any pattern is left out: every pattern's
@@ -270,8 +286,7 @@ double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double
         /* read against: its control slot launches each round too (measure) */
         for (size_t k = 0; k < p->n && !c[i].control; k++)
             c[i].control = k != i && !p->items[k].left_out && bench_plan_reference(p, k) == (long)i;
-        double forms = it->scalar_form ? (double)bench_runner_form_launches_of(t) : 0;
-        c[i].extra = (bench_runner_prepare_launches(s) + forms) * t;
+        c[i].extra = (prepare_launches(s) + (it->scalar_form ? (double)form_launches_of(t) : 0)) * t;
         c[i].twin = !it->fam->no_twin && !s->no_twins && bench_family_is_reference(it);
     }
     if (c && rounds)
@@ -282,7 +297,7 @@ double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double
 }
 
 /* the plan's one line, once both plans are made: what was left out */
-void bench_runner_plan_note(run_ctx *r, bench_run_info *info)
+static void plan_note(run_ctx *r, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
     size_t *out = calloc(p->n ? p->n : 1, sizeof *out), nout = 0;
@@ -304,68 +319,58 @@ void bench_runner_plan_note(run_ctx *r, bench_run_info *info)
     free(out);
 }
 
-
-/* at most this many launches of one item a turn */
-#define TURN_LAUNCHES_MAX 8
-
-/* Launches of item i in its turn: its median launch's share of the
- * round's typical one (run_ctx.typical_ns), rounded, 1 to
- * TURN_LAUNCHES_MAX. Rounds give every item one turn; a pattern whose
- * launch takes a third of the others' gets three launches, so that the
- * short ones, whose noise is no smaller, reach the rule in the rounds the
- * long ones take, and still see the host each round sees. */
-size_t bench_runner_launches_per_turn(const run_ctx *r, size_t i)
-{
-    double m = r->res[i].event.median;
-    if (!(r->typical_ns > 0) || !(m > 0))
-        return 1;
-    double k = floor(r->typical_ns / m + 0.5);
-    return k < 1 ? 1 : k > TURN_LAUNCHES_MAX ? TURN_LAUNCHES_MAX : (size_t)k;
-}
-
-/* the median of the pending items' median launches: a round's typical launch */
-void bench_runner_typical_launch(run_ctx *r)
+/* validation, warm-up and calibration of item i */
+static void prepare_one(run_ctx *r, size_t i)
 {
     const bench_plan *p = r->plan;
-    double *v = malloc((p->n ? p->n : 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; v && i < p->n; i++)
-        if (r->res[i].status == BENCH_OK && !r->slots[i].left_out && !r->slots[i].stable &&
-            r->res[i].event.median > 0)
-            v[n++] = r->res[i].event.median;
-    r->typical_ns = n ? bw_median(v, n) : 0;
-    free(v);
+    double t0 = bench_now_s();
+    bench_runner_report(r, "validating", i, p->n, p->items[i].spec, -1);
+    bw_error e = BW_ERROR_INIT;
+    bw_code rc = bench_runner_validate_item(r, i, r->slots[i].kern, &e);
+    if (rc == BW_OK && r->slots[i].alt && (rc = bench_runner_validate_item(r, i, r->slots[i].alt, &e)) != BW_OK)
+        bw_error_prefix(&e, "the scalar form: ");
+    r->res[i].validated = rc == BW_OK;
+    /* the last warm-up launch is the one checked against the floor */
+    ocl_timing t = { 0, 0 };
+    for (int w = 0; rc == BW_OK && w < (r->s->warmup > 0 ? r->s->warmup : 1); w++)
+        rc = bench_runner_launch(r, i, r->slots[i].kern, &t, &e);
+    if (rc == BW_E_INTERRUPTED)
+        r->res[i].validated = 0; /* not run: finish() says so */
+    else if (rc != BW_OK)
+        bench_runner_fail(&r->res[i], e.code, bw_error_text(&e));
+    else
+        bench_runner_after_warmup(r, i, t.event_ns);
+    r->slots[i].cal_ns = t.event_ns;
+    r->slots[i].form_launches = form_launches_of(t.event_ns);
+    double extra = (bench_now_s() - t0) * 1e9 - prepare_launches(r->s) * t.event_ns;
+    r->slots[i].prep_extra_ns = extra > 0 ? extra : 1.0;
+    bw_error_clear(&e);
 }
 
-/* the event time of item i's turn once its form is chosen: its median
- * launch, as many times as it launches a turn (a met item launches once) */
-static double turn_ns(const run_ctx *r, size_t i)
-{
-    double k = r->slots[i].met ? 1 : (double)bench_runner_launches_per_turn(r, i);
-    return k * r->res[i].event.median;
-}
-
-/* A reference and the items read against it stop together, once each has
- * met the rule (or left the rounds): their medians then cover the same
- * rounds, so a ratio of medians compares like with like whatever the host
- * did meanwhile. */
-void bench_runner_stop_groups(run_ctx *r)
+/* References first: their calibration prices the others, and the plan
+ * leaves out what cannot fit before it costs a validation. */
+void bench_runner_prepare(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info)
 {
     const bench_plan *p = r->plan;
-    for (size_t g = 0; g < p->n; g++) {
-        int members = 0, all = 1;
-        for (size_t i = 0; i < p->n && all; i++) {
-            if (group_of(r, i) != g || r->res[i].status != BENCH_OK || r->slots[i].left_out || r->slots[i].stable)
-                continue;
-            members++;
-            all = r->slots[i].met;
-        }
-        if (!members || !all)
-            continue;
-        for (size_t i = 0; i < p->n; i++)
-            if (group_of(r, i) == g && r->res[i].status == BENCH_OK && !r->slots[i].left_out)
-                r->slots[i].stable = 1;
+    double t0 = bench_now_s();
+    bench_runner_build_all(r, stop);
+    info->build_s = bench_now_s() - t0;
+    for (int pass = 0; pass < 2 && !*stop; pass++) {
+        for (size_t i = 0; i < p->n && !*stop; i++)
+            if (r->res[i].status == BENCH_OK && !r->slots[i].left_out &&
+                bench_runner_serves_as_reference(r, i) == (pass == 0))
+                prepare_one(r, i);
+        if (*stop)
+            break;
+        if (pass == 0)
+            plan_timing(r, info, 1);
     }
+    info->prepare_s = bench_now_s() - t0 - info->build_s;
+    if (*stop)
+        return;
+    bench_runner_plan_twins(r);
+    plan_timing(r, info, 0);
+    plan_note(r, info);
 }
 
 /* After every pending item has min_reps launches: the rounds each still
@@ -391,7 +396,7 @@ void bench_runner_replan(run_ctx *r, bench_run_info *info)
         const bench_result *res = &r->res[i];
         if (res->status != BENCH_OK || r->slots[i].stable || r->slots[i].left_out || res->event.count == 0)
             continue;
-        round_ns += turn_ns(r, i); /* a group keeps launching its met members too */
+        round_ns += bench_runner_turn_ns(r, i); /* a group keeps launching its met members too */
         if (r->slots[i].met)
             continue;
         double n = (double)res->event.count, rse = bench_runner_rule_rse(r, i);
@@ -417,7 +422,7 @@ void bench_runner_replan(run_ctx *r, bench_run_info *info)
             double most = need[j][0] > ref_rounds ? need[j][0] : ref_rounds;
             if (most * round_ns <= avail)
                 break;
-            round_ns -= turn_ns(r, (size_t)need[j][1]);
+            round_ns -= bench_runner_turn_ns(r, (size_t)need[j][1]);
         }
         double most = j < nn ? (need[j][0] > ref_rounds ? need[j][0] : ref_rounds) : ref_rounds;
         /* Only when most can still make it: on a machine too noisy for the
@@ -516,10 +521,9 @@ int bench_runner_take_up_left_out(run_ctx *r, bench_run_info *info)
         ocl_kernel_free(r->slots[i].alt);
         r->slots[i].alt = NULL;
         r->slots[i].need_twin = 0;
-        bench_runner_no_twin(res,
-                             "no twin: taken up at the end, when the budget had time for the pattern's own "
+        bench_runner_no_twin(res, "no twin: taken up at the end, when the budget had time for the pattern's own "
                              "launches only");
-        bench_runner_prepare_one(r, i);
+        prepare_one(r, i);
         reopen_reference(r, i);
         info->left_out--;
         size_t k = strlen(info->plan_note);
@@ -528,28 +532,4 @@ int bench_runner_take_up_left_out(run_ctx *r, bench_run_info *info)
         any = 1;
     }
     return any;
-}
-
-/* Round k's order of the n items, and each item's place in it: a
- * shuffle (Fisher-Yates) drawn from splitmix64 seeded by k, the same in
- * every run; order NULL leaves both alone. */
-void bench_runner_round_order(size_t *order, size_t *pos, size_t n, size_t k)
-{
-    if (!order)
-        return;
-    uint64_t x = 0x9e3779b97f4a7c15ull * (k + 1);
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    for (size_t i = n; i > 1; i--) {
-        x += 0x9e3779b97f4a7c15ull;
-        uint64_t z = x;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        size_t j = (size_t)(z % i), t = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = t;
-    }
-    for (size_t i = 0; i < n; i++)
-        pos[order[i]] = i;
 }

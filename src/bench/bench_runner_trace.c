@@ -1,7 +1,13 @@
-/* bench_runner_trace: the trace build (bench_trace_check): each item's
- * kernel built to record its addresses, launched once, and the addresses
- * checked against the model's. */
-#include "bench_runner_ctx.h"
+/* bench_runner_trace: the trace check: every pattern built with the trace
+ * option, launched once, and each recorded address compared with the
+ * model's, in both forms of the index arithmetic (bench_trace_check,
+ * bench_runner_priv.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_family.h"
+#include "bench_runner_priv.h"
+#include "bw_format.h"
 
 typedef bw_code (*make_kernel_fn)(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
                                   bw_error *err);

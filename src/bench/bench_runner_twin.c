@@ -1,9 +1,20 @@
-/* bench_runner_twin: the twins' launches during the run: which items need
- * one, their slice of the cache, their rounds after the item's own
- * launches, and the twin time read from them (bench_twin.h). */
-#include "bench_runner_ctx.h"
+/* bench_runner_twin: a pattern's twin within the run: which twins can
+ * change a verdict, their size against the cache, their rounds interleaved
+ * with the pattern's own launches, and the figure settled from them, or
+ * the reason there is none. The twin's sizing and model are host code in
+ * bench_twin.c (bench_runner_priv.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* a twin's slice halves at most this many times to fit the cache */
+#include "bench_family.h"
+#include "bench_runner_priv.h"
+#include "bench_twin.h"
+#include "bw_format.h"
+#include "bw_hook.h"
+
 #define TWIN_SHRINK 8
 
 void bench_runner_no_twin(bench_result *res, const char *fmt, ...)
@@ -47,9 +58,8 @@ static int64_t twin_size(run_ctx *r, size_t i)
     if (whole < 2 * cache) {
         bw_format_bytes(a, sizeof a, (double)whole);
         bw_format_bytes(b, sizeof b, (double)cache);
-        bench_runner_no_twin(res,
-                             "no twin: the launch touches %s (modeled), less than twice the %s last-level cache, so "
-                             "it is partly served from the cache itself", a, b);
+        bench_runner_no_twin(res, "no twin: the launch touches %s (modeled), less than twice the %s last-level "
+                             "cache, so it is partly served from the cache itself", a, b);
         return 0;
     }
     int64_t n = bench_twin_slice(per_item, cache, it->local_size, it->items);
@@ -75,9 +85,9 @@ static int64_t twin_size(run_ctx *r, size_t i)
     }
     bw_format_bytes(a, sizeof a, (double)cache);
     bw_format_bytes(b, sizeof b, per_item * 2.0 * (double)it->local_size);
-    bench_runner_no_twin(res,
-                         "no twin: two work-groups (%lld work-items) touch about %s (modeled), more than 1/%d of the "
-                         "%s last-level cache", (long long)(2 * it->local_size), b, BENCH_TWIN_CACHE_DIVISOR, a);
+    bench_runner_no_twin(res, "no twin: two work-groups (%lld work-items) touch about %s (modeled), more than "
+                         "1/%d of the %s last-level cache", (long long)(2 * it->local_size), b,
+                         BENCH_TWIN_CACHE_DIVISOR, a);
     return 0;
 }
 
@@ -153,10 +163,9 @@ static void twin_settle(run_ctx *r, size_t i, int last)
         char took[32], fl[32];
         bench_runner_format_us(took, sizeof took, diff > 0 && isfinite(diff) ? diff : 0);
         bench_runner_format_us(fl, sizeof fl, floor);
-        bench_runner_no_twin(res,
-                             "no twin: its launch of %lld more work-items takes %s more (measured), below the %s "
-                             "floor%s",
-                             (long long)n, took, fl, sl->twin_unresolved > 1 ? ", in two sets of rounds" : "");
+        bench_runner_no_twin(res, "no twin: its launch of %lld more work-items takes %s more (measured), below "
+                             "the %s floor%s", (long long)n, took, fl,
+                             sl->twin_unresolved > 1 ? ", in two sets of rounds" : "");
         res->twin_items = 0;
         res->twin_item_ns = res->twin_ns = res->twin_cold_ns = 0;
         sl->twinned = 1;

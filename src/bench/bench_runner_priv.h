@@ -1,46 +1,43 @@
-/* bench_runner_ctx: the state a run shares between the runner's parts
- * (bench_runner.c, bench_runner_build.c, _schedule.c, _twin.c, _trace.c),
- * private to them: the per-item slot, the run's context, and the helpers
- * one part calls in another. The run (bench_run) owns every slot and
- * buffer in it; bench_runner.h is the runner's interface. */
-#ifndef BENCH_RUNNER_CTX_H
-#define BENCH_RUNNER_CTX_H
+/* bench_runner_priv: what the parts of the runner share; bench_runner.h
+ * is their public face. One run_ctx carries a run from its start to its
+ * end, and every part works on it:
+ *   bench_runner.c           the run's lifecycle (bench_run) and the
+ *                            figures read from its samples at its end
+ *   bench_runner_build.c     programs, kernels, buffers, launches and
+ *                            validation
+ *   bench_runner_schedule.c  what the budget holds: the order in which
+ *                            patterns are prepared, the timing plan, the
+ *                            replan, patterns left out and taken up again
+ *   bench_runner_rounds.c    the timing rounds: samples, the form choice,
+ *                            turns in a shuffled order, control slots and
+ *                            the stopping rule
+ *   bench_runner_twin.c      each pattern's twin within the run (bench_twin.c
+ *                            is its sizing and model, host code only)
+ *   bench_runner_trace.c     the trace check (bench_trace_check)
+ *
+ * Who owns what: the run_ctx owns its slots, the shared program `common`,
+ * src, dst and the staging buffer, and bench_runner_teardown releases them
+ * (a trace run, trace_form, releases what it made itself). Each slot owns
+ * its program, its kernels and its ev_* arrays. res, the results being
+ * filled, belongs to bench_run until it hands them out as *results; their
+ * owned fields (bench_runner.h) go with bench_results_free. A trace run has
+ * no res (NULL) and no slots. ctx, plan, kernels and s are the caller's,
+ * borrowed; the run writes to plan only to lower an item's work-group
+ * (bench_plan_fit_kernel, a launch retried at half its group).
+ *
+ * The functions below are what one part calls in another; each part's
+ * helpers stay static in its own file. */
+#ifndef BENCH_RUNNER_PRIV_H
+#define BENCH_RUNNER_PRIV_H
 
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include "bench_runner.h"
-#include "bench_family.h"
 #include "bench_fill.h"
-#include "bench_stats.h"
-#include "bench_twin.h"
-#include "bench_validate.h"
-#include "bw_format.h"
-#include "bw_hook.h"
-#include "bw_stats.h"
+#include "bench_runner.h"
 #include "ocl_buffer.h"
-#include "ocl_error.h"
 #include "ocl_program.h"
-
-#define SOURCE_SEED UINT64_C(0x62776c6162)
-/* below about 20 us, launch overhead and timer ticks dominate an event time */
-#define LAUNCH_FLOOR_NS 20000.0
-/* A launch lasts at least this many ticks of its timer: a tick is then at
- * most 1% of one sample and, the tick's phase being random, far less of a
- * median of many. More would hurt: at 1000 ticks a 1 us timer (NVIDIA's)
- * makes a floor longer than a fast GPU takes to stream a default working
- * set, and no pattern of a default run could be measured there. */
-#define LAUNCH_FLOOR_TICKS 100.0
-/* a pattern whose launches mostly read 0 ns is not measurable: at least this many */
-#define DROPPED_LIMIT 3
-/* Host memory of a run, whatever the plan's size: one staging buffer of at
- * most this (a source the device cannot fill is generated into it and
- * written a chunk at a time, dst is read back through it), plus
- * validation's 8 MiB of addresses. A 16 GiB plan on a large GPU needs no 16 GiB of host RAM. */
-#define HOST_STAGE ((uint64_t)64 << 20)
 
 /* timed launches per kernel form, alternated in the first rounds, before
  * the faster form is chosen (the chosen form's launches stay its
@@ -57,6 +54,9 @@
 #define TWIN_ROUNDS 7
 /* the fewest rounds a twin is read from when the budget ends first */
 #define TWIN_ROUNDS_MIN 3
+
+/* the rounds that end the timing once every pattern has them (measure) */
+#define FLOOR_ROUNDS 3
 
 /* per-pattern state while running */
 typedef struct slot {
@@ -123,54 +123,53 @@ typedef struct run_ctx {
     size_t launches;   /* timed launches recorded so far, of every item: a sample's place */
 } run_ctx;
 
-
-/* the rounds that end the timing once every pattern has them (measure) */
-#define FLOOR_ROUNDS 3
-
-/* bench_runner.c */
-void bench_runner_report(run_ctx *r, const char *phase, size_t done, size_t total, const char *spec, double remaining);
-size_t bench_runner_form_launches_of(double t_ns);
+/* bench_runner.c: progress, failures and the deadline */
+void bench_runner_report(run_ctx *r, const char *phase, size_t done, size_t total, const char *spec,
+                         double remaining);
 double bench_runner_time_left(const run_ctx *r);
 void bench_runner_report_finished(run_ctx *r, size_t i);
 void bench_runner_fail(bench_result *res, bw_code code, const char *msg);
 void bench_runner_format_us(char *buf, size_t n, double ns);
-void bench_runner_prepare_one(run_ctx *r, size_t i);
-long bench_runner_paired_reference(const run_ctx *r, size_t i);
-double bench_runner_rule_rse(const run_ctx *r, size_t i);
+void bench_runner_not_measurable(bench_result *res, const char *msg);
 
-/* bench_runner_build.c */
+/* bench_runner_build.c: programs, kernels, buffers, launches, validation */
 bw_code bench_runner_build_program(run_ctx *r, size_t first, size_t count, int trace, ocl_program **prog,
                                    bw_error *err);
 bw_code bench_runner_make_kernel(run_ctx *r, ocl_program *prog, size_t i, bench_form form, ocl_kernel **kern,
                                  bw_error *err);
 bw_code bench_runner_make_own_kernel(run_ctx *r, size_t i, int trace, ocl_program **prog, ocl_kernel **kern,
                                      bw_error *err);
+void bench_runner_build_all(run_ctx *r, volatile sig_atomic_t *stop);
 double bench_runner_run_floor_ns(const run_ctx *r);
 double bench_runner_device_floor_ns(const run_ctx *r);
 bw_code bench_runner_launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err);
+void bench_runner_after_warmup(run_ctx *r, size_t i, double event_ns);
 bw_code bench_runner_validate_item(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err);
 bw_code bench_runner_stage_alloc(run_ctx *r, bw_error *err);
 bench_fill_io bench_runner_fill_io(const run_ctx *r);
 bw_code bench_runner_setup_buffers(run_ctx *r, bench_run_info *info, bw_error *err);
 void bench_runner_teardown(run_ctx *r);
-void bench_runner_build_all(run_ctx *r, volatile sig_atomic_t *stop);
 
-/* bench_runner_schedule.c */
+/* bench_runner_schedule.c: what the budget holds */
 void bench_runner_leave_out(run_ctx *r, size_t i, int how, const char *why);
 int bench_runner_serves_as_reference(const run_ctx *r, size_t i);
-double bench_runner_prepare_launches(const bench_settings *s);
-void bench_runner_plan_timing(run_ctx *r, bench_run_info *info, int first);
-void bench_runner_plan_note(run_ctx *r, bench_run_info *info);
-size_t bench_runner_launches_per_turn(const run_ctx *r, size_t i);
-void bench_runner_typical_launch(run_ctx *r);
-void bench_runner_stop_groups(run_ctx *r);
+size_t bench_runner_group_of(const run_ctx *r, size_t i);
+void bench_runner_prepare(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info);
 void bench_runner_replan(run_ctx *r, bench_run_info *info);
 int bench_runner_resume_dropped(run_ctx *r, bench_run_info *info);
 int bench_runner_take_up_left_out(run_ctx *r, bench_run_info *info);
-void bench_runner_round_order(size_t *order, size_t *pos, size_t n, size_t k);
 
-/* bench_runner_twin.c */
-void bench_runner_no_twin(bench_result *res, const char *fmt, ...) BW_PRINTF(2, 3);
+/* bench_runner_rounds.c: the timing rounds */
+size_t bench_runner_launches_per_turn(const run_ctx *r, size_t i);
+void bench_runner_typical_launch(run_ctx *r);
+double bench_runner_turn_ns(const run_ctx *r, size_t i);
+bench_pair_ci bench_runner_paired(const run_ctx *r, size_t i, size_t ref);
+long bench_runner_paired_reference(const run_ctx *r, size_t i);
+double bench_runner_rule_rse(const run_ctx *r, size_t i);
+void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info);
+
+/* bench_runner_twin.c: the twins within the run */
+void bench_runner_no_twin(bench_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int bench_runner_twin_collecting(const slot *sl);
 void bench_runner_twin_after_launch(run_ctx *r, size_t i);
 void bench_runner_twin_end(run_ctx *r, size_t i);
