@@ -9,6 +9,7 @@
 #include "report_chart.h"
 #include "report_format.h"
 #include "report_grid.h"
+#include "report_html_table.h"
 #include "report_peer_match.h"
 
 static const report_peer_set *peers_of(const report_merged *m)
@@ -256,49 +257,36 @@ bw_code report_peer_table_json(const report_merged *m, json_t *root, bw_error *e
     return BW_OK;
 }
 
-static void td(bw_buf *o, const char *s)
-{
-    bw_buf_puts(o, "<td>");
-    report_chart_escape(o, s ? s : "-");
-    bw_buf_puts(o, "</td>");
-}
-
-/* absent: what an absent figure reads (NULL: "not measured") */
-static void td_num(bw_buf *o, double v, const char *absent)
-{
-    bw_buf_puts(o, report_merge_not_nan(v) ? "<td class=\"num\">" : "<td class=\"num na\">");
-    bw_buf_puts(o, report_merge_not_nan(v) ? REPORT_FIXED(v, 2) : absent ? absent : "not measured");
-    bw_buf_puts(o, "</td>");
-}
-
 static void html_table(const report_merged *m, const report_peer_set *s, const size_t *col, size_t nc, bw_buf *o)
 {
-    bw_buf_puts(o, "<div class=\"wrap\"><table id=\"peers-table\">\n<tr><th>device</th><th>tool</th><th>version</th>"
-                   "<th>test</th><th>metric</th><th>value (measured by the tool)</th><th>unit</th>"
-                   "<th>bwlab seq GB/s (measured)</th><th>tuned peak GB/s (measured)</th><th>note</th>"
-                   "<th>file</th></tr>\n");
+    static const char *const head[] = { "device", "tool", "version", "test", "metric",
+                                        "value (measured by the tool)", "unit", "bwlab seq GB/s (measured)",
+                                        "tuned peak GB/s (measured)", "note", "file" };
+    report_html_table_open(o, "peers-table", head, sizeof head / sizeof *head);
     for (size_t k = 0; k < nc; k++) {
         const char *label = s->entries[col[k]].column;
         for (size_t i = col[k]; i < s->n_entries; i++) {
             const report_peer_entry *e = &s->entries[i];
             if (strcmp(e->column, label) != 0)
                 continue;
-            bw_buf_puts(o, "<tr>");
-            td(o, e->column);
-            td(o, e->file->tool);
-            td(o, e->file->tool_version);
-            td(o, e->figure->test);
-            td(o, e->figure->metric);
-            td_num(o, e->figure->value, NULL);
-            td(o, report_peer_unit_name(e->figure->unit));
-            td_num(o, seq_of(m, e), e->device < 0 ? "no bwlab run" : NULL);
-            td_num(o, peak_of(m, e), e->device < 0 ? "no bwlab run" : NULL);
-            td(o, e->figure->note);
-            td(o, e->file->name);
-            bw_buf_puts(o, "</tr>\n");
+            /* what bwlab's columns read where no bwlab run matched */
+            const char *no_run = e->device < 0 ? "no bwlab run" : NULL;
+            report_html_row(o);
+            report_html_text(o, e->column);
+            report_html_text(o, e->file->tool);
+            report_html_text(o, e->file->tool_version);
+            report_html_text(o, e->figure->test);
+            report_html_text(o, e->figure->metric);
+            report_html_num(o, e->figure->value, NULL, NULL);
+            report_html_text(o, report_peer_unit_name(e->figure->unit));
+            report_html_num(o, seq_of(m, e), NULL, no_run);
+            report_html_num(o, peak_of(m, e), NULL, no_run);
+            report_html_text(o, e->figure->note);
+            report_html_text(o, e->file->name);
+            report_html_row_end(o);
         }
     }
-    bw_buf_puts(o, "</table></div>\n");
+    report_html_table_close(o);
 }
 
 /* one bar at x, with its tooltip */
