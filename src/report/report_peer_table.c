@@ -111,6 +111,16 @@ static size_t columns(const report_peer_set *s, size_t *col)
     return n;
 }
 
+/* The entries of the column whose first entry is `first`, in entry order:
+ * start with *i = first, call until NULL. */
+static const report_peer_entry *in_column(const report_peer_set *s, size_t first, size_t *i)
+{
+    for (; *i < s->n_entries; (*i)++)
+        if (strcmp(s->entries[*i].column, s->entries[first].column) == 0)
+            return &s->entries[(*i)++];
+    return NULL;
+}
+
 static void cell_num(report_grid *g, double v)
 {
     if (report_merge_not_nan(v))
@@ -144,12 +154,9 @@ void report_peer_table_text(const report_merged *m, int md, bw_buf *out)
     for (size_t i = 0; i < 12; i++)
         report_grid_put(&g, h[i]);
     for (size_t c = 0; c < nc; c++) {
-        const char *label = s->entries[col[c]].column;
-        for (size_t i = col[c]; i < s->n_entries; i++) {
-            const report_peer_entry *e = &s->entries[i];
-            if (strcmp(e->column, label) != 0)
-                continue;
-            report_grid_cell(&g, "%s%s", label, e->device >= 0 ? "" : " (no bwlab run)");
+        const report_peer_entry *e;
+        for (size_t i = col[c]; (e = in_column(s, col[c], &i));) {
+            report_grid_cell(&g, "%s%s", e->column, e->device >= 0 ? "" : " (no bwlab run)");
             report_grid_cell(&g, "%s", e->file->tool);
             report_grid_cell(&g, "%s", e->file->tool_version ? e->file->tool_version : "-");
             report_grid_cell(&g, "%s", e->figure->test ? e->figure->test : "-");
@@ -264,11 +271,8 @@ static void html_table(const report_merged *m, const report_peer_set *s, const s
                                         "tuned peak GB/s (measured)", "note", "file" };
     report_html_table_open(o, "peers-table", head, sizeof head / sizeof *head);
     for (size_t k = 0; k < nc; k++) {
-        const char *label = s->entries[col[k]].column;
-        for (size_t i = col[k]; i < s->n_entries; i++) {
-            const report_peer_entry *e = &s->entries[i];
-            if (strcmp(e->column, label) != 0)
-                continue;
+        const report_peer_entry *e;
+        for (size_t i = col[k]; (e = in_column(s, col[k], &i));) {
             /* what bwlab's columns read where no bwlab run matched */
             const char *no_run = e->device < 0 ? "no bwlab run" : NULL;
             report_html_row(o);
@@ -323,9 +327,9 @@ static report_chart *peer_chart(const report_merged *m, const report_peer_set *s
         bar(c, sq, x++, seq, f->column, "bwlab seq (copy mode)");
     if (report_merge_not_nan(peak))
         bar(c, pk, x++, peak, f->column, "bwlab tuned peak");
-    for (size_t i = first; i < s->n_entries; i++) {
-        const report_peer_entry *e = &s->entries[i];
-        if (strcmp(e->column, f->column) != 0 || !report_peer_entry_charted(e))
+    const report_peer_entry *e;
+    for (size_t i = first; (e = in_column(s, first, &i));) {
+        if (!report_peer_entry_charted(e))
             continue;
         char what[256];
         snprintf(what, sizeof what, "%s %s %s%s", e->file->tool, e->figure->test ? e->figure->test : "",
