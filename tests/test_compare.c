@@ -20,7 +20,7 @@
 
 #include "bw_file.h"
 #include "report_html.h"
-#include "report_merge.h"
+#include "results_merge.h"
 #include "report_nominal.h"
 #include "test_util.h"
 
@@ -816,13 +816,13 @@ Test(compare, the_report_layer_never_includes_the_opencl_layer)
     cr_expect(files > 10);
 }
 
-/* The loader API that bwlab report draws from (report_merge.h). */
+/* The loader API that bwlab report draws from (results_merge.h). */
 Test(compare, the_loader_api_gives_absent_figures_as_nan)
 {
     const char *paths[] = { sample("sample-nvidia-h100.json"), sample("sample-amd-mi300x.json"),
                             sample("sample-nvidia-h100-run2.json") };
-    report_merged *m = NULL;
-    cr_assert_eq(report_load_paths(paths, 3, &m, NULL), BW_OK);
+    results_merged *m = NULL;
+    cr_assert_eq(results_load_paths(paths, 3, &m, NULL), BW_OK);
     cr_assert_eq(m->n_devices, 2);
     cr_expect_eq(m->n_runs, 3);
     cr_expect_eq(m->n_diags, 0);
@@ -834,7 +834,7 @@ Test(compare, the_loader_api_gives_absent_figures_as_nan)
     cr_expect_eq(m->devices[h].sector_bytes, 32);
     cr_expect_float_eq(m->devices[h].seq_gbs, 3050.0, 1e-9);
     cr_expect_float_eq(m->devices[h].peak_read_gbs, 3100.0, 1e-9);
-    cr_expect(!report_merge_not_nan(m->devices[1 - h].peak_read_gbs), "the MI300X sample has no tuned peak");
+    cr_expect(!results_merge_not_nan(m->devices[1 - h].peak_read_gbs), "the MI300X sample has no tuned peak");
     cr_expect_str_eq(m->devices[1 - h].board_name, "AMD Instinct MI300X");
     /* rows keep the order of first appearance: the H100 sample's first */
     cr_expect_str_eq(m->rows[0].pattern, "seq");
@@ -845,17 +845,17 @@ Test(compare, the_loader_api_gives_absent_figures_as_nan)
             bank = r;
     cr_assert(bank < m->n_rows);
     cr_expect_str_eq(m->rows[bank].space, "local");
-    cr_expect(report_merged_entry(m, bank, 1 - h) == NULL, "the MI300X sample has no bank patterns");
-    const report_merge_entry *e = report_merged_entry(m, bank, h);
+    cr_expect(results_merged_entry(m, bank, 1 - h) == NULL, "the MI300X sample has no bank patterns");
+    const results_merge_entry *e = results_merged_entry(m, bank, h);
     cr_assert(e);
     cr_expect_float_eq(e->local_gbs, 4600.0, 1e-9);
     cr_expect_float_eq(e->relative_to_reference, 4600.0 / 9000.0, 1e-12);
     cr_expect(e->conflict_ways > 0);
-    e = report_merged_entry(m, 0, h);
+    e = results_merged_entry(m, 0, h);
     cr_assert(e);
     cr_expect_eq(e->n_samples, 2);
     cr_expect_float_eq(e->effective_min, 3000.0, 1e-9);
-    cr_expect(!report_merge_not_nan(e->relative_to_baseline), "no baseline set");
+    cr_expect(!results_merge_not_nan(e->relative_to_baseline), "no baseline set");
     /* the roofline of the H100 sample: peaks 51000 GFLOP/s, 3000 GB/s */
     int roofs = 0;
     for (size_t r = 0; r < m->n_runs; r++) {
@@ -867,10 +867,10 @@ Test(compare, the_loader_api_gives_absent_figures_as_nan)
         cr_expect(m->runs[r].n_roof_points > 0);
     }
     cr_expect_eq(roofs, 1);
-    cr_assert_eq(report_merge_set_baseline(m, "MI300X", NULL), BW_OK);
+    cr_assert_eq(results_merge_set_baseline(m, "MI300X", NULL), BW_OK);
     cr_expect_eq(m->baseline, (int)(1 - h));
-    cr_expect_float_eq(report_merged_entry(m, 0, h)->relative_to_baseline, 3050.0 / 4000.0, 1e-12);
-    report_merged_free(m);
+    cr_expect_float_eq(results_merged_entry(m, 0, h)->relative_to_baseline, 3050.0 / 4000.0, 1e-12);
+    results_merged_free(m);
 }
 
 /* ---- input limits: sizes and counts a file may not exceed ---- */
@@ -1328,10 +1328,10 @@ Test(compare, a_document_in_memory_merges_as_its_file)
     json_t *doc = json_load_file(path, 0, &je);
     cr_assert(doc, "%s", je.text);
     json_t *before = json_deep_copy(doc);
-    report_merged *a = NULL, *b = NULL;
-    cr_assert_eq(report_load_doc(doc, "this run", &a, NULL), BW_OK);
+    results_merged *a = NULL, *b = NULL;
+    cr_assert_eq(results_load_doc(doc, "this run", &a, NULL), BW_OK);
     cr_expect(json_equal(doc, before), "the document is not changed");
-    cr_assert_eq(report_load_paths(&path, 1, &b, NULL), BW_OK);
+    cr_assert_eq(results_load_paths(&path, 1, &b, NULL), BW_OK);
     cr_assert_eq(a->n_files, 1);
     cr_expect_str_eq(a->files[0].path, "this run");
     cr_expect_eq(a->n_diags, b->n_diags);
@@ -1355,8 +1355,8 @@ Test(compare, a_document_in_memory_merges_as_its_file)
     cr_expect_str_eq(without_numbers(ha.data), without_numbers(hb.data));
     bw_buf_free(&ha);
     bw_buf_free(&hb);
-    report_merged_free(a);
-    report_merged_free(b);
+    results_merged_free(a);
+    results_merged_free(b);
     json_decref(doc);
     json_decref(before);
 }

@@ -16,7 +16,7 @@
 #include "bw_buf.h"
 #include "report_figures.h"
 #include "report_html.h"
-#include "report_merge.h"
+#include "results_merge.h"
 #include "test_util.h"
 
 static char *src(const char *rel)
@@ -265,13 +265,13 @@ static size_t count_in_figure(const char *html, const char *id, const char *need
 
 static char *render_paths(const char *const *paths, size_t n)
 {
-    report_merged *m = NULL;
+    results_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
-    cr_assert_eq(report_load_paths(paths, n, &m, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(results_load_paths(paths, n, &m, &err), BW_OK, "%s", bw_error_text(&err));
     bw_buf b = BW_BUF_INIT;
     report_html_options o = { "probe charts", NULL, 0, NULL };
     cr_assert_eq(report_html_render(m, &o, &b, &err), BW_OK, "%s", bw_error_text(&err));
-    report_merged_free(m);
+    results_merged_free(m);
     return bw_buf_steal(&b);
 }
 

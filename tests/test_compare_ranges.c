@@ -20,8 +20,8 @@
 #include "bw_file.h"
 #include "report_chart.h"
 #include "report_format.h"
-#include "report_merge.h"
-#include "report_merge_range.h"
+#include "results_merge.h"
+#include "results_merge_range.h"
 #include "test_util.h"
 
 #define H100 "NVIDIA H100 80GB HBM3 [550.54.15]"
@@ -491,29 +491,29 @@ Test(compare_ranges, many_bad_rows_are_counted_past_the_first_twenty)
 /* The ranges' edges, worked out from docs/results.md's table */
 Test(compare_ranges, the_documented_edges)
 {
-    cr_expect(report_range_ok(REPORT_RANGE_GBS, 1e-6));
-    cr_expect(report_range_ok(REPORT_RANGE_GBS, 1e6));
-    cr_expect(!report_range_ok(REPORT_RANGE_GBS, 0.99e-6));
-    cr_expect(!report_range_ok(REPORT_RANGE_GBS, 0));
-    cr_expect(!report_range_ok(REPORT_RANGE_GBS, 5e-324));
-    cr_expect(!report_range_ok(REPORT_RANGE_GBS, NAN));
-    cr_expect(!report_range_ok(REPORT_RANGE_GBS, INFINITY));
-    cr_expect(report_range_ok(REPORT_RANGE_EFFICIENCY, 0));
-    cr_expect(report_range_ok(REPORT_RANGE_EFFICIENCY, 1));
-    cr_expect(!report_range_ok(REPORT_RANGE_EFFICIENCY, 1.0000001));
-    cr_expect(report_range_ok(REPORT_RANGE_TIME_NS, 0.001));
-    cr_expect(!report_range_ok(REPORT_RANGE_TIME_NS, 0.0009));
+    cr_expect(results_range_ok(RESULTS_RANGE_GBS, 1e-6));
+    cr_expect(results_range_ok(RESULTS_RANGE_GBS, 1e6));
+    cr_expect(!results_range_ok(RESULTS_RANGE_GBS, 0.99e-6));
+    cr_expect(!results_range_ok(RESULTS_RANGE_GBS, 0));
+    cr_expect(!results_range_ok(RESULTS_RANGE_GBS, 5e-324));
+    cr_expect(!results_range_ok(RESULTS_RANGE_GBS, NAN));
+    cr_expect(!results_range_ok(RESULTS_RANGE_GBS, INFINITY));
+    cr_expect(results_range_ok(RESULTS_RANGE_EFFICIENCY, 0));
+    cr_expect(results_range_ok(RESULTS_RANGE_EFFICIENCY, 1));
+    cr_expect(!results_range_ok(RESULTS_RANGE_EFFICIENCY, 1.0000001));
+    cr_expect(results_range_ok(RESULTS_RANGE_TIME_NS, 0.001));
+    cr_expect(!results_range_ok(RESULTS_RANGE_TIME_NS, 0.0009));
     for (int e = 0; e <= 32; e++)
-        cr_expect_eq(report_range_ok(REPORT_RANGE_ELEM, e), e == 1 || e == 2 || e == 4 || e == 8 || e == 16, "%d", e);
-    cr_expect(!report_range_ok(REPORT_RANGE_ELEM, 4.5));
-    cr_expect(report_range_ok(REPORT_RANGE_LANES, 1024));
-    cr_expect(!report_range_ok(REPORT_RANGE_LANES, 1025));
-    cr_expect(!report_range_ok(REPORT_RANGE_LANES, 0));
-    cr_expect(report_range_ok(REPORT_RANGE_COUNT, 0));
-    cr_expect(!report_range_ok(REPORT_RANGE_COUNT, -1));
-    cr_expect(!report_range_ok(REPORT_RANGE_BYTES, 2.5));
-    cr_expect(report_range_ok(REPORT_RANGE_RATIO, 1e-9));
-    cr_expect(!report_range_ok(REPORT_RANGE_RATIO, 1e10));
+        cr_expect_eq(results_range_ok(RESULTS_RANGE_ELEM, e), e == 1 || e == 2 || e == 4 || e == 8 || e == 16, "%d", e);
+    cr_expect(!results_range_ok(RESULTS_RANGE_ELEM, 4.5));
+    cr_expect(results_range_ok(RESULTS_RANGE_LANES, 1024));
+    cr_expect(!results_range_ok(RESULTS_RANGE_LANES, 1025));
+    cr_expect(!results_range_ok(RESULTS_RANGE_LANES, 0));
+    cr_expect(results_range_ok(RESULTS_RANGE_COUNT, 0));
+    cr_expect(!results_range_ok(RESULTS_RANGE_COUNT, -1));
+    cr_expect(!results_range_ok(RESULTS_RANGE_BYTES, 2.5));
+    cr_expect(results_range_ok(RESULTS_RANGE_RATIO, 1e-9));
+    cr_expect(!results_range_ok(RESULTS_RANGE_RATIO, 1e10));
 }
 
 /* report_num_fixed: decimals while |v| < 1e9, three significant digits

@@ -11,7 +11,7 @@
 #include "report_chart.h"
 #include "report_figures.h"
 #include "report_html.h"
-#include "report_merge.h"
+#include "results_merge.h"
 #include "test_util.h"
 
 static size_t count_of(const char *hay, const char *needle)
@@ -106,18 +106,18 @@ Test(report_chart, modeled_relative_by_hand)
     cr_expect(isnan(report_figures_modeled_relative("read", 0.5, 0.0)));
 }
 
-static report_merged *load(const char *rel)
+static results_merged *load(const char *rel)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", tu_source_root(), rel);
     const char *paths[1] = { path };
-    report_merged *m = NULL;
+    results_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
-    cr_assert_eq(report_load_paths(paths, 1, &m, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(results_load_paths(paths, 1, &m, &err), BW_OK, "%s", bw_error_text(&err));
     return m;
 }
 
-static char *render(const report_merged *m)
+static char *render(const results_merged *m)
 {
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
@@ -139,11 +139,11 @@ static void expect_self_contained(const char *html)
 
 Test(report_chart, samples_every_chart_with_its_points, .timeout = 60)
 {
-    report_merged *m = load("tests/data/results");
+    results_merged *m = load("tests/data/results");
     cr_assert_eq(m->n_devices, 4,
                  "PoCL, the write run's PoCL device, the MI300X sample and the H100 sample (two files)");
     bw_error err = BW_ERROR_INIT;
-    cr_assert_eq(report_merge_apply_nominal(m, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(results_merge_apply_nominal(m, &err), BW_OK, "%s", bw_error_text(&err));
     char *html = render(m);
     expect_self_contained(html);
     cr_expect(strstr(html, "<title>test &lt;report&gt;</title>"));
@@ -172,12 +172,12 @@ Test(report_chart, samples_every_chart_with_its_points, .timeout = 60)
     cr_expect(strstr(html, "<td class=\"num\">91.04%</td>"));
     cr_expect(strstr(html, "<td class=\"num\">76.12%</td>"));
     free(html);
-    report_merged_free(m);
+    results_merged_free(m);
 }
 
 Test(report_chart, absent_figures_say_why, .timeout = 60)
 {
-    report_merged *m = load("tests/data/results/sample-amd-mi300x.json");
+    results_merged *m = load("tests/data/results/sample-amd-mi300x.json");
     char *html = render(m);
     expect_self_contained(html);
     cr_expect_eq(count_in_figure(html, "roofline", "<svg"), 0);
@@ -189,7 +189,7 @@ Test(report_chart, absent_figures_say_why, .timeout = 60)
      * broadcast 64 + 1, matrix-col 64 + 64 = 460 */
     cr_expect_eq(count_in_figure(html, "ramp", "class=\"pt\""), 460);
     free(html);
-    report_merged_free(m);
+    results_merged_free(m);
 }
 
 /* ---- the commands ------------------------------------------------------ */
@@ -303,7 +303,7 @@ Test(report_cli, run_writes_the_report_of_its_run, .timeout = 300)
  * three write patterns beside the copy and read ones. */
 Test(report_chart, write_rows_get_a_panel_and_points, .timeout = 60)
 {
-    report_merged *m = load("tests/data/results/pocl-cpu-write.json");
+    results_merged *m = load("tests/data/results/pocl-cpu-write.json");
     char *html = render(m);
     expect_self_contained(html);
     cr_expect_eq(count_in_figure(html, "stride", "<svg class=\"chart\""), 3, "copy, read and write panels");
@@ -324,5 +324,5 @@ Test(report_chart, write_rows_get_a_panel_and_points, .timeout = 60)
     cr_expect(strstr(html, "offset:bytes=4, write: 1.005 relative to seq (measured), 0.800 (modeled)"), "%s",
               "the write point of chart 2");
     free(html);
-    report_merged_free(m);
+    results_merged_free(m);
 }

@@ -1,4 +1,4 @@
-/* report_fields: the table of a result's scalar keys against the JSON
+/* results_fields: the table of a result's scalar keys against the JSON
  * writer and the reader. A run of every family is made up (a plan at W = 8
  * and invented figures, no device) and written with report_results_json;
  * every key of each result must be in the table or be one of the nested
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "bench_plan.h"
-#include "report_fields.h"
-#include "report_merge.h"
+#include "results_fields.h"
+#include "results_merge.h"
 #include "report_results.h"
 
 static const model_geometry geo8 = { 8, 64, 64, 32, 4 };
@@ -36,13 +36,13 @@ static int in_table(const char *key)
     return 0;
 }
 
-static int type_ok(report_field_type t, const json_t *v)
+static int type_ok(results_field_type t, const json_t *v)
 {
     switch (t) {
-    case REPORT_FIELD_STRING: return json_is_string(v);
-    case REPORT_FIELD_INTEGER: return json_is_integer(v);
-    case REPORT_FIELD_NUMBER: return json_is_number(v);
-    case REPORT_FIELD_BOOL: return json_is_boolean(v);
+    case RESULTS_FIELD_STRING: return json_is_string(v);
+    case RESULTS_FIELD_INTEGER: return json_is_integer(v);
+    case RESULTS_FIELD_NUMBER: return json_is_number(v);
+    case RESULTS_FIELD_BOOL: return json_is_boolean(v);
     }
     return 0;
 }
@@ -118,7 +118,7 @@ static const char *const SPECS[] = { "seq", "stride:s=2", "matrix-col:n=512", "b
                                      "bank:pitch=32,stride=2", "transpose:version=padded",
                                      "record:layout=aos,fields=3" };
 
-Test(report_fields, every_key_the_writer_emits_is_in_the_table)
+Test(results_fields, every_key_the_writer_emits_is_in_the_table)
 {
     json_t *doc = made_up_run(SPECS, sizeof SPECS / sizeof *SPECS);
     json_t *results = json_object_get(doc, "results");
@@ -132,9 +132,9 @@ Test(report_fields, every_key_the_writer_emits_is_in_the_table)
         json_object_foreach(r, key, v)
             cr_expect(in_table(key), "results[%zu].%s is in no table", i, key);
         for (int id = 0; id < RF_COUNT; id++) {
-            const report_field *f = &REPORT_FIELDS[id];
+            const results_field *f = &RESULTS_FIELDS[id];
             v = json_object_get(r, f->key);
-            if (f->group != REPORT_FIELD_FAMILY)
+            if (f->group != RESULTS_FIELD_FAMILY)
                 cr_expect(v != NULL, "results[%zu] lacks %s", i, f->key);
             if (v && !json_is_null(v))
                 cr_expect(type_ok(f->type, v), "results[%zu].%s has another type than the table's", i, f->key);
@@ -143,11 +143,11 @@ Test(report_fields, every_key_the_writer_emits_is_in_the_table)
     json_decref(doc);
 }
 
-Test(report_fields, the_check_and_the_merge_accept_what_the_writer_wrote)
+Test(results_fields, the_check_and_the_merge_accept_what_the_writer_wrote)
 {
     json_t *doc = made_up_run(SPECS, sizeof SPECS / sizeof *SPECS);
-    report_merged *m = NULL;
-    cr_assert_eq(report_load_doc(doc, "made up", &m, NULL), BW_OK);
+    results_merged *m = NULL;
+    cr_assert_eq(results_load_doc(doc, "made up", &m, NULL), BW_OK);
     for (size_t k = 0; k < m->n_diags; k++)
         cr_expect(!m->diags[k].is_error, "%s", m->diags[k].message);
     cr_expect_eq(m->n_diags, 0, "every figure is in range");
@@ -156,9 +156,9 @@ Test(report_fields, the_check_and_the_merge_accept_what_the_writer_wrote)
     /* the reader's places: a sample's figures from a measured row only */
     size_t failed = 0;
     for (size_t k = 0; k < m->n_entries; k++) {
-        const report_merge_entry *e = &m->entries[k];
+        const results_merge_entry *e = &m->entries[k];
         cr_assert_eq(e->n_samples, 1);
-        const report_merge_sample *s = &e->samples[0];
+        const results_merge_sample *s = &e->samples[0];
         if (!strcmp(s->status, "ok")) {
             cr_expect(s->effective_gbs >= 10.0 && s->best_gbs == s->effective_gbs + 2.0);
             cr_expect_float_eq(s->relative_to_seq, 1.0, 1e-12);
@@ -171,6 +171,6 @@ Test(report_fields, the_check_and_the_merge_accept_what_the_writer_wrote)
         cr_expect(e->expression != NULL || !strcmp(m->rows[e->row].space, "local"));
     }
     cr_expect_gt(failed, 0);
-    report_merged_free(m);
+    results_merged_free(m);
     json_decref(doc);
 }

@@ -25,7 +25,7 @@ typedef struct ocl_device_info ocl_device_info;
 #define BENCH_TUNE_CACHE_SCHEMA_VERSION 1
 #define BENCH_TUNE_CACHE_FILE "tune.json"
 /* a cached peak's valid range: that of any GB/s in a results file
- * (report_merge_range.h, REPORT_RANGE_GBS) */
+ * (results_merge_range.h, RESULTS_RANGE_GBS) */
 #define BENCH_TUNE_GBS_MIN 1e-6
 #define BENCH_TUNE_GBS_MAX 1e6
 

@@ -5,20 +5,20 @@
 
 #include <stdio.h>
 
-int cli_inputs_load(const cli_command *self, char **paths, size_t n, const char *output, report_merged **m,
+int cli_inputs_load(const cli_command *self, char **paths, size_t n, const char *output, results_merged **m,
                     bw_code *rc, size_t *bad, bw_error *err)
 {
     const char *outs[1] = { output }, *flags[1] = { "--output" };
-    report_load_opts lo = { outs, flags, 1 };
+    results_load_opts lo = { outs, flags, 1 };
     *bad = 0;
-    *rc = report_load_paths_opts((const char *const *)paths, n, &lo, m, err);
+    *rc = results_load_paths_opts((const char *const *)paths, n, &lo, m, err);
     if (*rc == BW_E_USAGE) {
         int st = cli_usage_error(self, "%s", bw_error_text(err));
         bw_error_clear(err);
         return st;
     }
     for (size_t i = 0; *m && i < (*m)->n_diags; i++) {
-        const report_merge_diag *d = &(*m)->diags[i];
+        const results_merge_diag *d = &(*m)->diags[i];
         /* a file's name and what was wrong with it: outside text, escaped */
         if (d->is_error)
             cli_error_line(self, "%s: %s", d->file, d->message);

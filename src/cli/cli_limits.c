@@ -8,7 +8,7 @@
 
 #include "bench_host.h"
 
-bench_limits cli_device_limits(const ocl_device_info *d)
+bench_limits bench_device_limits(const ocl_device_info *d)
 {
     bench_limits l;
     memset(&l, 0, sizeof l);
@@ -23,13 +23,13 @@ bench_limits cli_device_limits(const ocl_device_info *d)
     return l;
 }
 
-bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s, uint64_t size,
+bw_code bench_roofline_opts_of(const ocl_device_info *d, const bench_settings *settings, double budget_s, uint64_t size,
                           bench_roofline_opts *o, bw_error *err)
 {
     const uint64_t mib = (uint64_t)1 << 20;
     uint64_t t = 0, most = 0;
     memset(o, 0, sizeof *o);
-    bw_code rc = cli_buffer_plan(d, size, 2, &t, &most, err);
+    bw_code rc = bench_buffer_plan(d, size, 2, &t, &most, err);
     if (rc != BW_OK)
         return rc;
     if (size && size > most)
@@ -49,12 +49,12 @@ bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settin
 
 const cli_size_rule cli_roofline_size_rule = { 1, "the roofline's buffer is whole MiB" };
 
-bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
+bw_code bench_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
                         bw_error *err)
 {
     static const char *const seq[] = { "seq" };
     const uint64_t mib = (uint64_t)1 << 20;
-    bench_limits lim = cli_device_limits(d);
+    bench_limits lim = bench_device_limits(d);
     bench_plan_opts o;
     memset(&o, 0, sizeof o);
     o.specs = seq;

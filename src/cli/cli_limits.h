@@ -12,7 +12,7 @@
 /* The device's limits; a CPU device also gets the host's last-level cache
  * from sysfs, which the plan uses when the driver reports no cache (PoCL
  * may say 0 B). Never fails: unknown figures stay 0. */
-bench_limits cli_device_limits(const ocl_device_info *d);
+bench_limits bench_device_limits(const ocl_device_info *d);
 
 /* Buffers for a device sized as `bwlab run` sizes its working set: *target
  * is the plan's working set for `seq` (its auto target, or `size` when not
@@ -20,7 +20,7 @@ bench_limits cli_device_limits(const ocl_device_info *d);
  * plan's memory budget (3/4 of global memory), rounded down to whole MiB;
  * *most is *target when the budget is unlimited. Fails as bench_plan_make
  * does (BW_E_TOOBIG for a --size above the largest allocation). */
-bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
+bw_code bench_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target, uint64_t *most,
                         bw_error *err);
 
 /* The options of a roofline measurement (bench_roofline_run) on a device,
@@ -33,8 +33,8 @@ bw_code cli_buffer_plan(const ocl_device_info *d, uint64_t size, int nbuffers, u
  * (the output buffer is 1/16 of it); the timing floor is `settings`' for
  * the device's timer. BW_E_TOOBIG when no 1 MiB buffer fits or `size` is
  * above the device's largest allocation or half the budget; else fails as
- * cli_buffer_plan. */
-bw_code cli_roofline_opts(const ocl_device_info *d, const bench_settings *settings, double budget_s, uint64_t size,
+ * bench_buffer_plan. */
+bw_code bench_roofline_opts_of(const ocl_device_info *d, const bench_settings *settings, double budget_s, uint64_t size,
                           bench_roofline_opts *o, bw_error *err);
 
 /* What a roofline buffer's size (roofline --size, run --roofline-size)

@@ -17,7 +17,7 @@
 #include "bw_file.h"
 #include "report_check.h"
 #include "report_compare.h"
-#include "report_merge.h"
+#include "results_merge.h"
 
 typedef struct compare_args {
     cli_format format;
@@ -91,7 +91,7 @@ static int check_args(const cli_command *self, int argc, int operands, compare_a
 
 /* The comparison of m in the format asked for, written to --output (the
  * page of 'bwlab report' for html) */
-static bw_code write_comparison(const compare_args *a, report_merged *m, int argc, char **argv, bw_error *err)
+static bw_code write_comparison(const compare_args *a, results_merged *m, int argc, char **argv, bw_error *err)
 {
     if (a->html)
         return cli_report_write("bwlab compare", m, a->output, NULL, argc, argv, err);
@@ -187,7 +187,7 @@ int cmd_compare(int argc, char **argv)
         return st;
     if (a.check)
         return run_check(self, &a, argv + operands, argc - operands);
-    report_merged *m = NULL;
+    results_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
     size_t bad = 0;
@@ -195,11 +195,11 @@ int cmd_compare(int argc, char **argv)
     st = cli_inputs_load(self, argv + operands, (size_t)(argc - operands), a.output, &m, &rc, &bad, &err);
     if (!st) {
         if (rc == BW_OK && a.baseline)
-            rc = report_merge_set_baseline(m, a.baseline, &err);
+            rc = results_merge_set_baseline(m, a.baseline, &err);
         if (rc == BW_OK) {
             bw_error nerr = BW_ERROR_INIT;
             /* without the nominal table the comparison still stands */
-            if (report_merge_apply_nominal(m, &nerr) != BW_OK)
+            if (results_merge_apply_nominal(m, &nerr) != BW_OK)
                 cli_warn(self, "no nominal peaks: %s", bw_error_text(&nerr));
             bw_error_clear(&nerr);
         }
@@ -207,7 +207,7 @@ int cmd_compare(int argc, char **argv)
             rc = write_comparison(&a, m, argc, argv, &err);
         st = cli_inputs_status(self, rc, bad, "was compared", &err);
     }
-    report_merged_free(m);
+    results_merged_free(m);
     bw_error_clear(&err);
     return st;
 }

@@ -16,14 +16,14 @@
 #include "cli_option.h"
 #include "cli_report.h"
 #include "report_html.h"
-#include "report_merge.h"
+#include "results_merge.h"
 
-bw_code cli_report_write(const char *prog, report_merged *m, const char *output, const char *title,
+bw_code cli_report_write(const char *prog, results_merged *m, const char *output, const char *title,
                          int argc, char **argv, bw_error *err)
 {
     bw_error nerr = BW_ERROR_INIT;
     /* without the nominal table the report still stands */
-    if (report_merge_apply_nominal(m, &nerr) != BW_OK)
+    if (results_merge_apply_nominal(m, &nerr) != BW_OK)
         cli_print_line(prog, "warning", "no nominal peaks: %s", bw_error_text(&nerr));
     bw_error_clear(&nerr);
     char date[32];
@@ -50,8 +50,8 @@ bw_code cli_report_from_json(const char *json_text, const char *output, int argc
         return bw_error_set(err, BW_E_FORMAT, "--report: the run's results do not load: invalid JSON at line %d, "
                                               "column %d: %s", je.line, je.column, je.text);
     /* the page names the run's file "this run" */
-    report_merged *m = NULL;
-    bw_code rc = report_load_doc(doc, "this run", &m, err);
+    results_merged *m = NULL;
+    bw_code rc = results_load_doc(doc, "this run", &m, err);
     json_decref(doc);
     for (size_t i = 0; rc == BW_OK && i < m->n_diags; i++)
         if (m->diags[i].is_error)
@@ -59,7 +59,7 @@ bw_code cli_report_from_json(const char *json_text, const char *output, int argc
                               m->diags[i].message);
     if (rc == BW_OK)
         rc = cli_report_write("bwlab run", m, output, NULL, argc, argv, err);
-    report_merged_free(m);
+    results_merged_free(m);
     return rc;
 }
 
@@ -94,7 +94,7 @@ int cmd_report(int argc, char **argv)
         return cli_usage_error(self, "no result files given (name bwlab run result files or "
                                      "directories of them)");
 
-    report_merged *m = NULL;
+    results_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
     size_t bad = 0;
@@ -102,12 +102,12 @@ int cmd_report(int argc, char **argv)
     st = cli_inputs_load(self, argv + operands, (size_t)(argc - operands), output, &m, &rc, &bad, &err);
     if (!st) {
         if (rc == BW_OK && baseline)
-            rc = report_merge_set_baseline(m, baseline, &err);
+            rc = results_merge_set_baseline(m, baseline, &err);
         if (rc == BW_OK)
             rc = cli_report_write("bwlab report", m, output, title, argc, argv, &err);
         st = cli_inputs_status(self, rc, bad, "is in the report", &err);
     }
-    report_merged_free(m);
+    results_merged_free(m);
     bw_error_clear(&err);
     return st;
 }

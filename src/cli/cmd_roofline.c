@@ -87,7 +87,7 @@ static bw_code measure_device(const cli_command *self, void *state, size_t k, bw
     bench_roofline_opts o;
     ocl_context *ctx = NULL;
     bench_settings settings = bench_settings_default();
-    bw_code rc = cli_roofline_opts(d, &settings, s->budget_s, s->size, &o, err);
+    bw_code rc = bench_roofline_opts_of(d, &settings, s->budget_s, s->size, &o, err);
     o.stop = &cli_signal_caught;
     if (rc == BW_OK && !s->source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->source, &s->kernel_path, err);

@@ -622,7 +622,7 @@ static void check_tuned_peak(const cli_command *self, const run_state *s, size_t
 
 /* The short roofline on device k after its patterns, on the run's context:
  * roofline.cl from the run's kernel directory, the buffer `bwlab roofline`
- * takes (cli_roofline_opts; --roofline-size when given) and at most
+ * takes (bench_roofline_opts_of; --roofline-size when given) and at most
  * RUN_ROOFLINE_BUDGET_S (the run's --budget when smaller), stopped by a
  * signal. Sets devs[k].roof (also when interrupted: BW_E_INTERRUPTED, what was
  * measured marked); fails as bench_roofline_run or
@@ -642,7 +642,7 @@ static bw_code measure_roofline(run_state *s, size_t k, bw_error *err)
 {
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
     bench_roofline_opts o;
-    bw_code rc = cli_roofline_opts(d, &s->settings, run_roofline_budget(s), s->roofline_size, &o, err);
+    bw_code rc = bench_roofline_opts_of(d, &s->settings, run_roofline_budget(s), s->roofline_size, &o, err);
     o.stop = &cli_signal_caught;
     if (rc == BW_OK && !s->roof_source)
         rc = bench_roofline_kernel_load(s->kernels_dir, &s->roof_source, &s->roof_path, err);
@@ -735,7 +735,7 @@ static bench_plan_opts device_opts(const run_state *s, const ocl_device_info *d,
 static bw_code plan_device(run_state *s, size_t k, uint64_t size, bench_plan **out, bw_error *err)
 {
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
-    bench_limits lim = cli_device_limits(d);
+    bench_limits lim = bench_device_limits(d);
     bench_plan_opts o = device_opts(s, d, size);
     bw_code rc = bench_plan_make(&o, &d->geo, &lim, out, err);
     /* what the plan left out, said before anything is measured */
@@ -985,7 +985,7 @@ static bw_code calibrate(const cli_command *self, run_state *s, size_t k, progre
     bw_hook_phase("calibrating"); /* test builds only: a signal as this phase begins */
     on_progress(pc, &shown);
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
-    bench_limits lim = cli_device_limits(d);
+    bench_limits lim = bench_device_limits(d);
     bench_plan_opts o = device_opts(s, d, 0);
     bw_error e = BW_ERROR_INIT;
     bw_code rc = bench_fit_measure(dev->ctx, &o, &d->geo, &lim, s->kernels, dev->plan->target_bytes,
@@ -1019,7 +1019,7 @@ static bw_code fit_to_budget(const cli_command *self, run_state *s, size_t k, pr
     if (rc != BW_OK || !have)
         return rc;
     const ocl_device_info *d = ocl_device_at(s->plats, s->dev_idx[k]);
-    bench_limits lim = cli_device_limits(d);
+    bench_limits lim = bench_device_limits(d);
     bench_plan_opts o = device_opts(s, d, 0);
     /* what the estimate leaves out (validation's samples, the rounds'
      * grouping) is allowed for */

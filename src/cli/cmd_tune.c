@@ -77,7 +77,7 @@ const cli_option cmd_tune_options[] = {
 static bw_code buffer_bytes(const tune_state *s, const ocl_device_info *d, uint64_t *out, bw_error *err)
 {
     uint64_t t = 0, most = 0;
-    bw_code rc = cli_buffer_plan(d, s->size, 3, &t, &most, err);
+    bw_code rc = bench_buffer_plan(d, s->size, 3, &t, &most, err);
     if (rc != BW_OK)
         return rc;
     if (s->size && s->size > most) {

@@ -30,9 +30,9 @@ static const json_t *results_of(const json_t *doc, const char *name, bw_error *e
 {
     const char *schema = json_string_value(json_object_get(doc, "schema"));
     const json_t *res = json_object_get(doc, "results");
-    if (!json_is_object(doc) || !schema || strcmp(schema, REPORT_RESULTS_SCHEMA) || !json_is_array(res)) {
+    if (!json_is_object(doc) || !schema || strcmp(schema, RESULTS_RUN_SCHEMA) || !json_is_array(res)) {
         bw_error_set(err, BW_E_FORMAT, "'%s' is not a bwlab run results document (schema \"%s\" with results[]): "
-                     "give the JSON 'bwlab run --format json' writes", name, REPORT_RESULTS_SCHEMA);
+                     "give the JSON 'bwlab run --format json' writes", name, RESULTS_RUN_SCHEMA);
         return NULL;
     }
     return res;

@@ -13,18 +13,18 @@
 #include "bw_format.h"
 #include "report_format.h"
 #include "report_grid.h"
-#include "report_peer_match.h"
+#include "results_peer_match.h"
 #include "report_peer_table.h"
 
 /* ---- shared pieces ---- */
 
-static int row_shown(const report_merged *m, const report_compare_opts *o, size_t r)
+static int row_shown(const results_merged *m, const report_compare_opts *o, size_t r)
 {
     return !o || !o->mode || !strcmp(m->rows[r].access, o->mode);
 }
 
 /* the first status of an entry without a measurement ("failed") */
-static const char *entry_status(const report_merge_entry *e)
+static const char *entry_status(const results_merge_entry *e)
 {
     for (size_t k = 0; k < e->n_samples; k++)
         if (e->samples[k].status && strcmp(e->samples[k].status, "ok") != 0)
@@ -45,18 +45,18 @@ static void para(bw_buf *out, int md, const char *text)
     bw_buf_printf(out, md ? "%s\n\n" : "  %s\n", text);
 }
 
-static void legend(const report_merged *m, int md, bw_buf *out)
+static void legend(const results_merged *m, int md, bw_buf *out)
 {
     heading(out, md, "Devices (full names) and runs (provenance)");
     for (size_t d = 0; d < m->n_devices; d++) {
-        const report_merge_device *dv = &m->devices[d];
+        const results_merge_device *dv = &m->devices[d];
         bw_buf_printf(out, md ? "- **%s**: " : "  %s\n      ", dv->label);
         bw_buf_printf(out, "vendor '%s', name '%s'", dv->vendor, dv->name);
         if (dv->board_name)
             bw_buf_printf(out, ", board '%s'", dv->board_name);
         bw_buf_printf(out, ", driver '%s'", dv->driver_version);
         if (dv->platform)
-            bw_buf_printf(out, ", platform '%s' (%s)", dv->platform, report_or_empty(dv->platform_version));
+            bw_buf_printf(out, ", platform '%s' (%s)", dv->platform, results_or_empty(dv->platform_version));
         if (dv->type)
             bw_buf_printf(out, ", type %s", dv->type);
         if (dv->compute_units >= 0)
@@ -66,7 +66,7 @@ static void legend(const report_merged *m, int md, bw_buf *out)
                           dv->sector_bytes, dv->line_bytes);
         bw_buf_puts(out, "\n");
         for (size_t r = 0; r < m->n_runs; r++) {
-            const report_merge_run *rn = &m->runs[r];
+            const results_merge_run *rn = &m->runs[r];
             if (rn->device != d)
                 continue;
             bw_buf_printf(out, md ? "  - run %zu: `%s`: " : "      run %zu: %s: ", r + 1, rn->file);
@@ -82,7 +82,7 @@ static void legend(const report_merged *m, int md, bw_buf *out)
             if (rn->noisy)
                 bw_buf_puts(out, ", noisy");
             if (rn->status && strcmp(rn->status, "ok") != 0)
-                bw_buf_printf(out, ", %s: %s", rn->status, report_or_empty(rn->failure));
+                bw_buf_printf(out, ", %s: %s", rn->status, results_or_empty(rn->failure));
             if (m->files[rn->file_index].duplicates)
                 bw_buf_printf(out, " (and %zu identical file%s, counted once)", m->files[rn->file_index].duplicates,
                               m->files[rn->file_index].duplicates == 1 ? "" : "s");
@@ -91,7 +91,7 @@ static void legend(const report_merged *m, int md, bw_buf *out)
             bw_buf_puts(out, "\n");
         }
         for (size_t k = 0; k < m->n_probes; k++) {
-            const report_merge_probe *p = &m->probes[k];
+            const results_merge_probe *p = &m->probes[k];
             if (p->device != d || p->from_run)
                 continue;
             bw_buf_printf(out, md ? "  - probe %zu: `%s`: " : "      probe %zu: %s: ", k + 1, p->file);
@@ -111,7 +111,7 @@ static void num(report_grid *g, double v); /* "%.2f", or "-" when not measured *
 
 /* where a probe record came from, for a table cell: "probe K" (the
  * legend's numbering) or "run R --transfers" */
-static void probe_source(report_grid *g, const report_merged *m, const report_merge_probe *p, size_t k)
+static void probe_source(report_grid *g, const results_merged *m, const results_merge_probe *p, size_t k)
 {
     if (!p->from_run) {
         report_grid_cell(g, "probe %zu", k + 1);
@@ -127,7 +127,7 @@ static void probe_source(report_grid *g, const report_merged *m, const report_me
 
 static void num3(report_grid *g, double v)
 {
-    if (report_merge_not_nan(v))
+    if (results_merge_not_nan(v))
         report_grid_cell(g, "%s", REPORT_FIXED(v, 3));
     else
         report_grid_cell(g, "-");
@@ -136,14 +136,14 @@ static void num3(report_grid *g, double v)
 /* The largest size of each (direction, memory, blocking) of a probe, in
  * order of first appearance: idx[] gets the transfers' indices; returns
  * how many (at most cap). */
-static size_t largest_transfers(const report_merge_probe *p, size_t *idx, size_t cap)
+static size_t largest_transfers(const results_merge_probe *p, size_t *idx, size_t cap)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->n_transfers; i++) {
-        const report_merge_transfer *t = &p->transfers[i];
+        const results_merge_transfer *t = &p->transfers[i];
         size_t k = 0;
         for (; k < n; k++) {
-            const report_merge_transfer *u = &p->transfers[idx[k]];
+            const results_merge_transfer *u = &p->transfers[idx[k]];
             if (!strcmp(u->direction, t->direction) && !strcmp(u->memory, t->memory) && u->blocking == t->blocking)
                 break;
         }
@@ -151,8 +151,8 @@ static size_t largest_transfers(const report_merge_probe *p, size_t *idx, size_t
             if (n == cap)
                 continue;
             idx[n++] = i;
-        } else if (report_merge_not_nan(t->bytes) &&
-                   (!report_merge_not_nan(p->transfers[idx[k]].bytes) || t->bytes > p->transfers[idx[k]].bytes)) {
+        } else if (results_merge_not_nan(t->bytes) &&
+                   (!results_merge_not_nan(p->transfers[idx[k]].bytes) || t->bytes > p->transfers[idx[k]].bytes)) {
             idx[k] = i;
         }
     }
@@ -161,7 +161,7 @@ static size_t largest_transfers(const report_merge_probe *p, size_t *idx, size_t
 
 /* the probes' transaction unit and latencies: a row per record, a row
  * for each device without one */
-static void probe_unit_table(const report_merged *m, int md, bw_buf *out)
+static void probe_unit_table(const results_merged *m, int md, bw_buf *out)
 {
     heading(out, md, "Probe: transaction unit, launch latency (bwlab probe, bwlab run --transfers)");
     para(out, md,
@@ -176,7 +176,7 @@ static void probe_unit_table(const report_merged *m, int md, bw_buf *out)
     for (size_t d = 0; d < m->n_devices; d++) {
         int any = 0;
         for (size_t k = 0; k < m->n_probes; k++) {
-            const report_merge_probe *p = &m->probes[k];
+            const results_merge_probe *p = &m->probes[k];
             if (p->device != d)
                 continue;
             any = 1;
@@ -195,7 +195,7 @@ static void probe_unit_table(const report_merged *m, int md, bw_buf *out)
             else
                 report_grid_cell(&g, "-");
             num(&g, p->launch_latency_us);
-            if (report_merge_not_nan(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
+            if (results_merge_not_nan(p->small_transfer_latency_us) && p->small_transfer_bytes > 0)
                 report_grid_cell(&g, "%s (%lld B)", REPORT_FIXED(p->small_transfer_latency_us, 2), p->small_transfer_bytes);
             else
                 num(&g, p->small_transfer_latency_us);
@@ -212,7 +212,7 @@ static void probe_unit_table(const report_merged *m, int md, bw_buf *out)
 }
 
 /* the probes' cache levels and memory plateau */
-static void probe_level_table(const report_merged *m, int md, bw_buf *out)
+static void probe_level_table(const results_merged *m, int md, bw_buf *out)
 {
     heading(out, md, "Probe: cache levels (measured)");
     para(out, md,
@@ -225,10 +225,10 @@ static void probe_level_table(const report_merged *m, int md, bw_buf *out)
         report_grid_cell(&c, "%s", hc[i]);
     size_t rows = 0;
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
+        const results_merge_probe *p = &m->probes[k];
         for (size_t l = 0; l <= p->n_levels; l++) {
-            const report_merge_level *v = l < p->n_levels ? &p->levels[l] : &p->memory;
-            if (l == p->n_levels && !report_merge_not_nan(v->read_gbs) && !report_merge_not_nan(v->latency_ns))
+            const results_merge_level *v = l < p->n_levels ? &p->levels[l] : &p->memory;
+            if (l == p->n_levels && !results_merge_not_nan(v->read_gbs) && !results_merge_not_nan(v->latency_ns))
                 continue;
             report_grid_cell(&c, "%s", m->devices[p->device].label);
             probe_source(&c, m, p, k);
@@ -236,7 +236,7 @@ static void probe_level_table(const report_merged *m, int md, bw_buf *out)
                 report_grid_cell(&c, "%zu", l + 1);
             else
                 report_grid_cell(&c, "memory");
-            if (report_merge_not_nan(v->size_bytes))
+            if (results_merge_not_nan(v->size_bytes))
                 report_grid_cell(&c, "%s", REPORT_FIXED(v->size_bytes, 0));
             else
                 report_grid_cell(&c, "-");
@@ -254,7 +254,7 @@ static void probe_level_table(const report_merged *m, int md, bw_buf *out)
 }
 
 /* the probes' largest host-device copies */
-static void probe_transfer_table(const report_merged *m, int md, bw_buf *out)
+static void probe_transfer_table(const results_merged *m, int md, bw_buf *out)
 {
     heading(out, md, "Probe: host-device transfers at the largest size (measured)");
     para(out, md,
@@ -267,17 +267,17 @@ static void probe_transfer_table(const report_merged *m, int md, bw_buf *out)
         report_grid_cell(&t, "%s", ht[i]);
     size_t rows = 0;
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
+        const results_merge_probe *p = &m->probes[k];
         size_t idx[16];
         size_t n = largest_transfers(p, idx, 16);
         for (size_t i = 0; i < n; i++) {
-            const report_merge_transfer *x = &p->transfers[idx[i]];
+            const results_merge_transfer *x = &p->transfers[idx[i]];
             report_grid_cell(&t, "%s", m->devices[p->device].label);
             probe_source(&t, m, p, k);
             report_grid_cell(&t, "%s", x->direction[0] ? x->direction : "-");
             report_grid_cell(&t, "%s", x->memory[0] ? x->memory : "-");
             report_grid_cell(&t, "%s", x->blocking ? "yes" : "no");
-            if (report_merge_not_nan(x->bytes))
+            if (results_merge_not_nan(x->bytes))
                 report_grid_cell(&t, "%s", REPORT_FIXED(x->bytes, 0));
             else
                 report_grid_cell(&t, "-");
@@ -293,7 +293,7 @@ static void probe_transfer_table(const report_merged *m, int md, bw_buf *out)
     report_grid_free(&t);
 }
 
-static void probe_tables(const report_merged *m, int md, bw_buf *out)
+static void probe_tables(const results_merged *m, int md, bw_buf *out)
 {
     if (m->n_probes == 0)
         return;
@@ -304,11 +304,11 @@ static void probe_tables(const report_merged *m, int md, bw_buf *out)
 
 /* One cell of a pattern-by-device table: e is NULL where the device has
  * no result for the row. */
-typedef void (*device_cell_fn)(report_grid *g, const report_merge_entry *e);
+typedef void (*device_cell_fn)(report_grid *g, const results_merge_entry *e);
 
 /* The pattern-by-device tables share their shape: a row per shown pattern
  * and mode, a column per device. */
-static void device_grid(const report_merged *m, const report_compare_opts *o, int md, device_cell_fn fill,
+static void device_grid(const results_merged *m, const report_compare_opts *o, int md, device_cell_fn fill,
                         bw_buf *out)
 {
     report_grid g = { m->n_devices + 2, 0, 0, NULL };
@@ -322,26 +322,26 @@ static void device_grid(const report_merged *m, const report_compare_opts *o, in
         report_grid_cell(&g, "%s", m->rows[r].pattern);
         report_grid_cell(&g, "%s", m->rows[r].access);
         for (size_t d = 0; d < m->n_devices; d++)
-            fill(&g, report_merged_entry(m, r, d));
+            fill(&g, results_merged_entry(m, r, d));
     }
     report_grid_emit(&g, 2, md, out);
     report_grid_free(&g);
 }
 
-static void bandwidth_cell(report_grid *g, const report_merge_entry *e)
+static void bandwidth_cell(report_grid *g, const results_merge_entry *e)
 {
     if (!e)
         report_grid_cell(g, "-");
-    else if (!report_merge_not_nan(e->effective_gbs))
+    else if (!results_merge_not_nan(e->effective_gbs))
         report_grid_cell(g, "%s", entry_status(e));
-    else if (report_merge_not_nan(e->relative_to_seq))
+    else if (results_merge_not_nan(e->relative_to_seq))
         report_grid_cell(g, "%s%s (%s)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2),
              REPORT_FIXED(e->relative_to_seq, 2));
     else
         report_grid_cell(g, "%s%s (-)", e->n_samples > 1 ? "*" : "", REPORT_FIXED(e->effective_gbs, 2));
 }
 
-static void main_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+static void main_table(const results_merged *m, const report_compare_opts *o, int md, bw_buf *out)
 {
     heading(out, md, "Bandwidth: measured GB/s (measured relative to that device's seq)");
     para(out, md,
@@ -351,12 +351,12 @@ static void main_table(const report_merged *m, const report_compare_opts *o, int
     device_grid(m, o, md, bandwidth_cell, out);
 }
 
-static void model_cell(report_grid *g, const report_merge_entry *e)
+static void model_cell(report_grid *g, const results_merge_entry *e)
 {
     char a[REPORT_NUM_MAX] = "-", b[REPORT_NUM_MAX] = "-";
-    if (e && report_merge_not_nan(e->sector_efficiency))
+    if (e && results_merge_not_nan(e->sector_efficiency))
         report_num_fixed(a, e->sector_efficiency, 2);
-    if (e && report_merge_not_nan(e->relative_to_seq))
+    if (e && results_merge_not_nan(e->relative_to_seq))
         report_num_fixed(b, e->relative_to_seq, 2);
     if (e)
         report_grid_cell(g, "%s / %s", a, b);
@@ -364,7 +364,7 @@ static void model_cell(report_grid *g, const report_merge_entry *e)
         report_grid_cell(g, "-");
 }
 
-static void model_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+static void model_table(const results_merged *m, const report_compare_opts *o, int md, bw_buf *out)
 {
     heading(out, md, "Model: modeled sector efficiency / measured relative to seq");
     para(out, md,
@@ -374,15 +374,15 @@ static void model_table(const report_merged *m, const report_compare_opts *o, in
     device_grid(m, o, md, model_cell, out);
 }
 
-static void baseline_cell(report_grid *g, const report_merge_entry *e)
+static void baseline_cell(report_grid *g, const results_merge_entry *e)
 {
-    if (e && report_merge_not_nan(e->relative_to_baseline))
-        report_grid_cell(g, "%.3gx", e->relative_to_baseline); /* finite and > 0: report_merge_set_baseline */
+    if (e && results_merge_not_nan(e->relative_to_baseline))
+        report_grid_cell(g, "%.3gx", e->relative_to_baseline); /* finite and > 0: results_merge_set_baseline */
     else
         report_grid_cell(g, "-");
 }
 
-static void baseline_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+static void baseline_table(const results_merged *m, const report_compare_opts *o, int md, bw_buf *out)
 {
     if (m->baseline < 0)
         return;
@@ -393,7 +393,7 @@ static void baseline_table(const report_merged *m, const report_compare_opts *o,
     device_grid(m, o, md, baseline_cell, out);
 }
 
-static void repeats_table(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+static void repeats_table(const results_merged *m, const report_compare_opts *o, int md, bw_buf *out)
 {
     size_t n = 0;
     for (size_t i = 0; i < m->n_entries; i++)
@@ -412,14 +412,14 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
     report_grid_cell(&g, "max");
     report_grid_cell(&g, "each run (run number: GB/s)");
     for (size_t i = 0; i < m->n_entries; i++) {
-        const report_merge_entry *e = &m->entries[i];
+        const results_merge_entry *e = &m->entries[i];
         if (e->n_samples < 2 || !row_shown(m, o, e->row))
             continue;
         report_grid_cell(&g, "%s", m->rows[e->row].pattern);
         report_grid_cell(&g, "%s", m->rows[e->row].access);
         report_grid_cell(&g, "%s", m->devices[e->device].label);
         report_grid_cell(&g, "%zu", e->n_samples);
-        if (report_merge_not_nan(e->effective_gbs)) {
+        if (results_merge_not_nan(e->effective_gbs)) {
             report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_gbs, 2));
             report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_min, 2));
             report_grid_cell(&g, "%s", REPORT_FIXED(e->effective_max, 2));
@@ -430,11 +430,11 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
         }
         bw_buf each = BW_BUF_INIT;
         for (size_t k = 0; k < e->n_samples; k++) {
-            const report_merge_sample *s = &e->samples[k];
-            if (report_merge_not_nan(s->effective_gbs))
+            const results_merge_sample *s = &e->samples[k];
+            if (results_merge_not_nan(s->effective_gbs))
                 bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, REPORT_FIXED(s->effective_gbs, 2));
             else
-                bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, report_or_empty(s->status));
+                bw_buf_printf(&each, "%s%zu: %s", k ? ", " : "", s->run + 1, results_or_empty(s->status));
         }
         report_grid_cell(&g, "%s", bw_buf_str(&each));
         bw_buf_free(&each);
@@ -445,7 +445,7 @@ static void repeats_table(const report_merged *m, const report_compare_opts *o, 
 
 static void pct(report_grid *g, double v, double of)
 {
-    if (report_merge_not_nan(v) && report_merge_not_nan(of) && of > 0)
+    if (results_merge_not_nan(v) && results_merge_not_nan(of) && of > 0)
         report_grid_cell(g, "%s%%", REPORT_FIXED(100.0 * v / of, 1));
     else
         report_grid_cell(g, "-");
@@ -453,13 +453,13 @@ static void pct(report_grid *g, double v, double of)
 
 static void num(report_grid *g, double v)
 {
-    if (report_merge_not_nan(v))
+    if (results_merge_not_nan(v))
         report_grid_cell(g, "%s", REPORT_FIXED(v, 2));
     else
         report_grid_cell(g, "-");
 }
 
-static void nominal_table(const report_merged *m, int md, bw_buf *out)
+static void nominal_table(const results_merged *m, int md, bw_buf *out)
 {
     size_t n = 0;
     for (size_t d = 0; d < m->n_devices; d++)
@@ -478,16 +478,16 @@ static void nominal_table(const report_merged *m, int md, bw_buf *out)
     for (size_t i = 0; i < 10; i++)
         report_grid_cell(&g, "%s", h[i]);
     for (size_t d = 0; d < m->n_devices; d++) {
-        const report_merge_device *dv = &m->devices[d];
+        const results_merge_device *dv = &m->devices[d];
         if (!dv->nominal_name)
             continue;
         double peak = dv->peak_read_gbs;
-        if (report_merge_not_nan(dv->peak_copy_gbs) && (!report_merge_not_nan(peak) || dv->peak_copy_gbs > peak))
+        if (results_merge_not_nan(dv->peak_copy_gbs) && (!results_merge_not_nan(peak) || dv->peak_copy_gbs > peak))
             peak = dv->peak_copy_gbs;
         double roof = NAN;
         for (size_t r = 0; r < m->n_runs; r++)
-            if (m->runs[r].device == d && m->runs[r].has_roofline && report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
-                (!report_merge_not_nan(roof) || m->runs[r].roof_peak_gflops > roof))
+            if (m->runs[r].device == d && m->runs[r].has_roofline && results_merge_not_nan(m->runs[r].roof_peak_gflops) &&
+                (!results_merge_not_nan(roof) || m->runs[r].roof_peak_gflops > roof))
                 roof = m->runs[r].roof_peak_gflops;
         report_grid_cell(&g, "%s", dv->label);
         report_grid_cell(&g, "%s", dv->nominal_name);
@@ -504,14 +504,14 @@ static void nominal_table(const report_merged *m, int md, bw_buf *out)
     report_grid_free(&g);
     bw_buf_puts(out, md ? "\nSources:\n\n" : "  sources:\n");
     for (size_t d = 0; d < m->n_devices; d++) {
-        const report_merge_device *dv = &m->devices[d];
+        const results_merge_device *dv = &m->devices[d];
         if (dv->nominal_name)
             bw_buf_printf(out, md ? "- %s: DRAM: %s; FP32: %s\n" : "    %s: DRAM: %s; FP32: %s\n", dv->nominal_name,
                           dv->nominal_dram_source, dv->nominal_fp32_source);
     }
 }
 
-static void summary_line(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+static void summary_line(const results_merged *m, const report_compare_opts *o, int md, bw_buf *out)
 {
     size_t rows = 0;
     for (size_t r = 0; r < m->n_rows; r++)
@@ -530,7 +530,7 @@ static void summary_line(const report_merged *m, const report_compare_opts *o, i
                       m->n_probes, m->n_probes == 1 ? "" : "s");
 }
 
-static void write_text(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+static void write_text(const results_merged *m, const report_compare_opts *o, int md, bw_buf *out)
 {
     if (m->n_files == 0 && m->n_probes == 0) { /* peer files alone: their table, nothing of bwlab's */
         size_t np = m->peers ? m->peers->n_files : 0;
@@ -554,7 +554,7 @@ static void write_text(const report_merged *m, const report_compare_opts *o, int
 /* the text written from files' strings, with every control byte but the
  * line ends shown escaped (bw_quote_append): a device name with an escape
  * sequence must not reach the terminal */
-static void write_text_safe(const report_merged *m, const report_compare_opts *o, int md, bw_buf *out)
+static void write_text_safe(const results_merged *m, const report_compare_opts *o, int md, bw_buf *out)
 {
     bw_buf raw = BW_BUF_INIT;
     write_text(m, o, md, &raw);
@@ -573,12 +573,12 @@ static void write_text_safe(const report_merged *m, const report_compare_opts *o
     bw_buf_free(&raw);
 }
 
-void report_compare_table(const report_merged *m, const report_compare_opts *o, bw_buf *out)
+void report_compare_table(const results_merged *m, const report_compare_opts *o, bw_buf *out)
 {
     write_text_safe(m, o, 0, out);
 }
 
-void report_compare_markdown(const report_merged *m, const report_compare_opts *o, bw_buf *out)
+void report_compare_markdown(const results_merged *m, const report_compare_opts *o, bw_buf *out)
 {
     write_text_safe(m, o, 1, out);
 }
@@ -588,7 +588,7 @@ void report_compare_markdown(const report_merged *m, const report_compare_opts *
 static void csv_real(bw_buf *out, double v)
 {
     bw_buf_putc(out, ',');
-    if (report_merge_not_nan(v) && isfinite(v))
+    if (results_merge_not_nan(v) && isfinite(v))
         bw_buf_printf(out, "%.17g", v);
 }
 
@@ -606,18 +606,18 @@ static void csv_str(bw_buf *out, const char *s)
         report_csv_field(out, s);
 }
 
-void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw_buf *out)
+void report_compare_csv(const results_merged *m, const report_compare_opts *o, bw_buf *out)
 {
     bw_buf_puts(out, "pattern,family,access,space,device,vendor,name,driver_version,profile,runs,measured_runs,"
                      "repeat,status,effective_gbs,effective_min_gbs,effective_max_gbs,relative_to_seq,"
                      "relative_min,relative_max,sector_efficiency,predicted_efficiency,conflict_ways,local_gbs,"
                      "relative_to_reference,relative_to_baseline,nominal_dram_gbs,partial\n");
     for (size_t i = 0; i < m->n_entries; i++) {
-        const report_merge_entry *e = &m->entries[i];
+        const results_merge_entry *e = &m->entries[i];
         if (!row_shown(m, o, e->row))
             continue;
-        const report_merge_row *r = &m->rows[e->row];
-        const report_merge_device *d = &m->devices[e->device];
+        const results_merge_row *r = &m->rows[e->row];
+        const results_merge_device *d = &m->devices[e->device];
         int partial = 0;
         for (size_t k = 0; k < e->n_samples; k++)
             partial |= m->runs[e->samples[k].run].partial;
@@ -633,7 +633,7 @@ void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw
         csv_int(out, (long long)e->n_samples);
         csv_int(out, (long long)e->n_measured);
         csv_int(out, e->n_samples > 1);
-        csv_str(out, report_merge_not_nan(e->effective_gbs) ? "ok" : entry_status(e));
+        csv_str(out, results_merge_not_nan(e->effective_gbs) ? "ok" : entry_status(e));
         csv_real(out, e->effective_gbs);
         csv_real(out, e->effective_min);
         csv_real(out, e->effective_max);
@@ -658,12 +658,12 @@ void report_compare_csv(const report_merged *m, const report_compare_opts *o, bw
 /* a byte count held as a double: an integer, or null */
 static json_t *jbytes(double v)
 {
-    return report_merge_not_nan(v) ? json_integer((json_int_t)llround(v)) : json_null();
+    return results_merge_not_nan(v) ? json_integer((json_int_t)llround(v)) : json_null();
 }
 
 static json_t *jreal(double v)
 {
-    return report_json_real(v, report_merge_not_nan(v));
+    return report_json_real(v, results_merge_not_nan(v));
 }
 
 static json_t *jint(long long v)
@@ -672,9 +672,9 @@ static json_t *jint(long long v)
 }
 
 /* devices[i]: identity, provenance, profile and peaks */
-static json_t *device_entry(const report_merged *m, size_t i)
+static json_t *device_entry(const results_merged *m, size_t i)
 {
-    const report_merge_device *d = &m->devices[i];
+    const results_merge_device *d = &m->devices[i];
     json_t *j = json_object();
     json_object_set_new(j, "label", json_string(d->label));
     json_object_set_new(j, "vendor", json_string(d->vendor));
@@ -715,9 +715,9 @@ static json_t *device_entry(const report_merged *m, size_t i)
 }
 
 /* runs[i]: where and when, and its short roofline */
-static json_t *run_entry(const report_merged *m, size_t i)
+static json_t *run_entry(const results_merged *m, size_t i)
 {
-    const report_merge_run *r = &m->runs[i];
+    const results_merge_run *r = &m->runs[i];
     json_t *j = json_object();
     json_object_set_new(j, "device", json_string(m->devices[r->device].label));
     json_object_set_new(j, "file", json_string(r->file));
@@ -758,9 +758,9 @@ static json_t *run_entry(const report_merged *m, size_t i)
 }
 
 /* one (pattern, device, mode): the merged figures and every sample */
-static json_t *entry_json(const report_merged *m, const report_merge_entry *e)
+static json_t *entry_json(const results_merged *m, const results_merge_entry *e)
 {
-    const report_merge_row *r = &m->rows[e->row];
+    const results_merge_row *r = &m->rows[e->row];
     json_t *j = json_object();
     json_object_set_new(j, "pattern", json_string(r->pattern));
     json_object_set_new(j, "family", report_json_text(r->family));
@@ -784,7 +784,7 @@ static json_t *entry_json(const report_merged *m, const report_merge_entry *e)
     json_object_set_new(j, "relative_to_baseline", jreal(e->relative_to_baseline));
     json_t *ss = json_array();
     for (size_t k = 0; k < e->n_samples; k++) {
-        const report_merge_sample *s = &e->samples[k];
+        const results_merge_sample *s = &e->samples[k];
         json_t *sj = json_object();
         json_object_set_new(sj, "run", json_integer((json_int_t)s->run));
         json_object_set_new(sj, "status", report_json_text(s->status));
@@ -799,9 +799,9 @@ static json_t *entry_json(const report_merged *m, const report_merge_entry *e)
 }
 
 /* probes[i]: one device's probe figures from one file */
-static json_t *probe_entry(const report_merged *m, size_t i)
+static json_t *probe_entry(const results_merged *m, size_t i)
 {
-    const report_merge_probe *p = &m->probes[i];
+    const results_merge_probe *p = &m->probes[i];
     json_t *j = json_object();
     json_object_set_new(j, "device", json_string(m->devices[p->device].label));
     json_object_set_new(j, "file", json_string(p->file));
@@ -826,7 +826,7 @@ static json_t *probe_entry(const report_merged *m, size_t i)
         json_array_append_new(lv, e);
     }
     json_object_set_new(j, "cache_levels", lv);
-    if (report_merge_not_nan(p->memory.read_gbs) || report_merge_not_nan(p->memory.latency_ns)) {
+    if (results_merge_not_nan(p->memory.read_gbs) || results_merge_not_nan(p->memory.latency_ns)) {
         json_t *e = json_object();
         json_object_set_new(e, "read_gbs", jreal(p->memory.read_gbs));
         json_object_set_new(e, "latency_ns", jreal(p->memory.latency_ns));
@@ -847,7 +847,7 @@ static json_t *probe_entry(const report_merged *m, size_t i)
     json_object_set_new(j, "ladder", ld);
     json_t *tr = json_array();
     for (size_t k = 0; k < p->n_transfers; k++) {
-        const report_merge_transfer *t = &p->transfers[k];
+        const results_merge_transfer *t = &p->transfers[k];
         json_t *e = json_object();
         json_object_set_new(e, "direction", json_string(t->direction));
         json_object_set_new(e, "memory", json_string(t->memory));
@@ -861,9 +861,9 @@ static json_t *probe_entry(const report_merged *m, size_t i)
     return j;
 }
 
-bw_code report_compare_json(const report_merged *m, const report_compare_opts *o, bw_buf *out, bw_error *err)
+bw_code report_compare_json(const results_merged *m, const report_compare_opts *o, bw_buf *out, bw_error *err)
 {
-    json_t *root = report_json_document(REPORT_COMPARE_SCHEMA, REPORT_COMPARE_SCHEMA_VERSION, o ? o->date : "",
+    json_t *root = report_json_document(RESULTS_COMPARE_SCHEMA, RESULTS_COMPARE_SCHEMA_VERSION, o ? o->date : "",
                                         o ? o->argc : 0, o ? o->argv : NULL);
     if (!root)
         return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
@@ -888,7 +888,7 @@ bw_code report_compare_json(const report_merged *m, const report_compare_opts *o
     json_object_set_new(root, "runs", runs);
     json_t *ents = json_array();
     for (size_t i = 0; i < m->n_entries; i++) {
-        const report_merge_entry *e = &m->entries[i];
+        const results_merge_entry *e = &m->entries[i];
         if (!row_shown(m, o, e->row))
             continue;
         json_array_append_new(ents, entry_json(m, e));

@@ -1,33 +1,33 @@
-/* report_fields: the table of a result's plain scalar keys
- * (report_fields.h). */
-#include "report_fields.h"
+/* results_fields: the table of a result's plain scalar keys
+ * (results_fields.h). */
+#include "results_fields.h"
 
 #include <stddef.h>
 
-#include "report_merge.h"
+#include "results_merge.h"
 
-#define S REPORT_FIELD_STRING
-#define I REPORT_FIELD_INTEGER
-#define N REPORT_FIELD_NUMBER
-#define B REPORT_FIELD_BOOL
-#define HEAD REPORT_FIELD_HEAD
-#define TWIN REPORT_FIELD_TWIN
-#define FAM REPORT_FIELD_FAMILY
+#define S RESULTS_FIELD_STRING
+#define I RESULTS_FIELD_INTEGER
+#define N RESULTS_FIELD_NUMBER
+#define B RESULTS_FIELD_BOOL
+#define HEAD RESULTS_FIELD_HEAD
+#define TWIN RESULTS_FIELD_TWIN
+#define FAM RESULTS_FIELD_FAMILY
 /* not range-checked on reading */
-#define NR 0, REPORT_RANGE_GBS
-#define R(kind) 1, REPORT_RANGE_##kind
-#define NOWHERE REPORT_FIELD_NOWHERE, 0
-#define ROW REPORT_FIELD_ROW, 0
-#define SAMPLE(f) REPORT_FIELD_SAMPLE, offsetof(report_merge_sample, f)
-#define ENTRY(f) REPORT_FIELD_ENTRY, offsetof(report_merge_entry, f)
+#define NR 0, RESULTS_RANGE_GBS
+#define R(kind) 1, RESULTS_RANGE_##kind
+#define NOWHERE RESULTS_FIELD_NOWHERE, 0
+#define ROW RESULTS_FIELD_ROW, 0
+#define SAMPLE(f) RESULTS_FIELD_SAMPLE, offsetof(results_merge_sample, f)
+#define ENTRY(f) RESULTS_FIELD_ENTRY, offsetof(results_merge_entry, f)
 
 /* key, type, unit, group, required, checked, range, measured, place */
-const report_field REPORT_FIELDS[RF_COUNT] = {
+const results_field RESULTS_FIELDS[RF_COUNT] = {
     /* the check has code of its own for the device: an integer that a runs[].device.index names */
     [RF_DEVICE] = { "device", I, NULL, HEAD, 1, 0, NR, 0, NOWHERE },
     [RF_PATTERN] = { "pattern", S, NULL, HEAD, 1, 1, NR, 0, ROW },
     [RF_FAMILY] = { "family", S, NULL, HEAD, 0, 1, NR, 0, ROW },
-    /* its value: report_range_result, per row */
+    /* its value: results_range_result, per row */
     [RF_ACCESS] = { "access", S, NULL, HEAD, 0, 1, NR, 0, ROW },
     [RF_EXPRESSION] = { "expression", S, NULL, HEAD, 0, 1, NR, 0, ENTRY(expression) },
     [RF_ELEM_BYTES] = { "elem_bytes", I, "bytes", HEAD, 0, 1, R(ELEM), 0, ENTRY(elem_bytes) },
@@ -39,7 +39,7 @@ const report_field REPORT_FIELDS[RF_COUNT] = {
     [RF_ADDED_AS_REFERENCE] = { "added_as_reference", B, NULL, HEAD, 0, 0, NR, 0, NOWHERE },
     [RF_WORKING_SET_BYTES] = { "working_set_bytes", I, "bytes", HEAD, 0, 0, R(BYTES), 0, NOWHERE },
     [RF_SIZE_NOTE] = { "size_note", S, NULL, HEAD, 0, 0, NR, 0, NOWHERE },
-    /* its value: report_range_result */
+    /* its value: results_range_result */
     [RF_STATUS] = { "status", S, NULL, HEAD, 0, 1, NR, 0, SAMPLE(status) },
     [RF_VALIDATION] = { "validation", S, NULL, HEAD, 0, 0, NR, 0, NOWHERE },
     [RF_STATUS_REASON] = { "status_reason", S, NULL, HEAD, 0, 0, NR, 0, NOWHERE },

@@ -65,30 +65,30 @@ static int str_eq(const char *a, const char *b)
  * (requested / instruction-model bytes of the loads), or warp 0's sector
  * efficiency where a file lacks it (the same for patterns whose warps all
  * look alike). NAN when neither is there. */
-static double load_efficiency(const report_merge_entry *e)
+static double load_efficiency(const results_merge_entry *e)
 {
     if (!e)
         return NAN;
-    return report_merge_not_nan(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
+    return results_merge_not_nan(e->predicted_efficiency) ? e->predicted_efficiency : e->sector_efficiency;
 }
 
 /* The modeled efficiency of the pattern's side of an entry in its access
  * mode: the loads' (read, copy), or the stores' in write mode, whose loads
  * are src[g], coalesced. NAN when the file lacks it. */
-static double mode_efficiency(const report_merge_entry *e, const char *access)
+static double mode_efficiency(const results_merge_entry *e, const char *access)
 {
     if (e && str_eq(access, "write"))
         return e->store_efficiency;
     return load_efficiency(e);
 }
 
-static int is_global(const report_merge_row *r)
+static int is_global(const results_merge_row *r)
 {
     return !r->space || strcmp(r->space, "local") != 0;
 }
 
 /* The row of `seq` (4-byte elements) in an access mode, or -1. */
-static long seq_row(const report_merged *m, const char *access)
+static long seq_row(const results_merged *m, const char *access)
 {
     for (size_t i = 0; i < m->n_rows; i++)
         if (str_eq(m->rows[i].pattern, "seq") && str_eq(m->rows[i].access, access))
@@ -96,10 +96,10 @@ static long seq_row(const report_merged *m, const char *access)
     return -1;
 }
 
-static double seq_figure(const report_merged *m, const char *access, size_t d, int gbs)
+static double seq_figure(const results_merged *m, const char *access, size_t d, int gbs)
 {
     long r = seq_row(m, access);
-    const report_merge_entry *e = r >= 0 ? report_merged_entry(m, (size_t)r, d) : NULL;
+    const results_merge_entry *e = r >= 0 ? results_merged_entry(m, (size_t)r, d) : NULL;
     if (!e)
         return NAN;
     return gbs ? e->effective_gbs : mode_efficiency(e, access);
@@ -219,21 +219,21 @@ static int by_stride(const void *a, const void *b)
 /* One device's lines in the stride chart of access mode `mode` over the
  * rows sr[0..n-1]: the measured medians, and the modeled line from the
  * device's measured seq where it has one. */
-static void stride_lines(report_chart *c, const report_merged *m, const stride_row *sr, size_t n,
+static void stride_lines(report_chart *c, const results_merged *m, const stride_row *sr, size_t n,
                          const char *mode, size_t d, bw_buf *t)
 {
     const char *label = m->devices[d].label;
     int any = 0;
     for (size_t k = 0; k < n; k++) {
-        const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
-        any |= e && report_merge_not_nan(e->effective_gbs);
+        const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
+        any |= e && results_merge_not_nan(e->effective_gbs);
     }
     if (!any)
         return;
     int ms = named_series(c, t, label, "measured", REPORT_SERIES_LINE_POINTS,
                           style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, 0));
     for (size_t k = 0; k < n; k++) {
-        const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
+        const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
         double v = e ? e->effective_gbs : NAN;
         report_chart_point(c, ms, (double)sr[k].s, v,
                            tipf(t, "%s, %s, %s: %s GB/s measured (median of %zu)", label,
@@ -241,12 +241,12 @@ static void stride_lines(report_chart *c, const report_merged *m, const stride_r
                                 e ? e->n_measured : (size_t)0));
     }
     double seq_gbs = seq_figure(m, mode, d, 1), p_seq = seq_figure(m, mode, d, 0);
-    if (!report_merge_not_nan(seq_gbs) || !report_merge_not_nan(p_seq))
+    if (!results_merge_not_nan(seq_gbs) || !results_merge_not_nan(p_seq))
         return;
     int ds = named_series(c, t, label, "modeled", REPORT_SERIES_LINE_POINTS,
                           style_of(colour_of(d), 1, REPORT_MARKER_CIRCLE, 1));
     for (size_t k = 0; k < n; k++) {
-        const report_merge_entry *e = report_merged_entry(m, sr[k].row, d);
+        const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
         double rel = report_figures_modeled_relative(mode, mode_efficiency(e, mode), p_seq);
         report_chart_point(c, ds, (double)sr[k].s, seq_gbs * rel,
                            tipf(t,
@@ -257,7 +257,7 @@ static void stride_lines(report_chart *c, const report_merged *m, const stride_r
     }
 }
 
-static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_stride(const results_merged *m, report_figure *f, bw_buf *t)
 {
     static const char *const modes[] = { "copy", "read", "write" };
     stride_row *sr = calloc(m->n_rows ? m->n_rows : 1, sizeof *sr);
@@ -295,7 +295,7 @@ static int build_stride(const report_merged *m, report_figure *f, bw_buf *t)
 
 /* ---- 2. measured relative against modeled ---------------------------- */
 
-static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
 {
     static const char *const modes[] = { "copy", "read", "write" };
     /* the legend names write's squares only where there are write rows */
@@ -319,15 +319,15 @@ static int build_model(const report_merged *m, report_figure *f, bw_buf *t)
             double p_seq = seq_figure(m, modes[mi], d, 0);
             int s = NO_SERIES;
             for (size_t i = 0; i < m->n_rows; i++) {
-                const report_merge_row *r = &m->rows[i];
+                const results_merge_row *r = &m->rows[i];
                 if (!str_eq(r->access, modes[mi]) || !is_global(r) || str_eq(r->family, "seq") ||
                     strncmp(r->pattern, "seq", 3) == 0)
                     continue;
-                const report_merge_entry *e = report_merged_entry(m, i, d);
-                if (!e || !report_merge_not_nan(e->relative_to_seq))
+                const results_merge_entry *e = results_merged_entry(m, i, d);
+                if (!e || !results_merge_not_nan(e->relative_to_seq))
                     continue;
                 double x = report_figures_modeled_relative(modes[mi], mode_efficiency(e, modes[mi]), p_seq);
-                if (!report_merge_not_nan(x))
+                if (!results_merge_not_nan(x))
                     continue;
                 series_once(c, &s, tipf(t, "%s, %s", m->devices[d].label, modes[mi]), REPORT_SERIES_POINTS,
                             style_of(colour_of(d), 0, mi == 2 ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE,
@@ -484,14 +484,14 @@ done:
     return rc;
 }
 
-static int build_ramp(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_ramp(const results_merged *m, report_figure *f, bw_buf *t)
 {
     /* the first device whose sectors are smaller than its lines (both grids
      * show), else the first with units at all */
     long dev = -1;
     for (int pass = 0; pass < 2 && dev < 0; pass++)
         for (size_t d = 0; d < m->n_devices && dev < 0; d++) {
-            const report_merge_device *v = &m->devices[d];
+            const results_merge_device *v = &m->devices[d];
             if (v->lanes > 0 && v->sector_bytes > 0 && v->line_bytes > 0 &&
                 (pass == 1 || v->sector_bytes < v->line_bytes))
                 dev = (long)d;
@@ -500,7 +500,7 @@ static int build_ramp(const report_merged *m, report_figure *f, bw_buf *t)
         f->absent = str_printf("No device in the results names its profile's warp width, sector and line.");
         return 0;
     }
-    const report_merge_device *d = &m->devices[dev];
+    const results_merge_device *d = &m->devices[dev];
     model_geometry geo = { (int)d->lanes, d->sector_bytes, d->line_bytes, 0, 0 };
     if (model_geometry_check(&geo, NULL) != BW_OK) {
         f->absent = str_printf("The profile of %s (W = %lld, S = %lld B, L = %lld B) is not one the "
@@ -526,13 +526,13 @@ static int build_ramp(const report_merged *m, report_figure *f, bw_buf *t)
 
 /* One run's roofline, named `name`: its measured sweep, and under it the
  * roof min(P, I x B) over the intensities swept. */
-static void roofline_lines(report_chart *c, const report_merge_run *run, const char *name, int col, bw_buf *t)
+static void roofline_lines(report_chart *c, const results_merge_run *run, const char *name, int col, bw_buf *t)
 {
     int ps = named_series(c, t, name, "measured", REPORT_SERIES_LINE_POINTS,
                           style_of(col, 0, REPORT_MARKER_SQUARE, 0));
     double imin = INFINITY, imax = -INFINITY;
     for (size_t k = 0; k < run->n_roof_points; k++) {
-        const report_merge_roof_point *pt = &run->roof_points[k];
+        const results_merge_roof_point *pt = &run->roof_points[k];
         if (pt->intensity > 0) {
             imin = fmin(imin, pt->intensity);
             imax = fmax(imax, pt->intensity);
@@ -554,7 +554,7 @@ static void roofline_lines(report_chart *c, const report_merge_run *run, const c
     report_chart_point(c, rs, imax, fmin(P, imax * B), NULL);
 }
 
-static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_roofline(const results_merged *m, report_figure *f, bw_buf *t)
 {
     static const frame fr = { "roofline", "Roofline",
                               "points: measured sweep; dashed: the roof min(P, I x B) modeled from the measured "
@@ -563,12 +563,12 @@ static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
                               "performance (GFLOP/s, log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 0, 0, 0 };
     report_chart *c = NULL;
     for (size_t r = 0; r < m->n_runs; r++) {
-        const report_merge_run *run = &m->runs[r];
+        const results_merge_run *run = &m->runs[r];
         if (!run->has_roofline || run->n_roof_points == 0)
             continue;
         if (!chart_once(f, &c, &fr))
             return -1;
-        const report_merge_device *d = &m->devices[run->device];
+        const results_merge_device *d = &m->devices[run->device];
         char *name = d->n_runs > 1 ? str_printf("%s (run %zu)", d->label, r + 1)
                                    : str_printf("%s", d->label);
         if (!name)
@@ -582,7 +582,7 @@ static int build_roofline(const report_merged *m, report_figure *f, bw_buf *t)
 
 /* ---- 5. bank conflicts ------------------------------------------------ */
 
-static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_bank(const results_merged *m, report_figure *f, bw_buf *t)
 {
     static const frame fr = { "bank", "Bank-conflict ways against local-memory throughput",
                               "ways modeled from the profile's banks; throughput measured",
@@ -595,8 +595,8 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
         for (size_t i = 0; i < m->n_rows; i++) {
             if (is_global(&m->rows[i]))
                 continue;
-            const report_merge_entry *e = report_merged_entry(m, i, d);
-            if (!e || e->conflict_ways < 1 || !report_merge_not_nan(e->local_gbs))
+            const results_merge_entry *e = results_merged_entry(m, i, d);
+            if (!e || e->conflict_ways < 1 || !results_merge_not_nan(e->local_gbs))
                 continue;
             if (!chart_once(f, &c, &fr))
                 return -1;
@@ -616,16 +616,16 @@ static int build_bank(const report_merged *m, report_figure *f, bw_buf *t)
 
 /* Whether a probe record draws in a ladder chart (ladder) or in the
  * transfers chart (else). */
-static int probe_draws(const report_merge_probe *p, int ladder)
+static int probe_draws(const results_merge_probe *p, int ladder)
 {
     return (ladder ? p->n_ladder : p->n_transfers) != 0;
 }
 
 /* The name of a probe record's line: the device's label, with "(probe K)"
  * when the device has more than one record that draws in this chart. */
-static char *probe_name(const report_merged *m, size_t k, int ladder)
+static char *probe_name(const results_merged *m, size_t k, int ladder)
 {
-    const report_merge_probe *p = &m->probes[k];
+    const results_merge_probe *p = &m->probes[k];
     size_t n = 0;
     for (size_t i = 0; i < m->n_probes; i++)
         if (m->probes[i].device == p->device && probe_draws(&m->probes[i], ladder))
@@ -637,17 +637,17 @@ static char *probe_name(const report_merged *m, size_t k, int ladder)
 
 /* Draws one probe record's marks in a probe chart: name is its line's
  * name, col its device's colour. */
-typedef void (*probe_marks)(report_chart *c, const report_merge_probe *p, const char *name, int col, bw_buf *t);
+typedef void (*probe_marks)(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t);
 
 /* A probe figure: one chart in frame fr over the records that draw in it
  * (ladder: those with a ladder; else those with transfers), each drawn by
  * marks; `why` says what the inputs lack when none does. */
-static int probe_figure(const report_merged *m, report_figure *f, bw_buf *t, const frame *fr, int ladder,
+static int probe_figure(const results_merged *m, report_figure *f, bw_buf *t, const frame *fr, int ladder,
                         probe_marks marks, const char *why)
 {
     report_chart *c = NULL;
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
+        const results_merge_probe *p = &m->probes[k];
         if (!probe_draws(p, ladder))
             continue;
         if (!chart_once(f, &c, fr))
@@ -664,7 +664,7 @@ static int probe_figure(const report_merged *m, report_figure *f, bw_buf *t, con
 /* A ladder figure: the probe records' ladders against the working set
  * (log2, in bytes), y on a log10 scale; `what` names the ladder where the
  * inputs carry none. */
-static int ladder_figure(const report_merged *m, report_figure *f, bw_buf *t, const char *id, const char *title,
+static int ladder_figure(const results_merged *m, report_figure *f, bw_buf *t, const char *id, const char *title,
                          const char *subtitle, const char *y_label, probe_marks marks, const char *what)
 {
     const frame fr = { id, title, subtitle, "working set (bytes, requested; log2 scale)", y_label,
@@ -676,13 +676,13 @@ static int ladder_figure(const report_merged *m, report_figure *f, bw_buf *t, co
 }
 
 /* One line over a probe's ladder: at each working set the figure at
- * `offset` in its point (a double of report_merge_ladder_point), its
+ * `offset` in its point (a double of results_merge_ladder_point), its
  * tooltip "NAME: B working set (requested): V WHAT (measured)". */
-static void ladder_line(report_chart *c, int series, const report_merge_probe *p, size_t offset, const char *name,
+static void ladder_line(report_chart *c, int series, const results_merge_probe *p, size_t offset, const char *name,
                         const char *what, bw_buf *t)
 {
     for (size_t i = 0; i < p->n_ladder; i++) {
-        const report_merge_ladder_point *q = &p->ladder[i];
+        const results_merge_ladder_point *q = &p->ladder[i];
         double v;
         memcpy(&v, (const char *)q + offset, sizeof v);
         report_chart_point(c, series, q->bytes, v,
@@ -691,17 +691,17 @@ static void ladder_line(report_chart *c, int series, const report_merge_probe *p
     }
 }
 
-static void cache_marks(report_chart *c, const report_merge_probe *p, const char *name, int col, bw_buf *t)
+static void cache_marks(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t)
 {
     int ls = named_series(c, t, name, "measured", REPORT_SERIES_LINE_POINTS,
                           style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
-    ladder_line(c, ls, p, offsetof(report_merge_ladder_point, read_gbs), name, "GB/s read", t);
+    ladder_line(c, ls, p, offsetof(results_merge_ladder_point, read_gbs), name, "GB/s read", t);
     if (!p->n_levels)
         return;
     int vs = named_series(c, t, name, "cache levels (measured)", REPORT_SERIES_POINTS,
                           style_of(col, 0, REPORT_MARKER_DIAMOND, 1));
     for (size_t i = 0; i < p->n_levels; i++) {
-        const report_merge_level *v = &p->levels[i];
+        const results_merge_level *v = &p->levels[i];
         report_chart_point(c, vs, v->size_bytes, v->read_gbs,
                            tipf(t, "%s: cache level %zu (measured): plateau up to %s B, %s GB/s read, "
                                    "%s ns per load (medians, measured)",
@@ -710,30 +710,30 @@ static void cache_marks(report_chart *c, const report_merge_probe *p, const char
     }
 }
 
-static int build_cache(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_cache(const results_merged *m, report_figure *f, bw_buf *t)
 {
     return ladder_figure(m, f, t, "cache", "Cache ladder: read bandwidth against working set",
                          "circles: read GB/s per working set; hollow diamonds: detected cache levels",
                          "read bandwidth (GB/s, measured; log10 scale)", cache_marks, "cache ladder");
 }
 
-static void latency_marks(report_chart *c, const report_merge_probe *p, const char *name, int col, bw_buf *t)
+static void latency_marks(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t)
 {
     int one = named_series(c, t, name, "one work-item", REPORT_SERIES_LINE_POINTS,
                            style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
-    ladder_line(c, one, p, offsetof(report_merge_ladder_point, latency_ns), name, "ns per load, one work-item", t);
+    ladder_line(c, one, p, offsetof(results_merge_ladder_point, latency_ns), name, "ns per load, one work-item", t);
     int any_cu = 0;
     for (size_t i = 0; i < p->n_ladder; i++)
-        any_cu |= report_merge_not_nan(p->ladder[i].latency_per_cu_ns);
+        any_cu |= results_merge_not_nan(p->ladder[i].latency_per_cu_ns);
     if (!any_cu)
         return;
     int cu = named_series(c, t, name, "per compute unit", REPORT_SERIES_LINE_POINTS,
                           style_of(col, 1, REPORT_MARKER_SQUARE, 1));
-    ladder_line(c, cu, p, offsetof(report_merge_ladder_point, latency_per_cu_ns), name,
+    ladder_line(c, cu, p, offsetof(results_merge_ladder_point, latency_per_cu_ns), name,
                 "ns per load, one work-item per compute unit", t);
 }
 
-static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_latency(const results_merged *m, report_figure *f, bw_buf *t)
 {
     return ladder_figure(m, f, t, "latency", "Latency ladder: ns per dependent load against working set",
                          "solid: one work-item; dashed: one work-item per compute unit at once (all measured)",
@@ -742,7 +742,7 @@ static int build_latency(const report_merged *m, report_figure *f, bw_buf *t)
 
 /* A record's transfers, one line per variant: line dash by memory, marker
  * by direction, hollow when not blocking. */
-static void transfer_marks(report_chart *c, const report_merge_probe *p, const char *name, int col, bw_buf *t)
+static void transfer_marks(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t)
 {
     static const char *const dirs[] = { "h2d", "d2h" }, *const mems[] = { "pinned", "pageable" };
     static const char *const dir_words[] = { "host to device", "device to host" };
@@ -752,7 +752,7 @@ static void transfer_marks(report_chart *c, const report_merge_probe *p, const c
                 const char *blocking = blk ? "blocking" : "non-blocking";
                 int s = NO_SERIES;
                 for (size_t i = 0; i < p->n_transfers; i++) {
-                    const report_merge_transfer *x = &p->transfers[i];
+                    const results_merge_transfer *x = &p->transfers[i];
                     if (strcmp(x->direction, dirs[di]) != 0 || strcmp(x->memory, mems[mi]) != 0 ||
                         x->blocking != blk)
                         continue;
@@ -768,7 +768,7 @@ static void transfer_marks(report_chart *c, const report_merge_probe *p, const c
             }
 }
 
-static int build_transfers(const report_merged *m, report_figure *f, bw_buf *t)
+static int build_transfers(const results_merged *m, report_figure *f, bw_buf *t)
 {
     static const frame fr = { "transfers", "Host-device transfer bandwidth against size",
                               "colour: device; circle: h2d, square: d2h; solid: pinned, dashed: pageable; "
@@ -795,13 +795,13 @@ void report_figures_free(report_figure figs[REPORT_FIGURES])
     }
 }
 
-bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FIGURES],
+bw_code report_figures_build(const results_merged *m, report_figure out[REPORT_FIGURES],
                              bw_error *err)
 {
     memset(out, 0, REPORT_FIGURES * sizeof *out);
     static const struct {
         const char *id, *heading, *caption;
-        int (*build)(const report_merged *, report_figure *, bw_buf *);
+        int (*build)(const results_merged *, report_figure *, bw_buf *);
     } spec[REPORT_FIGURES] = {
         { "stride", "Effective bandwidth against stride",
           "One line per device: the measured median effective bandwidth of stride:s=N (requested "

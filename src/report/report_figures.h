@@ -1,5 +1,5 @@
 /* report_figures: the charts of the HTML report, built from merged result
- * files (report_merge.h) and, for the address ramp, from src/model. Data
+ * files (results_merge.h) and, for the address ramp, from src/model. Data
  * only: report_html places them in the page.
  *
  * Each figure is a section of the report: a heading, a caption that says
@@ -13,7 +13,7 @@
 
 #include "bw_error.h"
 #include "report_chart.h"
-#include "report_merge.h"
+#include "results_merge.h"
 
 typedef struct report_figure {
     const char *id;        /* "stride", "model", "ramp", "roofline", "bank", "cache", "latency",
@@ -30,7 +30,7 @@ typedef struct report_figure {
 /* Builds the eight figures in order (stride, model, ramp, roofline, bank,
  * and from probe figures: cache ladder, latency ladder, transfers) into
  * out[0..7]. BW_E_NOMEM; on failure out holds nothing to free. */
-bw_code report_figures_build(const report_merged *m, report_figure out[REPORT_FIGURES],
+bw_code report_figures_build(const results_merged *m, report_figure out[REPORT_FIGURES],
                              bw_error *err);
 void report_figures_free(report_figure figs[REPORT_FIGURES]);
 

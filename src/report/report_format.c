@@ -143,7 +143,7 @@ void report_csv_num(bw_buf *out, double v, int valid)
     bw_buf_puts(out, buf);
 }
 
-const char *report_json_kind(const json_t *v)
+const char *results_json_kind(const json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_OBJECT: return "an object";
@@ -157,7 +157,7 @@ const char *report_json_kind(const json_t *v)
     }
 }
 
-const char *report_or_empty(const char *s)
+const char *results_or_empty(const char *s)
 {
     return s ? s : "";
 }

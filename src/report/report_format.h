@@ -45,8 +45,8 @@ bw_code report_json_line(json_t *root, bw_buf *out, bw_error *err);
 json_t *report_json_text(const char *s);
 /* What a value read from JSON is, for a message: "an object", "an array",
  * "a string", "an integer", "a real number", "a boolean" or "null". */
-const char *report_json_kind(const json_t *v);
+const char *results_json_kind(const json_t *v);
 /* s, or "" for a string a file did not hold (NULL) */
-const char *report_or_empty(const char *s);
+const char *results_or_empty(const char *s);
 
 #endif

@@ -37,7 +37,7 @@ static const char CSS[] =
     "code{font-size:.92em}.wrap{overflow-x:auto}\n";
 
 /* the devices' table: identity, provenance, profile, nominal entry */
-static void device_table(const report_merged *m, bw_buf *o)
+static void device_table(const results_merged *m, bw_buf *o)
 {
     static const char *const head[] = { "label", "vendor", "name", "driver", "platform", "type",
                                         "compute units", "clock (MHz)", "global memory (B)",
@@ -45,7 +45,7 @@ static void device_table(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "<section id=\"devices\"><h2>Devices</h2>\n");
     report_html_table_open(o, NULL, head, sizeof head / sizeof *head);
     for (size_t d = 0; d < m->n_devices; d++) {
-        const report_merge_device *v = &m->devices[d];
+        const results_merge_device *v = &m->devices[d];
         report_html_row(o);
         report_html_text(o, v->label);
         report_html_text(o, v->vendor);
@@ -67,14 +67,14 @@ static void device_table(const report_merged *m, bw_buf *o)
 }
 
 /* the runs' table: file, device, when, where, status, notes, command line */
-static void run_table(const report_merged *m, bw_buf *o)
+static void run_table(const results_merged *m, bw_buf *o)
 {
     static const char *const head[] = { "#", "file", "device", "date", "host", "os",
                                         "bwlab", "schema", "status", "notes", "command line" };
     bw_buf_puts(o, "<h3>Runs</h3>\n");
     report_html_table_open(o, NULL, head, sizeof head / sizeof *head);
     for (size_t r = 0; r < m->n_runs; r++) {
-        const report_merge_run *run = &m->runs[r];
+        const results_merge_run *run = &m->runs[r];
         report_html_row(o);
         report_html_count(o, (long long)(r + 1));
         report_html_text(o, run->file);
@@ -115,7 +115,7 @@ static void run_table(const report_merged *m, bw_buf *o)
 }
 
 /* the probe records' table, when there are any */
-static void probe_table(const report_merged *m, bw_buf *o)
+static void probe_table(const results_merged *m, bw_buf *o)
 {
     static const char *const head[] = { "#", "file", "device", "source", "date",
                                         "inferred unit (B, measured)", "profile sector, line (B)",
@@ -125,7 +125,7 @@ static void probe_table(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "<h3>Probes</h3>\n");
     report_html_table_open(o, "probe-table", head, sizeof head / sizeof *head);
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
+        const results_merge_probe *p = &m->probes[k];
         report_html_row(o);
         report_html_count(o, (long long)(k + 1));
         report_html_text(o, p->file);
@@ -157,7 +157,7 @@ static void probe_table(const report_merged *m, bw_buf *o)
     report_html_table_close(o);
 }
 
-static void provenance(const report_merged *m, bw_buf *o)
+static void provenance(const results_merged *m, bw_buf *o)
 {
     device_table(m, o);
     run_table(m, o);
@@ -167,11 +167,11 @@ static void provenance(const report_merged *m, bw_buf *o)
 
 /* Writes one cell of a device_columns table: the entry of a row on a device,
  * NULL where the device has none. */
-typedef void (*device_cell)(bw_buf *o, const report_merge_entry *e);
+typedef void (*device_cell)(bw_buf *o, const results_merge_entry *e);
 
 /* A table of a row per pattern and access mode and a column per device,
  * each cell written by cell. */
-static void device_columns(const report_merged *m, bw_buf *o, const char *id, device_cell cell)
+static void device_columns(const results_merged *m, bw_buf *o, const char *id, device_cell cell)
 {
     static const char *const head[] = { "pattern", "access" };
     report_html_table_open(o, id, NULL, 0);
@@ -186,7 +186,7 @@ static void device_columns(const report_merged *m, bw_buf *o, const char *id, de
         report_html_code(o, m->rows[i].pattern);
         report_html_text(o, m->rows[i].access);
         for (size_t d = 0; d < m->n_devices; d++)
-            cell(o, report_merged_entry(m, i, d));
+            cell(o, results_merged_entry(m, i, d));
         report_html_row_end(o);
     }
     report_html_table_close(o);
@@ -194,19 +194,19 @@ static void device_columns(const report_merged *m, bw_buf *o, const char *id, de
 
 /* the measured bandwidth, the relative figures below it, and the min-max
  * of several runs */
-static void bandwidth_cell(bw_buf *o, const report_merge_entry *e)
+static void bandwidth_cell(bw_buf *o, const results_merge_entry *e)
 {
-    if (!e || !report_merge_not_nan(e->effective_gbs)) {
+    if (!e || !results_merge_not_nan(e->effective_gbs)) {
         report_html_na(o, NULL);
         return;
     }
     report_html_cell(o, "num");
     bw_buf_printf(o, "%s GB/s", REPORT_FIXED(e->effective_gbs, 2));
-    if (report_merge_not_nan(e->relative_to_seq))
+    if (results_merge_not_nan(e->relative_to_seq))
         bw_buf_printf(o, "<br>%s &times; seq", REPORT_FIXED(e->relative_to_seq, 3));
-    else if (report_merge_not_nan(e->relative_to_reference))
+    else if (results_merge_not_nan(e->relative_to_reference))
         bw_buf_printf(o, "<br>%s &times; reference", REPORT_FIXED(e->relative_to_reference, 3));
-    if (report_merge_not_nan(e->relative_to_baseline))
+    if (results_merge_not_nan(e->relative_to_baseline))
         bw_buf_printf(o, "<br>%s &times; baseline", REPORT_FIXED(e->relative_to_baseline, 3));
     if (e->n_measured > 1)
         bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %s-%s</span>", e->n_measured,
@@ -216,26 +216,26 @@ static void bandwidth_cell(bw_buf *o, const report_merge_entry *e)
 
 /* the modeled sector efficiency (or conflict ways) over the measured
  * relative figure */
-static void model_cell(bw_buf *o, const report_merge_entry *e)
+static void model_cell(bw_buf *o, const results_merge_entry *e)
 {
     if (!e) {
         report_html_na(o, NULL);
         return;
     }
     report_html_cell(o, "num");
-    if (report_merge_not_nan(e->sector_efficiency))
+    if (results_merge_not_nan(e->sector_efficiency))
         bw_buf_printf(o, "%s%% modeled", REPORT_FIXED(100 * e->sector_efficiency, 1));
     else if (e->conflict_ways > 0)
         bw_buf_printf(o, "%lld-way modeled", e->conflict_ways);
     else
         bw_buf_puts(o, "-");
-    if (report_merge_not_nan(e->relative_to_seq))
+    if (results_merge_not_nan(e->relative_to_seq))
         bw_buf_printf(o, "<br>%s measured", REPORT_FIXED(e->relative_to_seq, 3));
     report_html_cell_end(o);
 }
 
 /* the main table: measured bandwidth and relative figures, a column per device */
-static void bandwidth_table(const report_merged *m, bw_buf *o)
+static void bandwidth_table(const results_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<section id=\"tables\"><h2>Comparison</h2>\n"
                    "<p>Each cell: the measured effective bandwidth (median across runs), and below "
@@ -246,7 +246,7 @@ static void bandwidth_table(const report_merged *m, bw_buf *o)
 }
 
 /* modeled sector efficiency (or conflict ways) beside measured relative */
-static void model_table(const report_merged *m, bw_buf *o)
+static void model_table(const results_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<h3>Model</h3>\n<p>Per device: the modeled sector efficiency of warp 0 under "
                    "the device's profile (modeled), beside the measured bandwidth relative to "
@@ -255,7 +255,7 @@ static void model_table(const report_merged *m, bw_buf *o)
 }
 
 /* the devices with a nominal entry: measured against nominal peaks */
-static void nominal_table(const report_merged *m, bw_buf *o)
+static void nominal_table(const results_merged *m, bw_buf *o)
 {
     static const char *const head[] = { "device", "nominal entry", "nominal DRAM (GB/s)", "seq (GB/s, measured)",
                                         "seq of nominal", "tuned copy peak (GB/s, measured)",
@@ -269,7 +269,7 @@ static void nominal_table(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n");
     report_html_table_open(o, "nominal-table", head, sizeof head / sizeof *head);
     for (size_t d = 0; d < m->n_devices; d++) {
-        const report_merge_device *v = &m->devices[d];
+        const results_merge_device *v = &m->devices[d];
         if (!v->nominal_name)
             continue;
         report_html_row(o);
@@ -277,7 +277,7 @@ static void nominal_table(const report_merged *m, bw_buf *o)
         report_html_text(o, v->nominal_name);
         report_html_num(o, v->nominal_dram_gbs, NULL, NULL);
         report_html_num(o, v->seq_gbs, NULL, NULL);
-        report_html_num(o, report_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
+        report_html_num(o, results_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
                                ? 100 * v->seq_gbs / v->nominal_dram_gbs
                                : NAN,
                         "%", NULL);
@@ -286,11 +286,11 @@ static void nominal_table(const report_merged *m, bw_buf *o)
         double roof = NAN; /* the best short roofline of its runs */
         for (size_t r = 0; r < m->n_runs; r++)
             if (m->runs[r].device == d && m->runs[r].has_roofline &&
-                report_merge_not_nan(m->runs[r].roof_peak_gflops) &&
+                results_merge_not_nan(m->runs[r].roof_peak_gflops) &&
                 !(m->runs[r].roof_peak_gflops <= roof))
                 roof = m->runs[r].roof_peak_gflops;
         report_html_num(o, roof, NULL, NULL);
-        report_html_num(o, report_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
+        report_html_num(o, results_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
                                ? 100 * roof / v->nominal_fp32_gflops
                                : NAN,
                         "%", NULL);
@@ -305,7 +305,7 @@ static void nominal_table(const report_merged *m, bw_buf *o)
     report_html_table_close(o);
 }
 
-static void tables(const report_merged *m, bw_buf *o)
+static void tables(const results_merged *m, bw_buf *o)
 {
     bandwidth_table(m, o);
     model_table(m, o);
@@ -313,13 +313,13 @@ static void tables(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "</section>\n");
 }
 
-static void diagnostics(const report_merged *m, bw_buf *o)
+static void diagnostics(const results_merged *m, bw_buf *o)
 {
     if (m->n_diags == 0)
         return;
     bw_buf_puts(o, "<section id=\"diagnostics\"><h2>Inputs skipped or noted</h2>\n<ul>\n");
     for (size_t i = 0; i < m->n_diags; i++) {
-        const report_merge_diag *g = &m->diags[i];
+        const results_merge_diag *g = &m->diags[i];
         bw_buf_printf(o, "<li class=\"%s\"><code>", g->is_error ? "diag-error" : "diag-note");
         esc(o, g->file);
         bw_buf_puts(o, "</code>: ");
@@ -329,7 +329,7 @@ static void diagnostics(const report_merged *m, bw_buf *o)
     bw_buf_puts(o, "</ul></section>\n");
 }
 
-static bw_code figures(const report_merged *m, bw_buf *o, bw_error *err)
+static bw_code figures(const results_merged *m, bw_buf *o, bw_error *err)
 {
     report_figure figs[REPORT_FIGURES];
     bw_code rc = report_figures_build(m, figs, err);
@@ -371,7 +371,7 @@ static bw_code figures(const report_merged *m, bw_buf *o, bw_error *err)
     return rc;
 }
 
-bw_code report_html_render(const report_merged *m, const report_html_options *o, bw_buf *out,
+bw_code report_html_render(const results_merged *m, const report_html_options *o, bw_buf *out,
                            bw_error *err)
 {
     const char *title = o && o->title ? o->title : "bwlab report";
@@ -418,7 +418,7 @@ bw_code report_html_render(const report_merged *m, const report_html_options *o,
     return rc;
 }
 
-bw_code report_html_write(const report_merged *m, const report_html_options *o, FILE *out,
+bw_code report_html_write(const results_merged *m, const report_html_options *o, FILE *out,
                           bw_error *err)
 {
     bw_buf b = BW_BUF_INIT;

@@ -1,5 +1,5 @@
 /* report_html: `bwlab report` and `bwlab run --report`: one self-contained
- * HTML page from merged result files (report_merge.h): the provenance of
+ * HTML page from merged result files (results_merge.h): the provenance of
  * every device and run, the comparison tables and the charts
  * (report_figures) as inline SVG. CSS is inlined; the page has no script,
  * no font, no image and no link to fetch: it can be opened offline or
@@ -12,7 +12,7 @@
 
 #include "bw_buf.h"
 #include "bw_error.h"
-#include "report_merge.h"
+#include "results_merge.h"
 
 typedef struct report_html_options {
     const char *title;     /* the page's title; NULL: "bwlab report" */
@@ -22,12 +22,12 @@ typedef struct report_html_options {
 } report_html_options;
 
 /* Appends the page to out. BW_E_NOMEM, or the charts' errors. */
-bw_code report_html_render(const report_merged *m, const report_html_options *o, bw_buf *out,
+bw_code report_html_render(const results_merged *m, const report_html_options *o, bw_buf *out,
                            bw_error *err);
 
 /* Renders the page and writes it to out (which the caller owns and
  * closes). BW_E_IO when the write fails. */
-bw_code report_html_write(const report_merged *m, const report_html_options *o, FILE *out,
+bw_code report_html_write(const results_merged *m, const report_html_options *o, FILE *out,
                           bw_error *err);
 
 #endif

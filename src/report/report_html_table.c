@@ -3,7 +3,7 @@
 
 #include "report_chart.h"
 #include "report_format.h"
-#include "report_merge.h"
+#include "results_merge.h"
 
 void report_html_table_open(bw_buf *o, const char *id, const char *const *titles, size_t n)
 {
@@ -72,7 +72,7 @@ void report_html_code(bw_buf *o, const char *s)
 
 void report_html_num(bw_buf *o, double v, const char *unit, const char *absent)
 {
-    if (!report_merge_not_nan(v)) {
+    if (!results_merge_not_nan(v)) {
         report_html_na(o, absent);
         return;
     }

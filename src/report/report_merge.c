@@ -1,10 +1,10 @@
-/* report_merge: the merge of checked documents into one report_merged
- * (report_merge.h): device identity and labels, the row and entry
+/* results_merge: the merge of checked documents into one results_merged
+ * (results_merge.h): device identity and labels, the row and entry
  * indexes, valid ranges applied on reading, the aggregation of repeats
- * (median, min, max), the baseline. report_merge_load.c reads the files
+ * (median, min, max), the baseline. results_merge_load.c reads the files
  * and calls in here; the loader it fills is shared through
- * report_merge_loader.h. */
-#include "report_merge.h"
+ * results_merge_loader.h. */
+#include "results_merge.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -15,12 +15,12 @@
 #include <strings.h>
 
 #include "bw_stats.h"
-#include "report_fields.h"
+#include "results_fields.h"
 #include "report_format.h"
-#include "report_merge_loader.h"
-#include "report_merge_probe.h"
-#include "report_merge_range.h"
-#include "report_peer_match.h"
+#include "results_merge_loader.h"
+#include "results_merge_probe.h"
+#include "results_merge_range.h"
+#include "results_peer_match.h"
 #include "report_probe.h"
 #include "report_results.h"
 
@@ -33,7 +33,7 @@ static char *dup_or_null(const char *s)
 
 /* Makes room for one more element of size sz in *arr (count n, capacity
  * *cap); 0 when out of memory. */
-int report_loader_grow(void **arr, size_t n, size_t *cap, size_t sz)
+int results_loader_grow(void **arr, size_t n, size_t *cap, size_t sz)
 {
     if (n < *cap)
         return 1;
@@ -48,16 +48,16 @@ int report_loader_grow(void **arr, size_t n, size_t *cap, size_t sz)
 
 /* ---- the merge under construction ---- */
 
-uint64_t report_loader_mix64(uint64_t z)
+uint64_t results_loader_mix64(uint64_t z)
 {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
 
-void report_loader_diag(loader *L, const char *file, int is_error, const char *fmt, ...)
+void results_loader_diag(loader *L, const char *file, int is_error, const char *fmt, ...)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     if (!GROW(m->diags, m->n_diags, L->cap_diags)) {
         L->nomem = 1;
         return;
@@ -67,7 +67,7 @@ void report_loader_diag(loader *L, const char *file, int is_error, const char *f
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    report_merge_diag *d = &m->diags[m->n_diags];
+    results_merge_diag *d = &m->diags[m->n_diags];
     d->file = strdup(file);
     d->message = strdup(buf);
     d->is_error = is_error;
@@ -80,7 +80,7 @@ void report_loader_diag(loader *L, const char *file, int is_error, const char *f
     m->n_diags++;
 }
 
-uint64_t report_loader_fnv1a(const char *s, size_t n)
+uint64_t results_loader_fnv1a(const char *s, size_t n)
 {
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < n; i++) {
@@ -92,12 +92,12 @@ uint64_t report_loader_fnv1a(const char *s, size_t n)
 
 static uint64_t row_hash(const char *pattern, const char *access)
 {
-    return report_loader_mix64(report_loader_fnv1a(pattern, strlen(pattern)) ^ (report_loader_fnv1a(access, strlen(access)) * 31));
+    return results_loader_mix64(results_loader_fnv1a(pattern, strlen(pattern)) ^ (results_loader_fnv1a(access, strlen(access)) * 31));
 }
 
 static uint64_t entry_hash(size_t row, size_t device)
 {
-    return report_loader_mix64(((uint64_t)row << 20) ^ (uint64_t)device);
+    return results_loader_mix64(((uint64_t)row << 20) ^ (uint64_t)device);
 }
 
 /* Finds pos by hash h: eq(ctx, pos) tells whether array position pos
@@ -185,11 +185,11 @@ static void cut(char *out, const char *s, size_t max)
  * board name where the device has one (AMD: "AMD Instinct MI300X" for
  * "gfx942"), without the vendor's own prefix and "(R)"/"(TM)", cut at 28
  * characters; the driver to its first space, cut at 16. */
-static char *make_label(const report_merge_device *d)
+static char *make_label(const results_merge_device *d)
 {
     char vb[64];
-    const char *sv = short_vendor(report_or_empty(d->vendor), vb, sizeof vb);
-    const char *name = report_or_empty(d->board_name && *d->board_name ? d->board_name : d->name);
+    const char *sv = short_vendor(results_or_empty(d->vendor), vb, sizeof vb);
+    const char *name = results_or_empty(d->board_name && *d->board_name ? d->board_name : d->name);
     char nm[256];
     size_t j = 0;
     for (size_t i = 0; name[i] && j + 1 < sizeof nm; i++) {
@@ -207,8 +207,8 @@ static char *make_label(const report_merge_device *d)
     char nb[40], db[24], dv[24];
     cut(nb, n0, 28);
     /* the driver to its first space: "3625.0 (HSA1.1,LC)" -> "3625.0" */
-    size_t dl = strcspn(report_or_empty(d->driver_version), " ");
-    snprintf(dv, sizeof dv, "%.*s", (int)(dl < 23 ? dl : 23), report_or_empty(d->driver_version));
+    size_t dl = strcspn(results_or_empty(d->driver_version), " ");
+    snprintf(dv, sizeof dv, "%.*s", (int)(dl < 23 ? dl : 23), results_or_empty(d->driver_version));
     cut(db, dv, 16);
     char out[160];
     if (*db)
@@ -220,12 +220,12 @@ static char *make_label(const report_merge_device *d)
 
 static size_t find_or_add_device(loader *L, const json_t *dev, const json_t *prof, int *ok)
 {
-    report_merged *m = L->m;
-    const char *vendor = report_or_empty(json_string_value(json_object_get(dev, "vendor")));
-    const char *name = report_or_empty(json_string_value(json_object_get(dev, "name")));
-    const char *driver = report_or_empty(json_string_value(json_object_get(dev, "driver_version")));
+    results_merged *m = L->m;
+    const char *vendor = results_or_empty(json_string_value(json_object_get(dev, "vendor")));
+    const char *name = results_or_empty(json_string_value(json_object_get(dev, "name")));
+    const char *driver = results_or_empty(json_string_value(json_object_get(dev, "driver_version")));
     for (size_t i = 0; i < m->n_devices; i++) {
-        report_merge_device *d = &m->devices[i];
+        results_merge_device *d = &m->devices[i];
         if (!strcmp(d->vendor, vendor) && !strcmp(d->name, name) && !strcmp(d->driver_version, driver))
             return i;
     }
@@ -233,7 +233,7 @@ static size_t find_or_add_device(loader *L, const json_t *dev, const json_t *pro
         *ok = 0;
         return 0;
     }
-    report_merge_device *d = &m->devices[m->n_devices];
+    results_merge_device *d = &m->devices[m->n_devices];
     memset(d, 0, sizeof *d);
     d->vendor = strdup(vendor);
     d->name = strdup(name);
@@ -282,7 +282,7 @@ static size_t find_or_add_device(loader *L, const json_t *dev, const json_t *pro
 }
 
 typedef struct row_key {
-    const report_merged *m;
+    const results_merged *m;
     const char *pattern, *access;
 } row_key;
 
@@ -294,14 +294,14 @@ static int row_eq(const void *ctx, size_t i)
 
 static uint64_t row_rehash(const void *ctx, size_t i)
 {
-    const report_merged *m = ((const row_key *)ctx)->m;
+    const results_merged *m = ((const row_key *)ctx)->m;
     return row_hash(m->rows[i].pattern, m->rows[i].access);
 }
 
 static size_t find_or_add_row(loader *L, const char *pattern, const char *family, const char *access,
                               const char *space, int *ok)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     row_key key = { m, pattern, access };
     uint64_t h = row_hash(pattern, access);
     size_t found = idx_find(&L->rows_by_key, h, row_eq, &key);
@@ -311,7 +311,7 @@ static size_t find_or_add_row(loader *L, const char *pattern, const char *family
         *ok = 0;
         return 0;
     }
-    report_merge_row *r = &m->rows[m->n_rows];
+    results_merge_row *r = &m->rows[m->n_rows];
     r->pattern = strdup(pattern);
     r->family = dup_or_null(family);
     r->access = strdup(access);
@@ -324,7 +324,7 @@ static size_t find_or_add_row(loader *L, const char *pattern, const char *family
 }
 
 typedef struct entry_key {
-    const report_merged *m;
+    const results_merged *m;
     size_t row, device;
 } entry_key;
 
@@ -336,13 +336,13 @@ static int entry_eq(const void *ctx, size_t i)
 
 static uint64_t entry_rehash(const void *ctx, size_t i)
 {
-    const report_merged *m = ((const entry_key *)ctx)->m;
+    const results_merged *m = ((const entry_key *)ctx)->m;
     return entry_hash(m->entries[i].row, m->entries[i].device);
 }
 
-static report_merge_entry *find_or_add_entry(loader *L, size_t row, size_t device, int *ok)
+static results_merge_entry *find_or_add_entry(loader *L, size_t row, size_t device, int *ok)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     entry_key key = { m, row, device };
     uint64_t h = entry_hash(row, device);
     size_t found = idx_find(&L->entries_by_key, h, entry_eq, &key);
@@ -361,7 +361,7 @@ static report_merge_entry *find_or_add_entry(loader *L, size_t row, size_t devic
         }
         L->cap_samples = p;
     }
-    report_merge_entry *e = &m->entries[m->n_entries];
+    results_merge_entry *e = &m->entries[m->n_entries];
     memset(e, 0, sizeof *e);
     e->row = row;
     e->device = device;
@@ -386,7 +386,7 @@ static char *join_command_line(const json_t *a)
         return NULL;
     size_t n = 1, i;
     const json_t *v;
-    json_array_foreach(a, i, v) n += strlen(report_or_empty(json_string_value(v))) + 1;
+    json_array_foreach(a, i, v) n += strlen(results_or_empty(json_string_value(v))) + 1;
     char *s = malloc(n);
     if (!s)
         return NULL;
@@ -394,7 +394,7 @@ static char *join_command_line(const json_t *a)
     json_array_foreach(a, i, v) {
         if (i)
             strcat(s, " ");
-        strcat(s, report_or_empty(json_string_value(v)));
+        strcat(s, results_or_empty(json_string_value(v)));
     }
     return s;
 }
@@ -426,14 +426,14 @@ static void range_diag(loader *L, const char *file, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    report_loader_diag(L, file, 1, "%s", buf);
+    results_loader_diag(L, file, 1, "%s", buf);
 }
 
 /* after a file: how many out-of-range figures were not named */
 static void range_done(loader *L, const char *file)
 {
     if (L->out_of_range > RANGE_NAMED)
-        report_loader_diag(L, file, 1, "%zu more figures or rows out of range were left out (the first %d are named above)",
+        results_loader_diag(L, file, 1, "%zu more figures or rows out of range were left out (the first %d are named above)",
              L->out_of_range - RANGE_NAMED, RANGE_NAMED);
     L->out_of_range = 0;
 }
@@ -441,11 +441,11 @@ static void range_done(loader *L, const char *file)
 /* Sets every figure of o (a copy the caller owns) that lies outside its
  * range to null, naming each: "WHERE: KEY is ..., outside its valid range
  * (...): left out". */
-static void range_clear(loader *L, const char *file, const char *where, json_t *o, const report_range_field *f)
+static void range_clear(loader *L, const char *file, const char *where, json_t *o, const results_range_field *f)
 {
     char msg[512];
     for (; json_is_object(o) && f->key; f++) {
-        if (report_range_check(o, f->key, f->kind, msg, sizeof msg))
+        if (results_range_check(o, f->key, f->kind, msg, sizeof msg))
             continue;
         range_diag(L, file, "%s: %s: left out", where, msg);
         json_object_set_new(o, f->key, json_null());
@@ -455,14 +455,14 @@ static void range_clear(loader *L, const char *file, const char *where, json_t *
 /* Removes the elements of o[key] (an array of objects, in the copy the
  * caller owns) that hold a figure out of range, naming each. */
 static void range_filter(loader *L, const char *file, const char *where, json_t *o, const char *key,
-                         const report_range_field *f)
+                         const results_range_field *f)
 {
     json_t *a = json_object_get(o, key);
     if (!json_is_array(a))
         return;
     char msg[512];
     for (size_t i = 0, k = 0; i < json_array_size(a); k++) {
-        const char *bad = report_range_fields(json_array_get(a, i), f, msg, sizeof msg);
+        const char *bad = results_range_fields(json_array_get(a, i), f, msg, sizeof msg);
         if (!bad) {
             i++;
             continue;
@@ -488,7 +488,7 @@ static void range_word(loader *L, const char *file, const char *where, json_t *o
     if (!s || in_set(s, set))
         return;
     char q[256];
-    range_diag(L, file, "%s: %s is '%s', expected %s: left out", where, key, report_range_name(s, q), expect);
+    range_diag(L, file, "%s: %s is '%s', expected %s: left out", where, key, results_range_name(s, q), expect);
     json_object_set_new(o, key, json_null());
 }
 
@@ -505,15 +505,15 @@ static json_t *probe_in_range(loader *L, const char *file, const char *where, co
     static const char *const mems[] = { "pageable", "pinned", NULL };
     if (!from_run)
         range_word(L, file, where, o, "status", statuses, "\"probed\" or \"failed\"");
-    range_clear(L, file, where, o, REPORT_RANGE_PROBE);
-    range_filter(L, file, where, o, "cache_levels", REPORT_RANGE_LEVEL);
-    range_filter(L, file, where, o, "ladder", REPORT_RANGE_LADDER);
-    range_filter(L, file, where, o, "transfers", REPORT_RANGE_TRANSFER);
+    range_clear(L, file, where, o, RESULTS_RANGE_PROBE);
+    range_filter(L, file, where, o, "cache_levels", RESULTS_RANGE_LEVEL);
+    range_filter(L, file, where, o, "ladder", RESULTS_RANGE_LADDER);
+    range_filter(L, file, where, o, "transfers", RESULTS_RANGE_TRANSFER);
     json_t *mem = json_object_get(o, "memory");
     if (json_is_object(mem)) {
         char w[96];
         snprintf(w, sizeof w, "%s.memory", where);
-        range_clear(L, file, w, mem, REPORT_RANGE_LEVEL);
+        range_clear(L, file, w, mem, RESULTS_RANGE_LEVEL);
     }
     json_t *tr = json_object_get(o, "transfers");
     size_t i;
@@ -532,10 +532,10 @@ static json_t *probe_in_range(loader *L, const char *file, const char *where, co
 static int add_probe(loader *L, size_t di, const json_t *root, const json_t *obj, const char *file,
                      int file_index, int from_run)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     if (!GROW(m->probes, m->n_probes, L->cap_probes))
         return 0;
-    report_merge_probe *p = &m->probes[m->n_probes++];
+    results_merge_probe *p = &m->probes[m->n_probes++];
     memset(p, 0, sizeof *p);
     p->device = di;
     p->file_index = file_index;
@@ -549,13 +549,13 @@ static int add_probe(loader *L, size_t di, const json_t *root, const json_t *obj
     else
         snprintf(where, sizeof where, "devices[%zu]", L->where_index);
     json_t *ok = probe_in_range(L, file, where, obj, from_run);
-    int filled = ok && p->file && report_merge_probe_fill(p, ok);
+    int filled = ok && p->file && results_merge_probe_fill(p, ok);
     json_decref(ok);
     return filled;
 }
 
 /* Merges a checked probe results document. 0 when out of memory. */
-int report_merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index)
+int results_merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index)
 {
     int ok = 1;
     size_t i;
@@ -566,7 +566,7 @@ int report_merge_probe_doc(loader *L, const json_t *root, const char *file, int 
         L->where_index = i;
         char w[64];
         snprintf(w, sizeof w, "devices[%zu].device.profile", i);
-        range_clear(L, file, w, prof, REPORT_RANGE_PROFILE);
+        range_clear(L, file, w, prof, RESULTS_RANGE_PROFILE);
         size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
         json_decref(prof);
         if (!ok || !add_probe(L, di, root, d, file, file_index, 0))
@@ -581,7 +581,7 @@ int report_merge_probe_doc(loader *L, const json_t *root, const char *file, int 
 static int merge_run(loader *L, const json_t *root, const json_t *run, const json_t *prof, const char *file,
                      int file_index, int partial)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     int ok = 1;
     const json_t *host = json_object_get(root, "host");
     {
@@ -589,7 +589,7 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
         size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
         if (!ok || !GROW(m->runs, m->n_runs, L->cap_runs))
             return 0;
-        report_merge_run *r = &m->runs[m->n_runs++];
+        results_merge_run *r = &m->runs[m->n_runs++];
         memset(r, 0, sizeof *r);
         r->device = di;
         r->file = strdup(file);
@@ -627,7 +627,7 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
                     return 0;
                 for (size_t k = 0; k < np; k++) {
                     const json_t *p = json_array_get(pts, k);
-                    report_merge_roof_point *q = &r->roof_points[r->n_roof_points++];
+                    results_merge_roof_point *q = &r->roof_points[r->n_roof_points++];
                     q->intensity = num_or_nan(p, "intensity");
                     q->gflops = num_or_nan(p, "gflops");
                     q->gbs = num_or_nan(p, "gbs");
@@ -638,7 +638,7 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
         m->devices[di].n_runs++;
         if (!r->file)
             return 0;
-        if (report_merge_probe_run_has(run) && !add_probe(L, di, root, run, file, file_index, 1))
+        if (results_merge_probe_run_has(run) && !add_probe(L, di, root, run, file, file_index, 1))
             return 0;
     }
     return 1;
@@ -671,15 +671,15 @@ static const char *reference_of(const json_t *res, char *buf)
  * went[2i+1]: the entry and sample of results[i], or SIZE_MAX. */
 static void journal_relatives(loader *L, const json_t *results, const size_t *went)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     size_t i;
     const json_t *res;
     json_array_foreach(results, i, res) {
         if (went[2 * i] == SIZE_MAX)
             continue;
-        report_merge_entry *e = &m->entries[went[2 * i]];
-        report_merge_sample *s = &e->samples[went[2 * i + 1]];
-        if (!report_merge_not_nan(s->effective_gbs) || report_merge_not_nan(s->relative_to_seq))
+        results_merge_entry *e = &m->entries[went[2 * i]];
+        results_merge_sample *s = &e->samples[went[2 * i + 1]];
+        if (!results_merge_not_nan(s->effective_gbs) || results_merge_not_nan(s->relative_to_seq))
             continue;
         char buf[32];
         const char *ref = reference_of(res, buf);
@@ -693,17 +693,17 @@ static void journal_relatives(loader *L, const json_t *results, const size_t *we
         size_t ri = idx_find(&L->entries_by_key, entry_hash(row, e->device), entry_eq, &ek);
         if (ri == (size_t)-1)
             continue;
-        const report_merge_entry *re = &m->entries[ri];
+        const results_merge_entry *re = &m->entries[ri];
         for (size_t k = 0; k < re->n_samples; k++) {
-            const report_merge_sample *rs = &re->samples[k];
-            if (rs->run != s->run || !report_merge_not_nan(rs->effective_gbs))
+            const results_merge_sample *rs = &re->samples[k];
+            if (rs->run != s->run || !results_merge_not_nan(rs->effective_gbs))
                 continue;
             double rel = s->effective_gbs / rs->effective_gbs;
-            if (!report_range_ok(REPORT_RANGE_RATIO, rel))
+            if (!results_range_ok(RESULTS_RANGE_RATIO, rel))
                 break;
             s->relative_to_seq = rel;
             if (json_is_null(json_object_get(res, RF_KEY(RF_RELATIVE_TO_REFERENCE))) &&
-                !report_merge_not_nan(e->relative_to_reference))
+                !results_merge_not_nan(e->relative_to_reference))
                 e->relative_to_reference = rel;
             break;
         }
@@ -711,28 +711,28 @@ static void journal_relatives(loader *L, const json_t *results, const size_t *we
 }
 
 /* The fields of a result that have a place in its sample or its entry
- * (report_fields): a sample's figures only from a measured row (NAN
+ * (results_fields): a sample's figures only from a measured row (NAN
  * otherwise); an entry's the first file's that holds them (the bank
  * figures, measured, only from a measured row). 0 when out of memory. */
-static int read_fields(const json_t *res, int measured, report_merge_sample *s, report_merge_entry *e)
+static int read_fields(const json_t *res, int measured, results_merge_sample *s, results_merge_entry *e)
 {
     for (int id = 0; id < RF_COUNT; id++) {
-        const report_field *f = &REPORT_FIELDS[id];
-        if (f->place != REPORT_FIELD_SAMPLE && f->place != REPORT_FIELD_ENTRY)
+        const results_field *f = &RESULTS_FIELDS[id];
+        if (f->place != RESULTS_FIELD_SAMPLE && f->place != RESULTS_FIELD_ENTRY)
             continue;
-        char *at = (f->place == REPORT_FIELD_SAMPLE ? (char *)s : (char *)e) + f->offset;
+        char *at = (f->place == RESULTS_FIELD_SAMPLE ? (char *)s : (char *)e) + f->offset;
         const json_t *v = json_object_get(res, f->key);
-        if (f->place == REPORT_FIELD_SAMPLE) {
-            if (f->type == REPORT_FIELD_STRING)
+        if (f->place == RESULTS_FIELD_SAMPLE) {
+            if (f->type == RESULTS_FIELD_STRING)
                 *(char **)at = dup_or_null(json_string_value(v));
             else
                 *(double *)at = measured ? num_or_nan(res, f->key) : NAN;
             continue;
         }
-        if (f->type == REPORT_FIELD_STRING) {
+        if (f->type == RESULTS_FIELD_STRING) {
             if (!*(char **)at && json_is_string(v) && !(*(char **)at = strdup(json_string_value(v))))
                 return 0;
-        } else if (f->type == REPORT_FIELD_INTEGER) {
+        } else if (f->type == RESULTS_FIELD_INTEGER) {
             if (*(long long *)at < 0 && json_is_integer(v))
                 *(long long *)at = json_integer_value(v);
         } else if (isnan(*(double *)at) && (measured || !f->measured)) {
@@ -749,7 +749,7 @@ static int read_fields(const json_t *res, int measured, report_merge_sample *s, 
  * journal's own reference rows. 0 when out of memory. */
 static int merge_results(loader *L, const json_t *root, const char *file, size_t first_run, int partial)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     int ok = 1;
     const json_t *runs = json_object_get(root, "runs");
     size_t nr = json_array_size(runs);
@@ -765,19 +765,19 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
         if (went)
             went[2 * i] = SIZE_MAX;
         char msg[512], q[256];
-        if (!report_range_result(res, msg, sizeof msg)) {
+        if (!results_range_result(res, msg, sizeof msg)) {
             range_diag(L, file, "results[%zu] (pattern '%s'): %s: the row is left out", i,
-                       report_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), msg);
+                       results_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), msg);
             continue;
         }
         const char *st = str_of(res, RF_KEY(RF_STATUS));
         int measured = !st || !strcmp(st, "ok");
-        const char *fig = measured ? NULL : report_range_unmeasured_figure(res);
+        const char *fig = measured ? NULL : results_range_unmeasured_figure(res);
         if (fig)
             range_diag(L, file,
                        "results[%zu] (pattern '%s'): status '%s' with %s %.17g: only a row of status \"ok\" has "
                        "measured figures; it is shown as %s and its figures are left out",
-                       i, report_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), st, fig,
+                       i, results_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), st, fig,
                        json_number_value(json_object_get(res, fig)), st);
         json_int_t idx = json_integer_value(json_object_get(res, RF_KEY(RF_DEVICE)));
         size_t run = first_run;
@@ -792,7 +792,7 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
             range_diag(L, file,
                        "results[%zu] (pattern '%s'): fraction_of_peak %.17g, but its run has no %s peak "
                        "(peak_%s_gbs null): the row is left out",
-                       i, report_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), json_number_value(frac),
+                       i, results_range_name(str_of(res, RF_KEY(RF_PATTERN)), q), json_number_value(frac),
                        acc && !strcmp(acc, "read") ? "read" : "copy", acc && !strcmp(acc, "read") ? "read" : "copy");
             continue;
         }
@@ -801,7 +801,7 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
                                      acc ? acc : "copy", space ? space : "global", &ok);
         if (!ok)
             return 0;
-        report_merge_entry *e = find_or_add_entry(L, row, m->runs[run].device, &ok);
+        results_merge_entry *e = find_or_add_entry(L, row, m->runs[run].device, &ok);
         if (!ok) {
             free(went);
             return 0;
@@ -815,7 +815,7 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
             went[2 * i] = ei;
             went[2 * i + 1] = e->n_samples;
         }
-        report_merge_sample *s = &e->samples[e->n_samples++];
+        results_merge_sample *s = &e->samples[e->n_samples++];
         s->run = run;
         const json_t *mo = json_object_get(res, "model");
         /* modeled figures: the first file's */
@@ -837,7 +837,7 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
 }
 
 /* Merges a checked document. 0 when out of memory. */
-int report_merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
+int results_merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
 {
     const json_t *runs = json_object_get(root, "runs");
     size_t nr = json_array_size(runs);
@@ -849,18 +849,18 @@ int report_merge_doc(loader *L, const json_t *root, const char *file, int file_i
             return 0;
         char where[64];
         snprintf(where, sizeof where, "runs[%zu]", i);
-        range_clear(L, file, where, run, REPORT_RANGE_RUN);
+        range_clear(L, file, where, run, RESULTS_RANGE_RUN);
         json_t *prof = json_object_get(run, "profile");
         if (!json_is_object(prof))
             prof = json_object_get(json_object_get(run, "device"), "profile");
         char pw[96];
         snprintf(pw, sizeof pw, "%s.profile", where);
-        range_clear(L, file, pw, prof, REPORT_RANGE_PROFILE);
+        range_clear(L, file, pw, prof, RESULTS_RANGE_PROFILE);
         json_t *rf = json_object_get(run, "roofline");
         if (json_is_object(rf)) {
             snprintf(pw, sizeof pw, "%s.roofline", where);
-            range_clear(L, file, pw, rf, REPORT_RANGE_ROOFLINE);
-            range_filter(L, file, pw, rf, "points", REPORT_RANGE_ROOF_POINT);
+            range_clear(L, file, pw, rf, RESULTS_RANGE_ROOFLINE);
+            range_filter(L, file, pw, rf, "points", RESULTS_RANGE_ROOF_POINT);
         }
         L->where_index = i;
         int merged = merge_run(L, root, run, prof, file, file_index, partial);
@@ -897,18 +897,18 @@ static void stats(const double *v, size_t n, double *med, double *lo, double *hi
 
 static int cmp_entry(const void *a, const void *b)
 {
-    const report_merge_entry *x = a, *y = b;
+    const results_merge_entry *x = a, *y = b;
     if (x->row != y->row)
         return x->row < y->row ? -1 : 1;
     return x->device < y->device ? -1 : x->device > y->device;
 }
 
-int report_merge_finish(report_merged *m)
+int results_merge_finish(results_merged *m)
 {
     if (m->n_entries)
         qsort(m->entries, m->n_entries, sizeof *m->entries, cmp_entry);
     for (size_t i = 0; i < m->n_entries; i++) {
-        report_merge_entry *e = &m->entries[i];
+        results_merge_entry *e = &m->entries[i];
         double *a = malloc((e->n_samples + 1) * 2 * sizeof *a);
         if (!a)
             return 0;
@@ -922,7 +922,7 @@ int report_merge_finish(report_merged *m)
         e->relative_to_baseline = NAN;
     }
     for (size_t d = 0; d < m->n_devices; d++) {
-        report_merge_device *dv = &m->devices[d];
+        results_merge_device *dv = &m->devices[d];
         /* seq: copy mode (loads + stores, as DRAM streams), else read,
          * else write (loads + stores too, but the stores at the pattern's
          * address: a run of write alone still has a seq) */
@@ -930,7 +930,7 @@ int report_merge_finish(report_merged *m)
         for (int pass = 0; pass < 3 && isnan(dv->seq_gbs); pass++)
             for (size_t r = 0; r < m->n_rows; r++)
                 if (!strcmp(m->rows[r].pattern, "seq") && !strcmp(m->rows[r].access, seq_modes[pass])) {
-                    const report_merge_entry *e = report_merged_entry(m, r, d);
+                    const results_merge_entry *e = results_merged_entry(m, r, d);
                     if (e)
                         dv->seq_gbs = e->effective_gbs;
                 }
@@ -947,13 +947,13 @@ int report_merge_finish(report_merged *m)
     return 1;
 }
 
-const report_merge_entry *report_merged_entry(const report_merged *m, size_t row, size_t device)
+const results_merge_entry *results_merged_entry(const results_merged *m, size_t row, size_t device)
 {
     /* entries are sorted by row, then device */
     size_t lo = 0, hi = m->n_entries;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        const report_merge_entry *e = &m->entries[mid];
+        const results_merge_entry *e = &m->entries[mid];
         if (e->row < row || (e->row == row && e->device < device))
             lo = mid + 1;
         else
@@ -975,7 +975,7 @@ static int icontains(const char *hay, const char *needle)
     return 0;
 }
 
-bw_code report_merge_set_baseline(report_merged *m, const char *spec, bw_error *err)
+bw_code results_merge_set_baseline(results_merged *m, const char *spec, bw_error *err)
 {
     int found = -1, count = 0;
     for (size_t d = 0; d < m->n_devices; d++)
@@ -985,7 +985,7 @@ bw_code report_merge_set_baseline(report_merged *m, const char *spec, bw_error *
         }
     if (count == 0) {
         for (size_t d = 0; d < m->n_devices; d++) {
-            const report_merge_device *dv = &m->devices[d];
+            const results_merge_device *dv = &m->devices[d];
             if (icontains(dv->label, spec) || icontains(dv->name, spec) || icontains(dv->vendor, spec) ||
                 icontains(dv->board_name, spec)) {
                 found = (int)d;
@@ -1005,8 +1005,8 @@ bw_code report_merge_set_baseline(report_merged *m, const char *spec, bw_error *
     }
     m->baseline = found;
     for (size_t i = 0; i < m->n_entries; i++) {
-        report_merge_entry *e = &m->entries[i];
-        const report_merge_entry *b = report_merged_entry(m, e->row, (size_t)found);
+        results_merge_entry *e = &m->entries[i];
+        const results_merge_entry *b = results_merged_entry(m, e->row, (size_t)found);
         double rel = b && b->effective_gbs > 0 && !isnan(e->effective_gbs) ? e->effective_gbs / b->effective_gbs
                                                                              : NAN;
         /* a division that leaves the doubles (an overflow, a zero) is no figure */
@@ -1015,14 +1015,14 @@ bw_code report_merge_set_baseline(report_merged *m, const char *spec, bw_error *
     return BW_OK;
 }
 
-void report_merged_free(report_merged *m)
+void results_merged_free(results_merged *m)
 {
     if (!m)
         return;
     for (size_t i = 0; i < m->n_files; i++)
         free(m->files[i].path);
     for (size_t i = 0; i < m->n_devices; i++) {
-        report_merge_device *d = &m->devices[i];
+        results_merge_device *d = &m->devices[i];
         free(d->vendor);
         free(d->name);
         free(d->driver_version);
@@ -1037,9 +1037,9 @@ void report_merged_free(report_merged *m)
         free(d->nominal_dram_source);
         free(d->nominal_fp32_source);
     }
-    report_peer_set_free(m->peers);
+    results_peer_set_free(m->peers);
     for (size_t i = 0; i < m->n_runs; i++) {
-        report_merge_run *r = &m->runs[i];
+        results_merge_run *r = &m->runs[i];
         free(r->file);
         free(r->date);
         free(r->host);
@@ -1064,7 +1064,7 @@ void report_merged_free(report_merged *m)
         free(m->entries[i].expression);
     }
     for (size_t i = 0; i < m->n_probes; i++)
-        report_merge_probe_clear(&m->probes[i]);
+        results_merge_probe_clear(&m->probes[i]);
     free(m->probes);
     for (size_t i = 0; i < m->n_diags; i++) {
         free(m->diags[i].file);

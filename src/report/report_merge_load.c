@@ -1,11 +1,11 @@
-/* report_merge_load: where documents come from (report_merge.h): the
+/* results_merge_load: where documents come from (results_merge.h): the
  * files and directories named (the scan: links, loops, FIFOs, outputs
  * that are inputs), journals (OUT.partial) assembled into documents,
  * duplicates counted once, peer files (clpeak, BabelStream) told apart
  * by content and kept aside, and a document already in memory. Each is
- * checked (report_merge_schema) and merged (report_merge.c) through the
- * loader of report_merge_loader.h. */
-#include "report_merge.h"
+ * checked (results_merge_schema) and merged (results_merge.c) through the
+ * loader of results_merge_loader.h. */
+#include "results_merge.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,10 +20,10 @@
 #include "bw_alloc.h"
 #include "bw_file.h"
 #include "report_format.h"
-#include "report_merge_loader.h"
-#include "report_merge_probe.h"
-#include "report_merge_schema.h"
-#include "report_peer_match.h"
+#include "results_merge_loader.h"
+#include "results_merge_probe.h"
+#include "results_merge_schema.h"
+#include "results_peer_match.h"
 #include "report_probe.h"
 
 static int ends_with(const char *s, const char *suffix)
@@ -70,7 +70,7 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, report
             json_t *v = json_loadb(p, n, JSON_REJECT_DUPLICATES, &je);
             if (!v) {
                 if (!nl && doc)
-                    report_loader_diag(L, path, 0, "partial journal: line %zu is cut short (the run stopped while writing it), ignored",
+                    results_loader_diag(L, path, 0, "partial journal: line %zu is cut short (the run stopped while writing it), ignored",
                          line);
                 else
                     report_check_fail(c, "line %zu is not valid JSON: %s (a journal holds one JSON object per line)", line,
@@ -91,7 +91,7 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, report
         return NULL;
     }
     if (!json_is_object(doc)) {
-        report_check_fail(c, "line 1 is %s, expected the run header object", report_json_kind(doc));
+        report_check_fail(c, "line 1 is %s, expected the run header object", results_json_kind(doc));
         json_decref(doc);
         json_decref(results);
         return NULL;
@@ -129,19 +129,19 @@ static int bwlab_csv(const char *text, size_t len)
 }
 
 /* A clpeak or BabelStream file, recognised by its content, kept beside the
- * merge (report_peer_match.h); a malformed one is named and skipped, a
+ * merge (results_peer_match.h); a malformed one is named and skipped, a
  * copy of one already read (h, len) counted once. 0 when text is none,
  * nor a .csv or .xml (then it is bwlab's to read). */
 static int read_peer(loader *L, const char *path, const char *text, size_t len, uint64_t h)
 {
-    const report_peer_file *same = report_peer_set_same(L->m->peers, h, len);
-    if (same && report_peer_sniff(text, len) != REPORT_PEER_NONE) {
-        report_loader_diag(L, path, 0, "identical to %s: counted once", same->name);
+    const results_peer_file *same = results_peer_set_same(L->m->peers, h, len);
+    if (same && results_peer_sniff(text, len) != RESULTS_PEER_NONE) {
+        results_loader_diag(L, path, 0, "identical to %s: counted once", same->name);
         return 1;
     }
-    report_peer_file *pf = NULL;
+    results_peer_file *pf = NULL;
     bw_error err = BW_ERROR_INIT;
-    bw_code rc = report_peer_read(text, len, path, &pf, &err);
+    bw_code rc = results_peer_read(text, len, path, &pf, &err);
     if (rc == BW_E_NOMEM) {
         L->nomem = 1;
     } else if (rc != BW_OK) {
@@ -150,19 +150,19 @@ static int read_peer(loader *L, const char *path, const char *text, size_t len, 
         size_t pl = strlen(path);
         if (!strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2))
             msg += pl + 2;
-        report_loader_diag(L, path, 1, "%s", msg);
+        results_loader_diag(L, path, 1, "%s", msg);
     } else if (pf) {
         /* read, yet nothing of it can stand beside a bwlab figure: said, not dropped in silence */
         if (pf->n_figures == 0)
-            report_loader_diag(L, path, 0, "no row maps to a figure bwlab compares: its %zu row%s held %s",
+            results_loader_diag(L, path, 0, "no row maps to a figure bwlab compares: its %zu row%s held %s",
                                pf->n_left_out, pf->n_left_out == 1 ? "" : "s", pf->left_out_what);
-        if (!report_peer_set_add(&L->m->peers, pf, h, len))
+        if (!results_peer_set_add(&L->m->peers, pf, h, len))
             L->nomem = 1;
     } else if (ends_with(path, ".csv") && bwlab_csv(text, len)) {
-        report_loader_diag(L, path, 0, "bwlab's own CSV output: not read (compare and report read the JSON "
+        results_loader_diag(L, path, 0, "bwlab's own CSV output: not read (compare and report read the JSON "
                                        "results, --format json)");
     } else if (ends_with(path, ".csv") || ends_with(path, ".xml")) {
-        report_loader_diag(L, path, 1, "neither a bwlab result file nor a clpeak or BabelStream file (recognised "
+        results_loader_diag(L, path, 1, "neither a bwlab result file nor a clpeak or BabelStream file (recognised "
                                        "by content, not by name)");
     } else {
         return 0;
@@ -191,7 +191,7 @@ static double file_bytes(const char *path)
 
 static void read_file(loader *L, const char *path)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     char *text = NULL;
     size_t len = 0;
     bw_error err = BW_ERROR_INIT;
@@ -202,7 +202,7 @@ static void read_file(loader *L, const char *path)
         return;
     }
     if (rrc != BW_OK) {
-        report_loader_diag(L, path, 1, "cannot be read: %s", bw_error_text(&err));
+        results_loader_diag(L, path, 1, "cannot be read: %s", bw_error_text(&err));
         bw_error_clear(&err);
         return;
     }
@@ -210,15 +210,15 @@ static void read_file(loader *L, const char *path)
     while (blank < len && (text[blank] == ' ' || text[blank] == '\n' || text[blank] == '\t' || text[blank] == '\r'))
         blank++;
     if (blank == len) {
-        report_loader_diag(L, path, 1, "empty file (no results: was the run stopped before it wrote them?)");
+        results_loader_diag(L, path, 1, "empty file (no results: was the run stopped before it wrote them?)");
         free(text);
         return;
     }
-    uint64_t h = report_loader_fnv1a(text, len);
+    uint64_t h = results_loader_fnv1a(text, len);
     for (size_t i = 0; i < m->n_files; i++) {
         if (L->hash[i] == h && L->len[i] == len) {
             m->files[i].duplicates++;
-            report_loader_diag(L, path, 0, "identical to %s: counted once", m->files[i].path);
+            results_loader_diag(L, path, 0, "identical to %s: counted once", m->files[i].path);
             free(text);
             return;
         }
@@ -253,19 +253,19 @@ static void read_file(loader *L, const char *path)
  * for the duplicate test. */
 static void load_root(loader *L, const char *path, json_t *root, report_check *c, int partial, uint64_t h, size_t len)
 {
-    report_merged *m = L->m;
+    results_merged *m = L->m;
     /* a bwlab probe results file, beside run results */
     int probe = !c->bad && !partial && json_is_object(root) &&
                 json_is_string(json_object_get(root, "schema")) &&
-                !strcmp(json_string_value(json_object_get(root, "schema")), REPORT_PROBE_SCHEMA);
+                !strcmp(json_string_value(json_object_get(root, "schema")), RESULTS_PROBE_SCHEMA);
     if (probe) {
-        if (!report_merge_probe_check_doc(root, c->msg, sizeof c->msg))
+        if (!results_merge_probe_check_doc(root, c->msg, sizeof c->msg))
             c->bad = 1;
     } else if (!c->bad) {
         report_check_doc(c, root);
     }
     if (c->bad) {
-        report_loader_diag(L, path, 1, "%s%s", partial ? "partial journal: " : "", c->msg);
+        results_loader_diag(L, path, 1, "%s%s", partial ? "partial journal: " : "", c->msg);
         json_decref(root);
         return;
     }
@@ -299,10 +299,10 @@ static void load_root(loader *L, const char *path, json_t *root, report_check *c
     L->len[fi] = len;
     m->n_files++;
     if (!m->files[fi].path ||
-        !(probe ? report_merge_probe_doc(L, root, path, (int)fi) : report_merge_doc(L, root, path, (int)fi, partial)))
+        !(probe ? results_merge_probe_doc(L, root, path, (int)fi) : results_merge_doc(L, root, path, (int)fi, partial)))
         L->nomem = 1;
     if (partial)
-        report_loader_diag(L, path, 0, "partial: %zu results of a run that did not finish", json_array_size(json_object_get(root, "results")));
+        results_loader_diag(L, path, 0, "partial: %zu results of a run that did not finish", json_array_size(json_object_get(root, "results")));
     json_decref(root);
 }
 
@@ -330,7 +330,7 @@ typedef struct inode_set {
 
 static size_t inode_slot(const inode_set *s, dev_t dev, ino_t ino)
 {
-    size_t i = (size_t)report_loader_mix64((uint64_t)dev * 0x9E3779B97F4A7C15ULL ^ (uint64_t)ino) & (s->cap - 1);
+    size_t i = (size_t)results_loader_mix64((uint64_t)dev * 0x9E3779B97F4A7C15ULL ^ (uint64_t)ino) & (s->cap - 1);
     while (s->e[i].pos && !(s->e[i].dev == dev && s->e[i].ino == ino))
         i = (i + 1) & (s->cap - 1);
     return i;
@@ -398,7 +398,7 @@ static void skip_note(scan *S, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    report_loader_diag(S->L, path, 0, "%s", buf);
+    results_loader_diag(S->L, path, 0, "%s", buf);
 }
 
 /* adds a regular file to read, or notes that it is one already listed */
@@ -447,7 +447,7 @@ static size_t scan_dir(scan *S, const char *dir, const struct stat *dst, int dep
     }
     DIR *d = opendir(dir);
     if (!d) {
-        report_loader_diag(L, dir, 1, "cannot be read: %s", strerror(errno));
+        results_loader_diag(L, dir, 1, "cannot be read: %s", strerror(errno));
         return 0;
     }
     char **names = NULL;
@@ -522,7 +522,7 @@ static size_t files_read(const loader *L)
 
 /* Frees the loader's indexes and finishes the merge of n inputs: *out,
  * or the first failure (rc, then out of memory, then no results). */
-static bw_code loader_end(loader *L, bw_code rc, size_t n, report_merged **out, bw_error *err)
+static bw_code loader_end(loader *L, bw_code rc, size_t n, results_merged **out, bw_error *err)
 {
     free(L->hash);
     free(L->len);
@@ -530,17 +530,17 @@ static bw_code loader_end(loader *L, bw_code rc, size_t n, report_merged **out, 
     free(L->rows_by_key.slot);
     free(L->entries_by_key.slot);
     if (rc != BW_OK) {
-        report_merged_free(L->m);
+        results_merged_free(L->m);
         return rc;
     }
-    if (L->nomem || !report_merge_finish(L->m)) {
-        report_merged_free(L->m);
+    if (L->nomem || !results_merge_finish(L->m)) {
+        results_merged_free(L->m);
         if (L->nomem_file[0])
             return bw_error_set(err, BW_E_NOMEM, "out of memory reading '%s' (%.1f MB)", L->nomem_file, L->nomem_mb);
         return bw_error_set(err, BW_E_NOMEM, "out of memory reading result files");
     }
-    if (report_peer_match(L->m, err) != BW_OK) {
-        report_merged_free(L->m);
+    if (results_peer_match(L->m, err) != BW_OK) {
+        results_merged_free(L->m);
         return BW_E_NOMEM;
     }
     *out = L->m;
@@ -551,13 +551,13 @@ static bw_code loader_end(loader *L, bw_code rc, size_t n, report_merged **out, 
     return BW_OK;
 }
 
-bw_code report_load_paths(const char *const *paths, size_t n, report_merged **out, bw_error *err)
+bw_code results_load_paths(const char *const *paths, size_t n, results_merged **out, bw_error *err)
 {
-    return report_load_paths_opts(paths, n, NULL, out, err);
+    return results_load_paths_opts(paths, n, NULL, out, err);
 }
 
-bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_load_opts *opts,
-                               report_merged **out, bw_error *err)
+bw_code results_load_paths_opts(const char *const *paths, size_t n, const results_load_opts *opts,
+                               results_merged **out, bw_error *err)
 {
     *out = NULL;
     loader L;
@@ -581,7 +581,7 @@ bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_
         S.named = S.more = 0;
         struct stat st;
         if (stat(paths[i], &st) != 0) {
-            report_loader_diag(&L, paths[i], 1, "cannot be read: %s", strerror(errno));
+            results_loader_diag(&L, paths[i], 1, "cannot be read: %s", strerror(errno));
         } else if (S_ISDIR(st.st_mode)) {
             is_dir[i] = 1;
             found[i] = scan_dir(&S, paths[i], &st, 0);
@@ -589,11 +589,11 @@ bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_
             scan_add(&S, paths[i], &st);
         } else {
             /* named on the command line: an error, never opened (a FIFO would block) */
-            report_loader_diag(&L, paths[i], 1, "%s, not a result file (name a regular file or a directory of them)",
+            results_loader_diag(&L, paths[i], 1, "%s, not a result file (name a regular file or a directory of them)",
                  bw_file_kind(st.st_mode));
         }
         if (S.more)
-            report_loader_diag(&L, paths[i], 0, "%zu more entr%s skipped (not regular files, dangling links, links to a "
+            results_loader_diag(&L, paths[i], 0, "%zu more entr%s skipped (not regular files, dangling links, links to a "
                                   "directory already read, or files already read): only the first %d are named",
                  S.more, S.more == 1 ? "y" : "ies", SCAN_NAMED_SKIPS);
     }
@@ -622,10 +622,10 @@ bw_code report_load_paths_opts(const char *const *paths, size_t n, const report_
         if (!is_dir[i])
             continue;
         if (found[i] == 0)
-            report_loader_diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
+            results_loader_diag(&L, paths[i], 1, "directory without results (no *.json or *.partial file in it or below it)");
         else if (files_read(&L) == before)
             /* each of its files is named already */
-            report_loader_diag(&L, paths[i], 0, "no file in this directory could be compared");
+            results_loader_diag(&L, paths[i], 0, "no file in this directory could be compared");
     }
 done:
     for (size_t i = 0; i < S.n; i++)
@@ -639,7 +639,7 @@ done:
     return loader_end(&L, rc, n, out, err);
 }
 
-bw_code report_load_doc(const json_t *doc, const char *name, report_merged **out, bw_error *err)
+bw_code results_load_doc(const json_t *doc, const char *name, results_merged **out, bw_error *err)
 {
     *out = NULL;
     loader L;

@@ -1,15 +1,15 @@
-/* report_merge_loader: the merge under construction, private to the
- * loader (report_merge_load.c) and the merge (report_merge.c). The loader
- * owns its indexes; the report_merged it fills goes to the caller. */
-#ifndef REPORT_MERGE_LOADER_H
-#define REPORT_MERGE_LOADER_H
+/* results_merge_loader: the merge under construction, private to the
+ * loader (results_merge_load.c) and the merge (results_merge.c). The loader
+ * owns its indexes; the results_merged it fills goes to the caller. */
+#ifndef RESULTS_MERGE_LOADER_H
+#define RESULTS_MERGE_LOADER_H
 
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bw_error.h"
-#include "report_merge.h"
+#include "results_merge.h"
 
 /* Open-addressing index from a key's hash to an array position, so that
  * finding a row or an entry stays O(1) with 100 000 results in a file.
@@ -22,7 +22,7 @@ typedef struct idx_map {
 } idx_map;
 
 typedef struct loader {
-    report_merged *m;
+    results_merged *m;
     size_t cap_files, cap_devices, cap_runs, cap_rows, cap_entries, cap_diags, cap_probes;
     size_t *cap_samples;       /* per entry */
     uint64_t *hash;            /* per file: FNV-1a of its bytes */
@@ -38,22 +38,22 @@ typedef struct loader {
 
 /* Makes room for one more element of size sz in *arr (count n, capacity
  * *cap); 0 when out of memory. */
-int report_loader_grow(void **arr, size_t n, size_t *cap, size_t sz);
-#define GROW(arr, n, cap) report_loader_grow((void **)&(arr), (n), &(cap), sizeof *(arr))
+int results_loader_grow(void **arr, size_t n, size_t *cap, size_t sz);
+#define GROW(arr, n, cap) results_loader_grow((void **)&(arr), (n), &(cap), sizeof *(arr))
 
-/* A diagnostic naming file (report_merge_diag); out of memory sets L->nomem. */
-void report_loader_diag(loader *L, const char *file, int is_error, const char *fmt, ...) BW_PRINTF(4, 5);
+/* A diagnostic naming file (results_merge_diag); out of memory sets L->nomem. */
+void results_loader_diag(loader *L, const char *file, int is_error, const char *fmt, ...) BW_PRINTF(4, 5);
 /* FNV-1a of n bytes, and a finalising mix of a hash (index slots) */
-uint64_t report_loader_fnv1a(const char *s, size_t n);
-uint64_t report_loader_mix64(uint64_t z);
+uint64_t results_loader_fnv1a(const char *s, size_t n);
+uint64_t results_loader_mix64(uint64_t z);
 
 /* A checked results document (root) merged as file file_index (path);
  * partial: read from a journal. 0 when out of memory. */
-int report_merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial);
+int results_merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial);
 /* The same for a checked `bwlab probe` results document. */
-int report_merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index);
+int results_merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index);
 /* The figures of every entry and device, once every file is merged; 0
  * when out of memory. */
-int report_merge_finish(report_merged *m);
+int results_merge_finish(results_merged *m);
 
 #endif

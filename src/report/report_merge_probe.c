@@ -1,5 +1,5 @@
-/* report_merge_probe: probe figures read from JSON (report_merge_probe.h). */
-#include "report_merge_probe.h"
+/* results_merge_probe: probe figures read from JSON (results_merge_probe.h). */
+#include "results_merge_probe.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -34,21 +34,21 @@ static void want_num(pchk *c, const json_t *o, const char *where, const char *ke
 {
     const json_t *v = json_object_get(o, key);
     if (v && !json_is_null(v) && !json_is_number(v))
-        fail(c, "%s.%s is %s, expected a number or null", where, key, report_json_kind(v));
+        fail(c, "%s.%s is %s, expected a number or null", where, key, results_json_kind(v));
 }
 
 static void want_int(pchk *c, const json_t *o, const char *where, const char *key)
 {
     const json_t *v = json_object_get(o, key);
     if (v && !json_is_null(v) && !json_is_integer(v))
-        fail(c, "%s.%s is %s, expected an integer or null", where, key, report_json_kind(v));
+        fail(c, "%s.%s is %s, expected an integer or null", where, key, results_json_kind(v));
 }
 
 static void want_str(pchk *c, const json_t *o, const char *where, const char *key)
 {
     const json_t *v = json_object_get(o, key);
     if (v && !json_is_null(v) && !json_is_string(v))
-        fail(c, "%s.%s is %s, expected a string or null", where, key, report_json_kind(v));
+        fail(c, "%s.%s is %s, expected a string or null", where, key, results_json_kind(v));
 }
 
 /* an optional array of objects, each checked for the number keys */
@@ -59,7 +59,7 @@ static void want_objects(pchk *c, const json_t *o, const char *where, const char
     if (!a || json_is_null(a))
         return;
     if (!json_is_array(a)) {
-        fail(c, "%s.%s is %s, expected an array", where, key, report_json_kind(a));
+        fail(c, "%s.%s is %s, expected an array", where, key, results_json_kind(a));
         return;
     }
     size_t i;
@@ -68,7 +68,7 @@ static void want_objects(pchk *c, const json_t *o, const char *where, const char
     json_array_foreach(a, i, e) {
         snprintf(w, sizeof w, "%s.%s[%zu]", where, key, i);
         if (!json_is_object(e)) {
-            fail(c, "%s is %s, expected an object", w, report_json_kind(e));
+            fail(c, "%s is %s, expected an object", w, results_json_kind(e));
             return;
         }
         for (size_t k = 0; nums[k]; k++)
@@ -94,32 +94,32 @@ static void check_transfers(pchk *c, const json_t *o, const char *where)
             want_str(c, e, w, "memory");
             const json_t *b = json_object_get(e, "blocking");
             if (b && !json_is_null(b) && !json_is_boolean(b))
-                fail(c, "%s.blocking is %s, expected true or false", w, report_json_kind(b));
+                fail(c, "%s.blocking is %s, expected true or false", w, results_json_kind(b));
         }
     want_num(c, o, where, "launch_latency_us");
     want_num(c, o, where, "small_transfer_latency_us");
     want_int(c, o, where, "small_transfer_bytes");
 }
 
-int report_merge_probe_check_run(const json_t *run, const char *where, char *msg, size_t n)
+int results_merge_probe_check_run(const json_t *run, const char *where, char *msg, size_t n)
 {
     pchk c = { msg, n, 0 };
     check_transfers(&c, run, where);
     return !c.bad;
 }
 
-int report_merge_probe_run_has(const json_t *run)
+int results_merge_probe_run_has(const json_t *run)
 {
     const json_t *t = json_object_get(run, "transfers");
     return (json_is_array(t) && json_array_size(t) > 0) ||
            json_is_number(json_object_get(run, "launch_latency_us"));
 }
 
-int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
+int results_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
 {
     pchk c = { msg, n, 0 };
     if (!json_is_object(root)) {
-        fail(&c, "the top level is %s, expected a bwlab probe results object", report_json_kind(root));
+        fail(&c, "the top level is %s, expected a bwlab probe results object", results_json_kind(root));
         return 0;
     }
     const json_t *ver = json_object_get(root, "schema_version");
@@ -128,7 +128,7 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         return 0;
     }
     if (!json_is_integer(ver)) {
-        fail(&c, "top level.schema_version is %s, expected an integer", report_json_kind(ver));
+        fail(&c, "top level.schema_version is %s, expected an integer", results_json_kind(ver));
         return 0;
     }
     json_int_t v = json_integer_value(ver);
@@ -136,10 +136,10 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         fail(&c, "probe schema_version %lld is not a valid schema version (versions start at 1)", (long long)v);
         return 0;
     }
-    if (v > REPORT_PROBE_SCHEMA_VERSION) {
+    if (v > RESULTS_PROBE_SCHEMA_VERSION) {
         fail(&c, "unknown probe schema_version %lld (this bwlab reads 1 to %d; a newer bwlab wrote it: compare "
                  "with that version)",
-             (long long)v, REPORT_PROBE_SCHEMA_VERSION);
+             (long long)v, RESULTS_PROBE_SCHEMA_VERSION);
         return 0;
     }
     want_str(&c, root, "top level", "date");
@@ -150,7 +150,7 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         return 0;
     }
     if (!json_is_array(devs)) {
-        fail(&c, "top level.devices is %s, expected an array", report_json_kind(devs));
+        fail(&c, "top level.devices is %s, expected an array", results_json_kind(devs));
         return 0;
     }
     if (json_array_size(devs) == 0) {
@@ -163,20 +163,20 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
     json_array_foreach(devs, i, d) {
         snprintf(w, sizeof w, "devices[%zu]", i);
         if (!json_is_object(d)) {
-            fail(&c, "%s is %s, expected an object", w, report_json_kind(d));
+            fail(&c, "%s is %s, expected an object", w, results_json_kind(d));
             return 0;
         }
         const json_t *dev = json_object_get(d, "device");
         if (!json_is_object(dev)) {
             fail(&c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", w,
-                 dev ? report_json_kind(dev) : "");
+                 dev ? results_json_kind(dev) : "");
             return 0;
         }
         snprintf(dw, sizeof dw, "%s.device", w);
         const json_t *name = json_object_get(dev, "name");
         if (!json_is_string(name)) {
             fail(&c, name ? "%s.name is %s, expected a string" : "%s.name is missing%s", dw,
-                 name ? report_json_kind(name) : "");
+                 name ? results_json_kind(name) : "");
             return 0;
         }
         want_str(&c, dev, dw, "vendor");
@@ -190,7 +190,7 @@ int report_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
         want_objects(&c, d, w, "ladder", LADDER_KEYS);
         const json_t *mem = json_object_get(d, "memory");
         if (mem && !json_is_null(mem) && !json_is_object(mem))
-            fail(&c, "%s.memory is %s, expected an object or null", w, report_json_kind(mem));
+            fail(&c, "%s.memory is %s, expected an object or null", w, results_json_kind(mem));
         check_transfers(&c, d, w);
         if (c.bad)
             return 0;
@@ -215,7 +215,7 @@ static void copy_str(char *dst, size_t n, const char *s)
     snprintf(dst, n, "%s", s ? s : "");
 }
 
-int report_merge_probe_fill(report_merge_probe *p, const json_t *o)
+int results_merge_probe_fill(results_merge_probe *p, const json_t *o)
 {
     const char *ua = json_string_value(json_object_get(o, "unit_agreement"));
     const char *st = json_string_value(json_object_get(o, "status"));
@@ -228,7 +228,7 @@ int report_merge_probe_fill(report_merge_probe *p, const json_t *o)
     p->small_transfer_latency_us = num(o, "small_transfer_latency_us");
     p->small_transfer_bytes = integer(o, "small_transfer_bytes");
     const json_t *mem = json_object_get(o, "memory");
-    p->memory = (report_merge_level){ NAN, num(mem, "read_gbs"), num(mem, "latency_ns"),
+    p->memory = (results_merge_level){ NAN, num(mem, "read_gbs"), num(mem, "latency_ns"),
                                       num(mem, "latency_per_cu_ns") };
     const json_t *a = json_object_get(o, "cache_levels");
     size_t n = json_array_size(a);
@@ -237,7 +237,7 @@ int report_merge_probe_fill(report_merge_probe *p, const json_t *o)
             return 0;
         for (size_t i = 0; i < n; i++) {
             const json_t *e = json_array_get(a, i);
-            p->levels[p->n_levels++] = (report_merge_level){ num(e, "size_bytes"), num(e, "read_gbs"),
+            p->levels[p->n_levels++] = (results_merge_level){ num(e, "size_bytes"), num(e, "read_gbs"),
                                                              num(e, "latency_ns"), num(e, "latency_per_cu_ns") };
         }
     }
@@ -248,7 +248,7 @@ int report_merge_probe_fill(report_merge_probe *p, const json_t *o)
             return 0;
         for (size_t i = 0; i < n; i++) {
             const json_t *e = json_array_get(a, i);
-            p->ladder[p->n_ladder++] = (report_merge_ladder_point){ num(e, "bytes"), num(e, "read_gbs"),
+            p->ladder[p->n_ladder++] = (results_merge_ladder_point){ num(e, "bytes"), num(e, "read_gbs"),
                                                                     num(e, "latency_ns"),
                                                                     num(e, "latency_per_cu_ns") };
         }
@@ -260,7 +260,7 @@ int report_merge_probe_fill(report_merge_probe *p, const json_t *o)
             return 0;
         for (size_t i = 0; i < n; i++) {
             const json_t *e = json_array_get(a, i);
-            report_merge_transfer *t = &p->transfers[p->n_transfers++];
+            results_merge_transfer *t = &p->transfers[p->n_transfers++];
             copy_str(t->direction, sizeof t->direction, json_string_value(json_object_get(e, "direction")));
             copy_str(t->memory, sizeof t->memory, json_string_value(json_object_get(e, "memory")));
             t->blocking = json_is_true(json_object_get(e, "blocking"));
@@ -272,7 +272,7 @@ int report_merge_probe_fill(report_merge_probe *p, const json_t *o)
     return 1;
 }
 
-void report_merge_probe_clear(report_merge_probe *p)
+void results_merge_probe_clear(results_merge_probe *p)
 {
     free(p->file);
     free(p->date);

@@ -1,13 +1,13 @@
-/* report_merge_range: valid ranges of the figures read back
- * (report_merge_range.h; docs/results.md, "Valid ranges"). */
-#include "report_merge_range.h"
+/* results_merge_range: valid ranges of the figures read back
+ * (results_merge_range.h; docs/results.md, "Valid ranges"). */
+#include "results_merge_range.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model_lanes.h"
-#include "report_fields.h"
+#include "results_fields.h"
 #include "report_format.h"
 
 #define WHOLE_MAX 4611686018427387904.0 /* 2^62 */
@@ -19,35 +19,35 @@ typedef struct range_def {
 } range_def;
 
 static const range_def RANGES[] = {
-    [REPORT_RANGE_GBS] = { 1e-6, 1e6, 0, "null, or 1e-06 to 1e+06 GB/s" },
-    [REPORT_RANGE_GFLOPS] = { 1e-6, 1e9, 0, "null, or 1e-06 to 1e+09 GFLOP/s" },
-    [REPORT_RANGE_RATIO] = { 1e-9, 1e9, 0, "null, or a ratio of 1e-09 to 1e+09" },
-    [REPORT_RANGE_INTENSITY] = { 1e-9, 1e9, 0, "null, or 1e-09 to 1e+09 FLOP/byte" },
-    [REPORT_RANGE_EFFICIENCY] = { 0, 1, 0, "null, or an efficiency of 0 to 1" },
-    [REPORT_RANGE_PREDICTED] = { 0, 4096, 0, "null, or 0 to 4096 (lanes x elem_bytes / sector_bytes at most)" },
-    [REPORT_RANGE_TIME_NS] = { 1e-3, 1e15, 0, "null, or 0.001 to 1e+15 ns" },
-    [REPORT_RANGE_TIME_US] = { 1e-6, 1e12, 0, "null, or 1e-06 to 1e+12 us" },
-    [REPORT_RANGE_SPREAD] = { 0, 1e15, 0, "null, or 0 to 1e+15" },
-    [REPORT_RANGE_BYTES] = { 0, WHOLE_MAX, 1, "null, or a whole number of bytes from 0 to 2^62" },
-    [REPORT_RANGE_COUNT] = { 0, WHOLE_MAX, 1, "null, or a whole number from 0 to 2^62" },
-    [REPORT_RANGE_UNIT] = { 1, WHOLE_MAX, 1, "null, or a whole number from 1 to 2^62" },
-    [REPORT_RANGE_LANES] = { 1, MODEL_MAX_LANES, 1, "null, or a whole number of lanes from 1 to 1024" },
-    [REPORT_RANGE_ELEM] = { 1, 16, 1, "null, or 1, 2, 4, 8 or 16 bytes" },
+    [RESULTS_RANGE_GBS] = { 1e-6, 1e6, 0, "null, or 1e-06 to 1e+06 GB/s" },
+    [RESULTS_RANGE_GFLOPS] = { 1e-6, 1e9, 0, "null, or 1e-06 to 1e+09 GFLOP/s" },
+    [RESULTS_RANGE_RATIO] = { 1e-9, 1e9, 0, "null, or a ratio of 1e-09 to 1e+09" },
+    [RESULTS_RANGE_INTENSITY] = { 1e-9, 1e9, 0, "null, or 1e-09 to 1e+09 FLOP/byte" },
+    [RESULTS_RANGE_EFFICIENCY] = { 0, 1, 0, "null, or an efficiency of 0 to 1" },
+    [RESULTS_RANGE_PREDICTED] = { 0, 4096, 0, "null, or 0 to 4096 (lanes x elem_bytes / sector_bytes at most)" },
+    [RESULTS_RANGE_TIME_NS] = { 1e-3, 1e15, 0, "null, or 0.001 to 1e+15 ns" },
+    [RESULTS_RANGE_TIME_US] = { 1e-6, 1e12, 0, "null, or 1e-06 to 1e+12 us" },
+    [RESULTS_RANGE_SPREAD] = { 0, 1e15, 0, "null, or 0 to 1e+15" },
+    [RESULTS_RANGE_BYTES] = { 0, WHOLE_MAX, 1, "null, or a whole number of bytes from 0 to 2^62" },
+    [RESULTS_RANGE_COUNT] = { 0, WHOLE_MAX, 1, "null, or a whole number from 0 to 2^62" },
+    [RESULTS_RANGE_UNIT] = { 1, WHOLE_MAX, 1, "null, or a whole number from 1 to 2^62" },
+    [RESULTS_RANGE_LANES] = { 1, MODEL_MAX_LANES, 1, "null, or a whole number of lanes from 1 to 1024" },
+    [RESULTS_RANGE_ELEM] = { 1, 16, 1, "null, or 1, 2, 4, 8 or 16 bytes" },
 };
 
-const char *report_range_text(report_range kind)
+const char *results_range_text(results_range kind)
 {
     return RANGES[kind].text;
 }
 
-int report_range_ok(report_range kind, double v)
+int results_range_ok(results_range kind, double v)
 {
     const range_def *d = &RANGES[kind];
     if (!isfinite(v) || v < d->lo || v > d->hi)
         return 0;
     if (d->whole && floor(v) != v)
         return 0;
-    if (kind == REPORT_RANGE_ELEM)
+    if (kind == RESULTS_RANGE_ELEM)
         return v == 1 || v == 2 || v == 4 || v == 8 || v == 16;
     return 1;
 }
@@ -71,16 +71,16 @@ static const json_t *at(const json_t *o, const char *path)
     return NULL;
 }
 
-static int check_value(const json_t *v, const char *key, report_range kind, char *msg, size_t n)
+static int check_value(const json_t *v, const char *key, results_range kind, char *msg, size_t n)
 {
     if (!v || json_is_null(v))
         return 1;
     if (!json_is_number(v)) {
-        snprintf(msg, n, "%s is %s, expected a number (%s)", key, report_json_kind(v), RANGES[kind].text);
+        snprintf(msg, n, "%s is %s, expected a number (%s)", key, results_json_kind(v), RANGES[kind].text);
         return 0;
     }
     double x = json_number_value(v);
-    if (report_range_ok(kind, x))
+    if (results_range_ok(kind, x))
         return 1;
     if (json_is_integer(v))
         snprintf(msg, n, "%s is %lld, outside its valid range (%s)", key, (long long)json_integer_value(v),
@@ -90,132 +90,132 @@ static int check_value(const json_t *v, const char *key, report_range kind, char
     return 0;
 }
 
-int report_range_check(const json_t *o, const char *key, report_range kind, char *msg, size_t n)
+int results_range_check(const json_t *o, const char *key, results_range kind, char *msg, size_t n)
 {
     return check_value(at(o, key), key, kind, msg, n);
 }
 
-const char *report_range_fields(const json_t *o, const report_range_field *f, char *msg, size_t n)
+const char *results_range_fields(const json_t *o, const results_range_field *f, char *msg, size_t n)
 {
     for (; f->key; f++)
-        if (!report_range_check(o, f->key, f->kind, msg, n))
+        if (!results_range_check(o, f->key, f->kind, msg, n))
             return f->key;
     return NULL;
 }
 
 /* ---- the lists ---- */
 
-/* the nested figures of a result (its plain scalar ones: report_fields) */
-static const report_range_field RESULT[] = {
-    { "time_ns.min", REPORT_RANGE_TIME_NS },
-    { "time_ns.median", REPORT_RANGE_TIME_NS },
-    { "time_ns.mean", REPORT_RANGE_TIME_NS },
-    { "time_ns.stddev", REPORT_RANGE_SPREAD },
-    { "time_ns.count", REPORT_RANGE_COUNT },
-    { "time_ns.rse", REPORT_RANGE_SPREAD },
-    { "wall_ns.min", REPORT_RANGE_TIME_NS },
-    { "wall_ns.median", REPORT_RANGE_TIME_NS },
-    { "wall_ns.mean", REPORT_RANGE_TIME_NS },
-    { "wall_ns.stddev", REPORT_RANGE_SPREAD },
-    { "wall_ns.count", REPORT_RANGE_COUNT },
-    { "wall_ns.rse", REPORT_RANGE_SPREAD },
-    { "model.sector_bytes", REPORT_RANGE_UNIT },
-    { "model.line_bytes", REPORT_RANGE_UNIT },
-    { "model.sector_efficiency", REPORT_RANGE_EFFICIENCY },
-    { "model.predicted_efficiency", REPORT_RANGE_PREDICTED },
-    { "model.requested_bytes", REPORT_RANGE_BYTES },
-    { "model.instruction_model_bytes", REPORT_RANGE_BYTES },
-    { "model.footprint_bytes", REPORT_RANGE_BYTES },
-    { "model.warp0.requested_bytes", REPORT_RANGE_BYTES },
-    { "model.warp0.distinct_bytes", REPORT_RANGE_BYTES },
-    { "model.warp0.sectors", REPORT_RANGE_COUNT },
-    { "model.warp0.lines", REPORT_RANGE_COUNT },
-    { "model.warp0.sector_efficiency", REPORT_RANGE_EFFICIENCY },
-    { "model.warp0.line_efficiency", REPORT_RANGE_EFFICIENCY },
-    { "model.loads.predicted_efficiency", REPORT_RANGE_PREDICTED },
-    { "model.loads.requested_bytes", REPORT_RANGE_BYTES },
-    { "model.loads.instruction_model_bytes", REPORT_RANGE_BYTES },
-    { "model.loads.footprint_bytes", REPORT_RANGE_BYTES },
-    { "model.stores.predicted_efficiency", REPORT_RANGE_PREDICTED },
-    { "model.stores.requested_bytes", REPORT_RANGE_BYTES },
-    { "model.stores.instruction_model_bytes", REPORT_RANGE_BYTES },
-    { "model.stores.footprint_bytes", REPORT_RANGE_BYTES },
-    { NULL, REPORT_RANGE_GBS },
+/* the nested figures of a result (its plain scalar ones: results_fields) */
+static const results_range_field RESULT[] = {
+    { "time_ns.min", RESULTS_RANGE_TIME_NS },
+    { "time_ns.median", RESULTS_RANGE_TIME_NS },
+    { "time_ns.mean", RESULTS_RANGE_TIME_NS },
+    { "time_ns.stddev", RESULTS_RANGE_SPREAD },
+    { "time_ns.count", RESULTS_RANGE_COUNT },
+    { "time_ns.rse", RESULTS_RANGE_SPREAD },
+    { "wall_ns.min", RESULTS_RANGE_TIME_NS },
+    { "wall_ns.median", RESULTS_RANGE_TIME_NS },
+    { "wall_ns.mean", RESULTS_RANGE_TIME_NS },
+    { "wall_ns.stddev", RESULTS_RANGE_SPREAD },
+    { "wall_ns.count", RESULTS_RANGE_COUNT },
+    { "wall_ns.rse", RESULTS_RANGE_SPREAD },
+    { "model.sector_bytes", RESULTS_RANGE_UNIT },
+    { "model.line_bytes", RESULTS_RANGE_UNIT },
+    { "model.sector_efficiency", RESULTS_RANGE_EFFICIENCY },
+    { "model.predicted_efficiency", RESULTS_RANGE_PREDICTED },
+    { "model.requested_bytes", RESULTS_RANGE_BYTES },
+    { "model.instruction_model_bytes", RESULTS_RANGE_BYTES },
+    { "model.footprint_bytes", RESULTS_RANGE_BYTES },
+    { "model.warp0.requested_bytes", RESULTS_RANGE_BYTES },
+    { "model.warp0.distinct_bytes", RESULTS_RANGE_BYTES },
+    { "model.warp0.sectors", RESULTS_RANGE_COUNT },
+    { "model.warp0.lines", RESULTS_RANGE_COUNT },
+    { "model.warp0.sector_efficiency", RESULTS_RANGE_EFFICIENCY },
+    { "model.warp0.line_efficiency", RESULTS_RANGE_EFFICIENCY },
+    { "model.loads.predicted_efficiency", RESULTS_RANGE_PREDICTED },
+    { "model.loads.requested_bytes", RESULTS_RANGE_BYTES },
+    { "model.loads.instruction_model_bytes", RESULTS_RANGE_BYTES },
+    { "model.loads.footprint_bytes", RESULTS_RANGE_BYTES },
+    { "model.stores.predicted_efficiency", RESULTS_RANGE_PREDICTED },
+    { "model.stores.requested_bytes", RESULTS_RANGE_BYTES },
+    { "model.stores.instruction_model_bytes", RESULTS_RANGE_BYTES },
+    { "model.stores.footprint_bytes", RESULTS_RANGE_BYTES },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
-const report_range_field REPORT_RANGE_RUN[] = {
-    { "peak_read_gbs", REPORT_RANGE_GBS },
-    { "peak_copy_gbs", REPORT_RANGE_GBS },
-    { NULL, REPORT_RANGE_GBS },
+const results_range_field RESULTS_RANGE_RUN[] = {
+    { "peak_read_gbs", RESULTS_RANGE_GBS },
+    { "peak_copy_gbs", RESULTS_RANGE_GBS },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
-const report_range_field REPORT_RANGE_PROFILE[] = {
-    { "lanes", REPORT_RANGE_LANES },
-    { "sector_bytes", REPORT_RANGE_UNIT },
-    { "line_bytes", REPORT_RANGE_UNIT },
-    { "banks", REPORT_RANGE_COUNT },
-    { "bank_width", REPORT_RANGE_COUNT },
-    { NULL, REPORT_RANGE_GBS },
+const results_range_field RESULTS_RANGE_PROFILE[] = {
+    { "lanes", RESULTS_RANGE_LANES },
+    { "sector_bytes", RESULTS_RANGE_UNIT },
+    { "line_bytes", RESULTS_RANGE_UNIT },
+    { "banks", RESULTS_RANGE_COUNT },
+    { "bank_width", RESULTS_RANGE_COUNT },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
-const report_range_field REPORT_RANGE_ROOFLINE[] = {
-    { "peak_gflops", REPORT_RANGE_GFLOPS },
-    { "peak_gbs", REPORT_RANGE_GBS },
-    { "ridge_intensity", REPORT_RANGE_INTENSITY },
-    { "measured_ridge_intensity", REPORT_RANGE_INTENSITY },
-    { NULL, REPORT_RANGE_GBS },
+const results_range_field RESULTS_RANGE_ROOFLINE[] = {
+    { "peak_gflops", RESULTS_RANGE_GFLOPS },
+    { "peak_gbs", RESULTS_RANGE_GBS },
+    { "ridge_intensity", RESULTS_RANGE_INTENSITY },
+    { "measured_ridge_intensity", RESULTS_RANGE_INTENSITY },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
-const report_range_field REPORT_RANGE_ROOF_POINT[] = {
-    { "intensity", REPORT_RANGE_INTENSITY },
-    { "gflops", REPORT_RANGE_GFLOPS },
-    { "gbs", REPORT_RANGE_GBS },
-    { "attainable_gflops", REPORT_RANGE_GFLOPS },
-    { NULL, REPORT_RANGE_GBS },
+const results_range_field RESULTS_RANGE_ROOF_POINT[] = {
+    { "intensity", RESULTS_RANGE_INTENSITY },
+    { "gflops", RESULTS_RANGE_GFLOPS },
+    { "gbs", RESULTS_RANGE_GBS },
+    { "attainable_gflops", RESULTS_RANGE_GFLOPS },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
-const report_range_field REPORT_RANGE_PROBE[] = {
-    { "inferred_unit_bytes", REPORT_RANGE_UNIT },
-    { "profile_unit_bytes", REPORT_RANGE_UNIT },
-    { "profile_line_bytes", REPORT_RANGE_UNIT },
-    { "launch_latency_us", REPORT_RANGE_TIME_US },
-    { "small_transfer_latency_us", REPORT_RANGE_TIME_US },
-    { "small_transfer_bytes", REPORT_RANGE_UNIT },
-    { NULL, REPORT_RANGE_GBS },
+const results_range_field RESULTS_RANGE_PROBE[] = {
+    { "inferred_unit_bytes", RESULTS_RANGE_UNIT },
+    { "profile_unit_bytes", RESULTS_RANGE_UNIT },
+    { "profile_line_bytes", RESULTS_RANGE_UNIT },
+    { "launch_latency_us", RESULTS_RANGE_TIME_US },
+    { "small_transfer_latency_us", RESULTS_RANGE_TIME_US },
+    { "small_transfer_bytes", RESULTS_RANGE_UNIT },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
-const report_range_field REPORT_RANGE_LEVEL[] = {
-    { "size_bytes", REPORT_RANGE_BYTES },
-    { "read_gbs", REPORT_RANGE_GBS },
-    { "latency_ns", REPORT_RANGE_TIME_NS },
-    { "latency_per_cu_ns", REPORT_RANGE_TIME_NS },
-    { NULL, REPORT_RANGE_GBS },
+const results_range_field RESULTS_RANGE_LEVEL[] = {
+    { "size_bytes", RESULTS_RANGE_BYTES },
+    { "read_gbs", RESULTS_RANGE_GBS },
+    { "latency_ns", RESULTS_RANGE_TIME_NS },
+    { "latency_per_cu_ns", RESULTS_RANGE_TIME_NS },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
-const report_range_field REPORT_RANGE_LADDER[] = {
-    { "bytes", REPORT_RANGE_BYTES },
-    { "read_gbs", REPORT_RANGE_GBS },
-    { "latency_ns", REPORT_RANGE_TIME_NS },
-    { "latency_per_cu_ns", REPORT_RANGE_TIME_NS },
-    { NULL, REPORT_RANGE_GBS },
+const results_range_field RESULTS_RANGE_LADDER[] = {
+    { "bytes", RESULTS_RANGE_BYTES },
+    { "read_gbs", RESULTS_RANGE_GBS },
+    { "latency_ns", RESULTS_RANGE_TIME_NS },
+    { "latency_per_cu_ns", RESULTS_RANGE_TIME_NS },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
-const report_range_field REPORT_RANGE_TRANSFER[] = {
-    { "bytes", REPORT_RANGE_UNIT },
-    { "gbs", REPORT_RANGE_GBS },
-    { "us", REPORT_RANGE_TIME_US },
-    { NULL, REPORT_RANGE_GBS },
+const results_range_field RESULTS_RANGE_TRANSFER[] = {
+    { "bytes", RESULTS_RANGE_UNIT },
+    { "gbs", RESULTS_RANGE_GBS },
+    { "us", RESULTS_RANGE_TIME_US },
+    { NULL, RESULTS_RANGE_GBS },
 };
 
 /* ---- one result ---- */
 
 static const char *const STATUSES[] = { "ok", "failed", "not-measurable", "not-run", NULL };
 
-/* the measured figures only a row of status "ok" carries: report_fields' measured ones */
-const char *report_range_unmeasured_figure(const json_t *r)
+/* the measured figures only a row of status "ok" carries: results_fields' measured ones */
+const char *results_range_unmeasured_figure(const json_t *r)
 {
     for (int id = 0; id < RF_COUNT; id++)
-        if (REPORT_FIELDS[id].measured && json_is_number(json_object_get(r, RF_KEY(id))))
+        if (RESULTS_FIELDS[id].measured && json_is_number(json_object_get(r, RF_KEY(id))))
             return RF_KEY(id);
     return NULL;
 }
@@ -272,7 +272,7 @@ static int figures_agree(const json_t *r, char *msg, size_t n)
         !(json_is_string(sp) && (!strcmp(json_string_value(sp), "global") || !strcmp(json_string_value(sp), "local")))) {
         char q[256];
         snprintf(msg, n, "space is %s, expected \"global\" or \"local\"",
-                 json_is_string(sp) ? report_range_name(json_string_value(sp), q) : "not a string");
+                 json_is_string(sp) ? results_range_name(json_string_value(sp), q) : "not a string");
         return 0;
     }
     const json_t *v = json_object_get(r, "verdict");
@@ -286,7 +286,7 @@ static int figures_agree(const json_t *r, char *msg, size_t n)
         if (!json_is_object(v) || !known) {
             char q[256];
             snprintf(msg, n, "verdict is %s, expected an object whose code is one bwlab writes (at-model, ...)",
-                     !json_is_object(v) ? "not an object" : code ? report_range_name(code, q) : "an object without a code");
+                     !json_is_object(v) ? "not an object" : code ? results_range_name(code, q) : "an object without a code");
             return 0;
         }
     }
@@ -299,7 +299,7 @@ static int figures_agree(const json_t *r, char *msg, size_t n)
     return 1;
 }
 
-int report_range_result(const json_t *r, char *msg, size_t n)
+int results_range_result(const json_t *r, char *msg, size_t n)
 {
     const json_t *st = json_object_get(r, RF_KEY(RF_STATUS));
     if (json_is_string(st)) {
@@ -310,7 +310,7 @@ int report_range_result(const json_t *r, char *msg, size_t n)
         if (!STATUSES[i]) {
             char q[256];
             snprintf(msg, n, "status is '%s', expected \"ok\", \"failed\", \"not-measurable\" or \"not-run\"",
-                     report_range_name(s, q));
+                     results_range_name(s, q));
             return 0;
         }
     }
@@ -324,13 +324,13 @@ int report_range_result(const json_t *r, char *msg, size_t n)
         strcmp(json_string_value(acc), "read") != 0 && strcmp(json_string_value(acc), "write") != 0) {
         char q[256];
         snprintf(msg, n, "access is '%s', expected \"copy\", \"read\" or \"write\"",
-                 report_range_name(json_string_value(acc), q));
+                 results_range_name(json_string_value(acc), q));
         return 0;
     }
     for (int id = 0; id < RF_COUNT; id++)
-        if (REPORT_FIELDS[id].ranged && !report_range_check(r, RF_KEY(id), REPORT_FIELDS[id].range, msg, n))
+        if (RESULTS_FIELDS[id].ranged && !results_range_check(r, RF_KEY(id), RESULTS_FIELDS[id].range, msg, n))
             return 0;
-    if (report_range_fields(r, RESULT, msg, n))
+    if (results_range_fields(r, RESULT, msg, n))
         return 0;
     /* the loads' predicted efficiency's own bound: one sector serving the
      * whole warp (the stores may be of another size: a record's fold is a
@@ -375,7 +375,7 @@ int report_range_result(const json_t *r, char *msg, size_t n)
     return 1;
 }
 
-const char *report_range_name(const char *s, char out[256])
+const char *results_range_name(const char *s, char out[256])
 {
     size_t j = 0, i = 0;
     for (; s[i] && j < 60 && j + 5 < 256; i++) {

@@ -1,80 +1,80 @@
-/* report_merge_range: the valid range of every figure that `bwlab compare`
+/* results_merge_range: the valid range of every figure that `bwlab compare`
  * and `bwlab report` read from results files, journal lines and probe
- * files (docs/results.md, "Valid ranges"), checked as report_merge reads
+ * files (docs/results.md, "Valid ranges"), checked as results_merge reads
  * them. Internal to the report layer.
  *
  * A figure is absent (missing or null: "not measured") or a finite number
  * in its kind's range. The floors keep every division the report makes
  * (a ratio, a logarithmic chart, the baseline) finite: a subnormal such as
  * 5e-324 is out of range wherever a figure can divide or be divided by. */
-#ifndef REPORT_MERGE_RANGE_H
-#define REPORT_MERGE_RANGE_H
+#ifndef RESULTS_MERGE_RANGE_H
+#define RESULTS_MERGE_RANGE_H
 
 #include <jansson.h>
 #include <stddef.h>
 
-typedef enum report_range {
-    REPORT_RANGE_GBS,        /* a bandwidth: 1e-6 .. 1e6 GB/s */
-    REPORT_RANGE_GFLOPS,     /* a compute rate: 1e-6 .. 1e9 GFLOP/s */
-    REPORT_RANGE_RATIO,      /* a ratio of two measured (or modeled) figures: 1e-9 .. 1e9 */
-    REPORT_RANGE_INTENSITY,  /* FLOP per byte: 1e-9 .. 1e9 */
-    REPORT_RANGE_EFFICIENCY, /* a sector or line efficiency: 0 .. 1 */
-    REPORT_RANGE_PREDICTED,  /* a predicted efficiency: 0 .. 4096 (a broadcast exceeds 1) */
-    REPORT_RANGE_TIME_NS,    /* a time in ns: 0.001 (1 ps) .. 1e15 */
-    REPORT_RANGE_TIME_US,    /* a time in us: 1e-6 (1 ps) .. 1e12 */
-    REPORT_RANGE_SPREAD,     /* a spread, deviation or relative error: 0 .. 1e15 */
-    REPORT_RANGE_BYTES,      /* a byte count: a whole number 0 .. 2^62 */
-    REPORT_RANGE_COUNT,      /* a count: a whole number 0 .. 2^62 */
-    REPORT_RANGE_UNIT,       /* a unit or size that divides: a whole number 1 .. 2^62 */
-    REPORT_RANGE_LANES,      /* a warp width: a whole number 1 .. 1024 */
-    REPORT_RANGE_ELEM,       /* an element size: 1, 2, 4, 8 or 16 */
-} report_range;
+typedef enum results_range {
+    RESULTS_RANGE_GBS,        /* a bandwidth: 1e-6 .. 1e6 GB/s */
+    RESULTS_RANGE_GFLOPS,     /* a compute rate: 1e-6 .. 1e9 GFLOP/s */
+    RESULTS_RANGE_RATIO,      /* a ratio of two measured (or modeled) figures: 1e-9 .. 1e9 */
+    RESULTS_RANGE_INTENSITY,  /* FLOP per byte: 1e-9 .. 1e9 */
+    RESULTS_RANGE_EFFICIENCY, /* a sector or line efficiency: 0 .. 1 */
+    RESULTS_RANGE_PREDICTED,  /* a predicted efficiency: 0 .. 4096 (a broadcast exceeds 1) */
+    RESULTS_RANGE_TIME_NS,    /* a time in ns: 0.001 (1 ps) .. 1e15 */
+    RESULTS_RANGE_TIME_US,    /* a time in us: 1e-6 (1 ps) .. 1e12 */
+    RESULTS_RANGE_SPREAD,     /* a spread, deviation or relative error: 0 .. 1e15 */
+    RESULTS_RANGE_BYTES,      /* a byte count: a whole number 0 .. 2^62 */
+    RESULTS_RANGE_COUNT,      /* a count: a whole number 0 .. 2^62 */
+    RESULTS_RANGE_UNIT,       /* a unit or size that divides: a whole number 1 .. 2^62 */
+    RESULTS_RANGE_LANES,      /* a warp width: a whole number 1 .. 1024 */
+    RESULTS_RANGE_ELEM,       /* an element size: 1, 2, 4, 8 or 16 */
+} results_range;
 
 /* The range in words, e.g. "null, or 1e-06 to 1e+06 GB/s" (static). */
-const char *report_range_text(report_range kind);
+const char *results_range_text(results_range kind);
 
 /* 1 when v, a number already read, lies in kind's range. */
-int report_range_ok(report_range kind, double v);
+int results_range_ok(results_range kind, double v);
 
 /* Checks o[key] against kind: absent or null is fine; a number outside
  * the range or another type writes "KEY is VALUE, outside its valid
  * range (RANGE)" (key as given, e.g. "model.sector_efficiency") to msg
  * and returns 0. key may be a dotted path into nested objects. */
-int report_range_check(const json_t *o, const char *key, report_range kind, char *msg, size_t n);
+int results_range_check(const json_t *o, const char *key, results_range kind, char *msg, size_t n);
 
 /* Every figure of one results[] object (docs/results.md, "Valid ranges"):
  * its status in the documented set, access present-and-null refused, the
  * measured, modeled and requested figures in range, and relative_to_seq
  * (and relative_to_reference) 1 on a row that is its own reference. 0
  * with the first problem in msg; 1 when the row can be merged. */
-int report_range_result(const json_t *r, char *msg, size_t n);
+int results_range_result(const json_t *r, char *msg, size_t n);
 
 /* The measured figures a result of a status other than "ok" must not
  * carry (bwlab writes them only for measured rows): the first such key
  * present with a number, or NULL. */
-const char *report_range_unmeasured_figure(const json_t *r);
+const char *results_range_unmeasured_figure(const json_t *r);
 
 /* A list of (key, kind): the figures of one kind of object, ended by a
  * NULL key. */
-typedef struct report_range_field {
+typedef struct results_range_field {
     const char *key;
-    report_range kind;
-} report_range_field;
+    results_range kind;
+} results_range_field;
 
 /* The figures of a runs[] object (its peaks), of runs[].profile, of
  * runs[].roofline and of one roofline point; of a probe record (a probe
  * devices[] entry or a run with --transfers), of a cache level or the
  * memory plateau, of a ladder point and of a transfer. */
-extern const report_range_field REPORT_RANGE_RUN[], REPORT_RANGE_PROFILE[], REPORT_RANGE_ROOFLINE[],
-    REPORT_RANGE_ROOF_POINT[], REPORT_RANGE_PROBE[], REPORT_RANGE_LEVEL[], REPORT_RANGE_LADDER[],
-    REPORT_RANGE_TRANSFER[];
+extern const results_range_field RESULTS_RANGE_RUN[], RESULTS_RANGE_PROFILE[], RESULTS_RANGE_ROOFLINE[],
+    RESULTS_RANGE_ROOF_POINT[], RESULTS_RANGE_PROBE[], RESULTS_RANGE_LEVEL[], RESULTS_RANGE_LADDER[],
+    RESULTS_RANGE_TRANSFER[];
 
 /* The first field of the list whose o[key] is out of range: its key, with
  * the message in msg; NULL when all are in range. */
-const char *report_range_fields(const json_t *o, const report_range_field *f, char *msg, size_t n);
+const char *results_range_fields(const json_t *o, const results_range_field *f, char *msg, size_t n);
 
 /* s cut to at most 60 characters with control bytes written as \xNN, for
  * naming a row in a message; out must hold 256 bytes. */
-const char *report_range_name(const char *s, char out[256]);
+const char *results_range_name(const char *s, char out[256]);
 
 #endif

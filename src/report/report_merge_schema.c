@@ -1,15 +1,15 @@
-/* report_merge_schema: the check of a results document before it is
- * merged (report_merge_schema.h). */
-#include "report_merge_schema.h"
+/* results_merge_schema: the check of a results document before it is
+ * merged (results_merge_schema.h). */
+#include "results_merge_schema.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "report_fields.h"
+#include "results_fields.h"
 #include "report_format.h"
-#include "report_merge_probe.h"
+#include "results_merge_probe.h"
 #include "report_probe.h"
 #include "report_results.h"
 
@@ -32,7 +32,7 @@ static double opt_num(report_check *c, const json_t *o, const char *where, const
     if (!v || json_is_null(v))
         return NAN;
     if (!json_is_number(v)) {
-        report_check_fail(c, "%s.%s is %s, expected a number or null", where, key, report_json_kind(v));
+        report_check_fail(c, "%s.%s is %s, expected a number or null", where, key, results_json_kind(v));
         return NAN;
     }
     return json_number_value(v);
@@ -45,7 +45,7 @@ static long long opt_int(report_check *c, const json_t *o, const char *where, co
     if (!v || json_is_null(v))
         return -1;
     if (!json_is_integer(v)) {
-        report_check_fail(c, "%s.%s is %s, expected an integer or null", where, key, report_json_kind(v));
+        report_check_fail(c, "%s.%s is %s, expected an integer or null", where, key, results_json_kind(v));
         return -1;
     }
     return (long long)json_integer_value(v);
@@ -58,7 +58,7 @@ static const char *opt_str(report_check *c, const json_t *o, const char *where, 
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_string(v)) {
-        report_check_fail(c, "%s.%s is %s, expected a string or null", where, key, report_json_kind(v));
+        report_check_fail(c, "%s.%s is %s, expected a string or null", where, key, results_json_kind(v));
         return NULL;
     }
     return json_string_value(v);
@@ -72,7 +72,7 @@ static const char *req_str(report_check *c, const json_t *o, const char *where, 
         return NULL;
     }
     if (!json_is_string(v)) {
-        report_check_fail(c, "%s.%s is %s, expected a string", where, key, report_json_kind(v));
+        report_check_fail(c, "%s.%s is %s, expected a string", where, key, results_json_kind(v));
         return NULL;
     }
     return json_string_value(v);
@@ -84,7 +84,7 @@ static int opt_bool(report_check *c, const json_t *o, const char *where, const c
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_boolean(v)) {
-        report_check_fail(c, "%s.%s is %s, expected true or false", where, key, report_json_kind(v));
+        report_check_fail(c, "%s.%s is %s, expected true or false", where, key, results_json_kind(v));
         return 0;
     }
     return json_is_true(v);
@@ -97,7 +97,7 @@ static const json_t *opt_obj(report_check *c, const json_t *o, const char *where
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_object(v)) {
-        report_check_fail(c, "%s.%s is %s, expected an object or null", where, key, report_json_kind(v));
+        report_check_fail(c, "%s.%s is %s, expected an object or null", where, key, results_json_kind(v));
         return NULL;
     }
     return v;
@@ -105,24 +105,24 @@ static const json_t *opt_obj(report_check *c, const json_t *o, const char *where
 
 /* Checks a results document (or a journal assembled into one) completely
  * before anything is merged, so a bad file adds nothing. */
-/* The type of every checked field of a result (report_fields), in table
+/* The type of every checked field of a result (results_fields), in table
  * order: the first mistyped one, or a required one missing, is named. */
 static void check_fields(report_check *c, const json_t *r, const char *where)
 {
     for (int id = 0; id < RF_COUNT && !c->bad; id++) {
-        const report_field *f = &REPORT_FIELDS[id];
+        const results_field *f = &RESULTS_FIELDS[id];
         if (!f->checked)
             continue;
         switch (f->type) {
-        case REPORT_FIELD_STRING:
+        case RESULTS_FIELD_STRING:
             if (f->required)
                 req_str(c, r, where, f->key);
             else
                 opt_str(c, r, where, f->key);
             break;
-        case REPORT_FIELD_INTEGER: opt_int(c, r, where, f->key); break;
-        case REPORT_FIELD_NUMBER: opt_num(c, r, where, f->key); break;
-        case REPORT_FIELD_BOOL: opt_bool(c, r, where, f->key); break;
+        case RESULTS_FIELD_INTEGER: opt_int(c, r, where, f->key); break;
+        case RESULTS_FIELD_NUMBER: opt_num(c, r, where, f->key); break;
+        case RESULTS_FIELD_BOOL: opt_bool(c, r, where, f->key); break;
         }
     }
 }
@@ -134,13 +134,13 @@ static void check_run(report_check *c, const json_t *run, size_t i)
     char where[64];
     snprintf(where, sizeof where, "runs[%zu]", i);
     if (!json_is_object(run)) {
-        report_check_fail(c, "%s is %s, expected an object", where, report_json_kind(run));
+        report_check_fail(c, "%s is %s, expected an object", where, results_json_kind(run));
         return;
     }
     const json_t *dev = json_object_get(run, "device");
     if (!dev || !json_is_object(dev)) {
         report_check_fail(c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", where,
-                 dev ? report_json_kind(dev) : "");
+                 dev ? results_json_kind(dev) : "");
         return;
     }
     char dw[80];
@@ -148,7 +148,7 @@ static void check_run(report_check *c, const json_t *run, size_t i)
     const json_t *idx = json_object_get(dev, "index");
     if (!idx || !json_is_integer(idx)) {
         report_check_fail(c, idx ? "%s.index is %s, expected an integer" : "%s.index is missing%s", dw,
-                 idx ? report_json_kind(idx) : "");
+                 idx ? results_json_kind(idx) : "");
         return;
     }
     req_str(c, dev, dw, "name");
@@ -169,30 +169,30 @@ static void check_run(report_check *c, const json_t *run, size_t i)
         opt_int(c, prof, pw, "lanes");
         opt_int(c, prof, pw, "sector_bytes");
     }
-    if (!c->bad && !report_merge_probe_check_run(run, where, c->msg, sizeof c->msg))
+    if (!c->bad && !results_merge_probe_check_run(run, where, c->msg, sizeof c->msg))
         c->bad = 1;
     const json_t *roof = opt_obj(c, run, where, "roofline");
     if (roof) {
         const json_t *pts = json_object_get(roof, "points");
         if (pts && !json_is_null(pts) && !json_is_array(pts))
-            report_check_fail(c, "%s.roofline.points is %s, expected an array", where, report_json_kind(pts));
+            report_check_fail(c, "%s.roofline.points is %s, expected an array", where, results_json_kind(pts));
     }
 }
 
 /* results[i]: an object whose device names one of runs[], the types of
- * its fields (report_fields) and of its model */
+ * its fields (results_fields) and of its model */
 static void check_result(report_check *c, const json_t *r, const json_t *runs, size_t i)
 {
     char where[64];
     snprintf(where, sizeof where, "results[%zu]", i);
     if (!json_is_object(r)) {
-        report_check_fail(c, "%s is %s, expected an object", where, report_json_kind(r));
+        report_check_fail(c, "%s is %s, expected an object", where, results_json_kind(r));
         return;
     }
     const json_t *d = json_object_get(r, RF_KEY(RF_DEVICE));
     if (!d || !json_is_integer(d)) {
         report_check_fail(c, d ? "%s.device is %s, expected an integer" : "%s.device is missing%s", where,
-                 d ? report_json_kind(d) : "");
+                 d ? results_json_kind(d) : "");
         return;
     }
     int found = 0;
@@ -220,15 +220,15 @@ static void check_result(report_check *c, const json_t *r, const json_t *runs, s
 void report_check_doc(report_check *c, const json_t *root)
 {
     if (!json_is_object(root)) {
-        report_check_fail(c, "the top level is %s, expected a bwlab results object", report_json_kind(root));
+        report_check_fail(c, "the top level is %s, expected a bwlab results object", results_json_kind(root));
         return;
     }
     const char *schema = req_str(c, root, "top level", "schema");
     if (c->bad)
         return;
-    if (strcmp(schema, REPORT_RESULTS_SCHEMA) != 0) {
-        report_check_fail(c, "schema is '%s', expected '%s' (a file written by bwlab run --format json) or '" REPORT_PROBE_SCHEMA "' (bwlab probe --format json)", schema,
-                 REPORT_RESULTS_SCHEMA);
+    if (strcmp(schema, RESULTS_RUN_SCHEMA) != 0) {
+        report_check_fail(c, "schema is '%s', expected '%s' (a file written by bwlab run --format json) or '" RESULTS_PROBE_SCHEMA "' (bwlab probe --format json)", schema,
+                 RESULTS_RUN_SCHEMA);
         return;
     }
     const json_t *ver = json_object_get(root, "schema_version");
@@ -237,7 +237,7 @@ void report_check_doc(report_check *c, const json_t *root)
         return;
     }
     if (!json_is_integer(ver)) {
-        report_check_fail(c, "top level.schema_version is %s, expected an integer", report_json_kind(ver));
+        report_check_fail(c, "top level.schema_version is %s, expected an integer", results_json_kind(ver));
         return;
     }
     json_int_t v = json_integer_value(ver);
@@ -245,9 +245,9 @@ void report_check_doc(report_check *c, const json_t *root)
         report_check_fail(c, "schema_version %lld is not a valid schema version (versions start at 1)", (long long)v);
         return;
     }
-    if (v > REPORT_RESULTS_SCHEMA_VERSION) {
+    if (v > RESULTS_RUN_SCHEMA_VERSION) {
         report_check_fail(c, "unknown schema_version %lld (this bwlab reads 1 to %d; a newer bwlab wrote it: compare with that version)",
-                 (long long)v, REPORT_RESULTS_SCHEMA_VERSION);
+                 (long long)v, RESULTS_RUN_SCHEMA_VERSION);
         return;
     }
     const json_t *runs = json_object_get(root, "runs");
@@ -256,7 +256,7 @@ void report_check_doc(report_check *c, const json_t *root)
         return;
     }
     if (!json_is_array(runs)) {
-        report_check_fail(c, "top level.runs is %s, expected an array", report_json_kind(runs));
+        report_check_fail(c, "top level.runs is %s, expected an array", results_json_kind(runs));
         return;
     }
     const json_t *results = json_object_get(root, "results");
@@ -265,7 +265,7 @@ void report_check_doc(report_check *c, const json_t *root)
         return;
     }
     if (!json_is_array(results)) {
-        report_check_fail(c, "top level.results is %s, expected an array", report_json_kind(results));
+        report_check_fail(c, "top level.results is %s, expected an array", results_json_kind(results));
         return;
     }
     opt_str(c, root, "top level", "date");

@@ -1,9 +1,9 @@
-/* report_merge_schema: whether a parsed document is a results document
+/* results_merge_schema: whether a parsed document is a results document
  * this bwlab reads (docs/results.md): the schema and its version, and
  * every key's type where it is present. The first problem found, as
  * "WHERE: WHAT", is what the file's diagnostic says. */
-#ifndef REPORT_MERGE_SCHEMA_H
-#define REPORT_MERGE_SCHEMA_H
+#ifndef RESULTS_MERGE_SCHEMA_H
+#define RESULTS_MERGE_SCHEMA_H
 
 #include <jansson.h>
 

@@ -9,7 +9,7 @@
 
 #include "bw_alloc.h"
 #include "bw_file.h"
-#include "report_merge.h"
+#include "results_merge.h"
 
 #define NOMINAL_SCHEMA "bwlab.nominal"
 
@@ -124,12 +124,12 @@ bw_code report_nominal_load(json_t **table, bw_error *err)
     return rc;
 }
 
-bw_code report_merge_apply_nominal(report_merged *m, bw_error *err)
+bw_code results_merge_apply_nominal(results_merged *m, bw_error *err)
 {
     json_t *t;
     bw_code rc = report_nominal_load(&t, err);
     for (size_t d = 0; rc == BW_OK && d < m->n_devices; d++) {
-        report_merge_device *dv = &m->devices[d];
+        results_merge_device *dv = &m->devices[d];
         int k = report_nominal_find(t, dv->vendor, dv->name, dv->board_name, dv->global_mem_bytes);
         if (k < 0)
             continue;

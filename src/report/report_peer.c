@@ -1,7 +1,7 @@
-/* report_peer: reading clpeak (XML, JSON, CSV) and BabelStream (CSV)
+/* results_peer: reading clpeak (XML, JSON, CSV) and BabelStream (CSV)
  * result files, recognised by their content, into one data model of
- * devices and figures (report_peer.h). */
-#include "report_peer.h"
+ * devices and figures (results_peer.h). */
+#include "results_peer.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -17,7 +17,7 @@
 #include <libxml/tree.h>
 
 #include "bw_alloc.h"
-#include "report_merge_range.h"
+#include "results_merge_range.h"
 
 /* Unit conversions (from the writers' own arithmetic):
  * - clpeak "gbps" is bytes / time_us / 1e3, i.e. 10^9 B/s: kept as is;
@@ -34,7 +34,7 @@
 #define PEER_MAX_VALUE 1e12
 
 typedef struct peer_ctx {
-    report_peer_file *f;
+    results_peer_file *f;
     bw_error *err;
     bw_code rc;
 } peer_ctx;
@@ -82,24 +82,24 @@ static int same(const char *a, const char *b)
 }
 
 /* The index of the device (backend, platform, device, driver), added when
- * new; REPORT_PEER_NO_DEVICE after running out of memory (c->rc set). */
+ * new; RESULTS_PEER_NO_DEVICE after running out of memory (c->rc set). */
 static size_t add_device(peer_ctx *c, const char *backend, const char *platform, const char *device,
                          const char *driver)
 {
-    report_peer_file *f = c->f;
+    results_peer_file *f = c->f;
     for (size_t i = 0; i < f->n_devices; i++) {
-        const report_peer_device *d = &f->devices[i];
+        const results_peer_device *d = &f->devices[i];
         if (same(d->backend, backend) && same(d->platform, platform) && same(d->device, device) &&
             same(d->driver, driver))
             return i;
     }
-    report_peer_device *nd = realloc(f->devices, (f->n_devices + 1) * sizeof *nd);
+    results_peer_device *nd = realloc(f->devices, (f->n_devices + 1) * sizeof *nd);
     if (!nd) {
         nomem(c);
-        return REPORT_PEER_NO_DEVICE;
+        return RESULTS_PEER_NO_DEVICE;
     }
     f->devices = nd;
-    report_peer_device *d = &nd[f->n_devices];
+    results_peer_device *d = &nd[f->n_devices];
     d->backend = dup_or_null(backend);
     d->platform = dup_or_null(platform);
     d->device = dup_or_null(device);
@@ -107,20 +107,20 @@ static size_t add_device(peer_ctx *c, const char *backend, const char *platform,
     f->n_devices++;
     if ((backend && !d->backend) || (platform && !d->platform) || (device && !d->device) || (driver && !d->driver)) {
         nomem(c);
-        return REPORT_PEER_NO_DEVICE;
+        return RESULTS_PEER_NO_DEVICE;
     }
     return f->n_devices - 1;
 }
 
-static bw_code add_figure(peer_ctx *c, size_t device, report_peer_role role, const char *test, const char *metric,
-                          double value, report_peer_unit unit, uint64_t buffer_bytes)
+static bw_code add_figure(peer_ctx *c, size_t device, results_peer_role role, const char *test, const char *metric,
+                          double value, results_peer_unit unit, uint64_t buffer_bytes)
 {
-    report_peer_file *f = c->f;
-    report_peer_figure *nf = realloc(f->figures, (f->n_figures + 1) * sizeof *nf);
+    results_peer_file *f = c->f;
+    results_peer_figure *nf = realloc(f->figures, (f->n_figures + 1) * sizeof *nf);
     if (!nf)
         return nomem(c);
     f->figures = nf;
-    report_peer_figure *g = &nf[f->n_figures++];
+    results_peer_figure *g = &nf[f->n_figures++];
     memset(g, 0, sizeof *g);
     g->device = device;
     g->role = role;
@@ -173,7 +173,7 @@ static int parse_count(const char *s, uint64_t *out)
 /* a row left out (no error): counted, and what it was noted once */
 static void left_out(peer_ctx *c, const char *what)
 {
-    report_peer_file *f = c->f;
+    results_peer_file *f = c->f;
     f->n_left_out++;
     size_t n = strlen(f->left_out_what), k = strlen(what);
     for (const char *p = f->left_out_what; (p = strstr(p, what)) != NULL; p += k)
@@ -193,35 +193,35 @@ static int ends_with(const char *s, const char *tail)
 
 /* The role of a clpeak test, 0 when it maps to none (local memory, image
  * bandwidth, the CPU backend's cache, crypto and string tests). */
-static int clpeak_role(const char *test, const char *category, report_peer_role *role)
+static int clpeak_role(const char *test, const char *category, results_peer_role *role)
 {
     if (!strcmp(test, "global_memory_bandwidth"))
-        *role = REPORT_PEER_READ;
+        *role = RESULTS_PEER_READ;
     else if (!strcmp(test, "transfer_bandwidth"))
-        *role = REPORT_PEER_TRANSFER;
+        *role = RESULTS_PEER_TRANSFER;
     else if (!strcmp(test, "kernel_launch_latency"))
-        *role = REPORT_PEER_LAUNCH;
+        *role = RESULTS_PEER_LAUNCH;
     else if (ends_with(test, "_compute") || strstr(test, "_compute_") ||
              (category && (!strcmp(category, "fp_compute") || !strcmp(category, "int_compute"))))
-        *role = REPORT_PEER_COMPUTE;
+        *role = RESULTS_PEER_COMPUTE;
     else
         return 0;
     return 1;
 }
 
-static int clpeak_unit(const char *test, const char *unit, report_peer_unit *u, double *scale)
+static int clpeak_unit(const char *test, const char *unit, results_peer_unit *u, double *scale)
 {
     *scale = 1;
     int integer = !strncmp(test, "integer_", 8);
     if (!strcmp(unit, "gbps"))
-        *u = REPORT_PEER_GBS;
+        *u = RESULTS_PEER_GBS;
     else if (!strcmp(unit, "gflops") || !strcmp(unit, "gops"))
-        *u = integer || !strcmp(unit, "gops") ? REPORT_PEER_GOPS : REPORT_PEER_GFLOPS;
+        *u = integer || !strcmp(unit, "gops") ? RESULTS_PEER_GOPS : RESULTS_PEER_GFLOPS;
     else if (!strcmp(unit, "tflops") || !strcmp(unit, "tops")) {
-        *u = integer || !strcmp(unit, "tops") ? REPORT_PEER_GOPS : REPORT_PEER_GFLOPS;
+        *u = integer || !strcmp(unit, "tops") ? RESULTS_PEER_GOPS : RESULTS_PEER_GFLOPS;
         *scale = 1000;
     } else if (!strcmp(unit, "us"))
-        *u = REPORT_PEER_US;
+        *u = RESULTS_PEER_US;
     else
         return 0;
     return 1;
@@ -229,30 +229,30 @@ static int clpeak_unit(const char *test, const char *unit, report_peer_unit *u, 
 
 /* The unit a figure of role must have: u itself where it fits, else a
  * unit that does (so a mismatch shows as inequality). */
-static report_peer_unit unit_of_role(report_peer_role role, report_peer_unit u)
+static results_peer_unit unit_of_role(results_peer_role role, results_peer_unit u)
 {
     switch (role) {
-    case REPORT_PEER_COMPUTE: return u == REPORT_PEER_GFLOPS || u == REPORT_PEER_GOPS ? u : REPORT_PEER_GFLOPS;
-    case REPORT_PEER_LAUNCH: return REPORT_PEER_US;
-    default: return REPORT_PEER_GBS;
+    case RESULTS_PEER_COMPUTE: return u == RESULTS_PEER_GFLOPS || u == RESULTS_PEER_GOPS ? u : RESULTS_PEER_GFLOPS;
+    case RESULTS_PEER_LAUNCH: return RESULTS_PEER_US;
+    default: return RESULTS_PEER_GBS;
     }
 }
 
-static report_range range_of(report_peer_unit u)
+static results_range range_of(results_peer_unit u)
 {
-    return u == REPORT_PEER_GBS ? REPORT_RANGE_GBS : u == REPORT_PEER_US ? REPORT_RANGE_TIME_US : REPORT_RANGE_GFLOPS;
+    return u == RESULTS_PEER_GBS ? RESULTS_RANGE_GBS : u == RESULTS_PEER_US ? RESULTS_RANGE_TIME_US : RESULTS_RANGE_GFLOPS;
 }
 
 /* a converted figure within the range bwlab's own figures of its kind keep */
-static int in_range(report_peer_unit u, double v)
+static int in_range(results_peer_unit u, double v)
 {
-    return report_range_ok(range_of(u), v);
+    return results_range_ok(range_of(u), v);
 }
 
 /* "1e-06 to 1e+06 GB/s": a peer's figure is never null */
-static const char *range_text(report_peer_unit u)
+static const char *range_text(results_peer_unit u)
 {
-    const char *t = report_range_text(range_of(u));
+    const char *t = results_range_text(range_of(u));
     return !strncmp(t, "null, or ", 9) ? t + 9 : t;
 }
 
@@ -266,7 +266,7 @@ typedef struct clpeak_row {
 
 static bw_code clpeak_add(peer_ctx *c, const clpeak_row *r, size_t line, const char *where)
 {
-    report_peer_role role;
+    results_peer_role role;
     if (!clpeak_role(r->test, r->category, &role) || (r->status && strcmp(r->status, "ok"))) {
         char what[128];
         if (r->status && strcmp(r->status, "ok"))
@@ -276,7 +276,7 @@ static bw_code clpeak_add(peer_ctx *c, const clpeak_row *r, size_t line, const c
         left_out(c, what);
         return BW_OK;
     }
-    report_peer_unit unit;
+    results_peer_unit unit;
     double scale, v;
     if (!r->unit || !clpeak_unit(r->test, r->unit, &unit, &scale))
         return fail(c, line,
@@ -284,9 +284,9 @@ static bw_code clpeak_add(peer_ctx *c, const clpeak_row *r, size_t line, const c
                     r->unit ? r->unit : "", r->test);
     if (unit != unit_of_role(role, unit))
         return fail(c, line, "%s: unit '%s' of test '%s' is no %s unit (%s)", where, r->unit, r->test,
-                    role == REPORT_PEER_COMPUTE ? "compute" : role == REPORT_PEER_LAUNCH ? "latency" : "bandwidth",
-                    role == REPORT_PEER_COMPUTE ? "gflops, gops, tflops or tops"
-                    : role == REPORT_PEER_LAUNCH ? "us"
+                    role == RESULTS_PEER_COMPUTE ? "compute" : role == RESULTS_PEER_LAUNCH ? "latency" : "bandwidth",
+                    role == RESULTS_PEER_COMPUTE ? "gflops, gops, tflops or tops"
+                    : role == RESULTS_PEER_LAUNCH ? "us"
                                                  : "gbps");
     if (!r->value || !parse_value(r->value, &v))
         return fail(c, line, "%s: value '%s' is not a number from 0 to 1e12", where, r->value ? r->value : "");
@@ -299,9 +299,9 @@ static bw_code clpeak_add(peer_ctx *c, const clpeak_row *r, size_t line, const c
     /* the range is the figure's, in bwlab's unit: checked after the conversion */
     if (!in_range(unit, v * scale))
         return fail(c, line, "%s: value '%s' %s of test '%s' is %.6g %s, outside %s", where, r->value, r->unit,
-                    r->test, v * scale, report_peer_unit_name(unit), range_text(unit));
+                    r->test, v * scale, results_peer_unit_name(unit), range_text(unit));
     size_t dev = add_device(c, r->backend, r->platform, r->device, r->driver);
-    if (dev == REPORT_PEER_NO_DEVICE)
+    if (dev == RESULTS_PEER_NO_DEVICE)
         return c->rc;
     return add_figure(c, dev, role, r->test, r->metric, v * scale, unit, 0);
 }
@@ -640,10 +640,10 @@ static bw_code bs_row(peer_ctx *c, const csv_rd *r, size_t line, const bs_table 
     if (n > UINT64_MAX / 32)
         return fail(c, line, "n_elements '%s' is too large", r->fields[t->col_n]);
     double gbs = bw * t->scale / 1e9; /* converted first, then checked */
-    if (!in_range(REPORT_PEER_GBS, gbs))
+    if (!in_range(RESULTS_PEER_GBS, gbs))
         return fail(c, line, "bandwidth '%s' (%s) is %.6g GB/s, outside %s", r->fields[t->col_bw],
-                    t->bw_col, gbs, range_text(REPORT_PEER_GBS));
-    return add_figure(c, dev, REPORT_PEER_STREAM, fn, size == 8 ? "double" : "float", gbs, REPORT_PEER_GBS,
+                    t->bw_col, gbs, range_text(RESULTS_PEER_GBS));
+    return add_figure(c, dev, RESULTS_PEER_STREAM, fn, size == 8 ? "double" : "float", gbs, RESULTS_PEER_GBS,
                       arrays * size * n);
 }
 
@@ -677,7 +677,7 @@ static bw_code read_babelstream(peer_ctx *c, csv_rd *r)
 {
     char *backend = NULL, *device = NULL, *driver = NULL;
     bs_preamble(r, &backend, &device, &driver);
-    size_t dev = REPORT_PEER_NO_DEVICE;
+    size_t dev = RESULTS_PEER_NO_DEVICE;
     if (device || driver)
         dev = add_device(c, backend, NULL, device, driver);
     free(backend);
@@ -889,42 +889,42 @@ static int head_line(const char *p, size_t n, const char *prefix)
     return 0;
 }
 
-report_peer_format report_peer_sniff(const char *text, size_t len)
+results_peer_format results_peer_sniff(const char *text, size_t len)
 {
     if (!text)
-        return REPORT_PEER_NONE;
+        return RESULTS_PEER_NONE;
     const char *end = text + len, *p = skip_space(text, end);
     size_t head = (size_t)(end - p) < 65536 ? (size_t)(end - p) : 65536;
     if (p < end && *p == '<')
-        return contains(p, head < 4096 ? head : 4096, "<clpeak") ? REPORT_PEER_CLPEAK_XML : REPORT_PEER_NONE;
+        return contains(p, head < 4096 ? head : 4096, "<clpeak") ? RESULTS_PEER_CLPEAK_XML : RESULTS_PEER_NONE;
     if (p < end && *p == '{') {
         size_t h = head < 4096 ? head : 4096;
         /* bwlab's own documents name their schema ("bwlab.results", ...) */
         int keys = contains(p, h, "\"clpeak_version\"") ||
                    (contains(p, h, "\"format_version\"") && contains(p, h, "\"entries\""));
         int clpeak = keys && !contains(p, h, "\"bwlab.");
-        return clpeak ? REPORT_PEER_CLPEAK_JSON : REPORT_PEER_NONE;
+        return clpeak ? RESULTS_PEER_CLPEAK_JSON : RESULTS_PEER_NONE;
     }
     if (head_line(p, head < 256 ? head : 256, "format_version,backend,platform,"))
-        return REPORT_PEER_CLPEAK_CSV;
+        return RESULTS_PEER_CLPEAK_CSV;
     if (head_line(p, head, "function,num_times,n_elements,sizeof,") || head_line(p, head, "phase,n_elements,sizeof,"))
-        return REPORT_PEER_BABELSTREAM_CSV;
-    return REPORT_PEER_NONE;
+        return RESULTS_PEER_BABELSTREAM_CSV;
+    return RESULTS_PEER_NONE;
 }
 
-bw_code report_peer_read(const char *text, size_t len, const char *name, report_peer_file **out, bw_error *err)
+bw_code results_peer_read(const char *text, size_t len, const char *name, results_peer_file **out, bw_error *err)
 {
     *out = NULL;
-    report_peer_format fmt = report_peer_sniff(text, len);
-    if (fmt == REPORT_PEER_NONE)
+    results_peer_format fmt = results_peer_sniff(text, len);
+    if (fmt == RESULTS_PEER_NONE)
         return BW_OK;
-    report_peer_file *f = calloc(1, sizeof *f);
+    results_peer_file *f = calloc(1, sizeof *f);
     if (!f || !(f->name = dup_or_null(name ? name : "(input)"))) {
         free(f);
         return bw_error_set(err, BW_E_NOMEM, "out of memory reading %s", name ? name : "(input)");
     }
     f->format = fmt;
-    f->tool = fmt == REPORT_PEER_BABELSTREAM_CSV ? "babelstream" : "clpeak";
+    f->tool = fmt == RESULTS_PEER_BABELSTREAM_CSV ? "babelstream" : "clpeak";
     peer_ctx c = { f, err, BW_OK };
     const char *end = text + len, *p = skip_space(text, end);
     csv_rd r = { p, end, 1, { 0 }, 0 };
@@ -932,13 +932,13 @@ bw_code report_peer_read(const char *text, size_t len, const char *name, report_
         r.line += *q == '\n';
     if (memchr(text, 0, len))
         fail(&c, 0, "holds a NUL byte: not a text file");
-    else if (fmt == REPORT_PEER_CLPEAK_XML)
+    else if (fmt == RESULTS_PEER_CLPEAK_XML)
         read_clpeak_xml(&c, text, len);
-    else if (fmt == REPORT_PEER_CLPEAK_JSON && len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+    else if (fmt == RESULTS_PEER_CLPEAK_JSON && len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         read_clpeak_json(&c, text + 3, len - 3); /* jansson takes no byte-order mark */
-    else if (fmt == REPORT_PEER_CLPEAK_JSON)
+    else if (fmt == RESULTS_PEER_CLPEAK_JSON)
         read_clpeak_json(&c, text, len);
-    else if (fmt == REPORT_PEER_CLPEAK_CSV)
+    else if (fmt == RESULTS_PEER_CLPEAK_CSV)
         read_clpeak_csv(&c, &r);
     else
         read_babelstream(&c, &r);
@@ -946,14 +946,14 @@ bw_code report_peer_read(const char *text, size_t len, const char *name, report_
     if (c.rc == BW_OK && f->n_figures == 0 && f->n_left_out == 0)
         fail(&c, 0, "holds no measurement");
     if (c.rc != BW_OK) {
-        report_peer_file_free(f);
+        results_peer_file_free(f);
         return c.rc;
     }
     *out = f;
     return BW_OK;
 }
 
-void report_peer_file_free(report_peer_file *f)
+void results_peer_file_free(results_peer_file *f)
 {
     if (!f)
         return;
@@ -984,7 +984,7 @@ void report_peer_file_free(report_peer_file *f)
  * work-item, 16 lanes of float16), and the input buffer is numItems floats.
  * The cap is 2^27 (CPU) or 2^29 (GPU): a count of floats before 2.0.7, and
  * of bytes from 2.0.7 on (the fix that divides it by sizeof(float)). */
-uint64_t report_peer_clpeak_buffer_bytes(const char *tool_version, uint64_t max_alloc_bytes,
+uint64_t results_peer_clpeak_buffer_bytes(const char *tool_version, uint64_t max_alloc_bytes,
                                          uint64_t max_work_item_size0, int cpu_device)
 {
     unsigned major = 0, minor = 0, patch = 0;
@@ -1008,7 +1008,7 @@ uint64_t report_peer_clpeak_buffer_bytes(const char *tool_version, uint64_t max_
     return items * 4;
 }
 
-bw_code report_peer_note_cache(report_peer_figure *fig, uint64_t cache_bytes)
+bw_code results_peer_note_cache(results_peer_figure *fig, uint64_t cache_bytes)
 {
     if (!fig->buffer_bytes || !cache_bytes || cache_bytes > UINT64_MAX / 4 || fig->buffer_bytes >= 4 * cache_bytes)
         return BW_OK;
@@ -1024,34 +1024,34 @@ bw_code report_peer_note_cache(report_peer_figure *fig, uint64_t cache_bytes)
     return BW_OK;
 }
 
-const char *report_peer_format_name(report_peer_format f)
+const char *results_peer_format_name(results_peer_format f)
 {
     switch (f) {
-    case REPORT_PEER_CLPEAK_XML: return "clpeak-xml";
-    case REPORT_PEER_CLPEAK_JSON: return "clpeak-json";
-    case REPORT_PEER_CLPEAK_CSV: return "clpeak-csv";
-    case REPORT_PEER_BABELSTREAM_CSV: return "babelstream-csv";
+    case RESULTS_PEER_CLPEAK_XML: return "clpeak-xml";
+    case RESULTS_PEER_CLPEAK_JSON: return "clpeak-json";
+    case RESULTS_PEER_CLPEAK_CSV: return "clpeak-csv";
+    case RESULTS_PEER_BABELSTREAM_CSV: return "babelstream-csv";
     default: return "none";
     }
 }
 
-const char *report_peer_role_name(report_peer_role r)
+const char *results_peer_role_name(results_peer_role r)
 {
     switch (r) {
-    case REPORT_PEER_READ: return "read";
-    case REPORT_PEER_STREAM: return "stream";
-    case REPORT_PEER_COMPUTE: return "compute";
-    case REPORT_PEER_TRANSFER: return "transfer";
+    case RESULTS_PEER_READ: return "read";
+    case RESULTS_PEER_STREAM: return "stream";
+    case RESULTS_PEER_COMPUTE: return "compute";
+    case RESULTS_PEER_TRANSFER: return "transfer";
     default: return "launch";
     }
 }
 
-const char *report_peer_unit_name(report_peer_unit u)
+const char *results_peer_unit_name(results_peer_unit u)
 {
     switch (u) {
-    case REPORT_PEER_GBS: return "GB/s";
-    case REPORT_PEER_GFLOPS: return "GFLOP/s";
-    case REPORT_PEER_GOPS: return "GOP/s";
+    case RESULTS_PEER_GBS: return "GB/s";
+    case RESULTS_PEER_GFLOPS: return "GFLOP/s";
+    case RESULTS_PEER_GOPS: return "GOP/s";
     default: return "us";
     }
 }

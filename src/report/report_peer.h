@@ -1,4 +1,4 @@
-/* report_peer: result files of peer tools, clpeak and BabelStream, read into
+/* results_peer: result files of peer tools, clpeak and BabelStream, read into
  * one plain data model, recognised by their content, not their name.
  *
  * Formats (docs/compare.md, "Peer files: clpeak and BabelStream"):
@@ -12,76 +12,76 @@
  *
  * Reads data, never devices: the device a file names is strings only;
  * matching it with a device of bwlab's results is a later step. Everything
- * is owned by the report_peer_file (report_peer_file_free). */
-#ifndef REPORT_PEER_H
-#define REPORT_PEER_H
+ * is owned by the results_peer_file (results_peer_file_free). */
+#ifndef RESULTS_PEER_H
+#define RESULTS_PEER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bw_error.h"
 
-typedef enum report_peer_format {
-    REPORT_PEER_NONE = 0,        /* not a peer file */
-    REPORT_PEER_CLPEAK_XML,      /* clpeak 1.x or 2.x --xml-file */
-    REPORT_PEER_CLPEAK_JSON,     /* clpeak 2.x --json-file */
-    REPORT_PEER_CLPEAK_CSV,      /* clpeak 2.x --csv-file */
-    REPORT_PEER_BABELSTREAM_CSV, /* BabelStream --csv */
-} report_peer_format;
+typedef enum results_peer_format {
+    RESULTS_PEER_NONE = 0,        /* not a peer file */
+    RESULTS_PEER_CLPEAK_XML,      /* clpeak 1.x or 2.x --xml-file */
+    RESULTS_PEER_CLPEAK_JSON,     /* clpeak 2.x --json-file */
+    RESULTS_PEER_CLPEAK_CSV,      /* clpeak 2.x --csv-file */
+    RESULTS_PEER_BABELSTREAM_CSV, /* BabelStream --csv */
+} results_peer_format;
 
 /* What a figure stands for beside bwlab's own figures. */
-typedef enum report_peer_role {
-    REPORT_PEER_READ,     /* clpeak global memory bandwidth: a read figure */
-    REPORT_PEER_STREAM,   /* a BabelStream kernel (Copy, Mul, Add, Triad, Dot, Nstream) */
-    REPORT_PEER_COMPUTE,  /* a compute peak (the roofline's peak) */
-    REPORT_PEER_TRANSFER, /* a host/device transfer */
-    REPORT_PEER_LAUNCH,   /* kernel launch latency */
-} report_peer_role;
+typedef enum results_peer_role {
+    RESULTS_PEER_READ,     /* clpeak global memory bandwidth: a read figure */
+    RESULTS_PEER_STREAM,   /* a BabelStream kernel (Copy, Mul, Add, Triad, Dot, Nstream) */
+    RESULTS_PEER_COMPUTE,  /* a compute peak (the roofline's peak) */
+    RESULTS_PEER_TRANSFER, /* a host/device transfer */
+    RESULTS_PEER_LAUNCH,   /* kernel launch latency */
+} results_peer_role;
 
-/* The unit of a figure's value, after conversion (report_peer.c says from
+/* The unit of a figure's value, after conversion (results_peer.c says from
  * what). */
-typedef enum report_peer_unit {
-    REPORT_PEER_GBS,    /* 10^9 bytes per second */
-    REPORT_PEER_GFLOPS, /* 10^9 floating-point operations per second */
-    REPORT_PEER_GOPS,   /* 10^9 integer operations per second */
-    REPORT_PEER_US,     /* microseconds */
-} report_peer_unit;
+typedef enum results_peer_unit {
+    RESULTS_PEER_GBS,    /* 10^9 bytes per second */
+    RESULTS_PEER_GFLOPS, /* 10^9 floating-point operations per second */
+    RESULTS_PEER_GOPS,   /* 10^9 integer operations per second */
+    RESULTS_PEER_US,     /* microseconds */
+} results_peer_unit;
 
 /* A device as the file names it; any field may be NULL (BabelStream names
  * no platform, and only its OpenCL and HIP models name a device). */
-typedef struct report_peer_device {
+typedef struct results_peer_device {
     char *backend;  /* "OpenCL" (clpeak 2.x's backend, BabelStream's model), or NULL */
     char *platform; /* CL_PLATFORM_NAME, or NULL */
     char *device;   /* CL_DEVICE_NAME, or NULL */
     char *driver;   /* CL_DRIVER_VERSION, or NULL */
-} report_peer_device;
+} results_peer_device;
 
-#define REPORT_PEER_NO_DEVICE ((size_t)-1)
+#define RESULTS_PEER_NO_DEVICE ((size_t)-1)
 
-typedef struct report_peer_figure {
-    size_t device;          /* index into devices, or REPORT_PEER_NO_DEVICE */
-    report_peer_role role;
+typedef struct results_peer_figure {
+    size_t device;          /* index into devices, or RESULTS_PEER_NO_DEVICE */
+    results_peer_role role;
     char *test;             /* clpeak's test ("global_memory_bandwidth"), BabelStream's function ("Triad") */
     char *metric;           /* clpeak's metric ("float4"), BabelStream's element type ("double") */
     double value;           /* in unit, finite, > 0 */
-    report_peer_unit unit;
+    results_peer_unit unit;
     /* bytes the figure's kernel touches once each (BabelStream: its own
      * count, arrays x n_elements x sizeof); 0 when the file does not say
-     * (clpeak: report_peer_clpeak_buffer_bytes gives it from the device) */
+     * (clpeak: results_peer_clpeak_buffer_bytes gives it from the device) */
     uint64_t buffer_bytes;
-    char *note;             /* or NULL; report_peer_note_cache may set one */
-} report_peer_figure;
+    char *note;             /* or NULL; results_peer_note_cache may set one */
+} results_peer_figure;
 
-typedef struct report_peer_file {
-    char *name;            /* as given to report_peer_read */
-    report_peer_format format;
+typedef struct results_peer_file {
+    char *name;            /* as given to results_peer_read */
+    results_peer_format format;
     const char *tool;      /* "clpeak" or "babelstream" (static) */
     /* "2.1.2" (clpeak 2.x JSON and XML), "2.x" (clpeak CSV), "1.x" (clpeak
      * 1.x XML), "v3.x-v5.0" or "v6.0-rc" (BabelStream's two CSV headers) */
     char *tool_version;
-    report_peer_device *devices;
+    results_peer_device *devices;
     size_t n_devices;
-    report_peer_figure *figures;
+    results_peer_figure *figures;
     size_t n_figures;
     /* rows left out, not errors: tests that map to nothing here (local
      * memory, images, the CPU backend's caches, BabelStream's Init/Read
@@ -91,41 +91,41 @@ typedef struct report_peer_file {
     /* what those rows were, each once ("local_memory_bandwidth", "a Init
      * phase row", ...), comma-separated and cut at its size; "" for none */
     char left_out_what[256];
-} report_peer_file;
+} results_peer_file;
 
-/* The format of text by its content alone, REPORT_PEER_NONE when it is no
+/* The format of text by its content alone, RESULTS_PEER_NONE when it is no
  * peer file (then a bwlab result file, perhaps). Cheap: nothing is parsed
  * beyond the first lines, so a malformed peer file still sniffs as its
  * format. */
-report_peer_format report_peer_sniff(const char *text, size_t len);
+results_peer_format results_peer_sniff(const char *text, size_t len);
 
 /* Reads a peer file. text need not be NUL-terminated; name names it in
  * messages. Returns BW_OK and sets *out to a new file the caller frees with
- * report_peer_file_free; BW_OK with *out NULL when the text is not a peer
+ * results_peer_file_free; BW_OK with *out NULL when the text is not a peer
  * file (the caller tries bwlab's own formats); BW_E_FORMAT when it is one
  * but malformed ("NAME: line 3: field 'value' ..."); BW_E_NOMEM. */
-bw_code report_peer_read(const char *text, size_t len, const char *name, report_peer_file **out,
+bw_code results_peer_read(const char *text, size_t len, const char *name, results_peer_file **out,
                          bw_error *err);
 
 /* Frees everything; accepts NULL. */
-void report_peer_file_free(report_peer_file *f);
+void results_peer_file_free(results_peer_file *f);
 
 /* Bytes of the buffer clpeak's global memory bandwidth test reads, from the
  * device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, CL_DEVICE_MAX_WORK_ITEM_SIZES[0] and
  * type, by the rule of the clpeak version that wrote the file (tool_version
- * of a report_peer_file; "2.x", which a CSV gives, is read as 2.0.7 or
+ * of a results_peer_file; "2.x", which a CSV gives, is read as 2.0.7 or
  * later). 0 when the version is unknown or the device's figures are 0. */
-uint64_t report_peer_clpeak_buffer_bytes(const char *tool_version, uint64_t max_alloc_bytes,
+uint64_t results_peer_clpeak_buffer_bytes(const char *tool_version, uint64_t max_alloc_bytes,
                                          uint64_t max_work_item_size0, int cpu_device);
 
 /* Sets fig's note when its buffer is known and smaller than 4 x cache_bytes
  * (the device's reported cache): it may be a cache figure, not DRAM. Does
  * nothing when either is 0. Returns BW_E_NOMEM or BW_OK. */
-bw_code report_peer_note_cache(report_peer_figure *fig, uint64_t cache_bytes);
+bw_code results_peer_note_cache(results_peer_figure *fig, uint64_t cache_bytes);
 
 /* Names for output: "clpeak-xml" ..., "read" ..., "GB/s" ...; never NULL. */
-const char *report_peer_format_name(report_peer_format f);
-const char *report_peer_role_name(report_peer_role r);
-const char *report_peer_unit_name(report_peer_unit u);
+const char *results_peer_format_name(results_peer_format f);
+const char *results_peer_role_name(results_peer_role r);
+const char *results_peer_unit_name(results_peer_unit u);
 
 #endif

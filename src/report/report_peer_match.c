@@ -1,6 +1,6 @@
-/* report_peer_match: peer files beside the merge, and the match of their
- * devices with bwlab's (report_peer_match.h). */
-#include "report_peer_match.h"
+/* results_peer_match: peer files beside the merge, and the match of their
+ * devices with bwlab's (results_peer_match.h). */
+#include "results_peer_match.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -8,16 +8,16 @@
 #include <string.h>
 #include <strings.h>
 
-int report_peer_set_add(report_peer_set **set, report_peer_file *f, uint64_t hash, size_t size)
+int results_peer_set_add(results_peer_set **set, results_peer_file *f, uint64_t hash, size_t size)
 {
     if (!*set && !(*set = calloc(1, sizeof **set))) {
-        report_peer_file_free(f);
+        results_peer_file_free(f);
         return 0;
     }
-    report_peer_set *s = *set;
+    results_peer_set *s = *set;
     if (s->n_files == s->cap_files) {
         size_t cap = s->cap_files ? 2 * s->cap_files : 4;
-        report_peer_file **nf = realloc(s->files, cap * sizeof *nf);
+        results_peer_file **nf = realloc(s->files, cap * sizeof *nf);
         if (nf)
             s->files = nf;
         uint64_t *nh = nf ? realloc(s->hash, cap * sizeof *nh) : NULL;
@@ -25,7 +25,7 @@ int report_peer_set_add(report_peer_set **set, report_peer_file *f, uint64_t has
             s->hash = nh;
         size_t *ns = nh ? realloc(s->size, cap * sizeof *ns) : NULL;
         if (!ns) {
-            report_peer_file_free(f);
+            results_peer_file_free(f);
             return 0;
         }
         s->size = ns;
@@ -37,7 +37,7 @@ int report_peer_set_add(report_peer_set **set, report_peer_file *f, uint64_t has
     return 1;
 }
 
-const report_peer_file *report_peer_set_same(const report_peer_set *s, uint64_t hash, size_t size)
+const results_peer_file *results_peer_set_same(const results_peer_set *s, uint64_t hash, size_t size)
 {
     for (size_t i = 0; s && i < s->n_files; i++)
         if (s->hash[i] == hash && s->size[i] == size)
@@ -78,7 +78,7 @@ static int contains_trimmed(const char *hay, const char *needle)
     return 0;
 }
 
-int report_peer_device_matches(const report_peer_device *p, const report_merge_device *d)
+int results_peer_device_matches(const results_peer_device *p, const results_merge_device *d)
 {
     if (!p->device || !d->name)
         return 0;
@@ -87,14 +87,14 @@ int report_peer_device_matches(const report_peer_device *p, const report_merge_d
     return !p->driver || same_trimmed(p->driver, d->driver_version ? d->driver_version : "");
 }
 
-int report_peer_entry_charted(const report_peer_entry *e)
+int results_peer_entry_charted(const results_peer_entry *e)
 {
-    return e->figure->unit == REPORT_PEER_GBS &&
-           (e->figure->role == REPORT_PEER_READ || e->figure->role == REPORT_PEER_STREAM);
+    return e->figure->unit == RESULTS_PEER_GBS &&
+           (e->figure->role == RESULTS_PEER_READ || e->figure->role == RESULTS_PEER_STREAM);
 }
 
 /* the column of a peer device bwlab did not run: "NAME [DRIVER]" */
-static char *own_column(const report_peer_device *p)
+static char *own_column(const results_peer_device *p)
 {
     size_t ln, lv = 0;
     const char *n = trimmed(p->device, &ln), *v = p->driver ? trimmed(p->driver, &lv) : "";
@@ -113,46 +113,46 @@ static char *own_column(const report_peer_device *p)
  * device's limits. bwlab records CL_DEVICE_MAX_WORK_GROUP_SIZE, not
  * MAX_WORK_ITEM_SIZES[0]; clpeak takes min(that, 256), and both are 256
  * or more on the devices bwlab knows, so the group size stands in. */
-static void clpeak_buffer(const report_peer_file *f, report_peer_figure *fig, const report_merge_device *d)
+static void clpeak_buffer(const results_peer_file *f, results_peer_figure *fig, const results_merge_device *d)
 {
-    if (strcmp(f->tool, "clpeak") != 0 || fig->role != REPORT_PEER_READ || fig->buffer_bytes ||
+    if (strcmp(f->tool, "clpeak") != 0 || fig->role != RESULTS_PEER_READ || fig->buffer_bytes ||
         d->max_alloc_bytes <= 0 || d->max_work_group_size <= 0)
         return;
     int cpu = d->type && !strcmp(d->type, "cpu");
-    fig->buffer_bytes = report_peer_clpeak_buffer_bytes(f->tool_version, (uint64_t)d->max_alloc_bytes,
+    fig->buffer_bytes = results_peer_clpeak_buffer_bytes(f->tool_version, (uint64_t)d->max_alloc_bytes,
                                                         (uint64_t)d->max_work_group_size, cpu);
 }
 
-static bw_code place(report_merged *m, const report_peer_file *f, report_peer_figure *fig, report_peer_entry *e)
+static bw_code place(results_merged *m, const results_peer_file *f, results_peer_figure *fig, results_peer_entry *e)
 {
     e->file = f;
     e->figure = fig;
     e->device = -1;
-    const report_peer_device *p = fig->device != REPORT_PEER_NO_DEVICE && fig->device < f->n_devices
+    const results_peer_device *p = fig->device != RESULTS_PEER_NO_DEVICE && fig->device < f->n_devices
                                       ? &f->devices[fig->device]
                                       : NULL;
     if (!p || !p->device) {
-        e->column = strdup(REPORT_PEER_NOT_NAMED);
+        e->column = strdup(RESULTS_PEER_NOT_NAMED);
         return e->column ? BW_OK : BW_E_NOMEM;
     }
     for (size_t d = 0; d < m->n_devices; d++) {
-        if (!report_peer_device_matches(p, &m->devices[d]))
+        if (!results_peer_device_matches(p, &m->devices[d]))
             continue;
-        const report_merge_device *dv = &m->devices[d];
+        const results_merge_device *dv = &m->devices[d];
         e->device = (long)d;
         e->column = strdup(dv->label);
         if (!e->column)
             return BW_E_NOMEM;
         clpeak_buffer(f, fig, dv);
-        return dv->cache_bytes > 0 ? report_peer_note_cache(fig, (uint64_t)dv->cache_bytes) : BW_OK;
+        return dv->cache_bytes > 0 ? results_peer_note_cache(fig, (uint64_t)dv->cache_bytes) : BW_OK;
     }
     e->column = own_column(p);
     return e->column ? BW_OK : BW_E_NOMEM;
 }
 
-bw_code report_peer_match(report_merged *m, bw_error *err)
+bw_code results_peer_match(results_merged *m, bw_error *err)
 {
-    report_peer_set *s = m->peers;
+    results_peer_set *s = m->peers;
     if (!s)
         return BW_OK;
     size_t n = 0;
@@ -161,7 +161,7 @@ bw_code report_peer_match(report_merged *m, bw_error *err)
     if (n && !(s->entries = calloc(n, sizeof *s->entries)))
         return bw_error_set(err, BW_E_NOMEM, "out of memory matching peer files");
     for (size_t i = 0; i < s->n_files; i++) {
-        report_peer_file *f = s->files[i];
+        results_peer_file *f = s->files[i];
         for (size_t k = 0; k < f->n_figures; k++) {
             bw_code rc = place(m, f, &f->figures[k], &s->entries[s->n_entries]);
             s->n_entries++;
@@ -172,7 +172,7 @@ bw_code report_peer_match(report_merged *m, bw_error *err)
     return BW_OK;
 }
 
-void report_peer_set_free(report_peer_set *s)
+void results_peer_set_free(results_peer_set *s)
 {
     if (!s)
         return;
@@ -180,7 +180,7 @@ void report_peer_set_free(report_peer_set *s)
         free(s->entries[i].column);
     free(s->entries);
     for (size_t i = 0; i < s->n_files; i++)
-        report_peer_file_free(s->files[i]);
+        results_peer_file_free(s->files[i]);
     free(s->files);
     free(s->hash);
     free(s->size);

@@ -10,29 +10,29 @@
 #include "report_format.h"
 #include "report_grid.h"
 #include "report_html_table.h"
-#include "report_peer_match.h"
+#include "results_peer_match.h"
 
-static const report_peer_set *peers_of(const report_merged *m)
+static const results_peer_set *peers_of(const results_merged *m)
 {
     return m->peers && m->peers->n_entries ? m->peers : NULL;
 }
 
 /* the device's tuned peak: the larger of its read and copy peaks
  * (measured), NAN when it has neither */
-static double tuned_peak(const report_merge_device *d)
+static double tuned_peak(const results_merge_device *d)
 {
     double p = d->peak_read_gbs;
-    if (report_merge_not_nan(d->peak_copy_gbs) && (!report_merge_not_nan(p) || d->peak_copy_gbs > p))
+    if (results_merge_not_nan(d->peak_copy_gbs) && (!results_merge_not_nan(p) || d->peak_copy_gbs > p))
         p = d->peak_copy_gbs;
     return p;
 }
 
-static double seq_of(const report_merged *m, const report_peer_entry *e)
+static double seq_of(const results_merged *m, const results_peer_entry *e)
 {
     return e->device >= 0 ? m->devices[e->device].seq_gbs : NAN;
 }
 
-static double peak_of(const report_merged *m, const report_peer_entry *e)
+static double peak_of(const results_merged *m, const results_peer_entry *e)
 {
     return e->device >= 0 ? tuned_peak(&m->devices[e->device]) : NAN;
 }
@@ -47,37 +47,37 @@ typedef struct counterpart {
     double value;
 } counterpart;
 
-static counterpart counterpart_of(const report_merged *m, const report_peer_entry *e)
+static counterpart counterpart_of(const results_merged *m, const results_peer_entry *e)
 {
     counterpart c = { NULL, NULL, NAN };
     if (e->device < 0)
         return c;
     size_t dev = (size_t)e->device;
-    const report_peer_figure *f = e->figure;
+    const results_peer_figure *f = e->figure;
     switch (f->role) {
-    case REPORT_PEER_READ:
-    case REPORT_PEER_STREAM:
+    case RESULTS_PEER_READ:
+    case RESULTS_PEER_STREAM:
         return (counterpart){ "seq (copy)", "GB/s", seq_of(m, e) };
-    case REPORT_PEER_COMPUTE:
+    case RESULTS_PEER_COMPUTE:
         for (size_t r = 0; r < m->n_runs; r++)
             if (m->runs[r].device == dev && m->runs[r].has_roofline)
                 return (counterpart){ "roofline peak (FP32 FMA)", "GFLOP/s", m->runs[r].roof_peak_gflops };
         return c;
-    case REPORT_PEER_LAUNCH:
+    case RESULTS_PEER_LAUNCH:
         for (size_t k = 0; k < m->n_probes; k++)
-            if (m->probes[k].device == dev && report_merge_not_nan(m->probes[k].launch_latency_us))
+            if (m->probes[k].device == dev && results_merge_not_nan(m->probes[k].launch_latency_us))
                 return (counterpart){ "launch latency", "us", m->probes[k].launch_latency_us };
         return c;
-    case REPORT_PEER_TRANSFER: {
+    case RESULTS_PEER_TRANSFER: {
         /* clpeak names the call: a write goes to the device, a read comes back */
         const char *metric = f->metric ? f->metric : "";
         const char *dir = strstr(metric, "rite") ? "h2d" : strstr(metric, "ead") ? "d2h" : NULL;
-        const report_merge_transfer *best = NULL;
+        const results_merge_transfer *best = NULL;
         for (size_t k = 0; k < m->n_probes; k++) {
             if (m->probes[k].device != dev)
                 continue;
             for (size_t t = 0; t < m->probes[k].n_transfers; t++) {
-                const report_merge_transfer *x = &m->probes[k].transfers[t];
+                const results_merge_transfer *x = &m->probes[k].transfers[t];
                 if (dir && strcmp(x->direction, dir) != 0)
                     continue;
                 if (!best || x->bytes > best->bytes)
@@ -98,7 +98,7 @@ static counterpart counterpart_of(const report_merged *m, const report_peer_entr
 /* The order of the columns: first appearance. Returns how many, with
  * col[i] the first entry of each; an entry's column is the one whose
  * label it shares. */
-static size_t columns(const report_peer_set *s, size_t *col)
+static size_t columns(const results_peer_set *s, size_t *col)
 {
     size_t n = 0;
     for (size_t i = 0; i < s->n_entries; i++) {
@@ -113,7 +113,7 @@ static size_t columns(const report_peer_set *s, size_t *col)
 
 /* The entries of the column whose first entry is `first`, in entry order:
  * start with *i = first, call until NULL. */
-static const report_peer_entry *in_column(const report_peer_set *s, size_t first, size_t *i)
+static const results_peer_entry *in_column(const results_peer_set *s, size_t first, size_t *i)
 {
     for (; *i < s->n_entries; (*i)++)
         if (strcmp(s->entries[*i].column, s->entries[first].column) == 0)
@@ -123,15 +123,15 @@ static const report_peer_entry *in_column(const report_peer_set *s, size_t first
 
 static void cell_num(report_grid *g, double v)
 {
-    if (report_merge_not_nan(v))
+    if (results_merge_not_nan(v))
         report_grid_cell(g, "%s", REPORT_FIXED(v, 2));
     else
         report_grid_cell(g, "-");
 }
 
-void report_peer_table_text(const report_merged *m, int md, bw_buf *out)
+void report_peer_table_text(const results_merged *m, int md, bw_buf *out)
 {
-    const report_peer_set *s = peers_of(m);
+    const results_peer_set *s = peers_of(m);
     size_t *col = s ? malloc(s->n_entries * sizeof *col) : NULL;
     if (!col) {
         if (s)
@@ -154,7 +154,7 @@ void report_peer_table_text(const report_merged *m, int md, bw_buf *out)
     for (size_t i = 0; i < 12; i++)
         report_grid_put(&g, h[i]);
     for (size_t c = 0; c < nc; c++) {
-        const report_peer_entry *e;
+        const results_peer_entry *e;
         for (size_t i = col[c]; (e = in_column(s, col[c], &i));) {
             report_grid_cell(&g, "%s%s", e->column, e->device >= 0 ? "" : " (no bwlab run)");
             report_grid_cell(&g, "%s", e->file->tool);
@@ -162,14 +162,14 @@ void report_peer_table_text(const report_merged *m, int md, bw_buf *out)
             report_grid_cell(&g, "%s", e->figure->test ? e->figure->test : "-");
             report_grid_cell(&g, "%s", e->figure->metric ? e->figure->metric : "-");
             cell_num(&g, e->figure->value);
-            report_grid_cell(&g, "%s", report_peer_unit_name(e->figure->unit));
+            report_grid_cell(&g, "%s", results_peer_unit_name(e->figure->unit));
             counterpart cp = counterpart_of(m, e);
-            report_grid_cell(&g, "%s", cp.what && report_merge_not_nan(cp.value) ? cp.what : "-");
-            if (report_merge_not_nan(cp.value))
+            report_grid_cell(&g, "%s", cp.what && results_merge_not_nan(cp.value) ? cp.what : "-");
+            if (results_merge_not_nan(cp.value))
                 report_grid_cell(&g, "%s %s", REPORT_FIXED(cp.value, 2), cp.unit);
             else
                 report_grid_cell(&g, "-");
-            cell_num(&g, e->figure->role == REPORT_PEER_READ || e->figure->role == REPORT_PEER_STREAM ? peak_of(m, e)
+            cell_num(&g, e->figure->role == RESULTS_PEER_READ || e->figure->role == RESULTS_PEER_STREAM ? peak_of(m, e)
                                                                                                        : NAN);
             report_grid_cell(&g, "%s", e->figure->note ? e->figure->note : "-");
             report_grid_cell(&g, "%s", e->file->name);
@@ -180,19 +180,19 @@ void report_peer_table_text(const report_merged *m, int md, bw_buf *out)
     free(col);
 }
 
-void report_peer_table_csv(const report_merged *m, bw_buf *out)
+void report_peer_table_csv(const results_merged *m, bw_buf *out)
 {
-    const report_peer_set *s = peers_of(m);
+    const results_peer_set *s = peers_of(m);
     if (!s)
         return;
     bw_buf_puts(out, "\npeer_tool,tool_version,file,device,column,test,metric,role,value,unit,gbs,seq_gbs,"
                      "tuned_peak_gbs,bwlab_counterpart,bwlab_value,bwlab_unit,note\n");
     for (size_t i = 0; i < s->n_entries; i++) {
-        const report_peer_entry *e = &s->entries[i];
-        const report_peer_figure *f = e->figure;
+        const results_peer_entry *e = &s->entries[i];
+        const results_peer_figure *f = e->figure;
         report_csv_field(out, e->file->tool);
         const char *str[] = { e->file->tool_version, e->file->name, e->device >= 0 ? m->devices[e->device].label : NULL,
-                              e->column, f->test, f->metric, report_peer_role_name(f->role) };
+                              e->column, f->test, f->metric, results_peer_role_name(f->role) };
         for (size_t k = 0; k < sizeof str / sizeof *str; k++) {
             bw_buf_putc(out, ',');
             if (str[k])
@@ -200,13 +200,13 @@ void report_peer_table_csv(const report_merged *m, bw_buf *out)
         }
         report_csv_num(out, f->value, 1);
         bw_buf_putc(out, ',');
-        report_csv_field(out, report_peer_unit_name(f->unit));
-        report_csv_num(out, f->value, f->unit == REPORT_PEER_GBS);
+        report_csv_field(out, results_peer_unit_name(f->unit));
+        report_csv_num(out, f->value, f->unit == RESULTS_PEER_GBS);
         double seq = seq_of(m, e), peak = peak_of(m, e);
-        report_csv_num(out, seq, report_merge_not_nan(seq));
-        report_csv_num(out, peak, report_merge_not_nan(peak));
+        report_csv_num(out, seq, results_merge_not_nan(seq));
+        report_csv_num(out, peak, results_merge_not_nan(peak));
         counterpart c = counterpart_of(m, e);
-        int have = report_merge_not_nan(c.value);
+        int have = results_merge_not_nan(c.value);
         bw_buf_putc(out, ',');
         if (have)
             report_csv_field(out, c.what);
@@ -221,17 +221,17 @@ void report_peer_table_csv(const report_merged *m, bw_buf *out)
     }
 }
 
-bw_code report_peer_table_json(const report_merged *m, json_t *root, bw_error *err)
+bw_code report_peer_table_json(const results_merged *m, json_t *root, bw_error *err)
 {
-    const report_peer_set *s = peers_of(m);
+    const results_peer_set *s = peers_of(m);
     if (!s)
         return BW_OK;
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < s->n_entries; i++) {
-        const report_peer_entry *e = &s->entries[i];
-        const report_peer_figure *f = e->figure;
+        const results_peer_entry *e = &s->entries[i];
+        const results_peer_figure *f = e->figure;
         json_t *o = json_object();
-        int gbs = f->unit == REPORT_PEER_GBS;
+        int gbs = f->unit == RESULTS_PEER_GBS;
         json_object_set_new(o, "tool", json_string(e->file->tool));
         json_object_set_new(o, "tool_version", report_json_text(e->file->tool_version));
         json_object_set_new(o, "file", report_json_text(e->file->name));
@@ -242,12 +242,12 @@ bw_code report_peer_table_json(const report_merged *m, json_t *root, bw_error *e
         /* a figure that is no bandwidth carries its own value and unit */
         if (!gbs) {
             json_object_set_new(o, "value", report_json_real(f->value, 1));
-            json_object_set_new(o, "unit", json_string(report_peer_unit_name(f->unit)));
+            json_object_set_new(o, "unit", json_string(results_peer_unit_name(f->unit)));
         }
         json_object_set_new(o, "note", report_json_text(f->note));
         counterpart c = counterpart_of(m, e);
         json_t *b = json_null();
-        if (report_merge_not_nan(c.value)) {
+        if (results_merge_not_nan(c.value)) {
             b = json_object();
             json_object_set_new(b, "what", json_string(c.what));
             json_object_set_new(b, "value", json_real(c.value));
@@ -264,14 +264,14 @@ bw_code report_peer_table_json(const report_merged *m, json_t *root, bw_error *e
     return BW_OK;
 }
 
-static void html_table(const report_merged *m, const report_peer_set *s, const size_t *col, size_t nc, bw_buf *o)
+static void html_table(const results_merged *m, const results_peer_set *s, const size_t *col, size_t nc, bw_buf *o)
 {
     static const char *const head[] = { "device", "tool", "version", "test", "metric",
                                         "value (measured by the tool)", "unit", "bwlab seq GB/s (measured)",
                                         "tuned peak GB/s (measured)", "note", "file" };
     report_html_table_open(o, "peers-table", head, sizeof head / sizeof *head);
     for (size_t k = 0; k < nc; k++) {
-        const report_peer_entry *e;
+        const results_peer_entry *e;
         for (size_t i = col[k]; (e = in_column(s, col[k], &i));) {
             /* what bwlab's columns read where no bwlab run matched */
             const char *no_run = e->device < 0 ? "no bwlab run" : NULL;
@@ -282,7 +282,7 @@ static void html_table(const report_merged *m, const report_peer_set *s, const s
             report_html_text(o, e->figure->test);
             report_html_text(o, e->figure->metric);
             report_html_num(o, e->figure->value, NULL, NULL);
-            report_html_text(o, report_peer_unit_name(e->figure->unit));
+            report_html_text(o, results_peer_unit_name(e->figure->unit));
             report_html_num(o, seq_of(m, e), NULL, no_run);
             report_html_num(o, peak_of(m, e), NULL, no_run);
             report_html_text(o, e->figure->note);
@@ -303,14 +303,14 @@ static void bar(report_chart *c, int series, double x, double gbs, const char *c
 
 /* The chart of one device column (its first entry `first`): bars of bwlab
  * seq, the tuned peak, then each peer bandwidth figure in entry order. */
-static report_chart *peer_chart(const report_merged *m, const report_peer_set *s, size_t first, int k)
+static report_chart *peer_chart(const results_merged *m, const results_peer_set *s, size_t first, int k)
 {
     char id[32];
     snprintf(id, sizeof id, "peers-%d", k);
     report_chart *c = report_chart_new(id, "bwlab and the peers, same device");
     if (!c)
         return NULL;
-    const report_peer_entry *f = &s->entries[first];
+    const results_peer_entry *f = &s->entries[first];
     char sub[300];
     snprintf(sub, sizeof sub, "%s%s", f->column, f->device < 0 ? " (no bwlab run)" : "");
     report_chart_subtitle(c, sub);
@@ -323,13 +323,13 @@ static report_chart *peer_chart(const report_merged *m, const report_peer_set *s
     int cp = report_chart_series(c, "clpeak", REPORT_SERIES_RECTS, st[2]);
     int bs = report_chart_series(c, "BabelStream", REPORT_SERIES_RECTS, st[3]);
     double x = 0, seq = seq_of(m, f), peak = peak_of(m, f);
-    if (report_merge_not_nan(seq))
+    if (results_merge_not_nan(seq))
         bar(c, sq, x++, seq, f->column, "bwlab seq (copy mode)");
-    if (report_merge_not_nan(peak))
+    if (results_merge_not_nan(peak))
         bar(c, pk, x++, peak, f->column, "bwlab tuned peak");
-    const report_peer_entry *e;
+    const results_peer_entry *e;
     for (size_t i = first; (e = in_column(s, first, &i));) {
-        if (!report_peer_entry_charted(e))
+        if (!results_peer_entry_charted(e))
             continue;
         char what[256];
         snprintf(what, sizeof what, "%s %s %s%s", e->file->tool, e->figure->test ? e->figure->test : "",
@@ -341,7 +341,7 @@ static report_chart *peer_chart(const report_merged *m, const report_peer_set *s
 }
 
 /* The figure: a chart per device column that has a bar; their points */
-static bw_code html_charts(const report_merged *m, const report_peer_set *s, const size_t *col, size_t nc,
+static bw_code html_charts(const results_merged *m, const results_peer_set *s, const size_t *col, size_t nc,
                            bw_buf *o, bw_error *err)
 {
     report_chart **charts = calloc(nc, sizeof *charts);
@@ -377,9 +377,9 @@ static bw_code html_charts(const report_merged *m, const report_peer_set *s, con
     return rc;
 }
 
-bw_code report_peer_table_html(const report_merged *m, bw_buf *o, bw_error *err)
+bw_code report_peer_table_html(const results_merged *m, bw_buf *o, bw_error *err)
 {
-    const report_peer_set *s = peers_of(m);
+    const results_peer_set *s = peers_of(m);
     if (!s)
         return BW_OK;
     size_t *col = malloc(s->n_entries * sizeof *col);

@@ -1,5 +1,5 @@
 /* report_peer_table: the peers of `bwlab compare` and `bwlab report`
- * (report_peer_match.h) beside each device's bwlab seq and tuned peak:
+ * (results_peer_match.h) beside each device's bwlab seq and tuned peak:
  * the "peers" table (text, Markdown, CSV), `peers[]` of the JSON and the
  * HTML section with its chart (docs/compare.md, "Peers in the output").
  * Formatting only; each writes nothing when no peer file was given, so
@@ -11,16 +11,16 @@
 
 #include "bw_buf.h"
 #include "bw_error.h"
-#include "report_merge.h"
+#include "results_merge.h"
 
 /* The table, after a heading; md: GitHub-flavoured Markdown. */
-void report_peer_table_text(const report_merged *m, int md, bw_buf *out);
+void report_peer_table_text(const results_merged *m, int md, bw_buf *out);
 /* A blank line, then a second CSV table with its own header. */
-void report_peer_table_csv(const report_merged *m, bw_buf *out);
+void report_peer_table_csv(const results_merged *m, bw_buf *out);
 /* Sets root's "peers" array; BW_E_NOMEM or BW_OK. */
-bw_code report_peer_table_json(const report_merged *m, json_t *root, bw_error *err);
+bw_code report_peer_table_json(const results_merged *m, json_t *root, bw_error *err);
 /* The section "Peers": the table and the chart "bwlab and the peers, same
  * device". */
-bw_code report_peer_table_html(const report_merged *m, bw_buf *out, bw_error *err);
+bw_code report_peer_table_html(const results_merged *m, bw_buf *out, bw_error *err);
 
 #endif

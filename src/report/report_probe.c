@@ -667,7 +667,7 @@ static json_t *device_json(const report_probe_device *dv)
 bw_code report_probe_json(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out,
                           bw_error *err)
 {
-    json_t *o = report_json_document(REPORT_PROBE_SCHEMA, REPORT_PROBE_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    json_t *o = report_json_document(RESULTS_PROBE_SCHEMA, RESULTS_PROBE_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "cache_file", m->cache_file ? json_string(m->cache_file) : json_null());

@@ -13,8 +13,8 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-#define REPORT_PROBE_SCHEMA "bwlab.probe-results"
-#define REPORT_PROBE_SCHEMA_VERSION 1
+#define RESULTS_PROBE_SCHEMA "bwlab.probe-results"
+#define RESULTS_PROBE_SCHEMA_VERSION 1
 
 typedef struct report_probe_device {
     const bench_device *device; /* provenance, as the bench layer filled it */

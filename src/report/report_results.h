@@ -18,8 +18,8 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-#define REPORT_RESULTS_SCHEMA "bwlab.results"
-#define REPORT_RESULTS_SCHEMA_VERSION 1
+#define RESULTS_RUN_SCHEMA "bwlab.results"
+#define RESULTS_RUN_SCHEMA_VERSION 1
 
 /* One device's run. A device that failed as a whole carries `failure`;
  * when it failed before its plan was made, plan and results are NULL. */

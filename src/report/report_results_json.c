@@ -14,7 +14,7 @@
 
 #include "report_devices.h"
 #include "report_explain.h"
-#include "report_fields.h"
+#include "results_fields.h"
 #include "report_format.h"
 #include "report_model.h"
 #include "report_probe.h"
@@ -190,9 +190,9 @@ static json_t *run_json(const report_run *run)
     return o;
 }
 
-/* The value of a generic field (report_fields: the head and twin
+/* The value of a generic field (results_fields: the head and twin
  * groups) of result i: the one place that says what each key holds. */
-static json_t *field_value(report_field_id id, const report_run *run, const row *w)
+static json_t *field_value(results_field_id id, const report_run *run, const row *w)
 {
     const bench_item *it = w->it;
     const bench_result *r = w->r;
@@ -254,10 +254,10 @@ static json_t *field_value(report_field_id id, const report_run *run, const row 
 }
 
 /* the generic fields of one group, in table order */
-static void fields_json(json_t *o, report_field_group group, const report_run *run, const row *w)
+static void fields_json(json_t *o, results_field_group group, const report_run *run, const row *w)
 {
     for (int id = 0; id < RF_COUNT; id++) {
-        if (REPORT_FIELDS[id].group != group)
+        if (RESULTS_FIELDS[id].group != group)
             continue;
         /* the per-form times (nested) have always come before sub_group_size */
         if (id == RF_SUB_GROUP_SIZE) {
@@ -267,7 +267,7 @@ static void fields_json(json_t *o, report_field_group group, const report_run *r
                                     report_json_real(w->r->form_ns[f], w->r->form_ns[f] > 0));
             json_object_set_new(o, "form_time_ns", ft);
         }
-        json_object_set_new(o, RF_KEY(id), field_value((report_field_id)id, run, w));
+        json_object_set_new(o, RF_KEY(id), field_value((results_field_id)id, run, w));
     }
 }
 
@@ -371,7 +371,7 @@ static json_t *result_json(const report_run *run, size_t i)
     const bench_result *r = w.r;
     const model_geometry *g = &run->plan->geo;
     json_t *o = json_object();
-    fields_json(o, REPORT_FIELD_HEAD, run, &w);
+    fields_json(o, RESULTS_FIELD_HEAD, run, &w);
     if (bench_family_is(it, MODEL_PATTERN_KERNEL_BANK)) {
         /* local_gbs is effective_gbs: local bytes read / median time;
          * relative_to_seq and relative_to_reference are against the bank
@@ -428,7 +428,7 @@ static json_t *result_json(const report_run *run, size_t i)
         json_object_set_new(o, "launch_bounds", launch_bounds_json(&w));
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
     json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
-    fields_json(o, REPORT_FIELD_TWIN, run, &w);
+    fields_json(o, RESULTS_FIELD_TWIN, run, &w);
     json_object_set_new(o, "relative_to_seq_ci", ci_json(r->relative_ci, w.ok));
     json_object_set_new(o, "reference_check", w.ok && r->has_check ? reference_check_json(r) : json_null());
     json_object_set_new(o, "model", model_json(&w, g));
@@ -445,7 +445,7 @@ static json_t *result_json(const report_run *run, size_t i)
  * document and of the journal */
 static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
 {
-    json_t *o = report_json_document(REPORT_RESULTS_SCHEMA, REPORT_RESULTS_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    json_t *o = report_json_document(RESULTS_RUN_SCHEMA, RESULTS_RUN_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return NULL;
     json_t *host = json_object();

@@ -361,7 +361,7 @@ json_t *report_roofline_entry_json(const report_roofline_device *d)
 bw_code report_roofline_json(const report_roofline_meta *m, const report_roofline_device *d, size_t n, bw_buf *out,
                              bw_error *err)
 {
-    json_t *o = report_json_document(REPORT_ROOFLINE_SCHEMA, REPORT_ROOFLINE_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    json_t *o = report_json_document(RESULTS_ROOFLINE_SCHEMA, RESULTS_ROOFLINE_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "budget_s", json_real(m->budget_s));

@@ -12,8 +12,8 @@
 #include "bench_device.h"
 #include "report_format.h"
 
-#define REPORT_ROOFLINE_SCHEMA "bwlab.roofline"
-#define REPORT_ROOFLINE_SCHEMA_VERSION 1
+#define RESULTS_ROOFLINE_SCHEMA "bwlab.roofline"
+#define RESULTS_ROOFLINE_SCHEMA_VERSION 1
 
 /* One device: measured (result set) or failed (failure set). */
 typedef struct report_roofline_device {

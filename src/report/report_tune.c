@@ -217,7 +217,7 @@ static json_t *device_json(const report_tune_meta *m, const report_tune_device *
 bw_code report_tune_json(const report_tune_meta *m, const report_tune_device *d, size_t n, bw_buf *out,
                          bw_error *err)
 {
-    json_t *o = report_json_document(REPORT_TUNE_SCHEMA, REPORT_TUNE_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    json_t *o = report_json_document(RESULTS_TUNE_SCHEMA, RESULTS_TUNE_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "cache_file", json_string(m->cache_file));

@@ -14,8 +14,8 @@
 #include "bw_error.h"
 #include "bench_device.h"
 
-#define REPORT_TUNE_SCHEMA "bwlab.tune-results"
-#define REPORT_TUNE_SCHEMA_VERSION 1
+#define RESULTS_TUNE_SCHEMA "bwlab.tune-results"
+#define RESULTS_TUNE_SCHEMA_VERSION 1
 
 /* One device: tuned now (result set), read from the cache (result NULL),
  * or failed (failure set, entry NULL). */

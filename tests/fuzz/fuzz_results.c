@@ -1,9 +1,9 @@
 /* libFuzzer target: the results-file reader of bwlab compare and bwlab
- * report (src/report/report_merge.c; tests/fuzz/README.md). The input is
+ * report (src/results/results_merge.c; tests/fuzz/README.md). The input is
  * one file:
  * a results document (docs/results.md) or, when it begins with '#', the
  * rest as an OUT.partial journal (JSON lines). It is written to a private
- * temporary directory and loaded with report_load_paths, then every
+ * temporary directory and loaded with results_load_paths, then every
  * compare format is produced and a baseline set. Checks (abort() on a
  * violation): a failure has a message; the loader returns its object
  * whatever the input; every entry's row and device are in range; the JSON
@@ -30,8 +30,8 @@
 
 #include "report_compare.h"
 #include "report_html.h"
-#include "report_merge.h"
-#include "report_merge_range.h"
+#include "results_merge.h"
+#include "results_merge_range.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
@@ -193,90 +193,90 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
 
 /* ---- the figures' checks ---- */
 
-static void in_range(report_range kind, double v, const char *what)
+static void in_range(results_range kind, double v, const char *what)
 {
-    if (!isnan(v) && !report_range_ok(kind, v))
-        FAIL("%s %.17g accepted outside its range (%s)", what, v, report_range_text(kind));
+    if (!isnan(v) && !results_range_ok(kind, v))
+        FAIL("%s %.17g accepted outside its range (%s)", what, v, results_range_text(kind));
 }
 
-static void check_figures(const report_merged *m)
+static void check_figures(const results_merged *m)
 {
     for (size_t i = 0; i < m->n_entries; i++) {
-        const report_merge_entry *e = &m->entries[i];
-        in_range(REPORT_RANGE_GBS, e->effective_gbs, "effective_gbs");
-        in_range(REPORT_RANGE_GBS, e->effective_min, "effective_min");
-        in_range(REPORT_RANGE_GBS, e->effective_max, "effective_max");
-        in_range(REPORT_RANGE_RATIO, e->relative_to_seq, "relative_to_seq");
-        in_range(REPORT_RANGE_RATIO, e->relative_min, "relative_min");
-        in_range(REPORT_RANGE_RATIO, e->relative_max, "relative_max");
-        in_range(REPORT_RANGE_EFFICIENCY, e->sector_efficiency, "sector_efficiency");
-        in_range(REPORT_RANGE_PREDICTED, e->predicted_efficiency, "predicted_efficiency");
-        in_range(REPORT_RANGE_GBS, e->local_gbs, "local_gbs");
-        in_range(REPORT_RANGE_RATIO, e->relative_to_reference, "relative_to_reference");
+        const results_merge_entry *e = &m->entries[i];
+        in_range(RESULTS_RANGE_GBS, e->effective_gbs, "effective_gbs");
+        in_range(RESULTS_RANGE_GBS, e->effective_min, "effective_min");
+        in_range(RESULTS_RANGE_GBS, e->effective_max, "effective_max");
+        in_range(RESULTS_RANGE_RATIO, e->relative_to_seq, "relative_to_seq");
+        in_range(RESULTS_RANGE_RATIO, e->relative_min, "relative_min");
+        in_range(RESULTS_RANGE_RATIO, e->relative_max, "relative_max");
+        in_range(RESULTS_RANGE_EFFICIENCY, e->sector_efficiency, "sector_efficiency");
+        in_range(RESULTS_RANGE_PREDICTED, e->predicted_efficiency, "predicted_efficiency");
+        in_range(RESULTS_RANGE_GBS, e->local_gbs, "local_gbs");
+        in_range(RESULTS_RANGE_RATIO, e->relative_to_reference, "relative_to_reference");
         if (e->elem_bytes != -1)
-            in_range(REPORT_RANGE_ELEM, (double)e->elem_bytes, "elem_bytes");
+            in_range(RESULTS_RANGE_ELEM, (double)e->elem_bytes, "elem_bytes");
         if (e->conflict_ways != -1)
-            in_range(REPORT_RANGE_COUNT, (double)e->conflict_ways, "conflict_ways");
+            in_range(RESULTS_RANGE_COUNT, (double)e->conflict_ways, "conflict_ways");
         if (!isnan(e->relative_to_baseline) && !(isfinite(e->relative_to_baseline) && e->relative_to_baseline > 0))
             FAIL("relative_to_baseline %.17g", e->relative_to_baseline);
         for (size_t k = 0; k < e->n_samples; k++) {
-            const report_merge_sample *s = &e->samples[k];
-            in_range(REPORT_RANGE_GBS, s->effective_gbs, "sample effective_gbs");
-            in_range(REPORT_RANGE_RATIO, s->relative_to_seq, "sample relative_to_seq");
-            in_range(REPORT_RANGE_GBS, s->best_gbs, "sample best_gbs");
-            in_range(REPORT_RANGE_RATIO, s->fraction_of_peak, "sample fraction_of_peak");
+            const results_merge_sample *s = &e->samples[k];
+            in_range(RESULTS_RANGE_GBS, s->effective_gbs, "sample effective_gbs");
+            in_range(RESULTS_RANGE_RATIO, s->relative_to_seq, "sample relative_to_seq");
+            in_range(RESULTS_RANGE_GBS, s->best_gbs, "sample best_gbs");
+            in_range(RESULTS_RANGE_RATIO, s->fraction_of_peak, "sample fraction_of_peak");
             if (s->status && strcmp(s->status, "ok") != 0 &&
                 (!isnan(s->effective_gbs) || !isnan(s->relative_to_seq) || !isnan(s->best_gbs)))
                 FAIL("a sample of status '%s' carries a measured figure", s->status);
         }
     }
     for (size_t d = 0; d < m->n_devices; d++) {
-        const report_merge_device *v = &m->devices[d];
-        in_range(REPORT_RANGE_GBS, v->seq_gbs, "seq_gbs");
-        in_range(REPORT_RANGE_GBS, v->peak_read_gbs, "peak_read_gbs");
-        in_range(REPORT_RANGE_GBS, v->peak_copy_gbs, "peak_copy_gbs");
+        const results_merge_device *v = &m->devices[d];
+        in_range(RESULTS_RANGE_GBS, v->seq_gbs, "seq_gbs");
+        in_range(RESULTS_RANGE_GBS, v->peak_read_gbs, "peak_read_gbs");
+        in_range(RESULTS_RANGE_GBS, v->peak_copy_gbs, "peak_copy_gbs");
         if (v->lanes != -1)
-            in_range(REPORT_RANGE_LANES, (double)v->lanes, "lanes");
+            in_range(RESULTS_RANGE_LANES, (double)v->lanes, "lanes");
         if (v->sector_bytes != -1)
-            in_range(REPORT_RANGE_UNIT, (double)v->sector_bytes, "sector_bytes");
+            in_range(RESULTS_RANGE_UNIT, (double)v->sector_bytes, "sector_bytes");
         if (v->line_bytes != -1)
-            in_range(REPORT_RANGE_UNIT, (double)v->line_bytes, "line_bytes");
+            in_range(RESULTS_RANGE_UNIT, (double)v->line_bytes, "line_bytes");
     }
     for (size_t r = 0; r < m->n_runs; r++) {
-        const report_merge_run *u = &m->runs[r];
-        in_range(REPORT_RANGE_GBS, u->peak_read_gbs, "run peak_read_gbs");
-        in_range(REPORT_RANGE_GBS, u->peak_copy_gbs, "run peak_copy_gbs");
-        in_range(REPORT_RANGE_GFLOPS, u->roof_peak_gflops, "roofline peak_gflops");
-        in_range(REPORT_RANGE_GBS, u->roof_peak_gbs, "roofline peak_gbs");
-        in_range(REPORT_RANGE_INTENSITY, u->roof_ridge_intensity, "roofline ridge_intensity");
+        const results_merge_run *u = &m->runs[r];
+        in_range(RESULTS_RANGE_GBS, u->peak_read_gbs, "run peak_read_gbs");
+        in_range(RESULTS_RANGE_GBS, u->peak_copy_gbs, "run peak_copy_gbs");
+        in_range(RESULTS_RANGE_GFLOPS, u->roof_peak_gflops, "roofline peak_gflops");
+        in_range(RESULTS_RANGE_GBS, u->roof_peak_gbs, "roofline peak_gbs");
+        in_range(RESULTS_RANGE_INTENSITY, u->roof_ridge_intensity, "roofline ridge_intensity");
         for (size_t k = 0; k < u->n_roof_points; k++) {
-            in_range(REPORT_RANGE_INTENSITY, u->roof_points[k].intensity, "roofline point intensity");
-            in_range(REPORT_RANGE_GFLOPS, u->roof_points[k].gflops, "roofline point gflops");
-            in_range(REPORT_RANGE_GBS, u->roof_points[k].gbs, "roofline point gbs");
-            in_range(REPORT_RANGE_GFLOPS, u->roof_points[k].attainable_gflops, "roofline point attainable");
+            in_range(RESULTS_RANGE_INTENSITY, u->roof_points[k].intensity, "roofline point intensity");
+            in_range(RESULTS_RANGE_GFLOPS, u->roof_points[k].gflops, "roofline point gflops");
+            in_range(RESULTS_RANGE_GBS, u->roof_points[k].gbs, "roofline point gbs");
+            in_range(RESULTS_RANGE_GFLOPS, u->roof_points[k].attainable_gflops, "roofline point attainable");
         }
     }
     for (size_t k = 0; k < m->n_probes; k++) {
-        const report_merge_probe *p = &m->probes[k];
-        in_range(REPORT_RANGE_TIME_US, p->launch_latency_us, "launch_latency_us");
-        in_range(REPORT_RANGE_TIME_US, p->small_transfer_latency_us, "small_transfer_latency_us");
+        const results_merge_probe *p = &m->probes[k];
+        in_range(RESULTS_RANGE_TIME_US, p->launch_latency_us, "launch_latency_us");
+        in_range(RESULTS_RANGE_TIME_US, p->small_transfer_latency_us, "small_transfer_latency_us");
         for (size_t l = 0; l <= p->n_levels; l++) {
-            const report_merge_level *v = l < p->n_levels ? &p->levels[l] : &p->memory;
-            in_range(REPORT_RANGE_BYTES, v->size_bytes, "level size_bytes");
-            in_range(REPORT_RANGE_GBS, v->read_gbs, "level read_gbs");
-            in_range(REPORT_RANGE_TIME_NS, v->latency_ns, "level latency_ns");
-            in_range(REPORT_RANGE_TIME_NS, v->latency_per_cu_ns, "level latency_per_cu_ns");
+            const results_merge_level *v = l < p->n_levels ? &p->levels[l] : &p->memory;
+            in_range(RESULTS_RANGE_BYTES, v->size_bytes, "level size_bytes");
+            in_range(RESULTS_RANGE_GBS, v->read_gbs, "level read_gbs");
+            in_range(RESULTS_RANGE_TIME_NS, v->latency_ns, "level latency_ns");
+            in_range(RESULTS_RANGE_TIME_NS, v->latency_per_cu_ns, "level latency_per_cu_ns");
         }
         for (size_t l = 0; l < p->n_ladder; l++) {
-            in_range(REPORT_RANGE_BYTES, p->ladder[l].bytes, "ladder bytes");
-            in_range(REPORT_RANGE_GBS, p->ladder[l].read_gbs, "ladder read_gbs");
-            in_range(REPORT_RANGE_TIME_NS, p->ladder[l].latency_ns, "ladder latency_ns");
-            in_range(REPORT_RANGE_TIME_NS, p->ladder[l].latency_per_cu_ns, "ladder latency_per_cu_ns");
+            in_range(RESULTS_RANGE_BYTES, p->ladder[l].bytes, "ladder bytes");
+            in_range(RESULTS_RANGE_GBS, p->ladder[l].read_gbs, "ladder read_gbs");
+            in_range(RESULTS_RANGE_TIME_NS, p->ladder[l].latency_ns, "ladder latency_ns");
+            in_range(RESULTS_RANGE_TIME_NS, p->ladder[l].latency_per_cu_ns, "ladder latency_per_cu_ns");
         }
         for (size_t l = 0; l < p->n_transfers; l++) {
-            in_range(REPORT_RANGE_UNIT, p->transfers[l].bytes, "transfer bytes");
-            in_range(REPORT_RANGE_GBS, p->transfers[l].gbs, "transfer gbs");
-            in_range(REPORT_RANGE_TIME_US, p->transfers[l].us, "transfer us");
+            in_range(RESULTS_RANGE_UNIT, p->transfers[l].bytes, "transfer bytes");
+            in_range(RESULTS_RANGE_GBS, p->transfers[l].gbs, "transfer gbs");
+            in_range(RESULTS_RANGE_TIME_US, p->transfers[l].us, "transfer us");
         }
     }
 }
@@ -332,9 +332,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fclose(f);
 
     const char *paths[] = { path };
-    report_merged *m = NULL;
+    results_merged *m = NULL;
     bw_error err = BW_ERROR_INIT;
-    bw_code rc = report_load_paths(paths, 1, &m, &err);
+    bw_code rc = results_load_paths(paths, 1, &m, &err);
     if (rc != BW_OK && rc != BW_E_FORMAT && rc != BW_E_IO)
         FAIL("unexpected code %d: %s", (int)rc, bw_error_text(&err));
     if (rc != BW_OK && bw_error_text(&err)[0] == '\0')
@@ -346,7 +346,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FAIL("a diagnostic without a message");
         for (size_t r = 0; r < m->n_rows; r++)
             for (size_t d = 0; d < m->n_devices; d++)
-                (void)report_merged_entry(m, r, d);
+                (void)results_merged_entry(m, r, d);
         if (rc == BW_OK) {
             check_figures(m);
             /* the input's own text may carry such words and numbers (a
@@ -375,7 +375,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             bw_error_clear(&err);
             bw_buf_free(&out);
             /* a device's label: the first device (the baseline divides) */
-            if (m->n_devices > 0 && report_merge_set_baseline(m, m->devices[0].label, &err) != BW_OK)
+            if (m->n_devices > 0 && results_merge_set_baseline(m, m->devices[0].label, &err) != BW_OK)
                 bw_error_clear(&err);
             check_figures(m);
             o.mode = "read";
@@ -394,7 +394,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 bw_buf_free(&out);
             }
         }
-        report_merged_free(m);
+        results_merged_free(m);
     }
     return 0;
 }
