@@ -9,6 +9,10 @@ typedef enum cli_format {
     CLI_FORMAT_MD,
 } cli_format;
 
+/* Sets of allowed formats, a bit 1 << format each */
+#define CLI_FORMATS_TABLE_JSON ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON))
+#define CLI_FORMATS_ALL (CLI_FORMATS_TABLE_JSON | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
+
 /* Parses `s` against the allowed formats (bit 1<<format). Returns 0 and
  * sets *out, or -1 when not allowed. */
 int cli_format_parse(const char *s, unsigned allowed, cli_format *out);

@@ -152,6 +152,14 @@ int cli_set_format(const cli_command *cmd, const cli_option *opt, const char *ar
     return cli_format_option(cmd, arg, opt->param, &f->format);
 }
 
+int cli_output_format(const cli_command *cmd, const char *output, cli_format_opt *format, unsigned allowed)
+{
+    int st = cli_output_path_check(cmd, "--output", output);
+    if (st == 0)
+        cli_format_from_output(output, format->given, allowed, &format->format);
+    return st;
+}
+
 int cli_set_budget(const cli_command *cmd, const cli_option *opt, const char *arg, void *field)
 {
     (void)opt;

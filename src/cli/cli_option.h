@@ -81,6 +81,10 @@ typedef struct cli_format_opt {
 } cli_format_opt;
 /* cli_format_opt: one of the formats in opt->param (bit 1 << format) */
 int cli_set_format(const struct cli_command *cmd, const cli_option *opt, const char *arg, void *field);
+/* After parsing: --output (NULL: none) checked (cli_output_path_check),
+ * then, without --format, its name picks *format among `allowed`
+ * (cli_format_from_output). 0, or the usage error's status. */
+int cli_output_format(const struct cli_command *cmd, const char *output, cli_format_opt *format, unsigned allowed);
 
 /* The most seconds --budget takes, in every command: a day. A budget is
  * the caller's bound, never a safety net, and a whole run over several
@@ -121,6 +125,11 @@ int cli_set_size(const struct cli_command *cmd, const cli_option *opt, const cha
 #define CLI_OPT_KERNELS(type, field, flags_, help_)                                                                  \
     { .name = "kernels", .metavar = "DIR", .flags = (flags_), .help = (help_), .set = cli_set_string,               \
       .offset = offsetof(type, field) }
+/* --format (as CLI_OPT_FORMAT) followed by --output (CLI_HELP_OUTPUT), as
+ * the commands that write results list them */
+#define CLI_OPT_FORMAT_OUTPUT(type, format_field, output_field, flags_, values_, allowed_, help_)                   \
+    CLI_OPT_FORMAT(type, format_field, flags_, values_, allowed_, help_),                                          \
+        CLI_OPT_OUTPUT(type, output_field, 0, CLI_HELP_OUTPUT)
 #define CLI_OPT_QUIET(type, field, flags_)                                                                           \
     { .name = "quiet", .flags = (flags_), .help = CLI_HELP_QUIET, .set = cli_set_flag, .offset = offsetof(type, field) }
 
@@ -129,6 +138,7 @@ int cli_set_size(const struct cli_command *cmd, const cli_option *opt, const cha
     "index from 'bwlab devices', part of a device name, cpu, gpu or all\n"                                         \
     "(default: the first GPU, else the first device)"
 #define CLI_HELP_OUTPUT "write the results there instead of standard output ('-')"
+#define CLI_HELP_FORMAT_ALL "table (default), csv, json or md; --output FILE.json etc. picks it too"
 #define CLI_HELP_QUIET "no progress line on standard error"
 
 /* The option tables, one per command, each beside the command's code */

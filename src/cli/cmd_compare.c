@@ -19,9 +19,6 @@
 #include "report_compare.h"
 #include "results_merge.h"
 
-#define COMPARE_FORMATS \
-    ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
-
 typedef struct compare_args {
     cli_format format;
     int format_given, html; /* html: the page 'bwlab report' writes, not a cli_format */
@@ -36,7 +33,7 @@ static int set_format(const cli_command *self, const cli_option *opt, const char
     a->format_given = 1;
     if (!strcmp(arg, "html"))
         a->html = 1;
-    else if (cli_format_parse(arg, COMPARE_FORMATS, &a->format) != 0)
+    else if (cli_format_parse(arg, CLI_FORMATS_ALL, &a->format) != 0)
         return cli_usage_error(self, "--format: '%s' is not one of table|md|csv|json|html", arg);
     return 0;
 }
@@ -87,7 +84,7 @@ static int check_args(const cli_command *self, int argc, int operands, compare_a
         const char *dot = strrchr(a->output, '.');
         if (dot && !strcmp(dot, ".html"))
             a->html = 1;
-        cli_format_from_output(a->output, 0, COMPARE_FORMATS, &a->format);
+        cli_format_from_output(a->output, 0, CLI_FORMATS_ALL, &a->format);
     }
     return 0;
 }

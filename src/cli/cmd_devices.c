@@ -20,7 +20,7 @@ const cli_option cmd_devices_options[] = {
     CLI_OPT_DEVICE(devices_args, spec, 0,
                    "which devices: all (default), an index from this list, cpu, gpu,\n"
                    "or a case-insensitive part of the device name"),
-    CLI_OPT_FORMAT(devices_args, format, 0, "table|json", (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON),
+    CLI_OPT_FORMAT(devices_args, format, 0, "table|json", CLI_FORMATS_TABLE_JSON,
                    "table (default) or json (one object, for scripts)"),
     CLI_OPTION_END,
 };

@@ -90,7 +90,7 @@ const cli_option cmd_model_options[] = {
     { .name = "format", .metavar = "FORMAT", .values = "table|json", .section = "Output:",
       .flags = CLI_OPT_NEWLINE, .help = "table (default, for people) or json (one object, for scripts)",
       .set = cli_set_format, .offset = offsetof(model_args, format),
-      .param = (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) },
+      .param = CLI_FORMATS_TABLE_JSON },
     CLI_OPTION_END,
 };
 

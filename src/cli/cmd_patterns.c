@@ -12,7 +12,7 @@ typedef struct patterns_args {
 } patterns_args;
 
 const cli_option cmd_patterns_options[] = {
-    CLI_OPT_FORMAT(patterns_args, format, 0, "table|json", (1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON),
+    CLI_OPT_FORMAT(patterns_args, format, 0, "table|json", CLI_FORMATS_TABLE_JSON,
                    "table (default) or json"),
     CLI_OPTION_END,
 };

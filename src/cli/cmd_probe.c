@@ -24,49 +24,36 @@
 #include "report_probe.h"
 
 typedef struct probe_state {
-    const char *device_spec, *output, *kernels;
+    const char *kernels;
     int quick, quiet;
-    cli_format_opt format;
     char *cache_path;
-    cli_each each; /* the devices, their provenance (which devs point into), failures and cache notes */
-    report_probe_device *devs;
+    cli_each each; /* --device, --format, --output; the devices, their provenance (which devs
+                    * point into), failures and cache notes */
+    report_probe_device *devs; /* per device: both arrays are each's (cli_each_alloc) */
     bench_probe_result **results;
+    cli_progress_mode show; /* the status line's kind */
+    int invalid;            /* a device's pointer chase failed validation */
 } probe_state;
 
 static void state_free(probe_state *s)
 {
     for (size_t k = 0; s->results && k < s->each.ndev; k++)
         bench_probe_result_free(s->results[k]);
-    free(s->results);
-    free(s->devs);
     free(s->cache_path);
     cli_each_free(&s->each);
 }
 
-#define PROBE_FORMATS ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
-
 const cli_option cmd_probe_options[] = {
-    CLI_OPT_DEVICE(probe_state, device_spec, 0, CLI_HELP_DEVICE),
+    CLI_EACH_OPT_DEVICE(probe_state),
     { .name = "quick",
       .help = "fewer points and repeats (2 per doubling, working sets to 2 x the\n"
               "last-level cache, transfers to 16 MiB): under 30 s on PoCL",
       .set = cli_set_flag, .offset = offsetof(probe_state, quick) },
-    CLI_OPT_FORMAT(probe_state, format, 0, "table|csv|json|md", PROBE_FORMATS,
-                   "table (default), csv, json or md; --output FILE.json etc. picks it too"),
-    CLI_OPT_OUTPUT(probe_state, output, 0, CLI_HELP_OUTPUT),
+    CLI_EACH_OPT_FORMAT_OUTPUT(probe_state, 0, "table|csv|json|md", CLI_FORMATS_ALL, CLI_HELP_FORMAT_ALL),
     CLI_OPT_KERNELS(probe_state, kernels, CLI_OPT_NEWLINE, "read probe.cl from DIR (also $BWLAB_KERNEL_DIR)"),
     CLI_OPT_QUIET(probe_state, quiet, 0),
     CLI_OPTION_END,
 };
-
-static int parse_args(const cli_command *self, int argc, char **argv, probe_state *s)
-{
-    int operands, st = cli_options_parse(self, argc, argv, s, &operands);
-    if (st || (st = cli_output_path_check(self, "--output", s->output)) != 0)
-        return st;
-    cli_format_from_output(s->output, s->format.given, PROBE_FORMATS, &s->format.format);
-    return 0;
-}
 
 /* what the status line of one device's probe needs */
 typedef struct probe_progress {
@@ -127,71 +114,85 @@ static bw_code probe_device(probe_state *s, size_t k, cli_progress_mode show, bw
     return rc;
 }
 
+/* device k's record; after a signal, the devices left are not probed */
+static int begin_device(const cli_command *self, void *state, size_t k)
+{
+    (void)self;
+    probe_state *s = state;
+    s->devs[k].device = &s->each.provs.devices[k];
+    s->devs[k].is_default = s->each.provs.devices[k].is_default;
+    if (!cli_signal_caught)
+        return 0;
+    s->devs[k].failure = "not probed: interrupted before this device";
+    return 1;
+}
+
+/* probes device k; a pointer chase that fails validation is said, and
+ * its latencies left out */
+static bw_code measure_device(const cli_command *self, void *state, size_t k, bw_error *err)
+{
+    probe_state *s = state;
+    bw_code rc = probe_device(s, k, s->show, err);
+    if (rc == BW_OK && !s->results[k]->chase_valid) {
+        const ocl_device_info *d = cli_each_device(&s->each, k);
+        cli_error_line(self, "on device %zu ('%s'): pointer-chase validation failed: %s; its latencies are left out",
+                       d->index, d->name, s->results[k]->chase_note);
+        s->invalid = 1;
+    }
+    return rc;
+}
+
+static const char **failure_of(void *state, size_t k)
+{
+    return &((probe_state *)state)->devs[k].failure;
+}
+
+static const cli_each_steps probe_steps = {
+    .begin = begin_device,
+    .measure = measure_device,
+    .failure = failure_of,
+};
+
 int cmd_probe(int argc, char **argv)
 {
     const cli_command *self = cli_find("probe");
     probe_state s;
     memset(&s, 0, sizeof s);
-    int st = parse_args(self, argc, argv, &s);
+    int st = cli_each_parse(self, argc, argv, &s, &s.each, CLI_FORMATS_ALL);
     bw_error err = BW_ERROR_INIT;
-    int invalid = 0;
-    if (st)
-        goto done;
-    if (bench_probe_cache_path(&s.cache_path, &err) != BW_OK) {
-        st = cli_fail(self, &err);
-        goto done;
-    }
-    if ((st = cli_output_not_cache(self, s.output, s.cache_path, "the probe cache")) != 0)
-        goto done;
-    if ((st = cli_each_open(self, s.device_spec, &s.each)) != 0)
+    if (st || (st = cli_each_cache(self, &s.each, bench_probe_cache_path, &s.cache_path, "the probe cache")) != 0 ||
+        (st = cli_each_open(self, &s.each)) != 0)
         goto done;
     size_t n = s.each.ndev;
-    s.devs = calloc(n, sizeof *s.devs);
-    s.results = calloc(n, sizeof *s.results);
+    s.devs = cli_each_alloc(&s.each, sizeof *s.devs);
+    s.results = cli_each_alloc(&s.each, sizeof *s.results);
     if (!s.devs || !s.results) {
         st = cli_nomem(self);
         goto done;
     }
-    cli_progress_mode show = cli_progress_mode_of(s.quiet);
+    s.show = cli_progress_mode_of(s.quiet);
     /* a signal stops the probe before its next launch or copy, and what
      * was measured is written (cli_signal.h) */
     cli_signal_saved saved;
     cli_signal_catch(&saved);
-    for (size_t k = 0; k < n; k++) {
-        const ocl_device_info *d = cli_each_device(&s.each, k);
-        s.devs[k].device = &s.each.provs.devices[k];
-        s.devs[k].is_default = s.each.provs.devices[k].is_default;
-        if (cli_signal_caught) {
-            s.devs[k].failure = "not probed: interrupted before this device";
-            continue;
-        }
-        bw_code rc = probe_device(&s, k, show, &err);
-        if (rc == BW_E_INTERRUPTED) {
-            bw_error_clear(&err);
-        } else if (rc != BW_OK) {
-            if ((st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
-                goto done;
-        } else if (!s.results[k]->chase_valid) {
-            cli_error_line(self, "on device %zu ('%s'): pointer-chase validation failed: %s; its latencies are left out",
-                           d->index, d->name, s.results[k]->chase_note);
-            invalid = 1;
-        }
-    }
+    st = cli_each_measure(self, &s.each, &probe_steps, &s, &err);
     cli_signal_restore(&saved);
+    if (st)
+        goto done;
     char date[32];
     cli_iso_date(date, sizeof date);
     report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
-    if (s.format.format == CLI_FORMAT_JSON)
+    if (s.each.format.format == CLI_FORMAT_JSON)
         rc = report_probe_json(&m, s.devs, n, &b, &err);
-    else if (s.format.format == CLI_FORMAT_CSV)
+    else if (s.each.format.format == CLI_FORMAT_CSV)
         report_probe_csv(&m, s.devs, n, &b);
-    else if (s.format.format == CLI_FORMAT_MD)
+    else if (s.each.format.format == CLI_FORMAT_MD)
         report_probe_md(&m, s.devs, n, &b);
     else
         report_probe_table(&m, s.devs, n, &b);
-    st = cli_each_finish(self, &s.each, rc, &b, s.output, "what was measured", invalid, &err);
+    st = cli_each_finish(self, &s.each, rc, &b, s.each.output, "what was measured", s.invalid, &err);
     bw_buf_free(&b);
 done:
     bw_error_clear(&err);

@@ -9,7 +9,6 @@
 #include "bench_plan.h"
 #include "bench_roofline.h"
 #include "bench_runner.h"
-#include "bw_hook.h"
 #include "bw_parse.h"
 #include "cli.h"
 #include "cli_each.h"
@@ -26,13 +25,13 @@
 
 /* Everything the command owns, freed in one place. */
 typedef struct roofline_state {
-    const char *device_spec, *output, *kernels_dir;
-    cli_format_opt format;
+    const char *kernels_dir;
     double budget_s;
     uint64_t size; /* --size: the source buffer's bytes, 0 for auto */
     char *source, *kernel_path;
-    cli_each each;                  /* the devices, their provenance (which devs point into) and failures */
-    report_roofline_device *devs;
+    cli_each each; /* --device, --format, --output; the devices, their provenance (which devs
+                    * point into) and failures */
+    report_roofline_device *devs; /* per device: both arrays are each's (cli_each_alloc) */
     bench_roofline_result **results;
 } roofline_state;
 
@@ -40,17 +39,13 @@ static void state_free(roofline_state *s)
 {
     for (size_t k = 0; s->results && k < s->each.ndev; k++)
         bench_roofline_result_free(s->results[k]);
-    free(s->results);
-    free(s->devs);
     free(s->source);
     free(s->kernel_path);
     cli_each_free(&s->each);
 }
 
-#define ROOFLINE_FORMATS ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
-
 const cli_option cmd_roofline_options[] = {
-    CLI_OPT_DEVICE(roofline_state, device_spec, 0, CLI_HELP_DEVICE),
+    CLI_EACH_OPT_DEVICE(roofline_state),
     CLI_OPT_BUDGET(roofline_state, budget_s, 0,
                    "seconds for each device, building, filling and validating included\n"
                    "(default 5), planned by time: a buffer whose fill and launches would\n"
@@ -60,24 +55,34 @@ const cli_option cmd_roofline_options[] = {
     CLI_OPT_SIZE(roofline_state, size, 0, &cli_roofline_size_rule,
                  "the source buffer, whole MiB (default auto: the working set 'bwlab run'\n"
                  "plans, 4 x the last-level cache, within the device's limits)"),
-    CLI_OPT_FORMAT(roofline_state, format, CLI_OPT_NEWLINE, "table|csv|json|md", ROOFLINE_FORMATS,
-                   "table (default), csv, json or md; --output FILE.json etc. picks it too"),
-    CLI_OPT_OUTPUT(roofline_state, output, 0, CLI_HELP_OUTPUT),
+    CLI_EACH_OPT_FORMAT_OUTPUT(roofline_state, CLI_OPT_NEWLINE, "table|csv|json|md", CLI_FORMATS_ALL,
+                               CLI_HELP_FORMAT_ALL),
     CLI_OPT_KERNELS(roofline_state, kernels_dir, 0, "read roofline.cl from DIR (also $BWLAB_KERNEL_DIR)"),
     CLI_OPTION_END,
 };
 
-static int parse_args(const cli_command *self, int argc, char **argv, roofline_state *s)
+static int alloc_devices(void *state)
 {
-    int operands, st = cli_options_parse(self, argc, argv, s, &operands);
-    if (st || (st = cli_output_path_check(self, "--output", s->output)) != 0)
-        return st;
-    cli_format_from_output(s->output, s->format.given, ROOFLINE_FORMATS, &s->format.format);
+    roofline_state *s = state;
+    s->devs = cli_each_alloc(&s->each, sizeof *s->devs);
+    s->results = cli_each_alloc(&s->each, sizeof *s->results);
+    return s->devs && s->results ? 0 : -1;
+}
+
+static int begin_device(const cli_command *self, void *state, size_t k)
+{
+    (void)self;
+    roofline_state *s = state;
+    s->devs[k].device = &s->each.provs.devices[k];
+    s->devs[k].is_default = s->each.provs.devices[k].is_default;
+    s->devs[k].working_set_source = s->size ? "--size" : "auto";
     return 0;
 }
 
-static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
+static bw_code measure_device(const cli_command *self, void *state, size_t k, bw_error *err)
 {
+    (void)self;
+    roofline_state *s = state;
     const ocl_device_info *d = cli_each_device(&s->each, k);
     bench_roofline_opts o;
     ocl_context *ctx = NULL;
@@ -97,60 +102,42 @@ static bw_code measure_device(roofline_state *s, size_t k, bw_error *err)
     return rc;
 }
 
+static const char **failure_of(void *state, size_t k)
+{
+    return &((roofline_state *)state)->devs[k].failure;
+}
+
+static bw_code format_results(void *state, const char *date, int argc, char **argv, bw_buf *b, bw_error *err)
+{
+    roofline_state *s = state;
+    size_t n = s->each.ndev;
+    report_roofline_meta m = { date, argc, argv, s->budget_s, s->kernel_path, cli_signal_caught != 0 };
+    switch (s->each.format.format) {
+    case CLI_FORMAT_JSON: return report_roofline_json(&m, s->devs, n, b, err);
+    case CLI_FORMAT_CSV: report_roofline_csv(&m, s->devs, n, b); break;
+    case CLI_FORMAT_MD: report_roofline_md(&m, s->devs, n, b); break;
+    default: report_roofline_table(&m, s->devs, n, b); break;
+    }
+    return BW_OK;
+}
+
+static const cli_each_steps roofline_steps = {
+    .alloc = alloc_devices,
+    .begin = begin_device,
+    .measure = measure_device,
+    .failure = failure_of,
+    .format = format_results,
+};
+
 int cmd_roofline(int argc, char **argv)
 {
     const cli_command *self = cli_find("roofline");
     roofline_state s;
     memset(&s, 0, sizeof s);
     s.budget_s = DEFAULT_BUDGET_S;
-    int st = parse_args(self, argc, argv, &s);
-    bw_error err = BW_ERROR_INIT;
-    /* from here a signal stops the measurement; what was measured is
-     * written, and the handler stays while it is (cli_signal.h) */
-    cli_signal_saved saved;
-    int catching = !st;
-    if (catching)
-        cli_signal_catch(&saved);
-    if (st || (st = cli_each_open(self, s.device_spec, &s.each)) != 0)
-        goto done;
-    size_t n = s.each.ndev;
-    s.devs = calloc(n, sizeof *s.devs);
-    s.results = calloc(n, sizeof *s.results);
-    if (!s.devs || !s.results) {
-        st = cli_nomem(self);
-        goto done;
-    }
-    for (size_t k = 0; k < n; k++) {
-        s.devs[k].device = &s.each.provs.devices[k];
-        s.devs[k].is_default = s.each.provs.devices[k].is_default;
-        s.devs[k].working_set_source = s.size ? "--size" : "auto";
-        if (cli_signal_caught)
-            continue; /* not measured: reported as not run */
-        bw_code rc = measure_device(&s, k, &err);
-        if (rc == BW_E_INTERRUPTED)
-            bw_error_clear(&err);
-        else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
-            goto done;
-    }
-    char date[32];
-    cli_iso_date(date, sizeof date);
-    /* main passed argv + 1: argv[-1] is the program name */
-    report_roofline_meta m = { date, argc + 1, argv - 1, s.budget_s, s.kernel_path, cli_signal_caught != 0 };
-    bw_buf b = BW_BUF_INIT;
-    bw_code rc = BW_OK;
-    switch (s.format.format) {
-    case CLI_FORMAT_JSON: rc = report_roofline_json(&m, s.devs, n, &b, &err); break;
-    case CLI_FORMAT_CSV: report_roofline_csv(&m, s.devs, n, &b); break;
-    case CLI_FORMAT_MD: report_roofline_md(&m, s.devs, n, &b); break;
-    default: report_roofline_table(&m, s.devs, n, &b); break;
-    }
-    bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
-    st = cli_each_finish(self, &s.each, rc, &b, s.output, "the results measured", 0, &err);
-    bw_buf_free(&b);
-done:
-    if (catching)
-        cli_signal_restore(&saved);
-    bw_error_clear(&err);
+    int st = cli_each_parse(self, argc, argv, &s, &s.each, CLI_FORMATS_ALL);
+    if (!st)
+        st = cli_each_run(self, &s.each, &roofline_steps, &s, argc, argv);
     state_free(&s);
     return st;
 }

@@ -12,7 +12,6 @@
 #include "bench_tune.h"
 #include "bench_tune_cache.h"
 #include "bw_format.h"
-#include "bw_hook.h"
 #include "bw_parse.h"
 #include "bwlab_config.h"
 #include "cli.h"
@@ -31,37 +30,32 @@
 
 /* Everything the command owns, freed in one place. */
 typedef struct tune_state {
-    const char *device_spec, *output;
     int retune;
-    cli_format_opt format;
     double budget_s;
     uint64_t size; /* --size, 0 for auto */
     char *cache_path, *source, *kernel_path;
-    cli_each each; /* the devices, their provenance (which devs point into), failures and cache notes */
-    report_tune_device *devs;
+    cli_each each; /* --device, --format, --output; the devices, their provenance (which devs
+                    * point into), failures and cache notes */
+    report_tune_device *devs; /* per device: these three arrays are each's (cli_each_alloc) */
     bench_tune_entry *entries;
     bench_tune_result **results;
+    int io_failed; /* a device measured, but not cached: reported, exit BW_E_IO's status */
 } tune_state;
 
 static void state_free(tune_state *s)
 {
     for (size_t k = 0; s->results && k < s->each.ndev; k++)
         bench_tune_result_free(s->results[k]);
-    free(s->results);
-    free(s->entries);
-    free(s->devs);
     free(s->cache_path);
     free(s->source);
     free(s->kernel_path);
     cli_each_free(&s->each);
 }
 
-#define TUNE_FORMATS ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON))
-
 static const cli_size_rule tune_size_rule = { 1, "the kernel shapes tried divide the buffer into 1 MiB blocks" };
 
 const cli_option cmd_tune_options[] = {
-    CLI_OPT_DEVICE(tune_state, device_spec, 0, CLI_HELP_DEVICE),
+    CLI_EACH_OPT_DEVICE(tune_state),
     { .name = "retune", .help = "measure again even when the cache has an entry for the device",
       .set = cli_set_flag, .offset = offsetof(tune_state, retune) },
     CLI_OPT_BUDGET(tune_state, budget_s, 0,
@@ -71,20 +65,10 @@ const cli_option cmd_tune_options[] = {
                  "each buffer (src, dst, read results), whole MiB (default auto: the\n"
                  "working set 'bwlab run' plans, 4 x the last-level cache, within a\n"
                  "third of the memory budget)"),
-    CLI_OPT_FORMAT(tune_state, format, CLI_OPT_NEWLINE, "table|json", TUNE_FORMATS,
-                   "table (default) or json; --output FILE.json picks it too"),
-    CLI_OPT_OUTPUT(tune_state, output, 0, CLI_HELP_OUTPUT),
+    CLI_EACH_OPT_FORMAT_OUTPUT(tune_state, CLI_OPT_NEWLINE, "table|json", CLI_FORMATS_TABLE_JSON,
+                               "table (default) or json; --output FILE.json picks it too"),
     CLI_OPTION_END,
 };
-
-static int parse_args(const cli_command *self, int argc, char **argv, tune_state *s)
-{
-    int operands, st = cli_options_parse(self, argc, argv, s, &operands);
-    if (st || (st = cli_output_path_check(self, "--output", s->output)) != 0)
-        return st;
-    cli_format_from_output(s->output, s->format.given, TUNE_FORMATS, &s->format.format);
-    return 0;
-}
 
 /* The buffer size: --size, or the working set `bwlab run` would plan for
  * the device (4 x its last-level cache, within its limits), held so that
@@ -194,73 +178,78 @@ static int from_cache(const cli_command *self, tune_state *s, size_t k)
     return found;
 }
 
+static int open_cache(const cli_command *self, void *state)
+{
+    tune_state *s = state;
+    return cli_each_cache(self, &s->each, bench_tune_cache_path, &s->cache_path, "the tuning cache");
+}
+
+static int alloc_devices(void *state)
+{
+    tune_state *s = state;
+    s->devs = cli_each_alloc(&s->each, sizeof *s->devs);
+    s->entries = cli_each_alloc(&s->each, sizeof *s->entries);
+    s->results = cli_each_alloc(&s->each, sizeof *s->results);
+    return s->devs && s->entries && s->results ? 0 : -1;
+}
+
+/* device k's record; a cached device needs no search */
+static int begin_device(const cli_command *self, void *state, size_t k)
+{
+    tune_state *s = state;
+    s->devs[k].device = &s->each.provs.devices[k];
+    s->devs[k].is_default = s->each.provs.devices[k].is_default;
+    s->devs[k].size_given = s->size != 0;
+    return from_cache(self, s, k);
+}
+
+static bw_code measure_device(const cli_command *self, void *state, size_t k, bw_error *err)
+{
+    tune_state *s = state;
+    bw_code rc = tune_device(self, s, k, err);
+    if (rc == BW_E_IO && s->devs[k].result) {
+        s->io_failed = 1; /* measured, but not cached: already reported */
+        return BW_OK;
+    }
+    /* reported with what it measured: a failure under a signal is the signal's */
+    return cli_signal_caught ? BW_E_INTERRUPTED : rc;
+}
+
+static const char **failure_of(void *state, size_t k)
+{
+    return &((tune_state *)state)->devs[k].failure;
+}
+
+static bw_code format_results(void *state, const char *date, int argc, char **argv, bw_buf *b, bw_error *err)
+{
+    tune_state *s = state;
+    report_tune_meta m = { date, argc, argv, s->cache_path, s->budget_s, s->kernel_path, cli_signal_caught != 0 };
+    if (s->each.format.format == CLI_FORMAT_JSON)
+        return report_tune_json(&m, s->devs, s->each.ndev, b, err);
+    report_tune_table(&m, s->devs, s->each.ndev, b);
+    return BW_OK;
+}
+
+static const cli_each_steps tune_steps = {
+    .before = open_cache,
+    .alloc = alloc_devices,
+    .begin = begin_device,
+    .measure = measure_device,
+    .failure = failure_of,
+    .format = format_results,
+};
+
 int cmd_tune(int argc, char **argv)
 {
     const cli_command *self = cli_find("tune");
     tune_state s;
     memset(&s, 0, sizeof s);
     s.budget_s = DEFAULT_BUDGET_S;
-    int st = parse_args(self, argc, argv, &s);
-    bw_error err = BW_ERROR_INIT;
-    /* from here a signal stops the measurement; what was measured is
-     * written, and the handler stays while it is (cli_signal.h) */
-    cli_signal_saved saved;
-    int catching = !st;
-    if (catching)
-        cli_signal_catch(&saved);
-    int io_failed = 0;
-    if (st)
-        goto done;
-    if (bench_tune_cache_path(&s.cache_path, &err) != BW_OK) {
-        st = cli_fail(self, &err);
-        goto done;
-    }
-    if ((st = cli_output_not_cache(self, s.output, s.cache_path, "the tuning cache")) != 0)
-        goto done;
-    if ((st = cli_each_open(self, s.device_spec, &s.each)) != 0)
-        goto done;
-    size_t n = s.each.ndev;
-    s.devs = calloc(n, sizeof *s.devs);
-    s.entries = calloc(n, sizeof *s.entries);
-    s.results = calloc(n, sizeof *s.results);
-    if (!s.devs || !s.entries || !s.results) {
-        st = cli_nomem(self);
-        goto done;
-    }
-    for (size_t k = 0; k < n; k++) {
-        s.devs[k].device = &s.each.provs.devices[k];
-        s.devs[k].is_default = s.each.provs.devices[k].is_default;
-        s.devs[k].size_given = s.size != 0;
-        if (from_cache(self, &s, k) || cli_signal_caught)
-            continue; /* cached, or not tuned: reported as not run */
-        bw_code rc = tune_device(self, &s, k, &err);
-        if (rc == BW_E_IO && s.devs[k].result)
-            io_failed = 1; /* measured, but not cached: already reported */
-        else if (rc == BW_E_INTERRUPTED || cli_signal_caught)
-            (void)0; /* reported with what it measured: a failure under a signal is the signal's */
-        else if (rc != BW_OK && (st = cli_each_fail(self, &s.each, k, rc, &err, &s.devs[k].failure)) != 0)
-            goto done;
-        bw_error_clear(&err);
-    }
-    char date[32];
-    cli_iso_date(date, sizeof date);
-    /* main passed argv + 1: argv[-1] is the program name */
-    report_tune_meta m = { date, argc + 1, argv - 1, s.cache_path, s.budget_s, s.kernel_path, cli_signal_caught != 0 };
-    bw_buf b = BW_BUF_INIT;
-    bw_code rc = BW_OK;
-    if (s.format.format == CLI_FORMAT_JSON)
-        rc = report_tune_json(&m, s.devs, n, &b, &err);
-    else
-        report_tune_table(&m, s.devs, n, &b);
-    bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
-    st = cli_each_finish(self, &s.each, rc, &b, s.output, "the results measured", 0, &err);
-    bw_buf_free(&b);
-    if (!st && io_failed)
+    int st = cli_each_parse(self, argc, argv, &s, &s.each, CLI_FORMATS_TABLE_JSON);
+    if (!st)
+        st = cli_each_run(self, &s.each, &tune_steps, &s, argc, argv);
+    if (!st && s.io_failed)
         st = bw_code_exit_status(BW_E_IO);
-done:
-    if (catching)
-        cli_signal_restore(&saved);
-    bw_error_clear(&err);
     state_free(&s);
     return st;
 }

@@ -165,6 +165,44 @@ static int colour_of(size_t device)
     return (int)(device % REPORT_COLOURS);
 }
 
+/* The one chart of a figure that draws only where the inputs hold its
+ * marks: *c, opened in frame fr at the first mark. NULL when memory runs
+ * out. */
+static report_chart *chart_once(report_figure *f, report_chart **c, const frame *fr)
+{
+    if (!*c)
+        *c = open_chart(f, fr);
+    return *c;
+}
+
+/* A series that has no point yet: the legend names only series that draw. */
+#define NO_SERIES (-2)
+
+/* Series *s of chart c, added at its first point (while *s is NO_SERIES). */
+static int series_once(report_chart *c, int *s, const char *name, report_series_kind kind,
+                       report_chart_style style)
+{
+    if (*s == NO_SERIES)
+        *s = report_chart_series(c, name, kind, style);
+    return *s;
+}
+
+/* A series of one source of marks (a device, run or probe record) named
+ * `name`: its legend "NAME, WHAT". */
+static int named_series(report_chart *c, bw_buf *t, const char *name, const char *what,
+                        report_series_kind kind, report_chart_style style)
+{
+    return report_chart_series(c, tipf(t, "%s, %s", name, what), kind, style);
+}
+
+/* Ends a builder: a figure that holds no chart says why instead. */
+static int absent_unless_drawn(report_figure *f, const char *why)
+{
+    if (f->n_charts == 0)
+        f->absent = str_printf("%s", why);
+    return 0;
+}
+
 /* ---- 1. effective bandwidth against stride --------------------------- */
 
 typedef struct stride_row {
@@ -176,6 +214,47 @@ static int by_stride(const void *a, const void *b)
 {
     long long x = ((const stride_row *)a)->s, y = ((const stride_row *)b)->s;
     return (x > y) - (x < y);
+}
+
+/* One device's lines in the stride chart of access mode `mode` over the
+ * rows sr[0..n-1]: the measured medians, and the modeled line from the
+ * device's measured seq where it has one. */
+static void stride_lines(report_chart *c, const results_merged *m, const stride_row *sr, size_t n,
+                         const char *mode, size_t d, bw_buf *t)
+{
+    const char *label = m->devices[d].label;
+    int any = 0;
+    for (size_t k = 0; k < n; k++) {
+        const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
+        any |= e && results_merge_not_nan(e->effective_gbs);
+    }
+    if (!any)
+        return;
+    int ms = named_series(c, t, label, "measured", REPORT_SERIES_LINE_POINTS,
+                          style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, 0));
+    for (size_t k = 0; k < n; k++) {
+        const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
+        double v = e ? e->effective_gbs : NAN;
+        report_chart_point(c, ms, (double)sr[k].s, v,
+                           tipf(t, "%s, %s, %s: %s GB/s measured (median of %zu)", label,
+                                m->rows[sr[k].row].pattern, mode, REPORT_FIXED(v, 3),
+                                e ? e->n_measured : (size_t)0));
+    }
+    double seq_gbs = seq_figure(m, mode, d, 1), p_seq = seq_figure(m, mode, d, 0);
+    if (!results_merge_not_nan(seq_gbs) || !results_merge_not_nan(p_seq))
+        return;
+    int ds = named_series(c, t, label, "modeled", REPORT_SERIES_LINE_POINTS,
+                          style_of(colour_of(d), 1, REPORT_MARKER_CIRCLE, 1));
+    for (size_t k = 0; k < n; k++) {
+        const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
+        double rel = report_figures_modeled_relative(mode, mode_efficiency(e, mode), p_seq);
+        report_chart_point(c, ds, (double)sr[k].s, seq_gbs * rel,
+                           tipf(t,
+                                "%s, %s, %s: %s GB/s modeled (seq's %s GB/s measured x the "
+                                "model's bandwidth relative to seq %s)",
+                                label, m->rows[sr[k].row].pattern, mode, REPORT_FIXED(seq_gbs * rel, 3),
+                                REPORT_FIXED(seq_gbs, 3), REPORT_FIXED(rel, 3)));
+    }
 }
 
 static int build_stride(const results_merged *m, report_figure *f, bw_buf *t)
@@ -203,55 +282,15 @@ static int build_stride(const results_merged *m, report_figure *f, bw_buf *t)
                            "stride s (elements of 4 B apart, log2 scale)", "effective bandwidth (GB/s, log10 scale)",
                            REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 0, 0, 0 };
         report_chart *c = open_chart(f, &fr);
-        if (!c)
-            goto fail;
-        for (size_t d = 0; d < m->n_devices; d++) {
-            const char *label = m->devices[d].label;
-            int any = 0;
-            for (size_t k = 0; k < n; k++) {
-                const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
-                any |= e && results_merge_not_nan(e->effective_gbs);
-            }
-            if (!any)
-                continue;
-            int ms = report_chart_series(c, tipf(t, "%s, measured", label),
-                                         REPORT_SERIES_LINE_POINTS,
-                                         style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, 0));
-            for (size_t k = 0; k < n; k++) {
-                const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
-                double v = e ? e->effective_gbs : NAN;
-                report_chart_point(c, ms, (double)sr[k].s, v,
-                                   tipf(t, "%s, %s, %s: %s GB/s measured (median of %zu)", label,
-                                        m->rows[sr[k].row].pattern, modes[mi], REPORT_FIXED(v, 3),
-                                        e ? e->n_measured : (size_t)0));
-            }
-            double seq_gbs = seq_figure(m, modes[mi], d, 1), p_seq = seq_figure(m, modes[mi], d, 0);
-            if (!results_merge_not_nan(seq_gbs) || !results_merge_not_nan(p_seq))
-                continue;
-            int ds = report_chart_series(c, tipf(t, "%s, modeled", label),
-                                         REPORT_SERIES_LINE_POINTS,
-                                         style_of(colour_of(d), 1, REPORT_MARKER_CIRCLE, 1));
-            for (size_t k = 0; k < n; k++) {
-                const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
-                double rel = report_figures_modeled_relative(
-                    modes[mi], mode_efficiency(e, modes[mi]), p_seq);
-                report_chart_point(
-                    c, ds, (double)sr[k].s, seq_gbs * rel,
-                    tipf(t,
-                         "%s, %s, %s: %s GB/s modeled (seq's %s GB/s measured x the "
-                         "model's bandwidth relative to seq %s)",
-                         label, m->rows[sr[k].row].pattern, modes[mi], REPORT_FIXED(seq_gbs * rel, 3),
-                         REPORT_FIXED(seq_gbs, 3), REPORT_FIXED(rel, 3)));
-            }
+        if (!c) {
+            free(sr);
+            return -1;
         }
+        for (size_t d = 0; d < m->n_devices; d++)
+            stride_lines(c, m, sr, n, modes[mi], d, t);
     }
     free(sr);
-    if (f->n_charts == 0)
-        f->absent = str_printf("The results hold no stride:s=N pattern with 4-byte elements.");
-    return 0;
-fail:
-    free(sr);
-    return -1;
+    return absent_unless_drawn(f, "The results hold no stride:s=N pattern with 4-byte elements.");
 }
 
 /* ---- 2. measured relative against modeled ---------------------------- */
@@ -278,7 +317,7 @@ static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
     for (size_t d = 0; d < m->n_devices; d++) {
         for (int mi = 0; mi < (int)(sizeof modes / sizeof *modes); mi++) {
             double p_seq = seq_figure(m, modes[mi], d, 0);
-            int s = -2;
+            int s = NO_SERIES;
             for (size_t i = 0; i < m->n_rows; i++) {
                 const results_merge_row *r = &m->rows[i];
                 if (!str_eq(r->access, modes[mi]) || !is_global(r) || str_eq(r->family, "seq") ||
@@ -290,11 +329,9 @@ static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
                 double x = report_figures_modeled_relative(modes[mi], mode_efficiency(e, modes[mi]), p_seq);
                 if (!results_merge_not_nan(x))
                     continue;
-                if (s == -2)
-                    s = report_chart_series(c, tipf(t, "%s, %s", m->devices[d].label, modes[mi]),
-                                            REPORT_SERIES_POINTS,
-                                            style_of(colour_of(d), 0,
-                                                     mi == 2 ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, mi == 1));
+                series_once(c, &s, tipf(t, "%s, %s", m->devices[d].label, modes[mi]), REPORT_SERIES_POINTS,
+                            style_of(colour_of(d), 0, mi == 2 ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE,
+                                     mi == 1));
                 report_chart_point(c, s, x, e->relative_to_seq,
                                    tipf(t, "%s, %s, %s: %s relative to seq (measured), %s (modeled)",
                                         m->devices[d].label, r->pattern, modes[mi],
@@ -305,10 +342,9 @@ static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
     if (report_chart_count(c) == 0) {
         report_chart_free(c);
         f->n_charts = 0;
-        f->absent = str_printf("The results hold no pattern with both a measured relative_to_seq "
-                               "and a modeled efficiency beside a seq.");
     }
-    return 0;
+    return absent_unless_drawn(f, "The results hold no pattern with both a measured relative_to_seq "
+                                  "and a modeled efficiency beside a seq.");
 }
 
 /* ---- 3. the address ramp --------------------------------------------- */
@@ -488,108 +524,155 @@ static int build_ramp(const results_merged *m, report_figure *f, bw_buf *t)
 
 /* ---- 4. roofline ------------------------------------------------------ */
 
+/* One run's roofline, named `name`: its measured sweep, and under it the
+ * roof min(P, I x B) over the intensities swept. */
+static void roofline_lines(report_chart *c, const results_merge_run *run, const char *name, int col, bw_buf *t)
+{
+    int ps = named_series(c, t, name, "measured", REPORT_SERIES_LINE_POINTS,
+                          style_of(col, 0, REPORT_MARKER_SQUARE, 0));
+    double imin = INFINITY, imax = -INFINITY;
+    for (size_t k = 0; k < run->n_roof_points; k++) {
+        const results_merge_roof_point *pt = &run->roof_points[k];
+        if (pt->intensity > 0) {
+            imin = fmin(imin, pt->intensity);
+            imax = fmax(imax, pt->intensity);
+        }
+        report_chart_point(c, ps, pt->intensity, pt->gflops,
+                           tipf(t, "%s: %.4g FLOP/byte (requested), %s GFLOP/s and %s GB/s "
+                                   "(measured)",
+                                name, pt->intensity, REPORT_FIXED(pt->gflops, 3), REPORT_FIXED(pt->gbs, 3)));
+    }
+    double P = run->roof_peak_gflops, B = run->roof_peak_gbs;
+    if (!(P > 0 && B > 0 && imin <= imax))
+        return;
+    int rs = named_series(c, t, name, "roof (modeled)", REPORT_SERIES_LINE,
+                          style_of(col, 1, REPORT_MARKER_CIRCLE, 0));
+    double ridge = P / B;
+    report_chart_point(c, rs, imin, fmin(P, imin * B), NULL);
+    if (ridge > imin && ridge < imax)
+        report_chart_point(c, rs, ridge, P, NULL);
+    report_chart_point(c, rs, imax, fmin(P, imax * B), NULL);
+}
+
 static int build_roofline(const results_merged *m, report_figure *f, bw_buf *t)
 {
+    static const frame fr = { "roofline", "Roofline",
+                              "points: measured sweep; dashed: the roof min(P, I x B) modeled from the measured "
+                              "peaks",
+                              "arithmetic intensity (FLOP/byte, requested; log2 scale)",
+                              "performance (GFLOP/s, log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 0, 0, 0 };
     report_chart *c = NULL;
     for (size_t r = 0; r < m->n_runs; r++) {
         const results_merge_run *run = &m->runs[r];
         if (!run->has_roofline || run->n_roof_points == 0)
             continue;
-        static const frame fr = { "roofline", "Roofline",
-                                  "points: measured sweep; dashed: the roof min(P, I x B) modeled from the measured "
-                                  "peaks",
-                                  "arithmetic intensity (FLOP/byte, requested; log2 scale)",
-                                  "performance (GFLOP/s, log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 0, 0, 0 };
-        if (!c && !(c = open_chart(f, &fr)))
+        if (!chart_once(f, &c, &fr))
             return -1;
         const results_merge_device *d = &m->devices[run->device];
-        int col = colour_of(run->device);
         char *name = d->n_runs > 1 ? str_printf("%s (run %zu)", d->label, r + 1)
                                    : str_printf("%s", d->label);
         if (!name)
             return -1;
-        int ps = report_chart_series(c, tipf(t, "%s, measured", name), REPORT_SERIES_LINE_POINTS,
-                                     style_of(col, 0, REPORT_MARKER_SQUARE, 0));
-        double imin = INFINITY, imax = -INFINITY;
-        for (size_t k = 0; k < run->n_roof_points; k++) {
-            const results_merge_roof_point *pt = &run->roof_points[k];
-            if (pt->intensity > 0) {
-                imin = fmin(imin, pt->intensity);
-                imax = fmax(imax, pt->intensity);
-            }
-            report_chart_point(c, ps, pt->intensity, pt->gflops,
-                               tipf(t, "%s: %.4g FLOP/byte (requested), %s GFLOP/s and %s GB/s "
-                                       "(measured)",
-                                    name, pt->intensity, REPORT_FIXED(pt->gflops, 3), REPORT_FIXED(pt->gbs, 3)));
-        }
-        double P = run->roof_peak_gflops, B = run->roof_peak_gbs;
-        if (P > 0 && B > 0 && imin <= imax) {
-            int rs = report_chart_series(c, tipf(t, "%s, roof (modeled)", name), REPORT_SERIES_LINE,
-                                         style_of(col, 1, REPORT_MARKER_CIRCLE, 0));
-            double ridge = P / B;
-            report_chart_point(c, rs, imin, fmin(P, imin * B), NULL);
-            if (ridge > imin && ridge < imax)
-                report_chart_point(c, rs, ridge, P, NULL);
-            report_chart_point(c, rs, imax, fmin(P, imax * B), NULL);
-        }
+        roofline_lines(c, run, name, colour_of(run->device), t);
         free(name);
     }
-    if (!c)
-        f->absent = str_printf("The results carry no roofline (runs[].roofline: bwlab run without "
-                               "--no-roofline measures one).");
-    return 0;
+    return absent_unless_drawn(f, "The results carry no roofline (runs[].roofline: bwlab run without "
+                                  "--no-roofline measures one).");
 }
 
 /* ---- 5. bank conflicts ------------------------------------------------ */
 
 static int build_bank(const results_merged *m, report_figure *f, bw_buf *t)
 {
+    static const frame fr = { "bank", "Bank-conflict ways against local-memory throughput",
+                              "ways modeled from the profile's banks; throughput measured",
+                              "bank-conflict ways (modeled; log2 scale)",
+                              "local-memory throughput (GB/s, measured)", REPORT_AXIS_LOG2,
+                              REPORT_AXIS_LINEAR, 0, 0, 0 };
     report_chart *c = NULL;
     for (size_t d = 0; d < m->n_devices; d++) {
-        int s = -2;
+        int s = NO_SERIES;
         for (size_t i = 0; i < m->n_rows; i++) {
             if (is_global(&m->rows[i]))
                 continue;
             const results_merge_entry *e = results_merged_entry(m, i, d);
             if (!e || e->conflict_ways < 1 || !results_merge_not_nan(e->local_gbs))
                 continue;
-            static const frame fr = { "bank", "Bank-conflict ways against local-memory throughput",
-                                      "ways modeled from the profile's banks; throughput measured",
-                                      "bank-conflict ways (modeled; log2 scale)",
-                                      "local-memory throughput (GB/s, measured)", REPORT_AXIS_LOG2,
-                                      REPORT_AXIS_LINEAR, 0, 0, 0 };
-            if (!c && !(c = open_chart(f, &fr)))
+            if (!chart_once(f, &c, &fr))
                 return -1;
-            if (s == -2)
-                s = report_chart_series(c, m->devices[d].label, REPORT_SERIES_POINTS,
-                                        style_of(colour_of(d), 0, REPORT_MARKER_DIAMOND, 0));
+            series_once(c, &s, m->devices[d].label, REPORT_SERIES_POINTS,
+                        style_of(colour_of(d), 0, REPORT_MARKER_DIAMOND, 0));
             report_chart_point(c, s, (double)e->conflict_ways, e->local_gbs,
                                tipf(t, "%s, %s: %lld-way (modeled), %s GB/s local (measured)",
                                     m->devices[d].label, m->rows[i].pattern, e->conflict_ways,
                                     REPORT_FIXED(e->local_gbs, 3)));
         }
     }
-    if (!c)
-        f->absent = str_printf("The results carry no bank items (local-memory patterns with "
-                               "conflict_ways and local_gbs).");
-    return 0;
+    return absent_unless_drawn(f, "The results carry no bank items (local-memory patterns with "
+                                  "conflict_ways and local_gbs).");
 }
 
 /* ---- 6-8. the probe's charts ------------------------------------------- */
 
+/* Whether a probe record draws in a ladder chart (ladder) or in the
+ * transfers chart (else). */
+static int probe_draws(const results_merge_probe *p, int ladder)
+{
+    return (ladder ? p->n_ladder : p->n_transfers) != 0;
+}
+
 /* The name of a probe record's line: the device's label, with "(probe K)"
- * when the device has more than one record that draws in this chart
- * (ladder: ladder records; else transfer records). */
+ * when the device has more than one record that draws in this chart. */
 static char *probe_name(const results_merged *m, size_t k, int ladder)
 {
     const results_merge_probe *p = &m->probes[k];
     size_t n = 0;
     for (size_t i = 0; i < m->n_probes; i++)
-        if (m->probes[i].device == p->device && (ladder ? m->probes[i].n_ladder : m->probes[i].n_transfers))
+        if (m->probes[i].device == p->device && probe_draws(&m->probes[i], ladder))
             n++;
     const char *label = m->devices[p->device].label;
     return n > 1 ? str_printf("%s (%s %zu)", label, p->from_run ? "run --transfers, record" : "probe", k + 1)
                  : str_printf("%s", label);
+}
+
+/* Draws one probe record's marks in a probe chart: name is its line's
+ * name, col its device's colour. */
+typedef void (*probe_marks)(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t);
+
+/* A probe figure: one chart in frame fr over the records that draw in it
+ * (ladder: those with a ladder; else those with transfers), each drawn by
+ * marks; `why` says what the inputs lack when none does. */
+static int probe_figure(const results_merged *m, report_figure *f, bw_buf *t, const frame *fr, int ladder,
+                        probe_marks marks, const char *why)
+{
+    report_chart *c = NULL;
+    for (size_t k = 0; k < m->n_probes; k++) {
+        const results_merge_probe *p = &m->probes[k];
+        if (!probe_draws(p, ladder))
+            continue;
+        if (!chart_once(f, &c, fr))
+            return -1;
+        char *name = probe_name(m, k, ladder);
+        if (!name)
+            return -1;
+        marks(c, p, name, colour_of(p->device), t);
+        free(name);
+    }
+    return absent_unless_drawn(f, why);
+}
+
+/* A ladder figure: the probe records' ladders against the working set
+ * (log2, in bytes), y on a log10 scale; `what` names the ladder where the
+ * inputs carry none. */
+static int ladder_figure(const results_merged *m, report_figure *f, bw_buf *t, const char *id, const char *title,
+                         const char *subtitle, const char *y_label, probe_marks marks, const char *what)
+{
+    const frame fr = { id, title, subtitle, "working set (bytes, requested; log2 scale)", y_label,
+                       REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 1, 0, 0 };
+    char why[160];
+    snprintf(why, sizeof why, "The inputs carry no %s (a bwlab probe results file: bwlab probe --format json "
+             "--output FILE).", what);
+    return probe_figure(m, f, t, &fr, 1, marks, why);
 }
 
 /* One line over a probe's ladder: at each working set the figure at
@@ -603,142 +686,98 @@ static void ladder_line(report_chart *c, int series, const results_merge_probe *
         double v;
         memcpy(&v, (const char *)q + offset, sizeof v);
         report_chart_point(c, series, q->bytes, v,
-                           tipf(t, "%s: %s B working set (requested): %s %s (measured)", name, REPORT_FIXED(q->bytes, 0),
-                                REPORT_FIXED(v, 3), what));
+                           tipf(t, "%s: %s B working set (requested): %s %s (measured)", name,
+                                REPORT_FIXED(q->bytes, 0), REPORT_FIXED(v, 3), what));
+    }
+}
+
+static void cache_marks(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t)
+{
+    int ls = named_series(c, t, name, "measured", REPORT_SERIES_LINE_POINTS,
+                          style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
+    ladder_line(c, ls, p, offsetof(results_merge_ladder_point, read_gbs), name, "GB/s read", t);
+    if (!p->n_levels)
+        return;
+    int vs = named_series(c, t, name, "cache levels (measured)", REPORT_SERIES_POINTS,
+                          style_of(col, 0, REPORT_MARKER_DIAMOND, 1));
+    for (size_t i = 0; i < p->n_levels; i++) {
+        const results_merge_level *v = &p->levels[i];
+        report_chart_point(c, vs, v->size_bytes, v->read_gbs,
+                           tipf(t, "%s: cache level %zu (measured): plateau up to %s B, %s GB/s read, "
+                                   "%s ns per load (medians, measured)",
+                                name, i + 1, REPORT_FIXED(v->size_bytes, 0), REPORT_FIXED(v->read_gbs, 3),
+                                REPORT_FIXED(v->latency_ns, 3)));
     }
 }
 
 static int build_cache(const results_merged *m, report_figure *f, bw_buf *t)
 {
-    report_chart *c = NULL;
-    for (size_t k = 0; k < m->n_probes; k++) {
-        const results_merge_probe *p = &m->probes[k];
-        if (p->n_ladder == 0)
-            continue;
-        static const frame fr = { "cache", "Cache ladder: read bandwidth against working set",
-                                  "circles: read GB/s per working set; hollow diamonds: detected cache levels",
-                                  "working set (bytes, requested; log2 scale)",
-                                  "read bandwidth (GB/s, measured; log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10,
-                                  1, 0, 0 };
-        if (!c && !(c = open_chart(f, &fr)))
-            return -1;
-        char *name = probe_name(m, k, 1);
-        if (!name)
-            return -1;
-        int col = colour_of(p->device);
-        int ls = report_chart_series(c, tipf(t, "%s, measured", name), REPORT_SERIES_LINE_POINTS,
-                                     style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
-        ladder_line(c, ls, p, offsetof(results_merge_ladder_point, read_gbs), name, "GB/s read", t);
-        if (p->n_levels) {
-            int vs = report_chart_series(c, tipf(t, "%s, cache levels (measured)", name), REPORT_SERIES_POINTS,
-                                         style_of(col, 0, REPORT_MARKER_DIAMOND, 1));
-            for (size_t i = 0; i < p->n_levels; i++) {
-                const results_merge_level *v = &p->levels[i];
-                report_chart_point(c, vs, v->size_bytes, v->read_gbs,
-                                   tipf(t, "%s: cache level %zu (measured): plateau up to %s B, %s GB/s read, "
-                                           "%s ns per load (medians, measured)",
-                                        name, i + 1, REPORT_FIXED(v->size_bytes, 0), REPORT_FIXED(v->read_gbs, 3),
-                                        REPORT_FIXED(v->latency_ns, 3)));
-            }
-        }
-        free(name);
-    }
-    if (!c)
-        f->absent = str_printf("The inputs carry no cache ladder (a bwlab probe results file: bwlab probe "
-                               "--format json --output FILE).");
-    return 0;
+    return ladder_figure(m, f, t, "cache", "Cache ladder: read bandwidth against working set",
+                         "circles: read GB/s per working set; hollow diamonds: detected cache levels",
+                         "read bandwidth (GB/s, measured; log10 scale)", cache_marks, "cache ladder");
+}
+
+static void latency_marks(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t)
+{
+    int one = named_series(c, t, name, "one work-item", REPORT_SERIES_LINE_POINTS,
+                           style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
+    ladder_line(c, one, p, offsetof(results_merge_ladder_point, latency_ns), name, "ns per load, one work-item", t);
+    int any_cu = 0;
+    for (size_t i = 0; i < p->n_ladder; i++)
+        any_cu |= results_merge_not_nan(p->ladder[i].latency_per_cu_ns);
+    if (!any_cu)
+        return;
+    int cu = named_series(c, t, name, "per compute unit", REPORT_SERIES_LINE_POINTS,
+                          style_of(col, 1, REPORT_MARKER_SQUARE, 1));
+    ladder_line(c, cu, p, offsetof(results_merge_ladder_point, latency_per_cu_ns), name,
+                "ns per load, one work-item per compute unit", t);
 }
 
 static int build_latency(const results_merged *m, report_figure *f, bw_buf *t)
 {
-    report_chart *c = NULL;
-    for (size_t k = 0; k < m->n_probes; k++) {
-        const results_merge_probe *p = &m->probes[k];
-        if (p->n_ladder == 0)
-            continue;
-        static const frame fr = { "latency", "Latency ladder: ns per dependent load against working set",
-                                  "solid: one work-item; dashed: one work-item per compute unit at once "
-                                  "(all measured)",
-                                  "working set (bytes, requested; log2 scale)",
-                                  "latency (ns per load, measured; log10 scale)", REPORT_AXIS_LOG2, REPORT_AXIS_LOG10,
-                                  1, 0, 0 };
-        if (!c && !(c = open_chart(f, &fr)))
-            return -1;
-        char *name = probe_name(m, k, 1);
-        if (!name)
-            return -1;
-        int col = colour_of(p->device);
-        int one = report_chart_series(c, tipf(t, "%s, one work-item", name), REPORT_SERIES_LINE_POINTS,
-                                      style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
-        ladder_line(c, one, p, offsetof(results_merge_ladder_point, latency_ns), name, "ns per load, one work-item",
-                    t);
-        int any_cu = 0;
-        for (size_t i = 0; i < p->n_ladder; i++)
-            any_cu |= results_merge_not_nan(p->ladder[i].latency_per_cu_ns);
-        if (any_cu) {
-            int cu = report_chart_series(c, tipf(t, "%s, per compute unit", name), REPORT_SERIES_LINE_POINTS,
-                                         style_of(col, 1, REPORT_MARKER_SQUARE, 1));
-            ladder_line(c, cu, p, offsetof(results_merge_ladder_point, latency_per_cu_ns), name,
-                        "ns per load, one work-item per compute unit", t);
-        }
-        free(name);
-    }
-    if (!c)
-        f->absent = str_printf("The inputs carry no latency ladder (a bwlab probe results file: bwlab probe "
-                               "--format json --output FILE).");
-    return 0;
+    return ladder_figure(m, f, t, "latency", "Latency ladder: ns per dependent load against working set",
+                         "solid: one work-item; dashed: one work-item per compute unit at once (all measured)",
+                         "latency (ns per load, measured; log10 scale)", latency_marks, "latency ladder");
+}
+
+/* A record's transfers, one line per variant: line dash by memory, marker
+ * by direction, hollow when not blocking. */
+static void transfer_marks(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t)
+{
+    static const char *const dirs[] = { "h2d", "d2h" }, *const mems[] = { "pinned", "pageable" };
+    static const char *const dir_words[] = { "host to device", "device to host" };
+    for (int di = 0; di < 2; di++)
+        for (int mi = 0; mi < 2; mi++)
+            for (int blk = 1; blk >= 0; blk--) {
+                const char *blocking = blk ? "blocking" : "non-blocking";
+                int s = NO_SERIES;
+                for (size_t i = 0; i < p->n_transfers; i++) {
+                    const results_merge_transfer *x = &p->transfers[i];
+                    if (strcmp(x->direction, dirs[di]) != 0 || strcmp(x->memory, mems[mi]) != 0 ||
+                        x->blocking != blk)
+                        continue;
+                    series_once(c, &s, tipf(t, "%s, %s, %s, %s", name, dirs[di], mems[mi], blocking),
+                                REPORT_SERIES_LINE_POINTS,
+                                style_of(col, mi == 1, di ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, !blk));
+                    report_chart_point(c, s, x->bytes, x->gbs,
+                                       tipf(t, "%s: %s B %s, %s, %s (requested): %s GB/s, %s us per "
+                                               "copy (measured)",
+                                            name, REPORT_FIXED(x->bytes, 0), dir_words[di], mems[mi], blocking,
+                                            REPORT_FIXED(x->gbs, 3), REPORT_FIXED(x->us, 2)));
+                }
+            }
 }
 
 static int build_transfers(const results_merged *m, report_figure *f, bw_buf *t)
 {
-    /* the variants: line dash by memory, marker by direction, hollow when
-     * not blocking */
-    static const char *const dirs[] = { "h2d", "d2h" }, *const mems[] = { "pinned", "pageable" };
-    static const char *const dir_words[] = { "host to device", "device to host" };
-    report_chart *c = NULL;
-    for (size_t k = 0; k < m->n_probes; k++) {
-        const results_merge_probe *p = &m->probes[k];
-        if (p->n_transfers == 0)
-            continue;
-        static const frame fr = { "transfers", "Host-device transfer bandwidth against size",
-                                  "colour: device; circle: h2d, square: d2h; solid: pinned, dashed: pageable; "
-                                  "hollow: non-blocking",
-                                  "copy size (bytes, requested; log2 scale)", "bandwidth (GB/s, measured; log10 scale)",
-                                  REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 1, 760, 400 };
-        if (!c && !(c = open_chart(f, &fr)))
-            return -1;
-        char *name = probe_name(m, k, 0);
-        if (!name)
-            return -1;
-        int col = colour_of(p->device);
-        for (int di = 0; di < 2; di++)
-            for (int mi = 0; mi < 2; mi++)
-                for (int blk = 1; blk >= 0; blk--) {
-                    int s = -2;
-                    for (size_t i = 0; i < p->n_transfers; i++) {
-                        const results_merge_transfer *x = &p->transfers[i];
-                        if (strcmp(x->direction, dirs[di]) != 0 || strcmp(x->memory, mems[mi]) != 0 ||
-                            x->blocking != blk)
-                            continue;
-                        if (s == -2)
-                            s = report_chart_series(
-                                c, tipf(t, "%s, %s, %s, %s", name, dirs[di], mems[mi], blk ? "blocking" : "non-blocking"),
-                                REPORT_SERIES_LINE_POINTS,
-                                style_of(col, mi == 1, di ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, !blk));
-                        report_chart_point(c, s, x->bytes, x->gbs,
-                                           tipf(t, "%s: %s B %s, %s, %s (requested): %s GB/s, %s us per "
-                                                   "copy (measured)",
-                                                name, REPORT_FIXED(x->bytes, 0), dir_words[di], mems[mi],
-                                                blk ? "blocking" : "non-blocking", REPORT_FIXED(x->gbs, 3),
-                                                REPORT_FIXED(x->us, 2)));
-                    }
-                }
-        free(name);
-    }
-    if (!c)
-        f->absent = str_printf("The inputs carry no host-device transfers (bwlab probe --format json, or bwlab "
-                               "run --transfers).");
-    return 0;
+    static const frame fr = { "transfers", "Host-device transfer bandwidth against size",
+                              "colour: device; circle: h2d, square: d2h; solid: pinned, dashed: pageable; "
+                              "hollow: non-blocking",
+                              "copy size (bytes, requested; log2 scale)", "bandwidth (GB/s, measured; log10 scale)",
+                              REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 1, 760, 400 };
+    return probe_figure(m, f, t, &fr, 0, transfer_marks,
+                        "The inputs carry no host-device transfers (bwlab probe --format json, or bwlab "
+                        "run --transfers).");
 }
 
 /* ---- all ---------------------------------------------------------------- */

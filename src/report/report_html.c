@@ -2,6 +2,7 @@
 #include "report_html.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "report_chart.h"
 #include "report_format.h"
 #include "report_figures.h"
+#include "report_html_table.h"
 #include "report_peer_table.h"
 
 #define esc report_chart_escape
@@ -34,93 +36,56 @@ static const char CSS[] =
     "svg.chart .pt:hover{fill-opacity:.15}\n"
     "code{font-size:.92em}.wrap{overflow-x:auto}\n";
 
-static void num_cell(bw_buf *o, double v, const char *fmt_unit)
-{
-    if (!results_merge_not_nan(v)) {
-        bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
-        return;
-    }
-    bw_buf_puts(o, "<td class=\"num\">");
-    bw_buf_puts(o, REPORT_FIXED(v, 2));
-    if (fmt_unit)
-        bw_buf_puts(o, fmt_unit);
-    bw_buf_puts(o, "</td>");
-}
-
-static void text_cell(bw_buf *o, const char *s)
-{
-    bw_buf_puts(o, "<td>");
-    esc(o, s ? s : "-");
-    bw_buf_puts(o, "</td>");
-}
-
-static void ll_cell(bw_buf *o, long long v)
-{
-    if (v < 0)
-        bw_buf_puts(o, "<td class=\"num\">-</td>");
-    else
-        bw_buf_printf(o, "<td class=\"num\">%lld</td>", v);
-}
-
 /* the devices' table: identity, provenance, profile, nominal entry */
 static void device_table(const results_merged *m, bw_buf *o)
 {
-    bw_buf_puts(o, "<section id=\"devices\"><h2>Devices</h2>\n<div class=\"wrap\"><table>\n"
-                   "<tr><th>label</th><th>vendor</th><th>name</th><th>driver</th><th>platform</th>"
-                   "<th>type</th><th>compute units</th><th>clock (MHz)</th><th>global memory (B)</th>"
-                   "<th>profile (W, S, L)</th><th>runs</th><th>nominal entry</th></tr>\n");
+    static const char *const head[] = { "label", "vendor", "name", "driver", "platform", "type",
+                                        "compute units", "clock (MHz)", "global memory (B)",
+                                        "profile (W, S, L)", "runs", "nominal entry" };
+    bw_buf_puts(o, "<section id=\"devices\"><h2>Devices</h2>\n");
+    report_html_table_open(o, NULL, head, sizeof head / sizeof *head);
     for (size_t d = 0; d < m->n_devices; d++) {
         const results_merge_device *v = &m->devices[d];
-        bw_buf_puts(o, "<tr>");
-        text_cell(o, v->label);
-        text_cell(o, v->vendor);
-        text_cell(o, v->name);
-        text_cell(o, v->driver_version);
-        bw_buf_puts(o, "<td>");
-        esc(o, v->platform ? v->platform : "-");
-        if (v->platform_version) {
-            bw_buf_puts(o, " (");
-            esc(o, v->platform_version);
-            bw_buf_puts(o, ")");
-        }
-        bw_buf_puts(o, "</td>");
-        text_cell(o, v->type);
-        ll_cell(o, v->compute_units);
-        ll_cell(o, v->clock_mhz);
-        ll_cell(o, v->global_mem_bytes);
-        bw_buf_puts(o, "<td>");
-        esc(o, v->profile ? v->profile : "-");
-        bw_buf_printf(o, " (%lld, %lld B, %lld B)</td>", v->lanes, v->sector_bytes, v->line_bytes);
-        bw_buf_printf(o, "<td class=\"num\">%zu</td>", v->n_runs);
-        text_cell(o, v->nominal_name);
-        bw_buf_puts(o, "</tr>\n");
+        report_html_row(o);
+        report_html_text(o, v->label);
+        report_html_text(o, v->vendor);
+        report_html_text(o, v->name);
+        report_html_text(o, v->driver_version);
+        report_html_text_with(o, v->platform, " (", v->platform_version, ")");
+        report_html_text(o, v->type);
+        report_html_count(o, v->compute_units);
+        report_html_count(o, v->clock_mhz);
+        report_html_count(o, v->global_mem_bytes);
+        char geometry[96];
+        snprintf(geometry, sizeof geometry, "%lld, %lld B, %lld B", v->lanes, v->sector_bytes, v->line_bytes);
+        report_html_text_with(o, v->profile, " (", geometry, ")");
+        report_html_count(o, (long long)v->n_runs);
+        report_html_text(o, v->nominal_name);
+        report_html_row_end(o);
     }
-    bw_buf_puts(o, "</table></div>\n");
+    report_html_table_close(o);
 }
 
 /* the runs' table: file, device, when, where, status, notes, command line */
 static void run_table(const results_merged *m, bw_buf *o)
 {
-    bw_buf_puts(o, "<h3>Runs</h3>\n<div class=\"wrap\"><table>\n"
-                   "<tr><th>#</th><th>file</th><th>device</th><th>date</th><th>host</th><th>os</th>"
-                   "<th>bwlab</th><th>schema</th><th>status</th><th>notes</th><th>command line</th></tr>\n");
+    static const char *const head[] = { "#", "file", "device", "date", "host", "os",
+                                        "bwlab", "schema", "status", "notes", "command line" };
+    bw_buf_puts(o, "<h3>Runs</h3>\n");
+    report_html_table_open(o, NULL, head, sizeof head / sizeof *head);
     for (size_t r = 0; r < m->n_runs; r++) {
         const results_merge_run *run = &m->runs[r];
-        bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", r + 1);
-        text_cell(o, run->file);
-        text_cell(o, run->device < m->n_devices ? m->devices[run->device].label : NULL);
-        text_cell(o, run->date);
-        text_cell(o, run->host);
-        text_cell(o, run->os);
-        text_cell(o, run->tool_version);
-        ll_cell(o, run->schema_version);
-        bw_buf_puts(o, "<td>");
-        esc(o, run->status ? run->status : "-");
-        if (run->failure) {
-            bw_buf_puts(o, ": ");
-            esc(o, run->failure);
-        }
-        bw_buf_puts(o, "</td><td>");
+        report_html_row(o);
+        report_html_count(o, (long long)(r + 1));
+        report_html_text(o, run->file);
+        report_html_text(o, run->device < m->n_devices ? m->devices[run->device].label : NULL);
+        report_html_text(o, run->date);
+        report_html_text(o, run->host);
+        report_html_text(o, run->os);
+        report_html_text(o, run->tool_version);
+        report_html_count(o, run->schema_version);
+        report_html_text_with(o, run->status, ": ", run->failure, "");
+        report_html_cell(o, NULL);
         const char *sep = "";
         if (run->partial) {
             bw_buf_puts(o, "partial journal");
@@ -142,51 +107,54 @@ static void run_table(const results_merged *m, bw_buf *o)
             bw_buf_puts(o, sep);
             esc(o, run->note);
         }
-        bw_buf_puts(o, "</td><td><code>");
-        esc(o, run->command_line ? run->command_line : "-");
-        bw_buf_puts(o, "</code></td></tr>\n");
+        report_html_cell_end(o);
+        report_html_code(o, run->command_line);
+        report_html_row_end(o);
     }
-    bw_buf_puts(o, "</table></div>\n");
+    report_html_table_close(o);
 }
 
 /* the probe records' table, when there are any */
 static void probe_table(const results_merged *m, bw_buf *o)
 {
+    static const char *const head[] = { "#", "file", "device", "source", "date",
+                                        "inferred unit (B, measured)", "profile sector, line (B)",
+                                        "launch latency (us, measured)", "cache levels (measured)", "notes" };
     if (!m->n_probes)
         return;
-    bw_buf_puts(o, "<h3>Probes</h3>\n<div class=\"wrap\"><table id=\"probe-table\">\n"
-                   "<tr><th>#</th><th>file</th><th>device</th><th>source</th><th>date</th>"
-                   "<th>inferred unit (B, measured)</th><th>profile sector, line (B)</th>"
-                   "<th>launch latency (us, measured)</th><th>cache levels (measured)</th>"
-                   "<th>notes</th></tr>\n");
+    bw_buf_puts(o, "<h3>Probes</h3>\n");
+    report_html_table_open(o, "probe-table", head, sizeof head / sizeof *head);
     for (size_t k = 0; k < m->n_probes; k++) {
         const results_merge_probe *p = &m->probes[k];
-        bw_buf_printf(o, "<tr><td class=\"num\">%zu</td>", k + 1);
-        text_cell(o, p->file);
-        text_cell(o, m->devices[p->device].label);
-        text_cell(o, p->from_run ? "bwlab run --transfers" : "bwlab probe");
-        text_cell(o, p->date);
+        report_html_row(o);
+        report_html_count(o, (long long)(k + 1));
+        report_html_text(o, p->file);
+        report_html_text(o, m->devices[p->device].label);
+        report_html_text(o, p->from_run ? "bwlab run --transfers" : "bwlab probe");
+        report_html_text(o, p->date);
         if (p->inferred_unit_bytes > 0)
-            ll_cell(o, p->inferred_unit_bytes);
+            report_html_count(o, p->inferred_unit_bytes);
         else
-            bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
+            report_html_na(o, NULL);
+        report_html_cell(o, "num");
         if (p->profile_unit_bytes > 0 && p->profile_line_bytes > 0)
-            bw_buf_printf(o, "<td class=\"num\">%lld, %lld</td>", p->profile_unit_bytes, p->profile_line_bytes);
+            bw_buf_printf(o, "%lld, %lld", p->profile_unit_bytes, p->profile_line_bytes);
         else
-            bw_buf_puts(o, "<td class=\"num\">-</td>");
-        num_cell(o, p->launch_latency_us, NULL);
-        bw_buf_puts(o, "<td>");
+            bw_buf_puts(o, "-");
+        report_html_cell_end(o);
+        report_html_num(o, p->launch_latency_us, NULL, NULL);
+        report_html_cell(o, NULL);
         for (size_t l = 0; l < p->n_levels; l++)
             bw_buf_printf(o, "%slevel %zu: %s B, %s GB/s, %s ns", l ? "<br>" : "", l + 1,
                           REPORT_FIXED(p->levels[l].size_bytes, 0), REPORT_FIXED(p->levels[l].read_gbs, 2),
                           REPORT_FIXED(p->levels[l].latency_ns, 2));
         if (!p->n_levels)
             bw_buf_puts(o, "-");
-        bw_buf_puts(o, "</td>");
-        text_cell(o, p->note ? p->note : (p->status && strcmp(p->status, "probed") ? p->status : NULL));
-        bw_buf_puts(o, "</tr>\n");
+        report_html_cell_end(o);
+        report_html_text(o, p->note ? p->note : (p->status && strcmp(p->status, "probed") ? p->status : NULL));
+        report_html_row_end(o);
     }
-    bw_buf_puts(o, "</table></div>\n");
+    report_html_table_close(o);
 }
 
 static void provenance(const results_merged *m, bw_buf *o)
@@ -197,24 +165,73 @@ static void provenance(const results_merged *m, bw_buf *o)
     bw_buf_puts(o, "</section>\n");
 }
 
-static void device_header(const results_merged *m, bw_buf *o, const char *first)
+/* Writes one cell of a device_columns table: the entry of a row on a device,
+ * NULL where the device has none. */
+typedef void (*device_cell)(bw_buf *o, const results_merge_entry *e);
+
+/* A table of a row per pattern and access mode and a column per device,
+ * each cell written by cell. */
+static void device_columns(const results_merged *m, bw_buf *o, const char *id, device_cell cell)
 {
-    bw_buf_printf(o, "<tr><th>%s</th><th>access</th>", first);
-    for (size_t d = 0; d < m->n_devices; d++) {
-        bw_buf_puts(o, "<th>");
-        esc(o, m->devices[d].label);
-        bw_buf_puts(o, "</th>");
+    static const char *const head[] = { "pattern", "access" };
+    report_html_table_open(o, id, NULL, 0);
+    report_html_row(o);
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        report_html_head_cell(o, head[i]);
+    for (size_t d = 0; d < m->n_devices; d++)
+        report_html_head_cell(o, m->devices[d].label);
+    report_html_row_end(o);
+    for (size_t i = 0; i < m->n_rows; i++) {
+        report_html_row(o);
+        report_html_code(o, m->rows[i].pattern);
+        report_html_text(o, m->rows[i].access);
+        for (size_t d = 0; d < m->n_devices; d++)
+            cell(o, results_merged_entry(m, i, d));
+        report_html_row_end(o);
     }
-    bw_buf_puts(o, "</tr>\n");
+    report_html_table_close(o);
 }
 
-/* a table row's first cells: the pattern and its access mode */
-static void row_head(bw_buf *o, const results_merge_row *r)
+/* the measured bandwidth, the relative figures below it, and the min-max
+ * of several runs */
+static void bandwidth_cell(bw_buf *o, const results_merge_entry *e)
 {
-    bw_buf_puts(o, "<tr><td><code>");
-    esc(o, r->pattern);
-    bw_buf_puts(o, "</code></td>");
-    text_cell(o, r->access);
+    if (!e || !results_merge_not_nan(e->effective_gbs)) {
+        report_html_na(o, NULL);
+        return;
+    }
+    report_html_cell(o, "num");
+    bw_buf_printf(o, "%s GB/s", REPORT_FIXED(e->effective_gbs, 2));
+    if (results_merge_not_nan(e->relative_to_seq))
+        bw_buf_printf(o, "<br>%s &times; seq", REPORT_FIXED(e->relative_to_seq, 3));
+    else if (results_merge_not_nan(e->relative_to_reference))
+        bw_buf_printf(o, "<br>%s &times; reference", REPORT_FIXED(e->relative_to_reference, 3));
+    if (results_merge_not_nan(e->relative_to_baseline))
+        bw_buf_printf(o, "<br>%s &times; baseline", REPORT_FIXED(e->relative_to_baseline, 3));
+    if (e->n_measured > 1)
+        bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %s-%s</span>", e->n_measured,
+                      REPORT_FIXED(e->effective_min, 2), REPORT_FIXED(e->effective_max, 2));
+    report_html_cell_end(o);
+}
+
+/* the modeled sector efficiency (or conflict ways) over the measured
+ * relative figure */
+static void model_cell(bw_buf *o, const results_merge_entry *e)
+{
+    if (!e) {
+        report_html_na(o, NULL);
+        return;
+    }
+    report_html_cell(o, "num");
+    if (results_merge_not_nan(e->sector_efficiency))
+        bw_buf_printf(o, "%s%% modeled", REPORT_FIXED(100 * e->sector_efficiency, 1));
+    else if (e->conflict_ways > 0)
+        bw_buf_printf(o, "%lld-way modeled", e->conflict_ways);
+    else
+        bw_buf_puts(o, "-");
+    if (results_merge_not_nan(e->relative_to_seq))
+        bw_buf_printf(o, "<br>%s measured", REPORT_FIXED(e->relative_to_seq, 3));
+    report_html_cell_end(o);
 }
 
 /* the main table: measured bandwidth and relative figures, a column per device */
@@ -224,33 +241,8 @@ static void bandwidth_table(const results_merged *m, bw_buf *o)
                    "<p>Each cell: the measured effective bandwidth (median across runs), and below "
                    "it the measured bandwidth relative to the device's <code>seq</code> in the same "
                    "run and access mode. A cell measured in several runs shows their min-max. "
-                   "<span class=\"kind\">All measured.</span></p>\n"
-                   "<div class=\"wrap\"><table id=\"main-table\">\n");
-    device_header(m, o, "pattern");
-    for (size_t i = 0; i < m->n_rows; i++) {
-        const results_merge_row *r = &m->rows[i];
-        row_head(o, r);
-        for (size_t d = 0; d < m->n_devices; d++) {
-            const results_merge_entry *e = results_merged_entry(m, i, d);
-            if (!e || !results_merge_not_nan(e->effective_gbs)) {
-                bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
-                continue;
-            }
-            bw_buf_printf(o, "<td class=\"num\">%s GB/s", REPORT_FIXED(e->effective_gbs, 2));
-            if (results_merge_not_nan(e->relative_to_seq))
-                bw_buf_printf(o, "<br>%s &times; seq", REPORT_FIXED(e->relative_to_seq, 3));
-            else if (results_merge_not_nan(e->relative_to_reference))
-                bw_buf_printf(o, "<br>%s &times; reference", REPORT_FIXED(e->relative_to_reference, 3));
-            if (results_merge_not_nan(e->relative_to_baseline))
-                bw_buf_printf(o, "<br>%s &times; baseline", REPORT_FIXED(e->relative_to_baseline, 3));
-            if (e->n_measured > 1)
-                bw_buf_printf(o, "<br><span class=\"kind\">%zu runs: %s-%s</span>", e->n_measured,
-                              REPORT_FIXED(e->effective_min, 2), REPORT_FIXED(e->effective_max, 2));
-            bw_buf_puts(o, "</td>");
-        }
-        bw_buf_puts(o, "</tr>\n");
-    }
-    bw_buf_puts(o, "</table></div>\n");
+                   "<span class=\"kind\">All measured.</span></p>\n");
+    device_columns(m, o, "main-table", bandwidth_cell);
 }
 
 /* modeled sector efficiency (or conflict ways) beside measured relative */
@@ -258,81 +250,59 @@ static void model_table(const results_merged *m, bw_buf *o)
 {
     bw_buf_puts(o, "<h3>Model</h3>\n<p>Per device: the modeled sector efficiency of warp 0 under "
                    "the device's profile (modeled), beside the measured bandwidth relative to "
-                   "<code>seq</code> (measured).</p>\n<div class=\"wrap\"><table id=\"model-table\">\n");
-    device_header(m, o, "pattern");
-    for (size_t i = 0; i < m->n_rows; i++) {
-        const results_merge_row *r = &m->rows[i];
-        row_head(o, r);
-        for (size_t d = 0; d < m->n_devices; d++) {
-            const results_merge_entry *e = results_merged_entry(m, i, d);
-            if (!e) {
-                bw_buf_puts(o, "<td class=\"num na\">not measured</td>");
-                continue;
-            }
-            bw_buf_puts(o, "<td class=\"num\">");
-            if (results_merge_not_nan(e->sector_efficiency))
-                bw_buf_printf(o, "%s%% modeled", REPORT_FIXED(100 * e->sector_efficiency, 1));
-            else if (e->conflict_ways > 0)
-                bw_buf_printf(o, "%lld-way modeled", e->conflict_ways);
-            else
-                bw_buf_puts(o, "-");
-            if (results_merge_not_nan(e->relative_to_seq))
-                bw_buf_printf(o, "<br>%s measured", REPORT_FIXED(e->relative_to_seq, 3));
-            bw_buf_puts(o, "</td>");
-        }
-        bw_buf_puts(o, "</tr>\n");
-    }
-    bw_buf_puts(o, "</table></div>\n");
+                   "<code>seq</code> (measured).</p>\n");
+    device_columns(m, o, "model-table", model_cell);
 }
 
 /* the devices with a nominal entry: measured against nominal peaks */
 static void nominal_table(const results_merged *m, bw_buf *o)
 {
+    static const char *const head[] = { "device", "nominal entry", "nominal DRAM (GB/s)", "seq (GB/s, measured)",
+                                        "seq of nominal", "tuned copy peak (GB/s, measured)",
+                                        "nominal FP32 (GFLOP/s)", "roofline peak (GFLOP/s, measured)",
+                                        "of nominal FP32", "sources" };
     int any_nominal = 0;
     for (size_t d = 0; d < m->n_devices; d++)
         any_nominal |= m->devices[d].nominal_name != NULL;
     if (!any_nominal)
         return;
-    bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n<div class=\"wrap\"><table id=\"nominal-table\">\n"
-                   "<tr><th>device</th><th>nominal entry</th><th>nominal DRAM (GB/s)</th>"
-                   "<th>seq (GB/s, measured)</th><th>seq of nominal</th>"
-                   "<th>tuned copy peak (GB/s, measured)</th><th>nominal FP32 (GFLOP/s)</th>"
-                   "<th>roofline peak (GFLOP/s, measured)</th><th>of nominal FP32</th>"
-                   "<th>sources</th></tr>\n");
+    bw_buf_puts(o, "<h3>Against nominal peaks</h3>\n");
+    report_html_table_open(o, "nominal-table", head, sizeof head / sizeof *head);
     for (size_t d = 0; d < m->n_devices; d++) {
         const results_merge_device *v = &m->devices[d];
         if (!v->nominal_name)
             continue;
-        bw_buf_puts(o, "<tr>");
-        text_cell(o, v->label);
-        text_cell(o, v->nominal_name);
-        num_cell(o, v->nominal_dram_gbs, NULL);
-        num_cell(o, v->seq_gbs, NULL);
-        num_cell(o, results_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
-                        ? 100 * v->seq_gbs / v->nominal_dram_gbs
-                        : NAN,
-                 "%");
-        num_cell(o, v->peak_copy_gbs, NULL);
-        num_cell(o, v->nominal_fp32_gflops, NULL);
+        report_html_row(o);
+        report_html_text(o, v->label);
+        report_html_text(o, v->nominal_name);
+        report_html_num(o, v->nominal_dram_gbs, NULL, NULL);
+        report_html_num(o, v->seq_gbs, NULL, NULL);
+        report_html_num(o, results_merge_not_nan(v->seq_gbs) && v->nominal_dram_gbs > 0
+                               ? 100 * v->seq_gbs / v->nominal_dram_gbs
+                               : NAN,
+                        "%", NULL);
+        report_html_num(o, v->peak_copy_gbs, NULL, NULL);
+        report_html_num(o, v->nominal_fp32_gflops, NULL, NULL);
         double roof = NAN; /* the best short roofline of its runs */
         for (size_t r = 0; r < m->n_runs; r++)
             if (m->runs[r].device == d && m->runs[r].has_roofline &&
                 results_merge_not_nan(m->runs[r].roof_peak_gflops) &&
                 !(m->runs[r].roof_peak_gflops <= roof))
                 roof = m->runs[r].roof_peak_gflops;
-        num_cell(o, roof, NULL);
-        num_cell(o, results_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
-                        ? 100 * roof / v->nominal_fp32_gflops
-                        : NAN,
-                 "%");
-        bw_buf_puts(o, "<td>DRAM: ");
+        report_html_num(o, roof, NULL, NULL);
+        report_html_num(o, results_merge_not_nan(roof) && v->nominal_fp32_gflops > 0
+                               ? 100 * roof / v->nominal_fp32_gflops
+                               : NAN,
+                        "%", NULL);
+        report_html_cell(o, NULL);
+        bw_buf_puts(o, "DRAM: ");
         esc(o, v->nominal_dram_source ? v->nominal_dram_source : "-");
         bw_buf_puts(o, "<br>FP32: ");
         esc(o, v->nominal_fp32_source ? v->nominal_fp32_source : "-");
-        bw_buf_puts(o, "</td>");
-        bw_buf_puts(o, "</tr>\n");
+        report_html_cell_end(o);
+        report_html_row_end(o);
     }
-    bw_buf_puts(o, "</table></div>\n");
+    report_html_table_close(o);
 }
 
 static void tables(const results_merged *m, bw_buf *o)

@@ -9,6 +9,7 @@
 #include "report_chart.h"
 #include "report_format.h"
 #include "report_grid.h"
+#include "report_html_table.h"
 #include "results_peer_match.h"
 
 static const results_peer_set *peers_of(const results_merged *m)
@@ -110,6 +111,16 @@ static size_t columns(const results_peer_set *s, size_t *col)
     return n;
 }
 
+/* The entries of the column whose first entry is `first`, in entry order:
+ * start with *i = first, call until NULL. */
+static const results_peer_entry *in_column(const results_peer_set *s, size_t first, size_t *i)
+{
+    for (; *i < s->n_entries; (*i)++)
+        if (strcmp(s->entries[*i].column, s->entries[first].column) == 0)
+            return &s->entries[(*i)++];
+    return NULL;
+}
+
 static void cell_num(report_grid *g, double v)
 {
     if (results_merge_not_nan(v))
@@ -143,12 +154,9 @@ void report_peer_table_text(const results_merged *m, int md, bw_buf *out)
     for (size_t i = 0; i < 12; i++)
         report_grid_put(&g, h[i]);
     for (size_t c = 0; c < nc; c++) {
-        const char *label = s->entries[col[c]].column;
-        for (size_t i = col[c]; i < s->n_entries; i++) {
-            const results_peer_entry *e = &s->entries[i];
-            if (strcmp(e->column, label) != 0)
-                continue;
-            report_grid_cell(&g, "%s%s", label, e->device >= 0 ? "" : " (no bwlab run)");
+        const results_peer_entry *e;
+        for (size_t i = col[c]; (e = in_column(s, col[c], &i));) {
+            report_grid_cell(&g, "%s%s", e->column, e->device >= 0 ? "" : " (no bwlab run)");
             report_grid_cell(&g, "%s", e->file->tool);
             report_grid_cell(&g, "%s", e->file->tool_version ? e->file->tool_version : "-");
             report_grid_cell(&g, "%s", e->figure->test ? e->figure->test : "-");
@@ -256,49 +264,33 @@ bw_code report_peer_table_json(const results_merged *m, json_t *root, bw_error *
     return BW_OK;
 }
 
-static void td(bw_buf *o, const char *s)
-{
-    bw_buf_puts(o, "<td>");
-    report_chart_escape(o, s ? s : "-");
-    bw_buf_puts(o, "</td>");
-}
-
-/* absent: what an absent figure reads (NULL: "not measured") */
-static void td_num(bw_buf *o, double v, const char *absent)
-{
-    bw_buf_puts(o, results_merge_not_nan(v) ? "<td class=\"num\">" : "<td class=\"num na\">");
-    bw_buf_puts(o, results_merge_not_nan(v) ? REPORT_FIXED(v, 2) : absent ? absent : "not measured");
-    bw_buf_puts(o, "</td>");
-}
-
 static void html_table(const results_merged *m, const results_peer_set *s, const size_t *col, size_t nc, bw_buf *o)
 {
-    bw_buf_puts(o, "<div class=\"wrap\"><table id=\"peers-table\">\n<tr><th>device</th><th>tool</th><th>version</th>"
-                   "<th>test</th><th>metric</th><th>value (measured by the tool)</th><th>unit</th>"
-                   "<th>bwlab seq GB/s (measured)</th><th>tuned peak GB/s (measured)</th><th>note</th>"
-                   "<th>file</th></tr>\n");
+    static const char *const head[] = { "device", "tool", "version", "test", "metric",
+                                        "value (measured by the tool)", "unit", "bwlab seq GB/s (measured)",
+                                        "tuned peak GB/s (measured)", "note", "file" };
+    report_html_table_open(o, "peers-table", head, sizeof head / sizeof *head);
     for (size_t k = 0; k < nc; k++) {
-        const char *label = s->entries[col[k]].column;
-        for (size_t i = col[k]; i < s->n_entries; i++) {
-            const results_peer_entry *e = &s->entries[i];
-            if (strcmp(e->column, label) != 0)
-                continue;
-            bw_buf_puts(o, "<tr>");
-            td(o, e->column);
-            td(o, e->file->tool);
-            td(o, e->file->tool_version);
-            td(o, e->figure->test);
-            td(o, e->figure->metric);
-            td_num(o, e->figure->value, NULL);
-            td(o, results_peer_unit_name(e->figure->unit));
-            td_num(o, seq_of(m, e), e->device < 0 ? "no bwlab run" : NULL);
-            td_num(o, peak_of(m, e), e->device < 0 ? "no bwlab run" : NULL);
-            td(o, e->figure->note);
-            td(o, e->file->name);
-            bw_buf_puts(o, "</tr>\n");
+        const results_peer_entry *e;
+        for (size_t i = col[k]; (e = in_column(s, col[k], &i));) {
+            /* what bwlab's columns read where no bwlab run matched */
+            const char *no_run = e->device < 0 ? "no bwlab run" : NULL;
+            report_html_row(o);
+            report_html_text(o, e->column);
+            report_html_text(o, e->file->tool);
+            report_html_text(o, e->file->tool_version);
+            report_html_text(o, e->figure->test);
+            report_html_text(o, e->figure->metric);
+            report_html_num(o, e->figure->value, NULL, NULL);
+            report_html_text(o, results_peer_unit_name(e->figure->unit));
+            report_html_num(o, seq_of(m, e), NULL, no_run);
+            report_html_num(o, peak_of(m, e), NULL, no_run);
+            report_html_text(o, e->figure->note);
+            report_html_text(o, e->file->name);
+            report_html_row_end(o);
         }
     }
-    bw_buf_puts(o, "</table></div>\n");
+    report_html_table_close(o);
 }
 
 /* one bar at x, with its tooltip */
@@ -335,9 +327,9 @@ static report_chart *peer_chart(const results_merged *m, const results_peer_set 
         bar(c, sq, x++, seq, f->column, "bwlab seq (copy mode)");
     if (results_merge_not_nan(peak))
         bar(c, pk, x++, peak, f->column, "bwlab tuned peak");
-    for (size_t i = first; i < s->n_entries; i++) {
-        const results_peer_entry *e = &s->entries[i];
-        if (strcmp(e->column, f->column) != 0 || !results_peer_entry_charted(e))
+    const results_peer_entry *e;
+    for (size_t i = first; (e = in_column(s, first, &i));) {
+        if (!results_peer_entry_charted(e))
             continue;
         char what[256];
         snprintf(what, sizeof what, "%s %s %s%s", e->file->tool, e->figure->test ? e->figure->test : "",
