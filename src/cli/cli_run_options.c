@@ -127,9 +127,6 @@ static int add_patterns(const cli_command *self, cli_run_args *s, const char *li
     return 0;
 }
 
-#define RUN_FORMATS \
-    ((1u << CLI_FORMAT_TABLE) | (1u << CLI_FORMAT_JSON) | (1u << CLI_FORMAT_CSV) | (1u << CLI_FORMAT_MD))
-
 static int set_pattern(const cli_command *self, const cli_option *opt, const char *arg, void *field)
 {
     (void)opt;
@@ -217,9 +214,7 @@ const cli_option cmd_run_options[] = {
       .help = "the relative standard error at which a pattern counts as stable\n"
               "(default 1; 0 times every pattern for the whole budget)",
       RUN_SET(set_rse, settings.rse_target) },
-    CLI_OPT_FORMAT(cli_run_args, format, 0, "table|csv|json|md", RUN_FORMATS,
-                   "table (default), csv, json or md; --output FILE.json etc. picks it too"),
-    CLI_OPT_OUTPUT(cli_run_args, output, 0, CLI_HELP_OUTPUT),
+    CLI_OPT_FORMAT_OUTPUT(cli_run_args, format, output, 0, "table|csv|json|md", CLI_FORMATS_ALL, CLI_HELP_FORMAT_ALL),
     { .name = "explain", .flags = CLI_OPT_NEWLINE,
       .help = "a sentence under each row: what the pattern does, why the model says so", RUN_FLAG(explain) },
     CLI_OPT_QUIET(cli_run_args, quiet, 0),
@@ -274,10 +269,9 @@ int cli_run_args_parse(const cli_command *self, int argc, char **argv, cli_run_a
     if (s->no_roofline && s->roofline_size_given)
         return cli_usage_error(self, "conflicting flags: --no-roofline and --roofline-size (the size is the "
                                      "short roofline's; give one)");
-    if ((st = cli_output_path_check(self, "--output", s->output)) != 0 ||
+    if ((st = cli_output_format(self, s->output, &s->format, CLI_FORMATS_ALL)) != 0 ||
         (st = cli_output_path_check(self, "--report", s->report)) != 0)
         return st;
-    cli_format_from_output(s->output, s->format.given, RUN_FORMATS, &s->format.format);
     s->popts.specs = (const char *const *)s->specs;
     s->popts.nspecs = s->nspecs;
     s->popts.exprs = s->exprs;
