@@ -3,9 +3,7 @@
  * bw_report_dep: results, model, base; no bench, no ocl), renders the
  * comparison and the HTML page of recorded result files through the very
  * calls those commands make, and finds no OpenCL library in its process. */
-#define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,16 +11,6 @@
 #include "report_html.h"
 #include "results_merge.h"
 #include "test_util.h"
-
-static int find_opencl(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    if (info->dlpi_name && strstr(info->dlpi_name, "libOpenCL")) {
-        snprintf(data, 512, "%s", info->dlpi_name);
-        return 1;
-    }
-    return 0;
-}
 
 static results_merged *load_samples(void)
 {
@@ -37,9 +25,8 @@ static results_merged *load_samples(void)
 
 Test(report_link, compare_renders_without_opencl)
 {
-    char found[512] = "";
-    dl_iterate_phdr(find_opencl, found);
-    cr_expect_str_empty(found, "the report's rendering loaded %s", found);
+    char found[512];
+    cr_expect(!tu_loaded_library("libOpenCL", found, sizeof found), "the report's rendering loaded %s", found);
     results_merged *m = load_samples();
     report_compare_opts o = { NULL, 0, NULL, "2026-01-01T00:00:00Z" };
     bw_buf b = BW_BUF_INIT;

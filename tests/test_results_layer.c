@@ -3,10 +3,7 @@
  * ocl or report dependency), reads a result document and a peer file with
  * it, finds no OpenCL library in its own process, and follows every
  * #include of src/results to show none reaches bench, ocl, report or cli. */
-#define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <dirent.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,21 +15,10 @@
 #include "results_schema.h"
 #include "test_util.h"
 
-static int find_opencl(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    if (info->dlpi_name && strstr(info->dlpi_name, "libOpenCL")) {
-        snprintf(data, 512, "%s", info->dlpi_name);
-        return 1;
-    }
-    return 0;
-}
-
 Test(results_layer, links_without_opencl_and_reads_a_document)
 {
-    char found[512] = "";
-    dl_iterate_phdr(find_opencl, found);
-    cr_expect_str_empty(found, "the results layer's test loaded %s", found);
+    char found[512];
+    cr_expect(!tu_loaded_library("libOpenCL", found, sizeof found), "the results layer's test loaded %s", found);
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/data/results/sample-amd-mi300x.json", tu_source_root());
     const char *paths[] = { path };
@@ -64,62 +50,13 @@ Test(results_layer, reads_a_babelstream_file)
     results_peer_file_free(f);
 }
 
-/* 1 when `file` (a header or source of src/results, src/model or
- * src/base) includes, itself or through what it includes, a header of a
- * layer above them; why names the chain */
-static int reaches_above(const char *root, const char *file, int depth, char *why, size_t n)
-{
-    static const char *const dirs[] = { "src/results", "src/model", "src/base" };
-    static const char *const above[] = { "bench_", "ocl_", "report_", "cli_", "CL/" };
-    for (size_t i = 0; i < sizeof above / sizeof above[0]; i++)
-        if (!strncmp(file, above[i], strlen(above[i]))) {
-            snprintf(why, n, "%s", file);
-            return 1;
-        }
-    if (depth > 12)
-        return 0;
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char path[2048];
-        snprintf(path, sizeof path, "%s/%s/%s", root, dirs[i], file);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        char line[1024];
-        int hit = 0;
-        while (!hit && fgets(line, sizeof line, f)) {
-            char inc[256];
-            if (sscanf(line, " #include \"%255[^\"]\"", inc) != 1 || !strcmp(inc, file))
-                continue;
-            if (reaches_above(root, inc, depth + 1, why, n)) {
-                size_t l = strlen(why);
-                snprintf(why + l, n - l, " <- %s", file);
-                hit = 1;
-            }
-        }
-        fclose(f);
-        return hit;
-    }
-    return 0;
-}
-
 Test(results_layer, includes_nothing_above_base_and_model)
 {
-    char dir[2048];
-    snprintf(dir, sizeof dir, "%s/src/results", tu_source_root());
-    DIR *d = opendir(dir);
-    cr_assert(d);
-    struct dirent *de;
-    size_t files = 0;
-    while ((de = readdir(d))) {
-        size_t l = strlen(de->d_name);
-        if (l < 3 || (strcmp(de->d_name + l - 2, ".c") && strcmp(de->d_name + l - 2, ".h")))
-            continue;
-        char why[4096] = "";
-        cr_expect(!reaches_above(tu_source_root(), de->d_name, 0, why, sizeof why), "src/results includes %s", why);
-        files++;
-    }
-    closedir(d);
-    cr_expect(files > 10);
+    static const char *const dirs[] = { "src/results", "src/results/include", "src/model", "src/model/include",
+                                        "src/base" };
+    static const char *const above[] = { "bench_", "ocl_", "report_", "cli_", "CL/" };
+    tu_layer_includes_nothing_of("src/results", dirs, 5, above, 5);
+    tu_layer_includes_nothing_of("src/results/include", dirs, 5, above, 5);
 }
 
 /* docs/results.md's results[] section (from its heading to the next "## "),

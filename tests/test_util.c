@@ -1,8 +1,11 @@
-/* nftw */
+/* nftw; dl_iterate_phdr */
 #define _XOPEN_SOURCE 700
+#define _GNU_SOURCE
 #include "test_util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <link.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,3 +274,91 @@ void tu_rmdir(const char *dir)
     if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
 }
+
+typedef struct lib_search {
+    const char *part;
+    char *found;
+    size_t n;
+} lib_search;
+
+static int find_library(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    lib_search *s = data;
+    if (info->dlpi_name && strstr(info->dlpi_name, s->part)) {
+        snprintf(s->found, s->n, "%s", info->dlpi_name);
+        return 1;
+    }
+    return 0;
+}
+
+int tu_loaded_library(const char *part, char *found, size_t n)
+{
+    lib_search s = { part, found, n };
+    if (n)
+        found[0] = '\0';
+    return dl_iterate_phdr(find_library, &s);
+}
+
+int tu_include_reaches(const char *root, const char *const *dirs, size_t ndirs, const char *const *bad, size_t nbad,
+                       const char *file, char *why, size_t n)
+{
+    static int depth;
+    for (size_t i = 0; i < nbad; i++)
+        if (!strncmp(file, bad[i], strlen(bad[i]))) {
+            snprintf(why, n, "%s", file);
+            return 1;
+        }
+    if (depth > 12)
+        return 0;
+    for (size_t i = 0; i < ndirs; i++) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s/%s", root, dirs[i], file);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        char line[1024];
+        int hit = 0;
+        while (!hit && fgets(line, sizeof line, f)) {
+            char inc[256];
+            if (sscanf(line, " #include \"%255[^\"]\"", inc) != 1 && sscanf(line, " #include <%255[^>]>", inc) != 1)
+                continue;
+            if (!strcmp(inc, file))
+                continue;
+            depth++;
+            int r = tu_include_reaches(root, dirs, ndirs, bad, nbad, inc, why, n);
+            depth--;
+            if (r) {
+                size_t l = strlen(why);
+                snprintf(why + l, n - l, " <- %s", file);
+                hit = 1;
+            }
+        }
+        fclose(f);
+        return hit;
+    }
+    return 0;
+}
+
+void tu_layer_includes_nothing_of(const char *dir, const char *const *dirs, size_t ndirs, const char *const *bad,
+                                  size_t nbad)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", tu_source_root(), dir);
+    DIR *d = opendir(path);
+    cr_assert(d, "cannot read %s", path);
+    struct dirent *de;
+    size_t files = 0;
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l < 3 || (strcmp(de->d_name + l - 2, ".c") && strcmp(de->d_name + l - 2, ".h")))
+            continue;
+        char why[4096] = "";
+        cr_expect(!tu_include_reaches(tu_source_root(), dirs, ndirs, bad, nbad, de->d_name, why, sizeof why),
+                  "%s includes %s", dir, why);
+        files++;
+    }
+    closedir(d);
+    cr_expect(files > 10, "%s holds %zu sources", dir, files);
+}
+

@@ -3,6 +3,7 @@
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bw_buf.h"
@@ -51,6 +52,20 @@ void tu_random_expr(uint64_t *state, int depth, bw_buf *out);
 /* A random expression that mostly yields small non-negative addresses
  * (a few KiB), mixing affine, modular and conditional forms. */
 void tu_random_address_expr(uint64_t *state, bw_buf *out);
+
+/* Layering checks. tu_loaded_library: 1 when a shared object whose path
+ * contains `part` is loaded in this process, its path into found.
+ * tu_include_reaches: 1 when `file` (found in one of dirs[0..ndirs) under
+ * root) includes, itself or through what it includes there, a header
+ * whose name starts with one of bad[0..nbad); why names the chain
+ * ("ocl_device.h <- bench_device.h <- report_devices.h"). */
+int tu_loaded_library(const char *part, char *found, size_t n);
+int tu_include_reaches(const char *root, const char *const *dirs, size_t ndirs, const char *const *bad, size_t nbad,
+                       const char *file, char *why, size_t n);
+/* Every .c and .h of root/dir checked with tu_include_reaches; asserts
+ * none reaches, and that the folder holds more than 10 files. */
+void tu_layer_includes_nothing_of(const char *dir, const char *const *dirs, size_t ndirs, const char *const *bad,
+                                  size_t nbad);
 
 /* Writes text to a new temporary file under a new temporary directory;
  * returns the directory (caller frees; remove with tu_rmdir). */

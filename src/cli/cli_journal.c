@@ -217,6 +217,18 @@ static void journal_drop(const cli_command *cmd, cli_journal **j, const bw_error
     *j = NULL;
 }
 
+/* b, written as rc says (BW_OK: its lines are ready), appended to *j;
+ * either failure drops the journal. b and err are freed. */
+static void append_or_drop(const cli_command *cmd, cli_journal **j, bw_code rc, bw_buf *b, bw_error *err)
+{
+    if (rc == BW_OK)
+        rc = cli_journal_append(*j, b, err);
+    if (rc != BW_OK)
+        journal_drop(cmd, j, err);
+    bw_error_clear(err);
+    bw_buf_free(b);
+}
+
 void cli_journal_head(const cli_command *cmd, cli_journal **j, const report_meta *m, const report_run *runs, size_t n)
 {
     if (!*j)
@@ -225,12 +237,7 @@ void cli_journal_head(const cli_command *cmd, cli_journal **j, const report_meta
     bw_error err = BW_ERROR_INIT;
     bw_code rc = runs ? report_results_journal_header(m, runs, n, &b, &err)
                       : bw_error_set(&err, BW_E_NOMEM, "out of memory");
-    if (rc == BW_OK)
-        rc = cli_journal_append(*j, &b, &err);
-    if (rc != BW_OK)
-        journal_drop(cmd, j, &err);
-    bw_error_clear(&err);
-    bw_buf_free(&b);
+    append_or_drop(cmd, j, rc, &b, &err);
 }
 
 void cli_journal_result(const cli_command *cmd, cli_journal **j, const report_run *run, size_t i)
@@ -239,11 +246,5 @@ void cli_journal_result(const cli_command *cmd, cli_journal **j, const report_ru
         return;
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
-    bw_code rc = report_results_journal_result(run, i, &b, &err);
-    if (rc == BW_OK)
-        rc = cli_journal_append(*j, &b, &err);
-    if (rc != BW_OK)
-        journal_drop(cmd, j, &err);
-    bw_error_clear(&err);
-    bw_buf_free(&b);
+    append_or_drop(cmd, j, report_results_journal_result(run, i, &b, &err), &b, &err);
 }
