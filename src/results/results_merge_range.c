@@ -248,6 +248,17 @@ static double num_or_nan(const json_t *v)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* v for a message: "%.17g", or "absent" for a figure the file leaves out
+ * (a message never says nan); buf holds 32 bytes */
+static const char *figure(char *buf, double v)
+{
+    if (isnan(v))
+        snprintf(buf, 32, "absent");
+    else
+        snprintf(buf, 32, "%.17g", v);
+    return buf;
+}
+
 /* The row's figures against each other, each in range already: a best
  * time's rate at least the median's, min <= median <= max, a known space,
  * a verdict that is an object with a known code, and "stable" only where
@@ -265,7 +276,9 @@ static int figures_agree(const json_t *r, char *msg, size_t n)
     double lo = num_or_nan(json_object_get(t, "min")), med = num_or_nan(json_object_get(t, "median")),
            hi = num_or_nan(json_object_get(t, "max"));
     if (lo > med * (1 + 1e-9) || med > hi * (1 + 1e-9) || lo > hi * (1 + 1e-9)) {
-        snprintf(msg, n, "time_ns has min %.17g, median %.17g, max %.17g: not min <= median <= max", lo, med, hi);
+        char a[32], b[32], c[32];
+        snprintf(msg, n, "time_ns has min %s, median %s, max %s: not min <= median <= max", figure(a, lo),
+                 figure(b, med), figure(c, hi));
         return 0;
     }
     const json_t *sp = json_object_get(r, RF_KEY(RF_SPACE));
