@@ -1,11 +1,19 @@
 /* bwlab kernel family "gather": global-memory loads at a pattern's addresses.
  *
- * Work-item g (lane t = g % W of warp w = g / W) loads one BW_ELEM at the
- * byte address BW_ADDR, the pattern's expression over t, w, g and W, and
- * (copy mode) stores it at dst[g]: every warp-instruction carries exactly the pattern's
- * addresses, the store is coalesced, and the host checks dst against its
- * own copy of src. Work-groups are contiguous blocks of g, which is what
- * CPU runtimes vectorise well.
+ Item g (lane t = g % W of warp w = g / W) loads one BW_ELEM at the byte
+ * address BW_ADDR, the pattern's expression over t, w, g and W, and (copy
+ * mode) stores it at dst[g]: every warp-instruction carries exactly the
+ * pattern's addresses, the store is coalesced, and the host checks dst
+ * against its own copy of src. Work-groups are contiguous blocks of g,
+ * which is what CPU runtimes vectorise well.
+ *
+ * Each work-item performs BW_UNROLL such items (K, the unroll): work-item
+ * p runs the virtual items g = p + j * span, j < K, where span (an
+ * argument) is the launch's work-items, a multiple of the work-group and
+ * of W. All K loads are issued before any store and none depends on
+ * another, so a work-item keeps K requests in flight; virtual warps stay
+ * aligned (span is a multiple of W), so each warp-instruction still
+ * carries one virtual warp's addresses and lane t is the same for every j.
  *
  * A run builds one program per device: bw_expr.cl once, then this file
  * once per pattern and kernel form behind that pattern's definitions of BW_KERNEL (the
@@ -39,8 +47,8 @@
  * its writer's element and that every other byte of dst still holds its
  * fill. */
 
-#if !defined(BW_KERNEL) || !defined(BW_W) || !defined(BW_ADDR) || !defined(BW_ELEM) || !defined(BW_LOAD)
-#error "gather.cl needs BW_KERNEL, BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE and BW_LOAD from the runner"
+#if !defined(BW_KERNEL) || !defined(BW_W) || !defined(BW_ADDR) || !defined(BW_ELEM) || !defined(BW_LOAD) || !defined(BW_UNROLL)
+#error "gather.cl needs BW_KERNEL, BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE, BW_LOAD and BW_UNROLL from the runner"
 #endif
 #if defined(BW_WRITE) && !defined(BW_STORE)
 #error "gather.cl in write mode needs BW_STORE from the runner"
@@ -56,7 +64,7 @@
 #ifdef BW_REQD_SG
 __attribute__((intel_reqd_sub_group_size(BW_REQD_SG)))
 #endif
-__kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *restrict dst
+__kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *restrict dst, const long span
 #ifdef BW_READ
                         , const BW_ELEM key
 #endif
@@ -65,35 +73,72 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #endif
                         )
 {
-    const BW_IDX g = (BW_IDX)get_global_id(0);
+    const BW_IDX p = (BW_IDX)get_global_id(0);
+    const BW_IDX S = (BW_IDX)span;
     const BW_IDX W = BW_W;
-    const BW_IDX t = g % W;
-    const BW_IDX w = g / W;
+    const BW_IDX t = p % W;
     if (!(BW_ACTIVE(t))) {
 #ifdef BWLAB_TRACE
-        trace[g] = -1;
+        for (int j = 0; j < BW_UNROLL; j++)
+            trace[p + (BW_IDX)j * S] = -1;
 #endif
         return;
     }
-    /* the 32-bit form widens here: a / BW_E (a power of two) is a shift */
+    BW_ELEM v[BW_UNROLL];
+#if !defined(BW_WRITE)
+#pragma unroll
+    for (int j = 0; j < BW_UNROLL; j++) {
+        const BW_IDX g = p + (BW_IDX)j * S;
+        const BW_IDX w = g / W;
+        /* the 32-bit form widens here: a / BW_E (a power of two) is a shift */
 #ifdef BW_SCALAR
-    /* the scalar form (CPU devices only): a volatile keeps the runtime's
-     * vectoriser off, so this work-item issues its own scalar load */
-    volatile long scalar_a = BW_ADDR;
-    const long a = scalar_a;
+        /* the scalar form (CPU devices only): a volatile keeps the runtime's
+         * vectoriser off, so this work-item issues its own scalar loads */
+        volatile long scalar_a = BW_ADDR;
+        const long a = scalar_a;
 #else
-    const long a = BW_ADDR;
+        const long a = BW_ADDR;
 #endif
 #ifdef BWLAB_TRACE
-    trace[g] = a;
+        trace[g] = a;
 #endif
+        v[j] = BW_LOAD(src, a);
+    }
 #if defined(BW_READ)
-    const BW_ELEM v = BW_LOAD(src, a);
-    if (BW_MATCH(v, key))
-        dst[g] = v;
-#elif defined(BW_WRITE)
-    BW_STORE(dst, a, src[g]);
+    /* one rarely taken branch per work-item, not one per item */
+    int hit = 0;
+#pragma unroll
+    for (int j = 0; j < BW_UNROLL; j++)
+        hit |= BW_MATCH(v[j], key);
+    if (hit) {
+#pragma unroll
+        for (int j = 0; j < BW_UNROLL; j++)
+            if (BW_MATCH(v[j], key))
+                dst[p + (BW_IDX)j * S] = v[j];
+    }
 #else
-    dst[g] = BW_LOAD(src, a);
+#pragma unroll
+    for (int j = 0; j < BW_UNROLL; j++)
+        dst[p + (BW_IDX)j * S] = v[j];
+#endif
+#else
+#pragma unroll
+    for (int j = 0; j < BW_UNROLL; j++)
+        v[j] = src[p + (BW_IDX)j * S];
+#pragma unroll
+    for (int j = 0; j < BW_UNROLL; j++) {
+        const BW_IDX g = p + (BW_IDX)j * S;
+        const BW_IDX w = g / W;
+#ifdef BW_SCALAR
+        volatile long scalar_a = BW_ADDR;
+        const long a = scalar_a;
+#else
+        const long a = BW_ADDR;
+#endif
+#ifdef BWLAB_TRACE
+        trace[g] = a;
+#endif
+        BW_STORE(dst, a, v[j]);
+    }
 #endif
 }

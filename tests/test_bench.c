@@ -247,7 +247,7 @@ Test(bench, wrong_results_are_failures_not_timings, .timeout = 120)
     const char *specs[] = { "seq", "stride:s=2" };
     bench_plan *p = plan_of(&d, specs, 2, NULL, 0, 1 << 20);
     /* a kernel that reads the element after the right one */
-    char *dir = kernel_dir_with("dst[g] = BW_LOAD(src, a);", "dst[g] = BW_LOAD(src, a + BW_E);");
+    char *dir = kernel_dir_with("v[j] = BW_LOAD(src, a);", "v[j] = BW_LOAD(src, a + BW_E);");
     bench_result *res = run_with(&d, p, dir);
     for (size_t i = 0; i < p->n; i++) {
         cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
@@ -259,7 +259,8 @@ Test(bench, wrong_results_are_failures_not_timings, .timeout = 120)
     tu_rmdir(dir);
     free(dir);
     /* a kernel that skips half its stores */
-    dir = kernel_dir_with("dst[g] = BW_LOAD(src, a);", "if (g % 2 == 0) dst[g] = BW_LOAD(src, a);");
+    dir = kernel_dir_with("        dst[p + (BW_IDX)j * S] = v[j];\n#endif",
+                          "        if (p % 2 == 0) dst[p + (BW_IDX)j * S] = v[j];\n#endif");
     res = run_with(&d, p, dir);
     cr_expect_eq(res[0].status, BENCH_FAILED);
     cr_expect(strstr(res[0].failure, "work-item 1 ") != NULL, "%s", res[0].failure);
@@ -357,8 +358,8 @@ Test(bench, record_items_run_validate_and_trace, .timeout = 300)
     cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
     bench_kernels_free(k);
 
-    char *dir = kernel_dir_editing("record.cl", "for (int f = 0; f < BW_FIELDS; f++) {",
-                                   "for (int q = 0; q < BW_FIELDS; q++) { const int f = (q + 1) % BW_FIELDS;");
+    char *dir = kernel_dir_editing("record.cl", "acc = rotate(acc, 5u) ^ (uint)v[j][f];",
+                                   "acc = rotate(acc, 5u) ^ (uint)v[j][(f + 1) % BW_FIELDS];");
     res = run_with(&d, p, dir);
     for (size_t i = 0; i < p->n; i++) {
         cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
@@ -1200,12 +1201,12 @@ Test(bench, read_mode_catches_skipped_and_misplaced_loads, .timeout = 300)
         const char *to, *needle;
     } plants[] = {
         /* no load at all: a constant in its place */
-        { "const BW_ELEM v = (BW_ELEM)(7u);", "work-item 0 " },
+        { "v[j] = (BW_ELEM)(7u);", "work-item 0 " },
         /* the neighbour's element */
-        { "const BW_ELEM v = BW_LOAD(src, a + BW_E);", "work-item 0 " },
+        { "v[j] = BW_LOAD(src, a + BW_E);", "work-item 0 " },
     };
     for (size_t k = 0; k < sizeof plants / sizeof plants[0]; k++) {
-        char *dir = kernel_dir_with("const BW_ELEM v = BW_LOAD(src, a);", plants[k].to);
+        char *dir = kernel_dir_with("v[j] = BW_LOAD(src, a);", plants[k].to);
         bench_result *res = run_with(&d, p, dir);
         for (size_t i = 0; i < p->n; i++) {
             cr_expect_eq(res[i].status, BENCH_FAILED, "%s: %s", plants[k].to, p->items[i].spec);
@@ -1220,7 +1221,8 @@ Test(bench, read_mode_catches_skipped_and_misplaced_loads, .timeout = 300)
         free(dir);
     }
     /* a kernel that stores whatever it loads: stores where none was due */
-    char *dir = kernel_dir_with("if (BW_MATCH(v, key))", "if (1)");
+    char *dir = kernel_dir_with("if (hit) {\n#pragma unroll\n        for (int j = 0; j < BW_UNROLL; j++)\n            if (BW_MATCH(v[j], key))",
+                                "if (1) {\n#pragma unroll\n        for (int j = 0; j < BW_UNROLL; j++)\n            if (1)");
     bench_result *res = run_with(&d, p, dir);
     for (size_t i = 0; i < p->n; i++) {
         cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "%s", p->items[i].spec);
@@ -1828,7 +1830,7 @@ Test(bench, write_mode_validates_traces_and_catches_stray_stores, .timeout = 300
 
     /* one element too far: work-item g's element lands at A(g) + E, so
      * A(g) holds its neighbour's (or the fill) and the last lands outside */
-    char *dir = kernel_dir_with("BW_STORE(dst, a, src[g]);", "BW_STORE(dst, a + BW_E, src[g]);");
+    char *dir = kernel_dir_with("BW_STORE(dst, a, v[j]);", "BW_STORE(dst, a + BW_E, v[j]);");
     res = run_with(&d, p, dir);
     for (size_t i = 0; i < n; i++) {
         cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
@@ -1843,7 +1845,7 @@ Test(bench, write_mode_validates_traces_and_catches_stray_stores, .timeout = 300
     /* one skipped store, of work-item 1001 (group 3 of 256, which every
      * sample holds): its address keeps the fill, or the count of changed
      * bytes in the windows is short by one element */
-    dir = kernel_dir_with("BW_STORE(dst, a, src[g]);", "if (g != 1001) BW_STORE(dst, a, src[g]);");
+    dir = kernel_dir_with("BW_STORE(dst, a, v[j]);", "if (g != 1001) BW_STORE(dst, a, v[j]);");
     res = run_with(&d, p, dir);
     for (size_t i = 0; i < n; i++) {
         cr_expect_eq(res[i].status, BENCH_FAILED, "%s", p->items[i].spec);
@@ -1857,8 +1859,8 @@ Test(bench, write_mode_validates_traces_and_catches_stray_stores, .timeout = 300
 
     /* a stray store into a gap of stride:s=2 (the element after its own),
      * beside the right one: the count of changed bytes is too large */
-    dir = kernel_dir_with("BW_STORE(dst, a, src[g]);",
-                          "BW_STORE(dst, a, src[g]); if (g == 77) BW_STORE(dst, a + BW_E, src[g]);");
+    dir = kernel_dir_with("BW_STORE(dst, a, v[j]);",
+                          "BW_STORE(dst, a, v[j]); if (g == 77) BW_STORE(dst, a + BW_E, v[j]);");
     res = run_with(&d, p, dir);
     cr_expect_eq(res[1].status, BENCH_FAILED);
     cr_expect(strstr(res[1].failure, "a store landed outside the pattern's addresses") != NULL, "%s",
@@ -1867,6 +1869,120 @@ Test(bench, write_mode_validates_traces_and_catches_stray_stores, .timeout = 300
     tu_rmdir(dir);
     free(dir);
     bench_plan_free(p);
+    close_dev(&d);
+}
+
+static bench_plan *plan_unrolled(const dev *d, const char *const *specs, size_t n, bench_access a, int k,
+                                 uint64_t size)
+{
+    bench_plan_opts o = { .specs = specs, .nspecs = n, .size = size, .scalar_form = 1, .access = BENCH_ACCESS_BIT(a),
+                          .unroll = k };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &d->info->geo, &d->lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    return p;
+}
+
+/* K items per work-item (--unroll K, cl/gather.cl and cl/record.cl): in
+ * every access mode the lane-permuting, masked, misaligned, broadcast,
+ * strided, wide-element and record patterns run at K with a launch of
+ * items / K work-items, validate against the host, and their traced
+ * addresses (each virtual item's, once) are the model's. */
+Test(bench, unrolled_kernels_validate_and_trace, .timeout = 300)
+{
+    dev d = open_dev();
+    static const char *const copy[] = { "seq",     "stride:s=2", "offset:bytes=4", "reverse",
+                                        "permute:seed=3", "one-lane",   "broadcast",     "aos:struct=12,field=0",
+                                        "seq:elem=16",    "record:fields=3,layout=aos,n=65536" };
+    /* write mode: one-to-one stores only; records: copy only */
+    static const char *const write[] = { "seq", "stride:s=2", "offset:bytes=4", "reverse", "permute:seed=3",
+                                         "aos:struct=12,field=0" };
+    const int ks[] = { 2, 8 };
+    for (size_t q = 0; q < 2; q++)
+        for (int a = 0; a < BENCH_ACCESS_MODES; a++) {
+            const char *const *specs = a == BENCH_ACCESS_WRITE ? write : copy;
+            size_t n = a == BENCH_ACCESS_WRITE ? 6 : a == BENCH_ACCESS_READ ? 9 : 10;
+            bench_plan *p = plan_unrolled(&d, specs, n, (bench_access)a, ks[q], 1 << 20);
+            for (size_t i = 0; i < p->n; i++) {
+                const bench_item *it = &p->items[i];
+                /* K, or the largest power of two below it that splits the
+                 * launch into whole work-groups (W divides them here) */
+                int want = ks[q];
+                while (want > 1 && it->items % (want * it->local_size) != 0)
+                    want /= 2;
+                cr_expect(want > 1 || it->items < 32 * 16 * it->local_size, "%s: %lld items", it->spec,
+                          (long long)it->items);
+                cr_expect_eq(bench_item_unroll(it), want, "%s (%s)", it->spec, bench_access_name(it->access));
+                cr_expect_eq((want > 1 ? it->launch_items : it->items) * want, it->items, "%s", it->spec);
+            }
+            bench_result *res = run_with(&d, p, NULL);
+            for (size_t i = 0; i < p->n; i++)
+                cr_expect_eq(res[i].status, BENCH_OK, "K %d, %s (%s): %s", ks[q], p->items[i].spec,
+                             bench_access_name(p->items[i].access), res[i].failure ? res[i].failure : "");
+            bench_results_free(res, p->n);
+            bench_kernels *k = kernels(NULL);
+            bw_error err = BW_ERROR_INIT;
+            cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "K %d: %s", ks[q], bw_error_text(&err));
+            bw_error_clear(&err);
+            bench_kernels_free(k);
+            bench_plan_free(p);
+        }
+    close_dev(&d);
+}
+
+/* Planted kernels wrong only for a work-item's second item (j = 1) pass
+ * at K = 1, where there is none, and fail validation at K = 4 before
+ * any launch is timed: a load one element off, a store of the first
+ * item's element, write mode's store of it, and a traced address off. */
+Test(bench, unrolled_wrong_kernels_are_caught, .timeout = 300)
+{
+    dev d = open_dev();
+    static const char *const specs[] = { "seq", "stride:s=2", "reverse" };
+    static const struct {
+        bench_access access;
+        const char *from, *to;
+    } plants[] = {
+        { BENCH_ACCESS_COPY, "v[j] = BW_LOAD(src, a);", "v[j] = BW_LOAD(src, j == 1 ? a + BW_E : a);" },
+        { BENCH_ACCESS_COPY, "        dst[p + (BW_IDX)j * S] = v[j];\n#endif",
+          "        dst[p + (BW_IDX)j * S] = v[0];\n#endif" },
+        { BENCH_ACCESS_READ, "v[j] = BW_LOAD(src, a);", "v[j] = BW_LOAD(src, j == 1 ? a + BW_E : a);" },
+        { BENCH_ACCESS_WRITE, "BW_STORE(dst, a, v[j]);", "BW_STORE(dst, a, v[0]);" },
+    };
+    for (size_t k = 0; k < sizeof plants / sizeof plants[0]; k++) {
+        char *dir = kernel_dir_with(plants[k].from, plants[k].to);
+        for (int K = 1; K <= 4; K += 3) {
+            bench_plan *p = plan_unrolled(&d, specs, 3, plants[k].access, K, 1 << 20);
+            bench_result *res = run_with(&d, p, dir);
+            for (size_t i = 0; i < p->n; i++) {
+                if (K == 1) {
+                    cr_expect_eq(res[i].status, BENCH_OK, "plant %zu at K 1, %s: %s", k, p->items[i].spec,
+                                 res[i].failure ? res[i].failure : "");
+                    continue;
+                }
+                cr_expect_eq(res[i].status, BENCH_FAILED, "plant %zu at K 4, %s", k, p->items[i].spec);
+                cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "plant %zu, %s", k, p->items[i].spec);
+                cr_expect_eq(res[i].event.count, 0, "a wrong kernel was timed");
+            }
+            bench_results_free(res, p->n);
+            bench_plan_free(p);
+        }
+        tu_rmdir(dir);
+        free(dir);
+    }
+    /* an address off for the second item of work-item 5: the trace names the item, p + S */
+    char *dir = kernel_dir_with("const long a = BW_ADDR;", "const long a = BW_ADDR + (p == 5 && j == 1 ? BW_E : 0);");
+    bench_plan *p = plan_unrolled(&d, specs, 1, BENCH_ACCESS_COPY, 4, 1 << 20);
+    bench_kernels *kk = kernels(dir);
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_eq(bench_trace_check(d.ctx, p, kk, &err), BW_E_VALIDATION);
+    char want[64];
+    snprintf(want, sizeof want, "work-item %lld ", (long long)(5 + p->items[0].items / 4));
+    cr_expect(strstr(bw_error_text(&err), want) != NULL, "%s, not %s", bw_error_text(&err), want);
+    bw_error_clear(&err);
+    bench_kernels_free(kk);
+    bench_plan_free(p);
+    tu_rmdir(dir);
+    free(dir);
     close_dev(&d);
 }
 

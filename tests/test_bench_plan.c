@@ -81,6 +81,60 @@ static void cache_index(const char *root, int idx, const char *level, const char
     tu_write_file(dir, "size", text);
 }
 
+/* K items per work-item: the largest power of two up to the asked K whose
+ * launch (items / K) is whole work-groups and whole warps, worked out by
+ * hand; 1 for a launch that splits no further */
+Test(bench_plan, unroll_falls_back_to_a_divisor_that_fits)
+{
+    bench_plan p;
+    memset(&p, 0, sizeof p);
+    p.geo.lanes = 32;
+    bench_item it;
+    memset(&it, 0, sizeof it);
+    it.fam = &bench_family_gather;
+    static const struct {
+        int64_t items, local;
+        int want, got;
+    } cases[] = {
+        { 4096, 256, 16, 16 }, /* 4096 = 16 x 256 */
+        { 1536, 256, 4, 2 },   /* 1536 / 4 = 384, not whole groups; / 2 = 768 = 3 x 256 */
+        { 768, 256, 8, 1 },    /* 3 groups: no split */
+        { 768, 64, 4, 4 },     /* 192 = 3 x 64 */
+        { 1024, 16, 16, 16 },  /* groups of 16 in 32-lane warps: the unit is a warp; 1024 / 16 = 64, 2 warps */
+        { 1024, 16, 16, 16 },
+        { 32 * 3 * 4, 16, 8, 4 }, /* 384 / 8 = 48 is no whole warp; / 4 = 96 = 3 warps */
+        { 96, 32, 2, 1 },      /* 48 is no whole warp */
+        { 8192, 256, 1, 1 },
+        { 8192, 256, 0, 1 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        it.items = cases[k].items;
+        it.local_size = cases[k].local;
+        it.unroll_want = cases[k].want;
+        bench_plan_fit_unroll(&p, &it);
+        cr_expect_eq(bench_item_unroll(&it), cases[k].got, "case %zu", k);
+        cr_expect_eq(it.launch_items, cases[k].got > 1 ? cases[k].items / cases[k].got : 0, "case %zu", k);
+    }
+    cr_expect(bench_unroll_valid(1) && bench_unroll_valid(16) && bench_unroll_valid(4));
+    cr_expect(!bench_unroll_valid(0) && !bench_unroll_valid(3) && !bench_unroll_valid(32) && !bench_unroll_valid(-2));
+}
+
+/* auto's choice from the calibration's ladder: the smallest K within 3%
+ * of the best rate, K = 1 << index; 0 with nothing measured */
+Test(bench_plan, unroll_choice_is_the_smallest_within_three_percent)
+{
+    const double a[BENCH_FIT_UNROLLS] = { 10.0, 20.0, 20.5, 20.6, 19.0 }; /* 0.97 x 20.6 = 19.98 */
+    cr_expect_eq(bench_fit_unroll_choose(a), 2);
+    const double b[BENCH_FIT_UNROLLS] = { 30.0, 29.0, 29.5, 30.5, 30.9 }; /* 0.97 x 30.9 = 29.97 */
+    cr_expect_eq(bench_fit_unroll_choose(b), 1);
+    const double c[BENCH_FIT_UNROLLS] = { 10.0, 19.0, 0, 0, 25.0 }; /* 24.25: only 16 */
+    cr_expect_eq(bench_fit_unroll_choose(c), 16);
+    const double d[BENCH_FIT_UNROLLS] = { 0, 0, 0, 0, 0 };
+    cr_expect_eq(bench_fit_unroll_choose(d), 0);
+    const double e[BENCH_FIT_UNROLLS] = { 0, 8.0, 7.9, 0, 0 }; /* K = 1 not measured */
+    cr_expect_eq(bench_fit_unroll_choose(e), 2);
+}
+
 Test(bench_plan, host_llc_from_sysfs)
 {
     char *root = tu_temp_dir();
@@ -1087,7 +1141,7 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     bench_limits l = limits(480 * MiB, 4 * GiB, 16 * GiB, 4096);
     bench_plan_opts o = { .scalar_form = 1 };
     bench_settings s = bench_settings_default();
-    bench_fit_rate rate = { 256 * MiB, 20.0, 2.0, 1.0, 1.5 };
+    bench_fit_rate rate = { 256 * MiB, 20.0, 2.0, 1.0, 1.5, { 0 }, 0 };
     bench_plan *p = NULL, *full = NULL;
     bench_fit_choice c;
     bw_error err = BW_ERROR_INIT;
@@ -1213,7 +1267,7 @@ Test(bench_plan, buffers_the_budget_cannot_fill_are_left_out)
     bench_limits l = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
     bench_settings s = bench_settings_default();
     s.min_total_s = 0;
-    bench_fit_rate rate = { 32 * MiB, 1e6, 1.0, 0.0, 0.5 };
+    bench_fit_rate rate = { 32 * MiB, 1e6, 1.0, 0.0, 0.5, { 0 }, 0 };
     bench_fit_choice c;
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
@@ -1263,7 +1317,7 @@ Test(bench_plan, buffers_the_budget_cannot_fill_are_left_out)
     /* launches, not the fill, over the time: the fill (6.7 ms at 100 GB/s)
      * is within a quarter of it, so nothing is left out here (the runner
      * leaves out the costliest launches) */
-    bench_fit_rate slow = { 32 * MiB, 0.001, 100.0, 0.0, 0.5 };
+    bench_fit_rate slow = { 32 * MiB, 0.001, 100.0, 0.0, 0.5, { 0 }, 0 };
     cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK);
     cr_assert_eq(bench_fit_buffers(p, &s, &slow, 1.0, 10.0, &c, &err), BW_OK);
     cr_expect_gt(c.need_s, 1.0);

@@ -73,6 +73,39 @@ Test(cli, usage_errors_exit_2)
     }
 }
 
+/* --unroll K changes which work-item issues a warp-instruction, not its
+ * addresses: every K prints the same launch totals. stride:s=2 over
+ * 65536 floats, by hand: 65536 x 4 B requested; lane g reads at 8g, so a
+ * warp's 32 lanes span 256 B, 8 whole sectors read by no other warp:
+ * 8 B per item of instruction model and of footprint, 524288 B */
+Test(cli, model_launch_is_the_same_for_every_unroll)
+{
+    json_t *base = NULL;
+    for (int k = 1; k <= 16; k *= 2) {
+        char K[8];
+        snprintf(K, sizeof K, "%d", k);
+        json_t *j = tu_exec_json((const char *[]){ "model", "--pattern", "stride:s=2", "--launch", "--items", "65536",
+                                                   "--unroll", K, "--format", "json", NULL });
+        json_t *l = json_object_get(j, "launch");
+        cr_assert(l);
+        cr_expect_eq(json_integer_value(json_object_get(l, "unroll")), k);
+        cr_expect_eq(json_integer_value(json_object_get(l, "work_items")), 65536 / k);
+        cr_expect_eq(json_integer_value(json_object_get(l, "requested_bytes")), 65536 * 4);
+        cr_expect_eq(json_integer_value(json_object_get(l, "footprint_bytes")), 65536 * 8);
+        cr_expect_eq(json_integer_value(json_object_get(l, "instruction_model_bytes")), 65536 * 8);
+        /* everything but the unroll's own two keys is the same as K = 1's */
+        json_object_del(l, "unroll");
+        json_object_del(l, "work_items");
+        if (!base)
+            base = j;
+        else {
+            cr_expect(json_equal(base, j), "K = %d changed the model", k);
+            json_decref(j);
+        }
+    }
+    json_decref(base);
+}
+
 Test(cli, worked_checks)
 {
     json_t *j = tu_exec_json((const char *[]){ "model", "--expr", "4*t", "--format", "json", NULL });

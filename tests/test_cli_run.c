@@ -241,6 +241,78 @@ typedef struct {
     const char *needle;
 } bad_case;
 
+/* --unroll 4 runs every gather and record row at K = 4 (their launches,
+ * 8 MiB of them, split in whole groups), says so per row and in the
+ * run's head, and the table's header line names it; bank rows have no
+ * K. --unroll auto with a budget too short for a calibration runs K = 1
+ * and says why; with one (5 s), it names the ladder's K it chose, one
+ * measured rate per K. */
+Test(cli_run, unroll_is_recorded_per_row_and_run, .timeout = 300)
+{
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=2,record:fields=3,bank:pitch=32,stride=1",
+                           "--size", "8M", "--no-roofline", "--budget", "1", "--unroll", "4", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    json_t *run = json_array_get(json_object_get(d, "runs"), 0);
+    cr_expect_eq(json_integer_value(json_object_get(run, "unroll")), 4);
+    cr_expect_str_eq(json_string_value(json_object_get(run, "unroll_source")), "option");
+    json_t *rs = json_object_get(d, "results");
+    for (size_t i = 0; i < json_array_size(rs); i++) {
+        json_t *x = json_array_get(rs, i);
+        const char *fam = json_string_value(json_object_get(x, "family"));
+        if (!strcmp(fam, "bank")) {
+            cr_expect(json_is_null(json_object_get(x, "unroll")), "bank has no K");
+            continue;
+        }
+        cr_expect_eq(json_integer_value(json_object_get(x, "unroll")), 4, "%s",
+                     json_string_value(json_object_get(x, "pattern")));
+        cr_expect_str_eq(json_string_value(json_object_get(x, "unroll_source")), "option");
+        cr_expect_str_eq(json_string_value(json_object_get(x, "status")), "ok");
+    }
+    json_decref(d);
+    tu_result_free(&r);
+
+    const char *tbl[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--no-roofline", "--budget",
+                          "1", NULL };
+    r = tu_exec(tbl, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "unroll: K = 1 items per work-item in the gather and record kernels (auto fell back to 1: "
+                            "a budget under 5 s has no calibration to choose K from)"),
+              "%s", r.out);
+    tu_result_free(&r);
+
+    const char *cal[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--no-roofline", "--budget",
+                          "5", "--format", "json", NULL };
+    r = tu_exec(cal, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    d = parse(r.out);
+    run = json_array_get(json_object_get(d, "runs"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(run, "unroll_source")), "calibration");
+    json_t *ladder = json_object_get(run, "unroll_calibration");
+    cr_expect_eq(json_array_size(ladder), 5, "one rate per K of 1, 2, 4, 8, 16");
+    double best = 0;
+    for (size_t i = 0; i < json_array_size(ladder); i++) {
+        json_t *e = json_array_get(ladder, i);
+        cr_expect_eq(json_integer_value(json_object_get(e, "unroll")), 1 << i);
+        double g = json_number_value(json_object_get(e, "gbs"));
+        cr_expect(g > 0);
+        best = g > best ? g : best;
+    }
+    /* the chosen K: the first within 3% of the best */
+    int64_t chosen = json_integer_value(json_object_get(run, "unroll"));
+    for (size_t i = 0; i < json_array_size(ladder); i++) {
+        double g = json_number_value(json_object_get(json_array_get(ladder, i), "gbs"));
+        if (g >= 0.97 * best) {
+            cr_expect_eq(chosen, 1 << i);
+            break;
+        }
+    }
+    cr_expect_eq(json_integer_value(json_object_get(result_for(d, "seq"), "unroll")), chosen);
+    json_decref(d);
+    tu_result_free(&r);
+}
+
 Test(cli_run, errors, .timeout = 300)
 {
     char *broken = tu_temp_dir();
@@ -860,7 +932,7 @@ static int64_t warp_sectors(const int64_t *addr, int lanes, int64_t e, int64_t S
 
 /* Records on the CPU device (its own W and sector, from the JSON): 3
  * floats aos against soa, --size 4M gives n = the largest multiple of the
- * 256-item group with 12n <= 4 MiB, 349440; every record validated, the
+ * 256-item group times 16 (whole launches at any --unroll K) with 12n <= 4 MiB, 348160; every record validated, the
  * soa form added as reference; aos's fields at +0, +4, +8 bytes, soa's
  * planes 4n bytes apart. The modeled aos/soa ratios are the instruction
  * model's and the footprint's bytes (loads + stores), worked out here by
@@ -875,9 +947,12 @@ Test(cli_run, record_layouts, .timeout = 300)
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *d = parse(r.out);
     cr_assert_eq(json_array_size(json_object_get(d, "results")), 2, "soa added");
-    const int64_t n = 349440;
-    json_t *aos = result_for(d, "record:fields=3,type=float,layout=aos,n=349440");
-    json_t *soa = result_for(d, "record:fields=3,type=float,layout=soa,n=349440");
+    /* 4 MiB of 12-byte records, rounded down to 16 work-groups of 256
+     * (every K of --unroll splits the launch into whole groups) */
+    const int64_t n = (4 << 20) / 12 / 4096 * 4096;
+    cr_assert_eq(n, 348160);
+    json_t *aos = result_for(d, "record:fields=3,type=float,layout=aos,n=348160");
+    json_t *soa = result_for(d, "record:fields=3,type=float,layout=soa,n=348160");
     cr_assert(aos && soa);
     for (int k = 0; k < 2; k++) {
         json_t *b = k ? soa : aos;
@@ -891,7 +966,7 @@ Test(cli_run, record_layouts, .timeout = 300)
         cr_expect_eq(json_integer_value(json_object_get(b, "loads_per_item")), 3);
         cr_expect_eq(json_integer_value(json_array_get(json_object_get(b, "load_bases"), 2)), k ? 8 * n : 8);
         cr_expect_str_eq(json_string_value(json_object_get(b, "reference")),
-                         "record:fields=3,type=float,layout=soa,n=349440");
+                         "record:fields=3,type=float,layout=soa,n=348160");
         cr_expect(json_is_number(json_object_get(b, "measured_time_ratio")));
         /* 12 bytes loaded and 4 stored per record, requested */
         cr_expect_eq(json_integer_value(json_object_get(json_object_get(b, "model"), "requested_bytes")), 16 * n);

@@ -66,6 +66,19 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
     if (rc == BW_OK) {
         out->bytes = p->target_bytes;
         out->copy_gbs = res[0].effective_gbs;
+        for (size_t i = 0; o.unroll_ladder && i < p->n; i++) {
+            int k = 0;
+            while ((1 << (k + 1)) <= bench_item_unroll(&p->items[i]) && k + 1 < BENCH_FIT_UNROLLS)
+                k++;
+            if (res[i].status == BENCH_OK && res[i].effective_gbs > out->unroll_gbs[k])
+                out->unroll_gbs[k] = res[i].effective_gbs;
+        }
+        if (o.unroll_ladder && (out->unroll = bench_fit_unroll_choose(out->unroll_gbs)) > 0) {
+            int k = 0;
+            while ((1 << k) < out->unroll)
+                k++;
+            out->copy_gbs = out->unroll_gbs[k];
+        }
         out->fill_gbs = info.buffers_s > 0 ? (double)(p->src_bytes + p->dst_bytes) / info.buffers_s / 1e9 : 0;
         out->build_s = info.build_s;
         int64_t mbs = 0; /* test builds only: a device as slow as asked */
@@ -78,6 +91,17 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
     bench_plan_free(p);
     out->elapsed_s = bench_now_s() - t0;
     return rc;
+}
+
+int bench_fit_unroll_choose(const double gbs[BENCH_FIT_UNROLLS])
+{
+    double best = 0;
+    for (int k = 0; k < BENCH_FIT_UNROLLS; k++)
+        best = gbs[k] > best ? gbs[k] : best;
+    for (int k = 0; best > 0 && k < BENCH_FIT_UNROLLS; k++)
+        if (gbs[k] > 0 && gbs[k] >= best * (1.0 - BENCH_FIT_UNROLL_WITHIN))
+            return 1 << k;
+    return 0;
 }
 
 /* the buffers' fill of plan p at the calibration's rate */

@@ -39,6 +39,9 @@
  * BENCH_FIT_MIN_BYTES and 0.25 s at least. */
 #define BENCH_FIT_FULL_CALIBRATION_S 30.0
 
+/* the ladder's K: 1, 2, 4, 8, 16 */
+#define BENCH_FIT_UNROLLS 5
+
 /* What one calibration measured, all measured. */
 typedef struct bench_fit_rate {
     uint64_t bytes;   /* its working set */
@@ -46,7 +49,18 @@ typedef struct bench_fit_rate {
     double fill_gbs;  /* both buffers' bytes over its buffers phase (allocation and fill) */
     double build_s;   /* its program's build */
     double elapsed_s; /* the whole calibration */
+    /* with a ladder (bench_plan_opts.unroll_ladder): seq copy's GB/s at
+     * each K = 1 << k (0: not measured), and the K chosen from them
+     * (bench_fit_unroll_choose), whose rate copy_gbs is; 0: no ladder */
+    double unroll_gbs[BENCH_FIT_UNROLLS];
+    int unroll;
 } bench_fit_rate;
+
+/* K's choice from a ladder: the smallest K whose rate is within
+ * BENCH_FIT_UNROLL_WITHIN of the best, since a larger K is no faster
+ * and launches fewer work-items; 0 when no rate was measured. */
+#define BENCH_FIT_UNROLL_WITHIN 0.03
+int bench_fit_unroll_choose(const double gbs[BENCH_FIT_UNROLLS]);
 
 /* Whether plan p's target may be fitted to a budget of budget_s seconds,
  * and so is worth a calibration: it is above the floor (the larger of its
@@ -58,7 +72,8 @@ typedef struct bench_fit_rate {
  * alone outlasts a short budget. */
 int bench_fit_may_shrink(const bench_plan *p, double budget_s);
 
-/* One seq copy at min(bytes, BENCH_FIT_CALIBRATION_BYTES), planned from
+/* One seq copy (with base->unroll_ladder, one per K of the ladder, timed
+ * in the same rounds) at min(bytes, BENCH_FIT_CALIBRATION_BYTES), planned from
  * base (its device options: scalar form, sub-group size; its specs are
  * replaced) and run briefly (no twin, 5% standard error, at most 2 s) on
  * ctx; with left_s, the time the device has, under

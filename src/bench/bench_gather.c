@@ -59,7 +59,13 @@ static bw_code footprint_items(bench_plan *p, bench_item *it, int64_t *items, ch
     double want = per_item > 0 ? (double)p->target_bytes / per_item : (double)probe;
     /* keep launches of tiny-footprint patterns (broadcast) bounded */
     double most = fmax(4.0 * (double)p->target_bytes / (double)it->elem, (double)local);
-    *items = round_up((int64_t)fmin(fmax(want, (double)local), most), local);
+    /* whole launches of any K items per work-item (bench_plan_fit_unroll:
+     * K is chosen after the plan, --unroll auto) where that adds at most
+     * 1/BENCH_UNROLL_ROUNDING of the items; a smaller launch keeps its
+     * size and takes a smaller K */
+    double n = fmin(fmax(want, (double)local), most);
+    int64_t unit = n >= (double)(BENCH_UNROLL_ROUNDING * local * BENCH_UNROLL_MAX) ? local * BENCH_UNROLL_MAX : local;
+    *items = round_up((int64_t)n, unit);
     double scaled = t * (double)*items / (double)probe;
     if (!it->pattern && p->model_s > 0 && t > 0 && scaled > p->model_s) {
         int64_t full = *items;
@@ -133,6 +139,7 @@ static bw_code size_gather(bench_plan *p, bench_item *it, const bench_plan_cap *
     it->size_note = note;
     it->local_size = local;
     it->vload = it->span.align < it->elem;
+    bench_plan_fit_unroll(p, it);
     return bench_plan_warp0(p, it, err);
 fail:
     free(note);
@@ -214,6 +221,12 @@ static bw_code fill_sampled(const bench_family_io *io, const bench_item *it, con
 static bw_code launch_sampled(const bench_family_io *io, const bench_item *it, const int64_t *starts, size_t n,
                               int64_t gi, bw_error *err)
 {
+    /* K items per work-item (bench_item.unroll): a work-item's items lie a
+     * launch apart, so copy and read run the whole launch (only the
+     * sample's dst is checked, and stores elsewhere are right or absent);
+     * write mode gets physical starts (unrolled_sample) */
+    if (bench_item_unroll(it) > 1 && it->access != BENCH_ACCESS_WRITE)
+        return io->launch(io->ctx, err);
     int64_t ls = it->local_size > 0 ? it->local_size : 1;
     /* write mode's check holds every store outside the sample's to be
      * wrong (a stray store), so there only the sampled groups run */
@@ -283,22 +296,70 @@ static bw_code fill_write_sentinel(const bench_family_io *io, const bench_write_
     return rc;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* With K items per work-item, the work-groups that run the sampled items
+ * (starts, n; each a group of gi items) also run K - 1 other items each:
+ * *phys (sorted, unique) the work-items' starts, *virt every item they run,
+ * which the write check then expects (heap, caller frees). */
+static bw_code unrolled_sample(const bench_item *it, const int64_t *starts, size_t n, int64_t **phys, size_t *np,
+                               int64_t **virt, size_t *nv, bw_error *err)
+{
+    int64_t K = bench_item_unroll(it), S = it->items / K;
+    *phys = malloc(n * sizeof **phys);
+    *virt = malloc(n * (size_t)K * sizeof **virt);
+    if (!*phys || !*virt) {
+        free(*phys);
+        free(*virt);
+        *phys = *virt = NULL;
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < n; k++)
+        (*phys)[k] = starts[k] % S;
+    qsort(*phys, n, sizeof **phys, cmp_i64);
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (m == 0 || (*phys)[k] != (*phys)[m - 1])
+            (*phys)[m++] = (*phys)[k];
+    *np = m;
+    for (int64_t j = 0; j < K; j++)
+        for (size_t k = 0; k < m; k++)
+            (*virt)[(size_t)j * m + k] = (*phys)[k] + j * S;
+    *nv = m * (size_t)K;
+    return BW_OK;
+}
+
 /* write mode: the windows around the sampled stores filled, one launch
  * of the sampled work-groups, then every byte of the windows checked
  * (bench_validate_write) */
 static bw_code validate_write(const bench_family_io *io, const bench_item *it, const int64_t *starts, size_t n,
                               int64_t gi, bw_error *err)
 {
+    int64_t *phys = NULL, *virt = NULL;
+    size_t np = n, nv = n;
+    if (bench_item_unroll(it) > 1) {
+        bw_code rc = unrolled_sample(it, starts, n, &phys, &np, &virt, &nv, err);
+        if (rc != BW_OK)
+            return rc;
+    }
     bench_write_check c;
-    bw_code rc = bench_write_check_plan(&io->plan->geo, it, starts, n, gi, io->plan->dst_bytes, &c, err);
-    if (rc != BW_OK)
-        return rc;
-    rc = fill_write_sentinel(io, &c, err);
-    if (rc == BW_OK)
-        rc = launch_sampled(io, it, starts, n, gi, err);
-    if (rc == BW_OK)
-        rc = bench_validate_write(&c, it, io->seed, io->read_dst, io->ctx, io->stage, io->stage_bytes, io->stop, err);
-    bench_write_check_free(&c);
+    bw_code rc = bench_write_check_plan(&io->plan->geo, it, virt ? virt : starts, nv, gi, io->plan->dst_bytes, &c,
+                                        err);
+    if (rc == BW_OK) {
+        rc = fill_write_sentinel(io, &c, err);
+        if (rc == BW_OK)
+            rc = launch_sampled(io, it, phys ? phys : starts, np, gi, err);
+        if (rc == BW_OK)
+            rc = bench_validate_write(&c, it, io->seed, io->read_dst, io->ctx, io->stage, io->stage_bytes, io->stop,
+                                      err);
+        bench_write_check_free(&c);
+    }
+    free(phys);
+    free(virt);
     return rc;
 }
 
@@ -337,6 +398,7 @@ const bench_family bench_family_gather = {
     .access = 0,
     .modeled = 1,
     .retry_half = 1,
+    .unrolls = 1,
     .size = size_gather,
     .index_form = gather_index_form,
     .is_reference = bench_plan_is_seq_reference,

@@ -99,7 +99,7 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
 {
     static const char *const names[] = { "BW_KERNEL", "BW_W",    "BW_E",       "BW_ELEM",    "BW_LOAD",
                                          "BW_ACTIVE", "BW_ADDR", "BW_INDEX32", "BW_REQD_SG", "BW_SCALAR",
-                                         "BW_READ",   "BW_MATCH", "BW_WRITE",   "BW_STORE" };
+                                         "BW_READ",   "BW_MATCH", "BW_WRITE",   "BW_STORE",   "BW_UNROLL" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         bw_buf_printf(b, "#undef %s\n", names[k]);
     char name[48];
@@ -115,6 +115,7 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
         bw_buf_printf(b, "#define BW_REQD_SG %d\n", sub_group);
     bw_buf_printf(b, "#define BW_W %d%s\n#define BW_E %lld%s\n#define BW_ELEM %s\n", W, sfx, (long long)it->elem,
                   sfx, elem_type(it->elem));
+    bw_buf_printf(b, "#define BW_UNROLL %d\n", bench_item_unroll(it));
     /* Loads through the byte address: p[a / E] costs a signed division's
      * fix-ups on every load, and stops PoCL vectorising contiguous
      * addresses into vector loads. Naturally aligned: a plain load;

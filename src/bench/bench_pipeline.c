@@ -141,6 +141,12 @@ static bench_plan_opts device_opts(const bench_pipeline *p, const ocl_device_inf
 {
     bench_plan_opts o = p->popts;
     o.size = size;
+    /* the device's K once chosen (bench_pipeline_device.unroll), else 1 */
+    o.unroll = p->unroll > 0 ? p->unroll : 1;
+    for (size_t k = 0; k < p->ndev && p->devs; k++)
+        if (device_of(p, k) == d && p->devs[k].unroll > 0)
+            o.unroll = p->devs[k].unroll;
+    o.unroll_ladder = 0;
     /* the kernel asks for the sub-group size the device takes as W (Intel) */
     o.reqd_sub_group_size = (int)d->reqd_sub_group_size;
     o.compute_units = d->compute_units;
@@ -243,6 +249,16 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
 {
     bench_pipeline_device *dev = &p->devs[k];
     *have = 0;
+    memset(rate, 0, sizeof *rate);
+    if (dev->have_rate) { /* the unroll ladder's calibration, measured at the chosen K */
+        rate->bytes = dev->rate_bytes;
+        rate->copy_gbs = dev->rate_gbs;
+        rate->fill_gbs = dev->rate_fill_gbs;
+        rate->build_s = dev->rate_build_s;
+        rate->elapsed_s = dev->rate_elapsed_s;
+        *have = 1;
+        return BW_OK;
+    }
     bw_hook_phase("calibrating"); /* test builds only: a signal as this phase begins */
     progress(p, k, "calibrating", "the device's copy rate");
     const ocl_device_info *d = device_of(p, k);
@@ -262,6 +278,62 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
         return BW_OK;
     }
     *have = 1;
+    return BW_OK;
+}
+
+/* Device k's K (bench_item.unroll). --unroll K: K. auto: seq copy at
+ * every K of the ladder in one calibration (timed in the same rounds, so
+ * a host whose bandwidth moves between seconds moves all of them), the
+ * smallest K within BENCH_FIT_UNROLL_WITHIN of the best; the calibration
+ * is kept for the fit. Without a budget for it, or when it fails, K is 1
+ * and unroll_why says why. The plan's items are set to K. BW_OK, or
+ * BW_E_INTERRUPTED on a signal. */
+static bw_code choose_unroll(bench_pipeline *p, size_t k)
+{
+    bench_pipeline_device *dev = &p->devs[k];
+    const ocl_device_info *d = device_of(p, k);
+    if (p->unroll > 0) {
+        dev->unroll = p->unroll;
+        dev->unroll_source = BENCH_UNROLL_OPTION;
+    } else if (p->settings.budget_s < BENCH_PLAN_MIN_BUDGET_S) {
+        dev->unroll = 1;
+        dev->unroll_source = BENCH_UNROLL_DEFAULT;
+        snprintf(dev->unroll_why, sizeof dev->unroll_why,
+                 "a budget under %.0f s has no calibration to choose K from", BENCH_PLAN_MIN_BUDGET_S);
+    } else {
+        bw_hook_phase("calibrating"); /* test builds only: a signal as this phase begins */
+        progress(p, k, "calibrating", "seq copy at each unroll");
+        bench_limits lim = bench_device_limits(d);
+        bench_plan_opts o = device_opts(p, d, 0);
+        o.unroll_ladder = (1u << BENCH_FIT_UNROLLS) - 1;
+        bench_fit_rate rate;
+        bw_error e = BW_ERROR_INIT;
+        bw_code rc = bench_fit_measure(dev->ctx, &o, &d->geo, &lim, p->kernels, dev->plan->target_bytes,
+                                       p->settings.deadline_s - bench_now_s(), p->stop, &rate, &e);
+        if (rc == BW_E_INTERRUPTED || stopped(p)) {
+            bw_error_clear(&e);
+            return BW_E_INTERRUPTED;
+        }
+        if (rc == BW_OK && rate.unroll > 0) {
+            dev->unroll = rate.unroll;
+            dev->unroll_source = BENCH_UNROLL_CALIBRATION;
+            memcpy(dev->unroll_gbs, rate.unroll_gbs, sizeof dev->unroll_gbs);
+            dev->rate_bytes = rate.bytes;
+            dev->rate_gbs = rate.copy_gbs;
+            dev->rate_fill_gbs = rate.fill_gbs;
+            dev->rate_build_s = rate.build_s;
+            dev->rate_elapsed_s = rate.elapsed_s;
+            dev->have_rate = 1;
+        } else {
+            dev->unroll = 1;
+            dev->unroll_source = BENCH_UNROLL_DEFAULT;
+            snprintf(dev->unroll_why, sizeof dev->unroll_why, "the calibration failed: %s",
+                     rc != BW_OK ? bw_error_text(&e) : "no K gave a rate");
+            note(p, "device %zu: unroll 1: %s", d->index, dev->unroll_why);
+        }
+        bw_error_clear(&e);
+    }
+    bench_plan_set_unroll(dev->plan, dev->unroll);
     return BW_OK;
 }
 
@@ -344,6 +416,8 @@ static bw_code measure_patterns(bench_pipeline *p, size_t k, int *any_failed)
     bw_error err = BW_ERROR_INIT;
     device_progress dp = { p, k };
     bw_code rc = ocl_context_create(p->plats, p->dev_idx[k], &dev->ctx, &err);
+    if (rc == BW_OK && choose_unroll(p, k) != BW_OK)
+        rc = BW_OK; /* a signal: the run below marks every pattern not run */
     /* an automatic working set on a bounded budget: fitted to it; a
      * signal meanwhile leaves the plan as it is, and the run below then
      * marks every pattern not run */

@@ -222,7 +222,7 @@ static bw_code merge_repeats(bench_plan *p, bw_error *err)
     for (size_t i = 0; i < p->n; i++) {
         bench_item *it = &p->items[i];
         bw_buf_reset(&key);
-        bw_buf_printf(&key, "%s %s", bench_access_name(it->access), it->spec);
+        bw_buf_printf(&key, "%s %d %s", bench_access_name(it->access), it->unroll_want, it->spec);
         if (rc == BW_OK && bw_buf_failed(&key))
             rc = bw_error_set(err, BW_E_NOMEM, "out of memory");
         /* keys are UTF-8 for jansson: a spec with other bytes is never merged */
@@ -282,6 +282,7 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
     if (it->fam->access)
         it->access = it->fam->access == BENCH_ACCESS_BIT(BENCH_ACCESS_READ) ? BENCH_ACCESS_READ : BENCH_ACCESS_COPY;
     it->auto_n = it->fam->sized_n && !model_pattern_given(it->pattern, "n");
+    it->unroll_want = it->fam->unrolls ? p->unroll : 1;
     if (own_kernel_duplicate(p, it)) {
         model_pattern_free(it->pattern);
         it->pattern = NULL;
@@ -321,6 +322,7 @@ static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, ben
         snprintf(it->spec, n, "expr:%s", it->expr_text);
     it->family = "expr";
     it->fam = &bench_family_gather;
+    it->unroll_want = p->unroll;
     it->elem = elem;
     it->active = model_lanes_all(p->geo.lanes);
     it->expr = it->own_expr;
@@ -330,6 +332,51 @@ static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, ben
 int bench_plan_is_seq_reference(const bench_item *it)
 {
     return it->pattern && it->pattern->family->is_reference;
+}
+
+int bench_unroll_valid(int64_t k)
+{
+    return k >= 1 && k <= BENCH_UNROLL_MAX && (k & (k - 1)) == 0;
+}
+
+int bench_item_unroll(const bench_item *it)
+{
+    return it->unroll > 1 ? it->unroll : 1;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+void bench_plan_fit_unroll(const bench_plan *p, bench_item *it)
+{
+    int64_t ls = it->local_size > 0 ? it->local_size : 1, W = p->geo.lanes > 0 ? p->geo.lanes : 1;
+    /* virtual warps, work-groups and validation's sampled groups (ls
+     * rounded up to whole warps) stay whole: the lcm of the three */
+    int64_t unit = ls / gcd64(ls, W) * W, sampled = (ls + W - 1) / W * W;
+    unit = unit / gcd64(unit, sampled) * sampled;
+    int k = it->unroll_want > 1 ? it->unroll_want : 1;
+    while (k > 1 && (it->items <= 0 || it->items % ((int64_t)k * unit) != 0))
+        k /= 2;
+    it->unroll = k;
+    if (it->fam && it->fam->unrolls)
+        it->launch_items = k > 1 ? it->items / k : 0;
+}
+
+void bench_plan_set_unroll(bench_plan *p, int k)
+{
+    p->unroll = k > 1 ? k : 1;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].fam->unrolls) {
+            p->items[i].unroll_want = p->unroll;
+            bench_plan_fit_unroll(p, &p->items[i]);
+        }
 }
 
 long bench_plan_reference(const bench_plan *p, size_t i)
@@ -692,11 +739,13 @@ bw_code bench_plan_fit_generic(bench_plan *p, bench_item *it, uint64_t kernel_ma
                             "pattern '%s': --local %lld: the kernel allows at most %llu work-items per group on "
                             "this device (CL_KERNEL_WORK_GROUP_SIZE); use --local %lld or less",
                             it->spec, (long long)it->local_size, (unsigned long long)kernel_max, (long long)most);
-    /* W divides items (a multiple of the planned group): the search ends at W */
+    /* W divides the launch (a multiple of the planned group): the search ends at W */
+    int64_t launch = it->items / bench_item_unroll(it);
     int64_t local = most;
-    while (it->items % local != 0)
+    while (launch % local != 0)
         local -= W;
     it->local_size = local;
+    bench_plan_fit_unroll(p, it);
     return BW_OK;
 }
 
@@ -781,6 +830,7 @@ static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, c
         p->target_bytes = auto_target(p, lim);
     }
     p->local_given = o->local_size != 0;
+    p->unroll = o->unroll > 1 ? o->unroll : 1;
     p->model_s = o->model_s;
     p->reqd_sub_group_size = o->reqd_sub_group_size;
     p->bank_groups = bench_plan_bank_groups(o->compute_units);
@@ -868,10 +918,17 @@ static bw_code add_patterns(bench_plan *p, const bench_plan_opts *o, bw_error *e
     if (o->with_defaults || (o->nspecs == 0 && o->nexprs == 0))
         rc = add_defaults(p, o, err);
     unsigned given = o->access ? o->access : BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    unsigned ladder = o->unroll_ladder ? o->unroll_ladder : 0;
     for (size_t i = 0; i < o->nspecs && rc == BW_OK; i++)
         for (int a = 0; a < BENCH_ACCESS_MODES && rc == BW_OK; a++)
-            if (given & BENCH_ACCESS_BIT(a))
+            for (int k = 0; k <= 4 && rc == BW_OK && (given & BENCH_ACCESS_BIT(a)); k++) {
+                if (ladder ? !(ladder & (1u << k)) : k > 0)
+                    continue;
+                size_t before = p->n;
                 rc = item_from_spec(p, o->specs[i], o->elem, (bench_access)a, err);
+                if (rc == BW_OK && ladder && p->n > before && p->items[p->n - 1].fam->unrolls)
+                    p->items[p->n - 1].unroll_want = 1 << k;
+            }
     for (size_t i = 0; i < o->nexprs && rc == BW_OK; i++)
         for (int a = 0; a < BENCH_ACCESS_MODES && rc == BW_OK; a++)
             if (given & BENCH_ACCESS_BIT(a))

@@ -39,7 +39,8 @@ const char *bench_record_layout_name(model_record_layout l)
     return l == MODEL_RECORD_SOA ? "soa" : "aos";
 }
 
-bw_code bench_record_program(const char *dir, const bench_record_shape *s, int trace, char **source, bw_error *err)
+bw_code bench_record_program(const char *dir, const bench_record_shape *s, int unroll, int trace, char **source,
+                             bw_error *err)
 {
     *source = NULL;
     char *text = NULL;
@@ -52,9 +53,9 @@ bw_code bench_record_program(const char *dir, const bench_record_shape *s, int t
     if (trace)
         bw_buf_puts(&b, "#define BWLAB_TRACE 1\n");
     bw_buf_printf(&b, "#define BW_KERNEL_RECORD %s\n#define BW_FIELDS %d\n#define BW_N %lldL\n#define BW_UCHAR %d\n"
-                      "#define BW_AOS %d\n",
+                      "#define BW_AOS %d\n#define BW_UNROLL %d\n",
                   BENCH_RECORD_KERNEL, s->fields, (long long)s->n, s->type == MODEL_RECORD_UCHAR,
-                  s->layout == MODEL_RECORD_AOS);
+                  s->layout == MODEL_RECORD_AOS, unroll > 1 ? unroll : 1);
     bw_buf_puts(&b, text);
     *source = bw_buf_steal(&b);
     if (!*source)
@@ -141,7 +142,12 @@ static bw_code size_record(bench_plan *p, bench_item *it, const bench_plan_cap *
     bw_code rc;
     if (it->auto_n) {
         uint64_t most = p->target_bytes < cap->bytes ? p->target_bytes : cap->bytes;
-        int64_t n = (int64_t)(most / (uint64_t)rec) / local * local;
+        /* a multiple of K work-groups for any K (bench_plan_fit_unroll)
+         * where that drops at most 1/BENCH_UNROLL_ROUNDING of the records */
+        int64_t unit = most / (uint64_t)rec >= (uint64_t)(BENCH_UNROLL_ROUNDING * local * BENCH_UNROLL_MAX)
+                           ? local * BENCH_UNROLL_MAX
+                           : local;
+        int64_t n = (int64_t)(most / (uint64_t)rec) / unit * unit;
         if (n > (int64_t)1 << 30)
             n = ((int64_t)1 << 30) / local * local;
         if (n < local)
@@ -187,6 +193,7 @@ static bw_code size_record(bench_plan *p, bench_item *it, const bench_plan_cap *
     it->size_note = it->auto_n ? NULL : bench_plan_note_small(p, "of records", (uint64_t)(n * rec));
     it->local_size = local;
     it->vload = 0;
+    bench_plan_fit_unroll(p, it);
     return bench_plan_warp0(p, it, err);
 }
 
@@ -238,7 +245,7 @@ static bw_code record_program(const char *dir, const bench_plan *p, const bench_
     bench_record_shape s = bench_record_shape_of(it->pattern);
     out->file = "record.cl";
     out->kernel = BENCH_RECORD_KERNEL;
-    return bench_record_program(dir, &s, trace, &out->source, err);
+    return bench_record_program(dir, &s, bench_item_unroll(it), trace, &out->source, err);
 }
 
 /* One launch, then every record's fold, a staging buffer of results at a
@@ -295,6 +302,7 @@ const bench_family bench_family_record = {
     .retry_half = 1,
     .dst_elem = 4,
     .sized_n = 1,
+    .unrolls = 1,
     .no_twin = "no twin: a record item is compared with its planar (soa) form",
     .size = size_record,
     .index_form = bench_family_index_long,

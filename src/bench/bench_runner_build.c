@@ -65,6 +65,8 @@ bw_code bench_runner_make_kernel(run_ctx *r, ocl_program *prog, size_t i, bench_
         rc = ocl_kernel_arg_bytes(*kern, BENCH_KERNEL_ARG_KEY, zero, (size_t)r->plan->items[i].elem, err);
     if (rc == BW_OK)
         rc = fit_group(r, i, *kern, err);
+    if (rc == BW_OK)
+        rc = bench_runner_set_span(r, i, *kern, r->plan->items[i].items / bench_item_unroll(&r->plan->items[i]), err);
     return rc;
 }
 
@@ -126,6 +128,14 @@ double bench_runner_device_floor_ns(const run_ctx *r)
     return floor_of(r, &s);
 }
 
+bw_code bench_runner_set_span(run_ctx *r, size_t i, ocl_kernel *k, int64_t span, bw_error *err)
+{
+    if (r->plan->items[i].fam->program)
+        return BW_OK; /* a family's own kernel: no span argument */
+    int64_t v = span;
+    return ocl_kernel_arg_bytes(k, BENCH_KERNEL_ARG_SPAN, &v, sizeof v, err);
+}
+
 /* One launch of item i's kernel k. The result records how it was timed.
  * A launch that fails with a size-dependent error (CL_OUT_OF_RESOURCES,
  * CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_INVALID_WORK_GROUP_SIZE: drivers
@@ -138,8 +148,11 @@ static bw_code launch_range(run_ctx *r, size_t i, ocl_kernel *k, int64_t first, 
                             bw_error *err)
 {
     bench_item *it = &r->plan->items[i];
-    int64_t items = count > 0 ? count : it->launch_items > 0 ? it->launch_items : it->items;
-    bw_code rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)first, (uint64_t)items, (uint64_t)it->local_size, t, err);
+    int64_t whole = it->launch_items > 0 ? it->launch_items : it->items;
+    int64_t items = count > 0 ? count : whole;
+    bw_code rc = bench_runner_set_span(r, i, k, whole, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)first, (uint64_t)items, (uint64_t)it->local_size, t, err);
     bench_result *res = r->res ? &r->res[i] : NULL; /* none in a trace run */
     if (!res)
         return rc;

@@ -62,7 +62,9 @@ static int64_t twin_size(run_ctx *r, size_t i)
                              "cache, so it is partly served from the cache itself", a, b);
         return 0;
     }
-    int64_t n = bench_twin_slice(per_item, cache, it->local_size, it->items);
+    /* a slice is whole launches of K items per work-item (bench_item.unroll) */
+    int64_t unit = it->local_size * bench_item_unroll(it);
+    int64_t n = bench_twin_slice(per_item, cache, unit, it->items);
     uint64_t fp = 0;
     for (int k = 0; n > 0 && k <= TWIN_SHRINK; k++) {
         bw_error e = BW_ERROR_INIT;
@@ -78,10 +80,10 @@ static int64_t twin_size(run_ctx *r, size_t i)
              * the cache's N if it does not resolve */
             r->slots[i].twin_cap = n;
             double pace = res->event.count > 0 ? res->event.min : r->slots[i].cal_ns;
-            int64_t timed = bench_twin_timed_slice(pace, it->items, bench_runner_device_floor_ns(r), it->local_size);
+            int64_t timed = bench_twin_timed_slice(pace, it->items, bench_runner_device_floor_ns(r), unit);
             return timed > 0 && timed < n ? timed : n;
         }
-        n = n / 2 / it->local_size * it->local_size;
+        n = n / 2 / unit * unit;
     }
     bw_format_bytes(a, sizeof a, (double)cache);
     bw_format_bytes(b, sizeof b, per_item * 2.0 * (double)it->local_size);
@@ -102,14 +104,21 @@ static void twin_round(run_ctx *r, size_t i)
 {
     slot *sl = &r->slots[i];
     const bench_item *it = &r->plan->items[i];
-    uint64_t ls = (uint64_t)it->local_size, n = (uint64_t)sl->twin_n;
+    uint64_t ls = (uint64_t)it->local_size, n = (uint64_t)sl->twin_n, K = (uint64_t)bench_item_unroll(it);
     ocl_timing tc, t1, t2;
     bw_error e = BW_ERROR_INIT;
-    bw_code rc = ocl_kernel_run(r->ctx, sl->kern, 2 * n, ls, &tc, &e);
+    /* the first 2N (N) items: 2N / K (N / K) work-items of span as many */
+    bw_code rc = bench_runner_set_span(r, i, sl->kern, (int64_t)(2 * n / K), &e);
     if (rc == BW_OK)
-        rc = ocl_kernel_run(r->ctx, sl->kern, n, ls, &t1, &e);
+        rc = ocl_kernel_run(r->ctx, sl->kern, 2 * n / K, ls, &tc, &e);
     if (rc == BW_OK)
-        rc = ocl_kernel_run(r->ctx, sl->kern, 2 * n, ls, &t2, &e);
+        rc = bench_runner_set_span(r, i, sl->kern, (int64_t)(n / K), &e);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run(r->ctx, sl->kern, n / K, ls, &t1, &e);
+    if (rc == BW_OK)
+        rc = bench_runner_set_span(r, i, sl->kern, (int64_t)(2 * n / K), &e);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run(r->ctx, sl->kern, 2 * n / K, ls, &t2, &e);
     if (rc != BW_OK) {
         bench_runner_no_twin(&r->res[i], "no twin: %s", bw_error_text(&e));
         bw_error_clear(&e);

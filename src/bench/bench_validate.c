@@ -318,11 +318,21 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* the work-item validation key k stands for (bench_read_keys) */
+/* the item validation key k stands for (bench_read_keys): the first, the
+ * last, then pseudo-random ones; with K items per work-item
+ * (bench_item.unroll) those in the second item's block and the middle
+ * one's, so that keys reach items 0, 1, K/2 and K-1 of a work-item */
 static int64_t key_item(const bench_item *it, uint64_t seed, int k)
 {
-    return k == 0 ? 0 : k == 1 ? it->items - 1
-                               : (int64_t)(random_word(seed ^ 0x6b657973, (uint64_t)k) % (uint64_t)it->items);
+    if (k == 0)
+        return 0;
+    if (k == 1)
+        return it->items - 1;
+    uint64_t r = random_word(seed ^ 0x6b657973, (uint64_t)k);
+    int64_t K = bench_item_unroll(it), S = it->items / K;
+    if (K > 1 && k <= 3)
+        return (k == 2 ? 1 : K / 2) * S + (int64_t)(r % (uint64_t)S);
+    return (int64_t)(r % (uint64_t)it->items);
 }
 
 size_t bench_validate_sample(const model_geometry *geo, const bench_item *it, uint64_t seed, int read_mode,

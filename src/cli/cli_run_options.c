@@ -74,6 +74,22 @@ static int set_index(const cli_command *self, const cli_option *opt, const char 
     return 0;
 }
 
+static int set_unroll(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    int *k = field;
+    if (!strcmp(arg, "auto")) {
+        *k = 0;
+        return 0;
+    }
+    char *end = NULL;
+    long v = strtol(arg, &end, 10);
+    if (end == arg || *end || !bench_unroll_valid(v))
+        return cli_usage_error(self, "--unroll: '%s' is not 1, 2, 4, 8, 16 or auto", arg);
+    *k = (int)v;
+    return 0;
+}
+
 static int set_access(const cli_command *self, const cli_option *opt, const char *arg, void *field)
 {
     (void)opt;
@@ -224,6 +240,13 @@ const cli_option cmd_run_options[] = {
       .help = "work-items per work-group (default 256, a multiple of the warp,\n"
               "lowered to what the device and each built kernel allow)",
       RUN_SET(set_local, popts.local_size) },
+    { .name = "unroll", .metavar = "K|auto",
+      .help = "items per work-item of the gather and record kernels, 1, 2, 4, 8 or 16:\n"
+              "work-item p runs items p + j*N/K, all K loads issued before any\n"
+              "store, so more requests are in flight; the model does not change\n"
+              "(default auto: seq copy at each K in the calibration, the smallest\n"
+              "K within 3% of the best)",
+      RUN_SET(set_unroll, unroll) },
     { .name = "index", .metavar = "32|64|auto",
       .help = "index arithmetic of the kernels: int or long (default auto: int on a\n"
               "GPU where the model proves every value fits, long otherwise); 32 is\n"

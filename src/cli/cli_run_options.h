@@ -30,6 +30,7 @@ typedef struct cli_run_args {
     int explain, quiet, no_roofline, roofline_size_given, transfers;
     uint64_t roofline_size; /* --roofline-size: the short roofline's buffer, 0 for auto */
     const char *profile;    /* --profile: only "inferred" */
+    int unroll;             /* --unroll: K, or 0 for auto (the default) */
 } cli_run_args;
 
 /* Parses argv (argv[0] "run") into a (zeroed by the caller): the

@@ -26,7 +26,7 @@ typedef struct model_args {
     const char *expr, *pattern, *mask, *profile, *space, *access;
     const char *device; /* with --profile inferred: whose probe */
     const char *elem, *active, *base, *warp, *lanes, *sector, *line, *banks, *bank_width;
-    const char *items, *peak_gflops, *peak_gbs, *intensity, *tile;
+    const char *items, *unroll, *peak_gflops, *peak_gbs, *intensity, *tile;
     int launch, roofline;
     cli_format_opt format;
 } model_args;
@@ -71,6 +71,9 @@ const cli_option cmd_model_options[] = {
       .help = "requested, instruction-model and footprint bytes of N work-items", .set = cli_set_flag,
       .offset = offsetof(model_args, launch) },
     { MODEL_STR("items", "N", items, .usage = "") },
+    { MODEL_STR("unroll", "K", unroll, .usage = "[--unroll K]",
+                .help = "with --launch: K items per work-item (1, 2, 4, 8, 16), as bwlab run\n"
+                        "--unroll runs them; the counts are the same for every K") },
     { MODEL_STR("access", "KIND", access, .usage = "",
                 .help = "count the access as a load (default) or a store (with --launch), or\n"
                         "as write mode's store (bwlab run --access write): the pattern's\n"
@@ -103,7 +106,7 @@ typedef struct model_run {
     model_pattern *pattern;
     model_expr *expr;
     const model_expr *use_expr;
-    int64_t elem, base, warp, items;
+    int64_t elem, base, warp, items, unroll;
     model_lanes active;
     int64_t addr[MODEL_MAX_LANES];
     model_warp counts;
@@ -156,6 +159,8 @@ static int check_conflicts(const cli_command *self, model_args *a)
         a->roofline = 1;
     if (a->launch && !a->items)
         return cli_usage_error(self, "--launch needs --items N");
+    if (a->unroll && !a->launch)
+        return cli_usage_error(self, "--unroll %s applies to a launch: add --launch --items N", a->unroll);
     if (a->access && strcmp(a->access, "write") && !a->launch)
         return cli_usage_error(self, "--access %s applies to a launch: add --launch --items N (or use --access write)",
                                a->access);
@@ -370,6 +375,13 @@ static int setup_source(const cli_command *self, const model_args *a, model_run 
             return st;
         r->items = (int64_t)v;
     }
+    if (a->unroll) {
+        if ((st = parse_u64_in(self, "--unroll", a->unroll, 1, 16, &v)) != 0)
+            return st;
+        if (v & (v - 1))
+            return cli_usage_error(self, "--unroll: '%s' is not 1, 2, 4, 8 or 16", a->unroll);
+        r->unroll = (int64_t)v;
+    }
     return 0;
 }
 
@@ -405,6 +417,12 @@ static int compute(const cli_command *self, const model_args *a, model_run *r)
 {
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
+    /* K work-items' worth of whole warps: each warp-instruction one virtual warp's */
+    if (r->unroll > 1 && r->items % (r->unroll * r->geo.lanes) != 0)
+        return cli_usage_error(self, "--unroll %lld: %lld items do not split into %lld parts of whole %d-lane warps; "
+                                     "give --items a multiple of %lld",
+                               (long long)r->unroll, (long long)r->items, (long long)r->unroll, r->geo.lanes,
+                               (long long)(r->unroll * r->geo.lanes));
     if (r->use_expr) {
         rc = warp_addresses(r, &err);
         if (rc == BW_OK)
@@ -476,6 +494,7 @@ static int output(const cli_command *self, const model_args *a, model_run *r)
         rep.bank = rep.local ? &r->bank : NULL;
         rep.launch = a->launch ? &r->launch : NULL;
         rep.items = r->items;
+        rep.unroll = (int)r->unroll;
         rep.launch_store = a->access && !strcmp(a->access, "store");
         rep.write = a->access && !strcmp(a->access, "write");
         rep.warp_partial = r->warp_partial;

@@ -82,6 +82,10 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     r.transfers = d->xfers;
     r.transfers_failure = d->xfer_failure;
     r.retry = d->retry;
+    r.unroll = d->unroll;
+    r.unroll_source = d->unroll_source;
+    r.unroll_gbs = d->unroll_gbs;
+    r.unroll_why = d->unroll_why[0] ? d->unroll_why : NULL;
     return r;
 }
 
@@ -238,6 +242,7 @@ static int open_devices(const cli_command *self, run_state *s)
     bench_plan_opts *o = &s->pipe.popts;
     *o = s->a.popts;
     s->pipe.settings = s->a.settings;
+    s->pipe.unroll = s->a.unroll;
     /* bad input is bad input on any machine: checked before a platform is
      * looked up, so that it never reads as a missing driver */
     if ((rc = bench_plan_check_input(o, &err)) != BW_OK)

@@ -138,6 +138,10 @@ static void table_launch(const report_model *m, bw_buf *out)
     int64_t W = m->geo->lanes;
     bw_buf_printf(out, "\nWhole launch of %lld items = %lld warps (modeled)\n", (long long)m->items,
                   (long long)((m->items + W - 1) / W));
+    if (m->unroll > 0)
+        bw_buf_printf(out, "  unroll K = %d: %lld work-items issue them, each the items p + j*%lld (j < %d);\n"
+                           "  the same warp-instructions at the same addresses, so the same counts for every K\n",
+                      m->unroll, (long long)(m->items / m->unroll), (long long)(m->items / m->unroll), m->unroll);
     if (m->write) {
         /* write mode: the pattern's stores, then the coalesced load of src[g] */
         table_traffic(out, "stores (the pattern's addresses)", &m->launch->stores);
@@ -280,6 +284,10 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         int64_t W = m->geo->lanes;
         json_object_set_new(l, "items", json_integer(m->items));
         json_object_set_new(l, "warps", json_integer((m->items + W - 1) / W));
+        if (m->unroll > 0) { /* requested: the counts below are the same for every K */
+            json_object_set_new(l, "unroll", json_integer(m->unroll));
+            json_object_set_new(l, "work_items", json_integer(m->items / m->unroll));
+        }
         json_object_set_new(l, "access", json_string(m->write ? "write" : m->launch_store ? "store" : "load"));
         /* the modeled access's figures at this level too, for scripts (write mode: its stores') */
         const model_traffic *t = m->launch_store || m->write ? &m->launch->stores : &m->launch->loads;

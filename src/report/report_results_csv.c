@@ -64,6 +64,11 @@ static void cell(bw_buf *out, results_csv_column_id c, const report_run *run, co
             report_csv_field(out, w->it->size_note);
         break;
     case RC_INDEX_BITS: csv_int(out, w->it->index_bits); break;
+    case RC_UNROLL:
+        bw_buf_putc(out, ',');
+        if (w->it->fam->unrolls)
+            bw_buf_printf(out, "%d", bench_item_unroll(w->it));
+        break;
     case RC_SUB_GROUP_SIZE:
         bw_buf_putc(out, ',');
         if (r->sub_group_size)

@@ -128,6 +128,24 @@ static json_t *noise_json(const report_run *run)
     return o;
 }
 
+/* the run's K (report_run.unroll): unroll, unroll_source, the
+ * calibration's ladder (measured) and why auto fell back */
+static void unroll_json(json_t *o, const report_run *run)
+{
+    json_object_set_new(o, "unroll", run->unroll > 0 ? json_integer(run->unroll) : json_null());
+    json_object_set_new(o, "unroll_source", run->unroll_source ? report_json_text(run->unroll_source) : json_null());
+    json_t *ladder = json_array();
+    for (int k = 0; run->unroll_gbs && k < 5; k++)
+        if (run->unroll_gbs[k] > 0) {
+            json_t *e = json_object();
+            json_object_set_new(e, "unroll", json_integer(1 << k));
+            json_object_set_new(e, "gbs", json_real(run->unroll_gbs[k]));
+            json_array_append_new(ladder, e);
+        }
+    json_object_set_new(o, "unroll_calibration", ladder);
+    json_object_set_new(o, "unroll_note", run->unroll_why ? report_json_text(run->unroll_why) : json_null());
+}
+
 static json_t *run_json(const report_run *run)
 {
     const bench_plan *p = run->plan;
@@ -164,6 +182,7 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
     json_object_set_new(o, "buffers", b);
     json_object_set_new(o, "local_size", json_integer(p->local_size));
+    unroll_json(o, run);
     /* default patterns the plan could not measure in write mode, and why */
     json_object_set_new(o, "plan_note", p->note ? report_json_text(p->note) : json_null());
     json_object_set_new(o, "retry", run->retry ? report_json_text(run->retry) : json_null());
@@ -216,6 +235,9 @@ static json_t *field_value(results_field_id id, const report_run *run, const row
     case RF_STATUS_REASON:
         return !w->ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null();
     case RF_INDEX_BITS: return json_integer(it->index_bits);
+    case RF_UNROLL: return it->fam->unrolls ? json_integer(bench_item_unroll(it)) : json_null();
+    case RF_UNROLL_SOURCE:
+        return it->fam->unrolls && run->unroll_source ? report_json_text(run->unroll_source) : json_null();
     case RF_KERNEL_FORM: return report_json_text(bench_form_name(r->form));
     case RF_TIMER: return report_json_text(r->timer_wall ? "wall" : "event");
     case RF_TIMER_RESOLUTION_NS: return report_json_real(r->timer_resolution_ns, r->timer_resolution_ns > 0);

@@ -88,6 +88,38 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
 
 static int several_modes(const bench_plan *p);
 
+/* K of the gather and record kernels (requested, or chosen from a
+ * measured calibration), and the items whose launch took a smaller K */
+static void unroll_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    if (!run->unroll_source || run->unroll <= 0)
+        return;
+    bw_buf_printf(out, "%sunroll: K = %d items per work-item in the gather and record kernels (", lead, run->unroll);
+    if (!strcmp(run->unroll_source, BENCH_UNROLL_OPTION)) {
+        bw_buf_printf(out, "--unroll %d", run->unroll);
+    } else if (!strcmp(run->unroll_source, BENCH_UNROLL_CALIBRATION)) {
+        bw_buf_puts(out, "auto: seq copy measured at K =");
+        const char *sep = " ";
+        for (int k = 0; run->unroll_gbs && k < 5; k++)
+            if (run->unroll_gbs[k] > 0) {
+                bw_buf_printf(out, "%s%d: %.2f GB/s", sep, 1 << k, run->unroll_gbs[k]);
+                sep = ", ";
+            }
+        bw_buf_puts(out, "; the smallest K within 3% of the best");
+    } else {
+        bw_buf_printf(out, "auto fell back to 1: %s", run->unroll_why ? run->unroll_why : "no calibration");
+    }
+    bw_buf_putc(out, ')');
+    const char *sep = "; smaller where the launch does not split into K whole work-groups: ";
+    for (size_t i = 0; i < p->n; i++)
+        if (p->items[i].fam->unrolls && bench_item_unroll(&p->items[i]) != run->unroll) {
+            bw_buf_printf(out, "%s%s at %d", sep, p->items[i].spec, bench_item_unroll(&p->items[i]));
+            sep = ", ";
+        }
+    bw_buf_putc(out, '\n');
+}
+
 /* which kernel form each pattern was timed in, where two were built (CPU
  * devices): the faster of the two, by measurement */
 static void form_line(const report_run *run, bw_buf *out, const char *lead)
@@ -329,6 +361,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     report_bytes(out, (double)p->dst_bytes);
     bw_buf_printf(out, "; %lld work-items per group\n", (long long)p->local_size);
     index_line(run, out, lead);
+    unroll_line(run, out, lead);
     form_line(run, out, lead);
     access_line(p, out, lead);
     const bench_run_info *info = run->info;

@@ -50,6 +50,7 @@ const results_csv_column RESULTS_CSV_COLUMNS[RC_COUNT] = {
     [RC_SPREAD] = { "spread", "measured" },
     [RC_RELATIVE_SPREAD] = { "relative_spread", "measured" },
     [RC_KERNEL_FORM] = { "kernel_form", "measured" },
+    [RC_UNROLL] = { "unroll", NULL },
 };
 
 void results_csv_header(bw_buf *out)

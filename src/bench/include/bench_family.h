@@ -88,6 +88,7 @@ typedef struct bench_family {
     int64_t dst_elem;       /* bytes each work-item stores at dst[g]; 0: the item's elem */
     int sized_n;            /* its parameter n is sized from the working set where the spec does not
                              * give it (bench_item.auto_n) */
+    int unrolls;            /* its kernel takes K items per work-item (bench_item.unroll) */
     const char *no_twin;    /* NULL: the twin is timed (bench_twin); else why there is none */
 
     /* Sizes an item (items, local_size, span, model, size_note ...)

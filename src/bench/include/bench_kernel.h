@@ -52,14 +52,17 @@ const char *bench_form_name(bench_form f); /* "plain", "scalar" */
  * them: 0, plan->n), the items of a family with a program of its own left
  * out (bench_family.program: bank, transpose, record): each item's plain kernel, and its scalar one when
  * plan->scalar_form; with trace != 0 the kernels also record every
- * work-item's byte address. Arguments: src, dst; then, for an item in read
- * mode, the key (one element: BENCH_KERNEL_ARG_KEY); then, with trace,
- * the trace buffer (bench_kernel_trace_arg). Caller frees. */
+ * work-item's byte address. Arguments: src, dst, the span (a long: the
+ * launch's work-items, BENCH_KERNEL_ARG_SPAN, which work-item p's j-th
+ * virtual item p + j * span is offset by; bench_item.unroll); then, for an
+ * item in read mode, the key (one element: BENCH_KERNEL_ARG_KEY); then,
+ * with trace, the trace buffer (bench_kernel_trace_arg). Caller frees. */
 bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, size_t first, size_t count,
                              int trace, char **source, bw_error *err);
 /* Argument index of a read-mode kernel's key, and of the trace buffer of
  * an item's traced kernel. */
-#define BENCH_KERNEL_ARG_KEY 2u
+#define BENCH_KERNEL_ARG_SPAN 2u
+#define BENCH_KERNEL_ARG_KEY 3u
 unsigned bench_kernel_trace_arg(const bench_item *it);
 
 /* The kernel name of item i's form in that program: "bw_gather_<i>", or

@@ -44,6 +44,19 @@ typedef struct bench_pipeline_device {
     char *roof_failure;          /* why it failed, or NULL */
     bench_probe_result *xfers;   /* transfers and launch latency, or NULL */
     char *xfer_failure;          /* why they failed, or NULL */
+    /* K, the items each gather and record work-item performs
+     * (bench_item.unroll), and where it came from: BENCH_UNROLL_OPTION
+     * (--unroll), BENCH_UNROLL_CALIBRATION (--unroll auto: the smallest K
+     * within 3% of the best in the calibration's ladder, unroll_gbs) or
+     * BENCH_UNROLL_DEFAULT (auto without a ladder: unroll_why says why) */
+    int unroll;
+    const char *unroll_source;
+    double unroll_gbs[5];        /* measured: seq copy at K = 1 << k; 0 where not measured */
+    char unroll_why[160];
+    /* the calibration of this device, kept for the fit after the ladder */
+    double rate_gbs, rate_fill_gbs, rate_build_s, rate_elapsed_s;
+    uint64_t rate_bytes;
+    int have_rate;
 } bench_pipeline_device;
 
 /* What the caller is told, as it happens; every callback may be NULL. */
@@ -79,6 +92,8 @@ typedef struct bench_pipeline {
     int no_roofline;                  /* no short roofline */
     uint64_t roofline_size;           /* the short roofline's buffer, 0 for auto */
     int transfers;                    /* host<->device copies and launch latency after the patterns */
+    int unroll;                       /* --unroll: K (1, 2, 4, 8, 16), or 0 for auto (popts.unroll is
+                                       * set per device from it) */
     volatile sig_atomic_t *stop;      /* non-zero: stop after the launch in flight */
     bench_pipeline_events ev;
     /* outputs */

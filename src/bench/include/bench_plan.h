@@ -95,6 +95,16 @@ typedef struct bench_item {
                              * rows); 0: items */
     int64_t local_size;     /* the plan's, or lower when the built kernel allows fewer
                              * (bench_plan_fit_kernel) */
+    /* K, the virtual items each work-item performs (gather and record:
+     * work-item p runs items p + j * items / K, j < K; the launch is
+     * launch_items = items / K work-items). unroll_want is what the plan
+     * asked (bench_plan_opts.unroll, or a calibration's ladder); unroll is
+     * the K that runs: the largest power of two up to it whose launch
+     * (items / K) stays a multiple of the work-group and of W
+     * (bench_plan_fit_unroll). The model does not change with K: it
+     * counts the same warp-instructions, issued by other work-items. */
+    int unroll_want;
+    int unroll;
     model_access_span span; /* of the pattern's addresses (expr): the loads' extent in src and their
                              * alignment, or in write mode the stores' in dst */
     int vload;              /* addresses 4-byte aligned only: load (write mode: store) with vloadn
@@ -178,6 +188,7 @@ typedef struct bench_plan {
                              * "default (no cache size known)" or "--size" */
     int64_t local_size;
     int local_given;        /* local_size came from --local */
+    int unroll;             /* bench_plan_opts.unroll (1 when 0) */
     uint64_t src_bytes;     /* source buffer: the largest extent of any pattern */
     uint64_t dst_bytes;     /* destination buffer */
     int reqd_sub_group_size; /* the sub-group size kernels ask for (Intel), 0: none */
@@ -206,6 +217,13 @@ typedef struct bench_plan_opts {
      * fitted to the budget (bench_fit) keeps strided spans within twice it */
     uint64_t span_cap;
     int64_t local_size;       /* 0: automatic (256, a multiple of W) */
+    /* K for the gather and record items (bench_item.unroll): 1, 2, 4, 8 or
+     * 16; 0: 1 */
+    int unroll;
+    /* a calibration's ladder: each spec once per K whose bit (1 << log2 K)
+     * is set, each item at its own K (merged by spec, access and K); 0:
+     * every item at unroll */
+    unsigned unroll_ladder;
     int with_defaults;        /* the default set too, before specs and exprs ("all") */
     /* --index: 32 or 64 forces the form of the index arithmetic; 0 (auto)
      * takes 32 on a GPU where it is proven to fit, else 64: on PoCL, int
@@ -295,6 +313,27 @@ long bench_plan_reference(const bench_plan *p, size_t i);
  * catalogue family's is_reference); 0 for an --expr item and for every
  * other family's reference (bench_family_is_reference). */
 int bench_plan_is_seq_reference(const bench_item *it);
+/* The unroll values --unroll takes, and the most. */
+#define BENCH_UNROLL_MAX 16
+/* An automatically sized launch of at least this many times
+ * BENCH_UNROLL_MAX work-groups is rounded to whole launches of every K */
+#define BENCH_UNROLL_ROUNDING 32
+/* Where a run's K came from (results' unroll_source): --unroll; auto's
+ * calibration; auto without one (K = 1) */
+#define BENCH_UNROLL_OPTION "option"
+#define BENCH_UNROLL_CALIBRATION "calibration"
+#define BENCH_UNROLL_DEFAULT "default"
+/* Whether k is one of 1, 2, 4, 8, 16. */
+int bench_unroll_valid(int64_t k);
+/* K of item it as it runs (1 for the families without one). */
+int bench_item_unroll(const bench_item *it);
+/* Sets it->unroll and it->launch_items from it->unroll_want, items and
+ * local_size: the largest power of two K <= unroll_want with items a
+ * multiple of K * lcm(local_size, W); called where either changes. */
+void bench_plan_fit_unroll(const bench_plan *p, bench_item *it);
+/* Every item of a family that unrolls asks for K (bench_plan_fit_unroll);
+ * the plan's buffers do not change. */
+void bench_plan_set_unroll(bench_plan *p, int k);
 #define BENCH_TRANSPOSE_REFERENCE "transpose:version=copy"
 #define BENCH_BANK_REFERENCE "bank:pitch=33"
 

@@ -39,11 +39,13 @@ int64_t bench_record_field_bytes(const bench_record_shape *s);
 const char *bench_record_type_name(model_record_type t);     /* "float", "uchar" */
 const char *bench_record_layout_name(model_record_layout l); /* "aos", "soa" */
 
-/* The program of the record kernel for shape s; with trace != 0 it also
+/* The program of the record kernel for shape s, each work-item taking
+ * `unroll` records (K: the launch is n / K work-items); with trace != 0 it also
  * records the byte address of every field's load (trace[f*n + g]). The
  * kernel file is found as bench_kernel_source_load finds it (dir:
  * --kernels, may be NULL). *source is the caller's. */
-bw_code bench_record_program(const char *dir, const bench_record_shape *s, int trace, char **source, bw_error *err);
+bw_code bench_record_program(const char *dir, const bench_record_shape *s, int unroll, int trace, char **source,
+                             bw_error *err);
 
 /* The host's fold of record g's fields from in, the source bytes (all of
  * the n*F fields). */

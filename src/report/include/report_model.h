@@ -33,6 +33,9 @@ typedef struct report_model {
     const model_bank *bank;    /* with --space local */
     const model_launch *launch; /* with --launch */
     int64_t items;
+    /* --unroll K (0: not given): K items per work-item, items / K
+     * work-items; the counts do not depend on it */
+    int unroll;
     int launch_store;
     /* write mode's store (bwlab model --access write): the warp's partial
      * sectors, and a launch of a coalesced load beside the stores */

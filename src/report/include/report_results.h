@@ -45,6 +45,15 @@ typedef struct report_run {
     /* NULL, or what changed when the device's buffers could not be had at
      * the plan's size and it was planned and run again at half of it */
     const char *retry;
+    /* K of the gather and record kernels (bench_pipeline_device.unroll)
+     * and where it came from (BENCH_UNROLL_*; NULL: not said, as in a
+     * command that does not choose it), the calibration's seq copy GB/s
+     * at K = 1 << k (measured; NULL or 0: not measured), and why auto fell
+     * back to 1 (or NULL) */
+    int unroll;
+    const char *unroll_source;
+    const double *unroll_gbs;
+    const char *unroll_why;
 } report_run;
 
 /* What is common to the whole invocation. */

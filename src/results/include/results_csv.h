@@ -54,6 +54,7 @@ typedef enum results_csv_column_id {
     RC_SPREAD,
     RC_RELATIVE_SPREAD,
     RC_KERNEL_FORM,
+    RC_UNROLL,
     RC_COUNT
 } results_csv_column_id;
 

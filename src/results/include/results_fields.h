@@ -39,6 +39,8 @@ typedef enum results_field_id {
     RF_VALIDATION,
     RF_STATUS_REASON,
     RF_INDEX_BITS,
+    RF_UNROLL,
+    RF_UNROLL_SOURCE,
     RF_KERNEL_FORM,
     RF_TIMER,
     RF_TIMER_RESOLUTION_NS,
