@@ -153,6 +153,53 @@ Test(cli_fake_run, a_profiling_queue_is_timed_by_events, .timeout = 300)
     fake_close(&f);
 }
 
+/* The bytes-in-flight ladder of tools/device-check.sh, for correctness
+ * only (the kernels run on PoCL behind the tables): on the H100's and the
+ * MI300X's geometry (W = 32 and 64), seq, seq:elem=8 and seq:elem=16 in
+ * read and copy mode validate at --unroll 1, 2, 4 and 8, each row at K. */
+Test(cli_fake_run, the_unroll_ladder_runs_on_gpu_tables, .timeout = 300)
+{
+    static const char *const tables[] = { "nvidia-h100.json", "amd-mi300x.json" };
+    for (size_t t = 0; t < 2; t++) {
+        fake f;
+        fake_open(&f, tables[t]);
+        /* the recorded table, its device turned to proxy mode: the GPU's
+         * answers, PoCL's kernels */
+        char path[4000];
+        snprintf(path, sizeof path, "%s/tests/data/devices/%s", tu_source_root(), tables[t]);
+        json_error_t je;
+        json_t *tab = json_load_file(path, 0, &je);
+        cr_assert(tab, "%s: %s", path, je.text);
+        json_t *dev = json_array_get(json_object_get(json_array_get(json_object_get(tab, "platforms"), 0), "devices"), 0);
+        cr_assert(json_is_object(dev), "%s has no device", tables[t]);
+        json_object_set_new(dev, "proxy", json_string("pocl"));
+        snprintf(path, sizeof path, "%s/proxy-%s", f.dir, tables[t]);
+        cr_assert_eq(json_dump_file(tab, path, 0), 0);
+        json_decref(tab);
+        snprintf(f.table, sizeof f.table, "BWLAB_FAKE_ICD_TABLE=%s", path);
+        for (int k = 1; k <= 8; k *= 2) {
+            char K[8];
+            snprintf(K, sizeof K, "%d", k);
+            tu_result r = run_fake(&f, (const char *[]){ "run", "--pattern", "seq,seq:elem=8,seq:elem=16", "--access",
+                                                         "both", "--unroll", K, "--size", "4M", "--budget", "0.3",
+                                                         "--no-roofline", "--format", "json", NULL });
+            cr_assert_eq(r.status, 0, "%s, K %d: exit %d: %s", tables[t], k, r.status, r.err);
+            json_t *doc = json_of(&r);
+            json_t *rs = json_object_get(doc, "results");
+            cr_expect_eq(json_array_size(rs), 6, "%s", tables[t]);
+            size_t i;
+            json_t *x;
+            json_array_foreach(rs, i, x) {
+                cr_expect_str_eq(str(x, "status"), "ok", "%s, K %d", tables[t], k);
+                cr_expect_eq(json_integer_value(json_object_get(x, "unroll")), k, "%s", tables[t]);
+            }
+            json_decref(doc);
+            tu_result_free(&r);
+        }
+        fake_close(&f);
+    }
+}
+
 /* CL_DEVICE_HOST_UNIFIED_MEMORY: true in intel-igpu-unified.json, false in
  * fails-at-1024.json; `devices` (both forms) and the results say which. */
 Test(cli_fake_run, unified_memory_is_labelled, .timeout = 300)

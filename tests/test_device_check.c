@@ -479,12 +479,13 @@ Test(device_check, full_run_writes_results_under_out)
 
     char *s = script("device-check.sh");
     /* sized, and no roofline (its buffer would follow the host's cache) */
+    env_add(&e, "BWLAB_LADDER_OPTIONS", "--size 4M --budget 0.2");
     tu_result r = tu_run_cmd((const char *[]){ "bash", s, "--device", "cpu", "--pattern", "seq",
                                                "--size", "16M", "--budget", "0.2", "--no-roofline", NULL },
                              (const char *const *)e.v);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    static const char *const files[] = { "device-check.log", "devices.txt", "devices.json",
-                                         "run.json", "env.sh", "icd.txt", "ldd.txt" };
+    static const char *const files[] = { "device-check.log", "devices.txt", "devices.json", "run.json", "env.sh",
+                                         "icd.txt", "ldd.txt", "ladder.txt" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char *p = path_of(out, files[i]);
         cr_expect(exists(p), "no %s", p);
@@ -513,6 +514,22 @@ Test(device_check, full_run_writes_results_under_out)
     cr_expect_str_eq(json_string_value(json_object_get(res, "status")), "ok");
     json_decref(j);
     free(p);
+    /* the ladder: the three seq rows in read and copy mode at each K, on the run's device */
+    for (int k = 1; k <= 8; k *= 2) {
+        char name[32];
+        snprintf(name, sizeof name, "ladder-unroll%d.json", k);
+        p = path_of(out, name);
+        j = json_load_file(p, 0, &je);
+        cr_assert_not_null(j, "%s: %s", name, je.text);
+        json_t *rs = json_object_get(j, "results");
+        cr_expect_eq(json_array_size(rs), 6, "%s: seq, seq:elem=8, seq:elem=16 in read and copy", name);
+        json_array_foreach(rs, i, a) {
+            cr_expect_str_eq(json_string_value(json_object_get(a, "status")), "ok", "%s", name);
+            cr_expect_eq(json_integer_value(json_object_get(a, "unroll")), k, "%s", name);
+        }
+        json_decref(j);
+        free(p);
+    }
     p = path_of(out, "devices.json");
     j = json_load_file(p, 0, &je);
     cr_expect_not_null(j, "devices.json: %s", je.text);

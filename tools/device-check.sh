@@ -14,8 +14,11 @@
 #    are here), then runs `bwlab devices` (table and JSON) and
 #    `bwlab run --device gpu --format json --budget 60 [options...]` (a default
 #    the options give themselves is left out: bwlab refuses an option twice), each
-#    under `timeout`, then (time allowing) `bwlab probe --device gpu --quick`
-#    and `bwlab report` of both, all within BWLAB_CHECK_SECONDS (default 420);
+#    under `timeout`, then (time allowing) the bytes-in-flight ladder (seq,
+#    seq:elem=8 and seq:elem=16 in read and copy mode at --unroll 1, 2, 4 and
+#    8, one run each, on the run's device, then `bwlab compare` of the four),
+#    `bwlab probe --device gpu --quick` and `bwlab report` of the run and the
+#    probe, all within BWLAB_CHECK_SECONDS (default 420);
 # 5. writes the results and a log under $OUT (default ./device-results).
 #
 # --setup-only does 1-3 and prints the resulting environment as `export`
@@ -33,6 +36,7 @@
 #   BWLAB_FORCE_PRIVATE_LOADER=1  act as if the system had no loader/libraries
 #   BWLAB_BUILD                build folder (default build); BWLAB_EXE the binary
 #   BWLAB_CHECK_SECONDS        total time budget (default 420)
+#   BWLAB_LADDER_OPTIONS       options of each ladder run (default: --budget 8)
 # Exit status: that of `bwlab run` (124: it ran out of time), 3 when no GPU
 # OpenCL library is found, 1 for a set-up failure.
 set -eu
@@ -367,12 +371,16 @@ fi
 # the defaults only where the caller gives none: bwlab refuses an option given twice
 run_args=(run)
 has_budget=0 has_device=0 has_format=0
+device=gpu prev=
 for a in "$@"; do
     case "$a" in
     --budget|--budget=*) has_budget=1 ;;
-    --device|--device=*) has_device=1 ;;
+    --device) has_device=1 ;;
+    --device=*) has_device=1 device="${a#--device=}" ;;
     --format|--format=*) has_format=1 ;;
     esac
+    [ "$prev" = --device ] && device="$a"
+    prev="$a"
 done
 [ "$has_device" = 1 ] || run_args+=(--device gpu)
 [ "$has_format" = 1 ] || run_args+=(--format json)
@@ -389,6 +397,31 @@ case "$rc" in
     124|130) say "bwlab run: stopped after $limit s; what was measured is in run.json"; rc=124 ;;
     *) say "bwlab run exited $rc (see run.stderr)" ;;
 esac
+# The bytes-in-flight ladder: the same bytes per work-item-instruction at K
+# independent items per work-item (docs/model.md, "Unroll"): where seq
+# grows with K, one item per work-item could not keep enough requests in
+# flight. Each K is a run of its own; `bwlab compare` lines them up. It
+# does not change the exit status.
+read -r -a ladder_opts <<<"${BWLAB_LADDER_OPTIONS:---budget 8}"
+ladder=()
+for k in 1 2 4 8; do
+    limit=$(( $(left) - 80 ))
+    if [ "$limit" -lt 30 ]; then
+        say "only $(left) s left: the ladder stops before --unroll $k"
+        break
+    fi
+    say "bwlab run --device $device --unroll $k: the bytes-in-flight ladder (at most $limit s)"
+    lrc=0
+    bw "$limit" run --device "$device" --pattern seq,seq:elem=8,seq:elem=16 --access both --unroll "$k" \
+        --no-roofline --format json --output "$out/ladder-unroll$k.json" "${ladder_opts[@]}" \
+        2>>"$out/ladder.stderr" || lrc=$?
+    [ "$lrc" = 0 ] || say "ladder --unroll $k exited $lrc (see ladder.stderr)"
+    [ -s "$out/ladder-unroll$k.json" ] && ladder+=("$out/ladder-unroll$k.json")
+done
+if [ "${#ladder[@]}" -gt 1 ]; then
+    bw 60 compare "${ladder[@]}" >"$out/ladder.txt" 2>>"$out/ladder.stderr" || true
+    cat "$out/ladder.txt" >&2
+fi
 # the quick probe (the inferred memory system) and the HTML report of both,
 # when time is left; neither changes the exit status, which is the run's
 limit=$(( $(left) - 20 ))
@@ -408,5 +441,5 @@ done
 if [ "${#reports[@]}" -gt 0 ]; then
     bw 60 report "${reports[@]}" --output "$out/report.html" 2>>"$log" || say "bwlab report exited $?"
 fi
-say "done in $(( $(date +%s) - start_s )) s: $out/{device-check.log,devices.txt,devices.json,run.json,run.stderr,probe.json,report.html,env.sh,icd.txt,ldd.txt}"
+say "done in $(( $(date +%s) - start_s )) s: $out/{device-check.log,devices.txt,devices.json,run.json,run.stderr,ladder-unroll*.json,ladder.txt,probe.json,report.html,env.sh,icd.txt,ldd.txt}"
 exit "$rc"
