@@ -32,14 +32,16 @@
  * With BW_READ (read mode) the kernel takes a key and stores the element
  * at dst[g] only where BW_MATCH(element, key) holds, every component
  * equal: the load must happen, since its value decides the store, yet
- * almost no bytes are stored. On PoCL this costs what a kernel with no
- * load at all costs (a compare and a masked store that is nearly never
- * taken); a per-work-group reduction needs local memory and a barrier,
- * which splits PoCL's work-item loop and made stride 2 cost 1.6-3x seq
- * (docs/model.md, "Read and copy"). The host picks keys that some
- * work-items' elements hold, predicts exactly which work-items store, and
- * checks dst: a kernel that skips its loads, or loads elsewhere, stores
- * where it should not or not where it should.
+ * almost no bytes are stored. With K > 1 work-item p compares the XOR of
+ * its K elements and stores that fold at dst[p]: one compare and one
+ * masked store per work-item instead of one per element, which on a CPU
+ * runtime otherwise cost more than the load they guard. A per-work-group
+ * reduction would need local memory and a barrier, which splits PoCL's
+ * work-item loop and made stride 2 cost 1.6-3x seq (docs/model.md, "Read
+ * and copy"). The host picks keys that some work-items' elements (folds)
+ * hold, predicts exactly which work-items store, and checks dst: a kernel
+ * that skips its loads, or loads elsewhere, stores where it should not or
+ * not where it should.
  *
  * With BW_WRITE (write mode) the roles turn round: the work-item loads
  * src[g], coalesced, and stores it at the pattern's address,
@@ -105,17 +107,14 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
         v[j] = BW_LOAD(src, a);
     }
 #if defined(BW_READ)
-    /* one rarely taken branch per work-item, not one per item */
-    int hit = 0;
+    /* one compare and one rarely taken store per work-item: the XOR of its
+     * K elements (its element itself at K = 1) against the key */
+    BW_ELEM f = v[0];
 #pragma unroll
-    for (int j = 0; j < BW_UNROLL; j++)
-        hit |= BW_MATCH(v[j], key);
-    if (hit) {
-#pragma unroll
-        for (int j = 0; j < BW_UNROLL; j++)
-            if (BW_MATCH(v[j], key))
-                dst[p + (BW_IDX)j * S] = v[j];
-    }
+    for (int j = 1; j < BW_UNROLL; j++)
+        f ^= v[j];
+    if (BW_MATCH(f, key))
+        dst[p] = f;
 #else
 #pragma unroll
     for (int j = 0; j < BW_UNROLL; j++)

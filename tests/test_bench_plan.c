@@ -120,19 +120,32 @@ Test(bench_plan, unroll_falls_back_to_a_divisor_that_fits)
 }
 
 /* auto's choice from the calibration's ladder: the smallest K within 3%
- * of the best rate, K = 1 << index; 0 with nothing measured */
+ * of the best rate in every mode measured, K = 1 << index; where none
+ * is, the K whose worse mode is nearest its best; 0 with nothing measured */
 Test(bench_plan, unroll_choice_is_the_smallest_within_three_percent)
 {
     const double a[BENCH_FIT_UNROLLS] = { 10.0, 20.0, 20.5, 20.6, 19.0 }; /* 0.97 x 20.6 = 19.98 */
-    cr_expect_eq(bench_fit_unroll_choose(a), 2);
+    cr_expect_eq(bench_fit_unroll_choose(a, NULL), 2);
     const double b[BENCH_FIT_UNROLLS] = { 30.0, 29.0, 29.5, 30.5, 30.9 }; /* 0.97 x 30.9 = 29.97 */
-    cr_expect_eq(bench_fit_unroll_choose(b), 1);
+    cr_expect_eq(bench_fit_unroll_choose(b, NULL), 1);
     const double c[BENCH_FIT_UNROLLS] = { 10.0, 19.0, 0, 0, 25.0 }; /* 24.25: only 16 */
-    cr_expect_eq(bench_fit_unroll_choose(c), 16);
+    cr_expect_eq(bench_fit_unroll_choose(c, NULL), 16);
     const double d[BENCH_FIT_UNROLLS] = { 0, 0, 0, 0, 0 };
-    cr_expect_eq(bench_fit_unroll_choose(d), 0);
+    cr_expect_eq(bench_fit_unroll_choose(d, NULL), 0);
     const double e[BENCH_FIT_UNROLLS] = { 0, 8.0, 7.9, 0, 0 }; /* K = 1 not measured */
-    cr_expect_eq(bench_fit_unroll_choose(e), 2);
+    cr_expect_eq(bench_fit_unroll_choose(e, NULL), 2);
+    /* both modes: copy is at its best from K = 2 on (a), read from K = 8:
+     * 10, 14, 19, 24, 24.5 GB/s, 0.97 x 24.5 = 23.77 */
+    const double r[BENCH_FIT_UNROLLS] = { 10.0, 14.0, 19.0, 24.0, 24.5 };
+    cr_expect_eq(bench_fit_unroll_choose(a, r), 8);
+    /* no K has both within 3%: copy falls at 16 (b' below), read peaks
+     * there; the worse mode's ratio per K: 10/25 .. , K = 8 gives
+     * min(30/30, 22/25) = 0.88, K = 16 min(24/30, 25/25) = 0.80 */
+    const double c2[BENCH_FIT_UNROLLS] = { 30.0, 30.0, 30.0, 30.0, 24.0 };
+    const double r2[BENCH_FIT_UNROLLS] = { 10.0, 14.0, 19.0, 22.0, 25.0 };
+    cr_expect_eq(bench_fit_unroll_choose(c2, r2), 8);
+    /* read not measured at all: copy's rule */
+    cr_expect_eq(bench_fit_unroll_choose(a, d), 2);
 }
 
 Test(bench_plan, host_llc_from_sysfs)
@@ -1141,7 +1154,7 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     bench_limits l = limits(480 * MiB, 4 * GiB, 16 * GiB, 4096);
     bench_plan_opts o = { .scalar_form = 1 };
     bench_settings s = bench_settings_default();
-    bench_fit_rate rate = { 256 * MiB, 20.0, 2.0, 1.0, 1.5, { 0 }, 0 };
+    bench_fit_rate rate = { 256 * MiB, 20.0, 2.0, 1.0, 1.5, { 0 }, { 0 }, 0 };
     bench_plan *p = NULL, *full = NULL;
     bench_fit_choice c;
     bw_error err = BW_ERROR_INIT;
@@ -1267,7 +1280,7 @@ Test(bench_plan, buffers_the_budget_cannot_fill_are_left_out)
     bench_limits l = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
     bench_settings s = bench_settings_default();
     s.min_total_s = 0;
-    bench_fit_rate rate = { 32 * MiB, 1e6, 1.0, 0.0, 0.5, { 0 }, 0 };
+    bench_fit_rate rate = { 32 * MiB, 1e6, 1.0, 0.0, 0.5, { 0 }, { 0 }, 0 };
     bench_fit_choice c;
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
@@ -1317,7 +1330,7 @@ Test(bench_plan, buffers_the_budget_cannot_fill_are_left_out)
     /* launches, not the fill, over the time: the fill (6.7 ms at 100 GB/s)
      * is within a quarter of it, so nothing is left out here (the runner
      * leaves out the costliest launches) */
-    bench_fit_rate slow = { 32 * MiB, 0.001, 100.0, 0.0, 0.5, { 0 }, 0 };
+    bench_fit_rate slow = { 32 * MiB, 0.001, 100.0, 0.0, 0.5, { 0 }, { 0 }, 0 };
     cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK);
     cr_assert_eq(bench_fit_buffers(p, &s, &slow, 1.0, 10.0, &c, &err), BW_OK);
     cr_expect_gt(c.need_s, 1.0);

@@ -25,7 +25,8 @@
 #      mode and element size are its reference's, e.g. stride:s=1 and
 #      offset:bytes=0 beside seq): their largest distance from 1 in any run.
 #   1c. with BABELSTREAM (the path of BabelStream's OpenCL binary, ocl-stream,
-#      built outside the project as ../shared/PEERS.md says), each copy pair
+#      built outside this tree from its own sources: cmake -DMODEL=ocl
+#      -DCMAKE_BUILD_TYPE=Release, then cmake --build), each copy pair
 #      also runs its float Copy on the same bytes (--float -s N -o Copy
 #      --csv, best of 20: its max_mbytes_per_sec); the ratio bwlab /
 #      BabelStream per pair. Without it the script says so.
@@ -232,7 +233,7 @@ while [ "$i" -lt "$pairs" ]; do
     done
 done
 echo "(each bwlab and native run moved $native_bytes bytes per array; native: $nthreads OpenMP threads)"
-[ -n "${BABELSTREAM:-}" ] || echo "BabelStream: not run (set BABELSTREAM to its ocl-stream binary, built as ../shared/PEERS.md says)"
+[ -n "${BABELSTREAM:-}" ] || echo "BabelStream: not run (set BABELSTREAM to its OpenCL binary, ocl-stream, built with cmake -DMODEL=ocl)"
 load_note "after the pairs: "
 echo
 printf '%-6s %-28s %7s %7s %7s   %s\n' access "ratio bwlab / native" min median max "median GB/s bwlab, native"

@@ -40,7 +40,8 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
     o.nexprs = 0;
     o.with_defaults = 0;
     o.elem = 0;
-    o.access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY);
+    /* a ladder of K: read too, whose compares K divides (cl/gather.cl) */
+    o.access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | (o.unroll_ladder ? BENCH_ACCESS_BIT(BENCH_ACCESS_READ) : 0);
     /* a short budget gets a short calibration: its size and time scale
      * with the time left, so that it costs about a tenth of it */
     double scale = left_s > 0 && left_s < BENCH_FIT_FULL_CALIBRATION_S ? left_s / BENCH_FIT_FULL_CALIBRATION_S : 1;
@@ -70,10 +71,11 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
             int k = 0;
             while ((1 << (k + 1)) <= bench_item_unroll(&p->items[i]) && k + 1 < BENCH_FIT_UNROLLS)
                 k++;
-            if (res[i].status == BENCH_OK && res[i].effective_gbs > out->unroll_gbs[k])
-                out->unroll_gbs[k] = res[i].effective_gbs;
+            double *g = p->items[i].access == BENCH_ACCESS_READ ? out->unroll_read_gbs : out->unroll_gbs;
+            if (res[i].status == BENCH_OK && res[i].effective_gbs > g[k])
+                g[k] = res[i].effective_gbs;
         }
-        if (o.unroll_ladder && (out->unroll = bench_fit_unroll_choose(out->unroll_gbs)) > 0) {
+        if (o.unroll_ladder && (out->unroll = bench_fit_unroll_choose(out->unroll_gbs, out->unroll_read_gbs)) > 0) {
             int k = 0;
             while ((1 << k) < out->unroll)
                 k++;
@@ -93,15 +95,40 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
     return rc;
 }
 
-int bench_fit_unroll_choose(const double gbs[BENCH_FIT_UNROLLS])
+/* the worst of K = 1 << k's rates over its mode's best (1: every mode at
+ * its best; 0: a mode measured elsewhere is not at this K; -1: nothing) */
+static double unroll_score(const double *const modes[2], int k)
 {
-    double best = 0;
-    for (int k = 0; k < BENCH_FIT_UNROLLS; k++)
-        best = gbs[k] > best ? gbs[k] : best;
-    for (int k = 0; best > 0 && k < BENCH_FIT_UNROLLS; k++)
-        if (gbs[k] > 0 && gbs[k] >= best * (1.0 - BENCH_FIT_UNROLL_WITHIN))
+    double worst = -1;
+    for (int m = 0; m < 2; m++) {
+        if (!modes[m])
+            continue;
+        double best = 0;
+        for (int i = 0; i < BENCH_FIT_UNROLLS; i++)
+            best = modes[m][i] > best ? modes[m][i] : best;
+        if (best <= 0)
+            continue;
+        double r = modes[m][k] > 0 ? modes[m][k] / best : 0;
+        worst = worst < 0 || r < worst ? r : worst;
+    }
+    return worst;
+}
+
+int bench_fit_unroll_choose(const double copy[BENCH_FIT_UNROLLS], const double *read)
+{
+    const double *const modes[2] = { copy, read };
+    int most = 0;
+    double top = 0;
+    for (int k = 0; k < BENCH_FIT_UNROLLS; k++) {
+        double s = unroll_score(modes, k);
+        if (s >= 1.0 - BENCH_FIT_UNROLL_WITHIN)
             return 1 << k;
-    return 0;
+        if (s > top) {
+            top = s;
+            most = 1 << k;
+        }
+    }
+    return most;
 }
 
 /* the buffers' fill of plan p at the calibration's rate */

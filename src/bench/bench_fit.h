@@ -49,18 +49,22 @@ typedef struct bench_fit_rate {
     double fill_gbs;  /* both buffers' bytes over its buffers phase (allocation and fill) */
     double build_s;   /* its program's build */
     double elapsed_s; /* the whole calibration */
-    /* with a ladder (bench_plan_opts.unroll_ladder): seq copy's GB/s at
-     * each K = 1 << k (0: not measured), and the K chosen from them
-     * (bench_fit_unroll_choose), whose rate copy_gbs is; 0: no ladder */
+    /* with a ladder (bench_plan_opts.unroll_ladder): seq copy's and seq
+     * read's GB/s at each K = 1 << k (0: not measured), and the K chosen
+     * from them (bench_fit_unroll_choose), whose copy rate copy_gbs is;
+     * 0: no ladder */
     double unroll_gbs[BENCH_FIT_UNROLLS];
+    double unroll_read_gbs[BENCH_FIT_UNROLLS];
     int unroll;
 } bench_fit_rate;
 
-/* K's choice from a ladder: the smallest K whose rate is within
- * BENCH_FIT_UNROLL_WITHIN of the best, since a larger K is no faster
- * and launches fewer work-items; 0 when no rate was measured. */
+/* K's choice from a ladder of copy and (or NULL) read rates: the smallest
+ * K at which every mode measured is within BENCH_FIT_UNROLL_WITHIN of its
+ * own best, since a larger K is no faster and launches fewer work-items;
+ * where no K is, the K whose worse mode is nearest its best. 0 when no
+ * rate was measured. */
 #define BENCH_FIT_UNROLL_WITHIN 0.03
-int bench_fit_unroll_choose(const double gbs[BENCH_FIT_UNROLLS]);
+int bench_fit_unroll_choose(const double copy[BENCH_FIT_UNROLLS], const double *read);
 
 /* Whether plan p's target may be fitted to a budget of budget_s seconds,
  * and so is worth a calibration: it is above the floor (the larger of its

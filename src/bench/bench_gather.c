@@ -375,6 +375,20 @@ static bw_code gather_validate(const bench_family_io *io, bw_error *err)
     size_t n = bench_validate_sample(&io->plan->geo, it, io->seed, read, starts, &gi);
     if (it->access == BENCH_ACCESS_WRITE)
         return validate_write(io, it, starts, n, gi, err);
+    if (read && bench_item_unroll(it) > 1) {
+        /* work-item p stores its K elements' fold at dst[p]: the sample's
+         * work-items, each holding K sampled items */
+        int64_t *phys = NULL, *virt = NULL;
+        size_t np = 0, nv = 0;
+        bw_code rc = unrolled_sample(it, starts, n, &phys, &np, &virt, &nv, err);
+        if (rc == BW_OK)
+            rc = fill_sampled(io, it, phys, np, gi, err);
+        if (rc == BW_OK)
+            rc = validate_read(io, it, phys, np, gi, err);
+        free(phys);
+        free(virt);
+        return rc;
+    }
     bw_code rc = fill_sampled(io, it, starts, n, gi, err);
     if (rc == BW_OK && read)
         return validate_read(io, it, starts, n, gi, err);

@@ -281,10 +281,11 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
     return BW_OK;
 }
 
-/* Device k's K (bench_item.unroll). --unroll K: K. auto: seq copy at
- * every K of the ladder in one calibration (timed in the same rounds, so
- * a host whose bandwidth moves between seconds moves all of them), the
- * smallest K within BENCH_FIT_UNROLL_WITHIN of the best; the calibration
+/* Device k's K (bench_item.unroll). --unroll K: K. auto: seq copy and
+ * read at every K of the ladder in one calibration (timed in the same
+ * rounds, so a host whose bandwidth moves between seconds moves all of
+ * them), the smallest K within BENCH_FIT_UNROLL_WITHIN of the best in
+ * both (bench_fit_unroll_choose); the calibration
  * is kept for the fit. Without a budget for it, or when it fails, K is 1
  * and unroll_why says why. The plan's items are set to K. BW_OK, or
  * BW_E_INTERRUPTED on a signal. */
@@ -302,7 +303,7 @@ static bw_code choose_unroll(bench_pipeline *p, size_t k)
                  "a budget under %.0f s has no calibration to choose K from", BENCH_PLAN_MIN_BUDGET_S);
     } else {
         bw_hook_phase("calibrating"); /* test builds only: a signal as this phase begins */
-        progress(p, k, "calibrating", "seq copy at each unroll");
+        progress(p, k, "calibrating", "seq read and copy at each unroll");
         bench_limits lim = bench_device_limits(d);
         bench_plan_opts o = device_opts(p, d, 0);
         o.unroll_ladder = (1u << BENCH_FIT_UNROLLS) - 1;
@@ -318,6 +319,7 @@ static bw_code choose_unroll(bench_pipeline *p, size_t k)
             dev->unroll = rate.unroll;
             dev->unroll_source = BENCH_UNROLL_CALIBRATION;
             memcpy(dev->unroll_gbs, rate.unroll_gbs, sizeof dev->unroll_gbs);
+            memcpy(dev->unroll_read_gbs, rate.unroll_read_gbs, sizeof dev->unroll_read_gbs);
             dev->rate_bytes = rate.bytes;
             dev->rate_gbs = rate.copy_gbs;
             dev->rate_fill_gbs = rate.fill_gbs;

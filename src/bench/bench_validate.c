@@ -118,6 +118,11 @@ typedef struct checker {
     int sampled;        /* only a sample of the launch is checked */
     int first_due;      /* read mode: the first wrong item was due to store */
     uint8_t first_got[16];
+    /* read mode with K items per work-item (bench_item.unroll): work-item
+     * p stores the XOR of its K elements (items p + j*S) at dst[p]; K = 1:
+     * each item its own element */
+    int64_t K, S;
+    uint8_t first_fold[16];
 } checker;
 
 static bw_code checker_init(checker *c, const model_geometry *geo, const bench_item *it, const uint8_t *src,
@@ -147,9 +152,79 @@ static void src_at(const checker *c, int64_t addr, int64_t E, uint8_t *out)
         bench_fill_random_at(out, (uint64_t)addr, (uint64_t)E, c->seed);
 }
 
+/* the XOR of the source elements of items p + j*S, j < K, for the m
+ * work-items from p0 (fold, m x E bytes); state[i] 1 where the lane is
+ * inactive, 2 where an address lies outside the source; c->addr holds the
+ * addresses of items p0 .. p0+m-1 (j = 0) on return */
+static bw_code fold_of(checker *c, int64_t p0, int64_t m, uint8_t *fold, uint8_t *state, bw_error *err)
+{
+    int64_t E = c->it->elem;
+    uint8_t e[16];
+    memset(fold, 0, (size_t)(m * E));
+    memset(state, 0, (size_t)m);
+    for (int64_t j = c->K - 1; j >= 0; j--) {
+        bw_code rc = model_access_addresses(c->geo, &c->acc, p0 + j * c->S, m, c->addr, err);
+        if (rc != BW_OK)
+            return rc;
+        for (int64_t i = 0; i < m; i++) {
+            int64_t a = c->addr[i];
+            if (a == MODEL_ADDR_INACTIVE) {
+                state[i] = 1;
+            } else if (a < 0 || (uint64_t)(a + E) > c->src_bytes) {
+                state[i] = 2;
+            } else {
+                src_at(c, a, E, e);
+                for (int64_t b = 0; b < E; b++)
+                    fold[i * E + b] ^= e[b];
+            }
+        }
+    }
+    return BW_OK;
+}
+
+/* read mode with K > 1: work-items [p0, p0+n), whose output starts at dst:
+ * the fold where it equals a key, else untouched */
+static bw_code check_fold_range(checker *c, int64_t p0, int64_t n, const uint8_t *dst, bw_error *err)
+{
+    int64_t E = c->it->elem;
+    int64_t step = CHUNK / c->geo->lanes * c->geo->lanes;
+    int64_t most = n < step ? n : step;
+    uint8_t *fold = malloc((size_t)(most * E)), *state = malloc((size_t)most);
+    bw_code rc = fold && state ? BW_OK : bw_error_set(err, BW_E_NOMEM, "out of memory validating '%s'", c->it->spec);
+    for (int64_t s0 = 0; s0 < n && rc == BW_OK; s0 += step) {
+        int64_t m = n - s0 < step ? n - s0 : step;
+        if ((rc = fold_of(c, p0 + s0, m, fold, state, err)) != BW_OK)
+            break;
+        c->checked += m;
+        for (int64_t i = 0; i < m; i++) {
+            int64_t p = p0 + s0 + i;
+            const uint8_t *got = dst + (s0 + i) * E, *want = fold + i * E;
+            int ok = state[i] != 2, due = 0;
+            for (int k = 0; ok && state[i] == 0 && k < c->nkeys && !due; k++)
+                due = same(want, c->keys + k * E, E);
+            if (ok && due)
+                ok = same(got, want, E);
+            for (int64_t b = 0; ok && !due && b < E; b++)
+                ok = got[b] == sentinel_byte((uint64_t)(p * E + b));
+            if (!ok && c->bad++ == 0) {
+                c->first = p;
+                c->first_addr = c->addr[i];
+                c->first_due = due;
+                memcpy(c->first_got, got, (size_t)E);
+                memcpy(c->first_fold, want, (size_t)E);
+            }
+        }
+    }
+    free(fold);
+    free(state);
+    return rc;
+}
+
 /* items [g0, g0+n), whose output starts at dst */
 static bw_code check_range(checker *c, int64_t g0, int64_t n, const uint8_t *dst, bw_error *err)
 {
+    if (c->keys && c->K > 1)
+        return check_fold_range(c, g0, n, dst, err);
     int64_t E = c->it->elem;
     uint8_t want[16];
     /* whole warps per step: model_access_addresses wants warp-aligned
@@ -212,11 +287,12 @@ static bw_code checker_finish(checker *c, bw_error *err)
     int64_t E = c->it->elem, first = c->first;
     char g[80] = "", w[80] = "", of[96];
     /* "of 1024 work-items", or of those a sampled check looked at */
+    int64_t launched = c->K > 1 ? c->S : c->it->items;
     if (c->sampled)
         snprintf(of, sizeof of, "%lld work-items checked (a sample of the launch's %lld)", (long long)c->checked,
-                 (long long)c->it->items);
+                 (long long)launched);
     else
-        snprintf(of, sizeof of, "%lld work-items", (long long)c->it->items);
+        snprintf(of, sizeof of, "%lld work-items", (long long)launched);
     hex(g, sizeof g, c->first_got, E);
     if (c->first_addr == MODEL_ADDR_INACTIVE) {
         uint8_t s[16];
@@ -228,6 +304,20 @@ static bw_code checker_finish(checker *c, bw_error *err)
                             "to %s (was %s)",
                             (long long)c->bad, of, (long long)first,
                             (long long)(first % geo->lanes), (long long)(first / geo->lanes), g, w);
+    }
+    if (c->keys && c->K > 1 && c->first_addr != MODEL_ADDR_INACTIVE) {
+        char f[80] = "";
+        hex(f, sizeof f, c->first_fold, E);
+        return bw_error_set(err, BW_E_VALIDATION,
+                            "wrong result (read mode, %lld items per work-item): %lld of %s differ from the host's "
+                            "prediction; first: work-item %lld (lane %lld of warp %lld) loads items %lld + j*%lld, "
+                            "whose elements fold (XOR) to %s, %s, but its output is %s",
+                            (long long)c->K, (long long)c->bad, of, (long long)first,
+                            (long long)(first % geo->lanes), (long long)(first / geo->lanes), (long long)first,
+                            (long long)c->S, f,
+                            c->first_due ? "a validating launch's key: it should store it"
+                                         : "no validating launch's key: it should store nothing",
+                            g);
     }
     if (c->keys && c->first_addr >= 0 && (uint64_t)(c->first_addr + E) <= c->src_bytes) {
         uint8_t s[16];
@@ -294,10 +384,14 @@ static bw_code check_sampled(const model_geometry *geo, const bench_item *it, ui
     bw_code rc = checker_init(&c, geo, it, NULL, seed, src_bytes, err);
     c.keys = keys;
     c.nkeys = nkeys;
+    /* read mode at K > 1: the ranges are of work-items, S of them */
+    c.K = keys ? bench_item_unroll(it) : 1;
+    c.S = it->items / c.K;
+    int64_t limit = c.K > 1 ? c.S : it->items;
     /* one range over every item is the whole launch, no sample */
-    c.sampled = !(nstarts == 1 && starts[0] == 0 && group_items >= it->items);
+    c.sampled = !(nstarts == 1 && starts[0] == 0 && group_items >= limit);
     for (size_t k = 0; k < nstarts && rc == BW_OK; k++) {
-        int64_t end = starts[k] + group_items < it->items ? starts[k] + group_items : it->items;
+        int64_t end = starts[k] + group_items < limit ? starts[k] + group_items : limit;
         for (int64_t g0 = starts[k]; g0 < end && rc == BW_OK; g0 += per) {
             int64_t n = end - g0 < per ? end - g0 : per;
             rc = read_dst(ctx, (uint64_t)(g0 * E), buf, (uint64_t)(n * E), err);
@@ -433,14 +527,33 @@ bw_code bench_read_keys(const model_geometry *geo, const bench_item *it, uint64_
                         bw_error *err)
 {
     model_access a = { it->expr, it->elem, it->active, it->items, 0, 0 };
+    int64_t K = bench_item_unroll(it), S = it->items / K;
     for (int k = 0; k < nkeys; k++) {
         /* the first and the last work-item, then pseudo-random ones */
         int64_t g = key_item(it, seed, k);
         int64_t addr = 0;
         bw_code rc = BW_OK;
-        if (active_near(geo, &a, g, k == 1, &addr, err, &rc) < 0)
+        int64_t found = active_near(geo, &a, K > 1 ? g % S : g, k == 1, &addr, err, &rc);
+        if (found < 0)
             return rc != BW_OK ? rc : bw_error_set(err, BW_E_USAGE, "validating '%s': no active work-item", it->spec);
-        bench_fill_random_at(keys + k * it->elem, (uint64_t)addr, (uint64_t)it->elem, seed);
+        if (K == 1) {
+            bench_fill_random_at(keys + k * it->elem, (uint64_t)addr, (uint64_t)it->elem, seed);
+            continue;
+        }
+        /* K items per work-item: the key is work-item found's fold */
+        checker c;
+        if ((rc = checker_init(&c, geo, it, NULL, seed, (uint64_t)INT64_MAX, err)) != BW_OK)
+            return rc;
+        c.K = K;
+        c.S = S;
+        /* a whole warp's folds: the model computes addresses warp by warp */
+        int64_t W = geo->lanes, w0 = found / W * W;
+        uint8_t fold[MODEL_MAX_LANES * 16], state[MODEL_MAX_LANES];
+        rc = fold_of(&c, w0, W, fold, state, err);
+        free(c.addr);
+        if (rc != BW_OK)
+            return rc;
+        memcpy(keys + k * it->elem, fold + (found - w0) * it->elem, (size_t)it->elem);
     }
     return BW_OK;
 }

@@ -244,8 +244,8 @@ const cli_option cmd_run_options[] = {
       .help = "items per work-item of the gather and record kernels, 1, 2, 4, 8 or 16:\n"
               "work-item p runs items p + j*N/K, all K loads issued before any\n"
               "store, so more requests are in flight; the model does not change\n"
-              "(default auto: seq copy at each K in the calibration, the smallest\n"
-              "K within 3% of the best)",
+              "(default auto: seq read and copy at each K in the calibration, the\n"
+              "smallest K within 3% of the best in both)",
       RUN_SET(set_unroll, unroll) },
     { .name = "index", .metavar = "32|64|auto",
       .help = "index arithmetic of the kernels: int or long (default auto: int on a\n"

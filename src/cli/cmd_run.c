@@ -85,6 +85,7 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     r.unroll = d->unroll;
     r.unroll_source = d->unroll_source;
     r.unroll_gbs = d->unroll_gbs;
+    r.unroll_read_gbs = d->unroll_read_gbs;
     r.unroll_why = d->unroll_why[0] ? d->unroll_why : NULL;
     return r;
 }

@@ -135,13 +135,16 @@ static void unroll_json(json_t *o, const report_run *run)
     json_object_set_new(o, "unroll", run->unroll > 0 ? json_integer(run->unroll) : json_null());
     json_object_set_new(o, "unroll_source", run->unroll_source ? report_json_text(run->unroll_source) : json_null());
     json_t *ladder = json_array();
-    for (int k = 0; run->unroll_gbs && k < 5; k++)
-        if (run->unroll_gbs[k] > 0) {
-            json_t *e = json_object();
-            json_object_set_new(e, "unroll", json_integer(1 << k));
-            json_object_set_new(e, "gbs", json_real(run->unroll_gbs[k]));
-            json_array_append_new(ladder, e);
-        }
+    const double *modes[2] = { run->unroll_gbs, run->unroll_read_gbs };
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; modes[m] && k < 5; k++)
+            if (modes[m][k] > 0) {
+                json_t *e = json_object();
+                json_object_set_new(e, "access", json_string(m ? "read" : "copy"));
+                json_object_set_new(e, "unroll", json_integer(1 << k));
+                json_object_set_new(e, "gbs", json_real(modes[m][k]));
+                json_array_append_new(ladder, e);
+            }
     json_object_set_new(o, "unroll_calibration", ladder);
     json_object_set_new(o, "unroll_note", run->unroll_why ? report_json_text(run->unroll_why) : json_null());
 }

@@ -99,14 +99,20 @@ static void unroll_line(const report_run *run, bw_buf *out, const char *lead)
     if (!strcmp(run->unroll_source, BENCH_UNROLL_OPTION)) {
         bw_buf_printf(out, "--unroll %d", run->unroll);
     } else if (!strcmp(run->unroll_source, BENCH_UNROLL_CALIBRATION)) {
-        bw_buf_puts(out, "auto: seq copy measured at K =");
-        const char *sep = " ";
-        for (int k = 0; run->unroll_gbs && k < 5; k++)
-            if (run->unroll_gbs[k] > 0) {
-                bw_buf_printf(out, "%s%d: %.2f GB/s", sep, 1 << k, run->unroll_gbs[k]);
-                sep = ", ";
-            }
-        bw_buf_puts(out, "; the smallest K within 3% of the best");
+        bw_buf_puts(out, "auto: seq measured at K = 1, 2, 4, 8, 16");
+        const double *modes[2] = { run->unroll_gbs, run->unroll_read_gbs };
+        for (int m = 0; m < 2; m++) {
+            if (!modes[m])
+                continue;
+            bw_buf_printf(out, "; %s", m ? "read" : "copy");
+            for (int k = 0; k < 5; k++)
+                if (modes[m][k] > 0)
+                    bw_buf_printf(out, "%s%.2f", k ? ", " : " ", modes[m][k]);
+                else
+                    bw_buf_printf(out, "%s-", k ? ", " : " ");
+            bw_buf_puts(out, " GB/s");
+        }
+        bw_buf_puts(out, "; the smallest K within 3% of the best in each mode");
     } else {
         bw_buf_printf(out, "auto fell back to 1: %s", run->unroll_why ? run->unroll_why : "no calibration");
     }

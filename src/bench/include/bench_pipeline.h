@@ -47,11 +47,13 @@ typedef struct bench_pipeline_device {
     /* K, the items each gather and record work-item performs
      * (bench_item.unroll), and where it came from: BENCH_UNROLL_OPTION
      * (--unroll), BENCH_UNROLL_CALIBRATION (--unroll auto: the smallest K
-     * within 3% of the best in the calibration's ladder, unroll_gbs) or
+     * within 3% of the best, in copy and in read, of the calibration's
+     * ladder, unroll_gbs and unroll_read_gbs) or
      * BENCH_UNROLL_DEFAULT (auto without a ladder: unroll_why says why) */
     int unroll;
     const char *unroll_source;
     double unroll_gbs[5];        /* measured: seq copy at K = 1 << k; 0 where not measured */
+    double unroll_read_gbs[5];   /* measured: seq read at K = 1 << k; 0 where not measured */
     char unroll_why[160];
     /* the calibration of this device, kept for the fit after the ladder */
     double rate_gbs, rate_fill_gbs, rate_build_s, rate_elapsed_s;

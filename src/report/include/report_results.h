@@ -47,12 +47,13 @@ typedef struct report_run {
     const char *retry;
     /* K of the gather and record kernels (bench_pipeline_device.unroll)
      * and where it came from (BENCH_UNROLL_*; NULL: not said, as in a
-     * command that does not choose it), the calibration's seq copy GB/s
-     * at K = 1 << k (measured; NULL or 0: not measured), and why auto fell
+     * command that does not choose it), the calibration's seq copy and
+     * read GB/s at K = 1 << k (measured; NULL or 0: not measured), and why auto fell
      * back to 1 (or NULL) */
     int unroll;
     const char *unroll_source;
     const double *unroll_gbs;
+    const double *unroll_read_gbs;
     const char *unroll_why;
 } report_run;
 
