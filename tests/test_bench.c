@@ -1263,6 +1263,19 @@ Test(bench, twin_bound_and_verdict)
     cr_expect_str_eq(report_verdict_words(&v), "instruction-bound on this CPU: one scalar load per work-item");
     v.limiter = BENCH_LIMITER_GPU;
     cr_expect_str_eq(report_verdict_words(&v), "kernel-bound on this GPU: memory out of the way, it runs no faster");
+    /* still kernel-bound at its K: the sentence says which K it ran at;
+     * no K (a family without one) and other verdicts say none */
+    char sentence[REPORT_VERDICT_SENTENCE_MAX];
+    cr_expect_str_eq(report_verdict_sentence(&v, 4, sentence, sizeof sentence),
+                     "kernel-bound on this GPU: memory out of the way, it runs no faster (measured at K = 4 items "
+                     "per work-item)");
+    cr_expect_str_eq(report_verdict_sentence(&v, 1, sentence, sizeof sentence),
+                     "kernel-bound on this GPU: memory out of the way, it runs no faster (measured at K = 1 item "
+                     "per work-item)");
+    cr_expect_str_eq(report_verdict_sentence(&v, 0, sentence, sizeof sentence),
+                     "kernel-bound on this GPU: memory out of the way, it runs no faster");
+    cr_expect_str_eq(report_verdict_sentence(&above, 8, sentence, sizeof sentence),
+                     "slower than its modeled traffic explains");
     /* a twin at 316 ns of 400 is 0.79: memory, and the verdict stays */
     cr_expect_eq(bench_verdict_with_bound(above, bench_bound_of(400, 316), BENCH_LIMITER_CPU_GATHER).code,
                  BENCH_VERDICT_ABOVE);

@@ -67,14 +67,19 @@ const char *report_verdict_words(const bench_verdict *v)
     }
 }
 
-const char *report_verdict_sentence(const bench_verdict *v, char *buf, size_t n)
+const char *report_verdict_sentence(const bench_verdict *v, int unroll, char *buf, size_t n)
 {
     const char *words = report_verdict_words(v);
-    if (!v->write_allocate)
+    char k[64] = "";
+    /* kernel-bound at the K it ran: more items per work-item is the lever a reader tries next */
+    if (v->code == BENCH_VERDICT_KERNEL_BOUND && unroll > 0)
+        snprintf(k, sizeof k, " (measured at K = %d item%s per work-item)", unroll, unroll == 1 ? "" : "s");
+    if (!v->write_allocate && !k[0])
         return words;
-    snprintf(buf, n, "%s; a store miss reads its line first (this CPU's write-allocate caches), so the stores' "
-                     "lines are read as well as written, as seq's writes are",
-             words);
+    snprintf(buf, n, "%s%s%s", words, k,
+             v->write_allocate ? "; a store miss reads its line first (this CPU's write-allocate caches), so the "
+                                 "stores' lines are read as well as written, as seq's writes are"
+                               : "");
     return buf;
 }
 

@@ -17,11 +17,13 @@ const char *report_verdict_text(bench_verdict_code c);
 /* The same for a verdict: a kernel-bound one says what the kernel waits
  * for (its limiter); every other one is report_verdict_text's. */
 const char *report_verdict_words(const bench_verdict *v);
-/* The verdict's words and, for a write-mode item on a CPU
- * (bench_verdict.write_allocate), what its write-allocate caches do: into
- * buf (n bytes) when a sentence is added, else the words themselves. */
-#define REPORT_VERDICT_SENTENCE_MAX 320
-const char *report_verdict_sentence(const bench_verdict *v, char *buf, size_t n);
+/* The verdict's words; for a kernel-bound one of a kernel with K items
+ * per work-item (unroll > 0; 0: none), the K it was measured at; and for
+ * a write-mode item on a CPU (bench_verdict.write_allocate), what its
+ * write-allocate caches do: into buf (n bytes) when anything is added,
+ * else the words themselves. */
+#define REPORT_VERDICT_SENTENCE_MAX 360
+const char *report_verdict_sentence(const bench_verdict *v, int unroll, char *buf, size_t n);
 /* For a kernel-bound verdict, a sentence (leading space included) on what
  * the twin measured: twin_ratio is its time over the pattern's. Nothing
  * for any other verdict. */

@@ -347,9 +347,11 @@ static json_t *verdict_json(const report_run *run, const row *w)
     char sentence[REPORT_VERDICT_SENTENCE_MAX];
     json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
     /* a bank item has no global traffic to place between bounds */
+    int unroll = it->fam->unrolls ? bench_item_unroll(it) : 0;
     json_object_set_new(v, "text", report_json_text(!it->fam->modeled
                                                         ? "no verdict: local memory (no global traffic modeled)"
-                                                        : report_verdict_sentence(&r->verdict, sentence, sizeof sentence)));
+                                                        : report_verdict_sentence(&r->verdict, unroll, sentence,
+                                                                                  sizeof sentence)));
     json_object_set_new(v, "write_allocate", json_boolean(r->verdict.write_allocate));
     json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w->ok));
     json_object_set_new(v, "rate_pattern", report_json_text(w->ok && r->verdict.rate_item >= 0

@@ -510,7 +510,8 @@ static void verdict_cell(report_grid *g, const report_meta *m, const report_run 
 {
     bw_buf b = BW_BUF_INIT;
     char sentence[REPORT_VERDICT_SENTENCE_MAX];
-    bw_buf_puts(&b, w->ok ? report_verdict_sentence(&w->r->verdict, sentence, sizeof sentence) : "-");
+    bw_buf_puts(&b, w->ok ? report_verdict_sentence(&w->r->verdict, w->it->fam->unrolls ? bench_item_unroll(w->it) : 0, sentence,
+                                                         sizeof sentence) : "-");
     if (!md && w->it->added_as_reference)
         bw_buf_puts(&b, " [added as reference]");
     if (md && m->explain) {
