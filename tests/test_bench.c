@@ -404,7 +404,7 @@ Test(bench, broken_kernel_source_fails_with_the_build_log, .timeout = 120)
 }
 
 /* plans are pure: a made-up device of known limits */
-static const model_geometry cpu_geo = { 8, 64, 64, 0, 4 };
+static const model_geometry cpu_geo = { 8, 64, 64, 0, 4, 0 };
 static const bench_limits cpu_lim = { 32u << 20, 1u << 30, 4ull << 30, 4096, 0, 64, 0, "" };
 
 static bw_code try_plan(const char *spec, const char *expr, uint64_t size, const bench_limits *lim,
@@ -515,7 +515,7 @@ Test(bench, plan_errors)
  * access asked for is refused. */
 Test(bench, transpose_items_in_plans)
 {
-    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4 };
+    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4, 0 };
     const char *specs[] = { "transpose:version=naive", "transpose:version=tiled", "transpose:version=padded",
                             "transpose:version=tiled" };
     bench_plan_opts o = { .specs = specs, .nspecs = 4, .size = 4u << 20,
@@ -581,7 +581,7 @@ Test(bench, transpose_items_in_plans)
      * 4096; 4 rows at a time, so 16 rows per work-item and 128^2 / 16
      * work-items; the tile's column read is 64-way (32 banks of 4 B: the
      * 64 lanes 64 words apart, 64 distinct words all in bank 0) */
-    static const model_geometry gcn_geo = { 64, 64, 64, 32, 4 };
+    static const model_geometry gcn_geo = { 64, 64, 64, 32, 4, 0 };
     const char *wide[] = { "transpose:version=tiled,n=128" };
     bench_plan_opts w = { .specs = wide, .nspecs = 1, .size = 4u << 20 };
     cr_assert_eq(bench_plan_make(&w, &gcn_geo, &cpu_lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
@@ -603,7 +603,7 @@ Test(bench, transpose_items_in_plans)
  * reference, never seq; dst holds a 4-byte fold per record. */
 Test(bench, record_items_in_plans)
 {
-    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4 };
+    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4, 0 };
     const char *specs[] = { "record:fields=3", "record:fields=6", "record:fields=3,type=uchar", "record:fields=3" };
     bench_plan_opts o = { .specs = specs, .nspecs = 4, .size = 12u << 20,
                           .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
@@ -672,7 +672,7 @@ Test(bench, record_items_in_plans)
  * reference (added where missing), never seq; seq never takes a bank item. */
 Test(bench, bank_items_in_plans)
 {
-    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4 };
+    static const model_geometry gpu_geo = { 32, 32, 128, 32, 4, 0 };
     const char *specs[] = { "bank:pitch=32", "seq", "bank:pitch=32,stride=4" };
     bench_plan_opts o = { .specs = specs, .nspecs = 3,
                           .access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
@@ -1059,7 +1059,7 @@ Test(bench, index_option_of_run)
  * no request. The source is checked, since no such device is here. */
 Test(bench, kernels_ask_for_the_required_sub_group_size)
 {
-    static const model_geometry intel = { 16, 64, 64, 16, 4 };
+    static const model_geometry intel = { 16, 64, 64, 16, 4, 0 };
     bench_limits lim = { .cache_bytes = 4u << 20, .max_alloc_bytes = 1ull << 30, .global_mem_bytes = 8ull << 30,
                          .max_work_group = 1024, .is_gpu = 1 };
     const char *specs[] = { "seq", "stride:s=2" };
@@ -1776,7 +1776,7 @@ Test(bench, transpose_load_addresses_and_tile_ways)
     /* nvidia: 32 lanes, 32 banks of 4 bytes, tile 32. The tiled column
      * read puts lane t at word 32*t: bank 0 for every lane, 32 words, 32-way.
      * Padded, word 33*t: bank t, 1-way. */
-    const model_geometry nvidia = { 32, 32, 128, 32, 4 };
+    const model_geometry nvidia = { 32, 32, 128, 32, 4, 0 };
     cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_TILED, &nvidia, 32), 32);
     cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_PADDED, &nvidia, 32), 1);
     /* tile 16 under a 32-lane warp (two tile rows, ly = t / 16): tiled,
@@ -1789,7 +1789,7 @@ Test(bench, transpose_load_addresses_and_tile_ways)
     /* no tile, no banks, or a warp wider than the work-group: none */
     cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_NAIVE, &nvidia, 32), 0);
     cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_COPY, &nvidia, 32), 0);
-    const model_geometry nobanks = { 16, 64, 64, 0, 0 };
+    const model_geometry nobanks = { 16, 64, 64, 0, 0, 0 };
     cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_TILED, &nobanks, 16), 0);
     cr_expect_eq(bench_transpose_tile_ways(MODEL_TRANSPOSE_TILED, &nvidia, 4), 0);
 
@@ -2026,7 +2026,7 @@ Test(bench, write_mode_refuses_stores_that_share_bytes)
  * each mode's GB/s and vs seq side by side, "-" where a mode is missing. */
 Test(bench, the_table_shows_read_copy_and_write_side_by_side)
 {
-    static const model_geometry geo = { 8, 64, 64, 0, 4 };
+    static const model_geometry geo = { 8, 64, 64, 0, 4, 0 };
     bench_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.max_alloc_bytes = lim.global_mem_bytes = (uint64_t)1 << 30;

@@ -26,7 +26,7 @@
 #define GiB ((uint64_t)1 << 30)
 
 /* W = 8 lanes, 64-byte sectors and lines */
-static const model_geometry geo8 = { 8, 64, 64, 0, 4 };
+static const model_geometry geo8 = { 8, 64, 64, 0, 4, 0 };
 
 static bench_limits limits(uint64_t cache, uint64_t max_alloc, uint64_t global, uint64_t max_wg)
 {
@@ -842,7 +842,7 @@ Test(bench_plan, read_validation_predicts_every_store)
  * windows of whole warps, past the first 2^20 items too */
 Test(bench_plan, validation_windows_hold_whole_odd_warps)
 {
-    static const model_geometry geo1000 = { 1000, 64, 64, 0, 4 };
+    static const model_geometry geo1000 = { 1000, 64, 64, 0, 4, 0 };
     bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
     const char *specs[] = { "seq" };
     bench_plan_opts o = { .specs = specs, .nspecs = 1, .size = 6 * MiB, .local_size = 1000 };

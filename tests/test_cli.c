@@ -106,6 +106,33 @@ Test(cli, model_launch_is_the_same_for_every_unroll)
     json_decref(base);
 }
 
+/* --dram-unit 64 on the nvidia profile: a third granularity, worked by
+ * hand (docs/model.md, "The DRAM unit"): offset:bytes=32's warp reads
+ * bytes 32..159, 4 sectors but 3 units of 64 B (128 / 192 of them used);
+ * its launch of 4096 floats touches bytes 32..16415: sectors 1..512
+ * (16384 B) but units 0..256 (257, 16448 B).
+ * Without a unit the keys are null, never a guess. */
+Test(cli, model_dram_unit)
+{
+    json_t *j = tu_exec_json((const char *[]){ "model", "--pattern", "offset:bytes=32", "--dram-unit", "64",
+                                               "--launch", "--items", "4096", "--format", "json", NULL });
+    cr_expect_eq(num(j, "sectors"), 4);
+    cr_expect_eq(num(j, "dram_unit_bytes"), 64);
+    cr_expect_eq(num(j, "dram_units"), 3);
+    cr_expect_float_eq(num(j, "dram_unit_efficiency"), 128.0 / 192.0, 1e-12);
+    json_t *l = json_object_get(j, "launch");
+    cr_expect_eq(json_integer_value(json_object_get(l, "dram_footprint_bytes")), 257 * 64);
+    cr_expect_eq(json_integer_value(json_object_get(l, "footprint_bytes")), 512 * 32); /* sectors 1..512 */
+    json_decref(j);
+    j = tu_exec_json((const char *[]){ "model", "--pattern", "offset:bytes=32", "--launch", "--items", "4096",
+                                       "--format", "json", NULL });
+    cr_expect(json_is_null(json_object_get(j, "dram_unit_bytes")));
+    cr_expect(json_is_null(json_object_get(j, "dram_units")));
+    cr_expect(json_is_null(json_object_get(j, "dram_unit_efficiency")));
+    cr_expect(json_is_null(json_object_get(json_object_get(j, "launch"), "dram_footprint_bytes")));
+    json_decref(j);
+}
+
 Test(cli, worked_checks)
 {
     json_t *j = tu_exec_json((const char *[]){ "model", "--expr", "4*t", "--format", "json", NULL });

@@ -93,6 +93,7 @@ static const bad_case cases[] = {
     { { "model", "--expr", "4*g", "--space", "nowhere" }, 2, "'nowhere' is not global or local", ERR },
     { { "model", "--expr", "4*g", "--access", "wrote", "--launch", "--items", "4" }, 2, "'wrote' is not load, store or write", ERR },
     { { "model", "--expr", "4*g", "--launch" }, 2, "--launch needs --items N", ERR },
+    { { "model", "--expr", "4*g", "--dram-unit", "0" }, 2, "--dram-unit: '0' is out of range", ERR },
     { { "model", "--expr", "4*g", "--unroll", "4" }, 2, "--unroll 4 applies to a launch", ERR },
     { { "model", "--expr", "4*g", "--items", "64", "--unroll", "6" }, 2, "--unroll: '6' is not 1, 2, 4, 8 or 16", ERR },
     { { "model", "--expr", "4*g", "--items", "96", "--unroll", "2" }, 2,

@@ -11,7 +11,7 @@ Test(model_access, addresses_and_span_match_evaluation)
     uint64_t st = 555;
     int checked = 0;
     for (int i = 0; i < 1500; i++) {
-        model_geometry g = { (int)tu_range(&st, 1, 64), 32, 128, 32, 4 };
+        model_geometry g = { (int)tu_range(&st, 1, 64), 32, 128, 32, 4, 0 };
         bw_buf src = BW_BUF_INIT;
         if (i % 3)
             tu_random_address_expr(&st, &src);
@@ -84,7 +84,7 @@ Test(model_access, addresses_and_span_match_evaluation)
     /* windows must start on a warp */
     model_expr *e = NULL;
     cr_assert_eq(model_expr_parse("4*g", &e, NULL), BW_OK);
-    model_geometry g = { 32, 32, 128, 32, 4 };
+    model_geometry g = { 32, 32, 128, 32, 4, 0 };
     model_access a = { e, 4, model_lanes_all(32), 100, 0, 0 };
     int64_t out[8];
     cr_expect_eq(model_access_addresses(&g, &a, 3, 8, out, NULL), BW_E_RANGE);
@@ -94,7 +94,7 @@ Test(model_access, addresses_and_span_match_evaluation)
 /* one past the last byte must be representable */
 Test(model_access, span_end_never_wraps)
 {
-    model_geometry g = { 32, 32, 128, 32, 4 };
+    model_geometry g = { 32, 32, 128, 32, 4, 0 };
     model_expr *e = NULL;
     cr_assert_eq(model_expr_parse("9223372036854775804 - 4*g", &e, NULL), BW_OK);
     model_access a = { e, 4, model_lanes_all(32), 64, 0, 0 };

@@ -6,7 +6,7 @@
 #include "model_expr.h"
 #include "test_util.h"
 
-static const model_geometry nvidia = { 32, 32, 128, 32, 4 };
+static const model_geometry nvidia = { 32, 32, 128, 32, 4, 0 };
 
 static model_bank ways_of(const model_geometry *g, const char *src, model_lanes act)
 {
@@ -50,13 +50,13 @@ Test(model_bank, worked_examples)
     /* a negative word floors: byte -4 is word -1, bank 31, same as word 31 */
     cr_expect_eq(ways_of(&nvidia, "t == 0 ? -4 : 124", model_lanes_first(32, 2)).conflict_ways, 2);
     /* 16 banks (intel-xe): stride 4 words hits 4 banks, 8 lanes each of 32 */
-    const model_geometry xe = { 32, 64, 64, 16, 4 };
+    const model_geometry xe = { 32, 64, 64, 16, 4, 0 };
     cr_expect_eq(ways_of(&xe, "16*t", all).conflict_ways, 8);
 }
 
 Test(model_bank, not_applicable)
 {
-    const model_geometry cpu = { 8, 64, 64, 0, 4 };
+    const model_geometry cpu = { 8, 64, 64, 0, 4, 0 };
     model_bank b = ways_of(&cpu, "128*t", model_lanes_all(8));
     cr_expect_eq(b.applicable, 0);
     b = ways_of(&nvidia, "128*t", model_lanes_first(32, 0));

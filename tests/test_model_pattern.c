@@ -110,7 +110,7 @@ Test(model_pattern, sectors_per_warp_on_nvidia)
         { "aos:struct=12", 12, 3 }, { "aos:struct=16,field=8", 16, 4 }, { "matrix-row:n=4096", 4, 1 },
         { "matrix-col:n=4096", 32, 32 }, { "mixed:s=32", 18, 16 }, { "seq:elem=16", 16, 4 },
     };
-    const model_geometry g = { 32, 32, 128, 32, 4 };
+    const model_geometry g = { 32, 32, 128, 32, 4, 0 };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model_pattern *p = pat(cases[i].spec, 32, 0);
         int64_t a[32];
@@ -384,7 +384,7 @@ Test(model_pattern, every_family_explains_itself)
  * - pitch 34: word 34r is in bank 2r mod 32, rows r and r+16 share it: 2-way. */
 Test(model_pattern, bank_ways_by_hand_on_nvidia)
 {
-    static const model_geometry nvidia = { 32, 32, 128, 32, 4 };
+    static const model_geometry nvidia = { 32, 32, 128, 32, 4, 0 };
     static const struct {
         const char *spec;
         int ways;
@@ -419,7 +419,7 @@ Test(model_pattern, bank_ways_by_hand_on_nvidia)
     cr_expect_eq(model_pattern_parse("bank:elem=8", 32, 0, &q, NULL), BW_E_USAGE);
     cr_expect_null(q);
     /* a profile without banks: the figures do not apply */
-    static const model_geometry cpu = { 16, 64, 64, 0, 0 };
+    static const model_geometry cpu = { 16, 64, 64, 0, 0, 0 };
     p = pat("bank:pitch=32", 16, 0);
     int64_t a[MODEL_MAX_LANES];
     for (int t = 0; t < 16; t++)
@@ -497,7 +497,7 @@ Test(model_pattern, transpose_versions_loads_and_stores)
  *   others' lines are per warp: every warp's span starts on a line). */
 Test(model_pattern, record_aos_and_soa_sectors_by_hand_on_nvidia)
 {
-    static const model_geometry nv = { 32, 32, 128, 32, 4 };
+    static const model_geometry nv = { 32, 32, 128, 32, 4, 0 };
     static const struct {
         const char *spec;
         int64_t field_bases[6];

@@ -10,7 +10,7 @@
 #include "model_warp.h"
 #include "test_util.h"
 
-static const model_geometry nvidia = { 32, 32, 128, 32, 4 };
+static const model_geometry nvidia = { 32, 32, 128, 32, 4, 0 };
 
 static model_warp run_expr(const model_geometry *geo, const char *src, int64_t elem, model_lanes active)
 {
@@ -51,6 +51,56 @@ Test(model_warp, worked_examples)
     cr_expect_eq(w.lines, 2);
     cr_expect_float_eq(w.sector_efficiency, 0.8, 1e-12);
     cr_expect_float_eq(w.line_efficiency, 0.5, 1e-12);
+}
+
+/* The DRAM unit (docs/model.md, "The DRAM unit"), worked by hand on the
+ * nvidia profile (W 32, S 32) with D = 64, floats: lane t at A(t), units
+ * = distinct floor(byte / 64) over the touched bytes. */
+Test(model_warp, dram_unit_worked_examples)
+{
+    model_geometry g = { 32, 32, 128, 32, 4, 64 };
+    static const struct {
+        const char *expr;
+        int64_t sectors, dram_units;
+        double dram_eff;
+    } cases[] = {
+        { "4*t", 4, 2, 1.0 },                 /* stride 1: 128 B, two units */
+        { "8*t", 8, 4, 0.5 },                 /* stride 2: 256 B, half of each unit */
+        { "32*t", 32, 16, 0.125 },            /* stride 8: two lanes per unit */
+        { "64*t", 32, 32, 0.0625 },           /* stride 16: a unit per lane */
+        { "256*t", 32, 32, 0.0625 },          /* stride 64 */
+        { "32+4*t", 4, 3, 128.0 / 192.0 },    /* offset 32: bytes 32..159 span 3 units */
+        { "12*t", 12, 6, 128.0 / 384.0 },     /* aos:struct=12: bytes 0..375, units 0..5 */
+        { "128*(t/2)+32*(t%2)", 32, 16, 0.125 },  /* adjacent sectors: one unit per pair */
+        { "128*(t/2)+64*(t%2)", 32, 32, 0.0625 }, /* sectors in different halves: two units */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_expr *e = NULL;
+        cr_assert_eq(model_expr_parse(cases[i].expr, &e, NULL), BW_OK);
+        int64_t addr[32];
+        for (int t = 0; t < 32; t++) {
+            model_expr_env env = { t, 0, t, 32 };
+            cr_assert_eq(model_expr_eval(e, &env, &addr[t], NULL), BW_OK);
+        }
+        model_lanes all = model_lanes_all(32);
+        model_warp m;
+        cr_assert_eq(model_warp_count(&g, 4, addr, &all, &m, NULL), BW_OK);
+        cr_expect_eq(m.sectors, cases[i].sectors, "%s", cases[i].expr);
+        cr_expect_eq(m.dram_units, cases[i].dram_units, "%s", cases[i].expr);
+        cr_expect_eq(m.dram_unit_bytes, 64);
+        cr_expect_float_eq(m.dram_unit_efficiency, cases[i].dram_eff, 1e-12, "%s", cases[i].expr);
+        model_expr_free(e);
+    }
+    /* no unit: nothing counted, not applicable */
+    g.dram_unit = 0;
+    int64_t addr[32];
+    for (int t = 0; t < 32; t++)
+        addr[t] = 4 * t;
+    model_lanes all = model_lanes_all(32);
+    model_warp m;
+    cr_assert_eq(model_warp_count(&g, 4, addr, &all, &m, NULL), BW_OK);
+    cr_expect_eq(m.dram_units, 0);
+    cr_expect_eq(m.dram_unit_bytes, 0);
 }
 
 Test(model_warp, edge_cases)
@@ -141,7 +191,7 @@ static int64_t brute_units(const int64_t *bytes, int64_t n, int64_t unit)
 }
 
 typedef struct {
-    int64_t distinct, sectors, lines;
+    int64_t distinct, sectors, lines, dram_units;
 } brute;
 
 static brute brute_force(const model_geometry *g, int64_t elem, const int64_t *addr, const model_lanes *act)
@@ -152,7 +202,8 @@ static brute brute_force(const model_geometry *g, int64_t elem, const int64_t *a
         if (model_lanes_has(act, t))
             for (int64_t b = 0; b < elem; b++)
                 bytes[n++] = addr[t] + b;
-    brute r = { brute_units(bytes, n, 1), brute_units(bytes, n, g->sector), brute_units(bytes, n, g->line) };
+    brute r = { brute_units(bytes, n, 1), brute_units(bytes, n, g->sector), brute_units(bytes, n, g->line),
+                g->dram_unit > 0 ? brute_units(bytes, n, g->dram_unit) : 0 };
     free(bytes);
     return r;
 }
@@ -160,9 +211,9 @@ static brute brute_force(const model_geometry *g, int64_t elem, const int64_t *a
 static model_geometry random_geometry(uint64_t *st)
 {
     static const model_geometry profiles[] = {
-        { 32, 32, 128, 32, 4 }, { 64, 64, 64, 32, 4 }, { 64, 64, 128, 32, 4 },
-        { 64, 128, 128, 32, 4 }, { 32, 128, 128, 32, 4 }, { 16, 64, 64, 16, 4 },
-        { 8, 64, 64, 0, 4 },     { 7, 12, 48, 0, 4 },     { 1, 1, 1, 0, 4 },
+        { 32, 32, 128, 32, 4, 0 }, { 64, 64, 64, 32, 4, 0 }, { 64, 64, 128, 32, 4, 0 },
+        { 64, 128, 128, 32, 4, 0 }, { 32, 128, 128, 32, 4, 0 }, { 16, 64, 64, 16, 4, 0 },
+        { 8, 64, 64, 0, 4, 0 },     { 7, 12, 48, 0, 4, 0 },     { 1, 1, 1, 0, 4, 0 },
     };
     return profiles[tu_range(st, 0, sizeof profiles / sizeof profiles[0] - 1)];
 }
@@ -173,6 +224,9 @@ Test(model_warp, matches_brute_force_on_random_expressions)
     int checked = 0;
     for (int i = 0; i < 4000; i++) {
         model_geometry g = random_geometry(&st);
+        /* a DRAM unit in half the cases, a multiple of the sector or not */
+        static const int64_t units[] = { 0, 0, 0, 32, 64, 96, 256, 12 };
+        g.dram_unit = units[tu_range(&st, 0, 7)];
         int64_t elem = tu_range(&st, 0, 3) == 0 ? tu_range(&st, 1, 70) : (int64_t)1 << tu_range(&st, 0, 4);
         bw_buf src = BW_BUF_INIT;
         if (tu_range(&st, 0, 1))
@@ -200,6 +254,10 @@ Test(model_warp, matches_brute_force_on_random_expressions)
             cr_assert_eq(m.sectors, r.sectors, "%s elem %lld S %lld", bw_buf_str(&src), (long long)elem,
                          (long long)g.sector);
             cr_assert_eq(m.lines, r.lines, "%s", bw_buf_str(&src));
+            cr_assert_eq(m.dram_units, r.dram_units, "%s D %lld", bw_buf_str(&src), (long long)g.dram_unit);
+            if (g.dram_unit > 0 && m.has_efficiency)
+                cr_assert_float_eq(m.dram_unit_efficiency,
+                                   (double)r.distinct / ((double)r.dram_units * (double)g.dram_unit), 1e-12);
             cr_assert_eq(m.active_lanes, model_lanes_count(&act));
             cr_assert_eq(m.requested_bytes, elem * model_lanes_count(&act));
             if (m.has_efficiency) {

@@ -97,7 +97,7 @@ static model_geometry stored_cpu_profile(void)
     model_profiles *profiles = NULL;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(model_profiles_load_default(&profiles, &err), BW_OK, "%s", bw_error_text(&err));
-    model_geometry g = { 0, 0, 0, 0, 0 };
+    model_geometry g = { 0, 0, 0, 0, 0, 0 };
     for (size_t i = 0; i < model_profiles_count(profiles); i++)
         if (!strcmp(model_profiles_at(profiles, i)->name, "cpu"))
             g = model_profiles_at(profiles, i)->geo;

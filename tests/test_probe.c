@@ -224,7 +224,7 @@ Test(probe_chase, check_catches_skips)
 
 Test(probe_cache, inferred_geometry_replaces_what_was_found)
 {
-    model_geometry nv = { 32, 32, 128, 32, 4 };
+    model_geometry nv = { 32, 32, 128, 32, 4, 0 };
     bench_probe_entry e;
     memset(&e, 0, sizeof e);
     char f[64];
@@ -538,7 +538,7 @@ Test(probe_report, json_contract_keys_and_nulls)
     d.profile_name = "cpu";
     d.profile_why = "made up";
     d.usable = 1;
-    d.geo = (model_geometry){ 16, 64, 64, 0, 4 };
+    d.geo = (model_geometry){ 16, 64, 64, 0, 4, 0 };
     bench_probe_result *r = made_result();
     report_probe_device dv = { &d, 1, r, NULL, NULL };
     char *argv[] = { "bwlab", "probe", NULL };

@@ -16,7 +16,7 @@
 #include "results_merge.h"
 #include "report_results.h"
 
-static const model_geometry geo8 = { 8, 64, 64, 32, 4 };
+static const model_geometry geo8 = { 8, 64, 64, 32, 4, 0 };
 
 /* keys a result has that are not plain scalars of the table: nested
  * objects, the explanation, and the family blocks' own figures */

@@ -67,7 +67,7 @@ Test(toy_family, is_parsed_and_modeled_from_its_entry)
     cr_expect_eq(a[0], 4);
     cr_expect_eq(a[1], 0);
     cr_expect_eq(a[31], 120);
-    const model_geometry g = { 32, 32, 128, 32, 4 };
+    const model_geometry g = { 32, 32, 128, 32, 4, 0 };
     model_warp w;
     cr_assert_eq(model_warp_count(&g, p->elem, a, &p->active, &w, NULL), BW_OK);
     cr_expect_eq(w.sectors, 4);
@@ -97,7 +97,7 @@ Test(toy_family, is_listed_planned_and_reported)
     l.max_work_group = 1024;
     l.address_bits = 64;
     bench_plan_opts o = { .specs = specs, .nspecs = 1, .size = 4u << 20 };
-    const model_geometry geo = { 32, 32, 128, 32, 4 };
+    const model_geometry geo = { 32, 32, 128, 32, 4, 0 };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_plan_make(&o, &geo, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));

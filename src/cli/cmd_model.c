@@ -25,7 +25,7 @@
 typedef struct model_args {
     const char *expr, *pattern, *mask, *profile, *space, *access;
     const char *device; /* with --profile inferred: whose probe */
-    const char *elem, *active, *base, *warp, *lanes, *sector, *line, *banks, *bank_width;
+    const char *elem, *active, *base, *warp, *lanes, *sector, *line, *banks, *bank_width, *dram_unit;
     const char *items, *unroll, *peak_gflops, *peak_gbs, *intensity, *tile;
     int launch, roofline;
     cli_format_opt format;
@@ -66,6 +66,11 @@ const cli_option cmd_model_options[] = {
     { MODEL_STR("line", "L", line, .help = NULL) },
     { MODEL_STR("banks", "N", banks, .help = NULL) },
     { MODEL_STR("bank-width", "B", bank_width, .help = NULL) },
+    { MODEL_STR("dram-unit", "BYTES", dram_unit, .usage = "[--dram-unit BYTES]",
+                .help = "the unit the memory behind the caches is filled in (a third\n"
+                        "granularity beside sectors and lines: DRAM units, their efficiency\n"
+                        "and the launch's DRAM footprint); default: the profile's, none for\n"
+                        "the vendor profiles until a probe measures it") },
     { .name = "launch", .section = "Whole launch:", .flags = CLI_OPT_NEWLINE,
       .usage = "[--launch --items N] [--access load|store|write]", .label = "--launch, --items N",
       .help = "requested, instruction-model and footprint bytes of N work-items", .set = cli_set_flag,
@@ -282,7 +287,7 @@ static int setup_geometry(const cli_command *self, const model_args *a, model_ru
     return apply_overrides(self, a, r);
 }
 
-/* --lanes, --sector, --line, --banks, --bank-width over the profile */
+/* --lanes, --sector, --line, --banks, --bank-width, --dram-unit over the profile */
 static int apply_overrides(const cli_command *self, const model_args *a, model_run *r)
 {
     bw_error err = BW_ERROR_INIT;
@@ -299,6 +304,9 @@ static int apply_overrides(const cli_command *self, const model_args *a, model_r
     if (!st && a->bank_width &&
         (st = parse_u64_in(self, "--bank-width", a->bank_width, 1, MODEL_MAX_UNIT, &v)) == 0)
         r->geo.bank_width = (int64_t)v;
+    if (!st && a->dram_unit &&
+        (st = parse_u64_in(self, "--dram-unit", a->dram_unit, 1, MODEL_MAX_UNIT, &v)) == 0)
+        r->geo.dram_unit = (int64_t)v;
     if (st)
         return st;
     if (model_geometry_check(&r->geo, &err) != BW_OK) {

@@ -27,6 +27,9 @@ bw_code model_geometry_check(const model_geometry *g, bw_error *err)
     if (g->banks < 0 || g->banks > MODEL_MAX_BANKS)
         return bw_error_set(err, BW_E_USAGE, "bank count %d is out of range (0..%d)", g->banks,
                             MODEL_MAX_BANKS);
+    if (g->dram_unit < 0 || g->dram_unit > MODEL_MAX_UNIT)
+        return bw_error_set(err, BW_E_USAGE, "DRAM unit %lld is out of range (1..%lld bytes)",
+                            (long long)g->dram_unit, (long long)MODEL_MAX_UNIT);
     if (g->banks > 0 && (g->bank_width < 1 || g->bank_width > MODEL_MAX_UNIT))
         return bw_error_set(err, BW_E_USAGE, "bank width %lld is out of range (1..%lld bytes)",
                             (long long)g->bank_width, (long long)MODEL_MAX_UNIT);

@@ -449,8 +449,35 @@ bw_code model_launch_count(const model_geometry *geo, const model_access *acc, s
     return model_launch_count_bounded(geo, acc, n, 0, out, err);
 }
 
+static bw_code count_launch(const model_geometry *geo, const model_access *acc, size_t n, int64_t max_work,
+                            model_launch *out, bw_error *err);
+
 bw_code model_launch_count_bounded(const model_geometry *geo, const model_access *acc, size_t n,
                                    int64_t max_work, model_launch *out, bw_error *err)
+{
+    bw_code rc = count_launch(geo, acc, n, max_work, out, err);
+    if (rc != BW_OK || geo->dram_unit <= 0)
+        return rc;
+    /* the DRAM unit: the same count with D as the sector (and the line) */
+    model_geometry d = *geo;
+    d.sector = d.line = geo->dram_unit;
+    d.dram_unit = 0;
+    model_launch m;
+    if ((rc = count_launch(&d, acc, n, max_work, &m, err)) != BW_OK) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    model_traffic *t[2] = { &out->loads, &out->stores }, *u[2] = { &m.loads, &m.stores };
+    for (int k = 0; k < 2; k++) {
+        t[k]->dram_unit_bytes = geo->dram_unit;
+        t[k]->instr_dram_units = u[k]->instr_sectors;
+        t[k]->footprint_dram_units = u[k]->footprint_sectors;
+    }
+    return BW_OK;
+}
+
+static bw_code count_launch(const model_geometry *geo, const model_access *acc, size_t n, int64_t max_work,
+                            model_launch *out, bw_error *err)
 {
     memset(out, 0, sizeof *out);
     bw_code rc = model_geometry_check(geo, err);

@@ -157,6 +157,10 @@ static bw_code read_profile(reader *r, json_t *o, model_profile *p)
         (rc = check_query(r, "line_from", p->line_from)) ||
         (rc = get_strv(r, o, "sources", &p->sources, &p->n_sources)))
         return rc;
+    /* measured or given, never assumed: null until then */
+    json_t *du = json_object_get(o, "dram_unit_bytes");
+    if (du && !json_is_null(du) && (rc = get_int(r, o, "dram_unit_bytes", 0, 1, 1 << 20, &p->geo.dram_unit)))
+        return rc;
     p->geo.lanes = (int)lanes;
     p->geo.banks = (int)banks;
     bw_error inner = BW_ERROR_INIT;

@@ -98,5 +98,15 @@ bw_code model_warp_count(const model_geometry *geo, int64_t elem, const int64_t 
     out->has_efficiency = n > 0;
     out->sector_efficiency = n > 0 ? (double)c.distinct_bytes / ((double)c.sectors * (double)geo->sector) : 0.0;
     out->line_efficiency = n > 0 ? (double)c.distinct_bytes / ((double)c.lines * (double)geo->line) : 0.0;
+    out->dram_unit_bytes = geo->dram_unit;
+    out->dram_units = 0;
+    out->dram_unit_efficiency = 0.0;
+    if (geo->dram_unit > 0 && n > 0) {
+        /* the same count with the DRAM unit as the sector (tmp is sorted now) */
+        model_unit_counts d;
+        model_warp_units(tmp, n, elem, geo->dram_unit, geo->dram_unit, &d);
+        out->dram_units = d.sectors;
+        out->dram_unit_efficiency = (double)c.distinct_bytes / ((double)d.sectors * (double)geo->dram_unit);
+    }
     return BW_OK;
 }

@@ -501,7 +501,7 @@ static int build_ramp(const results_merged *m, report_figure *f, bw_buf *t)
         return 0;
     }
     const results_merge_device *d = &m->devices[dev];
-    model_geometry geo = { (int)d->lanes, d->sector_bytes, d->line_bytes, 0, 0 };
+    model_geometry geo = { (int)d->lanes, d->sector_bytes, d->line_bytes, 0, 0, 0 };
     if (model_geometry_check(&geo, NULL) != BW_OK) {
         f->absent = str_printf("The profile of %s (W = %lld, S = %lld B, L = %lld B) is not one the "
                                "model accepts.", d->label, d->lanes, d->sector_bytes, d->line_bytes);

@@ -97,6 +97,13 @@ static void table_warp(const report_model *m, bw_buf *out)
     row_i64(out, "lines", c->lines, k);
     row(out, "line efficiency", pct(v, sizeof v, c->line_efficiency, c->has_efficiency),
         "modeled: distinct bytes / line bytes");
+    if (c->dram_unit_bytes > 0) {
+        snprintf(k, sizeof k, "modeled: aligned %lld-byte DRAM units touched (%lld B)", (long long)c->dram_unit_bytes,
+                 (long long)(c->dram_units * c->dram_unit_bytes));
+        row_i64(out, "DRAM units", c->dram_units, k);
+        row(out, "DRAM unit efficiency", pct(v, sizeof v, c->dram_unit_efficiency, c->has_efficiency),
+            "modeled: distinct bytes / DRAM unit bytes");
+    }
     if (m->write)
         row_i64(out, "partial sectors", m->warp_partial,
                 "modeled, as stores: sectors touched but not written whole (a device may read them first)");
@@ -128,6 +135,11 @@ static void table_traffic(bw_buf *out, const char *what, const model_traffic *t)
     snprintf(k, sizeof k, "modeled: %lld lines summed over instructions, %lld distinct",
              (long long)t->instr_lines, (long long)t->footprint_lines);
     row_i64(out, "  line-model bytes", t->instr_lines * t->line_bytes, k);
+    if (t->dram_unit_bytes > 0) {
+        snprintf(k, sizeof k, "modeled: %lld DRAM units of %lld B summed over instructions, %lld distinct",
+                 (long long)t->instr_dram_units, (long long)t->dram_unit_bytes, (long long)t->footprint_dram_units);
+        row_i64(out, "  DRAM footprint bytes", t->footprint_dram_units * t->dram_unit_bytes, k);
+    }
     double pe = model_traffic_predicted_efficiency(t);
     row(out, "  predicted efficiency", pct(v, sizeof v, pe, t->instr_sectors > 0),
         "modeled: requested / instruction-model bytes (not a speed prediction)");
@@ -264,6 +276,12 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(o, "line_bytes", json_integer(c->line_bytes));
         json_object_set_new(o, "lines", json_integer(c->lines));
         json_object_set_new(o, "line_efficiency", report_json_real(c->line_efficiency, c->has_efficiency));
+        /* the DRAM unit: null where the profile has none */
+        int du = c->dram_unit_bytes > 0;
+        json_object_set_new(o, "dram_unit_bytes", du ? json_integer(c->dram_unit_bytes) : json_null());
+        json_object_set_new(o, "dram_units", du ? json_integer(c->dram_units) : json_null());
+        json_object_set_new(o, "dram_unit_efficiency",
+                            report_json_real(c->dram_unit_efficiency, du && c->has_efficiency));
         if (m->write) {
             json_object_set_new(o, "access", json_string("write"));
             json_object_set_new(o, "partial_sectors", json_integer(m->warp_partial));
@@ -296,6 +314,12 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(l, "footprint_bytes", json_integer(t->footprint_sectors * t->sector_bytes));
         json_object_set_new(l, "predicted_efficiency",
                             report_json_real(model_traffic_predicted_efficiency(t), t->instr_sectors > 0));
+        int du = t->dram_unit_bytes > 0;
+        json_object_set_new(l, "dram_unit_bytes", du ? json_integer(t->dram_unit_bytes) : json_null());
+        json_object_set_new(l, "dram_instruction_model_bytes",
+                            du ? json_integer(t->instr_dram_units * t->dram_unit_bytes) : json_null());
+        json_object_set_new(l, "dram_footprint_bytes",
+                            du ? json_integer(t->footprint_dram_units * t->dram_unit_bytes) : json_null());
         json_object_set_new(l, "loads", report_traffic_json(&m->launch->loads));
         json_object_set_new(l, "stores", report_store_traffic_json(&m->launch->stores));
         json_object_set_new(o, "launch", l);

@@ -8,7 +8,8 @@
  *                           instruction fetches its own sectors (upper bound);
  *   footprint bytes         distinct sectors over the whole launch x S: every
  *                           sector fetched once (lower bound).
- * The same for lines. All counts are exact; they are computed by periods of
+ * The same for lines, and, where the geometry has one, for the DRAM unit
+ * (counted as the sector of a second pass). All counts are exact; they are computed by periods of
  * the piecewise-affine address analysis (model_affine), not item by item. */
 #ifndef MODEL_LAUNCH_H
 #define MODEL_LAUNCH_H
@@ -35,6 +36,11 @@ typedef struct model_traffic {
                                 * part (model_partial), -1 when too irregular to count; loads: 0 */
     int64_t written_bytes;     /* stores: bytes written, each once (below requested_bytes when
                                 * lanes share a byte), -1 when not counted; loads: 0 */
+    /* with a DRAM unit D (model_geometry.dram_unit; else all 0): the units
+     * summed per instruction and distinct over the launch, modeled */
+    int64_t dram_unit_bytes;
+    int64_t instr_dram_units;
+    int64_t footprint_dram_units;
 } model_traffic;
 
 typedef struct model_launch {

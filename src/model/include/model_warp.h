@@ -28,6 +28,11 @@ typedef struct model_warp {
     int has_efficiency;      /* 0 when no lane is active: efficiencies not applicable */
     double sector_efficiency; /* distinct / (sectors x S), in [0,1] */
     double line_efficiency;   /* distinct / (lines x L) */
+    /* with a DRAM unit D (geo->dram_unit > 0; else 0 and not applicable):
+     * distinct D-byte units touched, modeled, and distinct / (units x D) */
+    int64_t dram_unit_bytes;
+    int64_t dram_units;
+    double dram_unit_efficiency;
 } model_warp;
 
 /* Counts for the lanes in `active` (width geo->lanes); addr[t] is lane t's
