@@ -324,6 +324,45 @@ Test(cli_run, unroll_is_recorded_per_row_and_run, .timeout = 300)
     tu_result_free(&r);
 }
 
+/* --dram-unit 128: the verdict's bounds are counted in 128-byte units and
+ * say so. stride:s=32 puts each float 128 B from the next: its loads touch
+ * one unit per item and its coalesced stores 4 B per item, so the lower
+ * bound is 132 B per item; without the unit it is the sector (S B per
+ * item, the profile's S, at most 128) plus the 4 B. */
+Test(cli_run, dram_unit_sets_the_verdicts_bounds, .timeout = 300)
+{
+    for (int with = 0; with < 2; with++) {
+        const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,stride:s=32", "--size", "8M",
+                               "--no-roofline", "--budget", "1", "--format", "json",
+                               with ? "--dram-unit" : NULL, "128", NULL };
+        tu_result r = tu_exec(argv, NULL);
+        cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+        json_t *d = parse(r.out);
+        json_t *prof = json_object_get(json_array_get(json_object_get(d, "runs"), 0), "profile");
+        int64_t S = json_integer_value(json_object_get(prof, "sector_bytes"));
+        cr_assert(S >= 4 && S <= 128 && 128 % S == 0, "S %lld", (long long)S);
+        json_t *x = result_for(d, "stride:s=32");
+        int64_t items = json_integer_value(json_object_get(x, "items"));
+        json_t *v = json_object_get(x, "verdict");
+        if (with) {
+            cr_expect_eq(json_integer_value(json_object_get(prof, "dram_unit_bytes")), 128);
+            cr_expect_str_eq(json_string_value(json_object_get(v, "bound_unit")), "dram_unit");
+            cr_expect_eq(json_integer_value(json_object_get(v, "bound_unit_bytes")), 128);
+            cr_expect_float_eq(json_number_value(json_object_get(v, "lower_bytes")), 132.0 * (double)items, 1e-6);
+            cr_expect(strstr(json_string_value(json_object_get(v, "text")), "(bounds in 128-byte DRAM units)"),
+                      "%s", json_string_value(json_object_get(v, "text")));
+        } else {
+            cr_expect(json_is_null(json_object_get(prof, "dram_unit_bytes")));
+            cr_expect_str_eq(json_string_value(json_object_get(v, "bound_unit")), "sector");
+            cr_expect_eq(json_integer_value(json_object_get(v, "bound_unit_bytes")), S);
+            cr_expect_float_eq(json_number_value(json_object_get(v, "lower_bytes")), (double)(S + 4) * (double)items,
+                               1e-6);
+        }
+        json_decref(d);
+        tu_result_free(&r);
+    }
+}
+
 Test(cli_run, errors, .timeout = 300)
 {
     char *broken = tu_temp_dir();

@@ -818,6 +818,8 @@ static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, c
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     *out = p;
     p->geo = *geo;
+    if (o->dram_unit > 0)
+        p->geo.dram_unit = o->dram_unit;
     p->budget_bytes = lim->global_mem_bytes ? lim->global_mem_bytes / 4 * 3 : UINT64_MAX;
     bw_code rc;
     if (o->size > 0 && (rc = check_size(o->size, lim, p->budget_bytes, err)) != BW_OK)

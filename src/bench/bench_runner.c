@@ -188,10 +188,25 @@ static void finish_one(run_ctx *r, size_t i)
     }
 }
 
+/* the lower bound on item i's traffic: its footprint in DRAM units where
+ * the geometry has one (the memory fills whole units), else in sectors */
 static double footprint_bytes(const bench_plan *p, long i)
 {
     const model_launch *m = &p->items[i].model;
+    if (p->geo.dram_unit > 0)
+        return (double)((m->loads.footprint_dram_units + m->stores.footprint_dram_units) * p->geo.dram_unit);
     return (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * p->geo.sector);
+}
+
+/* the upper bound: every instruction fetches its own sectors, and never
+ * less than the lower bound (a DRAM footprint can pass the sectors' sum
+ * where the units are larger than what the instructions touch) */
+static double instruction_bytes(const bench_plan *p, long i)
+{
+    const model_launch *m = &p->items[i].model;
+    double s = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector);
+    double lower = footprint_bytes(p, i);
+    return lower > s ? lower : s;
 }
 
 /* The item whose rate places patterns read against reference ref between
@@ -311,13 +326,14 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
                                                                  res->event_ns, res->event.count);
             continue;
         }
-        const model_launch *m = &p->items[i].model;
         double lower = footprint_bytes(p, (long)i);
-        double upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * p->geo.sector);
+        double upper = instruction_bytes(p, (long)i);
         long rate = verdict_rate_item(r, ref);
         res->verdict = bench_verdict_of(res->event.median, lower, upper, r->res[rate].event.median,
                                         footprint_bytes(p, rate));
         res->verdict.rate_item = rate;
+        res->verdict.bound_dram = p->geo.dram_unit > 0;
+        res->verdict.bound_unit_bytes = p->geo.dram_unit > 0 ? p->geo.dram_unit : p->geo.sector;
         res->verdict = bench_verdict_with_bound(res->verdict, res->bound, limiter(r, i));
         /* a CPU's caches allocate on a store miss: the line is read before it is written */
         res->verdict.write_allocate =

@@ -9,7 +9,7 @@
 bench_verdict bench_verdict_of(double time_ns, double lower_bytes, double upper_bytes, double ref_time_ns,
                                double ref_bytes)
 {
-    bench_verdict v = { BENCH_VERDICT_NONE, NAN, lower_bytes, upper_bytes, NAN, BENCH_LIMITER_OTHER, 0, -1 };
+    bench_verdict v = { BENCH_VERDICT_NONE, NAN, lower_bytes, upper_bytes, NAN, BENCH_LIMITER_OTHER, 0, -1, 0, 0 };
     if (!(time_ns > 0) || !(ref_time_ns > 0) || !(ref_bytes > 0) || !(lower_bytes > 0))
         return v;
     v.implied_bytes = time_ns * (ref_bytes / ref_time_ns);

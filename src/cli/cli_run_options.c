@@ -90,6 +90,18 @@ static int set_unroll(const cli_command *self, const cli_option *opt, const char
     return 0;
 }
 
+static int set_dram_unit(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    uint64_t u = 0;
+    int st = parse_u64_arg(self, "--dram-unit", arg, &u);
+    if (!st && (u < 1 || u > (uint64_t)MODEL_MAX_UNIT))
+        st = cli_usage_error(self, "--dram-unit: '%s' is out of range (1..%lld bytes)", arg,
+                             (long long)MODEL_MAX_UNIT);
+    *(int64_t *)field = (int64_t)u;
+    return st;
+}
+
 static int set_access(const cli_command *self, const cli_option *opt, const char *arg, void *field)
 {
     (void)opt;
@@ -247,6 +259,11 @@ const cli_option cmd_run_options[] = {
               "(default auto: seq read and copy at each K in the calibration, the\n"
               "smallest K within 3% of the best in both)",
       RUN_SET(set_unroll, unroll) },
+    { .name = "dram-unit", .metavar = "BYTES",
+      .help = "the unit the memory behind the caches is filled in: the verdict's\n"
+              "bounds are counted in it (the footprint in DRAM units) and say so\n"
+              "(default: the profile's, none for the vendor profiles)",
+      RUN_SET(set_dram_unit, popts.dram_unit) },
     { .name = "index", .metavar = "32|64|auto",
       .help = "index arithmetic of the kernels: int or long (default auto: int on a\n"
               "GPU where the model proves every value fits, long otherwise); 32 is\n"

@@ -70,10 +70,13 @@ const char *report_verdict_words(const bench_verdict *v)
 const char *report_verdict_sentence(const bench_verdict *v, int unroll, char *buf, size_t n)
 {
     const char *words = report_verdict_words(v);
-    char k[64] = "";
+    char k[128] = "";
     /* kernel-bound at the K it ran: more items per work-item is the lever a reader tries next */
     if (v->code == BENCH_VERDICT_KERNEL_BOUND && unroll > 0)
         snprintf(k, sizeof k, " (measured at K = %d item%s per work-item)", unroll, unroll == 1 ? "" : "s");
+    else if (v->bound_dram && v->code != BENCH_VERDICT_NONE)
+        /* the DRAM unit, not the sector, decided the bounds */
+        snprintf(k, sizeof k, " (bounds in %lld-byte DRAM units)", (long long)v->bound_unit_bytes);
     if (!v->write_allocate && !k[0])
         return words;
     snprintf(buf, n, "%s%s%s", words, k,

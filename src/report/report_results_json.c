@@ -54,6 +54,7 @@ static json_t *profile_json(const bench_device *d, const model_geometry *g)
     json_object_set_new(o, "line_bytes", json_integer(g->line));
     json_object_set_new(o, "banks", g->banks ? json_integer(g->banks) : json_null());
     json_object_set_new(o, "bank_width", g->banks ? json_integer(g->bank_width) : json_null());
+    json_object_set_new(o, "dram_unit_bytes", g->dram_unit > 0 ? json_integer(g->dram_unit) : json_null());
     if (d->profile_inferred) { /* --profile inferred: which fields a cached probe gave */
         json_t *f = json_array();
         char buf[64];
@@ -357,8 +358,13 @@ static json_t *verdict_json(const report_run *run, const row *w)
     json_object_set_new(v, "rate_pattern", report_json_text(w->ok && r->verdict.rate_item >= 0
                                                                 ? run->plan->items[r->verdict.rate_item].spec
                                                                 : NULL));
-    json_object_set_new(v, "lower_bytes", json_real(w->lower));
-    json_object_set_new(v, "upper_bytes", json_real(w->upper));
+    /* the bounds the verdict placed the row between, and their unit */
+    int placed = it->fam->modeled && r->verdict.bound_unit_bytes > 0;
+    json_object_set_new(v, "lower_bytes", json_real(placed ? r->verdict.lower_bytes : w->lower));
+    json_object_set_new(v, "upper_bytes", json_real(placed ? r->verdict.upper_bytes : w->upper));
+    json_object_set_new(v, "bound_unit", placed ? json_string(r->verdict.bound_dram ? "dram_unit" : "sector")
+                                                : json_null());
+    json_object_set_new(v, "bound_unit_bytes", placed ? json_integer(r->verdict.bound_unit_bytes) : json_null());
     json_object_set_new(v, "position", report_json_real(r->verdict.position, w->ok));
     return v;
 }

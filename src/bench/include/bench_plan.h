@@ -220,6 +220,9 @@ typedef struct bench_plan_opts {
     /* K for the gather and record items (bench_item.unroll): 1, 2, 4, 8 or
      * 16; 0: 1 */
     int unroll;
+    /* > 0: the geometry's DRAM unit (--dram-unit; model_geometry.dram_unit),
+     * else the profile's */
+    int64_t dram_unit;
     /* a calibration's ladder: each spec once per K whose bit (1 << log2 K)
      * is set, each item at its own K (merged by spec, access and K); 0:
      * every item at unroll */

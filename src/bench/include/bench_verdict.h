@@ -13,6 +13,8 @@
 #ifndef BENCH_VERDICT_H
 #define BENCH_VERDICT_H
 
+#include <stdint.h>
+
 typedef enum bench_verdict_code {
     BENCH_VERDICT_NONE,    /* not measured, or no measured reference */
     BENCH_VERDICT_BELOW,   /* faster than moving the footprint at the reference rate */
@@ -63,6 +65,10 @@ typedef struct bench_verdict {
     /* the item whose measured rate gives implied_bytes (its footprint
      * bytes over its median time), set by the runner; -1: none */
     long rate_item;
+    /* the unit the bounds are counted in, set by the runner: the DRAM unit
+     * where the geometry has one (bound_dram 1), else the sector */
+    int64_t bound_unit_bytes;
+    int bound_dram;
 } bench_verdict;
 
 /* Tolerance around a bound, as a fraction of it. */
