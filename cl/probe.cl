@@ -92,6 +92,26 @@ __kernel void probe_offset(__global const uint *restrict src, __global uint *res
     out[g] = acc.s0 + acc.s1 + acc.s2 + acc.s3 + acc.s4 + acc.s5 + acc.s6 + acc.s7;
 }
 
+/* Transaction granularity, sector pairs: element e at word
+ * 32 * (e / 2) + (e % 2) * second, so each pair of elements shares a
+ * 128-byte block: second = 8 puts the pair in two adjacent 32-byte
+ * sectors (bytes 0 and 32), 16 in sectors of different 64-byte halves
+ * (bytes 0 and 64), 32 gives every element a 128-byte block of its own.
+ * A 64-byte unit makes the second pair cost twice the first; a 32-byte
+ * unit makes them cost the same. The whole walk `reps` times. */
+__kernel void probe_pair(__global const uint *restrict src, __global uint *restrict out, uint n_per_item,
+                         uint item_pitch, uint iter_pitch, uint second, uint reps)
+{
+    size_t g = get_global_id(0);
+    uint acc = 0;
+    for (uint r = 0; r < reps; r++)
+        for (uint i = 0; i < n_per_item; i++) {
+            size_t e = (size_t)g * item_pitch + (size_t)i * iter_pitch;
+            acc += src[32 * (e >> 1) + (e & 1) * second] ^ r;
+        }
+    out[g] = acc;
+}
+
 /* Launch latency: nothing to do. */
 __kernel void probe_empty(__global uint *restrict out)
 {

@@ -29,7 +29,7 @@ typedef struct probe {
     const bench_probe_opts *o;
     bench_probe_result *r;
     ocl_program *prog, *mark_prog;
-    ocl_kernel *k_read, *k_read_wrap, *k_chase, *k_mark, *k_stride, *k_offset, *k_empty, *k_lanes, *k_banks;
+    ocl_kernel *k_read, *k_read_wrap, *k_chase, *k_mark, *k_stride, *k_offset, *k_pair, *k_empty, *k_lanes, *k_banks;
     ocl_buffer *src, *out, *next, *starts, *mark;
     uint64_t src_bytes, out_items;
     uint64_t gpu_local; /* work-group size of the sweeps on a GPU: 256 within every kernel's limit */
@@ -499,7 +499,7 @@ static bw_code granularity(probe *p, bw_error *err)
         r->offset_x[r->n_offsets++] = o;
     for (size_t k = 0; k < BENCH_PROBE_UNITS; k++)
         r->units[k] = (int64_t)8 << k;
-    size_t total = r->n_strides + r->n_offsets;
+    size_t total = r->n_strides + r->n_offsets + BENCH_PROBE_PAIRS;
     /* loads per launch: a few hundred microseconds or more, long enough
      * for the device's timer and short against a busy host's time slice */
     uint64_t loads = p->o->quick ? (1u << 18) : (1u << 19);
@@ -523,6 +523,20 @@ static bw_code granularity(probe *p, bw_error *err)
                 rc = set_shape_args(k, &s, err);
                 if (rc == BW_OK)
                     rc = ocl_kernel_arg_u32(k, 5, st, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 6, reps, err);
+            } else if (i >= r->n_strides + r->n_offsets) {
+                /* the sector pairs: beyond the caches (the ladder's largest
+                 * working set, the whole source buffer: a CPU's sweeps stay in
+                 * its caches, where a line's fill costs next to nothing), one
+                 * element per 128 bytes on average for the apart walk */
+                static const uint32_t second[BENCH_PROBE_PAIRS] = { 8, 16, 32 };
+                s = shape_of(p, p->src_bytes / 128, cpu_items);
+                reps = reps_for(&s, loads);
+                k = p->k_pair;
+                rc = set_shape_args(k, &s, err);
+                if (rc == BW_OK)
+                    rc = ocl_kernel_arg_u32(k, 5, second[i - r->n_strides - r->n_offsets], err);
                 if (rc == BW_OK)
                     rc = ocl_kernel_arg_u32(k, 6, reps, err);
             } else {
@@ -549,9 +563,13 @@ static bw_code granularity(probe *p, bw_error *err)
         double m = fastest(samples + i * (size_t)p->launches, (size_t)p->launches);
         if (i < r->n_strides)
             r->stride_ns[i] = m;
-        else
+        else if (i < r->n_strides + r->n_offsets)
             r->offset_ns[i - r->n_strides] = m;
+        else
+            r->pair_ns[i - r->n_strides - r->n_offsets] = m;
     }
+    r->pair_ratio = r->pair_ns[0] > 0 ? r->pair_ns[1] / r->pair_ns[0] : NAN;
+    r->pair_unit = bench_probe_pair_unit(r->pair_ratio, r->pair_why, sizeof r->pair_why);
     free(samples);
     if (rc == BW_E_INTERRUPTED)
         r->n_strides = r->n_offsets = 0; /* a sweep cut short is left out */
@@ -572,6 +590,24 @@ static bw_code granularity(probe *p, bw_error *err)
     r->inferred_unit =
         model_fit_choose(r->stride_fit, r->offset_fit, BENCH_PROBE_UNITS, 0.7, r->unit_why, sizeof r->unit_why);
     return BW_OK;
+}
+
+int64_t bench_probe_pair_unit(double ratio, char *why, size_t n)
+{
+    why[0] = '\0';
+    if (!(ratio > 0)) {
+        snprintf(why, n, "not measured");
+        return 0;
+    }
+    if (ratio >= BENCH_PROBE_PAIR_64)
+        return 64;
+    if (ratio <= BENCH_PROBE_PAIR_32)
+        return 32;
+    snprintf(why, n,
+             "the split pair costs %.2fx the adjacent one, neither about 1 (32-byte units) nor about 2 (64-byte "
+             "units): within noise, or a unit between",
+             ratio);
+    return 0;
 }
 
 /* ---- warp width and banks (GPUs) ---- */
@@ -1022,6 +1058,8 @@ static bw_code build_kernels(probe *p, bw_error *err)
         rc = kernel(p->prog, "probe_stride", &p->k_stride, err);
     if (rc == BW_OK)
         rc = kernel(p->prog, "probe_offset", &p->k_offset, err);
+    if (rc == BW_OK)
+        rc = kernel(p->prog, "probe_pair", &p->k_pair, err);
     if (rc == BW_OK && !p->r->is_cpu)
         rc = kernel(p->prog, "probe_lanes", &p->k_lanes, err);
     if (rc == BW_OK && !p->r->is_cpu && !strcmp(p->d->local_mem_type, "local"))
@@ -1036,8 +1074,8 @@ static bw_code size_buffers(probe *p, bw_error *err)
     p->gpu_local = GPU_LOCAL;
     if (p->d->max_work_group_size && p->gpu_local > p->d->max_work_group_size)
         p->gpu_local = p->d->max_work_group_size;
-    ocl_kernel *sk[] = { p->k_read, p->k_stride, p->k_offset, p->k_read_wrap };
-    for (size_t i = 0; i < 4 && rc == BW_OK && sk[i]; i++) {
+    ocl_kernel *sk[] = { p->k_read, p->k_stride, p->k_offset, p->k_pair, p->k_read_wrap };
+    for (size_t i = 0; i < 5 && rc == BW_OK && sk[i]; i++) {
         size_t kmax = 0, mult = 0;
         rc = ocl_kernel_work_group_info(sk[i], &kmax, &mult, err);
         while (rc == BW_OK && kmax && p->gpu_local > kmax)
@@ -1091,8 +1129,8 @@ static bw_code setup(probe *p, bw_error *err)
         rc = ocl_buffer_write(p->c, p->src, off, chunk, len, err);
     }
     free(chunk);
-    ocl_kernel *ks[] = { p->k_read, p->k_stride, p->k_offset, p->k_read_wrap };
-    for (size_t i = 0; i < 4 && rc == BW_OK && ks[i]; i++) {
+    ocl_kernel *ks[] = { p->k_read, p->k_stride, p->k_offset, p->k_pair, p->k_read_wrap };
+    for (size_t i = 0; i < 5 && rc == BW_OK && ks[i]; i++) {
         rc = ocl_kernel_arg_buffer(ks[i], 0, p->src, err);
         if (rc == BW_OK)
             rc = ocl_kernel_arg_buffer(ks[i], 1, p->out, err);
@@ -1109,8 +1147,8 @@ static bw_code setup(probe *p, bw_error *err)
 
 static void probe_free(probe *p)
 {
-    ocl_kernel *ks[] = { p->k_read,   p->k_read_wrap, p->k_chase, p->k_mark, p->k_stride,
-                         p->k_offset, p->k_empty,     p->k_lanes, p->k_banks };
+    ocl_kernel *ks[] = { p->k_read,   p->k_read_wrap, p->k_chase, p->k_mark,  p->k_stride,
+                         p->k_offset, p->k_pair,      p->k_empty, p->k_lanes, p->k_banks };
     for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
         ocl_kernel_free(ks[i]);
     ocl_program_free(p->prog);

@@ -211,13 +211,11 @@ model_geometry bench_probe_inferred_geometry(const model_geometry *base, const b
 {
     model_geometry g = *base;
     char buf[64] = "";
+    /* the sweeps' unit is where the memory's cost grows: the DRAM unit,
+     * beside the profile's sectors and lines (docs/model.md, "The DRAM unit") */
     if (e->unit > 0) {
-        g.sector = e->unit;
-        strcat(buf, "sector");
-        if (g.line < e->unit || g.line % e->unit != 0) {
-            g.line = e->unit;
-            strcat(buf, ",line");
-        }
+        g.dram_unit = e->unit;
+        strcat(buf, "dram_unit");
     }
     if (e->lanes > 0) {
         g.lanes = (int)e->lanes;

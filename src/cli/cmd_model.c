@@ -56,7 +56,8 @@ const cli_option cmd_model_options[] = {
                 .flags = CLI_OPT_NEWLINE, .usage = "[--profile NAME | --profile inferred [--device SPEC]]",
                 .help = "nvidia (default), amd-gcn, amd-cdna2, amd-cdna3, amd-rdna, intel-xe, cpu, generic,\n"
                         "or inferred: the device's own profile with the fields its cached\n"
-                        "'bwlab probe' found (unit, W, banks) in place; the output says which") },
+                        "'bwlab probe' found (unit as the DRAM unit, W, banks) in place; the\n"
+                        "output says which") },
     { MODEL_STR("device", "SPEC", device, .usage = "",
                 .help = "with --profile inferred: whose probe (default: the default device)") },
     { MODEL_STR("lanes", "W", lanes, .flags = CLI_OPT_NEWLINE,

@@ -293,6 +293,17 @@ static void granularity_lines(const bench_probe_result *r, const model_geometry 
                   BENCH_PROBE_BLOCK, r->offset_x[r->n_offsets - 1]);
     for (size_t i = 0; i < r->n_offsets; i++)
         bw_buf_printf(out, " %.2f", r->offset_ns[i]);
+    if (r->pair_ns[0] > 0) {
+        bw_buf_printf(out, "\n  sector pairs (measured, ns/element): adjacent 32-byte sectors %.3f, sectors in different "
+                           "64-byte halves %.3f, a 128-byte block each %.3f; split / adjacent %.2f: ",
+                      r->pair_ns[0], r->pair_ns[1], r->pair_ns[2], r->pair_ratio);
+        if (r->pair_unit == 64)
+            bw_buf_puts(out, "64-byte units (the split pair costs about twice the adjacent one)");
+        else if (r->pair_unit == 32)
+            bw_buf_puts(out, "32-byte units (the two pairs cost the same)");
+        else
+            bw_buf_printf(out, "no unit: %s", r->pair_why);
+    }
     bw_buf_puts(out, "\n  candidate unit   stride fit: residual, unexplained   offset fit: residual, unexplained "
                      "(modeled curves fitted to the measured ones)\n");
     size_t b = best_candidate(r);
@@ -603,6 +614,21 @@ static json_t *granularity_json(const bench_probe_result *r)
     return g;
 }
 
+/* the sector-pair experiment: measured ns per element, their ratio and
+ * the unit it implies */
+static json_t *pairs_json(const bench_probe_result *r)
+{
+    json_t *o = json_object();
+    int have = r->pair_ns[0] > 0;
+    json_object_set_new(o, "adjacent_ns_per_element", report_json_real(r->pair_ns[0], have));
+    json_object_set_new(o, "split_ns_per_element", report_json_real(r->pair_ns[1], have));
+    json_object_set_new(o, "apart_ns_per_element", report_json_real(r->pair_ns[2], have));
+    json_object_set_new(o, "ratio", report_json_real(r->pair_ratio, have && isfinite(r->pair_ratio)));
+    json_object_set_new(o, "unit_bytes", r->pair_unit ? json_integer((json_int_t)r->pair_unit) : json_null());
+    json_object_set_new(o, "reason", r->pair_unit ? json_null() : json_string(r->pair_why));
+    return o;
+}
+
 static json_t *device_json(const report_probe_device *dv)
 {
     const bench_probe_result *r = dv->result;
@@ -623,6 +649,7 @@ static json_t *device_json(const report_probe_device *dv)
     json_object_set_new(o, RP_KEY(RP_INFERRED_UNIT_BYTES),
                         r->inferred_unit ? json_integer((json_int_t)r->inferred_unit) : json_null());
     json_object_set_new(o, "inferred_unit_reason", r->inferred_unit ? json_null() : json_string(r->unit_why));
+    json_object_set_new(o, "sector_pairs", pairs_json(r));
     json_object_set_new(o, RP_KEY(RP_PROFILE_UNIT_BYTES), json_integer((json_int_t)d->geo.sector));
     json_object_set_new(o, RP_KEY(RP_PROFILE_LINE_BYTES), json_integer((json_int_t)d->geo.line));
     bw_buf ag = BW_BUF_INIT;

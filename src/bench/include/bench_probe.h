@@ -24,6 +24,14 @@ typedef struct ocl_context ocl_context;
 #define BENCH_PROBE_STRIDES 8   /* byte strides 4 .. 512 */
 #define BENCH_PROBE_OFFSETS 65  /* byte offsets 0 .. 256 step 4 */
 #define BENCH_PROBE_BLOCK 32    /* bytes each work-item reads in the offset sweep */
+#define BENCH_PROBE_PAIRS 3     /* the sector-pair experiment's points: adjacent, split, apart */
+/* the sector-pair ratio (split over adjacent) at or above which the unit
+ * is 64 bytes, and at or below which it is 32 */
+#define BENCH_PROBE_PAIR_64 1.6
+#define BENCH_PROBE_PAIR_32 1.25
+/* The unit a sector-pair ratio implies (64, 32, or 0 with why said in
+ * why, n bytes). Pure. */
+int64_t bench_probe_pair_unit(double ratio, char *why, size_t n);
 #define BENCH_PROBE_MAX_TRANSFERS 96
 #define BENCH_PROBE_MAX_LANES 12
 
@@ -126,6 +134,16 @@ typedef struct bench_probe_result {
     double stride_model[BENCH_PROBE_UNITS][BENCH_PROBE_STRIDES], offset_model[BENCH_PROBE_UNITS][BENCH_PROBE_OFFSETS];
     int64_t inferred_unit; /* 0: none, see unit_why */
     char unit_why[320];
+    /* the sector-pair experiment (cl/probe.cl, probe_pair), measured ns
+     * per element: two adjacent 32-byte sectors, two sectors in different
+     * 64-byte halves, one 128-byte block per element; pair_ratio is the
+     * second over the first, pair_unit the unit it implies (64: the split
+     * pair costs about twice the adjacent one; 32: the same; 0: neither,
+     * pair_why says why) */
+    double pair_ns[BENCH_PROBE_PAIRS];
+    double pair_ratio;
+    int64_t pair_unit;
+    char pair_why[200];
     /* warp width */
     int64_t inferred_lanes; /* 0: not measured or not found, see lanes_why */
     char lanes_why[256];
