@@ -363,6 +363,61 @@ Test(cli_run, dram_unit_sets_the_verdicts_bounds, .timeout = 300)
     }
 }
 
+/* Every global figure is checked against the device's nominal peak: with
+ * a nominal table (BWLAB_DATA_DIR) whose one entry matches any device at
+ * 1 GB/s, seq's row says it is above it, in words, in JSON, CSV and the
+ * table; the bank row (local memory) is not checked. With the shipped
+ * table no entry matches PoCL: nothing is said, the keys are null. */
+Test(cli_run, figures_above_the_nominal_peak_are_labelled, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/data/profiles.json", tu_source_root());
+    char *profiles = NULL;
+    cr_assert_eq(bw_file_read(path, &profiles, NULL, NULL), BW_OK);
+    tu_write_file(dir, "profiles.json", profiles);
+    free(profiles);
+    tu_write_file(dir, "nominal.json",
+                  "{\"schema\": \"bwlab.nominal\", \"schema_version\": 1, \"devices\": [{\"name\": \"test entry\", "
+                  "\"vendor\": [\"\"], \"name_all\": [], \"name_none\": [], \"dram_gbs\": 1, \"dram_source\": \"test\", "
+                  "\"fp32_gflops\": 1, \"fp32_source\": \"test\"}]}");
+    char env[4200];
+    snprintf(env, sizeof env, "BWLAB_DATA_DIR=%s", dir);
+    const char *const envs[] = { env, NULL };
+    const char *formats[] = { "json", "csv", "table" };
+    for (int f = 0; f < 3; f++) {
+        const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,bank:pitch=33,stride=1", "--size", "8M",
+                               "--no-roofline", "--budget", "1", "--format", formats[f], NULL };
+        tu_result r = tu_exec(argv, envs);
+        cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+        if (f == 0) {
+            json_t *d = parse(r.out);
+            json_t *run = json_array_get(json_object_get(d, "runs"), 0);
+            cr_expect_float_eq(json_number_value(json_object_get(run, "nominal_dram_gbs")), 1.0, 1e-12);
+            cr_expect_str_eq(json_string_value(json_object_get(run, "nominal_name")), "test entry");
+            cr_expect_str_eq(json_string_value(json_object_get(result_for(d, "seq"), "plausibility")),
+                             "above the device's nominal 1.0 GB/s: cache or compression?");
+            cr_expect(json_is_null(json_object_get(result_for(d, "bank:pitch=33,stride=1"), "plausibility")));
+            json_decref(d);
+        } else {
+            cr_expect(strstr(r.out, "above the device's nominal 1.0 GB/s: cache or compression?"), "%s", r.out);
+        }
+        tu_result_free(&r);
+    }
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--no-roofline", "--budget",
+                           "1", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    json_t *run = json_array_get(json_object_get(d, "runs"), 0);
+    cr_expect(json_is_null(json_object_get(run, "nominal_dram_gbs")));
+    cr_expect(json_is_null(json_object_get(result_for(d, "seq"), "plausibility")));
+    json_decref(d);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 Test(cli_run, errors, .timeout = 300)
 {
     char *broken = tu_temp_dir();

@@ -578,7 +578,7 @@ Test(probe_report, json_contract_keys_and_nulls)
     d.usable = 1;
     d.geo = (model_geometry){ 16, 64, 64, 0, 4, 0 };
     bench_probe_result *r = made_result();
-    report_probe_device dv = { &d, 1, r, NULL, NULL };
+    report_probe_device dv = { &d, 1, r, NULL, NULL, 0 };
     char *argv[] = { "bwlab", "probe", NULL };
     report_probe_meta m = { "2026-01-01T00:00:00Z", 2, argv, "/tmp/x/probe.json", 0 };
     bw_buf b = BW_BUF_INIT;
@@ -612,6 +612,18 @@ Test(probe_report, json_contract_keys_and_nulls)
     }
     char msg[512] = "";
     cr_expect(results_merge_probe_check_doc(j, msg, sizeof msg), "%s", msg);
+    /* no nominal peak known: nothing checked, nothing said */
+    cr_expect(json_is_null(json_object_get(o, "nominal_dram_gbs")));
+    cr_expect(json_is_null(json_object_get(o, "memory_plausibility")));
+    json_decref(j);
+    /* a nominal peak under the memory plateau: the plateau is labelled, in words */
+    dv.nominal_gbs = 1.0;
+    bw_buf_reset(&b);
+    cr_assert_eq(report_probe_json(&m, &dv, 1, &b, &err), BW_OK);
+    j = parse(bw_buf_str(&b));
+    o = json_array_get(json_object_get(j, "devices"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "memory_plausibility")),
+                     "above the device's nominal 1.0 GB/s: cache or compression?");
     json_decref(j);
     bw_buf_free(&b);
     /* the other formats say the kinds and carry the same rows */

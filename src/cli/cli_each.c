@@ -11,6 +11,7 @@
 #include "bw_hook.h"
 #include "cli_limits.h"
 #include "cli_signal.h"
+#include "report_nominal.h"
 
 int cli_each_parse(const cli_command *self, int argc, char **argv, void *state, cli_each *e, unsigned allowed)
 {
@@ -44,8 +45,18 @@ int cli_each_open(const cli_command *self, cli_each *e)
         if (!e->failures || !e->notes)
             st = cli_nomem(self);
     }
+    /* the nominal peaks: a table that cannot be read leaves the figures unchecked, said once */
+    if (!st && report_nominal_load(&e->nominal, &err) != BW_OK)
+        fprintf(stderr, "bwlab %s: note: figures not checked against nominal peaks: %s\n", self->name,
+                bw_error_text(&err));
     bw_error_clear(&err);
     return st;
+}
+
+double cli_each_nominal(const cli_each *e, size_t k, const char **name)
+{
+    const bench_device *d = &e->provs.devices[k];
+    return report_nominal_dram(e->nominal, d->vendor, d->name, d->board_name, (long long)d->global_mem_bytes, name);
 }
 
 const ocl_device_info *cli_each_device(const cli_each *e, size_t k)
@@ -148,6 +159,7 @@ void cli_each_free(cli_each *e)
         free(e->arrays[i]);
     free(e->arrays);
     bench_device_list_free(&e->provs);
+    json_decref(e->nominal);
     free(e->dev_idx);
     ocl_platforms_free(e->plats);
     model_profiles_free(e->profiles);

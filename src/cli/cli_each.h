@@ -33,6 +33,7 @@ typedef struct cli_each {
     int any_failed;           /* a device failed (cli_each_fail) */
     void **arrays;            /* the command's per-device arrays (cli_each_alloc) */
     size_t n_arrays;
+    struct json_t *nominal;   /* data/nominal.json, or NULL when it cannot be read (cli_each_nominal) */
 } cli_each;
 
 /* The shared option rows of a command whose state (of type `type`)
@@ -58,6 +59,10 @@ int cli_each_cache(const cli_command *self, const cli_each *e, bw_code (*path_of
  * lists the devices' provenance. Returns 0, or, having printed the error,
  * the exit status. */
 int cli_each_open(const cli_command *self, cli_each *e);
+
+/* Device k's nominal DRAM GB/s and its entry's name (report_nominal_dram),
+ * or 0 and NULL: what the command's figures are checked against. */
+double cli_each_nominal(const cli_each *e, size_t k, const char **name);
 
 /* The discovery's record of selected device k. */
 const ocl_device_info *cli_each_device(const cli_each *e, size_t k);

@@ -120,6 +120,8 @@ static int begin_device(const cli_command *self, void *state, size_t k)
     (void)self;
     probe_state *s = state;
     s->devs[k].device = &s->each.provs.devices[k];
+    const char *nominal_name = NULL;
+    s->devs[k].nominal_gbs = cli_each_nominal(&s->each, k, &nominal_name);
     s->devs[k].is_default = s->each.provs.devices[k].is_default;
     if (!cli_signal_caught)
         return 0;

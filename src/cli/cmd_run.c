@@ -21,6 +21,7 @@
 #include "cli_signal.h"
 #include "cli_tuned.h"
 #include "model_profile.h"
+#include "report_nominal.h"
 #include "report_results.h"
 
 /* Everything the command owns, freed in one place. */
@@ -39,6 +40,7 @@ typedef struct run_state {
     int argc;                          /* the command line, program name first */
     char **argv;
     cli_progress_state progress; /* the status line (cli_progress.h) */
+    json_t *nominal;             /* data/nominal.json, or NULL when it cannot be read */
     size_t shown_k;              /* the device it last showed */
 } run_state;
 
@@ -53,6 +55,7 @@ static void state_free(run_state *s)
     bench_kernels_free(s->kernels);
     ocl_platforms_free(s->plats);
     model_profiles_free(s->profiles);
+    json_decref(s->nominal);
 }
 
 static report_meta meta_of(const run_state *s)
@@ -82,6 +85,9 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     r.transfers = d->xfers;
     r.transfers_failure = d->xfer_failure;
     r.retry = d->retry;
+    const bench_device *bd = &s->provs.devices[k];
+    r.nominal_gbs = report_nominal_dram(s->nominal, bd->vendor, bd->name, bd->board_name,
+                                        (long long)bd->global_mem_bytes, &r.nominal_name);
     r.unroll = d->unroll;
     r.unroll_source = d->unroll_source;
     r.unroll_gbs = d->unroll_gbs;
@@ -262,6 +268,10 @@ static int open_devices(const cli_command *self, run_state *s)
         st = cli_fail(self, &err);
     if (!st)
         s->tune_path = cli_tuned_lookup(self, s->plats, s->dev_idx, s->ndev, s->tuned);
+    /* the nominal peaks every figure is checked against: a table that
+     * cannot be read leaves the figures unchecked, said once */
+    if (!st && report_nominal_load(&s->nominal, &err) != BW_OK)
+        fprintf(stderr, "bwlab run: note: figures not checked against nominal peaks: %s\n", bw_error_text(&err));
     bw_error_clear(&err);
     return st;
 }

@@ -198,6 +198,8 @@ static int begin_device(const cli_command *self, void *state, size_t k)
 {
     tune_state *s = state;
     s->devs[k].device = &s->each.provs.devices[k];
+    const char *nominal_name = NULL;
+    s->devs[k].nominal_gbs = cli_each_nominal(&s->each, k, &nominal_name);
     s->devs[k].is_default = s->each.provs.devices[k].is_default;
     s->devs[k].size_given = s->size != 0;
     return from_cache(self, s, k);

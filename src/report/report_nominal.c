@@ -4,6 +4,7 @@
 #include "report_nominal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,31 @@ int report_nominal_find(const json_t *table, const char *vendor, const char *nam
             return (int)i;
     }
     return -1;
+}
+
+double report_nominal_dram(const json_t *table, const char *vendor, const char *name, const char *board,
+                           long long global_mem_bytes, const char **entry_name)
+{
+    *entry_name = NULL;
+    int k = table ? report_nominal_find(table, vendor, name, board, global_mem_bytes) : -1;
+    if (k < 0)
+        return 0;
+    const json_t *e = json_array_get(json_object_get(table, "devices"), (size_t)k);
+    *entry_name = json_string_value(json_object_get(e, "name"));
+    return json_number_value(json_object_get(e, "dram_gbs"));
+}
+
+const char *report_nominal_plausibility(double gbs, double nominal_gbs, char *buf, size_t n)
+{
+    if (!(nominal_gbs > 0) || !(gbs > nominal_gbs))
+        return NULL;
+    char peak[32];
+    if (nominal_gbs >= 1000)
+        snprintf(peak, sizeof peak, "%.2f TB/s", nominal_gbs / 1000.0);
+    else
+        snprintf(peak, sizeof peak, "%.1f GB/s", nominal_gbs);
+    snprintf(buf, n, "above the device's nominal %s: cache or compression?", peak);
+    return buf;
 }
 
 bw_code report_nominal_load(json_t **table, bw_error *err)

@@ -9,6 +9,7 @@
 
 #include "report_devices.h"
 #include "report_format.h"
+#include "report_nominal.h"
 #include "results_probe_fields.h"
 
 static const char *dir_name(const bench_probe_transfer *t)
@@ -348,6 +349,11 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
                   r->interrupted ? ": what was measured before it" : "");
     if (r->n_points)
         ladder_lines(r, out);
+    char words[REPORT_PLAUSIBILITY_MAX];
+    if (r->have_memory &&
+        report_nominal_plausibility(r->levels[r->n_levels].read_gbs, dv->nominal_gbs, words, sizeof words))
+        bw_buf_printf(out, "  plausibility: the memory plateau's %.1f GB/s (measured) is %s\n",
+                      r->levels[r->n_levels].read_gbs, words);
     if (r->n_strides)
         granularity_lines(r, &d->geo, out);
     warp_lines(r, &d->geo, out);
@@ -662,6 +668,13 @@ static json_t *device_json(const report_probe_device *dv)
     json_object_set_new(o, RP_KEY(RP_CACHE_LEVELS), lv);
     json_object_set_new(o, RP_KEY(RP_MEMORY),
                         r->have_memory ? level_json(r, r->n_levels, r->chase_valid, 0) : json_null());
+    /* the memory plateau against the device's nominal peak */
+    char words[REPORT_PLAUSIBILITY_MAX];
+    const char *pl = r->have_memory ? report_nominal_plausibility(r->levels[r->n_levels].read_gbs, dv->nominal_gbs,
+                                                                  words, sizeof words)
+                                    : NULL;
+    json_object_set_new(o, "nominal_dram_gbs", dv->nominal_gbs > 0 ? json_real(dv->nominal_gbs) : json_null());
+    json_object_set_new(o, "memory_plausibility", pl ? json_string(pl) : json_null());
     json_object_set_new(o, "device_cache_bytes", json_integer((json_int_t)r->device_cache_bytes));
     bw_buf dag = BW_BUF_INIT;
     report_probe_device_cache_agreement(&dag, r);

@@ -4,8 +4,10 @@
 #include "report_results.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "report_format.h"
+#include "report_nominal.h"
 #include "report_results_row.h"
 #include "results_csv.h"
 
@@ -64,6 +66,17 @@ static void cell(bw_buf *out, results_csv_column_id c, const report_run *run, co
             report_csv_field(out, w->it->size_note);
         break;
     case RC_INDEX_BITS: csv_int(out, w->it->index_bits); break;
+    case RC_PLAUSIBILITY: {
+        char words[REPORT_PLAUSIBILITY_MAX];
+        double gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
+        const char *p = w->ok && !strcmp(w->it->fam->space, "global")
+                            ? report_nominal_plausibility(gbs, run->nominal_gbs, words, sizeof words)
+                            : NULL;
+        bw_buf_putc(out, ',');
+        if (p)
+            report_csv_field(out, p);
+        break;
+    }
     case RC_UNROLL:
         bw_buf_putc(out, ',');
         if (w->it->fam->unrolls)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report_devices.h"
+#include "report_nominal.h"
 #include "report_explain.h"
 #include "results_fields.h"
 #include "report_format.h"
@@ -187,6 +188,8 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(o, "buffers", b);
     json_object_set_new(o, "local_size", json_integer(p->local_size));
     unroll_json(o, run);
+    json_object_set_new(o, "nominal_dram_gbs", run->nominal_gbs > 0 ? json_real(run->nominal_gbs) : json_null());
+    json_object_set_new(o, "nominal_name", run->nominal_name ? report_json_text(run->nominal_name) : json_null());
     /* default patterns the plan could not measure in write mode, and why */
     json_object_set_new(o, "plan_note", p->note ? report_json_text(p->note) : json_null());
     json_object_set_new(o, "retry", run->retry ? report_json_text(run->retry) : json_null());
@@ -240,6 +243,14 @@ static json_t *field_value(results_field_id id, const report_run *run, const row
         return !w->ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null();
     case RF_INDEX_BITS: return json_integer(it->index_bits);
     case RF_UNROLL: return it->fam->unrolls ? json_integer(bench_item_unroll(it)) : json_null();
+    case RF_PLAUSIBILITY: {
+        char words[REPORT_PLAUSIBILITY_MAX];
+        double gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
+        const char *p = w->ok && !strcmp(it->fam->space, "global")
+                            ? report_nominal_plausibility(gbs, run->nominal_gbs, words, sizeof words)
+                            : NULL;
+        return p ? report_json_text(p) : json_null();
+    }
     case RF_UNROLL_SOURCE:
         return it->fam->unrolls && run->unroll_source ? report_json_text(run->unroll_source) : json_null();
     case RF_KERNEL_FORM: return report_json_text(bench_form_name(r->form));

@@ -4,6 +4,8 @@
  * the short roofline). Formatting only. */
 #include "report_results.h"
 
+#include "report_nominal.h"
+
 #include "bw_format.h"
 
 #include <math.h>
@@ -87,6 +89,31 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
 }
 
 static int several_modes(const bench_plan *p);
+
+/* the rows whose measured GB/s pass the device's nominal peak, in words
+ * (a figure above it is never left bare), or that none did */
+static void plausibility_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    const bench_plan *p = run->plan;
+    if (!(run->nominal_gbs > 0))
+        return;
+    int any = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_result *r = &run->results[i];
+        char words[REPORT_PLAUSIBILITY_MAX];
+        double gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
+        if (r->status != BENCH_OK || strcmp(p->items[i].fam->space, "global") ||
+            !report_nominal_plausibility(gbs, run->nominal_gbs, words, sizeof words))
+            continue;
+        bw_buf_printf(out, "%splausibility: %s (%s) measured %.2f GB/s, %s\n", lead, p->items[i].spec,
+                      bench_access_name(p->items[i].access), gbs, words);
+        any = 1;
+    }
+    if (!any)
+        bw_buf_printf(out, "%splausibility: every global figure at or below the device's nominal %.0f GB/s (%s, "
+                           "data/nominal.json)\n",
+                      lead, run->nominal_gbs, run->nominal_name ? run->nominal_name : "?");
+}
 
 /* K of the gather and record kernels (requested, or chosen from a
  * measured calibration), and the items whose launch took a smaller K */
@@ -398,6 +425,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     unstable_line(run, out, lead);
     noise_line(run, out, lead);
     reference_check_lines(run, out, lead);
+    plausibility_line(run, out, lead);
 }
 
 static void twin_legend(bw_buf *out)

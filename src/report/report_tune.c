@@ -13,6 +13,7 @@
 #include "bw_format.h"
 #include "report_devices.h"
 #include "report_format.h"
+#include "report_nominal.h"
 
 void report_tune_config(bw_buf *out, const bench_tune_config *c)
 {
@@ -102,6 +103,9 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
             }
             bw_buf_printf(out, "%8.2f GB/s  measured, with ", p->gbs);
             report_tune_config(out, &p->config);
+            char words[REPORT_PLAUSIBILITY_MAX];
+            if (report_nominal_plausibility(p->gbs, d->nominal_gbs, words, sizeof words))
+                bw_buf_printf(out, "; %s", words);
             bw_buf_putc(out, '\n');
         }
         if (d->cache_note) { /* it names the cache's path: outside text */
@@ -194,6 +198,17 @@ static json_t *device_json(const report_tune_meta *m, const report_tune_device *
     json_object_set_new(o, "peak_copy_gbs", report_json_real(e->peak[BENCH_TUNE_COPY].gbs, e->peak[BENCH_TUNE_COPY].valid));
     json_object_set_new(o, RT_READ, bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
     json_object_set_new(o, RT_COPY, bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
+    /* each peak against the device's nominal one: words where it is above */
+    json_object_set_new(o, "nominal_dram_gbs", d->nominal_gbs > 0 ? json_real(d->nominal_gbs) : json_null());
+    json_t *pl = json_object();
+    for (int mo = 0; mo < BENCH_TUNE_MODES; mo++) {
+        char words[REPORT_PLAUSIBILITY_MAX];
+        const char *t = e->peak[mo].valid ? report_nominal_plausibility(e->peak[mo].gbs, d->nominal_gbs, words,
+                                                                        sizeof words)
+                                          : NULL;
+        json_object_set_new(pl, bench_tune_mode_name((bench_tune_mode)mo), t ? json_string(t) : json_null());
+    }
+    json_object_set_new(o, "plausibility", pl);
     json_object_set_new(o, "cache_note", d->cache_note ? json_string(d->cache_note) : json_null());
     const bench_tune_result *r = d->result;
     if (!r) {

@@ -51,6 +51,7 @@ const results_csv_column RESULTS_CSV_COLUMNS[RC_COUNT] = {
     [RC_RELATIVE_SPREAD] = { "relative_spread", "measured" },
     [RC_KERNEL_FORM] = { "kernel_form", "measured" },
     [RC_UNROLL] = { "unroll", NULL },
+    [RC_PLAUSIBILITY] = { "plausibility", NULL },
 };
 
 void results_csv_header(bw_buf *out)

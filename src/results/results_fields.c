@@ -46,6 +46,7 @@ const results_field RESULTS_FIELDS[RF_COUNT] = {
     [RF_INDEX_BITS] = { "index_bits", I, "bits", HEAD, 0, 0, NR, 0, NOWHERE },
     [RF_UNROLL] = { "unroll", I, "items per work-item", HEAD, 0, 0, R(UNIT), 0, NOWHERE },
     [RF_UNROLL_SOURCE] = { "unroll_source", S, NULL, HEAD, 0, 0, NR, 0, NOWHERE },
+    [RF_PLAUSIBILITY] = { "plausibility", S, NULL, HEAD, 0, 0, NR, 0, NOWHERE },
     [RF_KERNEL_FORM] = { "kernel_form", S, NULL, HEAD, 0, 0, NR, 0, NOWHERE },
     [RF_TIMER] = { "timer", S, NULL, HEAD, 0, 0, NR, 0, NOWHERE },
     [RF_TIMER_RESOLUTION_NS] = { "timer_resolution_ns", N, "ns", HEAD, 0, 0, NR, 0, NOWHERE },

@@ -27,4 +27,16 @@ bw_code report_nominal_load(json_t **table, bw_error *err);
 int report_nominal_find(const json_t *table, const char *vendor, const char *name, const char *board,
                         long long global_mem_bytes);
 
+/* The matching entry's nominal DRAM GB/s and name (borrowed from the
+ * table), or 0 and NULL when the table is NULL or no entry matches. */
+double report_nominal_dram(const json_t *table, const char *vendor, const char *name, const char *board,
+                           long long global_mem_bytes, const char **entry_name);
+
+/* The plausibility check of one measured figure (GB/s) against a nominal
+ * peak (0: none known): NULL when it is at or below the peak, else, in
+ * buf, the words that go beside it, "above the device's nominal 4.80
+ * TB/s: cache or compression?". */
+#define REPORT_PLAUSIBILITY_MAX 160
+const char *report_nominal_plausibility(double gbs, double nominal_gbs, char *buf, size_t n);
+
 #endif

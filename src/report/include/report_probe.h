@@ -21,6 +21,7 @@ typedef struct report_probe_device {
     const bench_probe_result *result; /* NULL when it failed */
     const char *failure;              /* why, or NULL */
     const char *cache_note;           /* what happened to the probe cache, or NULL */
+    double nominal_gbs;               /* the device's nominal DRAM GB/s the plateaus are checked against, or 0 */
 } report_probe_device;
 
 typedef struct report_probe_meta {

@@ -50,6 +50,11 @@ typedef struct report_run {
      * command that does not choose it), the calibration's seq copy and
      * read GB/s at K = 1 << k (measured; NULL or 0: not measured), and why auto fell
      * back to 1 (or NULL) */
+    /* the device's nominal DRAM GB/s and its entry in data/nominal.json
+     * (0 and NULL: no entry matches): every global figure is checked
+     * against it (report_nominal_plausibility) */
+    double nominal_gbs;
+    const char *nominal_name;
     int unroll;
     const char *unroll_source;
     const double *unroll_gbs;

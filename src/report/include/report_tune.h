@@ -26,6 +26,7 @@ typedef struct report_tune_device {
     const bench_tune_result *result; /* the search, or NULL when the entry came from the cache */
     int size_given;                  /* the buffer size came from --size */
     const char *cache_note;          /* what happened to the cache file for this device, or NULL */
+    double nominal_gbs;              /* the device's nominal DRAM GB/s the peaks are checked against, or 0 */
 } report_tune_device;
 
 typedef struct report_tune_meta {

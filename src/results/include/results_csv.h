@@ -55,6 +55,7 @@ typedef enum results_csv_column_id {
     RC_RELATIVE_SPREAD,
     RC_KERNEL_FORM,
     RC_UNROLL,
+    RC_PLAUSIBILITY,
     RC_COUNT
 } results_csv_column_id;
 

@@ -41,6 +41,7 @@ typedef enum results_field_id {
     RF_INDEX_BITS,
     RF_UNROLL,
     RF_UNROLL_SOURCE,
+    RF_PLAUSIBILITY,
     RF_KERNEL_FORM,
     RF_TIMER,
     RF_TIMER_RESOLUTION_NS,
