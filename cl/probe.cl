@@ -141,19 +141,29 @@ __kernel void probe_lanes(__global uint *restrict out, uint iters)
     out[g] = x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7;
 }
 
-/* Banks (devices with dedicated local memory): lane l reads word
- * (l * stride) % words of a local tile, `iters` times, each read's index
- * depending on the one before (through `zero`, 0 at run time); words
- * sharing a bank serialise. */
-__kernel void probe_banks(__global uint *restrict out, __local uint *restrict tile, uint words, uint stride,
-                          uint iters, uint zero)
+/* Banks (devices with dedicated local memory): lane l reads words
+ * l * stride + j * 256 + {0, 64, 128, 192} of a local tile of
+ * PROBE_BANK_WORDS words, `iters` times: four independent reads per step,
+ * their offsets multiples of 64 words so that every read of a lane falls
+ * in the same bank for any count up to 64, and the index masked with a
+ * compile-time power of two (a run-time % is emulated in software on some
+ * GPUs, and a dependent chain of reads would add its latency to every
+ * read: both hide the few-way conflicts). Words sharing a bank serialise. */
+#define PROBE_BANK_WORDS 4096u
+__kernel void probe_banks(__global uint *restrict out, __local uint *restrict tile, uint stride, uint iters)
 {
     size_t l = get_local_id(0), n = get_local_size(0);
-    for (size_t i = l; i < words; i += n)
+    for (size_t i = l; i < PROBE_BANK_WORDS; i += n)
         tile[i] = (uint)i;
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint acc = 0;
-    for (uint j = 0; j < iters; j++)
-        acc += tile[((uint)l * stride + (acc & zero)) % words];
-    out[get_global_id(0)] = acc;
+    const uint m = PROBE_BANK_WORDS - 1u, base = (uint)l * stride;
+    uint a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (uint j = 0; j < iters; j++) {
+        uint o = base + j * 256u;
+        a0 += tile[o & m];
+        a1 += tile[(o + 64u) & m];
+        a2 += tile[(o + 128u) & m];
+        a3 += tile[(o + 192u) & m];
+    }
+    out[get_global_id(0)] = a0 ^ a1 ^ a2 ^ a3;
 }

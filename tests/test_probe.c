@@ -183,6 +183,49 @@ Test(probe_fit, no_knee_is_said)
 
 /* ---- the chase ---- */
 
+/* The bank fit with a floor (t = max(ways, F)) against the H200's
+ * recorded bank rows (one run of 2026-12-04, docs/measurements.md): 1, 2,
+ * 4, 8, 16 and 32 ways cost 1, 1.47, 2.84, 5.67, 11.3 and 22.5 times the
+ * conflict-free read. The probe's sweep (word strides 1..8, 12..64, 32
+ * lanes), each stride timed at the recorded cost of its ways on 32
+ * banks, fits 32 banks with a floor near 1.42; synthetic 16- and 64-bank
+ * devices (t = max(ways, 1.4), +-3% noise) fit theirs, and a flat sweep
+ * fits none. */
+Test(probe_fit, banks_are_fitted_with_a_floor)
+{
+    double x[16], y[16];
+    for (int i = 0; i < 16; i++)
+        x[i] = bench_probe_bank_strides[i];
+    const double recorded[6] = { 1.0, 1.47, 2.84, 5.67, 11.3, 22.5 }; /* 1 .. 32 ways */
+    for (int i = 0; i < 16; i++) {
+        int ways = (int)model_fit_banks_curve(x[i], 32, 4, 32), k = 0;
+        while ((1 << k) < ways)
+            k++;
+        cr_assert(k < 6 && (1 << k) == ways, "stride %g: %d ways", x[i], ways);
+        y[i] = 100.0 * recorded[k];
+    }
+    bench_probe_result *r = calloc(1, sizeof *r);
+    bench_probe_banks_infer(x, y, 16, 32, r);
+    cr_expect_eq(r->inferred_banks, 32, "%s", r->banks_why);
+    cr_expect(strstr(r->banks_why, "max(ways, 1.4") != NULL, "%s", r->banks_why);
+    for (int B = 16; B <= 64; B *= 4) {
+        uint64_t st = 99;
+        for (int i = 0; i < 16; i++) {
+            double w = model_fit_banks_curve(x[i], B, 4, 32);
+            double noise = 1.0 + 0.03 * ((double)tu_range(&st, 0, 200) / 100.0 - 1.0);
+            y[i] = 50.0 * (w > 1.4 ? w : 1.4) * noise;
+        }
+        bench_probe_banks_infer(x, y, 16, 32, r);
+        cr_expect_eq(r->inferred_banks, B, "synthetic %d banks: %s", B, r->banks_why);
+    }
+    for (int i = 0; i < 16; i++)
+        y[i] = 70.0 * (1.0 + 0.01 * (i % 3));
+    bench_probe_banks_infer(x, y, 16, 32, r);
+    cr_expect_eq(r->inferred_banks, 0, "%s", r->banks_why);
+    cr_expect(strstr(r->banks_why, "no bank count fits") != NULL, "%s", r->banks_why);
+    free(r);
+}
+
 /* the unit a sector-pair ratio implies, at and around its thresholds */
 Test(probe_fit, sector_pair_ratio_names_the_unit)
 {

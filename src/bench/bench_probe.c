@@ -683,6 +683,32 @@ static bw_code lanes(probe *p, bw_error *err)
     return BW_OK;
 }
 
+/* Word strides 1..8, then up to 64: where B banks' ways saturate at the
+ * warp (stride B and its multiples) tells B from B/2 at twice the cost,
+ * which a fit with a free scale and floor cannot otherwise */
+const double bench_probe_bank_strides[BENCH_PROBE_BANK_STRIDES] = { 1,  2,  3,  4,  5,  6,  7,  8,
+                                                                     12, 16, 20, 24, 32, 40, 48, 64 };
+
+void bench_probe_banks_infer(const double *x, const double *y, size_t n, int64_t w, bench_probe_result *r)
+{
+    int64_t banks = 0;
+    double floor = 1, explained = 0;
+    model_fit_banks(x, y, n, w, &banks, &floor, &explained);
+    r->inferred_banks = 0;
+    if (!banks || explained < 0.7) {
+        snprintf(r->banks_why, sizeof r->banks_why,
+                 "no bank count fits: the local stride sweep's best candidate (%lld banks of 4 B, %.2f ways' floor) "
+                 "explains only %.0f%%",
+                 (long long)banks, floor, 100 * explained);
+        return;
+    }
+    r->inferred_banks = (int)banks;
+    snprintf(r->banks_why, sizeof r->banks_why,
+             "a local stride sweep (strides 1..64 words, %lld lanes) fits %lld banks of 4 B, t = max(ways, %.2f) "
+             "(explains %.0f%%)",
+             (long long)w, (long long)banks, floor, 100 * explained);
+}
+
 static bw_code banks(probe *p, bw_error *err)
 {
     bench_probe_result *r = p->r;
@@ -696,7 +722,13 @@ static bw_code banks(probe *p, bw_error *err)
     progress(p, "banks", 0);
     int64_t w = p->d->geo.lanes > 0 ? p->d->geo.lanes : 32;
     uint32_t words = 4096, iters = p->o->quick ? 256 : 1024;
-    uint64_t wg = (uint64_t)w;
+    /* groups of 256 work-items (8 warps of 32): enough warps that the
+     * bank conflicts, not the issue of one warp, set the pace */
+    uint64_t wg = 256;
+    if (p->d->max_work_group_size && wg > p->d->max_work_group_size)
+        wg = p->d->max_work_group_size / (uint64_t)w * (uint64_t)w;
+    if (wg < (uint64_t)w)
+        wg = (uint64_t)w;
     uint64_t groups = (uint64_t)(p->d->compute_units ? p->d->compute_units : 1) * 64;
     if (groups * wg > p->out_items)
         groups = p->out_items / wg;
@@ -704,46 +736,18 @@ static bw_code banks(probe *p, bw_error *err)
     if (rc == BW_OK)
         rc = ocl_kernel_arg_local(p->k_banks, 1, words * 4, err);
     if (rc == BW_OK)
-        rc = ocl_kernel_arg_u32(p->k_banks, 2, words, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_u32(p->k_banks, 4, iters, err);
-    if (rc == BW_OK)
-        rc = ocl_kernel_arg_u32(p->k_banks, 5, 0, err);
-    enum { NS = 16 };
+        rc = ocl_kernel_arg_u32(p->k_banks, 3, iters, err);
+    enum { NS = BENCH_PROBE_BANK_STRIDES };
     double x[NS], y[NS];
     for (int i = 0; i < NS && rc == BW_OK; i++) {
-        x[i] = (double)(i + 1) * (i < 8 ? 1 : 2); /* strides 1..8, then 10..32 even */
-        if (i >= 8)
-            x[i] = (double)(2 * (i - 3));
-        rc = ocl_kernel_arg_u32(p->k_banks, 3, (uint32_t)x[i], err);
+        x[i] = bench_probe_bank_strides[i];
+        rc = ocl_kernel_arg_u32(p->k_banks, 2, (uint32_t)x[i], err);
         if (rc == BW_OK)
             rc = time_fastest(p, p->k_banks, groups * wg, wg, &y[i], err);
     }
     if (rc != BW_OK)
         return rc;
-    static const int64_t cand[] = { 8, 16, 32, 64 };
-    enum { NC = 4 };
-    double f[NC * NS];
-    for (int k = 0; k < NC; k++)
-        for (int i = 0; i < NS; i++)
-            f[k * NS + i] = model_fit_banks_curve(x[i], cand[k], 4, w);
-    model_fit_candidate c[NC];
-    model_fit_candidates_f(f, y, NS, cand, NC, c);
-    int best = 0;
-    for (int k = 1; k < NC; k++)
-        if (c[k].rel < c[best].rel)
-            best = k;
-    if (c[best].rel > 0.3) {
-        snprintf(r->banks_why, sizeof r->banks_why,
-                 "no bank count fits: the local stride sweep's best candidate (%lld banks of 4 B) explains only "
-                 "%.0f%%",
-                 (long long)cand[best], 100 * (1 - c[best].rel));
-        return BW_OK;
-    }
-    r->inferred_banks = (int)cand[best];
-    snprintf(r->banks_why, sizeof r->banks_why,
-             "a local stride sweep (strides 1..32 words, %lld lanes) fits %lld banks of 4 B (explains %.0f%%)",
-             (long long)w, (long long)cand[best], 100 * (1 - c[best].rel));
+    bench_probe_banks_infer(x, y, NS, w, r);
     return BW_OK;
 }
 

@@ -257,6 +257,42 @@ double model_fit_banks_curve(double stride, int64_t banks, int64_t width, int64_
     return (double)(best ? best : 1);
 }
 
+void model_fit_banks(const double *x, const double *y, size_t n, int64_t w, int64_t *banks, double *floor,
+                     double *explained)
+{
+    static const int64_t cand[] = { 8, 16, 32, 64 };
+    double f[64], flat[64], best = INFINITY;
+    *banks = 0;
+    *floor = 1;
+    *explained = 0;
+    if (n == 0 || n > 64)
+        return;
+    for (size_t i = 0; i < n; i++)
+        flat[i] = 1;
+    double flat_sse = model_fit_log_ratio_sse(flat, y, n);
+    for (size_t k = 0; k < sizeof cand / sizeof cand[0]; k++) {
+        double ways[64];
+        for (size_t i = 0; i < n; i++)
+            ways[i] = model_fit_banks_curve(x[i], cand[k], 4, w);
+        for (double F = 1.0; F <= MODEL_FIT_BANK_FLOOR_MAX + 1e-9; F += 0.02) {
+            for (size_t i = 0; i < n; i++)
+                f[i] = ways[i] > F ? ways[i] : F;
+            double s = model_fit_log_ratio_sse(f, y, n);
+            /* ties go to the fewer banks and the lower floor: the simpler answer */
+            if (s < best - 1e-12) {
+                best = s;
+                *banks = cand[k];
+                *floor = F;
+            }
+        }
+    }
+    if (!isfinite(best) || !(flat_sse > 0)) {
+        *banks = 0;
+        return;
+    }
+    *explained = 1 - best / flat_sse;
+}
+
 void model_fit_candidates(const double *x, const double *y, size_t n, int64_t block, const int64_t *units,
                           size_t n_units, model_fit_candidate *out)
 {

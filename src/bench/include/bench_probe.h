@@ -175,6 +175,16 @@ typedef struct bench_probe_result {
     char interrupted_in[64];   /* the phase it stopped in ("set-up", "cache and latency ladder", ...) */
 } bench_probe_result;
 
+/* The bank sweep's word strides */
+#define BENCH_PROBE_BANK_STRIDES 16
+extern const double bench_probe_bank_strides[BENCH_PROBE_BANK_STRIDES];
+
+/* The bank count from a local stride sweep's times y at word strides x
+ * (n points, w lanes): model_fit_banks, accepted where it explains at
+ * least 70% of the variation; into r->inferred_banks (0 when none) and
+ * r->banks_why. Pure. */
+void bench_probe_banks_infer(const double *x, const double *y, size_t n, int64_t w, bench_probe_result *r);
+
 /* Runs the probe on c's device. Fails on OpenCL errors (BW_E_OPENCL,
  * BW_E_BUILD, BW_E_IO for the kernel file); a chase that does not visit
  * every element is no failure of the call: chase_valid is 0, chase_note

@@ -159,6 +159,19 @@ double model_fit_lanes_curve(double active, int64_t w);
  * distinct words any one bank holds. */
 double model_fit_banks_curve(double stride, int64_t banks, int64_t width, int64_t w);
 
+/* The bank count of a local stride sweep: times y at word strides x (n
+ * points, w lanes, 4-byte words) against max(ways_B(x), F) for every
+ * candidate B of MODEL_FIT_BANK_CANDIDATES and every floor F from 1 to
+ * MODEL_FIT_BANK_FLOOR_MAX (a pure scale fitted on logarithms): a device
+ * serves a few ways in the time of one (an H200: 2 ways cost 1.47x, 32
+ * ways 22.5x, t = max(ways, 1.42) / 1.42), which a fit without the floor
+ * takes for more banks. The best (B, F) into *banks, *floor, and the share
+ * of the flat model's misfit it explains into *explained; *banks 0 when
+ * nothing could be fitted. */
+#define MODEL_FIT_BANK_FLOOR_MAX 4.0
+void model_fit_banks(const double *x, const double *y, size_t n, int64_t w, int64_t *banks, double *floor,
+                     double *explained);
+
 /* The misfit of y = c f (a pure scale, c > 0) on logarithms: the sum of
  * squared deviations of log y - log f from their mean. Scale-free, so
  * small and large values weigh alike. INFINITY when a value is not
