@@ -47,7 +47,8 @@
 #     --size BYTES    bytes per array, as bwlab's --size (default 256M); the
 #                     native loop moves the bytes bwlab's seq reports
 #     --device SPEC   passed to bwlab (default: bwlab's default device)
-#     --budget S      bwlab's timing budget per seq run (default 2)
+#     --budget S      bwlab's budget per seq run (default 6: from 5 s on a run
+#                     calibrates its --unroll K, as the default run does)
 #     --reps N        timed repetitions per native run (default 20)
 #     --runs N        default runs in part 3 (default 3)
 #     --quick         2 pairs of 32M, budget 1, 5 native repetitions, no
@@ -80,7 +81,7 @@ done
 if [ "$quick" = 1 ]; then
     pairs=${pairs:-2} size=${size:-32M} budget=${budget:-1} reps=${reps:-5}
 else
-    pairs=${pairs:-5} size=${size:-256M} budget=${budget:-2} reps=${reps:-20}
+    pairs=${pairs:-5} size=${size:-256M} budget=${budget:-6} reps=${reps:-20}
 fi
 case "$pairs" in ''|*[!0-9]*|0) bad "--pairs must be a whole number from 1: $pairs" ;; esac
 case "$reps" in ''|*[!0-9]*|0) bad "--reps must be a whole number from 1: $reps" ;; esac
