@@ -1942,6 +1942,52 @@ Test(bench, unrolled_kernels_validate_and_trace, .timeout = 300)
     close_dev(&d);
 }
 
+/* A zero-filled source (the compression check's, bench_settings.fill_zeros):
+ * copy, read and write validate against zeros, at K = 1 and 4; a read
+ * kernel that stores nothing is still caught (every element is the
+ * validation's key, 0, so every work-item must store). */
+Test(bench, a_zero_filled_source_validates, .timeout = 300)
+{
+    dev d = open_dev();
+    static const char *const specs[] = { "seq", "stride:s=2" };
+    for (int K = 1; K <= 4; K += 3)
+        for (int a = 0; a < BENCH_ACCESS_MODES; a++) {
+            bench_plan *p = plan_unrolled(&d, specs, 2, (bench_access)a, K, 1 << 20);
+            bench_kernels *k = kernels(NULL);
+            bench_settings s = validating_settings();
+            s.fill_zeros = 1;
+            volatile sig_atomic_t stop = 0;
+            bench_result *res = NULL;
+            bench_run_info info;
+            bw_error err = BW_ERROR_INIT;
+            cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
+                         bw_error_text(&err));
+            for (size_t i = 0; i < p->n; i++)
+                cr_expect_eq(res[i].status, BENCH_OK, "K %d, %s (%s): %s", K, p->items[i].spec,
+                             bench_access_name(p->items[i].access), res[i].failure ? res[i].failure : "");
+            bench_results_free(res, p->n);
+            bench_kernels_free(k);
+            bench_plan_free(p);
+        }
+    char *dir = kernel_dir_with("if (BW_MATCH(f, key))", "if (0)");
+    bench_plan *p = plan_unrolled(&d, specs, 1, BENCH_ACCESS_READ, 1, 1 << 20);
+    bench_kernels *k = kernels(dir);
+    bench_settings s = validating_settings();
+    s.fill_zeros = 1;
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(res[0].status, BENCH_FAILED, "a read kernel that stores nothing passed on zeros");
+    bench_results_free(res, p->n);
+    bench_kernels_free(k);
+    bench_plan_free(p);
+    tu_rmdir(dir);
+    free(dir);
+    close_dev(&d);
+}
+
 /* Planted kernels wrong only for a work-item's second item (j = 1) pass
  * at K = 1, where there is none, and fail validation at K = 4 before
  * any launch is timed: a load one element off, a store of the first

@@ -168,6 +168,7 @@ static const bad_case cases[] = {
     { { CPU, "--pattern", "seq", "--index", "16" }, 2, "--index: '16' is not 32, 64 or auto", ERR },
     { { CPU, "--pattern", "seq", "--unroll", "3" }, 2, "--unroll: '3' is not 1, 2, 4, 8, 16 or auto", ERR },
     { { CPU, "--pattern", "seq", "--dram-unit", "0" }, 2, "--dram-unit: '0' is out of range", ERR },
+    { { CPU, "--pattern", "seq", "--fill", "ones" }, 2, "--fill: 'ones' is not zeros or random", ERR },
     { { CPU, "--pattern", "seq", "--unroll", "32" }, 2, "--unroll: '32' is not 1, 2, 4, 8, 16 or auto", ERR },
     { { CPU, "--pattern", "seq", "--access", "wirte" }, 2, "'wirte' is not read, copy, write, both or all", ERR },
     { { "run", "--device", "99", "--pattern", "seq" }, 2, "no OpenCL device matches --device '99'", ERR },

@@ -418,6 +418,46 @@ Test(cli_run, figures_above_the_nominal_peak_are_labelled, .timeout = 300)
     free(dir);
 }
 
+/* --fill zeros: seq read, validated, on a zero-filled source beside the
+ * random one after the patterns: both rates measured, their ratio the
+ * compression check, said in the table; without it the keys are null. */
+Test(cli_run, fill_zeros_is_a_compression_check, .timeout = 300)
+{
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "16M", "--no-roofline",
+                           "--budget", "6", "--fill", "zeros", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    json_t *d = parse(r.out);
+    json_t *run = json_array_get(json_object_get(d, "runs"), 0);
+    json_t *c = json_object_get(run, "compression_check");
+    cr_assert(json_is_object(c), "no compression_check");
+    double z = json_number_value(json_object_get(c, "zero_fill_gbs")),
+           rnd = json_number_value(json_object_get(c, "random_fill_gbs"));
+    cr_expect(z > 0 && rnd > 0, "zeros %g, random %g", z, rnd);
+    cr_expect(json_is_null(json_object_get(c, "failure")));
+    cr_expect_float_eq(json_number_value(json_object_get(run, "compression_ratio")), z / rnd, 1e-9);
+    /* the patterns themselves ran on the random source */
+    cr_expect_str_eq(json_string_value(json_object_get(result_for(d, "stride:s=2"), "status")), "ok");
+    json_decref(d);
+    tu_result_free(&r);
+    const char *tbl[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "16M", "--no-roofline", "--budget",
+                          "6", "--fill", "zeros", NULL };
+    r = tu_exec(tbl, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "compression check (measured, --fill zeros): seq read"), "%s", r.out);
+    tu_result_free(&r);
+    const char *plain[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--no-roofline", "--budget",
+                            "1", "--format", "json", NULL };
+    r = tu_exec(plain, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    d = parse(r.out);
+    run = json_array_get(json_object_get(d, "runs"), 0);
+    cr_expect(json_is_null(json_object_get(run, "compression_check")));
+    cr_expect(json_is_null(json_object_get(run, "compression_ratio")));
+    json_decref(d);
+    tu_result_free(&r);
+}
+
 Test(cli_run, errors, .timeout = 300)
 {
     char *broken = tu_temp_dir();

@@ -85,6 +85,7 @@ static void device_free(bench_pipeline_device *d)
     free(d->roof_failure);
     bench_probe_result_free(d->xfers);
     free(d->xfer_failure);
+    free(d->compression_failure);
 }
 
 void bench_pipeline_free(bench_pipeline *p)
@@ -525,6 +526,79 @@ static bw_code measure_transfers(bench_pipeline *p, size_t k, int *any_failed)
     return out;
 }
 
+/* one seq read of plan pl on device k with src zero-filled or not: its
+ * effective GB/s into *gbs; BW_OK, or why it failed in err */
+static bw_code seq_read(bench_pipeline *p, size_t k, bench_plan *pl, int zeros, double *gbs, bw_error *err)
+{
+    bench_settings s = bench_settings_default();
+    s.budget_s = BENCH_PIPELINE_COMPRESSION_RUN_S;
+    s.no_twins = 1;
+    s.min_total_s = 0;
+    s.fill_zeros = zeros;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_code rc = bench_run(p->devs[k].ctx, pl, p->kernels, &s, p->stop, NULL, NULL, &res, &info, err);
+    if (rc == BW_OK && (res[0].status != BENCH_OK || !(res[0].effective_gbs > 0)))
+        rc = bw_error_set(err, BW_E_RANGE, "seq read on %s data gave no rate: %s", zeros ? "zero" : "random",
+                          res[0].failure ? res[0].failure : "no timed launch");
+    if (rc == BW_OK)
+        *gbs = res[0].effective_gbs;
+    bench_results_free(res, pl->n);
+    return rc;
+}
+
+/* The compression check on device k (--fill zeros): seq read, validated,
+ * at the run's working set and K, on a zero-filled source and then on the
+ * random one; a device whose memory path compresses moves the zeros
+ * faster. A failure is reported beside the patterns' results, which are
+ * kept. BW_OK, or BW_E_NOMEM. */
+static bw_code measure_compression(bench_pipeline *p, size_t k, int *any_failed)
+{
+    bench_pipeline_device *dev = &p->devs[k];
+    const ocl_device_info *d = device_of(p, k);
+    bw_error err = BW_ERROR_INIT;
+    progress(p, k, "compression", NULL);
+    static const char *const seq[] = { "seq" };
+    bench_limits lim = bench_device_limits(d);
+    bench_plan_opts o = device_opts(p, d, dev->plan->target_bytes);
+    o.specs = seq;
+    o.nspecs = 1;
+    o.exprs = NULL;
+    o.nexprs = 0;
+    o.with_defaults = 0;
+    o.elem = 0;
+    o.access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    bench_plan *pl = NULL;
+    bw_code rc = bench_plan_make(&o, &d->geo, &lim, &pl, &err);
+    /* zeros, random, random, zeros: a host whose bandwidth drifts moves
+     * both means alike */
+    static const int order[4] = { 1, 0, 0, 1 };
+    double sum[2] = { 0, 0 };
+    for (int i = 0; i < 4 && rc == BW_OK; i++) {
+        double g = 0;
+        if ((rc = seq_read(p, k, pl, order[i], &g, &err)) == BW_OK)
+            sum[order[i]] += g;
+    }
+    dev->zero_fill_gbs = sum[1] / 2;
+    dev->random_fill_gbs = sum[0] / 2;
+    bench_plan_free(pl);
+    progress(p, k, "idle", NULL);
+    bw_code out = BW_OK;
+    if (rc == BW_E_INTERRUPTED) {
+        dev->info.interrupted = 1;
+        dev->zero_fill_gbs = dev->random_fill_gbs = 0;
+    } else if (rc != BW_OK) {
+        dev->zero_fill_gbs = dev->random_fill_gbs = 0;
+        bw_error_prefix(&err, "compression check on device %zu (%s): ", d->index, d->name);
+        failed(p, &err);
+        if (!(dev->compression_failure = strdup(bw_error_text(&err))))
+            out = BW_E_NOMEM;
+        *any_failed = 1;
+    }
+    bw_error_clear(&err);
+    return out;
+}
+
 bw_code bench_pipeline_measure(bench_pipeline *p, double run_end, int *any_failed)
 {
     for (size_t k = 0; k < p->ndev && !stopped(p); k++) {
@@ -538,7 +612,9 @@ bw_code bench_pipeline_measure(bench_pipeline *p, double run_end, int *any_faile
          * its roofline and transfers */
         double roof = p->no_roofline ? 0 : roofline_budget(p);
         double xfer = p->transfers ? transfers_budget(p) : 0;
-        double share = (run_end - bench_now_s()) / (double)left - roof - xfer;
+        /* the compression check: four seq reads and what each prepares */
+        double comp = p->fill_zeros ? 6.0 * BENCH_PIPELINE_COMPRESSION_RUN_S : 0;
+        double share = (run_end - bench_now_s()) / (double)left - roof - xfer - comp;
         p->settings.deadline_s = bench_now_s() + (share > 0 ? share : 0);
         bw_code rc = measure_patterns(p, k, any_failed);
         if (rc != BW_OK)
@@ -550,6 +626,8 @@ bw_code bench_pipeline_measure(bench_pipeline *p, double run_end, int *any_faile
         if (!p->no_roofline && !stopped(p) && (rc = measure_roofline(p, k, any_failed)) != BW_OK)
             return rc;
         if (p->transfers && !stopped(p) && (rc = measure_transfers(p, k, any_failed)) != BW_OK)
+            return rc;
+        if (p->fill_zeros && !stopped(p) && (rc = measure_compression(p, k, any_failed)) != BW_OK)
             return rc;
     }
     return BW_OK;

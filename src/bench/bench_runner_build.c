@@ -227,7 +227,8 @@ static bw_code io_write_dst(void *ctx, uint64_t offset, const void *buf, uint64_
 static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
 {
     validation v = { r, i, kern };
-    bench_family_io io = { r->plan, i, SOURCE_SEED, r->stage, r->stage_bytes, r->stop, &v,
+    bench_family_io io = { r->plan, i, r->s->fill_zeros ? BENCH_FILL_ZERO_SEED : SOURCE_SEED, r->stage, r->stage_bytes,
+                           r->stop, &v,
                            io_launch, io_launch_range, io_set_key, io_read_dst, io_write_dst };
     return r->plan->items[i].fam->validate(&io, err);
 }
@@ -278,7 +279,10 @@ bw_code bench_runner_setup_buffers(run_ctx *r, bench_run_info *info, bw_error *e
     if (rc == BW_OK)
         rc = ocl_buffer_create(r->ctx, p->dst_bytes, "dst", &r->dst, err);
     bench_fill_io io = bench_runner_fill_io(r);
-    if (rc == BW_OK)
+    static const uint32_t zero = 0;
+    if (rc == BW_OK && r->s->fill_zeros)
+        rc = bench_fill_pattern(&io, r->src, p->src_bytes, &zero, sizeof zero, err);
+    else if (rc == BW_OK)
         rc = bench_fill_src_device(&io, r->src, p->src_bytes, SOURCE_SEED, info->fill_note, sizeof info->fill_note,
                                    err);
     const uint32_t sentinel = BENCH_WRITE_SENTINEL;

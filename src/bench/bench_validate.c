@@ -14,6 +14,8 @@
 /* word k of the stream: splitmix64 after k+1 steps from the seed */
 static uint64_t random_word(uint64_t seed, uint64_t k)
 {
+    if (seed == BENCH_FILL_ZERO_SEED)
+        return 0; /* a zero-filled source (bench_settings.fill_zeros) */
     uint64_t z = seed + (k + 1) * UINT64_C(0x9E3779B97F4A7C15);
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);

@@ -18,6 +18,9 @@
  * checking, a chunk at a time. */
 void bench_fill_random(uint8_t *buf, uint64_t n, uint64_t seed);
 void bench_fill_random_at(uint8_t *buf, uint64_t offset, uint64_t n, uint64_t seed);
+/* The seed whose stream is all zeros: a source filled with zeros
+ * (bench_settings.fill_zeros) is validated as that stream. */
+#define BENCH_FILL_ZERO_SEED UINT64_MAX
 void bench_fill_sentinel(uint8_t *buf, uint64_t n);
 void bench_fill_sentinel_at(uint8_t *buf, uint64_t offset, uint64_t n);
 

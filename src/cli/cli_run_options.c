@@ -102,6 +102,15 @@ static int set_dram_unit(const cli_command *self, const cli_option *opt, const c
     return st;
 }
 
+static int set_fill(const cli_command *self, const cli_option *opt, const char *arg, void *field)
+{
+    (void)opt;
+    if (strcmp(arg, "zeros") && strcmp(arg, "random"))
+        return cli_usage_error(self, "--fill: '%s' is not zeros or random", arg);
+    *(int *)field = !strcmp(arg, "zeros");
+    return 0;
+}
+
 static int set_access(const cli_command *self, const cli_option *opt, const char *arg, void *field)
 {
     (void)opt;
@@ -264,6 +273,12 @@ const cli_option cmd_run_options[] = {
               "bounds are counted in it (the footprint in DRAM units) and say so\n"
               "(default: the profile's, none for the vendor profiles)",
       RUN_SET(set_dram_unit, popts.dram_unit) },
+    { .name = "fill", .metavar = "zeros|random",
+      .help = "random (default): every source holds pseudo-random data. zeros: after a\n"
+              "device's patterns, seq read (validated) on a zero-filled source beside\n"
+              "the random one, their ratio a compression check (runs[].compression_ratio;\n"
+              "a memory path that compresses moves the zeros faster)",
+      RUN_SET(set_fill, fill_zeros) },
     { .name = "index", .metavar = "32|64|auto",
       .help = "index arithmetic of the kernels: int or long (default auto: int on a\n"
               "GPU where the model proves every value fits, long otherwise); 32 is\n"

@@ -31,6 +31,7 @@ typedef struct cli_run_args {
     uint64_t roofline_size; /* --roofline-size: the short roofline's buffer, 0 for auto */
     const char *profile;    /* --profile: only "inferred" */
     int unroll;             /* --unroll: K, or 0 for auto (the default) */
+    int fill_zeros;         /* --fill zeros: the compression check; 0: --fill random (the default) */
 } cli_run_args;
 
 /* Parses argv (argv[0] "run") into a (zeroed by the caller): the

@@ -88,6 +88,10 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     const bench_device *bd = &s->provs.devices[k];
     r.nominal_gbs = report_nominal_dram(s->nominal, bd->vendor, bd->name, bd->board_name,
                                         (long long)bd->global_mem_bytes, &r.nominal_name);
+    r.compression_checked = s->a.fill_zeros;
+    r.zero_fill_gbs = d->zero_fill_gbs;
+    r.random_fill_gbs = d->random_fill_gbs;
+    r.compression_failure = d->compression_failure;
     r.unroll = d->unroll;
     r.unroll_source = d->unroll_source;
     r.unroll_gbs = d->unroll_gbs;
@@ -250,6 +254,7 @@ static int open_devices(const cli_command *self, run_state *s)
     *o = s->a.popts;
     s->pipe.settings = s->a.settings;
     s->pipe.unroll = s->a.unroll;
+    s->pipe.fill_zeros = s->a.fill_zeros;
     /* bad input is bad input on any machine: checked before a platform is
      * looked up, so that it never reads as a missing driver */
     if ((rc = bench_plan_check_input(o, &err)) != BW_OK)

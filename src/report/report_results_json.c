@@ -151,6 +151,26 @@ static void unroll_json(json_t *o, const report_run *run)
     json_object_set_new(o, "unroll_note", run->unroll_why ? report_json_text(run->unroll_why) : json_null());
 }
 
+/* --fill zeros: the compression check (measured), or nulls */
+static void compression_json(json_t *o, const report_run *run)
+{
+    int have = run->compression_checked && run->zero_fill_gbs > 0 && run->random_fill_gbs > 0;
+    json_object_set_new(o, "compression_ratio",
+                        report_json_real(have ? run->zero_fill_gbs / run->random_fill_gbs : 0, have));
+    if (!run->compression_checked) {
+        json_object_set_new(o, "compression_check", json_null());
+        return;
+    }
+    json_t *c = json_object();
+    json_object_set_new(c, "pattern", json_string("seq"));
+    json_object_set_new(c, "access", json_string("read"));
+    json_object_set_new(c, "zero_fill_gbs", report_json_real(run->zero_fill_gbs, have));
+    json_object_set_new(c, "random_fill_gbs", report_json_real(run->random_fill_gbs, have));
+    json_object_set_new(c, "failure", run->compression_failure ? report_json_text(run->compression_failure)
+                                                                : json_null());
+    json_object_set_new(o, "compression_check", c);
+}
+
 static json_t *run_json(const report_run *run)
 {
     const bench_plan *p = run->plan;
@@ -189,6 +209,7 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(o, "local_size", json_integer(p->local_size));
     unroll_json(o, run);
     json_object_set_new(o, "nominal_dram_gbs", run->nominal_gbs > 0 ? json_real(run->nominal_gbs) : json_null());
+    compression_json(o, run);
     json_object_set_new(o, "nominal_name", run->nominal_name ? report_json_text(run->nominal_name) : json_null());
     /* default patterns the plan could not measure in write mode, and why */
     json_object_set_new(o, "plan_note", p->note ? report_json_text(p->note) : json_null());

@@ -90,6 +90,28 @@ static void index_line(const report_run *run, bw_buf *out, const char *lead)
 
 static int several_modes(const bench_plan *p);
 
+/* --fill zeros: seq read on zeros beside random data, and what the ratio says */
+static void compression_line(const report_run *run, bw_buf *out, const char *lead)
+{
+    if (!run->compression_checked)
+        return;
+    if (run->compression_failure) {
+        bw_buf_printf(out, "%scompression check: failed: %s\n", lead, run->compression_failure);
+        return;
+    }
+    if (!(run->zero_fill_gbs > 0 && run->random_fill_gbs > 0)) {
+        bw_buf_printf(out, "%scompression check: not measured (interrupted)\n", lead);
+        return;
+    }
+    double ratio = run->zero_fill_gbs / run->random_fill_gbs;
+    bw_buf_printf(out, "%scompression check (measured, --fill zeros): seq read %.2f GB/s on zeros, %.2f GB/s on "
+                       "random data: %.2fx, %s\n",
+                  lead, run->zero_fill_gbs, run->random_fill_gbs, ratio,
+                  ratio > REPORT_COMPRESSION_RATIO ? "the zeros move faster: the memory path may compress them, and a "
+                                                     "zero-filled benchmark would overstate the bandwidth"
+                                                   : "no sign of compression");
+}
+
 /* the rows whose measured GB/s pass the device's nominal peak, in words
  * (a figure above it is never left bare), or that none did */
 static void plausibility_line(const report_run *run, bw_buf *out, const char *lead)
@@ -426,6 +448,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
     noise_line(run, out, lead);
     reference_check_lines(run, out, lead);
     plausibility_line(run, out, lead);
+    compression_line(run, out, lead);
 }
 
 static void twin_legend(bw_buf *out)

@@ -22,6 +22,8 @@
 #include "ocl_context.h"
 #include "ocl_device.h"
 
+/* the compression check (--fill zeros): each of its four seq reads' budget */
+#define BENCH_PIPELINE_COMPRESSION_RUN_S 0.5
 /* the short roofline after each device's patterns: at most this budget
  * (the run's budget when that is smaller) */
 #define BENCH_PIPELINE_ROOFLINE_S 1.0
@@ -59,6 +61,12 @@ typedef struct bench_pipeline_device {
     double rate_gbs, rate_fill_gbs, rate_build_s, rate_elapsed_s;
     uint64_t rate_bytes;
     int have_rate;
+    /* --fill zeros: seq read (measured, GB/s) on a zero-filled source and
+     * on the random one, after the patterns, each the mean of two runs
+     * alternated (zeros, random, random, zeros); 0 where not measured, and
+     * compression_failure says why when it failed */
+    double zero_fill_gbs, random_fill_gbs;
+    char *compression_failure;
 } bench_pipeline_device;
 
 /* What the caller is told, as it happens; every callback may be NULL. */
@@ -96,6 +104,7 @@ typedef struct bench_pipeline {
     int transfers;                    /* host<->device copies and launch latency after the patterns */
     int unroll;                       /* --unroll: K (1, 2, 4, 8, 16), or 0 for auto (popts.unroll is
                                        * set per device from it) */
+    int fill_zeros;                   /* --fill zeros: the compression check after each device's patterns */
     volatile sig_atomic_t *stop;      /* non-zero: stop after the launch in flight */
     bench_pipeline_events ev;
     /* outputs */

@@ -120,6 +120,9 @@ typedef struct bench_settings {
      * a fast or slow phase of the host are no median */
     double min_total_s;
     int no_twins; /* 1: no twin is timed (a calibration run: bench_fit) */
+    /* 1: src holds zeros, not the pseudo-random stream (the compression
+     * check of `bwlab run --fill zeros`); validation predicts zeros */
+    int fill_zeros;
 } bench_settings;
 
 /* Defaults: 50 s, no deadline, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s. */

@@ -55,6 +55,11 @@ typedef struct report_run {
      * against it (report_nominal_plausibility) */
     double nominal_gbs;
     const char *nominal_name;
+    /* --fill zeros: seq read on a zero-filled and on the random source
+     * (measured GB/s; 0: not measured) and why the check failed, or NULL */
+    int compression_checked;
+    double zero_fill_gbs, random_fill_gbs;
+    const char *compression_failure;
     int unroll;
     const char *unroll_source;
     const double *unroll_gbs;
@@ -73,6 +78,13 @@ typedef struct report_meta {
     const char *kernel_file; /* where gather.cl was read */
     int explain;         /* add the explanation sentences (table, md) */
 } report_meta;
+
+/* a zero fill's seq read faster than the random one's by more than this
+ * ratio is said to show compression: host noise moves a seq read by 10%
+ * and more between seconds, a compressing path by several times (a
+ * zero-filled read of 354-506 GB/s against 136.5 nominal, clpeak PR
+ * #159) */
+#define REPORT_COMPRESSION_RATIO 1.25
 
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
 void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
