@@ -116,6 +116,7 @@ static const char *valid_value(const char *cmd, const char *opt)
         { "line", "128" },        { "banks", "32" },        { "bank-width", "4" },
         { "space", "global" },    { "items", "64" },        { "peak-gflops", "1" },
         { "peak-gbs", "1" },      { "intensity", "1" },     { "tile", "8" },
+        { "fill", "random" },     { "unroll", "2" },        { "dram-unit", "64" },
     };
     if (!strcmp(opt, "access"))
         return !strcmp(cmd, "model") ? "load" : "copy";

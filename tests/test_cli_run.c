@@ -424,7 +424,7 @@ Test(cli_run, figures_above_the_nominal_peak_are_labelled, .timeout = 300)
 Test(cli_run, fill_zeros_is_a_compression_check, .timeout = 300)
 {
     const char *argv[] = { "run", "--device", "cpu", "--pattern", "stride:s=2", "--size", "16M", "--no-roofline",
-                           "--budget", "6", "--fill", "zeros", "--format", "json", NULL };
+                           "--budget", "10", "--fill", "zeros", "--format", "json", NULL };
     tu_result r = tu_exec(argv, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     json_t *d = parse(r.out);

@@ -32,16 +32,9 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
 {
     memset(out, 0, sizeof *out);
     double t0 = bench_now_s();
-    static const char *const seq[] = { "seq" };
-    bench_plan_opts o = *base;
-    o.specs = seq;
-    o.nspecs = 1;
-    o.exprs = NULL;
-    o.nexprs = 0;
-    o.with_defaults = 0;
-    o.elem = 0;
     /* a ladder of K: read too, whose compares K divides (cl/gather.cl) */
-    o.access = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | (o.unroll_ladder ? BENCH_ACCESS_BIT(BENCH_ACCESS_READ) : 0);
+    bench_plan_opts o = bench_plan_opts_seq(
+        base, BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) | (base->unroll_ladder ? BENCH_ACCESS_BIT(BENCH_ACCESS_READ) : 0));
     /* a short budget gets a short calibration: its size and time scale
      * with the time left, so that it costs about a tenth of it */
     double scale = left_s > 0 && left_s < BENCH_FIT_FULL_CALIBRATION_S ? left_s / BENCH_FIT_FULL_CALIBRATION_S : 1;

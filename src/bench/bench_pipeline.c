@@ -558,16 +558,9 @@ static bw_code measure_compression(bench_pipeline *p, size_t k, int *any_failed)
     const ocl_device_info *d = device_of(p, k);
     bw_error err = BW_ERROR_INIT;
     progress(p, k, "compression", NULL);
-    static const char *const seq[] = { "seq" };
     bench_limits lim = bench_device_limits(d);
-    bench_plan_opts o = device_opts(p, d, dev->plan->target_bytes);
-    o.specs = seq;
-    o.nspecs = 1;
-    o.exprs = NULL;
-    o.nexprs = 0;
-    o.with_defaults = 0;
-    o.elem = 0;
-    o.access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ);
+    bench_plan_opts dopts = device_opts(p, d, dev->plan->target_bytes);
+    bench_plan_opts o = bench_plan_opts_seq(&dopts, BENCH_ACCESS_BIT(BENCH_ACCESS_READ));
     bench_plan *pl = NULL;
     bw_code rc = bench_plan_make(&o, &d->geo, &lim, &pl, &err);
     /* zeros, random, random, zeros: a host whose bandwidth drifts moves

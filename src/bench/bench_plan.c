@@ -334,6 +334,20 @@ int bench_plan_is_seq_reference(const bench_item *it)
     return it->pattern && it->pattern->family->is_reference;
 }
 
+bench_plan_opts bench_plan_opts_seq(const bench_plan_opts *base, unsigned access)
+{
+    static const char *const seq[] = { "seq" };
+    bench_plan_opts o = *base;
+    o.specs = seq;
+    o.nspecs = 1;
+    o.exprs = NULL;
+    o.nexprs = 0;
+    o.with_defaults = 0;
+    o.elem = 0;
+    o.access = access;
+    return o;
+}
+
 int bench_unroll_valid(int64_t k)
 {
     return k >= 1 && k <= BENCH_UNROLL_MAX && (k & (k - 1)) == 0;

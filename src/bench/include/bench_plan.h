@@ -276,6 +276,10 @@ bw_code bench_plan_make(const bench_plan_opts *opts, const model_geometry *geo,
  * own). BW_E_USAGE / BW_E_RANGE / BW_E_SYNTAX as bench_plan_make; the
  * message names the pattern or expression and the option. */
 bw_code bench_plan_check_input(const bench_plan_opts *opts, bw_error *err);
+/* base's device options (size, K, forms, sub-group) for a plan of `seq`
+ * alone in the access modes of `access` (BENCH_ACCESS_BIT): the
+ * calibration's and the compression check's */
+bench_plan_opts bench_plan_opts_seq(const bench_plan_opts *base, unsigned access);
 void bench_plan_free(bench_plan *p); /* accepts NULL */
 
 /* Fits item i to its built kernel, which allows at most kernel_max
