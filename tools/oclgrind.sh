@@ -118,9 +118,10 @@ for sim in \
     "probe_chase|4 1 1|4 1 1|<size=64 uint range=1:1:16>|<size=16 fill=0>|<size=16 fill=0>|<size=64 fill=0>|<size=4 uint>|8" \
     "probe_stride|8 1 1|8 1 1|<size=256 uint range=0:1:63>|<size=32 fill=0>|<size=4 uint>|4|<size=4 uint>|4|<size=4 uint>|1|<size=4 uint>|2|<size=4 uint>|2" \
     "probe_offset|4 1 1|4 1 1|<size=320 uint range=0:1:79>|<size=16 fill=0>|<size=4 uint>|2|<size=4 uint>|2|<size=4 uint>|1|<size=4 uint>|8|<size=4 uint>|3|<size=4 uint>|2" \
+    "probe_pair|4 1 1|4 1 1|<size=1024 uint range=0:1:255>|<size=16 fill=0>|<size=4 uint>|2|<size=4 uint>|2|<size=4 uint>|1|<size=4 uint>|32|<size=4 uint>|2" \
     "probe_empty|4 1 1|4 1 1|<size=16 fill=0>" \
     "probe_lanes|32 1 1|8 1 1|<size=128 fill=0>|<size=4 uint>|4" \
-    "probe_banks|32 1 1|32 1 1|<size=128 fill=0>|<size=256>|<size=4 uint>|64|<size=4 uint>|3|<size=4 uint>|4|<size=4 uint>|0"; do
+    "probe_banks|32 1 1|32 1 1|<size=128 fill=0>|<size=16384>|<size=4 uint>|3|<size=4 uint>|4"; do
     k=${sim%%|*}
     printf 'pr.cl\n%s\n' "$(echo "$sim" | tr '|' '\n')" >pr.sim
     set +e; timeout 120 oclgrind-kernel --data-races pr.sim >pr.log 2>&1; st=$?; set -e
