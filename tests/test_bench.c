@@ -1910,7 +1910,9 @@ Test(bench, unrolled_kernels_validate_and_trace, .timeout = 300)
     static const char *const write[] = { "seq", "stride:s=2", "offset:bytes=4", "reverse", "permute:seed=3",
                                          "aos:struct=12,field=0" };
     const int ks[] = { 2, 8 };
-    for (size_t q = 0; q < 2; q++)
+    /* the sanitizer pass (BWLAB_TEST_QUICK): one K; the host code is the same */
+    size_t nk = getenv("BWLAB_TEST_QUICK") ? 1 : 2;
+    for (size_t q = 0; q < nk; q++)
         for (int a = 0; a < BENCH_ACCESS_MODES; a++) {
             const char *const *specs = a == BENCH_ACCESS_WRITE ? write : copy;
             size_t n = a == BENCH_ACCESS_WRITE ? 6 : a == BENCH_ACCESS_READ ? 9 : 10;
