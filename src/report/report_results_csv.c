@@ -68,10 +68,8 @@ static void cell(bw_buf *out, results_csv_column_id c, const report_run *run, co
     case RC_INDEX_BITS: csv_int(out, w->it->index_bits); break;
     case RC_PLAUSIBILITY: {
         char words[REPORT_PLAUSIBILITY_MAX];
-        double gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
-        const char *p = w->ok && !strcmp(w->it->fam->space, "global")
-                            ? report_nominal_plausibility(gbs, run->nominal_gbs, words, sizeof words)
-                            : NULL;
+        double gbs;
+        const char *p = row_plausibility(run, (size_t)(w->it - run->plan->items), &gbs, words, sizeof words);
         bw_buf_putc(out, ',');
         if (p)
             report_csv_field(out, p);

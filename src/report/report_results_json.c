@@ -266,10 +266,8 @@ static json_t *field_value(results_field_id id, const report_run *run, const row
     case RF_UNROLL: return it->fam->unrolls ? json_integer(bench_item_unroll(it)) : json_null();
     case RF_PLAUSIBILITY: {
         char words[REPORT_PLAUSIBILITY_MAX];
-        double gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
-        const char *p = w->ok && !strcmp(it->fam->space, "global")
-                            ? report_nominal_plausibility(gbs, run->nominal_gbs, words, sizeof words)
-                            : NULL;
+        double gbs;
+        const char *p = row_plausibility(run, (size_t)(it - run->plan->items), &gbs, words, sizeof words);
         return p ? report_json_text(p) : json_null();
     }
     case RF_UNROLL_SOURCE:

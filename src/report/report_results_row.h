@@ -12,6 +12,7 @@
 #include "bench_family.h"
 #include "report_family.h"
 #include "bench_tune_cache.h"
+#include "report_nominal.h"
 #include "report_results.h"
 
 /* The figures of one row, computed once for every writer. */
@@ -36,6 +37,19 @@ static inline row row_of(const report_run *run, size_t i)
     w.upper = (double)((m->loads.instr_sectors + m->stores.instr_sectors) * S);
     w.lower = (double)((m->loads.footprint_sectors + m->stores.footprint_sectors) * S);
     return w;
+}
+
+/* Row i's figure checked against the device's nominal peak: the median's
+ * GB/s, or the best launch's where higher, of a measured global row; NULL
+ * when it is at or below the peak or not checked, else the words
+ * (report_nominal_plausibility) in buf, and the figure in *gbs. */
+static inline const char *row_plausibility(const report_run *run, size_t i, double *gbs, char *buf, size_t n)
+{
+    const bench_result *r = &run->results[i];
+    *gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
+    if (r->status != BENCH_OK || strcmp(run->plan->items[i].fam->space, "global"))
+        return NULL;
+    return report_nominal_plausibility(*gbs, run->nominal_gbs, buf, n);
 }
 
 /* whether an item is shown in a section of its own (bank_rows,

@@ -121,11 +121,9 @@ static void plausibility_line(const report_run *run, bw_buf *out, const char *le
         return;
     int any = 0;
     for (size_t i = 0; i < p->n; i++) {
-        const bench_result *r = &run->results[i];
         char words[REPORT_PLAUSIBILITY_MAX];
-        double gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
-        if (r->status != BENCH_OK || strcmp(p->items[i].fam->space, "global") ||
-            !report_nominal_plausibility(gbs, run->nominal_gbs, words, sizeof words))
+        double gbs;
+        if (!row_plausibility(run, i, &gbs, words, sizeof words))
             continue;
         bw_buf_printf(out, "%splausibility: %s (%s) measured %.2f GB/s, %s\n", lead, p->items[i].spec,
                       bench_access_name(p->items[i].access), gbs, words);
