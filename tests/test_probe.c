@@ -226,6 +226,29 @@ Test(probe_fit, banks_are_fitted_with_a_floor)
     free(r);
 }
 
+/* The two sweeps must not contradict each other: a stride sweep whose
+ * summed score picks 256 B while the offset sweep fits 64 B clearly
+ * (unexplained 0.4 there, 0.9 for 256 B) gives no unit and says so; where
+ * the offset sweep agrees, or has no clear opinion, the choice stands. */
+Test(probe_fit, sweeps_that_disagree_give_no_unit)
+{
+    model_fit_candidate s[4], o[4];
+    memset(s, 0, sizeof s);
+    memset(o, 0, sizeof o);
+    const int64_t cand[4] = { 64, 128, 256, 512 };
+    for (int k = 0; k < 4; k++)
+        s[k].unit = o[k].unit = cand[k];
+    s[0].rel = 0.6, s[1].rel = 0.3, s[2].rel = 0.05, s[3].rel = 0.5; /* the stride sweep: 256 */
+    o[0].rel = 0.4, o[1].rel = 0.8, o[2].rel = 0.9, o[3].rel = 1.0;  /* the offset sweep: 64, clearly */
+    char why[320];
+    cr_expect_eq(model_fit_choose(s, o, 4, 0.7, why, sizeof why), 0);
+    cr_expect(strstr(why, "disagree within noise") && strstr(why, "256 B") && strstr(why, "64 B"), "%s", why);
+    o[2].rel = 0.5; /* 256 B explains the offset sweep nearly as well: agreement */
+    cr_expect_eq(model_fit_choose(s, o, 4, 0.7, why, sizeof why), 256, "%s", why);
+    o[0].rel = 0.7, o[2].rel = 1.0; /* no clear opinion from the offset sweep (its best explains 30%) */
+    cr_expect_eq(model_fit_choose(s, o, 4, 0.7, why, sizeof why), 256, "%s", why);
+}
+
 /* the unit a sector-pair ratio implies, at and around its thresholds */
 Test(probe_fit, sector_pair_ratio_names_the_unit)
 {

@@ -334,6 +334,22 @@ int64_t model_fit_choose(const model_fit_candidate *c1, const model_fit_candidat
                                                                                                 : (c2 ? c2[best].rel : 1))));
         return 0;
     }
+    /* the sweeps disagree: the offset sweep prefers another unit by a wide
+     * margin while the stride sweep's choice leaves most of it unexplained
+     * (a CPU's stride sweep in cache grows past its line with the pages) */
+    if (c2) {
+        size_t ob = 0;
+        for (size_t k = 1; k < n_units; k++)
+            if (c2[k].rel < c2[ob].rel)
+                ob = k;
+        if (ob != best && c2[ob].rel <= 0.6 && c2[best].rel >= c2[ob].rel + 0.3) {
+            snprintf(why, n,
+                     "the sweeps disagree within noise: the stride sweep fits %lld B, the offset sweep %lld B "
+                     "(which leaves %.0f%% of its variation to %lld B)",
+                     (long long)c1[best].unit, (long long)c2[ob].unit, 100 * c2[best].rel, (long long)c1[best].unit);
+            return 0;
+        }
+    }
     if (best == n_units - 1 && c1[best].rel <= 1 - min_explained && (!c2 || c2[best].rel > 1 - min_explained)) {
         snprintf(why, n, "no knee: the cost per element still grows at the largest stride (%lld B)",
                  (long long)c1[best].unit);
