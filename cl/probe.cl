@@ -22,6 +22,34 @@ __kernel void probe_read(__global const uint *restrict src, __global uint *restr
     out[g] = acc;
 }
 
+/* Cache ladder on a CPU: each work-item (one per core) reads the whole
+ * working set of n8 uint8 vectors `reps` times, from its own starting
+ * point, wrapping at n8 (both multiples of 4), into four independent
+ * vector sums. Each core's private caches must then hold the whole set
+ * and the shared ones hold it once, so the knees fall at the caches'
+ * sizes; wide, independent loads keep one work-item's issue rate above
+ * the caches' bandwidth, which a scalar sum would not. */
+__kernel void probe_read_cpu(__global const uint8 *restrict src, __global uint *restrict out, uint n8, uint reps)
+{
+    size_t g = get_global_id(0);
+    uint start = (uint)(g * n8 / get_global_size(0)) & ~3u;
+    uint8 a0 = (uint8)(0), a1 = (uint8)(0), a2 = (uint8)(0), a3 = (uint8)(0);
+    for (uint r = 0; r < reps; r++) {
+        uint i = start;
+        for (uint k = 0; k < n8; k += 4) {
+            a0 += src[i] ^ r;
+            a1 += src[i + 1] ^ r;
+            a2 += src[i + 2] ^ r;
+            a3 += src[i + 3] ^ r;
+            i += 4;
+            if (i >= n8)
+                i -= n8;
+        }
+    }
+    uint8 a = a0 + a1 + a2 + a3;
+    out[g] = a.s0 + a.s1 + a.s2 + a.s3 + a.s4 + a.s5 + a.s6 + a.s7;
+}
+
 /* Cache ladder on a GPU: every work-item of a full device reads, however
  * small the working set. Work-item g starts at element g % n and steps by
  * the whole launch's size (neighbours side by side, so each group's loads

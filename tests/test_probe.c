@@ -909,6 +909,7 @@ static bench_probe_result *ladder_file(const char *name)
         r->points[i].read_gbs = json_number_value(json_object_get(v, "read_gbs"));
         r->points[i].latency_ns = json_number_value(json_object_get(v, "latency_ns"));
         r->points[i].latency_cu_ns = json_number_value(json_object_get(v, "latency_per_cu_ns"));
+        r->points[i].latency_page_ns = json_number_value(json_object_get(v, "latency_page_ns"));
         r->n_points = i + 1;
     }
     json_decref(j);
@@ -1351,4 +1352,142 @@ Test(cli_probe, a_signal_stops_every_phase_within_a_second_and_keeps_what_was_me
     cr_expect_eq(access(cache, F_OK), -1, "an interrupted probe is not stored");
     tu_rmdir(dir);
     free(dir);
+}
+
+/* The page-local cycle, walked by brute force: one cycle through every
+ * node (every line-th element), in which each page is entered exactly
+ * once (its nodes one run), counted round the whole cycle. */
+Test(probe_chase, the_page_local_cycle_finishes_each_page_before_the_next)
+{
+    const size_t cases[][3] = { { 4096, 16, 1024 }, { 4096 + 16 * 5, 16, 1024 }, { 64, 16, 16 }, { 3000, 32, 256 } };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t n = cases[c][0], line = cases[c][1], page = cases[c][2];
+        uint32_t *next = malloc(n * sizeof *next);
+        cr_assert_not_null(next);
+        size_t nodes = bench_probe_page_cycle(next, n, line, page, 77 + c);
+        cr_expect_eq(nodes, n / line, "case %zu: %zu nodes", c, nodes);
+        size_t pages = (nodes + page / line - 1) / (page / line);
+        char *seen = calloc(nodes, 1), *entered = calloc(pages, 1);
+        uint32_t at = 0;
+        size_t entries = 0;
+        for (size_t step = 0; step < nodes; step++) {
+            cr_assert_eq(at % line, 0, "case %zu: element %u is no node", c, at);
+            cr_assert_lt(at / line, nodes);
+            cr_expect_eq(seen[at / line], 0, "case %zu: node %u twice", c, at);
+            seen[at / line] = 1;
+            uint32_t to = next[at];
+            if (to / page != at / page) {
+                entries++;
+                cr_expect_eq(entered[to / page]++, 0, "case %zu: page %u entered again", c, to / page);
+            }
+            at = to;
+        }
+        cr_expect_eq(at, 0, "case %zu: the walk of every node ends at %u, not back at 0", c, at);
+        cr_expect_eq(entries, pages > 1 ? pages : 0, "case %zu: %zu page entries for %zu pages", c, entries, pages);
+        free(seen);
+        free(entered);
+        free(next);
+    }
+    uint32_t x[4];
+    cr_expect_eq(bench_probe_page_cycle(x, 4, 0, 16, 1), 0);
+    cr_expect_eq(bench_probe_page_cycle(x, 4, 3, 16, 1), 0, "a page that is no multiple of the line");
+    cr_expect_eq(bench_probe_page_cycle(x, 2, 4, 16, 1), 0, "fewer elements than a line");
+}
+
+/* a quick ladder's working sets, 4 KiB to 64 MiB in half-octaves */
+static void quick_sizes(bench_probe_result *r)
+{
+    r->n_points = 29;
+    for (size_t i = 0; i < r->n_points; i++)
+        r->points[i].bytes = (uint64_t)(4096.0 * pow(2.0, (double)i / 2) / 256 + 0.5) * 256;
+}
+
+/* A synthetic ladder with a knee the random chase has and the page-local
+ * one lacks: the page-local chase is 1.2 ns to 32 KiB (point 6), 3 ns to
+ * 1 MiB (16), 10 ns to 16 MiB (24), 80 ns beyond; the random chase is the
+ * same but 5.4 ns from 362 KiB (13) to 1 MiB and 15 ns, then 120 ns,
+ * past it; the bandwidth is flat but for memory. The levels are the
+ * page-local chase's: 32 KiB, 1 MiB, 16 MiB. The random chase's knees
+ * after 32 KiB, 1 MiB and 16 MiB are theirs; its knee after 256 KiB
+ * (point 12, 4 points from the nearest level, 2 points to a doubling) is
+ * a TLB reach, its plateaus 3 and 5.4 ns: a step of 1.8. */
+Test(probe_levels, a_knee_only_the_random_chase_has_is_a_tlb_reach)
+{
+    bench_probe_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    r->is_cpu = 1;
+    r->chase_valid = 1;
+    quick_sizes(r);
+    for (size_t i = 0; i < r->n_points; i++) {
+        double page = i <= 6 ? 1.2 : i <= 16 ? 3 : i <= 24 ? 10 : 80;
+        double rnd = i <= 6 ? 1.2 : i <= 12 ? 3 : i <= 16 ? 5.4 : i <= 24 ? 15 : 120;
+        r->points[i].latency_page_ns = page;
+        r->points[i].latency_ns = rnd;
+        r->points[i].latency_cu_ns = rnd;
+        r->points[i].read_gbs = i <= 24 ? 100 : 50;
+    }
+    bench_probe_levels(r);
+    cr_expect(r->page_levels);
+    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
+    const uint64_t want[3] = { 32 * KIB_, 1 * MIB_, 16 * MIB_ };
+    for (size_t k = 0; k < 3; k++)
+        cr_expect_eq(r->levels[k].size_bytes, want[k], "L%zu ends at %llu", k + 1,
+                     (unsigned long long)r->levels[k].size_bytes);
+    cr_expect_float_eq(r->levels[1].latency_page_ns, 3, 1e-9);
+    cr_assert_eq(r->n_tlb, 1, "TLB reaches %zu", r->n_tlb);
+    cr_expect_eq(r->tlb[0].size_bytes, 256 * KIB_);
+    cr_expect_eq(r->tlb[0].next_bytes, 362 * KIB_);
+    cr_expect_float_eq(r->tlb[0].below_ns, 3, 1e-9);
+    cr_expect_float_eq(r->tlb[0].above_ns, 5.4, 1e-9);
+    cr_expect_float_eq(r->tlb[0].step, 1.8, 1e-9);
+    /* the same ladder without the page-local chase: the random chase's
+     * knee at 256 KiB becomes a level of its own (what the probe said
+     * before it had a page-local chase) */
+    for (size_t i = 0; i < r->n_points; i++)
+        r->points[i].latency_page_ns = 0;
+    bench_probe_levels(r);
+    cr_expect_not(r->page_levels);
+    cr_expect_eq(r->n_tlb, 0);
+    cr_expect_eq(r->n_levels, 4, "levels %zu", r->n_levels);
+    free(r);
+}
+
+Test(probe_levels, amd_epyc_zen5_with_the_page_local_chase_recorded_here)
+{
+    /* Page-local chase (ns): 1.19-1.26 at 4..16 KiB (points 0-4); 2.34,
+     * 3.14, 2.65, 3.24, 2.70 at 22.75..90.5 KiB, 2.30-2.49 to 724 KiB
+     * (5-15): one plateau whose median is 2.5, twice the first; 3.06 at
+     * 1 MiB, 4.45-6.01 at 1.41..11.3 MiB (16-23): about 5, twice the
+     * second; 13.7 at 16 MiB and 37-45 from 22.6 MiB: memory. So L1 ends
+     * at 16 KiB, L2 at 724 KiB (1 MiB, 3.06, is the first point of the
+     * rise to 5), L3 at 11.3 MiB. The random chase: 1.19-1.27 to 16 KiB,
+     * 1.86-2.29 to 64 KiB, a steady ramp 2.58 to 12.4 ns from 90.5 KiB to
+     * 8 MiB (each half-octave 1.05-1.45x, no bend), 18.2 at 11.3 MiB and
+     * 30-108 past it: its knees are those of L1 and L3 (the ramp's bends
+     * are no knee), so no TLB reach. Bandwidth: 140-165 GB/s to 5.66 MiB
+     * (one dip to 86 at 256 KiB), 73-106 from 8 MiB: the memory knee, near
+     * the page-local chase's. Pairing: L1 16 KiB is 3x below the host's
+     * 48 KiB (this VM's dependent loads leave the first level early, as in
+     * the ladder without a page-local chase); L2 724 KiB..1 MiB holds the
+     * host's 1 MiB; the host's 32 MiB L3 is 2.8x past [11.3, 16] MiB. */
+    bench_probe_result *r = ladder_file("amd-epyc-zen5-2vcpu-quick-page.json");
+    cr_expect(r->page_levels);
+    cr_assert(r->have_memory);
+    cr_assert_eq(r->n_levels, 3, "levels %zu", r->n_levels);
+    const uint64_t want[3] = { 16 * KIB_, 724 * KIB_, 11585 * KIB_ };
+    for (size_t k = 0; k < 3; k++)
+        cr_expect_eq(r->levels[k].size_bytes / KIB_, want[k] / KIB_, "L%zu ends at %llu KiB", k + 1,
+                     (unsigned long long)(r->levels[k].size_bytes / KIB_));
+    cr_expect_eq(r->n_tlb, 0, "TLB reaches %zu, the first at %llu", r->n_tlb,
+                 (unsigned long long)r->tlb[0].size_bytes);
+    cr_expect_eq(r->levels[0].host_match, 0);
+    cr_expect_eq(r->levels[1].host_match, 1);
+    /* the plateaus' page-local medians: about 1.2, 2.5 and 5 ns */
+    cr_expect(r->levels[0].latency_page_ns > 1.1 && r->levels[0].latency_page_ns < 1.3, "%g",
+              r->levels[0].latency_page_ns);
+    cr_expect(r->levels[1].latency_page_ns > 2.3 && r->levels[1].latency_page_ns < 2.8, "%g",
+              r->levels[1].latency_page_ns);
+    cr_expect(r->levels[2].latency_page_ns > 4.4 && r->levels[2].latency_page_ns < 6.1, "%g",
+              r->levels[2].latency_page_ns);
+    free(r);
 }

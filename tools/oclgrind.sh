@@ -114,6 +114,7 @@ done
 cp "$OLDPWD/cl/probe.cl" pr.cl
 for sim in \
     "probe_read|16 1 1|8 1 1|<size=256 uint range=0:1:63>|<size=64 fill=0>|<size=4 uint>|4|<size=4 uint>|4|<size=4 uint>|1|<size=4 uint>|2" \
+    "probe_read_cpu|2 1 1|1 1 1|<size=512 uint range=0:1:127>|<size=8 fill=0>|<size=4 uint>|16|<size=4 uint>|2" \
     "probe_read_wrap|32 1 1|16 1 1|<size=256 uint range=0:1:63>|<size=128 fill=0>|<size=4 uint>|64|<size=4 uint>|8" \
     "probe_chase|4 1 1|4 1 1|<size=64 uint range=1:1:16>|<size=16 fill=0>|<size=16 fill=0>|<size=64 fill=0>|<size=4 uint>|8" \
     "probe_stride|8 1 1|8 1 1|<size=256 uint range=0:1:63>|<size=32 fill=0>|<size=4 uint>|4|<size=4 uint>|4|<size=4 uint>|1|<size=4 uint>|2|<size=4 uint>|2" \

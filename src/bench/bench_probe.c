@@ -29,7 +29,7 @@ typedef struct probe {
     const bench_probe_opts *o;
     bench_probe_result *r;
     ocl_program *prog, *mark_prog;
-    ocl_kernel *k_read, *k_read_wrap, *k_chase, *k_mark, *k_stride, *k_offset, *k_pair, *k_empty, *k_lanes, *k_banks;
+    ocl_kernel *k_read, *k_read_cpu, *k_read_wrap, *k_chase, *k_mark, *k_stride, *k_offset, *k_pair, *k_empty, *k_lanes, *k_banks;
     ocl_buffer *src, *out, *next, *starts, *mark;
     uint64_t src_bytes, out_items;
     uint64_t gpu_local; /* work-group size of the sweeps on a GPU: 256 within every kernel's limit */
@@ -165,6 +165,58 @@ void bench_probe_cycle(uint32_t *next, size_t n, uint64_t seed)
     /* Sattolo's output is itself a permutation of one cycle: i -> perm[i] */
 }
 
+size_t bench_probe_page_cycle(uint32_t *next, size_t n, size_t line, size_t page, uint64_t seed)
+{
+    if (line == 0 || page < line || page % line || n < line)
+        return 0;
+    size_t per_page = page / line, nodes = n / line, pages = (nodes + per_page - 1) / per_page;
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
+    /* the pages in a random order, then each page's lines in a random
+     * order: every line of a page is visited before the chase moves on */
+    uint32_t *order = malloc(pages * sizeof *order), *in_page = malloc(per_page * sizeof *in_page);
+    if (!order || !in_page) {
+        free(order);
+        free(in_page);
+        return 0;
+    }
+    for (size_t i = 0; i < pages; i++)
+        order[i] = (uint32_t)i;
+    for (size_t i = pages; i > 1; i--) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        size_t j = (size_t)(x % i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = (uint32_t)t;
+    }
+    uint32_t first = 0, prev = UINT32_MAX;
+    for (size_t q = 0; q < pages; q++) {
+        size_t base = (size_t)order[q] * per_page, m = nodes - base < per_page ? nodes - base : per_page;
+        for (size_t i = 0; i < m; i++)
+            in_page[i] = (uint32_t)((base + i) * line);
+        for (size_t i = m; i > 1; i--) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            size_t j = (size_t)(x % i);
+            uint32_t t = in_page[i - 1];
+            in_page[i - 1] = in_page[j];
+            in_page[j] = t;
+        }
+        for (size_t i = 0; i < m; i++) {
+            if (prev == UINT32_MAX)
+                first = in_page[i];
+            else
+                next[prev] = in_page[i];
+            prev = in_page[i];
+        }
+    }
+    next[prev] = first;
+    free(order);
+    free(in_page);
+    return nodes;
+}
+
 bw_code bench_probe_check_chase(const uint32_t *mark, size_t n, uint32_t end, uint32_t start, bw_error *err)
 {
     size_t missed = 0, repeated = 0, first_missed = n, first_repeated = n;
@@ -226,15 +278,18 @@ static bw_code point_bandwidth(probe *p, bench_probe_point *pt, uint64_t n, bw_e
     bw_code rc;
     double ns = 0;
     if (p->r->is_cpu) {
-        shape s = shape_of(p, n, 1);
-        uint64_t per_launch = (uint64_t)s.per_item * s.global * 4;
-        uint64_t target = (p->o->quick ? 8 : 32) * MIB;
-        uint32_t reps = (uint32_t)(target / per_launch ? target / per_launch : 1);
-        if ((rc = set_shape_args(p->k_read, &s, err)) != BW_OK ||
-            (rc = ocl_kernel_arg_u32(p->k_read, 5, reps, err)) != BW_OK ||
-            (rc = time_fastest(p, p->k_read, s.global, s.local, &ns, err)) != BW_OK)
+        /* four work-items per compute unit, each reading the whole set
+         * (of whole 128-byte blocks: four uint8 vectors): with one each, a
+         * short launch's items could all go to the first thread awake */
+        uint64_t items = (p->d->compute_units ? p->d->compute_units : 1) * 4;
+        items = items > 1024 ? 1024 : items;
+        uint64_t n8 = n / 32 * 4, per_item = n8 * 32, target = (p->o->quick ? 8 : 32) * MIB;
+        uint32_t reps = (uint32_t)(target / per_item ? target / per_item : 1);
+        if ((rc = ocl_kernel_arg_u32(p->k_read_cpu, 2, (uint32_t)n8, err)) != BW_OK ||
+            (rc = ocl_kernel_arg_u32(p->k_read_cpu, 3, reps, err)) != BW_OK ||
+            (rc = time_fastest(p, p->k_read_cpu, items, 1, &ns, err)) != BW_OK)
             return rc;
-        pt->read_gbs = ns > 0 ? (double)per_launch * reps / ns : 0;
+        pt->read_gbs = ns > 0 ? (double)(per_item * reps * items) / ns : 0;
         return BW_OK;
     }
     uint64_t local = p->gpu_local, global = p->gpu_items;
@@ -333,6 +388,51 @@ static bw_code check_parallel_chases(probe *p, bench_probe_point *pt, const uint
     return BW_OK;
 }
 
+/* the line and page (bytes) of the page-local chase: the device's cache
+ * line where it gives a plausible one, else 64; a host page on a CPU,
+ * 64 KiB (the GPUs' small page) on a GPU */
+static void page_chase_shape(const probe *p, size_t *line, size_t *page)
+{
+    uint32_t l = p->d->global_cache_line_bytes;
+    *line = l >= 16 && l <= 1024 && !(l & (l - 1)) ? l : 64;
+    *page = p->r->is_cpu ? 4096 : 65536;
+    if (*page < *line)
+        *page = *line;
+}
+
+/* latency of a chase that visits each page's every line before it moves
+ * on (bench_probe_page_cycle), one work-item, from the cycle's first
+ * node; the timed chase must end where the host's walk does */
+static bw_code page_chase(probe *p, bench_probe_point *pt, uint32_t *host_next, uint32_t steps, bw_error *err)
+{
+    size_t line, page;
+    page_chase_shape(p, &line, &page);
+    uint64_t n = pt->bytes / 4;
+    if (n < line / 4)
+        return BW_OK;
+    if (bench_probe_page_cycle(host_next, (size_t)n, line / 4, page / 4, pt->bytes ^ 0x5A5A) == 0)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory for the page-local chase's cycle");
+    bw_code rc = ocl_buffer_write(p->c, p->next, 0, host_next, n * 4, err);
+    if (rc != BW_OK)
+        return rc;
+    uint32_t end = 0, from = 0;
+    double ns = 0;
+    if ((rc = chase_fastest(p, &end, &from, 1, steps, &ns, err)) != BW_OK)
+        return rc;
+    uint32_t want = from;
+    for (uint32_t i = 0; i < steps; i++)
+        want = host_next[want];
+    if (end != want) {
+        p->r->chase_valid = 0;
+        snprintf(p->r->chase_note, sizeof p->r->chase_note,
+                 "at %llu KiB: the page-local chase of %u steps ended at element %u, the host's walk at %u",
+                 (unsigned long long)(pt->bytes / KIB), steps, end, want);
+        return BW_OK;
+    }
+    pt->latency_page_ns = ns / steps;
+    return BW_OK;
+}
+
 static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next, bw_error *err)
 {
     uint64_t n = pt->bytes / 4;
@@ -379,15 +479,54 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
     if ((rc = chase_fastest(p, ends, froms, cu, steps, &ns, err)) != BW_OK)
         return rc;
     pt->latency_cu_ns = ns / steps;
-    return check_parallel_chases(p, pt, host_next, froms, ends, cu, steps);
+    if ((rc = check_parallel_chases(p, pt, host_next, froms, ends, cu, steps)) != BW_OK || !p->r->chase_valid)
+        return rc;
+    return page_chase(p, pt, host_next, steps, err);
+}
+
+/* the median of v[from..to] (inclusive), or 0 when none is above 0 */
+static double plateau_median(const double *v, size_t from, size_t to)
+{
+    double x[BENCH_PROBE_MAX_POINTS];
+    size_t m = 0;
+    for (size_t i = from; i <= to; i++)
+        if (v[i] > 0)
+            x[m++] = v[i];
+    return m ? bw_median(x, m) : 0;
+}
+
+/* the random chase's knees that no cache level explains: a knee within
+ * span points of a level's knee is that level's; the rest are TLB reaches */
+static void tlb_reaches(bench_probe_result *r, const double *lat, const model_fit_ladder *caches, size_t cache_steps,
+                        size_t span)
+{
+    model_fit_ladder t;
+    size_t steps = model_fit_ladder_levels(lat, NULL, r->n_points, 1.5, span, &t);
+    for (size_t s = 0; s + 1 < steps && r->n_tlb < MODEL_FIT_MAX_STEPS; s++) {
+        size_t e = t.end[s];
+        int cache = 0;
+        for (size_t c = 0; c + 1 < cache_steps; c++)
+            cache |= (e > caches->end[c] ? e - caches->end[c] : caches->end[c] - e) <= span;
+        if (cache)
+            continue;
+        bench_probe_tlb *b = &r->tlb[r->n_tlb++];
+        b->size_bytes = r->points[e].bytes;
+        b->next_bytes = e + 1 < r->n_points ? r->points[e + 1].bytes : b->size_bytes;
+        b->below_ns = t.level[0][s];
+        b->above_ns = t.level[0][s + 1];
+        b->step = t.step[s];
+    }
 }
 
 void bench_probe_levels(bench_probe_result *r)
 {
-    double bw[BENCH_PROBE_MAX_POINTS], lat[BENCH_PROBE_MAX_POINTS];
+    double bw[BENCH_PROBE_MAX_POINTS], lat[BENCH_PROBE_MAX_POINTS], page[BENCH_PROBE_MAX_POINTS];
+    r->page_levels = r->chase_valid && r->n_points > 0;
     for (size_t i = 0; i < r->n_points; i++) {
         bw[i] = 1.0 / r->points[i].read_gbs; /* both curves grow past a knee */
         lat[i] = r->points[i].latency_ns;
+        page[i] = r->points[i].latency_page_ns;
+        r->page_levels &= page[i] > 0;
     }
     /* a knee is a level when both ladders show it or it persists across
      * neighbouring points, and the curve bends there
@@ -395,13 +534,19 @@ void bench_probe_levels(bench_probe_result *r)
      * host other tenants' load moves the bandwidth ladder by more than 1.3,
      * and a latency ramp that climbs gradually through the caches passes
      * 1.3 more than once, so 1.3 finds levels that are not there; the bend
-     * keeps a long, gradual latency ramp from becoming several levels */
+     * keeps a long, gradual latency ramp from becoming several levels.
+     * The latency ladder of the levels is the page-local chase where there
+     * is one: it changes page once a page's lines are read, so its knees
+     * are the caches' alone, where the random chase's also mark each TLB's
+     * reach. */
     size_t span = 1; /* points per doubling of the working set: the bend's reach */
     if (r->n_points >= 2 && r->points[1].bytes > r->points[0].bytes)
         span = (size_t)lround(1.0 / log2((double)r->points[1].bytes / (double)r->points[0].bytes));
     model_fit_ladder split;
-    size_t steps = model_fit_ladder_levels(bw, r->chase_valid ? lat : NULL, r->n_points, 1.5, span, &split);
+    const double *levels_lat = r->chase_valid ? (r->page_levels ? page : lat) : NULL;
+    size_t steps = model_fit_ladder_levels(bw, levels_lat, r->n_points, 1.5, span, &split);
     r->n_levels = 0;
+    r->n_tlb = 0;
     r->have_memory = 0;
     if (steps == 0)
         return;
@@ -410,7 +555,8 @@ void bench_probe_levels(bench_probe_result *r)
         bench_probe_level *l = &r->levels[s];
         l->size_bytes = r->points[split.end[s]].bytes;
         l->read_gbs = 1.0 / split.level[0][s];
-        l->latency_ns = r->chase_valid ? split.level[1][s] : 0;
+        l->latency_ns = r->chase_valid ? (r->page_levels ? plateau_median(lat, start, split.end[s]) : split.level[1][s]) : 0;
+        l->latency_page_ns = r->page_levels ? split.level[1][s] : 0;
         double cu[BENCH_PROBE_MAX_POINTS];
         size_t m = 0;
         for (size_t i = start; i <= split.end[s]; i++)
@@ -423,6 +569,8 @@ void bench_probe_levels(bench_probe_result *r)
         l->host_match = -1;
         start = split.end[s] + 1;
     }
+    if (r->page_levels)
+        tlb_reaches(r, lat, &split, steps, span);
     /* each host cache beside the level nearest its size, in order */
     uint64_t last[MODEL_FIT_MAX_STEPS], next[MODEL_FIT_MAX_STEPS], host[8];
     double step[MODEL_FIT_MAX_STEPS];
@@ -1054,6 +1202,8 @@ static bw_code build_kernels(probe *p, bw_error *err)
         rc = kernel(p->prog, "probe_read", &p->k_read, err);
     if (rc == BW_OK && !p->r->is_cpu)
         rc = kernel(p->prog, "probe_read_wrap", &p->k_read_wrap, err);
+    if (rc == BW_OK && p->r->is_cpu)
+        rc = kernel(p->prog, "probe_read_cpu", &p->k_read_cpu, err);
     if (rc == BW_OK)
         rc = kernel(p->prog, "probe_chase", &p->k_chase, err);
     if (rc == BW_OK)
@@ -1078,8 +1228,10 @@ static bw_code size_buffers(probe *p, bw_error *err)
     p->gpu_local = GPU_LOCAL;
     if (p->d->max_work_group_size && p->gpu_local > p->d->max_work_group_size)
         p->gpu_local = p->d->max_work_group_size;
-    ocl_kernel *sk[] = { p->k_read, p->k_stride, p->k_offset, p->k_pair, p->k_read_wrap };
-    for (size_t i = 0; i < 5 && rc == BW_OK && sk[i]; i++) {
+    ocl_kernel *sk[] = { p->k_read, p->k_stride, p->k_offset, p->k_pair, p->k_read_wrap, p->k_read_cpu };
+    for (size_t i = 0; i < 6 && rc == BW_OK; i++) {
+        if (!sk[i])
+            continue;
         size_t kmax = 0, mult = 0;
         rc = ocl_kernel_work_group_info(sk[i], &kmax, &mult, err);
         while (rc == BW_OK && kmax && p->gpu_local > kmax)
@@ -1133,8 +1285,10 @@ static bw_code setup(probe *p, bw_error *err)
         rc = ocl_buffer_write(p->c, p->src, off, chunk, len, err);
     }
     free(chunk);
-    ocl_kernel *ks[] = { p->k_read, p->k_stride, p->k_offset, p->k_pair, p->k_read_wrap };
-    for (size_t i = 0; i < 5 && rc == BW_OK && ks[i]; i++) {
+    ocl_kernel *ks[] = { p->k_read, p->k_stride, p->k_offset, p->k_pair, p->k_read_wrap, p->k_read_cpu };
+    for (size_t i = 0; i < 6 && rc == BW_OK; i++) {
+        if (!ks[i])
+            continue;
         rc = ocl_kernel_arg_buffer(ks[i], 0, p->src, err);
         if (rc == BW_OK)
             rc = ocl_kernel_arg_buffer(ks[i], 1, p->out, err);
@@ -1152,7 +1306,7 @@ static bw_code setup(probe *p, bw_error *err)
 static void probe_free(probe *p)
 {
     ocl_kernel *ks[] = { p->k_read,   p->k_read_wrap, p->k_chase, p->k_mark,  p->k_stride,
-                         p->k_offset, p->k_pair,      p->k_empty, p->k_lanes, p->k_banks };
+                         p->k_offset, p->k_pair,      p->k_empty, p->k_lanes, p->k_banks, p->k_read_cpu };
     for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
         ocl_kernel_free(ks[i]);
     ocl_program_free(p->prog);

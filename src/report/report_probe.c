@@ -215,8 +215,9 @@ void report_probe_transfers_table(const bench_probe_result *r, bw_buf *out)
 static void ladder_lines(const bench_probe_result *r, bw_buf *out)
 {
     bw_buf_puts(out, "\ncache ladder and latency ladder (measured; read GB/s by ");
-    bw_buf_puts(out, r->is_cpu ? "one work-item" : "the whole device");
-    bw_buf_puts(out, "; latency: ns per dependent load, one chase / one per compute unit)\n");
+    bw_buf_puts(out, r->is_cpu ? "one work-item per compute unit, each over the whole set" : "the whole device");
+    bw_buf_puts(out, "; latency: ns per dependent load, one random chase / one per compute unit");
+    bw_buf_puts(out, r->page_levels ? "; levels from the page-local chase)\n" : ")\n");
     bw_buf_puts(out, "  level    size (knee)     read GB/s   latency ns   latency ns (per CU)   knee seen in\n");
     for (size_t i = 0; i <= r->n_levels && (i < r->n_levels || r->have_memory); i++) {
         const bench_probe_level *l = &r->levels[i];
@@ -240,6 +241,15 @@ static void ladder_lines(const bench_probe_result *r, bw_buf *out)
             bw_buf_printf(b, "            %s", seen_name(l->seen));
         bw_buf_putc(b, '\n');
     }
+    for (size_t i = 0; i < r->n_tlb; i++) {
+        const bench_probe_tlb *t = &r->tlb[i];
+        bw_buf_puts(out, "  TLB reach at about ");
+        report_bytes(out, (double)t->size_bytes);
+        bw_buf_printf(out, ": the random chase climbs %.2fx there (%.2f to %.2f ns), the page-local chase does not\n",
+                      t->step, t->below_ns, t->above_ns);
+    }
+    if (r->page_levels && r->n_tlb == 0)
+        bw_buf_puts(out, "  no TLB reach: every knee of the random chase is one of the page-local chase's\n");
     if (r->interrupted && !r->have_memory)
         bw_buf_printf(out, "  interrupted (in its %s): no levels are derived from a partial ladder\n",
                       r->interrupted_in);
@@ -264,13 +274,16 @@ static void ladder_lines(const bench_probe_result *r, bw_buf *out)
         bw_buf_putc(out, '\n');
     }
     bw_buf_printf(out, "  chase validation: %s: %s\n", r->chase_valid ? "passed" : "FAILED", r->chase_note);
-    bw_buf_puts(out, "  size        read GB/s   latency ns   per CU ns\n");
+    bw_buf_puts(out, "  size        read GB/s   latency ns   per CU ns   page-local ns\n");
     for (size_t i = 0; i < r->n_points; i++) {
         const bench_probe_point *p = &r->points[i];
         bw_buf t = BW_BUF_INIT;
         report_bytes(&t, (double)p->bytes);
-        bw_buf_printf(out, "  %-11s %9.1f   %10.2f   %9.2f\n", bw_buf_str(&t), p->read_gbs, p->latency_ns,
+        bw_buf_printf(out, "  %-11s %9.1f   %10.2f   %9.2f", bw_buf_str(&t), p->read_gbs, p->latency_ns,
                       p->latency_cu_ns);
+        if (p->latency_page_ns > 0)
+            bw_buf_printf(out, "   %13.2f", p->latency_page_ns);
+        bw_buf_putc(out, '\n');
         bw_buf_free(&t);
     }
 }
@@ -533,7 +546,25 @@ static json_t *level_json(const bench_probe_result *r, size_t k, int valid_lat, 
     json_object_set_new(o, RP_KEY(RP_READ_GBS), report_json_real(l->read_gbs, 1));
     json_object_set_new(o, RP_KEY(RP_LATENCY_NS), report_json_real(l->latency_ns, valid_lat));
     json_object_set_new(o, RP_KEY(RP_LATENCY_PER_CU_NS), report_json_real(l->latency_cu_ns, valid_lat));
+    json_object_set_new(o, RP_KEY(RP_LATENCY_PAGE_NS), report_json_real(l->latency_page_ns, valid_lat && r->page_levels));
     return o;
+}
+
+/* the random chase's knees the page-local chase lacks (measured) */
+static json_t *tlb_json(const bench_probe_result *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < r->n_tlb; i++) {
+        const bench_probe_tlb *t = &r->tlb[i];
+        json_t *o = json_object();
+        json_object_set_new(o, RP_KEY(RP_SIZE_BYTES), json_integer((json_int_t)t->size_bytes));
+        json_object_set_new(o, "next_bytes", json_integer((json_int_t)t->next_bytes));
+        json_object_set_new(o, "below_latency_ns", report_json_real(t->below_ns, 1));
+        json_object_set_new(o, "above_latency_ns", report_json_real(t->above_ns, 1));
+        json_object_set_new(o, "step", report_json_real(t->step, 1));
+        json_array_append_new(a, o);
+    }
+    return a;
 }
 
 static json_t *fit_json(const model_fit_candidate *c)
@@ -575,6 +606,8 @@ static json_t *ladder_json(const bench_probe_result *r)
         json_object_set_new(p, RP_KEY(RP_READ_GBS), report_json_real(r->points[i].read_gbs, 1));
         json_object_set_new(p, RP_KEY(RP_LATENCY_NS), report_json_real(r->points[i].latency_ns, r->chase_valid));
         json_object_set_new(p, RP_KEY(RP_LATENCY_PER_CU_NS), report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
+        json_object_set_new(p, RP_KEY(RP_LATENCY_PAGE_NS),
+                            report_json_real(r->points[i].latency_page_ns, r->chase_valid && r->points[i].latency_page_ns > 0));
         json_array_append_new(lad, p);
     }
     return lad;
@@ -682,6 +715,8 @@ static json_t *device_json(const report_probe_device *dv)
     bw_buf_free(&dag);
     json_object_set_new(o, "host_caches", host_caches_json(r));
     json_object_set_new(o, RP_KEY(RP_LADDER), ladder_json(r));
+    json_object_set_new(o, "levels_from", json_string(r->page_levels ? "page-local chase" : "random chase"));
+    json_object_set_new(o, "tlb_reaches", r->page_levels ? tlb_json(r) : json_null());
     json_t *cv = json_object();
     json_object_set_new(cv, "valid", json_boolean(r->chase_valid));
     json_object_set_new(cv, "note", json_string(r->chase_note));

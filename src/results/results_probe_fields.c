@@ -30,6 +30,7 @@ const results_probe_field RESULTS_PROBE_FIELDS[RP_COUNT] = {
     [RP_READ_GBS] = { "read_gbs", N, "GB/s", "level, memory or ladder point" },
     [RP_LATENCY_NS] = { "latency_ns", N, "ns", "level, memory or ladder point" },
     [RP_LATENCY_PER_CU_NS] = { "latency_per_cu_ns", N, "ns", "level, memory or ladder point" },
+    [RP_LATENCY_PAGE_NS] = { "latency_page_ns", N, "ns", "level, memory or ladder point" },
     [RP_DIRECTION] = { "direction", S, NULL, "transfer" },
     [RP_TRANSFER_MEMORY] = { "memory", S, NULL, "transfer" },
     [RP_BLOCKING] = { "blocking", B, NULL, "transfer" },

@@ -54,15 +54,17 @@ typedef struct bench_probe_opts {
 /* One working-set size of the ladders (all measured). */
 typedef struct bench_probe_point {
     uint64_t bytes;
-    double read_gbs;      /* one work-item on a CPU, the whole device on a GPU */
+    double read_gbs;      /* a work-item per compute unit on a CPU (each reads the whole set), the whole device on a GPU */
     double latency_ns;    /* one work-item's chase: ns per dependent load */
     double latency_cu_ns; /* one chase per compute unit at once */
+    double latency_page_ns; /* one work-item's page-local chase (bench_probe_page_cycle); 0: not measured */
 } bench_probe_point;
 
 /* A plateau of the ladders: a cache level, or memory (the last). */
 typedef struct bench_probe_level {
     uint64_t size_bytes; /* the largest working set on the plateau */
     double read_gbs, latency_ns, latency_cu_ns; /* the plateau's medians */
+    double latency_page_ns; /* the page-local chase's median over the plateau; 0: not measured */
     /* cache levels only (model_fit_ladder_levels, model_fit_match_caches): */
     uint64_t next_bytes; /* the first working set past the knee */
     int seen;            /* MODEL_FIT_SEEN_A: the bandwidth ladder shows the knee, _B: the latency ladder */
@@ -70,6 +72,15 @@ typedef struct bench_probe_level {
     double step;         /* the knee's rise factor */
     int host_match;      /* index into host_caches of the host cache paired with it, or -1 */
 } bench_probe_level;
+
+/* A knee of the random chase that the page-local chase lacks: the reach of
+ * a TLB (or a page walk's cache), not a cache's size. */
+typedef struct bench_probe_tlb {
+    uint64_t size_bytes;      /* the largest working set below the knee */
+    uint64_t next_bytes;      /* the first working set past it */
+    double below_ns, above_ns; /* the random chase's plateaus on either side */
+    double step;              /* above / below */
+} bench_probe_tlb;
 
 typedef struct bench_probe_transfer {
     int to_device, pinned, blocking;
@@ -118,6 +129,12 @@ typedef struct bench_probe_result {
     size_t n_levels;                               /* cache levels: plateaus but the last */
     bench_probe_level levels[MODEL_FIT_MAX_STEPS]; /* the caches, then memory at n_levels */
     int have_memory;                               /* a last plateau (memory) was found */
+    /* with a page-local chase at every point, the levels are its knees
+     * and the bandwidth ladder's, and the random chase's other knees are
+     * TLB reaches (bench_probe_levels) */
+    int page_levels;
+    size_t n_tlb;
+    bench_probe_tlb tlb[MODEL_FIT_MAX_STEPS];
     int chase_valid;                               /* the marked chase visited every element once */
     char chase_note[256];                          /* what the validation found */
     uint64_t device_cache_bytes;                   /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
@@ -217,5 +234,16 @@ bw_code bench_probe_check_chase(const uint32_t *mark, size_t n, uint32_t end, ui
  * is the element after i, one cycle through all n (n 1: next[0] = 0; n 0:
  * nothing). seed picks it. */
 void bench_probe_cycle(uint32_t *next, size_t n, uint64_t seed);
+
+/* The page-local cycle: one node every `line` elements of n (a node is
+ * the element at a multiple of line), linked into one cycle that visits
+ * the pages of `page` elements in a random order and, within each page,
+ * every node of it in a random order before it moves on. A chase of it
+ * touches the working set's every line as bench_probe_cycle's does, but
+ * changes page once per page / line loads, so a knee of the random chase
+ * that this one lacks is a TLB's reach, not a cache's size. next[] of
+ * nodes only is written. Returns the nodes in the cycle (0 when line is
+ * 0, page not a multiple of line, n below line, or out of memory). */
+size_t bench_probe_page_cycle(uint32_t *next, size_t n, size_t line, size_t page, uint64_t seed);
 
 #endif

@@ -30,6 +30,7 @@ typedef enum results_probe_field_id {
     RP_READ_GBS,
     RP_LATENCY_NS,
     RP_LATENCY_PER_CU_NS,
+    RP_LATENCY_PAGE_NS,
     /* a transfer (RP_BYTES too) */
     RP_DIRECTION,
     RP_TRANSFER_MEMORY,
