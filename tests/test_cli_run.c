@@ -420,6 +420,70 @@ Test(cli_run, figures_above_the_nominal_peak_are_labelled, .timeout = 300)
     free(dir);
 }
 
+/* ...and against the device's cached probe: a quick probe stores its
+ * memory plateau (memory_read_gbs) in the probe cache; set to 1 GB/s
+ * there, seq's row of a later run is more than 1.5x above it and says so,
+ * in words, naming the probe's date, in JSON and the table; the bank row
+ * (local memory) is not checked. A probe cache whose plateau is out of
+ * range is said on stderr and leaves the figures unchecked: exit 0. */
+Test(cli_run, figures_far_above_the_probes_memory_plateau_are_labelled, .timeout = 300)
+{
+    char *dir = tu_temp_dir();
+    char env[4200], path[4200];
+    snprintf(env, sizeof env, "BWLAB_CACHE_DIR=%s", dir);
+    snprintf(path, sizeof path, "%s/probe.json", dir);
+    const char *const envs[] = { env, NULL };
+    const char *pargv[] = { "probe", "--device", "cpu", "--quick", "--format", "json", NULL };
+    tu_result pr = tu_exec(pargv, envs);
+    cr_assert(pr.status == 0 || pr.status == 1, "probe exit %d: %s", pr.status, pr.err);
+    tu_result_free(&pr);
+    json_error_t je;
+    json_t *cache = json_load_file(path, 0, &je);
+    cr_assert_not_null(cache, "the probe cache %s: %s", path, je.text);
+    json_t *entry = json_array_get(json_object_get(cache, "entries"), 0);
+    cr_assert_not_null(entry);
+    const char *date = json_string_value(json_object_get(entry, "date"));
+    cr_assert_not_null(date);
+    char want[256];
+    snprintf(want, sizeof want, "above 1.5x the probe's memory plateau of 1.0 GB/s (%s): cache or compression?", date);
+    json_object_set_new(entry, "memory_read_gbs", json_real(1.0));
+    cr_assert_eq(json_dump_file(cache, path, 0), 0);
+    const char *formats[] = { "json", "table" };
+    for (int f = 0; f < 2; f++) {
+        const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,bank:pitch=33,stride=1", "--size", "8M",
+                               "--no-roofline", "--budget", "1", "--format", formats[f], NULL };
+        tu_result r = tu_exec(argv, envs);
+        cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+        if (f == 0) {
+            json_t *d = parse(r.out);
+            json_t *run = json_array_get(json_object_get(d, "runs"), 0);
+            cr_expect_float_eq(json_number_value(json_object_get(run, "probe_memory_gbs")), 1.0, 1e-12);
+            cr_expect_str_eq(json_string_value(json_object_get(run, "probe_memory_date")), date);
+            cr_expect_str_eq(json_string_value(json_object_get(result_for(d, "seq"), "plausibility")), want);
+            cr_expect(json_is_null(json_object_get(result_for(d, "bank:pitch=33,stride=1"), "plausibility")));
+            json_decref(d);
+        } else {
+            cr_expect(strstr(r.out, want), "%s", r.out);
+        }
+        tu_result_free(&r);
+    }
+    json_object_set_new(entry, "memory_read_gbs", json_real(1e9));
+    cr_assert_eq(json_dump_file(cache, path, 0), 0);
+    json_decref(cache);
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--no-roofline", "--budget",
+                           "1", "--format", "json", NULL };
+    tu_result r = tu_exec(argv, envs);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "not checked against the probe's memory plateau") && strstr(r.err, path), "%s", r.err);
+    json_t *d = parse(r.out);
+    cr_expect(json_is_null(json_object_get(json_array_get(json_object_get(d, "runs"), 0), "probe_memory_gbs")));
+    cr_expect(json_is_null(json_object_get(result_for(d, "seq"), "plausibility")));
+    json_decref(d);
+    tu_result_free(&r);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 /* --fill zeros: seq read, validated, on a zero-filled source beside the
  * random one after the patterns: both rates measured, their ratio the
  * compression check, said in the table; without it the keys are null. */

@@ -348,6 +348,25 @@ Test(probe_cache, store_and_lookup)
     cr_expect(found && got.unit == 64 && got.banks == 0 && got.lanes == 0);
     cr_assert_eq(bench_probe_cache_lookup(path, &b, &got, &found, &err), BW_OK);
     cr_expect(found && got.unit == 32 && got.banks == 32);
+    cr_expect_eq(got.memory_gbs, 0, "no plateau stored: none read");
+    e.memory_gbs = 87.5;
+    cr_assert_eq(bench_probe_cache_store(path, &b, &e, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(bench_probe_cache_lookup(path, &b, &got, &found, &err), BW_OK);
+    cr_expect(found && got.memory_gbs == 87.5, "%g", got.memory_gbs);
+    /* a plateau out of the range of any GB/s makes the file malformed */
+    const char *const bad[] = { "1e-300", "1e7", "-3", "\"fast\"" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char doc[1024];
+        snprintf(doc, sizeof doc,
+                 "{\"schema\": \"bwlab.probe\", \"schema_version\": 1, \"entries\": [{\"key\": {\"device\": \"dev A\", "
+                 "\"vendor\": \"vendor\", \"driver_version\": \"1.0\", \"platform_version\": \"OpenCL 3.0\", "
+                 "\"bwlab_version\": \"0.1\"}, \"date\": \"d\", \"quick\": true, \"memory_read_gbs\": %s}]}",
+                 bad[i]);
+        tu_write_file(dir, "sub/probe.json", doc);
+        cr_expect_eq(bench_probe_cache_lookup(path, &a, &got, &found, &err), BW_E_FORMAT, "memory_read_gbs %s",
+                     bad[i]);
+        bw_error_clear(&err);
+    }
     tu_write_file(dir, "sub/probe.json", "{ not json");
     cr_expect_eq(bench_probe_cache_lookup(path, &a, &got, &found, &err), BW_E_FORMAT);
     cr_expect(strstr(bw_error_text(&err), "malformed") != NULL, "%s", bw_error_text(&err));

@@ -40,6 +40,7 @@ bench_probe_entry bench_probe_entry_of(const bench_probe_result *r, const char *
     e.unit = r->inferred_unit;
     e.lanes = r->inferred_lanes;
     e.banks = r->inferred_banks;
+    e.memory_gbs = r->have_memory ? r->levels[r->n_levels].read_gbs : 0;
     return e;
 }
 
@@ -131,7 +132,11 @@ bw_code bench_probe_cache_lookup(const char *path, const bench_tune_key *key, be
         out->unit = int_or_zero(e, "inferred_unit_bytes");
         out->lanes = int_or_zero(e, "inferred_lanes");
         out->banks = (int)int_or_zero(e, "inferred_banks");
-        if (out->unit > MODEL_MAX_UNIT || out->lanes > 1024 || out->banks > MODEL_MAX_BANKS) {
+        json_t *mem = json_object_get(e, "memory_read_gbs");
+        out->memory_gbs = json_is_number(mem) ? json_number_value(mem) : 0;
+        int mem_bad = mem && !json_is_null(mem) && !(out->memory_gbs >= BENCH_PROBE_CACHE_MIN_GBS &&
+                                                      out->memory_gbs <= BENCH_PROBE_CACHE_MAX_GBS);
+        if (out->unit > MODEL_MAX_UNIT || out->lanes > 1024 || out->banks > MODEL_MAX_BANKS || mem_bad) {
             json_decref(doc);
             return bw_error_set(err, BW_E_FORMAT, "the probe cache '%s' holds figures out of range for '%s'; remove it "
                                                   "and run bwlab probe again",
@@ -170,6 +175,7 @@ bw_code bench_probe_cache_store(const char *path, const bench_tune_key *key, con
     json_object_set_new(o, "inferred_unit_bytes", int_or_null(e->unit));
     json_object_set_new(o, "inferred_lanes", int_or_null(e->lanes));
     json_object_set_new(o, "inferred_banks", int_or_null(e->banks));
+    json_object_set_new(o, "memory_read_gbs", e->memory_gbs > 0 ? json_real(e->memory_gbs) : json_null());
     size_t i = 0;
     while (i < json_array_size(entries) && !entry_matches(json_array_get(entries, i), key))
         i++;

@@ -56,3 +56,26 @@ int cli_inferred_profiles(const cli_command *self, ocl_platforms *plats, const s
     }
     return 0;
 }
+
+double cli_inferred_memory_gbs(const cli_command *self, const ocl_device_info *d, char *date, size_t nd)
+{
+    char *path = NULL;
+    bw_error err = BW_ERROR_INIT;
+    bench_probe_entry e;
+    int found = 0;
+    date[0] = '\0';
+    bw_code rc = bench_probe_cache_path(&path, &err);
+    if (rc == BW_OK) {
+        bench_tune_key key = bench_tune_key_of(d, BWLAB_VERSION);
+        rc = bench_probe_cache_lookup(path, &key, &e, &found, &err);
+    }
+    /* no place for a cache (no home) is no probe, not a fault */
+    if (rc != BW_OK && path)
+        cli_note(self, "figures not checked against the probe's memory plateau: %s", bw_error_text(&err));
+    bw_error_clear(&err);
+    free(path);
+    if (rc != BW_OK || !found || !(e.memory_gbs > 0))
+        return 0;
+    snprintf(date, nd, "%s", e.date);
+    return e.memory_gbs;
+}

@@ -30,4 +30,12 @@ bw_code cli_inferred_geometry(const ocl_device_info *d, model_geometry *geo, cha
  * usage error for a device without a probe. */
 int cli_inferred_profiles(const cli_command *self, ocl_platforms *plats, const size_t *dev_idx, size_t ndev);
 
+/* Device d's memory plateau from its cached probe (measured: the read
+ * GB/s past its last cache level), for the plausibility checks: 0 when
+ * there is no probe of it, no plateau, or the cache cannot be read (said
+ * once on stderr as a note, naming the file: the figures then go
+ * unchecked against a plateau, never fail). date (size nd) receives the
+ * probe's date. */
+double cli_inferred_memory_gbs(const cli_command *self, const ocl_device_info *d, char *date, size_t nd);
+
 #endif

@@ -41,6 +41,10 @@ typedef struct run_state {
     char **argv;
     cli_progress_state progress; /* the status line (cli_progress.h) */
     json_t *nominal;             /* data/nominal.json, or NULL when it cannot be read */
+    struct run_plateau {         /* per selected device: its cached probe's memory plateau */
+        double gbs;              /* measured; 0: none */
+        char date[32];
+    } *plateau;
     size_t shown_k;              /* the device it last showed */
 } run_state;
 
@@ -49,6 +53,7 @@ static void state_free(run_state *s)
     cli_run_args_free(&s->a);
     bench_pipeline_free(&s->pipe);
     free(s->tuned);
+    free(s->plateau);
     free(s->tune_path);
     free(s->dev_idx);
     bench_device_list_free(&s->provs);
@@ -88,6 +93,8 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     const bench_device *bd = &s->provs.devices[k];
     r.nominal_gbs = report_nominal_dram(s->nominal, bd->vendor, bd->name, bd->board_name,
                                         (long long)bd->global_mem_bytes, &r.nominal_name);
+    r.probe_memory_gbs = s->plateau ? s->plateau[k].gbs : 0;
+    r.probe_memory_date = s->plateau ? s->plateau[k].date : NULL;
     r.compression_checked = s->a.fill_zeros;
     r.zero_fill_gbs = d->zero_fill_gbs;
     r.random_fill_gbs = d->random_fill_gbs;
@@ -273,6 +280,11 @@ static int open_devices(const cli_command *self, run_state *s)
         st = cli_fail(self, &err);
     if (!st)
         s->tune_path = cli_tuned_lookup(self, s->plats, s->dev_idx, s->ndev, s->tuned);
+    if (!st && !(s->plateau = calloc(s->ndev, sizeof *s->plateau)))
+        st = cli_nomem(self);
+    for (size_t k = 0; !st && k < s->ndev; k++)
+        s->plateau[k].gbs = cli_inferred_memory_gbs(self, ocl_device_at(s->plats, s->dev_idx[k]), s->plateau[k].date,
+                                                    sizeof s->plateau[k].date);
     /* the nominal peaks every figure is checked against: a table that
      * cannot be read leaves the figures unchecked, said once */
     if (!st && report_nominal_load(&s->nominal, &err) != BW_OK)

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cli_each.h"
 #include "cli_format.h"
+#include "cli_inferred.h"
 #include "cli_limits.h"
 #include "cli_option.h"
 #include "cli_signal.h"
@@ -200,6 +201,9 @@ static int begin_device(const cli_command *self, void *state, size_t k)
     s->devs[k].device = &s->each.provs.devices[k];
     const char *nominal_name = NULL;
     s->devs[k].nominal_gbs = cli_each_nominal(&s->each, k, &nominal_name);
+    s->devs[k].probe_memory_gbs =
+        cli_inferred_memory_gbs(self, ocl_device_at(s->each.plats, s->each.dev_idx[k]), s->devs[k].probe_memory_date,
+                                sizeof s->devs[k].probe_memory_date);
     s->devs[k].is_default = s->each.provs.devices[k].is_default;
     s->devs[k].size_given = s->size != 0;
     return from_cache(self, s, k);

@@ -211,6 +211,10 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(o, "nominal_dram_gbs", run->nominal_gbs > 0 ? json_real(run->nominal_gbs) : json_null());
     compression_json(o, run);
     json_object_set_new(o, "nominal_name", run->nominal_name ? report_json_text(run->nominal_name) : json_null());
+    json_object_set_new(o, "probe_memory_gbs", run->probe_memory_gbs > 0 ? json_real(run->probe_memory_gbs) : json_null());
+    json_object_set_new(o, "probe_memory_date",
+                        run->probe_memory_gbs > 0 && run->probe_memory_date ? report_json_text(run->probe_memory_date)
+                                                                            : json_null());
     /* default patterns the plan could not measure in write mode, and why */
     json_object_set_new(o, "plan_note", p->note ? report_json_text(p->note) : json_null());
     json_object_set_new(o, "retry", run->retry ? report_json_text(run->retry) : json_null());

@@ -112,12 +112,13 @@ static void compression_line(const report_run *run, bw_buf *out, const char *lea
                                                    : "no sign of compression");
 }
 
-/* the rows whose measured GB/s pass the device's nominal peak, in words
- * (a figure above it is never left bare), or that none did */
+/* the rows whose measured GB/s pass the device's nominal peak or lie far
+ * above its probe's memory plateau, in words (such a figure is never left
+ * bare), or that none did */
 static void plausibility_line(const report_run *run, bw_buf *out, const char *lead)
 {
     const bench_plan *p = run->plan;
-    if (!(run->nominal_gbs > 0))
+    if (!(run->nominal_gbs > 0) && !(run->probe_memory_gbs > 0))
         return;
     int any = 0;
     for (size_t i = 0; i < p->n; i++) {
@@ -129,10 +130,15 @@ static void plausibility_line(const report_run *run, bw_buf *out, const char *le
                       bench_access_name(p->items[i].access), gbs, words);
         any = 1;
     }
-    if (!any)
+    if (!any && run->nominal_gbs > 0)
         bw_buf_printf(out, "%splausibility: every global figure at or below the device's nominal %.0f GB/s (%s, "
                            "data/nominal.json)\n",
                       lead, run->nominal_gbs, run->nominal_name ? run->nominal_name : "?");
+    if (!any && run->probe_memory_gbs > 0)
+        bw_buf_printf(out, "%splausibility: every global figure within %.1fx the probe's memory plateau of %.1f GB/s "
+                           "(measured %s)\n",
+                      lead, REPORT_PLATEAU_FACTOR, run->probe_memory_gbs,
+                      run->probe_memory_date ? run->probe_memory_date : "?");
 }
 
 /* K of the gather and record kernels (requested, or chosen from a

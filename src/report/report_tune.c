@@ -104,7 +104,8 @@ void report_tune_table(const report_tune_meta *m, const report_tune_device *devs
             bw_buf_printf(out, "%8.2f GB/s  measured, with ", p->gbs);
             report_tune_config(out, &p->config);
             char words[REPORT_PLAUSIBILITY_MAX];
-            if (report_nominal_plausibility(p->gbs, d->nominal_gbs, words, sizeof words))
+            if (report_figure_plausibility(p->gbs, d->nominal_gbs, d->probe_memory_gbs, d->probe_memory_date, words,
+                                           sizeof words))
                 bw_buf_printf(out, "; %s", words);
             bw_buf_putc(out, '\n');
         }
@@ -200,11 +201,13 @@ static json_t *device_json(const report_tune_meta *m, const report_tune_device *
     json_object_set_new(o, RT_COPY, bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
     /* each peak against the device's nominal one: words where it is above */
     json_object_set_new(o, "nominal_dram_gbs", d->nominal_gbs > 0 ? json_real(d->nominal_gbs) : json_null());
+    json_object_set_new(o, "probe_memory_gbs", d->probe_memory_gbs > 0 ? json_real(d->probe_memory_gbs) : json_null());
     json_t *pl = json_object();
     for (int mo = 0; mo < BENCH_TUNE_MODES; mo++) {
         char words[REPORT_PLAUSIBILITY_MAX];
-        const char *t = e->peak[mo].valid ? report_nominal_plausibility(e->peak[mo].gbs, d->nominal_gbs, words,
-                                                                        sizeof words)
+        const char *t = e->peak[mo].valid ? report_figure_plausibility(e->peak[mo].gbs, d->nominal_gbs,
+                                                                       d->probe_memory_gbs, d->probe_memory_date,
+                                                                       words, sizeof words)
                                           : NULL;
         json_object_set_new(pl, bench_tune_mode_name((bench_tune_mode)mo), t ? json_string(t) : json_null());
     }

@@ -7,7 +7,7 @@
  * Schema "bwlab.probe" version 1: {"schema", "schema_version", "entries":
  * [{"key": {device, vendor, driver_version, platform_version,
  * bwlab_version}, "date", "quick", "inferred_unit_bytes",
- * "inferred_lanes", "inferred_banks"}]}, keyed like the tuning cache
+ * "inferred_lanes", "inferred_banks", "memory_read_gbs"}]}, keyed like the tuning cache
  * (bench_tune_key). Writes are atomic (temporary file, rename); a
  * malformed file is reported, never silently replaced. */
 #ifndef BENCH_PROBE_CACHE_H
@@ -22,6 +22,9 @@
 
 #define BENCH_PROBE_CACHE_SCHEMA "bwlab.probe"
 #define BENCH_PROBE_CACHE_FILE "probe.json"
+/* the range of a stored memory plateau, as of any GB/s in a results file */
+#define BENCH_PROBE_CACHE_MIN_GBS 1e-6
+#define BENCH_PROBE_CACHE_MAX_GBS 1e6
 
 typedef struct bench_probe_entry {
     char date[32];
@@ -29,6 +32,7 @@ typedef struct bench_probe_entry {
     int64_t unit;  /* 0: the probe inferred none */
     int64_t lanes; /* 0: none */
     int banks;     /* 0: none */
+    double memory_gbs; /* measured: the memory plateau's read GB/s; 0: none */
 } bench_probe_entry;
 
 /* The file's path (see above); caller frees. Fails as bench_tune_cache_path. */

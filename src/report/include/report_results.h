@@ -45,21 +45,26 @@ typedef struct report_run {
     /* NULL, or what changed when the device's buffers could not be had at
      * the plan's size and it was planned and run again at half of it */
     const char *retry;
-    /* K of the gather and record kernels (bench_pipeline_device.unroll)
-     * and where it came from (BENCH_UNROLL_*; NULL: not said, as in a
-     * command that does not choose it), the calibration's seq copy and
-     * read GB/s at K = 1 << k (measured; NULL or 0: not measured), and why auto fell
-     * back to 1 (or NULL) */
     /* the device's nominal DRAM GB/s and its entry in data/nominal.json
      * (0 and NULL: no entry matches): every global figure is checked
      * against it (report_nominal_plausibility) */
     double nominal_gbs;
     const char *nominal_name;
+    /* the memory plateau of the device's cached probe (measured GB/s; 0:
+     * none) and that probe's date: a global figure well above it is
+     * labelled too (report_plateau_plausibility) */
+    double probe_memory_gbs;
+    const char *probe_memory_date;
     /* --fill zeros: seq read on a zero-filled and on the random source
      * (measured GB/s; 0: not measured) and why the check failed, or NULL */
     int compression_checked;
     double zero_fill_gbs, random_fill_gbs;
     const char *compression_failure;
+    /* K of the gather and record kernels (bench_pipeline_device.unroll)
+     * and where it came from (BENCH_UNROLL_*; NULL: not said, as in a
+     * command that does not choose it), the calibration's seq copy and
+     * read GB/s at K = 1 << k (measured; NULL or 0: not measured), and why auto fell
+     * back to 1 (or NULL) */
     int unroll;
     const char *unroll_source;
     const double *unroll_gbs;

@@ -27,6 +27,8 @@ typedef struct report_tune_device {
     int size_given;                  /* the buffer size came from --size */
     const char *cache_note;          /* what happened to the cache file for this device, or NULL */
     double nominal_gbs;              /* the device's nominal DRAM GB/s the peaks are checked against, or 0 */
+    double probe_memory_gbs;         /* its cached probe's memory plateau (measured GB/s), or 0 */
+    char probe_memory_date[32];      /* that probe's date */
 } report_tune_device;
 
 typedef struct report_tune_meta {
