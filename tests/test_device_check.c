@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bw_file.h"
@@ -469,6 +470,20 @@ Test(device_check, carried_packages_unpacked_with_what_they_need)
 
 /* a whole run, on PoCL (the system ICD, kept) beside a fake NVIDIA library:
  * every file under $OUT, extra arguments passed to `bwlab run` */
+/* whether folder dir holds a file whose name ends in suffix */
+static bool dir_has_suffix(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    bool found = false;
+    struct dirent *e;
+    size_t ls = strlen(suffix);
+    while (d && !found && (e = readdir(d)))
+        found = strlen(e->d_name) > ls && !strcmp(e->d_name + strlen(e->d_name) - ls, suffix);
+    if (d)
+        closedir(d);
+    return found;
+}
+
 Test(device_check, full_run_writes_results_under_out)
 {
     char *tmp = tu_temp_dir();
@@ -478,14 +493,20 @@ Test(device_check, full_run_writes_results_under_out)
     base_env(&e, tmp, drv, "/etc/OpenCL/vendors", out, false);
 
     char *s = script("device-check.sh");
-    /* sized, and no roofline (its buffer would follow the host's cache) */
+    /* sized, and no roofline (its buffer would follow the host's cache);
+     * its own caches and results folder, outside the tree */
     env_add(&e, "BWLAB_LADDER_OPTIONS", "--size 4M --budget 0.2");
+    env_add(&e, "BWLAB_TUNE_OPTIONS", "--size 4M --budget 1");
+    char *cache = make_dir(tmp, "cache"), *named = path_of(tmp, "named");
+    env_add(&e, "BWLAB_CACHE_DIR", cache);
+    env_add(&e, "BWLAB_RESULTS_DIR", named);
     tu_result r = tu_run_cmd((const char *[]){ "bash", s, "--device", "cpu", "--pattern", "seq",
                                                "--size", "16M", "--budget", "0.2", "--no-roofline", NULL },
                              (const char *const *)e.v);
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     static const char *const files[] = { "device-check.log", "devices.txt", "devices.json", "run.json", "env.sh",
-                                         "icd.txt", "ldd.txt", "ladder.txt" };
+                                         "icd.txt", "ldd.txt", "ladder.txt", "tune.json", "strides.json",
+                                         "size-512M.json", "size-4G.json", "probe.json", "expect.txt" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char *p = path_of(out, files[i]);
         cr_expect(exists(p), "no %s", p);
@@ -535,6 +556,51 @@ Test(device_check, full_run_writes_results_under_out)
     cr_expect_not_null(j, "devices.json: %s", je.text);
     json_decref(j);
     free(p);
+    /* the strides in read mode, seq at both sizes */
+    p = path_of(out, "strides.json");
+    j = json_load_file(p, 0, &je);
+    cr_assert_not_null(j, "strides.json: %s", je.text);
+    for (int st = 1; st <= 64; st *= 2) {
+        char pat[32];
+        snprintf(pat, sizeof pat, "stride:s=%d", st);
+        json_t *rs = json_object_get(j, "results"), *x;
+        size_t ix;
+        int found = 0;
+        json_array_foreach(rs, ix, x) found |= !strcmp(json_string_value(json_object_get(x, "pattern")), pat) &&
+                                              !strcmp(json_string_value(json_object_get(x, "access")), "read");
+        cr_expect(found, "strides.json has no %s in read mode", pat);
+    }
+    json_decref(j);
+    free(p);
+    /* every step beside its range: PoCL has none on record, so each line
+     * says so, and the figures measured are there */
+    p = path_of(out, "expect.txt");
+    char *ex = read_text(p);
+    cr_expect(strstr(ex, "expected ranges: none on record") != NULL, "%s", ex);
+    cr_expect(strstr(ex, "identity     compute units") != NULL, "%s", ex);
+    cr_expect(strstr(ex, "granularity  read stride 64 / stride 1") != NULL, "%s", ex);
+    cr_expect(strstr(ex, "sizes        seq read 512 MiB / 4 GiB") != NULL, "%s", ex);
+    cr_expect(strstr(ex, "OUTSIDE") == NULL, "no range, nothing outside: %s", ex);
+    cr_expect(strstr(ex, "tune         copy peak                          measured not measured") == NULL,
+              "the tune ran: %s", ex);
+    free(ex);
+    free(p);
+    /* the named copies, by device and date, in the results folder and under OUT */
+    char day[16];
+    time_t now = time(NULL);
+    strftime(day, sizeof day, "%Y-%m-%d", gmtime(&now));
+    static const char *const kinds[] = { "run", "tune", "probe" };
+    char *out_named = path_of(out, "data/results");
+    const char *const dirs[] = { named, out_named };
+    for (size_t d = 0; d < 2; d++)
+        for (size_t k = 0; k < 3; k++) {
+            char tail[64];
+            snprintf(tail, sizeof tail, "-%s-%s.json", day, kinds[k]);
+            cr_expect(dir_has_suffix(dirs[d], tail), "no *%s in %s", tail, dirs[d]);
+        }
+    free(out_named);
+    free(cache);
+    free(named);
     p = path_of(out, "icd.txt");
     char *icd = read_text(p);
     cr_expect(strstr(icd, "libnvidia-opencl.so.1") != NULL, "%s", icd);
@@ -562,4 +628,77 @@ Test(device_check, deps_dry_run_lists_packages)
     cr_expect(strstr(r.out, "libc6") == NULL, "libc6 is on every Linux: %s", r.out);
     tu_result_free(&r);
     free(s);
+}
+
+/* tools/device-expect.py against a planted H200 check: each figure beside
+ * the range data/gpu-expected.json gives the H200, worked out here from
+ * the planted values: 132 units in [132, 132]; a copy peak of 4200 in
+ * [3800, 4800]; seq copy 3990 / 4200 = 0.95, at least 0.9; read stride 4
+ * at 500 / 2000 = 0.25 against 4 / min(16, 64) = 0.25 within 15%, stride
+ * 16 at 150 / 2000 = 0.075 against 4 / 64 = 0.0625 (+20%: outside), a
+ * pair ratio of 1.9 in [1.6, 2.4], 2-way banks 1 / 0.68 = 1.47 in [1.4,
+ * 1.5], sizes 4000 / 4100 = 0.976 in [0.97, 1.03]; a clock of 2500 MHz
+ * above 1980: outside. */
+Test(device_check, expected_ranges_beside_each_planted_h200_figure)
+{
+    char *tmp = tu_temp_dir();
+    tu_write_file(tmp, "run.json",
+                  "{\"runs\": [{\"device\": {\"name\": \"NVIDIA H200\", \"compute_units\": 132, \"clock_mhz\": 2500, "
+                  "\"global_cache_bytes\": 4325376}}], \"results\": ["
+                  "{\"pattern\": \"seq\", \"access\": \"copy\", \"status\": \"ok\", \"effective_gbs\": 3990, \"unroll\": 4},"
+                  "{\"pattern\": \"bank:pitch=33,stride=1\", \"access\": \"read\", \"status\": \"ok\", \"family\": \"bank\", "
+                  "\"effective_gbs\": 23200, \"conflict_ways\": 1, \"relative_to_seq\": 1},"
+                  "{\"pattern\": \"bank:pitch=32,stride=2\", \"access\": \"read\", \"status\": \"ok\", \"family\": \"bank\", "
+                  "\"effective_gbs\": 15776, \"conflict_ways\": 2, \"relative_to_seq\": 0.68}]}");
+    tu_write_file(tmp, "tune.json", "{\"devices\": [{\"peak_read_gbs\": 4137, \"peak_copy_gbs\": 4200}]}");
+    tu_write_file(tmp, "strides.json",
+                  "{\"results\": [{\"pattern\": \"stride:s=1\", \"access\": \"read\", \"status\": \"ok\", \"effective_gbs\": 2000},"
+                  "{\"pattern\": \"stride:s=4\", \"access\": \"read\", \"status\": \"ok\", \"effective_gbs\": 500},"
+                  "{\"pattern\": \"stride:s=16\", \"access\": \"read\", \"status\": \"ok\", \"effective_gbs\": 150}]}");
+    tu_write_file(tmp, "probe.json",
+                  "{\"devices\": [{\"sector_pairs\": {\"ratio\": 1.9}, \"inferred_banks\": 32, "
+                  "\"memory\": {\"latency_ns\": 310}}]}");
+    tu_write_file(tmp, "size-512M.json",
+                  "{\"results\": [{\"pattern\": \"seq\", \"access\": \"read\", \"status\": \"ok\", \"effective_gbs\": 4000}]}");
+    tu_write_file(tmp, "size-4G.json",
+                  "{\"results\": [{\"pattern\": \"seq\", \"access\": \"read\", \"status\": \"ok\", \"effective_gbs\": 4100}]}");
+    char *s = script("device-expect.py");
+    tu_result r = tu_run_cmd((const char *[]){ "python3", s, tmp, NULL }, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    const char *o = r.out;
+    cr_expect(strstr(o, "expected ranges: NVIDIA H200") != NULL, "%s", o);
+    static const char *const want[][2] = {
+        { "compute units", "in range" },
+        { "clock", "OUTSIDE" },
+        { "copy peak", "in range" },
+        { "seq copy (K = 4) / tune copy", "in range" },
+        { "read stride 4 / stride 1", "in range" },
+        { "read stride 16 / stride 1", "OUTSIDE" },
+        { "read stride 8 / stride 1", "not measured" },
+        { "split / adjacent sector pair", "in range" },
+        { "2-way slowdown", "in range" },
+        { "conflict-free local reads", "in range" },
+        { "probe's inferred banks", "in range" },
+        { "memory, one chase", "in range" },
+        { "seq read 512 MiB / 4 GiB", "in range" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const char *at = strstr(o, want[i][0]);
+        cr_assert_not_null(at, "no line for %s: %s", want[i][0], o);
+        const char *eol = strchr(at, '\n');
+        char ln[512];
+        snprintf(ln, sizeof ln, "%.*s", (int)(eol ? eol - at : (long)strlen(at)), at);
+        cr_expect(strstr(ln, want[i][1]) != NULL, "%s: want '%s' in: %s", want[i][0], want[i][1], ln);
+        cr_expect(strchr(ln, '(') != NULL, "%s: no source in: %s", want[i][0], ln);
+    }
+    tu_result_free(&r);
+    /* an expected-ranges file it cannot read is exit 2 */
+    char *bad = path_of(tmp, "nothing.json");
+    r = tu_run_cmd((const char *[]){ "python3", s, tmp, bad, NULL }, NULL);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    tu_result_free(&r);
+    free(bad);
+    free(s);
+    tu_rmdir(tmp);
+    free(tmp);
 }

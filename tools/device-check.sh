@@ -11,15 +11,24 @@
 # 3. writes a private OCL_ICD_VENDORS folder: the system's own .icd files,
 #    copied, plus one for each vendor library no system .icd names;
 # 4. uses the carried build/ (or builds, when meson, ninja and the headers
-#    are here), then runs `bwlab devices` (table and JSON) and
+#    are here), then runs `bwlab devices` (table and JSON), `bwlab tune` of
+#    the run's device (--budget 30, so that the run has its peaks) and
 #    `bwlab run --device gpu --format json --budget 60 [options...]` (a default
 #    the options give themselves is left out: bwlab refuses an option twice), each
 #    under `timeout`, then (time allowing) the bytes-in-flight ladder (seq,
 #    seq:elem=8 and seq:elem=16 in read and copy mode at --unroll 1, 2, 4 and
 #    8, one run each, on the run's device, then `bwlab compare` of the four),
-#    `bwlab probe --device gpu --quick` and `bwlab report` of the run and the
-#    probe, all within BWLAB_CHECK_SECONDS (default 420);
-# 5. writes the results and a log under $OUT (default ./device-results).
+#    read-mode strides 1 to 64 (strides.json), a 512 MiB and a 4 GiB seq
+#    read (size-512M.json, size-4G.json), `bwlab probe --device gpu --quick`
+#    (sector pairs, banks, latency) and `bwlab report` of the run and the
+#    probe, all within BWLAB_CHECK_SECONDS (default 480);
+# 5. prints every step's measured value beside the range data/gpu-expected.json
+#    expects for the device and that range's source (tools/device-expect.py,
+#    expect.txt; needs python3);
+# 6. writes the results and a log under $OUT (default ./device-results), and
+#    the run, tune and probe JSON under data/results/ (BWLAB_RESULTS_DIR),
+#    named by device and date (DEVICE-DATE-run.json, ...), a copy of them
+#    under $OUT/data/results too, so that they come back from a lent machine.
 #
 # --setup-only does 1-3 and prints the resulting environment as `export`
 # lines (eval-able) instead of building or running anything; it writes
@@ -35,7 +44,9 @@
 #   BWLAB_PRIVATE_DIR          private prefix and ICD folder (default .device-env)
 #   BWLAB_FORCE_PRIVATE_LOADER=1  act as if the system had no loader/libraries
 #   BWLAB_BUILD                build folder (default build); BWLAB_EXE the binary
-#   BWLAB_CHECK_SECONDS        total time budget (default 420)
+#   BWLAB_CHECK_SECONDS        total time budget (default 480)
+#   BWLAB_RESULTS_DIR          where the named results go (default data/results)
+#   BWLAB_TUNE_OPTIONS         options of the tune (default: --budget 30)
 #   BWLAB_LADDER_OPTIONS       options of each ladder run (default: --budget 8)
 # Exit status: that of `bwlab run` (124: it ran out of time), 3 when no GPU
 # OpenCL library is found, 1 for a set-up failure.
@@ -66,7 +77,8 @@ deps="${BWLAB_DEPS_DIR:-$root/.deps}"
 private="${BWLAB_PRIVATE_DIR:-$root/.device-env}"
 build="${BWLAB_BUILD:-build}"
 exe="${BWLAB_EXE:-$root/$build/src/cli/bwlab}"
-total_s="${BWLAB_CHECK_SECONDS:-420}"
+total_s="${BWLAB_CHECK_SECONDS:-480}"
+results_dir="${BWLAB_RESULTS_DIR:-$root/data/results}"
 out="${OUT:-$PWD/device-results}"
 log=/dev/null
 
@@ -386,6 +398,19 @@ done
 [ "$has_format" = 1 ] || run_args+=(--format json)
 [ "$has_budget" = 1 ] || run_args+=(--budget 60)
 run_args+=("$@")
+# the tune first: the run then reads its peaks from the tuning cache
+read -r -a tune_opts <<<"${BWLAB_TUNE_OPTIONS:---budget 30}"
+limit=$(( $(left) - 200 ))
+if [ "$limit" -ge 20 ]; then
+    say "bwlab tune --device $device ${tune_opts[*]} (at most $limit s)"
+    trc=0
+    bw "$limit" tune --device "$device" --format json --output "$out/tune.json" "${tune_opts[@]}" \
+        2>"$out/tune.stderr" || trc=$?
+    cat "$out/tune.stderr" >>"$log"
+    say "bwlab tune exited $trc"
+else
+    say "only $(left) s left: no tune"
+fi
 limit=$(( $(left) - 20 ))
 [ "$limit" -ge 30 ] || die 124 "only $(left) s of the ${total_s} s left: not starting bwlab run"
 say "bwlab ${run_args[*]} (at most $limit s)"
@@ -422,13 +447,41 @@ if [ "${#ladder[@]}" -gt 1 ]; then
     bw 60 compare "${ladder[@]}" >"$out/ladder.txt" 2>>"$out/ladder.stderr" || true
     cat "$out/ladder.txt" >&2
 fi
+# granularity in read mode (strides 1 to 64), then one working set against
+# eight times it; BWLAB_LADDER_OPTIONS as the ladder (a --size there wins)
+extra() { # NAME LIMIT ARGS...: one more run, time allowing
+    local name=$1 need=$2 xrc=0
+    shift 2
+    local limit=$(( $(left) - need ))
+    if [ "$limit" -lt 20 ]; then
+        say "only $(left) s left: no $name"
+        return 0
+    fi
+    say "bwlab run --device $device $* ($name, at most $limit s)"
+    bw "$limit" run --device "$device" --no-roofline --format json --output "$out/$name.json" "$@" \
+        2>>"$out/$name.stderr" || xrc=$?
+    [ "$xrc" = 0 ] || say "$name exited $xrc (see $name.stderr)"
+}
+has_size=0
+for a in "${ladder_opts[@]}"; do
+    case "$a" in --size|--size=*) has_size=1 ;; esac
+done
+extra strides 70 --access read --pattern stride:s=1,stride:s=2,stride:s=4,stride:s=8,stride:s=16,stride:s=32,stride:s=64 \
+    "${ladder_opts[@]}"
+if [ "$has_size" = 1 ]; then
+    extra size-512M 60 --access read --pattern seq "${ladder_opts[@]}"
+    extra size-4G 50 --access read --pattern seq "${ladder_opts[@]}"
+else
+    extra size-512M 60 --access read --pattern seq --size 512M "${ladder_opts[@]}"
+    extra size-4G 50 --access read --pattern seq --size 4G "${ladder_opts[@]}"
+fi
 # the quick probe (the inferred memory system) and the HTML report of both,
 # when time is left; neither changes the exit status, which is the run's
 limit=$(( $(left) - 20 ))
 if [ "$limit" -ge 45 ]; then
-    say "bwlab probe --device gpu --quick (at most $limit s)"
+    say "bwlab probe --device $device --quick (at most $limit s)"
     prc=0
-    bw "$limit" probe --device gpu --quick --format json --output "$out/probe.json" 2>"$out/probe.stderr" || prc=$?
+    bw "$limit" probe --device "$device" --quick --format json --output "$out/probe.json" 2>"$out/probe.stderr" || prc=$?
     cat "$out/probe.stderr" >>"$log"
     say "bwlab probe exited $prc"
 else
@@ -441,5 +494,28 @@ done
 if [ "${#reports[@]}" -gt 0 ]; then
     bw 60 report "${reports[@]}" --output "$out/report.html" 2>>"$log" || say "bwlab report exited $?"
 fi
-say "done in $(( $(date +%s) - start_s )) s: $out/{device-check.log,devices.txt,devices.json,run.json,run.stderr,ladder-unroll*.json,ladder.txt,probe.json,report.html,env.sh,icd.txt,ldd.txt}"
+# every step beside its expected range and source
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$root/tools/device-expect.py" "$out" >"$out/expect.txt" 2>>"$log" || say "device-expect exited $?"
+    cat "$out/expect.txt" >&2
+    cat "$out/expect.txt" >>"$log"
+else
+    say "no python3: the expected ranges (data/gpu-expected.json) are not printed"
+fi
+# the named copies: DEVICE-DATE-{run,tune,probe}.json, the device as its
+# run names it (letters and digits, the rest one '-')
+if [ -s "$out/run.json" ]; then
+    name=$(sed -n '/"runs": \[/,$p' "$out/run.json" | grep -m1 '"name"' | sed 's/.*"name": *"\([^"]*\)".*/\1/')
+    slug=$(printf '%s' "${name:-device}" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')
+    day=$(date -u +%Y-%m-%d)
+    mkdir -p "$results_dir" "$out/data/results"
+    for kind in run tune probe; do
+        if [ -s "$out/$kind.json" ]; then
+            cp "$out/$kind.json" "$results_dir/$slug-$day-$kind.json"
+            cp "$out/$kind.json" "$out/data/results/$slug-$day-$kind.json"
+        fi
+    done
+    say "results named $slug-$day-{run,tune,probe}.json in $results_dir and $out/data/results"
+fi
+say "done in $(( $(date +%s) - start_s )) s: $out/{device-check.log,devices.txt,devices.json,tune.json,run.json,run.stderr,ladder-unroll*.json,ladder.txt,strides.json,size-512M.json,size-4G.json,probe.json,report.html,expect.txt,env.sh,icd.txt,ldd.txt}"
 exit "$rc"
