@@ -1509,3 +1509,59 @@ Test(compare, plausibility_words_above_the_nominal_peak)
     cr_expect_str_eq(report_nominal_plausibility(506.0, 136.5, b, sizeof b),
                      "above the device's nominal 136.5 GB/s: cache or compression?");
 }
+
+/* names read from a results file holding ESC, BEL, CR and LF (device,
+ * host, label, note): no format compare writes, nor the HTML report,
+ * carries one of those bytes raw; CSV and HTML write them \xNN */
+static void rename_all(json_t *o)
+{
+    const char *k;
+    json_t *v;
+    size_t i;
+    if (json_is_object(o)) {
+        void *tmp;
+        json_object_foreach_safe(o, tmp, k, v) {
+            if ((!strcmp(k, "name") || !strcmp(k, "host") || !strcmp(k, "note")) && json_is_string(v)) {
+                char s[512];
+                snprintf(s, sizeof s, "%s\x1b[2J\a\r\nX", json_string_value(v));
+                json_object_set_new(o, k, json_string(s));
+            } else {
+                rename_all(v);
+            }
+        }
+    } else if (json_is_array(o)) {
+        json_array_foreach(o, i, v) rename_all(v);
+    }
+}
+
+Test(compare, control_bytes_in_a_files_names_never_reach_the_output_raw)
+{
+    char *dir = tu_temp_dir(), *src = sample("pocl-cpu.json"), path[4200], html[4300];
+    json_t *d = json_load_file(src, 0, NULL);
+    cr_assert_not_null(d);
+    rename_all(d);
+    snprintf(path, sizeof path, "%s/esc.json", dir);
+    cr_assert_eq(json_dump_file(d, path, 0), 0);
+    json_decref(d);
+    const char *formats[] = { "table", "md", "csv", "json", "html" };
+    for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) {
+        tu_result r = compare((const char *[]){ path, "--format", formats[f], NULL });
+        cr_expect_eq(r.status, 0, "%s: exit %d: %s", formats[f], r.status, r.err);
+        cr_expect(strpbrk(r.out, "\x1b\a\r") == NULL, "%s carries a raw control byte", formats[f]);
+        cr_expect(strpbrk(r.err, "\x1b\a\r") == NULL, "%s: stderr carries a raw control byte", formats[f]);
+        if (!strcmp(formats[f], "csv") || !strcmp(formats[f], "html"))
+            cr_expect(strstr(r.out, "\\x1b[2J\\x07\\x0d\\x0aX") != NULL, "%s does not write them \\xNN", formats[f]);
+        tu_result_free(&r);
+    }
+    snprintf(html, sizeof html, "%s/esc.html", dir);
+    const char *argv[] = { "report", path, "--output", html, NULL };
+    tu_result r = tu_exec(argv, NULL);
+    cr_expect_eq(r.status, 0, "report: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    char *page = NULL;
+    cr_assert_eq(bw_file_read(html, &page, NULL, NULL), BW_OK);
+    cr_expect(strpbrk(page, "\x1b\a\r") == NULL, "the report carries a raw control byte");
+    free(page);
+    tu_rmdir(dir);
+    free(dir);
+}

@@ -47,8 +47,7 @@ int cli_each_open(const cli_command *self, cli_each *e)
     }
     /* the nominal peaks: a table that cannot be read leaves the figures unchecked, said once */
     if (!st && report_nominal_load(&e->nominal, &err) != BW_OK)
-        fprintf(stderr, "bwlab %s: note: figures not checked against nominal peaks: %s\n", self->name,
-                bw_error_text(&err));
+        cli_note(self, "figures not checked against nominal peaks: %s", bw_error_text(&err));
     bw_error_clear(&err);
     return st;
 }

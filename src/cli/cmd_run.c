@@ -288,7 +288,7 @@ static int open_devices(const cli_command *self, run_state *s)
     /* the nominal peaks every figure is checked against: a table that
      * cannot be read leaves the figures unchecked, said once */
     if (!st && report_nominal_load(&s->nominal, &err) != BW_OK)
-        fprintf(stderr, "bwlab run: note: figures not checked against nominal peaks: %s\n", bw_error_text(&err));
+        cli_note(self, "figures not checked against nominal peaks: %s", bw_error_text(&err));
     bw_error_clear(&err);
     return st;
 }

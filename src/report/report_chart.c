@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_format.h"
+
 typedef struct chart_point {
     double x, y, x2, y2;
     char *tip;
@@ -674,7 +676,14 @@ void report_chart_escape(bw_buf *out, const char *s)
         case '>': bw_buf_puts(out, "&gt;"); break;
         case '"': bw_buf_puts(out, "&quot;"); break;
         case '\'': bw_buf_puts(out, "&#39;"); break;
-        default: bw_buf_putc(out, *s); break;
+        default:
+            /* a control byte is no character of HTML: written \xNN, as
+             * every message shows it */
+            if ((unsigned char)*s < 0x20 || *s == 0x7f)
+                bw_quote_append(out, s, 1, 0, 0);
+            else
+                bw_buf_putc(out, *s);
+            break;
         }
     }
 }

@@ -99,17 +99,25 @@ json_t *report_json_document(const char *schema, int version, const char *date, 
 
 void report_csv_field(bw_buf *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
-        bw_buf_puts(out, s);
+    /* control bytes (a newline too) as \xNN, as every message shows them:
+     * a CSV file goes to terminals and line-based tools as often as to
+     * spreadsheets */
+    bw_buf t = BW_BUF_INIT;
+    bw_quote_append(&t, s, strlen(s), 0, 0);
+    const char *q = bw_buf_str(&t);
+    if (!strpbrk(q, ",\"")) {
+        bw_buf_puts(out, q);
+        bw_buf_free(&t);
         return;
     }
     bw_buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"')
+    for (; *q; q++) {
+        if (*q == '"')
             bw_buf_putc(out, '"');
-        bw_buf_putc(out, *s);
+        bw_buf_putc(out, *q);
     }
     bw_buf_putc(out, '"');
+    bw_buf_free(&t);
 }
 
 const char *report_num_fixed(char *buf, double v, int prec)

@@ -29,7 +29,9 @@ json_t *report_json_real(double v, int valid);
  * tool {name, version}, date and command_line. New reference; NULL when
  * out of memory. */
 json_t *report_json_document(const char *schema, int version, const char *date, int argc, char *const *argv);
-/* A CSV field, quoted (RFC 4180) where it holds a comma, quote or newline. */
+/* A CSV field, its control bytes and newlines written \xNN
+ * (bw_quote_append), then quoted (RFC 4180) where it holds a comma or a
+ * quote. */
 void report_csv_field(bw_buf *out, const char *s);
 /* ",number", or "," alone when !valid or not finite: a whole number as an
  * integer, any other in the fewest digits (15 to 17) that read back as the
