@@ -14,6 +14,7 @@
 #include "results_csv.h"
 #include "results_fields.h"
 #include "results_merge.h"
+#include "results_run_fields.h"
 #include "report_results.h"
 
 static const model_geometry geo8 = { 8, 64, 64, 32, 4, 0 };
@@ -149,6 +150,38 @@ Test(results_fields, every_key_the_writer_emits_is_in_the_table)
             if (v && !json_is_null(v))
                 cr_expect(type_ok(f->type, v), "results[%zu].%s has another type than the table's", i, f->key);
         }
+    }
+    json_decref(doc);
+}
+
+/* runs[]: every key written is the run table's, every key the table
+ * always writes is there, each of the table's type */
+Test(results_fields, every_runs_key_the_writer_emits_is_in_the_run_table)
+{
+    json_t *doc = made_up_run(SPECS, sizeof SPECS / sizeof *SPECS);
+    json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+    cr_assert(json_is_object(run));
+    const char *key;
+    json_t *v;
+    json_object_foreach(run, key, v) {
+        size_t k = 0;
+        while (k < RR_COUNT && strcmp(RESULTS_RUN_FIELDS[k].key, key))
+            k++;
+        cr_expect(k < RR_COUNT, "runs[0].%s is in no table", key);
+    }
+    for (size_t k = 0; k < RR_COUNT; k++) {
+        const results_run_field *f = &RESULTS_RUN_FIELDS[k];
+        v = json_object_get(run, f->key);
+        if (f->always)
+            cr_expect(v != NULL, "runs[0] lacks %s", f->key);
+        if (!v || json_is_null(v))
+            continue;
+        int ok = f->type == RR_TYPE_STRING    ? json_is_string(v)
+                 : f->type == RR_TYPE_INTEGER ? json_is_integer(v)
+                 : f->type == RR_TYPE_NUMBER  ? json_is_number(v)
+                 : f->type == RR_TYPE_OBJECT  ? json_is_object(v)
+                                              : json_is_array(v);
+        cr_expect(ok, "runs[0].%s has another type than the table's", f->key);
     }
     json_decref(doc);
 }

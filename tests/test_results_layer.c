@@ -12,6 +12,7 @@
 #include "results_fields.h"
 #include "results_merge.h"
 #include "results_peer.h"
+#include "results_run_fields.h"
 #include "results_schema.h"
 #include "test_util.h"
 
@@ -59,9 +60,9 @@ Test(results_layer, includes_nothing_above_base_and_model)
     tu_layer_includes_nothing_of("src/results/include", dirs, 5, above, 5);
 }
 
-/* docs/results.md's results[] section (from its heading to the next "## "),
+/* docs/results.md's section under heading (from it to the next "## "),
  * read whole; the caller frees it */
-static char *results_section(void)
+static char *doc_section(const char *heading)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", tu_source_root(), "docs/results.md");
@@ -71,8 +72,8 @@ static char *results_section(void)
     size_t n = fread(doc, 1, sizeof doc - 1, f);
     fclose(f);
     doc[n] = '\0';
-    char *start = strstr(doc, "\n## `results[]`");
-    cr_assert(start, "docs/results.md has no results[] section");
+    char *start = strstr(doc, heading);
+    cr_assert(start, "docs/results.md has no section %s", heading);
     char *end = strstr(start + 1, "\n## ");
     size_t len = end ? (size_t)(end - start) : strlen(start);
     char *s = malloc(len + 1);
@@ -113,7 +114,7 @@ static int doc_row(const char *sec, const char *key, char *kind, size_t n)
  * measured figures. */
 Test(results_layer, every_field_of_the_table_has_its_row_in_the_docs)
 {
-    char *sec = results_section();
+    char *sec = doc_section("\n## `results[]`");
     for (size_t i = 0; i < RF_COUNT; i++) {
         const results_field *fd = &RESULTS_FIELDS[i];
         char kind[32] = "";
@@ -121,6 +122,35 @@ Test(results_layer, every_field_of_the_table_has_its_row_in_the_docs)
         cr_expect(found, "docs/results.md's results[] table has no row for '%s'", fd->key);
         if (found && fd->measured)
             cr_expect_str_eq(kind, "measured", "'%s' is a measured figure: its row's kind is '%s'", fd->key, kind);
+    }
+    free(sec);
+}
+
+/* Every runs[] key of the run table has a row in docs/results.md's runs[]
+ * table, and the row of a measured figure says so. */
+Test(results_layer, every_runs_key_of_the_table_has_its_row_in_the_docs)
+{
+    char *sec = doc_section("\n## `runs[]`");
+    for (size_t i = 0; i < RR_COUNT; i++) {
+        const results_run_field *fd = &RESULTS_RUN_FIELDS[i];
+        char want[128];
+        snprintf(want, sizeof want, "`%s`", fd->key);
+        /* the row whose first cell names the key (a cell may name several) */
+        const char *row = NULL;
+        for (const char *line = sec; !row && (line = strstr(line, "\n| ")); line++) {
+            const char *bar = strstr(line + 3, " |"), *hit = strstr(line + 3, want);
+            if (bar && hit && hit < bar)
+                row = line + 1;
+        }
+        cr_expect(row != NULL, "docs/results.md's runs[] table has no row for '%s'", fd->key);
+        if (row && fd->kind && !strcmp(fd->kind, "measured")) {
+            const char *eol = strchr(row, '\n');
+            size_t len = eol ? (size_t)(eol - row) : strlen(row);
+            char *line = strndup(row, len);
+            cr_expect(strstr(line, "measured") != NULL, "'%s' is a measured figure: its row does not say so",
+                      fd->key);
+            free(line);
+        }
     }
     free(sec);
 }
