@@ -165,21 +165,21 @@ Test(results_fields, every_runs_key_the_writer_emits_is_in_the_run_table)
     json_t *v;
     json_object_foreach(run, key, v) {
         size_t k = 0;
-        while (k < RR_COUNT && strcmp(RESULTS_RUN_FIELDS[k].key, key))
+        while (k < RUNF_COUNT && strcmp(RESULTS_RUN_FIELDS[k].key, key))
             k++;
-        cr_expect(k < RR_COUNT, "runs[0].%s is in no table", key);
+        cr_expect(k < RUNF_COUNT, "runs[0].%s is in no table", key);
     }
-    for (size_t k = 0; k < RR_COUNT; k++) {
+    for (size_t k = 0; k < RUNF_COUNT; k++) {
         const results_run_field *f = &RESULTS_RUN_FIELDS[k];
         v = json_object_get(run, f->key);
         if (f->always)
             cr_expect(v != NULL, "runs[0] lacks %s", f->key);
         if (!v || json_is_null(v))
             continue;
-        int ok = f->type == RR_TYPE_STRING    ? json_is_string(v)
-                 : f->type == RR_TYPE_INTEGER ? json_is_integer(v)
-                 : f->type == RR_TYPE_NUMBER  ? json_is_number(v)
-                 : f->type == RR_TYPE_OBJECT  ? json_is_object(v)
+        int ok = f->type == RUNF_TYPE_STRING    ? json_is_string(v)
+                 : f->type == RUNF_TYPE_INTEGER ? json_is_integer(v)
+                 : f->type == RUNF_TYPE_NUMBER  ? json_is_number(v)
+                 : f->type == RUNF_TYPE_OBJECT  ? json_is_object(v)
                                               : json_is_array(v);
         cr_expect(ok, "runs[0].%s has another type than the table's", f->key);
     }

@@ -131,7 +131,7 @@ Test(results_layer, every_field_of_the_table_has_its_row_in_the_docs)
 Test(results_layer, every_runs_key_of_the_table_has_its_row_in_the_docs)
 {
     char *sec = doc_section("\n## `runs[]`");
-    for (size_t i = 0; i < RR_COUNT; i++) {
+    for (size_t i = 0; i < RUNF_COUNT; i++) {
         const results_run_field *fd = &RESULTS_RUN_FIELDS[i];
         char want[128];
         snprintf(want, sizeof want, "`%s`", fd->key);

@@ -72,12 +72,12 @@ static json_t *profile_json(const bench_device *d, const model_geometry *g)
 static void tune_json(json_t *o, const report_run *run)
 {
     const bench_tune_entry *e = run->tune;
-    json_object_set_new(o, RR_KEY(RR_PEAK_READ_GBS),
+    json_object_set_new(o, RUN_KEY(RUNF_PEAK_READ_GBS),
                         report_json_real(e ? e->peak[BENCH_TUNE_READ].gbs : 0, e && e->peak[BENCH_TUNE_READ].valid));
-    json_object_set_new(o, RR_KEY(RR_PEAK_COPY_GBS),
+    json_object_set_new(o, RUN_KEY(RUNF_PEAK_COPY_GBS),
                         report_json_real(e ? e->peak[BENCH_TUNE_COPY].gbs : 0, e && e->peak[BENCH_TUNE_COPY].valid));
     if (!e) {
-        json_object_set_new(o, RR_KEY(RR_TUNE), json_null());
+        json_object_set_new(o, RUN_KEY(RUNF_TUNE), json_null());
         return;
     }
     json_t *t = json_object();
@@ -89,7 +89,7 @@ static void tune_json(json_t *o, const report_run *run)
     json_object_set_new(t, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
     json_object_set_new(t, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
     json_object_set_new(t, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
-    json_object_set_new(o, RR_KEY(RR_TUNE), t);
+    json_object_set_new(o, RUN_KEY(RUNF_TUNE), t);
 }
 
 /* the patterns not stable when the budget ended */
@@ -135,8 +135,8 @@ static json_t *noise_json(const report_run *run)
  * calibration's ladder (measured) and why auto fell back */
 static void unroll_json(json_t *o, const report_run *run)
 {
-    json_object_set_new(o, RR_KEY(RR_UNROLL), run->unroll > 0 ? json_integer(run->unroll) : json_null());
-    json_object_set_new(o, RR_KEY(RR_UNROLL_SOURCE), run->unroll_source ? report_json_text(run->unroll_source) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_UNROLL), run->unroll > 0 ? json_integer(run->unroll) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_SOURCE), run->unroll_source ? report_json_text(run->unroll_source) : json_null());
     json_t *ladder = json_array();
     const double *modes[2] = { run->unroll_gbs, run->unroll_read_gbs };
     for (int m = 0; m < 2; m++)
@@ -148,18 +148,18 @@ static void unroll_json(json_t *o, const report_run *run)
                 json_object_set_new(e, "gbs", json_real(modes[m][k]));
                 json_array_append_new(ladder, e);
             }
-    json_object_set_new(o, RR_KEY(RR_UNROLL_CALIBRATION), ladder);
-    json_object_set_new(o, RR_KEY(RR_UNROLL_NOTE), run->unroll_why ? report_json_text(run->unroll_why) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_CALIBRATION), ladder);
+    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_NOTE), run->unroll_why ? report_json_text(run->unroll_why) : json_null());
 }
 
 /* --fill zeros: the compression check (measured), or nulls */
 static void compression_json(json_t *o, const report_run *run)
 {
     int have = run->compression_checked && run->zero_fill_gbs > 0 && run->random_fill_gbs > 0;
-    json_object_set_new(o, RR_KEY(RR_COMPRESSION_RATIO),
+    json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_RATIO),
                         report_json_real(have ? run->zero_fill_gbs / run->random_fill_gbs : 0, have));
     if (!run->compression_checked) {
-        json_object_set_new(o, RR_KEY(RR_COMPRESSION_CHECK), json_null());
+        json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_CHECK), json_null());
         return;
     }
     json_t *c = json_object();
@@ -169,56 +169,56 @@ static void compression_json(json_t *o, const report_run *run)
     json_object_set_new(c, "random_fill_gbs", report_json_real(run->random_fill_gbs, have));
     json_object_set_new(c, "failure", run->compression_failure ? report_json_text(run->compression_failure)
                                                                 : json_null());
-    json_object_set_new(o, RR_KEY(RR_COMPRESSION_CHECK), c);
+    json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_CHECK), c);
 }
 
 static json_t *run_json(const report_run *run)
 {
     const bench_plan *p = run->plan;
     json_t *o = json_object();
-    json_object_set_new(o, RR_KEY(RR_DEVICE), report_device_json(run->device, run->is_default));
-    json_object_set_new(o, RR_KEY(RR_STATUS), report_json_text(run->failure ? "failed" : "ok"));
-    json_object_set_new(o, RR_KEY(RR_FAILURE), run->failure ? report_json_text(run->failure) : json_null());
-    json_object_set_new(o, RR_KEY(RR_PROFILE), profile_json(run->device, p ? &p->geo : &run->device->geo));
+    json_object_set_new(o, RUN_KEY(RUNF_DEVICE), report_device_json(run->device, run->is_default));
+    json_object_set_new(o, RUN_KEY(RUNF_STATUS), report_json_text(run->failure ? "failed" : "ok"));
+    json_object_set_new(o, RUN_KEY(RUNF_FAILURE), run->failure ? report_json_text(run->failure) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_PROFILE), profile_json(run->device, p ? &p->geo : &run->device->geo));
     tune_json(o, run);
-    json_object_set_new(o, RR_KEY(RR_ROOFLINE), roofline_json(run));
+    json_object_set_new(o, RUN_KEY(RUNF_ROOFLINE), roofline_json(run));
     if (run->transfers) { /* --transfers: the keys of bwlab probe's (report_probe) */
         json_t *t = report_probe_transfers_json(run->transfers);
         json_object_update(o, t);
         json_decref(t);
     } else if (run->transfers_failure) {
-        json_object_set_new(o, RR_KEY(RR_TRANSFERS_FAILURE), json_string(run->transfers_failure));
+        json_object_set_new(o, RUN_KEY(RUNF_TRANSFERS_FAILURE), json_string(run->transfers_failure));
     }
     if (!p)
         return o; /* the device failed before its plan was made */
-    json_object_set_new(o, RR_KEY(RR_WORKING_SET_TARGET_BYTES), json_integer((json_int_t)p->target_bytes));
-    json_object_set_new(o, RR_KEY(RR_WORKING_SET_SOURCE),
+    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_TARGET_BYTES), json_integer((json_int_t)p->target_bytes));
+    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_SOURCE),
                         report_json_text(p->fitted_from ? "budget" : p->target_auto ? "auto" : "--size"));
     /* the auto target a fitted working set replaces, and why */
-    json_object_set_new(o, RR_KEY(RR_WORKING_SET_AUTO_BYTES),
+    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_AUTO_BYTES),
                         p->fitted_from ? json_integer((json_int_t)p->fitted_from) : json_null());
-    json_object_set_new(o, RR_KEY(RR_WORKING_SET_FIT_NOTE), p->fit_note ? report_json_text(p->fit_note) : json_null());
-    json_object_set_new(o, RR_KEY(RR_WORKING_SET_CACHE_BYTES),
+    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_FIT_NOTE), p->fit_note ? report_json_text(p->fit_note) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_CACHE_BYTES),
                         p->cache_bytes ? json_integer((json_int_t)p->cache_bytes) : json_null());
-    json_object_set_new(o, RR_KEY(RR_WORKING_SET_CACHE_SOURCE), report_json_text(p->cache_source));
-    json_object_set_new(o, RR_KEY(RR_MEMORY_BUDGET_BYTES),
+    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_CACHE_SOURCE), report_json_text(p->cache_source));
+    json_object_set_new(o, RUN_KEY(RUNF_MEMORY_BUDGET_BYTES),
                         p->budget_bytes != UINT64_MAX ? json_integer((json_int_t)p->budget_bytes) : json_null());
     json_t *b = json_object();
     json_object_set_new(b, "src_bytes", json_integer((json_int_t)p->src_bytes));
     json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
-    json_object_set_new(o, RR_KEY(RR_BUFFERS), b);
-    json_object_set_new(o, RR_KEY(RR_LOCAL_SIZE), json_integer(p->local_size));
+    json_object_set_new(o, RUN_KEY(RUNF_BUFFERS), b);
+    json_object_set_new(o, RUN_KEY(RUNF_LOCAL_SIZE), json_integer(p->local_size));
     unroll_json(o, run);
-    json_object_set_new(o, RR_KEY(RR_NOMINAL_DRAM_GBS), run->nominal_gbs > 0 ? json_real(run->nominal_gbs) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_NOMINAL_DRAM_GBS), run->nominal_gbs > 0 ? json_real(run->nominal_gbs) : json_null());
     compression_json(o, run);
-    json_object_set_new(o, RR_KEY(RR_NOMINAL_NAME), run->nominal_name ? report_json_text(run->nominal_name) : json_null());
-    json_object_set_new(o, RR_KEY(RR_PROBE_MEMORY_GBS), run->probe_memory_gbs > 0 ? json_real(run->probe_memory_gbs) : json_null());
-    json_object_set_new(o, RR_KEY(RR_PROBE_MEMORY_DATE),
+    json_object_set_new(o, RUN_KEY(RUNF_NOMINAL_NAME), run->nominal_name ? report_json_text(run->nominal_name) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_PROBE_MEMORY_GBS), run->probe_memory_gbs > 0 ? json_real(run->probe_memory_gbs) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_PROBE_MEMORY_DATE),
                         run->probe_memory_gbs > 0 && run->probe_memory_date ? report_json_text(run->probe_memory_date)
                                                                             : json_null());
     /* default patterns the plan could not measure in write mode, and why */
-    json_object_set_new(o, RR_KEY(RR_PLAN_NOTE), p->note ? report_json_text(p->note) : json_null());
-    json_object_set_new(o, RR_KEY(RR_RETRY), run->retry ? report_json_text(run->retry) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_PLAN_NOTE), p->note ? report_json_text(p->note) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_RETRY), run->retry ? report_json_text(run->retry) : json_null());
     json_t *t = json_object();
     json_object_set_new(t, "total_s", json_real(run->info->total_s));
     json_object_set_new(t, "timing_s", json_real(run->info->timing_s));
@@ -235,8 +235,8 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(t, "launch_overhead_ns",
                         report_json_real(run->info->launch_overhead_ns, run->info->timer_wall));
     timing_json(run, t);
-    json_object_set_new(o, RR_KEY(RR_TIMING), t);
-    json_object_set_new(o, RR_KEY(RR_NOISE), noise_json(run));
+    json_object_set_new(o, RUN_KEY(RUNF_TIMING), t);
+    json_object_set_new(o, RUN_KEY(RUNF_NOISE), noise_json(run));
     return o;
 }
 

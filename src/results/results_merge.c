@@ -24,6 +24,7 @@
 #include "results_merge_probe.h"
 #include "results_merge_range.h"
 #include "results_peer_match.h"
+#include "results_run_fields.h"
 #include "results_schema.h"
 
 /* ---- small helpers ---- */
@@ -606,15 +607,15 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
         r->partial = partial;
         r->interrupted = json_is_true(json_object_get(root, "interrupted"));
         r->noisy = json_is_true(json_object_get(json_object_get(run, "noise"), "noisy"));
-        r->status = dup_or_null(str_of(run, "status"));
-        r->failure = dup_or_null(str_of(run, "failure"));
-        r->peak_read_gbs = num_or_nan(run, "peak_read_gbs");
-        r->peak_copy_gbs = num_or_nan(run, "peak_copy_gbs");
-        const json_t *wc = json_object_get(run, "working_set_cache_bytes");
+        r->status = dup_or_null(str_of(run, RUN_KEY(RUNF_STATUS)));
+        r->failure = dup_or_null(str_of(run, RUN_KEY(RUNF_FAILURE)));
+        r->peak_read_gbs = num_or_nan(run, RUN_KEY(RUNF_PEAK_READ_GBS));
+        r->peak_copy_gbs = num_or_nan(run, RUN_KEY(RUNF_PEAK_COPY_GBS));
+        const json_t *wc = json_object_get(run, RUN_KEY(RUNF_WORKING_SET_CACHE_BYTES));
         if (json_is_integer(wc) && json_integer_value(wc) > m->devices[di].cache_bytes)
             m->devices[di].cache_bytes = json_integer_value(wc);
         r->roof_peak_gflops = r->roof_peak_gbs = r->roof_ridge_intensity = NAN;
-        const json_t *roof = json_object_get(run, "roofline");
+        const json_t *roof = json_object_get(run, RUN_KEY(RUNF_ROOFLINE));
         const char *rs = str_of(roof, RR_STATUS);
         if (json_is_object(roof) && (!rs || !strcmp(rs, "measured"))) {
             r->has_roofline = 1;

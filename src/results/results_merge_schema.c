@@ -12,6 +12,7 @@
 #include "results_json.h"
 #include "results_merge_probe.h"
 #include "results_schema.h"
+#include "results_run_fields.h"
 
 /* the first problem found is the one kept */
 void report_check_fail(report_check *c, const char *fmt, ...)
@@ -157,11 +158,11 @@ static void check_run(report_check *c, const json_t *run, size_t i)
     opt_str(c, dev, dw, "platform");
     opt_str(c, dev, dw, "board_name");
     opt_int(c, dev, dw, "compute_units");
-    opt_str(c, run, where, "status");
-    opt_str(c, run, where, "failure");
-    opt_num(c, run, where, "peak_read_gbs");
-    opt_num(c, run, where, "peak_copy_gbs");
-    const json_t *prof = opt_obj(c, run, where, "profile");
+    opt_str(c, run, where, RUN_KEY(RUNF_STATUS));
+    opt_str(c, run, where, RUN_KEY(RUNF_FAILURE));
+    opt_num(c, run, where, RUN_KEY(RUNF_PEAK_READ_GBS));
+    opt_num(c, run, where, RUN_KEY(RUNF_PEAK_COPY_GBS));
+    const json_t *prof = opt_obj(c, run, where, RUN_KEY(RUNF_PROFILE));
     if (prof) {
         char pw[80];
         snprintf(pw, sizeof pw, "%s.profile", where);
@@ -171,7 +172,7 @@ static void check_run(report_check *c, const json_t *run, size_t i)
     }
     if (!c->bad && !results_merge_probe_check_run(run, where, c->msg, sizeof c->msg))
         c->bad = 1;
-    const json_t *roof = opt_obj(c, run, where, "roofline");
+    const json_t *roof = opt_obj(c, run, where, RUN_KEY(RUNF_ROOFLINE));
     if (roof) {
         const json_t *pts = json_object_get(roof, RR_POINTS);
         if (pts && !json_is_null(pts) && !json_is_array(pts))

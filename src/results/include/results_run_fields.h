@@ -10,47 +10,47 @@
 #define RESULTS_RUN_FIELDS_H
 
 typedef enum results_run_field_id {
-    RR_DEVICE,
-    RR_STATUS,
-    RR_FAILURE,
-    RR_PROFILE,
-    RR_PEAK_READ_GBS,
-    RR_PEAK_COPY_GBS,
-    RR_TUNE,
-    RR_ROOFLINE,
-    RR_TRANSFERS_FAILURE, /* only with --transfers, when they failed */
-    RR_WORKING_SET_TARGET_BYTES,
-    RR_WORKING_SET_SOURCE,
-    RR_WORKING_SET_AUTO_BYTES,
-    RR_WORKING_SET_FIT_NOTE,
-    RR_WORKING_SET_CACHE_BYTES,
-    RR_WORKING_SET_CACHE_SOURCE,
-    RR_MEMORY_BUDGET_BYTES,
-    RR_BUFFERS,
-    RR_LOCAL_SIZE,
-    RR_UNROLL,
-    RR_UNROLL_SOURCE,
-    RR_UNROLL_CALIBRATION,
-    RR_UNROLL_NOTE,
-    RR_NOMINAL_DRAM_GBS,
-    RR_COMPRESSION_RATIO,
-    RR_COMPRESSION_CHECK,
-    RR_NOMINAL_NAME,
-    RR_PROBE_MEMORY_GBS,
-    RR_PROBE_MEMORY_DATE,
-    RR_PLAN_NOTE,
-    RR_RETRY,
-    RR_TIMING,
-    RR_NOISE,
-    RR_COUNT
+    RUNF_DEVICE,
+    RUNF_STATUS,
+    RUNF_FAILURE,
+    RUNF_PROFILE,
+    RUNF_PEAK_READ_GBS,
+    RUNF_PEAK_COPY_GBS,
+    RUNF_TUNE,
+    RUNF_ROOFLINE,
+    RUNF_TRANSFERS_FAILURE, /* only with --transfers, when they failed */
+    RUNF_WORKING_SET_TARGET_BYTES,
+    RUNF_WORKING_SET_SOURCE,
+    RUNF_WORKING_SET_AUTO_BYTES,
+    RUNF_WORKING_SET_FIT_NOTE,
+    RUNF_WORKING_SET_CACHE_BYTES,
+    RUNF_WORKING_SET_CACHE_SOURCE,
+    RUNF_MEMORY_BUDGET_BYTES,
+    RUNF_BUFFERS,
+    RUNF_LOCAL_SIZE,
+    RUNF_UNROLL,
+    RUNF_UNROLL_SOURCE,
+    RUNF_UNROLL_CALIBRATION,
+    RUNF_UNROLL_NOTE,
+    RUNF_NOMINAL_DRAM_GBS,
+    RUNF_COMPRESSION_RATIO,
+    RUNF_COMPRESSION_CHECK,
+    RUNF_NOMINAL_NAME,
+    RUNF_PROBE_MEMORY_GBS,
+    RUNF_PROBE_MEMORY_DATE,
+    RUNF_PLAN_NOTE,
+    RUNF_RETRY,
+    RUNF_TIMING,
+    RUNF_NOISE,
+    RUNF_COUNT
 } results_run_field_id;
 
 typedef enum results_run_type {
-    RR_TYPE_STRING, /* or null */
-    RR_TYPE_INTEGER, /* or null */
-    RR_TYPE_NUMBER, /* or null */
-    RR_TYPE_OBJECT, /* or null */
-    RR_TYPE_ARRAY,
+    RUNF_TYPE_STRING, /* or null */
+    RUNF_TYPE_INTEGER, /* or null */
+    RUNF_TYPE_NUMBER, /* or null */
+    RUNF_TYPE_OBJECT, /* or null */
+    RUNF_TYPE_ARRAY,
 } results_run_type;
 
 typedef struct results_run_field {
@@ -61,7 +61,7 @@ typedef struct results_run_field {
     int always;       /* written in every runs[] object of a device that has a plan */
 } results_run_field;
 
-extern const results_run_field RESULTS_RUN_FIELDS[RR_COUNT];
-#define RR_KEY(id) (RESULTS_RUN_FIELDS[id].key)
+extern const results_run_field RESULTS_RUN_FIELDS[RUNF_COUNT];
+#define RUN_KEY(id) (RESULTS_RUN_FIELDS[id].key)
 
 #endif
