@@ -22,6 +22,8 @@
 #include "report_html.h"
 #include "results_merge.h"
 #include "report_nominal.h"
+#include "results_compare_keys.h"
+#include "results_roofline_keys.h"
 #include "test_util.h"
 
 static char *sample(const char *name)
@@ -1564,4 +1566,73 @@ Test(compare, control_bytes_in_a_files_names_never_reach_the_output_raw)
     free(page);
     tu_rmdir(dir);
     free(dir);
+}
+
+/* every object key of the document, recursively, into seen (a
+ * space-separated list, each key once) */
+static void collect_keys(const json_t *o, bw_buf *seen)
+{
+    const char *k;
+    json_t *v;
+    size_t i;
+    if (json_is_object(o)) {
+        json_object_foreach((json_t *)o, k, v) {
+            char w[96];
+            snprintf(w, sizeof w, " %s ", k);
+            if (!strstr(bw_buf_str(seen), w))
+                bw_buf_printf(seen, "%s ", k);
+            collect_keys(v, seen);
+        }
+    } else if (json_is_array(o)) {
+        json_array_foreach((json_t *)o, i, v) collect_keys(v, seen);
+    }
+}
+
+/* compare's JSON over runs with rooflines, a probe and peer files: every
+ * key it writes is in its key list (results_compare_keys.h), the head
+ * every document starts with, or a roofline's keys; and docs/compare.md
+ * names every key of the list */
+Test(compare, every_key_of_the_json_is_in_the_key_list_and_the_docs)
+{
+    char peers[4200], probe[4200];
+    snprintf(peers, sizeof peers, "%s/tests/data/peers/match", tu_source_root());
+    snprintf(probe, sizeof probe, "%s/tests/data/probe/pocl-cpu-probe.json", tu_source_root());
+    json_t *d = compare_json((const char *[]){ sample("pocl-cpu.json"), sample("sample-nvidia-h100.json"),
+                                               sample("sample-amd-mi300x.json"), probe, peers, "--format", "json",
+                                               NULL });
+    bw_buf seen = BW_BUF_INIT;
+    bw_buf_putc(&seen, ' ');
+    collect_keys(d, &seen);
+    json_decref(d);
+    static const char *const head[] = { "schema", "schema_version", "tool", "name", "version", "date",
+                                        "command_line" };
+    static const char *const roof[] = { RR_STATUS, RR_PEAK_GFLOPS, RR_PEAK_GBS, RR_RIDGE_INTENSITY,
+                                        RR_MEASURED_RIDGE_INTENSITY, RR_POINTS, RR_INTENSITY, RR_GFLOPS, RR_GBS,
+                                        RR_ATTAINABLE_GFLOPS };
+    char *copy = strdup(bw_buf_str(&seen)), *save = NULL;
+    size_t n = 0;
+    for (char *k = strtok_r(copy, " ", &save); k; k = strtok_r(NULL, " ", &save), n++) {
+        int known = 0;
+        for (size_t i = 0; i < CK_COUNT && !known; i++)
+            known = !strcmp(RESULTS_COMPARE_KEYS[i].key, k);
+        for (size_t i = 0; i < sizeof head / sizeof *head && !known; i++)
+            known = !strcmp(head[i], k);
+        for (size_t i = 0; i < sizeof roof / sizeof *roof && !known; i++)
+            known = !strcmp(roof[i], k);
+        cr_expect(known, "compare's JSON writes '%s', which no key list holds", k);
+    }
+    cr_expect_gt(n, 90, "the samples reach most of the document: %zu keys", n);
+    free(copy);
+    bw_buf_free(&seen);
+    char path[4200], *doc = NULL;
+    snprintf(path, sizeof path, "%s/docs/compare.md", tu_source_root());
+    cr_assert_eq(bw_file_read(path, &doc, NULL, NULL), BW_OK);
+    for (size_t i = 0; i < CK_COUNT; i++) {
+        char want[96], array[96]; /* an array's key is written `key[]` */
+        snprintf(want, sizeof want, "`%s`", RESULTS_COMPARE_KEYS[i].key);
+        snprintf(array, sizeof array, "`%s[]`", RESULTS_COMPARE_KEYS[i].key);
+        cr_expect(strstr(doc, want) != NULL || strstr(doc, array) != NULL, "docs/compare.md does not name the key '%s'",
+                  RESULTS_COMPARE_KEYS[i].key);
+    }
+    free(doc);
 }

@@ -16,6 +16,7 @@
 #include "report_grid.h"
 #include "results_peer_match.h"
 #include "report_peer_table.h"
+#include "results_compare_keys.h"
 
 /* ---- shared pieces ---- */
 
@@ -677,40 +678,40 @@ static json_t *device_entry(const results_merged *m, size_t i)
 {
     const results_merge_device *d = &m->devices[i];
     json_t *j = json_object();
-    json_object_set_new(j, "label", json_string(d->label));
-    json_object_set_new(j, "vendor", json_string(d->vendor));
-    json_object_set_new(j, "name", json_string(d->name));
-    json_object_set_new(j, "driver_version", json_string(d->driver_version));
-    json_object_set_new(j, "board_name", report_json_text(d->board_name));
-    json_object_set_new(j, "platform", report_json_text(d->platform));
-    json_object_set_new(j, "platform_version", report_json_text(d->platform_version));
-    json_object_set_new(j, "device_version", report_json_text(d->device_version));
-    json_object_set_new(j, "type", report_json_text(d->type));
-    json_object_set_new(j, "compute_units", jint(d->compute_units));
-    json_object_set_new(j, "clock_mhz", jint(d->clock_mhz));
-    json_object_set_new(j, "global_mem_bytes", jint(d->global_mem_bytes));
+    json_object_set_new(j, CK(LABEL), json_string(d->label));
+    json_object_set_new(j, CK(VENDOR), json_string(d->vendor));
+    json_object_set_new(j, CK(NAME), json_string(d->name));
+    json_object_set_new(j, CK(DRIVER_VERSION), json_string(d->driver_version));
+    json_object_set_new(j, CK(BOARD_NAME), report_json_text(d->board_name));
+    json_object_set_new(j, CK(PLATFORM), report_json_text(d->platform));
+    json_object_set_new(j, CK(PLATFORM_VERSION), report_json_text(d->platform_version));
+    json_object_set_new(j, CK(DEVICE_VERSION), report_json_text(d->device_version));
+    json_object_set_new(j, CK(TYPE), report_json_text(d->type));
+    json_object_set_new(j, CK(COMPUTE_UNITS), jint(d->compute_units));
+    json_object_set_new(j, CK(CLOCK_MHZ), jint(d->clock_mhz));
+    json_object_set_new(j, CK(GLOBAL_MEM_BYTES), jint(d->global_mem_bytes));
     json_t *p = json_object();
-    json_object_set_new(p, "name", report_json_text(d->profile));
-    json_object_set_new(p, "lanes", jint(d->lanes));
-    json_object_set_new(p, "sector_bytes", jint(d->sector_bytes));
-    json_object_set_new(p, "line_bytes", jint(d->line_bytes));
-    json_object_set_new(p, "banks", jint(d->banks));
-    json_object_set_new(p, "bank_width", jint(d->bank_width));
-    json_object_set_new(j, "profile", p);
-    json_object_set_new(j, "runs", json_integer((json_int_t)d->n_runs));
-    json_object_set_new(j, "seq_gbs", jreal(d->seq_gbs));
-    json_object_set_new(j, "peak_read_gbs", jreal(d->peak_read_gbs));
-    json_object_set_new(j, "peak_copy_gbs", jreal(d->peak_copy_gbs));
+    json_object_set_new(p, CK(NAME), report_json_text(d->profile));
+    json_object_set_new(p, CK(LANES), jint(d->lanes));
+    json_object_set_new(p, CK(SECTOR_BYTES), jint(d->sector_bytes));
+    json_object_set_new(p, CK(LINE_BYTES), jint(d->line_bytes));
+    json_object_set_new(p, CK(BANKS), jint(d->banks));
+    json_object_set_new(p, CK(BANK_WIDTH), jint(d->bank_width));
+    json_object_set_new(j, CK(PROFILE), p);
+    json_object_set_new(j, CK(RUNS), json_integer((json_int_t)d->n_runs));
+    json_object_set_new(j, CK(SEQ_GBS), jreal(d->seq_gbs));
+    json_object_set_new(j, CK(PEAK_READ_GBS), jreal(d->peak_read_gbs));
+    json_object_set_new(j, CK(PEAK_COPY_GBS), jreal(d->peak_copy_gbs));
     if (d->nominal_name) {
         json_t *n = json_object();
-        json_object_set_new(n, "name", json_string(d->nominal_name));
-        json_object_set_new(n, "dram_gbs", jreal(d->nominal_dram_gbs));
-        json_object_set_new(n, "dram_source", json_string(d->nominal_dram_source));
-        json_object_set_new(n, "fp32_gflops", jreal(d->nominal_fp32_gflops));
-        json_object_set_new(n, "fp32_source", json_string(d->nominal_fp32_source));
-        json_object_set_new(j, "nominal", n);
+        json_object_set_new(n, CK(NAME), json_string(d->nominal_name));
+        json_object_set_new(n, CK(DRAM_GBS), jreal(d->nominal_dram_gbs));
+        json_object_set_new(n, CK(DRAM_SOURCE), json_string(d->nominal_dram_source));
+        json_object_set_new(n, CK(FP32_GFLOPS), jreal(d->nominal_fp32_gflops));
+        json_object_set_new(n, CK(FP32_SOURCE), json_string(d->nominal_fp32_source));
+        json_object_set_new(j, CK(NOMINAL), n);
     } else {
-        json_object_set_new(j, "nominal", json_null());
+        json_object_set_new(j, CK(NOMINAL), json_null());
     }
     return j;
 }
@@ -720,22 +721,22 @@ static json_t *run_entry(const results_merged *m, size_t i)
 {
     const results_merge_run *r = &m->runs[i];
     json_t *j = json_object();
-    json_object_set_new(j, "device", json_string(m->devices[r->device].label));
-    json_object_set_new(j, "file", json_string(r->file));
-    json_object_set_new(j, "date", report_json_text(r->date));
-    json_object_set_new(j, "host", report_json_text(r->host));
-    json_object_set_new(j, "os", report_json_text(r->os));
-    json_object_set_new(j, "tool_version", report_json_text(r->tool_version));
-    json_object_set_new(j, "schema_version", json_integer(r->schema_version));
-    json_object_set_new(j, "command_line", report_json_text(r->command_line));
-    json_object_set_new(j, "note", report_json_text(r->note));
-    json_object_set_new(j, "partial", json_boolean(r->partial));
-    json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
-    json_object_set_new(j, "noisy", json_boolean(r->noisy));
-    json_object_set_new(j, "status", report_json_text(r->status));
-    json_object_set_new(j, "failure", report_json_text(r->failure));
-    json_object_set_new(j, "peak_read_gbs", jreal(r->peak_read_gbs));
-    json_object_set_new(j, "peak_copy_gbs", jreal(r->peak_copy_gbs));
+    json_object_set_new(j, CK(DEVICE), json_string(m->devices[r->device].label));
+    json_object_set_new(j, CK(FILE), json_string(r->file));
+    json_object_set_new(j, CK(DATE), report_json_text(r->date));
+    json_object_set_new(j, CK(HOST), report_json_text(r->host));
+    json_object_set_new(j, CK(OS), report_json_text(r->os));
+    json_object_set_new(j, CK(TOOL_VERSION), report_json_text(r->tool_version));
+    json_object_set_new(j, CK(SCHEMA_VERSION), json_integer(r->schema_version));
+    json_object_set_new(j, CK(COMMAND_LINE), report_json_text(r->command_line));
+    json_object_set_new(j, CK(NOTE), report_json_text(r->note));
+    json_object_set_new(j, CK(PARTIAL), json_boolean(r->partial));
+    json_object_set_new(j, CK(INTERRUPTED), json_boolean(r->interrupted));
+    json_object_set_new(j, CK(NOISY), json_boolean(r->noisy));
+    json_object_set_new(j, CK(STATUS), report_json_text(r->status));
+    json_object_set_new(j, CK(FAILURE), report_json_text(r->failure));
+    json_object_set_new(j, CK(PEAK_READ_GBS), jreal(r->peak_read_gbs));
+    json_object_set_new(j, CK(PEAK_COPY_GBS), jreal(r->peak_copy_gbs));
     if (r->has_roofline) {
         json_t *rf = json_object();
         json_object_set_new(rf, RR_PEAK_GFLOPS, jreal(r->roof_peak_gflops));
@@ -751,9 +752,9 @@ static json_t *run_entry(const results_merged *m, size_t i)
             json_array_append_new(pts, p);
         }
         json_object_set_new(rf, RR_POINTS, pts);
-        json_object_set_new(j, "roofline", rf);
+        json_object_set_new(j, CK(ROOFLINE), rf);
     } else {
-        json_object_set_new(j, "roofline", json_null());
+        json_object_set_new(j, CK(ROOFLINE), json_null());
     }
     return j;
 }
@@ -763,39 +764,39 @@ static json_t *entry_json(const results_merged *m, const results_merge_entry *e)
 {
     const results_merge_row *r = &m->rows[e->row];
     json_t *j = json_object();
-    json_object_set_new(j, "pattern", json_string(r->pattern));
-    json_object_set_new(j, "family", report_json_text(r->family));
-    json_object_set_new(j, "access", json_string(r->access));
-    json_object_set_new(j, "space", json_string(r->space));
-    json_object_set_new(j, "device", json_string(m->devices[e->device].label));
-    json_object_set_new(j, "expression", report_json_text(e->expression));
-    json_object_set_new(j, "elem_bytes", jint(e->elem_bytes));
-    json_object_set_new(j, "repeat", json_boolean(e->n_samples > 1));
-    json_object_set_new(j, "effective_gbs", jreal(e->effective_gbs));
-    json_object_set_new(j, "effective_min_gbs", jreal(e->effective_min));
-    json_object_set_new(j, "effective_max_gbs", jreal(e->effective_max));
-    json_object_set_new(j, "relative_to_seq", jreal(e->relative_to_seq));
-    json_object_set_new(j, "relative_min", jreal(e->relative_min));
-    json_object_set_new(j, "relative_max", jreal(e->relative_max));
-    json_object_set_new(j, "sector_efficiency", jreal(e->sector_efficiency));
-    json_object_set_new(j, "predicted_efficiency", jreal(e->predicted_efficiency));
-    json_object_set_new(j, "conflict_ways", jint(e->conflict_ways));
-    json_object_set_new(j, "local_gbs", jreal(e->local_gbs));
-    json_object_set_new(j, "relative_to_reference", jreal(e->relative_to_reference));
-    json_object_set_new(j, "relative_to_baseline", jreal(e->relative_to_baseline));
+    json_object_set_new(j, CK(PATTERN), json_string(r->pattern));
+    json_object_set_new(j, CK(FAMILY), report_json_text(r->family));
+    json_object_set_new(j, CK(ACCESS), json_string(r->access));
+    json_object_set_new(j, CK(SPACE), json_string(r->space));
+    json_object_set_new(j, CK(DEVICE), json_string(m->devices[e->device].label));
+    json_object_set_new(j, CK(EXPRESSION), report_json_text(e->expression));
+    json_object_set_new(j, CK(ELEM_BYTES), jint(e->elem_bytes));
+    json_object_set_new(j, CK(REPEAT), json_boolean(e->n_samples > 1));
+    json_object_set_new(j, CK(EFFECTIVE_GBS), jreal(e->effective_gbs));
+    json_object_set_new(j, CK(EFFECTIVE_MIN_GBS), jreal(e->effective_min));
+    json_object_set_new(j, CK(EFFECTIVE_MAX_GBS), jreal(e->effective_max));
+    json_object_set_new(j, CK(RELATIVE_TO_SEQ), jreal(e->relative_to_seq));
+    json_object_set_new(j, CK(RELATIVE_MIN), jreal(e->relative_min));
+    json_object_set_new(j, CK(RELATIVE_MAX), jreal(e->relative_max));
+    json_object_set_new(j, CK(SECTOR_EFFICIENCY), jreal(e->sector_efficiency));
+    json_object_set_new(j, CK(PREDICTED_EFFICIENCY), jreal(e->predicted_efficiency));
+    json_object_set_new(j, CK(CONFLICT_WAYS), jint(e->conflict_ways));
+    json_object_set_new(j, CK(LOCAL_GBS), jreal(e->local_gbs));
+    json_object_set_new(j, CK(RELATIVE_TO_REFERENCE), jreal(e->relative_to_reference));
+    json_object_set_new(j, CK(RELATIVE_TO_BASELINE), jreal(e->relative_to_baseline));
     json_t *ss = json_array();
     for (size_t k = 0; k < e->n_samples; k++) {
         const results_merge_sample *s = &e->samples[k];
         json_t *sj = json_object();
-        json_object_set_new(sj, "run", json_integer((json_int_t)s->run));
-        json_object_set_new(sj, "status", report_json_text(s->status));
-        json_object_set_new(sj, "effective_gbs", jreal(s->effective_gbs));
-        json_object_set_new(sj, "relative_to_seq", jreal(s->relative_to_seq));
-        json_object_set_new(sj, "best_gbs", jreal(s->best_gbs));
-        json_object_set_new(sj, "fraction_of_peak", jreal(s->fraction_of_peak));
+        json_object_set_new(sj, CK(RUN), json_integer((json_int_t)s->run));
+        json_object_set_new(sj, CK(STATUS), report_json_text(s->status));
+        json_object_set_new(sj, CK(EFFECTIVE_GBS), jreal(s->effective_gbs));
+        json_object_set_new(sj, CK(RELATIVE_TO_SEQ), jreal(s->relative_to_seq));
+        json_object_set_new(sj, CK(BEST_GBS), jreal(s->best_gbs));
+        json_object_set_new(sj, CK(FRACTION_OF_PEAK), jreal(s->fraction_of_peak));
         json_array_append_new(ss, sj);
     }
-    json_object_set_new(j, "samples", ss);
+    json_object_set_new(j, CK(SAMPLES), ss);
     return j;
 }
 
@@ -804,61 +805,61 @@ static json_t *probe_entry(const results_merged *m, size_t i)
 {
     const results_merge_probe *p = &m->probes[i];
     json_t *j = json_object();
-    json_object_set_new(j, "device", json_string(m->devices[p->device].label));
-    json_object_set_new(j, "file", json_string(p->file));
-    json_object_set_new(j, "source", json_string(p->from_run ? "run" : "probe"));
-    json_object_set_new(j, "date", report_json_text(p->date));
-    json_object_set_new(j, "status", report_json_text(p->status));
-    json_object_set_new(j, "note", report_json_text(p->note));
-    json_object_set_new(j, "inferred_unit_bytes", jint(p->inferred_unit_bytes));
-    json_object_set_new(j, "profile_unit_bytes", jint(p->profile_unit_bytes));
-    json_object_set_new(j, "profile_line_bytes", jint(p->profile_line_bytes));
-    json_object_set_new(j, "unit_agreement", report_json_text(p->unit_agreement));
-    json_object_set_new(j, "launch_latency_us", jreal(p->launch_latency_us));
-    json_object_set_new(j, "small_transfer_latency_us", jreal(p->small_transfer_latency_us));
-    json_object_set_new(j, "small_transfer_bytes", jint(p->small_transfer_bytes));
+    json_object_set_new(j, CK(DEVICE), json_string(m->devices[p->device].label));
+    json_object_set_new(j, CK(FILE), json_string(p->file));
+    json_object_set_new(j, CK(SOURCE), json_string(p->from_run ? "run" : "probe"));
+    json_object_set_new(j, CK(DATE), report_json_text(p->date));
+    json_object_set_new(j, CK(STATUS), report_json_text(p->status));
+    json_object_set_new(j, CK(NOTE), report_json_text(p->note));
+    json_object_set_new(j, CK(INFERRED_UNIT_BYTES), jint(p->inferred_unit_bytes));
+    json_object_set_new(j, CK(PROFILE_UNIT_BYTES), jint(p->profile_unit_bytes));
+    json_object_set_new(j, CK(PROFILE_LINE_BYTES), jint(p->profile_line_bytes));
+    json_object_set_new(j, CK(UNIT_AGREEMENT), report_json_text(p->unit_agreement));
+    json_object_set_new(j, CK(LAUNCH_LATENCY_US), jreal(p->launch_latency_us));
+    json_object_set_new(j, CK(SMALL_TRANSFER_LATENCY_US), jreal(p->small_transfer_latency_us));
+    json_object_set_new(j, CK(SMALL_TRANSFER_BYTES), jint(p->small_transfer_bytes));
     json_t *lv = json_array();
     for (size_t k = 0; k < p->n_levels; k++) {
         json_t *e = json_object();
-        json_object_set_new(e, "size_bytes", jbytes(p->levels[k].size_bytes));
-        json_object_set_new(e, "read_gbs", jreal(p->levels[k].read_gbs));
-        json_object_set_new(e, "latency_ns", jreal(p->levels[k].latency_ns));
-        json_object_set_new(e, "latency_per_cu_ns", jreal(p->levels[k].latency_per_cu_ns));
+        json_object_set_new(e, CK(SIZE_BYTES), jbytes(p->levels[k].size_bytes));
+        json_object_set_new(e, CK(READ_GBS), jreal(p->levels[k].read_gbs));
+        json_object_set_new(e, CK(LATENCY_NS), jreal(p->levels[k].latency_ns));
+        json_object_set_new(e, CK(LATENCY_PER_CU_NS), jreal(p->levels[k].latency_per_cu_ns));
         json_array_append_new(lv, e);
     }
-    json_object_set_new(j, "cache_levels", lv);
+    json_object_set_new(j, CK(CACHE_LEVELS), lv);
     if (results_merge_not_nan(p->memory.read_gbs) || results_merge_not_nan(p->memory.latency_ns)) {
         json_t *e = json_object();
-        json_object_set_new(e, "read_gbs", jreal(p->memory.read_gbs));
-        json_object_set_new(e, "latency_ns", jreal(p->memory.latency_ns));
-        json_object_set_new(e, "latency_per_cu_ns", jreal(p->memory.latency_per_cu_ns));
-        json_object_set_new(j, "memory", e);
+        json_object_set_new(e, CK(READ_GBS), jreal(p->memory.read_gbs));
+        json_object_set_new(e, CK(LATENCY_NS), jreal(p->memory.latency_ns));
+        json_object_set_new(e, CK(LATENCY_PER_CU_NS), jreal(p->memory.latency_per_cu_ns));
+        json_object_set_new(j, CK(MEMORY), e);
     } else {
-        json_object_set_new(j, "memory", json_null());
+        json_object_set_new(j, CK(MEMORY), json_null());
     }
     json_t *ld = json_array();
     for (size_t k = 0; k < p->n_ladder; k++) {
         json_t *e = json_object();
-        json_object_set_new(e, "bytes", jbytes(p->ladder[k].bytes));
-        json_object_set_new(e, "read_gbs", jreal(p->ladder[k].read_gbs));
-        json_object_set_new(e, "latency_ns", jreal(p->ladder[k].latency_ns));
-        json_object_set_new(e, "latency_per_cu_ns", jreal(p->ladder[k].latency_per_cu_ns));
+        json_object_set_new(e, CK(BYTES), jbytes(p->ladder[k].bytes));
+        json_object_set_new(e, CK(READ_GBS), jreal(p->ladder[k].read_gbs));
+        json_object_set_new(e, CK(LATENCY_NS), jreal(p->ladder[k].latency_ns));
+        json_object_set_new(e, CK(LATENCY_PER_CU_NS), jreal(p->ladder[k].latency_per_cu_ns));
         json_array_append_new(ld, e);
     }
-    json_object_set_new(j, "ladder", ld);
+    json_object_set_new(j, CK(LADDER), ld);
     json_t *tr = json_array();
     for (size_t k = 0; k < p->n_transfers; k++) {
         const results_merge_transfer *t = &p->transfers[k];
         json_t *e = json_object();
-        json_object_set_new(e, "direction", json_string(t->direction));
-        json_object_set_new(e, "memory", json_string(t->memory));
-        json_object_set_new(e, "blocking", json_boolean(t->blocking));
-        json_object_set_new(e, "bytes", jbytes(t->bytes));
-        json_object_set_new(e, "gbs", jreal(t->gbs));
-        json_object_set_new(e, "us", jreal(t->us));
+        json_object_set_new(e, CK(DIRECTION), json_string(t->direction));
+        json_object_set_new(e, CK(MEMORY), json_string(t->memory));
+        json_object_set_new(e, CK(BLOCKING), json_boolean(t->blocking));
+        json_object_set_new(e, CK(BYTES), jbytes(t->bytes));
+        json_object_set_new(e, CK(GBS), jreal(t->gbs));
+        json_object_set_new(e, CK(US), jreal(t->us));
         json_array_append_new(tr, e);
     }
-    json_object_set_new(j, "transfers", tr);
+    json_object_set_new(j, CK(TRANSFERS), tr);
     return j;
 }
 
@@ -868,25 +869,26 @@ bw_code report_compare_json(const results_merged *m, const report_compare_opts *
                                         o ? o->argc : 0, o ? o->argv : NULL);
     if (!root)
         return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
-    json_object_set_new(root, "mode", report_json_text(o ? o->mode : NULL));
-    json_object_set_new(root, "baseline", m->baseline >= 0 ? json_string(m->devices[m->baseline].label) : json_null());
+    json_object_set_new(root, CK(MODE), report_json_text(o ? o->mode : NULL));
+    json_object_set_new(root, CK(BASELINE),
+                        m->baseline >= 0 ? json_string(m->devices[m->baseline].label) : json_null());
     json_t *files = json_array();
     for (size_t i = 0; i < m->n_files; i++) {
         json_t *f = json_object();
-        json_object_set_new(f, "path", json_string(m->files[i].path));
-        json_object_set_new(f, "partial", json_boolean(m->files[i].partial));
-        json_object_set_new(f, "duplicates", json_integer((json_int_t)m->files[i].duplicates));
+        json_object_set_new(f, CK(PATH), json_string(m->files[i].path));
+        json_object_set_new(f, CK(PARTIAL), json_boolean(m->files[i].partial));
+        json_object_set_new(f, CK(DUPLICATES), json_integer((json_int_t)m->files[i].duplicates));
         json_array_append_new(files, f);
     }
-    json_object_set_new(root, "files", files);
+    json_object_set_new(root, CK(FILES), files);
     json_t *devs = json_array();
     for (size_t i = 0; i < m->n_devices; i++)
         json_array_append_new(devs, device_entry(m, i));
-    json_object_set_new(root, "devices", devs);
+    json_object_set_new(root, CK(DEVICES), devs);
     json_t *runs = json_array();
     for (size_t i = 0; i < m->n_runs; i++)
         json_array_append_new(runs, run_entry(m, i));
-    json_object_set_new(root, "runs", runs);
+    json_object_set_new(root, CK(RUNS), runs);
     json_t *ents = json_array();
     for (size_t i = 0; i < m->n_entries; i++) {
         const results_merge_entry *e = &m->entries[i];
@@ -894,20 +896,20 @@ bw_code report_compare_json(const results_merged *m, const report_compare_opts *
             continue;
         json_array_append_new(ents, entry_json(m, e));
     }
-    json_object_set_new(root, "entries", ents);
+    json_object_set_new(root, CK(ENTRIES), ents);
     json_t *probes = json_array();
     for (size_t i = 0; i < m->n_probes; i++)
         json_array_append_new(probes, probe_entry(m, i));
-    json_object_set_new(root, "probes", probes);
+    json_object_set_new(root, CK(PROBES), probes);
     json_t *diags = json_array();
     for (size_t i = 0; i < m->n_diags; i++) {
         json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(m->diags[i].file));
-        json_object_set_new(j, "message", json_string(m->diags[i].message));
-        json_object_set_new(j, "skipped", json_boolean(m->diags[i].is_error));
+        json_object_set_new(j, CK(FILE), json_string(m->diags[i].file));
+        json_object_set_new(j, CK(MESSAGE), json_string(m->diags[i].message));
+        json_object_set_new(j, CK(SKIPPED), json_boolean(m->diags[i].is_error));
         json_array_append_new(diags, j);
     }
-    json_object_set_new(root, "diagnostics", diags);
+    json_object_set_new(root, CK(DIAGNOSTICS), diags);
     if (report_peer_table_json(m, root, err) != BW_OK) {
         json_decref(root);
         return BW_E_NOMEM;

@@ -11,6 +11,7 @@
 #include "report_grid.h"
 #include "report_html_table.h"
 #include "results_peer_match.h"
+#include "results_compare_keys.h"
 
 static const results_peer_set *peers_of(const results_merged *m)
 {
@@ -232,34 +233,34 @@ bw_code report_peer_table_json(const results_merged *m, json_t *root, bw_error *
         const results_peer_figure *f = e->figure;
         json_t *o = json_object();
         int gbs = f->unit == RESULTS_PEER_GBS;
-        json_object_set_new(o, "tool", json_string(e->file->tool));
-        json_object_set_new(o, "tool_version", report_json_text(e->file->tool_version));
-        json_object_set_new(o, "file", report_json_text(e->file->name));
-        json_object_set_new(o, "device", report_json_text(e->device >= 0 ? m->devices[e->device].label : NULL));
-        json_object_set_new(o, "test", report_json_text(f->test));
-        json_object_set_new(o, "metric", report_json_text(f->metric));
-        json_object_set_new(o, "gbs", report_json_real(f->value, gbs));
+        json_object_set_new(o, CK(TOOL), json_string(e->file->tool));
+        json_object_set_new(o, CK(TOOL_VERSION), report_json_text(e->file->tool_version));
+        json_object_set_new(o, CK(FILE), report_json_text(e->file->name));
+        json_object_set_new(o, CK(DEVICE), report_json_text(e->device >= 0 ? m->devices[e->device].label : NULL));
+        json_object_set_new(o, CK(TEST), report_json_text(f->test));
+        json_object_set_new(o, CK(METRIC), report_json_text(f->metric));
+        json_object_set_new(o, CK(GBS), report_json_real(f->value, gbs));
         /* a figure that is no bandwidth carries its own value and unit */
         if (!gbs) {
-            json_object_set_new(o, "value", report_json_real(f->value, 1));
-            json_object_set_new(o, "unit", json_string(results_peer_unit_name(f->unit)));
+            json_object_set_new(o, CK(VALUE), report_json_real(f->value, 1));
+            json_object_set_new(o, CK(UNIT), json_string(results_peer_unit_name(f->unit)));
         }
-        json_object_set_new(o, "note", report_json_text(f->note));
+        json_object_set_new(o, CK(NOTE), report_json_text(f->note));
         counterpart c = counterpart_of(m, e);
         json_t *b = json_null();
         if (results_merge_not_nan(c.value)) {
             b = json_object();
-            json_object_set_new(b, "what", json_string(c.what));
-            json_object_set_new(b, "value", json_real(c.value));
-            json_object_set_new(b, "unit", json_string(c.unit));
+            json_object_set_new(b, CK(WHAT), json_string(c.what));
+            json_object_set_new(b, CK(VALUE), json_real(c.value));
+            json_object_set_new(b, CK(UNIT), json_string(c.unit));
         }
-        json_object_set_new(o, "bwlab", b);
+        json_object_set_new(o, CK(BWLAB), b);
         if (json_array_append_new(arr, o) != 0) {
             json_decref(arr);
             arr = NULL;
         }
     }
-    if (!arr || json_object_set_new(root, "peers", arr) != 0)
+    if (!arr || json_object_set_new(root, CK(PEERS), arr) != 0)
         return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
     return BW_OK;
 }
