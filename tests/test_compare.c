@@ -1625,7 +1625,7 @@ Test(compare, every_key_of_the_json_is_in_the_key_list_and_the_docs)
     free(copy);
     bw_buf_free(&seen);
     char path[4200], *doc = NULL;
-    snprintf(path, sizeof path, "%s/docs/compare.md", tu_source_root());
+    snprintf(path, sizeof path, "%s/%s", tu_source_root(), "docs/compare.md");
     cr_assert_eq(bw_file_read(path, &doc, NULL, NULL), BW_OK);
     for (size_t i = 0; i < CK_COUNT; i++) {
         char want[96], array[96]; /* an array's key is written `key[]` */
