@@ -388,6 +388,34 @@ static bw_code check_parallel_chases(probe *p, bench_probe_point *pt, const uint
     return BW_OK;
 }
 
+/* One work-item's timed chase of `steps` steps from element 0 of the cycle
+ * host_next (already on the device), in ns per load into *ns_per_load;
+ * the last timed launch must end where the host's walk from its start
+ * does, else chase_valid is cleared with a note naming `what` (*ns_per_load
+ * then stays 0) */
+static bw_code single_chase(probe *p, const bench_probe_point *pt, const uint32_t *host_next, uint32_t steps,
+                            const char *what, double *ns_per_load, bw_error *err)
+{
+    uint32_t end = 0, from = 0;
+    double ns = 0;
+    *ns_per_load = 0;
+    bw_code rc = chase_fastest(p, &end, &from, 1, steps, &ns, err);
+    if (rc != BW_OK)
+        return rc;
+    uint32_t want = from;
+    for (uint32_t i = 0; i < steps; i++)
+        want = host_next[want];
+    if (end != want) {
+        p->r->chase_valid = 0;
+        snprintf(p->r->chase_note, sizeof p->r->chase_note,
+                 "at %llu KiB: the %s of %u steps ended at element %u, the host's walk at %u",
+                 (unsigned long long)(pt->bytes / KIB), what, steps, end, want);
+        return BW_OK;
+    }
+    *ns_per_load = ns / steps;
+    return BW_OK;
+}
+
 /* the line and page (bytes) of the page-local chase: the device's cache
  * line where it gives a plausible one, else 64; a host page on a CPU,
  * 64 KiB (the GPUs' small page) on a GPU */
@@ -415,22 +443,7 @@ static bw_code page_chase(probe *p, bench_probe_point *pt, uint32_t *host_next, 
     bw_code rc = ocl_buffer_write(p->c, p->next, 0, host_next, n * 4, err);
     if (rc != BW_OK)
         return rc;
-    uint32_t end = 0, from = 0;
-    double ns = 0;
-    if ((rc = chase_fastest(p, &end, &from, 1, steps, &ns, err)) != BW_OK)
-        return rc;
-    uint32_t want = from;
-    for (uint32_t i = 0; i < steps; i++)
-        want = host_next[want];
-    if (end != want) {
-        p->r->chase_valid = 0;
-        snprintf(p->r->chase_note, sizeof p->r->chase_note,
-                 "at %llu KiB: the page-local chase of %u steps ended at element %u, the host's walk at %u",
-                 (unsigned long long)(pt->bytes / KIB), steps, end, want);
-        return BW_OK;
-    }
-    pt->latency_page_ns = ns / steps;
-    return BW_OK;
+    return single_chase(p, pt, host_next, steps, "page-local chase", &pt->latency_page_ns, err);
 }
 
 static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next, bw_error *err)
@@ -459,21 +472,9 @@ static bw_code ladder_point(probe *p, bench_probe_point *pt, uint32_t *host_next
     uint32_t steps = pt->bytes <= MIB ? (1u << 19) : (1u << 17);
     if (p->o->quick)
         steps /= 2;
-    uint32_t end = 0, from = 0;
-    if ((rc = chase_fastest(p, &end, &from, 1, steps, &ns, err)) != BW_OK)
+    if ((rc = single_chase(p, pt, host_next, steps, "timed chase", &pt->latency_ns, err)) != BW_OK ||
+        !p->r->chase_valid)
         return rc;
-    pt->latency_ns = ns / steps;
-    /* the last timed chase must end where the host's walk from its start does */
-    uint32_t want = from;
-    for (uint32_t i = 0; i < steps; i++)
-        want = host_next[want];
-    if (end != want) {
-        p->r->chase_valid = 0;
-        snprintf(p->r->chase_note, sizeof p->r->chase_note,
-                 "at %llu KiB: the timed chase of %u steps ended at element %u, the host's walk at %u",
-                 (unsigned long long)(pt->bytes / KIB), steps, end, want);
-        return BW_OK;
-    }
     uint32_t ends[1024], froms[1024];
     memcpy(ends, starts, cu * sizeof *ends);
     if ((rc = chase_fastest(p, ends, froms, cu, steps, &ns, err)) != BW_OK)
