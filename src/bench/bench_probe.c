@@ -612,7 +612,8 @@ static bw_code ladders(probe *p, bw_error *err)
     r->chase_valid = 1;
     snprintf(r->chase_note, sizeof r->chase_note,
              "every element visited exactly once by a marked chase of n steps at each size up to 4 MiB; "
-             "every timed chase (one work-item, and each of the parallel ones) ended where the host's walk did");
+             "every timed chase (one work-item, each of the parallel ones, and the page-local one) ended where the "
+             "host's walk did");
     size_t done = 0;
     for (size_t i = 0; i < r->n_points && rc == BW_OK; i++) {
         progress(p, "cache and latency ladder", (double)i / (double)r->n_points);
