@@ -1636,3 +1636,34 @@ Test(compare, every_key_of_the_json_is_in_the_key_list_and_the_docs)
     }
     free(doc);
 }
+
+/* data/results holds a device's run, tune and probe side by side: compare
+ * merges the run and the probe and passes over the tune document with a
+ * note (not an error); a tune document alone is no results, said as such */
+Test(compare, a_tune_document_beside_runs_is_passed_over_with_a_note)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", tu_source_root(), "data/results");
+    tu_result r = compare((const char *[]){ dir, "--format", "json", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "-tune.json: not compared: a bwlab tune document") != NULL, "%s", r.err);
+    cr_expect(strstr(r.err, "error") == NULL, "%s", r.err);
+    json_t *d = json_loads(r.out, 0, NULL);
+    cr_assert_not_null(d);
+    cr_expect_geq(json_array_size(json_object_get(d, "runs")), 1);
+    cr_expect_geq(json_array_size(json_object_get(d, "probes")), 1);
+    json_decref(d);
+    tu_result_free(&r);
+    char *tmp = tu_temp_dir();
+    tu_write_file(tmp, "t.json", "{\"schema\": \"bwlab.tune-results\", \"schema_version\": 1, \"devices\": []}");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/t.json", tmp);
+    r = compare((const char *[]){ path, NULL });
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect(strstr(r.err, "the inputs hold no bwlab run or probe results (1 bwlab document of another kind passed "
+                            "over, named above)") != NULL,
+              "%s", r.err);
+    tu_result_free(&r);
+    tu_rmdir(tmp);
+    free(tmp);
+}

@@ -254,6 +254,22 @@ static void read_file(loader *L, const char *path)
 static void load_root(loader *L, const char *path, json_t *root, report_check *c, int partial, uint64_t h, size_t len)
 {
     results_merged *m = L->m;
+    /* bwlab's other documents (data/results holds a device's tune beside
+     * its run and probe): named in a note and passed over, not an error */
+    const char *schema = json_is_object(root) ? json_string_value(json_object_get(root, "schema")) : NULL;
+    const char *other = !schema                                   ? NULL
+                        : !strcmp(schema, RESULTS_TUNE_SCHEMA)     ? "a bwlab tune document: its peaks reach a run "
+                                                                     "through the tuning cache (runs[].peak_read_gbs)"
+                        : !strcmp(schema, RESULTS_ROOFLINE_SCHEMA) ? "a bwlab roofline document: a run carries its "
+                                                                     "short roofline (runs[].roofline)"
+                        : !strcmp(schema, RESULTS_COMPARE_SCHEMA)  ? "a bwlab compare document: compare its inputs"
+                                                                   : NULL;
+    if (!c->bad && !partial && other) {
+        results_loader_diag(L, path, 0, "not compared: %s", other);
+        L->passed_over++;
+        json_decref(root);
+        return;
+    }
     /* a bwlab probe results file, beside run results */
     int probe = !c->bad && !partial && json_is_object(root) &&
                 json_is_string(json_object_get(root, "schema")) &&
@@ -545,9 +561,15 @@ static bw_code loader_end(loader *L, bw_code rc, size_t n, results_merged **out,
     }
     *out = L->m;
     /* peer files alone make a table of their own */
-    if (L->m->n_entries == 0 && L->m->n_probes == 0 && !(L->m->peers && L->m->peers->n_files > 0))
+    if (L->m->n_entries == 0 && L->m->n_probes == 0 && !(L->m->peers && L->m->peers->n_files > 0)) {
+        if (L->passed_over)
+            return bw_error_set(err, BW_E_FORMAT,
+                                "no results to compare: the inputs hold no bwlab run or probe results (%zu bwlab "
+                                "document%s of another kind passed over, named above)",
+                                L->passed_over, L->passed_over == 1 ? "" : "s");
         return bw_error_set(err, BW_E_FORMAT, "no results to compare: none of the %zu input%s could be read", n,
                             n == 1 ? "" : "s");
+    }
     return BW_OK;
 }
 

@@ -23,6 +23,7 @@ typedef struct idx_map {
 
 typedef struct loader {
     results_merged *m;
+    size_t passed_over; /* bwlab documents compare does not merge (tune, roofline, compare), each named in a note */
     size_t cap_files, cap_devices, cap_runs, cap_rows, cap_entries, cap_diags, cap_probes;
     size_t *cap_samples;       /* per entry */
     uint64_t *hash;            /* per file: FNV-1a of its bytes */
