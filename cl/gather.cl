@@ -32,8 +32,8 @@
  * With BW_READ (read mode) the kernel takes a key and stores the element
  * at dst[g] only where BW_MATCH(element, key) holds, every component
  * equal: the load must happen, since its value decides the store, yet
- * almost no bytes are stored. With K > 1 work-item p compares the XOR of
- * its K elements and stores that fold at dst[p]: one compare and one
+ * almost no bytes are stored. With K > 1 work-item p compares the fold of
+ * its K elements (below) and stores it at dst[p]: one compare and one
  * masked store per work-item instead of one per element, which on a CPU
  * runtime otherwise cost more than the load they guard. A per-work-group
  * reduction would need local memory and a barrier, which splits PoCL's
@@ -107,12 +107,15 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
         v[j] = BW_LOAD(src, a);
     }
 #if defined(BW_READ)
-    /* one compare and one rarely taken store per work-item: the XOR of its
-     * K elements (its element itself at K = 1) against the key */
-    BW_ELEM f = v[0];
+    /* one compare and one rarely taken store per work-item: the fold of
+     * its K elements (its element itself at K = 1) against the key, from
+     * the last element down, adding the even j and XORing the odd ones:
+     * a fold of one operator is a reduction the compilers turn into a
+     * vector gather across j, which leaves the work-items unvectorised */
+    BW_ELEM f = v[BW_UNROLL - 1];
 #pragma unroll
-    for (int j = 1; j < BW_UNROLL; j++)
-        f ^= v[j];
+    for (int j = BW_UNROLL - 2; j >= 0; j--)
+        f = (j & 1) ? (f ^ v[j]) : (f + v[j]);
     if (BW_MATCH(f, key))
         dst[p] = f;
 #else

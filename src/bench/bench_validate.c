@@ -154,10 +154,12 @@ static void src_at(const checker *c, int64_t addr, int64_t E, uint8_t *out)
         bench_fill_random_at(out, (uint64_t)addr, (uint64_t)E, c->seed);
 }
 
-/* the XOR of the source elements of items p + j*S, j < K, for the m
- * work-items from p0 (fold, m x E bytes); state[i] 1 where the lane is
- * inactive, 2 where an address lies outside the source; c->addr holds the
- * addresses of items p0 .. p0+m-1 (j = 0) on return */
+/* the fold cl/gather.cl makes of the source elements of items p + j*S,
+ * j < K, for the m work-items from p0 (fold, m x E bytes): from j = K-1
+ * down, each 32-bit component added for an even j and XORed for an odd
+ * one; state[i] 1 where the lane is inactive, 2 where an address lies
+ * outside the source; c->addr holds the addresses of items p0 .. p0+m-1
+ * (j = 0) on return */
 static bw_code fold_of(checker *c, int64_t p0, int64_t m, uint8_t *fold, uint8_t *state, bw_error *err)
 {
     int64_t E = c->it->elem;
@@ -176,8 +178,15 @@ static bw_code fold_of(checker *c, int64_t p0, int64_t m, uint8_t *fold, uint8_t
                 state[i] = 2;
             } else {
                 src_at(c, a, E, e);
-                for (int64_t b = 0; b < E; b++)
-                    fold[i * E + b] ^= e[b];
+                for (int64_t w = 0; w < E; w += 4) { /* little-endian 32-bit components */
+                    uint8_t *f = fold + i * E + w;
+                    uint32_t x = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16 | (uint32_t)f[3] << 24;
+                    uint32_t y = (uint32_t)e[w] | (uint32_t)e[w + 1] << 8 | (uint32_t)e[w + 2] << 16 |
+                                 (uint32_t)e[w + 3] << 24;
+                    x = j == c->K - 1 ? y : (j & 1) ? x ^ y : x + y;
+                    for (int k = 0; k < 4; k++)
+                        f[k] = (uint8_t)(x >> (8 * k));
+                }
             }
         }
     }
