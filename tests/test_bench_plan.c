@@ -17,6 +17,7 @@
 #include "bench_fit.h"
 #include "bench_host.h"
 #include "bench_plan.h"
+#include "bench_unroll_memory.h"
 #include "bench_validate.h"
 #include "report_format.h"
 #include "report_results.h"
@@ -146,6 +147,70 @@ Test(bench_plan, unroll_choice_is_the_smallest_within_three_percent)
     cr_expect_eq(bench_fit_unroll_choose(c2, r2), 8);
     /* read not measured at all: copy's rule */
     cr_expect_eq(bench_fit_unroll_choose(a, d), 2);
+}
+
+/* The unroll memory's average, worked by hand: each calibration's rates
+ * over its mode's best, averaged with the kept scores weighing
+ * min(runs, 3) calibrations; a K the memory lacks takes the new score; it
+ * keeps 4 calibrations at most; and it survives a store and a lookup. */
+Test(bench_plan, the_unroll_memory_averages_the_last_calibrations)
+{
+    bench_unroll_memory m;
+    memset(&m, 0, sizeof m);
+    const double c1[5] = { 40, 20, 10, 0, 0 }, r1[5] = { 10, 20, 40, 40, 20 };
+    bench_unroll_memory_add(&m, c1, r1);
+    cr_expect_eq(m.runs, 1);
+    cr_expect_float_eq(m.copy[0], 1.0, 1e-12);
+    cr_expect_float_eq(m.copy[1], 0.5, 1e-12);
+    cr_expect_float_eq(m.copy[3], 0.0, 1e-12, "not measured: 0");
+    cr_expect_float_eq(m.read[2], 1.0, 1e-12);
+    /* second: copy 30, 30, 30, 15, 0 (best 30): 1, 1, 1, 0.5 -> means
+     * (1 + 1) / 2, (0.5 + 1) / 2, (0.25 + 1) / 2, K = 8 new: 0.5 */
+    const double c2[5] = { 30, 30, 30, 15, 0 }, r2[5] = { 0, 0, 0, 0, 0 };
+    bench_unroll_memory_add(&m, c2, r2);
+    cr_expect_eq(m.runs, 2);
+    cr_expect_float_eq(m.copy[0], 1.0, 1e-12);
+    cr_expect_float_eq(m.copy[1], 0.75, 1e-12);
+    cr_expect_float_eq(m.copy[2], 0.625, 1e-12);
+    cr_expect_float_eq(m.copy[3], 0.5, 1e-12);
+    cr_expect_float_eq(m.read[2], 1.0, 1e-12, "a mode not measured keeps its scores");
+    /* two more make 4: copy[1] goes 0.75 -> (0.75*2 + 1)/3 = 0.8333 ->
+     * (0.8333*3 + 1)/4 = 0.875; a fifth (K = 2 at 5 of 10: 0.5) weighs
+     * the kept ones as 3: (0.875*3 + 0.5)/4 */
+    bench_unroll_memory_add(&m, c2, r2);
+    cr_expect_float_eq(m.copy[1], 2.5 / 3, 1e-12);
+    bench_unroll_memory_add(&m, c2, r2);
+    cr_expect_eq(m.runs, 4);
+    cr_expect_float_eq(m.copy[1], 0.875, 1e-12);
+    const double c5[5] = { 10, 5, 10, 10, 10 };
+    bench_unroll_memory_add(&m, c5, r2);
+    cr_expect_eq(m.runs, 4, "four calibrations at most");
+    cr_expect_float_eq(m.copy[1], (0.875 * 3 + 0.5) / 4, 1e-12);
+    /* a store and a lookup give it back; another key has none */
+    char *dir = tu_temp_dir(), path[4200];
+    snprintf(path, sizeof path, "%s/sub/unroll.json", dir);
+    bench_tune_key k = { "dev", "vendor", "1.0", "OpenCL 3.0", "0.1" }, other = { "dev B", "vendor", "1.0",
+                                                                                     "OpenCL 3.0", "0.1" };
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_unroll_memory_store(path, &k, &m, &err), BW_OK, "%s", bw_error_text(&err));
+    bench_unroll_memory got;
+    cr_assert_eq(bench_unroll_memory_lookup(path, &k, &got, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(got.runs, 4);
+    for (int i = 0; i < 5; i++) {
+        cr_expect_float_eq(got.copy[i], m.copy[i], 1e-12);
+        cr_expect_float_eq(got.read[i], m.read[i], 1e-12);
+    }
+    cr_assert_eq(bench_unroll_memory_lookup(path, &other, &got, &err), BW_OK);
+    cr_expect_eq(got.runs, 0);
+    /* a score out of 0..1 is a malformed file, named */
+    tu_write_file(dir, "sub/unroll.json",
+                  "{\"schema\": \"bwlab.unroll\", \"schema_version\": 1, \"entries\": [{\"key\": {\"device\": \"dev\", "
+                  "\"vendor\": \"vendor\", \"driver_version\": \"1.0\", \"platform_version\": \"OpenCL 3.0\", "
+                  "\"bwlab_version\": \"0.1\"}, \"runs\": 2, \"copy\": [1, 1.5, 0, 0, 0], \"read\": [0, 0, 0, 0, 0]}]}");
+    cr_expect_eq(bench_unroll_memory_lookup(path, &k, &got, &err), BW_E_FORMAT);
+    cr_expect(strstr(bw_error_text(&err), "unroll.json") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    tu_rmdir(dir);
 }
 
 Test(bench_plan, host_llc_from_sysfs)

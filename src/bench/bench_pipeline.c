@@ -12,6 +12,8 @@
 
 #include "bench_fit.h"
 #include "bench_limits.h"
+#include "bench_tune_cache.h"
+#include "bench_unroll_memory.h"
 #include "bw_buf.h"
 #include "bw_format.h"
 #include "bw_hook.h"
@@ -282,6 +284,43 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
     return BW_OK;
 }
 
+/* auto's K from this calibration averaged with the device's last ones
+ * (bench_unroll_memory), which it then keeps; rate->copy_gbs becomes the
+ * calibration's copy at that K. A memory that cannot be read or written
+ * is said in a note, and this calibration alone decides. */
+static int remembered_unroll(bench_pipeline *p, size_t k, bench_fit_rate *rate)
+{
+    bench_pipeline_device *dev = &p->devs[k];
+    dev->unroll_runs = 1;
+    if (!p->unroll_memory)
+        return rate->unroll;
+    const ocl_device_info *d = device_of(p, k);
+    bench_tune_key key = bench_tune_key_of(d, p->bwlab_version ? p->bwlab_version : "");
+    bench_unroll_memory m;
+    bw_error e = BW_ERROR_INIT;
+    bw_code rc = bench_unroll_memory_lookup(p->unroll_memory, &key, &m, &e);
+    if (rc != BW_OK) {
+        note(p, "device %zu: K from this run's calibration alone: %s", d->index, bw_error_text(&e));
+        bw_error_clear(&e);
+        return rate->unroll;
+    }
+    bench_unroll_memory_add(&m, rate->unroll_gbs, rate->unroll_read_gbs);
+    int K = bench_fit_unroll_choose(m.copy, m.read);
+    if (K <= 0)
+        return rate->unroll;
+    if (bench_unroll_memory_store(p->unroll_memory, &key, &m, &e) != BW_OK) {
+        note(p, "device %zu: the unroll memory is not kept: %s", d->index, bw_error_text(&e));
+        bw_error_clear(&e);
+    }
+    dev->unroll_runs = m.runs;
+    int j = 0;
+    while ((1 << j) < K)
+        j++;
+    if (rate->unroll_gbs[j] > 0)
+        rate->copy_gbs = rate->unroll_gbs[j];
+    return K;
+}
+
 /* Device k's K (bench_item.unroll). --unroll K: K. auto: seq copy and
  * read at every K of the ladder in one calibration (timed in the same
  * rounds, so a host whose bandwidth moves between seconds moves all of
@@ -317,7 +356,7 @@ static bw_code choose_unroll(bench_pipeline *p, size_t k)
             return BW_E_INTERRUPTED;
         }
         if (rc == BW_OK && rate.unroll > 0) {
-            dev->unroll = rate.unroll;
+            dev->unroll = remembered_unroll(p, k, &rate);
             dev->unroll_source = BENCH_UNROLL_CALIBRATION;
             memcpy(dev->unroll_gbs, rate.unroll_gbs, sizeof dev->unroll_gbs);
             memcpy(dev->unroll_read_gbs, rate.unroll_read_gbs, sizeof dev->unroll_read_gbs);

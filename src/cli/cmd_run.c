@@ -10,6 +10,8 @@
 #include "bw_hook.h"
 #include "bench_probe_cache.h"
 #include "bench_tune_cache.h"
+#include "bench_unroll_memory.h"
+#include "bwlab_config.h"
 #include "cli.h"
 #include "cli_inferred.h"
 #include "cli_failures.h"
@@ -35,6 +37,7 @@ typedef struct run_state {
     bench_device_list provs; /* the selected devices' provenance, as src/report reads it */
     bench_kernels *kernels;
     char *tune_path;                   /* the tuning cache, or NULL when there is no place for one */
+    char *unroll_memory;               /* unroll.json (bench_unroll_memory), or NULL */
     cli_journal *journal;              /* OUT.partial, or NULL */
     char date[32], host[256], os[512]; /* the run's date and host, for the report and the journal */
     int argc;                          /* the command line, program name first */
@@ -55,6 +58,7 @@ static void state_free(run_state *s)
     free(s->tuned);
     free(s->plateau);
     free(s->tune_path);
+    free(s->unroll_memory);
     free(s->dev_idx);
     bench_device_list_free(&s->provs);
     bench_kernels_free(s->kernels);
@@ -101,6 +105,7 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     r.compression_failure = d->compression_failure;
     r.unroll = d->unroll;
     r.unroll_source = d->unroll_source;
+    r.unroll_runs = d->unroll_source && !strcmp(d->unroll_source, BENCH_UNROLL_CALIBRATION) ? d->unroll_runs : 0;
     r.unroll_gbs = d->unroll_gbs;
     r.unroll_read_gbs = d->unroll_read_gbs;
     r.unroll_why = d->unroll_why[0] ? d->unroll_why : NULL;
@@ -306,6 +311,14 @@ static int plan_devices(const cli_command *self, run_state *s, size_t *planned)
     p->no_roofline = s->a.no_roofline;
     p->roofline_size = s->a.roofline_size;
     p->transfers = s->a.transfers;
+    /* auto's K from the device's kept calibrations: no place for the
+     * file (no home) is none */
+    bw_error e = BW_ERROR_INIT;
+    if (bench_unroll_memory_path(&s->unroll_memory, &e) != BW_OK)
+        s->unroll_memory = NULL;
+    bw_error_clear(&e);
+    p->unroll_memory = s->unroll_memory;
+    p->bwlab_version = BWLAB_VERSION;
     p->stop = &cli_signal_caught;
     p->ev = (bench_pipeline_events){ s, on_progress, on_note, on_failed, on_measured };
     bw_code rc = bench_pipeline_plan(p, planned);

@@ -150,6 +150,8 @@ static void unroll_json(json_t *o, const report_run *run)
             }
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL_CALIBRATION), ladder);
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL_NOTE), run->unroll_why ? report_json_text(run->unroll_why) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_CALIBRATIONS),
+                        run->unroll_runs > 0 ? json_integer(run->unroll_runs) : json_null());
 }
 
 /* --fill zeros: the compression check (measured), or nulls */

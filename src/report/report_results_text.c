@@ -165,6 +165,9 @@ static void unroll_line(const report_run *run, bw_buf *out, const char *lead)
                     bw_buf_printf(out, "%s-", k ? ", " : " ");
             bw_buf_puts(out, " GB/s");
         }
+        if (run->unroll_runs > 1)
+            bw_buf_printf(out, "; averaged with this device's %d calibrations before it (unroll.json)",
+                          run->unroll_runs - 1);
         bw_buf_puts(out, "; the smallest K within 3% of the best in each mode");
     } else {
         bw_buf_printf(out, "auto fell back to 1: %s", run->unroll_why ? run->unroll_why : "no calibration");

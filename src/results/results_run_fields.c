@@ -34,6 +34,7 @@ const results_run_field RESULTS_RUN_FIELDS[RUNF_COUNT] = {
     [RUNF_UNROLL_SOURCE] = { "unroll_source", S, NULL, NULL, 1 },
     [RUNF_UNROLL_CALIBRATION] = { "unroll_calibration", A, "measured", "GB/s", 1 },
     [RUNF_UNROLL_NOTE] = { "unroll_note", S, NULL, NULL, 1 },
+    [RUNF_UNROLL_CALIBRATIONS] = { "unroll_calibrations", I, NULL, NULL, 1 },
     [RUNF_NOMINAL_DRAM_GBS] = { "nominal_dram_gbs", N, NULL, "GB/s", 1 },
     [RUNF_COMPRESSION_RATIO] = { "compression_ratio", N, "measured", NULL, 1 },
     [RUNF_COMPRESSION_CHECK] = { "compression_check", O, "measured", "GB/s", 1 },

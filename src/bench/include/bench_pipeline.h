@@ -50,12 +50,14 @@ typedef struct bench_pipeline_device {
      * (bench_item.unroll), and where it came from: BENCH_UNROLL_OPTION
      * (--unroll), BENCH_UNROLL_CALIBRATION (--unroll auto: the smallest K
      * within 3% of the best, in copy and in read, of the calibration's
-     * ladder, unroll_gbs and unroll_read_gbs) or
+     * ladder, unroll_gbs and unroll_read_gbs, averaged with the device's
+     * last calibrations where unroll.json keeps them) or
      * BENCH_UNROLL_DEFAULT (auto without a ladder: unroll_why says why) */
     int unroll;
     const char *unroll_source;
     double unroll_gbs[5];        /* measured: seq copy at K = 1 << k; 0 where not measured */
     double unroll_read_gbs[5];   /* measured: seq read at K = 1 << k; 0 where not measured */
+    int unroll_runs;             /* calibrations K was chosen from: this run's and those unroll.json kept */
     char unroll_why[160];
     /* the calibration of this device, kept for the fit after the ladder */
     double rate_gbs, rate_fill_gbs, rate_build_s, rate_elapsed_s;
@@ -105,6 +107,11 @@ typedef struct bench_pipeline {
     int unroll;                       /* --unroll: K (1, 2, 4, 8, 16), or 0 for auto (popts.unroll is
                                        * set per device from it) */
     int fill_zeros;                   /* --fill zeros: the compression check after each device's patterns */
+    /* unroll.json (bench_unroll_memory), whose averaged calibrations
+     * auto's K is chosen from, and the bwlab version of its keys; NULL:
+     * each run's calibration alone */
+    const char *unroll_memory;
+    const char *bwlab_version;
     volatile sig_atomic_t *stop;      /* non-zero: stop after the launch in flight */
     bench_pipeline_events ev;
     /* outputs */

@@ -67,6 +67,7 @@ typedef struct report_run {
      * back to 1 (or NULL) */
     int unroll;
     const char *unroll_source;
+    int unroll_runs; /* calibrations auto's K was chosen from (this run's and the kept ones); 0: not said */
     const double *unroll_gbs;
     const double *unroll_read_gbs;
     const char *unroll_why;
