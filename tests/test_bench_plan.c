@@ -149,6 +149,35 @@ Test(bench_plan, unroll_choice_is_the_smallest_within_three_percent)
     cr_expect_eq(bench_fit_unroll_choose(a, d), 2);
 }
 
+/* Each mode its own K: read items at unroll_read, copy and write items at
+ * unroll, from the options and from bench_plan_set_unrolls. */
+Test(bench_plan, read_items_take_their_own_k)
+{
+    const char *specs[] = { "seq", "stride:s=2" };
+    bench_limits lim = limits(64 * MiB, 512 * MiB, 4 * GiB, 4096);
+    bench_plan_opts o = { .specs = specs, .nspecs = 2, .size = (uint64_t)16 << 20, .unroll = 2, .unroll_read = 8,
+                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) | BENCH_ACCESS_BIT(BENCH_ACCESS_COPY) |
+                                    BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE) };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    for (int pass = 0; pass < 2; pass++) {
+        int kc = pass ? 4 : 2, kr = pass ? 1 : 8;
+        size_t reads = 0, others = 0;
+        for (size_t i = 0; i < p->n; i++) {
+            const bench_item *it = &p->items[i];
+            int want = it->access == BENCH_ACCESS_READ ? kr : kc;
+            reads += it->access == BENCH_ACCESS_READ;
+            others += it->access != BENCH_ACCESS_READ;
+            cr_expect_eq(bench_item_unroll(it), want, "pass %d: %s (%s) at K = %d", pass, it->spec,
+                         bench_access_name(it->access), bench_item_unroll(it));
+        }
+        cr_expect(reads >= 2 && others >= 4, "read %zu, copy and write %zu", reads, others);
+        bench_plan_set_unrolls(p, 4, 1);
+    }
+    bench_plan_free(p);
+}
+
 /* The unroll memory's average, worked by hand: each calibration's rates
  * over its mode's best, averaged with the kept scores weighing
  * min(runs, 3) calibrations; a K the memory lacks takes the new score; it

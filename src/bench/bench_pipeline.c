@@ -144,11 +144,15 @@ static bench_plan_opts device_opts(const bench_pipeline *p, const ocl_device_inf
 {
     bench_plan_opts o = p->popts;
     o.size = size;
-    /* the device's K once chosen (bench_pipeline_device.unroll), else 1 */
+    /* the device's K once chosen (bench_pipeline_device.unroll and
+     * unroll_read), else 1 */
     o.unroll = p->unroll > 0 ? p->unroll : 1;
+    o.unroll_read = o.unroll;
     for (size_t k = 0; k < p->ndev && p->devs; k++)
-        if (device_of(p, k) == d && p->devs[k].unroll > 0)
+        if (device_of(p, k) == d && p->devs[k].unroll > 0) {
             o.unroll = p->devs[k].unroll;
+            o.unroll_read = p->devs[k].unroll_read > 0 ? p->devs[k].unroll_read : o.unroll;
+        }
     o.unroll_ladder = 0;
     /* the kernel asks for the sub-group size the device takes as W (Intel) */
     o.reqd_sub_group_size = (int)d->reqd_sub_group_size;
@@ -284,41 +288,45 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
     return BW_OK;
 }
 
-/* auto's K from this calibration averaged with the device's last ones
- * (bench_unroll_memory), which it then keeps; rate->copy_gbs becomes the
- * calibration's copy at that K. A memory that cannot be read or written
- * is said in a note, and this calibration alone decides. */
-static int remembered_unroll(bench_pipeline *p, size_t k, bench_fit_rate *rate)
+/* auto's K for each mode from this calibration averaged with the
+ * device's last ones (bench_unroll_memory), which it then keeps: copy's
+ * for the copy and write items, read's for the read items, each the
+ * smallest within BENCH_FIT_UNROLL_WITHIN of its mode's best
+ * (bench_fit_unroll_choose); rate->copy_gbs becomes the calibration's
+ * copy at copy's K. A memory that cannot be read or written is said in a
+ * note, and this calibration alone decides. */
+static void remembered_unrolls(bench_pipeline *p, size_t k, bench_fit_rate *rate, int *k_copy, int *k_read)
 {
     bench_pipeline_device *dev = &p->devs[k];
-    dev->unroll_runs = 1;
-    if (!p->unroll_memory)
-        return rate->unroll;
     const ocl_device_info *d = device_of(p, k);
     bench_tune_key key = bench_tune_key_of(d, p->bwlab_version ? p->bwlab_version : "");
     bench_unroll_memory m;
+    memset(&m, 0, sizeof m);
     bw_error e = BW_ERROR_INIT;
-    bw_code rc = bench_unroll_memory_lookup(p->unroll_memory, &key, &m, &e);
-    if (rc != BW_OK) {
+    int kept = p->unroll_memory != NULL;
+    if (kept && bench_unroll_memory_lookup(p->unroll_memory, &key, &m, &e) != BW_OK) {
         note(p, "device %zu: K from this run's calibration alone: %s", d->index, bw_error_text(&e));
         bw_error_clear(&e);
-        return rate->unroll;
+        memset(&m, 0, sizeof m);
+        kept = 0;
     }
     bench_unroll_memory_add(&m, rate->unroll_gbs, rate->unroll_read_gbs);
-    int K = bench_fit_unroll_choose(m.copy, m.read);
-    if (K <= 0)
-        return rate->unroll;
-    if (bench_unroll_memory_store(p->unroll_memory, &key, &m, &e) != BW_OK) {
+    if (kept && bench_unroll_memory_store(p->unroll_memory, &key, &m, &e) != BW_OK) {
         note(p, "device %zu: the unroll memory is not kept: %s", d->index, bw_error_text(&e));
         bw_error_clear(&e);
     }
     dev->unroll_runs = m.runs;
+    *k_copy = bench_fit_unroll_choose(m.copy, NULL);
+    if (*k_copy <= 0)
+        *k_copy = rate->unroll;
+    *k_read = bench_fit_unroll_choose(m.read, NULL);
+    if (*k_read <= 0)
+        *k_read = *k_copy;
     int j = 0;
-    while ((1 << j) < K)
+    while ((1 << j) < *k_copy)
         j++;
     if (rate->unroll_gbs[j] > 0)
         rate->copy_gbs = rate->unroll_gbs[j];
-    return K;
 }
 
 /* Device k's K (bench_item.unroll). --unroll K: K. auto: seq copy and
@@ -333,6 +341,7 @@ static bw_code choose_unroll(bench_pipeline *p, size_t k)
 {
     bench_pipeline_device *dev = &p->devs[k];
     const ocl_device_info *d = device_of(p, k);
+    dev->unroll_read = 0;
     if (p->unroll > 0) {
         dev->unroll = p->unroll;
         dev->unroll_source = BENCH_UNROLL_OPTION;
@@ -356,7 +365,7 @@ static bw_code choose_unroll(bench_pipeline *p, size_t k)
             return BW_E_INTERRUPTED;
         }
         if (rc == BW_OK && rate.unroll > 0) {
-            dev->unroll = remembered_unroll(p, k, &rate);
+            remembered_unrolls(p, k, &rate, &dev->unroll, &dev->unroll_read);
             dev->unroll_source = BENCH_UNROLL_CALIBRATION;
             memcpy(dev->unroll_gbs, rate.unroll_gbs, sizeof dev->unroll_gbs);
             memcpy(dev->unroll_read_gbs, rate.unroll_read_gbs, sizeof dev->unroll_read_gbs);
@@ -375,7 +384,9 @@ static bw_code choose_unroll(bench_pipeline *p, size_t k)
         }
         bw_error_clear(&e);
     }
-    bench_plan_set_unroll(dev->plan, dev->unroll);
+    if (dev->unroll_read <= 0)
+        dev->unroll_read = dev->unroll;
+    bench_plan_set_unrolls(dev->plan, dev->unroll, dev->unroll_read);
     return BW_OK;
 }
 

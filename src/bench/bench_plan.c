@@ -282,7 +282,7 @@ static bw_code item_from_spec(bench_plan *p, const char *spec, int64_t elem, ben
     if (it->fam->access)
         it->access = it->fam->access == BENCH_ACCESS_BIT(BENCH_ACCESS_READ) ? BENCH_ACCESS_READ : BENCH_ACCESS_COPY;
     it->auto_n = it->fam->sized_n && !model_pattern_given(it->pattern, "n");
-    it->unroll_want = it->fam->unrolls ? p->unroll : 1;
+    it->unroll_want = it->fam->unrolls ? (it->access == BENCH_ACCESS_READ ? p->unroll_read : p->unroll) : 1;
     if (own_kernel_duplicate(p, it)) {
         model_pattern_free(it->pattern);
         it->pattern = NULL;
@@ -322,7 +322,7 @@ static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, ben
         snprintf(it->spec, n, "expr:%s", it->expr_text);
     it->family = "expr";
     it->fam = &bench_family_gather;
-    it->unroll_want = p->unroll;
+    it->unroll_want = access == BENCH_ACCESS_READ ? p->unroll_read : p->unroll;
     it->elem = elem;
     it->active = model_lanes_all(p->geo.lanes);
     it->expr = it->own_expr;
@@ -383,14 +383,20 @@ void bench_plan_fit_unroll(const bench_plan *p, bench_item *it)
         it->launch_items = k > 1 ? it->items / k : 0;
 }
 
-void bench_plan_set_unroll(bench_plan *p, int k)
+void bench_plan_set_unrolls(bench_plan *p, int k, int k_read)
 {
     p->unroll = k > 1 ? k : 1;
+    p->unroll_read = k_read > 1 ? k_read : 1;
     for (size_t i = 0; i < p->n; i++)
         if (p->items[i].fam->unrolls) {
-            p->items[i].unroll_want = p->unroll;
+            p->items[i].unroll_want = p->items[i].access == BENCH_ACCESS_READ ? p->unroll_read : p->unroll;
             bench_plan_fit_unroll(p, &p->items[i]);
         }
+}
+
+void bench_plan_set_unroll(bench_plan *p, int k)
+{
+    bench_plan_set_unrolls(p, k, k);
 }
 
 long bench_plan_reference(const bench_plan *p, size_t i)
@@ -847,6 +853,7 @@ static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, c
     }
     p->local_given = o->local_size != 0;
     p->unroll = o->unroll > 1 ? o->unroll : 1;
+    p->unroll_read = o->unroll_read > 0 ? o->unroll_read : p->unroll;
     p->model_s = o->model_s;
     p->reqd_sub_group_size = o->reqd_sub_group_size;
     p->bank_groups = bench_plan_bank_groups(o->compute_units);

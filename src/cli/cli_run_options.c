@@ -265,8 +265,9 @@ const cli_option cmd_run_options[] = {
       .help = "items per work-item of the gather and record kernels, 1, 2, 4, 8 or 16:\n"
               "work-item p runs items p + j*N/K, all K loads issued before any\n"
               "store, so more requests are in flight; the model does not change\n"
-              "(default auto: seq read and copy at each K in the calibration, the\n"
-              "smallest K within 3% of the best in both)",
+              "(default auto: seq read and copy at each K in the calibration,\n"
+              "averaged with the device's last ones (unroll.json); per mode the\n"
+              "smallest K within 3% of its best, copy's for copy and write)",
       RUN_SET(set_unroll, unroll) },
     { .name = "dram-unit", .metavar = "BYTES",
       .help = "the unit the memory behind the caches is filled in: the verdict's\n"

@@ -104,6 +104,7 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
     r.random_fill_gbs = d->random_fill_gbs;
     r.compression_failure = d->compression_failure;
     r.unroll = d->unroll;
+    r.unroll_read = d->unroll_read;
     r.unroll_source = d->unroll_source;
     r.unroll_runs = d->unroll_source && !strcmp(d->unroll_source, BENCH_UNROLL_CALIBRATION) ? d->unroll_runs : 0;
     r.unroll_gbs = d->unroll_gbs;

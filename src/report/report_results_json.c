@@ -136,6 +136,8 @@ static json_t *noise_json(const report_run *run)
 static void unroll_json(json_t *o, const report_run *run)
 {
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL), run->unroll > 0 ? json_integer(run->unroll) : json_null());
+    int kr = run->unroll_read > 0 ? run->unroll_read : run->unroll;
+    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_READ), kr > 0 ? json_integer(kr) : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL_SOURCE), run->unroll_source ? report_json_text(run->unroll_source) : json_null());
     json_t *ladder = json_array();
     const double *modes[2] = { run->unroll_gbs, run->unroll_read_gbs };

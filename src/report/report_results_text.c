@@ -148,7 +148,14 @@ static void unroll_line(const report_run *run, bw_buf *out, const char *lead)
     const bench_plan *p = run->plan;
     if (!run->unroll_source || run->unroll <= 0)
         return;
-    bw_buf_printf(out, "%sunroll: K = %d items per work-item in the gather and record kernels (", lead, run->unroll);
+    int kr = run->unroll_read > 0 ? run->unroll_read : run->unroll;
+    if (kr == run->unroll)
+        bw_buf_printf(out, "%sunroll: K = %d items per work-item in the gather and record kernels (", lead,
+                      run->unroll);
+    else
+        bw_buf_printf(out, "%sunroll: K = %d (copy, write) and %d (read) items per work-item in the gather and record "
+                           "kernels (",
+                      lead, run->unroll, kr);
     if (!strcmp(run->unroll_source, BENCH_UNROLL_OPTION)) {
         bw_buf_printf(out, "--unroll %d", run->unroll);
     } else if (!strcmp(run->unroll_source, BENCH_UNROLL_CALIBRATION)) {
@@ -168,14 +175,15 @@ static void unroll_line(const report_run *run, bw_buf *out, const char *lead)
         if (run->unroll_runs > 1)
             bw_buf_printf(out, "; averaged with this device's %d calibrations before it (unroll.json)",
                           run->unroll_runs - 1);
-        bw_buf_puts(out, "; the smallest K within 3% of the best in each mode");
+        bw_buf_puts(out, "; in each mode the smallest K within 3% of its best");
     } else {
         bw_buf_printf(out, "auto fell back to 1: %s", run->unroll_why ? run->unroll_why : "no calibration");
     }
     bw_buf_putc(out, ')');
     const char *sep = "; smaller where the launch does not split into K whole work-groups: ";
     for (size_t i = 0; i < p->n; i++)
-        if (p->items[i].fam->unrolls && bench_item_unroll(&p->items[i]) != run->unroll) {
+        if (p->items[i].fam->unrolls &&
+            bench_item_unroll(&p->items[i]) != (p->items[i].access == BENCH_ACCESS_READ ? kr : run->unroll)) {
             bw_buf_printf(out, "%s%s at %d", sep, p->items[i].spec, bench_item_unroll(&p->items[i]));
             sep = ", ";
         }

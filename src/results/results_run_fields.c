@@ -31,6 +31,7 @@ const results_run_field RESULTS_RUN_FIELDS[RUNF_COUNT] = {
     [RUNF_BUFFERS] = { "buffers", O, "requested", "bytes", 1 },
     [RUNF_LOCAL_SIZE] = { "local_size", I, "requested", NULL, 1 },
     [RUNF_UNROLL] = { "unroll", I, "requested", NULL, 1 },
+    [RUNF_UNROLL_READ] = { "unroll_read", I, "requested", NULL, 1 },
     [RUNF_UNROLL_SOURCE] = { "unroll_source", S, NULL, NULL, 1 },
     [RUNF_UNROLL_CALIBRATION] = { "unroll_calibration", A, "measured", "GB/s", 1 },
     [RUNF_UNROLL_NOTE] = { "unroll_note", S, NULL, NULL, 1 },

@@ -48,12 +48,14 @@ typedef struct bench_pipeline_device {
     char *xfer_failure;          /* why they failed, or NULL */
     /* K, the items each gather and record work-item performs
      * (bench_item.unroll), and where it came from: BENCH_UNROLL_OPTION
-     * (--unroll), BENCH_UNROLL_CALIBRATION (--unroll auto: the smallest K
-     * within 3% of the best, in copy and in read, of the calibration's
-     * ladder, unroll_gbs and unroll_read_gbs, averaged with the device's
-     * last calibrations where unroll.json keeps them) or
+     * (--unroll), BENCH_UNROLL_CALIBRATION (--unroll auto: in each mode,
+     * copy's for copy and write, read's for read, the smallest K within 3%
+     * of the best of the calibration's ladder, unroll_gbs and
+     * unroll_read_gbs, averaged with the device's last calibrations where
+     * unroll.json keeps them) or
      * BENCH_UNROLL_DEFAULT (auto without a ladder: unroll_why says why) */
-    int unroll;
+    int unroll;      /* copy and write items */
+    int unroll_read; /* read items */
     const char *unroll_source;
     double unroll_gbs[5];        /* measured: seq copy at K = 1 << k; 0 where not measured */
     double unroll_read_gbs[5];   /* measured: seq read at K = 1 << k; 0 where not measured */

@@ -188,7 +188,8 @@ typedef struct bench_plan {
                              * "default (no cache size known)" or "--size" */
     int64_t local_size;
     int local_given;        /* local_size came from --local */
-    int unroll;             /* bench_plan_opts.unroll (1 when 0) */
+    int unroll;             /* bench_plan_opts.unroll (1 when 0): copy and write items */
+    int unroll_read;        /* bench_plan_opts.unroll_read (unroll when 0): read items */
     uint64_t src_bytes;     /* source buffer: the largest extent of any pattern */
     uint64_t dst_bytes;     /* destination buffer */
     int reqd_sub_group_size; /* the sub-group size kernels ask for (Intel), 0: none */
@@ -218,8 +219,10 @@ typedef struct bench_plan_opts {
     uint64_t span_cap;
     int64_t local_size;       /* 0: automatic (256, a multiple of W) */
     /* K for the gather and record items (bench_item.unroll): 1, 2, 4, 8 or
-     * 16; 0: 1 */
+     * 16; 0: 1. unroll_read: the read-mode items' K (auto chooses each
+     * mode's own); 0: unroll's */
     int unroll;
+    int unroll_read;
     /* > 0: the geometry's DRAM unit (--dram-unit; model_geometry.dram_unit),
      * else the profile's */
     int64_t dram_unit;
@@ -341,6 +344,8 @@ void bench_plan_fit_unroll(const bench_plan *p, bench_item *it);
 /* Every item of a family that unrolls asks for K (bench_plan_fit_unroll);
  * the plan's buffers do not change. */
 void bench_plan_set_unroll(bench_plan *p, int k);
+/* The same with a K of its own for the read-mode items. */
+void bench_plan_set_unrolls(bench_plan *p, int k, int k_read);
 #define BENCH_TRANSPOSE_REFERENCE "transpose:version=copy"
 #define BENCH_BANK_REFERENCE "bank:pitch=33"
 

@@ -65,7 +65,8 @@ typedef struct report_run {
      * command that does not choose it), the calibration's seq copy and
      * read GB/s at K = 1 << k (measured; NULL or 0: not measured), and why auto fell
      * back to 1 (or NULL) */
-    int unroll;
+    int unroll;      /* copy and write items */
+    int unroll_read; /* read items; 0: unroll's */
     const char *unroll_source;
     int unroll_runs; /* calibrations auto's K was chosen from (this run's and the kept ones); 0: not said */
     const double *unroll_gbs;

@@ -29,6 +29,7 @@ typedef enum results_run_field_id {
     RUNF_BUFFERS,
     RUNF_LOCAL_SIZE,
     RUNF_UNROLL,
+    RUNF_UNROLL_READ,
     RUNF_UNROLL_SOURCE,
     RUNF_UNROLL_CALIBRATION,
     RUNF_UNROLL_NOTE,
