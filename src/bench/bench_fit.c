@@ -68,17 +68,12 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
             if (res[i].status == BENCH_OK && res[i].effective_gbs > g[k])
                 g[k] = res[i].effective_gbs;
         }
-        if (o.unroll_ladder && (out->unroll = bench_fit_unroll_choose(out->unroll_gbs, out->unroll_read_gbs)) > 0) {
-            int k = 0;
-            while ((1 << k) < out->unroll)
-                k++;
-            out->copy_gbs = out->unroll_gbs[k];
-        }
+        int K = o.unroll_ladder ? bench_fit_unroll_choose(out->unroll_gbs, out->unroll_read_gbs) : 0;
+        bench_fit_rate_at(out, K > 0 ? K : 1);
+        out->unroll = K; /* 0: no ladder, or nothing of it measured */
         out->fill_gbs = info.buffers_s > 0 ? (double)(p->src_bytes + p->dst_bytes) / info.buffers_s / 1e9 : 0;
         out->build_s = info.build_s;
-        int64_t mbs = 0; /* test builds only: a device as slow as asked */
-        if (bw_hook_fault("fit_rate", NULL, &mbs) && mbs > 0)
-            out->copy_gbs = (double)mbs / 1000.0;
+        int64_t mbs = 0; /* test builds only: a fill as slow as asked */
         if (bw_hook_fault("fit_fill", NULL, &mbs) && mbs > 0)
             out->fill_gbs = (double)mbs / 1000.0;
     }
@@ -86,6 +81,19 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
     bench_plan_free(p);
     out->elapsed_s = bench_now_s() - t0;
     return rc;
+}
+
+void bench_fit_rate_at(bench_fit_rate *rate, int K)
+{
+    int k = 0;
+    while ((1 << k) < K && k + 1 < BENCH_FIT_UNROLLS)
+        k++;
+    rate->unroll = K;
+    if (rate->unroll_gbs[k] > 0)
+        rate->copy_gbs = rate->unroll_gbs[k];
+    int64_t mbs = 0; /* test builds only: a device as slow as asked */
+    if (bw_hook_fault("fit_rate", NULL, &mbs) && mbs > 0)
+        rate->copy_gbs = (double)mbs / 1000.0;
 }
 
 /* the worst of K = 1 << k's rates over its mode's best (1: every mode at

@@ -66,6 +66,11 @@ typedef struct bench_fit_rate {
 #define BENCH_FIT_UNROLL_WITHIN 0.03
 int bench_fit_unroll_choose(const double copy[BENCH_FIT_UNROLLS], const double *read);
 
+/* rate->unroll becomes K and rate->copy_gbs the ladder's copy at K (where
+ * measured): the rate the fit plans with. Test builds: the fault hook
+ * fit_rate@MBS still sets the rate (a device as slow as asked). */
+void bench_fit_rate_at(bench_fit_rate *rate, int K);
+
 /* Whether plan p's target may be fitted to a budget of budget_s seconds,
  * and so is worth a calibration: it is above the floor (the larger of its
  * cache figure and BENCH_FIT_FLOOR_BYTES), or, with a budget under

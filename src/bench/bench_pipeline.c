@@ -322,11 +322,7 @@ static void remembered_unrolls(bench_pipeline *p, size_t k, bench_fit_rate *rate
     *k_read = bench_fit_unroll_choose(m.read, NULL);
     if (*k_read <= 0)
         *k_read = *k_copy;
-    int j = 0;
-    while ((1 << j) < *k_copy)
-        j++;
-    if (rate->unroll_gbs[j] > 0)
-        rate->copy_gbs = rate->unroll_gbs[j];
+    bench_fit_rate_at(rate, *k_copy);
 }
 
 /* Device k's K (bench_item.unroll). --unroll K: K. auto: seq copy and
