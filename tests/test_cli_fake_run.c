@@ -626,3 +626,53 @@ Test(cli_fake_run, a_budget_leaves_out_what_it_cannot_fill_at_the_users_size, .t
     tu_result_free(&r);
     fake_close(&f);
 }
+
+/* A driver whose device and platform names hold ESC, BEL, CR and LF:
+ * every command that shows them (devices, run, tune, roofline; tables,
+ * CSV and JSON; probe shows them through the same device record, and on a
+ * GPU table its ladder takes minutes on a CPU) writes them \xNN, never
+ * raw, on standard output and standard error alike. */
+Test(cli_fake_run, a_drivers_control_bytes_never_reach_the_terminal_raw, .timeout = 300)
+{
+    fake f;
+    fake_open(&f, "nvidia-h100.json");
+    char path[4000];
+    snprintf(path, sizeof path, "%s/tests/data/devices/nvidia-h100.json", tu_source_root());
+    json_t *tab = json_load_file(path, 0, NULL);
+    cr_assert_not_null(tab);
+    json_t *plat = json_array_get(json_object_get(tab, "platforms"), 0);
+    json_t *dev = json_array_get(json_object_get(plat, "devices"), 0);
+    json_object_set_new(dev, "CL_DEVICE_NAME", json_string("NVIDIA \x1b[2J\aH100\r\nX"));
+    json_object_set_new(dev, "proxy", json_string("pocl"));
+    json_object_set_new(plat, "CL_PLATFORM_NAME", json_string("NV\x1b]0;t\a CUDA"));
+    snprintf(path, sizeof path, "%s/esc.json", f.dir);
+    cr_assert_eq(json_dump_file(tab, path, 0), 0);
+    json_decref(tab);
+    snprintf(f.table, sizeof f.table, "BWLAB_FAKE_ICD_TABLE=%s", path);
+    char cache[4300];
+    snprintf(cache, sizeof cache, "BWLAB_CACHE_DIR=%s/cache", f.dir);
+    static const char *const cmds[][12] = {
+        { "devices", NULL },
+        { "devices", "--format", "json", NULL },
+        { "run", "--device", "0", "--pattern", "seq", "--size", "64M", "--budget", "0.5", "--no-roofline", NULL },
+        { "run", "--device", "0", "--pattern", "seq", "--size", "64M", "--budget", "0.5", "--no-roofline", "--format",
+          "csv" },
+        { "tune", "--device", "0", "--size", "8M", "--budget", "1", NULL },
+        { "roofline", "--device", "0", "--budget", "1", NULL },
+    };
+    for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+        const char *argv[14];
+        size_t n = 0;
+        for (; n < 12 && cmds[c][n]; n++)
+            argv[n] = cmds[c][n];
+        argv[n] = NULL;
+        tu_result r = tu_exec(argv, (const char *[]){ f.vendors, f.table, cache, NULL });
+        cr_expect(r.status == 0 || r.status == 1, "%s: exit %d: %s", cmds[c][0], r.status, r.err);
+        cr_expect(strpbrk(r.out, "\x1b\a\r") == NULL, "%s (command %zu): raw control byte on stdout", cmds[c][0], c);
+        cr_expect(strpbrk(r.err, "\x1b\a\r") == NULL, "%s (command %zu): raw control byte on stderr", cmds[c][0], c);
+        cr_expect(strstr(r.out, "\\x1b[2J\\x07H100\\x0d\\x0aX") != NULL || strstr(r.out, "\\\\x1b[2J") != NULL,
+                  "%s (command %zu) does not show the name \\xNN: %s", cmds[c][0], c, r.out);
+        tu_result_free(&r);
+    }
+    fake_close(&f);
+}

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bw_buf.h"
+#include "bw_format.h"
 #include "bw_parse.h"
 #include "ocl_error.h"
 #include "ocl_internal.h"
@@ -84,6 +85,25 @@ static bw_code nomem(bw_error *err)
     return bw_error_set(err, BW_E_NOMEM, "out of memory while listing OpenCL devices");
 }
 
+/* A string a driver reported, as bwlab keeps it: s itself, or, where it
+ * holds a control byte (a newline too), a copy owned by p with each such
+ * byte written \xNN (bw_quote_append), so that no table, message, CSV
+ * or JSON field carries a driver's raw control bytes to a terminal;
+ * NULL when out of memory. */
+static const char *shown_str(ocl_platforms *p, const char *s)
+{
+    const char *c = s;
+    while (*c && (unsigned char)*c >= 0x20 && *c != 0x7f)
+        c++;
+    if (!*c)
+        return s;
+    bw_buf b = BW_BUF_INIT;
+    bw_quote_append(&b, s, strlen(s), 0, 0);
+    char *e = bw_buf_failed(&b) ? NULL : strdup(bw_buf_str(&b));
+    bw_buf_free(&b);
+    return e && own(p, e) == 0 ? e : NULL;
+}
+
 /* Copies s into memory owned by p; NULL when out of memory. */
 static const char *own_str(ocl_platforms *p, const char *s)
 {
@@ -117,7 +137,8 @@ static bw_code platform_str(ocl_platforms *p, cl_platform_id plat, cl_platform_i
         return BW_OK;
     }
     trim(s);
-    *out = s;
+    if (!(*out = shown_str(p, s)))
+        return nomem(err);
     return BW_OK;
 }
 
@@ -153,7 +174,11 @@ static int dstr(dquery *q, cl_device_info param, const char *pname, int required
         return -1;
     }
     trim(s);
-    *out = s;
+    if (!(*out = shown_str(q->p, s))) {
+        *out = "";
+        q->nomem = 1;
+        return -1;
+    }
     return 0;
 }
 
