@@ -35,15 +35,15 @@ __kernel void probe_read_cpu(__global const uint8 *restrict src, __global uint *
     uint start = (uint)(g * n8 / get_global_size(0)) & ~3u;
     uint8 a0 = (uint8)(0), a1 = (uint8)(0), a2 = (uint8)(0), a3 = (uint8)(0);
     for (uint r = 0; r < reps; r++) {
-        uint i = start;
-        for (uint k = 0; k < n8; k += 4) {
-            a0 += src[i] ^ r;
-            a1 += src[i + 1] ^ r;
-            a2 += src[i + 2] ^ r;
-            a3 += src[i + 3] ^ r;
-            i += 4;
-            if (i >= n8)
-                i -= n8;
+        /* from start to the end, then from 0 to start: no wrap test per load */
+        for (uint part = 0; part < 2; part++) {
+            uint from = part ? 0 : start, to = part ? start : n8;
+            for (uint i = from; i < to; i += 4) {
+                a0 += src[i] ^ r;
+                a1 += src[i + 1] ^ r;
+                a2 += src[i + 2] ^ r;
+                a3 += src[i + 3] ^ r;
+            }
         }
     }
     uint8 a = a0 + a1 + a2 + a3;

@@ -283,7 +283,7 @@ static bw_code point_bandwidth(probe *p, bench_probe_point *pt, uint64_t n, bw_e
          * short launch's items could all go to the first thread awake */
         uint64_t items = (p->d->compute_units ? p->d->compute_units : 1) * 4;
         items = items > 1024 ? 1024 : items;
-        uint64_t n8 = n / 32 * 4, per_item = n8 * 32, target = (p->o->quick ? 8 : 32) * MIB;
+        uint64_t n8 = n / 32 * 4, per_item = n8 * 32, target = 32 * MIB;
         uint32_t reps = (uint32_t)(target / per_item ? target / per_item : 1);
         if ((rc = ocl_kernel_arg_u32(p->k_read_cpu, 2, (uint32_t)n8, err)) != BW_OK ||
             (rc = ocl_kernel_arg_u32(p->k_read_cpu, 3, reps, err)) != BW_OK ||
