@@ -394,10 +394,6 @@ void bench_plan_set_unrolls(bench_plan *p, int k, int k_read)
         }
 }
 
-void bench_plan_set_unroll(bench_plan *p, int k)
-{
-    bench_plan_set_unrolls(p, k, k);
-}
 
 long bench_plan_reference(const bench_plan *p, size_t i)
 {

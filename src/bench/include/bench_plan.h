@@ -341,10 +341,8 @@ int bench_item_unroll(const bench_item *it);
  * local_size: the largest power of two K <= unroll_want with items a
  * multiple of K * lcm(local_size, W); called where either changes. */
 void bench_plan_fit_unroll(const bench_plan *p, bench_item *it);
-/* Every item of a family that unrolls asks for K (bench_plan_fit_unroll);
- * the plan's buffers do not change. */
-void bench_plan_set_unroll(bench_plan *p, int k);
-/* The same with a K of its own for the read-mode items. */
+/* Every item of a family that unrolls asks for K, a read-mode item for
+ * k_read (bench_plan_fit_unroll); the plan's buffers do not change. */
 void bench_plan_set_unrolls(bench_plan *p, int k, int k_read);
 #define BENCH_TRANSPOSE_REFERENCE "transpose:version=copy"
 #define BENCH_BANK_REFERENCE "bank:pitch=33"
