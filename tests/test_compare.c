@@ -1502,13 +1502,13 @@ Test(compare, check_refuses_what_it_cannot_compare)
  * none known, words above it, the peak in TB/s from 1000 GB/s on. */
 Test(compare, plausibility_words_above_the_nominal_peak)
 {
-    char b[REPORT_PLAUSIBILITY_MAX];
-    cr_expect_null(report_nominal_plausibility(4800.0, 4800.0, b, sizeof b));
-    cr_expect_null(report_nominal_plausibility(3000.0, 4800.0, b, sizeof b));
-    cr_expect_null(report_nominal_plausibility(9000.0, 0.0, b, sizeof b));
-    cr_expect_str_eq(report_nominal_plausibility(5100.0, 4800.0, b, sizeof b),
+    char b[RESULTS_PLAUSIBILITY_MAX];
+    cr_expect_null(results_nominal_plausibility(4800.0, 4800.0, b, sizeof b));
+    cr_expect_null(results_nominal_plausibility(3000.0, 4800.0, b, sizeof b));
+    cr_expect_null(results_nominal_plausibility(9000.0, 0.0, b, sizeof b));
+    cr_expect_str_eq(results_nominal_plausibility(5100.0, 4800.0, b, sizeof b),
                      "above the device's nominal 4.80 TB/s: cache or compression?");
-    cr_expect_str_eq(report_nominal_plausibility(506.0, 136.5, b, sizeof b),
+    cr_expect_str_eq(results_nominal_plausibility(506.0, 136.5, b, sizeof b),
                      "above the device's nominal 136.5 GB/s: cache or compression?");
 }
 

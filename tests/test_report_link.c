@@ -9,6 +9,7 @@
 
 #include "report_compare.h"
 #include "report_html.h"
+#include "report_tune.h"
 #include "results_merge.h"
 #include "test_util.h"
 
@@ -48,4 +49,69 @@ Test(report_link, the_html_report_renders_without_opencl)
     cr_expect(strstr(bw_buf_str(&b), "link test"));
     bw_buf_free(&b);
     results_merged_free(m);
+}
+
+/* `bwlab tune`'s table is rendered from its document alone: a hand-written
+ * document of three devices (tuned now, from the cache, failed) gives the
+ * lines worked out here from its fields. */
+Test(report_link, tune_table_renders_from_its_document)
+{
+    static const char doc_text[] =
+        "{\"schema\": \"bwlab.tune-results\", \"cache_file\": \"/c/tune.json\", \"devices\": ["
+        " {\"device\": {\"index\": 0, \"default\": true, \"name\": \"Dev A\", \"platform\": \"P\","
+        "   \"driver_version\": \"1.0\"}, \"status\": \"tuned\", \"failure\": null,"
+        "  \"date\": \"2026-01-01T00:00:00Z\", \"buffer_bytes\": 134217728, \"working_set_source\": \"--size\","
+        "  \"read\": {\"vector_width\": 4, \"elems_per_item\": 16, \"local_size\": 256, \"layout\": \"grid\","
+        "    \"gbs\": 20.734},"
+        "  \"copy\": null, \"plausibility\": {\"read\": \"above the device's nominal 10.0 GB/s: cache or "
+        "compression?\", \"copy\": null},"
+        "  \"cache_note\": \"stored in /c/tune.json\","
+        "  \"search\": {\"budget_s\": 2, \"elapsed_s\": 3.84, \"stages\": 1, \"final_rounds\": 1,"
+        "    \"budget_ended\": true, \"interrupted\": false, \"candidates\": ["
+        "     {\"family\": \"read\", \"stage\": 1, \"vector_width\": 4, \"elems_per_item\": 16, \"local_size\": 256,"
+        "      \"layout\": \"grid\", \"status\": \"ok\", \"failure\": null, \"finalist\": true, \"best\": true,"
+        "      \"gbs\": 20.734, \"time_ns\": {\"median\": 6532100, \"count\": 4}},"
+        "     {\"family\": \"copy\", \"stage\": 1, \"vector_width\": 1, \"elems_per_item\": 2, \"local_size\": 64,"
+        "      \"layout\": \"block\", \"status\": \"failed\", \"failure\": \"build failed\", \"finalist\": false,"
+        "      \"best\": false, \"gbs\": null, \"time_ns\": {\"median\": null, \"count\": 0}}]}},"
+        " {\"device\": {\"index\": 1, \"default\": false, \"name\": \"Dev B\", \"platform\": \"Q\","
+        "   \"driver_version\": \"2\"}, \"status\": \"cached\", \"failure\": null,"
+        "  \"date\": \"2025-05-05T00:00:00Z\", \"buffer_bytes\": 1048576, \"working_set_source\": null,"
+        "  \"read\": {\"vector_width\": 1, \"elems_per_item\": 1, \"local_size\": 128, \"layout\": \"block\","
+        "    \"gbs\": 5.06},"
+        "  \"copy\": {\"vector_width\": 2, \"elems_per_item\": 8, \"local_size\": 64, \"layout\": \"contiguous\","
+        "    \"gbs\": 7.25}, \"plausibility\": {\"read\": null, \"copy\": null}, \"cache_note\": null,"
+        "  \"search\": null},"
+        " {\"device\": {\"index\": 2, \"default\": false, \"name\": \"Dev C\", \"platform\": \"R\","
+        "   \"driver_version\": \"3\"}, \"status\": \"failed\", \"failure\": \"out of device memory\"}]}";
+    char found[512];
+    cr_expect(!tu_loaded_library("libOpenCL", found, sizeof found), "the report's rendering loaded %s", found);
+    json_error_t je;
+    json_t *doc = json_loads(doc_text, 0, &je);
+    cr_assert(doc, "%s", je.text);
+    bw_buf b = BW_BUF_INIT;
+    report_tune_table(doc, &b);
+    const char *t = bw_buf_str(&b);
+    static const char *const lines[] = {
+        "device 0 (default): Dev A (P, driver 1.0)\n"
+        "tuned now: 128.00 MiB buffers (--size); 2 kernel shapes in 1 of 4 search stages, 1 final rounds, 3.8 s of "
+        "a 2.0 s budget; later stages skipped for the budget\n"
+        "  peak read     20.73 GB/s  measured, with uint4 x 16 per work-item, 256 per group, grid layout; above "
+        "the device's nominal 10.0 GB/s: cache or compression?\n"
+        "  peak copy  not measured: no kernel shape of this family validated and timed\n"
+        "  cache: stored in /c/tune.json\n",
+        /* 6532100 ns is 6532.1 µs */
+        "  read        1  uint4   16    256  grid           20.73      6532.1 µs  ok, 4 launches, BEST\n",
+        "  copy        1  uint    2      64  block              -              -  build failed\n",
+        "\ndevice 1: Dev B (Q, driver 2)\n"
+        "from the cache (tuned on 2025-05-05T00:00:00Z, 1.00 MiB buffers); --retune measures again\n"
+        "  peak read      5.06 GB/s  measured, with uint x 1 per work-item, 128 per group, block layout\n"
+        "  peak copy      7.25 GB/s  measured, with uint2 x 8 per work-item, 64 per group, contiguous layout\n"
+        "\ndevice 2: Dev C (R, driver 3)\nFAILED: out of device memory\n",
+        "Cache: /c/tune.json\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        cr_expect(strstr(t, lines[i]), "missing:\n%s\nin:\n%s", lines[i], t);
+    bw_buf_free(&b);
+    json_decref(doc);
 }

@@ -11,6 +11,7 @@
 #include "bench_runner.h"
 #include "bench_tune.h"
 #include "bench_tune_cache.h"
+#include "bench_tune_document.h"
 #include "bw_format.h"
 #include "bw_parse.h"
 #include "bwlab_config.h"
@@ -25,6 +26,7 @@
 #include "ocl_context.h"
 #include "ocl_device.h"
 #include "report_tune.h"
+#include "results_json.h"
 
 #define MIB ((uint64_t)1 << 20)
 #define DEFAULT_BUDGET_S 6.0
@@ -37,7 +39,7 @@ typedef struct tune_state {
     char *cache_path, *source, *kernel_path;
     cli_each each; /* --device, --format, --output; the devices, their provenance (which devs
                     * point into), failures and cache notes */
-    report_tune_device *devs; /* per device: these three arrays are each's (cli_each_alloc) */
+    bench_tune_doc_device *devs; /* per device: these three arrays are each's (cli_each_alloc) */
     bench_tune_entry *entries;
     bench_tune_result **results;
     int io_failed; /* a device measured, but not cached: reported, exit BW_E_IO's status */
@@ -229,10 +231,15 @@ static const char **failure_of(void *state, size_t k)
 static bw_code format_results(void *state, const char *date, int argc, char **argv, bw_buf *b, bw_error *err)
 {
     tune_state *s = state;
-    report_tune_meta m = { date, argc, argv, s->cache_path, s->budget_s, s->kernel_path, cli_signal_caught != 0 };
+    bench_tune_doc_meta m = { date, argc, argv, s->cache_path, s->budget_s, s->kernel_path, cli_signal_caught != 0 };
+    /* bench writes the document; the table is rendered from it */
+    json_t *doc = bench_tune_document(&m, s->devs, s->each.ndev);
+    if (!doc)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
     if (s->each.format.format == CLI_FORMAT_JSON)
-        return report_tune_json(&m, s->devs, s->each.ndev, b, err);
-    report_tune_table(&m, s->devs, s->each.ndev, b);
+        return results_json_dump(doc, b, err); /* consumes doc */
+    report_tune_table(doc, b);
+    json_decref(doc);
     return BW_OK;
 }
 

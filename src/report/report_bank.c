@@ -58,8 +58,8 @@ static void bank_json(json_t *o, const report_run *run, size_t i)
     json_object_set_new(o, "conflict_ways", it->conflict_ways > 0 ? json_integer(it->conflict_ways) : json_null());
     json_object_set_new(o, "local_reads_per_item", json_integer(BENCH_BANK_READS));
     json_object_set_new(o, "local_bytes", json_integer((json_int_t)bench_bank_local_bytes(it)));
-    json_object_set_new(o, "local_gbs", report_json_real(r->effective_gbs, w.ok));
-    json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
+    json_object_set_new(o, "local_gbs", results_json_real(r->effective_gbs, w.ok));
+    json_object_set_new(o, "relative_to_reference", results_json_real(r->relative_to_reference, w.ok));
     json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
 }
 

@@ -241,8 +241,8 @@ bw_code report_check_json(const report_check *c, const char *baseline_name, cons
     }
     json_object_set_new(o, "schema", json_string("bwlab.check"));
     json_object_set_new(o, "schema_version", json_integer(1));
-    json_object_set_new(o, "baseline", report_json_text(baseline_name));
-    json_object_set_new(o, "run", report_json_text(run_name));
+    json_object_set_new(o, "baseline", results_json_text(baseline_name));
+    json_object_set_new(o, "run", results_json_text(run_name));
     json_object_set_new(o, "compared", json_integer((json_int_t)c->n));
     json_object_set_new(o, "regressed", json_integer((json_int_t)c->regressed));
     json_object_set_new(o, "improved", json_integer((json_int_t)c->improved));
@@ -253,8 +253,8 @@ bw_code report_check_json(const report_check *c, const char *baseline_name, cons
         const report_check_row *w = &c->rows[i];
         json_t *r = json_object();
         json_object_set_new(r, "device", json_integer(w->device));
-        json_object_set_new(r, "pattern", report_json_text(w->pattern));
-        json_object_set_new(r, "access", report_json_text(w->access));
+        json_object_set_new(r, "pattern", results_json_text(w->pattern));
+        json_object_set_new(r, "access", results_json_text(w->access));
         json_object_set_new(r, "elem_bytes", json_integer(w->elem));
         json_object_set_new(r, "figure", json_string(w->is_seq ? "effective_gbs" : "relative_to_seq"));
         json_object_set_new(r, "baseline", json_real(w->baseline));
@@ -265,5 +265,5 @@ bw_code report_check_json(const report_check *c, const char *baseline_name, cons
         json_array_append_new(rows, r);
     }
     json_object_set_new(o, "rows", rows);
-    return report_json_dump(o, out, err);
+    return results_json_dump(o, out, err);
 }

@@ -665,7 +665,7 @@ static json_t *jbytes(double v)
 
 static json_t *jreal(double v)
 {
-    return report_json_real(v, results_merge_not_nan(v));
+    return results_json_real(v, results_merge_not_nan(v));
 }
 
 static json_t *jint(long long v)
@@ -682,16 +682,16 @@ static json_t *device_entry(const results_merged *m, size_t i)
     json_object_set_new(j, CK(VENDOR), json_string(d->vendor));
     json_object_set_new(j, CK(NAME), json_string(d->name));
     json_object_set_new(j, CK(DRIVER_VERSION), json_string(d->driver_version));
-    json_object_set_new(j, CK(BOARD_NAME), report_json_text(d->board_name));
-    json_object_set_new(j, CK(PLATFORM), report_json_text(d->platform));
-    json_object_set_new(j, CK(PLATFORM_VERSION), report_json_text(d->platform_version));
-    json_object_set_new(j, CK(DEVICE_VERSION), report_json_text(d->device_version));
-    json_object_set_new(j, CK(TYPE), report_json_text(d->type));
+    json_object_set_new(j, CK(BOARD_NAME), results_json_text(d->board_name));
+    json_object_set_new(j, CK(PLATFORM), results_json_text(d->platform));
+    json_object_set_new(j, CK(PLATFORM_VERSION), results_json_text(d->platform_version));
+    json_object_set_new(j, CK(DEVICE_VERSION), results_json_text(d->device_version));
+    json_object_set_new(j, CK(TYPE), results_json_text(d->type));
     json_object_set_new(j, CK(COMPUTE_UNITS), jint(d->compute_units));
     json_object_set_new(j, CK(CLOCK_MHZ), jint(d->clock_mhz));
     json_object_set_new(j, CK(GLOBAL_MEM_BYTES), jint(d->global_mem_bytes));
     json_t *p = json_object();
-    json_object_set_new(p, CK(NAME), report_json_text(d->profile));
+    json_object_set_new(p, CK(NAME), results_json_text(d->profile));
     json_object_set_new(p, CK(LANES), jint(d->lanes));
     json_object_set_new(p, CK(SECTOR_BYTES), jint(d->sector_bytes));
     json_object_set_new(p, CK(LINE_BYTES), jint(d->line_bytes));
@@ -723,18 +723,18 @@ static json_t *run_entry(const results_merged *m, size_t i)
     json_t *j = json_object();
     json_object_set_new(j, CK(DEVICE), json_string(m->devices[r->device].label));
     json_object_set_new(j, CK(FILE), json_string(r->file));
-    json_object_set_new(j, CK(DATE), report_json_text(r->date));
-    json_object_set_new(j, CK(HOST), report_json_text(r->host));
-    json_object_set_new(j, CK(OS), report_json_text(r->os));
-    json_object_set_new(j, CK(TOOL_VERSION), report_json_text(r->tool_version));
+    json_object_set_new(j, CK(DATE), results_json_text(r->date));
+    json_object_set_new(j, CK(HOST), results_json_text(r->host));
+    json_object_set_new(j, CK(OS), results_json_text(r->os));
+    json_object_set_new(j, CK(TOOL_VERSION), results_json_text(r->tool_version));
     json_object_set_new(j, CK(SCHEMA_VERSION), json_integer(r->schema_version));
-    json_object_set_new(j, CK(COMMAND_LINE), report_json_text(r->command_line));
-    json_object_set_new(j, CK(NOTE), report_json_text(r->note));
+    json_object_set_new(j, CK(COMMAND_LINE), results_json_text(r->command_line));
+    json_object_set_new(j, CK(NOTE), results_json_text(r->note));
     json_object_set_new(j, CK(PARTIAL), json_boolean(r->partial));
     json_object_set_new(j, CK(INTERRUPTED), json_boolean(r->interrupted));
     json_object_set_new(j, CK(NOISY), json_boolean(r->noisy));
-    json_object_set_new(j, CK(STATUS), report_json_text(r->status));
-    json_object_set_new(j, CK(FAILURE), report_json_text(r->failure));
+    json_object_set_new(j, CK(STATUS), results_json_text(r->status));
+    json_object_set_new(j, CK(FAILURE), results_json_text(r->failure));
     json_object_set_new(j, CK(PEAK_READ_GBS), jreal(r->peak_read_gbs));
     json_object_set_new(j, CK(PEAK_COPY_GBS), jreal(r->peak_copy_gbs));
     if (r->has_roofline) {
@@ -765,11 +765,11 @@ static json_t *entry_json(const results_merged *m, const results_merge_entry *e)
     const results_merge_row *r = &m->rows[e->row];
     json_t *j = json_object();
     json_object_set_new(j, CK(PATTERN), json_string(r->pattern));
-    json_object_set_new(j, CK(FAMILY), report_json_text(r->family));
+    json_object_set_new(j, CK(FAMILY), results_json_text(r->family));
     json_object_set_new(j, CK(ACCESS), json_string(r->access));
     json_object_set_new(j, CK(SPACE), json_string(r->space));
     json_object_set_new(j, CK(DEVICE), json_string(m->devices[e->device].label));
-    json_object_set_new(j, CK(EXPRESSION), report_json_text(e->expression));
+    json_object_set_new(j, CK(EXPRESSION), results_json_text(e->expression));
     json_object_set_new(j, CK(ELEM_BYTES), jint(e->elem_bytes));
     json_object_set_new(j, CK(REPEAT), json_boolean(e->n_samples > 1));
     json_object_set_new(j, CK(EFFECTIVE_GBS), jreal(e->effective_gbs));
@@ -789,7 +789,7 @@ static json_t *entry_json(const results_merged *m, const results_merge_entry *e)
         const results_merge_sample *s = &e->samples[k];
         json_t *sj = json_object();
         json_object_set_new(sj, CK(RUN), json_integer((json_int_t)s->run));
-        json_object_set_new(sj, CK(STATUS), report_json_text(s->status));
+        json_object_set_new(sj, CK(STATUS), results_json_text(s->status));
         json_object_set_new(sj, CK(EFFECTIVE_GBS), jreal(s->effective_gbs));
         json_object_set_new(sj, CK(RELATIVE_TO_SEQ), jreal(s->relative_to_seq));
         json_object_set_new(sj, CK(BEST_GBS), jreal(s->best_gbs));
@@ -808,13 +808,13 @@ static json_t *probe_entry(const results_merged *m, size_t i)
     json_object_set_new(j, CK(DEVICE), json_string(m->devices[p->device].label));
     json_object_set_new(j, CK(FILE), json_string(p->file));
     json_object_set_new(j, CK(SOURCE), json_string(p->from_run ? "run" : "probe"));
-    json_object_set_new(j, CK(DATE), report_json_text(p->date));
-    json_object_set_new(j, CK(STATUS), report_json_text(p->status));
-    json_object_set_new(j, CK(NOTE), report_json_text(p->note));
+    json_object_set_new(j, CK(DATE), results_json_text(p->date));
+    json_object_set_new(j, CK(STATUS), results_json_text(p->status));
+    json_object_set_new(j, CK(NOTE), results_json_text(p->note));
     json_object_set_new(j, CK(INFERRED_UNIT_BYTES), jint(p->inferred_unit_bytes));
     json_object_set_new(j, CK(PROFILE_UNIT_BYTES), jint(p->profile_unit_bytes));
     json_object_set_new(j, CK(PROFILE_LINE_BYTES), jint(p->profile_line_bytes));
-    json_object_set_new(j, CK(UNIT_AGREEMENT), report_json_text(p->unit_agreement));
+    json_object_set_new(j, CK(UNIT_AGREEMENT), results_json_text(p->unit_agreement));
     json_object_set_new(j, CK(LAUNCH_LATENCY_US), jreal(p->launch_latency_us));
     json_object_set_new(j, CK(SMALL_TRANSFER_LATENCY_US), jreal(p->small_transfer_latency_us));
     json_object_set_new(j, CK(SMALL_TRANSFER_BYTES), jint(p->small_transfer_bytes));
@@ -865,11 +865,11 @@ static json_t *probe_entry(const results_merged *m, size_t i)
 
 bw_code report_compare_json(const results_merged *m, const report_compare_opts *o, bw_buf *out, bw_error *err)
 {
-    json_t *root = report_json_document(RESULTS_COMPARE_SCHEMA, RESULTS_COMPARE_SCHEMA_VERSION, o ? o->date : "",
+    json_t *root = results_json_document(RESULTS_COMPARE_SCHEMA, RESULTS_COMPARE_SCHEMA_VERSION, o ? o->date : "",
                                         o ? o->argc : 0, o ? o->argv : NULL);
     if (!root)
         return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
-    json_object_set_new(root, CK(MODE), report_json_text(o ? o->mode : NULL));
+    json_object_set_new(root, CK(MODE), results_json_text(o ? o->mode : NULL));
     json_object_set_new(root, CK(BASELINE),
                         m->baseline >= 0 ? json_string(m->devices[m->baseline].label) : json_null());
     json_t *files = json_array();
@@ -914,5 +914,5 @@ bw_code report_compare_json(const results_merged *m, const report_compare_opts *
         json_decref(root);
         return BW_E_NOMEM;
     }
-    return report_json_dump(root, out, err);
+    return results_json_dump(root, out, err);
 }

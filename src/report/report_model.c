@@ -225,7 +225,7 @@ json_t *report_traffic_json(const model_traffic *t)
     json_object_set_new(o, "instruction_line_bytes", json_integer(t->instr_lines * t->line_bytes));
     json_object_set_new(o, "footprint_line_bytes", json_integer(t->footprint_lines * t->line_bytes));
     json_object_set_new(o, "predicted_efficiency",
-                        report_json_real(model_traffic_predicted_efficiency(t), t->instr_sectors > 0));
+                        results_json_real(model_traffic_predicted_efficiency(t), t->instr_sectors > 0));
     return o;
 }
 
@@ -272,16 +272,16 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(o, "distinct_bytes", json_integer(c->distinct_bytes));
         json_object_set_new(o, "sector_bytes", json_integer(c->sector_bytes));
         json_object_set_new(o, "sectors", json_integer(c->sectors));
-        json_object_set_new(o, "sector_efficiency", report_json_real(c->sector_efficiency, c->has_efficiency));
+        json_object_set_new(o, "sector_efficiency", results_json_real(c->sector_efficiency, c->has_efficiency));
         json_object_set_new(o, "line_bytes", json_integer(c->line_bytes));
         json_object_set_new(o, "lines", json_integer(c->lines));
-        json_object_set_new(o, "line_efficiency", report_json_real(c->line_efficiency, c->has_efficiency));
+        json_object_set_new(o, "line_efficiency", results_json_real(c->line_efficiency, c->has_efficiency));
         /* the DRAM unit: null where the profile has none */
         int du = c->dram_unit_bytes > 0;
         json_object_set_new(o, "dram_unit_bytes", du ? json_integer(c->dram_unit_bytes) : json_null());
         json_object_set_new(o, "dram_units", du ? json_integer(c->dram_units) : json_null());
         json_object_set_new(o, "dram_unit_efficiency",
-                            report_json_real(c->dram_unit_efficiency, du && c->has_efficiency));
+                            results_json_real(c->dram_unit_efficiency, du && c->has_efficiency));
         if (m->write) {
             json_object_set_new(o, "access", json_string("write"));
             json_object_set_new(o, "partial_sectors", json_integer(m->warp_partial));
@@ -313,7 +313,7 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(l, "instruction_model_bytes", json_integer(t->instr_sectors * t->sector_bytes));
         json_object_set_new(l, "footprint_bytes", json_integer(t->footprint_sectors * t->sector_bytes));
         json_object_set_new(l, "predicted_efficiency",
-                            report_json_real(model_traffic_predicted_efficiency(t), t->instr_sectors > 0));
+                            results_json_real(model_traffic_predicted_efficiency(t), t->instr_sectors > 0));
         int du = t->dram_unit_bytes > 0;
         json_object_set_new(l, "dram_unit_bytes", du ? json_integer(t->dram_unit_bytes) : json_null());
         json_object_set_new(l, "dram_instruction_model_bytes",
@@ -337,5 +337,5 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
             json_object_set_new(o, "min_tile_compute_bound", json_integer(r->min_tile_compute_bound));
         }
     }
-    return report_json_dump(o, out, err);
+    return results_json_dump(o, out, err);
 }

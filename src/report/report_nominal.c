@@ -107,43 +107,6 @@ double report_nominal_dram(const json_t *table, const char *vendor, const char *
     return json_number_value(json_object_get(e, "dram_gbs"));
 }
 
-/* "4.80 TB/s" or "136.5 GB/s" */
-static void rate_words(char *buf, size_t n, double gbs)
-{
-    if (gbs >= 1000)
-        snprintf(buf, n, "%.2f TB/s", gbs / 1000.0);
-    else
-        snprintf(buf, n, "%.1f GB/s", gbs);
-}
-
-const char *report_nominal_plausibility(double gbs, double nominal_gbs, char *buf, size_t n)
-{
-    if (!(nominal_gbs > 0) || !(gbs > nominal_gbs))
-        return NULL;
-    char peak[32];
-    rate_words(peak, sizeof peak, nominal_gbs);
-    snprintf(buf, n, "above the device's nominal %s: cache or compression?", peak);
-    return buf;
-}
-
-const char *report_plateau_plausibility(double gbs, double plateau_gbs, const char *date, char *buf, size_t n)
-{
-    if (!(plateau_gbs > 0) || !(gbs > REPORT_PLATEAU_FACTOR * plateau_gbs))
-        return NULL;
-    char rate[32];
-    rate_words(rate, sizeof rate, plateau_gbs);
-    snprintf(buf, n, "above %.1fx the probe's memory plateau of %s%s%s%s: cache or compression?",
-             REPORT_PLATEAU_FACTOR, rate, date ? " (" : "", date ? date : "", date ? ")" : "");
-    return buf;
-}
-
-const char *report_figure_plausibility(double gbs, double nominal_gbs, double plateau_gbs, const char *date, char *buf,
-                                       size_t n)
-{
-    const char *w = report_nominal_plausibility(gbs, nominal_gbs, buf, n);
-    return w ? w : report_plateau_plausibility(gbs, plateau_gbs, date, buf, n);
-}
-
 bw_code report_nominal_load(json_t **table, bw_error *err)
 {
     char *path = NULL, *text = NULL;

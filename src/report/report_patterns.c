@@ -105,5 +105,5 @@ bw_code report_patterns_json(int W, bw_buf *out, bw_error *err)
         json_decref(arr);
         return rc;
     }
-    return report_json_dump(arr, out, err);
+    return results_json_dump(arr, out, err);
 }

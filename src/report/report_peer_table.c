@@ -234,18 +234,18 @@ bw_code report_peer_table_json(const results_merged *m, json_t *root, bw_error *
         json_t *o = json_object();
         int gbs = f->unit == RESULTS_PEER_GBS;
         json_object_set_new(o, CK(TOOL), json_string(e->file->tool));
-        json_object_set_new(o, CK(TOOL_VERSION), report_json_text(e->file->tool_version));
-        json_object_set_new(o, CK(FILE), report_json_text(e->file->name));
-        json_object_set_new(o, CK(DEVICE), report_json_text(e->device >= 0 ? m->devices[e->device].label : NULL));
-        json_object_set_new(o, CK(TEST), report_json_text(f->test));
-        json_object_set_new(o, CK(METRIC), report_json_text(f->metric));
-        json_object_set_new(o, CK(GBS), report_json_real(f->value, gbs));
+        json_object_set_new(o, CK(TOOL_VERSION), results_json_text(e->file->tool_version));
+        json_object_set_new(o, CK(FILE), results_json_text(e->file->name));
+        json_object_set_new(o, CK(DEVICE), results_json_text(e->device >= 0 ? m->devices[e->device].label : NULL));
+        json_object_set_new(o, CK(TEST), results_json_text(f->test));
+        json_object_set_new(o, CK(METRIC), results_json_text(f->metric));
+        json_object_set_new(o, CK(GBS), results_json_real(f->value, gbs));
         /* a figure that is no bandwidth carries its own value and unit */
         if (!gbs) {
-            json_object_set_new(o, CK(VALUE), report_json_real(f->value, 1));
+            json_object_set_new(o, CK(VALUE), results_json_real(f->value, 1));
             json_object_set_new(o, CK(UNIT), json_string(results_peer_unit_name(f->unit)));
         }
-        json_object_set_new(o, CK(NOTE), report_json_text(f->note));
+        json_object_set_new(o, CK(NOTE), results_json_text(f->note));
         counterpart c = counterpart_of(m, e);
         json_t *b = json_null();
         if (results_merge_not_nan(c.value)) {

@@ -362,9 +362,9 @@ static void table_device(const report_probe_device *dv, bw_buf *out)
                   r->interrupted ? ": what was measured before it" : "");
     if (r->n_points)
         ladder_lines(r, out);
-    char words[REPORT_PLAUSIBILITY_MAX];
+    char words[RESULTS_PLAUSIBILITY_MAX];
     if (r->have_memory &&
-        report_nominal_plausibility(r->levels[r->n_levels].read_gbs, dv->nominal_gbs, words, sizeof words))
+        results_nominal_plausibility(r->levels[r->n_levels].read_gbs, dv->nominal_gbs, words, sizeof words))
         bw_buf_printf(out, "  plausibility: the memory plateau's %.1f GB/s (measured) is %s\n",
                       r->levels[r->n_levels].read_gbs, words);
     if (r->n_strides)
@@ -487,22 +487,22 @@ json_t *report_probe_transfers_json(const bench_probe_result *r)
         json_object_set_new(x, RP_KEY(RP_TRANSFER_MEMORY), json_string(mem_name(t)));
         json_object_set_new(x, RP_KEY(RP_BLOCKING), json_boolean(t->blocking));
         json_object_set_new(x, RP_KEY(RP_BYTES), json_integer((json_int_t)t->bytes));
-        json_object_set_new(x, RP_KEY(RP_GBS), report_json_real(t->gbs, 1));
-        json_object_set_new(x, RP_KEY(RP_US), report_json_real(t->us, 1));
+        json_object_set_new(x, RP_KEY(RP_GBS), results_json_real(t->gbs, 1));
+        json_object_set_new(x, RP_KEY(RP_US), results_json_real(t->us, 1));
         json_array_append_new(a, x);
     }
     json_object_set_new(o, RP_KEY(RP_TRANSFERS), a);
     json_object_set_new(o, "transfers_note", r->transfers_note[0] ? json_string(r->transfers_note) : json_null());
-    json_object_set_new(o, RP_KEY(RP_SMALL_TRANSFER_LATENCY_US), report_json_real(r->small_transfer_us, r->n_transfers > 0));
+    json_object_set_new(o, RP_KEY(RP_SMALL_TRANSFER_LATENCY_US), results_json_real(r->small_transfer_us, r->n_transfers > 0));
     json_object_set_new(o, RP_KEY(RP_SMALL_TRANSFER_BYTES), json_integer((json_int_t)r->small_transfer_bytes));
-    json_object_set_new(o, RP_KEY(RP_LAUNCH_LATENCY_US), report_json_real(r->launch_wall_us, r->launches > 0));
+    json_object_set_new(o, RP_KEY(RP_LAUNCH_LATENCY_US), results_json_real(r->launch_wall_us, r->launches > 0));
     json_t *l = json_object();
     json_object_set_new(l, "launches", json_integer(r->launches));
-    json_object_set_new(l, "wall_us", report_json_real(r->launch_wall_us, r->launches > 0));
+    json_object_set_new(l, "wall_us", results_json_real(r->launch_wall_us, r->launches > 0));
     json_object_set_new(l, "timer", json_string(r->launch_timer_wall ? "wall" : "event"));
     json_object_set_new(l, "queued_to_start_us",
-                        report_json_real(r->launch_start_us, r->launches > 0 && !r->launch_timer_wall));
-    json_object_set_new(l, "queued_to_end_us", report_json_real(r->launch_end_us, r->launches > 0));
+                        results_json_real(r->launch_start_us, r->launches > 0 && !r->launch_timer_wall));
+    json_object_set_new(l, "queued_to_end_us", results_json_real(r->launch_end_us, r->launches > 0));
     json_object_set_new(l, "note", r->launch_note[0] ? json_string(r->launch_note) : json_null());
     json_object_set_new(o, "launch", l);
     json_t *ma = json_array();
@@ -513,9 +513,9 @@ json_t *report_probe_transfers_json(const bench_probe_result *r)
         json_object_set_new(x, RP_KEY(RP_DIRECTION), json_string(m->to_device ? "h2d" : "d2h"));
         json_object_set_new(x, RP_KEY(RP_TRANSFER_MEMORY), json_string("alloc_host_ptr"));
         json_object_set_new(x, RP_KEY(RP_BYTES), json_integer((json_int_t)m->bytes));
-        json_object_set_new(x, RP_KEY(RP_US), report_json_real(m->us, 1));
-        json_object_set_new(x, "copy_us", report_json_real(m->copy_us, m->copy_us > 0));
-        json_object_set_new(x, RP_KEY(RP_GBS), report_json_real(m->gbs, m->gbs > 0));
+        json_object_set_new(x, RP_KEY(RP_US), results_json_real(m->us, 1));
+        json_object_set_new(x, "copy_us", results_json_real(m->copy_us, m->copy_us > 0));
+        json_object_set_new(x, RP_KEY(RP_GBS), results_json_real(m->gbs, m->gbs > 0));
         json_object_set_new(x, "zero_copy", json_boolean(m->zero_copy));
         json_object_set_new(x, "same_pointer", json_boolean(v->same_pointer));
         json_object_set_new(x, "note", json_string(r->map_note[m->to_device]));
@@ -543,10 +543,10 @@ static json_t *level_json(const bench_probe_result *r, size_t k, int valid_lat, 
         json_object_set_new(o, "agreement", json_string(bw_buf_str(&ag)));
         bw_buf_free(&ag);
     }
-    json_object_set_new(o, RP_KEY(RP_READ_GBS), report_json_real(l->read_gbs, 1));
-    json_object_set_new(o, RP_KEY(RP_LATENCY_NS), report_json_real(l->latency_ns, valid_lat));
-    json_object_set_new(o, RP_KEY(RP_LATENCY_PER_CU_NS), report_json_real(l->latency_cu_ns, valid_lat));
-    json_object_set_new(o, RP_KEY(RP_LATENCY_PAGE_NS), report_json_real(l->latency_page_ns, valid_lat && r->page_levels));
+    json_object_set_new(o, RP_KEY(RP_READ_GBS), results_json_real(l->read_gbs, 1));
+    json_object_set_new(o, RP_KEY(RP_LATENCY_NS), results_json_real(l->latency_ns, valid_lat));
+    json_object_set_new(o, RP_KEY(RP_LATENCY_PER_CU_NS), results_json_real(l->latency_cu_ns, valid_lat));
+    json_object_set_new(o, RP_KEY(RP_LATENCY_PAGE_NS), results_json_real(l->latency_page_ns, valid_lat && r->page_levels));
     return o;
 }
 
@@ -559,9 +559,9 @@ static json_t *tlb_json(const bench_probe_result *r)
         json_t *o = json_object();
         json_object_set_new(o, RP_KEY(RP_SIZE_BYTES), json_integer((json_int_t)t->size_bytes));
         json_object_set_new(o, "next_bytes", json_integer((json_int_t)t->next_bytes));
-        json_object_set_new(o, "below_latency_ns", report_json_real(t->below_ns, 1));
-        json_object_set_new(o, "above_latency_ns", report_json_real(t->above_ns, 1));
-        json_object_set_new(o, "step", report_json_real(t->step, 1));
+        json_object_set_new(o, "below_latency_ns", results_json_real(t->below_ns, 1));
+        json_object_set_new(o, "above_latency_ns", results_json_real(t->above_ns, 1));
+        json_object_set_new(o, "step", results_json_real(t->step, 1));
         json_array_append_new(a, o);
     }
     return a;
@@ -570,10 +570,10 @@ static json_t *tlb_json(const bench_probe_result *r)
 static json_t *fit_json(const model_fit_candidate *c)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "scale", report_json_real(c->a, 1));
-    json_object_set_new(o, "offset", report_json_real(c->b, 1));
-    json_object_set_new(o, "residual", report_json_real(c->rms_rel, 1));
-    json_object_set_new(o, "unexplained", report_json_real(c->rel, 1));
+    json_object_set_new(o, "scale", results_json_real(c->a, 1));
+    json_object_set_new(o, "offset", results_json_real(c->b, 1));
+    json_object_set_new(o, "residual", results_json_real(c->rms_rel, 1));
+    json_object_set_new(o, "unexplained", results_json_real(c->rel, 1));
     return o;
 }
 
@@ -603,11 +603,11 @@ static json_t *ladder_json(const bench_probe_result *r)
     for (size_t i = 0; i < r->n_points; i++) {
         json_t *p = json_object();
         json_object_set_new(p, RP_KEY(RP_BYTES), json_integer((json_int_t)r->points[i].bytes));
-        json_object_set_new(p, RP_KEY(RP_READ_GBS), report_json_real(r->points[i].read_gbs, 1));
-        json_object_set_new(p, RP_KEY(RP_LATENCY_NS), report_json_real(r->points[i].latency_ns, r->chase_valid));
-        json_object_set_new(p, RP_KEY(RP_LATENCY_PER_CU_NS), report_json_real(r->points[i].latency_cu_ns, r->chase_valid));
+        json_object_set_new(p, RP_KEY(RP_READ_GBS), results_json_real(r->points[i].read_gbs, 1));
+        json_object_set_new(p, RP_KEY(RP_LATENCY_NS), results_json_real(r->points[i].latency_ns, r->chase_valid));
+        json_object_set_new(p, RP_KEY(RP_LATENCY_PER_CU_NS), results_json_real(r->points[i].latency_cu_ns, r->chase_valid));
         json_object_set_new(p, RP_KEY(RP_LATENCY_PAGE_NS),
-                            report_json_real(r->points[i].latency_page_ns, r->chase_valid && r->points[i].latency_page_ns > 0));
+                            results_json_real(r->points[i].latency_page_ns, r->chase_valid && r->points[i].latency_page_ns > 0));
         json_array_append_new(lad, p);
     }
     return lad;
@@ -623,13 +623,13 @@ static json_t *granularity_json(const bench_probe_result *r)
     for (size_t i = 0; i < r->n_strides; i++) {
         json_t *p = json_object();
         json_object_set_new(p, "stride_bytes", json_integer((json_int_t)r->stride_x[i]));
-        json_object_set_new(p, "ns_per_element", report_json_real(r->stride_ns[i], 1));
+        json_object_set_new(p, "ns_per_element", results_json_real(r->stride_ns[i], 1));
         json_array_append_new(ss, p);
     }
     for (size_t i = 0; i < r->n_offsets; i++) {
         json_t *p = json_object();
         json_object_set_new(p, "offset_bytes", json_integer((json_int_t)r->offset_x[i]));
-        json_object_set_new(p, "ns_per_block", report_json_real(r->offset_ns[i], 1));
+        json_object_set_new(p, "ns_per_block", results_json_real(r->offset_ns[i], 1));
         json_array_append_new(os, p);
     }
     for (size_t k = 0; k < BENCH_PROBE_UNITS && r->n_strides; k++) {
@@ -638,9 +638,9 @@ static json_t *granularity_json(const bench_probe_result *r)
         json_t *sf = fit_json(&r->stride_fit[k]), *of = fit_json(&r->offset_fit[k]);
         json_t *sm = json_array(), *om = json_array();
         for (size_t i = 0; i < r->n_strides; i++)
-            json_array_append_new(sm, report_json_real(r->stride_model[k][i], 1));
+            json_array_append_new(sm, results_json_real(r->stride_model[k][i], 1));
         for (size_t i = 0; i < r->n_offsets; i++)
-            json_array_append_new(om, report_json_real(r->offset_model[k][i], 1));
+            json_array_append_new(om, results_json_real(r->offset_model[k][i], 1));
         json_object_set_new(sf, "modeled", sm);
         json_object_set_new(of, "modeled", om);
         json_object_set_new(c, "stride_fit", sf);
@@ -659,10 +659,10 @@ static json_t *pairs_json(const bench_probe_result *r)
 {
     json_t *o = json_object();
     int have = r->pair_ns[0] > 0;
-    json_object_set_new(o, "adjacent_ns_per_element", report_json_real(r->pair_ns[0], have));
-    json_object_set_new(o, "split_ns_per_element", report_json_real(r->pair_ns[1], have));
-    json_object_set_new(o, "apart_ns_per_element", report_json_real(r->pair_ns[2], have));
-    json_object_set_new(o, "ratio", report_json_real(r->pair_ratio, have && isfinite(r->pair_ratio)));
+    json_object_set_new(o, "adjacent_ns_per_element", results_json_real(r->pair_ns[0], have));
+    json_object_set_new(o, "split_ns_per_element", results_json_real(r->pair_ns[1], have));
+    json_object_set_new(o, "apart_ns_per_element", results_json_real(r->pair_ns[2], have));
+    json_object_set_new(o, "ratio", results_json_real(r->pair_ratio, have && isfinite(r->pair_ratio)));
     json_object_set_new(o, "unit_bytes", r->pair_unit ? json_integer((json_int_t)r->pair_unit) : json_null());
     json_object_set_new(o, "reason", r->pair_unit ? json_null() : json_string(r->pair_why));
     return o;
@@ -673,7 +673,7 @@ static json_t *device_json(const report_probe_device *dv)
     const bench_probe_result *r = dv->result;
     const bench_device *d = dv->device;
     json_t *o = json_object();
-    json_object_set_new(o, "device", report_device_json(d, dv->is_default));
+    json_object_set_new(o, "device", bench_device_json(d, dv->is_default));
     json_object_set_new(o, RP_KEY(RP_STATUS), json_string(r ? "probed" : "failed"));
     json_object_set_new(o, "failure", dv->failure ? json_string(dv->failure) : json_null());
     json_object_set_new(o, "cache_note", dv->cache_note ? json_string(dv->cache_note) : json_null());
@@ -702,8 +702,8 @@ static json_t *device_json(const report_probe_device *dv)
     json_object_set_new(o, RP_KEY(RP_MEMORY),
                         r->have_memory ? level_json(r, r->n_levels, r->chase_valid, 0) : json_null());
     /* the memory plateau against the device's nominal peak */
-    char words[REPORT_PLAUSIBILITY_MAX];
-    const char *pl = r->have_memory ? report_nominal_plausibility(r->levels[r->n_levels].read_gbs, dv->nominal_gbs,
+    char words[RESULTS_PLAUSIBILITY_MAX];
+    const char *pl = r->have_memory ? results_nominal_plausibility(r->levels[r->n_levels].read_gbs, dv->nominal_gbs,
                                                                   words, sizeof words)
                                     : NULL;
     json_object_set_new(o, "nominal_dram_gbs", dv->nominal_gbs > 0 ? json_real(dv->nominal_gbs) : json_null());
@@ -728,7 +728,7 @@ static json_t *device_json(const report_probe_device *dv)
     for (size_t i = 0; i < r->n_lanes; i++) {
         json_t *p = json_object();
         json_object_set_new(p, "work_group_size", json_integer((json_int_t)r->lanes_x[i]));
-        json_object_set_new(p, "ns", report_json_real(r->lanes_ns[i], 1));
+        json_object_set_new(p, "ns", results_json_real(r->lanes_ns[i], 1));
         json_array_append_new(ls, p);
     }
     json_object_set_new(o, "lanes_sweep", ls);
@@ -744,7 +744,7 @@ static json_t *device_json(const report_probe_device *dv)
 bw_code report_probe_json(const report_probe_meta *m, const report_probe_device *d, size_t n, bw_buf *out,
                           bw_error *err)
 {
-    json_t *o = report_json_document(RESULTS_PROBE_SCHEMA, RESULTS_PROBE_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    json_t *o = results_json_document(RESULTS_PROBE_SCHEMA, RESULTS_PROBE_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "cache_file", m->cache_file ? json_string(m->cache_file) : json_null());
@@ -753,5 +753,5 @@ bw_code report_probe_json(const report_probe_meta *m, const report_probe_device 
     for (size_t k = 0; k < n; k++)
         json_array_append_new(devs, device_json(&d[k]));
     json_object_set_new(o, "devices", devs);
-    return report_json_dump(o, out, err);
+    return results_json_dump(o, out, err);
 }

@@ -80,20 +80,20 @@ static void record_json(json_t *o, const report_run *run, size_t i)
     json_t *bases = json_array();
     for (int f = 0; f < it->pattern->loads; f++)
         json_array_append_new(bases, json_integer(it->pattern->load_base[f]));
-    json_object_set_new(o, "layout", report_json_text(bench_record_layout_name(sh.layout)));
+    json_object_set_new(o, "layout", results_json_text(bench_record_layout_name(sh.layout)));
     json_object_set_new(o, "fields", json_integer(sh.fields));
-    json_object_set_new(o, "field_type", report_json_text(bench_record_type_name(sh.type)));
+    json_object_set_new(o, "field_type", results_json_text(bench_record_type_name(sh.type)));
     json_object_set_new(o, "record_bytes", json_integer(sh.fields * bench_record_field_bytes(&sh)));
     json_object_set_new(o, "n", json_integer(sh.n));
-    json_object_set_new(o, "n_from", report_json_text(it->auto_n ? "working set" : "spec"));
+    json_object_set_new(o, "n_from", results_json_text(it->auto_n ? "working set" : "spec"));
     json_object_set_new(o, "loads_per_item", json_integer(it->pattern->loads));
     json_object_set_new(o, "load_bases", bases);
     json_object_set_new(o, "store_expression",
-                        it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
-    json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
-    json_object_set_new(o, "measured_time_ratio", report_json_real(q.time, w.ok && !isnan(q.time)));
-    json_object_set_new(o, "modeled_instruction_ratio", report_json_real(q.instr, !isnan(q.instr)));
-    json_object_set_new(o, "modeled_footprint_ratio", report_json_real(q.footprint, !isnan(q.footprint)));
+                        it->pattern->store_text ? results_json_text(it->pattern->store_text) : json_null());
+    json_object_set_new(o, "relative_to_reference", results_json_real(r->relative_to_reference, w.ok));
+    json_object_set_new(o, "measured_time_ratio", results_json_real(q.time, w.ok && !isnan(q.time)));
+    json_object_set_new(o, "modeled_instruction_ratio", results_json_real(q.instr, !isnan(q.instr)));
+    json_object_set_new(o, "modeled_footprint_ratio", results_json_real(q.footprint, !isnan(q.footprint)));
 }
 
 const report_family report_family_record = {

@@ -67,7 +67,7 @@ static void cell(bw_buf *out, results_csv_column_id c, const report_run *run, co
         break;
     case RC_INDEX_BITS: csv_int(out, w->it->index_bits); break;
     case RC_PLAUSIBILITY: {
-        char words[REPORT_PLAUSIBILITY_MAX];
+        char words[RESULTS_PLAUSIBILITY_MAX];
         double gbs;
         const char *p = row_plausibility(run, (size_t)(w->it - run->plan->items), &gbs, words, sizeof words);
         bw_buf_putc(out, ',');

@@ -20,7 +20,7 @@
 #include "report_family.h"
 #include "report_results_row.h"
 #include "report_roofline.h"
-#include "report_tune.h"
+#include "bench_tune_cache.h"
 
 /* the short roofline: the entry `bwlab roofline` writes for a device
  * (without "device"), or null when it was not measured */
@@ -37,20 +37,20 @@ static json_t *roofline_json(const report_run *run)
 static json_t *stats_json(const bench_stats *s, int valid)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "min", report_json_real(s->min, valid));
-    json_object_set_new(o, "median", report_json_real(s->median, valid));
-    json_object_set_new(o, "mean", report_json_real(s->mean, valid));
-    json_object_set_new(o, "stddev", report_json_real(s->stddev, valid));
+    json_object_set_new(o, "min", results_json_real(s->min, valid));
+    json_object_set_new(o, "median", results_json_real(s->median, valid));
+    json_object_set_new(o, "mean", results_json_real(s->mean, valid));
+    json_object_set_new(o, "stddev", results_json_real(s->stddev, valid));
     json_object_set_new(o, "count", json_integer((json_int_t)s->count));
-    json_object_set_new(o, "rse", report_json_real(s->rse, valid && s->count >= 2));
+    json_object_set_new(o, "rse", results_json_real(s->rse, valid && s->count >= 2));
     return o;
 }
 
 static json_t *profile_json(const bench_device *d, const model_geometry *g)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", report_json_text(d->profile_name));
-    json_object_set_new(o, "why", report_json_text(d->profile_why));
+    json_object_set_new(o, "name", results_json_text(d->profile_name));
+    json_object_set_new(o, "why", results_json_text(d->profile_why));
     json_object_set_new(o, "lanes", json_integer(g->lanes));
     json_object_set_new(o, "sector_bytes", json_integer(g->sector));
     json_object_set_new(o, "line_bytes", json_integer(g->line));
@@ -73,9 +73,9 @@ static void tune_json(json_t *o, const report_run *run)
 {
     const bench_tune_entry *e = run->tune;
     json_object_set_new(o, RUN_KEY(RUNF_PEAK_READ_GBS),
-                        report_json_real(e ? e->peak[BENCH_TUNE_READ].gbs : 0, e && e->peak[BENCH_TUNE_READ].valid));
+                        results_json_real(e ? e->peak[BENCH_TUNE_READ].gbs : 0, e && e->peak[BENCH_TUNE_READ].valid));
     json_object_set_new(o, RUN_KEY(RUNF_PEAK_COPY_GBS),
-                        report_json_real(e ? e->peak[BENCH_TUNE_COPY].gbs : 0, e && e->peak[BENCH_TUNE_COPY].valid));
+                        results_json_real(e ? e->peak[BENCH_TUNE_COPY].gbs : 0, e && e->peak[BENCH_TUNE_COPY].valid));
     if (!e) {
         json_object_set_new(o, RUN_KEY(RUNF_TUNE), json_null());
         return;
@@ -83,9 +83,9 @@ static void tune_json(json_t *o, const report_run *run)
     json_t *t = json_object();
     bw_buf src = BW_BUF_INIT;
     bw_buf_printf(&src, "cache %s", run->tune_cache ? run->tune_cache : "?");
-    json_object_set_new(t, "source", report_json_text(bw_buf_str(&src)));
+    json_object_set_new(t, "source", results_json_text(bw_buf_str(&src)));
     bw_buf_free(&src);
-    json_object_set_new(t, "date", report_json_text(e->date));
+    json_object_set_new(t, "date", results_json_text(e->date));
     json_object_set_new(t, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
     json_object_set_new(t, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
     json_object_set_new(t, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
@@ -98,21 +98,21 @@ static void timing_json(const report_run *run, json_t *t)
     json_t *a = json_array();
     for (size_t i = 0; run->results && i < run->plan->n; i++)
         if (run->results[i].status == BENCH_OK && !run->results[i].stable)
-            json_array_append_new(a, report_json_text(run->plan->items[i].spec));
+            json_array_append_new(a, results_json_text(run->plan->items[i].spec));
     json_object_set_new(t, "unstable", a);
     const bench_run_info *info = run->info;
     json_t *lo = json_array(), *dr = json_array();
     for (size_t i = 0; run->results && i < run->plan->n; i++) {
         const bench_result *r = &run->results[i];
         if (r->budget_note)
-            json_array_append_new(r->status == BENCH_NOT_RUN ? lo : dr, report_json_text(run->plan->items[i].spec));
+            json_array_append_new(r->status == BENCH_NOT_RUN ? lo : dr, results_json_text(run->plan->items[i].spec));
     }
     json_object_set_new(t, "left_out", lo);
     json_object_set_new(t, "left_out_of_later_rounds", dr);
     json_object_set_new(t, "planned_s", json_real(info->planned_s));
     json_object_set_new(t, "available_s", json_real(info->available_s));
-    json_object_set_new(t, "plan_note", info->plan_note[0] ? report_json_text(info->plan_note) : json_null());
-    json_object_set_new(t, "replan_note", info->replan_note[0] ? report_json_text(info->replan_note) : json_null());
+    json_object_set_new(t, "plan_note", info->plan_note[0] ? results_json_text(info->plan_note) : json_null());
+    json_object_set_new(t, "replan_note", info->replan_note[0] ? results_json_text(info->replan_note) : json_null());
 }
 
 static json_t *noise_json(const report_run *run)
@@ -122,10 +122,10 @@ static json_t *noise_json(const report_run *run)
     long si = noise_item(run, info->seq_item), ri = noise_item(run, info->relative_item);
     json_t *o = json_object();
     json_object_set_new(o, "noisy", json_boolean(info->noisy));
-    json_object_set_new(o, "seq_spread", report_json_real(info->seq_spread, si >= 0));
-    json_object_set_new(o, "seq_pattern", si >= 0 ? report_json_text(p->items[si].spec) : json_null());
-    json_object_set_new(o, "relative_spread", report_json_real(info->relative_spread, ri >= 0));
-    json_object_set_new(o, "relative_pattern", ri >= 0 ? report_json_text(p->items[ri].spec) : json_null());
+    json_object_set_new(o, "seq_spread", results_json_real(info->seq_spread, si >= 0));
+    json_object_set_new(o, "seq_pattern", si >= 0 ? results_json_text(p->items[si].spec) : json_null());
+    json_object_set_new(o, "relative_spread", results_json_real(info->relative_spread, ri >= 0));
+    json_object_set_new(o, "relative_pattern", ri >= 0 ? results_json_text(p->items[ri].spec) : json_null());
     json_object_set_new(o, "seq_limit", json_real(BENCH_NOISY_SEQ));
     json_object_set_new(o, "relative_limit", json_real(BENCH_NOISY_RELATIVE));
     return o;
@@ -138,7 +138,7 @@ static void unroll_json(json_t *o, const report_run *run)
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL), run->unroll > 0 ? json_integer(run->unroll) : json_null());
     int kr = run->unroll_read > 0 ? run->unroll_read : run->unroll;
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL_READ), kr > 0 ? json_integer(kr) : json_null());
-    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_SOURCE), run->unroll_source ? report_json_text(run->unroll_source) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_SOURCE), run->unroll_source ? results_json_text(run->unroll_source) : json_null());
     json_t *ladder = json_array();
     const double *modes[2] = { run->unroll_gbs, run->unroll_read_gbs };
     for (int m = 0; m < 2; m++)
@@ -151,7 +151,7 @@ static void unroll_json(json_t *o, const report_run *run)
                 json_array_append_new(ladder, e);
             }
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL_CALIBRATION), ladder);
-    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_NOTE), run->unroll_why ? report_json_text(run->unroll_why) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_UNROLL_NOTE), run->unroll_why ? results_json_text(run->unroll_why) : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL_CALIBRATIONS),
                         run->unroll_runs > 0 ? json_integer(run->unroll_runs) : json_null());
 }
@@ -161,7 +161,7 @@ static void compression_json(json_t *o, const report_run *run)
 {
     int have = run->compression_checked && run->zero_fill_gbs > 0 && run->random_fill_gbs > 0;
     json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_RATIO),
-                        report_json_real(have ? run->zero_fill_gbs / run->random_fill_gbs : 0, have));
+                        results_json_real(have ? run->zero_fill_gbs / run->random_fill_gbs : 0, have));
     if (!run->compression_checked) {
         json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_CHECK), json_null());
         return;
@@ -169,9 +169,9 @@ static void compression_json(json_t *o, const report_run *run)
     json_t *c = json_object();
     json_object_set_new(c, "pattern", json_string("seq"));
     json_object_set_new(c, "access", json_string("read"));
-    json_object_set_new(c, "zero_fill_gbs", report_json_real(run->zero_fill_gbs, have));
-    json_object_set_new(c, "random_fill_gbs", report_json_real(run->random_fill_gbs, have));
-    json_object_set_new(c, "failure", run->compression_failure ? report_json_text(run->compression_failure)
+    json_object_set_new(c, "zero_fill_gbs", results_json_real(run->zero_fill_gbs, have));
+    json_object_set_new(c, "random_fill_gbs", results_json_real(run->random_fill_gbs, have));
+    json_object_set_new(c, "failure", run->compression_failure ? results_json_text(run->compression_failure)
                                                                 : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_CHECK), c);
 }
@@ -180,9 +180,9 @@ static json_t *run_json(const report_run *run)
 {
     const bench_plan *p = run->plan;
     json_t *o = json_object();
-    json_object_set_new(o, RUN_KEY(RUNF_DEVICE), report_device_json(run->device, run->is_default));
-    json_object_set_new(o, RUN_KEY(RUNF_STATUS), report_json_text(run->failure ? "failed" : "ok"));
-    json_object_set_new(o, RUN_KEY(RUNF_FAILURE), run->failure ? report_json_text(run->failure) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_DEVICE), bench_device_json(run->device, run->is_default));
+    json_object_set_new(o, RUN_KEY(RUNF_STATUS), results_json_text(run->failure ? "failed" : "ok"));
+    json_object_set_new(o, RUN_KEY(RUNF_FAILURE), run->failure ? results_json_text(run->failure) : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_PROFILE), profile_json(run->device, p ? &p->geo : &run->device->geo));
     tune_json(o, run);
     json_object_set_new(o, RUN_KEY(RUNF_ROOFLINE), roofline_json(run));
@@ -197,14 +197,14 @@ static json_t *run_json(const report_run *run)
         return o; /* the device failed before its plan was made */
     json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_TARGET_BYTES), json_integer((json_int_t)p->target_bytes));
     json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_SOURCE),
-                        report_json_text(p->fitted_from ? "budget" : p->target_auto ? "auto" : "--size"));
+                        results_json_text(p->fitted_from ? "budget" : p->target_auto ? "auto" : "--size"));
     /* the auto target a fitted working set replaces, and why */
     json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_AUTO_BYTES),
                         p->fitted_from ? json_integer((json_int_t)p->fitted_from) : json_null());
-    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_FIT_NOTE), p->fit_note ? report_json_text(p->fit_note) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_FIT_NOTE), p->fit_note ? results_json_text(p->fit_note) : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_CACHE_BYTES),
                         p->cache_bytes ? json_integer((json_int_t)p->cache_bytes) : json_null());
-    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_CACHE_SOURCE), report_json_text(p->cache_source));
+    json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_CACHE_SOURCE), results_json_text(p->cache_source));
     json_object_set_new(o, RUN_KEY(RUNF_MEMORY_BUDGET_BYTES),
                         p->budget_bytes != UINT64_MAX ? json_integer((json_int_t)p->budget_bytes) : json_null());
     json_t *b = json_object();
@@ -215,29 +215,29 @@ static json_t *run_json(const report_run *run)
     unroll_json(o, run);
     json_object_set_new(o, RUN_KEY(RUNF_NOMINAL_DRAM_GBS), run->nominal_gbs > 0 ? json_real(run->nominal_gbs) : json_null());
     compression_json(o, run);
-    json_object_set_new(o, RUN_KEY(RUNF_NOMINAL_NAME), run->nominal_name ? report_json_text(run->nominal_name) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_NOMINAL_NAME), run->nominal_name ? results_json_text(run->nominal_name) : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_PROBE_MEMORY_GBS), run->probe_memory_gbs > 0 ? json_real(run->probe_memory_gbs) : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_PROBE_MEMORY_DATE),
-                        run->probe_memory_gbs > 0 && run->probe_memory_date ? report_json_text(run->probe_memory_date)
+                        run->probe_memory_gbs > 0 && run->probe_memory_date ? results_json_text(run->probe_memory_date)
                                                                             : json_null());
     /* default patterns the plan could not measure in write mode, and why */
-    json_object_set_new(o, RUN_KEY(RUNF_PLAN_NOTE), p->note ? report_json_text(p->note) : json_null());
-    json_object_set_new(o, RUN_KEY(RUNF_RETRY), run->retry ? report_json_text(run->retry) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_PLAN_NOTE), p->note ? results_json_text(p->note) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_RETRY), run->retry ? results_json_text(run->retry) : json_null());
     json_t *t = json_object();
     json_object_set_new(t, "total_s", json_real(run->info->total_s));
     json_object_set_new(t, "timing_s", json_real(run->info->timing_s));
     json_object_set_new(t, "buffers_s", json_real(run->info->buffers_s));
     json_object_set_new(t, "build_s", json_real(run->info->build_s));
     json_object_set_new(t, "prepare_s", json_real(run->info->prepare_s));
-    json_object_set_new(t, "fill_note", run->info->fill_note[0] ? report_json_text(run->info->fill_note) : json_null());
+    json_object_set_new(t, "fill_note", run->info->fill_note[0] ? results_json_text(run->info->fill_note) : json_null());
     json_object_set_new(t, "rounds", json_integer((json_int_t)run->info->rounds));
     json_object_set_new(t, "budget_ended", json_boolean(run->info->budget_ended));
     json_object_set_new(t, "interrupted", json_boolean(run->info->interrupted));
-    json_object_set_new(t, "timer", report_json_text(run->info->timer_wall ? "wall" : "event"));
+    json_object_set_new(t, "timer", results_json_text(run->info->timer_wall ? "wall" : "event"));
     json_object_set_new(t, "timer_resolution_ns",
-                        report_json_real(run->info->timer_resolution_ns, run->info->timer_resolution_ns > 0));
+                        results_json_real(run->info->timer_resolution_ns, run->info->timer_resolution_ns > 0));
     json_object_set_new(t, "launch_overhead_ns",
-                        report_json_real(run->info->launch_overhead_ns, run->info->timer_wall));
+                        results_json_real(run->info->launch_overhead_ns, run->info->timer_wall));
     timing_json(run, t);
     json_object_set_new(o, RUN_KEY(RUNF_TIMING), t);
     json_object_set_new(o, RUN_KEY(RUNF_NOISE), noise_json(run));
@@ -254,64 +254,64 @@ static json_t *field_value(results_field_id id, const report_run *run, const row
     const char *bound = bench_bound_name(r->bound);
     switch (id) {
     case RF_DEVICE: return json_integer((json_int_t)run->device->index);
-    case RF_PATTERN: return report_json_text(it->spec);
-    case RF_FAMILY: return report_json_text(it->family);
-    case RF_ACCESS: return report_json_text(bench_access_name(it->access));
-    case RF_EXPRESSION: return report_json_text(it->expr_text);
+    case RF_PATTERN: return results_json_text(it->spec);
+    case RF_FAMILY: return results_json_text(it->family);
+    case RF_ACCESS: return results_json_text(bench_access_name(it->access));
+    case RF_EXPRESSION: return results_json_text(it->expr_text);
     case RF_ELEM_BYTES: return json_integer(it->elem);
     case RF_LANES: return json_integer(g->lanes);
     case RF_ACTIVE_LANES: return json_integer(model_lanes_count(&it->active));
     case RF_ITEMS: return json_integer(it->items);
     case RF_LOCAL_SIZE: return json_integer(it->local_size);
-    case RF_LOAD: return report_json_text(it->vload ? "vload" : "indexed");
+    case RF_LOAD: return results_json_text(it->vload ? "vload" : "indexed");
     case RF_ADDED_AS_REFERENCE: return json_boolean(it->added_as_reference);
     case RF_WORKING_SET_BYTES: return json_integer(it->model.loads.footprint_sectors * g->sector);
-    case RF_SIZE_NOTE: return it->size_note ? report_json_text(it->size_note) : json_null();
-    case RF_STATUS: return report_json_text(status_name(r->status));
-    case RF_VALIDATION: return report_json_text(validated(r) ? "ok" : r->failure ? r->failure : "?");
+    case RF_SIZE_NOTE: return it->size_note ? results_json_text(it->size_note) : json_null();
+    case RF_STATUS: return results_json_text(status_name(r->status));
+    case RF_VALIDATION: return results_json_text(validated(r) ? "ok" : r->failure ? r->failure : "?");
     case RF_STATUS_REASON:
-        return !w->ok && r->status != BENCH_FAILED && r->failure ? report_json_text(r->failure) : json_null();
+        return !w->ok && r->status != BENCH_FAILED && r->failure ? results_json_text(r->failure) : json_null();
     case RF_INDEX_BITS: return json_integer(it->index_bits);
     case RF_UNROLL: return it->fam->unrolls ? json_integer(bench_item_unroll(it)) : json_null();
     case RF_PLAUSIBILITY: {
-        char words[REPORT_PLAUSIBILITY_MAX];
+        char words[RESULTS_PLAUSIBILITY_MAX];
         double gbs;
         const char *p = row_plausibility(run, (size_t)(it - run->plan->items), &gbs, words, sizeof words);
-        return p ? report_json_text(p) : json_null();
+        return p ? results_json_text(p) : json_null();
     }
     case RF_UNROLL_SOURCE:
-        return it->fam->unrolls && run->unroll_source ? report_json_text(run->unroll_source) : json_null();
-    case RF_KERNEL_FORM: return report_json_text(bench_form_name(r->form));
-    case RF_TIMER: return report_json_text(r->timer_wall ? "wall" : "event");
-    case RF_TIMER_RESOLUTION_NS: return report_json_real(r->timer_resolution_ns, r->timer_resolution_ns > 0);
-    case RF_LAUNCH_OVERHEAD_NS: return report_json_real(r->launch_overhead_ns, r->timer_wall);
+        return it->fam->unrolls && run->unroll_source ? results_json_text(run->unroll_source) : json_null();
+    case RF_KERNEL_FORM: return results_json_text(bench_form_name(r->form));
+    case RF_TIMER: return results_json_text(r->timer_wall ? "wall" : "event");
+    case RF_TIMER_RESOLUTION_NS: return results_json_real(r->timer_resolution_ns, r->timer_resolution_ns > 0);
+    case RF_LAUNCH_OVERHEAD_NS: return results_json_real(r->launch_overhead_ns, r->timer_wall);
     case RF_HOST_UNIFIED_MEMORY:
         return run->device->host_unified_memory < 0 ? json_null() : json_boolean(run->device->host_unified_memory);
-    case RF_RETRY: return r->retry ? report_json_text(r->retry) : json_null();
+    case RF_RETRY: return r->retry ? results_json_text(r->retry) : json_null();
     case RF_SUB_GROUP_SIZE: return r->sub_group_size ? json_integer((json_int_t)r->sub_group_size) : json_null();
     case RF_DROPPED_SAMPLES: return json_integer((json_int_t)r->dropped_samples);
-    case RF_EFFECTIVE_GBS: return report_json_real(r->effective_gbs, w->ok);
-    case RF_RELATIVE_TO_SEQ: return report_json_real(r->relative_to_reference, w->ok);
-    case RF_FRACTION_OF_PEAK: return report_json_real(fraction_of_peak(run, w), 1);
+    case RF_EFFECTIVE_GBS: return results_json_real(r->effective_gbs, w->ok);
+    case RF_RELATIVE_TO_SEQ: return results_json_real(r->relative_to_reference, w->ok);
+    case RF_FRACTION_OF_PEAK: return results_json_real(fraction_of_peak(run, w), 1);
     case RF_REFERENCE:
-        return r->reference >= 0 ? report_json_text(run->plan->items[r->reference].spec) : json_null();
-    case RF_SPACE: return report_json_text(it->fam->space);
+        return r->reference >= 0 ? results_json_text(run->plan->items[r->reference].spec) : json_null();
+    case RF_SPACE: return results_json_text(it->fam->space);
     /* the best time, stopping rule, twin and repeatability */
-    case RF_BEST_GBS: return report_json_real(r->best_gbs, w->ok && r->best_gbs > 0);
+    case RF_BEST_GBS: return results_json_real(r->best_gbs, w->ok && r->best_gbs > 0);
     case RF_STABLE: return w->ok ? json_boolean(r->stable) : json_null();
-    case RF_TWIN_TIME_NS: return report_json_real(r->twin_ns, w->ok && r->twin_ns > 0);
+    case RF_TWIN_TIME_NS: return results_json_real(r->twin_ns, w->ok && r->twin_ns > 0);
     case RF_TWIN_ITEMS: return r->twin_items > 0 ? json_integer((json_int_t)r->twin_items) : json_null();
-    case RF_TWIN_COLD_TIME_NS: return report_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0);
-    case RF_TWIN_RATIO: return report_json_real(r->twin_ratio, w->ok);
-    case RF_BOUND: return w->ok && bound ? report_json_text(bound) : json_null();
+    case RF_TWIN_COLD_TIME_NS: return results_json_real(r->twin_cold_ns, w->ok && r->twin_cold_ns > 0);
+    case RF_TWIN_RATIO: return results_json_real(r->twin_ratio, w->ok);
+    case RF_BOUND: return w->ok && bound ? results_json_text(bound) : json_null();
     case RF_TWIN_REASON: {
         const char *why = r->twin_reason ? r->twin_reason : !w->ok ? "the pattern was not measured" : NULL;
-        return w->ok && bound ? json_null() : report_json_text(why ? why : "no twin figure");
+        return w->ok && bound ? json_null() : results_json_text(why ? why : "no twin figure");
     }
-    case RF_SPREAD: return report_json_real(r->spread, w->ok);
-    case RF_RELATIVE_SPREAD: return report_json_real(r->relative_spread, w->ok);
+    case RF_SPREAD: return results_json_real(r->spread, w->ok);
+    case RF_RELATIVE_SPREAD: return results_json_real(r->relative_spread, w->ok);
     case RF_PAIRED_ROUNDS: return json_integer((json_int_t)r->paired_rounds);
-    case RF_BUDGET_NOTE: return r->budget_note ? report_json_text(r->budget_note) : json_null();
+    case RF_BUDGET_NOTE: return r->budget_note ? results_json_text(r->budget_note) : json_null();
     default: return json_null(); /* the family blocks set their own */
     }
 }
@@ -327,7 +327,7 @@ static void fields_json(json_t *o, results_field_group group, const report_run *
             json_t *ft = json_object();
             for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
                 json_object_set_new(ft, bench_form_name((bench_form)f),
-                                    report_json_real(w->r->form_ns[f], w->r->form_ns[f] > 0));
+                                    results_json_real(w->r->form_ns[f], w->r->form_ns[f] > 0));
             json_object_set_new(o, "form_time_ns", ft);
         }
         json_object_set_new(o, RF_KEY(id), field_value((results_field_id)id, run, w));
@@ -345,9 +345,9 @@ static json_t *launch_bounds_json(const row *w)
                         json_integer(it->model.loads.instructions + it->model.stores.instructions));
     json_object_set_new(lb, "footprint_bytes", json_integer((json_int_t)w->lower));
     json_object_set_new(lb, "instruction_model_bytes", json_integer((json_int_t)w->upper));
-    json_object_set_new(lb, "footprint_time_ns", report_json_real(lt.footprint_ns, have));
-    json_object_set_new(lb, "instruction_time_ns", report_json_real(lt.instruction_ns, have));
-    json_object_set_new(lb, "median_time_ns", report_json_real(lt.median_ns, have));
+    json_object_set_new(lb, "footprint_time_ns", results_json_real(lt.footprint_ns, have));
+    json_object_set_new(lb, "instruction_time_ns", results_json_real(lt.instruction_ns, have));
+    json_object_set_new(lb, "median_time_ns", results_json_real(lt.median_ns, have));
     return lb;
 }
 
@@ -362,18 +362,18 @@ static json_t *model_json(const row *w, const model_geometry *g)
     json_object_set_new(wp, "requested_bytes", json_integer(it->warp0.requested_bytes));
     json_object_set_new(wp, "distinct_bytes", json_integer(it->warp0.distinct_bytes));
     json_object_set_new(wp, "sectors", json_integer(it->warp0.sectors));
-    json_object_set_new(wp, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(wp, "sector_efficiency", results_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
     json_object_set_new(wp, "lines", json_integer(it->warp0.lines));
-    json_object_set_new(wp, "line_efficiency", report_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(wp, "line_efficiency", results_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
     json_object_set_new(mo, "warp0", wp);
     json_object_set_new(mo, "loads", report_traffic_json(&it->model.loads));
     json_object_set_new(mo, "stores", report_store_traffic_json(&it->model.stores));
     json_object_set_new(mo, "requested_bytes", json_integer((json_int_t)w->requested));
     json_object_set_new(mo, "instruction_model_bytes", json_integer((json_int_t)w->upper));
     json_object_set_new(mo, "footprint_bytes", json_integer((json_int_t)w->lower));
-    json_object_set_new(mo, "sector_efficiency", report_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, "sector_efficiency", results_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
     json_object_set_new(mo, "predicted_efficiency",
-                        report_json_real(model_traffic_predicted_efficiency(&it->model.loads),
+                        results_json_real(model_traffic_predicted_efficiency(&it->model.loads),
                                          it->model.loads.instr_sectors > 0));
     return mo;
 }
@@ -385,16 +385,16 @@ static json_t *verdict_json(const report_run *run, const row *w)
     const bench_result *r = w->r;
     json_t *v = json_object();
     char sentence[REPORT_VERDICT_SENTENCE_MAX];
-    json_object_set_new(v, "code", report_json_text(bench_verdict_name(r->verdict.code)));
+    json_object_set_new(v, "code", results_json_text(bench_verdict_name(r->verdict.code)));
     /* a bank item has no global traffic to place between bounds */
     int unroll = it->fam->unrolls ? bench_item_unroll(it) : 0;
-    json_object_set_new(v, "text", report_json_text(!it->fam->modeled
+    json_object_set_new(v, "text", results_json_text(!it->fam->modeled
                                                         ? "no verdict: local memory (no global traffic modeled)"
                                                         : report_verdict_sentence(&r->verdict, unroll, sentence,
                                                                                   sizeof sentence)));
     json_object_set_new(v, "write_allocate", json_boolean(r->verdict.write_allocate));
-    json_object_set_new(v, "implied_traffic_bytes", report_json_real(r->verdict.implied_bytes, w->ok));
-    json_object_set_new(v, "rate_pattern", report_json_text(w->ok && r->verdict.rate_item >= 0
+    json_object_set_new(v, "implied_traffic_bytes", results_json_real(r->verdict.implied_bytes, w->ok));
+    json_object_set_new(v, "rate_pattern", results_json_text(w->ok && r->verdict.rate_item >= 0
                                                                 ? run->plan->items[r->verdict.rate_item].spec
                                                                 : NULL));
     /* the bounds the verdict placed the row between, and their unit */
@@ -404,7 +404,7 @@ static json_t *verdict_json(const report_run *run, const row *w)
     json_object_set_new(v, "bound_unit", placed ? json_string(r->verdict.bound_dram ? "dram_unit" : "sector")
                                                 : json_null());
     json_object_set_new(v, "bound_unit_bytes", placed ? json_integer(r->verdict.bound_unit_bytes) : json_null());
-    json_object_set_new(v, "position", report_json_real(r->verdict.position, w->ok));
+    json_object_set_new(v, "position", results_json_real(r->verdict.position, w->ok));
     return v;
 }
 
@@ -424,9 +424,9 @@ static json_t *reference_check_json(const bench_result *r)
 {
     json_t *c = json_object();
     double ci[2] = { r->check.lo, r->check.hi };
-    json_object_set_new(c, "own_median_gbs", report_json_real(r->own_gbs, isfinite(r->own_gbs)));
-    json_object_set_new(c, "control_median_gbs", report_json_real(r->control_gbs, isfinite(r->control_gbs)));
-    json_object_set_new(c, "ratio", report_json_real(r->check.median, r->check.median > 0));
+    json_object_set_new(c, "own_median_gbs", results_json_real(r->own_gbs, isfinite(r->own_gbs)));
+    json_object_set_new(c, "control_median_gbs", results_json_real(r->control_gbs, isfinite(r->control_gbs)));
+    json_object_set_new(c, "ratio", results_json_real(r->check.median, r->check.median > 0));
     json_object_set_new(c, "ratio_ci", ci_json(ci, 1));
     json_object_set_new(c, "rounds", json_integer((json_int_t)r->check.rounds));
     json_object_set_new(c, "tolerance", json_real(BENCH_CHECK_TOLERANCE));
@@ -457,7 +457,7 @@ static json_t *result_json(const report_run *run, size_t i)
     bw_buf ex = BW_BUF_INIT;
     report_explain(it, g, &ex);
     report_explain_bound(&r->verdict, r->twin_ratio, &ex);
-    json_object_set_new(o, "explain", report_json_text(bw_buf_str(&ex)));
+    json_object_set_new(o, "explain", results_json_text(bw_buf_str(&ex)));
     bw_buf_free(&ex);
     return o;
 }
@@ -466,12 +466,12 @@ static json_t *result_json(const report_run *run, size_t i)
  * document and of the journal */
 static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
 {
-    json_t *o = report_json_document(RESULTS_RUN_SCHEMA, RESULTS_RUN_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    json_t *o = results_json_document(RESULTS_RUN_SCHEMA, RESULTS_RUN_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return NULL;
     json_t *host = json_object();
-    json_object_set_new(host, "name", report_json_text(m->host));
-    json_object_set_new(host, "os", report_json_text(m->os));
+    json_object_set_new(host, "name", results_json_text(m->host));
+    json_object_set_new(host, "os", results_json_text(m->os));
     json_object_set_new(o, "host", host);
     json_t *st = json_object();
     json_object_set_new(st, "budget_s", json_real(m->settings->budget_s));
@@ -480,18 +480,18 @@ static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
     json_object_set_new(st, "max_reps", json_integer(m->settings->max_reps));
     json_object_set_new(st, "warmup", json_integer(m->settings->warmup));
     json_object_set_new(st, "min_total_s", json_real(m->settings->min_total_s));
-    json_object_set_new(st, "kernel_file", m->kernel_file ? report_json_text(m->kernel_file) : json_null());
+    json_object_set_new(st, "kernel_file", m->kernel_file ? results_json_text(m->kernel_file) : json_null());
     /* the modes measured, over every planned device */
     unsigned modes = 0;
     for (size_t k = 0; k < n; k++)
         modes |= runs[k].plan ? modes_of(runs[k].plan) : 0;
     const unsigned R = BENCH_ACCESS_BIT(BENCH_ACCESS_READ), C = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY),
                    WR = BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE);
-    json_object_set_new(st, "access", modes == R            ? report_json_text("read")
-                                      : modes == C          ? report_json_text("copy")
-                                      : modes == WR         ? report_json_text("write")
-                                      : modes == (R | C)    ? report_json_text("both")
-                                      : modes               ? report_json_text("all")
+    json_object_set_new(st, "access", modes == R            ? results_json_text("read")
+                                      : modes == C          ? results_json_text("copy")
+                                      : modes == WR         ? results_json_text("write")
+                                      : modes == (R | C)    ? results_json_text("both")
+                                      : modes               ? results_json_text("all")
                                                             : json_null());
     json_object_set_new(o, "settings", st);
     return o;
@@ -506,15 +506,15 @@ bw_code report_results_journal_header(const report_meta *m, const report_run *ru
         json_t *devs = json_array();
         for (size_t k = 0; k < n; k++)
             if (runs[k].device)
-                json_array_append_new(devs, report_device_json(runs[k].device, runs[k].is_default));
+                json_array_append_new(devs, bench_device_json(runs[k].device, runs[k].is_default));
         json_object_set_new(o, "devices", devs);
     }
-    return report_json_line(o, out, err);
+    return results_json_line(o, out, err);
 }
 
 bw_code report_results_journal_result(const report_run *run, size_t i, bw_buf *out, bw_error *err)
 {
-    return report_json_line(result_json(run, i), out, err);
+    return results_json_line(result_json(run, i), out, err);
 }
 
 bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
@@ -547,5 +547,5 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
     }
     json_object_set_new(o, "runs", devs);
     json_object_set_new(o, "results", results);
-    return report_json_dump(o, out, err);
+    return results_json_dump(o, out, err);
 }

@@ -42,15 +42,15 @@ static inline row row_of(const report_run *run, size_t i)
 /* Row i's figure checked against the device's nominal peak, then against
  * its probe's memory plateau: the median's GB/s, or the best launch's
  * where higher, of a measured global row; NULL when it passes both or is
- * not checked, else the words (report_nominal_plausibility,
- * report_plateau_plausibility) in buf, and the figure in *gbs. */
+ * not checked, else the words (results_nominal_plausibility,
+ * results_plateau_plausibility) in buf, and the figure in *gbs. */
 static inline const char *row_plausibility(const report_run *run, size_t i, double *gbs, char *buf, size_t n)
 {
     const bench_result *r = &run->results[i];
     *gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
     if (r->status != BENCH_OK || strcmp(run->plan->items[i].fam->space, "global"))
         return NULL;
-    return report_figure_plausibility(*gbs, run->nominal_gbs, run->probe_memory_gbs, run->probe_memory_date, buf, n);
+    return results_figure_plausibility(*gbs, run->nominal_gbs, run->probe_memory_gbs, run->probe_memory_date, buf, n);
 }
 
 /* whether an item is shown in a section of its own (bank_rows,

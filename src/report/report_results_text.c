@@ -23,6 +23,24 @@
 #include "report_roofline.h"
 #include "report_tune.h"
 
+
+/* "LEAD peak (measured by bwlab tune on DATE, cached in FILE): read X
+ * GB/s with ...; copy Y GB/s with ...\n": the run's tuned peak, in the
+ * words the tune table uses (report_tune_peak_text) */
+static void tune_peak_line(bw_buf *out, const char *lead, const bench_tune_entry *e, const char *cache_file)
+{
+    bw_buf_printf(out, "%speak (measured by bwlab tune on %s, cached in ", lead, e->date);
+    bw_quote_append(out, cache_file, strlen(cache_file), 0, 0); /* a path from the environment */
+    bw_buf_puts(out, "): ");
+    for (int mo = 0; mo < BENCH_TUNE_MODES; mo++) {
+        json_t *p = bench_tune_peak_json(&e->peak[mo]);
+        bw_buf_puts(out, mo ? "; " : "");
+        report_tune_peak_text(out, bench_tune_mode_name((bench_tune_mode)mo), p);
+        json_decref(p);
+    }
+    bw_buf_putc(out, '\n');
+}
+
 /* the launch model's bounds under a whole-matrix row (table) */
 static void launch_line(const row *w, bw_buf *out)
 {
@@ -122,7 +140,7 @@ static void plausibility_line(const report_run *run, bw_buf *out, const char *le
         return;
     int any = 0;
     for (size_t i = 0; i < p->n; i++) {
-        char words[REPORT_PLAUSIBILITY_MAX];
+        char words[RESULTS_PLAUSIBILITY_MAX];
         double gbs;
         if (!row_plausibility(run, i, &gbs, words, sizeof words))
             continue;
@@ -137,7 +155,7 @@ static void plausibility_line(const report_run *run, bw_buf *out, const char *le
     if (!any && run->probe_memory_gbs > 0)
         bw_buf_printf(out, "%splausibility: every global figure within %.1fx the probe's memory plateau of %.1f GB/s "
                            "(measured %s)\n",
-                      lead, REPORT_PLATEAU_FACTOR, run->probe_memory_gbs,
+                      lead, RESULTS_PLATEAU_FACTOR, run->probe_memory_gbs,
                       run->probe_memory_date ? run->probe_memory_date : "?");
 }
 
@@ -454,7 +472,7 @@ static void header_lines(const report_meta *m, const report_run *run, bw_buf *ou
         if (run->results[i].retry)
             bw_buf_printf(out, "%sretried: %s: %s\n", lead, p->items[i].spec, run->results[i].retry);
     if (run->tune)
-        report_tune_peak_line(out, lead, run->tune, run->tune_cache);
+        tune_peak_line(out, lead, run->tune, run->tune_cache);
     if (info->plan_note[0])
         bw_buf_printf(out, "%sbudget: %s\n", lead, info->plan_note);
     if (info->replan_note[0])

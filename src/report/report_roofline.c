@@ -242,10 +242,10 @@ static json_t *timing_json(const bench_roofline_meas *p)
 {
     int have = p->event.count > 0;
     json_t *t = json_object();
-    json_object_set_new(t, "min", report_json_real(p->event.min, have));
-    json_object_set_new(t, "median", report_json_real(p->event.median, have));
+    json_object_set_new(t, "min", results_json_real(p->event.min, have));
+    json_object_set_new(t, "median", results_json_real(p->event.median, have));
     json_object_set_new(t, "count", json_integer((json_int_t)p->event.count));
-    json_object_set_new(t, "rse", report_json_real(p->event.rse, p->event.count >= 2));
+    json_object_set_new(t, "rse", results_json_real(p->event.rse, p->event.count >= 2));
     return t;
 }
 
@@ -267,8 +267,8 @@ static json_t *kernel_json(const bench_roofline_meas *p, int width)
     json_object_set_new(o, "bytes", json_real(p->bytes));
     json_object_set_new(o, "validation", json_string(p->validated ? "ok" : "not run"));
     json_object_set_new(o, "time_ns", timing_json(p));
-    json_object_set_new(o, RR_GFLOPS, report_json_real(p->gflops, p->kind != BENCH_ROOFLINE_PEAK_READ));
-    json_object_set_new(o, RR_GBS, report_json_real(p->gbs, p->kind != BENCH_ROOFLINE_PEAK_FMA));
+    json_object_set_new(o, RR_GFLOPS, results_json_real(p->gflops, p->kind != BENCH_ROOFLINE_PEAK_READ));
+    json_object_set_new(o, RR_GBS, results_json_real(p->gbs, p->kind != BENCH_ROOFLINE_PEAK_FMA));
     return o;
 }
 
@@ -276,9 +276,9 @@ static json_t *point_json(const bench_roofline_meas *p, int width)
 {
     json_t *o = kernel_json(p, width);
     json_object_set_new(o, RR_INTENSITY, json_real(p->intensity));
-    json_object_set_new(o, RR_ATTAINABLE_GFLOPS, report_json_real(p->model.attainable_gflops, 1));
+    json_object_set_new(o, RR_ATTAINABLE_GFLOPS, results_json_real(p->model.attainable_gflops, 1));
     json_object_set_new(o, "fraction_of_roof",
-                        report_json_real(p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops)));
+                        results_json_real(p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops)));
     json_object_set_new(o, "bound", isfinite(p->model.attainable_gflops) ? json_string(model_bound_name(p->model.bound))
                                                                          : json_null());
     return o;
@@ -299,11 +299,11 @@ static json_t *matmul_json(const bench_roofline_result *r, int t)
     json_object_set_new(o, "flop", json_real(p->flop));
     json_object_set_new(o, "validation", json_string(p->validated ? "ok" : "not run"));
     json_object_set_new(o, "time_ns", timing_json(p));
-    json_object_set_new(o, RR_GFLOPS, report_json_real(p->gflops, 1));
+    json_object_set_new(o, RR_GFLOPS, results_json_real(p->gflops, 1));
     json_object_set_new(o, RR_INTENSITY, json_real(p->intensity));
-    json_object_set_new(o, RR_ATTAINABLE_GFLOPS, report_json_real(p->model.attainable_gflops, 1));
+    json_object_set_new(o, RR_ATTAINABLE_GFLOPS, results_json_real(p->model.attainable_gflops, 1));
     json_object_set_new(o, "fraction_of_roof",
-                        report_json_real(p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops)));
+                        results_json_real(p->gflops / p->model.attainable_gflops, ok(p->model.attainable_gflops)));
     json_object_set_new(o, "bound", json_string(model_bound_name(p->model.bound)));
     return o;
 }
@@ -312,7 +312,7 @@ static json_t *device_json(const report_roofline_device *d)
 {
     json_t *o = json_object();
     json_t *e = report_roofline_entry_json(d);
-    json_object_set_new(o, "device", report_device_json(d->device, d->is_default));
+    json_object_set_new(o, "device", bench_device_json(d->device, d->is_default));
     json_object_update(o, e);
     json_decref(e);
     return o;
@@ -337,12 +337,12 @@ json_t *report_roofline_entry_json(const report_roofline_device *d)
     json_object_set_new(o, "planned_buffer_bytes", json_integer((json_int_t)r->planned_buffer_bytes));
     json_object_set_new(o, "working_set_source",
                         d->working_set_source ? json_string(d->working_set_source) : json_null());
-    json_object_set_new(o, RR_PEAK_GFLOPS, report_json_real(r->peak_gflops, 1));
-    json_object_set_new(o, RR_PEAK_GBS, report_json_real(r->peak_gbs, 1));
-    json_object_set_new(o, RR_RIDGE_INTENSITY, report_json_real(r->ridge_intensity, 1));
-    json_object_set_new(o, RR_MEASURED_RIDGE_INTENSITY, report_json_real(r->measured_ridge, 1));
-    json_object_set_new(o, "slope_gbs", report_json_real(r->slope_gbs, 1));
-    json_object_set_new(o, "plateau_gflops", report_json_real(r->plateau_gflops, 1));
+    json_object_set_new(o, RR_PEAK_GFLOPS, results_json_real(r->peak_gflops, 1));
+    json_object_set_new(o, RR_PEAK_GBS, results_json_real(r->peak_gbs, 1));
+    json_object_set_new(o, RR_RIDGE_INTENSITY, results_json_real(r->ridge_intensity, 1));
+    json_object_set_new(o, RR_MEASURED_RIDGE_INTENSITY, results_json_real(r->measured_ridge, 1));
+    json_object_set_new(o, "slope_gbs", results_json_real(r->slope_gbs, 1));
+    json_object_set_new(o, "plateau_gflops", results_json_real(r->plateau_gflops, 1));
     json_object_set_new(o, "peak_fma", kernel_json(&r->peak_fma, r->vector_width));
     json_object_set_new(o, "peak_read", kernel_json(&r->peak_read, r->vector_width));
     json_t *pts = json_array();
@@ -362,7 +362,7 @@ json_t *report_roofline_entry_json(const report_roofline_device *d)
 bw_code report_roofline_json(const report_roofline_meta *m, const report_roofline_device *d, size_t n, bw_buf *out,
                              bw_error *err)
 {
-    json_t *o = report_json_document(RESULTS_ROOFLINE_SCHEMA, RESULTS_ROOFLINE_SCHEMA_VERSION, m->date, m->argc, m->argv);
+    json_t *o = results_json_document(RESULTS_ROOFLINE_SCHEMA, RESULTS_ROOFLINE_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     json_object_set_new(o, "budget_s", json_real(m->budget_s));
@@ -375,5 +375,5 @@ bw_code report_roofline_json(const report_roofline_meta *m, const report_rooflin
     }
     json_object_set_new(o, "interrupted", json_boolean(interrupted));
     json_object_set_new(o, "devices", devs);
-    return report_json_dump(o, out, err);
+    return results_json_dump(o, out, err);
 }

@@ -58,18 +58,18 @@ static void transpose_json(json_t *o, const report_run *run, size_t i)
      * of the same matrix (transpose:version=copy), never seq */
     int64_t v = model_pattern_param_value(it->pattern, "version");
     int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
-    json_object_set_new(o, "version", report_json_text(bench_transpose_version_name((bench_transpose_version)v)));
+    json_object_set_new(o, "version", results_json_text(bench_transpose_version_name((bench_transpose_version)v)));
     json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
-    json_object_set_new(o, "n_from", report_json_text(it->auto_n ? "working set" : "spec"));
+    json_object_set_new(o, "n_from", results_json_text(it->auto_n ? "working set" : "spec"));
     json_object_set_new(o, "store_expression",
-                        it->pattern->store_text ? report_json_text(it->pattern->store_text) : json_null());
+                        it->pattern->store_text ? results_json_text(it->pattern->store_text) : json_null());
     json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
     json_object_set_new(o, "launch_items", json_integer(it->launch_items > 0 ? it->launch_items : it->items));
     json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
                                                : json_null());
     json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
                                                                             : json_null());
-    json_object_set_new(o, "relative_to_reference", report_json_real(r->relative_to_reference, w.ok));
+    json_object_set_new(o, "relative_to_reference", results_json_real(r->relative_to_reference, w.ok));
 }
 
 const report_family report_family_transpose = {

@@ -7,6 +7,7 @@
 #ifndef BENCH_DEVICE_H
 #define BENCH_DEVICE_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,5 +85,10 @@ void bench_device_of(const struct ocl_device_info *d, int is_default, bench_devi
 bw_code bench_device_list_make(const struct ocl_platforms *p, const size_t *idx, size_t n,
                                bench_device_list *out, bw_error *err);
 void bench_device_list_free(bench_device_list *l); /* accepts NULL */
+
+/* One device as the JSON object a results document embeds (a new
+ * reference the caller owns), with its profile; "default" is is_default.
+ * NULL when out of memory. */
+json_t *bench_device_json(const bench_device *d, int is_default);
 
 #endif

@@ -162,10 +162,10 @@ double model_fit_banks_curve(double stride, int64_t banks, int64_t width, int64_
 /* The bank count of a local stride sweep: times y at word strides x (n
  * points, w lanes, 4-byte words) against max(ways_B(x), F) for every
  * candidate B of MODEL_FIT_BANK_CANDIDATES and every floor F from 1 to
- * MODEL_FIT_BANK_FLOOR_MAX (a pure scale fitted on logarithms): a device
- * serves a few ways in the time of one (an H200: 2 ways cost 1.47x, 32
- * ways 22.5x, t = max(ways, 1.42) / 1.42), which a fit without the floor
- * takes for more banks. The best (B, F) into *banks, *floor, and the share
+ * MODEL_FIT_BANK_FLOOR_MAX (a pure scale fitted on logarithms): a GPU
+ * may serve a few ways in the time of one (t = max(ways, F) / F, with F
+ * between 1 and 2; docs/measurements.md has a device's figures), which a
+ * fit without the floor takes for more banks. The best (B, F) into *banks, *floor, and the share
  * of the flat model's misfit it explains into *explained; *banks 0 when
  * nothing could be fitted. */
 #define MODEL_FIT_BANK_FLOOR_MAX 4.0

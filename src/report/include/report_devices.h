@@ -11,19 +11,13 @@
 #include "bw_buf.h"
 #include "bw_error.h"
 #include "bench_device.h"
-
-/* One device as a JSON object (a new reference the caller owns), with its
- * profile; "default" is is_default. NULL when out of memory. */
-json_t *report_device_json(const bench_device *d, int is_default);
+#include "report_device_head.h"
 
 /* The line that heads a device's section in every table: "LEAD device N
- * (default): NAME (PLATFORM, driver VERSION)" and a newline. */
+ * (default): NAME (PLATFORM, driver VERSION)" and a newline, as
+ * report_device_line_json writes it from the device's object. */
 void report_device_line(bw_buf *out, const char *lead, const bench_device *d, int is_default);
 
-/* A device section with nothing to show: "FAILED: WHY" when failure is
- * set, else "NOT RUN: interrupted before it was WHAT" when nothing was
- * measured. Returns 1 when it wrote one of them: the section ends there. */
-int report_device_unmeasured(bw_buf *out, const char *failure, int measured, const char *what);
 
 /* The devices of l: a summary line each, then their details; the default
  * device is marked. */

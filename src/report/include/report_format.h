@@ -1,5 +1,5 @@
-/* report_format: small helpers shared by the report writers (number
- * formatting, JSON emission). */
+/* report_format: small helpers shared by the report writers: number
+ * formatting and CSV fields (the JSON writing helpers are results_json's). */
 #ifndef REPORT_FORMAT_H
 #define REPORT_FORMAT_H
 
@@ -23,12 +23,6 @@ void report_percent(bw_buf *out, double fraction, int valid);
 #define REPORT_NUM_MAX 32
 const char *report_num_fixed(char *buf, double v, int prec);
 #define REPORT_FIXED(v, prec) report_num_fixed((char[REPORT_NUM_MAX]){ 0 }, (v), (prec))
-/* JSON real, or null when !valid or not finite */
-json_t *report_json_real(double v, int valid);
-/* The head every bwlab JSON document starts with: schema, schema_version,
- * tool {name, version}, date and command_line. New reference; NULL when
- * out of memory. */
-json_t *report_json_document(const char *schema, int version, const char *date, int argc, char *const *argv);
 /* A CSV field, its control bytes and newlines written \xNN
  * (bw_quote_append), then quoted (RFC 4180) where it holds a comma or a
  * quote. */
@@ -37,13 +31,4 @@ void report_csv_field(bw_buf *out, const char *s);
  * integer, any other in the fewest digits (15 to 17) that read back as the
  * same double. */
 void report_csv_num(bw_buf *out, double v, int valid);
-/* Serialises `root` (consumed) with 2-space indentation and a final newline. */
-bw_code report_json_dump(json_t *root, bw_buf *out, bw_error *err);
-/* The same as one compact line (JSON lines), newline included. */
-bw_code report_json_line(json_t *root, bw_buf *out, bw_error *err);
-/* A JSON string that never vanishes: jansson refuses text that is not
- * UTF-8 (a profile's "why", a build log, a driver string), so such bytes
- * become '?'; NULL becomes JSON null. New reference; NULL only when out
- * of memory. */
-json_t *report_json_text(const char *s);
 #endif

@@ -5,6 +5,8 @@
 #ifndef REPORT_NOMINAL_H
 #define REPORT_NOMINAL_H
 
+#include "results_plausibility.h"
+
 #include <jansson.h>
 #include <stdint.h>
 
@@ -31,31 +33,5 @@ int report_nominal_find(const json_t *table, const char *vendor, const char *nam
  * table), or 0 and NULL when the table is NULL or no entry matches. */
 double report_nominal_dram(const json_t *table, const char *vendor, const char *name, const char *board,
                            long long global_mem_bytes, const char **entry_name);
-
-/* The plausibility check of one measured figure (GB/s) against a nominal
- * peak (0: none known): NULL when it is at or below the peak, else, in
- * buf, the words that go beside it, "above the device's nominal 4.80
- * TB/s: cache or compression?". */
-#define REPORT_PLAUSIBILITY_MAX 160
-const char *report_nominal_plausibility(double gbs, double nominal_gbs, char *buf, size_t n);
-
-/* A measured figure more than REPORT_PLATEAU_FACTOR times the probe's
- * memory plateau is not memory's: the plateau is a measured read rate on
- * a working set past every cache, and a figure that far above it was
- * served by a cache (or the data compressed), where noise and a mode's
- * mix of reads and writes stay well within the factor. */
-#define REPORT_PLATEAU_FACTOR 1.5
-
-/* The check of one measured figure (GB/s) against the probe's memory
- * plateau (0: none; date: the probe's, or NULL): NULL when it is at or
- * below REPORT_PLATEAU_FACTOR times the plateau, else, in buf, "above
- * 1.5x the probe's memory plateau of 3.89 TB/s (DATE): cache or
- * compression?". */
-const char *report_plateau_plausibility(double gbs, double plateau_gbs, const char *date, char *buf, size_t n);
-
-/* Both checks, the nominal peak's first: the words of the first that
- * fires, or NULL. */
-const char *report_figure_plausibility(double gbs, double nominal_gbs, double plateau_gbs, const char *date, char *buf,
-                                       size_t n);
 
 #endif

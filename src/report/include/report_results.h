@@ -47,12 +47,12 @@ typedef struct report_run {
     const char *retry;
     /* the device's nominal DRAM GB/s and its entry in data/nominal.json
      * (0 and NULL: no entry matches): every global figure is checked
-     * against it (report_nominal_plausibility) */
+     * against it (results_nominal_plausibility) */
     double nominal_gbs;
     const char *nominal_name;
     /* the memory plateau of the device's cached probe (measured GB/s; 0:
      * none) and that probe's date: a global figure well above it is
-     * labelled too (report_plateau_plausibility) */
+     * labelled too (results_plateau_plausibility) */
     double probe_memory_gbs;
     const char *probe_memory_date;
     /* --fill zeros: seq read on a zero-filled and on the random source

@@ -3,7 +3,7 @@
  * itself, each spelled once with the kind of figure it holds, where it
  * holds one (DESIGN's measured, modeled, requested; "nominal" for a
  * vendor's published figure; NULL for names, provenance and words). The
- * head every document starts with (report_json_document) and a run's
+ * head every document starts with (results_json_document) and a run's
  * roofline (results_roofline_keys.h) have their own. The writer
  * (report_compare.c, report_peer_table.c) takes every key from here; a
  * test holds the written document and docs/compare.md to the list. */

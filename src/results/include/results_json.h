@@ -1,14 +1,36 @@
-/* results_json: what the readers of result documents share about JSON
- * values. */
+/* results_json: what the writers and readers of result documents share
+ * about JSON: a document's head, its numbers and text, its dump, and
+ * value kinds for the readers' messages. */
 #ifndef RESULTS_JSON_H
 #define RESULTS_JSON_H
 
 #include <jansson.h>
+
+#include "bw_buf.h"
+#include "bw_error.h"
 
 /* What a value read from JSON is, for a message: "an object", "an array",
  * "a string", "an integer", "a real number", "a boolean" or "null". */
 const char *results_json_kind(const json_t *v);
 /* s, or "" for a string a file did not hold (NULL) */
 const char *results_or_empty(const char *s);
+
+/* JSON real, or null when !valid or not finite */
+json_t *results_json_real(double v, int valid);
+
+/* The head every bwlab JSON document starts with: schema, schema_version,
+ * tool {name, version}, date and command_line. New reference; NULL when
+ * out of memory. */
+json_t *results_json_document(const char *schema, int version, const char *date, int argc, char *const *argv);
+
+/* Serialises `root` (consumed) with 2-space indentation and a final newline. */
+bw_code results_json_dump(json_t *root, bw_buf *out, bw_error *err);
+/* The same as one compact line (JSON lines), newline included. */
+bw_code results_json_line(json_t *root, bw_buf *out, bw_error *err);
+/* A JSON string that never vanishes: jansson refuses text that is not
+ * UTF-8 (a profile's "why", a build log, a driver string), so such bytes
+ * become '?'; NULL becomes JSON null. New reference; NULL only when out
+ * of memory. */
+json_t *results_json_text(const char *s);
 
 #endif
