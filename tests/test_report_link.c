@@ -9,6 +9,7 @@
 
 #include "report_compare.h"
 #include "report_html.h"
+#include "report_roofline.h"
 #include "report_tune.h"
 #include "results_merge.h"
 #include "test_util.h"
@@ -112,6 +113,71 @@ Test(report_link, tune_table_renders_from_its_document)
     };
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
         cr_expect(strstr(t, lines[i]), "missing:\n%s\nin:\n%s", lines[i], t);
+    bw_buf_free(&b);
+    json_decref(doc);
+}
+
+/* `bwlab roofline`'s table, CSV and `bwlab run`'s short roofline are
+ * rendered from the document alone: a hand-written one-device document
+ * (one sweep point, one measured tile, one skipped) gives the lines worked
+ * out here from its fields. */
+Test(report_link, roofline_renders_from_its_document)
+{
+    static const char doc_text[] =
+        "{\"schema\": \"bwlab.roofline-results\", \"budget_s\": 5, \"devices\": [{"
+        " \"device\": {\"index\": 0, \"default\": true, \"name\": \"D\", \"platform\": \"P\", \"driver_version\": \"1\"},"
+        " \"status\": \"measured\", \"failure\": null, \"interrupted\": false, \"budget_note\": null,"
+        " \"buffer_bytes\": 33554432, \"peak_gflops\": 100, \"peak_gbs\": 25, \"ridge_intensity\": 4,"
+        " \"measured_ridge_intensity\": 4.5, \"slope_gbs\": 24, \"plateau_gflops\": 108,"
+        " \"peak_fma\": {\"items\": 4096, \"vector_width\": 8, \"chains\": 4, \"iterations\": 64, \"flop\": 8388608,"
+        "  \"bytes\": 0, \"time_ns\": {\"median\": 83886.08, \"count\": 10}, \"gflops\": 100, \"gbs\": null},"
+        " \"peak_read\": {\"items\": 1024, \"vector_width\": 8, \"k\": 0, \"flop\": 0, \"bytes\": 33554432,"
+        "  \"time_ns\": {\"median\": 1342177.28, \"count\": 10}, \"gflops\": null, \"gbs\": 25},"
+        " \"points\": [{\"k\": 2, \"items\": 1024, \"flop\": 4, \"bytes\": 33554432, \"intensity\": 1, \"gflops\": 20,"
+        "  \"gbs\": 20, \"attainable_gflops\": 25, \"bound\": \"memory\","
+        "  \"time_ns\": {\"median\": 1677721.6, \"count\": 5}}],"
+        " \"matmul\": [{\"tile\": 8, \"measured\": true, \"n\": 64, \"items\": 4096, \"flop\": 524288, \"intensity\": 2,"
+        "  \"gflops\": 10, \"attainable_gflops\": 50, \"bound\": \"memory\","
+        "  \"time_ns\": {\"median\": 52428.8, \"count\": 3}},"
+        "  {\"tile\": 16, \"measured\": false, \"skipped\": \"budget\"}],"
+        " \"rounds\": 7, \"elapsed_s\": 2.3}]}";
+    json_error_t je;
+    json_t *doc = json_loads(doc_text, 0, &je);
+    cr_assert(doc, "%s", je.text);
+    bw_buf t = BW_BUF_INIT, c = BW_BUF_INIT, b = BW_BUF_INIT;
+    report_roofline_table(doc, &t);
+    report_roofline_csv(doc, &c);
+    report_roofline_brief(json_array_get(json_object_get(doc, "devices"), 0), "  ", 0, &b);
+    static const char *const table[] = {
+        "device 0 (default): D (P, driver 1)\n"
+        "  peak compute        100.00 GFLOP/s  measured: rf_peak, 4 FMA chains of float8 per work-item, 64 "
+        "iterations, 4096 work-items\n"
+        "  peak bandwidth       25.00 GB/s     measured: rf_sweep with 0 FMAs, a streaming read of 32.00 MiB\n"
+        "  ridge                4.00 FLOP/B   modeled: peak compute / peak bandwidth (model_roofline)\n"
+        "  measured ridge       4.50 FLOP/B   measured: sweep plateau 108.00 GFLOP/s / sweep slope 24.00 GB/s\n"
+        "  7 rounds in 2.3 s of a 5.0 s budget\n",
+        "     2        1.0         32M       20.00       20.00       25.00  80.0%  memory\n",
+        "     8    64       10.00       2.00       50.00  20.0%  memory\n"
+        "    16  not measured: budget\n",
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        cr_expect(strstr(bw_buf_str(&t), table[i]), "missing:\n%s\nin:\n%s", table[i], bw_buf_str(&t));
+    static const char *const rows[] = {
+        "\n0,D,peak-fma,0,64,0,0,4096,,8388608,0,83886.08,10,100,,,,,100,25,4,4.5\n",
+        "\n0,D,peak-read,0,0,0,0,1024,,0,33554432,1342177.28,10,,25,,,,100,25,4,4.5\n",
+        "\n0,D,sweep,2,0,0,0,1024,1,4,33554432,1677721.6,5,20,20,25,0.8,memory,100,25,4,4.5\n",
+        "\n0,D,matmul,0,0,8,64,4096,2,524288,0,52428.8,3,10,,50,0.2,memory,100,25,4,4.5\n",
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        cr_expect(strstr(bw_buf_str(&c), rows[i]), "missing:\n%s\nin:\n%s", rows[i], bw_buf_str(&c));
+    cr_expect(!strstr(bw_buf_str(&c), ",16,"), "a skipped tile has no row:\n%s", bw_buf_str(&c));
+    cr_expect_str_eq(bw_buf_str(&b),
+                     "  roofline (measured): peak 100.00 GFLOP/s, 25.00 GB/s read; ridge 4.00 FLOP/byte modeled from "
+                     "those, 4.50 measured\n"
+                     "    sweep of 1 points (k = 1 .. 2 FMAs per float) over 32.00 MiB in 2.3 s; tiled matmul "
+                     "(measured): T = 8 10.00 GFLOP/s, T = 16 not measured; bwlab roofline shows each point\n");
+    bw_buf_free(&t);
+    bw_buf_free(&c);
     bw_buf_free(&b);
     json_decref(doc);
 }

@@ -19,7 +19,9 @@
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
+#include "bench_roofline_document.h"
 #include "report_roofline.h"
+#include "results_json.h"
 
 #define DEFAULT_BUDGET_S 5.0
 
@@ -31,7 +33,7 @@ typedef struct roofline_state {
     char *source, *kernel_path;
     cli_each each; /* --device, --format, --output; the devices, their provenance (which devs
                     * point into) and failures */
-    report_roofline_device *devs; /* per device: both arrays are each's (cli_each_alloc) */
+    bench_roofline_doc_device *devs; /* per device: both arrays are each's (cli_each_alloc) */
     bench_roofline_result **results;
 } roofline_state;
 
@@ -111,13 +113,18 @@ static bw_code format_results(void *state, const char *date, int argc, char **ar
 {
     roofline_state *s = state;
     size_t n = s->each.ndev;
-    report_roofline_meta m = { date, argc, argv, s->budget_s, s->kernel_path, cli_signal_caught != 0 };
+    bench_roofline_doc_meta m = { date, argc, argv, s->budget_s, s->kernel_path, cli_signal_caught != 0 };
+    /* bench writes the document; every format is rendered from it */
+    json_t *doc = bench_roofline_document(&m, s->devs, n);
+    if (!doc)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
     switch (s->each.format.format) {
-    case CLI_FORMAT_JSON: return report_roofline_json(&m, s->devs, n, b, err);
-    case CLI_FORMAT_CSV: report_roofline_csv(&m, s->devs, n, b); break;
-    case CLI_FORMAT_MD: report_roofline_md(&m, s->devs, n, b); break;
-    default: report_roofline_table(&m, s->devs, n, b); break;
+    case CLI_FORMAT_JSON: return results_json_dump(doc, b, err); /* consumes doc */
+    case CLI_FORMAT_CSV: report_roofline_csv(doc, b); break;
+    case CLI_FORMAT_MD: report_roofline_md(doc, b); break;
+    default: report_roofline_table(doc, b); break;
     }
+    json_decref(doc);
     return BW_OK;
 }
 

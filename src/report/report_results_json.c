@@ -19,7 +19,7 @@
 #include "report_probe.h"
 #include "report_family.h"
 #include "report_results_row.h"
-#include "report_roofline.h"
+#include "bench_roofline_document.h"
 #include "bench_tune_cache.h"
 
 /* the short roofline: the entry `bwlab roofline` writes for a device
@@ -28,9 +28,9 @@ static json_t *roofline_json(const report_run *run)
 {
     if (!run->roofline && !run->roofline_failure)
         return json_null();
-    report_roofline_device d = { run->device, run->is_default, run->roofline_failure, run->roofline,
-                                 run->roofline_working_set ? run->roofline_working_set : "auto" };
-    json_t *o = report_roofline_entry_json(&d);
+    bench_roofline_doc_device d = { run->device, run->is_default, run->roofline_failure, run->roofline,
+                                    run->roofline_working_set ? run->roofline_working_set : "auto" };
+    json_t *o = bench_roofline_entry_json(&d);
     return o ? o : json_null();
 }
 

@@ -21,6 +21,7 @@
 #include "report_family.h"
 #include "report_results_row.h"
 #include "report_roofline.h"
+#include "bench_roofline_document.h"
 #include "report_tune.h"
 
 
@@ -836,9 +837,12 @@ static void roofline_lines(const report_run *run, const char *lead, int md, bw_b
 {
     if (!run->roofline && !run->roofline_failure)
         return;
-    report_roofline_device d = { run->device, run->is_default, run->roofline_failure, run->roofline, NULL };
+    bench_roofline_doc_device d = { run->device, run->is_default, run->roofline_failure, run->roofline, NULL };
+    json_t *e = bench_roofline_entry_json(&d);
     bw_buf_putc(out, '\n');
-    report_roofline_brief(&d, lead, md, out);
+    if (e)
+        report_roofline_brief(e, lead, md, out);
+    json_decref(e);
 }
 
 /* the modeled ways of a bank item: "8-way", or "n/a" where the profile has no banks */
