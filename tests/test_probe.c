@@ -613,7 +613,9 @@ Test(cli_probe, profile_inferred_bad_input)
 
 /* ---- the report, on a result made by hand (no device) ---- */
 
+#include "bench_probe_document.h"
 #include "report_probe.h"
+#include "results_json.h"
 
 static bench_probe_result *made_result(void)
 {
@@ -663,12 +665,12 @@ Test(probe_report, json_contract_keys_and_nulls)
     d.usable = 1;
     d.geo = (model_geometry){ 16, 64, 64, 0, 4, 0 };
     bench_probe_result *r = made_result();
-    report_probe_device dv = { &d, 1, r, NULL, NULL, 0 };
+    bench_probe_doc_device dv = { &d, 1, r, NULL, NULL, 0 };
     char *argv[] = { "bwlab", "probe", NULL };
-    report_probe_meta m = { "2026-01-01T00:00:00Z", 2, argv, "/tmp/x/probe.json", 0 };
+    bench_probe_doc_meta m = { "2026-01-01T00:00:00Z", 2, argv, "/tmp/x/probe.json", 0 };
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
-    cr_assert_eq(report_probe_json(&m, &dv, 1, &b, &err), BW_OK);
+    cr_assert_eq(results_json_dump(bench_probe_document(&m, &dv, 1), &b, &err), BW_OK);
     json_t *j = parse(bw_buf_str(&b));
     json_t *o = json_array_get(json_object_get(j, "devices"), 0);
     cr_expect(json_is_null(json_object_get(o, "inferred_unit_bytes")));
@@ -704,7 +706,7 @@ Test(probe_report, json_contract_keys_and_nulls)
     /* a nominal peak under the memory plateau: the plateau is labelled, in words */
     dv.nominal_gbs = 1.0;
     bw_buf_reset(&b);
-    cr_assert_eq(report_probe_json(&m, &dv, 1, &b, &err), BW_OK);
+    cr_assert_eq(results_json_dump(bench_probe_document(&m, &dv, 1), &b, &err), BW_OK);
     j = parse(bw_buf_str(&b));
     o = json_array_get(json_object_get(j, "devices"), 0);
     cr_expect_str_eq(json_string_value(json_object_get(o, "memory_plausibility")),
@@ -713,13 +715,15 @@ Test(probe_report, json_contract_keys_and_nulls)
     bw_buf_free(&b);
     /* the other formats say the kinds and carry the same rows */
     bw_buf c = BW_BUF_INIT, md = BW_BUF_INIT, tb = BW_BUF_INIT;
-    report_probe_csv(&m, &dv, 1, &c);
+    json_t *doc = bench_probe_document(&m, &dv, 1);
+    report_probe_csv(doc, &c);
     cr_expect(strncmp(bw_buf_str(&c), "device_index,device,section,x,x_unit,value,value_unit,kind\n", 59) == 0);
     cr_expect(strstr(bw_buf_str(&c), "0,made-up device,transfer_h2d_pinned_nonblocking,4096,bytes,2.5,GB/s,measured\n") !=
               NULL, "%s", bw_buf_str(&c));
-    report_probe_md(&m, &dv, 1, &md);
+    report_probe_md(doc, &md);
     cr_expect(strstr(bw_buf_str(&md), "| L1 | 8192 B | 90.0 | 1.50 |") != NULL, "%s", bw_buf_str(&md));
-    report_probe_table(&m, &dv, 1, &tb);
+    report_probe_table(doc, &tb);
+    json_decref(doc);
     cr_expect(strstr(bw_buf_str(&tb), "inferred unit: none; nothing to compare with the profile's sector (64 B)") != NULL,
               "%s", bw_buf_str(&tb));
     bw_buf_free(&c);
@@ -939,7 +943,7 @@ static bench_probe_result *ladder_file(const char *name)
 static char *level_words(const bench_probe_result *r, size_t k)
 {
     bw_buf b = BW_BUF_INIT;
-    report_probe_level_agreement(&b, r, k);
+    bench_probe_level_agreement(&b, r, k);
     char *s = strdup(bw_buf_str(&b));
     bw_buf_free(&b);
     return s;
@@ -948,7 +952,7 @@ static char *level_words(const bench_probe_result *r, size_t k)
 static char *device_words(const bench_probe_result *r)
 {
     bw_buf b = BW_BUF_INIT;
-    report_probe_device_cache_agreement(&b, r);
+    bench_probe_device_cache_agreement(&b, r);
     char *s = strdup(bw_buf_str(&b));
     bw_buf_free(&b);
     return s;

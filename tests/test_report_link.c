@@ -9,6 +9,7 @@
 
 #include "report_compare.h"
 #include "report_html.h"
+#include "report_probe.h"
 #include "report_roofline.h"
 #include "report_tune.h"
 #include "results_merge.h"
@@ -179,5 +180,35 @@ Test(report_link, roofline_renders_from_its_document)
     bw_buf_free(&t);
     bw_buf_free(&c);
     bw_buf_free(&b);
+    json_decref(doc);
+}
+
+/* `bwlab probe`'s table and CSV are rendered from the document alone: the
+ * recorded H100 sample gives the lines worked out here from its fields. */
+Test(report_link, probe_renders_from_its_document)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/probe/sample-nvidia-h100-probe.json", tu_source_root());
+    json_error_t je;
+    json_t *doc = json_load_file(path, 0, &je);
+    cr_assert(doc, "%s: %s", path, je.text);
+    bw_buf t = BW_BUF_INIT, c = BW_BUF_INIT;
+    report_probe_table(doc, &t);
+    report_probe_csv(doc, &c);
+    static const char *const lines[] = {
+        "device 0 (default): NVIDIA H100 80GB HBM3 (NVIDIA CUDA, driver 550.54.15)\n",
+        /* 64 KiB, 9000.0 GB/s, 30 and 35 ns */
+        "\n  L1       64.00 KiB          9000.0        30.00        35.00",
+        "\n  h2d  pageable  blocking      4.00 KiB     0.49       8.3\n",
+        "\nlaunch latency (measured, empty kernel, median of 51): 6.5 us wall clock enqueue to end; events: 3.0 us "
+        "queued to start, 3.5 us queued to end\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        cr_expect(strstr(bw_buf_str(&t), lines[i]), "missing:\n%s\nin:\n%s", lines[i], bw_buf_str(&t));
+    cr_expect(strstr(bw_buf_str(&c), "\n0,NVIDIA H100 80GB HBM3,transfer_h2d_pageable_blocking,4096,bytes,0.491854,"
+                                     "GB/s,measured\n"),
+              "%s", bw_buf_str(&c));
+    bw_buf_free(&t);
+    bw_buf_free(&c);
     json_decref(doc);
 }

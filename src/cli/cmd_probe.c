@@ -21,7 +21,9 @@
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
+#include "bench_probe_document.h"
 #include "report_probe.h"
+#include "results_json.h"
 
 typedef struct probe_state {
     const char *kernels;
@@ -29,7 +31,7 @@ typedef struct probe_state {
     char *cache_path;
     cli_each each; /* --device, --format, --output; the devices, their provenance (which devs
                     * point into), failures and cache notes */
-    report_probe_device *devs; /* per device: both arrays are each's (cli_each_alloc) */
+    bench_probe_doc_device *devs; /* per device: both arrays are each's (cli_each_alloc) */
     bench_probe_result **results;
     cli_progress_mode show; /* the status line's kind */
     int invalid;            /* a device's pointer chase failed validation */
@@ -183,17 +185,23 @@ int cmd_probe(int argc, char **argv)
         goto done;
     char date[32];
     cli_iso_date(date, sizeof date);
-    report_probe_meta m = { date, argc + 1, argv - 1, s.cache_path, cli_signal_caught != 0 };
+    bench_probe_doc_meta m = { date, argc + 1, argv - 1, s.cache_path, cli_signal_caught != 0 };
     bw_buf b = BW_BUF_INIT;
     bw_code rc = BW_OK;
-    if (s.each.format.format == CLI_FORMAT_JSON)
-        rc = report_probe_json(&m, s.devs, n, &b, &err);
-    else if (s.each.format.format == CLI_FORMAT_CSV)
-        report_probe_csv(&m, s.devs, n, &b);
+    /* bench writes the document; every format is rendered from it */
+    json_t *doc = bench_probe_document(&m, s.devs, n);
+    if (!doc)
+        rc = bw_error_set(&err, BW_E_NOMEM, "out of memory");
+    else if (s.each.format.format == CLI_FORMAT_JSON) {
+        rc = results_json_dump(doc, &b, &err); /* consumes doc */
+        doc = NULL;
+    } else if (s.each.format.format == CLI_FORMAT_CSV)
+        report_probe_csv(doc, &b);
     else if (s.each.format.format == CLI_FORMAT_MD)
-        report_probe_md(&m, s.devs, n, &b);
+        report_probe_md(doc, &b);
     else
-        report_probe_table(&m, s.devs, n, &b);
+        report_probe_table(doc, &b);
+    json_decref(doc);
     st = cli_each_finish(self, &s.each, rc, &b, s.each.output, "what was measured", s.invalid, &err);
     bw_buf_free(&b);
 done:

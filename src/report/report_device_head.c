@@ -9,12 +9,18 @@ static const char *text(const json_t *o, const char *key)
     return s ? s : "";
 }
 
+void report_device_line_of(bw_buf *out, const char *lead, unsigned long long index, int is_default, const char *name,
+                           const char *platform, const char *driver)
+{
+    bw_buf_printf(out, "%sdevice %llu%s: %s (%s, driver %s)\n", lead, index, is_default ? " (default)" : "",
+                  name ? name : "", platform ? platform : "", driver ? driver : "");
+}
+
 void report_device_line_json(bw_buf *out, const char *lead, const json_t *device)
 {
-    bw_buf_printf(out, "%sdevice %lld%s: %s (%s, driver %s)\n", lead,
-                  (long long)json_integer_value(json_object_get(device, "index")),
-                  json_is_true(json_object_get(device, "default")) ? " (default)" : "", text(device, "name"),
-                  text(device, "platform"), text(device, "driver_version"));
+    report_device_line_of(out, lead, (unsigned long long)json_integer_value(json_object_get(device, "index")),
+                          json_is_true(json_object_get(device, "default")), text(device, "name"),
+                          text(device, "platform"), text(device, "driver_version"));
 }
 
 int report_device_unmeasured(bw_buf *out, const char *failure, int measured, const char *what)

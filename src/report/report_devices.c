@@ -11,9 +11,8 @@
 
 void report_device_line(bw_buf *out, const char *lead, const bench_device *d, int is_default)
 {
-    json_t *o = bench_device_json(d, is_default);
-    report_device_line_json(out, lead, o);
-    json_decref(o);
+    report_device_line_of(out, lead, (unsigned long long)d->index, is_default, d->name, d->platform_name,
+                          d->driver_version);
 }
 
 static json_t *platform_errors_json(const bench_device_list *l)

@@ -16,7 +16,7 @@
 #include "results_fields.h"
 #include "report_format.h"
 #include "report_model.h"
-#include "report_probe.h"
+#include "bench_probe_document.h"
 #include "report_family.h"
 #include "report_results_row.h"
 #include "bench_roofline_document.h"
@@ -186,8 +186,8 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(o, RUN_KEY(RUNF_PROFILE), profile_json(run->device, p ? &p->geo : &run->device->geo));
     tune_json(o, run);
     json_object_set_new(o, RUN_KEY(RUNF_ROOFLINE), roofline_json(run));
-    if (run->transfers) { /* --transfers: the keys of bwlab probe's (report_probe) */
-        json_t *t = report_probe_transfers_json(run->transfers);
+    if (run->transfers) { /* --transfers: the keys of bwlab probe's (bench_probe_document) */
+        json_t *t = bench_probe_transfers_json(run->transfers);
         json_object_update(o, t);
         json_decref(t);
     } else if (run->transfers_failure) {

@@ -22,6 +22,7 @@
 #include "report_results_row.h"
 #include "report_roofline.h"
 #include "bench_roofline_document.h"
+#include "bench_probe_document.h"
 #include "report_tune.h"
 
 
@@ -922,7 +923,11 @@ void report_results_table(const report_meta *m, const report_run *runs, size_t n
             bw_buf_putc(out, '\n');
         header_lines(m, run, out, "");
         if (run->transfers)
-            report_probe_transfers_table(run->transfers, out);
+        {
+            json_t *t = bench_probe_transfers_json(run->transfers);
+            report_probe_transfers_table(t, out);
+            json_decref(t);
+        }
         else if (run->transfers_failure)
             bw_buf_printf(out, "transfers: not measured: %s\n", run->transfers_failure);
         if (!run->plan)

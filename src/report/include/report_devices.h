@@ -14,8 +14,8 @@
 #include "report_device_head.h"
 
 /* The line that heads a device's section in every table: "LEAD device N
- * (default): NAME (PLATFORM, driver VERSION)" and a newline, as
- * report_device_line_json writes it from the device's object. */
+ * (default): NAME (PLATFORM, driver VERSION)" and a newline
+ * (report_device_line_of). */
 void report_device_line(bw_buf *out, const char *lead, const bench_device *d, int is_default);
 
 
