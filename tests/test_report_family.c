@@ -37,17 +37,33 @@ Test(report_family, every_catalogue_family_reaches_the_entry_of_its_kernel)
 
 Test(report_family, the_families_with_a_kernel_of_their_own_stand_apart)
 {
-    cr_expect_not(report_family_gather.apart);
-    cr_expect_null(report_family_gather.section);
+    cr_expect_not(report_family_gather.section->apart);
+    cr_expect_null(report_family_gather.section->rows);
     cr_expect_null(report_family_gather.json);
-    cr_expect(report_family_gather.gather_index);
+    cr_expect(report_family_gather.section->gather_index);
     const report_family *own[] = { &report_family_bank, &report_family_transpose, &report_family_record };
     for (size_t i = 0; i < 3; i++) {
-        cr_expect(own[i]->apart, "%s", own[i]->kernel);
-        cr_expect_not_null(own[i]->section, "%s", own[i]->kernel);
+        cr_expect(own[i]->section->apart, "%s", own[i]->kernel);
+        cr_expect_not_null(own[i]->section->rows, "%s", own[i]->kernel);
         cr_expect_not_null(own[i]->json, "%s", own[i]->kernel);
+        /* the document's entry and the table's answer to the same key */
+        cr_expect_str_eq(own[i]->section->kernel, own[i]->kernel);
+        cr_expect_eq(report_section_of_kernel(own[i]->kernel), own[i]->section);
     }
     /* bank.cl's index arithmetic is its own; transposes and records take --index */
-    cr_expect_not(report_family_bank.gather_index);
-    cr_expect(report_family_transpose.gather_index && report_family_record.gather_index);
+    cr_expect_not(report_family_bank.section->gather_index);
+    cr_expect(report_family_transpose.section->gather_index && report_family_record.section->gather_index);
+}
+
+/* A result's pattern family reaches its kernel's section through the
+ * model's catalogue; an expression, or a name the catalogue does not
+ * hold, runs the gather kernel */
+Test(report_family, a_result_family_reaches_its_section)
+{
+    size_t n = 0;
+    const model_pattern_family *fams = model_pattern_families(&n);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(report_section_of_family(fams[i].name)->kernel, fams[i].kernel, "%s", fams[i].name);
+    cr_expect_eq(report_section_of_family("expr"), &report_section_gather);
+    cr_expect_eq(report_section_of_family(NULL), &report_section_gather);
 }

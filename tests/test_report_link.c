@@ -11,6 +11,7 @@
 #include "report_html.h"
 #include "report_probe.h"
 #include "report_roofline.h"
+#include "report_run.h"
 #include "report_tune.h"
 #include "results_merge.h"
 #include "test_util.h"
@@ -209,6 +210,43 @@ Test(report_link, probe_renders_from_its_document)
                                      "GB/s,measured\n"),
               "%s", bw_buf_str(&c));
     bw_buf_free(&t);
+    bw_buf_free(&c);
+    json_decref(doc);
+}
+
+/* `bwlab run`'s table, Markdown and CSV are rendered from the document
+ * alone: the recorded H100 sample (seq read and copy side by side) gives
+ * the lines worked out here from its fields and the table's column widths
+ * (pattern 24, each mode's GB/s 7 and vs seq 9, then best, twin x and bound
+ * 8, sector eff. 13, instr. x 10, footprint x 12): a figure as wide as its
+ * column keeps a space from the one before it. */
+Test(report_link, run_renders_from_its_document)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/results/sample-nvidia-h100.json", tu_source_root());
+    json_error_t je;
+    json_t *doc = json_load_file(path, 0, &je);
+    cr_assert(doc, "%s: %s", path, je.text);
+    bw_buf t = BW_BUF_INIT, md = BW_BUF_INIT, c = BW_BUF_INIT;
+    report_run_table(doc, 0, &t);
+    report_run_markdown(doc, 0, &md);
+    report_run_csv(doc, &c);
+    static const char *const lines[] = {
+        "device 0 (default): NVIDIA H100 80GB HBM3 (NVIDIA CUDA, driver 550.54.15)\n"
+        "profile nvidia: W = 32 lanes, sector 32 B, line 128 B; sample: the nvidia profile\n",
+        /* read 2800 GB/s, copy 3000 GB/s, both 1.00 of themselves; one
+         * 32-byte sector per 32 bytes requested: 100.0%, 1.00 and 1.00 */
+        "\nseq                      2800.00     1.00 3000.00     1.00       -       -       -       100.0%      1.00"
+        "        1.00   -\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        cr_expect(strstr(bw_buf_str(&t), lines[i]), "missing:\n%s\nin:\n%s", lines[i], bw_buf_str(&t));
+    cr_expect(strstr(bw_buf_str(&md), "\n| `seq` | 2800.00 | 1.00 | 3000.00 | 1.00 | - | - | 100.0% | 1.00 | 1.00 | - |\n"),
+              "%s", bw_buf_str(&md));
+    /* the header row, then seq copy's row: the first columns of results_csv.h */
+    cr_expect(strstr(bw_buf_str(&c), "\n0,NVIDIA H100 80GB HBM3,nvidia,seq,seq,"), "%s", bw_buf_str(&c));
+    bw_buf_free(&t);
+    bw_buf_free(&md);
     bw_buf_free(&c);
     json_decref(doc);
 }

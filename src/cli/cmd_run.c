@@ -25,6 +25,8 @@
 #include "model_profile.h"
 #include "report_nominal.h"
 #include "report_results.h"
+#include "report_run.h"
+#include "results_json.h"
 
 /* Everything the command owns, freed in one place. */
 typedef struct run_state {
@@ -192,12 +194,18 @@ static int write_report(const cli_command *self, run_state *s)
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
-    switch (s->a.format.format) {
-    case CLI_FORMAT_JSON: rc = report_results_json(&m, runs, n, &b, &err); break;
-    case CLI_FORMAT_CSV: report_results_csv(&m, runs, n, &b); break;
-    case CLI_FORMAT_MD: report_results_markdown(&m, runs, n, &b); break;
-    default: report_results_table(&m, runs, n, &b); break;
-    }
+    /* one document: the JSON written, and every other format rendered from it */
+    json_t *doc = report_results_document(&m, runs, n);
+    if (!doc)
+        rc = bw_error_set(&err, BW_E_NOMEM, "out of memory building the results");
+    else if (s->a.format.format == CLI_FORMAT_JSON)
+        rc = results_json_dump(json_incref(doc), &b, &err);
+    else if (s->a.format.format == CLI_FORMAT_CSV)
+        report_run_csv(doc, &b);
+    else if (s->a.format.format == CLI_FORMAT_MD)
+        report_run_markdown(doc, m.explain, &b);
+    else
+        report_run_table(doc, m.explain, &b);
     if (rc == BW_OK)
         rc = cli_write_output(s->a.output, &b, &err);
     /* the results are safe in OUT: the journal has done its work */
@@ -219,7 +227,8 @@ static int write_report(const cli_command *self, run_state *s)
         bw_error_clear(&err);
         rc = BW_OK;
         if (s->a.format.format != CLI_FORMAT_JSON) {
-            rc = report_results_json(&m, runs, n, &jb, &err);
+            rc = doc ? results_json_dump(json_incref(doc), &jb, &err)
+                     : bw_error_set(&err, BW_E_NOMEM, "out of memory building the results");
             json = &jb;
         }
         if (rc == BW_OK)
@@ -233,6 +242,7 @@ static int write_report(const cli_command *self, run_state *s)
     }
     bw_error_clear(&err);
     bw_buf_free(&b);
+    json_decref(doc);
     free(runs);
     return st;
 }

@@ -10,7 +10,7 @@
 
 const report_family report_family_gather = {
     .kernel = MODEL_PATTERN_KERNEL_GATHER,
-    .gather_index = 1,
+    .section = &report_section_gather,
 };
 
 const report_family *const report_family_table[REPORT_FAMILIES] = {

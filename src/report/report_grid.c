@@ -118,7 +118,9 @@ static void text_row(char *const *row, size_t ncol, const report_grid_col *cols,
         int w = cols[c].width;
         at += strlen(gap) + (size_t)w;
         if (!cols[c].left) {
-            bw_buf_printf(out, "%s%*s", gap, w, s);
+            /* a figure as wide as its column (a GPU's 3000.00 GB/s) keeps
+             * a space from the one before it */
+            bw_buf_printf(out, "%s%s%*s", gap, c > 0 && !*gap && strlen(s) >= (size_t)w ? " " : "", w, s);
         } else if (c + 1 == ncol) {
             bw_buf_printf(out, "%s%s", gap, s);
         } else {

@@ -1,7 +1,7 @@
 /* report_grid: the cells of a table, filled once and printed as padded
  * text or as a GitHub-flavoured Markdown table. `bwlab compare` sizes its
- * columns to their widest cell; the run's tables (report_results_table,
- * report_results_markdown) give each column a fixed width, so that rows
+ * columns to their widest cell; the run's tables (report_run_table,
+ * report_run_markdown) give each column a fixed width, so that rows
  * printed one at a time line up under a header written beforehand.
  * The grid owns its cells (report_grid_free). Formatting only. */
 #ifndef REPORT_GRID_H

@@ -1,6 +1,7 @@
-/* The run's results as the versioned JSON document (docs/results.md)
- * and its journal (OUT.partial: the head, then a line per finished
- * pattern). Formatting only. */
+/* The run's results as the versioned JSON document (docs/results.md),
+ * its journal (OUT.partial: the head, then a line per finished pattern),
+ * and its table, Markdown and CSV, which report_run renders from the
+ * document. */
 #include "report_results.h"
 #include "results_run_fields.h"
 
@@ -19,6 +20,7 @@
 #include "bench_probe_document.h"
 #include "report_family.h"
 #include "report_results_row.h"
+#include "report_run.h"
 #include "bench_roofline_document.h"
 #include "bench_tune_cache.h"
 
@@ -212,6 +214,11 @@ static json_t *run_json(const report_run *run)
     json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
     json_object_set_new(o, RUN_KEY(RUNF_BUFFERS), b);
     json_object_set_new(o, RUN_KEY(RUNF_LOCAL_SIZE), json_integer(p->local_size));
+    json_t *forms = json_array();
+    json_array_append_new(forms, json_string(bench_form_name(BENCH_FORM_PLAIN)));
+    if (p->scalar_form)
+        json_array_append_new(forms, json_string(bench_form_name(BENCH_FORM_SCALAR)));
+    json_object_set_new(o, RUN_KEY(RUNF_KERNEL_FORMS), forms);
     unroll_json(o, run);
     json_object_set_new(o, RUN_KEY(RUNF_NOMINAL_DRAM_GBS), run->nominal_gbs > 0 ? json_real(run->nominal_gbs) : json_null());
     compression_json(o, run);
@@ -517,12 +524,11 @@ bw_code report_results_journal_result(const report_run *run, size_t i, bw_buf *o
     return results_json_line(result_json(run, i), out, err);
 }
 
-bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
-                            bw_error *err)
+json_t *report_results_document(const report_meta *m, const report_run *runs, size_t n)
 {
     json_t *o = head_json(m, runs, n);
     if (!o)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+        return NULL;
     int interrupted = 0, noisy = 0;
     json_t *devs = json_array(), *results = json_array();
     for (size_t k = 0; k < n; k++) {
@@ -547,5 +553,40 @@ bw_code report_results_json(const report_meta *m, const report_run *runs, size_t
     }
     json_object_set_new(o, "runs", devs);
     json_object_set_new(o, "results", results);
+    return o;
+}
+
+bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+                            bw_error *err)
+{
+    json_t *o = report_results_document(m, runs, n);
+    if (!o)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
     return results_json_dump(o, out, err);
+}
+
+/* the table, Markdown and CSV of the runs: rendered from their document
+ * (nothing when it cannot be built: out of memory) */
+void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
+{
+    json_t *doc = report_results_document(m, runs, n);
+    if (doc)
+        report_run_table(doc, m->explain, out);
+    json_decref(doc);
+}
+
+void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
+{
+    json_t *doc = report_results_document(m, runs, n);
+    if (doc)
+        report_run_markdown(doc, m->explain, out);
+    json_decref(doc);
+}
+
+void report_results_csv(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
+{
+    json_t *doc = report_results_document(m, runs, n);
+    if (doc)
+        report_run_csv(doc, out);
+    json_decref(doc);
 }

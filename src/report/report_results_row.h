@@ -1,8 +1,8 @@
-/* report_results_row: the row model the run's writers share (table,
- * Markdown, CSV, JSON: report_results_text.c, _csv.c, _json.c): the
- * figures of one pattern computed once from the plan and the results, and
- * the plan's shape (which access modes, which items stand apart). Inline:
- * a private header of those files, not an interface of report. */
+/* report_results_row: the row model the run's document writer and its
+ * families' entries share (report_results_json.c, report_bank.c, ...):
+ * the figures of one pattern computed once from the plan and the results,
+ * and the plan's shape (which access modes, which items stand apart).
+ * Inline: a private header of those files, not an interface of report. */
 #ifndef REPORT_RESULTS_ROW_H
 #define REPORT_RESULTS_ROW_H
 
@@ -57,7 +57,7 @@ static inline const char *row_plausibility(const report_run *run, size_t i, doub
  * transpose_rows, record_rows) instead of the global table */
 static inline int in_own_section(const bench_item *it)
 {
-    return report_family_of(it)->apart;
+    return report_family_of(it)->section->apart;
 }
 
 /* A record item against its soa reference, from the run: the measured
@@ -163,13 +163,5 @@ static inline long noise_item(const report_run *run, long i)
 {
     return run->results && i >= 0 && (size_t)i < run->plan->n && run->results[i].status == BENCH_OK ? i : -1;
 }
-
-/* The pieces of the run's table that the family entries' sections share
- * (report_results_text.c): a ratio cell ("-" when not valid; width 0 for
- * Markdown), the modeled ways of an item ("8-way", "n/a" without banks),
- * and one row of a section: GB/s, vs its reference, best and ways. */
-void report_cell_ratio(bw_buf *out, double v, int valid, int width);
-void report_ways_text(char *buf, size_t n, const bench_item *it);
-void report_section_row(bw_buf *out, const row *w, const char *ways, int md);
 
 #endif

@@ -1,5 +1,5 @@
-/* report_transpose: the report's entry of the transpose family (report_family.h): its section of the run's table
- * (against the copy of the same matrix) and its keys in the JSON document. */
+/* report_transpose: the report's entry of the transpose family (report_family.h): its keys in the run's JSON
+ * document (its section of the table: report_section_transpose.c). */
 #include "report_family.h"
 
 #include <math.h>
@@ -10,44 +10,6 @@
 #include "model_pattern.h"
 #include "report_format.h"
 #include "report_results_row.h"
-
-static int mine(const bench_item *it)
-{
-    return report_family_of(it) == &report_family_transpose;
-}
-
-/* The transpose items of a run, apart from the global table: measured
- * GB/s (2 x n^2 x 4 B / median time), vs the copy of the same matrix,
- * best launch, and the tile's modeled conflict ways; md: as Markdown. */
-static void transpose_rows(const report_run *run, int md, bw_buf *out)
-{
-    const bench_plan *p = run->plan;
-    if (md)
-        bw_buf_puts(out, "\n| transpose | GB/s (measured) | vs copy (measured) | best GB/s (measured) | "
-                         "tile ways (modeled) |\n|---|---:|---:|---:|---|\n");
-    else
-        bw_buf_puts(out, "\ntransposes (n x n floats)\n"
-                         "pattern                   GB/s   vs copy    best     ways\n");
-    for (size_t i = 0; i < p->n; i++) {
-        if (!mine(&p->items[i]))
-            continue;
-        row w = row_of(run, i);
-        int64_t v = model_pattern_param_value(w.it->pattern, "version");
-        char ways[32];
-        /* naive and copy have no tile: "-"; a tile on a profile without banks: n/a */
-        if (v == MODEL_TRANSPOSE_NAIVE || v == MODEL_TRANSPOSE_COPY)
-            snprintf(ways, sizeof ways, "-");
-        else
-            report_ways_text(ways, sizeof ways, w.it);
-        report_section_row(out, &w, ways, md);
-    }
-    const char *lead = md ? "- " : "";
-    bw_buf_printf(out, "%stranspose rows: GB/s: measured, 2 x n^2 x 4 B (loads and stores) / median kernel time; "
-                       "vs copy: measured, relative to " BENCH_TRANSPOSE_REFERENCE " of the same n in this run; "
-                       "ways: modeled bank-conflict ways of the local tile's column read by warp 0 (model_bank, "
-                       "tile %d x %d, the profile's W).\n",
-                  lead, p->geo.lanes, p->geo.lanes);
-}
 
 static void transpose_json(json_t *o, const report_run *run, size_t i)
 {
@@ -74,8 +36,6 @@ static void transpose_json(json_t *o, const report_run *run, size_t i)
 
 const report_family report_family_transpose = {
     .kernel = MODEL_PATTERN_KERNEL_TRANSPOSE,
-    .apart = 1,
-    .gather_index = 1,
-    .section = transpose_rows,
+    .section = &report_section_transpose,
     .json = transpose_json,
 };

@@ -30,6 +30,7 @@ const results_run_field RESULTS_RUN_FIELDS[RUNF_COUNT] = {
     [RUNF_MEMORY_BUDGET_BYTES] = { "memory_budget_bytes", I, NULL, "bytes", 1 },
     [RUNF_BUFFERS] = { "buffers", O, "requested", "bytes", 1 },
     [RUNF_LOCAL_SIZE] = { "local_size", I, "requested", NULL, 1 },
+    [RUNF_KERNEL_FORMS] = { "kernel_forms", A, "requested", NULL, 1 },
     [RUNF_UNROLL] = { "unroll", I, "requested", NULL, 1 },
     [RUNF_UNROLL_READ] = { "unroll_read", I, "requested", NULL, 1 },
     [RUNF_UNROLL_SOURCE] = { "unroll_source", S, NULL, NULL, 1 },

@@ -27,6 +27,7 @@
 #ifndef BENCH_PLAN_H
 #define BENCH_PLAN_H
 
+#include "results_run_fields.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -330,9 +331,9 @@ int bench_plan_is_seq_reference(const bench_item *it);
 #define BENCH_UNROLL_ROUNDING 32
 /* Where a run's K came from (results' unroll_source): --unroll; auto's
  * calibration; auto without one (K = 1) */
-#define BENCH_UNROLL_OPTION "option"
-#define BENCH_UNROLL_CALIBRATION "calibration"
-#define BENCH_UNROLL_DEFAULT "default"
+#define BENCH_UNROLL_OPTION RESULTS_UNROLL_OPTION
+#define BENCH_UNROLL_CALIBRATION RESULTS_UNROLL_CALIBRATION
+#define BENCH_UNROLL_DEFAULT RESULTS_UNROLL_DEFAULT
 /* Whether k is one of 1, 2, 4, 8, 16. */
 int bench_unroll_valid(int64_t k);
 /* K of item it as it runs (1 for the families without one). */
@@ -344,8 +345,8 @@ void bench_plan_fit_unroll(const bench_plan *p, bench_item *it);
 /* Every item of a family that unrolls asks for K, a read-mode item for
  * k_read (bench_plan_fit_unroll); the plan's buffers do not change. */
 void bench_plan_set_unrolls(bench_plan *p, int k, int k_read);
-#define BENCH_TRANSPOSE_REFERENCE "transpose:version=copy"
-#define BENCH_BANK_REFERENCE "bank:pitch=33"
+#define BENCH_TRANSPOSE_REFERENCE MODEL_PATTERN_TRANSPOSE_REFERENCE
+#define BENCH_BANK_REFERENCE MODEL_PATTERN_BANK_REFERENCE
 
 
 /* The default pattern set for warp width W, element size elem (0: the

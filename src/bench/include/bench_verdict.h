@@ -13,6 +13,7 @@
 #ifndef BENCH_VERDICT_H
 #define BENCH_VERDICT_H
 
+#include "results_run_fields.h"
 #include <stdint.h>
 
 typedef enum bench_verdict_code {
@@ -49,7 +50,7 @@ typedef enum bench_limiter {
  * kernel-bound: taking memory out of the way buys less than 25%
  * (1 / 0.8 = 1.25). Measured on PoCL 3.1 (docs/results.md): seq's twin
  * takes 0.26-0.31 of its time. */
-#define BENCH_TWIN_KERNEL_BOUND 0.8
+#define BENCH_TWIN_KERNEL_BOUND RESULTS_TWIN_KERNEL_BOUND
 
 typedef struct bench_verdict {
     bench_verdict_code code;

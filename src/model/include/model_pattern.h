@@ -66,6 +66,9 @@ typedef enum model_pattern_sizing {
 #define MODEL_PATTERN_KERNEL_BANK "bank"
 #define MODEL_PATTERN_KERNEL_TRANSPOSE "transpose"
 #define MODEL_PATTERN_KERNEL_RECORD "record"
+/* the references the bank and transpose rows are read against */
+#define MODEL_PATTERN_BANK_REFERENCE "bank:pitch=33"
+#define MODEL_PATTERN_TRANSPOSE_REFERENCE "transpose:version=copy"
 
 /* The transpose family's versions: the values of its parameter "version". */
 typedef enum model_transpose_version {

@@ -1,9 +1,9 @@
-/* report_results: the results of `bwlab run` as a table for people, CSV,
- * Markdown, or a versioned JSON document (docs/results.md). Every number
- * says what kind it is: requested, modeled or measured. Formatting only:
- * all values come from the plan, the results and the run information.
- * One file per format (report_results_text.c: table and Markdown;
- * _csv.c; _json.c), over the row model of report_results_row.h. */
+/* report_results: the results of `bwlab run` as a versioned JSON document
+ * (docs/results.md), built from the plan, the results and the run
+ * information over the row model of report_results_row.h
+ * (report_results_json.c); the table, Markdown and CSV are that document
+ * rendered by report_run. Every number says what kind it is: requested,
+ * modeled or measured. */
 #ifndef REPORT_RESULTS_H
 #define REPORT_RESULTS_H
 
@@ -86,18 +86,18 @@ typedef struct report_meta {
     int explain;         /* add the explanation sentences (table, md) */
 } report_meta;
 
-/* a zero fill's seq read faster than the random one's by more than this
- * ratio is said to show compression: host noise moves a seq read by 10%
- * and more between seconds, a compressing path by several times (a
- * zero-filled read of 354-506 GB/s against 136.5 nominal, clpeak PR
- * #159) */
-#define REPORT_COMPRESSION_RATIO 1.25
 
+/* The table, Markdown and CSV: the document (report_results_document)
+ * rendered by report_run; nothing when it cannot be built (out of
+ * memory: a caller that must say so builds the document itself). */
 void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
 void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
 void report_results_csv(const report_meta *m, const report_run *runs, size_t n, bw_buf *out);
 bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
                             bw_error *err);
+/* The run's results document itself (a new reference; NULL when out of
+ * memory), from which report_run renders the table, Markdown and CSV. */
+json_t *report_results_document(const report_meta *m, const report_run *runs, size_t n);
 
 /* The journal of a run in progress (docs/results.md, "OUT.partial"): one
  * JSON line with the document's head (schema, tool, date, command_line,

@@ -1,6 +1,6 @@
 /* results_csv: the columns of a run's results as CSV (docs/results.md,
  * "CSV and Markdown"), each named once, in the order the writer
- * (report_results_csv.c) writes them, with the kind of number it holds
+ * (report_run.c) writes them from the document, with the kind of number it holds
  * (requested, modeled or measured; NULL for a name or a setting). New
  * columns are only ever appended: scripts read them by position. */
 #ifndef RESULTS_CSV_H

@@ -28,6 +28,7 @@ typedef enum results_run_field_id {
     RUNF_MEMORY_BUDGET_BYTES,
     RUNF_BUFFERS,
     RUNF_LOCAL_SIZE,
+    RUNF_KERNEL_FORMS,
     RUNF_UNROLL,
     RUNF_UNROLL_READ,
     RUNF_UNROLL_SOURCE,
@@ -65,5 +66,15 @@ typedef struct results_run_field {
 
 extern const results_run_field RESULTS_RUN_FIELDS[RUNF_COUNT];
 #define RUN_KEY(id) (RESULTS_RUN_FIELDS[id].key)
+
+/* Values the keys take, spelled once for the writer and the renderers:
+ * unroll_source's (--unroll K; auto's calibration; auto without one) */
+#define RESULTS_UNROLL_OPTION "option"
+#define RESULTS_UNROLL_CALIBRATION "calibration"
+#define RESULTS_UNROLL_DEFAULT "default"
+/* results[].bound: "kernel" where twin_ratio is at least this (taking
+ * memory out of the way buys less than 25%: 1 / 0.8 = 1.25), else
+ * "memory" */
+#define RESULTS_TWIN_KERNEL_BOUND 0.8
 
 #endif
