@@ -22,13 +22,14 @@
 #include "bw_hook.h"
 #include "bench_validate.h"
 #include "bench_verdict.h"
-#include "report_explain.h"
+#include "bench_explain.h"
 #include "bw_file.h"
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_buffer.h"
 #include "ocl_device.h"
 #include "ocl_program.h"
+#include "bench_run_document.h"
 #include "report_results.h"
 #include "test_util.h"
 #include <jansson.h>
@@ -847,9 +848,9 @@ Test(bench, samples_and_the_timer_floor)
     cr_expect_float_eq(bench_launch_floor_ns(&s, 1000), 1e10, 1e-9);
 }
 
-static report_run report_of(const dev *d, const bench_plan *p, const bench_result *res, const bench_run_info *info)
+static bench_run_doc report_of(const dev *d, const bench_plan *p, const bench_result *res, const bench_run_info *info)
 {
-    report_run run = { .device = &d->prov, .is_default = 0, .plan = p, .results = res, .info = info };
+    bench_run_doc run = { .device = &d->prov, .is_default = 0, .plan = p, .results = res, .info = info };
     return run;
 }
 
@@ -879,10 +880,10 @@ Test(bench, launches_below_the_floor_are_not_measurable, .timeout = 120)
         cr_expect(strstr(res[i].failure, "--size") != NULL, "%s", res[i].failure);
     }
     /* the report: a status of its own, validated, and no bandwidth */
-    report_run run = report_of(&d, p, res, &info);
-    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
+    bench_run_doc run = report_of(&d, p, res, &info);
+    bench_run_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
-    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(bench_run_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
     json_t *doc = json_loads(bw_buf_str(&b), 0, NULL);
     cr_assert_not_null(doc);
     json_t *results = json_object_get(doc, "results");
@@ -995,13 +996,13 @@ Test(bench, index32_kernels_validate_and_match_the_model, .timeout = 300)
     /* both forms, every work-item */
     cr_expect_eq(bench_trace_check(d.ctx, p, k, &err), BW_OK, "%s", bw_error_text(&err));
     /* the report says which form ran */
-    report_run run = report_of(&d, p, res, &info);
-    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
+    bench_run_doc run = report_of(&d, p, res, &info);
+    bench_run_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
     report_results_table(&m, &run, 1, &b);
     cr_expect(strstr(bw_buf_str(&b), "index arithmetic: 32-bit (int) in every kernel") != NULL, "%s", bw_buf_str(&b));
     bw_buf_free(&b);
-    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK);
+    cr_assert_eq(bench_run_json(&m, &run, 1, &b, &err), BW_OK);
     json_t *doc = json_loads(bw_buf_str(&b), 0, NULL);
     json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
     cr_expect_eq(json_integer_value(json_object_get(r0, "index_bits")), 32);
@@ -1258,23 +1259,23 @@ Test(bench, twin_bound_and_verdict)
     cr_expect_eq(v.limiter, BENCH_LIMITER_CPU_GATHER);
     cr_expect_float_eq(v.implied_bytes, 4000, 1e-9);
     cr_expect_str_eq(bench_verdict_name(v.code), "kernel-bound");
-    cr_expect_str_eq(report_verdict_words(&v), "gather-bound on this CPU: the addresses are fine, the vector unit is not");
+    cr_expect_str_eq(bench_verdict_words(&v), "gather-bound on this CPU: the addresses are fine, the vector unit is not");
     v.limiter = BENCH_LIMITER_CPU_SCALAR;
-    cr_expect_str_eq(report_verdict_words(&v), "instruction-bound on this CPU: one scalar load per work-item");
+    cr_expect_str_eq(bench_verdict_words(&v), "instruction-bound on this CPU: one scalar load per work-item");
     v.limiter = BENCH_LIMITER_GPU;
-    cr_expect_str_eq(report_verdict_words(&v), "kernel-bound on this GPU: memory out of the way, it runs no faster");
+    cr_expect_str_eq(bench_verdict_words(&v), "kernel-bound on this GPU: memory out of the way, it runs no faster");
     /* still kernel-bound at its K: the sentence says which K it ran at;
      * no K (a family without one) and other verdicts say none */
-    char sentence[REPORT_VERDICT_SENTENCE_MAX];
-    cr_expect_str_eq(report_verdict_sentence(&v, 4, sentence, sizeof sentence),
+    char sentence[BENCH_VERDICT_SENTENCE_MAX];
+    cr_expect_str_eq(bench_verdict_sentence(&v, 4, sentence, sizeof sentence),
                      "kernel-bound on this GPU: memory out of the way, it runs no faster (measured at K = 4 items "
                      "per work-item)");
-    cr_expect_str_eq(report_verdict_sentence(&v, 1, sentence, sizeof sentence),
+    cr_expect_str_eq(bench_verdict_sentence(&v, 1, sentence, sizeof sentence),
                      "kernel-bound on this GPU: memory out of the way, it runs no faster (measured at K = 1 item "
                      "per work-item)");
-    cr_expect_str_eq(report_verdict_sentence(&v, 0, sentence, sizeof sentence),
+    cr_expect_str_eq(bench_verdict_sentence(&v, 0, sentence, sizeof sentence),
                      "kernel-bound on this GPU: memory out of the way, it runs no faster");
-    cr_expect_str_eq(report_verdict_sentence(&above, 8, sentence, sizeof sentence),
+    cr_expect_str_eq(bench_verdict_sentence(&above, 8, sentence, sizeof sentence),
                      "slower than its modeled traffic explains");
     /* a twin at 316 ns of 400 is 0.79: memory, and the verdict stays */
     cr_expect_eq(bench_verdict_with_bound(above, bench_bound_of(400, 316), BENCH_LIMITER_CPU_GATHER).code,
@@ -1287,7 +1288,7 @@ Test(bench, twin_bound_and_verdict)
                  BENCH_VERDICT_LOWER);
     bench_verdict model = bench_verdict_of(105, 1000, 1000, 100, 1000);
     cr_expect_eq(bench_verdict_with_bound(model, BENCH_BOUND_KERNEL, BENCH_LIMITER_GPU).code, BENCH_VERDICT_AT_MODEL);
-    cr_expect_str_eq(report_verdict_words(&model), report_verdict_text(BENCH_VERDICT_AT_MODEL));
+    cr_expect_str_eq(bench_verdict_words(&model), bench_verdict_text(BENCH_VERDICT_AT_MODEL));
 }
 
 /* the twin's slice, by hand */
@@ -1402,10 +1403,10 @@ Test(bench, twin_of_a_run, .timeout = 300)
     cr_expect_neq(res[0].bound, BENCH_BOUND_UNKNOWN);
     cr_expect_null(res[0].twin_reason);
     cr_expect(res[0].best_gbs >= res[0].effective_gbs, "best %g, median %g", res[0].best_gbs, res[0].effective_gbs);
-    report_run run = report_of(&d, p, res, &info);
-    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
+    bench_run_doc run = report_of(&d, p, res, &info);
+    bench_run_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
-    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(bench_run_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
     json_t *doc = json_loads(bw_buf_str(&b), 0, NULL);
     json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);
     cr_expect(json_number_value(json_object_get(r0, "twin_time_ns")) > 0);
@@ -1484,7 +1485,7 @@ Test(bench, twin_of_a_run, .timeout = 300)
     cr_expect(strstr(res[0].twin_reason, "no twin: two work-groups") == res[0].twin_reason &&
               strstr(res[0].twin_reason, "more than 1/4 of the 4.00 KiB last-level cache"), "%s", res[0].twin_reason);
     run.results = res;
-    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK);
+    cr_assert_eq(bench_run_json(&m, &run, 1, &b, &err), BW_OK);
     doc = json_loads(bw_buf_str(&b), 0, NULL);
     r0 = json_array_get(json_object_get(doc, "results"), 0);
     cr_expect(json_is_null(json_object_get(r0, "twin_time_ns")));
@@ -2125,8 +2126,8 @@ Test(bench, the_table_shows_read_copy_and_write_side_by_side)
     memset(&info, 0, sizeof info);
     info.seq_item = info.relative_item = -1;
     bench_settings s = bench_settings_default();
-    report_run run = { .device = &d, .plan = p, .results = res, .info = &info };
-    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
+    bench_run_doc run = { .device = &d, .plan = p, .results = res, .info = &info };
+    bench_run_meta m = { "2026-01-01T00:00:00Z", "host", "os", 0, NULL, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
     report_results_table(&m, &run, 1, &b);
     const char *t = bw_buf_str(&b);

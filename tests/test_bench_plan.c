@@ -20,6 +20,7 @@
 #include "bench_unroll_memory.h"
 #include "bench_validate.h"
 #include "report_format.h"
+#include "bench_run_document.h"
 #include "report_results.h"
 #include "test_util.h"
 
@@ -629,13 +630,13 @@ static char *header_of(const bench_plan *p, int json)
     bench_run_info info;
     memset(&info, 0, sizeof info);
     bench_settings s = bench_settings_default();
-    report_run run = { .device = &d, .is_default = 1, .plan = p, .results = res, .info = &info };
+    bench_run_doc run = { .device = &d, .is_default = 1, .plan = p, .results = res, .info = &info };
     char *argv[] = { "bwlab", NULL };
-    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
+    bench_run_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     if (json)
-        cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+        cr_assert_eq(bench_run_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
     else
         report_results_table(&m, &run, 1, &b);
     char *text = strdup(bw_buf_str(&b));
@@ -1036,11 +1037,11 @@ Test(bench_plan, non_utf8_text_keeps_its_json_keys)
     bench_run_info info;
     memset(&info, 0, sizeof info);
     bench_settings s = bench_settings_default();
-    report_run run = { .device = &d, .is_default = 1, .plan = p, .results = &res, .info = &info };
+    bench_run_doc run = { .device = &d, .is_default = 1, .plan = p, .results = &res, .info = &info };
     char *argv[] = { "bwlab", "\xff", NULL };
-    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 2, argv, &s, NULL, 0 };
+    bench_run_meta m = { "2026-01-01T00:00:00Z", "host", "os", 2, argv, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
-    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(bench_run_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
     json_error_t je;
     json_t *doc = json_loads(bw_buf_str(&b), 0, &je);
     cr_assert_not_null(doc, "%s", je.text);

@@ -1,6 +1,6 @@
 /* results_fields: the table of a result's scalar keys against the JSON
  * writer and the reader. A run of every family is made up (a plan at W = 8
- * and invented figures, no device) and written with report_results_json;
+ * and invented figures, no device) and written with bench_run_json;
  * every key of each result must be in the table or be one of the nested
  * or family keys, every head and twin field must be there with its
  * table type, and the document must pass the check and merge. */
@@ -15,6 +15,7 @@
 #include "results_fields.h"
 #include "results_merge.h"
 #include "results_run_fields.h"
+#include "bench_run_document.h"
 #include "report_results.h"
 
 static const model_geometry geo8 = { 8, 64, 64, 32, 4, 0 };
@@ -103,13 +104,13 @@ static void made_up_write(const char *const *specs, size_t n, int csv, bw_buf *o
     memset(&info, 0, sizeof info);
     info.seq_item = info.relative_item = -1;
     bench_settings s = bench_settings_default();
-    report_run run = { .device = &d, .is_default = 1, .plan = p, .results = res, .info = &info };
+    bench_run_doc run = { .device = &d, .is_default = 1, .plan = p, .results = res, .info = &info };
     char *argv[] = { "bwlab", NULL };
-    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
+    bench_run_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
     if (csv)
         report_results_csv(&m, &run, 1, out);
     else
-        cr_assert_eq(report_results_json(&m, &run, 1, out, &err), BW_OK, "%s", bw_error_text(&err));
+        cr_assert_eq(bench_run_json(&m, &run, 1, out, &err), BW_OK, "%s", bw_error_text(&err));
     free(res);
     bench_plan_free(p);
 }

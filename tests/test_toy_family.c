@@ -17,6 +17,7 @@
 #include "model_pattern.h"
 #include "model_warp.h"
 #include "report_patterns.h"
+#include "bench_run_document.h"
 #include "report_results.h"
 
 /* lane t of every warp reads element g ^ k: lanes swap places in blocks */
@@ -133,11 +134,11 @@ Test(toy_family, is_listed_planned_and_reported)
     memset(&info, 0, sizeof info);
     info.seq_item = info.relative_item = -1;
     bench_settings s = bench_settings_default();
-    report_run run = { .device = &d, .is_default = 1, .plan = p, .results = res, .info = &info };
+    bench_run_doc run = { .device = &d, .is_default = 1, .plan = p, .results = res, .info = &info };
     char *argv[] = { "bwlab", NULL };
-    report_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
+    bench_run_meta m = { "2026-01-01T00:00:00Z", "host", "os", 1, argv, &s, NULL, 0 };
     bw_buf b = BW_BUF_INIT;
-    cr_assert_eq(report_results_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(bench_run_json(&m, &run, 1, &b, &err), BW_OK, "%s", bw_error_text(&err));
     json_t *doc = json_loads(bw_buf_str(&b), 0, NULL);
     cr_assert(doc);
     json_t *r0 = json_array_get(json_object_get(doc, "results"), 0);

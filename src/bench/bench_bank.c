@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "bench_family.h"
+#include "bench_run_row.h"
+#include "results_json.h"
 #include "bench_kernel.h"
 #include "bench_plan.h"
 #include "bench_validate.h"
@@ -251,6 +253,23 @@ static bw_code bank_check_trace(const bench_plan *p, const bench_item *it, const
     return bench_bank_validate_trace(it->pattern, trace, it->items, err);
 }
 
+/* its keys of its own on a result of the run's document (docs/results.md, results[]) */
+static void bank_doc_keys(json_t *o, const bench_run_doc *run, size_t i)
+{
+    row w = row_of(run, i);
+    const bench_item *it = w.it;
+    const bench_result *r = w.r;
+    /* local_gbs is effective_gbs: local bytes read / median time;
+     * relative_to_seq and relative_to_reference are against the bank
+     * reference (bank:pitch=33,stride=1), never seq */
+    json_object_set_new(o, "conflict_ways", it->conflict_ways > 0 ? json_integer(it->conflict_ways) : json_null());
+    json_object_set_new(o, "local_reads_per_item", json_integer(BENCH_BANK_READS));
+    json_object_set_new(o, "local_bytes", json_integer((json_int_t)bench_bank_local_bytes(it)));
+    json_object_set_new(o, "local_gbs", results_json_real(r->effective_gbs, w.ok));
+    json_object_set_new(o, "relative_to_reference", results_json_real(r->relative_to_reference, w.ok));
+    json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
+}
+
 const bench_family bench_family_bank = {
     .kernel = MODEL_PATTERN_KERNEL_BANK,
     .space = "local",
@@ -269,4 +288,5 @@ const bench_family bench_family_bank = {
     .trace_arg = bank_trace_arg,
     .check_trace = bank_check_trace,
     .bytes = bench_bank_local_bytes,
+    .doc_keys = bank_doc_keys,
 };

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "bench_family.h"
+#include "bench_run_row.h"
+#include "results_json.h"
 #include "bench_kernel.h"
 #include "bench_stats.h"
 #include "bw_buf.h"
@@ -394,6 +396,30 @@ static bw_code transpose_check_trace(const bench_plan *p, const bench_item *it, 
     return bench_validate_trace(&p->geo, it, trace, err);
 }
 
+/* its keys of its own on a result of the run's document (docs/results.md, results[]) */
+static void transpose_doc_keys(json_t *o, const bench_run_doc *run, size_t i)
+{
+    row w = row_of(run, i);
+    const bench_item *it = w.it;
+    const bench_result *r = w.r;
+    /* relative_to_seq and relative_to_reference are against the copy
+     * of the same matrix (transpose:version=copy), never seq */
+    int64_t v = model_pattern_param_value(it->pattern, "version");
+    int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
+    json_object_set_new(o, "version", results_json_text(bench_transpose_version_name((bench_transpose_version)v)));
+    json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
+    json_object_set_new(o, "n_from", results_json_text(it->auto_n ? "working set" : "spec"));
+    json_object_set_new(o, "store_expression",
+                        it->pattern->store_text ? results_json_text(it->pattern->store_text) : json_null());
+    json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
+    json_object_set_new(o, "launch_items", json_integer(it->launch_items > 0 ? it->launch_items : it->items));
+    json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
+                                               : json_null());
+    json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
+                                                                            : json_null());
+    json_object_set_new(o, "relative_to_reference", results_json_real(r->relative_to_reference, w.ok));
+}
+
 const bench_family bench_family_transpose = {
     .kernel = MODEL_PATTERN_KERNEL_TRANSPOSE,
     .space = "global",
@@ -414,4 +440,5 @@ const bench_family bench_family_transpose = {
     .trace_arg = transpose_trace_arg,
     .check_trace = transpose_check_trace,
     .bytes = bench_family_model_bytes,
+    .doc_keys = transpose_doc_keys,
 };

@@ -229,22 +229,22 @@ static void append_or_drop(const cli_command *cmd, cli_journal **j, bw_code rc, 
     bw_buf_free(b);
 }
 
-void cli_journal_head(const cli_command *cmd, cli_journal **j, const report_meta *m, const report_run *runs, size_t n)
+void cli_journal_head(const cli_command *cmd, cli_journal **j, const bench_run_meta *m, const bench_run_doc *runs, size_t n)
 {
     if (!*j)
         return;
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
-    bw_code rc = runs ? report_results_journal_header(m, runs, n, &b, &err)
+    bw_code rc = runs ? bench_run_journal_header(m, runs, n, &b, &err)
                       : bw_error_set(&err, BW_E_NOMEM, "out of memory");
     append_or_drop(cmd, j, rc, &b, &err);
 }
 
-void cli_journal_result(const cli_command *cmd, cli_journal **j, const report_run *run, size_t i)
+void cli_journal_result(const cli_command *cmd, cli_journal **j, const bench_run_doc *run, size_t i)
 {
     if (!*j)
         return;
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
-    append_or_drop(cmd, j, report_results_journal_result(run, i, &b, &err), &b, &err);
+    append_or_drop(cmd, j, bench_run_journal_result(run, i, &b, &err), &b, &err);
 }

@@ -2,14 +2,14 @@
  * it measures, OUT.partial (docs/results.md): JSON lines, a head line and
  * then one line per finished pattern, each appended as it completes, so
  * that a SIGKILL or a crash loses nothing measured. The final write of OUT
- * removes it; an earlier run's journal is moved aside, never removed. The CLI owns it; report_results formats its lines. */
+ * removes it; an earlier run's journal is moved aside, never removed. The CLI owns it; bench_run_document writes its lines. */
 #ifndef CLI_JOURNAL_H
 #define CLI_JOURNAL_H
 
 #include "bw_buf.h"
 #include "bw_error.h"
 #include "cli.h"
-#include "report_results.h"
+#include "bench_run_document.h"
 
 typedef struct cli_journal cli_journal;
 
@@ -39,11 +39,11 @@ void cli_journal_close(cli_journal *j, int remove);
  * OUT.partial is a live run's journal. */
 int cli_journal_start(const cli_command *cmd, const char *output, cli_journal **j);
 
-/* The run's head line (report_results_journal_header of the n runs), then
- * pattern i's line of a run as it finishes (report_results_journal_result).
+/* The run's head line (bench_run_journal_header of the n runs), then
+ * pattern i's line of a run as it finishes (bench_run_journal_result).
  * Nothing when *j is NULL. A journal that cannot be written is closed,
  * removed and set to NULL, with a warning of cmd's: the run goes on. */
-void cli_journal_head(const cli_command *cmd, cli_journal **j, const report_meta *m, const report_run *runs, size_t n);
-void cli_journal_result(const cli_command *cmd, cli_journal **j, const report_run *run, size_t i);
+void cli_journal_head(const cli_command *cmd, cli_journal **j, const bench_run_meta *m, const bench_run_doc *runs, size_t n);
+void cli_journal_result(const cli_command *cmd, cli_journal **j, const bench_run_doc *run, size_t i);
 
 #endif

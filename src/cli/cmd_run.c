@@ -24,7 +24,7 @@
 #include "cli_tuned.h"
 #include "model_profile.h"
 #include "report_nominal.h"
-#include "report_results.h"
+#include "bench_run_document.h"
 #include "report_run.h"
 #include "results_json.h"
 
@@ -69,18 +69,18 @@ static void state_free(run_state *s)
     json_decref(s->nominal);
 }
 
-static report_meta meta_of(const run_state *s)
+static bench_run_meta meta_of(const run_state *s)
 {
-    report_meta m = { s->date, s->host, s->os, s->argc, s->argv, &s->pipe.settings,
+    bench_run_meta m = { s->date, s->host, s->os, s->argc, s->argv, &s->pipe.settings,
                       s->kernels ? bench_kernels_path(s->kernels) : NULL, s->a.explain };
     return m;
 }
 
 /* device k's run for the report; results: its results, or those in progress */
-static report_run run_of(const run_state *s, size_t k, const bench_result *results)
+static bench_run_doc run_of(const run_state *s, size_t k, const bench_result *results)
 {
     const bench_pipeline_device *d = &s->pipe.devs[k];
-    report_run r;
+    bench_run_doc r;
     memset(&r, 0, sizeof r);
     r.device = &s->provs.devices[k];
     r.is_default = s->provs.devices[k].is_default;
@@ -118,7 +118,7 @@ static report_run run_of(const run_state *s, size_t k, const bench_result *resul
 /* a finished pattern's line in the journal */
 static void journal_result(run_state *s, size_t k, const bench_progress *p)
 {
-    report_run run = run_of(s, k, p->results);
+    bench_run_doc run = run_of(s, k, p->results);
     cli_journal_result(cli_find("run"), &s->journal, &run, (size_t)p->finished);
 }
 
@@ -129,12 +129,12 @@ static int journal_start(const cli_command *self, run_state *s)
     int st = cli_journal_start(self, s->a.output, &s->journal);
     if (st || !s->journal)
         return st;
-    report_run *runs = calloc(s->ndev, sizeof *runs);
+    bench_run_doc *runs = calloc(s->ndev, sizeof *runs);
     size_t n = 0;
     for (size_t k = 0; runs && k < s->ndev; k++)
         if (s->pipe.devs[k].plan)
             runs[n++] = run_of(s, k, NULL);
-    report_meta m = meta_of(s);
+    bench_run_meta m = meta_of(s);
     cli_journal_head(self, &s->journal, &m, runs, n);
     free(runs);
     return 0;
@@ -185,17 +185,17 @@ static void on_measured(void *ctx, size_t k)
 static int write_report(const cli_command *self, run_state *s)
 {
     size_t n = s->pipe.nrun;
-    report_run *runs = calloc(n ? n : 1, sizeof *runs);
+    bench_run_doc *runs = calloc(n ? n : 1, sizeof *runs);
     if (!runs)
         return cli_nomem(self);
     for (size_t k = 0; k < n; k++)
         runs[k] = run_of(s, k, s->pipe.devs[k].results);
-    report_meta m = meta_of(s);
+    bench_run_meta m = meta_of(s);
     bw_buf b = BW_BUF_INIT;
     bw_error err = BW_ERROR_INIT;
     bw_code rc = BW_OK;
     /* one document: the JSON written, and every other format rendered from it */
-    json_t *doc = report_results_document(&m, runs, n);
+    json_t *doc = bench_run_document(&m, runs, n);
     if (!doc)
         rc = bw_error_set(&err, BW_E_NOMEM, "out of memory building the results");
     else if (s->a.format.format == CLI_FORMAT_JSON)

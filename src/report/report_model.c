@@ -211,32 +211,6 @@ void report_model_table(const report_model *m, bw_buf *out)
         table_roofline(m->roof, out);
 }
 
-json_t *report_traffic_json(const model_traffic *t)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "warp_instructions", json_integer(t->instructions));
-    json_object_set_new(o, "requested_bytes", json_integer(t->requested_bytes));
-    json_object_set_new(o, "instruction_model_bytes", json_integer(t->instr_sectors * t->sector_bytes));
-    json_object_set_new(o, "footprint_bytes", json_integer(t->footprint_sectors * t->sector_bytes));
-    json_object_set_new(o, "instruction_sectors", json_integer(t->instr_sectors));
-    json_object_set_new(o, "footprint_sectors", json_integer(t->footprint_sectors));
-    json_object_set_new(o, "instruction_lines", json_integer(t->instr_lines));
-    json_object_set_new(o, "footprint_lines", json_integer(t->footprint_lines));
-    json_object_set_new(o, "instruction_line_bytes", json_integer(t->instr_lines * t->line_bytes));
-    json_object_set_new(o, "footprint_line_bytes", json_integer(t->footprint_lines * t->line_bytes));
-    json_object_set_new(o, "predicted_efficiency",
-                        results_json_real(model_traffic_predicted_efficiency(t), t->instr_sectors > 0));
-    return o;
-}
-
-json_t *report_store_traffic_json(const model_traffic *t)
-{
-    json_t *o = report_traffic_json(t);
-    json_object_set_new(o, "partial_sectors", t->partial_sectors >= 0 ? json_integer(t->partial_sectors) : json_null());
-    json_object_set_new(o, "written_bytes", t->written_bytes >= 0 ? json_integer(t->written_bytes) : json_null());
-    return o;
-}
-
 bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
 {
     json_t *o = json_object();
@@ -320,8 +294,8 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
                             du ? json_integer(t->instr_dram_units * t->dram_unit_bytes) : json_null());
         json_object_set_new(l, "dram_footprint_bytes",
                             du ? json_integer(t->footprint_dram_units * t->dram_unit_bytes) : json_null());
-        json_object_set_new(l, "loads", report_traffic_json(&m->launch->loads));
-        json_object_set_new(l, "stores", report_store_traffic_json(&m->launch->stores));
+        json_object_set_new(l, "loads", results_traffic_json(&m->launch->loads));
+        json_object_set_new(l, "stores", results_store_traffic_json(&m->launch->stores));
         json_object_set_new(o, "launch", l);
     }
     if (m->roof) {

@@ -47,12 +47,28 @@ static const json_t *array(const json_t *o, const char *key)
     return json_object_get(o, key);
 }
 
-static void bytes_text(bw_buf *out, const char *fmt, double b)
+/* b in words ("4.00 KiB"), left-aligned in width columns */
+static void bytes_text(bw_buf *out, int width, double b)
 {
     bw_buf t = BW_BUF_INIT;
     report_bytes(&t, b);
-    bw_buf_printf(out, fmt, bw_buf_str(&t));
+    bw_buf_printf(out, "%-*s", width, bw_buf_str(&t));
     bw_buf_free(&t);
+}
+
+/* each direction's map note once, h2d's first, between lead and tail */
+static void map_notes(const json_t *maps, const char *lead, const char *tail, bw_buf *out)
+{
+    static const char *const dirs[] = { "h2d", "d2h" };
+    size_t i;
+    const json_t *x;
+    for (int d = 0; d < 2; d++)
+        json_array_foreach(maps, i, x)
+            if (!strcmp(text(x, K(RP_DIRECTION)), dirs[d])) {
+                if (*text(x, "note"))
+                    bw_buf_printf(out, "%s%s%s", lead, text(x, "note"), tail);
+                break;
+            }
 }
 
 void report_probe_transfers_table(const json_t *t, bw_buf *out)
@@ -93,15 +109,7 @@ void report_probe_transfers_table(const json_t *t, bw_buf *out)
                           val(x, K(RP_US)), val(x, "copy_us"));
             bw_buf_free(&s);
         }
-        /* each direction's note once, h2d's first */
-        static const char *const dirs[] = { "h2d", "d2h" };
-        for (int d = 0; d < 2; d++)
-            json_array_foreach(maps, i, x)
-                if (!strcmp(text(x, K(RP_DIRECTION)), dirs[d])) {
-                    if (*text(x, "note"))
-                        bw_buf_printf(out, "  %s\n", text(x, "note"));
-                    break;
-                }
+        map_notes(maps, "  ", "\n", out);
     }
     unsigned long long launches = whole(l, "launches");
     if (!launches) {
@@ -137,14 +145,14 @@ static void ladder_lines(const json_t *o, bw_buf *out)
     bw_buf_puts(out, "  level    size (knee)     read GB/s   latency ns   latency ns (per CU)   knee seen in\n");
     for (i = 0; i < n_levels + (json_is_object(mem) ? 1 : 0); i++) {
         const json_t *l = i < n_levels ? json_array_get(levels, i) : mem;
-        char name[16];
+        char name[32];
         if (i < n_levels)
             snprintf(name, sizeof name, "L%zu", i + 1);
         else
             snprintf(name, sizeof name, "memory");
         bw_buf_printf(out, "  %-8s ", name);
         if (i < n_levels)
-            bytes_text(out, "%-15s", (double)whole(l, K(RP_SIZE_BYTES)));
+            bytes_text(out, 15, (double)whole(l, K(RP_SIZE_BYTES)));
         else
             bw_buf_printf(out, "%-15s", "beyond");
         bw_buf_printf(out, " %9.1f   %10.2f   %10.2f", val(l, K(RP_READ_GBS)), val(l, K(RP_LATENCY_NS)),
@@ -184,7 +192,8 @@ static void ladder_lines(const json_t *o, bw_buf *out)
     bw_buf_printf(out, "  chase validation: %s: %s\n", flag(cv, "valid") ? "passed" : "FAILED", text(cv, "note"));
     bw_buf_puts(out, "  size        read GB/s   latency ns   per CU ns   page-local ns\n");
     json_array_foreach(array(o, K(RP_LADDER)), i, x) {
-        bytes_text(out, "  %-11s", (double)whole(x, K(RP_BYTES)));
+        bw_buf_puts(out, "  ");
+        bytes_text(out, 11, (double)whole(x, K(RP_BYTES)));
         bw_buf_printf(out, " %9.1f   %10.2f   %9.2f", val(x, K(RP_READ_GBS)), val(x, K(RP_LATENCY_NS)),
                       val(x, K(RP_LATENCY_PER_CU_NS)));
         if (val(x, K(RP_LATENCY_PAGE_NS)) > 0)
@@ -371,14 +380,7 @@ void report_probe_md(const json_t *doc, bw_buf *out)
                     bw_buf_puts(out, flag(x, "zero_copy") ? "zero-copy" : "no copy");
                 bw_buf_printf(out, " | %.1f | %.1f |\n", val(x, K(RP_US)), val(x, "copy_us"));
             }
-            static const char *const dirs[] = { "h2d", "d2h" };
-            for (int d = 0; d < 2; d++)
-                json_array_foreach(maps, i, x)
-                    if (!strcmp(text(x, K(RP_DIRECTION)), dirs[d])) {
-                        if (*text(x, "note"))
-                            bw_buf_printf(out, "\n%s\n", text(x, "note"));
-                        break;
-                    }
+            map_notes(maps, "\n", "\n", out);
         }
         const json_t *l = json_object_get(o, "launch");
         bw_buf_printf(out, "\n**Launch latency (measured, %s):** %.1f us\n",

@@ -16,11 +16,12 @@ json_t *results_json_real(double v, int valid)
     return json_real(v);
 }
 
-bw_code results_json_dump(json_t *root, bw_buf *out, bw_error *err)
+/* root (consumed) as text with jansson's flags, and a final newline */
+static bw_code dump(json_t *root, size_t flags, bw_buf *out, bw_error *err)
 {
     if (!root)
         return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    char *s = json_dumps(root, flags);
     json_decref(root);
     if (!s)
         return bw_error_set(err, BW_E_NOMEM, "out of memory writing JSON");
@@ -30,18 +31,14 @@ bw_code results_json_dump(json_t *root, bw_buf *out, bw_error *err)
     return BW_OK;
 }
 
+bw_code results_json_dump(json_t *root, bw_buf *out, bw_error *err)
+{
+    return dump(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15), out, err);
+}
+
 bw_code results_json_line(json_t *root, bw_buf *out, bw_error *err)
 {
-    if (!root)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory building JSON");
-    char *s = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    json_decref(root);
-    if (!s)
-        return bw_error_set(err, BW_E_NOMEM, "out of memory writing JSON");
-    bw_buf_puts(out, s);
-    bw_buf_putc(out, '\n');
-    free(s);
-    return BW_OK;
+    return dump(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), out, err);
 }
 
 json_t *results_json_text(const char *s)

@@ -8,9 +8,10 @@
  * differently from another asks the entry: how an item is sized, which
  * item is its reference (and which to add when the plan has none), how its
  * program is made, how one launch is validated, how its trace is checked,
- * whether it has a twin, and what the report needs to place it (the
- * report's rows and JSON fields of one family only are found by its
- * kernel name, bench_family_is). Each entry lives in its own file:
+ * whether it has a twin, what the report needs to place it, and the keys
+ * of its own on a result of the run's document (doc_keys; the report's
+ * section of the run's table is found by the same kernel name,
+ * report_section). Each entry lives in its own file:
  * bench_gather.c (the global gather kernel every other pattern and every
  * --expr runs), bench_bank.c, bench_transpose.c, bench_record.c.
  *
@@ -22,12 +23,15 @@
 #ifndef BENCH_FAMILY_H
 #define BENCH_FAMILY_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bench_plan.h"
 #include "bw_error.h"
+
+struct bench_run_doc;
 
 /* What a buffer may hold during sizing, and the limit that sets it (in
  * words for notes, "the buffer would exceed <note>", and errors, "more
@@ -126,6 +130,10 @@ typedef struct bench_family {
     /* The bytes its figures count per launch (effective_gbs): the model's
      * requested loads and stores, or a bank's local reads. */
     double (*bytes)(const bench_item *it);
+    /* Sets the keys of its own on result o of the run's document for the
+     * run's item i (docs/results.md, results[]; bench_run_document); NULL:
+     * none. */
+    void (*doc_keys)(json_t *o, const struct bench_run_doc *run, size_t i);
 } bench_family;
 
 /* The entries (bench_gather.c, bench_bank.c, bench_transpose.c, bench_record.c). */

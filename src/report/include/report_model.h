@@ -4,6 +4,8 @@
 #ifndef REPORT_MODEL_H
 #define REPORT_MODEL_H
 
+#include "results_traffic_json.h"
+
 #include <jansson.h>
 #include <stdint.h>
 
@@ -45,13 +47,6 @@ typedef struct report_model {
 } report_model;
 
 void report_model_table(const report_model *m, bw_buf *out);
-/* The launch accounting of one kind (loads or stores) as a JSON object:
- * requested, instruction-model and footprint bytes, sectors and lines. */
-json_t *report_traffic_json(const model_traffic *t);
-/* The stores' object: report_traffic_json's keys, then partial_sectors and
- * written_bytes (null where the model could not count them: -1). Loads
- * keep the plain object: both figures are the stores' alone. */
-json_t *report_store_traffic_json(const model_traffic *t);
 bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err);
 
 #endif

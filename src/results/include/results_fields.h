@@ -1,7 +1,7 @@
 /* results_fields: the plain scalar keys of one result (a results[] object
  * of docs/results.md), each spelled once: its JSON type, its unit, its
  * valid range on reading (results_merge_range), and where the writer puts
- * it and the reader takes it. The JSON writer (report_results_json.c)
+ * it and the reader takes it. The JSON writer (bench_run_json.c)
  * writes the fields of its two groups in table order; the schema check
  * (results_merge_schema) tests the type of the checked ones; the ranges
  * (results_range_result) test the ranged ones; the merge

@@ -2,7 +2,7 @@
  * device measured, docs/results.md "runs[]"), each spelled once with its
  * JSON type, what kind of figure it holds (DESIGN's requested, modeled,
  * measured, or none for provenance and words) and its unit. The run's
- * JSON writer (report_results_json.c) takes every runs[] key from here;
+ * JSON writer (bench_run_json.c) takes every runs[] key from here;
  * the tests hold a written document and docs/results.md to the table. The
  * nested objects (device, profile, tune, roofline, buffers, timing,
  * noise, compression_check) keep their own keys, named in the docs. */

@@ -1,8 +1,8 @@
 /* The run's results as the versioned JSON document (docs/results.md),
  * its journal (OUT.partial: the head, then a line per finished pattern),
- * and its table, Markdown and CSV, which report_run renders from the
+ * and its table, Markdown and CSV, which bench_run_doc renders from the
  * document. */
-#include "report_results.h"
+#include "bench_run_document.h"
 #include "results_run_fields.h"
 
 
@@ -11,22 +11,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_devices.h"
-#include "report_nominal.h"
-#include "report_explain.h"
+#include "bench_explain.h"
 #include "results_fields.h"
-#include "report_format.h"
-#include "report_model.h"
+#include "results_json.h"
+#include "results_plausibility.h"
+#include "results_traffic_json.h"
 #include "bench_probe_document.h"
-#include "report_family.h"
-#include "report_results_row.h"
-#include "report_run.h"
+#include "bench_family.h"
+#include "bench_run_row.h"
 #include "bench_roofline_document.h"
 #include "bench_tune_cache.h"
 
 /* the short roofline: the entry `bwlab roofline` writes for a device
  * (without "device"), or null when it was not measured */
-static json_t *roofline_json(const report_run *run)
+static json_t *roofline_json(const bench_run_doc *run)
 {
     if (!run->roofline && !run->roofline_failure)
         return json_null();
@@ -71,7 +69,7 @@ static json_t *profile_json(const bench_device *d, const model_geometry *g)
 }
 
 /* the device's peak from `bwlab tune`: null figures when none is cached */
-static void tune_json(json_t *o, const report_run *run)
+static void tune_json(json_t *o, const bench_run_doc *run)
 {
     const bench_tune_entry *e = run->tune;
     json_object_set_new(o, RUN_KEY(RUNF_PEAK_READ_GBS),
@@ -95,7 +93,7 @@ static void tune_json(json_t *o, const report_run *run)
 }
 
 /* the patterns not stable when the budget ended */
-static void timing_json(const report_run *run, json_t *t)
+static void timing_json(const bench_run_doc *run, json_t *t)
 {
     json_t *a = json_array();
     for (size_t i = 0; run->results && i < run->plan->n; i++)
@@ -117,7 +115,7 @@ static void timing_json(const report_run *run, json_t *t)
     json_object_set_new(t, "replan_note", info->replan_note[0] ? results_json_text(info->replan_note) : json_null());
 }
 
-static json_t *noise_json(const report_run *run)
+static json_t *noise_json(const bench_run_doc *run)
 {
     const bench_run_info *info = run->info;
     const bench_plan *p = run->plan;
@@ -135,7 +133,7 @@ static json_t *noise_json(const report_run *run)
 
 /* the run's K (report_run.unroll): unroll, unroll_source, the
  * calibration's ladder (measured) and why auto fell back */
-static void unroll_json(json_t *o, const report_run *run)
+static void unroll_json(json_t *o, const bench_run_doc *run)
 {
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL), run->unroll > 0 ? json_integer(run->unroll) : json_null());
     int kr = run->unroll_read > 0 ? run->unroll_read : run->unroll;
@@ -159,7 +157,7 @@ static void unroll_json(json_t *o, const report_run *run)
 }
 
 /* --fill zeros: the compression check (measured), or nulls */
-static void compression_json(json_t *o, const report_run *run)
+static void compression_json(json_t *o, const bench_run_doc *run)
 {
     int have = run->compression_checked && run->zero_fill_gbs > 0 && run->random_fill_gbs > 0;
     json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_RATIO),
@@ -178,7 +176,7 @@ static void compression_json(json_t *o, const report_run *run)
     json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_CHECK), c);
 }
 
-static json_t *run_json(const report_run *run)
+static json_t *run_json(const bench_run_doc *run)
 {
     const bench_plan *p = run->plan;
     json_t *o = json_object();
@@ -253,7 +251,7 @@ static json_t *run_json(const report_run *run)
 
 /* The value of a generic field (results_fields: the head and twin
  * groups) of result i: the one place that says what each key holds. */
-static json_t *field_value(results_field_id id, const report_run *run, const row *w)
+static json_t *field_value(results_field_id id, const bench_run_doc *run, const row *w)
 {
     const bench_item *it = w->it;
     const bench_result *r = w->r;
@@ -324,7 +322,7 @@ static json_t *field_value(results_field_id id, const report_run *run, const row
 }
 
 /* the generic fields of one group, in table order */
-static void fields_json(json_t *o, results_field_group group, const report_run *run, const row *w)
+static void fields_json(json_t *o, results_field_group group, const bench_run_doc *run, const row *w)
 {
     for (int id = 0; id < RF_COUNT; id++) {
         if (RESULTS_FIELDS[id].group != group)
@@ -373,8 +371,8 @@ static json_t *model_json(const row *w, const model_geometry *g)
     json_object_set_new(wp, "lines", json_integer(it->warp0.lines));
     json_object_set_new(wp, "line_efficiency", results_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
     json_object_set_new(mo, "warp0", wp);
-    json_object_set_new(mo, "loads", report_traffic_json(&it->model.loads));
-    json_object_set_new(mo, "stores", report_store_traffic_json(&it->model.stores));
+    json_object_set_new(mo, "loads", results_traffic_json(&it->model.loads));
+    json_object_set_new(mo, "stores", results_store_traffic_json(&it->model.stores));
     json_object_set_new(mo, "requested_bytes", json_integer((json_int_t)w->requested));
     json_object_set_new(mo, "instruction_model_bytes", json_integer((json_int_t)w->upper));
     json_object_set_new(mo, "footprint_bytes", json_integer((json_int_t)w->lower));
@@ -386,18 +384,18 @@ static json_t *model_json(const row *w, const model_geometry *g)
 }
 
 /* the measured time placed between the modeled bounds */
-static json_t *verdict_json(const report_run *run, const row *w)
+static json_t *verdict_json(const bench_run_doc *run, const row *w)
 {
     const bench_item *it = w->it;
     const bench_result *r = w->r;
     json_t *v = json_object();
-    char sentence[REPORT_VERDICT_SENTENCE_MAX];
+    char sentence[BENCH_VERDICT_SENTENCE_MAX];
     json_object_set_new(v, "code", results_json_text(bench_verdict_name(r->verdict.code)));
     /* a bank item has no global traffic to place between bounds */
     int unroll = it->fam->unrolls ? bench_item_unroll(it) : 0;
     json_object_set_new(v, "text", results_json_text(!it->fam->modeled
                                                         ? "no verdict: local memory (no global traffic modeled)"
-                                                        : report_verdict_sentence(&r->verdict, unroll, sentence,
+                                                        : bench_verdict_sentence(&r->verdict, unroll, sentence,
                                                                                   sizeof sentence)));
     json_object_set_new(v, "write_allocate", json_boolean(r->verdict.write_allocate));
     json_object_set_new(v, "implied_traffic_bytes", results_json_real(r->verdict.implied_bytes, w->ok));
@@ -441,7 +439,7 @@ static json_t *reference_check_json(const bench_result *r)
     return c;
 }
 
-static json_t *result_json(const report_run *run, size_t i)
+static json_t *result_json(const bench_run_doc *run, size_t i)
 {
     row w = row_of(run, i);
     const bench_item *it = w.it;
@@ -449,9 +447,8 @@ static json_t *result_json(const report_run *run, size_t i)
     const model_geometry *g = &run->plan->geo;
     json_t *o = json_object();
     fields_json(o, RESULTS_FIELD_HEAD, run, &w);
-    const report_family *rf = report_family_of(it);
-    if (rf->json)
-        rf->json(o, run, i);
+    if (it->fam->doc_keys) /* the family's keys of its own */
+        it->fam->doc_keys(o, run, i);
     if (is_whole_matrix(it))
         json_object_set_new(o, "launch_bounds", launch_bounds_json(&w));
     json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
@@ -462,8 +459,8 @@ static json_t *result_json(const report_run *run, size_t i)
     json_object_set_new(o, "model", model_json(&w, g));
     json_object_set_new(o, "verdict", verdict_json(run, &w));
     bw_buf ex = BW_BUF_INIT;
-    report_explain(it, g, &ex);
-    report_explain_bound(&r->verdict, r->twin_ratio, &ex);
+    bench_explain(it, g, &ex);
+    bench_explain_bound(&r->verdict, r->twin_ratio, &ex);
     json_object_set_new(o, "explain", results_json_text(bw_buf_str(&ex)));
     bw_buf_free(&ex);
     return o;
@@ -471,7 +468,7 @@ static json_t *result_json(const report_run *run, size_t i)
 
 /* schema, tool, date, command line, host and settings: the head of the
  * document and of the journal */
-static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
+static json_t *head_json(const bench_run_meta *m, const bench_run_doc *runs, size_t n)
 {
     json_t *o = results_json_document(RESULTS_RUN_SCHEMA, RESULTS_RUN_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
@@ -504,7 +501,7 @@ static json_t *head_json(const report_meta *m, const report_run *runs, size_t n)
     return o;
 }
 
-bw_code report_results_journal_header(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+bw_code bench_run_journal_header(const bench_run_meta *m, const bench_run_doc *runs, size_t n, bw_buf *out,
                                       bw_error *err)
 {
     json_t *o = head_json(m, runs, n);
@@ -519,12 +516,12 @@ bw_code report_results_journal_header(const report_meta *m, const report_run *ru
     return results_json_line(o, out, err);
 }
 
-bw_code report_results_journal_result(const report_run *run, size_t i, bw_buf *out, bw_error *err)
+bw_code bench_run_journal_result(const bench_run_doc *run, size_t i, bw_buf *out, bw_error *err)
 {
     return results_json_line(result_json(run, i), out, err);
 }
 
-json_t *report_results_document(const report_meta *m, const report_run *runs, size_t n)
+json_t *bench_run_document(const bench_run_meta *m, const bench_run_doc *runs, size_t n)
 {
     json_t *o = head_json(m, runs, n);
     if (!o)
@@ -556,37 +553,11 @@ json_t *report_results_document(const report_meta *m, const report_run *runs, si
     return o;
 }
 
-bw_code report_results_json(const report_meta *m, const report_run *runs, size_t n, bw_buf *out,
+bw_code bench_run_json(const bench_run_meta *m, const bench_run_doc *runs, size_t n, bw_buf *out,
                             bw_error *err)
 {
-    json_t *o = report_results_document(m, runs, n);
+    json_t *o = bench_run_document(m, runs, n);
     if (!o)
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     return results_json_dump(o, out, err);
-}
-
-/* the table, Markdown and CSV of the runs: rendered from their document
- * (nothing when it cannot be built: out of memory) */
-void report_results_table(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
-{
-    json_t *doc = report_results_document(m, runs, n);
-    if (doc)
-        report_run_table(doc, m->explain, out);
-    json_decref(doc);
-}
-
-void report_results_markdown(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
-{
-    json_t *doc = report_results_document(m, runs, n);
-    if (doc)
-        report_run_markdown(doc, m->explain, out);
-    json_decref(doc);
-}
-
-void report_results_csv(const report_meta *m, const report_run *runs, size_t n, bw_buf *out)
-{
-    json_t *doc = report_results_document(m, runs, n);
-    if (doc)
-        report_run_csv(doc, out);
-    json_decref(doc);
 }

@@ -1,8 +1,8 @@
-/* report_explain: plain sentences that say what a pattern does and why the
+/* bench_explain: plain sentences that say what a pattern does and why the
  * model says what it says (`bwlab run --explain`), and the wording of the
  * verdicts. Numbers come from the model's accounting of the launch. */
-#ifndef REPORT_EXPLAIN_H
-#define REPORT_EXPLAIN_H
+#ifndef BENCH_EXPLAIN_H
+#define BENCH_EXPLAIN_H
 
 #include "bench_plan.h"
 #include <stddef.h>
@@ -11,22 +11,22 @@
 #include "bw_buf.h"
 
 /* One sentence (no leading capital needed by callers, ends with '.'). */
-void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out);
+void bench_explain(const bench_item *it, const model_geometry *geo, bw_buf *out);
 /* Short human text for a verdict code. */
-const char *report_verdict_text(bench_verdict_code c);
+const char *bench_verdict_text(bench_verdict_code c);
 /* The same for a verdict: a kernel-bound one says what the kernel waits
- * for (its limiter); every other one is report_verdict_text's. */
-const char *report_verdict_words(const bench_verdict *v);
+ * for (its limiter); every other one is bench_verdict_text's. */
+const char *bench_verdict_words(const bench_verdict *v);
 /* The verdict's words; for a kernel-bound one of a kernel with K items
  * per work-item (unroll > 0; 0: none), the K it was measured at; and for
  * a write-mode item on a CPU (bench_verdict.write_allocate), what its
  * write-allocate caches do: into buf (n bytes) when anything is added,
  * else the words themselves. */
-#define REPORT_VERDICT_SENTENCE_MAX 360
-const char *report_verdict_sentence(const bench_verdict *v, int unroll, char *buf, size_t n);
+#define BENCH_VERDICT_SENTENCE_MAX 360
+const char *bench_verdict_sentence(const bench_verdict *v, int unroll, char *buf, size_t n);
 /* For a kernel-bound verdict, a sentence (leading space included) on what
  * the twin measured: twin_ratio is its time over the pattern's. Nothing
  * for any other verdict. */
-void report_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out);
+void bench_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out);
 
 #endif

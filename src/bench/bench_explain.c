@@ -1,7 +1,7 @@
-/* report_explain: the sentences of `bwlab run --explain` about what a
+/* bench_explain: the sentences of `bwlab run --explain` about what a
  * pattern does and why the model says so, and the wording of the
- * verdicts and of the twin's bound (report_explain.h). */
-#include "report_explain.h"
+ * verdicts and of the twin's bound (bench_explain.h). */
+#include "bench_explain.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ static void access_note(const bench_item *it, bw_buf *out)
                          "address, so the pattern's cost is its stores'.");
 }
 
-void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out)
+void bench_explain(const bench_item *it, const model_geometry *geo, bw_buf *out)
 {
     const model_traffic *l = &it->model.loads;
     double warps = (double)(l->instructions ? l->instructions : 1);
@@ -39,7 +39,7 @@ void report_explain(const bench_item *it, const model_geometry *geo, bw_buf *out
     access_note(it, out);
 }
 
-const char *report_verdict_text(bench_verdict_code c)
+const char *bench_verdict_text(bench_verdict_code c)
 {
     switch (c) {
     case BENCH_VERDICT_BELOW: return "faster than its footprint at the fastest seq-family rate (caches or prefetch)";
@@ -53,10 +53,10 @@ const char *report_verdict_text(bench_verdict_code c)
     }
 }
 
-const char *report_verdict_words(const bench_verdict *v)
+const char *bench_verdict_words(const bench_verdict *v)
 {
     if (v->code != BENCH_VERDICT_KERNEL_BOUND)
-        return report_verdict_text(v->code);
+        return bench_verdict_text(v->code);
     switch (v->limiter) {
     case BENCH_LIMITER_CPU_GATHER: return "gather-bound on this CPU: the addresses are fine, the vector unit is not";
     case BENCH_LIMITER_CPU_SCALAR: return "instruction-bound on this CPU: one scalar load per work-item";
@@ -67,9 +67,9 @@ const char *report_verdict_words(const bench_verdict *v)
     }
 }
 
-const char *report_verdict_sentence(const bench_verdict *v, int unroll, char *buf, size_t n)
+const char *bench_verdict_sentence(const bench_verdict *v, int unroll, char *buf, size_t n)
 {
-    const char *words = report_verdict_words(v);
+    const char *words = bench_verdict_words(v);
     char k[128] = "";
     /* kernel-bound at the K it ran: more items per work-item is the lever a reader tries next */
     if (v->code == BENCH_VERDICT_KERNEL_BOUND && unroll > 0)
@@ -86,7 +86,7 @@ const char *report_verdict_sentence(const bench_verdict *v, int unroll, char *bu
     return buf;
 }
 
-void report_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out)
+void bench_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out)
 {
     if (v->code != BENCH_VERDICT_KERNEL_BOUND || !isfinite(twin_ratio))
         return;

@@ -1,19 +1,20 @@
-/* report_results_row: the row model the run's document writer and its
- * families' entries share (report_results_json.c, report_bank.c, ...):
- * the figures of one pattern computed once from the plan and the results,
- * and the plan's shape (which access modes, which items stand apart).
- * Inline: a private header of those files, not an interface of report. */
-#ifndef REPORT_RESULTS_ROW_H
-#define REPORT_RESULTS_ROW_H
+/* bench_run_row: the row model the run's document writer and its
+ * families' keys share (bench_run_document.c; bench_bank.c,
+ * bench_transpose.c, bench_record.c: bench_family.doc_keys): the figures
+ * of one pattern computed once from the plan and the results, and the
+ * plan's shape (which access modes, which items stand apart: a family
+ * with an access mode of its own). Inline: a private header of bench,
+ * not an interface. */
+#ifndef BENCH_RUN_ROW_H
+#define BENCH_RUN_ROW_H
 
 #include <math.h>
 #include <string.h>
 
 #include "bench_family.h"
-#include "report_family.h"
 #include "bench_tune_cache.h"
-#include "report_nominal.h"
-#include "report_results.h"
+#include "results_plausibility.h"
+#include "bench_run_document.h"
 
 /* The figures of one row, computed once for every writer. */
 typedef struct row {
@@ -25,7 +26,7 @@ typedef struct row {
     double lower;     /* modeled footprint bytes, loads + stores */
 } row;
 
-static inline row row_of(const report_run *run, size_t i)
+static inline row row_of(const bench_run_doc *run, size_t i)
 {
     row w;
     w.it = &run->plan->items[i];
@@ -44,7 +45,7 @@ static inline row row_of(const report_run *run, size_t i)
  * where higher, of a measured global row; NULL when it passes both or is
  * not checked, else the words (results_nominal_plausibility,
  * results_plateau_plausibility) in buf, and the figure in *gbs. */
-static inline const char *row_plausibility(const report_run *run, size_t i, double *gbs, char *buf, size_t n)
+static inline const char *row_plausibility(const bench_run_doc *run, size_t i, double *gbs, char *buf, size_t n)
 {
     const bench_result *r = &run->results[i];
     *gbs = r->best_gbs > r->effective_gbs ? r->best_gbs : r->effective_gbs;
@@ -57,7 +58,7 @@ static inline const char *row_plausibility(const report_run *run, size_t i, doub
  * transpose_rows, record_rows) instead of the global table */
 static inline int in_own_section(const bench_item *it)
 {
-    return report_family_of(it)->section->apart;
+    return it->fam->access != 0;
 }
 
 /* A record item against its soa reference, from the run: the measured
@@ -67,7 +68,7 @@ typedef struct record_ratios {
     double time, instr, footprint;
 } record_ratios;
 
-static inline record_ratios record_ratios_of(const report_run *run, size_t i)
+static inline record_ratios record_ratios_of(const bench_run_doc *run, size_t i)
 {
     record_ratios q = { NAN, NAN, NAN };
     const bench_result *r = &run->results[i];
@@ -122,7 +123,7 @@ static inline bench_tune_mode access_mode(const bench_item *it)
  * a pattern that reads local memory: a bank row's GB/s are local bytes,
  * which the global streaming peak does not bound (a conflict-free bank
  * row reads local memory several times faster than global memory streams) */
-static inline double fraction_of_peak(const report_run *run, const row *w)
+static inline double fraction_of_peak(const bench_run_doc *run, const row *w)
 {
     if (!run->tune || !w->ok || strcmp(w->it->fam->space, "global") != 0)
         return NAN;
@@ -159,7 +160,7 @@ static inline unsigned modes_of(const bench_plan *p)
 
 /* a plan index the run's noise figures name, or -1 when it names none
  * (a run that never reached its timing) */
-static inline long noise_item(const report_run *run, long i)
+static inline long noise_item(const bench_run_doc *run, long i)
 {
     return run->results && i >= 0 && (size_t)i < run->plan->n && run->results[i].status == BENCH_OK ? i : -1;
 }
