@@ -1,6 +1,7 @@
 /* bwlab run: measure patterns on OpenCL devices and set each measurement
- * beside the model: the options, the output and the exit status; the
- * measurement itself is bench_pipeline's. */
+ * beside the model: the options, the devices opened and planned, and the
+ * exit status; the measurement itself is bench_pipeline's, the document
+ * written cli_run_doc's. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,39 +20,12 @@
 #include "cli_progress.h"
 #include "cli_run_options.h"
 #include "cli_limits.h"
-#include "cli_report.h"
 #include "cli_signal.h"
 #include "cli_tuned.h"
 #include "model_profile.h"
 #include "report_nominal.h"
-#include "bench_run_document.h"
-#include "report_run.h"
-#include "results_json.h"
 
-/* Everything the command owns, freed in one place. */
-typedef struct run_state {
-    cli_run_args a;      /* the command line */
-    bench_pipeline pipe; /* the devices' plans and figures */
-    model_profiles *profiles;
-    ocl_platforms *plats;
-    size_t *dev_idx, ndev;   /* the selected devices, indices into plats */
-    cli_tuned *tuned;        /* per selected device */
-    bench_device_list provs; /* the selected devices' provenance, as src/report reads it */
-    bench_kernels *kernels;
-    char *tune_path;                   /* the tuning cache, or NULL when there is no place for one */
-    char *unroll_memory;               /* unroll.json (bench_unroll_memory), or NULL */
-    cli_journal *journal;              /* OUT.partial, or NULL */
-    char date[32], host[256], os[512]; /* the run's date and host, for the report and the journal */
-    int argc;                          /* the command line, program name first */
-    char **argv;
-    cli_progress_state progress; /* the status line (cli_progress.h) */
-    json_t *nominal;             /* data/nominal.json, or NULL when it cannot be read */
-    struct run_plateau {         /* per selected device: its cached probe's memory plateau */
-        double gbs;              /* measured; 0: none */
-        char date[32];
-    } *plateau;
-    size_t shown_k;              /* the device it last showed */
-} run_state;
+#include "cli_run_state.h"
 
 static void state_free(run_state *s)
 {
@@ -69,77 +43,6 @@ static void state_free(run_state *s)
     json_decref(s->nominal);
 }
 
-static bench_run_meta meta_of(const run_state *s)
-{
-    bench_run_meta m = { s->date, s->host, s->os, s->argc, s->argv, &s->pipe.settings,
-                      s->kernels ? bench_kernels_path(s->kernels) : NULL, s->a.explain };
-    return m;
-}
-
-/* device k's run for the report; results: its results, or those in progress */
-static bench_run_doc run_of(const run_state *s, size_t k, const bench_result *results)
-{
-    const bench_pipeline_device *d = &s->pipe.devs[k];
-    bench_run_doc r;
-    memset(&r, 0, sizeof r);
-    r.device = &s->provs.devices[k];
-    r.is_default = s->provs.devices[k].is_default;
-    r.plan = d->plan;
-    r.results = results;
-    r.info = &d->info;
-    r.failure = d->failure;
-    r.tune = s->tuned[k].found ? &s->tuned[k].entry : NULL;
-    r.tune_cache = s->tune_path;
-    r.roofline = d->roof;
-    r.roofline_failure = d->roof_failure;
-    r.roofline_working_set = s->pipe.roofline_size ? "--roofline-size" : "auto";
-    r.transfers = d->xfers;
-    r.transfers_failure = d->xfer_failure;
-    r.retry = d->retry;
-    const bench_device *bd = &s->provs.devices[k];
-    r.nominal_gbs = report_nominal_dram(s->nominal, bd->vendor, bd->name, bd->board_name,
-                                        (long long)bd->global_mem_bytes, &r.nominal_name);
-    r.probe_memory_gbs = s->plateau ? s->plateau[k].gbs : 0;
-    r.probe_memory_date = s->plateau ? s->plateau[k].date : NULL;
-    r.compression_checked = s->a.fill_zeros;
-    r.zero_fill_gbs = d->zero_fill_gbs;
-    r.random_fill_gbs = d->random_fill_gbs;
-    r.compression_failure = d->compression_failure;
-    r.unroll = d->unroll;
-    r.unroll_read = d->unroll_read;
-    r.unroll_source = d->unroll_source;
-    r.unroll_runs = d->unroll_source && !strcmp(d->unroll_source, BENCH_UNROLL_CALIBRATION) ? d->unroll_runs : 0;
-    r.unroll_gbs = d->unroll_gbs;
-    r.unroll_read_gbs = d->unroll_read_gbs;
-    r.unroll_why = d->unroll_why[0] ? d->unroll_why : NULL;
-    return r;
-}
-
-/* a finished pattern's line in the journal */
-static void journal_result(run_state *s, size_t k, const bench_progress *p)
-{
-    bench_run_doc run = run_of(s, k, p->results);
-    cli_journal_result(cli_find("run"), &s->journal, &run, (size_t)p->finished);
-}
-
-/* OUT.partial and its head line, before anything is measured. 0, or exit
- * 2 when OUT.partial is a live run's journal. */
-static int journal_start(const cli_command *self, run_state *s)
-{
-    int st = cli_journal_start(self, s->a.output, &s->journal);
-    if (st || !s->journal)
-        return st;
-    bench_run_doc *runs = calloc(s->ndev, sizeof *runs);
-    size_t n = 0;
-    for (size_t k = 0; runs && k < s->ndev; k++)
-        if (s->pipe.devs[k].plan)
-            runs[n++] = run_of(s, k, NULL);
-    bench_run_meta m = meta_of(s);
-    cli_journal_head(self, &s->journal, &m, runs, n);
-    free(runs);
-    return 0;
-}
-
 /* The pipeline's progress: a finished pattern goes to the journal, a
  * plan's note to stderr, and the rest redraws the status line */
 static void on_progress(void *ctx, size_t k, const bench_progress *p)
@@ -150,7 +53,7 @@ static void on_progress(void *ctx, size_t k, const bench_progress *p)
         s->progress.last_phase[0] = '\0';
     }
     if (!strcmp(p->phase, "finished")) {
-        journal_result(s, k, p);
+        cli_run_journal_result(s, k, p);
         return;
     }
     if (!strcmp(p->phase, "plan")) { /* what the budget left out: said before it is measured */
@@ -180,71 +83,6 @@ static void on_measured(void *ctx, size_t k)
     if (s->tuned[k].found && d->plan && d->results)
         cli_tuned_check(cli_find("run"), ocl_device_at(s->plats, s->dev_idx[k]), &s->tuned[k].entry, d->plan,
                         d->results);
-}
-
-static int write_report(const cli_command *self, run_state *s)
-{
-    size_t n = s->pipe.nrun;
-    bench_run_doc *runs = calloc(n ? n : 1, sizeof *runs);
-    if (!runs)
-        return cli_nomem(self);
-    for (size_t k = 0; k < n; k++)
-        runs[k] = run_of(s, k, s->pipe.devs[k].results);
-    bench_run_meta m = meta_of(s);
-    bw_buf b = BW_BUF_INIT;
-    bw_error err = BW_ERROR_INIT;
-    bw_code rc = BW_OK;
-    /* one document: the JSON written, and every other format rendered from it */
-    json_t *doc = bench_run_document(&m, runs, n);
-    if (!doc)
-        rc = bw_error_set(&err, BW_E_NOMEM, "out of memory building the results");
-    else if (s->a.format.format == CLI_FORMAT_JSON)
-        rc = results_json_dump(json_incref(doc), &b, &err);
-    else if (s->a.format.format == CLI_FORMAT_CSV)
-        report_run_csv(doc, &b);
-    else if (s->a.format.format == CLI_FORMAT_MD)
-        report_run_markdown(doc, m.explain, &b);
-    else
-        report_run_table(doc, m.explain, &b);
-    if (rc == BW_OK)
-        rc = cli_write_output(s->a.output, &b, &err);
-    /* the results are safe in OUT: the journal has done its work */
-    if (rc == BW_OK) {
-        cli_journal_close(s->journal, 1);
-        s->journal = NULL;
-    }
-    int st = rc == BW_OK ? 0 : cli_fail(self, &err);
-    /* an unwritable --output must not lose the measurements */
-    if (rc == BW_E_IO && s->a.output) {
-        bw_error_clear(&err);
-        if (cli_write_output(NULL, &b, &err) == BW_OK)
-            cli_say(self, "the results went to standard output instead");
-    }
-    /* --report: the HTML report of this run, from its JSON document */
-    if (s->a.report) {
-        bw_buf jb = BW_BUF_INIT;
-        const bw_buf *json = &b;
-        bw_error_clear(&err);
-        rc = BW_OK;
-        if (s->a.format.format != CLI_FORMAT_JSON) {
-            rc = doc ? results_json_dump(json_incref(doc), &jb, &err)
-                     : bw_error_set(&err, BW_E_NOMEM, "out of memory building the results");
-            json = &jb;
-        }
-        if (rc == BW_OK)
-            rc = cli_report_from_json(bw_buf_str(json), s->a.report, s->argc, s->argv, &err);
-        if (rc != BW_OK) {
-            int rst = cli_fail(self, &err);
-            if (!st)
-                st = rst;
-        }
-        bw_buf_free(&jb);
-    }
-    bw_error_clear(&err);
-    bw_buf_free(&b);
-    json_decref(doc);
-    free(runs);
-    return st;
 }
 
 /* Two outputs on one file, or an output over a cache the run reads: the
@@ -353,7 +191,7 @@ static int measure_and_write(const cli_command *self, run_state *s, size_t plann
     s->progress.mode = cli_progress_mode_of(s->a.quiet);
     cli_iso_date(s->date, sizeof s->date);
     cli_host_identity(s->host, sizeof s->host, s->os, sizeof s->os);
-    int st = journal_start(self, s);
+    int st = cli_run_journal_start(self, s);
     if (st != 0) {
         cli_signal_restore(&saved);
         return st;
@@ -367,7 +205,7 @@ static int measure_and_write(const cli_command *self, run_state *s, size_t plann
      * the write finish, and the exit status says it came */
     bw_hook_phase("writing"); /* test builds only: a signal as the results are written */
     cli_print_failures(self, &s->pipe);
-    st = write_report(self, s);
+    st = cli_run_write(self, s);
     cli_signal_restore(&saved);
     if (!st && cli_signal_caught) {
         cli_say(self, "interrupted by %s: wrote the results measured so far", cli_signal_name());
