@@ -105,7 +105,7 @@ typedef struct model_pattern_facts {
 /* A pattern family: everything the model knows about it, in one place: one
  * entry in the catalogue (model_pattern.c) with its build and explain
  * functions. A family with a kernel of its own also needs a bench entry
- * (src/bench/include/bench_family.h) and a kernel file in cl/ (docs/design.md,
+ * (src/bench/bench_family.h) and a kernel file in cl/ (docs/design.md,
  * "Adding a family"). */
 typedef struct model_pattern_family {
     const char *name;
