@@ -250,3 +250,40 @@ Test(report_link, run_renders_from_its_document)
     bw_buf_free(&c);
     json_decref(doc);
 }
+
+/* A document with keys missing or of the wrong kind (a saved file from
+ * another version, a hand-edited one) renders what it holds: no renderer
+ * reads past what is there. */
+Test(report_link, sparse_documents_render_without_crashing)
+{
+    static const char *const docs[] = {
+        "{}",
+        "{\"runs\": [{}], \"results\": [{}], \"devices\": [{}]}",
+        "{\"runs\": [{\"device\": {\"index\": 0}, \"working_set_target_bytes\": 1, \"kernel_forms\": [\"plain\", "
+        "\"scalar\"], \"unroll\": 2, \"unroll_source\": \"calibration\"}], \"results\": [{\"device\": 0, "
+        "\"status\": \"ok\"}, {\"device\": 0, \"status\": \"failed\", \"access\": \"read\"}, {\"device\": 0, "
+        "\"family\": \"bank\", \"status\": \"ok\"}]}",
+        "{\"devices\": [{\"points\": [{}], \"matmul\": [{}, {\"measured\": true}], \"ladder\": [{}], "
+        "\"cache_levels\": [{}], \"memory\": {}, \"search\": {\"candidates\": [{}]}, \"date\": \"d\"}]}",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        json_error_t je;
+        json_t *doc = json_loads(docs[i], 0, &je);
+        cr_assert(doc, "%s", je.text);
+        bw_buf b = BW_BUF_INIT;
+        report_run_table(doc, 1, &b);
+        report_run_markdown(doc, 1, &b);
+        report_run_csv(doc, &b);
+        report_tune_table(doc, &b);
+        report_roofline_table(doc, &b);
+        report_roofline_md(doc, &b);
+        report_roofline_csv(doc, &b);
+        report_probe_table(doc, &b);
+        report_probe_md(doc, &b);
+        report_probe_csv(doc, &b);
+        /* every run table ends with its legend */
+        cr_expect(strstr(bw_buf_str(&b), "GB/s: measured, requested bytes"), "document %zu", i);
+        bw_buf_free(&b);
+        json_decref(doc);
+    }
+}

@@ -167,8 +167,7 @@ void report_ways_text(char *buf, size_t n, const json_t *o)
 
 void report_section_row(bw_buf *out, const json_t *o, const char *cells, int md)
 {
-    const char *spec = rd_str(o, "pattern");
-    spec = spec ? spec : "";
+    const char *spec = rd_spec(o);
     if (md) {
         bw_buf_puts(out, "| `");
         report_md_escape(out, spec);
@@ -215,8 +214,8 @@ static void launch_line(const json_t *o, const json_t *run, bw_buf *out)
         return;
     long long n = 0;
     model_pattern *p = NULL;
-    const char *spec = rd_str(o, "pattern");
-    if (spec && model_pattern_parse(spec, (int)rd_int(json_object_get(run, "profile"), "lanes"), 0, &p, NULL) == BW_OK)
+    const char *spec = rd_spec(o);
+    if (*spec && model_pattern_parse(spec, (int)rd_int(json_object_get(run, "profile"), "lanes"), 0, &p, NULL) == BW_OK)
         n = (long long)model_pattern_param_value(p, "n");
     model_pattern_free(p);
     char a[32], b[32];
@@ -252,7 +251,7 @@ static void index_line(const report_doc_run *r, bw_buf *out, const char *lead)
     const char *sep = "";
     for (size_t i = 0; i < r->n; i++) {
         if (r->sec[i]->gather_index && rd_int(r->items[i], "index_bits") != 32) {
-            bw_buf_printf(out, "%s%s", sep, rd_str(r->items[i], "pattern"));
+            bw_buf_printf(out, "%s%s", sep, rd_spec(r->items[i]));
             sep = ", ";
         }
     }
@@ -299,7 +298,7 @@ static void plausibility_line(const report_doc_run *r, bw_buf *out, const char *
             continue;
         double e = rd_num(o, "effective_gbs"), b = rd_num(o, "best_gbs");
         double gbs = b > e ? b : e;
-        bw_buf_printf(out, "%splausibility: %s (%s) measured %.2f GB/s, %s\n", lead, rd_str(o, "pattern"),
+        bw_buf_printf(out, "%splausibility: %s (%s) measured %.2f GB/s, %s\n", lead, rd_spec(o),
                       mode_name[rd_access(o)], gbs, rd_str(o, "plausibility"));
         any = 1;
     }
@@ -375,7 +374,7 @@ static void unroll_line(const report_doc_run *r, bw_buf *out, const char *lead)
         if (!rd_has(o, "unroll")) /* a family that does not unroll */
             continue;
         if (rd_int(o, "unroll") != (rd_access(o) == RD_READ ? kr : k)) {
-            bw_buf_printf(out, "%s%s at %lld", sep, rd_str(o, "pattern"), rd_int(o, "unroll"));
+            bw_buf_printf(out, "%s%s at %lld", sep, rd_spec(o), rd_int(o, "unroll"));
             sep = ", ";
         }
     }
@@ -390,7 +389,7 @@ static void form_line(const report_doc_run *r, bw_buf *out, const char *lead)
         return;
     size_t scalar = 0;
     for (size_t i = 0; i < r->n; i++)
-        scalar += rd_ok(r->items[i]) && !strcmp(rd_str(r->items[i], "kernel_form"), "scalar");
+        scalar += rd_ok(r->items[i]) && rd_is(r->items[i], "kernel_form", "scalar");
     bw_buf_printf(out, "%skernel form: per pattern the faster of two where lanes do not load consecutive "
                        "elements, measured: plain (vectorised across work-items) or scalar (one load per "
                        "work-item); scalar for ",
@@ -399,8 +398,8 @@ static void form_line(const report_doc_run *r, bw_buf *out, const char *lead)
     int both = several_modes(r);
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->items[i];
-        if (rd_ok(o) && !strcmp(rd_str(o, "kernel_form"), "scalar")) {
-            bw_buf_printf(out, "%s%s", sep, rd_str(o, "pattern"));
+        if (rd_ok(o) && rd_is(o, "kernel_form", "scalar")) {
+            bw_buf_printf(out, "%s%s", sep, rd_spec(o));
             if (both)
                 bw_buf_printf(out, " (%s)", mode_name[rd_access(o)]);
             sep = ", ";
@@ -456,12 +455,12 @@ static void unstable_line(const report_doc_run *r, bw_buf *out, const char *lead
                                "within +-1.96 x --rse, or a reference's standard error within --rse): ", lead);
         else
             bw_buf_puts(out, ", ");
-        bw_buf_printf(out, "%s (%s, ", rd_str(o, "pattern"), mode_name[rd_access(o)]);
+        bw_buf_printf(out, "%s (%s, ", rd_spec(o), mode_name[rd_access(o)]);
         const json_t *ci = json_object_get(o, "relative_to_seq_ci");
         double lo = json_is_array(ci) ? json_number_value(json_array_get(ci, 0)) : NAN;
         double hi = json_is_array(ci) ? json_number_value(json_array_get(ci, 1)) : NAN;
         double v = rd_num(o, "relative_to_seq");
-        const char *ref = rd_str(o, "reference"), *spec = rd_str(o, "pattern");
+        const char *ref = rd_str(o, "reference"), *spec = rd_spec(o);
         const json_t *t = json_object_get(o, "time_ns");
         if (isfinite(lo) && isfinite(hi) && v > 0) {
             double h = (hi - v > v - lo ? hi - v : v - lo) / v;
@@ -527,7 +526,7 @@ static void reference_check_lines(const report_doc_run *r, bw_buf *out, const ch
         bw_buf_printf(out, "%sreference suspect: %s (%s) measured %.1f GB/s in its own slot and %.1f GB/s in its "
                       "control slot of the same rounds (measured: %.3fx, 95%% interval %.3f-%.3f, over %lld rounds; "
                       "tolerance %.0f%%): every figure read against it may be off by %.1f%%\n",
-                      lead, rd_str(o, "pattern"), mode_name[rd_access(o)], rd_num(c, "own_median_gbs"),
+                      lead, rd_spec(o), mode_name[rd_access(o)], rd_num(c, "own_median_gbs"),
                       rd_num(c, "control_median_gbs"), ratio,
                       json_is_array(ci) ? json_number_value(json_array_get(ci, 0)) : NAN,
                       json_is_array(ci) ? json_number_value(json_array_get(ci, 1)) : NAN, rd_int(c, "rounds"),
@@ -651,7 +650,7 @@ static void header_lines(const report_doc_run *r, bw_buf *out, const char *lead)
         bw_buf_printf(out, "%sretried: buffers: %s\n", lead, rd_str(run, RUN_KEY(RUNF_RETRY)));
     for (size_t i = 0; i < r->n; i++)
         if (rd_has(r->items[i], "retry"))
-            bw_buf_printf(out, "%sretried: %s: %s\n", lead, rd_str(r->items[i], "pattern"),
+            bw_buf_printf(out, "%sretried: %s: %s\n", lead, rd_spec(r->items[i]),
                           rd_str(r->items[i], "retry"));
     const json_t *tune = json_object_get(run, RUN_KEY(RUNF_TUNE));
     if (json_is_object(tune))
@@ -869,7 +868,7 @@ static void global_table(const report_doc_run *r, int md, bw_buf *out)
         if (r->sec[i]->apart)
             continue; /* its family's section */
         report_grid_clear(&g);
-        spec_cell(&g, rd_str(o, "pattern"), md);
+        spec_cell(&g, rd_spec(o), md);
         if (!rd_ok(o)) {
             failure_cell(&g, o, md);
             report_grid_end_row(&g);
@@ -899,15 +898,15 @@ static void global_table(const report_doc_run *r, int md, bw_buf *out)
 static long mode_partner(const report_doc_run *r, size_t i, int a)
 {
     const json_t *it = r->items[i];
-    const char *spec = rd_str(it, "pattern");
+    const char *spec = rd_spec(it);
     int acc = rd_access(it);
     if (acc == a)
         return (long)i;
     size_t occ = 0;
     for (size_t j = 0; j < i; j++)
-        occ += rd_access(r->items[j]) == acc && !strcmp(rd_str(r->items[j], "pattern"), spec);
+        occ += rd_access(r->items[j]) == acc && !strcmp(rd_spec(r->items[j]), spec);
     for (size_t j = 0, k = 0; j < r->n; j++) {
-        if (rd_access(r->items[j]) != a || strcmp(rd_str(r->items[j], "pattern"), spec))
+        if (rd_access(r->items[j]) != a || strcmp(rd_spec(r->items[j]), spec))
             continue;
         if (k++ == occ)
             return (long)j;
@@ -998,7 +997,7 @@ static void side_table(const report_doc_run *r, int md, bw_buf *out)
         const json_t *o = r->items[c >= 0 ? c : rd >= 0 ? rd : wr];
         int ok = rd_ok(o);
         report_grid_clear(&g);
-        spec_cell(&g, rd_str(o, "pattern"), md);
+        spec_cell(&g, rd_spec(o), md);
         for (int k = 0; k < RD_MODES; k++)
             if (mo & RD_BIT(side_order[k]))
                 pair_cells(&g, at[side_order[k]] >= 0 ? r->items[at[side_order[k]]] : NULL, md);
@@ -1134,7 +1133,7 @@ static void csv_cell(bw_buf *out, results_csv_column_id c, const json_t *run, co
     case RC_DEVICE_INDEX: bw_buf_printf(out, "%lld", rd_int(o, "device")); break;
     case RC_DEVICE: csv_text(out, rd_str(json_object_get(run, RUN_KEY(RUNF_DEVICE)), "name")); break;
     case RC_PROFILE: csv_text(out, rd_str(json_object_get(run, RUN_KEY(RUNF_PROFILE)), "name")); break;
-    case RC_PATTERN: csv_text(out, rd_str(o, "pattern")); break;
+    case RC_PATTERN: csv_text(out, rd_spec(o)); break;
     case RC_FAMILY: csv_text(out, rd_str(o, "family")); break;
     case RC_EXPRESSION: csv_text(out, rd_str(o, "expression")); break;
     case RC_ELEM_BYTES: csv_whole(out, o, "elem_bytes"); break;

@@ -50,6 +50,20 @@ static inline long long rd_int(const json_t *o, const char *key)
     return (long long)json_integer_value(json_object_get(o, key));
 }
 
+/* whether the document's string at key is want (no string: not) */
+static inline int rd_is(const json_t *o, const char *key, const char *want)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s && !strcmp(s, want);
+}
+
+/* the result's pattern spec; "" where the document names none */
+static inline const char *rd_spec(const json_t *o)
+{
+    const char *s = json_string_value(json_object_get(o, "pattern"));
+    return s ? s : "";
+}
+
 static inline int rd_true(const json_t *o, const char *key)
 {
     return json_is_true(json_object_get(o, key));
