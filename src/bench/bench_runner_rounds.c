@@ -370,6 +370,10 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
     double t0 = bench_now_s();
     size_t start = 0;
     int replanned = 0, bounded = s->budget_s >= BENCH_PLAN_MIN_BUDGET_S;
+    /* the last round's wall time: a bounded run starts no round that
+     * would end past its deadline (a round of the default set takes up
+     * to a second on a slow host, and the run's whole budget counts it) */
+    double last_round_s = 0;
     for (size_t i = 0; i < p->n; i++)
         r->slots[i].is_reference = bench_runner_serves_as_reference(r, i);
     /* the rounds' orders; without them (out of memory) a rotation, and no control slots */
@@ -399,7 +403,8 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
         /* the deadline ends the rounds once every unstable pattern has a
          * few samples (an unbounded budget's twins finish first) */
         if ((pending == 0 && collecting == 0) || *stop ||
-            (bench_runner_time_left(r) <= 0 && min_count >= FLOOR_ROUNDS && (bounded || collecting == 0))) {
+            (bench_runner_time_left(r) <= (bounded ? last_round_s : 0) && min_count >= FLOOR_ROUNDS &&
+             (bounded || collecting == 0))) {
             info->budget_ended = pending > 0 && !*stop;
             break;
         }
@@ -418,6 +423,7 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
          * turn: its control slot, and the other half of what its
          * patterns' per-round ratios are read against. */
         r->round = info->rounds;
+        double round_t0 = bench_now_s();
         round_order(order, pos, p->n, info->rounds);
         for (size_t k = 0; k < p->n && !*stop; k++) {
             size_t i = order ? order[k] : (start + k) % p->n;
@@ -433,6 +439,7 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
             bench_runner_twin_when_due(r, i);
         start++;
         info->rounds++;
+        last_round_s = bench_now_s() - round_t0;
     }
     /* rounds that ended before a form was chosen: chosen from what there
      * is, and the twin given its rounds now, each after a launch */
