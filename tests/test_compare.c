@@ -1606,9 +1606,9 @@ Test(compare, every_key_of_the_json_is_in_the_key_list_and_the_docs)
     json_decref(d);
     static const char *const head[] = { "schema", "schema_version", "tool", "name", "version", "date",
                                         "command_line" };
-    static const char *const roof[] = { RR_STATUS, RR_PEAK_GFLOPS, RR_PEAK_GBS, RR_RIDGE_INTENSITY,
-                                        RR_MEASURED_RIDGE_INTENSITY, RR_POINTS, RR_INTENSITY, RR_GFLOPS, RR_GBS,
-                                        RR_ATTAINABLE_GFLOPS };
+    const char *const roof[] = { RR_KEY(RR_STATUS), RR_KEY(RR_PEAK_GFLOPS), RR_KEY(RR_PEAK_GBS), RR_KEY(RR_RIDGE_INTENSITY),
+                                        RR_KEY(RR_MEASURED_RIDGE_INTENSITY), RR_KEY(RR_POINTS), RR_KEY(RR_INTENSITY), RR_KEY(RR_GFLOPS), RR_KEY(RR_GBS),
+                                        RR_KEY(RR_ATTAINABLE_GFLOPS) };
     char *copy = strdup(bw_buf_str(&seen)), *save = NULL;
     size_t n = 0;
     for (char *k = strtok_r(copy, " ", &save); k; k = strtok_r(NULL, " ", &save), n++) {

@@ -25,6 +25,7 @@
 #include "model_fit.h"
 #include "results_merge_probe.h"
 #include "results_probe_fields.h"
+#include "test_keys.h"
 #include "test_util.h"
 
 /* ---- synthetic curves ---- */
@@ -499,6 +500,9 @@ Test(cli_probe, quick_on_pocl_finds_the_line_and_the_levels, .timeout = 300)
     for (int a = 0; a < 8; a++)
         cr_expect(seen[a >> 2][(a >> 1) & 1][a & 1], "combination %d missing", a);
     cr_expect(json_number_value(json_object_get(d, "launch_latency_us")) > 0);
+    /* a real probe's keys are the key table's, with their types */
+    const tu_key_table probe_keys[] = { { RESULTS_PROBE_FIELDS, RP_COUNT } };
+    cr_expect_geq(tu_expect_doc_keys(j, probe_keys, 1), RP_COUNT * 3 / 4, "a quick probe reaches most keys");
     json_decref(j);
     tu_result_free(&r);
 
@@ -692,13 +696,16 @@ Test(probe_report, json_contract_keys_and_nulls)
     cr_expect_eq(json_number_value(json_object_get(o, "launch_latency_us")), 7);
     /* every key the reader shares with the writer is written, once spelled
      * (results_probe_fields.h), and the reader accepts the document */
-    for (size_t k = 0; k < RP_COUNT; k++) {
+    for (size_t k = 0; k < RP_SHARED_COUNT; k++) {
         char quoted[64];
         snprintf(quoted, sizeof quoted, "\"%s\":", RP_KEY(k));
         cr_expect(strstr(bw_buf_str(&b), quoted), "the probe document lacks %s", quoted);
     }
     char msg[512] = "";
     cr_expect(results_merge_probe_check_doc(j, msg, sizeof msg), "%s", msg);
+    /* every key written is the key table's, with its type */
+    const tu_key_table probe_keys[] = { { RESULTS_PROBE_FIELDS, RP_COUNT } };
+    cr_expect_geq(tu_expect_doc_keys(j, probe_keys, 1), RP_COUNT / 2, "the made-up probe reaches half its keys");
     /* no nominal peak known: nothing checked, nothing said */
     cr_expect(json_is_null(json_object_get(o, "nominal_dram_gbs")));
     cr_expect(json_is_null(json_object_get(o, "memory_plausibility")));

@@ -10,10 +10,14 @@
 
 #include "results_csv.h"
 #include "results_fields.h"
+#include "results_probe_fields.h"
+#include "results_roofline_keys.h"
 #include "results_merge.h"
 #include "results_peer.h"
 #include "results_run_fields.h"
 #include "results_schema.h"
+#include "results_tune_keys.h"
+#include "test_keys.h"
 #include "test_util.h"
 
 Test(results_layer, links_without_opencl_and_reads_a_document)
@@ -189,3 +193,14 @@ Test(results_layer, the_docs_csv_header_is_the_column_table)
     bw_buf_free(&b);
 }
 
+
+/* Every key of the tune, roofline and probe tables, and of the timing
+ * object they share, is named in its section of docs/results.md. */
+Test(results_layer, every_key_of_the_document_tables_is_in_the_docs)
+{
+    const tu_key_table timing = { RESULTS_TIMING_KEYS, RTIME_N };
+    tu_expect_keys_documented("## `bwlab tune`", (tu_key_table[]){ { RESULTS_TUNE_KEYS, RT_COUNT }, timing }, 2);
+    tu_expect_keys_documented("## `bwlab roofline`", (tu_key_table[]){ { RESULTS_ROOFLINE_KEYS, RR_COUNT }, timing },
+                              2);
+    tu_expect_keys_documented("## `bwlab probe`", (tu_key_table[]){ { RESULTS_PROBE_FIELDS, RP_COUNT } }, 1);
+}

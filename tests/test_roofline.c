@@ -14,6 +14,8 @@
 #include "bw_buf.h"
 #include "bw_file.h"
 #include "test_util.h"
+#include "results_roofline_keys.h"
+#include "test_keys.h"
 
 static double num(json_t *o, const char *key)
 {
@@ -97,6 +99,9 @@ Test(roofline, json_contract_and_arithmetic, .timeout = 300)
     cr_assert_not_null(dev);
     cr_assert_str_eq(str(dev, "status"), "measured");
     cr_expect_str_eq(str(json_object_get(dev, "device"), "type"), "cpu");
+    /* every key written is the key table's, with its type */
+    const tu_key_table roof_keys[] = { { RESULTS_ROOFLINE_KEYS, RR_COUNT } };
+    cr_expect_geq(tu_expect_doc_keys(doc, roof_keys, 1), RR_COUNT - 2, "a measured roofline reaches most keys");
 
     double P = num(dev, "peak_gflops"), B = num(dev, "peak_gbs");
     double ridge = num(dev, "ridge_intensity"), mridge = num(dev, "measured_ridge_intensity");

@@ -17,6 +17,8 @@
 #include "bench_tune_cache.h"
 #include "bw_file.h"
 #include "test_util.h"
+#include "results_tune_keys.h"
+#include "test_keys.h"
 
 static json_t *parse(const char *text)
 {
@@ -163,6 +165,9 @@ Test(tune, finds_validated_shape_and_caches_it, .timeout = 300)
     cr_expect_float_eq(num(dev, "peak_read_gbs"), num(json_object_get(dev, "read"), "gbs"), 1e-12);
     cr_expect_float_eq(num(dev, "peak_copy_gbs"), num(json_object_get(dev, "copy"), "gbs"), 1e-12);
     check_arithmetic(dev);
+    /* every key written is the key table's, with its type */
+    const tu_key_table tune_keys[] = { { RESULTS_TUNE_KEYS, RT_COUNT } };
+    cr_expect_geq(tu_expect_doc_keys(doc, tune_keys, 1), RT_COUNT - 1, "a tuned document reaches every key but one");
 
     /* the cache holds the same winners under the device's key */
     json_t *cache = parse_file(path);
@@ -188,6 +193,7 @@ Test(tune, finds_validated_shape_and_caches_it, .timeout = 300)
     snprintf(want, sizeof want, "cache %s", path);
     cr_expect_str_eq(str(dev2, "source"), want);
     cr_expect(json_is_null(json_object_get(dev2, "search")));
+    tu_expect_doc_keys(again, tune_keys, 1);
     cr_expect(same_peak(json_object_get(dev2, "read"), json_object_get(dev, "read")));
     cr_expect(same_peak(json_object_get(dev2, "copy"), json_object_get(dev, "copy")));
 

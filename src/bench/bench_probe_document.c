@@ -161,19 +161,19 @@ json_t *bench_probe_transfers_json(const bench_probe_result *r)
         json_array_append_new(a, x);
     }
     json_object_set_new(o, RP_KEY(RP_TRANSFERS), a);
-    json_object_set_new(o, "transfers_note", r->transfers_note[0] ? json_string(r->transfers_note) : json_null());
+    json_object_set_new(o, RP_KEY(RP_TRANSFERS_NOTE), r->transfers_note[0] ? json_string(r->transfers_note) : json_null());
     json_object_set_new(o, RP_KEY(RP_SMALL_TRANSFER_LATENCY_US), results_json_real(r->small_transfer_us, r->n_transfers > 0));
     json_object_set_new(o, RP_KEY(RP_SMALL_TRANSFER_BYTES), json_integer((json_int_t)r->small_transfer_bytes));
     json_object_set_new(o, RP_KEY(RP_LAUNCH_LATENCY_US), results_json_real(r->launch_wall_us, r->launches > 0));
     json_t *l = json_object();
-    json_object_set_new(l, "launches", json_integer(r->launches));
-    json_object_set_new(l, "wall_us", results_json_real(r->launch_wall_us, r->launches > 0));
-    json_object_set_new(l, "timer", json_string(r->launch_timer_wall ? "wall" : "event"));
-    json_object_set_new(l, "queued_to_start_us",
+    json_object_set_new(l, RP_KEY(RP_LAUNCHES), json_integer(r->launches));
+    json_object_set_new(l, RP_KEY(RP_WALL_US), results_json_real(r->launch_wall_us, r->launches > 0));
+    json_object_set_new(l, RP_KEY(RP_TIMER), json_string(r->launch_timer_wall ? "wall" : "event"));
+    json_object_set_new(l, RP_KEY(RP_QUEUED_TO_START_US),
                         results_json_real(r->launch_start_us, r->launches > 0 && !r->launch_timer_wall));
-    json_object_set_new(l, "queued_to_end_us", results_json_real(r->launch_end_us, r->launches > 0));
-    json_object_set_new(l, "note", r->launch_note[0] ? json_string(r->launch_note) : json_null());
-    json_object_set_new(o, "launch", l);
+    json_object_set_new(l, RP_KEY(RP_QUEUED_TO_END_US), results_json_real(r->launch_end_us, r->launches > 0));
+    json_object_set_new(l, RP_KEY(RP_NOTE), r->launch_note[0] ? json_string(r->launch_note) : json_null());
+    json_object_set_new(o, RP_KEY(RP_LAUNCH), l);
     json_t *ma = json_array();
     for (size_t i = 0; i < r->n_maps; i++) {
         const bench_probe_map *m = &r->maps[i];
@@ -183,14 +183,14 @@ json_t *bench_probe_transfers_json(const bench_probe_result *r)
         json_object_set_new(x, RP_KEY(RP_TRANSFER_MEMORY), json_string("alloc_host_ptr"));
         json_object_set_new(x, RP_KEY(RP_BYTES), json_integer((json_int_t)m->bytes));
         json_object_set_new(x, RP_KEY(RP_US), results_json_real(m->us, 1));
-        json_object_set_new(x, "copy_us", results_json_real(m->copy_us, m->copy_us > 0));
+        json_object_set_new(x, RP_KEY(RP_COPY_US), results_json_real(m->copy_us, m->copy_us > 0));
         json_object_set_new(x, RP_KEY(RP_GBS), results_json_real(m->gbs, m->gbs > 0));
-        json_object_set_new(x, "zero_copy", json_boolean(m->zero_copy));
-        json_object_set_new(x, "same_pointer", json_boolean(v->same_pointer));
-        json_object_set_new(x, "note", json_string(r->map_note[m->to_device]));
+        json_object_set_new(x, RP_KEY(RP_ZERO_COPY), json_boolean(m->zero_copy));
+        json_object_set_new(x, RP_KEY(RP_SAME_POINTER), json_boolean(v->same_pointer));
+        json_object_set_new(x, RP_KEY(RP_NOTE), json_string(r->map_note[m->to_device]));
         json_array_append_new(ma, x);
     }
-    json_object_set_new(o, "maps", ma);
+    json_object_set_new(o, RP_KEY(RP_MAPS), ma);
     return o;
 }
 
@@ -200,16 +200,16 @@ static json_t *level_json(const bench_probe_result *r, size_t k, int valid_lat, 
     json_t *o = json_object();
     if (with_size) {
         json_object_set_new(o, RP_KEY(RP_SIZE_BYTES), json_integer((json_int_t)l->size_bytes));
-        json_object_set_new(o, "next_bytes", json_integer((json_int_t)l->next_bytes));
-        json_object_set_new(o, "seen_in", json_string(seen_name(l->seen)));
-        json_object_set_new(o, "placed_by", l->placed ? json_string(seen_name(l->placed)) : json_null());
-        json_object_set_new(o, "host_cache_level",
+        json_object_set_new(o, RP_KEY(RP_NEXT_BYTES), json_integer((json_int_t)l->next_bytes));
+        json_object_set_new(o, RP_KEY(RP_SEEN_IN), json_string(seen_name(l->seen)));
+        json_object_set_new(o, RP_KEY(RP_PLACED_BY), l->placed ? json_string(seen_name(l->placed)) : json_null());
+        json_object_set_new(o, RP_KEY(RP_HOST_CACHE_LEVEL),
                             l->host_match >= 0 && (size_t)l->host_match < r->n_host_caches
                                 ? json_integer(r->host_caches[l->host_match].level)
                                 : json_null());
         bw_buf ag = BW_BUF_INIT;
         bench_probe_level_agreement(&ag, r, k);
-        json_object_set_new(o, "agreement", json_string(bw_buf_str(&ag)));
+        json_object_set_new(o, RP_KEY(RP_AGREEMENT), json_string(bw_buf_str(&ag)));
         bw_buf_free(&ag);
     }
     json_object_set_new(o, RP_KEY(RP_READ_GBS), results_json_real(l->read_gbs, 1));
@@ -227,10 +227,10 @@ static json_t *tlb_json(const bench_probe_result *r)
         const bench_probe_tlb *t = &r->tlb[i];
         json_t *o = json_object();
         json_object_set_new(o, RP_KEY(RP_SIZE_BYTES), json_integer((json_int_t)t->size_bytes));
-        json_object_set_new(o, "next_bytes", json_integer((json_int_t)t->next_bytes));
-        json_object_set_new(o, "below_latency_ns", results_json_real(t->below_ns, 1));
-        json_object_set_new(o, "above_latency_ns", results_json_real(t->above_ns, 1));
-        json_object_set_new(o, "step", results_json_real(t->step, 1));
+        json_object_set_new(o, RP_KEY(RP_NEXT_BYTES), json_integer((json_int_t)t->next_bytes));
+        json_object_set_new(o, RP_KEY(RP_BELOW_LATENCY_NS), results_json_real(t->below_ns, 1));
+        json_object_set_new(o, RP_KEY(RP_ABOVE_LATENCY_NS), results_json_real(t->above_ns, 1));
+        json_object_set_new(o, RP_KEY(RP_STEP), results_json_real(t->step, 1));
         json_array_append_new(a, o);
     }
     return a;
@@ -239,10 +239,10 @@ static json_t *tlb_json(const bench_probe_result *r)
 static json_t *fit_json(const model_fit_candidate *c)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "scale", results_json_real(c->a, 1));
-    json_object_set_new(o, "offset", results_json_real(c->b, 1));
-    json_object_set_new(o, "residual", results_json_real(c->rms_rel, 1));
-    json_object_set_new(o, "unexplained", results_json_real(c->rel, 1));
+    json_object_set_new(o, RP_KEY(RP_SCALE), results_json_real(c->a, 1));
+    json_object_set_new(o, RP_KEY(RP_OFFSET), results_json_real(c->b, 1));
+    json_object_set_new(o, RP_KEY(RP_RESIDUAL), results_json_real(c->rms_rel, 1));
+    json_object_set_new(o, RP_KEY(RP_UNEXPLAINED), results_json_real(c->rel, 1));
     return o;
 }
 
@@ -252,14 +252,14 @@ static json_t *host_caches_json(const bench_probe_result *r)
     json_t *hc = json_array();
     for (size_t i = 0; i < r->n_host_caches; i++) {
         json_t *c = json_object();
-        json_object_set_new(c, "level", json_integer(r->host_caches[i].level));
+        json_object_set_new(c, RP_KEY(RP_LEVEL), json_integer(r->host_caches[i].level));
         json_object_set_new(c, RP_KEY(RP_SIZE_BYTES), json_integer((json_int_t)r->host_caches[i].size_bytes));
-        json_object_set_new(c, "line_bytes", json_integer((json_int_t)r->host_caches[i].line_bytes));
+        json_object_set_new(c, RP_KEY(RP_LINE_BYTES), json_integer((json_int_t)r->host_caches[i].line_bytes));
         json_t *ml = json_null();
         for (size_t k = 0; k < r->n_levels; k++)
             if (r->levels[k].host_match == (int)i)
                 ml = json_integer((json_int_t)(k + 1));
-        json_object_set_new(c, "matched_level", ml);
+        json_object_set_new(c, RP_KEY(RP_MATCHED_LEVEL), ml);
         json_array_append_new(hc, c);
     }
     return hc;
@@ -286,39 +286,39 @@ static json_t *ladder_json(const bench_probe_result *r)
 static json_t *granularity_json(const bench_probe_result *r)
 {
     json_t *g = json_object();
-    json_object_set_new(g, "working_set_bytes", json_integer((json_int_t)r->gran_bytes));
-    json_object_set_new(g, "block_bytes", json_integer(BENCH_PROBE_BLOCK));
+    json_object_set_new(g, RP_KEY(RP_WORKING_SET_BYTES), json_integer((json_int_t)r->gran_bytes));
+    json_object_set_new(g, RP_KEY(RP_BLOCK_BYTES), json_integer(BENCH_PROBE_BLOCK));
     json_t *ss = json_array(), *os = json_array(), *cs = json_array();
     for (size_t i = 0; i < r->n_strides; i++) {
         json_t *p = json_object();
-        json_object_set_new(p, "stride_bytes", json_integer((json_int_t)r->stride_x[i]));
-        json_object_set_new(p, "ns_per_element", results_json_real(r->stride_ns[i], 1));
+        json_object_set_new(p, RP_KEY(RP_STRIDE_BYTES), json_integer((json_int_t)r->stride_x[i]));
+        json_object_set_new(p, RP_KEY(RP_NS_PER_ELEMENT), results_json_real(r->stride_ns[i], 1));
         json_array_append_new(ss, p);
     }
     for (size_t i = 0; i < r->n_offsets; i++) {
         json_t *p = json_object();
-        json_object_set_new(p, "offset_bytes", json_integer((json_int_t)r->offset_x[i]));
-        json_object_set_new(p, "ns_per_block", results_json_real(r->offset_ns[i], 1));
+        json_object_set_new(p, RP_KEY(RP_OFFSET_BYTES), json_integer((json_int_t)r->offset_x[i]));
+        json_object_set_new(p, RP_KEY(RP_NS_PER_BLOCK), results_json_real(r->offset_ns[i], 1));
         json_array_append_new(os, p);
     }
     for (size_t k = 0; k < BENCH_PROBE_UNITS && r->n_strides; k++) {
         json_t *c = json_object();
-        json_object_set_new(c, "unit_bytes", json_integer((json_int_t)r->units[k]));
+        json_object_set_new(c, RP_KEY(RP_UNIT_BYTES), json_integer((json_int_t)r->units[k]));
         json_t *sf = fit_json(&r->stride_fit[k]), *of = fit_json(&r->offset_fit[k]);
         json_t *sm = json_array(), *om = json_array();
         for (size_t i = 0; i < r->n_strides; i++)
             json_array_append_new(sm, results_json_real(r->stride_model[k][i], 1));
         for (size_t i = 0; i < r->n_offsets; i++)
             json_array_append_new(om, results_json_real(r->offset_model[k][i], 1));
-        json_object_set_new(sf, "modeled", sm);
-        json_object_set_new(of, "modeled", om);
-        json_object_set_new(c, "stride_fit", sf);
-        json_object_set_new(c, "offset_fit", of);
+        json_object_set_new(sf, RP_KEY(RP_MODELED), sm);
+        json_object_set_new(of, RP_KEY(RP_MODELED), om);
+        json_object_set_new(c, RP_KEY(RP_STRIDE_FIT), sf);
+        json_object_set_new(c, RP_KEY(RP_OFFSET_FIT), of);
         json_array_append_new(cs, c);
     }
-    json_object_set_new(g, "stride_sweep", ss);
-    json_object_set_new(g, "offset_sweep", os);
-    json_object_set_new(g, "candidates", cs);
+    json_object_set_new(g, RP_KEY(RP_STRIDE_SWEEP), ss);
+    json_object_set_new(g, RP_KEY(RP_OFFSET_SWEEP), os);
+    json_object_set_new(g, RP_KEY(RP_CANDIDATES), cs);
     return g;
 }
 
@@ -328,12 +328,12 @@ static json_t *pairs_json(const bench_probe_result *r)
 {
     json_t *o = json_object();
     int have = r->pair_ns[0] > 0;
-    json_object_set_new(o, "adjacent_ns_per_element", results_json_real(r->pair_ns[0], have));
-    json_object_set_new(o, "split_ns_per_element", results_json_real(r->pair_ns[1], have));
-    json_object_set_new(o, "apart_ns_per_element", results_json_real(r->pair_ns[2], have));
-    json_object_set_new(o, "ratio", results_json_real(r->pair_ratio, have && isfinite(r->pair_ratio)));
-    json_object_set_new(o, "unit_bytes", r->pair_unit ? json_integer((json_int_t)r->pair_unit) : json_null());
-    json_object_set_new(o, "reason", r->pair_unit ? json_null() : json_string(r->pair_why));
+    json_object_set_new(o, RP_KEY(RP_ADJACENT_NS_PER_ELEMENT), results_json_real(r->pair_ns[0], have));
+    json_object_set_new(o, RP_KEY(RP_SPLIT_NS_PER_ELEMENT), results_json_real(r->pair_ns[1], have));
+    json_object_set_new(o, RP_KEY(RP_APART_NS_PER_ELEMENT), results_json_real(r->pair_ns[2], have));
+    json_object_set_new(o, RP_KEY(RP_RATIO), results_json_real(r->pair_ratio, have && isfinite(r->pair_ratio)));
+    json_object_set_new(o, RP_KEY(RP_UNIT_BYTES), r->pair_unit ? json_integer((json_int_t)r->pair_unit) : json_null());
+    json_object_set_new(o, RP_KEY(RP_REASON), r->pair_unit ? json_null() : json_string(r->pair_why));
     return o;
 }
 
@@ -342,22 +342,22 @@ static json_t *device_json(const bench_probe_doc_device *dv)
     const bench_probe_result *r = dv->result;
     const bench_device *d = dv->device;
     json_t *o = json_object();
-    json_object_set_new(o, "device", bench_device_json(d, dv->is_default));
+    json_object_set_new(o, RP_KEY(RP_DEVICE), bench_device_json(d, dv->is_default));
     json_object_set_new(o, RP_KEY(RP_STATUS), json_string(r ? "probed" : "failed"));
-    json_object_set_new(o, "failure", dv->failure ? json_string(dv->failure) : json_null());
-    json_object_set_new(o, "cache_note", dv->cache_note ? json_string(dv->cache_note) : json_null());
+    json_object_set_new(o, RP_KEY(RP_FAILURE), dv->failure ? json_string(dv->failure) : json_null());
+    json_object_set_new(o, RP_KEY(RP_CACHE_NOTE), dv->cache_note ? json_string(dv->cache_note) : json_null());
     if (!r)
         return o;
-    json_object_set_new(o, "quick", json_boolean(r->quick));
-    json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
-    json_object_set_new(o, "interrupted_in", r->interrupted ? json_string(r->interrupted_in) : json_null());
-    json_object_set_new(o, "seconds", json_real(r->seconds));
-    json_object_set_new(o, "kernel_file", r->kernel_path ? json_string(r->kernel_path) : json_null());
+    json_object_set_new(o, RP_KEY(RP_QUICK), json_boolean(r->quick));
+    json_object_set_new(o, RP_KEY(RP_INTERRUPTED), json_boolean(r->interrupted));
+    json_object_set_new(o, RP_KEY(RP_INTERRUPTED_IN), r->interrupted ? json_string(r->interrupted_in) : json_null());
+    json_object_set_new(o, RP_KEY(RP_SECONDS), json_real(r->seconds));
+    json_object_set_new(o, RP_KEY(RP_KERNEL_FILE), r->kernel_path ? json_string(r->kernel_path) : json_null());
     /* the contract keys */
     json_object_set_new(o, RP_KEY(RP_INFERRED_UNIT_BYTES),
                         r->inferred_unit ? json_integer((json_int_t)r->inferred_unit) : json_null());
-    json_object_set_new(o, "inferred_unit_reason", r->inferred_unit ? json_null() : json_string(r->unit_why));
-    json_object_set_new(o, "sector_pairs", pairs_json(r));
+    json_object_set_new(o, RP_KEY(RP_INFERRED_UNIT_REASON), r->inferred_unit ? json_null() : json_string(r->unit_why));
+    json_object_set_new(o, RP_KEY(RP_SECTOR_PAIRS), pairs_json(r));
     json_object_set_new(o, RP_KEY(RP_PROFILE_UNIT_BYTES), json_integer((json_int_t)d->geo.sector));
     json_object_set_new(o, RP_KEY(RP_PROFILE_LINE_BYTES), json_integer((json_int_t)d->geo.line));
     bw_buf ag = BW_BUF_INIT;
@@ -375,35 +375,35 @@ static json_t *device_json(const bench_probe_doc_device *dv)
     const char *pl = r->have_memory ? results_nominal_plausibility(r->levels[r->n_levels].read_gbs, dv->nominal_gbs,
                                                                   words, sizeof words)
                                     : NULL;
-    json_object_set_new(o, "nominal_dram_gbs", dv->nominal_gbs > 0 ? json_real(dv->nominal_gbs) : json_null());
-    json_object_set_new(o, "memory_plausibility", pl ? json_string(pl) : json_null());
-    json_object_set_new(o, "device_cache_bytes", json_integer((json_int_t)r->device_cache_bytes));
+    json_object_set_new(o, RP_KEY(RP_NOMINAL_DRAM_GBS), dv->nominal_gbs > 0 ? json_real(dv->nominal_gbs) : json_null());
+    json_object_set_new(o, RP_KEY(RP_MEMORY_PLAUSIBILITY), pl ? json_string(pl) : json_null());
+    json_object_set_new(o, RP_KEY(RP_DEVICE_CACHE_BYTES), json_integer((json_int_t)r->device_cache_bytes));
     bw_buf dag = BW_BUF_INIT;
     bench_probe_device_cache_agreement(&dag, r);
-    json_object_set_new(o, "device_cache_agreement", json_string(bw_buf_str(&dag)));
+    json_object_set_new(o, RP_KEY(RP_DEVICE_CACHE_AGREEMENT), json_string(bw_buf_str(&dag)));
     bw_buf_free(&dag);
-    json_object_set_new(o, "host_caches", host_caches_json(r));
+    json_object_set_new(o, RP_KEY(RP_HOST_CACHES), host_caches_json(r));
     json_object_set_new(o, RP_KEY(RP_LADDER), ladder_json(r));
-    json_object_set_new(o, "levels_from", json_string(r->page_levels ? "page-local chase" : "random chase"));
-    json_object_set_new(o, "tlb_reaches", r->page_levels ? tlb_json(r) : json_null());
+    json_object_set_new(o, RP_KEY(RP_LEVELS_FROM), json_string(r->page_levels ? "page-local chase" : "random chase"));
+    json_object_set_new(o, RP_KEY(RP_TLB_REACHES), r->page_levels ? tlb_json(r) : json_null());
     json_t *cv = json_object();
-    json_object_set_new(cv, "valid", json_boolean(r->chase_valid));
-    json_object_set_new(cv, "note", json_string(r->chase_note));
-    json_object_set_new(o, "chase_validation", cv);
-    json_object_set_new(o, "granularity", granularity_json(r));
-    json_object_set_new(o, "inferred_lanes", r->inferred_lanes ? json_integer((json_int_t)r->inferred_lanes) : json_null());
-    json_object_set_new(o, "inferred_lanes_reason", json_string(r->lanes_why));
+    json_object_set_new(cv, RP_KEY(RP_VALID), json_boolean(r->chase_valid));
+    json_object_set_new(cv, RP_KEY(RP_NOTE), json_string(r->chase_note));
+    json_object_set_new(o, RP_KEY(RP_CHASE_VALIDATION), cv);
+    json_object_set_new(o, RP_KEY(RP_GRANULARITY), granularity_json(r));
+    json_object_set_new(o, RP_KEY(RP_INFERRED_LANES), r->inferred_lanes ? json_integer((json_int_t)r->inferred_lanes) : json_null());
+    json_object_set_new(o, RP_KEY(RP_INFERRED_LANES_REASON), json_string(r->lanes_why));
     json_t *ls = json_array();
     for (size_t i = 0; i < r->n_lanes; i++) {
         json_t *p = json_object();
-        json_object_set_new(p, "work_group_size", json_integer((json_int_t)r->lanes_x[i]));
-        json_object_set_new(p, "ns", results_json_real(r->lanes_ns[i], 1));
+        json_object_set_new(p, RP_KEY(RP_WORK_GROUP_SIZE), json_integer((json_int_t)r->lanes_x[i]));
+        json_object_set_new(p, RP_KEY(RP_NS), results_json_real(r->lanes_ns[i], 1));
         json_array_append_new(ls, p);
     }
-    json_object_set_new(o, "lanes_sweep", ls);
-    json_object_set_new(o, "profile_lanes", json_integer(d->geo.lanes));
-    json_object_set_new(o, "inferred_banks", r->inferred_banks ? json_integer(r->inferred_banks) : json_null());
-    json_object_set_new(o, "inferred_banks_reason", json_string(r->banks_why));
+    json_object_set_new(o, RP_KEY(RP_LANES_SWEEP), ls);
+    json_object_set_new(o, RP_KEY(RP_PROFILE_LANES), json_integer(d->geo.lanes));
+    json_object_set_new(o, RP_KEY(RP_INFERRED_BANKS), r->inferred_banks ? json_integer(r->inferred_banks) : json_null());
+    json_object_set_new(o, RP_KEY(RP_INFERRED_BANKS_REASON), json_string(r->banks_why));
     json_t *t = bench_probe_transfers_json(r);
     json_object_update(o, t);
     json_decref(t);
@@ -415,11 +415,11 @@ json_t *bench_probe_document(const bench_probe_doc_meta *m, const bench_probe_do
     json_t *o = results_json_document(RESULTS_PROBE_SCHEMA, RESULTS_PROBE_SCHEMA_VERSION, m->date, m->argc, m->argv);
     if (!o)
         return NULL;
-    json_object_set_new(o, "cache_file", m->cache_file ? json_string(m->cache_file) : json_null());
-    json_object_set_new(o, "interrupted", json_boolean(m->interrupted));
+    json_object_set_new(o, RP_KEY(RP_CACHE_FILE), m->cache_file ? json_string(m->cache_file) : json_null());
+    json_object_set_new(o, RP_KEY(RP_INTERRUPTED), json_boolean(m->interrupted));
     json_t *devs = json_array();
     for (size_t k = 0; k < n; k++)
         json_array_append_new(devs, device_json(&d[k]));
-    json_object_set_new(o, "devices", devs);
+    json_object_set_new(o, RP_KEY(RP_DEVICES), devs);
     return o;
 }

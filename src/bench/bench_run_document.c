@@ -34,18 +34,6 @@ static json_t *roofline_json(const bench_run_doc *run)
     return o ? o : json_null();
 }
 
-static json_t *stats_json(const bench_stats *s, int valid)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "min", results_json_real(s->min, valid));
-    json_object_set_new(o, "median", results_json_real(s->median, valid));
-    json_object_set_new(o, "mean", results_json_real(s->mean, valid));
-    json_object_set_new(o, "stddev", results_json_real(s->stddev, valid));
-    json_object_set_new(o, "count", json_integer((json_int_t)s->count));
-    json_object_set_new(o, "rse", results_json_real(s->rse, valid && s->count >= 2));
-    return o;
-}
-
 static json_t *profile_json(const bench_device *d, const model_geometry *g)
 {
     json_t *o = json_object();
@@ -451,8 +439,8 @@ static json_t *result_json(const bench_run_doc *run, size_t i)
         it->fam->doc_keys(o, run, i);
     if (is_whole_matrix(it))
         json_object_set_new(o, "launch_bounds", launch_bounds_json(&w));
-    json_object_set_new(o, "time_ns", stats_json(&r->event, w.ok));
-    json_object_set_new(o, "wall_ns", stats_json(&r->wall, w.ok));
+    json_object_set_new(o, "time_ns", bench_stats_json(&r->event, w.ok));
+    json_object_set_new(o, "wall_ns", bench_stats_json(&r->wall, w.ok));
     fields_json(o, RESULTS_FIELD_TWIN, run, &w);
     json_object_set_new(o, "relative_to_seq_ci", ci_json(r->relative_ci, w.ok));
     json_object_set_new(o, "reference_check", w.ok && r->has_check ? reference_check_json(r) : json_null());

@@ -376,10 +376,10 @@ static bw_code transpose_validate(const bench_family_io *io, bw_error *err)
             return bw_error_set(err, BW_E_INTERRUPTED, "interrupted");
         /* k = 0 and checks - 1 are the first and the last band */
         int64_t b = checks > 1 ? k * (bands - 1) / (checks - 1) : 0;
-        int64_t row = b * band, rows = n - row < band ? n - row : band;
-        rc = io->read_dst(io->ctx, (uint64_t)(row * n) * 4, io->stage, (uint64_t)(rows * n) * 4, err);
+        int64_t first = b * band, rows = n - first < band ? n - first : band;
+        rc = io->read_dst(io->ctx, (uint64_t)(first * n) * 4, io->stage, (uint64_t)(rows * n) * 4, err);
         if (rc == BW_OK)
-            rc = bench_transpose_validate_stream(v, n, io->seed, (const uint32_t *)io->stage, row, rows, err);
+            rc = bench_transpose_validate_stream(v, n, io->seed, (const uint32_t *)io->stage, first, rows, err);
     }
     return rc;
 }

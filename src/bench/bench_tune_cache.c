@@ -191,9 +191,9 @@ static bw_code peak_from(json_t *o, const char *path, const char *mode, bench_tu
     memset(p, 0, sizeof *p);
     if (json_is_null(o))
         return BW_OK;
-    json_t *v = json_object_get(o, RT_VECTOR_WIDTH), *k = json_object_get(o, RT_ELEMS_PER_ITEM),
-           *l = json_object_get(o, RT_LOCAL_SIZE), *g = json_object_get(o, RT_GBS);
-    int layout = bench_tune_layout_parse(json_string_value(json_object_get(o, RT_LAYOUT)));
+    json_t *v = json_object_get(o, RT_KEY(RT_VECTOR_WIDTH)), *k = json_object_get(o, RT_KEY(RT_ELEMS_PER_ITEM)),
+           *l = json_object_get(o, RT_KEY(RT_LOCAL_SIZE)), *g = json_object_get(o, RT_KEY(RT_GBS));
+    int layout = bench_tune_layout_parse(json_string_value(json_object_get(o, RT_KEY(RT_LAYOUT))));
     p->config.vector_width = json_is_integer(v) ? (int)json_integer_value(v) : 0;
     p->config.elems_per_item = json_is_integer(k) ? (int)json_integer_value(k) : 0;
     p->config.local_size = json_is_integer(l) ? (int64_t)json_integer_value(l) : 0;
@@ -234,10 +234,10 @@ bw_code bench_tune_cache_lookup(const char *path, const bench_tune_key *key, ben
         entry_key(e, &k);
         if (!bench_tune_key_equal(&k, key))
             continue;
-        json_t *bytes = json_object_get(e, RT_BUFFER_BYTES);
-        const char *date = json_string_value(json_object_get(e, RT_DATE));
-        if ((rc = peak_from(json_object_get(e, RT_READ), path, "read", &out->peak[BENCH_TUNE_READ], err)) != BW_OK ||
-            (rc = peak_from(json_object_get(e, RT_COPY), path, "copy", &out->peak[BENCH_TUNE_COPY], err)) != BW_OK)
+        json_t *bytes = json_object_get(e, RT_KEY(RT_BUFFER_BYTES));
+        const char *date = json_string_value(json_object_get(e, RT_KEY(RT_DATE)));
+        if ((rc = peak_from(json_object_get(e, RT_KEY(RT_READ)), path, "read", &out->peak[BENCH_TUNE_READ], err)) != BW_OK ||
+            (rc = peak_from(json_object_get(e, RT_KEY(RT_COPY)), path, "copy", &out->peak[BENCH_TUNE_COPY], err)) != BW_OK)
             goto done;
         if (!json_is_integer(bytes) || json_integer_value(bytes) <= 0 || !date ||
             (!out->peak[BENCH_TUNE_READ].valid && !out->peak[BENCH_TUNE_COPY].valid)) {
@@ -264,11 +264,11 @@ json_t *bench_tune_peak_json(const bench_tune_peak *p)
     if (!p->valid)
         return json_null();
     json_t *o = json_object();
-    json_object_set_new(o, RT_VECTOR_WIDTH, json_integer(p->config.vector_width));
-    json_object_set_new(o, RT_ELEMS_PER_ITEM, json_integer(p->config.elems_per_item));
-    json_object_set_new(o, RT_LOCAL_SIZE, json_integer(p->config.local_size));
-    json_object_set_new(o, RT_LAYOUT, json_string(bench_tune_layout_name(p->config.layout)));
-    json_object_set_new(o, RT_GBS, json_real(p->gbs));
+    json_object_set_new(o, RT_KEY(RT_VECTOR_WIDTH), json_integer(p->config.vector_width));
+    json_object_set_new(o, RT_KEY(RT_ELEMS_PER_ITEM), json_integer(p->config.elems_per_item));
+    json_object_set_new(o, RT_KEY(RT_LOCAL_SIZE), json_integer(p->config.local_size));
+    json_object_set_new(o, RT_KEY(RT_LAYOUT), json_string(bench_tune_layout_name(p->config.layout)));
+    json_object_set_new(o, RT_KEY(RT_GBS), json_real(p->gbs));
     return o;
 }
 
@@ -283,10 +283,10 @@ static json_t *entry_json(const bench_tune_key *key, const bench_tune_entry *e)
         free(v);
     }
     json_object_set_new(o, "key", k);
-    json_object_set_new(o, RT_DATE, json_string(e->date));
-    json_object_set_new(o, RT_BUFFER_BYTES, json_integer((json_int_t)e->buffer_bytes));
-    json_object_set_new(o, RT_READ, bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
-    json_object_set_new(o, RT_COPY, bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
+    json_object_set_new(o, RT_KEY(RT_DATE), json_string(e->date));
+    json_object_set_new(o, RT_KEY(RT_BUFFER_BYTES), json_integer((json_int_t)e->buffer_bytes));
+    json_object_set_new(o, RT_KEY(RT_READ), bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
+    json_object_set_new(o, RT_KEY(RT_COPY), bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
     return o;
 }
 

@@ -739,19 +739,19 @@ static json_t *run_entry(const results_merged *m, size_t i)
     json_object_set_new(j, CK(PEAK_COPY_GBS), jreal(r->peak_copy_gbs));
     if (r->has_roofline) {
         json_t *rf = json_object();
-        json_object_set_new(rf, RR_PEAK_GFLOPS, jreal(r->roof_peak_gflops));
-        json_object_set_new(rf, RR_PEAK_GBS, jreal(r->roof_peak_gbs));
-        json_object_set_new(rf, RR_RIDGE_INTENSITY, jreal(r->roof_ridge_intensity));
+        json_object_set_new(rf, RR_KEY(RR_PEAK_GFLOPS), jreal(r->roof_peak_gflops));
+        json_object_set_new(rf, RR_KEY(RR_PEAK_GBS), jreal(r->roof_peak_gbs));
+        json_object_set_new(rf, RR_KEY(RR_RIDGE_INTENSITY), jreal(r->roof_ridge_intensity));
         json_t *pts = json_array();
         for (size_t k = 0; k < r->n_roof_points; k++) {
             json_t *p = json_object();
-            json_object_set_new(p, RR_INTENSITY, jreal(r->roof_points[k].intensity));
-            json_object_set_new(p, RR_GFLOPS, jreal(r->roof_points[k].gflops));
-            json_object_set_new(p, RR_GBS, jreal(r->roof_points[k].gbs));
-            json_object_set_new(p, RR_ATTAINABLE_GFLOPS, jreal(r->roof_points[k].attainable_gflops));
+            json_object_set_new(p, RR_KEY(RR_INTENSITY), jreal(r->roof_points[k].intensity));
+            json_object_set_new(p, RR_KEY(RR_GFLOPS), jreal(r->roof_points[k].gflops));
+            json_object_set_new(p, RR_KEY(RR_GBS), jreal(r->roof_points[k].gbs));
+            json_object_set_new(p, RR_KEY(RR_ATTAINABLE_GFLOPS), jreal(r->roof_points[k].attainable_gflops));
             json_array_append_new(pts, p);
         }
-        json_object_set_new(rf, RR_POINTS, pts);
+        json_object_set_new(rf, RR_KEY(RR_POINTS), pts);
         json_object_set_new(j, CK(ROOFLINE), rf);
     } else {
         json_object_set_new(j, CK(ROOFLINE), json_null());

@@ -65,8 +65,8 @@ static void map_notes(const json_t *maps, const char *lead, const char *tail, bw
     for (int d = 0; d < 2; d++)
         json_array_foreach(maps, i, x)
             if (!strcmp(text(x, K(RP_DIRECTION)), dirs[d])) {
-                if (*text(x, "note"))
-                    bw_buf_printf(out, "%s%s%s", lead, text(x, "note"), tail);
+                if (*text(x, RP_KEY(RP_NOTE)))
+                    bw_buf_printf(out, "%s%s%s", lead, text(x, RP_KEY(RP_NOTE)), tail);
                 break;
             }
 }
@@ -75,7 +75,7 @@ void report_probe_transfers_table(const json_t *t, bw_buf *out)
 {
     size_t i;
     const json_t *x;
-    const json_t *tr = array(t, K(RP_TRANSFERS)), *maps = array(t, "maps"), *l = json_object_get(t, "launch");
+    const json_t *tr = array(t, K(RP_TRANSFERS)), *maps = array(t, RP_KEY(RP_MAPS)), *l = json_object_get(t, RP_KEY(RP_LAUNCH));
     bw_buf_puts(out, "\nhost<->device transfers (measured, wall clock per copy, median)\n");
     bw_buf_puts(out, "  dir  memory    mode          size       GB/s      us\n");
     json_array_foreach(tr, i, x) {
@@ -92,8 +92,8 @@ void report_probe_transfers_table(const json_t *t, bw_buf *out)
         bw_buf_printf(out,
                       "  small-transfer latency (measured): %.1f us for %llu B, host to device, pageable, blocking\n",
                       val(t, K(RP_SMALL_TRANSFER_LATENCY_US)), whole(t, K(RP_SMALL_TRANSFER_BYTES)));
-    if (json_is_string(json_object_get(t, "transfers_note")))
-        bw_buf_printf(out, "  %s\n", text(t, "transfers_note"));
+    if (json_is_string(json_object_get(t, RP_KEY(RP_TRANSFERS_NOTE))))
+        bw_buf_printf(out, "  %s\n", text(t, RP_KEY(RP_TRANSFERS_NOTE)));
     if (json_array_size(maps)) {
         bw_buf_puts(out, "\nmaps of a CL_MEM_ALLOC_HOST_PTR buffer (measured, wall clock per map and unmap, median)\n");
         bw_buf_puts(out, "  dir  size        GB/s          us    copy us\n");
@@ -104,37 +104,37 @@ void report_probe_transfers_table(const json_t *t, bw_buf *out)
             if (val(x, K(RP_GBS)) > 0)
                 snprintf(gbs, sizeof gbs, "%9.2f", val(x, K(RP_GBS)));
             else
-                snprintf(gbs, sizeof gbs, "%9s", flag(x, "zero_copy") ? "zero-copy" : "no copy");
+                snprintf(gbs, sizeof gbs, "%9s", flag(x, RP_KEY(RP_ZERO_COPY)) ? "zero-copy" : "no copy");
             bw_buf_printf(out, "  %s  %-10s %s  %9.1f  %9.1f\n", text(x, K(RP_DIRECTION)), bw_buf_str(&s), gbs,
-                          val(x, K(RP_US)), val(x, "copy_us"));
+                          val(x, K(RP_US)), val(x, RP_KEY(RP_COPY_US)));
             bw_buf_free(&s);
         }
         map_notes(maps, "  ", "\n", out);
     }
-    unsigned long long launches = whole(l, "launches");
+    unsigned long long launches = whole(l, RP_KEY(RP_LAUNCHES));
     if (!launches) {
         bw_buf_puts(out, "launch latency: not measured (interrupted before it was)\n");
         return;
     }
-    if (!strcmp(text(l, "timer"), "wall"))
+    if (!strcmp(text(l, RP_KEY(RP_TIMER)), "wall"))
         bw_buf_printf(out,
                       "launch latency (measured, empty kernel, median of %llu): %.1f us host clock enqueue to clFinish; "
                       "events: none (%s)\n",
-                      launches, val(l, "wall_us"), text(l, "note"));
+                      launches, val(l, RP_KEY(RP_WALL_US)), text(l, RP_KEY(RP_NOTE)));
     else
         bw_buf_printf(out,
                       "launch latency (measured, empty kernel, median of %llu): %.1f us wall clock enqueue to end; "
                       "events: %.1f us queued to start, %.1f us queued to end\n",
-                      launches, val(l, "wall_us"), val(l, "queued_to_start_us"), val(l, "queued_to_end_us"));
+                      launches, val(l, RP_KEY(RP_WALL_US)), val(l, RP_KEY(RP_QUEUED_TO_START_US)), val(l, RP_KEY(RP_QUEUED_TO_END_US)));
 }
 
 /* the cache and latency ladders, the levels found in them, and how they
  * agree with what the device and the host report */
 static void ladder_lines(const json_t *o, bw_buf *out)
 {
-    const json_t *dev = json_object_get(o, "device"), *levels = array(o, K(RP_CACHE_LEVELS));
-    const json_t *mem = json_object_get(o, K(RP_MEMORY)), *tlb = array(o, "tlb_reaches");
-    int page = !strcmp(text(o, "levels_from"), "page-local chase");
+    const json_t *dev = json_object_get(o, RP_KEY(RP_DEVICE)), *levels = array(o, K(RP_CACHE_LEVELS));
+    const json_t *mem = json_object_get(o, K(RP_MEMORY)), *tlb = array(o, RP_KEY(RP_TLB_REACHES));
+    int page = !strcmp(text(o, RP_KEY(RP_LEVELS_FROM)), "page-local chase");
     size_t i, n_levels = json_array_size(levels);
     const json_t *x;
     bw_buf_puts(out, "\ncache ladder and latency ladder (measured; read GB/s by ");
@@ -158,38 +158,38 @@ static void ladder_lines(const json_t *o, bw_buf *out)
         bw_buf_printf(out, " %9.1f   %10.2f   %10.2f", val(l, K(RP_READ_GBS)), val(l, K(RP_LATENCY_NS)),
                       val(l, K(RP_LATENCY_PER_CU_NS)));
         if (i < n_levels)
-            bw_buf_printf(out, "            %s", text(l, "seen_in"));
+            bw_buf_printf(out, "            %s", text(l, RP_KEY(RP_SEEN_IN)));
         bw_buf_putc(out, '\n');
     }
     json_array_foreach(tlb, i, x) {
         bw_buf_puts(out, "  TLB reach at about ");
         report_bytes(out, (double)whole(x, K(RP_SIZE_BYTES)));
         bw_buf_printf(out, ": the random chase climbs %.2fx there (%.2f to %.2f ns), the page-local chase does not\n",
-                      val(x, "step"), val(x, "below_latency_ns"), val(x, "above_latency_ns"));
+                      val(x, RP_KEY(RP_STEP)), val(x, RP_KEY(RP_BELOW_LATENCY_NS)), val(x, RP_KEY(RP_ABOVE_LATENCY_NS)));
     }
     if (page && json_array_size(tlb) == 0)
         bw_buf_puts(out, "  no TLB reach: every knee of the random chase is one of the page-local chase's\n");
-    if (flag(o, "interrupted") && !json_is_object(mem))
+    if (flag(o, RP_KEY(RP_INTERRUPTED)) && !json_is_object(mem))
         bw_buf_printf(out, "  interrupted (in its %s): no levels are derived from a partial ladder\n",
-                      text(o, "interrupted_in"));
+                      text(o, RP_KEY(RP_INTERRUPTED_IN)));
     else if (n_levels == 0)
         bw_buf_puts(out, "  no knee found: the ladder shows one plateau\n");
     json_array_foreach(levels, i, x)
-        bw_buf_printf(out, "  L%zu: %s\n", i + 1, text(x, "agreement"));
+        bw_buf_printf(out, "  L%zu: %s\n", i + 1, text(x, RP_KEY(RP_AGREEMENT)));
     bw_buf_puts(out, "  device reports CL_DEVICE_GLOBAL_MEM_CACHE_SIZE ");
-    report_bytes(out, (double)whole(o, "device_cache_bytes"));
-    bw_buf_printf(out, ": %s\n", text(o, "device_cache_agreement"));
-    const json_t *hc = array(o, "host_caches");
+    report_bytes(out, (double)whole(o, RP_KEY(RP_DEVICE_CACHE_BYTES)));
+    bw_buf_printf(out, ": %s\n", text(o, RP_KEY(RP_DEVICE_CACHE_AGREEMENT)));
+    const json_t *hc = array(o, RP_KEY(RP_HOST_CACHES));
     if (json_array_size(hc)) {
         bw_buf_puts(out, "  host sysfs caches:");
         json_array_foreach(hc, i, x) {
-            bw_buf_printf(out, "%s L%llu ", i ? "," : "", whole(x, "level"));
+            bw_buf_printf(out, "%s L%llu ", i ? "," : "", whole(x, RP_KEY(RP_LEVEL)));
             report_bytes(out, (double)whole(x, K(RP_SIZE_BYTES)));
         }
         bw_buf_putc(out, '\n');
     }
-    const json_t *cv = json_object_get(o, "chase_validation");
-    bw_buf_printf(out, "  chase validation: %s: %s\n", flag(cv, "valid") ? "passed" : "FAILED", text(cv, "note"));
+    const json_t *cv = json_object_get(o, RP_KEY(RP_CHASE_VALIDATION));
+    bw_buf_printf(out, "  chase validation: %s: %s\n", flag(cv, RP_KEY(RP_VALID)) ? "passed" : "FAILED", text(cv, RP_KEY(RP_NOTE)));
     bw_buf_puts(out, "  size        read GB/s   latency ns   per CU ns   page-local ns\n");
     json_array_foreach(array(o, K(RP_LADDER)), i, x) {
         bw_buf_puts(out, "  ");
@@ -209,8 +209,8 @@ static size_t best_candidate(const json_t *cands)
     const json_t *c;
     double best = INFINITY;
     json_array_foreach(cands, k, c) {
-        double s = val(json_object_get(c, "stride_fit"), "unexplained") +
-                   val(json_object_get(c, "offset_fit"), "unexplained");
+        double s = val(json_object_get(c, RP_KEY(RP_STRIDE_FIT)), RP_KEY(RP_UNEXPLAINED)) +
+                   val(json_object_get(c, RP_KEY(RP_OFFSET_FIT)), RP_KEY(RP_UNEXPLAINED));
         if (s < best) {
             best = s;
             b = k;
@@ -233,43 +233,43 @@ static void unit_words(const json_t *o, bw_buf *out)
  * of each candidate unit */
 static void granularity_lines(const json_t *o, bw_buf *out)
 {
-    const json_t *g = json_object_get(o, "granularity"), *offs = array(g, "offset_sweep");
-    const json_t *pairs = json_object_get(o, "sector_pairs"), *x;
+    const json_t *g = json_object_get(o, RP_KEY(RP_GRANULARITY)), *offs = array(g, RP_KEY(RP_OFFSET_SWEEP));
+    const json_t *pairs = json_object_get(o, RP_KEY(RP_SECTOR_PAIRS)), *x;
     size_t i;
     bw_buf_puts(out, "\ntransaction granularity (measured on a ");
-    report_bytes(out, (double)whole(g, "working_set_bytes"));
+    report_bytes(out, (double)whole(g, RP_KEY(RP_WORKING_SET_BYTES)));
     bw_buf_printf(out, " working set)\n  inferred unit: ");
     unit_words(o, out);
     bw_buf_puts(out, "\n  stride B   ns/element (measured)\n");
-    json_array_foreach(array(g, "stride_sweep"), i, x)
-        bw_buf_printf(out, "  %8.0f   %10.3f\n", (double)whole(x, "stride_bytes"), val(x, "ns_per_element"));
+    json_array_foreach(array(g, RP_KEY(RP_STRIDE_SWEEP)), i, x)
+        bw_buf_printf(out, "  %8.0f   %10.3f\n", (double)whole(x, RP_KEY(RP_STRIDE_BYTES)), val(x, RP_KEY(RP_NS_PER_ELEMENT)));
     size_t no = json_array_size(offs);
     bw_buf_printf(out, "  offset sweep (%llu B per work-item): ns/block (measured) at offsets 0..%.0f B:\n   ",
-                  whole(g, "block_bytes"), no ? (double)whole(json_array_get(offs, no - 1), "offset_bytes") : 0.0);
+                  whole(g, RP_KEY(RP_BLOCK_BYTES)), no ? (double)whole(json_array_get(offs, no - 1), RP_KEY(RP_OFFSET_BYTES)) : 0.0);
     json_array_foreach(offs, i, x)
-        bw_buf_printf(out, " %.2f", val(x, "ns_per_block"));
-    if (val(pairs, "adjacent_ns_per_element") > 0) {
+        bw_buf_printf(out, " %.2f", val(x, RP_KEY(RP_NS_PER_BLOCK)));
+    if (val(pairs, RP_KEY(RP_ADJACENT_NS_PER_ELEMENT)) > 0) {
         bw_buf_printf(out, "\n  sector pairs (measured, ns/element): adjacent 32-byte sectors %.3f, sectors in different "
                            "64-byte halves %.3f, a 128-byte block each %.3f; split / adjacent %.2f: ",
-                      val(pairs, "adjacent_ns_per_element"), val(pairs, "split_ns_per_element"),
-                      val(pairs, "apart_ns_per_element"), num_or(pairs, "ratio", NAN));
-        unsigned long long u = whole(pairs, "unit_bytes");
+                      val(pairs, RP_KEY(RP_ADJACENT_NS_PER_ELEMENT)), val(pairs, RP_KEY(RP_SPLIT_NS_PER_ELEMENT)),
+                      val(pairs, RP_KEY(RP_APART_NS_PER_ELEMENT)), num_or(pairs, RP_KEY(RP_RATIO), NAN));
+        unsigned long long u = whole(pairs, RP_KEY(RP_UNIT_BYTES));
         if (u == 64)
             bw_buf_puts(out, "64-byte units (the split pair costs about twice the adjacent one)");
         else if (u == 32)
             bw_buf_puts(out, "32-byte units (the two pairs cost the same)");
         else
-            bw_buf_printf(out, "no unit: %s", text(pairs, "reason"));
+            bw_buf_printf(out, "no unit: %s", text(pairs, RP_KEY(RP_REASON)));
     }
     bw_buf_puts(out, "\n  candidate unit   stride fit: residual, unexplained   offset fit: residual, unexplained "
                      "(modeled curves fitted to the measured ones)\n");
-    const json_t *cands = array(g, "candidates");
+    const json_t *cands = array(g, RP_KEY(RP_CANDIDATES));
     size_t b = best_candidate(cands);
     json_array_foreach(cands, i, x) {
-        const json_t *sf = json_object_get(x, "stride_fit"), *of = json_object_get(x, "offset_fit");
-        bw_buf_printf(out, "  %10llu B     %8.1f%%  %8.0f%%              %8.1f%%  %8.0f%%%s\n", whole(x, "unit_bytes"),
-                      100 * val(sf, "residual"), 100 * val(sf, "unexplained"), 100 * val(of, "residual"),
-                      100 * val(of, "unexplained"), i == b ? "   <- best" : "");
+        const json_t *sf = json_object_get(x, RP_KEY(RP_STRIDE_FIT)), *of = json_object_get(x, RP_KEY(RP_OFFSET_FIT));
+        bw_buf_printf(out, "  %10llu B     %8.1f%%  %8.0f%%              %8.1f%%  %8.0f%%%s\n", whole(x, RP_KEY(RP_UNIT_BYTES)),
+                      100 * val(sf, RP_KEY(RP_RESIDUAL)), 100 * val(sf, RP_KEY(RP_UNEXPLAINED)), 100 * val(of, RP_KEY(RP_RESIDUAL)),
+                      100 * val(of, RP_KEY(RP_UNEXPLAINED)), i == b ? "   <- best" : "");
     }
 }
 
@@ -278,24 +278,24 @@ static void warp_lines(const json_t *o, bw_buf *out)
 {
     if (!json_array_size(array(o, K(RP_LADDER))))
         return;
-    const char *lanes_why = text(o, "inferred_lanes_reason");
+    const char *lanes_why = text(o, RP_KEY(RP_INFERRED_LANES_REASON));
     if (!*lanes_why) {
         bw_buf_puts(out, "\nwarp width and banks: not measured (interrupted before them)\n");
         return;
     }
     bw_buf_printf(out, "\nwarp width: ");
-    if (json_is_integer(json_object_get(o, "inferred_lanes")))
-        bw_buf_printf(out, "%llu lanes (measured; the profile's W is %llu): %s\n", whole(o, "inferred_lanes"),
-                      whole(o, "profile_lanes"), lanes_why);
+    if (json_is_integer(json_object_get(o, RP_KEY(RP_INFERRED_LANES))))
+        bw_buf_printf(out, "%llu lanes (measured; the profile's W is %llu): %s\n", whole(o, RP_KEY(RP_INFERRED_LANES)),
+                      whole(o, RP_KEY(RP_PROFILE_LANES)), lanes_why);
     else
-        bw_buf_printf(out, "not inferred (the profile's W is %llu): %s\n", whole(o, "profile_lanes"), lanes_why);
+        bw_buf_printf(out, "not inferred (the profile's W is %llu): %s\n", whole(o, RP_KEY(RP_PROFILE_LANES)), lanes_why);
     bw_buf_printf(out, "banks: ");
-    if (json_is_integer(json_object_get(o, "inferred_banks")))
-        bw_buf_printf(out, "%llu (measured; the profile's is %llu): %s\n", whole(o, "inferred_banks"),
-                      whole(json_object_get(json_object_get(o, "device"), "profile"), "banks"),
-                      text(o, "inferred_banks_reason"));
+    if (json_is_integer(json_object_get(o, RP_KEY(RP_INFERRED_BANKS))))
+        bw_buf_printf(out, "%llu (measured; the profile's is %llu): %s\n", whole(o, RP_KEY(RP_INFERRED_BANKS)),
+                      whole(json_object_get(json_object_get(o, RP_KEY(RP_DEVICE)), "profile"), "banks"),
+                      text(o, RP_KEY(RP_INFERRED_BANKS_REASON)));
     else
-        bw_buf_printf(out, "not inferred: %s\n", text(o, "inferred_banks_reason"));
+        bw_buf_printf(out, "not inferred: %s\n", text(o, RP_KEY(RP_INFERRED_BANKS_REASON)));
 }
 
 /* a probed device holds its ladder; a failed one does not */
@@ -306,34 +306,34 @@ static int probed(const json_t *o)
 
 static void table_device(const json_t *o, bw_buf *out)
 {
-    report_device_line_json(out, "", json_object_get(o, "device"));
+    report_device_line_json(out, "", json_object_get(o, RP_KEY(RP_DEVICE)));
     if (!probed(o)) {
-        bw_buf_printf(out, "  probe failed: %s\n", json_is_string(json_object_get(o, "failure")) ? text(o, "failure")
+        bw_buf_printf(out, "  probe failed: %s\n", json_is_string(json_object_get(o, RP_KEY(RP_FAILURE))) ? text(o, RP_KEY(RP_FAILURE))
                                                                                                   : "unknown");
         return;
     }
-    int interrupted = flag(o, "interrupted");
-    bw_buf_printf(out, "  probe: %s, %.1f s (measured wall clock)%s%s%s\n", flag(o, "quick") ? "quick" : "full",
-                  val(o, "seconds"), interrupted ? "; INTERRUPTED in its " : "",
-                  interrupted ? text(o, "interrupted_in") : "", interrupted ? ": what was measured before it" : "");
+    int interrupted = flag(o, RP_KEY(RP_INTERRUPTED));
+    bw_buf_printf(out, "  probe: %s, %.1f s (measured wall clock)%s%s%s\n", flag(o, RP_KEY(RP_QUICK)) ? "quick" : "full",
+                  val(o, RP_KEY(RP_SECONDS)), interrupted ? "; INTERRUPTED in its " : "",
+                  interrupted ? text(o, RP_KEY(RP_INTERRUPTED_IN)) : "", interrupted ? ": what was measured before it" : "");
     if (json_array_size(array(o, K(RP_LADDER))))
         ladder_lines(o, out);
-    if (json_is_string(json_object_get(o, "memory_plausibility")))
+    if (json_is_string(json_object_get(o, RP_KEY(RP_MEMORY_PLAUSIBILITY))))
         bw_buf_printf(out, "  plausibility: the memory plateau's %.1f GB/s (measured) is %s\n",
-                      val(json_object_get(o, K(RP_MEMORY)), K(RP_READ_GBS)), text(o, "memory_plausibility"));
-    if (json_array_size(array(json_object_get(o, "granularity"), "stride_sweep")))
+                      val(json_object_get(o, K(RP_MEMORY)), K(RP_READ_GBS)), text(o, RP_KEY(RP_MEMORY_PLAUSIBILITY)));
+    if (json_array_size(array(json_object_get(o, RP_KEY(RP_GRANULARITY)), RP_KEY(RP_STRIDE_SWEEP))))
         granularity_lines(o, out);
     warp_lines(o, out);
     report_probe_transfers_table(o, out);
-    if (json_is_string(json_object_get(o, "cache_note")))
-        bw_buf_printf(out, "probe cache: %s\n", text(o, "cache_note"));
+    if (json_is_string(json_object_get(o, RP_KEY(RP_CACHE_NOTE))))
+        bw_buf_printf(out, "probe cache: %s\n", text(o, RP_KEY(RP_CACHE_NOTE)));
 }
 
 void report_probe_table(const json_t *doc, bw_buf *out)
 {
     size_t k;
     const json_t *o;
-    json_array_foreach(array(doc, "devices"), k, o) {
+    json_array_foreach(array(doc, RP_KEY(RP_DEVICES)), k, o) {
         if (k)
             bw_buf_putc(out, '\n');
         table_device(o, out);
@@ -344,12 +344,12 @@ void report_probe_md(const json_t *doc, bw_buf *out)
 {
     size_t k, i;
     const json_t *o, *x;
-    json_array_foreach(array(doc, "devices"), k, o) {
-        const json_t *dev = json_object_get(o, "device");
+    json_array_foreach(array(doc, RP_KEY(RP_DEVICES)), k, o) {
+        const json_t *dev = json_object_get(o, RP_KEY(RP_DEVICE));
         bw_buf_printf(out, "%s## device %llu: %s\n\n", k ? "\n" : "", whole(dev, "index"), text(dev, "name"));
         if (!probed(o)) {
             bw_buf_printf(out, "probe failed: %s\n",
-                          json_is_string(json_object_get(o, "failure")) ? text(o, "failure") : "unknown");
+                          json_is_string(json_object_get(o, RP_KEY(RP_FAILURE))) ? text(o, RP_KEY(RP_FAILURE)) : "unknown");
             continue;
         }
         bw_buf_puts(out, "| level | size (knee) | read GB/s (measured) | latency ns (measured) |\n|---|---|---|---|\n");
@@ -368,7 +368,7 @@ void report_probe_md(const json_t *doc, bw_buf *out)
             bw_buf_printf(out, "| %s | %s | %s | %llu | %.2f | %.1f |\n", text(x, K(RP_DIRECTION)),
                           text(x, K(RP_TRANSFER_MEMORY)), flag(x, K(RP_BLOCKING)) ? "blocking" : "non-blocking",
                           whole(x, K(RP_BYTES)), val(x, K(RP_GBS)), val(x, K(RP_US)));
-        const json_t *maps = array(o, "maps");
+        const json_t *maps = array(o, RP_KEY(RP_MAPS));
         if (json_array_size(maps)) {
             bw_buf_puts(out, "\n| direction | bytes | map GB/s (measured) | us (measured) | copy us (measured) |\n"
                              "|---|---|---|---|---|\n");
@@ -377,14 +377,14 @@ void report_probe_md(const json_t *doc, bw_buf *out)
                 if (val(x, K(RP_GBS)) > 0)
                     bw_buf_printf(out, "%.2f", val(x, K(RP_GBS)));
                 else
-                    bw_buf_puts(out, flag(x, "zero_copy") ? "zero-copy" : "no copy");
-                bw_buf_printf(out, " | %.1f | %.1f |\n", val(x, K(RP_US)), val(x, "copy_us"));
+                    bw_buf_puts(out, flag(x, RP_KEY(RP_ZERO_COPY)) ? "zero-copy" : "no copy");
+                bw_buf_printf(out, " | %.1f | %.1f |\n", val(x, K(RP_US)), val(x, RP_KEY(RP_COPY_US)));
             }
             map_notes(maps, "\n", "\n", out);
         }
-        const json_t *l = json_object_get(o, "launch");
+        const json_t *l = json_object_get(o, RP_KEY(RP_LAUNCH));
         bw_buf_printf(out, "\n**Launch latency (measured, %s):** %.1f us\n",
-                      !strcmp(text(l, "timer"), "wall") ? "host clock" : "wall clock", val(l, "wall_us"));
+                      !strcmp(text(l, RP_KEY(RP_TIMER)), "wall") ? "host clock" : "wall clock", val(l, RP_KEY(RP_WALL_US)));
     }
 }
 
@@ -393,10 +393,10 @@ void report_probe_csv(const json_t *doc, bw_buf *out)
     bw_buf_puts(out, "device_index,device,section,x,x_unit,value,value_unit,kind\n");
     size_t k, i;
     const json_t *o, *x;
-    json_array_foreach(array(doc, "devices"), k, o) {
+    json_array_foreach(array(doc, RP_KEY(RP_DEVICES)), k, o) {
         if (!probed(o))
             continue;
-        const json_t *dev = json_object_get(o, "device");
+        const json_t *dev = json_object_get(o, RP_KEY(RP_DEVICE));
 #define ROW(sec, xv, xu, v, vu)                                                                                  \
     do {                                                                                                         \
         bw_buf_printf(out, "%llu,", whole(dev, "index"));                                                        \
@@ -409,21 +409,21 @@ void report_probe_csv(const json_t *doc, bw_buf *out)
             ROW("latency", b, "bytes", val(x, K(RP_LATENCY_NS)), "ns");
             ROW("latency_per_cu", b, "bytes", val(x, K(RP_LATENCY_PER_CU_NS)), "ns");
         }
-        const json_t *g = json_object_get(o, "granularity");
-        json_array_foreach(array(g, "stride_sweep"), i, x)
-            ROW("stride", whole(x, "stride_bytes"), "bytes", val(x, "ns_per_element"), "ns/element");
-        json_array_foreach(array(g, "offset_sweep"), i, x)
-            ROW("offset", whole(x, "offset_bytes"), "bytes", val(x, "ns_per_block"), "ns/block");
+        const json_t *g = json_object_get(o, RP_KEY(RP_GRANULARITY));
+        json_array_foreach(array(g, RP_KEY(RP_STRIDE_SWEEP)), i, x)
+            ROW("stride", whole(x, RP_KEY(RP_STRIDE_BYTES)), "bytes", val(x, RP_KEY(RP_NS_PER_ELEMENT)), "ns/element");
+        json_array_foreach(array(g, RP_KEY(RP_OFFSET_SWEEP)), i, x)
+            ROW("offset", whole(x, RP_KEY(RP_OFFSET_BYTES)), "bytes", val(x, RP_KEY(RP_NS_PER_BLOCK)), "ns/block");
         json_array_foreach(array(o, K(RP_TRANSFERS)), i, x) {
             char sec[64];
             snprintf(sec, sizeof sec, "transfer_%s_%s_%s", text(x, K(RP_DIRECTION)), text(x, K(RP_TRANSFER_MEMORY)),
                      flag(x, K(RP_BLOCKING)) ? "blocking" : "nonblocking");
             ROW(sec, whole(x, K(RP_BYTES)), "bytes", val(x, K(RP_GBS)), "GB/s");
         }
-        json_array_foreach(array(o, "maps"), i, x)
+        json_array_foreach(array(o, RP_KEY(RP_MAPS)), i, x)
             ROW(!strcmp(text(x, K(RP_DIRECTION)), "h2d") ? "map_h2d" : "map_d2h", whole(x, K(RP_BYTES)), "bytes",
                 val(x, K(RP_US)), "us");
-        ROW("launch_latency", 0, "-", val(json_object_get(o, "launch"), "wall_us"), "us");
+        ROW("launch_latency", 0, "-", val(json_object_get(o, RP_KEY(RP_LAUNCH)), RP_KEY(RP_WALL_US)), "us");
 #undef ROW
     }
 }

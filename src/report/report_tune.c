@@ -11,7 +11,7 @@
 #include "results_tune_keys.h"
 
 /* the document's two modes, in the order the table shows them */
-static const char *const modes[] = { RT_READ, RT_COPY };
+static const results_tune_key_id modes[] = { RT_READ, RT_COPY };
 
 static const char *text(const json_t *o, const char *key)
 {
@@ -37,13 +37,13 @@ static int flag(const json_t *o, const char *key)
 
 void report_tune_config(bw_buf *out, const json_t *c)
 {
-    long long w = whole(c, RT_VECTOR_WIDTH);
+    long long w = whole(c, RT_KEY(RT_VECTOR_WIDTH));
     if (w == 1)
         bw_buf_puts(out, "uint");
     else
         bw_buf_printf(out, "uint%lld", w);
-    bw_buf_printf(out, " x %lld per work-item, %lld per group, %s layout", whole(c, RT_ELEMS_PER_ITEM),
-                  whole(c, RT_LOCAL_SIZE), text(c, RT_LAYOUT));
+    bw_buf_printf(out, " x %lld per work-item, %lld per group, %s layout", whole(c, RT_KEY(RT_ELEMS_PER_ITEM)),
+                  whole(c, RT_KEY(RT_LOCAL_SIZE)), text(c, RT_KEY(RT_LAYOUT)));
 }
 
 void report_tune_peak_text(bw_buf *out, const char *mode, const json_t *p)
@@ -52,7 +52,7 @@ void report_tune_peak_text(bw_buf *out, const char *mode, const json_t *p)
         bw_buf_printf(out, "%s not measured", mode);
         return;
     }
-    bw_buf_printf(out, "%s %.1f GB/s with ", mode, num(p, RT_GBS));
+    bw_buf_printf(out, "%s %.1f GB/s with ", mode, num(p, RT_KEY(RT_GBS)));
     report_tune_config(out, p);
 }
 
@@ -61,17 +61,17 @@ static void source_line(const json_t *d, const json_t *r, bw_buf *out)
 {
     if (r) {
         bw_buf_puts(out, "tuned now: ");
-        report_bytes(out, (double)whole(d, RT_BUFFER_BYTES));
-        const char *ws = text(d, "working_set_source");
+        report_bytes(out, (double)whole(d, RT_KEY(RT_BUFFER_BYTES)));
+        const char *ws = text(d, RT_KEY(RT_WORKING_SET_SOURCE));
         bw_buf_printf(out, " buffers (%s); %zu kernel shapes in %lld of 4 search stages, %lld final rounds, "
                            "%.1f s of a %.1f s budget%s\n",
                       ws && !strcmp(ws, "--size") ? "--size" : "auto, as bwlab run sizes its working set",
-                      json_array_size(json_object_get(r, "candidates")), whole(r, "stages"), whole(r, "final_rounds"),
-                      num(r, "elapsed_s"), num(r, "budget_s"),
-                      flag(r, "budget_ended") ? "; later stages skipped for the budget" : "");
+                      json_array_size(json_object_get(r, RT_KEY(RT_CANDIDATES))), whole(r, RT_KEY(RT_STAGES)), whole(r, RT_KEY(RT_FINAL_ROUNDS)),
+                      num(r, RT_KEY(RT_ELAPSED_S)), num(r, RT_KEY(RT_BUDGET_S)),
+                      flag(r, RT_KEY(RT_BUDGET_ENDED)) ? "; later stages skipped for the budget" : "");
     } else {
-        bw_buf_printf(out, "from the cache (tuned on %s, ", text(d, RT_DATE));
-        report_bytes(out, (double)whole(d, RT_BUFFER_BYTES));
+        bw_buf_printf(out, "from the cache (tuned on %s, ", text(d, RT_KEY(RT_DATE)));
+        report_bytes(out, (double)whole(d, RT_KEY(RT_BUFFER_BYTES)));
         bw_buf_puts(out, " buffers); --retune measures again\n");
     }
 }
@@ -80,25 +80,25 @@ static void source_line(const json_t *d, const json_t *r, bw_buf *out)
 static void candidate_line(const json_t *c, bw_buf *out)
 {
     char type[24];
-    long long w = whole(c, RT_VECTOR_WIDTH);
+    long long w = whole(c, RT_KEY(RT_VECTOR_WIDTH));
     if (w == 1)
         snprintf(type, sizeof type, "uint");
     else
         snprintf(type, sizeof type, "uint%lld", w);
-    bw_buf_printf(out, "  %-6s  %5lld  %-6s  %-2lld  %5lld  %-10s", text(c, "family"), whole(c, "stage"), type,
-                  whole(c, RT_ELEMS_PER_ITEM), whole(c, RT_LOCAL_SIZE), text(c, RT_LAYOUT));
-    const json_t *t = json_object_get(c, "time_ns");
-    long long count = whole(t, "count");
-    const char *status = text(c, "status");
+    bw_buf_printf(out, "  %-6s  %5lld  %-6s  %-2lld  %5lld  %-10s", text(c, RT_KEY(RT_FAMILY)), whole(c, RT_KEY(RT_STAGE)), type,
+                  whole(c, RT_KEY(RT_ELEMS_PER_ITEM)), whole(c, RT_KEY(RT_LOCAL_SIZE)), text(c, RT_KEY(RT_LAYOUT)));
+    const json_t *t = json_object_get(c, RT_KEY(RT_TIME_NS));
+    long long count = whole(t, RTIME_KEY(RTIME_COUNT));
+    const char *status = text(c, RT_KEY(RT_STATUS));
     if (status && !strcmp(status, "ok") && count) {
-        bw_buf_printf(out, "  %8.2f  %10.1f µs  ok, %lld launches", num(c, RT_GBS), num(t, "median") / 1000.0,
+        bw_buf_printf(out, "  %8.2f  %10.1f µs  ok, %lld launches", num(c, RT_KEY(RT_GBS)), num(t, RTIME_KEY(RTIME_MEDIAN)) / 1000.0,
                       count);
-        if (flag(c, "best"))
+        if (flag(c, RT_KEY(RT_BEST)))
             bw_buf_puts(out, ", BEST");
-        else if (flag(c, "finalist"))
+        else if (flag(c, RT_KEY(RT_FINALIST)))
             bw_buf_puts(out, ", finalist");
     } else {
-        const char *why = text(c, "failure");
+        const char *why = text(c, RT_KEY(RT_FAILURE));
         bw_buf_printf(out, "  %8s  %13s  %s", "-", "-", why ? why : status ? status : "");
     }
     bw_buf_putc(out, '\n');
@@ -108,38 +108,38 @@ void report_tune_table(const json_t *doc, bw_buf *out)
 {
     size_t k;
     const json_t *d;
-    json_array_foreach(json_object_get(doc, "devices"), k, d) {
+    json_array_foreach(json_object_get(doc, RT_KEY(RT_DEVICES)), k, d) {
         if (k)
             bw_buf_putc(out, '\n');
-        report_device_line_json(out, "", json_object_get(d, "device"));
+        report_device_line_json(out, "", json_object_get(d, RT_KEY(RT_DEVICE)));
         /* a device with an entry (tuned or cached) has its date */
-        if (report_device_unmeasured(out, text(d, "failure"), json_object_get(d, RT_DATE) != NULL, "tuned"))
+        if (report_device_unmeasured(out, text(d, RT_KEY(RT_FAILURE)), json_object_get(d, RT_KEY(RT_DATE)) != NULL, "tuned"))
             continue;
-        const json_t *r = json_object_get(d, "search");
+        const json_t *r = json_object_get(d, RT_KEY(RT_SEARCH));
         if (!json_is_object(r))
             r = NULL;
-        int interrupted = r && flag(r, "interrupted");
+        int interrupted = r && flag(r, RT_KEY(RT_INTERRUPTED));
         if (interrupted)
             bw_buf_printf(out, "INTERRUPTED after %.1f s: the kernel shapes measured so far, no winner chosen\n",
-                          num(r, "elapsed_s"));
+                          num(r, RT_KEY(RT_ELAPSED_S)));
         source_line(d, r, out);
         for (size_t mo = 0; mo < sizeof modes / sizeof *modes; mo++) {
-            const json_t *p = json_object_get(d, modes[mo]);
-            bw_buf_printf(out, "  peak %-4s  ", modes[mo]);
+            const json_t *p = json_object_get(d, RT_KEY(modes[mo]));
+            bw_buf_printf(out, "  peak %-4s  ", RT_KEY(modes[mo]));
             if (!json_is_object(p)) {
                 bw_buf_puts(out, interrupted ? "not chosen: the search was interrupted\n"
                                              : "not measured: no kernel shape of this family validated and "
                                                "timed\n");
                 continue;
             }
-            bw_buf_printf(out, "%8.2f GB/s  measured, with ", num(p, RT_GBS));
+            bw_buf_printf(out, "%8.2f GB/s  measured, with ", num(p, RT_KEY(RT_GBS)));
             report_tune_config(out, p);
-            const char *words = text(json_object_get(d, "plausibility"), modes[mo]);
+            const char *words = text(json_object_get(d, RT_KEY(RT_PLAUSIBILITY)), RT_KEY(modes[mo]));
             if (words)
                 bw_buf_printf(out, "; %s", words);
             bw_buf_putc(out, '\n');
         }
-        const char *note = text(d, "cache_note");
+        const char *note = text(d, RT_KEY(RT_CACHE_NOTE));
         if (note) { /* it names the cache's path: outside text */
             bw_buf_puts(out, "  cache: ");
             bw_quote_append(out, note, strlen(note), 0, 0);
@@ -150,13 +150,13 @@ void report_tune_table(const json_t *doc, bw_buf *out)
         bw_buf_puts(out, "\n  family  stage  vector  K   local  layout          GB/s   time (median)  status\n");
         size_t i;
         const json_t *c;
-        json_array_foreach(json_object_get(r, "candidates"), i, c)
+        json_array_foreach(json_object_get(r, RT_KEY(RT_CANDIDATES)), i, c)
             candidate_line(c, out);
     }
     bw_buf_printf(out, "\nGB/s: measured, requested bytes (loads + stores) / median kernel time (event profiling). "
                        "read: each work-item XORs its K vectors\nand stores one word; copy: every vector loaded "
                        "and stored. Every kernel shape was validated before it was timed. Cache: ");
-    const char *cache = text(doc, "cache_file");
+    const char *cache = text(doc, RT_KEY(RT_CACHE_FILE));
     if (cache)
         bw_quote_append(out, cache, strlen(cache), 0, 0);
     bw_buf_putc(out, '\n');

@@ -616,13 +616,13 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
             m->devices[di].cache_bytes = json_integer_value(wc);
         r->roof_peak_gflops = r->roof_peak_gbs = r->roof_ridge_intensity = NAN;
         const json_t *roof = json_object_get(run, RUN_KEY(RUNF_ROOFLINE));
-        const char *rs = str_of(roof, RR_STATUS);
+        const char *rs = str_of(roof, RR_KEY(RR_STATUS));
         if (json_is_object(roof) && (!rs || !strcmp(rs, "measured"))) {
             r->has_roofline = 1;
-            r->roof_peak_gflops = num_or_nan(roof, RR_PEAK_GFLOPS);
-            r->roof_peak_gbs = num_or_nan(roof, RR_PEAK_GBS);
-            r->roof_ridge_intensity = num_or_nan(roof, RR_RIDGE_INTENSITY);
-            const json_t *pts = json_object_get(roof, RR_POINTS);
+            r->roof_peak_gflops = num_or_nan(roof, RR_KEY(RR_PEAK_GFLOPS));
+            r->roof_peak_gbs = num_or_nan(roof, RR_KEY(RR_PEAK_GBS));
+            r->roof_ridge_intensity = num_or_nan(roof, RR_KEY(RR_RIDGE_INTENSITY));
+            const json_t *pts = json_object_get(roof, RR_KEY(RR_POINTS));
             size_t np = json_array_size(pts);
             if (np) {
                 r->roof_points = calloc(np, sizeof *r->roof_points);
@@ -631,10 +631,10 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
                 for (size_t k = 0; k < np; k++) {
                     const json_t *p = json_array_get(pts, k);
                     results_merge_roof_point *q = &r->roof_points[r->n_roof_points++];
-                    q->intensity = num_or_nan(p, RR_INTENSITY);
-                    q->gflops = num_or_nan(p, RR_GFLOPS);
-                    q->gbs = num_or_nan(p, RR_GBS);
-                    q->attainable_gflops = num_or_nan(p, RR_ATTAINABLE_GFLOPS);
+                    q->intensity = num_or_nan(p, RR_KEY(RR_INTENSITY));
+                    q->gflops = num_or_nan(p, RR_KEY(RR_GFLOPS));
+                    q->gbs = num_or_nan(p, RR_KEY(RR_GBS));
+                    q->attainable_gflops = num_or_nan(p, RR_KEY(RR_ATTAINABLE_GFLOPS));
                 }
             }
         }
@@ -863,8 +863,10 @@ int results_merge_doc(loader *L, const json_t *root, const char *file, int file_
         json_t *rf = json_object_get(run, "roofline");
         if (json_is_object(rf)) {
             snprintf(pw, sizeof pw, "%s.roofline", where);
-            range_clear(L, file, pw, rf, RESULTS_RANGE_ROOFLINE);
-            range_filter(L, file, pw, rf, RR_POINTS, RESULTS_RANGE_ROOF_POINT);
+            results_range_field ranges[RR_COUNT + 1];
+            results_doc_key_ranges(RESULTS_ROOFLINE_KEYS, RR_COUNT, ranges);
+            range_clear(L, file, pw, rf, ranges);
+            range_filter(L, file, pw, rf, RR_KEY(RR_POINTS), ranges);
         }
         L->where_index = i;
         int merged = merge_run(L, root, run, prof, file, file_index, partial);

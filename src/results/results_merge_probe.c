@@ -58,18 +58,18 @@ static void want(pchk *c, const json_t *o, const char *where, results_probe_fiel
     const char *key = RP_KEY(id);
     const json_t *v = json_object_get(o, key);
     switch (RESULTS_PROBE_FIELDS[id].type) {
-    case RP_TYPE_STRING: want_str(c, o, where, key); break;
-    case RP_TYPE_INTEGER: want_int(c, o, where, key); break;
-    case RP_TYPE_NUMBER: want_num(c, o, where, key); break;
-    case RP_TYPE_BOOL:
+    case RK_STRING: want_str(c, o, where, key); break;
+    case RK_INTEGER: want_int(c, o, where, key); break;
+    case RK_NUMBER: want_num(c, o, where, key); break;
+    case RK_BOOL:
         if (v && !json_is_null(v) && !json_is_boolean(v))
             fail(c, "%s.%s is %s, expected true or false", where, key, results_json_kind(v));
         break;
-    case RP_TYPE_OBJECT:
+    case RK_OBJECT:
         if (v && !json_is_null(v) && !json_is_object(v))
             fail(c, "%s.%s is %s, expected an object or null", where, key, results_json_kind(v));
         break;
-    case RP_TYPE_ARRAY: break; /* want_objects */
+    case RK_ARRAY: break; /* want_objects */
     }
 }
 

@@ -34,6 +34,7 @@ static const range_def RANGES[] = {
     [RESULTS_RANGE_UNIT] = { 1, WHOLE_MAX, 1, "null, or a whole number from 1 to 2^62" },
     [RESULTS_RANGE_LANES] = { 1, MODEL_MAX_LANES, 1, "null, or a whole number of lanes from 1 to 1024" },
     [RESULTS_RANGE_ELEM] = { 1, 16, 1, "null, or 1, 2, 4, 8 or 16 bytes" },
+    [RESULTS_RANGE_NONE] = { -HUGE_VAL, HUGE_VAL, 0, "not checked" },
 };
 
 const char *results_range_text(results_range kind)
@@ -156,22 +157,6 @@ const results_range_field RESULTS_RANGE_PROFILE[] = {
     { "line_bytes", RESULTS_RANGE_UNIT },
     { "banks", RESULTS_RANGE_COUNT },
     { "bank_width", RESULTS_RANGE_COUNT },
-    { NULL, RESULTS_RANGE_GBS },
-};
-
-const results_range_field RESULTS_RANGE_ROOFLINE[] = {
-    { RR_PEAK_GFLOPS, RESULTS_RANGE_GFLOPS },
-    { RR_PEAK_GBS, RESULTS_RANGE_GBS },
-    { RR_RIDGE_INTENSITY, RESULTS_RANGE_INTENSITY },
-    { RR_MEASURED_RIDGE_INTENSITY, RESULTS_RANGE_INTENSITY },
-    { NULL, RESULTS_RANGE_GBS },
-};
-
-const results_range_field RESULTS_RANGE_ROOF_POINT[] = {
-    { RR_INTENSITY, RESULTS_RANGE_INTENSITY },
-    { RR_GFLOPS, RESULTS_RANGE_GFLOPS },
-    { RR_GBS, RESULTS_RANGE_GBS },
-    { RR_ATTAINABLE_GFLOPS, RESULTS_RANGE_GFLOPS },
     { NULL, RESULTS_RANGE_GBS },
 };
 

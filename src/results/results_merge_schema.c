@@ -174,7 +174,7 @@ static void check_run(report_check *c, const json_t *run, size_t i)
         c->bad = 1;
     const json_t *roof = opt_obj(c, run, where, RUN_KEY(RUNF_ROOFLINE));
     if (roof) {
-        const json_t *pts = json_object_get(roof, RR_POINTS);
+        const json_t *pts = json_object_get(roof, RR_KEY(RR_POINTS));
         if (pts && !json_is_null(pts) && !json_is_array(pts))
             report_check_fail(c, "%s.roofline.points is %s, expected an array", where, results_json_kind(pts));
     }

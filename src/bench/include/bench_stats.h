@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 typedef struct bench_stats {
     size_t count;
     double min, median, mean, stddev; /* stddev: sample (n-1); 0 when count < 2 */
@@ -52,5 +54,10 @@ int bench_stats_median_ci(const double *v, size_t n, double *lo, double *hi);
 
 /* The host's monotonic clock, in seconds from an arbitrary start. */
 double bench_now_s(void);
+
+/* s as a results document's timing object (results_doc_keys.h): its
+ * figures null unless valid, rse null below two launches as well. The
+ * caller owns the object. */
+json_t *bench_stats_json(const bench_stats *s, int valid);
 
 #endif

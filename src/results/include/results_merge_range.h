@@ -1,7 +1,7 @@
 /* results_merge_range: the valid range of every figure that `bwlab compare`
  * and `bwlab report` read from results files, journal lines and probe
  * files (docs/results.md, "Valid ranges"), checked as results_merge reads
- * them. Internal to the report layer.
+ * them.
  *
  * A figure is absent (missing or null: "not measured") or a finite number
  * in its kind's range. The floors keep every division the report makes
@@ -28,6 +28,7 @@ typedef enum results_range {
     RESULTS_RANGE_UNIT,       /* a unit or size that divides: a whole number 1 .. 2^62 */
     RESULTS_RANGE_LANES,      /* a warp width: a whole number 1 .. 1024 */
     RESULTS_RANGE_ELEM,       /* an element size: 1, 2, 4, 8 or 16 */
+    RESULTS_RANGE_NONE,       /* not a checked figure (a key table's words and settings) */
 } results_range;
 
 /* The range in words, e.g. "null, or 1e-06 to 1e+06 GB/s" (static). */
@@ -62,11 +63,10 @@ typedef struct results_range_field {
 } results_range_field;
 
 /* The figures of a runs[] object (its peaks), of runs[].profile, of
- * runs[].roofline and of one roofline point; of a probe record (a probe
+ * (a roofline's: results_roofline_keys.h); of a probe record (a probe
  * devices[] entry or a run with --transfers), of a cache level or the
  * memory plateau, of a ladder point and of a transfer. */
-extern const results_range_field RESULTS_RANGE_RUN[], RESULTS_RANGE_PROFILE[], RESULTS_RANGE_ROOFLINE[],
-    RESULTS_RANGE_ROOF_POINT[], RESULTS_RANGE_PROBE[], RESULTS_RANGE_LEVEL[], RESULTS_RANGE_LADDER[],
+extern const results_range_field RESULTS_RANGE_RUN[], RESULTS_RANGE_PROFILE[], RESULTS_RANGE_PROBE[], RESULTS_RANGE_LEVEL[], RESULTS_RANGE_LADDER[],
     RESULTS_RANGE_TRANSFER[];
 
 /* The first field of the list whose o[key] is out of range: its key, with
