@@ -20,6 +20,10 @@ typedef struct tu_key_table {
  * walked. Returns how many distinct keys it met. */
 size_t tu_expect_doc_keys(const json_t *doc, const tu_key_table *tables, size_t n);
 
+/* docs/results.md's section under heading (from it to the next "## "),
+ * read whole; the caller frees it */
+char *tu_results_doc_section(const char *heading);
+
 /* Expects every key of tables[0..n-1] to be named in docs/results.md's
  * section under heading, as `key` or `key[]`. */
 void tu_expect_keys_documented(const char *heading, const tu_key_table *tables, size_t n);

@@ -64,29 +64,6 @@ Test(results_layer, includes_nothing_above_base_and_model)
     tu_layer_includes_nothing_of("src/results/include", dirs, 5, above, 5);
 }
 
-/* docs/results.md's section under heading (from it to the next "## "),
- * read whole; the caller frees it */
-static char *doc_section(const char *heading)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", tu_source_root(), "docs/results.md");
-    FILE *f = fopen(path, "r");
-    cr_assert(f, "cannot read %s", path);
-    static char doc[1 << 20];
-    size_t n = fread(doc, 1, sizeof doc - 1, f);
-    fclose(f);
-    doc[n] = '\0';
-    char *start = strstr(doc, heading);
-    cr_assert(start, "docs/results.md has no section %s", heading);
-    char *end = strstr(start + 1, "\n## ");
-    size_t len = end ? (size_t)(end - start) : strlen(start);
-    char *s = malloc(len + 1);
-    cr_assert(s);
-    memcpy(s, start, len);
-    s[len] = '\0';
-    return s;
-}
-
 /* The kind column ("measured", "modeled" or empty) of the row of the
  * results[] table whose first cell names `key` (a cell may name several:
  * "`items`, `local_size`"), into kind; 0 when no row names it. */
@@ -118,7 +95,7 @@ static int doc_row(const char *sec, const char *key, char *kind, size_t n)
  * measured figures. */
 Test(results_layer, every_field_of_the_table_has_its_row_in_the_docs)
 {
-    char *sec = doc_section("\n## `results[]`");
+    char *sec = tu_results_doc_section("\n## `results[]`");
     for (size_t i = 0; i < RF_COUNT; i++) {
         const results_field *fd = &RESULTS_FIELDS[i];
         char kind[32] = "";
@@ -134,7 +111,7 @@ Test(results_layer, every_field_of_the_table_has_its_row_in_the_docs)
  * table, and the row of a measured figure says so. */
 Test(results_layer, every_runs_key_of_the_table_has_its_row_in_the_docs)
 {
-    char *sec = doc_section("\n## `runs[]`");
+    char *sec = tu_results_doc_section("\n## `runs[]`");
     for (size_t i = 0; i < RUNF_COUNT; i++) {
         const results_run_field *fd = &RESULTS_RUN_FIELDS[i];
         char want[128];
