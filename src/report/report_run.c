@@ -524,7 +524,8 @@ static void reference_check_lines(const report_doc_run *r, bw_buf *out, const ch
         const json_t *ci = json_object_get(c, "ratio_ci");
         double ratio = rd_num(c, "ratio");
         bw_buf_printf(out, "%sreference suspect: %s (%s) measured %.1f GB/s in its own slot and %.1f GB/s in its "
-                      "control slot of the same rounds (measured: %.3fx, 95%% interval %.3f-%.3f, over %lld rounds; "
+                      "control slot of the same rounds (medians; measured: own over control per round, median %.3fx, "
+                      "95%% interval %.3f-%.3f, over %lld rounds; "
                       "tolerance %.0f%%): every figure read against it may be off by %.1f%%\n",
                       lead, rd_spec(o), mode_name[rd_access(o)], rd_num(c, "own_median_gbs"),
                       rd_num(c, "control_median_gbs"), ratio,
