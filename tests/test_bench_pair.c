@@ -117,19 +117,25 @@ Test(bench_pair, a_slot_filter_keeps_one_slot)
     cr_expect_float_eq(c.median, 1.0, 1e-12);
 }
 
-Test(bench_pair, the_check_needs_both_the_tolerance_and_the_interval)
+Test(bench_pair, the_check_needs_the_whole_interval_past_the_tolerance)
 {
-    bench_pair_ci off = { 0.97, 0.96, 0.98, 20 };
-    cr_expect_eq(bench_pair_check(&off), BENCH_CHECK_SUSPECT, "3%% off, interval excludes 1");
+    bench_pair_ci off = { 0.965, 0.955, 0.975, 20 };
+    cr_expect_eq(bench_pair_check(&off), BENCH_CHECK_SUSPECT, "3.5%% off, the interval below 0.98");
+    bench_pair_ci above = { 1.05, 1.021, 1.09, 20 };
+    cr_expect_eq(bench_pair_check(&above), BENCH_CHECK_SUSPECT, "5%% fast, the interval above 1.02");
+    bench_pair_ci edge = { 0.97, 0.96, 0.98, 20 };
+    cr_expect_eq(bench_pair_check(&edge), BENCH_CHECK_CONSISTENT, "the interval reaches 0.98");
     bench_pair_ci wide = { 0.97, 0.95, 1.01, 20 };
     cr_expect_eq(bench_pair_check(&wide), BENCH_CHECK_CONSISTENT, "the interval holds 1");
+    bench_pair_ci excl = { 1.072, 1.018, 1.127, 30 };
+    cr_expect_eq(bench_pair_check(&excl), BENCH_CHECK_CONSISTENT, "7%% off, but the interval reaches 1.018");
     bench_pair_ci near = { 1.015, 1.01, 1.02, 20 };
     cr_expect_eq(bench_pair_check(&near), BENCH_CHECK_CONSISTENT, "within the 2%% tolerance");
     bench_pair_ci none = { 0.5, NAN, NAN, 3 };
     cr_expect_eq(bench_pair_check(&none), BENCH_CHECK_UNKNOWN);
     cr_expect_str_eq(bench_check_verdict_name(BENCH_CHECK_SUSPECT), "suspect");
     /* half-width: the larger side over the median */
-    cr_expect_float_eq(bench_pair_halfwidth(&off), 0.01 / 0.97, 1e-12);
+    cr_expect_float_eq(bench_pair_halfwidth(&off), 0.01 / 0.965, 1e-12);
 }
 
 Test(bench_pair, no_shared_round_is_no_ratio)

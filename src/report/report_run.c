@@ -534,9 +534,10 @@ static void reference_check_lines(const report_doc_run *r, bw_buf *out, const ch
                       tolerance * 100.0, fabs(ratio - 1.0) * 100.0);
     }
     if (checked && fine == checked)
-        bw_buf_printf(out, "%sreference check: %s within %.0f%% of %s control slot in the same rounds (measured)\n",
-                      lead, checked == 1 ? "the reference measured" : "every reference measured", tolerance * 100.0,
-                      checked == 1 ? "its" : "its own");
+        bw_buf_printf(out, "%sreference check: %s control slot of the same rounds (within %.0f%% or their noise; "
+                      "measured)\n",
+                      lead, checked == 1 ? "the reference measured as in its" : "every reference measured as in its own",
+                      tolerance * 100.0);
 }
 
 /* "LEAD peak (measured by bwlab tune on DATE, cached in FILE): read X

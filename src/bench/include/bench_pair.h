@@ -53,7 +53,7 @@ double bench_pair_halfwidth(const bench_pair_ci *c);
  * times over the own slot's: the own slot's bandwidth over the control's). */
 typedef enum bench_check_verdict {
     BENCH_CHECK_UNKNOWN,    /* too few paired rounds for an interval */
-    BENCH_CHECK_CONSISTENT, /* within BENCH_CHECK_TOLERANCE, or within the interval */
+    BENCH_CHECK_CONSISTENT, /* the interval reaches within BENCH_CHECK_TOLERANCE of 1 */
     BENCH_CHECK_SUSPECT,    /* off by more than both: the reference's own launches differ from
                              * launches of the same kernel elsewhere in the round */
 } bench_check_verdict;
@@ -61,8 +61,8 @@ typedef enum bench_check_verdict {
 /* A difference smaller than this is within what identical rows are held to */
 #define BENCH_CHECK_TOLERANCE 0.02
 
-/* suspect when the ratio is off 1 by more than BENCH_CHECK_TOLERANCE and
- * its interval excludes 1; unknown without an interval */
+/* suspect when the ratio's whole interval lies more than
+ * BENCH_CHECK_TOLERANCE from 1; unknown without an interval */
 bench_check_verdict bench_pair_check(const bench_pair_ci *c);
 
 const char *bench_check_verdict_name(bench_check_verdict v); /* "unknown", "consistent", "suspect" */
