@@ -45,14 +45,8 @@ static json_t *profile_json(const bench_device *d, const model_geometry *g)
     json_object_set_new(o, "banks", g->banks ? json_integer(g->banks) : json_null());
     json_object_set_new(o, "bank_width", g->banks ? json_integer(g->bank_width) : json_null());
     json_object_set_new(o, "dram_unit_bytes", g->dram_unit > 0 ? json_integer(g->dram_unit) : json_null());
-    if (d->profile_inferred) { /* --profile inferred: which fields a cached probe gave */
-        json_t *f = json_array();
-        char buf[64];
-        snprintf(buf, sizeof buf, "%s", d->profile_inferred);
-        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
-            json_array_append_new(f, json_string(t));
-        json_object_set_new(o, "inferred_fields", f);
-    }
+    if (d->profile_inferred) /* --profile inferred: which fields a cached probe gave */
+        json_object_set_new(o, "inferred_fields", results_json_words(d->profile_inferred));
     return o;
 }
 

@@ -222,12 +222,7 @@ bw_code report_model_json(const report_model *m, bw_buf *out, bw_error *err)
         json_object_set_new(o, "pattern", m->pattern_spec ? json_string(m->pattern_spec) : json_null());
         json_object_set_new(o, "profile", json_string(m->profile_name));
         if (m->inferred_source) {
-            json_t *f = json_array();
-            char buf[64];
-            snprintf(buf, sizeof buf, "%s", m->inferred_fields);
-            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
-                json_array_append_new(f, json_string(t));
-            json_object_set_new(o, "inferred_fields", f);
+            json_object_set_new(o, "inferred_fields", results_json_words(m->inferred_fields));
             json_object_set_new(o, "inferred_from", json_string(m->inferred_source));
         }
         json_object_set_new(o, "space", json_string(m->local ? "local" : "global"));

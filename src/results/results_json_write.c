@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bwlab_config.h"
@@ -76,4 +77,14 @@ json_t *results_json_document(const char *schema, int version, const char *date,
         json_array_append_new(cmd, results_json_text(argv[i]));
     json_object_set_new(o, "command_line", cmd);
     return o;
+}
+
+json_t *results_json_words(const char *list)
+{
+    json_t *a = json_array();
+    char buf[64], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", list ? list : "");
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        json_array_append_new(a, json_string(t));
+    return a;
 }

@@ -33,4 +33,8 @@ bw_code results_json_line(json_t *root, bw_buf *out, bw_error *err);
  * of memory. */
 json_t *results_json_text(const char *s);
 
+/* A comma-separated list ("lanes,dram_unit") as a JSON array of its
+ * words, at most 63 characters of it read. New reference. */
+json_t *results_json_words(const char *list);
+
 #endif
