@@ -455,6 +455,38 @@ Test(compare_ranges, figures_of_a_run_and_points_of_a_probe_are_left_out_by_name
     cr_expect_eq(json_array_size(json_object_get(json_array_get(json_object_get(j, "probes"), 0), "ladder")), 17);
     json_decref(j);
     tu_result_free(&r);
+
+    /* each probe object's ranges (the probe's key table): a transfer of 0
+     * bytes, a cache level's negative latency and a unit of 0 bytes are
+     * out; a ladder point of 0 bytes is in (a byte count, not a unit) */
+    d = json_load_file(sample("probe", "sample-nvidia-h100-probe.json"), 0, NULL);
+    cr_assert(d);
+    json_t *dev = json_array_get(json_object_get(d, "devices"), 0);
+    json_object_set_new(json_array_get(json_object_get(dev, "transfers"), 0), "bytes", json_integer(0));
+    json_object_set_new(json_array_get(json_object_get(dev, "cache_levels"), 0), "latency_ns", json_real(-1));
+    json_object_set_new(dev, "inferred_unit_bytes", json_integer(0));
+    json_object_set_new(json_array_get(json_object_get(dev, "ladder"), 5), "bytes", json_integer(0));
+    cr_assert_eq(json_dump_file(d, path, 0), 0);
+    json_decref(d);
+    r = compare(args);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "devices[0].transfers[0]: bytes is 0, outside its valid range (null, or a whole number "
+                            "from 1 to 2^62): this point is left out"),
+              "%s", r.err);
+    cr_expect(strstr(r.err, "devices[0].cache_levels[0]: latency_ns is -1, outside its valid range") != NULL, "%s",
+              r.err);
+    cr_expect(strstr(r.err, "inferred_unit_bytes is 0, outside its valid range (null, or a whole number from 1 to "
+                            "2^62): left out") != NULL,
+              "%s", r.err);
+    cr_expect(strstr(r.err, "ladder[5]") == NULL, "a ladder point of 0 bytes is in range: %s", r.err);
+    j = json_loads(r.out, 0, NULL);
+    cr_assert(j);
+    json_t *pr = json_array_get(json_object_get(j, "probes"), 0);
+    cr_expect_eq(json_array_size(json_object_get(pr, "ladder")), 18);
+    cr_expect_eq(json_array_size(json_object_get(pr, "transfers")), 55);
+    cr_expect_eq(json_array_size(json_object_get(pr, "cache_levels")), 1);
+    json_decref(j);
+    tu_result_free(&r);
     tu_rmdir(dir);
     free(dir);
 }

@@ -155,7 +155,7 @@ json_t *bench_probe_transfers_json(const bench_probe_result *r)
         json_object_set_new(x, RP_KEY(RP_DIRECTION), json_string(dir_name(t)));
         json_object_set_new(x, RP_KEY(RP_TRANSFER_MEMORY), json_string(mem_name(t)));
         json_object_set_new(x, RP_KEY(RP_BLOCKING), json_boolean(t->blocking));
-        json_object_set_new(x, RP_KEY(RP_BYTES), json_integer((json_int_t)t->bytes));
+        json_object_set_new(x, RP_KEY(RP_TRANSFER_BYTES), json_integer((json_int_t)t->bytes));
         json_object_set_new(x, RP_KEY(RP_GBS), results_json_real(t->gbs, 1));
         json_object_set_new(x, RP_KEY(RP_US), results_json_real(t->us, 1));
         json_array_append_new(a, x);
@@ -181,7 +181,7 @@ json_t *bench_probe_transfers_json(const bench_probe_result *r)
         json_t *x = json_object();
         json_object_set_new(x, RP_KEY(RP_DIRECTION), json_string(m->to_device ? "h2d" : "d2h"));
         json_object_set_new(x, RP_KEY(RP_TRANSFER_MEMORY), json_string("alloc_host_ptr"));
-        json_object_set_new(x, RP_KEY(RP_BYTES), json_integer((json_int_t)m->bytes));
+        json_object_set_new(x, RP_KEY(RP_TRANSFER_BYTES), json_integer((json_int_t)m->bytes));
         json_object_set_new(x, RP_KEY(RP_US), results_json_real(m->us, 1));
         json_object_set_new(x, RP_KEY(RP_COPY_US), results_json_real(m->copy_us, m->copy_us > 0));
         json_object_set_new(x, RP_KEY(RP_GBS), results_json_real(m->gbs, m->gbs > 0));

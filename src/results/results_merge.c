@@ -22,6 +22,7 @@
 #include "results_json.h"
 #include "results_merge_loader.h"
 #include "results_merge_probe.h"
+#include "results_probe_fields.h"
 #include "results_merge_range.h"
 #include "results_peer_match.h"
 #include "results_run_fields.h"
@@ -495,6 +496,15 @@ static void range_word(loader *L, const char *file, const char *where, json_t *o
     json_object_set_new(o, key, json_null());
 }
 
+/* The ranges of the probe table's rows ids (ended by RP_COUNT, at most
+ * 7) as a range list in out */
+static void probe_ranges(const results_probe_field_id *ids, results_range_field *out)
+{
+    for (; *ids != RP_COUNT; ids++)
+        *out++ = (results_range_field){ RP_KEY(*ids), RESULTS_PROBE_FIELDS[*ids].range };
+    *out = (results_range_field){ NULL, RESULTS_RANGE_NONE };
+}
+
 /* A copy of a probe record's object (a probe devices[] entry, or a run
  * with --transfers) with every figure out of range left out, named. NULL
  * when out of memory. */
@@ -508,15 +518,28 @@ static json_t *probe_in_range(loader *L, const char *file, const char *where, co
     static const char *const mems[] = { "pageable", "pinned", NULL };
     if (!from_run)
         range_word(L, file, where, o, "status", statuses, "\"probed\" or \"failed\"");
-    range_clear(L, file, where, o, RESULTS_RANGE_PROBE);
-    range_filter(L, file, where, o, "cache_levels", RESULTS_RANGE_LEVEL);
-    range_filter(L, file, where, o, "ladder", RESULTS_RANGE_LADDER);
-    range_filter(L, file, where, o, "transfers", RESULTS_RANGE_TRANSFER);
-    json_t *mem = json_object_get(o, "memory");
+    /* each object's figures, their ranges from the probe's key table */
+    static const results_probe_field_id record[] = { RP_INFERRED_UNIT_BYTES, RP_PROFILE_UNIT_BYTES,
+                                                     RP_PROFILE_LINE_BYTES, RP_LAUNCH_LATENCY_US,
+                                                     RP_SMALL_TRANSFER_LATENCY_US, RP_SMALL_TRANSFER_BYTES, RP_COUNT },
+                                       level[] = { RP_SIZE_BYTES, RP_READ_GBS, RP_LATENCY_NS, RP_LATENCY_PER_CU_NS,
+                                                   RP_COUNT },
+                                       point[] = { RP_BYTES, RP_READ_GBS, RP_LATENCY_NS, RP_LATENCY_PER_CU_NS, RP_COUNT },
+                                       transfer[] = { RP_TRANSFER_BYTES, RP_GBS, RP_US, RP_COUNT };
+    results_range_field r_record[8], r_level[8], r_point[8], r_transfer[8];
+    probe_ranges(record, r_record);
+    probe_ranges(level, r_level);
+    probe_ranges(point, r_point);
+    probe_ranges(transfer, r_transfer);
+    range_clear(L, file, where, o, r_record);
+    range_filter(L, file, where, o, RP_KEY(RP_CACHE_LEVELS), r_level);
+    range_filter(L, file, where, o, RP_KEY(RP_LADDER), r_point);
+    range_filter(L, file, where, o, RP_KEY(RP_TRANSFERS), r_transfer);
+    json_t *mem = json_object_get(o, RP_KEY(RP_MEMORY));
     if (json_is_object(mem)) {
         char w[96];
         snprintf(w, sizeof w, "%s.memory", where);
-        range_clear(L, file, w, mem, RESULTS_RANGE_LEVEL);
+        range_clear(L, file, w, mem, r_level);
     }
     json_t *tr = json_object_get(o, "transfers");
     size_t i;

@@ -100,7 +100,7 @@ static void want_objects(pchk *c, const json_t *o, const char *where, const char
 
 static const results_probe_field_id LEVEL_KEYS[] = { RP_SIZE_BYTES, RP_READ_GBS, RP_LATENCY_NS, RP_LATENCY_PER_CU_NS, RP_COUNT };
 static const results_probe_field_id LADDER_KEYS[] = { RP_BYTES, RP_READ_GBS, RP_LATENCY_NS, RP_LATENCY_PER_CU_NS, RP_COUNT };
-static const results_probe_field_id TRANSFER_KEYS[] = { RP_BYTES, RP_GBS, RP_US, RP_COUNT };
+static const results_probe_field_id TRANSFER_KEYS[] = { RP_TRANSFER_BYTES, RP_GBS, RP_US, RP_COUNT };
 
 static void check_transfers(pchk *c, const json_t *o, const char *where)
 {
@@ -284,7 +284,7 @@ int results_merge_probe_fill(results_merge_probe *p, const json_t *o)
             copy_str(t->direction, sizeof t->direction, json_string_value(json_object_get(e, RP_KEY(RP_DIRECTION))));
             copy_str(t->memory, sizeof t->memory, json_string_value(json_object_get(e, RP_KEY(RP_TRANSFER_MEMORY))));
             t->blocking = json_is_true(json_object_get(e, RP_KEY(RP_BLOCKING)));
-            t->bytes = num(e, RP_KEY(RP_BYTES));
+            t->bytes = num(e, RP_KEY(RP_TRANSFER_BYTES));
             t->gbs = num(e, RP_KEY(RP_GBS));
             t->us = num(e, RP_KEY(RP_US));
         }

@@ -160,39 +160,6 @@ const results_range_field RESULTS_RANGE_PROFILE[] = {
     { NULL, RESULTS_RANGE_GBS },
 };
 
-const results_range_field RESULTS_RANGE_PROBE[] = {
-    { "inferred_unit_bytes", RESULTS_RANGE_UNIT },
-    { "profile_unit_bytes", RESULTS_RANGE_UNIT },
-    { "profile_line_bytes", RESULTS_RANGE_UNIT },
-    { "launch_latency_us", RESULTS_RANGE_TIME_US },
-    { "small_transfer_latency_us", RESULTS_RANGE_TIME_US },
-    { "small_transfer_bytes", RESULTS_RANGE_UNIT },
-    { NULL, RESULTS_RANGE_GBS },
-};
-
-const results_range_field RESULTS_RANGE_LEVEL[] = {
-    { "size_bytes", RESULTS_RANGE_BYTES },
-    { "read_gbs", RESULTS_RANGE_GBS },
-    { "latency_ns", RESULTS_RANGE_TIME_NS },
-    { "latency_per_cu_ns", RESULTS_RANGE_TIME_NS },
-    { NULL, RESULTS_RANGE_GBS },
-};
-
-const results_range_field RESULTS_RANGE_LADDER[] = {
-    { "bytes", RESULTS_RANGE_BYTES },
-    { "read_gbs", RESULTS_RANGE_GBS },
-    { "latency_ns", RESULTS_RANGE_TIME_NS },
-    { "latency_per_cu_ns", RESULTS_RANGE_TIME_NS },
-    { NULL, RESULTS_RANGE_GBS },
-};
-
-const results_range_field RESULTS_RANGE_TRANSFER[] = {
-    { "bytes", RESULTS_RANGE_UNIT },
-    { "gbs", RESULTS_RANGE_GBS },
-    { "us", RESULTS_RANGE_TIME_US },
-    { NULL, RESULTS_RANGE_GBS },
-};
-
 /* ---- one result ---- */
 
 static const char *const STATUSES[] = { "ok", "failed", "not-measurable", "not-run", NULL };

@@ -62,13 +62,10 @@ typedef struct results_range_field {
     results_range kind;
 } results_range_field;
 
-/* The figures of a runs[] object (its peaks) and of runs[].profile; of a
- * probe record (a probe devices[] entry or a run with --transfers), of a
- * cache level or the memory plateau, of a ladder point and of a transfer.
- * A roofline's ranges stand in its key table (results_roofline_keys.h,
- * results_doc_key_ranges). */
-extern const results_range_field RESULTS_RANGE_RUN[], RESULTS_RANGE_PROFILE[], RESULTS_RANGE_PROBE[],
-    RESULTS_RANGE_LEVEL[], RESULTS_RANGE_LADDER[], RESULTS_RANGE_TRANSFER[];
+/* The figures of a runs[] object (its peaks) and of runs[].profile. A
+ * roofline's and a probe record's ranges stand in their key tables
+ * (results_roofline_keys.h, results_probe_fields.h). */
+extern const results_range_field RESULTS_RANGE_RUN[], RESULTS_RANGE_PROFILE[];
 
 /* The first field of the list whose o[key] is out of range: its key, with
  * the message in msg; NULL when all are in range. */

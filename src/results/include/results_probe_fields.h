@@ -5,7 +5,8 @@
  * the reader (results_merge_probe.c) and the renderer (report_probe.c)
  * take every key from here; the device object has its own writer
  * (bench_device_json). The reader's keys come first, RP_STATUS to RP_US
- * (RP_SHARED_COUNT of them): it checks their types from the table. */
+ * (RP_SHARED_COUNT of them): it checks their types and, where a row
+ * gives one, their valid ranges from the table. */
 #ifndef RESULTS_PROBE_FIELDS_H
 #define RESULTS_PROBE_FIELDS_H
 
@@ -15,34 +16,35 @@
     /* read by the reader: a device's record (devices[]) */ \
     X(RP_STATUS, "status", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "device") \
     X(RP_UNIT_AGREEMENT, "unit_agreement", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "device") \
-    X(RP_INFERRED_UNIT_BYTES, "inferred_unit_bytes", RK_INTEGER, "measured", "bytes", RESULTS_RANGE_NONE, "device") \
-    X(RP_PROFILE_UNIT_BYTES, "profile_unit_bytes", RK_INTEGER, NULL, "bytes", RESULTS_RANGE_NONE, "device") \
-    X(RP_PROFILE_LINE_BYTES, "profile_line_bytes", RK_INTEGER, NULL, "bytes", RESULTS_RANGE_NONE, "device") \
+    X(RP_INFERRED_UNIT_BYTES, "inferred_unit_bytes", RK_INTEGER, "measured", "bytes", RESULTS_RANGE_UNIT, "device") \
+    X(RP_PROFILE_UNIT_BYTES, "profile_unit_bytes", RK_INTEGER, NULL, "bytes", RESULTS_RANGE_UNIT, "device") \
+    X(RP_PROFILE_LINE_BYTES, "profile_line_bytes", RK_INTEGER, NULL, "bytes", RESULTS_RANGE_UNIT, "device") \
     X(RP_CACHE_LEVELS, "cache_levels", RK_ARRAY, NULL, NULL, RESULTS_RANGE_NONE, "device: levels") \
     X(RP_MEMORY, "memory", RK_OBJECT, NULL, NULL, RESULTS_RANGE_NONE, "device: a level without size") \
     X(RP_LADDER, "ladder", RK_ARRAY, NULL, NULL, RESULTS_RANGE_NONE, "device: ladder points") \
     /* a device's record or a run: transfers and launch latency */ \
     X(RP_TRANSFERS, "transfers", RK_ARRAY, NULL, NULL, RESULTS_RANGE_NONE, "device or run") \
-    X(RP_LAUNCH_LATENCY_US, "launch_latency_us", RK_NUMBER, "measured", "us", RESULTS_RANGE_NONE, "device or run") \
-    X(RP_SMALL_TRANSFER_LATENCY_US, "small_transfer_latency_us", RK_NUMBER, "measured", "us", RESULTS_RANGE_NONE, \
+    X(RP_LAUNCH_LATENCY_US, "launch_latency_us", RK_NUMBER, "measured", "us", RESULTS_RANGE_TIME_US, "device or run") \
+    X(RP_SMALL_TRANSFER_LATENCY_US, "small_transfer_latency_us", RK_NUMBER, "measured", "us", RESULTS_RANGE_TIME_US, \
       "device or run") \
-    X(RP_SMALL_TRANSFER_BYTES, "small_transfer_bytes", RK_INTEGER, "requested", "bytes", RESULTS_RANGE_NONE, \
+    X(RP_SMALL_TRANSFER_BYTES, "small_transfer_bytes", RK_INTEGER, "requested", "bytes", RESULTS_RANGE_UNIT, \
       "device or run") \
     /* a cache level, the memory, a ladder point */ \
-    X(RP_SIZE_BYTES, "size_bytes", RK_NUMBER, "measured", "bytes", RESULTS_RANGE_NONE, "level, host cache or TLB reach") \
-    X(RP_BYTES, "bytes", RK_NUMBER, "requested", "bytes", RESULTS_RANGE_NONE, "ladder point, transfer or map") \
-    X(RP_READ_GBS, "read_gbs", RK_NUMBER, "measured", "GB/s", RESULTS_RANGE_NONE, "level, memory or ladder point") \
-    X(RP_LATENCY_NS, "latency_ns", RK_NUMBER, "measured", "ns", RESULTS_RANGE_NONE, "level, memory or ladder point") \
-    X(RP_LATENCY_PER_CU_NS, "latency_per_cu_ns", RK_NUMBER, "measured", "ns", RESULTS_RANGE_NONE, \
+    X(RP_SIZE_BYTES, "size_bytes", RK_NUMBER, "measured", "bytes", RESULTS_RANGE_BYTES, "level, host cache or TLB reach") \
+    X(RP_BYTES, "bytes", RK_NUMBER, "requested", "bytes", RESULTS_RANGE_BYTES, "ladder point") \
+    X(RP_READ_GBS, "read_gbs", RK_NUMBER, "measured", "GB/s", RESULTS_RANGE_GBS, "level, memory or ladder point") \
+    X(RP_LATENCY_NS, "latency_ns", RK_NUMBER, "measured", "ns", RESULTS_RANGE_TIME_NS, "level, memory or ladder point") \
+    X(RP_LATENCY_PER_CU_NS, "latency_per_cu_ns", RK_NUMBER, "measured", "ns", RESULTS_RANGE_TIME_NS, \
       "level, memory or ladder point") \
     X(RP_LATENCY_PAGE_NS, "latency_page_ns", RK_NUMBER, "measured", "ns", RESULTS_RANGE_NONE, \
       "level, memory or ladder point") \
-    /* a transfer (RP_BYTES too) */ \
+    /* a transfer */ \
+    X(RP_TRANSFER_BYTES, "bytes", RK_NUMBER, "requested", "bytes", RESULTS_RANGE_UNIT, "transfer or map") \
     X(RP_DIRECTION, "direction", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "transfer or map") \
     X(RP_TRANSFER_MEMORY, "memory", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "transfer or map") \
     X(RP_BLOCKING, "blocking", RK_BOOL, NULL, NULL, RESULTS_RANGE_NONE, "transfer") \
-    X(RP_GBS, "gbs", RK_NUMBER, "measured", "GB/s", RESULTS_RANGE_NONE, "transfer or map") \
-    X(RP_US, "us", RK_NUMBER, "measured", "us", RESULTS_RANGE_NONE, "transfer or map") \
+    X(RP_GBS, "gbs", RK_NUMBER, "measured", "GB/s", RESULTS_RANGE_GBS, "transfer or map") \
+    X(RP_US, "us", RK_NUMBER, "measured", "us", RESULTS_RANGE_TIME_US, "transfer or map") \
     /* the writer's own: the document */ \
     X(RP_CACHE_FILE, "cache_file", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "document") \
     X(RP_INTERRUPTED, "interrupted", RK_BOOL, NULL, NULL, RESULTS_RANGE_NONE, "document or device") \
