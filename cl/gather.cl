@@ -27,7 +27,7 @@
  * every value fits (model_index_fits32). With BW_REQD_SG (a sub-group
  * size) the kernel asks Intel's compiler for that SIMD width. With
  * BW_SCALAR (CPU devices) it is the scalar form: see bench_form in
- * src/bench/include/bench_kernel.h.
+ * src/bench/bench_kernel.h.
  *
  * With BW_READ (read mode) the kernel takes a key and stores the element
  * at dst[g] only where BW_MATCH(element, key) holds, every component

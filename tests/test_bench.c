@@ -8,13 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_run_priv.h"
+#include "bench_device_priv.h"
 #include "bench_family.h"
 #include "bench_fill.h"
 #include "bench_bank.h"
 #include "bench_device.h"
 #include "bench_kernel.h"
-#include "bench_plan.h"
-#include "bench_probe.h"
+#include "bench_plan_priv.h"
+#include "bench_probe_priv.h"
 #include "bench_runner.h"
 #include "bench_stats.h"
 #include "bench_transpose.h"
@@ -29,7 +31,7 @@
 #include "ocl_buffer.h"
 #include "ocl_device.h"
 #include "ocl_program.h"
-#include "bench_run_document.h"
+#include "bench_run.h"
 #include "report_results.h"
 #include "test_util.h"
 #include <jansson.h>

@@ -12,15 +12,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_run_priv.h"
 #include "bench_family.h"
 #include "bench_device.h"
 #include "bench_fit.h"
 #include "bench_host.h"
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 #include "bench_unroll_memory.h"
 #include "bench_validate.h"
 #include "report_format.h"
-#include "bench_run_document.h"
+#include "bench_run.h"
 #include "report_results.h"
 #include "test_util.h"
 

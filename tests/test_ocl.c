@@ -18,6 +18,7 @@
 #include "model_profile.h"
 #include "ocl_buffer.h"
 #include "ocl_context.h"
+#include "ocl_internal.h"
 #include "ocl_device.h"
 #include "ocl_error.h"
 #include "ocl_program.h"

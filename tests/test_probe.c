@@ -18,8 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench_probe.h"
-#include "bench_probe_cache.h"
+#include "bench_probe_priv.h"
 #include "bw_file.h"
 #include "bw_hook.h"
 #include "model_fit.h"
@@ -617,7 +616,6 @@ Test(cli_probe, profile_inferred_bad_input)
 
 /* ---- the report, on a result made by hand (no device) ---- */
 
-#include "bench_probe_document.h"
 #include "report_probe.h"
 #include "results_json.h"
 

@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_plan.h"
+#include "bench_run_priv.h"
+#include "bench_plan_priv.h"
 #include "results_csv.h"
 #include "results_fields.h"
 #include "results_merge.h"
 #include "results_run_fields.h"
-#include "bench_run_document.h"
+#include "bench_run.h"
 #include "report_results.h"
 
 static const model_geometry geo8 = { 8, 64, 64, 32, 4, 0 };

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_roofline.h"
+#include "bench_roofline_priv.h"
 #include "bw_buf.h"
 #include "bw_file.h"
 #include "test_util.h"

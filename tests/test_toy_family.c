@@ -10,14 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_run_priv.h"
 #include "bench_family.h"
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 #include "model_expr.h"
 #include "model_lanes.h"
 #include "model_pattern.h"
 #include "model_warp.h"
 #include "report_patterns.h"
-#include "bench_run_document.h"
+#include "bench_run.h"
 #include "report_results.h"
 
 /* lane t of every warp reads element g ^ k: lanes swap places in blocks */

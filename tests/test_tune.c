@@ -13,8 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "bench_tune.h"
-#include "bench_tune_cache.h"
+#include "bench_tune_priv.h"
 #include "bw_file.h"
 #include "test_util.h"
 #include "results_tune_keys.h"

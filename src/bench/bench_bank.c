@@ -11,7 +11,7 @@
 #include "bench_run_row.h"
 #include "results_json.h"
 #include "bench_kernel.h"
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 #include "bench_validate.h"
 #include "bw_buf.h"
 #include "bw_hook.h"

@@ -1,5 +1,6 @@
 /* bench_device: a device's provenance record filled from the OpenCL
  * layer's discovery, one device or a list of them (bench_device.h). */
+#include "bench_device_priv.h"
 #include "bench_device.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef BENCH_EXPLAIN_H
 #define BENCH_EXPLAIN_H
 
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 #include <stddef.h>
 
 #include "bench_verdict.h"

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 #include "bw_error.h"
 
 struct bench_run_doc;

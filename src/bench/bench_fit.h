@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "bench_kernel.h"
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 #include "bench_runner.h"
 #include "bw_error.h"
 #include "ocl_context.h"

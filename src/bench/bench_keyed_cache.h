@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "bench_tune_cache.h"
+#include "bench_tune_priv.h"
 #include "bw_error.h"
 
 /* How a file names itself in messages: its schema, "the probe cache",

@@ -2,6 +2,9 @@
  * for a CPU device), the buffer sizes they allow, and a roofline's options
  * on the device (bench_limits.h). */
 #include "bench_limits.h"
+#include "bench_device.h"
+#include "bench_plan_priv.h"
+#include "bench_roofline.h"
 
 #include <string.h>
 

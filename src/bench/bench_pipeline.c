@@ -1,8 +1,8 @@
-/* bench_pipeline: the run's devices from plan to results (bench_pipeline.h):
+/* bench_pipeline: the run's devices from plan to results (bench_run.h):
  * plan every device, then per device fit the working set to the budget,
  * measure the patterns (retried smaller when the buffers cannot be had),
  * the short roofline and the transfers. */
-#include "bench_pipeline.h"
+#include "bench_run.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 
 #include "bench_fit.h"
 #include "bench_limits.h"
-#include "bench_tune_cache.h"
+#include "bench_tune_priv.h"
 #include "bench_unroll_memory.h"
 #include "bw_buf.h"
 #include "bw_format.h"

@@ -2,7 +2,7 @@
  * one device: the items and their references, each launch sized from the
  * device's limits to the working-set target, and the model's byte
  * accounting of every launch (bench_plan.h). */
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 
 #include "bench_twin.h"
 

@@ -1,7 +1,7 @@
 /* bench_probe: the sweeps and timing of `bwlab probe`: cache and latency
  * ladders, transaction granularity, warp width, banks, host<->device
  * transfers and launch latency (bench_probe.h). */
-#include "bench_probe.h"
+#include "bench_probe_priv.h"
 
 #include "bw_hook.h"
 
@@ -17,6 +17,7 @@
 #include "ocl_buffer.h"
 #include "ocl_program.h"
 #include "ocl_transfer.h"
+#include "bench_host.h"
 
 #define KIB ((uint64_t)1 << 10)
 #define MIB ((uint64_t)1 << 20)

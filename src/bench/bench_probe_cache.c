@@ -1,7 +1,7 @@
 /* bench_probe_cache: probe.json, each device's latest probe findings:
  * its path, lookup, atomic store, and the geometry --profile inferred
- * builds from an entry (bench_probe_cache.h). */
-#include "bench_probe_cache.h"
+ * builds from an entry (bench_probe.h). */
+#include "bench_probe_priv.h"
 
 #include <jansson.h>
 #include <stdio.h>

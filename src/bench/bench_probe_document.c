@@ -1,8 +1,8 @@
 /* bench_probe_document: `bwlab probe`'s results document (docs/results.md,
  * "bwlab probe"), the transfers part `bwlab run --transfers` embeds, and
  * the sentences that set the inferred unit and cache levels beside the
- * profile's, the host's and the device's (bench_probe_document.h). */
-#include "bench_probe_document.h"
+ * profile's, the host's and the device's (bench_probe.h). */
+#include "bench_probe_priv.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* bench_roofline: the measurement of `bwlab roofline`: peak FMA, peak
  * read, the intensity sweep and tiled matmul, each validated, sized to the
  * launch target and timed round-robin within the budget (bench_roofline.h). */
-#include "bench_roofline.h"
+#include "bench_roofline_priv.h"
 
 #include <math.h>
 #include <stdarg.h>

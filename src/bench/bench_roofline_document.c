@@ -1,13 +1,14 @@
 /* bench_roofline_document: `bwlab roofline`'s results document
  * (docs/results.md, "bwlab roofline") and one device's entry of it, which
- * `bwlab run`'s short roofline reports too (bench_roofline_document.h). */
-#include "bench_roofline_document.h"
+ * `bwlab run`'s short roofline reports too (bench_roofline.h). */
+#include "bench_roofline_priv.h"
 
 #include <math.h>
 
 #include "results_json.h"
 #include "results_roofline_keys.h"
 #include "results_schema.h"
+#include "bench_stats.h"
 
 static int ok(double v)
 {

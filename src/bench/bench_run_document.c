@@ -2,7 +2,8 @@
  * its journal (OUT.partial: the head, then a line per finished pattern),
  * and its table, Markdown and CSV, which bench_run_doc renders from the
  * document. */
-#include "bench_run_document.h"
+#include "bench_run_priv.h"
+#include "bench_run.h"
 #include "results_run_fields.h"
 
 
@@ -16,11 +17,16 @@
 #include "results_json.h"
 #include "results_plausibility.h"
 #include "results_traffic_json.h"
-#include "bench_probe_document.h"
+#include "bench_probe_priv.h"
 #include "bench_family.h"
 #include "bench_run_row.h"
-#include "bench_roofline_document.h"
-#include "bench_tune_cache.h"
+#include "bench_roofline_priv.h"
+#include "bench_tune_priv.h"
+#include "bench_stats.h"
+#include "bench_kernel.h"
+#include "bench_pair.h"
+#include "bench_runner.h"
+#include "results_schema.h"
 
 /* the short roofline: the entry `bwlab roofline` writes for a device
  * (without "device"), or null when it was not measured */

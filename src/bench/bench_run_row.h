@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "bench_family.h"
-#include "bench_tune_cache.h"
+#include "bench_tune_priv.h"
 #include "results_plausibility.h"
-#include "bench_run_document.h"
+#include "bench_run.h"
 
 /* The figures of one row, computed once for every writer. */
 typedef struct row {

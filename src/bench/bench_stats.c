@@ -1,6 +1,7 @@
 /* bench_stats: a timing series' median and robust standard error, its
  * spread (noise or drift between halves) alone or as a ratio, the
  * median's 95% interval, and the host's monotonic clock (bench_stats.h). */
+#include "bench_run.h"
 #include "bench_stats.h"
 
 #include <time.h>

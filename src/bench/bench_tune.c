@@ -1,7 +1,7 @@
 /* bench_tune: the search of `bwlab tune`: stream kernel candidates built,
  * validated and timed round-robin in stages of a coordinate descent
  * within the budget, then the finalists until a winner (bench_tune.h). */
-#include "bench_tune.h"
+#include "bench_tune_priv.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* bench_tune_cache: tune.json, `bwlab tune`'s winners per device: the
  * key, the path, lookups, and atomic stores that set a malformed file
- * aside rather than replace it (bench_tune_cache.h). */
-#include "bench_tune_cache.h"
+ * aside rather than replace it (bench_tune.h). */
+#include "bench_tune_priv.h"
 #include "results_tune_keys.h"
 
 #include "bw_alloc.h"

@@ -1,13 +1,14 @@
 /* bench_tune_document: `bwlab tune`'s results document (docs/results.md,
  * "bwlab tune") from the search, the cache and the checks beside them:
- * what the report renders and the command writes (bench_tune_document.h). */
-#include "bench_tune_document.h"
+ * what the report renders and the command writes (bench_tune.h). */
+#include "bench_tune_priv.h"
 
 #include "bw_buf.h"
 #include "results_json.h"
 #include "results_plausibility.h"
 #include "results_schema.h"
 #include "results_tune_keys.h"
+#include "bench_stats.h"
 
 static const char *status_of(const bench_tune_doc_device *d)
 {

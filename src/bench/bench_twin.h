@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 #include "bw_error.h"
 #include "model_geometry.h"
 

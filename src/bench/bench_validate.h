@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "bench_plan.h"
+#include "bench_plan_priv.h"
 #include "bw_error.h"
 
 /* Deterministic pseudo-random bytes (hardware compression inflates reads of
@@ -31,8 +31,6 @@ void bench_fill_sentinel_at(uint8_t *buf, uint64_t offset, uint64_t n);
 /* Bytes beyond each end of a write item's stores that its validation
  * fills and checks too: a store that lands just outside them is caught. */
 #define BENCH_WRITE_MARGIN ((uint64_t)64 << 10)
-
-
 
 /* dst (it->items elements) must hold, for every active item g, the elem
  * bytes of src at A(g), and the sentinel for inactive ones. BW_E_VALIDATION

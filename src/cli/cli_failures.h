@@ -6,7 +6,7 @@
 #ifndef CLI_FAILURES_H
 #define CLI_FAILURES_H
 
-#include "bench_pipeline.h"
+#include "bench_run.h"
 #include "cli.h"
 
 /* The failed and not-measurable patterns of the devices pipe reached

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench_probe_cache.h"
+#include "bench_probe.h"
 #include "bwlab_config.h"
 
 bw_code cli_inferred_geometry(const ocl_device_info *d, model_geometry *geo, char *fields, size_t nf, char *source,

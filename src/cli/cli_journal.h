@@ -9,7 +9,7 @@
 #include "bw_buf.h"
 #include "bw_error.h"
 #include "cli.h"
-#include "bench_run_document.h"
+#include "bench_run.h"
 
 typedef struct cli_journal cli_journal;
 

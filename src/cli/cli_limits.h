@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "bench_limits.h"
+#include "bench_device.h"
 #include "cli_option.h"
 
 /* What a roofline buffer's size (roofline --size, run --roofline-size)

@@ -9,7 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "bench_pipeline.h"
+#include "bench_run.h"
 #include "bw_buf.h"
 #include "bw_format.h"
 

@@ -11,7 +11,7 @@
 #ifndef CLI_PROGRESS_H
 #define CLI_PROGRESS_H
 
-#include "bench_runner.h"
+#include "bench_run.h"
 
 typedef enum cli_progress_mode {
     CLI_PROGRESS_NONE,   /* no status line */

@@ -7,7 +7,7 @@
 
 #include "bench_plan.h"
 #include "bw_parse.h"
-#include "bench_pipeline.h"
+#include "bench_run.h"
 #include "cli.h"
 #include "cli_inferred.h"
 #include "cli_limits.h"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "bench_plan.h"
-#include "bench_runner.h"
+#include "bench_run.h"
 #include "cli.h"
 #include "cli_format.h"
 #include "cli_option.h"

@@ -7,8 +7,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "bench_pipeline.h"
-#include "bench_run_document.h"
+#include "bench_run.h"
 #include "cli.h"
 #include "cli_progress.h"
 #include "cli_run_options.h"

@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 #include "bench_plan.h"
-#include "bench_runner.h"
-#include "bench_tune_cache.h"
+#include "bench_run.h"
+#include "bench_tune.h"
 #include "cli.h"
 #include "ocl_device.h"
 

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "bench_probe.h"
-#include "bench_probe_cache.h"
 #include "bwlab_config.h"
 #include "cli.h"
 #include "cli_each.h"
@@ -21,7 +20,6 @@
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
-#include "bench_probe_document.h"
 #include "report_probe.h"
 #include "results_json.h"
 

@@ -8,7 +8,7 @@
 #include "bench_device.h"
 #include "bench_plan.h"
 #include "bench_roofline.h"
-#include "bench_runner.h"
+#include "bench_run.h"
 #include "bw_parse.h"
 #include "cli.h"
 #include "cli_each.h"
@@ -19,7 +19,6 @@
 #include "model_profile.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
-#include "bench_roofline_document.h"
 #include "report_roofline.h"
 #include "results_json.h"
 

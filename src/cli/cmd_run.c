@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_pipeline.h"
+#include "bench_run.h"
 #include "bw_hook.h"
-#include "bench_probe_cache.h"
-#include "bench_tune_cache.h"
-#include "bench_unroll_memory.h"
+#include "bench_probe.h"
+#include "bench_tune.h"
 #include "bwlab_config.h"
 #include "cli.h"
 #include "cli_inferred.h"

@@ -8,10 +8,8 @@
 
 #include "bench_device.h"
 #include "bench_plan.h"
-#include "bench_runner.h"
+#include "bench_run.h"
 #include "bench_tune.h"
-#include "bench_tune_cache.h"
-#include "bench_tune_document.h"
 #include "bw_format.h"
 #include "bw_parse.h"
 #include "bwlab_config.h"

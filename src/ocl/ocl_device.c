@@ -800,6 +800,15 @@ static bw_code no_usable(const ocl_platforms *p, cl_uint np, bw_error *err)
     return rc;
 }
 
+/* Devices with usable set. */
+static size_t usable_device_count(const ocl_platforms *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; p && i < p->n; i++)
+        n += p->devs[i].usable != 0;
+    return n;
+}
+
 bw_code ocl_discover(const model_profiles *profiles, ocl_platforms **out, bw_error *err)
 {
     *out = NULL;
@@ -879,7 +888,7 @@ bw_code ocl_discover(const model_profiles *profiles, ocl_platforms **out, bw_err
                 goto fail;
         }
     }
-    if (ocl_usable_device_count(p) == 0) {
+    if (usable_device_count(p) == 0) {
         rc = no_usable(p, np, err);
         goto fail;
     }
@@ -926,14 +935,6 @@ cl_device_id ocl_platforms_cl_device(const ocl_platforms *p, size_t i)
 cl_platform_id ocl_platforms_cl_platform(const ocl_platforms *p, size_t i)
 {
     return p->plat_ids[i];
-}
-
-size_t ocl_usable_device_count(const ocl_platforms *p)
-{
-    size_t n = 0;
-    for (size_t i = 0; p && i < p->n; i++)
-        n += p->devs[i].usable != 0;
-    return n;
 }
 
 size_t ocl_platform_problem_count(const ocl_platforms *p)
@@ -1009,7 +1010,7 @@ bw_code ocl_select(const ocl_platforms *p, const char *spec, size_t **idx, size_
     if (!sel)
         return nomem(err);
     if (!spec) {
-        if (ocl_usable_device_count(p))
+        if (usable_device_count(p))
             sel[count++] = ocl_default_device(p);
     } else if (all_digits(spec)) {
         uint64_t v = 0;

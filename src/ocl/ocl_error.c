@@ -1,6 +1,11 @@
 /* ocl_error: the table of OpenCL status names, and the bwlab error that
- * names the failed call, the status and the object (ocl_error.h). */
+ * names the failed call, the status and the object (ocl_error.h,
+ * ocl_internal.h). */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
 #include "ocl_error.h"
+#include "ocl_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -15,6 +15,7 @@
 #include "ocl_buffer.h"
 #include "ocl_context.h"
 #include "ocl_device.h"
+#include "ocl_error.h"
 
 struct ocl_context {
     cl_context ctx;
@@ -42,5 +43,16 @@ bw_code ocl_buffer_use_error(const ocl_buffer *b, const char *call, int st, cons
 cl_device_id ocl_platforms_cl_device(const ocl_platforms *p, size_t i);
 cl_platform_id ocl_platforms_cl_platform(const ocl_platforms *p, size_t i);
 
+/* Sets err to `code` (normally BW_E_OPENCL) with the message
+ * "CALL failed: NAME (STATUS) for OBJECT", OBJECT formatted from fmt.
+ * Returns code. */
+bw_code ocl_error_set(bw_error *err, bw_code code, const char *call, int cl_status,
+                      const char *object_fmt, ...) BW_PRINTF(5, 6);
+
+/* b's size in bytes. */
+uint64_t ocl_buffer_size(const ocl_buffer *b);
+
+/* clFinish on the queue. */
+bw_code ocl_context_finish(ocl_context *c, bw_error *err);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "bench_run_document.h"
+#include "bench_run.h"
 #include "bw_buf.h"
 
 void report_results_table(const bench_run_meta *m, const bench_run_doc *runs, size_t n, bw_buf *out);

@@ -1,9 +1,10 @@
 /* bench_device: a device's provenance as a plain data record, the one the
  * report layer reads (`bwlab devices`, the device objects in results
  * files, the tables' device headers). The bench layer fills it from the
- * OpenCL layer's discovery (bench_device_of, bench_device_list_make); the
+ * OpenCL layer's discovery (bench_device_list_make); the
  * report layer never sees src/ocl, so reports can also be written from
- * data read back from files, on a machine without OpenCL. */
+ * data read back from files, on a machine without OpenCL. Also the host's
+ * caches beside a CPU device's, and the buffers a device allows. */
 #ifndef BENCH_DEVICE_H
 #define BENCH_DEVICE_H
 
@@ -76,8 +77,6 @@ typedef struct bench_device_list {
     size_t n_problems;
 } bench_device_list;
 
-/* Copies d's fields into *out (strings borrowed); is_default as given. */
-void bench_device_of(const struct ocl_device_info *d, int is_default, bench_device *out);
 
 /* The devices idx[0..n-1] of p, with the default marked, and every
  * platform problem. BW_E_NOMEM; on success the caller frees with
@@ -90,5 +89,22 @@ void bench_device_list_free(bench_device_list *l); /* accepts NULL */
  * reference the caller owns), with its profile; "default" is is_default.
  * NULL when out of memory. */
 json_t *bench_device_json(const bench_device *d, int is_default);
+
+/* One data or unified cache of the host's CPU 0, as sysfs lists it
+ * (bench_host_caches): a CPU device's caches, which `bwlab probe` sets
+ * what it measured beside. */
+typedef struct bench_host_cache {
+    int level;
+    uint64_t size_bytes, line_bytes;
+} bench_host_cache;
+
+/* Buffers for a device sized as `bwlab run` sizes its working set: *target
+ * is the plan's working set for `seq` (its auto target, or `size` when not
+ * 0), *most what one buffer may take when `nbuffers` of them share the
+ * plan's memory budget (3/4 of global memory), rounded down to whole MiB;
+ * *most is *target when the budget is unlimited. Fails as bench_plan_make
+ * does (BW_E_TOOBIG for a --size above the largest allocation). */
+bw_code bench_buffer_plan(const struct ocl_device_info *d, uint64_t size, int nbuffers, uint64_t *target,
+                          uint64_t *most, bw_error *err);
 
 #endif

@@ -68,13 +68,6 @@ typedef enum bench_access {
 /* bench_plan_opts.access: a bit per mode measured */
 #define BENCH_ACCESS_BIT(a) (1u << (a))
 
-const char *bench_access_name(bench_access a); /* "copy", "read", "write" */
-
-/* The model's traffic of the pattern's own side of an item: its stores in
- * write mode, else its loads. */
-struct bench_item;
-const model_traffic *bench_item_pattern_traffic(const struct bench_item *it);
-
 typedef struct bench_item {
     char *spec;             /* canonical pattern spec, or "expr:<expression>" */
     const char *family;     /* catalogue family, or "expr" */
@@ -160,14 +153,6 @@ typedef struct bench_item {
      * launch it. NULL: planned */
     char *left_out;
 } bench_item;
-
-/* Work-groups of a bank item's launch: BENCH_BANK_GROUPS for every
- * BENCH_BANK_UNITS compute units or part of them, so that a large GPU's
- * launch outlasts its timer's floor (a fixed 2048 groups finish below the
- * floor on a GPU of a hundred units or more); 2048 on PoCL's few. */
-#define BENCH_BANK_GROUPS 2048
-#define BENCH_BANK_UNITS 32
-int64_t bench_plan_bank_groups(uint32_t compute_units);
 
 /* Most patterns one plan measures, after identical specs are merged: a
  * run of 10 000 patterns would build and time for hours. */
@@ -258,18 +243,6 @@ typedef struct bench_plan_opts {
     double model_s;
 } bench_plan_opts;
 
-/* Builds the plan. Fails with BW_E_USAGE for an unknown pattern, bad
- * element size, a --local the device does not allow, or --index 32 on a
- * pattern whose index values are not proven to fit in int; BW_E_SYNTAX /
- * BW_E_EVAL for a bad expression, BW_E_UNSUPPORTED for addresses OpenCL
- * cannot load from (misaligned or below the buffer) or a device that does
- * not allow one warp per work-group, BW_E_TOOBIG when --size exceeds the
- * largest allocation, the memory budget (src and dst of --size bytes each)
- * or a 32-bit device's address space, or a single work-group's buffers do.
- * Messages name the pattern and value; only an error about a --local the
- * user gave mentions --local. */
-bw_code bench_plan_make(const bench_plan_opts *opts, const model_geometry *geo,
-                        const bench_limits *lim, bench_plan **out, bw_error *err);
 /* The checks of opts that need no device, run first by bench_plan_make and
  * by `bwlab run` before any platform is looked up (bad input is exit 2 on
  * a machine without OpenCL too): the element size, every spec parsed (at
@@ -280,50 +253,6 @@ bw_code bench_plan_make(const bench_plan_opts *opts, const model_geometry *geo,
  * own). BW_E_USAGE / BW_E_RANGE / BW_E_SYNTAX as bench_plan_make; the
  * message names the pattern or expression and the option. */
 bw_code bench_plan_check_input(const bench_plan_opts *opts, bw_error *err);
-/* base's device options (size, K, forms, sub-group) for a plan of `seq`
- * alone in the access modes of `access` (BENCH_ACCESS_BIT): the
- * calibration's and the compression check's */
-bench_plan_opts bench_plan_opts_seq(const bench_plan_opts *base, unsigned access);
-void bench_plan_free(bench_plan *p); /* accepts NULL */
-
-/* Fits item i to its built kernel, which allows at most kernel_max
- * work-items per group (CL_KERNEL_WORK_GROUP_SIZE, known only after the
- * build). Nothing changes when local_size fits. An automatic size is
- * lowered to the largest multiple of the warp that is at most kernel_max
- * and divides the item's work-items (the launch and its model stay as
- * planned). A --local size that does not fit is BW_E_USAGE ("use --local N
- * or less"); a kernel that allows less than one warp is BW_E_UNSUPPORTED. */
-bw_code bench_plan_fit_kernel(bench_plan *p, size_t i, uint64_t kernel_max, bw_error *err);
-
-/* Bytes of the buffer a trace build records addresses in: 8 per work-item
- * of the largest launch (bench_trace_check). */
-uint64_t bench_plan_trace_bytes(const bench_plan *p);
-
-/* Leaves item i out before the buffers exist (why, copied, becomes its
- * result's reason) and sizes src_bytes and dst_bytes again over the items
- * left in, so that the run fills only what they touch. BW_E_NOMEM. */
-bw_code bench_plan_leave_out(bench_plan *p, size_t i, const char *why, bw_error *err);
-
-/* "a, b and 3 more" into out (cap bytes): the specs of items idx[0..n),
- * eight at most, a spec measured in both modes with " (read)". */
-void bench_plan_name_items(const bench_plan *p, const size_t *idx, size_t n, char *out, size_t cap);
-
-/* Index of the item that serves as item i's reference, its family's
- * (bench_family.reference), -1 when the plan has none:
- * - a gather item's is seq in the same access mode, of the same element
- *   size if present, else of element size 4, else any size; a read is
- *   never compared with a copy;
- * - a bank item's is the conflict-free bank:pitch=33,stride=1 (never seq);
- * - a transpose item's is the transpose:version=copy of the same n
- *   (itself for the copy);
- * - a record item's is the soa item of the same fields, type and n.
- * No item is the reference of another family's item. */
-long bench_plan_reference(const bench_plan *p, size_t i);
-
-/* Whether an item is the seq reference of the gather patterns (its
- * catalogue family's is_reference); 0 for an --expr item and for every
- * other family's reference (bench_family_is_reference). */
-int bench_plan_is_seq_reference(const bench_item *it);
 /* The unroll values --unroll takes, and the most. */
 #define BENCH_UNROLL_MAX 16
 /* An automatically sized launch of at least this many times
@@ -336,22 +265,7 @@ int bench_plan_is_seq_reference(const bench_item *it);
 #define BENCH_UNROLL_DEFAULT RESULTS_UNROLL_DEFAULT
 /* Whether k is one of 1, 2, 4, 8, 16. */
 int bench_unroll_valid(int64_t k);
-/* K of item it as it runs (1 for the families without one). */
-int bench_item_unroll(const bench_item *it);
-/* Sets it->unroll and it->launch_items from it->unroll_want, items and
- * local_size: the largest power of two K <= unroll_want with items a
- * multiple of K * lcm(local_size, W); called where either changes. */
-void bench_plan_fit_unroll(const bench_plan *p, bench_item *it);
-/* Every item of a family that unrolls asks for K, a read-mode item for
- * k_read (bench_plan_fit_unroll); the plan's buffers do not change. */
-void bench_plan_set_unrolls(bench_plan *p, int k, int k_read);
 #define BENCH_TRANSPOSE_REFERENCE MODEL_PATTERN_TRANSPOSE_REFERENCE
 #define BENCH_BANK_REFERENCE MODEL_PATTERN_BANK_REFERENCE
-
-
-/* The default pattern set for warp width W, element size elem (0: the
- * sweep's own sizes) and matrix order n; returns heap specs (caller frees
- * each and the array). */
-char **bench_plan_default_specs(int64_t elem, int64_t matrix_n, size_t *count);
 
 #endif

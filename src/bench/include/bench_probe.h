@@ -11,9 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench_host.h"
+#include "bench_device.h"
+#include "bench_tune.h"
+#include "bw_buf.h"
 #include "bw_error.h"
 #include "model_fit.h"
+#include "model_geometry.h"
 
 /* the OpenCL context handle (src/ocl/include/ocl_context.h), by pointer only */
 typedef struct ocl_context ocl_context;
@@ -25,13 +28,6 @@ typedef struct ocl_context ocl_context;
 #define BENCH_PROBE_OFFSETS 65  /* byte offsets 0 .. 256 step 4 */
 #define BENCH_PROBE_BLOCK 32    /* bytes each work-item reads in the offset sweep */
 #define BENCH_PROBE_PAIRS 3     /* the sector-pair experiment's points: adjacent, split, apart */
-/* the sector-pair ratio (split over adjacent) at or above which the unit
- * is 64 bytes, and at or below which it is 32 */
-#define BENCH_PROBE_PAIR_64 1.6
-#define BENCH_PROBE_PAIR_32 1.25
-/* The unit a sector-pair ratio implies (64, 32, or 0 with why said in
- * why, n bytes). Pure. */
-int64_t bench_probe_pair_unit(double ratio, char *why, size_t n);
 #define BENCH_PROBE_MAX_TRANSFERS 96
 #define BENCH_PROBE_MAX_LANES 12
 
@@ -54,7 +50,8 @@ typedef struct bench_probe_opts {
 /* One working-set size of the ladders (all measured). */
 typedef struct bench_probe_point {
     uint64_t bytes;
-    double read_gbs;      /* a work-item per compute unit on a CPU (each reads the whole set), the whole device on a GPU */
+    double read_gbs;      /* a work-item per compute unit on a CPU (each reads the whole set), the whole
+                           * device on a GPU */
     double latency_ns;    /* one work-item's chase: ns per dependent load */
     double latency_cu_ns; /* one chase per compute unit at once */
     double latency_page_ns; /* one work-item's page-local chase (bench_probe_page_cycle); 0: not measured */
@@ -109,15 +106,6 @@ typedef struct bench_probe_map_verdict {
     int same_pointer; /* every map returned the same host address: the buffer's own memory */
     int zero_copy;    /* no_copy, and on a unified-memory device same_pointer too */
 } bench_probe_map_verdict;
-
-#define BENCH_PROBE_MAP_FLAT 4.0   /* "does not grow with size": over at least 64x the bytes */
-#define BENCH_PROBE_MAP_CHEAP 8.0  /* "a tiny fraction of a copy": 1/8 of it */
-
-/* The verdict on n maps of one direction (any order; n >= 2 sizes at
- * least 64x apart for `flat`), given whether the mapped address ever moved
- * and whether the device reports CL_DEVICE_HOST_UNIFIED_MEMORY. A row's
- * copy_us of 0 (no copy measured) never makes it cheap. Pure. */
-bench_probe_map_verdict bench_probe_map_verdict_of(const bench_probe_map *m, size_t n, int moved, int unified);
 
 typedef struct bench_probe_result {
     int quick;
@@ -192,16 +180,6 @@ typedef struct bench_probe_result {
     char interrupted_in[64];   /* the phase it stopped in ("set-up", "cache and latency ladder", ...) */
 } bench_probe_result;
 
-/* The bank sweep's word strides */
-#define BENCH_PROBE_BANK_STRIDES 16
-extern const double bench_probe_bank_strides[BENCH_PROBE_BANK_STRIDES];
-
-/* The bank count from a local stride sweep's times y at word strides x
- * (n points, w lanes): model_fit_banks, accepted where it explains at
- * least 70% of the variation; into r->inferred_banks (0 when none) and
- * r->banks_why. Pure. */
-void bench_probe_banks_infer(const double *x, const double *y, size_t n, int64_t w, bench_probe_result *r);
-
 /* Runs the probe on c's device. Fails on OpenCL errors (BW_E_OPENCL,
  * BW_E_BUILD, BW_E_IO for the kernel file); a chase that does not visit
  * every element is no failure of the call: chase_valid is 0, chase_note
@@ -214,36 +192,88 @@ void bench_probe_banks_infer(const double *x, const double *y, size_t n, int64_t
 bw_code bench_probe_run(ocl_context *c, const bench_probe_opts *o, bench_probe_result **out, bw_error *err);
 void bench_probe_result_free(bench_probe_result *r); /* accepts NULL */
 
-/* Derives r's levels from its ladder (r->points[0..n_points), the
- * latencies only when r->chase_valid): model_fit_ladder_levels at a step
- * of 1.5, its span the ladder's points per doubling (from the first two
- * sizes), then each of r->host_caches paired with a level
- * (model_fit_match_caches, host_match). Sets levels, n_levels and
- * have_memory (0 levels and no memory when the ladder has no knee or a
- * figure is not positive). Pure: what bench_probe_run does after the
- * ladder, and what tests run on recorded ladders. */
-void bench_probe_levels(bench_probe_result *r);
+/* The probe cache: the file that keeps each device's latest `bwlab
+ * probe` findings, so that `--profile inferred` (bwlab model, bwlab run)
+ * can build a profile from them without probing again.
+ *
+ * Path: probe.json beside the tuning cache (bench_tune_cache_path:
+ * $BWLAB_CACHE_DIR, else $XDG_CACHE_HOME/bwlab, else ~/.cache/bwlab).
+ * Schema "bwlab.probe" version 1: {"schema", "schema_version", "entries":
+ * [{"key": {device, vendor, driver_version, platform_version,
+ * bwlab_version}, "date", "quick", "inferred_unit_bytes",
+ * "inferred_lanes", "inferred_banks", "memory_read_gbs"}]}, keyed like the tuning cache
+ * (bench_tune_key). Writes are atomic (temporary file, rename); a
+ * malformed file is reported, never silently replaced. */
+#define BENCH_PROBE_CACHE_SCHEMA "bwlab.probe"
+#define BENCH_PROBE_CACHE_FILE "probe.json"
+/* the range of a stored memory plateau, as of any GB/s in a results file */
+#define BENCH_PROBE_CACHE_MIN_GBS 1e-6
+#define BENCH_PROBE_CACHE_MAX_GBS 1e6
 
-/* Checks the visit counts a marked chase of n steps left (mark[i]: times
- * element i was reached) and where it ended: BW_OK when every element was
- * reached exactly once and the chase came back to `start`; else
- * BW_E_VALIDATION naming the first element missed or repeated. Pure. */
-bw_code bench_probe_check_chase(const uint32_t *mark, size_t n, uint32_t end, uint32_t start, bw_error *err);
+typedef struct bench_probe_entry {
+    char date[32];
+    int quick;
+    int64_t unit;  /* 0: the probe inferred none */
+    int64_t lanes; /* 0: none */
+    int banks;     /* 0: none */
+    double memory_gbs; /* measured: the memory plateau's read GB/s; 0: none */
+} bench_probe_entry;
 
-/* A random cyclic permutation of n elements (Sattolo's algorithm): next[i]
- * is the element after i, one cycle through all n (n 1: next[0] = 0; n 0:
- * nothing). seed picks it. */
-void bench_probe_cycle(uint32_t *next, size_t n, uint64_t seed);
+/* The file's path (see above); caller frees. Fails as bench_tune_cache_path. */
+bw_code bench_probe_cache_path(char **path, bw_error *err);
 
-/* The page-local cycle: one node every `line` elements of n (a node is
- * the element at a multiple of line), linked into one cycle that visits
- * the pages of `page` elements in a random order and, within each page,
- * every node of it in a random order before it moves on. A chase of it
- * touches the working set's every line as bench_probe_cycle's does, but
- * changes page once per page / line loads, so a knee of the random chase
- * that this one lacks is a TLB's reach, not a cache's size. next[] of
- * nodes only is written. Returns the nodes in the cycle (0 when line is
- * 0, page not a multiple of line, n below line, or out of memory). */
-size_t bench_probe_page_cycle(uint32_t *next, size_t n, size_t line, size_t page, uint64_t seed);
+/* The entry of a probe result. */
+bench_probe_entry bench_probe_entry_of(const bench_probe_result *r, const char *date);
+
+/* *found 0 (BW_OK) when the file or the entry is missing; BW_E_FORMAT
+ * naming the file when it is malformed; BW_E_IO when unreadable. */
+bw_code bench_probe_cache_lookup(const char *path, const bench_tune_key *key, bench_probe_entry *out, int *found,
+                                 bw_error *err);
+/* Stores e under key, keeping the other entries. A malformed file is
+ * refused (BW_E_FORMAT naming it: remove it to start afresh). */
+bw_code bench_probe_cache_store(const char *path, const bench_tune_key *key, const bench_probe_entry *e,
+                                bw_error *err);
+
+/* The profile --profile inferred builds: `base` (the device's own
+ * profile) with the inferred fields replaced: sector (and line, unless
+ * the base line is a multiple of the unit) from the unit, lanes, banks
+ * (4-byte banks). *fields receives the names replaced, comma-separated
+ * ("sector,line"), into buf of size n; "" when the probe inferred
+ * nothing. */
+model_geometry bench_probe_inferred_geometry(const model_geometry *base, const bench_probe_entry *e, char *fields,
+                                             size_t n);
+
+/* The probe document: `bwlab probe`'s measurement as a results document
+ * (docs/results.md, "bwlab probe"): per device the ladders and the levels
+ * found in them, the granularity sweeps and fits, the warp width and
+ * banks, the transfers and the launch latency, with the sentences that
+ * set each inferred figure beside the profile's, the host's and the
+ * device's. The report renders it (report_probe_table, _md, _csv); the
+ * command writes it as JSON; `bwlab run --transfers` embeds its transfers
+ * part. */
+typedef struct bench_probe_doc_device {
+    const bench_device *device; /* provenance, as the bench layer filled it */
+    int is_default;
+    const bench_probe_result *result; /* NULL when it failed */
+    const char *failure;              /* why, or NULL */
+    const char *cache_note;           /* what happened to the probe cache, or NULL */
+    double nominal_gbs;               /* the device's nominal DRAM GB/s the plateaus are checked against, or 0 */
+} bench_probe_doc_device;
+
+typedef struct bench_probe_doc_meta {
+    const char *date;
+    int argc;
+    char *const *argv;
+    const char *cache_file;
+    int interrupted; /* a signal stopped the probe: the document's "interrupted" */
+} bench_probe_doc_meta;
+
+/* The document of n devices: a new reference, or NULL when out of memory. */
+json_t *bench_probe_document(const bench_probe_doc_meta *m, const bench_probe_doc_device *d, size_t n);
+
+/* The transfers and launch-latency keys of one device's probe
+ * (transfers, small_transfer_latency_us, launch_latency_us, launch, maps,
+ * ...); also what `bwlab run --transfers` adds to a run. New reference. */
+json_t *bench_probe_transfers_json(const bench_probe_result *r);
 
 #endif

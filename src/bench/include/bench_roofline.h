@@ -41,7 +41,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench_stats.h"
+#include <jansson.h>
+
+#include "bench_device.h"
+#include "bench_result.h"
 #include "bw_error.h"
 #include "model_roofline.h"
 /* the OpenCL context handle (src/ocl/include/ocl_context.h), by pointer only */
@@ -143,12 +146,49 @@ bw_code bench_roofline_run(ocl_context *ctx, const char *source, const bench_roo
                            bench_roofline_result **out, bw_error *err);
 void bench_roofline_result_free(bench_roofline_result *r); /* accepts NULL */
 
-/* FLOP/byte of a sweep point with k FMAs per 4-byte float: 2k / 4. */
-double bench_roofline_intensity(uint32_t k);
-/* The rf_peak reference: lane l of chain c of work-item g after `iters`
- * steps of x = fmaf(x, a, b) from its start value (cl/roofline.cl). */
-float bench_roofline_peak_value(uint64_t g, int chain, int lane, int width, uint32_t iters, float a, float b);
-/* "peak-fma", "peak-read", "sweep", "matmul" */
-const char *bench_roofline_kind_name(bench_roofline_kind k);
+/* The options of a roofline measurement (bench_roofline_run) on a device,
+ * shared by `bwlab roofline` and the short one of `bwlab run`: the source
+ * buffer is `size` bytes when not 0 (`bwlab roofline --size`, `bwlab run
+ * --roofline-size`: whole MiB, checked by the caller), else the working set
+ * `bwlab run` plans for the device by itself (4 x its last-level cache,
+ * within its limits; never a run's --size, which may sit in the cache or be
+ * too small to time), in whole MiB; either at most half the memory budget
+ * (the output buffer is 1/16 of it); the timing floor is `settings`' for
+ * the device's timer. BW_E_TOOBIG when no 1 MiB buffer fits or `size` is
+ * above the device's largest allocation or half the budget; else fails as
+ * bench_buffer_plan. */
+bw_code bench_roofline_opts_of(const struct ocl_device_info *d, const bench_settings *settings, double budget_s,
+                              uint64_t size, bench_roofline_opts *o, bw_error *err);
+
+/* The roofline document: `bwlab roofline`'s measurement as a results
+ * document (docs/results.md, "bwlab roofline"): per device the peaks, the
+ * ridges, the sweep's points and the tiled products. The report renders
+ * it (report_roofline_table, _md, _csv); the command writes it as JSON;
+ * `bwlab run` embeds one device's entry for its short roofline. */
+/* One device: measured (result set) or failed (failure set). Borrowed. */
+typedef struct bench_roofline_doc_device {
+    const bench_device *device;
+    int is_default;
+    const char *failure;                 /* why it could not be measured, or NULL */
+    const bench_roofline_result *result; /* or NULL */
+    const char *working_set_source;      /* how the buffer was sized, e.g. "auto" */
+} bench_roofline_doc_device;
+
+typedef struct bench_roofline_doc_meta {
+    const char *date; /* ISO 8601 UTC */
+    int argc;
+    char *const *argv;
+    double budget_s;
+    const char *kernel_file; /* where roofline.cl was read, or NULL */
+    int interrupted;         /* a signal stopped the command (some device may be not run) */
+} bench_roofline_doc_meta;
+
+/* One device's entry without its "device" object: status, failure and,
+ * when measured, the figures, points and tiles. New reference; NULL when
+ * out of memory. */
+json_t *bench_roofline_entry_json(const bench_roofline_doc_device *d);
+
+/* The document of n devices: a new reference, or NULL when out of memory. */
+json_t *bench_roofline_document(const bench_roofline_doc_meta *m, const bench_roofline_doc_device *d, size_t n);
 
 #endif

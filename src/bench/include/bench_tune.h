@@ -34,7 +34,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench_stats.h"
+#include <jansson.h>
+
+#include "bench_device.h"
+#include "bench_result.h"
 #include "bw_error.h"
 /* the OpenCL context handle (src/ocl/include/ocl_context.h), by pointer only */
 typedef struct ocl_context ocl_context;
@@ -137,19 +140,98 @@ bw_code bench_tune_run(ocl_context *ctx, const char *source, const bench_tune_op
                        bench_tune_result **out, bw_error *err);
 void bench_tune_result_free(bench_tune_result *r); /* accepts NULL */
 
-/* "read", "copy"; "grid", "block", "contiguous"; NULL out of range. */
-const char *bench_tune_mode_name(bench_tune_mode m);
-const char *bench_tune_layout_name(bench_tune_layout l);
-/* The layout of a name, or -1. */
-int bench_tune_layout_parse(const char *name);
-/* Whether c is a configuration the search can produce: V in {1,2,4,8,16},
- * K in {1,2,4,8,16}, L a power of two from 1 to 1024, a known layout, and
- * block layout when K = 1. */
-int bench_tune_config_ok(const bench_tune_config *c);
+/* The tuning cache: the file that keeps `bwlab tune`'s winners per device
+ * (docs/results.md, "bwlab tune"), so that `bwlab run` can set every
+ * pattern against the device's peak without measuring it again.
+ *
+ * Path: $BWLAB_CACHE_DIR/tune.json when that variable is set and not empty,
+ * else $XDG_CACHE_HOME/bwlab/tune.json, else $HOME/.cache/bwlab/tune.json.
+ * One JSON document, schema "bwlab.tune" version 1, holds an entry per key:
+ * device name, vendor, driver version, platform version and bwlab version,
+ * all compared exactly, so a new driver or bwlab release tunes again.
+ * Writes are atomic (a temporary file renamed over the old one). A
+ * malformed file is never silently replaced: lookups report it, and a store
+ * first renames it to tune.json.malformed. */
+#define BENCH_TUNE_CACHE_SCHEMA "bwlab.tune"
+#define BENCH_TUNE_CACHE_SCHEMA_VERSION 1
+#define BENCH_TUNE_CACHE_FILE "tune.json"
+/* a cached peak's valid range: that of any GB/s in a results file
+ * (results_merge_range.h, RESULTS_RANGE_GBS) */
+#define BENCH_TUNE_GBS_MIN 1e-6
+#define BENCH_TUNE_GBS_MAX 1e6
 
-/* The fraction of the device's peak that a measured bandwidth reaches, for
- * a pattern of access mode `mode`: gbs / peaks[mode].gbs. NAN when that
- * peak is not valid or not positive, or gbs is not finite. */
-double bench_tune_fraction(const bench_tune_peak peaks[BENCH_TUNE_MODES], bench_tune_mode mode, double gbs);
+/* What an entry is keyed by; the strings are borrowed. */
+typedef struct bench_tune_key {
+    const char *device, *vendor, *driver_version, *platform_version, *bwlab_version;
+} bench_tune_key;
+
+/* The key of a device for this bwlab version; borrows d's strings. */
+bench_tune_key bench_tune_key_of(const struct ocl_device_info *d, const char *bwlab_version);
+
+/* One device's cached result. */
+typedef struct bench_tune_entry {
+    bench_tune_peak peak[BENCH_TUNE_MODES]; /* valid 0: that family had no winner */
+    uint64_t buffer_bytes;                  /* the buffer it was measured on */
+    char date[32];                          /* when, ISO 8601 UTC */
+} bench_tune_entry;
+
+/* The cache file's path from the environment (see above); caller frees.
+ * BW_E_USAGE when none of BWLAB_CACHE_DIR, XDG_CACHE_HOME, HOME is set. */
+bw_code bench_tune_cache_path(char **path, bw_error *err);
+
+/* Moves a malformed cache at `path` to PATH.malformed (replacing an older
+ * one), as a store does, so that it is kept for the user to inspect and no
+ * later command reads it again; *moved gets the new name (caller frees).
+ * BW_E_IO when it cannot be moved. */
+bw_code bench_tune_cache_set_aside(const char *path, char **moved, bw_error *err);
+
+/* Looks `key` up in the file at `path`. A missing file is no error: BW_OK
+ * with *found 0. BW_E_FORMAT when the file is malformed (not JSON, another
+ * schema, an entry without its key, or the matching entry's figures out of
+ * range): the message names the file and, for a parse error, the line and
+ * column. BW_E_IO when it cannot be read. */
+bw_code bench_tune_cache_lookup(const char *path, const bench_tune_key *key, bench_tune_entry *out, int *found,
+                                bw_error *err);
+
+/* Stores e under key, replacing the entry of the same key and keeping the
+ * others; creates the file's directory. A malformed file is first renamed
+ * to PATH.malformed and *moved_aside set to that path (caller frees; NULL
+ * otherwise) so that the caller can say so. BW_E_IO names the path and the
+ * system's reason. */
+bw_code bench_tune_cache_store(const char *path, const bench_tune_key *key, const bench_tune_entry *e,
+                               char **moved_aside, bw_error *err);
+
+/* The tune document: `bwlab tune`'s measurement as a results document
+ * (docs/results.md, "bwlab tune"): per device its tuned or cached peaks,
+ * their checks, and the search's kernel shapes. The report renders it
+ * (report_tune_table); the command writes it as JSON. */
+/* One device: tuned now (result set), read from the cache (result NULL),
+ * or failed (failure set, entry NULL). Everything borrowed. */
+typedef struct bench_tune_doc_device {
+    const bench_device *device;
+    int is_default;
+    const char *failure;             /* why the device could not be tuned, or NULL */
+    const bench_tune_entry *entry;   /* the winners, or NULL */
+    const bench_tune_result *result; /* the search, or NULL when the entry came from the cache */
+    int size_given;                  /* the buffer size came from --size */
+    const char *cache_note;          /* what happened to the cache file for this device, or NULL */
+    double nominal_gbs;              /* the device's nominal DRAM GB/s the peaks are checked against, or 0 */
+    double probe_memory_gbs;         /* its cached probe's memory plateau (measured GB/s), or 0 */
+    char probe_memory_date[32];      /* that probe's date */
+} bench_tune_doc_device;
+
+typedef struct bench_tune_doc_meta {
+    const char *date;       /* ISO 8601 UTC */
+    int argc;
+    char *const *argv;
+    const char *cache_file; /* the cache's path */
+    double budget_s;
+    const char *kernel_file; /* where stream.cl was read, or NULL */
+    int interrupted;         /* a signal stopped the command (some device may be not run) */
+} bench_tune_doc_meta;
+
+/* The document of n devices: a new reference the caller owns, or NULL
+ * when out of memory. */
+json_t *bench_tune_document(const bench_tune_doc_meta *m, const bench_tune_doc_device *d, size_t n);
 
 #endif

@@ -24,7 +24,6 @@ bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_
 bw_code ocl_buffer_create_host(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
                                bw_error *err);
 void ocl_buffer_free(ocl_buffer *b); /* accepts NULL */
-uint64_t ocl_buffer_size(const ocl_buffer *b);
 const char *ocl_buffer_name(const ocl_buffer *b); /* as given to create */
 /* Blocking copies between host memory and [offset, offset+bytes). */
 bw_code ocl_buffer_write(ocl_context *c, ocl_buffer *b, uint64_t offset, const void *src,

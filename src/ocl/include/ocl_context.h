@@ -30,7 +30,5 @@ int ocl_context_timer(const ocl_context *c, double *resolution_ns, double *overh
 /* CL_DEVICE_ENDIAN_LITTLE of the context's device: 1 little-endian, 0
  * big-endian, -1 when the driver does not answer. Cannot fail. */
 int ocl_context_little_endian(const ocl_context *c);
-/* clFinish on the queue. */
-bw_code ocl_context_finish(ocl_context *c, bw_error *err);
 
 #endif

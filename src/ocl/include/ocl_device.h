@@ -102,8 +102,6 @@ void ocl_platforms_free(ocl_platforms *p); /* accepts NULL */
 size_t ocl_device_count(const ocl_platforms *p);
 /* NULL when i is out of range. */
 const ocl_device_info *ocl_device_at(const ocl_platforms *p, size_t i);
-/* Devices with usable set. */
-size_t ocl_usable_device_count(const ocl_platforms *p);
 size_t ocl_platform_problem_count(const ocl_platforms *p);
 /* NULL when i is out of range; owned by p. */
 const ocl_platform_problem *ocl_platform_problem_at(const ocl_platforms *p, size_t i);

@@ -11,10 +11,5 @@
  * OpenCL 3.0 headers. Never NULL. */
 const char *ocl_error_name(int cl_status);
 
-/* Sets err to `code` (normally BW_E_OPENCL) with the message
- * "CALL failed: NAME (STATUS) for OBJECT", OBJECT formatted from fmt.
- * Returns code. */
-bw_code ocl_error_set(bw_error *err, bw_code code, const char *call, int cl_status,
-                      const char *object_fmt, ...) BW_PRINTF(5, 6);
 
 #endif

@@ -9,18 +9,11 @@
 
 #include <stddef.h>
 
-#include "bench_plan.h"
+#include "bench_run.h"
+#include "bench_plan_priv.h"
+#include "bench_result.h"
 #include "bw_error.h"
 
-typedef struct bench_kernels bench_kernels; /* the kernel files' text */
-
-#define BENCH_KERNEL_FILE "gather.cl"
-
-/* Loads the kernel files from `dir` (--kernels), else $BWLAB_KERNEL_DIR,
- * else the source tree, else the installed data directory. BW_E_IO names
- * the directory and the file. */
-bw_code bench_kernels_load(const char *dir, bench_kernels **out, bw_error *err);
-void bench_kernels_free(bench_kernels *k); /* accepts NULL */
 /* Reads kernel file `name` from `dir` (--kernels), else $BWLAB_KERNEL_DIR,
  * else the source tree, else the installed data directory: *text (caller
  * frees) and, when path_out is not NULL, where it was found (caller frees).
@@ -29,22 +22,6 @@ bw_code bench_kernel_source_load(const char *dir, const char *name, char **text,
 /* The --kernels directory the files were loaded from, or NULL (for the
  * families' own programs, bench_family.program). */
 const char *bench_kernels_dir(const bench_kernels *k);
-/* Where gather.cl was found (for results files). */
-const char *bench_kernels_path(const bench_kernels *k);
-
-/* Kernel forms. Both load at exactly the pattern's addresses, one element
- * per work-item. PLAIN is the kernel as the runtime compiles it (GPUs run
- * warps in lock-step; CPU runtimes vectorise across work-items). SCALAR
- * passes the address through a volatile, which keeps a CPU runtime's
- * vectoriser off the kernel: each work-item issues its own scalar load,
- * where a vectorised kernel needs a gather instruction for any address
- * that is not contiguous across work-items. Which is faster depends on
- * the pattern and the CPU, so the runner times both (plan->scalar_form,
- * CPU devices only). */
-typedef enum bench_form {
-    BENCH_FORM_PLAIN,
-    BENCH_FORM_SCALAR,
-} bench_form;
 
 const char *bench_form_name(bench_form f); /* "plain", "scalar" */
 

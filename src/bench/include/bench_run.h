@@ -1,26 +1,46 @@
-/* bench_pipeline: `bwlab run`'s measurement of its selected devices, from
- * the plan to the results: each device planned before anything is
- * measured, then in turn its working set fitted to the budget (one
+/* bench_run: bench's API for `bwlab run`. The kernel files; the pipeline,
+ * which measures the selected devices from the plan to the results: each
+ * device planned before anything is measured, then in turn its working set fitted to the budget (one
  * calibration copy), its patterns measured (retried once at half the
  * working set when its buffers cannot be had), its short roofline and its
  * transfers. The pipeline prints nothing: what a user is told goes through
  * the caller's events, and the caller writes the results from the
- * devices' figures. */
-#ifndef BENCH_PIPELINE_H
-#define BENCH_PIPELINE_H
+ * devices' figures: the results document (bench_run_document) and the
+ * journal of a run in progress; and the host's clock that the run's
+ * deadline is read on. */
+#ifndef BENCH_RUN_H
+#define BENCH_RUN_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench_kernel.h"
+#include "bench_device.h"
 #include "bench_plan.h"
 #include "bench_probe.h"
+#include "bench_result.h"
 #include "bench_roofline.h"
-#include "bench_runner.h"
+#include "bench_tune.h"
+#include "bw_buf.h"
 #include "bw_error.h"
-#include "ocl_context.h"
-#include "ocl_device.h"
+
+/* src/ocl's handles, by pointer only: the report layer reads a run's
+ * document through this header and never sees src/ocl */
+typedef struct ocl_context ocl_context;
+typedef struct ocl_platforms ocl_platforms;
+
+typedef struct bench_kernels bench_kernels; /* the kernel files' text */
+
+#define BENCH_KERNEL_FILE "gather.cl"
+
+/* Loads the kernel files from `dir` (--kernels), else $BWLAB_KERNEL_DIR,
+ * else the source tree, else the installed data directory. BW_E_IO names
+ * the directory and the file. */
+bw_code bench_kernels_load(const char *dir, bench_kernels **out, bw_error *err);
+void bench_kernels_free(bench_kernels *k); /* accepts NULL */
+/* Where gather.cl was found (for results files). */
+const char *bench_kernels_path(const bench_kernels *k);
 
 /* the compression check (--fill zeros): each of its four seq reads' budget */
 #define BENCH_PIPELINE_COMPRESSION_RUN_S 0.5
@@ -146,5 +166,91 @@ bw_code bench_pipeline_measure(bench_pipeline *p, double run_end, int *any_faile
 double bench_pipeline_model_s(double budget_s);
 
 void bench_pipeline_free(bench_pipeline *p); /* the outputs; accepts a zeroed pipeline */
+
+/* One device's run. A device that failed as a whole carries `failure`;
+ * when it failed before its plan was made, plan and results are NULL. */
+typedef struct bench_run_doc {
+    const bench_device *device;
+    int is_default;
+    const bench_plan *plan;      /* or NULL */
+    const bench_result *results; /* plan->n entries, or NULL with plan */
+    const bench_run_info *info;
+    const char *failure;         /* why the device could not be measured, or NULL */
+    const bench_tune_entry *tune; /* the device's peak from the tuning cache, or NULL */
+    const char *tune_cache;      /* the cache file it came from */
+    /* the short roofline measured after the patterns (bwlab run without
+     * --no-roofline): its result, or why it failed; both NULL when it was
+     * not measured (--no-roofline, the device failed, an interrupt) */
+    const bench_roofline_result *roofline;
+    const char *roofline_failure;
+    /* --transfers: host<->device copies and launch latency (bench_probe,
+     * transfers only), or why they failed; both NULL without --transfers */
+    const bench_probe_result *transfers;
+    const char *transfers_failure;
+    /* how the short roofline's buffer was sized: "auto" or "--roofline-size"; NULL reads as "auto" */
+    const char *roofline_working_set;
+    /* NULL, or what changed when the device's buffers could not be had at
+     * the plan's size and it was planned and run again at half of it */
+    const char *retry;
+    /* the device's nominal DRAM GB/s and its entry in data/nominal.json
+     * (0 and NULL: no entry matches): every global figure is checked
+     * against it (results_nominal_plausibility) */
+    double nominal_gbs;
+    const char *nominal_name;
+    /* the memory plateau of the device's cached probe (measured GB/s; 0:
+     * none) and that probe's date: a global figure well above it is
+     * labelled too (results_plateau_plausibility) */
+    double probe_memory_gbs;
+    const char *probe_memory_date;
+    /* --fill zeros: seq read on a zero-filled and on the random source
+     * (measured GB/s; 0: not measured) and why the check failed, or NULL */
+    int compression_checked;
+    double zero_fill_gbs, random_fill_gbs;
+    const char *compression_failure;
+    /* K of the gather and record kernels (bench_pipeline_device.unroll)
+     * and where it came from (BENCH_UNROLL_*; NULL: not said, as in a
+     * command that does not choose it), the calibration's seq copy and
+     * read GB/s at K = 1 << k (measured; NULL or 0: not measured), and why auto fell
+     * back to 1 (or NULL) */
+    int unroll;      /* copy and write items */
+    int unroll_read; /* read items; 0: unroll's */
+    const char *unroll_source;
+    int unroll_runs; /* calibrations auto's K was chosen from (this run's and the kept ones); 0: not said */
+    const double *unroll_gbs;
+    const double *unroll_read_gbs;
+    const char *unroll_why;
+} bench_run_doc;
+
+/* What is common to the whole invocation. */
+typedef struct bench_run_meta {
+    const char *date;    /* ISO 8601, UTC */
+    const char *host;    /* host name */
+    const char *os;      /* "Linux 6.1.0 x86_64" */
+    int argc;
+    char *const *argv;   /* the command line */
+    const bench_settings *settings;
+    const char *kernel_file; /* where gather.cl was read */
+    int explain;         /* add the explanation sentences (table, md) */
+} bench_run_meta;
+
+/* The run's results document (a new reference; NULL when out of memory),
+ * from which report_run renders the table, Markdown and CSV. */
+json_t *bench_run_document(const bench_run_meta *m, const bench_run_doc *runs, size_t n);
+
+/* The journal of a run in progress (docs/results.md, "OUT.partial"): one
+ * JSON line with the document's head (schema, tool, date, command_line,
+ * host, settings), "partial": true and "devices"; then, per finished
+ * pattern, one line holding its result object as in "results" (figures
+ * that need other patterns, such as relative_to_seq, may be null). */
+bw_code bench_run_journal_header(const bench_run_meta *m, const bench_run_doc *runs, size_t n, bw_buf *out,
+                                      bw_error *err);
+bw_code bench_run_journal_result(const bench_run_doc *run, size_t i, bw_buf *out, bw_error *err);
+
+/* The host's monotonic clock, in seconds from an arbitrary start. */
+double bench_now_s(void);
+
+/* unroll.json's path (bench_pipeline.unroll_memory): auto's calibrations
+ * kept per device; caller frees. Fails as bench_tune_cache_path. */
+bw_code bench_unroll_memory_path(char **path, bw_error *err);
 
 #endif

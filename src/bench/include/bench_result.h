@@ -1,28 +1,116 @@
-/* bench_runner: measures a plan on one device (docs/design.md §4).
- *
- * Pseudo-random source data is written once; every pattern's kernel is
- * built, launched once (in read mode once per validation key,
- * bench_validate_read_chunked) and checked against the host reference (a
- * wrong result fails that pattern, it is never timed), warmed up, and then timed
- * in round-robin with the others, so that drift hits every pattern alike,
- * until its median is stable (relative standard error at most rse_target)
- * or the time budget ends. Event profiling time is the measurement; host
- * wall-clock time is recorded beside it. The runner never prints: progress
- * goes to a callback, results come back as data. */
-#ifndef BENCH_RUNNER_H
-#define BENCH_RUNNER_H
+/* bench_result: what one measured pattern carries (its timing statistics,
+ * its ratio to its reference with the reference's own check, where it sits
+ * between the model's bounds, and what limits it), the settings it was
+ * measured under, and what a run reports while it runs and when it ends.
+ * Plain data, shared by every command's API: the functions that compute
+ * these figures are bench's own (bench_stats.h, bench_pair.h,
+ * bench_verdict.h, bench_runner.h). */
+#ifndef BENCH_RESULT_H
+#define BENCH_RESULT_H
 
-#include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "bench_kernel.h"
-#include "bench_pair.h"
-#include "bench_plan.h"
-#include "bench_stats.h"
-#include "bench_verdict.h"
 #include "bw_error.h"
-/* the OpenCL context handle (src/ocl/include/ocl_context.h), by pointer only */
-typedef struct ocl_context ocl_context;
+#include "results_run_fields.h"
+
+typedef struct bench_stats {
+    size_t count;
+    double min, median, mean, stddev; /* stddev: sample (n-1); 0 when count < 2 */
+    double rse;                       /* relative standard error of the median (from the median
+                                       * absolute deviation, bench_stats_of); 1 when unknown */
+} bench_stats;
+
+typedef struct bench_pair_ci {
+    double median; /* measured: median over paired rounds of num_k / den_k; NAN: no round paired */
+    double lo, hi; /* its 95% interval; NAN when too few rounds paired (bench_stats_median_ci) */
+    size_t rounds; /* rounds in which both series launched */
+} bench_pair_ci;
+
+/* A reference against its control slot (bench_pair_ratio of the control's
+ * times over the own slot's: the own slot's bandwidth over the control's). */
+typedef enum bench_check_verdict {
+    BENCH_CHECK_UNKNOWN,    /* too few paired rounds for an interval */
+    BENCH_CHECK_CONSISTENT, /* the interval reaches within BENCH_CHECK_TOLERANCE of 1 */
+    BENCH_CHECK_SUSPECT,    /* off by more than both: the reference's own launches differ from
+                             * launches of the same kernel elsewhere in the round */
+} bench_check_verdict;
+
+/* A difference smaller than this is within what identical rows are held to */
+#define BENCH_CHECK_TOLERANCE 0.02
+
+typedef enum bench_verdict_code {
+    BENCH_VERDICT_NONE,    /* not measured, or no measured reference */
+    BENCH_VERDICT_BELOW,   /* faster than moving the footprint at the reference rate */
+    BENCH_VERDICT_LOWER,   /* at the lower bound: each sector fetched about once */
+    BENCH_VERDICT_BETWEEN, /* between the bounds */
+    BENCH_VERDICT_UPPER,   /* at the upper bound: no reuse between instructions */
+    BENCH_VERDICT_ABOVE,   /* slower than even the upper bound explains */
+    BENCH_VERDICT_AT_MODEL, /* the bounds coincide and the measurement matches them */
+    BENCH_VERDICT_KERNEL_BOUND /* slower than its modeled traffic explains, and its twin
+                                * (bench_twin.h) with memory out of the way runs no faster */
+} bench_verdict_code;
+
+/* What limits a pattern, by its twin: memory when the twin runs
+ * clearly faster, the kernel itself when it does not. */
+typedef enum bench_bound {
+    BENCH_BOUND_UNKNOWN, /* no twin figure (see the result's twin_reason) */
+    BENCH_BOUND_MEMORY,
+    BENCH_BOUND_KERNEL,
+} bench_bound;
+
+/* Which part of the kernel a kernel-bound pattern waits for, as far as
+ * the device type and the kernel form tell. */
+typedef enum bench_limiter {
+    BENCH_LIMITER_OTHER,      /* a device neither CPU nor GPU */
+    BENCH_LIMITER_CPU_GATHER, /* CPU, plain form, addresses not contiguous: vector gathers */
+    BENCH_LIMITER_CPU_VECTOR, /* CPU, plain form, contiguous addresses */
+    BENCH_LIMITER_CPU_SCALAR, /* CPU, scalar form: one scalar load per work-item */
+    BENCH_LIMITER_GPU,
+} bench_limiter;
+
+/* A twin taking at least this fraction of the pattern's time is
+ * kernel-bound: taking memory out of the way buys less than 25%
+ * (1 / 0.8 = 1.25). Measured on PoCL 3.1 (docs/results.md): seq's twin
+ * takes 0.26-0.31 of its time. */
+#define BENCH_TWIN_KERNEL_BOUND RESULTS_TWIN_KERNEL_BOUND
+
+typedef struct bench_verdict {
+    bench_verdict_code code;
+    double implied_bytes; /* measured-derived: median time x reference rate */
+    double lower_bytes;   /* modeled: footprint bytes, loads + stores */
+    double upper_bytes;   /* modeled: instruction-model bytes, loads + stores */
+    double position;      /* (implied - lower) / (upper - lower); NAN when the bounds coincide */
+    bench_limiter limiter; /* for BENCH_VERDICT_KERNEL_BOUND: what the kernel waits for */
+    /* a write-mode item on a CPU device, whose caches allocate on a store
+     * miss: each line stored to is read first, so its stores move their
+     * footprint twice (the reference, seq written, pays the same) */
+    int write_allocate;
+    /* the item whose measured rate gives implied_bytes (its footprint
+     * bytes over its median time), set by the runner; -1: none */
+    long rate_item;
+    /* the unit the bounds are counted in, set by the runner: the DRAM unit
+     * where the geometry has one (bound_dram 1), else the sector */
+    int64_t bound_unit_bytes;
+    int bound_dram;
+} bench_verdict;
+
+/* Tolerance around a bound, as a fraction of it. */
+#define BENCH_VERDICT_TOLERANCE 0.10
+
+/* Kernel forms. Both load at exactly the pattern's addresses, one element
+ * per work-item. PLAIN is the kernel as the runtime compiles it (GPUs run
+ * warps in lock-step; CPU runtimes vectorise across work-items). SCALAR
+ * passes the address through a volatile, which keeps a CPU runtime's
+ * vectoriser off the kernel: each work-item issues its own scalar load,
+ * where a vectorised kernel needs a gather instruction for any address
+ * that is not contiguous across work-items. Which is faster depends on
+ * the pattern and the CPU, so the runner times both (plan->scalar_form,
+ * CPU devices only). */
+typedef enum bench_form {
+    BENCH_FORM_PLAIN,
+    BENCH_FORM_SCALAR,
+} bench_form;
 
 typedef enum bench_status {
     BENCH_OK,      /* validated and timed */
@@ -134,11 +222,6 @@ bench_settings bench_settings_default(void);
  * stays within 1% of a sample (NVIDIA's timer reports 1 us: 100 us). */
 double bench_launch_floor_ns(const bench_settings *s, uint64_t timer_resolution_ns);
 
-/* Whether an event time is a sample: positive and finite. Drivers report
- * 0 ns for launches shorter than their timer's tick; such a launch has no
- * duration to divide by. */
-int bench_sample_ok(double event_ns);
-
 typedef struct bench_progress {
     /* "building", "validating", "measuring", "finished", or "plan": spec
      * is then one line on what the budget left out (bench_run_info) */
@@ -192,60 +275,5 @@ typedef struct bench_run_info {
     int timer_wall;
     double timer_resolution_ns, launch_overhead_ns;
 } bench_run_info;
-
-/* A twin whose time passes this fraction of its pattern's fastest launch
- * is a measurement error: reported, never a bound. */
-#define BENCH_TWIN_MAX_RATIO 1.05
-/* Below this budget the plan leaves nothing out: every pattern gets its
- * minimum of launches, and the run may take longer than the budget. */
-#define BENCH_PLAN_MIN_BUDGET_S 5.0
-
-#define BENCH_NOISY_SEQ 0.05
-#define BENCH_NOISY_RELATIVE 0.05
-
-/* Measures every item of `plan` on the context's device, and each
- * measured item's twin (bench_twin.h) after its warm-up. A pattern whose
- * built kernel allows fewer work-items per group than planned gets a
- * smaller automatic group (the plan's item records it) or, with --local,
- * fails (bench_plan_fit_kernel). Host memory stays bounded whatever the
- * plan's size: the source is generated on the device where it can be
- * (bench_fill_src_device; info->fill_note says when not), else 64 MiB at a
- * time on the host, and dst is checked 64 MiB at a time.
- * Returns BW_OK when
- * the run completed (single patterns may still have failed: see their
- * status), BW_E_INTERRUPTED when *stop became non-zero (results hold what
- * was measured), or a fatal error (buffers that cannot be allocated:
- * BW_E_TOOBIG, BW_E_OPENCL, BW_E_NOMEM) with *results NULL. *results has
- * plan->n entries; free with bench_results_free. */
-bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
-                  const bench_settings *s, volatile sig_atomic_t *stop, bench_progress_fn progress,
-                  void *progress_ctx, bench_result **results, bench_run_info *info, bw_error *err);
-void bench_results_free(bench_result *r, size_t n); /* accepts NULL */
-
-/* An estimate, for sizing a working set to a budget (bench_fit): the
- * seconds the launches of a run of `plan` need at the stopping rule's
- * minimum on a device that copies at copy_gbs (bytes per ns, measured:
- * seq copy's effective GB/s). Each launch takes its modeled instruction
- * bytes (a bank item its local reads) at that rate; each item makes its
- * warm-up, its minimum of launches (min_reps, and min_total_s of them,
- * at least 3), the other kernel form's calibration launches where it has
- * two, and, for a reference, its twin's rounds (slices and the evicting
- * launches beyond its group's rounds). Each group (a reference and the
- * items read against it) runs as many rounds as its most demanding
- * member, as the run's own plan prices it. Validation, which runs the
- * sample only, is left out. 0 when copy_gbs is not positive. */
-double bench_run_estimate_s(const bench_plan *plan, const bench_settings *s, double copy_gbs);
-
-/* Builds every item with the trace option, runs each once and compares
- * every recorded address with the model (bench_validate_trace): the proof
- * that kernels and model agree. It proves both forms of the index
- * arithmetic: every item in 64 bits, then again every item proven to fit
- * (index32_proven) in 32 bits, whatever form the plan chose.
- * BW_E_VALIDATION names the first pattern, form and work-item that differ;
- * BW_E_TOOBIG when src, dst and the trace buffer (bench_plan_trace_bytes)
- * together exceed the plan's memory budget. Work-groups are fitted as in
- * bench_run. */
-bw_code bench_trace_check(ocl_context *ctx, bench_plan *plan, const bench_kernels *kernels,
-                          bw_error *err);
 
 #endif

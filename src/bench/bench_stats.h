@@ -6,12 +6,7 @@
 
 #include <jansson.h>
 
-typedef struct bench_stats {
-    size_t count;
-    double min, median, mean, stddev; /* stddev: sample (n-1); 0 when count < 2 */
-    double rse;                       /* relative standard error of the median (from the median
-                                       * absolute deviation, bench_stats_of); 1 when unknown */
-} bench_stats;
+#include "bench_result.h"
 
 /* Computes the statistics of v[0..n-1] (v is not modified). n may be 0:
  * then everything is 0 and rse is 1. count is always n; should the copy
@@ -51,9 +46,6 @@ double bench_stats_ratio_spread(const double *a, size_t na, const double *b, siz
  * (both NAN) when n < 8, where the lower rank falls below 1, or out of
  * memory. v is not modified. */
 int bench_stats_median_ci(const double *v, size_t n, double *lo, double *hi);
-
-/* The host's monotonic clock, in seconds from an arbitrary start. */
-double bench_now_s(void);
 
 /* s as a results document's timing object (results_doc_keys.h): its
  * figures null unless valid, rse null below two launches as well. The

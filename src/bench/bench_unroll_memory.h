@@ -10,7 +10,7 @@
 #ifndef BENCH_UNROLL_MEMORY_H
 #define BENCH_UNROLL_MEMORY_H
 
-#include "bench_tune_cache.h"
+#include "bench_tune_priv.h"
 #include "bw_error.h"
 
 #define BENCH_UNROLL_MEMORY_FILE "unroll.json"
@@ -27,9 +27,6 @@ typedef struct bench_unroll_memory {
      * of the same calibration, 0..1; 0: not measured */
     double copy[BENCH_UNROLL_MEMORY_KS], read[BENCH_UNROLL_MEMORY_KS];
 } bench_unroll_memory;
-
-/* The file's path; caller frees. Fails as bench_tune_cache_path. */
-bw_code bench_unroll_memory_path(char **path, bw_error *err);
 
 /* key's entry into *m (runs 0 when the file or the entry is missing);
  * BW_E_FORMAT naming the file when it is malformed or holds a score

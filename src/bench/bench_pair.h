@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "bench_result.h"
+
 /* One series of timed launches: v[j] measured in round round[j]; with
  * slot non-NULL, launch j was made in slot slot[j] (0: the item's own
  * slot, 1: the reference's control slot), and only launches whose slot is
@@ -30,12 +32,6 @@ typedef struct bench_pair_series {
     const size_t *pos;
 } bench_pair_series;
 
-typedef struct bench_pair_ci {
-    double median; /* measured: median over paired rounds of num_k / den_k; NAN: no round paired */
-    double lo, hi; /* its 95% interval; NAN when too few rounds paired (bench_stats_median_ci) */
-    size_t rounds; /* rounds in which both series launched */
-} bench_pair_ci;
-
 /* The paired estimate of num / den: in every round in which both series
  * have launches, each den launch is divided into the num launch nearest
  * to it by pos (the earlier on a tie), and the round's ratio is the median
@@ -48,18 +44,6 @@ bench_pair_ci bench_pair_ratio(const bench_pair_series *num, const bench_pair_se
 /* The relative half-width of an estimate's interval, the larger side over
  * the median; INFINITY when it has none. */
 double bench_pair_halfwidth(const bench_pair_ci *c);
-
-/* A reference against its control slot (bench_pair_ratio of the control's
- * times over the own slot's: the own slot's bandwidth over the control's). */
-typedef enum bench_check_verdict {
-    BENCH_CHECK_UNKNOWN,    /* too few paired rounds for an interval */
-    BENCH_CHECK_CONSISTENT, /* the interval reaches within BENCH_CHECK_TOLERANCE of 1 */
-    BENCH_CHECK_SUSPECT,    /* off by more than both: the reference's own launches differ from
-                             * launches of the same kernel elsewhere in the round */
-} bench_check_verdict;
-
-/* A difference smaller than this is within what identical rows are held to */
-#define BENCH_CHECK_TOLERANCE 0.02
 
 /* suspect when the ratio's whole interval lies more than
  * BENCH_CHECK_TOLERANCE from 1; unknown without an interval */

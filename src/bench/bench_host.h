@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench_device.h"
+
 /* The last-level cache of CPU 0 from sysfs under `sysfs_root` ("/sys" on
  * Linux; tests pass a tree of their own): of the cache/index* directories
  * under <root>/devices/system/cpu/cpu0, the one of the highest `level`
@@ -22,10 +24,6 @@ int bench_host_llc(const char *sysfs_root, uint64_t *bytes, char *source, size_t
  * (at most max): level, size and coherency_line_size (0 when absent).
  * Returns how many; 0 where there is no such tree. For `bwlab probe`,
  * which sets what it measured beside them. */
-typedef struct bench_host_cache {
-    int level;
-    uint64_t size_bytes, line_bytes;
-} bench_host_cache;
 size_t bench_host_caches(const char *sysfs_root, bench_host_cache *out, size_t max);
 
 #endif
