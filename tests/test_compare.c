@@ -25,6 +25,8 @@
 #include "results_compare_keys.h"
 #include "results_roofline_keys.h"
 #include "test_util.h"
+#include "results_merge_priv.h"
+#include "report_nominal_priv.h"
 
 static char *sample(const char *name)
 {

@@ -18,6 +18,7 @@
 #include "report_html.h"
 #include "results_merge.h"
 #include "test_util.h"
+#include "results_merge_priv.h"
 
 static char *src(const char *rel)
 {

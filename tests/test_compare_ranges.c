@@ -23,6 +23,7 @@
 #include "results_merge.h"
 #include "results_merge_range.h"
 #include "test_util.h"
+#include "results_merge_range_priv.h"
 
 #define H100 "NVIDIA H100 80GB HBM3 [550.54.15]"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "test_util.h"
+#include "results_doc_keys_priv.h"
 
 static const char *const HEAD[] = { "schema", "schema_version", "tool", "date", "command_line", NULL };
 

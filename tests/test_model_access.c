@@ -5,6 +5,7 @@
 
 #include "model_access.h"
 #include "test_util.h"
+#include "model_lanes_priv.h"
 
 Test(model_access, addresses_and_span_match_evaluation)
 {

@@ -6,6 +6,7 @@
 #include "model_affine.h"
 #include "model_lanes.h"
 #include "test_util.h"
+#include "model_affine_priv.h"
 
 /* walks [lo, hi] in segments, checking each against model_expr_eval;
  * returns the number of segments, or -1 if it ended in an error (checked) */

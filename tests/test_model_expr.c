@@ -8,6 +8,7 @@
 
 #include "model_expr.h"
 #include "test_util.h"
+#include "model_expr_priv.h"
 
 static int64_t eval_at(const char *src, int64_t t, int64_t w, int64_t W)
 {

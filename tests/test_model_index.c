@@ -8,6 +8,7 @@
 #include "model_arith.h"
 #include "model_index.h"
 #include "test_util.h"
+#include "model_expr_priv.h"
 
 static int fits(const char *src, int W, model_lanes act, int64_t items, int *column)
 {

@@ -11,6 +11,7 @@
 #include "model_partial.h"
 #include "model_pattern.h"
 #include "test_util.h"
+#include "model_lanes_priv.h"
 
 static const model_geometry nvidia = { 32, 32, 128, 32, 4, 0 };
 

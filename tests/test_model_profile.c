@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model_profile.h"
+#include "model_profile_priv.h"
 
 static model_profiles *load(void)
 {

@@ -9,6 +9,7 @@
 #include "model_expr.h"
 #include "model_warp.h"
 #include "test_util.h"
+#include "model_lanes_priv.h"
 
 static const model_geometry nvidia = { 32, 32, 128, 32, 4, 0 };
 

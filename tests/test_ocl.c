@@ -23,6 +23,7 @@
 #include "ocl_error.h"
 #include "ocl_program.h"
 #include "test_util.h"
+#include "model_profile_priv.h"
 
 static ocl_platforms *discover(void)
 {

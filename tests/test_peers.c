@@ -13,6 +13,7 @@
 #include "bw_file.h"
 #include "results_peer.h"
 #include "test_util.h"
+#include "results_peer_priv.h"
 
 static char *fixture(const char *name, size_t *len)
 {

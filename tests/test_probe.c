@@ -22,6 +22,7 @@
 #include "bw_file.h"
 #include "bw_hook.h"
 #include "model_fit.h"
+#include "model_fit_priv.h"
 #include "results_merge_probe.h"
 #include "results_probe_fields.h"
 #include "test_keys.h"

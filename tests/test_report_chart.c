@@ -13,6 +13,7 @@
 #include "report_html.h"
 #include "results_merge.h"
 #include "test_util.h"
+#include "results_merge_priv.h"
 
 static size_t count_of(const char *hay, const char *needle)
 {

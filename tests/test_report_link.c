@@ -15,6 +15,8 @@
 #include "report_tune.h"
 #include "results_merge.h"
 #include "test_util.h"
+#include "results_merge_priv.h"
+#include "report_roofline_priv.h"
 
 static results_merged *load_samples(void)
 {

@@ -19,6 +19,8 @@
 #include "results_tune_keys.h"
 #include "test_keys.h"
 #include "test_util.h"
+#include "results_merge_priv.h"
+#include "results_peer_priv.h"
 
 Test(results_layer, links_without_opencl_and_reads_a_document)
 {

@@ -20,6 +20,7 @@
 #include "report_patterns.h"
 #include "bench_run.h"
 #include "report_results.h"
+#include "model_pattern_priv.h"
 
 /* lane t of every warp reads element g ^ k: lanes swap places in blocks */
 static bw_code build_toy(model_pattern *p, bw_buf *x, bw_error *err)

@@ -5,6 +5,9 @@
 
 #include "model_affine.h"
 #include "model_warp.h"
+#include "model_access_priv.h"
+#include "model_affine_priv.h"
+#include "model_lanes_priv.h"
 
 __extension__ typedef __int128 i128;
 

@@ -5,6 +5,8 @@
 
 #include "model_arith.h"
 #include "model_lanes.h"
+#include "model_affine_priv.h"
+#include "model_expr_priv.h"
 
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model_arith.h"
+#include "model_expr_priv.h"
 
 /* Parser recursion limit: a constant, so no input can grow the C stack
  * (left-leaning chains such as t+t+... are parsed by a loop, not recursion). */

@@ -5,6 +5,7 @@
 #include "model_fit.h"
 
 #include "bw_stats.h"
+#include "model_fit_priv.h"
 
 #include <math.h>
 #include <stdio.h>

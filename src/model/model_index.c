@@ -3,6 +3,7 @@
 #include "model_index.h"
 
 #include "model_arith.h"
+#include "model_expr_priv.h"
 
 #define I32_MIN ((int64_t)INT32_MIN)
 #define I32_MAX ((int64_t)INT32_MAX)

@@ -1,6 +1,7 @@
 /* model_lanes: active-lane sets made from a count or all lanes, parsed
  * from and printed as hex masks, counted and listed (model_lanes.h). */
 #include "model_lanes.h"
+#include "model_lanes_priv.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -10,6 +10,10 @@
 #include "model_arith.h"
 #include "model_partial.h"
 #include "model_warp.h"
+#include "model_access_priv.h"
+#include "model_expr_priv.h"
+#include "model_lanes_priv.h"
+#include "model_partial_priv.h"
 
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;

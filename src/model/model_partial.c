@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "model_arith.h"
+#include "model_access_priv.h"
+#include "model_partial_priv.h"
 
 __extension__ typedef __int128 i128;
 

@@ -10,6 +10,7 @@
 
 #include "bw_parse.h"
 #include "model_arith.h"
+#include "model_pattern_priv.h"
 
 #define MAX_BYTES ((int64_t)1 << 20)
 

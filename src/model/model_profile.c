@@ -12,6 +12,7 @@
 #include "bw_alloc.h"
 #include "bw_buf.h"
 #include "bw_file.h"
+#include "model_profile_priv.h"
 
 struct model_profiles {
     model_profile *items;

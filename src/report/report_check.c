@@ -8,6 +8,7 @@
 
 #include "report_format.h"
 #include "results_schema.h"
+#include "report_check_priv.h"
 
 const char *report_check_status_name(report_check_status s)
 {

@@ -2,6 +2,7 @@
  * "NOT RUN" line, from a results document's device object
  * (report_device_head.h). */
 #include "report_device_head.h"
+#include "report_device_head_priv.h"
 
 static const char *text(const json_t *o, const char *key)
 {

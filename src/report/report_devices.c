@@ -8,6 +8,8 @@
 
 #include "bwlab_config.h"
 #include "report_format.h"
+#include "report_device_head_priv.h"
+#include "report_devices_priv.h"
 
 void report_device_line(bw_buf *out, const char *lead, const bench_device *d, int is_default)
 {

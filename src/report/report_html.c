@@ -12,6 +12,7 @@
 #include "report_figures.h"
 #include "report_html_table.h"
 #include "report_peer_table.h"
+#include "report_html_priv.h"
 
 #define esc report_chart_escape
 

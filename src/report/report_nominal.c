@@ -11,6 +11,7 @@
 #include "bw_alloc.h"
 #include "bw_file.h"
 #include "results_merge.h"
+#include "report_nominal_priv.h"
 
 #define NOMINAL_SCHEMA "bwlab.nominal"
 

@@ -10,6 +10,8 @@
 #include "report_device_head.h"
 #include "report_format.h"
 #include "results_probe_fields.h"
+#include "report_device_head_priv.h"
+#include "report_probe_priv.h"
 
 #define K(f) RP_KEY(f)
 

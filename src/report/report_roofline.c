@@ -10,6 +10,8 @@
 
 #include "report_device_head.h"
 #include "report_format.h"
+#include "report_device_head_priv.h"
+#include "report_roofline_priv.h"
 
 static int ok(double v)
 {

@@ -26,6 +26,10 @@
 #include "results_plausibility.h"
 #include "results_probe_fields.h"
 #include "results_run_fields.h"
+#include "report_device_head_priv.h"
+#include "report_probe_priv.h"
+#include "report_roofline_priv.h"
+#include "report_tune_priv.h"
 
 static const char *const mode_name[RD_MODES] = { "copy", "read", "write" };
 /* the side-by-side table's column order of the modes */

@@ -9,6 +9,8 @@
 #include "report_device_head.h"
 #include "report_format.h"
 #include "results_tune_keys.h"
+#include "report_device_head_priv.h"
+#include "report_tune_priv.h"
 
 /* the document's two modes, in the order the table shows them */
 static const results_tune_key_id modes[] = { RT_READ, RT_COPY };

@@ -1,6 +1,7 @@
 /* results_doc_keys: the timing table every document shares and the
  * lookups of a key table (results_doc_keys.h). */
 #include "results_doc_keys.h"
+#include "results_doc_keys_priv.h"
 
 #include <string.h>
 

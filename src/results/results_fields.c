@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "results_merge.h"
+#include "results_merge_range_priv.h"
 
 #define S RESULTS_FIELD_STRING
 #define I RESULTS_FIELD_INTEGER

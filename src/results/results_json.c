@@ -1,6 +1,7 @@
 /* results_json: JSON value kinds and absent strings, for the readers'
  * messages (results_json.h). */
 #include "results_json.h"
+#include "results_json_priv.h"
 
 const char *results_json_kind(const json_t *v)
 {

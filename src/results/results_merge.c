@@ -27,6 +27,9 @@
 #include "results_peer_match.h"
 #include "results_run_fields.h"
 #include "results_schema.h"
+#include "results_doc_keys_priv.h"
+#include "results_merge_range_priv.h"
+#include "results_peer_match_priv.h"
 
 /* ---- small helpers ---- */
 

@@ -25,6 +25,10 @@
 #include "results_merge_schema.h"
 #include "results_peer_match.h"
 #include "results_schema.h"
+#include "results_json_priv.h"
+#include "results_merge_priv.h"
+#include "results_peer_priv.h"
+#include "results_peer_match_priv.h"
 
 static int ends_with(const char *s, const char *suffix)
 {

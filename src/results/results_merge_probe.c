@@ -10,6 +10,7 @@
 #include "results_json.h"
 #include "results_probe_fields.h"
 #include "results_schema.h"
+#include "results_json_priv.h"
 
 /* the first problem, kept */
 typedef struct pchk {

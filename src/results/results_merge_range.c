@@ -10,6 +10,8 @@
 #include "model_lanes.h"
 #include "results_fields.h"
 #include "results_json.h"
+#include "results_json_priv.h"
+#include "results_merge_range_priv.h"
 
 #define WHOLE_MAX 4611686018427387904.0 /* 2^62 */
 

@@ -13,6 +13,7 @@
 #include "results_merge_probe.h"
 #include "results_schema.h"
 #include "results_run_fields.h"
+#include "results_json_priv.h"
 
 /* the first problem found is the one kept */
 void report_check_fail(report_check *c, const char *fmt, ...)

@@ -18,6 +18,8 @@
 
 #include "bw_alloc.h"
 #include "results_merge_range.h"
+#include "results_merge_range_priv.h"
+#include "results_peer_priv.h"
 
 /* Unit conversions (from the writers' own arithmetic):
  * - clpeak "gbps" is bytes / time_us / 1e3, i.e. 10^9 B/s: kept as is;

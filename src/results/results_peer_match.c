@@ -1,6 +1,8 @@
 /* results_peer_match: peer files beside the merge, and the match of their
  * devices with bwlab's (results_peer_match.h). */
 #include "results_peer_match.h"
+#include "results_peer_priv.h"
+#include "results_peer_match_priv.h"
 
 #include <ctype.h>
 #include <stdio.h>

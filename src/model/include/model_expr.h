@@ -106,15 +106,6 @@ void model_expr_free(model_expr *e);
 bw_code model_expr_eval(const model_expr *e, const model_expr_env *env, int64_t *out,
                         bw_error *err);
 
-/* The tree, for analyses (model_affine). Valid while e lives. */
-const model_expr_node *model_expr_nodes(const model_expr *e, int *count, int *root);
-
-/* Which variables occur (bit 1<<MODEL_VAR_x). */
-unsigned model_expr_vars(const model_expr *e);
-
-/* Canonical human form: minimal parentheses, spaces around binary
- * operators. Re-parsing it yields the same tree. */
-void model_expr_print(const model_expr *e, bw_buf *out);
 /* OpenCL C form: fully parenthesised, every value of type long, helper
  * calls bw_min/bw_max/bw_shr/bw_shl that the kernel prelude defines. */
 void model_expr_print_opencl(const model_expr *e, bw_buf *out);

@@ -30,14 +30,6 @@ static inline int model_lanes_has(const model_lanes *l, int t)
     return (l->bits[t >> 6] >> (t & 63)) & 1u;
 }
 
-static inline void model_lanes_set(model_lanes *l, int t)
-{
-    l->bits[t >> 6] |= UINT64_C(1) << (t & 63);
-}
-
 int model_lanes_count(const model_lanes *l);
-/* Fills `out` with the active lane numbers in increasing order; returns the
- * count. out must hold W ints. */
-int model_lanes_list(const model_lanes *l, int *out);
 
 #endif

@@ -159,13 +159,6 @@ const model_pattern_family *model_pattern_family_find(const char *name);
 
 /* The catalogue holds the built-in families and room for more. */
 #define MODEL_PATTERN_FAMILIES_MAX 32
-/* Appends a copy of f to the catalogue: from then on it is parsed,
- * modeled, planned, measured and reported like a built-in family, the
- * way docs/design.md's "Adding a family" says (tests add a toy family
- * this way). f's strings and functions must outlive the process's use of
- * it. BW_E_USAGE for a name already there or an entry without a name,
- * kernel, build or explain; BW_E_RANGE when the catalogue is full. */
-bw_code model_pattern_family_add(const model_pattern_family *f, bw_error *err);
 
 /* Parses a spec for warp width W. elem_override > 0 (from --elem) sets the
  * element size; it conflicts with a different elem= in the spec. Errors

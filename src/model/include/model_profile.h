@@ -35,10 +35,6 @@ typedef struct model_profile {
 
 typedef struct model_profiles model_profiles; /* opaque list */
 
-/* Parses profile JSON text; `origin` names it in messages. Fails with
- * BW_E_FORMAT naming the file, the profile and the field. */
-bw_code model_profiles_parse(const char *json_text, const char *origin, model_profiles **out,
-                             bw_error *err);
 /* Finds data/profiles.json (see bw_file_find_resource, $BWLAB_DATA_DIR) and
  * parses it. */
 bw_code model_profiles_load_default(model_profiles **out, bw_error *err);
@@ -46,8 +42,6 @@ void model_profiles_free(model_profiles *p);
 
 size_t model_profiles_count(const model_profiles *p);
 const model_profile *model_profiles_at(const model_profiles *p, size_t i);
-/* NULL when absent. */
-const model_profile *model_profiles_find(const model_profiles *p, const char *name);
 /* BW_E_USAGE naming the known profiles when absent. */
 bw_code model_profiles_get(const model_profiles *p, const char *name, const model_profile **out,
                            bw_error *err);

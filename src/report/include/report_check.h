@@ -60,8 +60,6 @@ void report_check_markdown(const report_check *c, const char *baseline_name, con
 bw_code report_check_json(const report_check *c, const char *baseline_name, const char *run_name, bw_buf *out,
                           bw_error *err);
 
-const char *report_check_status_name(report_check_status s); /* "same", "regressed", "improved" */
-
 void report_check_free(report_check *c); /* accepts NULL */
 
 #endif

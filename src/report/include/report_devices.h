@@ -13,12 +13,6 @@
 #include "bench_device.h"
 #include "report_device_head.h"
 
-/* The line that heads a device's section in every table: "LEAD device N
- * (default): NAME (PLATFORM, driver VERSION)" and a newline
- * (report_device_line_of). */
-void report_device_line(bw_buf *out, const char *lead, const bench_device *d, int is_default);
-
-
 /* The devices of l: a summary line each, then their details; the default
  * device is marked. */
 void report_devices_table(const bench_device_list *l, bw_buf *out);

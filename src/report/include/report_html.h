@@ -25,9 +25,4 @@ typedef struct report_html_options {
 bw_code report_html_render(const results_merged *m, const report_html_options *o, bw_buf *out,
                            bw_error *err);
 
-/* Renders the page and writes it to out (which the caller owns and
- * closes). BW_E_IO when the write fails. */
-bw_code report_html_write(const results_merged *m, const report_html_options *o, FILE *out,
-                          bw_error *err);
-
 #endif

@@ -12,12 +12,6 @@
 
 #include "bw_error.h"
 
-/* Checks a parsed nominal table: {"schema": "bwlab.nominal", "devices":
- * [{name, vendor[], name_all[], name_none[], dram_gbs, dram_source,
- * fp32_gflops, fp32_source, optional mem_min_gib, mem_max_gib}]}.
- * BW_E_FORMAT naming the entry and field that is wrong. */
-bw_code report_nominal_check(const json_t *table, bw_error *err);
-
 /* Reads and checks data/nominal.json (bw_file_find_resource, BWLAB_DATA_DIR
  * first). *table is the caller's (json_decref) on BW_OK, NULL otherwise;
  * BW_E_NOMEM "out of memory reading", BW_E_FORMAT naming the file and what

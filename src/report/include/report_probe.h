@@ -14,9 +14,4 @@ void report_probe_table(const json_t *doc, bw_buf *out);
 void report_probe_md(const json_t *doc, bw_buf *out);
 void report_probe_csv(const json_t *doc, bw_buf *out);
 
-/* The transfers and launch-latency lines of a table (bwlab probe, bwlab
- * run --transfers), from an object with the transfers keys
- * (bench_probe_transfers_json; a probe document's device holds them). */
-void report_probe_transfers_table(const json_t *t, bw_buf *out);
-
 #endif

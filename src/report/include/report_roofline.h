@@ -14,10 +14,4 @@ void report_roofline_table(const json_t *doc, bw_buf *out);
 void report_roofline_md(const json_t *doc, bw_buf *out);
 void report_roofline_csv(const json_t *doc, bw_buf *out);
 
-/* The short roofline of `bwlab run` in a few lines after `lead`, from one
- * device's entry (bench_roofline_entry_json): the measured peaks, the
- * modeled and measured ridges and the tiled products, or the first line
- * of why it failed. md: Markdown list items. */
-void report_roofline_brief(const json_t *entry, const char *lead, int md, bw_buf *out);
-
 #endif

@@ -13,11 +13,4 @@
  * then, for a device tuned now, every kernel shape of the search. */
 void report_tune_table(const json_t *doc, bw_buf *out);
 
-/* "uint4 x 4 per work-item, 256 per group, block layout" from a
- * configuration object (results_tune_keys.h) */
-void report_tune_config(bw_buf *out, const json_t *config);
-/* "read 31.2 GB/s with uint4 x 4 per work-item, ...", or "read not
- * measured" when the peak is null */
-void report_tune_peak_text(bw_buf *out, const char *mode, const json_t *peak);
-
 #endif

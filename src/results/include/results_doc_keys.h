@@ -52,17 +52,4 @@ typedef enum results_timing_key_id { RESULTS_TIMING_KEY_LIST(RESULTS_DOC_KEY_ENU
 extern const results_doc_key RESULTS_TIMING_KEYS[RTIME_N];
 #define RTIME_KEY(id) (RESULTS_TIMING_KEYS[id].key)
 
-/* Whether v is of type t; null is every type's (a figure not measured,
- * an object not written). */
-int results_key_type_is(const json_t *v, results_key_type t);
-
-/* The row of table[0..n-1] for key whose type v has, or NULL where no
- * row names key or none of its rows has v's type. */
-const results_doc_key *results_doc_key_find(const results_doc_key *table, size_t n, const char *key, const json_t *v);
-
-/* The ranged rows of table[0..n-1] as a range list (results_merge_range.h)
- * in out, which holds n + 1 entries: one list for every object of the
- * document, since an object holds only its own level's keys. */
-void results_doc_key_ranges(const results_doc_key *table, size_t n, results_range_field *out);
-
 #endif

@@ -208,23 +208,6 @@ typedef struct results_merged {
     struct results_peer_set *peers; /* clpeak and BabelStream files (results_peer_match.h), NULL when none */
 } results_merged;
 
-/* Reads every path (a result file, a probe results file, an OUT.partial journal, a clpeak or
- * BabelStream file (recognised by content), or a directory searched recursively for *.json,
- * *.partial, *.partial.N, *.xml and *.csv in name order) and merges them. Bad inputs are
- * recorded in (*out)->diags and skipped. Returns
- * BW_OK with *out (caller frees with results_merged_free) even when some
- * inputs were bad; BW_E_FORMAT when no input held any result or probe (*out is
- * still returned, with the diagnostics); BW_E_NOMEM.
- *
- * The scan (docs/compare.md, "Inputs"): every file is listed before any is
- * read; links are followed, but a directory is entered once (by device and
- * inode: `a -> .` ends) and a file reached by two names is read once (a
- * note); only regular files are opened, and never so that a FIFO could
- * block: FIFOs, sockets, devices and dangling links inside a directory are
- * named in notes and skipped (the first 5 per path, then one note with the
- * count); such a file named as a path itself is an error. */
-bw_code results_load_paths(const char *const *paths, size_t n, results_merged **out, bw_error *err);
-
 /* One results or probe document already in memory (doc, not changed;
  * `bwlab run --report` renders its own run without a file), checked and
  * merged as results_load_paths merges one file named `name`: name stands
@@ -239,10 +222,26 @@ typedef struct results_load_opts {
     size_t n_outputs;
 } results_load_opts;
 
-/* results_load_paths, and, after the scan and before anything is read,
- * BW_E_USAGE (*out NULL) when an existing output is one of the files to
- * read (by device and inode: through links, or found in a directory),
- * naming the flag, the output and the input. opts may be NULL. */
+/* Reads every path (a result file, a probe results file, an OUT.partial journal, a clpeak or
+ * BabelStream file (recognised by content), or a directory searched recursively for *.json,
+ * *.partial, *.partial.N, *.xml and *.csv in name order) and merges them. Bad inputs are
+ * recorded in (*out)->diags and skipped. Returns
+ * BW_OK with *out (caller frees with results_merged_free) even when some
+ * inputs were bad; BW_E_FORMAT when no input held any result or probe (*out is
+ * still returned, with the diagnostics); BW_E_NOMEM.
+ *
+ * The scan (docs/compare.md, "Inputs"): every file is listed before any is
+ * read; links are followed, but a directory is entered once (by device and
+ * inode: `a -> .` ends) and a file reached by two names is read once (a
+ * note); only regular files are opened, and never so that a FIFO could
+ * block: FIFOs, sockets, devices and dangling links inside a directory are
+ * named in notes and skipped (the first 5 per path, then one note with the
+ * count); such a file named as a path itself is an error.
+ *
+ * After the scan and before anything is read: BW_E_USAGE (*out NULL) when
+ * an existing output in opts is one of the files to read (by device and
+ * inode: through links, or found in a directory), naming the flag, the
+ * output and the input. opts may be NULL. */
 bw_code results_load_paths_opts(const char *const *paths, size_t n, const results_load_opts *opts,
                                results_merged **out, bw_error *err);
 

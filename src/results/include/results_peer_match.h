@@ -35,29 +35,14 @@ typedef struct results_peer_set {
 
 #define RESULTS_PEER_NOT_NAMED "device not named"
 
-/* Takes f (owned from now on, freed on failure too), whose bytes hash to
- * hash and number size, into *set, made when NULL; 0 when out of memory. */
-int results_peer_set_add(results_peer_set **set, results_peer_file *f, uint64_t hash, size_t size);
-
-/* The file of set (may be NULL) with the same hash and size, or NULL. */
-const results_peer_file *results_peer_set_same(const results_peer_set *set, uint64_t hash, size_t size);
-
 /* Once every bwlab file is merged: places every figure of m->peers in a
  * column (the bwlab device it matches, else its own), works out clpeak's
  * buffer from the matched device and notes a buffer below 4x its cache.
  * BW_E_NOMEM or BW_OK; nothing to do without peers. */
 bw_code results_peer_match(results_merged *m, bw_error *err);
 
-/* 1 when the peer's device strings name bwlab's device d (the rule of
- * docs/compare.md): names equal after trimming blanks, or the peer's name
- * (case-insensitive) inside bwlab's; and the drivers equal after trimming
- * when the peer names one. */
-int results_peer_device_matches(const results_peer_device *p, const results_merge_device *d);
-
 /* 1 for a figure drawn beside bwlab's bandwidth: a read or stream figure
  * in GB/s (transfers are host<->device, not the device's memory) */
 int results_peer_entry_charted(const results_peer_entry *e);
-
-void results_peer_set_free(results_peer_set *set); /* accepts NULL */
 
 #endif
