@@ -16,6 +16,10 @@
 #include "results_fields.h"
 #include "results_merge.h"
 #include "results_run_fields.h"
+#include "results_doc_keys_priv.h"
+#include "results_roofline_keys.h"
+#include "results_tune_keys.h"
+#include "test_keys.h"
 #include "bench_run.h"
 #include "report_results.h"
 
@@ -156,8 +160,8 @@ Test(results_fields, every_key_the_writer_emits_is_in_the_table)
     json_decref(doc);
 }
 
-/* runs[]: every key written is the run table's, every key the table
- * always writes is there, each of the table's type */
+/* runs[]: every key written is the run table's, of the table's type, and
+ * every key the table always writes ("run") is there */
 Test(results_fields, every_runs_key_the_writer_emits_is_in_the_run_table)
 {
     json_t *doc = made_up_run(SPECS, sizeof SPECS / sizeof *SPECS);
@@ -166,25 +170,33 @@ Test(results_fields, every_runs_key_the_writer_emits_is_in_the_run_table)
     const char *key;
     json_t *v;
     json_object_foreach(run, key, v) {
-        size_t k = 0;
-        while (k < RUNF_COUNT && strcmp(RESULTS_RUN_FIELDS[k].key, key))
-            k++;
-        cr_expect(k < RUNF_COUNT, "runs[0].%s is in no table", key);
+        const results_doc_key *f = results_doc_key_find(RESULTS_RUN_FIELDS, RUNF_COUNT, key, v);
+        cr_expect(f != NULL, "runs[0].%s is in no row of the run table of its type", key);
+        if (f)
+            cr_expect(!strncmp(f->where, "run", 3), "runs[0].%s is the table's key of %s", key, f->where);
     }
-    for (size_t k = 0; k < RUNF_COUNT; k++) {
-        const results_run_field *f = &RESULTS_RUN_FIELDS[k];
-        v = json_object_get(run, f->key);
-        if (f->always)
-            cr_expect(v != NULL, "runs[0] lacks %s", f->key);
-        if (!v || json_is_null(v))
-            continue;
-        int ok = f->type == RUNF_TYPE_STRING    ? json_is_string(v)
-                 : f->type == RUNF_TYPE_INTEGER ? json_is_integer(v)
-                 : f->type == RUNF_TYPE_NUMBER  ? json_is_number(v)
-                 : f->type == RUNF_TYPE_OBJECT  ? json_is_object(v)
-                                              : json_is_array(v);
-        cr_expect(ok, "runs[0].%s has another type than the table's", f->key);
-    }
+    for (size_t k = 0; k < RUNF_COUNT; k++)
+        if (!strcmp(RESULTS_RUN_FIELDS[k].where, "run"))
+            cr_expect(json_object_get(run, RUN_KEY(k)) != NULL, "runs[0] lacks %s", RUN_KEY(k));
+    json_decref(doc);
+}
+
+/* The whole document, every object walked: each key below the head is a
+ * row of the run table, of a result's fields, or (the tune peaks, the
+ * short roofline) of its command's table, with that row's type */
+Test(results_fields, every_key_of_the_run_document_is_in_a_table)
+{
+    json_t *doc = made_up_run(SPECS, sizeof SPECS / sizeof *SPECS);
+    static results_doc_key fields[RF_COUNT];
+    static const results_key_type types[] = { [RESULTS_FIELD_STRING] = RK_STRING, [RESULTS_FIELD_INTEGER] = RK_INTEGER,
+                                              [RESULTS_FIELD_NUMBER] = RK_NUMBER, [RESULTS_FIELD_BOOL] = RK_BOOL };
+    for (int id = 0; id < RF_COUNT; id++)
+        fields[id] = (results_doc_key){ RF_KEY(id), types[RESULTS_FIELDS[id].type], NULL, RESULTS_FIELDS[id].unit,
+                                        RESULTS_FIELDS[id].range, "result" };
+    const tu_key_table tables[] = { { RESULTS_RUN_FIELDS, RUNF_COUNT }, { fields, RF_COUNT },
+                                    { RESULTS_TUNE_KEYS, RT_COUNT }, { RESULTS_ROOFLINE_KEYS, RR_COUNT } };
+    size_t n = tu_expect_doc_keys(doc, tables, sizeof tables / sizeof tables[0]);
+    cr_expect_gt(n, 150, "only %zu distinct keys met", n);
     json_decref(doc);
 }
 

@@ -110,12 +110,16 @@ Test(results_layer, every_field_of_the_table_has_its_row_in_the_docs)
 }
 
 /* Every runs[] key of the run table has a row in docs/results.md's runs[]
- * table, and the row of a measured figure says so. */
+ * table, and the row of a measured figure says so. Every other key of the
+ * table (the document's, and those of the objects nested in runs[] and
+ * results[]) is named in the sections on the run document. */
 Test(results_layer, every_runs_key_of_the_table_has_its_row_in_the_docs)
 {
     char *sec = tu_results_doc_section("\n## `runs[]`");
     for (size_t i = 0; i < RUNF_COUNT; i++) {
-        const results_run_field *fd = &RESULTS_RUN_FIELDS[i];
+        const results_doc_key *fd = &RESULTS_RUN_FIELDS[i];
+        if (strncmp(fd->where, "run", 3))
+            continue; /* a key of the document or of a nested object: below */
         char want[128];
         snprintf(want, sizeof want, "`%s`", fd->key);
         /* the row whose first cell names the key (a cell may name several) */
@@ -136,6 +140,50 @@ Test(results_layer, every_runs_key_of_the_table_has_its_row_in_the_docs)
         }
     }
     free(sec);
+}
+
+static int word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* 1 when key stands as a whole word inside a `...` span of text */
+static int in_code_span(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *open = strchr(text, '`'); open; open = strchr(open + 1, '`')) {
+        const char *close = strchr(open + 1, '`');
+        if (!close)
+            return 0;
+        for (const char *p = open + 1; p + n <= close; p++)
+            if (!strncmp(p, key, n) && !word_char(p[-1]) && !word_char(p[n]))
+                return 1;
+        open = close;
+    }
+    return 0;
+}
+
+Test(results_layer, every_other_key_of_the_run_table_is_in_the_docs)
+{
+    static const char *const heads[] = { "\n## Top level", "\n## `runs[]`", "\n## `results[]`" };
+    char *sec[3];
+    for (size_t s = 0; s < 3; s++)
+        sec[s] = tu_results_doc_section(heads[s]);
+    size_t checked = 0;
+    for (size_t i = 0; i < RUNF_COUNT; i++) {
+        const results_doc_key *fd = &RESULTS_RUN_FIELDS[i];
+        if (!strncmp(fd->where, "run", 3))
+            continue;
+        int found = 0;
+        for (size_t s = 0; s < 3 && !found; s++)
+            found = in_code_span(sec[s], fd->key);
+        cr_expect(found, "docs/results.md names '%s' (%s) nowhere in its run document's sections", fd->key,
+                  fd->where);
+        checked++;
+    }
+    cr_expect_gt(checked, 80, "only %zu keys below runs[]'s own", checked);
+    for (size_t s = 0; s < 3; s++)
+        free(sec[s]);
 }
 
 /* docs/results.md's CSV header is the column table's, name for name */

@@ -17,6 +17,8 @@
 #include "bw_hook.h"
 #include "model_bank.h"
 #include "model_expr.h"
+#include "results_fields.h"
+#include "results_run_fields.h"
 
 /* the model's local byte address of work-item g's first read */
 static bw_code address_of(const model_pattern *p, int64_t g, int64_t *a, bw_error *err)
@@ -262,12 +264,12 @@ static void bank_doc_keys(json_t *o, const bench_run_doc *run, size_t i)
     /* local_gbs is effective_gbs: local bytes read / median time;
      * relative_to_seq and relative_to_reference are against the bank
      * reference (bank:pitch=33,stride=1), never seq */
-    json_object_set_new(o, "conflict_ways", it->conflict_ways > 0 ? json_integer(it->conflict_ways) : json_null());
-    json_object_set_new(o, "local_reads_per_item", json_integer(BENCH_BANK_READS));
-    json_object_set_new(o, "local_bytes", json_integer((json_int_t)bench_bank_local_bytes(it)));
-    json_object_set_new(o, "local_gbs", results_json_real(r->effective_gbs, w.ok));
-    json_object_set_new(o, "relative_to_reference", results_json_real(r->relative_to_reference, w.ok));
-    json_object_set_new(o, "tile_bytes", json_integer(it->tile_words * 4));
+    json_object_set_new(o, RF_KEY(RF_CONFLICT_WAYS), it->conflict_ways > 0 ? json_integer(it->conflict_ways) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNY_LOCAL_READS_PER_ITEM), json_integer(BENCH_BANK_READS));
+    json_object_set_new(o, RUN_KEY(RUNY_LOCAL_BYTES), json_integer((json_int_t)bench_bank_local_bytes(it)));
+    json_object_set_new(o, RF_KEY(RF_LOCAL_GBS), results_json_real(r->effective_gbs, w.ok));
+    json_object_set_new(o, RF_KEY(RF_RELATIVE_TO_REFERENCE), results_json_real(r->relative_to_reference, w.ok));
+    json_object_set_new(o, RUN_KEY(RUNY_TILE_BYTES), json_integer(it->tile_words * 4));
 }
 
 const bench_family bench_family_bank = {

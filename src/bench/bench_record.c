@@ -15,6 +15,8 @@
 #include "bw_format.h"
 #include "model_access.h"
 #include "model_launch.h"
+#include "results_fields.h"
+#include "results_run_fields.h"
 
 bench_record_shape bench_record_shape_of(const model_pattern *p)
 {
@@ -308,20 +310,20 @@ static void record_doc_keys(json_t *o, const bench_run_doc *run, size_t i)
     json_t *bases = json_array();
     for (int f = 0; f < it->pattern->loads; f++)
         json_array_append_new(bases, json_integer(it->pattern->load_base[f]));
-    json_object_set_new(o, "layout", results_json_text(bench_record_layout_name(sh.layout)));
-    json_object_set_new(o, "fields", json_integer(sh.fields));
-    json_object_set_new(o, "field_type", results_json_text(bench_record_type_name(sh.type)));
-    json_object_set_new(o, "record_bytes", json_integer(sh.fields * bench_record_field_bytes(&sh)));
-    json_object_set_new(o, "n", json_integer(sh.n));
-    json_object_set_new(o, "n_from", results_json_text(it->auto_n ? "working set" : "spec"));
-    json_object_set_new(o, "loads_per_item", json_integer(it->pattern->loads));
-    json_object_set_new(o, "load_bases", bases);
-    json_object_set_new(o, "store_expression",
+    json_object_set_new(o, RUN_KEY(RUNY_LAYOUT), results_json_text(bench_record_layout_name(sh.layout)));
+    json_object_set_new(o, RUN_KEY(RUNY_FIELDS), json_integer(sh.fields));
+    json_object_set_new(o, RUN_KEY(RUNY_FIELD_TYPE), results_json_text(bench_record_type_name(sh.type)));
+    json_object_set_new(o, RUN_KEY(RUNY_RECORD_BYTES), json_integer(sh.fields * bench_record_field_bytes(&sh)));
+    json_object_set_new(o, RUN_KEY(RUNY_N), json_integer(sh.n));
+    json_object_set_new(o, RUN_KEY(RUNY_N_FROM), results_json_text(it->auto_n ? "working set" : "spec"));
+    json_object_set_new(o, RUN_KEY(RUNY_LOADS_PER_ITEM), json_integer(it->pattern->loads));
+    json_object_set_new(o, RUN_KEY(RUNY_LOAD_BASES), bases);
+    json_object_set_new(o, RUN_KEY(RUNY_STORE_EXPRESSION),
                         it->pattern->store_text ? results_json_text(it->pattern->store_text) : json_null());
-    json_object_set_new(o, "relative_to_reference", results_json_real(r->relative_to_reference, w.ok));
-    json_object_set_new(o, "measured_time_ratio", results_json_real(q.time, w.ok && !isnan(q.time)));
-    json_object_set_new(o, "modeled_instruction_ratio", results_json_real(q.instr, !isnan(q.instr)));
-    json_object_set_new(o, "modeled_footprint_ratio", results_json_real(q.footprint, !isnan(q.footprint)));
+    json_object_set_new(o, RF_KEY(RF_RELATIVE_TO_REFERENCE), results_json_real(r->relative_to_reference, w.ok));
+    json_object_set_new(o, RF_KEY(RF_MEASURED_TIME_RATIO), results_json_real(q.time, w.ok && !isnan(q.time)));
+    json_object_set_new(o, RF_KEY(RF_MODELED_INSTRUCTION_RATIO), results_json_real(q.instr, !isnan(q.instr)));
+    json_object_set_new(o, RF_KEY(RF_MODELED_FOOTPRINT_RATIO), results_json_real(q.footprint, !isnan(q.footprint)));
 }
 
 const bench_family bench_family_record = {

@@ -43,16 +43,16 @@ static json_t *roofline_json(const bench_run_doc *run)
 static json_t *profile_json(const bench_device *d, const model_geometry *g)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", results_json_text(d->profile_name));
-    json_object_set_new(o, "why", results_json_text(d->profile_why));
-    json_object_set_new(o, "lanes", json_integer(g->lanes));
-    json_object_set_new(o, "sector_bytes", json_integer(g->sector));
-    json_object_set_new(o, "line_bytes", json_integer(g->line));
-    json_object_set_new(o, "banks", g->banks ? json_integer(g->banks) : json_null());
-    json_object_set_new(o, "bank_width", g->banks ? json_integer(g->bank_width) : json_null());
-    json_object_set_new(o, "dram_unit_bytes", g->dram_unit > 0 ? json_integer(g->dram_unit) : json_null());
+    json_object_set_new(o, RUN_KEY(RUND_HOST_NAME), results_json_text(d->profile_name));
+    json_object_set_new(o, RUN_KEY(RUNP_WHY), results_json_text(d->profile_why));
+    json_object_set_new(o, RUN_KEY(RUNP_LANES), json_integer(g->lanes));
+    json_object_set_new(o, RUN_KEY(RUNP_SECTOR_BYTES), json_integer(g->sector));
+    json_object_set_new(o, RUN_KEY(RUNP_LINE_BYTES), json_integer(g->line));
+    json_object_set_new(o, RUN_KEY(RUNP_BANKS), g->banks ? json_integer(g->banks) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNP_BANK_WIDTH), g->banks ? json_integer(g->bank_width) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNP_DRAM_UNIT_BYTES), g->dram_unit > 0 ? json_integer(g->dram_unit) : json_null());
     if (d->profile_inferred) /* --profile inferred: which fields a cached probe gave */
-        json_object_set_new(o, "inferred_fields", results_json_words(d->profile_inferred));
+        json_object_set_new(o, RUN_KEY(RUNP_INFERRED_FIELDS), results_json_words(d->profile_inferred));
     return o;
 }
 
@@ -71,12 +71,12 @@ static void tune_json(json_t *o, const bench_run_doc *run)
     json_t *t = json_object();
     bw_buf src = BW_BUF_INIT;
     bw_buf_printf(&src, "cache %s", run->tune_cache ? run->tune_cache : "?");
-    json_object_set_new(t, "source", results_json_text(bw_buf_str(&src)));
+    json_object_set_new(t, RUN_KEY(RUNT_SOURCE), results_json_text(bw_buf_str(&src)));
     bw_buf_free(&src);
-    json_object_set_new(t, "date", results_json_text(e->date));
-    json_object_set_new(t, "buffer_bytes", json_integer((json_int_t)e->buffer_bytes));
-    json_object_set_new(t, "read", bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
-    json_object_set_new(t, "copy", bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
+    json_object_set_new(t, RUN_KEY(RUNT_DATE), results_json_text(e->date));
+    json_object_set_new(t, RUN_KEY(RUNT_BUFFER_BYTES), json_integer((json_int_t)e->buffer_bytes));
+    json_object_set_new(t, RUN_KEY(RUNT_READ), bench_tune_peak_json(&e->peak[BENCH_TUNE_READ]));
+    json_object_set_new(t, RUN_KEY(RUNT_COPY), bench_tune_peak_json(&e->peak[BENCH_TUNE_COPY]));
     json_object_set_new(o, RUN_KEY(RUNF_TUNE), t);
 }
 
@@ -87,7 +87,7 @@ static void timing_json(const bench_run_doc *run, json_t *t)
     for (size_t i = 0; run->results && i < run->plan->n; i++)
         if (run->results[i].status == BENCH_OK && !run->results[i].stable)
             json_array_append_new(a, results_json_text(run->plan->items[i].spec));
-    json_object_set_new(t, "unstable", a);
+    json_object_set_new(t, RUN_KEY(RUNI_UNSTABLE), a);
     const bench_run_info *info = run->info;
     json_t *lo = json_array(), *dr = json_array();
     for (size_t i = 0; run->results && i < run->plan->n; i++) {
@@ -95,12 +95,12 @@ static void timing_json(const bench_run_doc *run, json_t *t)
         if (r->budget_note)
             json_array_append_new(r->status == BENCH_NOT_RUN ? lo : dr, results_json_text(run->plan->items[i].spec));
     }
-    json_object_set_new(t, "left_out", lo);
-    json_object_set_new(t, "left_out_of_later_rounds", dr);
-    json_object_set_new(t, "planned_s", json_real(info->planned_s));
-    json_object_set_new(t, "available_s", json_real(info->available_s));
-    json_object_set_new(t, "plan_note", info->plan_note[0] ? results_json_text(info->plan_note) : json_null());
-    json_object_set_new(t, "replan_note", info->replan_note[0] ? results_json_text(info->replan_note) : json_null());
+    json_object_set_new(t, RUN_KEY(RUNI_LEFT_OUT), lo);
+    json_object_set_new(t, RUN_KEY(RUNI_LEFT_OUT_OF_LATER_ROUNDS), dr);
+    json_object_set_new(t, RUN_KEY(RUNI_PLANNED_S), json_real(info->planned_s));
+    json_object_set_new(t, RUN_KEY(RUNI_AVAILABLE_S), json_real(info->available_s));
+    json_object_set_new(t, RUN_KEY(RUNF_PLAN_NOTE), info->plan_note[0] ? results_json_text(info->plan_note) : json_null());
+    json_object_set_new(t, RUN_KEY(RUNI_REPLAN_NOTE), info->replan_note[0] ? results_json_text(info->replan_note) : json_null());
 }
 
 static json_t *noise_json(const bench_run_doc *run)
@@ -109,13 +109,13 @@ static json_t *noise_json(const bench_run_doc *run)
     const bench_plan *p = run->plan;
     long si = noise_item(run, info->seq_item), ri = noise_item(run, info->relative_item);
     json_t *o = json_object();
-    json_object_set_new(o, "noisy", json_boolean(info->noisy));
-    json_object_set_new(o, "seq_spread", results_json_real(info->seq_spread, si >= 0));
-    json_object_set_new(o, "seq_pattern", si >= 0 ? results_json_text(p->items[si].spec) : json_null());
-    json_object_set_new(o, "relative_spread", results_json_real(info->relative_spread, ri >= 0));
-    json_object_set_new(o, "relative_pattern", ri >= 0 ? results_json_text(p->items[ri].spec) : json_null());
-    json_object_set_new(o, "seq_limit", json_real(BENCH_NOISY_SEQ));
-    json_object_set_new(o, "relative_limit", json_real(BENCH_NOISY_RELATIVE));
+    json_object_set_new(o, RUN_KEY(RUND_NOISY), json_boolean(info->noisy));
+    json_object_set_new(o, RUN_KEY(RUNN_SEQ_SPREAD), results_json_real(info->seq_spread, si >= 0));
+    json_object_set_new(o, RUN_KEY(RUNN_SEQ_PATTERN), si >= 0 ? results_json_text(p->items[si].spec) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNN_RELATIVE_SPREAD), results_json_real(info->relative_spread, ri >= 0));
+    json_object_set_new(o, RUN_KEY(RUNN_RELATIVE_PATTERN), ri >= 0 ? results_json_text(p->items[ri].spec) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNN_SEQ_LIMIT), json_real(BENCH_NOISY_SEQ));
+    json_object_set_new(o, RUN_KEY(RUNN_RELATIVE_LIMIT), json_real(BENCH_NOISY_RELATIVE));
     return o;
 }
 
@@ -133,9 +133,9 @@ static void unroll_json(json_t *o, const bench_run_doc *run)
         for (int k = 0; modes[m] && k < 5; k++)
             if (modes[m][k] > 0) {
                 json_t *e = json_object();
-                json_object_set_new(e, "access", json_string(m ? "read" : "copy"));
-                json_object_set_new(e, "unroll", json_integer(1 << k));
-                json_object_set_new(e, "gbs", json_real(modes[m][k]));
+                json_object_set_new(e, RUN_KEY(RUND_ACCESS), json_string(m ? "read" : "copy"));
+                json_object_set_new(e, RUN_KEY(RUNF_UNROLL), json_integer(1 << k));
+                json_object_set_new(e, RUN_KEY(RUNU_GBS), json_real(modes[m][k]));
                 json_array_append_new(ladder, e);
             }
     json_object_set_new(o, RUN_KEY(RUNF_UNROLL_CALIBRATION), ladder);
@@ -155,11 +155,11 @@ static void compression_json(json_t *o, const bench_run_doc *run)
         return;
     }
     json_t *c = json_object();
-    json_object_set_new(c, "pattern", json_string("seq"));
-    json_object_set_new(c, "access", json_string("read"));
-    json_object_set_new(c, "zero_fill_gbs", results_json_real(run->zero_fill_gbs, have));
-    json_object_set_new(c, "random_fill_gbs", results_json_real(run->random_fill_gbs, have));
-    json_object_set_new(c, "failure", run->compression_failure ? results_json_text(run->compression_failure)
+    json_object_set_new(c, RUN_KEY(RUNC_PATTERN), json_string("seq"));
+    json_object_set_new(c, RUN_KEY(RUND_ACCESS), json_string("read"));
+    json_object_set_new(c, RUN_KEY(RUNC_ZERO_FILL_GBS), results_json_real(run->zero_fill_gbs, have));
+    json_object_set_new(c, RUN_KEY(RUNC_RANDOM_FILL_GBS), results_json_real(run->random_fill_gbs, have));
+    json_object_set_new(c, RUN_KEY(RUNC_FAILURE), run->compression_failure ? results_json_text(run->compression_failure)
                                                                 : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_COMPRESSION_CHECK), c);
 }
@@ -196,8 +196,8 @@ static json_t *run_json(const bench_run_doc *run)
     json_object_set_new(o, RUN_KEY(RUNF_MEMORY_BUDGET_BYTES),
                         p->budget_bytes != UINT64_MAX ? json_integer((json_int_t)p->budget_bytes) : json_null());
     json_t *b = json_object();
-    json_object_set_new(b, "src_bytes", json_integer((json_int_t)p->src_bytes));
-    json_object_set_new(b, "dst_bytes", json_integer((json_int_t)p->dst_bytes));
+    json_object_set_new(b, RUN_KEY(RUNB_SRC_BYTES), json_integer((json_int_t)p->src_bytes));
+    json_object_set_new(b, RUN_KEY(RUNB_DST_BYTES), json_integer((json_int_t)p->dst_bytes));
     json_object_set_new(o, RUN_KEY(RUNF_BUFFERS), b);
     json_object_set_new(o, RUN_KEY(RUNF_LOCAL_SIZE), json_integer(p->local_size));
     json_t *forms = json_array();
@@ -217,19 +217,19 @@ static json_t *run_json(const bench_run_doc *run)
     json_object_set_new(o, RUN_KEY(RUNF_PLAN_NOTE), p->note ? results_json_text(p->note) : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_RETRY), run->retry ? results_json_text(run->retry) : json_null());
     json_t *t = json_object();
-    json_object_set_new(t, "total_s", json_real(run->info->total_s));
-    json_object_set_new(t, "timing_s", json_real(run->info->timing_s));
-    json_object_set_new(t, "buffers_s", json_real(run->info->buffers_s));
-    json_object_set_new(t, "build_s", json_real(run->info->build_s));
-    json_object_set_new(t, "prepare_s", json_real(run->info->prepare_s));
-    json_object_set_new(t, "fill_note", run->info->fill_note[0] ? results_json_text(run->info->fill_note) : json_null());
-    json_object_set_new(t, "rounds", json_integer((json_int_t)run->info->rounds));
-    json_object_set_new(t, "budget_ended", json_boolean(run->info->budget_ended));
-    json_object_set_new(t, "interrupted", json_boolean(run->info->interrupted));
-    json_object_set_new(t, "timer", results_json_text(run->info->timer_wall ? "wall" : "event"));
-    json_object_set_new(t, "timer_resolution_ns",
+    json_object_set_new(t, RUN_KEY(RUNI_TOTAL_S), json_real(run->info->total_s));
+    json_object_set_new(t, RUN_KEY(RUNI_TIMING_S), json_real(run->info->timing_s));
+    json_object_set_new(t, RUN_KEY(RUNI_BUFFERS_S), json_real(run->info->buffers_s));
+    json_object_set_new(t, RUN_KEY(RUNI_BUILD_S), json_real(run->info->build_s));
+    json_object_set_new(t, RUN_KEY(RUNI_PREPARE_S), json_real(run->info->prepare_s));
+    json_object_set_new(t, RUN_KEY(RUNI_FILL_NOTE), run->info->fill_note[0] ? results_json_text(run->info->fill_note) : json_null());
+    json_object_set_new(t, RUN_KEY(RUNI_ROUNDS), json_integer((json_int_t)run->info->rounds));
+    json_object_set_new(t, RUN_KEY(RUNI_BUDGET_ENDED), json_boolean(run->info->budget_ended));
+    json_object_set_new(t, RUN_KEY(RUND_INTERRUPTED), json_boolean(run->info->interrupted));
+    json_object_set_new(t, RUN_KEY(RUNI_TIMER), results_json_text(run->info->timer_wall ? "wall" : "event"));
+    json_object_set_new(t, RUN_KEY(RUNI_TIMER_RESOLUTION_NS),
                         results_json_real(run->info->timer_resolution_ns, run->info->timer_resolution_ns > 0));
-    json_object_set_new(t, "launch_overhead_ns",
+    json_object_set_new(t, RUN_KEY(RUNI_LAUNCH_OVERHEAD_NS),
                         results_json_real(run->info->launch_overhead_ns, run->info->timer_wall));
     timing_json(run, t);
     json_object_set_new(o, RUN_KEY(RUNF_TIMING), t);
@@ -321,7 +321,7 @@ static void fields_json(json_t *o, results_field_group group, const bench_run_do
             for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
                 json_object_set_new(ft, bench_form_name((bench_form)f),
                                     results_json_real(w->r->form_ns[f], w->r->form_ns[f] > 0));
-            json_object_set_new(o, "form_time_ns", ft);
+            json_object_set_new(o, RUN_KEY(RUNR_FORM_TIME_NS), ft);
         }
         json_object_set_new(o, RF_KEY(id), field_value((results_field_id)id, run, w));
     }
@@ -334,13 +334,13 @@ static json_t *launch_bounds_json(const row *w)
     launch_times lt;
     int have = launch_times_of(w, &lt);
     json_t *lb = json_object();
-    json_object_set_new(lb, "warp_instructions",
+    json_object_set_new(lb, RUN_KEY(RUNL_WARP_INSTRUCTIONS),
                         json_integer(it->model.loads.instructions + it->model.stores.instructions));
-    json_object_set_new(lb, "footprint_bytes", json_integer((json_int_t)w->lower));
-    json_object_set_new(lb, "instruction_model_bytes", json_integer((json_int_t)w->upper));
-    json_object_set_new(lb, "footprint_time_ns", results_json_real(lt.footprint_ns, have));
-    json_object_set_new(lb, "instruction_time_ns", results_json_real(lt.instruction_ns, have));
-    json_object_set_new(lb, "median_time_ns", results_json_real(lt.median_ns, have));
+    json_object_set_new(lb, RUN_KEY(RUNL_FOOTPRINT_BYTES), json_integer((json_int_t)w->lower));
+    json_object_set_new(lb, RUN_KEY(RUNL_INSTRUCTION_MODEL_BYTES), json_integer((json_int_t)w->upper));
+    json_object_set_new(lb, RUN_KEY(RUNL_FOOTPRINT_TIME_NS), results_json_real(lt.footprint_ns, have));
+    json_object_set_new(lb, RUN_KEY(RUNL_INSTRUCTION_TIME_NS), results_json_real(lt.instruction_ns, have));
+    json_object_set_new(lb, RUN_KEY(RUNL_MEDIAN_TIME_NS), results_json_real(lt.median_ns, have));
     return lb;
 }
 
@@ -349,23 +349,23 @@ static json_t *model_json(const row *w, const model_geometry *g)
 {
     const bench_item *it = w->it;
     json_t *mo = json_object();
-    json_object_set_new(mo, "sector_bytes", json_integer(g->sector));
-    json_object_set_new(mo, "line_bytes", json_integer(g->line));
+    json_object_set_new(mo, RUN_KEY(RUNP_SECTOR_BYTES), json_integer(g->sector));
+    json_object_set_new(mo, RUN_KEY(RUNP_LINE_BYTES), json_integer(g->line));
     json_t *wp = json_object();
-    json_object_set_new(wp, "requested_bytes", json_integer(it->warp0.requested_bytes));
-    json_object_set_new(wp, "distinct_bytes", json_integer(it->warp0.distinct_bytes));
-    json_object_set_new(wp, "sectors", json_integer(it->warp0.sectors));
-    json_object_set_new(wp, "sector_efficiency", results_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
-    json_object_set_new(wp, "lines", json_integer(it->warp0.lines));
-    json_object_set_new(wp, "line_efficiency", results_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
-    json_object_set_new(mo, "warp0", wp);
-    json_object_set_new(mo, "loads", results_traffic_json(&it->model.loads));
-    json_object_set_new(mo, "stores", results_store_traffic_json(&it->model.stores));
-    json_object_set_new(mo, "requested_bytes", json_integer((json_int_t)w->requested));
-    json_object_set_new(mo, "instruction_model_bytes", json_integer((json_int_t)w->upper));
-    json_object_set_new(mo, "footprint_bytes", json_integer((json_int_t)w->lower));
-    json_object_set_new(mo, "sector_efficiency", results_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
-    json_object_set_new(mo, "predicted_efficiency",
+    json_object_set_new(wp, RUN_KEY(RUNM_REQUESTED_BYTES), json_integer(it->warp0.requested_bytes));
+    json_object_set_new(wp, RUN_KEY(RUNW_DISTINCT_BYTES), json_integer(it->warp0.distinct_bytes));
+    json_object_set_new(wp, RUN_KEY(RUNW_SECTORS), json_integer(it->warp0.sectors));
+    json_object_set_new(wp, RUN_KEY(RUNM_SECTOR_EFFICIENCY), results_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(wp, RUN_KEY(RUNW_LINES), json_integer(it->warp0.lines));
+    json_object_set_new(wp, RUN_KEY(RUNW_LINE_EFFICIENCY), results_json_real(it->warp0.line_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, RUN_KEY(RUNM_WARP0), wp);
+    json_object_set_new(mo, RUN_KEY(RUNM_LOADS), results_traffic_json(&it->model.loads));
+    json_object_set_new(mo, RUN_KEY(RUNM_STORES), results_store_traffic_json(&it->model.stores));
+    json_object_set_new(mo, RUN_KEY(RUNM_REQUESTED_BYTES), json_integer((json_int_t)w->requested));
+    json_object_set_new(mo, RUN_KEY(RUNL_INSTRUCTION_MODEL_BYTES), json_integer((json_int_t)w->upper));
+    json_object_set_new(mo, RUN_KEY(RUNL_FOOTPRINT_BYTES), json_integer((json_int_t)w->lower));
+    json_object_set_new(mo, RUN_KEY(RUNM_SECTOR_EFFICIENCY), results_json_real(it->warp0.sector_efficiency, it->warp0.has_efficiency));
+    json_object_set_new(mo, RUN_KEY(RUNM_PREDICTED_EFFICIENCY),
                         results_json_real(model_traffic_predicted_efficiency(&it->model.loads),
                                          it->model.loads.instr_sectors > 0));
     return mo;
@@ -378,26 +378,26 @@ static json_t *verdict_json(const bench_run_doc *run, const row *w)
     const bench_result *r = w->r;
     json_t *v = json_object();
     char sentence[BENCH_VERDICT_SENTENCE_MAX];
-    json_object_set_new(v, "code", results_json_text(bench_verdict_name(r->verdict.code)));
+    json_object_set_new(v, RUN_KEY(RUNV_CODE), results_json_text(bench_verdict_name(r->verdict.code)));
     /* a bank item has no global traffic to place between bounds */
     int unroll = it->fam->unrolls ? bench_item_unroll(it) : 0;
-    json_object_set_new(v, "text", results_json_text(!it->fam->modeled
+    json_object_set_new(v, RUN_KEY(RUNV_TEXT), results_json_text(!it->fam->modeled
                                                         ? "no verdict: local memory (no global traffic modeled)"
                                                         : bench_verdict_sentence(&r->verdict, unroll, sentence,
                                                                                   sizeof sentence)));
-    json_object_set_new(v, "write_allocate", json_boolean(r->verdict.write_allocate));
-    json_object_set_new(v, "implied_traffic_bytes", results_json_real(r->verdict.implied_bytes, w->ok));
-    json_object_set_new(v, "rate_pattern", results_json_text(w->ok && r->verdict.rate_item >= 0
+    json_object_set_new(v, RUN_KEY(RUNV_WRITE_ALLOCATE), json_boolean(r->verdict.write_allocate));
+    json_object_set_new(v, RUN_KEY(RUNV_IMPLIED_TRAFFIC_BYTES), results_json_real(r->verdict.implied_bytes, w->ok));
+    json_object_set_new(v, RUN_KEY(RUNV_RATE_PATTERN), results_json_text(w->ok && r->verdict.rate_item >= 0
                                                                 ? run->plan->items[r->verdict.rate_item].spec
                                                                 : NULL));
     /* the bounds the verdict placed the row between, and their unit */
     int placed = it->fam->modeled && r->verdict.bound_unit_bytes > 0;
-    json_object_set_new(v, "lower_bytes", json_real(placed ? r->verdict.lower_bytes : w->lower));
-    json_object_set_new(v, "upper_bytes", json_real(placed ? r->verdict.upper_bytes : w->upper));
-    json_object_set_new(v, "bound_unit", placed ? json_string(r->verdict.bound_dram ? "dram_unit" : "sector")
+    json_object_set_new(v, RUN_KEY(RUNV_LOWER_BYTES), json_real(placed ? r->verdict.lower_bytes : w->lower));
+    json_object_set_new(v, RUN_KEY(RUNV_UPPER_BYTES), json_real(placed ? r->verdict.upper_bytes : w->upper));
+    json_object_set_new(v, RUN_KEY(RUNV_BOUND_UNIT), placed ? json_string(r->verdict.bound_dram ? "dram_unit" : "sector")
                                                 : json_null());
-    json_object_set_new(v, "bound_unit_bytes", placed ? json_integer(r->verdict.bound_unit_bytes) : json_null());
-    json_object_set_new(v, "position", results_json_real(r->verdict.position, w->ok));
+    json_object_set_new(v, RUN_KEY(RUNV_BOUND_UNIT_BYTES), placed ? json_integer(r->verdict.bound_unit_bytes) : json_null());
+    json_object_set_new(v, RUN_KEY(RUNV_POSITION), results_json_real(r->verdict.position, w->ok));
     return v;
 }
 
@@ -417,13 +417,13 @@ static json_t *reference_check_json(const bench_result *r)
 {
     json_t *c = json_object();
     double ci[2] = { r->check.lo, r->check.hi };
-    json_object_set_new(c, "own_median_gbs", results_json_real(r->own_gbs, isfinite(r->own_gbs)));
-    json_object_set_new(c, "control_median_gbs", results_json_real(r->control_gbs, isfinite(r->control_gbs)));
-    json_object_set_new(c, "ratio", results_json_real(r->check.median, r->check.median > 0));
-    json_object_set_new(c, "ratio_ci", ci_json(ci, 1));
-    json_object_set_new(c, "rounds", json_integer((json_int_t)r->check.rounds));
-    json_object_set_new(c, "tolerance", json_real(BENCH_CHECK_TOLERANCE));
-    json_object_set_new(c, "verdict", json_string(bench_check_verdict_name(r->check_verdict)));
+    json_object_set_new(c, RUN_KEY(RUNK_OWN_MEDIAN_GBS), results_json_real(r->own_gbs, isfinite(r->own_gbs)));
+    json_object_set_new(c, RUN_KEY(RUNK_CONTROL_MEDIAN_GBS), results_json_real(r->control_gbs, isfinite(r->control_gbs)));
+    json_object_set_new(c, RUN_KEY(RUNK_RATIO), results_json_real(r->check.median, r->check.median > 0));
+    json_object_set_new(c, RUN_KEY(RUNK_RATIO_CI), ci_json(ci, 1));
+    json_object_set_new(c, RUN_KEY(RUNI_ROUNDS), json_integer((json_int_t)r->check.rounds));
+    json_object_set_new(c, RUN_KEY(RUNK_TOLERANCE), json_real(BENCH_CHECK_TOLERANCE));
+    json_object_set_new(c, RUN_KEY(RUNK_VERDICT), json_string(bench_check_verdict_name(r->check_verdict)));
     return c;
 }
 
@@ -438,18 +438,18 @@ static json_t *result_json(const bench_run_doc *run, size_t i)
     if (it->fam->doc_keys) /* the family's keys of its own */
         it->fam->doc_keys(o, run, i);
     if (is_whole_matrix(it))
-        json_object_set_new(o, "launch_bounds", launch_bounds_json(&w));
-    json_object_set_new(o, "time_ns", bench_stats_json(&r->event, w.ok));
-    json_object_set_new(o, "wall_ns", bench_stats_json(&r->wall, w.ok));
+        json_object_set_new(o, RUN_KEY(RUNR_LAUNCH_BOUNDS), launch_bounds_json(&w));
+    json_object_set_new(o, RUN_KEY(RUNR_TIME_NS), bench_stats_json(&r->event, w.ok));
+    json_object_set_new(o, RUN_KEY(RUNR_WALL_NS), bench_stats_json(&r->wall, w.ok));
     fields_json(o, RESULTS_FIELD_TWIN, run, &w);
-    json_object_set_new(o, "relative_to_seq_ci", ci_json(r->relative_ci, w.ok));
-    json_object_set_new(o, "reference_check", w.ok && r->has_check ? reference_check_json(r) : json_null());
-    json_object_set_new(o, "model", model_json(&w, g));
-    json_object_set_new(o, "verdict", verdict_json(run, &w));
+    json_object_set_new(o, RUN_KEY(RUNR_RELATIVE_TO_SEQ_CI), ci_json(r->relative_ci, w.ok));
+    json_object_set_new(o, RUN_KEY(RUNR_REFERENCE_CHECK), w.ok && r->has_check ? reference_check_json(r) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNR_MODEL), model_json(&w, g));
+    json_object_set_new(o, RUN_KEY(RUNR_VERDICT), verdict_json(run, &w));
     bw_buf ex = BW_BUF_INIT;
     bench_explain(it, g, &ex);
     bench_explain_bound(&r->verdict, r->twin_ratio, &ex);
-    json_object_set_new(o, "explain", results_json_text(bw_buf_str(&ex)));
+    json_object_set_new(o, RUN_KEY(RUNR_EXPLAIN), results_json_text(bw_buf_str(&ex)));
     bw_buf_free(&ex);
     return o;
 }
@@ -462,30 +462,30 @@ static json_t *head_json(const bench_run_meta *m, const bench_run_doc *runs, siz
     if (!o)
         return NULL;
     json_t *host = json_object();
-    json_object_set_new(host, "name", results_json_text(m->host));
-    json_object_set_new(host, "os", results_json_text(m->os));
-    json_object_set_new(o, "host", host);
+    json_object_set_new(host, RUN_KEY(RUND_HOST_NAME), results_json_text(m->host));
+    json_object_set_new(host, RUN_KEY(RUND_HOST_OS), results_json_text(m->os));
+    json_object_set_new(o, RUN_KEY(RUND_HOST), host);
     json_t *st = json_object();
-    json_object_set_new(st, "budget_s", json_real(m->settings->budget_s));
-    json_object_set_new(st, "rse_target", json_real(m->settings->rse_target));
-    json_object_set_new(st, "min_reps", json_integer(m->settings->min_reps));
-    json_object_set_new(st, "max_reps", json_integer(m->settings->max_reps));
-    json_object_set_new(st, "warmup", json_integer(m->settings->warmup));
-    json_object_set_new(st, "min_total_s", json_real(m->settings->min_total_s));
-    json_object_set_new(st, "kernel_file", m->kernel_file ? results_json_text(m->kernel_file) : json_null());
+    json_object_set_new(st, RUN_KEY(RUND_BUDGET_S), json_real(m->settings->budget_s));
+    json_object_set_new(st, RUN_KEY(RUND_RSE_TARGET), json_real(m->settings->rse_target));
+    json_object_set_new(st, RUN_KEY(RUND_MIN_REPS), json_integer(m->settings->min_reps));
+    json_object_set_new(st, RUN_KEY(RUND_MAX_REPS), json_integer(m->settings->max_reps));
+    json_object_set_new(st, RUN_KEY(RUND_WARMUP), json_integer(m->settings->warmup));
+    json_object_set_new(st, RUN_KEY(RUND_MIN_TOTAL_S), json_real(m->settings->min_total_s));
+    json_object_set_new(st, RUN_KEY(RUND_KERNEL_FILE), m->kernel_file ? results_json_text(m->kernel_file) : json_null());
     /* the modes measured, over every planned device */
     unsigned modes = 0;
     for (size_t k = 0; k < n; k++)
         modes |= runs[k].plan ? modes_of(runs[k].plan) : 0;
     const unsigned R = BENCH_ACCESS_BIT(BENCH_ACCESS_READ), C = BENCH_ACCESS_BIT(BENCH_ACCESS_COPY),
                    WR = BENCH_ACCESS_BIT(BENCH_ACCESS_WRITE);
-    json_object_set_new(st, "access", modes == R            ? results_json_text("read")
+    json_object_set_new(st, RUN_KEY(RUND_ACCESS), modes == R            ? results_json_text("read")
                                       : modes == C          ? results_json_text("copy")
                                       : modes == WR         ? results_json_text("write")
                                       : modes == (R | C)    ? results_json_text("both")
                                       : modes               ? results_json_text("all")
                                                             : json_null());
-    json_object_set_new(o, "settings", st);
+    json_object_set_new(o, RUN_KEY(RUND_SETTINGS), st);
     return o;
 }
 
@@ -494,12 +494,12 @@ bw_code bench_run_journal_header(const bench_run_meta *m, const bench_run_doc *r
 {
     json_t *o = head_json(m, runs, n);
     if (o) {
-        json_object_set_new(o, "partial", json_true());
+        json_object_set_new(o, RUN_KEY(RUND_PARTIAL), json_true());
         json_t *devs = json_array();
         for (size_t k = 0; k < n; k++)
             if (runs[k].device)
                 json_array_append_new(devs, bench_device_json(runs[k].device, runs[k].is_default));
-        json_object_set_new(o, "devices", devs);
+        json_object_set_new(o, RUN_KEY(RUND_DEVICES), devs);
     }
     return results_json_line(o, out, err);
 }
@@ -524,20 +524,20 @@ json_t *bench_run_document(const bench_run_meta *m, const bench_run_doc *runs, s
         for (size_t i = 0; runs[k].plan && i < runs[k].plan->n; i++)
             json_array_append_new(results, result_json(&runs[k], i));
     }
-    json_object_set_new(o, "interrupted", json_boolean(interrupted));
-    json_object_set_new(o, "noisy", json_boolean(noisy));
+    json_object_set_new(o, RUN_KEY(RUND_INTERRUPTED), json_boolean(interrupted));
+    json_object_set_new(o, RUN_KEY(RUND_NOISY), json_boolean(noisy));
     /* the first planned device's run at the top, for single-device documents */
     size_t top = 0;
     while (top < n && !runs[top].plan)
         top++;
     if (top < n) {
         json_t *first = json_array_get(devs, top);
-        json_object_set(o, "device", json_object_get(first, "device"));
-        json_object_set(o, "profile", json_object_get(first, "profile"));
-        json_object_set(o, "buffers", json_object_get(first, "buffers"));
+        json_object_set(o, RUN_KEY(RUNF_DEVICE), json_object_get(first, RUN_KEY(RUNF_DEVICE)));
+        json_object_set(o, RUN_KEY(RUNF_PROFILE), json_object_get(first, RUN_KEY(RUNF_PROFILE)));
+        json_object_set(o, RUN_KEY(RUNF_BUFFERS), json_object_get(first, RUN_KEY(RUNF_BUFFERS)));
     }
-    json_object_set_new(o, "runs", devs);
-    json_object_set_new(o, "results", results);
+    json_object_set_new(o, RUN_KEY(RUND_RUNS), devs);
+    json_object_set_new(o, RUN_KEY(RUND_RESULTS), results);
     return o;
 }
 

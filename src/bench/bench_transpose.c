@@ -18,6 +18,8 @@
 #include "bw_buf.h"
 #include "bw_format.h"
 #include "model_bank.h"
+#include "results_fields.h"
+#include "results_run_fields.h"
 
 /* in model_transpose_version order */
 static const char *const names[BENCH_TRANSPOSE_VERSIONS] = { "naive", "tiled", "padded", "copy" };
@@ -406,18 +408,18 @@ static void transpose_doc_keys(json_t *o, const bench_run_doc *run, size_t i)
      * of the same matrix (transpose:version=copy), never seq */
     int64_t v = model_pattern_param_value(it->pattern, "version");
     int tiled = v == MODEL_TRANSPOSE_TILED || v == MODEL_TRANSPOSE_PADDED;
-    json_object_set_new(o, "version", results_json_text(bench_transpose_version_name((bench_transpose_version)v)));
-    json_object_set_new(o, "n", json_integer(model_pattern_param_value(it->pattern, "n")));
-    json_object_set_new(o, "n_from", results_json_text(it->auto_n ? "working set" : "spec"));
-    json_object_set_new(o, "store_expression",
+    json_object_set_new(o, RUN_KEY(RUNY_VERSION), results_json_text(bench_transpose_version_name((bench_transpose_version)v)));
+    json_object_set_new(o, RUN_KEY(RUNY_N), json_integer(model_pattern_param_value(it->pattern, "n")));
+    json_object_set_new(o, RUN_KEY(RUNY_N_FROM), results_json_text(it->auto_n ? "working set" : "spec"));
+    json_object_set_new(o, RUN_KEY(RUNY_STORE_EXPRESSION),
                         it->pattern->store_text ? results_json_text(it->pattern->store_text) : json_null());
-    json_object_set_new(o, "tile", tiled ? json_integer(run->plan->geo.lanes) : json_null());
-    json_object_set_new(o, "launch_items", json_integer(it->launch_items > 0 ? it->launch_items : it->items));
-    json_object_set_new(o, "tile_pitch", tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
+    json_object_set_new(o, RUN_KEY(RUNY_TILE), tiled ? json_integer(run->plan->geo.lanes) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNY_LAUNCH_ITEMS), json_integer(it->launch_items > 0 ? it->launch_items : it->items));
+    json_object_set_new(o, RUN_KEY(RUNY_TILE_PITCH), tiled ? json_integer(run->plan->geo.lanes + (v == MODEL_TRANSPOSE_PADDED))
                                                : json_null());
-    json_object_set_new(o, "conflict_ways", tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
+    json_object_set_new(o, RF_KEY(RF_CONFLICT_WAYS), tiled && it->conflict_ways > 0 ? json_integer(it->conflict_ways)
                                                                             : json_null());
-    json_object_set_new(o, "relative_to_reference", results_json_real(r->relative_to_reference, w.ok));
+    json_object_set_new(o, RF_KEY(RF_RELATIVE_TO_REFERENCE), results_json_real(r->relative_to_reference, w.ok));
 }
 
 const bench_family bench_family_transpose = {

@@ -7,6 +7,7 @@
 #include "results_merge.h"
 #include "results_roofline_keys.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -583,6 +584,20 @@ static int add_probe(loader *L, size_t di, const json_t *root, const json_t *obj
     return filled;
 }
 
+/* The ranged rows of the run table whose object is `object` ("run",
+ * "profile"): a range list (results_merge_range.h) into out, which holds
+ * RUNF_COUNT + 1 entries. */
+static void run_ranges(const char *object, results_range_field *out)
+{
+    size_t n = strlen(object);
+    for (size_t i = 0; i < RUNF_COUNT; i++) {
+        const char *w = RESULTS_RUN_FIELDS[i].where;
+        if (RESULTS_RUN_FIELDS[i].range != RESULTS_RANGE_NONE && !strncmp(w, object, n) && !isalnum((unsigned char)w[n]))
+            *out++ = (results_range_field){ RUN_KEY(i), RESULTS_RUN_FIELDS[i].range };
+    }
+    *out = (results_range_field){ NULL, RESULTS_RANGE_NONE };
+}
+
 /* Merges a checked probe results document. 0 when out of memory. */
 int results_merge_probe_doc(loader *L, const json_t *root, const char *file, int file_index)
 {
@@ -595,7 +610,9 @@ int results_merge_probe_doc(loader *L, const json_t *root, const char *file, int
         L->where_index = i;
         char w[64];
         snprintf(w, sizeof w, "devices[%zu].device.profile", i);
-        range_clear(L, file, w, prof, RESULTS_RANGE_PROFILE);
+        results_range_field ranges[RUNF_COUNT + 1];
+        run_ranges("profile", ranges);
+        range_clear(L, file, w, prof, ranges);
         size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
         json_decref(prof);
         if (!ok || !add_probe(L, di, root, d, file, file_index, 0))
@@ -879,20 +896,23 @@ int results_merge_doc(loader *L, const json_t *root, const char *file, int file_
             return 0;
         char where[64];
         snprintf(where, sizeof where, "runs[%zu]", i);
-        range_clear(L, file, where, run, RESULTS_RANGE_RUN);
+        results_range_field ranges[RUNF_COUNT + 1];
+        run_ranges("run", ranges);
+        range_clear(L, file, where, run, ranges);
         json_t *prof = json_object_get(run, "profile");
         if (!json_is_object(prof))
             prof = json_object_get(json_object_get(run, "device"), "profile");
         char pw[96];
         snprintf(pw, sizeof pw, "%s.profile", where);
-        range_clear(L, file, pw, prof, RESULTS_RANGE_PROFILE);
+        run_ranges("profile", ranges);
+        range_clear(L, file, pw, prof, ranges);
         json_t *rf = json_object_get(run, "roofline");
         if (json_is_object(rf)) {
             snprintf(pw, sizeof pw, "%s.roofline", where);
-            results_range_field ranges[RR_COUNT + 1];
-            results_doc_key_ranges(RESULTS_ROOFLINE_KEYS, RR_COUNT, ranges);
-            range_clear(L, file, pw, rf, ranges);
-            range_filter(L, file, pw, rf, RR_KEY(RR_POINTS), ranges);
+            results_range_field roof[RR_COUNT + 1];
+            results_doc_key_ranges(RESULTS_ROOFLINE_KEYS, RR_COUNT, roof);
+            range_clear(L, file, pw, rf, roof);
+            range_filter(L, file, pw, rf, RR_KEY(RR_POINTS), roof);
         }
         L->where_index = i;
         int merged = merge_run(L, root, run, prof, file, file_index, partial);

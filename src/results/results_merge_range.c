@@ -147,21 +147,6 @@ static const results_range_field RESULT[] = {
     { NULL, RESULTS_RANGE_GBS },
 };
 
-const results_range_field RESULTS_RANGE_RUN[] = {
-    { "peak_read_gbs", RESULTS_RANGE_GBS },
-    { "peak_copy_gbs", RESULTS_RANGE_GBS },
-    { NULL, RESULTS_RANGE_GBS },
-};
-
-const results_range_field RESULTS_RANGE_PROFILE[] = {
-    { "lanes", RESULTS_RANGE_LANES },
-    { "sector_bytes", RESULTS_RANGE_UNIT },
-    { "line_bytes", RESULTS_RANGE_UNIT },
-    { "banks", RESULTS_RANGE_COUNT },
-    { "bank_width", RESULTS_RANGE_COUNT },
-    { NULL, RESULTS_RANGE_GBS },
-};
-
 /* ---- one result ---- */
 
 static const char *const STATUSES[] = { "ok", "failed", "not-measurable", "not-run", NULL };

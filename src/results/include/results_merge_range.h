@@ -38,9 +38,8 @@ typedef struct results_range_field {
     results_range kind;
 } results_range_field;
 
-/* The figures of a runs[] object (its peaks) and of runs[].profile. A
- * roofline's and a probe record's ranges stand in their key tables
- * (results_roofline_keys.h, results_probe_fields.h). */
-extern const results_range_field RESULTS_RANGE_RUN[], RESULTS_RANGE_PROFILE[];
+/* The ranges of a runs[] object, its profile, a roofline and a probe
+ * record stand in their key tables (results_run_fields.h,
+ * results_roofline_keys.h, results_probe_fields.h). */
 
 #endif
