@@ -43,7 +43,7 @@ static json_t *roofline_json(const bench_run_doc *run)
 static json_t *profile_json(const bench_device *d, const model_geometry *g)
 {
     json_t *o = json_object();
-    json_object_set_new(o, RUN_KEY(RUND_HOST_NAME), results_json_text(d->profile_name));
+    json_object_set_new(o, RUN_KEY(RUND_NAME), results_json_text(d->profile_name));
     json_object_set_new(o, RUN_KEY(RUNP_WHY), results_json_text(d->profile_why));
     json_object_set_new(o, RUN_KEY(RUNP_LANES), json_integer(g->lanes));
     json_object_set_new(o, RUN_KEY(RUNP_SECTOR_BYTES), json_integer(g->sector));
@@ -462,7 +462,7 @@ static json_t *head_json(const bench_run_meta *m, const bench_run_doc *runs, siz
     if (!o)
         return NULL;
     json_t *host = json_object();
-    json_object_set_new(host, RUN_KEY(RUND_HOST_NAME), results_json_text(m->host));
+    json_object_set_new(host, RUN_KEY(RUND_NAME), results_json_text(m->host));
     json_object_set_new(host, RUN_KEY(RUND_HOST_OS), results_json_text(m->os));
     json_object_set_new(o, RUN_KEY(RUND_HOST), host);
     json_t *st = json_object();

@@ -23,6 +23,7 @@
 #include "report_section.h"
 #include "report_tune.h"
 #include "results_csv.h"
+#include "results_fields.h"
 #include "results_plausibility.h"
 #include "results_probe_fields.h"
 #include "results_run_fields.h"
@@ -41,12 +42,12 @@ static const int side_order[RD_MODES] = { RD_READ, RD_COPY, RD_WRITE };
  * or -1 when out of memory. */
 static int run_at(const json_t *doc, size_t k, int explain, report_doc_run *r)
 {
-    const json_t *results = json_object_get(doc, "results");
+    const json_t *results = json_object_get(doc, RUN_KEY(RUND_RESULTS));
     memset(r, 0, sizeof *r);
     r->doc = doc;
     r->explain = explain;
-    r->run = json_array_get(json_object_get(doc, "runs"), k);
-    long long dev = rd_int(json_object_get(r->run, "device"), "index");
+    r->run = json_array_get(json_object_get(doc, RUN_KEY(RUND_RUNS)), k);
+    long long dev = rd_int(json_object_get(r->run, RUN_KEY(RUNF_DEVICE)), "index");
     size_t cap = json_array_size(results);
     r->items = calloc(cap ? cap : 1, sizeof *r->items);
     r->sec = calloc(cap ? cap : 1, sizeof *r->sec);
@@ -58,9 +59,9 @@ static int run_at(const json_t *doc, size_t k, int explain, report_doc_run *r)
     size_t i;
     const json_t *o;
     json_array_foreach(results, i, o) {
-        if (rd_int(o, "device") != dev)
+        if (rd_int(o, RF_KEY(RF_DEVICE)) != dev)
             continue;
-        r->sec[r->n] = report_section_of_family(rd_str(o, "family"));
+        r->sec[r->n] = report_section_of_family(rd_str(o, RF_KEY(RF_FAMILY)));
         r->items[r->n++] = o;
     }
     return 0;
@@ -118,7 +119,7 @@ static void first_line(bw_buf *out, const char *s)
 /* the lead of a row without a bandwidth */
 static const char *failure_lead(const json_t *o, int upper)
 {
-    const char *s = rd_str(o, "status");
+    const char *s = rd_str(o, RF_KEY(RF_STATUS));
     if (s && !strcmp(s, "failed"))
         return upper ? "FAILED: " : "failed: ";
     /* the reason of a pattern too short to time begins "not measurable" */
@@ -163,8 +164,8 @@ void report_cell_ratio(bw_buf *out, double v, int valid, int width)
 
 void report_ways_text(char *buf, size_t n, const json_t *o)
 {
-    if (rd_int(o, "conflict_ways") > 0)
-        snprintf(buf, n, "%lld-way", rd_int(o, "conflict_ways"));
+    if (rd_int(o, RF_KEY(RF_CONFLICT_WAYS)) > 0)
+        snprintf(buf, n, "%lld-way", rd_int(o, RF_KEY(RF_CONFLICT_WAYS)));
     else
         snprintf(buf, n, "n/a");
 }
@@ -188,19 +189,19 @@ void report_section_row(bw_buf *out, const json_t *o, const char *cells, int md)
         bw_buf_puts(out, md ? " | | | |\n" : "\n");
         return;
     }
-    double best = rd_num(o, "best_gbs");
-    int added = rd_true(o, "added_as_reference");
+    double best = rd_num(o, RF_KEY(RF_BEST_GBS));
+    int added = rd_true(o, RF_KEY(RF_ADDED_AS_REFERENCE));
     if (md) {
-        report_cell_ratio(out, rd_num(o, "effective_gbs"), 1, 0);
+        report_cell_ratio(out, rd_num(o, RF_KEY(RF_EFFECTIVE_GBS)), 1, 0);
         bw_buf_puts(out, " | ");
-        report_cell_ratio(out, rd_num(o, "relative_to_seq"), 1, 0);
+        report_cell_ratio(out, rd_num(o, RF_KEY(RF_RELATIVE_TO_SEQ)), 1, 0);
         bw_buf_puts(out, " | ");
         report_cell_ratio(out, best, best > 0, 0);
         bw_buf_printf(out, " | %s%s |\n", cells, added ? " (added as reference)" : "");
         return;
     }
-    report_cell_ratio(out, rd_num(o, "effective_gbs"), 1, 7);
-    report_cell_ratio(out, rd_num(o, "relative_to_seq"), 1, 9);
+    report_cell_ratio(out, rd_num(o, RF_KEY(RF_EFFECTIVE_GBS)), 1, 7);
+    report_cell_ratio(out, rd_num(o, RF_KEY(RF_RELATIVE_TO_SEQ)), 1, 9);
     report_cell_ratio(out, best, best > 0, 8);
     bw_buf_printf(out, "%9s", cells);
     if (added)
@@ -213,23 +214,25 @@ void report_section_row(bw_buf *out, const json_t *o, const char *cells, int md)
 /* the launch model's bounds under a whole-matrix row (table) */
 static void launch_line(const json_t *o, const json_t *run, bw_buf *out)
 {
-    const json_t *lb = json_object_get(o, "launch_bounds");
-    if (!lb || !rd_has(lb, "footprint_time_ns"))
+    const json_t *lb = json_object_get(o, RUN_KEY(RUNR_LAUNCH_BOUNDS));
+    if (!lb || !rd_has(lb, RUN_KEY(RUNL_FOOTPRINT_TIME_NS)))
         return;
     long long n = 0;
     model_pattern *p = NULL;
     const char *spec = rd_spec(o);
-    if (*spec && model_pattern_parse(spec, (int)rd_int(json_object_get(run, "profile"), "lanes"), 0, &p, NULL) == BW_OK)
+    int lanes = (int)rd_int(json_object_get(run, RUN_KEY(RUNF_PROFILE)), RUN_KEY(RUNP_LANES));
+    if (*spec && model_pattern_parse(spec, lanes, 0, &p, NULL) == BW_OK)
         n = (long long)model_pattern_param_value(p, "n");
     model_pattern_free(p);
     char a[32], b[32];
-    bw_format_bytes(a, sizeof a, rd_num(lb, "footprint_bytes"));
-    bw_format_bytes(b, sizeof b, rd_num(lb, "instruction_model_bytes"));
+    bw_format_bytes(a, sizeof a, rd_num(lb, RUN_KEY(RUNL_FOOTPRINT_BYTES)));
+    bw_format_bytes(b, sizeof b, rd_num(lb, RUN_KEY(RUNL_INSTRUCTION_MODEL_BYTES)));
     bw_buf_printf(out, "    launch model (the whole %lld x %lld matrix, %lld warp-instructions): footprint %s .. "
                        "instruction model %s (modeled), %.3f .. %.3f ms at the fastest seq-family rate; "
                        "measured %.3f ms\n",
-                  n, n, rd_int(lb, "warp_instructions"), a, b, rd_num(lb, "footprint_time_ns") / 1e6,
-                  rd_num(lb, "instruction_time_ns") / 1e6, rd_num(lb, "median_time_ns") / 1e6);
+                  n, n, rd_int(lb, RUN_KEY(RUNL_WARP_INSTRUCTIONS)), a, b,
+                  rd_num(lb, RUN_KEY(RUNL_FOOTPRINT_TIME_NS)) / 1e6,
+                  rd_num(lb, RUN_KEY(RUNL_INSTRUCTION_TIME_NS)) / 1e6, rd_num(lb, RUN_KEY(RUNL_MEDIAN_TIME_NS)) / 1e6);
 }
 
 /* which form of index arithmetic the kernels used (requested or planned,
@@ -240,7 +243,7 @@ static void index_line(const report_doc_run *r, bw_buf *out, const char *lead)
     /* the gather kernels' form: a family with a kernel of its own says so */
     for (size_t i = 0; i < r->n; i++) {
         n += r->sec[i]->gather_index;
-        n32 += r->sec[i]->gather_index && rd_int(r->items[i], "index_bits") == 32;
+        n32 += r->sec[i]->gather_index && rd_int(r->items[i], RF_KEY(RF_INDEX_BITS)) == 32;
     }
     bw_buf_printf(out, "%sindex arithmetic: ", lead);
     if (n32 == 0) {
@@ -254,7 +257,7 @@ static void index_line(const report_doc_run *r, bw_buf *out, const char *lead)
     bw_buf_printf(out, "32-bit (int) in %zu kernels, proven by the model to fit their launches; 64-bit (long) in ", n32);
     const char *sep = "";
     for (size_t i = 0; i < r->n; i++) {
-        if (r->sec[i]->gather_index && rd_int(r->items[i], "index_bits") != 32) {
+        if (r->sec[i]->gather_index && rd_int(r->items[i], RF_KEY(RF_INDEX_BITS)) != 32) {
             bw_buf_printf(out, "%s%s", sep, rd_spec(r->items[i]));
             sep = ", ";
         }
@@ -268,11 +271,11 @@ static void compression_line(const json_t *run, bw_buf *out, const char *lead)
     const json_t *c = json_object_get(run, RUN_KEY(RUNF_COMPRESSION_CHECK));
     if (!json_is_object(c))
         return;
-    if (rd_has(c, "failure")) {
-        bw_buf_printf(out, "%scompression check: failed: %s\n", lead, rd_str(c, "failure"));
+    if (rd_has(c, RUN_KEY(RUNC_FAILURE))) {
+        bw_buf_printf(out, "%scompression check: failed: %s\n", lead, rd_str(c, RUN_KEY(RUNC_FAILURE)));
         return;
     }
-    double z = rd_num(c, "zero_fill_gbs"), rnd = rd_num(c, "random_fill_gbs");
+    double z = rd_num(c, RUN_KEY(RUNC_ZERO_FILL_GBS)), rnd = rd_num(c, RUN_KEY(RUNC_RANDOM_FILL_GBS));
     if (!(z > 0 && rnd > 0)) {
         bw_buf_printf(out, "%scompression check: not measured (interrupted)\n", lead);
         return;
@@ -298,12 +301,12 @@ static void plausibility_line(const report_doc_run *r, bw_buf *out, const char *
     int any = 0;
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->items[i];
-        if (!rd_has(o, "plausibility"))
+        if (!rd_has(o, RF_KEY(RF_PLAUSIBILITY)))
             continue;
-        double e = rd_num(o, "effective_gbs"), b = rd_num(o, "best_gbs");
+        double e = rd_num(o, RF_KEY(RF_EFFECTIVE_GBS)), b = rd_num(o, RF_KEY(RF_BEST_GBS));
         double gbs = b > e ? b : e;
         bw_buf_printf(out, "%splausibility: %s (%s) measured %.2f GB/s, %s\n", lead, rd_spec(o),
-                      mode_name[rd_access(o)], gbs, rd_str(o, "plausibility"));
+                      mode_name[rd_access(o)], gbs, rd_str(o, RF_KEY(RF_PLAUSIBILITY)));
         any = 1;
     }
     const char *name = rd_str(r->run, RUN_KEY(RUNF_NOMINAL_NAME)), *date = rd_str(r->run, RUN_KEY(RUNF_PROBE_MEMORY_DATE));
@@ -323,9 +326,9 @@ static double ladder_gbs(const json_t *ladder, const char *access, int k)
     size_t i;
     const json_t *e;
     json_array_foreach(ladder, i, e) {
-        const char *a = rd_str(e, "access");
-        if (a && !strcmp(a, access) && rd_int(e, "unroll") == (1 << k))
-            return rd_num(e, "gbs");
+        const char *a = rd_str(e, RUN_KEY(RUND_ACCESS));
+        if (a && !strcmp(a, access) && rd_int(e, RUN_KEY(RUNF_UNROLL)) == (1 << k))
+            return rd_num(e, RUN_KEY(RUNU_GBS));
     }
     return 0;
 }
@@ -375,10 +378,10 @@ static void unroll_line(const report_doc_run *r, bw_buf *out, const char *lead)
     const char *sep = "; smaller where the launch does not split into K whole work-groups: ";
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->items[i];
-        if (!rd_has(o, "unroll")) /* a family that does not unroll */
+        if (!rd_has(o, RF_KEY(RF_UNROLL))) /* a family that does not unroll */
             continue;
-        if (rd_int(o, "unroll") != (rd_access(o) == RD_READ ? kr : k)) {
-            bw_buf_printf(out, "%s%s at %lld", sep, rd_spec(o), rd_int(o, "unroll"));
+        if (rd_int(o, RF_KEY(RF_UNROLL)) != (rd_access(o) == RD_READ ? kr : k)) {
+            bw_buf_printf(out, "%s%s at %lld", sep, rd_spec(o), rd_int(o, RF_KEY(RF_UNROLL)));
             sep = ", ";
         }
     }
@@ -452,7 +455,7 @@ static void unstable_line(const report_doc_run *r, bw_buf *out, const char *lead
     size_t k = 0;
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->items[i];
-        if (!rd_ok(o) || rd_true(o, "stable"))
+        if (!rd_ok(o) || rd_true(o, RF_KEY(RF_STABLE)))
             continue;
         if (k++ == 0)
             bw_buf_printf(out, "%snot stable when the budget ended (measured; the rule asks for a vs seq interval "
@@ -460,20 +463,20 @@ static void unstable_line(const report_doc_run *r, bw_buf *out, const char *lead
         else
             bw_buf_puts(out, ", ");
         bw_buf_printf(out, "%s (%s, ", rd_spec(o), mode_name[rd_access(o)]);
-        const json_t *ci = json_object_get(o, "relative_to_seq_ci");
+        const json_t *ci = json_object_get(o, RUN_KEY(RUNR_RELATIVE_TO_SEQ_CI));
         double lo = json_is_array(ci) ? json_number_value(json_array_get(ci, 0)) : NAN;
         double hi = json_is_array(ci) ? json_number_value(json_array_get(ci, 1)) : NAN;
-        double v = rd_num(o, "relative_to_seq");
-        const char *ref = rd_str(o, "reference"), *spec = rd_spec(o);
-        const json_t *t = json_object_get(o, "time_ns");
+        double v = rd_num(o, RF_KEY(RF_RELATIVE_TO_SEQ));
+        const char *ref = rd_str(o, RF_KEY(RF_REFERENCE)), *spec = rd_spec(o);
+        const json_t *t = json_object_get(o, RUN_KEY(RUNR_TIME_NS));
         if (isfinite(lo) && isfinite(hi) && v > 0) {
             double h = (hi - v > v - lo ? hi - v : v - lo) / v;
             bw_buf_printf(out, "vs seq +-%.1f%%)", h * 100.0);
         } else if (ref && spec && strcmp(ref, spec)) {
-            bw_buf_printf(out, "%lld rounds paired: too few for an interval)", rd_int(o, "paired_rounds"));
+            bw_buf_printf(out, "%lld rounds paired: too few for an interval)", rd_int(o, RF_KEY(RF_PAIRED_ROUNDS)));
         } else {
-            bw_buf_printf(out, "standard error %.1f%% over %lld launches)", rd_num(t, "rse") * 100.0,
-                          rd_int(t, "count"));
+            bw_buf_printf(out, "standard error %.1f%% over %lld launches)", rd_num(t, RTIME_KEY(RTIME_RSE)) * 100.0,
+                          rd_int(t, RTIME_KEY(RTIME_COUNT)));
         }
     }
     if (k)
@@ -484,23 +487,24 @@ static void unstable_line(const report_doc_run *r, bw_buf *out, const char *lead
 static void noise_line(const json_t *run, bw_buf *out, const char *lead)
 {
     const json_t *nz = json_object_get(run, RUN_KEY(RUNF_NOISE));
-    const char *sp = rd_str(nz, "seq_pattern"), *rp = rd_str(nz, "relative_pattern");
+    const char *sp = rd_str(nz, RUN_KEY(RUNN_SEQ_PATTERN)), *rp = rd_str(nz, RUN_KEY(RUNN_RELATIVE_PATTERN));
     if (!sp && !rp)
         return;
-    int noisy = rd_true(nz, "noisy");
+    int noisy = rd_true(nz, RUN_KEY(RUND_NOISY));
     bw_buf_printf(out, "%s%s", lead, noisy ? "this machine is noisy: " : "repeatability: ");
     if (sp) {
-        if (rd_has(nz, "seq_spread"))
+        if (rd_has(nz, RUN_KEY(RUNN_SEQ_SPREAD)))
             bw_buf_printf(out, "%s's median could differ by %.1f%% in another run (measured spread; limit %.0f%%)", sp,
-                          rd_num(nz, "seq_spread") * 100.0, rd_num(nz, "seq_limit") * 100.0);
+                          rd_num(nz, RUN_KEY(RUNN_SEQ_SPREAD)) * 100.0, rd_num(nz, RUN_KEY(RUNN_SEQ_LIMIT)) * 100.0);
         else
             bw_buf_printf(out, "%s has too few launches to estimate its spread", sp);
     }
     if (rp) {
         bw_buf_puts(out, sp ? "; " : "");
-        if (rd_has(nz, "relative_spread"))
-            bw_buf_printf(out, "a vs seq figure by up to %.3f (%s; limit %.2f)", rd_num(nz, "relative_spread"), rp,
-                          rd_num(nz, "relative_limit"));
+        if (rd_has(nz, RUN_KEY(RUNN_RELATIVE_SPREAD)))
+            bw_buf_printf(out, "a vs seq figure by up to %.3f (%s; limit %.2f)",
+                          rd_num(nz, RUN_KEY(RUNN_RELATIVE_SPREAD)), rp,
+                          rd_num(nz, RUN_KEY(RUNN_RELATIVE_LIMIT)));
         else
             bw_buf_printf(out, "%s has too few launches to estimate its vs seq spread", rp);
     }
@@ -515,26 +519,27 @@ static void reference_check_lines(const report_doc_run *r, bw_buf *out, const ch
     size_t fine = 0, checked = 0;
     double tolerance = 0;
     for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->items[i], *c = json_object_get(o, "reference_check");
+        const json_t *o = r->items[i], *c = json_object_get(o, RUN_KEY(RUNR_REFERENCE_CHECK));
         if (!rd_ok(o) || !json_is_object(c))
             continue;
         checked++;
-        tolerance = rd_num(c, "tolerance");
-        const char *verdict = rd_str(c, "verdict");
+        tolerance = rd_num(c, RUN_KEY(RUNK_TOLERANCE));
+        const char *verdict = rd_str(c, RUN_KEY(RUNK_VERDICT));
         if (!verdict || strcmp(verdict, "suspect")) {
             fine += verdict && !strcmp(verdict, "consistent");
             continue;
         }
-        const json_t *ci = json_object_get(c, "ratio_ci");
-        double ratio = rd_num(c, "ratio");
+        const json_t *ci = json_object_get(c, RUN_KEY(RUNK_RATIO_CI));
+        double ratio = rd_num(c, RUN_KEY(RUNK_RATIO));
         bw_buf_printf(out, "%sreference suspect: %s (%s) measured %.1f GB/s in its own slot and %.1f GB/s in its "
                       "control slot of the same rounds (medians; measured: own over control per round, median %.3fx, "
                       "95%% interval %.3f-%.3f, over %lld rounds; "
                       "tolerance %.0f%%): every figure read against it may be off by %.1f%%\n",
-                      lead, rd_spec(o), mode_name[rd_access(o)], rd_num(c, "own_median_gbs"),
-                      rd_num(c, "control_median_gbs"), ratio,
+                      lead, rd_spec(o), mode_name[rd_access(o)], rd_num(c, RUN_KEY(RUNK_OWN_MEDIAN_GBS)),
+                      rd_num(c, RUN_KEY(RUNK_CONTROL_MEDIAN_GBS)), ratio,
                       json_is_array(ci) ? json_number_value(json_array_get(ci, 0)) : NAN,
-                      json_is_array(ci) ? json_number_value(json_array_get(ci, 1)) : NAN, rd_int(c, "rounds"),
+                      json_is_array(ci) ? json_number_value(json_array_get(ci, 1)) : NAN,
+                      rd_int(c, RUN_KEY(RUNI_ROUNDS)),
                       tolerance * 100.0, fabs(ratio - 1.0) * 100.0);
     }
     if (checked && fine == checked)
@@ -549,15 +554,15 @@ static void reference_check_lines(const report_doc_run *r, bw_buf *out, const ch
  * words the tune table uses */
 static void tune_peak_line(bw_buf *out, const char *lead, const json_t *t)
 {
-    const char *src = rd_str(t, "source");
+    const char *src = rd_str(t, RUN_KEY(RUNT_SOURCE));
     /* "cache FILE": the file */
     src = src && !strncmp(src, "cache ", 6) ? src + 6 : src ? src : "";
-    bw_buf_printf(out, "%speak (measured by bwlab tune on %s, cached in ", lead, rd_str(t, "date"));
+    bw_buf_printf(out, "%speak (measured by bwlab tune on %s, cached in ", lead, rd_str(t, RUN_KEY(RUNT_DATE)));
     bw_quote_append(out, src, strlen(src), 0, 0); /* a path from the environment */
     bw_buf_puts(out, "): ");
-    report_tune_peak_text(out, "read", json_object_get(t, "read"));
+    report_tune_peak_text(out, "read", json_object_get(t, RUN_KEY(RUNT_READ)));
     bw_buf_puts(out, "; ");
-    report_tune_peak_text(out, "copy", json_object_get(t, "copy"));
+    report_tune_peak_text(out, "copy", json_object_get(t, RUN_KEY(RUNT_COPY)));
     bw_buf_putc(out, '\n');
 }
 
@@ -592,7 +597,7 @@ static void working_set_line(const report_doc_run *r, bw_buf *out, const char *l
     /* a pattern never runs less than one work-group: say when that is more */
     double used = 0;
     for (size_t i = 0; i < r->n; i++) {
-        double fp = (double)rd_int(r->items[i], "working_set_bytes");
+        double fp = (double)rd_int(r->items[i], RF_KEY(RF_WORKING_SET_BYTES));
         used = fp > used ? fp : used;
     }
     if (used > target) {
@@ -602,29 +607,30 @@ static void working_set_line(const report_doc_run *r, bw_buf *out, const char *l
     }
     const json_t *b = json_object_get(run, RUN_KEY(RUNF_BUFFERS));
     bw_buf_puts(out, "; buffers: src ");
-    report_bytes(out, (double)rd_int(b, "src_bytes"));
+    report_bytes(out, (double)rd_int(b, RUN_KEY(RUNB_SRC_BYTES)));
     bw_buf_puts(out, ", dst ");
-    report_bytes(out, (double)rd_int(b, "dst_bytes"));
+    report_bytes(out, (double)rd_int(b, RUN_KEY(RUNB_DST_BYTES)));
     bw_buf_printf(out, "; %lld work-items per group\n", rd_int(run, RUN_KEY(RUNF_LOCAL_SIZE)));
 }
 
 static void timing_line(const report_doc_run *r, bw_buf *out, const char *lead)
 {
     const json_t *t = json_object_get(r->run, RUN_KEY(RUNF_TIMING));
-    const json_t *st = json_object_get(r->doc, "settings");
+    const json_t *st = json_object_get(r->doc, RUN_KEY(RUND_SETTINGS));
     char timer[256] = "event profiling";
-    const char *tk = rd_str(t, "timer");
+    const char *tk = rd_str(t, RUN_KEY(RUNI_TIMER));
     if (tk && !strcmp(tk, "wall"))
         snprintf(timer, sizeof timer,
                  "host clock around clFinish: the driver refused a profiling queue; clock resolution %.0f ns, "
                  "launch overhead %.1f µs (measured, included in every launch)",
-                 rd_num(t, "timer_resolution_ns"), rd_num(t, "launch_overhead_ns") / 1e3);
+                 rd_num(t, RUN_KEY(RUNI_TIMER_RESOLUTION_NS)), rd_num(t, RUN_KEY(RUNI_LAUNCH_OVERHEAD_NS)) / 1e3);
     bw_buf_printf(out, "%stiming: %.1f s of rounds in a %g s run budget, %lld rounds; per pattern the median of its launches "
                        "(%s), stopped at %.1f%% relative standard error and %.2f s of launches%s%s\n",
-                  lead, rd_num(t, "timing_s"), rd_num(st, "budget_s"), rd_int(t, "rounds"), timer,
-                  rd_num(st, "rse_target") * 100.0, rd_num(st, "min_total_s"),
-                  rd_true(t, "budget_ended") ? " or when the budget ended" : "",
-                  rd_true(t, "interrupted") ? "; INTERRUPTED: partial results" : "");
+                  lead, rd_num(t, RUN_KEY(RUNI_TIMING_S)), rd_num(st, RUN_KEY(RUND_BUDGET_S)),
+                  rd_int(t, RUN_KEY(RUNI_ROUNDS)), timer,
+                  rd_num(st, RUN_KEY(RUND_RSE_TARGET)) * 100.0, rd_num(st, RUN_KEY(RUND_MIN_TOTAL_S)),
+                  rd_true(t, RUN_KEY(RUNI_BUDGET_ENDED)) ? " or when the budget ended" : "",
+                  rd_true(t, RUN_KEY(RUND_INTERRUPTED)) ? "; INTERRUPTED: partial results" : "");
 }
 
 static void header_lines(const report_doc_run *r, bw_buf *out, const char *lead)
@@ -642,8 +648,10 @@ static void header_lines(const report_doc_run *r, bw_buf *out, const char *lead)
     }
     if (!planned(run))
         return;
-    bw_buf_printf(out, "%sprofile %s: W = %lld lanes, sector %lld B, line %lld B; %s\n", lead, rd_str(prof, "name"),
-                  rd_int(prof, "lanes"), rd_int(prof, "sector_bytes"), rd_int(prof, "line_bytes"), rd_str(prof, "why"));
+    bw_buf_printf(out, "%sprofile %s: W = %lld lanes, sector %lld B, line %lld B; %s\n", lead,
+                  rd_str(prof, RUN_KEY(RUND_NAME)), rd_int(prof, RUN_KEY(RUNP_LANES)),
+                  rd_int(prof, RUN_KEY(RUNP_SECTOR_BYTES)), rd_int(prof, RUN_KEY(RUNP_LINE_BYTES)),
+                  rd_str(prof, RUN_KEY(RUNP_WHY)));
     working_set_line(r, out, lead);
     index_line(r, out, lead);
     unroll_line(r, out, lead);
@@ -655,17 +663,17 @@ static void header_lines(const report_doc_run *r, bw_buf *out, const char *lead)
     if (rd_has(run, RUN_KEY(RUNF_RETRY)))
         bw_buf_printf(out, "%sretried: buffers: %s\n", lead, rd_str(run, RUN_KEY(RUNF_RETRY)));
     for (size_t i = 0; i < r->n; i++)
-        if (rd_has(r->items[i], "retry"))
+        if (rd_has(r->items[i], RF_KEY(RF_RETRY)))
             bw_buf_printf(out, "%sretried: %s: %s\n", lead, rd_spec(r->items[i]),
-                          rd_str(r->items[i], "retry"));
+                          rd_str(r->items[i], RF_KEY(RF_RETRY)));
     const json_t *tune = json_object_get(run, RUN_KEY(RUNF_TUNE));
     if (json_is_object(tune))
         tune_peak_line(out, lead, tune);
     const json_t *t = json_object_get(run, RUN_KEY(RUNF_TIMING));
-    if (rd_has(t, "plan_note"))
-        bw_buf_printf(out, "%sbudget: %s\n", lead, rd_str(t, "plan_note"));
-    if (rd_has(t, "replan_note"))
-        bw_buf_printf(out, "%sbudget: %s\n", lead, rd_str(t, "replan_note"));
+    if (rd_has(t, RUN_KEY(RUNF_PLAN_NOTE)))
+        bw_buf_printf(out, "%sbudget: %s\n", lead, rd_str(t, RUN_KEY(RUNF_PLAN_NOTE)));
+    if (rd_has(t, RUN_KEY(RUNI_REPLAN_NOTE)))
+        bw_buf_printf(out, "%sbudget: %s\n", lead, rd_str(t, RUN_KEY(RUNI_REPLAN_NOTE)));
     unstable_line(r, out, lead);
     noise_line(run, out, lead);
     reference_check_lines(r, out, lead);
@@ -735,7 +743,8 @@ static void failure_cell(report_grid *g, const json_t *o, int md)
 static void model_cells(report_grid *g, const json_t *o)
 {
     bw_buf b = BW_BUF_INIT;
-    double eff = rd_num(json_object_get(json_object_get(o, "model"), "warp0"), "sector_efficiency");
+    const json_t *w0 = json_object_get(json_object_get(o, RUN_KEY(RUNR_MODEL)), RUN_KEY(RUNM_WARP0));
+    double eff = rd_num(w0, RUN_KEY(RUNM_SECTOR_EFFICIENCY));
     report_percent(&b, eff, !isnan(eff));
     report_grid_put(g, bw_buf_str(&b));
     bw_buf_free(&b);
@@ -755,8 +764,8 @@ static void pair_cells(report_grid *g, const json_t *o, int md)
         report_grid_put(g, "-");
         return;
     }
-    ratio_cell(g, ok ? rd_num(o, "effective_gbs") : 0, ok);
-    ratio_cell(g, ok ? rd_num(o, "relative_to_seq") : 0, ok);
+    ratio_cell(g, ok ? rd_num(o, RF_KEY(RF_EFFECTIVE_GBS)) : 0, ok);
+    ratio_cell(g, ok ? rd_num(o, RF_KEY(RF_RELATIVE_TO_SEQ)) : 0, ok);
 }
 
 /* the verdict; text marks an added reference (its explanation goes on a
@@ -764,13 +773,13 @@ static void pair_cells(report_grid *g, const json_t *o, int md)
 static void verdict_cell(report_grid *g, const report_doc_run *r, const json_t *o, int md)
 {
     bw_buf b = BW_BUF_INIT;
-    const char *text = rd_str(json_object_get(o, "verdict"), "text");
+    const char *text = rd_str(json_object_get(o, RUN_KEY(RUNR_VERDICT)), RUN_KEY(RUNV_TEXT));
     bw_buf_puts(&b, rd_ok(o) && text ? text : "-");
-    if (!md && rd_true(o, "added_as_reference"))
+    if (!md && rd_true(o, RF_KEY(RF_ADDED_AS_REFERENCE)))
         bw_buf_puts(&b, " [added as reference]");
     if (md && r->explain) {
         bw_buf_puts(&b, ": ");
-        bw_buf_puts(&b, rd_str(o, "explain") ? rd_str(o, "explain") : "");
+        bw_buf_puts(&b, rd_str(o, RUN_KEY(RUNR_EXPLAIN)) ? rd_str(o, RUN_KEY(RUNR_EXPLAIN)) : "");
     }
     report_grid_put(g, bw_buf_str(&b));
     bw_buf_free(&b);
@@ -783,14 +792,14 @@ static void text_lines(const report_doc_run *r, const json_t *o, int both, bw_bu
 {
     if (r->explain) {
         bw_buf_puts(out, "    ");
-        bw_buf_puts(out, rd_str(o, "explain") ? rd_str(o, "explain") : "");
+        bw_buf_puts(out, rd_str(o, RUN_KEY(RUNR_EXPLAIN)) ? rd_str(o, RUN_KEY(RUNR_EXPLAIN)) : "");
         if (both)
             bw_buf_puts(out, " The read columns time the same loads without the store.");
         bw_buf_putc(out, '\n');
     }
     launch_line(o, r->run, out);
-    if (rd_has(o, "size_note"))
-        bw_buf_printf(out, "    note: %s\n", rd_str(o, "size_note"));
+    if (rd_has(o, RF_KEY(RF_SIZE_NOTE)))
+        bw_buf_printf(out, "    note: %s\n", rd_str(o, RF_KEY(RF_SIZE_NOTE)));
 }
 
 /* a Markdown table's header row and alignment rule */
@@ -841,7 +850,7 @@ static const char *const side_tail_md_head[] = { "twin x (measured)", "bound (me
 /* the bound cell: "kernel" or "memory", or "-" where there is none */
 static const char *bound_of(const json_t *o)
 {
-    const char *b = rd_ok(o) ? rd_str(o, "bound") : NULL;
+    const char *b = rd_ok(o) ? rd_str(o, RF_KEY(RF_BOUND)) : NULL;
     return b ? b : "-";
 }
 
@@ -881,13 +890,13 @@ static void global_table(const report_doc_run *r, int md, bw_buf *out)
             report_grid_emit_fixed(&g, cols, md, 0, out);
             continue;
         }
-        ratio_cell(&g, rd_num(o, "effective_gbs"), 1);
-        ratio_cell(&g, rd_num(o, "relative_to_seq"), 1);
+        ratio_cell(&g, rd_num(o, RF_KEY(RF_EFFECTIVE_GBS)), 1);
+        ratio_cell(&g, rd_num(o, RF_KEY(RF_RELATIVE_TO_SEQ)), 1);
         if (peak)
-            ratio_cell(&g, rd_num(o, "fraction_of_peak"), 1);
-        double best = rd_num(o, "best_gbs");
+            ratio_cell(&g, rd_num(o, RF_KEY(RF_FRACTION_OF_PEAK)), 1);
+        double best = rd_num(o, RF_KEY(RF_BEST_GBS));
         ratio_cell(&g, best, best > 0);
-        ratio_cell(&g, rd_num(o, "twin_ratio"), 1);
+        ratio_cell(&g, rd_num(o, RF_KEY(RF_TWIN_RATIO)), 1);
         report_grid_put(&g, bound_of(o));
         model_cells(&g, o);
         verdict_cell(&g, r, o, md);
@@ -1008,10 +1017,10 @@ static void side_table(const report_doc_run *r, int md, bw_buf *out)
             if (mo & RD_BIT(side_order[k]))
                 pair_cells(&g, at[side_order[k]] >= 0 ? r->items[at[side_order[k]]] : NULL, md);
         /* best launch and twin of the row's verdict: copy's, else read's, else write's */
-        double best = rd_num(o, "best_gbs");
+        double best = rd_num(o, RF_KEY(RF_BEST_GBS));
         if (!md)
             ratio_cell(&g, best, ok && best > 0);
-        ratio_cell(&g, rd_num(o, "twin_ratio"), ok);
+        ratio_cell(&g, rd_num(o, RF_KEY(RF_TWIN_RATIO)), ok);
         report_grid_put(&g, bound_of(o));
         model_cells(&g, o);
         verdict_cell(&g, r, o, md);
@@ -1052,7 +1061,7 @@ void report_run_table(const json_t *doc, int explain, bw_buf *out)
 {
     unsigned paired = 0; /* the modes of the runs with several side by side */
     int tuned = 0;
-    size_t nrun = json_array_size(json_object_get(doc, "runs"));
+    size_t nrun = json_array_size(json_object_get(doc, RUN_KEY(RUND_RUNS)));
     for (size_t k = 0; k < nrun; k++) {
         report_doc_run r;
         if (run_at(doc, k, explain, &r))
@@ -1093,11 +1102,11 @@ void report_run_table(const json_t *doc, int explain, bw_buf *out)
 
 void report_run_markdown(const json_t *doc, int explain, bw_buf *out)
 {
-    const json_t *host = json_object_get(doc, "host");
+    const json_t *host = json_object_get(doc, RUN_KEY(RUND_HOST));
     bw_buf_puts(out, "# bwlab results\n\n");
     bw_buf_printf(out, "bwlab %s, %s, host %s (%s)\n", rd_str(json_object_get(doc, "tool"), "version"),
-                  rd_str(doc, "date"), rd_str(host, "name"), rd_str(host, "os"));
-    size_t nrun = json_array_size(json_object_get(doc, "runs"));
+                  rd_str(doc, "date"), rd_str(host, RUN_KEY(RUND_NAME)), rd_str(host, RUN_KEY(RUND_HOST_OS)));
+    size_t nrun = json_array_size(json_object_get(doc, RUN_KEY(RUND_RUNS)));
     for (size_t k = 0; k < nrun; k++) {
         report_doc_run r;
         if (run_at(doc, k, explain, &r))
@@ -1132,60 +1141,63 @@ static void csv_text(bw_buf *out, const char *s)
  * the columns are results_csv.h's, in its order. */
 static void csv_cell(bw_buf *out, results_csv_column_id c, const json_t *run, const json_t *o)
 {
-    const json_t *t = json_object_get(o, "time_ns"), *mo = json_object_get(o, "model");
-    const json_t *w0 = json_object_get(mo, "warp0"), *ld = json_object_get(mo, "loads");
-    const json_t *stv = json_object_get(mo, "stores"), *v = json_object_get(o, "verdict");
+    const json_t *t = json_object_get(o, RUN_KEY(RUNR_TIME_NS)), *mo = json_object_get(o, RUN_KEY(RUNR_MODEL));
+    const json_t *w0 = json_object_get(mo, RUN_KEY(RUNM_WARP0)), *ld = json_object_get(mo, RUN_KEY(RUNM_LOADS));
+    const json_t *stv = json_object_get(mo, RUN_KEY(RUNM_STORES)), *v = json_object_get(o, RUN_KEY(RUNR_VERDICT));
     switch (c) {
-    case RC_DEVICE_INDEX: bw_buf_printf(out, "%lld", rd_int(o, "device")); break;
+    case RC_DEVICE_INDEX: bw_buf_printf(out, "%lld", rd_int(o, RF_KEY(RF_DEVICE))); break;
     case RC_DEVICE: csv_text(out, rd_str(json_object_get(run, RUN_KEY(RUNF_DEVICE)), "name")); break;
-    case RC_PROFILE: csv_text(out, rd_str(json_object_get(run, RUN_KEY(RUNF_PROFILE)), "name")); break;
+    case RC_PROFILE: csv_text(out, rd_str(json_object_get(run, RUN_KEY(RUNF_PROFILE)), RUN_KEY(RUND_NAME))); break;
     case RC_PATTERN: csv_text(out, rd_spec(o)); break;
-    case RC_FAMILY: csv_text(out, rd_str(o, "family")); break;
-    case RC_EXPRESSION: csv_text(out, rd_str(o, "expression")); break;
+    case RC_FAMILY: csv_text(out, rd_str(o, RF_KEY(RF_FAMILY))); break;
+    case RC_EXPRESSION: csv_text(out, rd_str(o, RF_KEY(RF_EXPRESSION))); break;
     case RC_ELEM_BYTES: csv_whole(out, o, "elem_bytes"); break;
     case RC_ITEMS: csv_whole(out, o, "items"); break;
-    case RC_STATUS: bw_buf_printf(out, ",%s", rd_str(o, "status")); break;
-    case RC_VALIDATION: csv_text(out, rd_str(o, "validation")); break;
-    case RC_EFFECTIVE_GBS: report_csv_num(out, rd_num(o, "effective_gbs"), 1); break;
-    case RC_RELATIVE_TO_SEQ: report_csv_num(out, rd_num(o, "relative_to_seq"), 1); break;
-    case RC_TIME_MIN_NS: report_csv_num(out, rd_num(t, "min"), 1); break;
-    case RC_TIME_MEDIAN_NS: report_csv_num(out, rd_num(t, "median"), 1); break;
-    case RC_TIME_MEAN_NS: report_csv_num(out, rd_num(t, "mean"), 1); break;
-    case RC_TIME_STDDEV_NS: report_csv_num(out, rd_num(t, "stddev"), 1); break;
-    case RC_TIME_COUNT: report_csv_num(out, (double)rd_int(t, "count"), 1); break;
-    case RC_TIME_RSE: report_csv_num(out, rd_num(t, "rse"), 1); break;
-    case RC_WALL_MEDIAN_NS: report_csv_num(out, rd_num(json_object_get(o, "wall_ns"), "median"), 1); break;
-    case RC_SECTOR_EFFICIENCY: report_csv_num(out, rd_num(w0, "sector_efficiency"), 1); break;
-    case RC_LINE_EFFICIENCY: report_csv_num(out, rd_num(w0, "line_efficiency"), 1); break;
+    case RC_STATUS: bw_buf_printf(out, ",%s", rd_str(o, RF_KEY(RF_STATUS))); break;
+    case RC_VALIDATION: csv_text(out, rd_str(o, RF_KEY(RF_VALIDATION))); break;
+    case RC_EFFECTIVE_GBS: report_csv_num(out, rd_num(o, RF_KEY(RF_EFFECTIVE_GBS)), 1); break;
+    case RC_RELATIVE_TO_SEQ: report_csv_num(out, rd_num(o, RF_KEY(RF_RELATIVE_TO_SEQ)), 1); break;
+    case RC_TIME_MIN_NS: report_csv_num(out, rd_num(t, RTIME_KEY(RTIME_MIN)), 1); break;
+    case RC_TIME_MEDIAN_NS: report_csv_num(out, rd_num(t, RTIME_KEY(RTIME_MEDIAN)), 1); break;
+    case RC_TIME_MEAN_NS: report_csv_num(out, rd_num(t, RTIME_KEY(RTIME_MEAN)), 1); break;
+    case RC_TIME_STDDEV_NS: report_csv_num(out, rd_num(t, RTIME_KEY(RTIME_STDDEV)), 1); break;
+    case RC_TIME_COUNT: report_csv_num(out, (double)rd_int(t, RTIME_KEY(RTIME_COUNT)), 1); break;
+    case RC_TIME_RSE: report_csv_num(out, rd_num(t, RTIME_KEY(RTIME_RSE)), 1); break;
+    case RC_WALL_MEDIAN_NS:
+        report_csv_num(out, rd_num(json_object_get(o, RUN_KEY(RUNR_WALL_NS)), RTIME_KEY(RTIME_MEDIAN)), 1);
+        break;
+    case RC_SECTOR_EFFICIENCY: report_csv_num(out, rd_num(w0, RUN_KEY(RUNM_SECTOR_EFFICIENCY)), 1); break;
+    case RC_LINE_EFFICIENCY: report_csv_num(out, rd_num(w0, RUN_KEY(RUNW_LINE_EFFICIENCY)), 1); break;
     case RC_REQUESTED_LOAD_BYTES: csv_whole(out, ld, "requested_bytes"); break;
     case RC_REQUESTED_STORE_BYTES: csv_whole(out, stv, "requested_bytes"); break;
     case RC_INSTRUCTION_MODEL_LOAD_BYTES: csv_whole(out, ld, "instruction_model_bytes"); break;
     case RC_FOOTPRINT_LOAD_BYTES: csv_whole(out, ld, "footprint_bytes"); break;
     case RC_INSTRUCTION_MODEL_STORE_BYTES: csv_whole(out, stv, "instruction_model_bytes"); break;
     case RC_FOOTPRINT_STORE_BYTES: csv_whole(out, stv, "footprint_bytes"); break;
-    case RC_PREDICTED_EFFICIENCY: report_csv_num(out, rd_num(mo, "predicted_efficiency"), 1); break;
-    case RC_IMPLIED_TRAFFIC_BYTES: report_csv_num(out, rd_num(v, "implied_traffic_bytes"), 1); break;
-    case RC_VERDICT: bw_buf_printf(out, ",%s", rd_str(v, "code")); break;
-    case RC_VERDICT_POSITION: report_csv_num(out, rd_num(v, "position"), 1); break;
-    case RC_SIZE_NOTE: csv_text(out, rd_str(o, "size_note")); break;
+    case RC_PREDICTED_EFFICIENCY: report_csv_num(out, rd_num(mo, RUN_KEY(RUNM_PREDICTED_EFFICIENCY)), 1); break;
+    case RC_IMPLIED_TRAFFIC_BYTES: report_csv_num(out, rd_num(v, RUN_KEY(RUNV_IMPLIED_TRAFFIC_BYTES)), 1); break;
+    case RC_VERDICT: bw_buf_printf(out, ",%s", rd_str(v, RUN_KEY(RUNV_CODE))); break;
+    case RC_VERDICT_POSITION: report_csv_num(out, rd_num(v, RUN_KEY(RUNV_POSITION)), 1); break;
+    case RC_SIZE_NOTE: csv_text(out, rd_str(o, RF_KEY(RF_SIZE_NOTE))); break;
     case RC_INDEX_BITS: csv_whole(out, o, "index_bits"); break;
-    case RC_PLAUSIBILITY: csv_text(out, rd_str(o, "plausibility")); break;
+    case RC_PLAUSIBILITY: csv_text(out, rd_str(o, RF_KEY(RF_PLAUSIBILITY))); break;
     case RC_UNROLL: csv_whole(out, o, "unroll"); break;
     case RC_SUB_GROUP_SIZE: csv_whole(out, o, "sub_group_size"); break;
-    case RC_ACCESS: bw_buf_printf(out, ",%s", rd_str(o, "access")); break;
-    case RC_FRACTION_OF_PEAK: report_csv_num(out, rd_num(o, "fraction_of_peak"), 1); break;
-    case RC_BEST_GBS: report_csv_num(out, rd_num(o, "best_gbs"), 1); break;
-    case RC_TWIN_TIME_NS: report_csv_num(out, rd_num(o, "twin_time_ns"), 1); break;
+    case RC_ACCESS: bw_buf_printf(out, ",%s", rd_str(o, RF_KEY(RF_ACCESS))); break;
+    case RC_FRACTION_OF_PEAK: report_csv_num(out, rd_num(o, RF_KEY(RF_FRACTION_OF_PEAK)), 1); break;
+    case RC_BEST_GBS: report_csv_num(out, rd_num(o, RF_KEY(RF_BEST_GBS)), 1); break;
+    case RC_TWIN_TIME_NS: report_csv_num(out, rd_num(o, RF_KEY(RF_TWIN_TIME_NS)), 1); break;
     case RC_TWIN_ITEMS: csv_whole(out, o, "twin_items"); break;
-    case RC_TWIN_RATIO: report_csv_num(out, rd_num(o, "twin_ratio"), 1); break;
-    case RC_BOUND: bw_buf_printf(out, ",%s", rd_str(o, "bound") ? rd_str(o, "bound") : ""); break;
+    case RC_TWIN_RATIO: report_csv_num(out, rd_num(o, RF_KEY(RF_TWIN_RATIO)), 1); break;
+    case RC_BOUND: bw_buf_printf(out, ",%s", rd_str(o, RF_KEY(RF_BOUND)) ? rd_str(o, RF_KEY(RF_BOUND)) : ""); break;
     case RC_STABLE:
-        bw_buf_printf(out, ",%s", json_is_boolean(json_object_get(o, "stable")) ? (rd_true(o, "stable") ? "yes" : "no")
-                                                                               : "");
+        bw_buf_printf(out, ",%s",
+                      json_is_boolean(json_object_get(o, RF_KEY(RF_STABLE))) ? (rd_true(o, RF_KEY(RF_STABLE)) ? "yes" : "no")
+                                                                             : "");
         break;
-    case RC_SPREAD: report_csv_num(out, rd_num(o, "spread"), 1); break;
-    case RC_RELATIVE_SPREAD: report_csv_num(out, rd_num(o, "relative_spread"), 1); break;
-    case RC_KERNEL_FORM: bw_buf_printf(out, ",%s", rd_str(o, "kernel_form")); break;
+    case RC_SPREAD: report_csv_num(out, rd_num(o, RF_KEY(RF_SPREAD)), 1); break;
+    case RC_RELATIVE_SPREAD: report_csv_num(out, rd_num(o, RF_KEY(RF_RELATIVE_SPREAD)), 1); break;
+    case RC_KERNEL_FORM: bw_buf_printf(out, ",%s", rd_str(o, RF_KEY(RF_KERNEL_FORM))); break;
     case RC_COUNT: break;
     }
 }
@@ -1193,7 +1205,7 @@ static void csv_cell(bw_buf *out, results_csv_column_id c, const json_t *run, co
 void report_run_csv(const json_t *doc, bw_buf *out)
 {
     results_csv_header(out);
-    size_t nrun = json_array_size(json_object_get(doc, "runs"));
+    size_t nrun = json_array_size(json_object_get(doc, RUN_KEY(RUND_RUNS)));
     for (size_t k = 0; k < nrun; k++) {
         report_doc_run r;
         if (run_at(doc, k, 0, &r))

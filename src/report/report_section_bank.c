@@ -26,14 +26,14 @@ static void bank_rows(const report_doc_run *r, int md, bw_buf *out)
         char ways[32];
         report_ways_text(ways, sizeof ways, r->items[i]);
         report_section_row(out, r->items[i], ways, md);
-        reads = rd_int(r->items[i], "local_reads_per_item");
+        reads = rd_int(r->items[i], RUN_KEY(RUNY_LOCAL_READS_PER_ITEM));
     }
     const char *lead = md ? "- " : "";
     bw_buf_printf(out, "%sbank rows: GB/s: measured, local bytes read (work-items x %lld reads x 4 B) / median kernel "
                        "time; vs ref: measured, relative to the conflict-free " MODEL_PATTERN_BANK_REFERENCE
                        " of this run; ways: modeled bank-conflict ways of warp 0 (model_bank, the profile's banks).\n",
                   lead, reads);
-    if (rd_int(json_object_get(r->run, RUN_KEY(RUNF_PROFILE)), "banks") == 0)
+    if (rd_int(json_object_get(r->run, RUN_KEY(RUNF_PROFILE)), RUN_KEY(RUNP_BANKS)) == 0)
         bw_buf_printf(out, "%snote: this device's profile has no banked local memory: ways n/a, and the bank "
                            "figures do not apply here (no conflicts to avoid, so no speed-up to claim).\n",
                       lead);

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "model_pattern.h"
+#include "results_fields.h"
 
 /* The record results of a run, apart from the global table: measured
  * GB/s, vs the soa form, best launch, then each layout against its soa
@@ -24,8 +25,9 @@ static void record_rows(const report_doc_run *r, int md, bw_buf *out)
         if (r->sec[i] != &report_section_record)
             continue;
         const json_t *o = r->items[i];
-        double time = rd_num(o, "measured_time_ratio"), instr = rd_num(o, "modeled_instruction_ratio");
-        double fp = rd_num(o, "modeled_footprint_ratio");
+        double time = rd_num(o, RF_KEY(RF_MEASURED_TIME_RATIO));
+        double instr = rd_num(o, RF_KEY(RF_MODELED_INSTRUCTION_RATIO));
+        double fp = rd_num(o, RF_KEY(RF_MODELED_FOOTPRINT_RATIO));
         bw_buf cells = BW_BUF_INIT;
         if (md) {
             report_cell_ratio(&cells, time, 1, 0);
@@ -40,14 +42,15 @@ static void record_rows(const report_doc_run *r, int md, bw_buf *out)
         }
         report_section_row(out, o, rd_ok(o) ? bw_buf_str(&cells) : "", md);
         bw_buf_free(&cells);
-        if (rd_has(o, "size_note") && !md)
-            bw_buf_printf(out, "    note: %s\n", rd_str(o, "size_note"));
+        if (rd_has(o, RF_KEY(RF_SIZE_NOTE)) && !md)
+            bw_buf_printf(out, "    note: %s\n", rd_str(o, RF_KEY(RF_SIZE_NOTE)));
     }
     const char *lead = md ? "- " : "";
     /* Markdown: the notes after the table, which a line between rows would end */
     for (size_t i = 0; md && i < r->n; i++)
-        if (r->sec[i] == &report_section_record && rd_has(r->items[i], "size_note"))
-            bw_buf_printf(out, "- note (`%s`): %s\n", rd_str(r->items[i], "pattern"), rd_str(r->items[i], "size_note"));
+        if (r->sec[i] == &report_section_record && rd_has(r->items[i], RF_KEY(RF_SIZE_NOTE)))
+            bw_buf_printf(out, "- note (`%s`): %s\n", rd_str(r->items[i], RF_KEY(RF_PATTERN)),
+                          rd_str(r->items[i], RF_KEY(RF_SIZE_NOTE)));
     bw_buf_printf(out, "%srecord rows: GB/s: measured, requested bytes (n x F fields loaded + n x 4 B stored) / median "
                        "kernel time; vs soa: measured, relative to the soa form of the same fields, type and n in this "
                        "run; time x: measured, median time / the soa form's; instr. x, footprint x: modeled, the "

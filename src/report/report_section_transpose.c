@@ -27,13 +27,13 @@ static void transpose_rows(const report_doc_run *r, int md, bw_buf *out)
         /* naive and copy have no tile ("tile": null): "-"; a tile on a
          * profile without banks: n/a */
         char ways[32];
-        if (!rd_has(o, "tile"))
+        if (!rd_has(o, RUN_KEY(RUNY_TILE)))
             snprintf(ways, sizeof ways, "-");
         else
             report_ways_text(ways, sizeof ways, o);
         report_section_row(out, o, ways, md);
     }
-    long long w = rd_int(json_object_get(r->run, RUN_KEY(RUNF_PROFILE)), "lanes");
+    long long w = rd_int(json_object_get(r->run, RUN_KEY(RUNF_PROFILE)), RUN_KEY(RUNP_LANES));
     bw_buf_printf(out, "%stranspose rows: GB/s: measured, 2 x n^2 x 4 B (loads and stores) / median kernel time; "
                        "vs copy: measured, relative to " MODEL_PATTERN_TRANSPOSE_REFERENCE " of the same n in this "
                        "run; ways: modeled bank-conflict ways of the local tile's column read by warp 0 (model_bank, "

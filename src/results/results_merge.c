@@ -258,7 +258,7 @@ static size_t find_or_add_device(loader *L, const json_t *dev, const json_t *pro
     d->max_alloc_bytes = json_is_integer(v = json_object_get(dev, "max_alloc_bytes")) ? json_integer_value(v) : -1;
     d->max_work_group_size = json_is_integer(v = json_object_get(dev, "max_work_group_size")) ? json_integer_value(v) : -1;
     d->cache_bytes = json_is_integer(v = json_object_get(dev, "global_cache_bytes")) ? json_integer_value(v) : -1;
-    d->profile = prof ? dup_or_null(json_string_value(json_object_get(prof, "name"))) : NULL;
+    d->profile = prof ? dup_or_null(json_string_value(json_object_get(prof, RUN_KEY(RUND_NAME)))) : NULL;
 #define PINT(f) d->f = prof && json_is_integer(v = json_object_get(prof, #f)) ? json_integer_value(v) : -1
     PINT(lanes);
     PINT(sector_bytes);
@@ -545,7 +545,7 @@ static json_t *probe_in_range(loader *L, const char *file, const char *where, co
         snprintf(w, sizeof w, "%s.memory", where);
         range_clear(L, file, w, mem, r_level);
     }
-    json_t *tr = json_object_get(o, "transfers");
+    json_t *tr = json_object_get(o, RP_KEY(RP_TRANSFERS));
     size_t i;
     json_t *t;
     json_array_foreach(tr, i, t) {
@@ -604,8 +604,8 @@ int results_merge_probe_doc(loader *L, const json_t *root, const char *file, int
     int ok = 1;
     size_t i;
     const json_t *d;
-    json_array_foreach(json_object_get(root, "devices"), i, d) {
-        const json_t *dev = json_object_get(d, "device");
+    json_array_foreach(json_object_get(root, RP_KEY(RP_DEVICES)), i, d) {
+        const json_t *dev = json_object_get(d, RP_KEY(RP_DEVICE));
         json_t *prof = json_deep_copy(json_object_get(dev, "profile"));
         L->where_index = i;
         char w[64];
@@ -629,9 +629,9 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
 {
     results_merged *m = L->m;
     int ok = 1;
-    const json_t *host = json_object_get(root, "host");
+    const json_t *host = json_object_get(root, RUN_KEY(RUND_HOST));
     {
-        const json_t *dev = json_object_get(run, "device");
+        const json_t *dev = json_object_get(run, RUN_KEY(RUNF_DEVICE));
         size_t di = find_or_add_device(L, dev, json_is_object(prof) ? prof : NULL, &ok);
         if (!ok || !GROW(m->runs, m->n_runs, L->cap_runs))
             return 0;
@@ -641,15 +641,15 @@ static int merge_run(loader *L, const json_t *root, const json_t *run, const jso
         r->file = strdup(file);
         r->file_index = file_index;
         r->date = dup_or_null(str_of(root, "date"));
-        r->host = dup_or_null(str_of(host, "name"));
-        r->os = dup_or_null(str_of(host, "os"));
+        r->host = dup_or_null(str_of(host, RUN_KEY(RUND_NAME)));
+        r->os = dup_or_null(str_of(host, RUN_KEY(RUND_HOST_OS)));
         r->tool_version = dup_or_null(str_of(json_object_get(root, "tool"), "version"));
         r->schema_version = json_integer_value(json_object_get(root, "schema_version"));
         r->command_line = join_command_line(json_object_get(root, "command_line"));
         r->note = dup_or_null(str_of(root, "note"));
         r->partial = partial;
-        r->interrupted = json_is_true(json_object_get(root, "interrupted"));
-        r->noisy = json_is_true(json_object_get(json_object_get(run, "noise"), "noisy"));
+        r->interrupted = json_is_true(json_object_get(root, RUN_KEY(RUND_INTERRUPTED)));
+        r->noisy = json_is_true(json_object_get(json_object_get(run, RUN_KEY(RUNF_NOISE)), RUN_KEY(RUND_NOISY)));
         r->status = dup_or_null(str_of(run, RUN_KEY(RUNF_STATUS)));
         r->failure = dup_or_null(str_of(run, RUN_KEY(RUNF_FAILURE)));
         r->peak_read_gbs = num_or_nan(run, RUN_KEY(RUNF_PEAK_READ_GBS));
@@ -798,9 +798,9 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
 {
     results_merged *m = L->m;
     int ok = 1;
-    const json_t *runs = json_object_get(root, "runs");
+    const json_t *runs = json_object_get(root, RUN_KEY(RUND_RUNS));
     size_t nr = json_array_size(runs);
-    const json_t *results = json_object_get(root, "results");
+    const json_t *results = json_object_get(root, RUN_KEY(RUND_RESULTS));
     size_t nres = json_array_size(results);
     /* where each result went: entry and sample index, or SIZE_MAX */
     size_t *went = partial ? malloc((nres ? nres : 1) * 2 * sizeof *went) : NULL;
@@ -829,7 +829,8 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
         json_int_t idx = json_integer_value(json_object_get(res, RF_KEY(RF_DEVICE)));
         size_t run = first_run;
         for (size_t k = 0; k < nr; k++)
-            if (json_integer_value(json_object_get(json_object_get(json_array_get(runs, k), "device"), "index")) == idx)
+            if (json_integer_value(
+                    json_object_get(json_object_get(json_array_get(runs, k), RUN_KEY(RUNF_DEVICE)), "index")) == idx)
                 run = first_run + k;
         const char *acc = str_of(res, RF_KEY(RF_ACCESS));
         /* a fraction of a peak the run does not have contradicts the run */
@@ -864,14 +865,15 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
         }
         results_merge_sample *s = &e->samples[e->n_samples++];
         s->run = run;
-        const json_t *mo = json_object_get(res, "model");
+        const json_t *mo = json_object_get(res, RUN_KEY(RUNR_MODEL));
         /* modeled figures: the first file's */
         if (isnan(e->sector_efficiency))
-            e->sector_efficiency = num_or_nan(mo, "sector_efficiency");
+            e->sector_efficiency = num_or_nan(mo, RUN_KEY(RUNM_SECTOR_EFFICIENCY));
         if (isnan(e->predicted_efficiency))
-            e->predicted_efficiency = num_or_nan(mo, "predicted_efficiency");
+            e->predicted_efficiency = num_or_nan(mo, RUN_KEY(RUNM_PREDICTED_EFFICIENCY));
         if (isnan(e->store_efficiency))
-            e->store_efficiency = num_or_nan(json_object_get(mo, "stores"), "predicted_efficiency");
+            e->store_efficiency =
+                num_or_nan(json_object_get(mo, RUN_KEY(RUNM_STORES)), RUN_KEY(RUNM_PREDICTED_EFFICIENCY));
         if (!read_fields(res, measured, s, e)) {
             free(went);
             return 0;
@@ -886,7 +888,7 @@ static int merge_results(loader *L, const json_t *root, const char *file, size_t
 /* Merges a checked document. 0 when out of memory. */
 int results_merge_doc(loader *L, const json_t *root, const char *file, int file_index, int partial)
 {
-    const json_t *runs = json_object_get(root, "runs");
+    const json_t *runs = json_object_get(root, RUN_KEY(RUND_RUNS));
     size_t nr = json_array_size(runs);
     size_t first_run = L->m->n_runs;
     for (size_t i = 0; i < nr; i++) {
@@ -899,14 +901,14 @@ int results_merge_doc(loader *L, const json_t *root, const char *file, int file_
         results_range_field ranges[RUNF_COUNT + 1];
         run_ranges("run", ranges);
         range_clear(L, file, where, run, ranges);
-        json_t *prof = json_object_get(run, "profile");
+        json_t *prof = json_object_get(run, RUN_KEY(RUNF_PROFILE));
         if (!json_is_object(prof))
-            prof = json_object_get(json_object_get(run, "device"), "profile");
+            prof = json_object_get(json_object_get(run, RUN_KEY(RUNF_DEVICE)), "profile");
         char pw[96];
         snprintf(pw, sizeof pw, "%s.profile", where);
         run_ranges("profile", ranges);
         range_clear(L, file, pw, prof, ranges);
-        json_t *rf = json_object_get(run, "roofline");
+        json_t *rf = json_object_get(run, RUN_KEY(RUNF_ROOFLINE));
         if (json_is_object(rf)) {
             snprintf(pw, sizeof pw, "%s.roofline", where);
             results_range_field roof[RR_COUNT + 1];

@@ -24,6 +24,8 @@
 #include "results_merge_probe.h"
 #include "results_merge_schema.h"
 #include "results_peer_match.h"
+#include "results_probe_fields.h"
+#include "results_run_fields.h"
 #include "results_schema.h"
 #include "results_json_priv.h"
 #include "results_merge_priv.h"
@@ -102,8 +104,8 @@ static json_t *journal_doc(loader *L, const char *path, const char *text, report
     }
     /* bwlab run's journal head lists the planned devices ("devices": the
      * runs[].device objects) where a document has runs[] */
-    const json_t *devs = json_object_get(doc, "devices");
-    if (!json_object_get(doc, "runs") && json_is_array(devs)) {
+    const json_t *devs = json_object_get(doc, RP_KEY(RP_DEVICES));
+    if (!json_object_get(doc, RUN_KEY(RUND_RUNS)) && json_is_array(devs)) {
         json_t *runs = json_array();
         size_t i;
         const json_t *d;
@@ -290,7 +292,7 @@ static void load_root(loader *L, const char *path, json_t *root, report_check *c
         return;
     }
     /* a document assembled from a journal says so itself */
-    if (json_is_true(json_object_get(root, "partial")))
+    if (json_is_true(json_object_get(root, RUN_KEY(RUND_PARTIAL))))
         partial = 1;
     size_t cap = L->cap_files;
     if (!GROW(m->files, m->n_files, L->cap_files)) {
@@ -322,7 +324,8 @@ static void load_root(loader *L, const char *path, json_t *root, report_check *c
         !(probe ? results_merge_probe_doc(L, root, path, (int)fi) : results_merge_doc(L, root, path, (int)fi, partial)))
         L->nomem = 1;
     if (partial)
-        results_loader_diag(L, path, 0, "partial: %zu results of a run that did not finish", json_array_size(json_object_get(root, "results")));
+        results_loader_diag(L, path, 0, "partial: %zu results of a run that did not finish",
+                            json_array_size(json_object_get(root, RUN_KEY(RUND_RESULTS))));
     json_decref(root);
 }
 

@@ -165,7 +165,7 @@ int results_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
     }
     want_str(&c, root, "top level", "date");
     want_str(&c, root, "top level", "note");
-    const json_t *devs = json_object_get(root, "devices");
+    const json_t *devs = json_object_get(root, RP_KEY(RP_DEVICES));
     if (!devs) {
         fail(&c, "top level.devices is missing");
         return 0;
@@ -187,7 +187,7 @@ int results_merge_probe_check_doc(const json_t *root, char *msg, size_t n)
             fail(&c, "%s is %s, expected an object", w, results_json_kind(d));
             return 0;
         }
-        const json_t *dev = json_object_get(d, "device");
+        const json_t *dev = json_object_get(d, RP_KEY(RP_DEVICE));
         if (!json_is_object(dev)) {
             fail(&c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", w,
                  dev ? results_json_kind(dev) : "");

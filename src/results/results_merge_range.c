@@ -10,6 +10,7 @@
 #include "model_lanes.h"
 #include "results_fields.h"
 #include "results_json.h"
+#include "results_run_fields.h"
 #include "results_json_priv.h"
 #include "results_merge_range_priv.h"
 
@@ -211,9 +212,10 @@ static int figures_agree(const json_t *r, char *msg, size_t n)
                  best, eff);
         return 0;
     }
-    const json_t *t = json_object_get(r, "time_ns");
-    double lo = num_or_nan(json_object_get(t, "min")), med = num_or_nan(json_object_get(t, "median")),
-           hi = num_or_nan(json_object_get(t, "max"));
+    const json_t *t = json_object_get(r, RUN_KEY(RUNR_TIME_NS));
+    double lo = num_or_nan(json_object_get(t, RTIME_KEY(RTIME_MIN)));
+    double med = num_or_nan(json_object_get(t, RTIME_KEY(RTIME_MEDIAN)));
+    double hi = num_or_nan(json_object_get(t, "max")); /* not written by bwlab: a hand-made file's */
     if (lo > med * (1 + 1e-9) || med > hi * (1 + 1e-9) || lo > hi * (1 + 1e-9)) {
         char a[32], b[32], c[32];
         snprintf(msg, n, "time_ns has min %s, median %s, max %s: not min <= median <= max", figure(a, lo),
@@ -228,11 +230,11 @@ static int figures_agree(const json_t *r, char *msg, size_t n)
                  json_is_string(sp) ? results_range_name(json_string_value(sp), q) : "not a string");
         return 0;
     }
-    const json_t *v = json_object_get(r, "verdict");
+    const json_t *v = json_object_get(r, RUN_KEY(RUNR_VERDICT));
     if (v && !json_is_null(v)) {
         static const char *const codes[] = { "below-lower-bound", "at-lower-bound", "between-bounds", "at-upper-bound",
                                              "above-upper-bound", "at-model", "kernel-bound", "no-reference" };
-        const char *code = json_string_value(json_object_get(v, "code"));
+        const char *code = json_string_value(json_object_get(v, RUN_KEY(RUNV_CODE)));
         int known = 0;
         for (size_t i = 0; code && i < sizeof codes / sizeof codes[0]; i++)
             known |= !strcmp(code, codes[i]);
@@ -243,10 +245,10 @@ static int figures_agree(const json_t *r, char *msg, size_t n)
             return 0;
         }
     }
-    double count = num_or_nan(json_object_get(t, "count"));
+    double count = num_or_nan(json_object_get(t, RTIME_KEY(RTIME_COUNT)));
     if (json_is_true(json_object_get(r, RF_KEY(RF_STABLE))) && !(count >= 1)) {
         snprintf(msg, n, "stable is true with time_ns.count %s: nothing timed cannot be stable",
-                 json_is_number(json_object_get(t, "count")) ? "0" : "missing");
+                 json_is_number(json_object_get(t, RTIME_KEY(RTIME_COUNT))) ? "0" : "missing");
         return 0;
     }
     return 1;

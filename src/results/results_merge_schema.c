@@ -139,7 +139,7 @@ static void check_run(report_check *c, const json_t *run, size_t i)
         report_check_fail(c, "%s is %s, expected an object", where, results_json_kind(run));
         return;
     }
-    const json_t *dev = json_object_get(run, "device");
+    const json_t *dev = json_object_get(run, RUN_KEY(RUNF_DEVICE));
     if (!dev || !json_is_object(dev)) {
         report_check_fail(c, dev ? "%s.device is %s, expected an object" : "%s.device is missing%s", where,
                  dev ? results_json_kind(dev) : "");
@@ -201,7 +201,8 @@ static void check_result(report_check *c, const json_t *r, const json_t *runs, s
     size_t k;
     const json_t *run;
     json_array_foreach(runs, k, run) {
-        if (json_integer_value(json_object_get(json_object_get(run, "device"), "index")) == json_integer_value(d))
+        if (json_integer_value(json_object_get(json_object_get(run, RUN_KEY(RUNF_DEVICE)), "index")) ==
+            json_integer_value(d))
             found = 1;
     }
     if (!found) {
@@ -252,7 +253,7 @@ void report_check_doc(report_check *c, const json_t *root)
                  (long long)v, RESULTS_RUN_SCHEMA_VERSION);
         return;
     }
-    const json_t *runs = json_object_get(root, "runs");
+    const json_t *runs = json_object_get(root, RUN_KEY(RUND_RUNS));
     if (!runs) {
         report_check_fail(c, "top level.runs is missing");
         return;
@@ -261,7 +262,7 @@ void report_check_doc(report_check *c, const json_t *root)
         report_check_fail(c, "top level.runs is %s, expected an array", results_json_kind(runs));
         return;
     }
-    const json_t *results = json_object_get(root, "results");
+    const json_t *results = json_object_get(root, RUN_KEY(RUND_RESULTS));
     if (!results) {
         report_check_fail(c, "top level.results is missing");
         return;

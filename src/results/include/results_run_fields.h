@@ -68,7 +68,7 @@
     X(RUND_RESULTS, "results", RK_ARRAY, NULL, NULL, RESULTS_RANGE_NONE, "document") \
     X(RUND_PARTIAL, "partial", RK_BOOL, NULL, NULL, RESULTS_RANGE_NONE, "journal head") \
     X(RUND_DEVICES, "devices", RK_ARRAY, NULL, NULL, RESULTS_RANGE_NONE, "journal head") \
-    X(RUND_HOST_NAME, "name", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "host or profile") \
+    X(RUND_NAME, "name", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "host or profile") \
     X(RUND_HOST_OS, "os", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "host") \
     X(RUND_BUDGET_S, "budget_s", RK_NUMBER, "requested", "s", RESULTS_RANGE_NONE, "settings") \
     X(RUND_RSE_TARGET, "rse_target", RK_NUMBER, "requested", NULL, RESULTS_RANGE_NONE, "settings") \
