@@ -23,6 +23,8 @@
 #include "model_affine.h"
 #include "model_expr.h"
 #include "model_launch.h"
+#include "model_affine_priv.h"
+#include "model_lanes_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

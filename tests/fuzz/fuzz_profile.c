@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model_profile.h"
+#include "model_profile_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

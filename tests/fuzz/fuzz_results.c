@@ -32,6 +32,8 @@
 #include "report_html.h"
 #include "results_merge.h"
 #include "results_merge_range.h"
+#include "results_merge_priv.h"
+#include "results_merge_range_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
