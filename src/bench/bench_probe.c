@@ -721,11 +721,12 @@ static bw_code granularity(probe *p, bw_error *err)
     }
     r->pair_ratio = r->pair_ns[0] > 0 ? r->pair_ns[1] / r->pair_ns[0] : NAN;
     r->pair_unit = bench_probe_pair_unit(r->pair_ratio, r->pair_why, sizeof r->pair_why);
-    free(samples);
     if (rc == BW_E_INTERRUPTED)
         r->n_strides = r->n_offsets = 0; /* a sweep cut short is left out */
-    if (rc != BW_OK)
+    if (rc != BW_OK) {
+        free(samples);
         return rc;
+    }
     model_fit_candidates(r->stride_x, r->stride_ns, r->n_strides, 0, r->units, BENCH_PROBE_UNITS, r->stride_fit);
     model_fit_candidates(r->offset_x, r->offset_ns, r->n_offsets, BENCH_PROBE_BLOCK, r->units, BENCH_PROBE_UNITS,
                          r->offset_fit);
@@ -740,7 +741,49 @@ static bw_code granularity(probe *p, bw_error *err)
     }
     r->inferred_unit =
         model_fit_choose(r->stride_fit, r->offset_fit, BENCH_PROBE_UNITS, 0.7, r->unit_why, sizeof r->unit_why);
+    bench_probe_unit_repeats(r, samples, (size_t)p->launches);
+    free(samples);
     return BW_OK;
+}
+
+/* The unit the sweeps' fastest launches of one parity of repeat choose
+ * (model_fit_choose, as for the whole run), 0 for none. */
+static int64_t unit_of_half(const bench_probe_result *r, const double *samples, size_t launches, size_t half)
+{
+    double sx[BENCH_PROBE_STRIDES], ox[BENCH_PROBE_OFFSETS];
+    for (size_t i = 0; i < r->n_strides + r->n_offsets; i++) {
+        double m = INFINITY;
+        for (size_t j = half; j < launches; j += 2)
+            if (samples[i * launches + j] < m)
+                m = samples[i * launches + j];
+        if (i < r->n_strides)
+            sx[i] = m;
+        else
+            ox[i - r->n_strides] = m;
+    }
+    model_fit_candidate sf[BENCH_PROBE_UNITS], of[BENCH_PROBE_UNITS];
+    model_fit_candidates(r->stride_x, sx, r->n_strides, 0, r->units, BENCH_PROBE_UNITS, sf);
+    model_fit_candidates(r->offset_x, ox, r->n_offsets, BENCH_PROBE_BLOCK, r->units, BENCH_PROBE_UNITS, of);
+    char why[320];
+    return model_fit_choose(sf, of, BENCH_PROBE_UNITS, 0.7, why, sizeof why);
+}
+
+void bench_probe_unit_repeats(bench_probe_result *r, const double *samples, size_t launches)
+{
+    if (!r->inferred_unit || launches < 4)
+        return;
+    int64_t even = unit_of_half(r, samples, launches, 0), odd = unit_of_half(r, samples, launches, 1);
+    if (even == r->inferred_unit && odd == r->inferred_unit)
+        return;
+    char e[32] = "none", o[32] = "none";
+    if (even)
+        snprintf(e, sizeof e, "%lld B", (long long)even);
+    if (odd)
+        snprintf(o, sizeof o, "%lld B", (long long)odd);
+    snprintf(r->unit_why, sizeof r->unit_why,
+             "within noise: the fastest launches fit %lld B, but the even and the odd repeats alone fit %s and %s",
+             (long long)r->inferred_unit, e, o);
+    r->inferred_unit = 0;
 }
 
 int64_t bench_probe_pair_unit(double ratio, char *why, size_t n)

@@ -41,6 +41,16 @@ extern const double bench_probe_bank_strides[BENCH_PROBE_BANK_STRIDES];
  * r->banks_why. Pure. */
 void bench_probe_banks_infer(const double *x, const double *y, size_t n, int64_t w, bench_probe_result *r);
 
+/* Keeps r->inferred_unit only when it repeats: the sweeps' samples
+ * (samples[i * launches + j]: point i of the stride then the offset sweep,
+ * repeat j, in ns per element or block) fitted from the even repeats
+ * alone and from the odd repeats alone must choose the same unit as their
+ * fastest over every repeat did. Otherwise the unit is 0 and unit_why
+ * names the three choices: a unit that one half of the launches does not
+ * choose is noise, not a measurement. Nothing changes with no unit or
+ * fewer than 4 repeats. Pure. */
+void bench_probe_unit_repeats(bench_probe_result *r, const double *samples, size_t launches);
+
 /* Derives r's levels from its ladder (r->points[0..n_points), the
  * latencies only when r->chase_valid): model_fit_ladder_levels at a step
  * of 1.5, its span the ladder's points per doubling (from the first two
