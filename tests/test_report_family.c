@@ -8,6 +8,8 @@
 
 #include "bench_family.h"
 #include "model_pattern.h"
+#include "report_figure_kit.h"
+#include "report_figures.h"
 #include "report_section.h"
 
 Test(report_family, every_catalogue_family_reaches_the_entries_of_its_kernel)
@@ -52,4 +54,32 @@ Test(report_family, the_families_with_a_kernel_of_their_own_stand_apart)
     /* bank.cl's index arithmetic is its own; transposes and records take --index */
     cr_expect_not(report_section_bank.gather_index);
     cr_expect(report_section_transpose.gather_index && report_section_record.gather_index);
+}
+
+/* A family's chart is its entry's: the bank entry gives the bank-conflict
+ * figure, and the report's figures take it from there, between its own
+ * global figures (stride, model, ramp, roofline) and the probe's (cache,
+ * latency, transfers); no other entry gives one. */
+Test(report_family, a_familys_chart_comes_from_its_entry)
+{
+    cr_assert_not_null(report_section_bank.figure);
+    cr_expect_str_eq(report_section_bank.figure->id, "bank");
+    cr_expect_null(report_section_gather.figure);
+    cr_expect_null(report_section_transpose.figure);
+    cr_expect_null(report_section_record.figure);
+    results_merged m;
+    memset(&m, 0, sizeof m);
+    report_figure *figs = NULL;
+    size_t n = 0;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(report_figures_build(&m, &figs, &n, &err), BW_OK, "%s", bw_error_text(&err));
+    static const char *const ids[] = { "stride", "model", "ramp", "roofline", "bank", "cache", "latency",
+                                       "transfers" };
+    cr_assert_eq(n, sizeof ids / sizeof ids[0]);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(figs[i].id, ids[i]);
+    cr_expect_eq(figs[4].id, report_section_bank.figure->id, "the entry's own id, not a copy of it");
+    cr_expect(figs[4].n_charts == 0 && figs[4].absent && strstr(figs[4].absent, "no bank items"), "%s",
+              figs[4].absent ? figs[4].absent : "(no reason)");
+    report_figures_free(figs, n);
 }

@@ -1,6 +1,8 @@
 /* report_figures: which marks each chart of the report holds, and the kind
  * of every number in their tooltips (report_figures.h). */
 #include "report_figures.h"
+#include "report_figure_kit.h"
+#include "report_section.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -34,8 +36,7 @@ static char *str_printf(const char *fmt, ...)
 }
 
 /* A tooltip or legend string: formatted into a reusable buffer. */
-static const char *tipf(bw_buf *b, const char *fmt, ...) BW_PRINTF(2, 3);
-static const char *tipf(bw_buf *b, const char *fmt, ...)
+const char *report_fig_tip(bw_buf *b, const char *fmt, ...)
 {
     bw_buf_reset(b);
     va_list ap;
@@ -82,7 +83,7 @@ static double mode_efficiency(const results_merge_entry *e, const char *access)
     return load_efficiency(e);
 }
 
-static int is_global(const results_merge_row *r)
+int report_fig_is_global(const results_merge_row *r)
 {
     return !r->space || strcmp(r->space, "local") != 0;
 }
@@ -129,17 +130,9 @@ static int add_chart(report_figure *f, report_chart *c)
     return 0;
 }
 
-/* What a chart shows before its first series: titles, axes and size. */
-typedef struct frame {
-    const char *id, *title, *subtitle;
-    const char *x_label, *y_label;
-    report_axis_scale x_scale, y_scale;
-    int x_bytes;       /* the x ticks read as byte sizes */
-    int width, height; /* 0: the default size */
-} frame;
 
 /* A new chart in frame fr, added to f; NULL when memory runs out. */
-static report_chart *open_chart(report_figure *f, const frame *fr)
+static report_chart *open_chart(report_figure *f, const report_frame *fr)
 {
     report_chart *c = report_chart_new(fr->id, fr->title);
     if (!c || add_chart(f, c) != 0)
@@ -154,13 +147,13 @@ static report_chart *open_chart(report_figure *f, const frame *fr)
     return c;
 }
 
-static report_chart_style style_of(int colour, int dashed, report_marker mk, int hollow)
+report_chart_style report_fig_style(int colour, int dashed, report_marker mk, int hollow)
 {
     report_chart_style s = { colour, dashed, mk, hollow, 0, 0 };
     return s;
 }
 
-static int colour_of(size_t device)
+int report_fig_colour(size_t device)
 {
     return (int)(device % REPORT_COLOURS);
 }
@@ -168,21 +161,18 @@ static int colour_of(size_t device)
 /* The one chart of a figure that draws only where the inputs hold its
  * marks: *c, opened in frame fr at the first mark. NULL when memory runs
  * out. */
-static report_chart *chart_once(report_figure *f, report_chart **c, const frame *fr)
+report_chart *report_fig_chart_once(report_figure *f, report_chart **c, const report_frame *fr)
 {
     if (!*c)
         *c = open_chart(f, fr);
     return *c;
 }
 
-/* A series that has no point yet: the legend names only series that draw. */
-#define NO_SERIES (-2)
-
-/* Series *s of chart c, added at its first point (while *s is NO_SERIES). */
-static int series_once(report_chart *c, int *s, const char *name, report_series_kind kind,
+/* Series *s of chart c, added at its first point (while *s is REPORT_FIG_NO_SERIES). */
+int report_fig_series_once(report_chart *c, int *s, const char *name, report_series_kind kind,
                        report_chart_style style)
 {
-    if (*s == NO_SERIES)
+    if (*s == REPORT_FIG_NO_SERIES)
         *s = report_chart_series(c, name, kind, style);
     return *s;
 }
@@ -192,11 +182,11 @@ static int series_once(report_chart *c, int *s, const char *name, report_series_
 static int named_series(report_chart *c, bw_buf *t, const char *name, const char *what,
                         report_series_kind kind, report_chart_style style)
 {
-    return report_chart_series(c, tipf(t, "%s, %s", name, what), kind, style);
+    return report_chart_series(c, report_fig_tip(t, "%s, %s", name, what), kind, style);
 }
 
 /* Ends a builder: a figure that holds no chart says why instead. */
-static int absent_unless_drawn(report_figure *f, const char *why)
+int report_fig_absent_unless_drawn(report_figure *f, const char *why)
 {
     if (f->n_charts == 0)
         f->absent = str_printf("%s", why);
@@ -231,12 +221,12 @@ static void stride_lines(report_chart *c, const results_merged *m, const stride_
     if (!any)
         return;
     int ms = named_series(c, t, label, "measured", REPORT_SERIES_LINE_POINTS,
-                          style_of(colour_of(d), 0, REPORT_MARKER_CIRCLE, 0));
+                          report_fig_style(report_fig_colour(d), 0, REPORT_MARKER_CIRCLE, 0));
     for (size_t k = 0; k < n; k++) {
         const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
         double v = e ? e->effective_gbs : NAN;
         report_chart_point(c, ms, (double)sr[k].s, v,
-                           tipf(t, "%s, %s, %s: %s GB/s measured (median of %zu)", label,
+                           report_fig_tip(t, "%s, %s, %s: %s GB/s measured (median of %zu)", label,
                                 m->rows[sr[k].row].pattern, mode, REPORT_FIXED(v, 3),
                                 e ? e->n_measured : (size_t)0));
     }
@@ -244,12 +234,12 @@ static void stride_lines(report_chart *c, const results_merged *m, const stride_
     if (!results_merge_not_nan(seq_gbs) || !results_merge_not_nan(p_seq))
         return;
     int ds = named_series(c, t, label, "modeled", REPORT_SERIES_LINE_POINTS,
-                          style_of(colour_of(d), 1, REPORT_MARKER_CIRCLE, 1));
+                          report_fig_style(report_fig_colour(d), 1, REPORT_MARKER_CIRCLE, 1));
     for (size_t k = 0; k < n; k++) {
         const results_merge_entry *e = results_merged_entry(m, sr[k].row, d);
         double rel = report_figures_modeled_relative(mode, mode_efficiency(e, mode), p_seq);
         report_chart_point(c, ds, (double)sr[k].s, seq_gbs * rel,
-                           tipf(t,
+                           report_fig_tip(t,
                                 "%s, %s, %s: %s GB/s modeled (seq's %s GB/s measured x the "
                                 "model's bandwidth relative to seq %s)",
                                 label, m->rows[sr[k].row].pattern, mode, REPORT_FIXED(seq_gbs * rel, 3),
@@ -266,7 +256,7 @@ static int build_stride(const results_merged *m, report_figure *f, bw_buf *t)
     for (int mi = 0; mi < (int)(sizeof modes / sizeof *modes); mi++) {
         size_t n = 0;
         for (size_t i = 0; i < m->n_rows; i++) {
-            if (!str_eq(m->rows[i].access, modes[mi]) || !is_global(&m->rows[i]))
+            if (!str_eq(m->rows[i].access, modes[mi]) || !report_fig_is_global(&m->rows[i]))
                 continue;
             long long s = stride_of(m->rows[i].pattern);
             if (s > 0)
@@ -277,7 +267,7 @@ static int build_stride(const results_merged *m, report_figure *f, bw_buf *t)
         qsort(sr, n, sizeof *sr, by_stride);
         char id[32];
         snprintf(id, sizeof id, "stride-%s", modes[mi]);
-        const frame fr = { id, tipf(t, "Effective bandwidth against stride, %s access", modes[mi]),
+        const report_frame fr = { id, report_fig_tip(t, "Effective bandwidth against stride, %s access", modes[mi]),
                            "solid: measured median; dashed: modeled from the device's measured seq",
                            "stride s (elements of 4 B apart, log2 scale)", "effective bandwidth (GB/s, log10 scale)",
                            REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 0, 0, 0 };
@@ -290,7 +280,7 @@ static int build_stride(const results_merged *m, report_figure *f, bw_buf *t)
             stride_lines(c, m, sr, n, modes[mi], d, t);
     }
     free(sr);
-    return absent_unless_drawn(f, "The results hold no stride:s=N pattern with 4-byte elements.");
+    return report_fig_absent_unless_drawn(f, "The results hold no stride:s=N pattern with 4-byte elements.");
 }
 
 /* ---- 2. measured relative against modeled ---------------------------- */
@@ -302,7 +292,7 @@ static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
     int writes = 0;
     for (size_t i = 0; i < m->n_rows; i++)
         writes |= str_eq(m->rows[i].access, "write");
-    const frame fr = { "model", "Measured against modeled, every pattern and device",
+    const report_frame fr = { "model", "Measured against modeled, every pattern and device",
                        writes ? "filled: copy access; hollow: read access; squares: write access; on the line, "
                                 "measured as modeled"
                               : "filled: copy access; hollow: read access; on the line, measured as modeled",
@@ -313,14 +303,14 @@ static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
     if (!c)
         return -1;
     report_chart_series(c, "y = x: measured as modeled", REPORT_SERIES_DIAGONAL,
-                        style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
+                        report_fig_style(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
     for (size_t d = 0; d < m->n_devices; d++) {
         for (int mi = 0; mi < (int)(sizeof modes / sizeof *modes); mi++) {
             double p_seq = seq_figure(m, modes[mi], d, 0);
-            int s = NO_SERIES;
+            int s = REPORT_FIG_NO_SERIES;
             for (size_t i = 0; i < m->n_rows; i++) {
                 const results_merge_row *r = &m->rows[i];
-                if (!str_eq(r->access, modes[mi]) || !is_global(r) || str_eq(r->family, "seq") ||
+                if (!str_eq(r->access, modes[mi]) || !report_fig_is_global(r) || str_eq(r->family, "seq") ||
                     strncmp(r->pattern, "seq", 3) == 0)
                     continue;
                 const results_merge_entry *e = results_merged_entry(m, i, d);
@@ -329,11 +319,11 @@ static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
                 double x = report_figures_modeled_relative(modes[mi], mode_efficiency(e, modes[mi]), p_seq);
                 if (!results_merge_not_nan(x))
                     continue;
-                series_once(c, &s, tipf(t, "%s, %s", m->devices[d].label, modes[mi]), REPORT_SERIES_POINTS,
-                            style_of(colour_of(d), 0, mi == 2 ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE,
+                report_fig_series_once(c, &s, report_fig_tip(t, "%s, %s", m->devices[d].label, modes[mi]), REPORT_SERIES_POINTS,
+                            report_fig_style(report_fig_colour(d), 0, mi == 2 ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE,
                                      mi == 1));
                 report_chart_point(c, s, x, e->relative_to_seq,
-                                   tipf(t, "%s, %s, %s: %s relative to seq (measured), %s (modeled)",
+                                   report_fig_tip(t, "%s, %s, %s: %s relative to seq (measured), %s (modeled)",
                                         m->devices[d].label, r->pattern, modes[mi],
                                         REPORT_FIXED(e->relative_to_seq, 3), REPORT_FIXED(x, 3)));
             }
@@ -343,7 +333,7 @@ static int build_model(const results_merged *m, report_figure *f, bw_buf *t)
         report_chart_free(c);
         f->n_charts = 0;
     }
-    return absent_unless_drawn(f, "The results hold no pattern with both a measured relative_to_seq "
+    return report_fig_absent_unless_drawn(f, "The results hold no pattern with both a measured relative_to_seq "
                                   "and a modeled efficiency beside a seq.");
 }
 
@@ -360,7 +350,7 @@ static void ramp_sectors(report_chart *c, const model_geometry *geo, int64_t ele
                          int n_active, int64_t sectors, bw_buf *t)
 {
     int rs = report_chart_series(c, "touched sector (modeled)", REPORT_SERIES_RECTS,
-                                 style_of(1, 0, REPORT_MARKER_SQUARE, 0));
+                                 report_fig_style(1, 0, REPORT_MARKER_SQUARE, 0));
     int64_t last = INT64_MIN;
     int64_t k = 0;
     for (int i = 0; i < n_active; i++) {
@@ -372,7 +362,7 @@ static void ramp_sectors(report_chart *c, const model_geometry *geo, int64_t ele
             k++;
             report_chart_rect(c, rs, -0.5, (double)(sec * geo->sector), (double)geo->lanes - 0.5,
                               (double)((sec + 1) * geo->sector),
-                              tipf(t, "sector %lld: bytes %lld-%lld, touched (modeled; %lld of %lld)",
+                              report_fig_tip(t, "sector %lld: bytes %lld-%lld, touched (modeled; %lld of %lld)",
                                    (long long)sec, (long long)(sec * geo->sector),
                                    (long long)((sec + 1) * geo->sector - 1), (long long)k,
                                    (long long)sectors));
@@ -386,9 +376,9 @@ static void ramp_rules(report_chart *c, const model_geometry *geo, int64_t v_lo,
 {
     int64_t span_sectors = v_hi - v_lo + 1;
     if (geo->sector != geo->line && span_sectors + 1 <= RAMP_RULES_MAX) {
-        int hs = report_chart_series(c, tipf(t, "sector boundary (S = %lld B)", (long long)geo->sector),
+        int hs = report_chart_series(c, report_fig_tip(t, "sector boundary (S = %lld B)", (long long)geo->sector),
                                      REPORT_SERIES_HRULES,
-                                     style_of(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
+                                     report_fig_style(REPORT_COLOUR_GREY, 1, REPORT_MARKER_CIRCLE, 0));
         for (int64_t sec = v_lo; sec <= v_hi + 1; sec++)
             report_chart_point(c, hs, 0, (double)(sec * geo->sector), NULL);
     }
@@ -397,10 +387,10 @@ static void ramp_rules(report_chart *c, const model_geometry *geo, int64_t v_lo,
     if (l_hi - l_lo + 1 <= RAMP_RULES_MAX) {
         int hl = report_chart_series(c,
                                      geo->sector == geo->line
-                                         ? tipf(t, "sector = line boundary (%lld B)", (long long)geo->line)
-                                         : tipf(t, "line boundary (L = %lld B)", (long long)geo->line),
+                                         ? report_fig_tip(t, "sector = line boundary (%lld B)", (long long)geo->line)
+                                         : report_fig_tip(t, "line boundary (L = %lld B)", (long long)geo->line),
                                      REPORT_SERIES_HRULES,
-                                     style_of(6, 0, REPORT_MARKER_CIRCLE, 0));
+                                     report_fig_style(6, 0, REPORT_MARKER_CIRCLE, 0));
         for (int64_t l = l_lo; l <= l_hi; l++)
             report_chart_point(c, hl, 0, (double)(l * geo->line), NULL);
     }
@@ -410,11 +400,11 @@ static void ramp_rules(report_chart *c, const model_geometry *geo, int64_t v_lo,
 static void ramp_lanes(report_chart *c, const model_pattern *p, const int64_t *addr, int W, bw_buf *t)
 {
     int ls = report_chart_series(c, "lane's first byte (requested)", REPORT_SERIES_POINTS,
-                                 style_of(0, 0, REPORT_MARKER_CIRCLE, 0));
+                                 report_fig_style(0, 0, REPORT_MARKER_CIRCLE, 0));
     for (int lane = 0; lane < W; lane++)
         if (model_lanes_has(&p->active, lane))
             report_chart_point(c, ls, lane, (double)addr[lane],
-                               tipf(t, "lane %d: bytes %lld-%lld (requested, %lld B)", lane,
+                               report_fig_tip(t, "lane %d: bytes %lld-%lld (requested, %lld B)", lane,
                                     (long long)addr[lane], (long long)(addr[lane] + p->elem - 1),
                                     (long long)p->elem));
 }
@@ -453,7 +443,7 @@ static int build_ramp_one(report_figure *f, const model_geometry *geo, const cha
     if (!c)
         goto done;
     report_chart_size(c, 330, 300);
-    report_chart_subtitle(c, tipf(t, "%lld sector%s, %.1f%% efficient (modeled)",
+    report_chart_subtitle(c, report_fig_tip(t, "%lld sector%s, %.1f%% efficient (modeled)",
                                   (long long)wc.sectors, wc.sectors == 1 ? "" : "s",
                                   100 * wc.sector_efficiency));
     report_chart_axis(c, 'x', "lane t (warp 0)", REPORT_AXIS_LINEAR);
@@ -529,7 +519,7 @@ static int build_ramp(const results_merged *m, report_figure *f, bw_buf *t)
 static void roofline_lines(report_chart *c, const results_merge_run *run, const char *name, int col, bw_buf *t)
 {
     int ps = named_series(c, t, name, "measured", REPORT_SERIES_LINE_POINTS,
-                          style_of(col, 0, REPORT_MARKER_SQUARE, 0));
+                          report_fig_style(col, 0, REPORT_MARKER_SQUARE, 0));
     double imin = INFINITY, imax = -INFINITY;
     for (size_t k = 0; k < run->n_roof_points; k++) {
         const results_merge_roof_point *pt = &run->roof_points[k];
@@ -538,7 +528,7 @@ static void roofline_lines(report_chart *c, const results_merge_run *run, const 
             imax = fmax(imax, pt->intensity);
         }
         report_chart_point(c, ps, pt->intensity, pt->gflops,
-                           tipf(t, "%s: %.4g FLOP/byte (requested), %s GFLOP/s and %s GB/s "
+                           report_fig_tip(t, "%s: %.4g FLOP/byte (requested), %s GFLOP/s and %s GB/s "
                                    "(measured)",
                                 name, pt->intensity, REPORT_FIXED(pt->gflops, 3), REPORT_FIXED(pt->gbs, 3)));
     }
@@ -546,7 +536,7 @@ static void roofline_lines(report_chart *c, const results_merge_run *run, const 
     if (!(P > 0 && B > 0 && imin <= imax))
         return;
     int rs = named_series(c, t, name, "roof (modeled)", REPORT_SERIES_LINE,
-                          style_of(col, 1, REPORT_MARKER_CIRCLE, 0));
+                          report_fig_style(col, 1, REPORT_MARKER_CIRCLE, 0));
     double ridge = P / B;
     report_chart_point(c, rs, imin, fmin(P, imin * B), NULL);
     if (ridge > imin && ridge < imax)
@@ -556,7 +546,7 @@ static void roofline_lines(report_chart *c, const results_merge_run *run, const 
 
 static int build_roofline(const results_merged *m, report_figure *f, bw_buf *t)
 {
-    static const frame fr = { "roofline", "Roofline",
+    static const report_frame fr = { "roofline", "Roofline",
                               "points: measured sweep; dashed: the roof min(P, I x B) modeled from the measured "
                               "peaks",
                               "arithmetic intensity (FLOP/byte, requested; log2 scale)",
@@ -566,50 +556,18 @@ static int build_roofline(const results_merged *m, report_figure *f, bw_buf *t)
         const results_merge_run *run = &m->runs[r];
         if (!run->has_roofline || run->n_roof_points == 0)
             continue;
-        if (!chart_once(f, &c, &fr))
+        if (!report_fig_chart_once(f, &c, &fr))
             return -1;
         const results_merge_device *d = &m->devices[run->device];
         char *name = d->n_runs > 1 ? str_printf("%s (run %zu)", d->label, r + 1)
                                    : str_printf("%s", d->label);
         if (!name)
             return -1;
-        roofline_lines(c, run, name, colour_of(run->device), t);
+        roofline_lines(c, run, name, report_fig_colour(run->device), t);
         free(name);
     }
-    return absent_unless_drawn(f, "The results carry no roofline (runs[].roofline: bwlab run without "
+    return report_fig_absent_unless_drawn(f, "The results carry no roofline (runs[].roofline: bwlab run without "
                                   "--no-roofline measures one).");
-}
-
-/* ---- 5. bank conflicts ------------------------------------------------ */
-
-static int build_bank(const results_merged *m, report_figure *f, bw_buf *t)
-{
-    static const frame fr = { "bank", "Bank-conflict ways against local-memory throughput",
-                              "ways modeled from the profile's banks; throughput measured",
-                              "bank-conflict ways (modeled; log2 scale)",
-                              "local-memory throughput (GB/s, measured)", REPORT_AXIS_LOG2,
-                              REPORT_AXIS_LINEAR, 0, 0, 0 };
-    report_chart *c = NULL;
-    for (size_t d = 0; d < m->n_devices; d++) {
-        int s = NO_SERIES;
-        for (size_t i = 0; i < m->n_rows; i++) {
-            if (is_global(&m->rows[i]))
-                continue;
-            const results_merge_entry *e = results_merged_entry(m, i, d);
-            if (!e || e->conflict_ways < 1 || !results_merge_not_nan(e->local_gbs))
-                continue;
-            if (!chart_once(f, &c, &fr))
-                return -1;
-            series_once(c, &s, m->devices[d].label, REPORT_SERIES_POINTS,
-                        style_of(colour_of(d), 0, REPORT_MARKER_DIAMOND, 0));
-            report_chart_point(c, s, (double)e->conflict_ways, e->local_gbs,
-                               tipf(t, "%s, %s: %lld-way (modeled), %s GB/s local (measured)",
-                                    m->devices[d].label, m->rows[i].pattern, e->conflict_ways,
-                                    REPORT_FIXED(e->local_gbs, 3)));
-        }
-    }
-    return absent_unless_drawn(f, "The results carry no bank items (local-memory patterns with "
-                                  "conflict_ways and local_gbs).");
 }
 
 /* ---- 6-8. the probe's charts ------------------------------------------- */
@@ -642,7 +600,7 @@ typedef void (*probe_marks)(report_chart *c, const results_merge_probe *p, const
 /* A probe figure: one chart in frame fr over the records that draw in it
  * (ladder: those with a ladder; else those with transfers), each drawn by
  * marks; `why` says what the inputs lack when none does. */
-static int probe_figure(const results_merged *m, report_figure *f, bw_buf *t, const frame *fr, int ladder,
+static int probe_figure(const results_merged *m, report_figure *f, bw_buf *t, const report_frame *fr, int ladder,
                         probe_marks marks, const char *why)
 {
     report_chart *c = NULL;
@@ -650,15 +608,15 @@ static int probe_figure(const results_merged *m, report_figure *f, bw_buf *t, co
         const results_merge_probe *p = &m->probes[k];
         if (!probe_draws(p, ladder))
             continue;
-        if (!chart_once(f, &c, fr))
+        if (!report_fig_chart_once(f, &c, fr))
             return -1;
         char *name = probe_name(m, k, ladder);
         if (!name)
             return -1;
-        marks(c, p, name, colour_of(p->device), t);
+        marks(c, p, name, report_fig_colour(p->device), t);
         free(name);
     }
-    return absent_unless_drawn(f, why);
+    return report_fig_absent_unless_drawn(f, why);
 }
 
 /* A ladder figure: the probe records' ladders against the working set
@@ -667,7 +625,7 @@ static int probe_figure(const results_merged *m, report_figure *f, bw_buf *t, co
 static int ladder_figure(const results_merged *m, report_figure *f, bw_buf *t, const char *id, const char *title,
                          const char *subtitle, const char *y_label, probe_marks marks, const char *what)
 {
-    const frame fr = { id, title, subtitle, "working set (bytes, requested; log2 scale)", y_label,
+    const report_frame fr = { id, title, subtitle, "working set (bytes, requested; log2 scale)", y_label,
                        REPORT_AXIS_LOG2, REPORT_AXIS_LOG10, 1, 0, 0 };
     char why[160];
     snprintf(why, sizeof why, "The inputs carry no %s (a bwlab probe results file: bwlab probe --format json "
@@ -686,7 +644,7 @@ static void ladder_line(report_chart *c, int series, const results_merge_probe *
         double v;
         memcpy(&v, (const char *)q + offset, sizeof v);
         report_chart_point(c, series, q->bytes, v,
-                           tipf(t, "%s: %s B working set (requested): %s %s (measured)", name,
+                           report_fig_tip(t, "%s: %s B working set (requested): %s %s (measured)", name,
                                 REPORT_FIXED(q->bytes, 0), REPORT_FIXED(v, 3), what));
     }
 }
@@ -694,16 +652,16 @@ static void ladder_line(report_chart *c, int series, const results_merge_probe *
 static void cache_marks(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t)
 {
     int ls = named_series(c, t, name, "measured", REPORT_SERIES_LINE_POINTS,
-                          style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
+                          report_fig_style(col, 0, REPORT_MARKER_CIRCLE, 0));
     ladder_line(c, ls, p, offsetof(results_merge_ladder_point, read_gbs), name, "GB/s read", t);
     if (!p->n_levels)
         return;
     int vs = named_series(c, t, name, "cache levels (measured)", REPORT_SERIES_POINTS,
-                          style_of(col, 0, REPORT_MARKER_DIAMOND, 1));
+                          report_fig_style(col, 0, REPORT_MARKER_DIAMOND, 1));
     for (size_t i = 0; i < p->n_levels; i++) {
         const results_merge_level *v = &p->levels[i];
         report_chart_point(c, vs, v->size_bytes, v->read_gbs,
-                           tipf(t, "%s: cache level %zu (measured): plateau up to %s B, %s GB/s read, "
+                           report_fig_tip(t, "%s: cache level %zu (measured): plateau up to %s B, %s GB/s read, "
                                    "%s ns per load (medians, measured)",
                                 name, i + 1, REPORT_FIXED(v->size_bytes, 0), REPORT_FIXED(v->read_gbs, 3),
                                 REPORT_FIXED(v->latency_ns, 3)));
@@ -720,7 +678,7 @@ static int build_cache(const results_merged *m, report_figure *f, bw_buf *t)
 static void latency_marks(report_chart *c, const results_merge_probe *p, const char *name, int col, bw_buf *t)
 {
     int one = named_series(c, t, name, "one work-item", REPORT_SERIES_LINE_POINTS,
-                           style_of(col, 0, REPORT_MARKER_CIRCLE, 0));
+                           report_fig_style(col, 0, REPORT_MARKER_CIRCLE, 0));
     ladder_line(c, one, p, offsetof(results_merge_ladder_point, latency_ns), name, "ns per load, one work-item", t);
     int any_cu = 0;
     for (size_t i = 0; i < p->n_ladder; i++)
@@ -728,7 +686,7 @@ static void latency_marks(report_chart *c, const results_merge_probe *p, const c
     if (!any_cu)
         return;
     int cu = named_series(c, t, name, "per compute unit", REPORT_SERIES_LINE_POINTS,
-                          style_of(col, 1, REPORT_MARKER_SQUARE, 1));
+                          report_fig_style(col, 1, REPORT_MARKER_SQUARE, 1));
     ladder_line(c, cu, p, offsetof(results_merge_ladder_point, latency_per_cu_ns), name,
                 "ns per load, one work-item per compute unit", t);
 }
@@ -750,17 +708,17 @@ static void transfer_marks(report_chart *c, const results_merge_probe *p, const 
         for (int mi = 0; mi < 2; mi++)
             for (int blk = 1; blk >= 0; blk--) {
                 const char *blocking = blk ? "blocking" : "non-blocking";
-                int s = NO_SERIES;
+                int s = REPORT_FIG_NO_SERIES;
                 for (size_t i = 0; i < p->n_transfers; i++) {
                     const results_merge_transfer *x = &p->transfers[i];
                     if (strcmp(x->direction, dirs[di]) != 0 || strcmp(x->memory, mems[mi]) != 0 ||
                         x->blocking != blk)
                         continue;
-                    series_once(c, &s, tipf(t, "%s, %s, %s, %s", name, dirs[di], mems[mi], blocking),
+                    report_fig_series_once(c, &s, report_fig_tip(t, "%s, %s, %s, %s", name, dirs[di], mems[mi], blocking),
                                 REPORT_SERIES_LINE_POINTS,
-                                style_of(col, mi == 1, di ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, !blk));
+                                report_fig_style(col, mi == 1, di ? REPORT_MARKER_SQUARE : REPORT_MARKER_CIRCLE, !blk));
                     report_chart_point(c, s, x->bytes, x->gbs,
-                                       tipf(t, "%s: %s B %s, %s, %s (requested): %s GB/s, %s us per "
+                                       report_fig_tip(t, "%s: %s B %s, %s, %s (requested): %s GB/s, %s us per "
                                                "copy (measured)",
                                             name, REPORT_FIXED(x->bytes, 0), dir_words[di], mems[mi], blocking,
                                             REPORT_FIXED(x->gbs, 3), REPORT_FIXED(x->us, 2)));
@@ -770,7 +728,7 @@ static void transfer_marks(report_chart *c, const results_merge_probe *p, const 
 
 static int build_transfers(const results_merged *m, report_figure *f, bw_buf *t)
 {
-    static const frame fr = { "transfers", "Host-device transfer bandwidth against size",
+    static const report_frame fr = { "transfers", "Host-device transfer bandwidth against size",
                               "colour: device; circle: h2d, square: d2h; solid: pinned, dashed: pageable; "
                               "hollow: non-blocking",
                               "copy size (bytes, requested; log2 scale)", "bandwidth (GB/s, measured; log10 scale)",
@@ -782,77 +740,91 @@ static int build_transfers(const results_merged *m, report_figure *f, bw_buf *t)
 
 /* ---- all ---------------------------------------------------------------- */
 
-void report_figures_free(report_figure figs[REPORT_FIGURES])
+void report_figures_free(report_figure *figs, size_t n)
 {
-    for (int i = 0; i < REPORT_FIGURES; i++) {
+    for (size_t i = 0; figs && i < n; i++) {
         for (size_t k = 0; k < figs[i].n_charts; k++)
             report_chart_free(figs[i].charts[k]);
         free(figs[i].charts);
         free(figs[i].heading);
         free(figs[i].caption);
         free(figs[i].absent);
-        memset(&figs[i], 0, sizeof figs[i]);
     }
+    free(figs);
 }
 
-bw_code report_figures_build(const results_merged *m, report_figure out[REPORT_FIGURES],
-                             bw_error *err)
+/* The report's own figures: those before the families' (their entries'
+ * report_section.figure, in the table's order) and those after them */
+static const report_figure_def FIGURES_BEFORE[] = {
+    { "stride", "Effective bandwidth against stride",
+      "One line per device: the measured median effective bandwidth of stride:s=N (requested "
+      "bytes over the median kernel time). Dashed, in the same colour: the model's prediction, "
+      "the device's measured seq bandwidth times the model's bandwidth relative to seq (read: p / p_seq; "
+      "copy: 2p / (p + p_seq), the store being as coalesced as seq's load; p = requested / "
+      "instruction-model bytes of the loads, or warp 0's sector efficiency where a file lacks "
+      "it). What the device would reach if its time followed the modeled bytes: modeled, not "
+      "a measurement.",
+      build_stride },
+    { "model", "Measured against modeled",
+      "Every global-memory pattern on every device: measured bandwidth relative to seq (same "
+      "run, same access mode) against the model's relative bandwidth. On the dashed line y = x the "
+      "device behaves as the model counts; above it, it beats the model; below, it misses it.",
+      build_model },
+    { "ramp", "The address ramp", NULL, build_ramp },
+    { "roofline", "Roofline",
+      "Each device's short roofline sweep (measured GFLOP/s at each requested intensity) "
+      "under its roof min(P, I x B), modeled from the measured peaks.",
+      build_roofline },
+};
+static const report_figure_def FIGURES_AFTER[] = {
+    { "cache", "Cache ladder",
+      "bwlab probe's read sweep: the measured read bandwidth at each working-set size, one line per "
+      "device, with the cache levels the probe detected (the largest working set on each plateau) "
+      "marked.",
+      build_cache },
+    { "latency", "Latency ladder",
+      "bwlab probe's pointer chase: the measured time per dependent load at each working-set size, one "
+      "work-item (solid) and one work-item per compute unit at once (dashed), one colour per device.",
+      build_latency },
+    { "transfers", "Host-device transfers",
+      "Copies between host and device (bwlab probe, or bwlab run --transfers): measured GB/s (bytes over "
+      "the wall-clock time per copy) against the requested size, one line per device, direction, "
+      "memory (pinned: CL_MEM_ALLOC_HOST_PTR and map; pageable: malloc) and blocking.",
+      build_transfers },
+};
+#define N_BEFORE (sizeof FIGURES_BEFORE / sizeof FIGURES_BEFORE[0])
+#define N_AFTER (sizeof FIGURES_AFTER / sizeof FIGURES_AFTER[0])
+
+bw_code report_figures_build(const results_merged *m, report_figure **out, size_t *n, bw_error *err)
 {
-    memset(out, 0, REPORT_FIGURES * sizeof *out);
-    static const struct {
-        const char *id, *heading, *caption;
-        int (*build)(const results_merged *, report_figure *, bw_buf *);
-    } spec[REPORT_FIGURES] = {
-        { "stride", "Effective bandwidth against stride",
-          "One line per device: the measured median effective bandwidth of stride:s=N (requested "
-          "bytes over the median kernel time). Dashed, in the same colour: the model's prediction, "
-          "the device's measured seq bandwidth times the model's bandwidth relative to seq (read: p / p_seq; "
-          "copy: 2p / (p + p_seq), the store being as coalesced as seq's load; p = requested / "
-          "instruction-model bytes of the loads, or warp 0's sector efficiency where a file lacks "
-          "it). What the device would reach if its time followed the modeled bytes: modeled, not "
-          "a measurement.",
-          build_stride },
-        { "model", "Measured against modeled",
-          "Every global-memory pattern on every device: measured bandwidth relative to seq (same "
-          "run, same access mode) against the model's relative bandwidth. On the dashed line y = x the "
-          "device behaves as the model counts; above it, it beats the model; below, it misses it.",
-          build_model },
-        { "ramp", "The address ramp", NULL, build_ramp },
-        { "roofline", "Roofline",
-          "Each device's short roofline sweep (measured GFLOP/s at each requested intensity) "
-          "under its roof min(P, I x B), modeled from the measured peaks.",
-          build_roofline },
-        { "bank", "Bank conflicts",
-          "Local-memory bank patterns: the modeled bank-conflict ways against the measured "
-          "local-memory throughput, per device.",
-          build_bank },
-        { "cache", "Cache ladder",
-          "bwlab probe's read sweep: the measured read bandwidth at each working-set size, one line per "
-          "device, with the cache levels the probe detected (the largest working set on each plateau) "
-          "marked.",
-          build_cache },
-        { "latency", "Latency ladder",
-          "bwlab probe's pointer chase: the measured time per dependent load at each working-set size, one "
-          "work-item (solid) and one work-item per compute unit at once (dashed), one colour per device.",
-          build_latency },
-        { "transfers", "Host-device transfers",
-          "Copies between host and device (bwlab probe, or bwlab run --transfers): measured GB/s (bytes over "
-          "the wall-clock time per copy) against the requested size, one line per device, direction, "
-          "memory (pinned: CL_MEM_ALLOC_HOST_PTR and map; pageable: malloc) and blocking.",
-          build_transfers },
-    };
+    *out = NULL;
+    *n = 0;
+    const report_figure_def *defs[N_BEFORE + REPORT_SECTIONS + N_AFTER];
+    size_t nd = 0;
+    for (size_t i = 0; i < N_BEFORE; i++)
+        defs[nd++] = &FIGURES_BEFORE[i];
+    for (size_t i = 0; i < REPORT_SECTIONS; i++)
+        if (report_section_table[i]->figure)
+            defs[nd++] = report_section_table[i]->figure;
+    for (size_t i = 0; i < N_AFTER; i++)
+        defs[nd++] = &FIGURES_AFTER[i];
+    report_figure *figs = calloc(nd, sizeof *figs);
+    if (!figs)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory while building the report's charts");
     bw_buf t = BW_BUF_INIT;
-    for (int i = 0; i < REPORT_FIGURES; i++) {
-        out[i].id = spec[i].id;
-        out[i].heading = str_printf("%s", spec[i].heading);
-        out[i].caption = spec[i].caption ? str_printf("%s", spec[i].caption) : NULL;
-        if (!out[i].heading || (spec[i].caption && !out[i].caption) ||
-            spec[i].build(m, &out[i], &t) != 0 || bw_buf_failed(&t)) {
+    for (size_t i = 0; i < nd; i++) {
+        figs[i].id = defs[i]->id;
+        figs[i].heading = str_printf("%s", defs[i]->heading);
+        figs[i].caption = defs[i]->caption ? str_printf("%s", defs[i]->caption) : NULL;
+        if (!figs[i].heading || (defs[i]->caption && !figs[i].caption) || defs[i]->build(m, &figs[i], &t) != 0 ||
+            bw_buf_failed(&t)) {
             bw_buf_free(&t);
-            report_figures_free(out);
+            report_figures_free(figs, nd);
             return bw_error_set(err, BW_E_NOMEM, "out of memory while building the report's charts");
         }
     }
     bw_buf_free(&t);
+    *out = figs;
+    *n = nd;
     return BW_OK;
 }

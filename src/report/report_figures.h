@@ -25,14 +25,13 @@ typedef struct report_figure {
     size_t n_charts;
 } report_figure;
 
-#define REPORT_FIGURES 8
-
-/* Builds the eight figures in order (stride, model, ramp, roofline, bank,
- * and from probe figures: cache ladder, latency ladder, transfers) into
- * out[0..7]. BW_E_NOMEM; on failure out holds nothing to free. */
-bw_code report_figures_build(const results_merged *m, report_figure out[REPORT_FIGURES],
-                             bw_error *err);
-void report_figures_free(report_figure figs[REPORT_FIGURES]);
+/* Builds the figures in order (stride, model, ramp, roofline; then each
+ * family entry's own, report_section.figure, in the table's order: the
+ * bank conflicts; then from probe records: cache ladder, latency ladder,
+ * transfers) into *out, *n of them (the caller frees with
+ * report_figures_free). BW_E_NOMEM; on failure *out is NULL. */
+bw_code report_figures_build(const results_merged *m, report_figure **out, size_t *n, bw_error *err);
+void report_figures_free(report_figure *figs, size_t n); /* accepts NULL */
 
 /* The model's bandwidth of a pattern relative to seq in one access mode,
  * from the loads' modeled efficiencies (requested / instruction-model

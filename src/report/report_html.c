@@ -332,20 +332,21 @@ static void diagnostics(const results_merged *m, bw_buf *o)
 
 static bw_code figures(const results_merged *m, bw_buf *o, bw_error *err)
 {
-    report_figure figs[REPORT_FIGURES];
-    bw_code rc = report_figures_build(m, figs, err);
+    report_figure *figs = NULL;
+    size_t nfigs = 0;
+    bw_code rc = report_figures_build(m, &figs, &nfigs, err);
     if (rc != BW_OK)
         return rc;
     bw_buf_puts(o, "<section id=\"charts\"><h2>Charts</h2>\n<p>Hover over a point for its exact "
                    "value and kind. Colours: the Okabe-Ito palette, one per device.</p>\n");
-    for (int i = 0; i < REPORT_FIGURES && rc == BW_OK; i++) {
+    for (size_t i = 0; i < nfigs && rc == BW_OK; i++) {
         const report_figure *f = &figs[i];
         size_t points = 0;
         for (size_t k = 0; k < f->n_charts; k++)
             points += report_chart_count(f->charts[k]);
         bw_buf_printf(o,
                       "<section class=\"figure\" id=\"fig-%s\" data-figure=\"%s\" data-charts=\"%zu\" "
-                      "data-points=\"%zu\">\n<h3>%d. ",
+                      "data-points=\"%zu\">\n<h3>%zu. ",
                       f->id, f->id, f->n_charts, points, i + 1);
         esc(o, f->heading);
         bw_buf_puts(o, "</h3>\n");
@@ -368,7 +369,7 @@ static bw_code figures(const results_merged *m, bw_buf *o, bw_error *err)
         bw_buf_puts(o, "</section>\n");
     }
     bw_buf_puts(o, "</section>\n");
-    report_figures_free(figs);
+    report_figures_free(figs, nfigs);
     return rc;
 }
 

@@ -27,6 +27,9 @@ typedef struct report_section {
      * table: its rows and what their columns mean. Called only when the
      * run has results of the family; NULL: no section. */
     void (*rows)(const report_doc_run *run, int md, bw_buf *out);
+    /* its figure in the HTML report, after the report's global figures
+     * (report_figures_build; report_figure_kit.h), or NULL */
+    const struct report_figure_def *figure;
 } report_section;
 
 extern const report_section report_section_gather, report_section_bank, report_section_transpose,
