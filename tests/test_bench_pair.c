@@ -119,19 +119,19 @@ Test(bench_pair, a_slot_filter_keeps_one_slot)
 
 Test(bench_pair, the_check_needs_the_whole_interval_past_the_tolerance)
 {
-    bench_pair_ci off = { 0.965, 0.955, 0.975, 20 };
+    bench_pair_ci off = { 0.965, 0.955, 0.975, 20, NAN };
     cr_expect_eq(bench_pair_check(&off), BENCH_CHECK_SUSPECT, "3.5%% off, the interval below 0.98");
-    bench_pair_ci above = { 1.05, 1.021, 1.09, 20 };
+    bench_pair_ci above = { 1.05, 1.021, 1.09, 20, NAN };
     cr_expect_eq(bench_pair_check(&above), BENCH_CHECK_SUSPECT, "5%% fast, the interval above 1.02");
-    bench_pair_ci edge = { 0.97, 0.96, 0.98, 20 };
+    bench_pair_ci edge = { 0.97, 0.96, 0.98, 20, NAN };
     cr_expect_eq(bench_pair_check(&edge), BENCH_CHECK_CONSISTENT, "the interval reaches 0.98");
-    bench_pair_ci wide = { 0.97, 0.95, 1.01, 20 };
+    bench_pair_ci wide = { 0.97, 0.95, 1.01, 20, NAN };
     cr_expect_eq(bench_pair_check(&wide), BENCH_CHECK_CONSISTENT, "the interval holds 1");
-    bench_pair_ci excl = { 1.072, 1.018, 1.127, 30 };
+    bench_pair_ci excl = { 1.072, 1.018, 1.127, 30, NAN };
     cr_expect_eq(bench_pair_check(&excl), BENCH_CHECK_CONSISTENT, "7%% off, but the interval reaches 1.018");
-    bench_pair_ci near = { 1.015, 1.01, 1.02, 20 };
+    bench_pair_ci near = { 1.015, 1.01, 1.02, 20, NAN };
     cr_expect_eq(bench_pair_check(&near), BENCH_CHECK_CONSISTENT, "within the 2%% tolerance");
-    bench_pair_ci none = { 0.5, NAN, NAN, 3 };
+    bench_pair_ci none = { 0.5, NAN, NAN, 3, NAN };
     cr_expect_eq(bench_pair_check(&none), BENCH_CHECK_UNKNOWN);
     cr_expect_str_eq(bench_check_verdict_name(BENCH_CHECK_SUSPECT), "suspect");
     /* half-width: the larger side over the median */
@@ -150,4 +150,51 @@ Test(bench_pair, no_shared_round_is_no_ratio)
     c = bench_pair_ratio(&empty, &den);
     cr_expect_eq(c.rounds, 0);
     cr_expect_eq(bench_pair_check(&c), BENCH_CHECK_UNKNOWN);
+}
+
+/* The spread of a paired estimate is bench_stats_spread of its rounds'
+ * ratios. 8 rounds, the reference at 10 ns throughout, the pattern at 10
+ * ns for four rounds and 10/1.1 for four: ratios 1 x 4 then 1.1 x 4,
+ * median 1.05; halves' medians 1 and 1.1, drift 0.1 / 1.05 = 0.0952;
+ * noise: the median absolute deviation 0.05, sigma 1.4826 x 0.05, rse
+ * 1.2533 x 0.07413 / sqrt 8 / 1.05 = 0.03128, x 2.77 = 0.0866: the drift
+ * wins. The same drift in both series cancels: every ratio 1, spread 0. */
+Test(bench_pair, the_spread_is_the_rounds_drift_or_their_noise)
+{
+    double ref[8], pat[8], moved[8];
+    size_t rd[8];
+    for (size_t k = 0; k < 8; k++) {
+        ref[k] = 10.0;
+        pat[k] = k < 4 ? 10.0 : 10.0 / 1.1;
+        moved[k] = k < 4 ? 10.0 : 10.0 / 1.1;
+        rd[k] = k;
+    }
+    bench_pair_series num = { ref, rd, NULL, 8, -1, NULL }, den = { pat, rd, NULL, 8, -1, NULL };
+    bench_pair_ci c = bench_pair_ratio(&num, &den);
+    cr_expect_float_eq(c.median, 1.05, 1e-12);
+    cr_expect_float_eq(c.spread, 0.1 / 1.05, 1e-9);
+    bench_pair_series shared = { moved, rd, NULL, 8, -1, NULL };
+    c = bench_pair_ratio(&shared, &den);
+    cr_expect_float_eq(c.spread, 0.0, 1e-12);
+    /* under 4 rounds: no spread */
+    bench_pair_series few = { ref, rd, NULL, 3, -1, NULL };
+    c = bench_pair_ratio(&few, &den);
+    cr_expect(isnan(c.spread));
+}
+
+/* The rule's error is in units of the faster figure: a pattern at 0.05 of
+ * its reference whose interval is 0.05 +- 14% holds 0.05 x 0.14 / 1.96 =
+ * 0.00357 of the reference's figure; one at 1.4 times it, +- 2%, holds
+ * 2% / 1.96 = 0.0102 of its own. The bytes turn the time ratio into the
+ * figure: a time ratio of 0.8 over half the bytes is 0.4. */
+Test(bench_pair, the_rule_error_is_in_units_of_the_faster_figure)
+{
+    bench_pair_ci slow = { 0.05, 0.043, 0.057, 30, NAN };
+    cr_expect_float_eq(bench_pair_rule_error(&slow, 1.0), 0.05 * (0.007 / 0.05) / 1.96, 1e-12);
+    bench_pair_ci fast = { 1.4, 1.372, 1.428, 30, NAN };
+    cr_expect_float_eq(bench_pair_rule_error(&fast, 1.0), (0.028 / 1.4) / 1.96, 1e-12);
+    bench_pair_ci half = { 0.8, 0.78, 0.84, 30, NAN };
+    cr_expect_float_eq(bench_pair_rule_error(&half, 0.5), 0.4 * (0.04 / 0.8) / 1.96, 1e-12);
+    bench_pair_ci none = { 0.5, NAN, NAN, 3, NAN };
+    cr_expect(isinf(bench_pair_rule_error(&none, 1.0)));
 }

@@ -1206,13 +1206,15 @@ Test(bench_plan, run_estimate_by_hand)
  * 256 MiB, t1 = 26.8435456 ms, its own minimum max(5, ceil(0.2 / t1)) = 8.
  * stride:s=2: 8 Mi items over the same span, each warp's loads in one
  * sector and its stores in one: 128 MiB, t2 = t1 / 2, its minimum
- * ceil(0.2 / t2) = 15. They stop together (seq is its reference), so both
- * run 15 rounds, and seq, read against, launches a second time each round
- * in its control slot: 30 launches; seq's twin after them adds its slices
- * only, 7 x 5/16 = 2.1875 launches; each makes one warm-up. In units of
- * t2: 2 x (30 + 2.1875 + 1) + (15 + 1) = 82.375. Priced alone, each at its
- * own minimum and with no control (seq alone is read against by none), it
- * would be 2 x 11.1875 + 16 = 38.375. */
+ * ceil(0.2 / t2) = 15. seq, its reference, launches until stride:s=2 has
+ * its 15 rounds, and a second time each round in its control slot: 30
+ * launches; seq's twin after them adds its slices only, 7 x 5/16 = 2.1875
+ * launches; each makes one warm-up. In units of t2: 2 x (30 + 2.1875 + 1)
+ * + (15 + 1) = 82.375. Priced alone, each at its own minimum and with no
+ * control (seq alone is read against by none), it would be 2 x 11.1875 +
+ * 16 = 38.375. A third member, offset:bytes=0 (seq's addresses: t1, its
+ * minimum 8), stops at its own 8 rounds, not its group's 15: 2 x (8 + 1)
+ * = 18 more, 100.375. */
 Test(bench_plan, run_estimate_groups_the_rounds)
 {
     const char *specs[] = { "seq", "stride:s=2" };
@@ -1228,6 +1230,13 @@ Test(bench_plan, run_estimate_groups_the_rounds)
     cr_assert_eq(bench_plan_reference(p, s2), (long)(1 - s2), "seq is stride:s=2's reference");
     bench_settings s = bench_settings_default();
     cr_expect_float_eq(bench_run_estimate_s(p, &s, 10.0), 82.375 * 0.0134217728, 1e-9);
+    bench_plan_free(p);
+    const char *three[] = { "seq", "stride:s=2", "offset:bytes=0" };
+    bench_plan_opts o3 = { .specs = three, .nspecs = 3, .size = 64 * MiB };
+    cr_assert_eq(bench_plan_make(&o3, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 3);
+    cr_assert_eq(item(p, "offset:bytes=0")->items, 16 * (int64_t)MiB);
+    cr_expect_float_eq(bench_run_estimate_s(p, &s, 10.0), 100.375 * 0.0134217728, 1e-9);
     bench_plan_free(p);
 }
 

@@ -49,7 +49,7 @@ static void by_round(const bench_pair_series *s, size_t nr, size_t *first, size_
 
 bench_pair_ci bench_pair_ratio(const bench_pair_series *num, const bench_pair_series *den)
 {
-    bench_pair_ci c = { NAN, NAN, NAN, 0 };
+    bench_pair_ci c = { NAN, NAN, NAN, 0, NAN };
     size_t na = rounds_of(num), nb = rounds_of(den);
     size_t nr = na < nb ? na : nb;
     if (nr == 0)
@@ -81,6 +81,7 @@ bench_pair_ci bench_pair_ratio(const bench_pair_series *num, const bench_pair_se
         if (c.rounds > 0) {
             c.median = bench_stats_of(q, c.rounds).median;
             bench_stats_median_ci(q, c.rounds, &c.lo, &c.hi);
+            c.spread = bench_stats_spread(q, c.rounds);
         }
     }
     free(fa);
@@ -98,6 +99,15 @@ double bench_pair_halfwidth(const bench_pair_ci *c)
         return INFINITY;
     double up = c->hi - c->median, down = c->median - c->lo;
     return (up > down ? up : down) / c->median;
+}
+
+double bench_pair_rule_error(const bench_pair_ci *c, double bytes)
+{
+    double h = bench_pair_halfwidth(c);
+    if (!isfinite(h))
+        return INFINITY;
+    double value = c->median * bytes;
+    return h * (value < 1.0 ? value : 1.0) / 1.96;
 }
 
 bench_check_verdict bench_pair_check(const bench_pair_ci *c)

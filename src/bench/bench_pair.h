@@ -45,6 +45,15 @@ bench_pair_ci bench_pair_ratio(const bench_pair_series *num, const bench_pair_se
  * the median; INFINITY when it has none. */
 double bench_pair_halfwidth(const bench_pair_ci *c);
 
+/* The error the stopping rule holds a paired estimate to, as a relative
+ * standard error: its interval's larger side over 1.96, relative to the
+ * faster of the two figures (bytes turns the time ratio into the
+ * pattern's figure over the reference's): in units of the reference's
+ * figure for a pattern slower than it, of its own for a faster one, so
+ * that a row's "vs seq" settles to the same absolute error whatever its
+ * value. INFINITY without an interval. */
+double bench_pair_rule_error(const bench_pair_ci *c, double bytes);
+
 /* suspect when the ratio's whole interval lies more than
  * BENCH_CHECK_TOLERANCE from 1; unknown without an interval */
 bench_check_verdict bench_pair_check(const bench_pair_ci *c);

@@ -1112,6 +1112,5 @@ void bench_plan_name_items(const bench_plan *p, const size_t *idx, size_t n, cha
 
 int64_t bench_plan_bank_groups(uint32_t compute_units)
 {
-    int64_t per = ((int64_t)compute_units + BENCH_BANK_UNITS - 1) / BENCH_BANK_UNITS;
-    return (per > 1 ? per : 1) * BENCH_BANK_GROUPS;
+    return compute_units ? (int64_t)compute_units * BENCH_BANK_GROUPS_PER_UNIT : BENCH_BANK_GROUPS;
 }

@@ -19,12 +19,14 @@ const char *bench_access_name(bench_access a); /* "copy", "read", "write" */
 struct bench_item;
 const model_traffic *bench_item_pattern_traffic(const struct bench_item *it);
 
-/* Work-groups of a bank item's launch: BENCH_BANK_GROUPS for every
- * BENCH_BANK_UNITS compute units or part of them, so that a large GPU's
- * launch outlasts its timer's floor (a fixed 2048 groups finish below the
- * floor on a GPU of a hundred units or more); 2048 on PoCL's few. */
+/* Work-groups of a bank item's launch: BENCH_BANK_GROUPS_PER_UNIT for
+ * each compute unit, so that every unit runs the same number of groups
+ * and the launch lasts about as long on a device of 2 units as of 300
+ * (above the timer's floor on a large GPU, and no longer than the other
+ * patterns' launches on PoCL); BENCH_BANK_GROUPS where the units are
+ * unknown. */
+#define BENCH_BANK_GROUPS_PER_UNIT 64
 #define BENCH_BANK_GROUPS 2048
-#define BENCH_BANK_UNITS 32
 int64_t bench_plan_bank_groups(uint32_t compute_units);
 
 /* Builds the plan. Fails with BW_E_USAGE for an unknown pattern, bad

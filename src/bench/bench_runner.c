@@ -238,25 +238,26 @@ static long verdict_rate_item(const run_ctx *r, long ref)
 }
 
 /* Item i's bandwidth relative to its reference's: the median of their
- * per-round ratios (bench_pair_ratio) with its interval, scaled by their
- * bytes; where no round holds both (a reference that stopped before the
- * item was timed), the ratio of their medians, with no interval. */
+ * per-round ratios (bench_pair_ratio) with its interval and its spread,
+ * scaled by their bytes; where no round holds both (a reference that
+ * stopped before the item was timed), the ratio of their medians, with no
+ * interval and no spread. */
 static double relative_of(run_ctx *r, size_t i, size_t ref)
 {
     bench_result *res = &r->res[i];
-    res->relative_ci[0] = res->relative_ci[1] = NAN;
+    res->relative_ci[0] = res->relative_ci[1] = res->relative_spread = NAN;
     res->paired_rounds = 0;
     double plain = res->effective_gbs / r->res[ref].effective_gbs;
     if (i == ref)
         return plain;
-    const bench_plan *p = r->plan;
     bench_pair_ci c = bench_runner_paired(r, i, ref);
     res->paired_rounds = c.rounds;
     if (!(c.median > 0))
         return plain;
-    double bytes = p->items[i].fam->bytes(&p->items[i]) / p->items[ref].fam->bytes(&p->items[ref]);
+    double bytes = bench_runner_bytes_ratio(r, i, ref);
     res->relative_ci[0] = c.lo * bytes;
     res->relative_ci[1] = c.hi * bytes;
+    res->relative_spread = c.spread * c.median * bytes;
     return c.median * bytes;
 }
 
@@ -320,10 +321,6 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         if (!p->items[i].fam->modeled) {
             /* no global traffic to place between bounds: no verdict */
             res->verdict = bench_verdict_of(0, 0, 0, 0, 0);
-            if ((size_t)ref != i)
-                res->relative_spread = res->relative_to_reference *
-                                        bench_stats_ratio_spread(r->res[ref].event_ns, r->res[ref].event.count,
-                                                                 res->event_ns, res->event.count);
             continue;
         }
         double lower = footprint_bytes(p, (long)i);
@@ -338,10 +335,6 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         /* a CPU's caches allocate on a store miss: the line is read before it is written */
         res->verdict.write_allocate =
             p->items[i].access == BENCH_ACCESS_WRITE && ocl_context_device(r->ctx)->type == OCL_TYPE_CPU;
-        if ((size_t)ref != i)
-            res->relative_spread = res->relative_to_reference * bench_stats_ratio_spread(r->res[ref].event_ns,
-                                                                                   r->res[ref].event.count,
-                                                                                   res->event_ns, res->event.count);
     }
     noise(r, info);
     /* what completed without a notice (the budget ended, an interrupt, a
@@ -375,7 +368,7 @@ bw_code bench_run(ocl_context *ctx, bench_plan *plan, const bench_kernels *kerne
         r.res[i].relative_to_reference = r.res[i].relative_spread = NAN;
         r.res[i].relative_ci[0] = r.res[i].relative_ci[1] = NAN;
         r.res[i].own_gbs = r.res[i].control_gbs = NAN;
-        r.res[i].check = (bench_pair_ci){ NAN, NAN, NAN, 0 };
+        r.res[i].check = (bench_pair_ci){ NAN, NAN, NAN, 0, NAN };
         r.res[i].spread = r.res[i].twin_ratio = NAN;
         r.res[i].verdict = bench_verdict_of(0, 0, 0, 0, 0);
         if (plan->items[i].left_out)

@@ -67,9 +67,9 @@ void bench_results_free(bench_result *r, size_t n); /* accepts NULL */
  * warm-up, its minimum of launches (min_reps, and min_total_s of them,
  * at least 3), the other kernel form's calibration launches where it has
  * two, and, for a reference, its twin's rounds (slices and the evicting
- * launches beyond its group's rounds). Each group (a reference and the
- * items read against it) runs as many rounds as its most demanding
- * member, as the run's own plan prices it. Validation, which runs the
+ * launches beyond its group's rounds). An item read against a reference
+ * launches its own minimum, the reference as many rounds as its most
+ * demanding member, as the run's own plan prices it. Validation, which runs the
  * sample only, is left out. 0 when copy_gbs is not positive. */
 double bench_run_estimate_s(const bench_plan *plan, const bench_settings *s, double copy_gbs);
 

@@ -171,6 +171,9 @@ double bench_runner_turn_ns(const run_ctx *r, size_t i);
 bench_pair_ci bench_runner_paired(const run_ctx *r, size_t i, size_t ref);
 long bench_runner_paired_reference(const run_ctx *r, size_t i);
 double bench_runner_rule_rse(const run_ctx *r, size_t i);
+/* item i's requested bytes over item ref's: what turns their paired time
+ * ratio into item i's figure relative to ref's */
+double bench_runner_bytes_ratio(const run_ctx *r, size_t i, size_t ref);
 void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_info *info);
 
 /* bench_runner_twin.c: the twins within the run */

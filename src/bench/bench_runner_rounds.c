@@ -1,13 +1,13 @@
 /* bench_runner_rounds: the timing rounds: each round launches every
  * pending pattern in an order of its own, a reference a second time in its
  * control slot, records the samples, chooses a pattern's kernel form after
- * its first rounds, and stops a group of patterns once each meets the
- * stopping rule (bench_runner_priv.h). */
+ * its first rounds, and stops a pattern once it meets the stopping rule
+ * (a reference once its whole group has) (bench_runner_priv.h). */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_family.h"
 #include "bench_runner_priv.h"
 #include "bw_hook.h"
 #include "bw_stats.h"
@@ -250,8 +250,8 @@ static void turn(run_ctx *r, size_t i, size_t round)
     sl->met = meets_rule(r, i);
     if (sl->met && bw_hook_fault("hold", r->plan->items[i].spec, NULL))
         sl->met = 0; /* test builds only: keeps the run alive */
-    /* its figures are settled: journaled now, though its group may still
-     * launch it (stop_groups) */
+    /* its figures are settled: journaled now, though a reference launches
+     * on while its group does (stop_groups) */
     if (sl->met)
         bench_runner_report_finished(r, i);
     if ((int)(res->event.count + res->dropped_samples) >= s->max_reps)
@@ -272,6 +272,12 @@ bench_pair_ci bench_runner_paired(const run_ctx *r, size_t i, size_t ref)
     return bench_pair_ratio(&num, &den);
 }
 
+double bench_runner_bytes_ratio(const run_ctx *r, size_t i, size_t ref)
+{
+    const bench_item *a = &r->plan->items[i], *b = &r->plan->items[ref];
+    return a->fam->bytes(a) / b->fam->bytes(b);
+}
+
 /* the reference item i reads against for its stopping rule and its
  * ratio: its reference while that is measured, else -1 */
 long bench_runner_paired_reference(const run_ctx *r, size_t i)
@@ -281,10 +287,10 @@ long bench_runner_paired_reference(const run_ctx *r, size_t i)
 }
 
 /* The error the stopping rule holds item i to, as a relative standard
- * error: a reference's median's own; for an item read against a reference,
- * its paired ratio's 95% interval (the larger side, relative) over 1.96,
- * so that one --rse holds both (test builds: the hook "noisy" can make it
- * more) */
+ * error: a reference's median's own; for an item read against a
+ * reference, its paired ratio's (bench_pair_rule_error: in units of the
+ * faster figure), so that one --rse means one thing for both. Test
+ * builds: the hook "noisy" can make it more. */
 double bench_runner_rule_rse(const run_ctx *r, size_t i)
 {
     int64_t pct = 0;
@@ -294,8 +300,8 @@ double bench_runner_rule_rse(const run_ctx *r, size_t i)
     if (ref < 0)
         return r->res[i].event.rse;
     bench_pair_ci c = bench_runner_paired(r, i, (size_t)ref);
-    double h = bench_pair_halfwidth(&c);
-    return isfinite(h) ? h / 1.96 : 1.0;
+    double e = bench_pair_rule_error(&c, bench_runner_bytes_ratio(r, i, (size_t)ref));
+    return isfinite(e) ? e : 1.0;
 }
 
 /* The stopping rule: min_reps launches, min_total_s of their event time
@@ -313,27 +319,28 @@ static int meets_rule(const run_ctx *r, size_t i)
            bench_runner_rule_rse(r, i) <= s->rse_target;
 }
 
-/* A reference and the items read against it stop together, once each has
- * met the rule (or left the rounds): their medians then cover the same
- * rounds, so a ratio of medians compares like with like whatever the host
- * did meanwhile. */
+/* An item read against a reference stops once it meets the rule: its
+ * ratio comes from the rounds in which both launched, so it needs none of
+ * the reference's later ones, and the round gets shorter for those still
+ * going. A reference stops once it meets the rule and every item read
+ * against it has stopped (or left the rounds). */
 static void stop_groups(run_ctx *r)
 {
     const bench_plan *p = r->plan;
+    for (size_t i = 0; i < p->n; i++)
+        if (r->res[i].status == BENCH_OK && !r->slots[i].left_out && !r->slots[i].stable && r->slots[i].met &&
+            bench_runner_group_of(r, i) != i)
+            r->slots[i].stable = 1;
     for (size_t g = 0; g < p->n; g++) {
-        int members = 0, all = 1;
-        for (size_t i = 0; i < p->n && all; i++) {
-            if (bench_runner_group_of(r, i) != g || r->res[i].status != BENCH_OK || r->slots[i].left_out ||
-                r->slots[i].stable)
-                continue;
-            members++;
-            all = r->slots[i].met;
-        }
-        if (!members || !all)
+        if (r->res[g].status != BENCH_OK || r->slots[g].left_out || r->slots[g].stable || !r->slots[g].met)
             continue;
-        for (size_t i = 0; i < p->n; i++)
-            if (bench_runner_group_of(r, i) == g && r->res[i].status == BENCH_OK && !r->slots[i].left_out)
-                r->slots[i].stable = 1;
+        int all = 1;
+        for (size_t i = 0; i < p->n && all; i++)
+            if (i != g && bench_runner_group_of(r, i) == g && r->res[i].status == BENCH_OK &&
+                !r->slots[i].left_out && !r->slots[i].stable)
+                all = 0;
+        if (all)
+            r->slots[g].stable = 1;
     }
 }
 

@@ -111,7 +111,7 @@ static double prep_extra_estimate_ns(const run_ctx *r)
 
 /* the plan's estimate of an item: its launch, its minimum of rounds, what
  * it costs besides its rounds (form calibration, validation), whether its
- * twin is planned, its group (stop_groups) and whether it is planned */
+ * twin is planned, its reference's group (stop_groups) and whether it is planned */
 typedef struct plan_cost {
     double t, reps, extra; /* ns, rounds, ns */
     int twin, in;
@@ -125,12 +125,13 @@ static int planned(const run_ctx *r, size_t i)
     return r->res[i].status == BENCH_OK && !r->slots[i].left_out;
 }
 
-/* The timing n items need, ns: each group (a reference and the items read
- * against it, which stop together: stop_groups) runs as many rounds as
- * its most demanding member, every member launching in each; a twin's
- * rounds follow the group's launches (twin_launches). rounds[g] gets
- * group g's. One sum for the run's plan and for bench_run_estimate_s, so
- * that a fitted working set is priced as the plan then prices it. */
+/* The timing n items need, ns: an item read against a reference launches
+ * its own rounds, and the reference as many as its most demanding member
+ * (a member stops once it meets the rule, the reference once they all
+ * have: stop_groups), twice each in its control slot; a twin's rounds
+ * follow its item's launches (twin_launches). rounds[g] gets group g's.
+ * One sum for the run's plan and for bench_run_estimate_s, so that a
+ * fitted working set is priced as the plan then prices it. */
 static double grouped_total(size_t n, const plan_cost *c, double *rounds)
 {
     double total = 0;
@@ -142,9 +143,10 @@ static double grouped_total(size_t n, const plan_cost *c, double *rounds)
             total += c[i].extra;
         }
     for (size_t i = 0; i < n; i++)
-        if (c[i].in)
-            total += (rounds[c[i].group] * (c[i].control ? 2 : 1) +
-                      (c[i].twin ? bench_runner_twin_launches(rounds[c[i].group]) : 0)) * c[i].t;
+        if (c[i].in) {
+            double own = c[i].group == i ? rounds[i] : c[i].reps;
+            total += (own * (c[i].control ? 2 : 1) + (c[i].twin ? bench_runner_twin_launches(own) : 0)) * c[i].t;
+        }
     return total;
 }
 
@@ -166,8 +168,8 @@ static double plan_total(const run_ctx *r, plan_cost *c, double *rounds)
 
 /* Plans the timing before it starts: each item needs at least its
  * minimum of launches and of launch time (bench_settings min_reps,
- * min_total_s) at its launch estimate, in rounds its whole group runs
- * (plan_total), both forms' launches in the first rounds, its twin, and,
+ * min_total_s) at its launch estimate, its reference launching as long
+ * as its group's most demanding member (plan_total), both forms' launches in the first rounds, its twin, and,
  * while it is not yet validated, its validation and warm-up. When that
  * does not fit the time left, items that no other item takes as its
  * reference are left out, the costliest first, until it does; their twins
@@ -242,15 +244,15 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
     snprintf(why, sizeof why, "left out before measuring: the %.0f s budget cannot hold its minimum of launches "
              "beside the other patterns' (estimated from calibration launches); a larger --budget measures it",
              s->budget_s);
-    /* then the costliest item, by what it adds (its group's rounds of its
-     * launch, and its own extras), until the plan fits */
+    /* then the costliest item, by what it adds (its rounds of its launch,
+     * and its own extras), until the plan fits */
     while ((total = plan_total(r, c, rounds)) > avail) {
         long worst = -1;
         double most = -1;
         for (size_t i = 0; i < p->n; i++) {
             if (!planned(r, i) || bench_runner_serves_as_reference(r, i))
                 continue;
-            double g = rounds[c[i].group];
+            double g = c[i].group == i ? rounds[i] : c[i].reps;
             double cost = (g + (c[i].twin ? bench_runner_twin_launches(g) : 0)) * c[i].t + c[i].extra;
             if (cost > most) {
                 most = cost;
@@ -396,7 +398,7 @@ void bench_runner_replan(run_ctx *r, bench_run_info *info)
         const bench_result *res = &r->res[i];
         if (res->status != BENCH_OK || r->slots[i].stable || r->slots[i].left_out || res->event.count == 0)
             continue;
-        round_ns += bench_runner_turn_ns(r, i); /* a group keeps launching its met members too */
+        round_ns += bench_runner_turn_ns(r, i); /* a met reference launches on while its group does */
         if (r->slots[i].met)
             continue;
         double n = (double)res->event.count, rse = bench_runner_rule_rse(r, i);

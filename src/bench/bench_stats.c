@@ -109,18 +109,6 @@ double bench_stats_spread(const double *v, size_t n)
     return noise > drift ? noise : drift;
 }
 
-double bench_stats_ratio_spread(const double *a, size_t na, const double *b, size_t nb)
-{
-    double a1, a2, b1, b2;
-    bench_stats sa = bench_stats_of(a, na), sb = bench_stats_of(b, nb);
-    if (!(sa.median > 0) || !(sb.median > 0) || !halves(a, na, &a1, &a2) || !halves(b, nb, &b1, &b2))
-        return NAN;
-    double r = sa.median / sb.median;
-    double noise = BENCH_SPREAD_Z * sqrt(sa.rse * sa.rse + sb.rse * sb.rse);
-    double drift = fabs(a1 / b1 - a2 / b2) / r;
-    return noise > drift ? noise : drift;
-}
-
 double bench_now_s(void)
 {
     struct timespec ts;

@@ -31,14 +31,6 @@ double bench_stats_spread(const double *v, size_t n);
  * call a quiet machine noisy because the budget cut one pattern short. */
 int bench_stats_noisy(double spread, double limit);
 
-/* The same for the ratio median(a) / median(b) of two interleaved series
- * (a pattern and its reference): the larger of BENCH_SPREAD_Z x the root
- * sum of squares of their relative standard errors and the relative
- * difference between the ratio of their first halves and that of their
- * second halves. Drift that both series share cancels in the ratio. NAN
- * when either has fewer than 4 samples or a median that is not positive. */
-double bench_stats_ratio_spread(const double *a, size_t na, const double *b, size_t nb);
-
 /* A distribution-free 95% interval for the median of v[0..n-1]: the
  * order statistics of ranks floor(n/2 - 0.98 sqrt(n)) and
  * ceil(1 + n/2 + 0.98 sqrt(n)) (1-based; the binomial(n, 1/2) bounds in

@@ -448,8 +448,9 @@ static void access_line(const report_doc_run *r, bw_buf *out, const char *lead)
 }
 
 /* The patterns the budget ended before they were stable, each with what
- * held it: a ratio's interval (its larger side), a reference's standard
- * error, or too few launches or rounds for either */
+ * held it: a ratio's interval (its larger side, in vs seq units, as the
+ * rule reads it below 1), a reference's standard error, or too few
+ * launches or rounds for either */
 static void unstable_line(const report_doc_run *r, bw_buf *out, const char *lead)
 {
     size_t k = 0;
@@ -459,7 +460,8 @@ static void unstable_line(const report_doc_run *r, bw_buf *out, const char *lead
             continue;
         if (k++ == 0)
             bw_buf_printf(out, "%snot stable when the budget ended (measured; the rule asks for a vs seq interval "
-                               "within +-1.96 x --rse, or a reference's standard error within --rse): ", lead);
+                               "within +-1.96 x --rse of the faster figure, or a reference's standard error "
+                               "within --rse): ", lead);
         else
             bw_buf_puts(out, ", ");
         bw_buf_printf(out, "%s (%s, ", rd_spec(o), mode_name[rd_access(o)]);
@@ -470,8 +472,8 @@ static void unstable_line(const report_doc_run *r, bw_buf *out, const char *lead
         const char *ref = rd_str(o, RF_KEY(RF_REFERENCE)), *spec = rd_spec(o);
         const json_t *t = json_object_get(o, RUN_KEY(RUNR_TIME_NS));
         if (isfinite(lo) && isfinite(hi) && v > 0) {
-            double h = (hi - v > v - lo ? hi - v : v - lo) / v;
-            bw_buf_printf(out, "vs seq +-%.1f%%)", h * 100.0);
+            double h = hi - v > v - lo ? hi - v : v - lo;
+            bw_buf_printf(out, "vs seq %.3f +-%.3f)", v, h);
         } else if (ref && spec && strcmp(ref, spec)) {
             bw_buf_printf(out, "%lld rounds paired: too few for an interval)", rd_int(o, RF_KEY(RF_PAIRED_ROUNDS)));
         } else {

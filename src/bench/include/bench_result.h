@@ -25,6 +25,11 @@ typedef struct bench_pair_ci {
     double median; /* measured: median over paired rounds of num_k / den_k; NAN: no round paired */
     double lo, hi; /* its 95% interval; NAN when too few rounds paired (bench_stats_median_ci) */
     size_t rounds; /* rounds in which both series launched */
+    /* how far the estimate could move in a second run, relative: the larger
+     * of BENCH_SPREAD_Z x the median's relative standard error and the
+     * relative difference between the first and second half of the rounds'
+     * ratios (bench_stats_spread of the per-round ratios); NAN: under 4 */
+    double spread;
 } bench_pair_ci;
 
 /* A reference against its control slot (bench_pair_ratio of the control's
