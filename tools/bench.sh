@@ -43,7 +43,7 @@
 # the bwlab device is this CPU (PoCL's CPU device, the default on a machine
 # without a GPU).
 #
-#   tools/bench.sh [--pairs N] [--size BYTES] [--device SPEC] [--budget S] [--reps N] [--runs N] [--quick]
+#   tools/bench.sh [--pairs N] [--size BYTES] [--device SPEC] [--budget S] [--reps N] [--runs N] [--keep DIR] [--quick]
 #     --pairs N       A B pairs per access (default 5)
 #     --size BYTES    bytes per array, as bwlab's --size (default 256M); the
 #                     native loop moves the bytes bwlab's seq reports
@@ -52,6 +52,8 @@
 #                     calibrates its --unroll K, as the default run does)
 #     --reps N        timed repetitions per native run (default 20)
 #     --runs N        default runs in part 3 (default 3)
+#     --keep DIR      keep part 3's results in DIR (default-1.json, ...),
+#                     for a look at what moved between the runs
 #     --quick         2 pairs of 32M, budget 1, 5 native repetitions, no
 #                     default-run timing: a smoke run, not a measurement
 #                     for the targets (options given still win)
@@ -63,7 +65,7 @@ usage() { sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 die() { echo "bench.sh: $*" >&2; exit 1; }
 bad() { echo "bench.sh: $*" >&2; usage >&2; exit 2; }
 
-pairs="" size="" budget="" reps="" quick=0 runs=3
+pairs="" size="" budget="" reps="" quick=0 runs=3 keep=
 dev_args=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -73,6 +75,7 @@ while [ $# -gt 0 ]; do
         --budget) [ $# -ge 2 ] || bad "--budget needs a value"; budget=$2; shift ;;
         --reps) [ $# -ge 2 ] || bad "--reps needs a value"; reps=$2; shift ;;
         --runs) [ $# -ge 2 ] || bad "--runs needs a value"; runs=$2; shift ;;
+        --keep) [ $# -ge 2 ] || bad "--keep needs a directory"; keep=$2; shift ;;
         --quick) quick=1 ;;
         -h|--help) usage; exit 0 ;;
         *) bad "unknown option $1" ;;
@@ -87,6 +90,7 @@ fi
 case "$pairs" in ''|*[!0-9]*|0) bad "--pairs must be a whole number from 1: $pairs" ;; esac
 case "$reps" in ''|*[!0-9]*|0) bad "--reps must be a whole number from 1: $reps" ;; esac
 [ "${dev_args[1]:-}" != all ] || bad "--device all: the bench compares one device with the host CPU"
+[ -z "$keep" ] || [ -d "$keep" ] || mkdir -p "$keep" || bad "--keep: cannot make the directory $keep"
 
 # ---- build what it needs ----
 tools/setup.sh
@@ -412,6 +416,7 @@ else
             failed=1
         else
             files+=("$tmp/default-$k.json")
+            [ -z "$keep" ] || cp "$tmp/default-$k.json" "$keep/" || failed=1
         fi
         # the slowest run is the one held to the target
         if [ -n "$one_s" ] && { [ -z "$run_s" ] || awk -v a="$one_s" -v b="$run_s" 'BEGIN { exit !(a > b) }'; }; then
