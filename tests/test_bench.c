@@ -1373,7 +1373,7 @@ Test(bench, twin_of_a_run, .timeout = 300)
     const char *specs[] = { "seq" };
     bench_plan *p = plan_of(&d, specs, 1, NULL, 0, 64u << 20);
     /* a known cache, whatever the device reports: 2N x per_item B <= 8 MiB */
-    p->cache_bytes = 32u << 20;
+    p->cache_bytes = p->twin_cache_bytes = 32u << 20;
     bench_kernels *k = kernels(NULL);
     bench_settings s = validating_settings();
     volatile sig_atomic_t stop = 0;
@@ -1428,7 +1428,7 @@ Test(bench, twin_of_a_run, .timeout = 300)
      * seq's pace) is below that on any device copying under about 90 GB/s. */
     if (bw_hook_enabled()) {
         bench_plan *big = plan_of(&d, specs, 1, NULL, 0, 256u << 20);
-        big->cache_bytes = 256u << 20;
+        big->cache_bytes = big->twin_cache_bytes = 256u << 20;
         int64_t cap = (int64_t)(64u << 20) / 2 / per_item / ls * ls;
         setenv("BWLAB_TEST_FAULTS", "twin_short=seq@1", 1);
         cr_assert_eq(bench_run(d.ctx, big, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
@@ -1471,7 +1471,7 @@ Test(bench, twin_of_a_run, .timeout = 300)
     }
 
     /* 4 KiB of cache leaves 1 KiB: two groups of seq (2 x 256 x 8 B = 4 KiB) do not fit */
-    p->cache_bytes = 4096;
+    p->cache_bytes = p->twin_cache_bytes = 4096;
     cr_assert_eq(bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s", bw_error_text(&err));
     cr_assert_eq(res[0].status, BENCH_OK);
     cr_expect_eq(res[0].twin_items, 0);

@@ -326,6 +326,49 @@ Test(bench_plan, cache_figure_sources)
     bw_error_clear(&err);
 }
 
+/* ---- the cache a twin's slice must stay in, and its source ---- */
+
+Test(bench_plan, twin_cache_sources)
+{
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    /* the working set's own figure: the device's */
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->twin_cache_bytes, 32 * MiB);
+    cr_expect_str_eq(p->twin_cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+    bench_plan_free(p);
+    /* --size keeps no working-set figure, but the twin still has the device's */
+    cr_assert_eq(plan("seq", NULL, 4 * MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->cache_bytes, 0);
+    cr_expect_eq(p->twin_cache_bytes, 32 * MiB);
+    cr_expect_str_eq(p->twin_cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+    bench_plan_free(p);
+    /* --size on a CPU device reporting none: the host's */
+    l = limits(0, GiB, 4 * GiB, 4096);
+    l.host_llc_bytes = 48 * MiB;
+    snprintf(l.host_llc_source, sizeof l.host_llc_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
+    cr_assert_eq(plan("seq", NULL, 4 * MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->twin_cache_bytes, 48 * MiB);
+    cr_expect_str_eq(p->twin_cache_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
+    bench_plan_free(p);
+    /* a CPU device and a host that report nothing: half of the 64 MiB the
+     * 256 MiB default working set allows for, and said to be assumed */
+    l = limits(0, GiB, 4 * GiB, 4096);
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->cache_bytes, 0);
+    cr_expect_eq(p->twin_cache_bytes, 32 * MiB);
+    cr_expect(strncmp(p->twin_cache_source, "assumed", 7) == 0, "%s", p->twin_cache_source);
+    bench_plan_free(p);
+    /* a GPU that reports none: no figure, so no twins */
+    l.is_gpu = 1;
+    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->twin_cache_bytes, 0);
+    cr_expect(strncmp(p->twin_cache_source, "none", 4) == 0, "%s", p->twin_cache_source);
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
 /* ---- src and dst together within 3/4 of global memory ---- */
 
 Test(bench_plan, memory_budget)

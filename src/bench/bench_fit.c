@@ -201,6 +201,8 @@ static bw_code plan_at(const bench_plan_opts *o, const model_geometry *geo, cons
     p->fitted_from = c->auto_bytes;
     p->cache_bytes = auto_plan->cache_bytes;
     memcpy(p->cache_source, auto_plan->cache_source, sizeof p->cache_source);
+    p->twin_cache_bytes = auto_plan->twin_cache_bytes;
+    memcpy(p->twin_cache_source, auto_plan->twin_cache_source, sizeof p->twin_cache_source);
     return BW_OK;
 }
 

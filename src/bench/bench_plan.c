@@ -27,6 +27,12 @@
  * past 48-64 MiB per array, so 64 MiB was short of 4x; this is 4x of a
  * 64 MiB last-level cache */
 #define UNKNOWN_CACHE_TARGET ((uint64_t)256 << 20)
+/* no cache figure for a CPU device: the twin's slices assume half the
+ * 64 MiB that UNKNOWN_CACHE_TARGET allows for, the last-level cache of
+ * the CPU classes bwlab meets where neither OpenCL nor sysfs report one
+ * (a Zen 4 or Zen 5 CCD); the twin's timed slice is usually smaller
+ * still (bench_twin_timed_slice) */
+#define BENCH_PLAN_ASSUMED_CACHE ((uint64_t)32 << 20)
 
 /* The default sweep, in run order, before the matrix families; modes: the
  * access modes the default run measures it in besides copy: read for seq
@@ -608,6 +614,29 @@ static uint64_t auto_target(bench_plan *p, const bench_limits *lim)
     return t < cap ? t : cap;
 }
 
+/* the cache a twin's slice must stay in, and where that figure came from */
+static void twin_cache(bench_plan *p, const bench_limits *lim)
+{
+    p->twin_cache_bytes = 0;
+    if (p->cache_bytes) {
+        p->twin_cache_bytes = p->cache_bytes;
+        snprintf(p->twin_cache_source, sizeof p->twin_cache_source, "%s", p->cache_source);
+    } else if (lim->cache_bytes) {
+        p->twin_cache_bytes = lim->cache_bytes;
+        snprintf(p->twin_cache_source, sizeof p->twin_cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+    } else if (lim->host_llc_bytes && !lim->is_gpu) {
+        p->twin_cache_bytes = lim->host_llc_bytes;
+        snprintf(p->twin_cache_source, sizeof p->twin_cache_source, "%s",
+                 lim->host_llc_source[0] ? lim->host_llc_source : "host last-level cache");
+    } else if (!lim->is_gpu) {
+        p->twin_cache_bytes = BENCH_PLAN_ASSUMED_CACHE;
+        snprintf(p->twin_cache_source, sizeof p->twin_cache_source,
+                 "assumed (neither the device nor the host reports a cache size)");
+    } else {
+        snprintf(p->twin_cache_source, sizeof p->twin_cache_source, "none (the device reports no cache size)");
+    }
+}
+
 /* the work-group: --local as given, else 256 lowered to the device's
  * maximum in whole warps */
 static bw_code choose_local(const bench_plan_opts *o, const model_geometry *geo, const bench_limits *lim,
@@ -847,6 +876,7 @@ static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, c
     } else {
         p->target_bytes = auto_target(p, lim);
     }
+    twin_cache(p, lim);
     p->local_given = o->local_size != 0;
     p->unroll = o->unroll > 1 ? o->unroll : 1;
     p->unroll_read = o->unroll_read > 0 ? o->unroll_read : p->unroll;

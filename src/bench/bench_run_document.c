@@ -193,6 +193,9 @@ static json_t *run_json(const bench_run_doc *run)
     json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_CACHE_BYTES),
                         p->cache_bytes ? json_integer((json_int_t)p->cache_bytes) : json_null());
     json_object_set_new(o, RUN_KEY(RUNF_WORKING_SET_CACHE_SOURCE), results_json_text(p->cache_source));
+    json_object_set_new(o, RUN_KEY(RUNF_TWIN_CACHE_BYTES),
+                        p->twin_cache_bytes ? json_integer((json_int_t)p->twin_cache_bytes) : json_null());
+    json_object_set_new(o, RUN_KEY(RUNF_TWIN_CACHE_SOURCE), results_json_text(p->twin_cache_source));
     json_object_set_new(o, RUN_KEY(RUNF_MEMORY_BUDGET_BYTES),
                         p->budget_bytes != UINT64_MAX ? json_integer((json_int_t)p->budget_bytes) : json_null());
     json_t *b = json_object();

@@ -28,11 +28,10 @@ void bench_runner_no_twin(bench_result *res, const char *fmt, ...)
     res->twin_reason = strdup(msg);
 }
 
-/* the last-level cache the twin must fit in: the plan's figure, else the
- * device's (a --size run has no plan figure) */
+/* the last-level cache the twin must fit in (bench_plan.twin_cache_bytes) */
 static uint64_t twin_cache(const run_ctx *r)
 {
-    return r->plan->cache_bytes ? r->plan->cache_bytes : ocl_context_device(r->ctx)->global_cache_bytes;
+    return r->plan->twin_cache_bytes;
 }
 
 /* N for item i: sized from the modeled bytes per work-item (the
@@ -49,7 +48,7 @@ static int64_t twin_size(run_ctx *r, size_t i)
                       (double)it->items;
     char a[32], b[32];
     if (!cache) {
-        bench_runner_no_twin(res, "no twin: no last-level cache size is known (the device reports none)");
+        bench_runner_no_twin(res, "no twin: no last-level cache size is known (%s)", r->plan->twin_cache_source);
         return 0;
     }
     /* a launch that is itself partly cache-resident has no memory to take

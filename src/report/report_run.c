@@ -613,6 +613,14 @@ static void working_set_line(const report_doc_run *r, bw_buf *out, const char *l
     bw_buf_puts(out, ", dst ");
     report_bytes(out, (double)rd_int(b, RUN_KEY(RUNB_DST_BYTES)));
     bw_buf_printf(out, "; %lld work-items per group\n", rd_int(run, RUN_KEY(RUNF_LOCAL_SIZE)));
+    /* a twin sized for a cache no one reported says so: its bound rests on it */
+    const char *twin_source = rd_str(run, RUN_KEY(RUNF_TWIN_CACHE_SOURCE));
+    if (twin_source && !strncmp(twin_source, "assumed", 7)) {
+        bw_buf_printf(out, "%stwins: slices sized for an assumed ", lead);
+        report_bytes(out, (double)rd_int(run, RUN_KEY(RUNF_TWIN_CACHE_BYTES)));
+        bw_buf_puts(out, " last-level cache (neither the device nor the host reports one; at most a quarter of it "
+                         "per slice)\n");
+    }
 }
 
 static void timing_line(const report_doc_run *r, bw_buf *out, const char *lead)

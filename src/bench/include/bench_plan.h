@@ -172,6 +172,11 @@ typedef struct bench_plan {
     uint64_t fitted_from;
     char cache_source[256]; /* "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE", "host sysfs (...)",
                              * "default (no cache size known)" or "--size" */
+    /* the last-level cache a twin's slice must stay in (bench_runner_twin):
+     * the device's figure, else the host's, else for a CPU device
+     * BENCH_PLAN_ASSUMED_CACHE; 0 (no twins) for a GPU that reports none */
+    uint64_t twin_cache_bytes;
+    char twin_cache_source[256]; /* cache_source's wording, or "assumed (...)" */
     int64_t local_size;
     int local_given;        /* local_size came from --local */
     int unroll;             /* bench_plan_opts.unroll (1 when 0): copy and write items */

@@ -39,6 +39,8 @@
     X(RUNF_WORKING_SET_FIT_NOTE, "working_set_fit_note", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "run") \
     X(RUNF_WORKING_SET_CACHE_BYTES, "working_set_cache_bytes", RK_INTEGER, NULL, "bytes", RESULTS_RANGE_NONE, "run") \
     X(RUNF_WORKING_SET_CACHE_SOURCE, "working_set_cache_source", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "run") \
+    X(RUNF_TWIN_CACHE_BYTES, "twin_cache_bytes", RK_INTEGER, NULL, "bytes", RESULTS_RANGE_NONE, "run") \
+    X(RUNF_TWIN_CACHE_SOURCE, "twin_cache_source", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "run") \
     X(RUNF_MEMORY_BUDGET_BYTES, "memory_budget_bytes", RK_INTEGER, NULL, "bytes", RESULTS_RANGE_NONE, "run") \
     X(RUNF_BUFFERS, "buffers", RK_OBJECT, "requested", "bytes", RESULTS_RANGE_NONE, "run or document") \
     X(RUNF_LOCAL_SIZE, "local_size", RK_INTEGER, "requested", NULL, RESULTS_RANGE_NONE, "run") \
