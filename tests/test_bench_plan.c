@@ -352,12 +352,13 @@ Test(bench_plan, twin_cache_sources)
     cr_expect_eq(p->twin_cache_bytes, 48 * MiB);
     cr_expect_str_eq(p->twin_cache_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
     bench_plan_free(p);
-    /* a CPU device and a host that report nothing: half of the 64 MiB the
-     * 256 MiB default working set allows for, and said to be assumed */
+    /* a CPU device and a host that report nothing: a quarter of the 64 MiB
+     * the 256 MiB default working set allows for, and said to be assumed */
     l = limits(0, GiB, 4 * GiB, 4096);
     cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
     cr_expect_eq(p->cache_bytes, 0);
-    cr_expect_eq(p->twin_cache_bytes, 32 * MiB);
+    cr_expect_eq(p->target_bytes, 256 * MiB);
+    cr_expect_eq(p->twin_cache_bytes, 16 * MiB);
     cr_expect(strncmp(p->twin_cache_source, "assumed", 7) == 0, "%s", p->twin_cache_source);
     bench_plan_free(p);
     /* a GPU that reports none: no figure, so no twins */
@@ -701,6 +702,7 @@ Test(bench_plan, cache_source_is_reported)
     cr_expect(strstr(t, "working set: 192.00 MiB per pattern (auto, from the 48.00 MiB last-level cache in host "
                         "sysfs (/sys/devices/system/cpu/cpu0/cache/index3); the device reports none)") != NULL,
               "%s", t);
+    cr_expect(strstr(t, "twins:") == NULL, "a known cache needs no word on the twins: %s", t);
     free(t);
     t = header_of(p, 1);
     json_t *o = json_loads(t, 0, NULL);
@@ -719,6 +721,7 @@ Test(bench_plan, cache_source_is_reported)
     cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
     t = header_of(p, 0);
     cr_expect(strstr(t, "working set: 256.00 MiB per pattern (auto, default: no cache size known)") != NULL, "%s", t);
+    cr_expect(strstr(t, "twins: slices sized for an assumed 16.00 MiB last-level cache") != NULL, "%s", t);
     free(t);
     t = header_of(p, 1);
     o = json_loads(t, 0, NULL);
@@ -726,6 +729,9 @@ Test(bench_plan, cache_source_is_reported)
     cr_expect(json_is_null(json_object_get(run, "working_set_cache_bytes")));
     cr_expect_str_eq(json_string_value(json_object_get(run, "working_set_cache_source")),
                      "default (no cache size known)");
+    cr_expect_eq(json_integer_value(json_object_get(run, "twin_cache_bytes")), (json_int_t)(16 * MiB));
+    cr_expect_str_eq(json_string_value(json_object_get(run, "twin_cache_source")),
+                     "assumed (neither the device nor the host reports a cache size)");
     json_decref(o);
     free(t);
     bench_plan_free(p);

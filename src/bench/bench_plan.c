@@ -27,12 +27,12 @@
  * past 48-64 MiB per array, so 64 MiB was short of 4x; this is 4x of a
  * 64 MiB last-level cache */
 #define UNKNOWN_CACHE_TARGET ((uint64_t)256 << 20)
-/* no cache figure for a CPU device: the twin's slices assume half the
- * 64 MiB that UNKNOWN_CACHE_TARGET allows for, the last-level cache of
- * the CPU classes bwlab meets where neither OpenCL nor sysfs report one
- * (a Zen 4 or Zen 5 CCD); the twin's timed slice is usually smaller
- * still (bench_twin_timed_slice) */
-#define BENCH_PLAN_ASSUMED_CACHE ((uint64_t)32 << 20)
+/* no cache figure for a CPU device: the twin's slices assume a quarter of
+ * the 64 MiB that UNKNOWN_CACHE_TARGET allows for, what a 2-vCPU guest of
+ * a shared Zen 5 host holds of its CCD's 32 MiB L3 (the probe's level
+ * there: 8-16 MiB, docs/measurements.md); the twin's timed slice is
+ * usually smaller still (bench_twin_timed_slice) */
+#define BENCH_PLAN_ASSUMED_CACHE ((uint64_t)16 << 20)
 
 /* The default sweep, in run order, before the matrix families; modes: the
  * access modes the default run measures it in besides copy: read for seq
