@@ -28,10 +28,9 @@
  * 64 MiB last-level cache */
 #define UNKNOWN_CACHE_TARGET ((uint64_t)256 << 20)
 /* no cache figure for a CPU device: the twin's slices assume a quarter of
- * the 64 MiB that UNKNOWN_CACHE_TARGET allows for, what a 2-vCPU guest of
- * a shared Zen 5 host holds of its CCD's 32 MiB L3 (the probe's level
- * there: 8-16 MiB, docs/measurements.md); the twin's timed slice is
- * usually smaller still (bench_twin_timed_slice) */
+ * the 64 MiB that UNKNOWN_CACHE_TARGET allows for, since a small guest of
+ * a shared host holds only part of its L3 (docs/measurements.md); the
+ * twin's timed slice is usually smaller still (bench_twin_timed_slice) */
 #define BENCH_PLAN_ASSUMED_CACHE ((uint64_t)16 << 20)
 
 /* The default sweep, in run order, before the matrix families; modes: the

@@ -32,10 +32,10 @@ int bench_sample_ok(double event_ns);
 
 /* A twin whose time passes this fraction of its pattern's fastest launch
  * is a measurement error: reported, never a bound. The twin's time is a
- * difference of two slices' fastest launches, each of which moves by
- * about 10% on a shared host, so a kernel-bound pattern's twin reads
- * 1.10-1.16 of its pattern on PoCL (docs/measurements.md): still "memory
- * out of the way buys nothing", which is what the bound says. */
+ * difference of two slices' fastest launches, each of which moves with
+ * the host, so a kernel-bound pattern's twin reads somewhat above its
+ * pattern (docs/measurements.md): still "memory out of the way buys
+ * nothing", which is what the bound says. */
 #define BENCH_TWIN_MAX_RATIO 1.25
 /* Below this budget the plan leaves nothing out: every pattern gets its
  * minimum of launches, and the run may take longer than the budget. */
