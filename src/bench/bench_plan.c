@@ -584,22 +584,31 @@ static bw_code choose_index_bits(const bench_plan *p, bench_item *it, const benc
     return it->fam->index_form(p, it, o->index_bits, lim->is_gpu, err);
 }
 
+/* The device's last-level cache, else for a CPU device the host's (a CPU
+ * device shares the host's caches; PoCL may report none), into *bytes
+ * and source; 0 when neither is known. */
+static int known_cache(const bench_limits *lim, uint64_t *bytes, char *source, size_t n)
+{
+    if (lim->cache_bytes) {
+        *bytes = lim->cache_bytes;
+        snprintf(source, n, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+        return 1;
+    }
+    if (lim->host_llc_bytes && !lim->is_gpu) {
+        *bytes = lim->host_llc_bytes;
+        snprintf(source, n, "%s", lim->host_llc_source[0] ? lim->host_llc_source : "host last-level cache");
+        return 1;
+    }
+    return 0;
+}
+
 /* 4x the last-level cache, and where that figure came from */
 static uint64_t auto_target(bench_plan *p, const bench_limits *lim)
 {
     uint64_t t;
     p->cache_bytes = 0;
-    if (lim->cache_bytes) {
-        p->cache_bytes = lim->cache_bytes;
-        snprintf(p->cache_source, sizeof p->cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
-    } else if (lim->host_llc_bytes && !lim->is_gpu) {
-        /* a CPU device shares the host's caches (PoCL may report none) */
-        p->cache_bytes = lim->host_llc_bytes;
-        snprintf(p->cache_source, sizeof p->cache_source, "%s",
-                 lim->host_llc_source[0] ? lim->host_llc_source : "host last-level cache");
-    } else {
+    if (!known_cache(lim, &p->cache_bytes, p->cache_source, sizeof p->cache_source))
         snprintf(p->cache_source, sizeof p->cache_source, "default (no cache size known)");
-    }
     /* a nonsense reported cache size must not wrap: the caps below hold it */
     t = !p->cache_bytes                      ? UNKNOWN_CACHE_TARGET
         : p->cache_bytes > UINT64_MAX / 4 ? UINT64_MAX
@@ -613,21 +622,14 @@ static uint64_t auto_target(bench_plan *p, const bench_limits *lim)
     return t < cap ? t : cap;
 }
 
-/* the cache a twin's slice must stay in, and where that figure came from */
+/* the cache a twin's slice must stay in (known_cache, which an auto
+ * target's figure is too), and where that figure came from */
 static void twin_cache(bench_plan *p, const bench_limits *lim)
 {
     p->twin_cache_bytes = 0;
-    if (p->cache_bytes) {
-        p->twin_cache_bytes = p->cache_bytes;
-        snprintf(p->twin_cache_source, sizeof p->twin_cache_source, "%s", p->cache_source);
-    } else if (lim->cache_bytes) {
-        p->twin_cache_bytes = lim->cache_bytes;
-        snprintf(p->twin_cache_source, sizeof p->twin_cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
-    } else if (lim->host_llc_bytes && !lim->is_gpu) {
-        p->twin_cache_bytes = lim->host_llc_bytes;
-        snprintf(p->twin_cache_source, sizeof p->twin_cache_source, "%s",
-                 lim->host_llc_source[0] ? lim->host_llc_source : "host last-level cache");
-    } else if (!lim->is_gpu) {
+    if (known_cache(lim, &p->twin_cache_bytes, p->twin_cache_source, sizeof p->twin_cache_source))
+        return;
+    if (!lim->is_gpu) {
         p->twin_cache_bytes = BENCH_PLAN_ASSUMED_CACHE;
         snprintf(p->twin_cache_source, sizeof p->twin_cache_source,
                  "assumed (neither the device nor the host reports a cache size)");
