@@ -285,6 +285,9 @@ Test(bench_plan, cache_figure_sources)
     cr_expect_eq(p->cache_bytes, 32 * MiB);
     cr_expect_str_eq(p->cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
     cr_expect_eq(p->budget_bytes, 3 * GiB);
+    /* the twin's slice stays in the same cache */
+    cr_expect_eq(p->twin_cache_bytes, 32 * MiB);
+    cr_expect_str_eq(p->twin_cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
     bench_plan_free(p);
     /* a CPU device reporting none: the host's 48 MiB, 4 x = 192 MiB */
     l = limits(0, GiB, 4 * GiB, 4096);
@@ -295,6 +298,13 @@ Test(bench_plan, cache_figure_sources)
     cr_expect_eq(p->cache_bytes, 48 * MiB);
     cr_expect_str_eq(p->cache_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
     cr_expect_eq(p->items[0].items, (int64_t)(192 * MiB / 4));
+    cr_expect_eq(p->twin_cache_bytes, 48 * MiB);
+    bench_plan_free(p);
+    /* ... and with --size, which needs no cache figure, the twin still has the host's */
+    cr_assert_eq(plan("seq", NULL, 4 * MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->cache_bytes, 0);
+    cr_expect_eq(p->twin_cache_bytes, 48 * MiB);
+    cr_expect_str_eq(p->twin_cache_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
     bench_plan_free(p);
     /* nothing known: 256 MiB per array */
     l = limits(0, GiB, 4 * GiB, 4096);
@@ -302,6 +312,9 @@ Test(bench_plan, cache_figure_sources)
     cr_expect_eq(p->target_bytes, 256 * MiB);
     cr_expect_eq(p->cache_bytes, 0);
     cr_expect_str_eq(p->cache_source, "default (no cache size known)");
+    /* the twin assumes a quarter of the 64 MiB that 256 MiB allows for */
+    cr_expect_eq(p->twin_cache_bytes, 16 * MiB);
+    cr_expect_str_eq(p->twin_cache_source, "assumed (neither the device nor the host reports a cache size)");
     bench_plan_free(p);
     /* ... within a quarter of a 512 MiB device */
     l = limits(0, 256 * MiB, 512 * MiB, 4096);
@@ -315,6 +328,9 @@ Test(bench_plan, cache_figure_sources)
     cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
     cr_expect_eq(p->target_bytes, 512 * MiB);
     cr_expect_str_eq(p->cache_source, "default (no cache size known)");
+    /* and no figure for its twins: none */
+    cr_expect_eq(p->twin_cache_bytes, 0);
+    cr_expect_str_eq(p->twin_cache_source, "none (the device reports no cache size)");
     bench_plan_free(p);
     /* --size */
     l = limits(32 * MiB, GiB, 4 * GiB, 4096);
@@ -322,50 +338,7 @@ Test(bench_plan, cache_figure_sources)
     cr_expect_str_eq(p->cache_source, "--size");
     cr_expect_eq(p->cache_bytes, 0);
     cr_expect_eq(p->target_auto, 0);
-    bench_plan_free(p);
-    bw_error_clear(&err);
-}
-
-/* ---- the cache a twin's slice must stay in, and its source ---- */
-
-Test(bench_plan, twin_cache_sources)
-{
-    bench_plan *p = NULL;
-    bw_error err = BW_ERROR_INIT;
-    /* the working set's own figure: the device's */
-    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
-    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
     cr_expect_eq(p->twin_cache_bytes, 32 * MiB);
-    cr_expect_str_eq(p->twin_cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
-    bench_plan_free(p);
-    /* --size keeps no working-set figure, but the twin still has the device's */
-    cr_assert_eq(plan("seq", NULL, 4 * MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
-    cr_expect_eq(p->cache_bytes, 0);
-    cr_expect_eq(p->twin_cache_bytes, 32 * MiB);
-    cr_expect_str_eq(p->twin_cache_source, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
-    bench_plan_free(p);
-    /* --size on a CPU device reporting none: the host's */
-    l = limits(0, GiB, 4 * GiB, 4096);
-    l.host_llc_bytes = 48 * MiB;
-    snprintf(l.host_llc_source, sizeof l.host_llc_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
-    cr_assert_eq(plan("seq", NULL, 4 * MiB, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
-    cr_expect_eq(p->twin_cache_bytes, 48 * MiB);
-    cr_expect_str_eq(p->twin_cache_source, "host sysfs (/sys/devices/system/cpu/cpu0/cache/index3)");
-    bench_plan_free(p);
-    /* a CPU device and a host that report nothing: a quarter of the 64 MiB
-     * the 256 MiB default working set allows for, and said to be assumed */
-    l = limits(0, GiB, 4 * GiB, 4096);
-    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
-    cr_expect_eq(p->cache_bytes, 0);
-    cr_expect_eq(p->target_bytes, 256 * MiB);
-    cr_expect_eq(p->twin_cache_bytes, 16 * MiB);
-    cr_expect(strncmp(p->twin_cache_source, "assumed", 7) == 0, "%s", p->twin_cache_source);
-    bench_plan_free(p);
-    /* a GPU that reports none: no figure, so no twins */
-    l.is_gpu = 1;
-    cr_assert_eq(plan("seq", NULL, 0, 0, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
-    cr_expect_eq(p->twin_cache_bytes, 0);
-    cr_expect(strncmp(p->twin_cache_source, "none", 4) == 0, "%s", p->twin_cache_source);
     bench_plan_free(p);
     bw_error_clear(&err);
 }
