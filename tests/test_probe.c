@@ -1131,6 +1131,25 @@ Test(probe_levels, intel_xeon_reconstructed_from_issue_15)
     free(r);
 }
 
+Test(probe_levels, no_host_caches_says_why_by_device_kind)
+{
+    /* a CPU device on a host whose sysfs lists no caches (a guest that
+     * hides them) and a GPU, whose host caches are never read */
+    bench_probe_result *r = ladder_file("intel-xeon-207-reconstructed.json");
+    r->n_host_caches = 0;
+    for (size_t k = 0; k < r->n_levels; k++)
+        r->levels[k].host_match = -1;
+    r->is_cpu = 1;
+    char *w = level_words(r, 0);
+    cr_expect_str_eq(w, "no host caches to compare with (the host's /sys/devices/system/cpu/cpu0/cache lists none)");
+    free(w);
+    r->is_cpu = 0;
+    w = level_words(r, 0);
+    cr_expect_str_eq(w, "no host caches to compare with (the host's are read for a CPU device only)");
+    free(w);
+    free(r);
+}
+
 Test(probe_levels, a_device_cache_no_level_reaches_is_said_so)
 {
     /* two levels, paired with the host's L1 and L2; the host's L3 and

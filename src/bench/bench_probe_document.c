@@ -93,7 +93,8 @@ void bench_probe_level_agreement(bw_buf *out, const bench_probe_result *r, size_
         return;
     }
     if (!r->n_host_caches) {
-        bw_buf_puts(out, "no host caches to compare with (the host's are read for a CPU device only)");
+        bw_buf_puts(out, r->is_cpu ? "no host caches to compare with (the host's /sys/devices/system/cpu/cpu0/cache lists none)"
+                                   : "no host caches to compare with (the host's are read for a CPU device only)");
         return;
     }
     bw_buf_puts(out, "matches no cache the host reports (");
