@@ -36,12 +36,20 @@
  * its K elements (below) and stores it at dst[p]: one compare and one
  * masked store per work-item instead of one per element, which on a CPU
  * runtime otherwise cost more than the load they guard. A per-work-group
- * reduction would need local memory and a barrier, which splits PoCL's
- * work-item loop and made stride 2 cost 1.6-3x seq (docs/model.md, "Read
- * and copy"). The host picks keys that some work-items' elements (folds)
- * hold, predicts exactly which work-items store, and checks dst: a kernel
- * that skips its loads, or loads elsewhere, stores where it should not or
- * not where it should.
+ * reduction would need local memory and a barrier per step, which splits
+ * PoCL's work-item loop and made stride 2 cost 1.6-3x seq (docs/model.md,
+ * "Read and copy"). The host picks keys that some work-items' elements
+ * (folds) hold, predicts exactly which work-items store, and checks dst: a
+ * kernel that skips its loads, or loads elsewhere, stores where it should
+ * not or not where it should.
+ *
+ * With BW_READ_FLAG as well (CPU devices) the store waits on a work-group
+ * flag that any matching work-item raises: a CPU runtime vectorises the
+ * work-items, and on some cores (AMD's) its masked vector store fetches
+ * dst's line even when no lane stores, a read of dst per K elements that
+ * stalls the loads (docs/measurements.md). Behind the flag, almost every
+ * work-group skips the store as one branch. A GPU lane that does not store
+ * touches nothing, so GPUs go without the barriers.
  *
  * With BW_WRITE (write mode) the roles turn round: the work-item loads
  * src[g], coalesced, and stores it at the pattern's address,
@@ -79,12 +87,25 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
     const BW_IDX S = (BW_IDX)span;
     const BW_IDX W = BW_W;
     const BW_IDX t = p % W;
+#ifdef BW_READ_FLAG
+    /* every work-item reaches both barriers, so an inactive lane does not
+     * return early: it skips its loads and never matches. The barriers
+     * come after the loads: values carried across a barrier are kept in
+     * memory by PoCL, and an index read back from there hides the loads'
+     * contiguity from its vectoriser. */
+    __local int any;
+    const int live = BW_ACTIVE(t);
+#else
+    const int live = 1;
+#endif
     if (!(BW_ACTIVE(t))) {
 #ifdef BWLAB_TRACE
         for (int j = 0; j < BW_UNROLL; j++)
             trace[p + (BW_IDX)j * S] = -1;
 #endif
+#ifndef BW_READ_FLAG
         return;
+#endif
     }
     BW_ELEM v[BW_UNROLL];
 #if !defined(BW_WRITE)
@@ -92,6 +113,9 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
     for (int j = 0; j < BW_UNROLL; j++) {
         const BW_IDX g = p + (BW_IDX)j * S;
         const BW_IDX w = g / W;
+        v[j] = (BW_ELEM)(0);
+        if (!live)
+            continue;
         /* the 32-bit form widens here: a / BW_E (a power of two) is a shift */
 #ifdef BW_SCALAR
         /* the scalar form (CPU devices only): a volatile keeps the runtime's
@@ -116,8 +140,23 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #pragma unroll
     for (int j = BW_UNROLL - 2; j >= 0; j--)
         f = (j & 1) ? (f ^ v[j]) : (f + v[j]);
+#ifdef BW_READ_FLAG
+    const int m = live && BW_MATCH(f, key);
+    if (get_local_id(0) == 0)
+        any = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (m)
+        any = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* a match's fold equals the key, so only m lives across the barriers */
+    if (any) {
+        if (m)
+            dst[get_global_id(0)] = key;
+    }
+#else
     if (BW_MATCH(f, key))
         dst[p] = f;
+#endif
 #else
 #pragma unroll
     for (int j = 0; j < BW_UNROLL; j++)

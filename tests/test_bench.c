@@ -1136,12 +1136,13 @@ Test(bench, every_operator_and_warp_width_pass_through_a_kernel, .timeout = 300)
     close_dev(&d);
 }
 
-/* plans in read mode, both kernel forms, as a run on a CPU device builds them */
+/* plans in read mode, both kernel forms; read_flag 1: the store behind a
+ * work-group flag, as a run on a CPU device builds them, 0: as on a GPU */
 static bench_plan *read_plan_of(const dev *d, const char *const *specs, size_t n, const char *const *exprs, size_t ne,
-                                uint64_t size)
+                                uint64_t size, int read_flag)
 {
     bench_plan_opts o = { .specs = specs, .nspecs = n, .exprs = exprs, .nexprs = ne, .size = size, .scalar_form = 1,
-                          .access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
+                          .read_flag = read_flag, .access = BENCH_ACCESS_BIT(BENCH_ACCESS_READ) };
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
     cr_assert_eq(bench_plan_make(&o, &d->info->geo, &d->lim, &p, &err), BW_OK, "%s", bw_error_text(&err));
@@ -1165,7 +1166,7 @@ Test(bench, read_mode_validates_and_matches_the_model, .timeout = 300)
         specs[nq + i - nd] = extra[i - nd];
     n = nq + (n - nd);
     const char *exprs[] = { "t < 4 ? 4*g : 4*(g ^ 3) + 64" };
-    bench_plan *p = read_plan_of(&d, specs, n, exprs, 1, sweep_bytes());
+    bench_plan *p = read_plan_of(&d, specs, n, exprs, 1, sweep_bytes(), 1);
     bench_run_info info;
     bench_result *res = run_with_info(&d, p, NULL, &info);
     int vloads = 0, wide = 0;
@@ -1197,12 +1198,12 @@ Test(bench, read_mode_validates_and_matches_the_model, .timeout = 300)
 }
 
 /* A read kernel that does not load what it should is caught before it is
- * timed: the host predicts exactly which work-items store. */
-Test(bench, read_mode_catches_skipped_and_misplaced_loads, .timeout = 300)
+ * timed: the host predicts exactly which work-items store. Both guards:
+ * the plain one (GPUs) and the work-group flag (CPU devices). */
+static void read_plants_caught(dev *d, int read_flag)
 {
-    dev d = open_dev();
     const char *specs[] = { "seq", "stride:s=2", "seq:elem=16", "offset:bytes=4,elem=8" };
-    bench_plan *p = read_plan_of(&d, specs, 4, NULL, 0, 1 << 20);
+    bench_plan *p = read_plan_of(d, specs, 4, NULL, 0, 1 << 20, read_flag);
     cr_assert_eq(p->n, 5, "seq:elem=8 is added as a reference");
     static const struct {
         const char *to, *needle;
@@ -1214,7 +1215,7 @@ Test(bench, read_mode_catches_skipped_and_misplaced_loads, .timeout = 300)
     };
     for (size_t k = 0; k < sizeof plants / sizeof plants[0]; k++) {
         char *dir = kernel_dir_with("v[j] = BW_LOAD(src, a);", plants[k].to);
-        bench_result *res = run_with(&d, p, dir);
+        bench_result *res = run_with(d, p, dir);
         for (size_t i = 0; i < p->n; i++) {
             cr_expect_eq(res[i].status, BENCH_FAILED, "%s: %s", plants[k].to, p->items[i].spec);
             cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "%s: %s", plants[k].to, p->items[i].spec);
@@ -1227,20 +1228,38 @@ Test(bench, read_mode_catches_skipped_and_misplaced_loads, .timeout = 300)
         tu_rmdir(dir);
         free(dir);
     }
-    /* a kernel that stores whatever it loads: stores where none was due */
-    char *dir = kernel_dir_with("if (BW_MATCH(f, key))", "if (1)");
-    bench_result *res = run_with(&d, p, dir);
-    for (size_t i = 0; i < p->n; i++) {
-        cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "%s", p->items[i].spec);
-        cr_expect(res[i].failure && strstr(res[i].failure, "store nothing"), "%s",
-                  res[i].failure ? res[i].failure : "");
+    /* a kernel that stores whatever it loads: stores where none was due;
+     * with the flag, one whose flag is never raised: no store where one was */
+    static const struct {
+        const char *from, *to, *needle;
+    } guards[] = {
+        { "    if (BW_MATCH(f, key))\n", "    if (1)\n", "store nothing" },
+        { "const int m = live && BW_MATCH(f, key);", "const int m = live;", "differ from the host's prediction" },
+        { "        any = 1;", "        any = 0;", "and store it, but its output is" },
+    };
+    for (size_t g = read_flag ? 1 : 0; g < (read_flag ? 3u : 1u); g++) {
+        char *dir = kernel_dir_with(guards[g].from, guards[g].to);
+        bench_result *res = run_with(d, p, dir);
+        for (size_t i = 0; i < p->n; i++) {
+            cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "flag %d, %s", read_flag, p->items[i].spec);
+            cr_expect(res[i].failure && strstr(res[i].failure, guards[g].needle), "flag %d, guard plant %zu: %s",
+                      read_flag, g, res[i].failure ? res[i].failure : "");
+        }
+        bench_results_free(res, p->n);
+        tu_rmdir(dir);
+        free(dir);
     }
-    bench_results_free(res, p->n);
-    tu_rmdir(dir);
-    free(dir);
     bench_plan_free(p);
+}
+
+Test(bench, read_mode_catches_skipped_and_misplaced_loads, .timeout = 300)
+{
+    dev d = open_dev();
+    read_plants_caught(&d, 0);
+    read_plants_caught(&d, 1);
     close_dev(&d);
 }
+
 
 /* kernel-bound or memory-bound, by the twin: the threshold's edges and
  * the verdicts it may turn, by hand */

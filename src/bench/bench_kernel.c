@@ -95,11 +95,13 @@ void bench_kernel_name(size_t i, bench_form form, char *buf, size_t n)
 }
 
 /* the definitions gather.cl expects, for one pattern */
-static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form form, int W, int sub_group)
+static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form form, int W, int sub_group,
+                        int read_flag)
 {
-    static const char *const names[] = { "BW_KERNEL", "BW_W",    "BW_E",       "BW_ELEM",    "BW_LOAD",
-                                         "BW_ACTIVE", "BW_ADDR", "BW_INDEX32", "BW_REQD_SG", "BW_SCALAR",
-                                         "BW_READ",   "BW_MATCH", "BW_WRITE",   "BW_STORE",   "BW_UNROLL" };
+    static const char *const names[] = { "BW_KERNEL", "BW_W",     "BW_E",       "BW_ELEM",    "BW_LOAD",
+                                         "BW_ACTIVE", "BW_ADDR",  "BW_INDEX32", "BW_REQD_SG", "BW_SCALAR",
+                                         "BW_READ",   "BW_MATCH", "BW_WRITE",   "BW_STORE",   "BW_UNROLL",
+                                         "BW_READ_FLAG" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         bw_buf_printf(b, "#undef %s\n", names[k]);
     char name[48];
@@ -138,6 +140,8 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
     if (it->access == BENCH_ACCESS_READ) {
         /* read mode: the loaded element against the key, every component */
         bw_buf_puts(b, "#define BW_READ 1\n");
+        if (read_flag)
+            bw_buf_puts(b, "#define BW_READ_FLAG 1\n");
         bw_buf_puts(b, it->elem == 4 ? "#define BW_MATCH(v, k) ((v) == (k))\n" : "#define BW_MATCH(v, k) all((v) == (k))\n");
     }
     if (model_lanes_count(&it->active) == W) {
@@ -177,7 +181,8 @@ bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, siz
             continue; /* a family with a program of its own (bench_family.program) */
         for (int f = BENCH_FORM_PLAIN; f <= (plan->items[i].scalar_form ? BENCH_FORM_SCALAR : BENCH_FORM_PLAIN); f++) {
             bw_buf_putc(&b, '\n');
-            definitions(&b, &plan->items[i], i, (bench_form)f, plan->geo.lanes, plan->reqd_sub_group_size);
+            definitions(&b, &plan->items[i], i, (bench_form)f, plan->geo.lanes, plan->reqd_sub_group_size,
+                        plan->read_flag);
             bw_buf_puts(&b, k->gather);
         }
     }

@@ -160,6 +160,7 @@ static bench_plan_opts device_opts(const bench_pipeline *p, const ocl_device_inf
     /* a CPU runtime vectorises across work-items: time the scalar form too;
      * test builds only: a GPU simulator (tools/oclgrind.sh) builds it too */
     o.scalar_form = d->type == OCL_TYPE_CPU || bw_hook_fault("scalar_form", NULL, NULL);
+    o.read_flag = d->type == OCL_TYPE_CPU;
     return o;
 }
 

@@ -885,6 +885,7 @@ static bw_code plan_start(const bench_plan_opts *o, const model_geometry *geo, c
     p->reqd_sub_group_size = o->reqd_sub_group_size;
     p->bank_groups = bench_plan_bank_groups(o->compute_units);
     p->scalar_form = o->scalar_form;
+    p->read_flag = o->read_flag;
     return choose_local(o, geo, lim, &p->local_size, err);
 }
 

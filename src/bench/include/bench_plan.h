@@ -187,6 +187,7 @@ typedef struct bench_plan {
     int64_t bank_groups;    /* work-groups of a bank launch (bench_plan_bank_groups) */
     uint64_t budget_bytes;  /* src + dst may take at most this: 3/4 of global memory */
     int scalar_form;        /* each pattern also gets the scalar kernel form (CPU devices) */
+    int read_flag;          /* read-mode kernels guard their store by a work-group flag (CPU devices) */
     char *note;             /* what the plan left out and why (default patterns that cannot be
                              * measured in write mode), or NULL */
     char *fit_note;         /* why the working set is below the auto target (bench_fit), or NULL */
@@ -231,6 +232,10 @@ typedef struct bench_plan_opts {
     /* CPU devices: build each pattern's kernel in a second, scalar form as
      * well (bench_kernel.h), and let the runner time both */
     int scalar_form;
+    /* CPU devices: read-mode gather kernels store behind a work-group flag
+     * (BW_READ_FLAG in cl/gather.cl), since a vectorised masked store
+     * there fetches dst's line even when no lane stores */
+    int read_flag;
     /* the access modes measured, BENCH_ACCESS_BIT of each: every pattern in
      * each mode given; 0: copy for every pattern, read as well for the
      * default set's seq and strides (the patterns whose cost the copy's
