@@ -257,6 +257,8 @@ Test(cli_run, unroll_is_recorded_per_row_and_run, .timeout = 300)
     json_t *run = json_array_get(json_object_get(d, "runs"), 0);
     cr_expect_eq(json_integer_value(json_object_get(run, "unroll")), 4);
     cr_expect_str_eq(json_string_value(json_object_get(run, "unroll_source")), "option");
+    /* a CPU device's read kernels store behind the work-group flag */
+    cr_expect_str_eq(json_string_value(json_object_get(run, "read_guard")), "flag");
     json_t *rs = json_object_get(d, "results");
     for (size_t i = 0; i < json_array_size(rs); i++) {
         json_t *x = json_array_get(rs, i);

@@ -208,6 +208,7 @@ static json_t *run_json(const bench_run_doc *run)
     if (p->scalar_form)
         json_array_append_new(forms, json_string(bench_form_name(BENCH_FORM_SCALAR)));
     json_object_set_new(o, RUN_KEY(RUNF_KERNEL_FORMS), forms);
+    json_object_set_new(o, RUN_KEY(RUNF_READ_GUARD), json_string(p->read_flag ? "flag" : "plain"));
     unroll_json(o, run);
     json_object_set_new(o, RUN_KEY(RUNF_NOMINAL_DRAM_GBS), run->nominal_gbs > 0 ? json_real(run->nominal_gbs) : json_null());
     compression_json(o, run);

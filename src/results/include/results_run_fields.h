@@ -45,6 +45,7 @@
     X(RUNF_BUFFERS, "buffers", RK_OBJECT, "requested", "bytes", RESULTS_RANGE_NONE, "run or document") \
     X(RUNF_LOCAL_SIZE, "local_size", RK_INTEGER, "requested", NULL, RESULTS_RANGE_NONE, "run") \
     X(RUNF_KERNEL_FORMS, "kernel_forms", RK_ARRAY, "requested", NULL, RESULTS_RANGE_NONE, "run") \
+    X(RUNF_READ_GUARD, "read_guard", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "run") \
     X(RUNF_UNROLL, "unroll", RK_INTEGER, "requested", NULL, RESULTS_RANGE_NONE, "run or calibration point") \
     X(RUNF_UNROLL_READ, "unroll_read", RK_INTEGER, "requested", NULL, RESULTS_RANGE_NONE, "run") \
     X(RUNF_UNROLL_SOURCE, "unroll_source", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "run") \
