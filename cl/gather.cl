@@ -26,8 +26,11 @@
  * modulo in software. The host defines it only where it has proved that
  * every value fits (model_index_fits32). With BW_REQD_SG (a sub-group
  * size) the kernel asks Intel's compiler for that SIMD width. With
- * BW_SCALAR (CPU devices) it is the scalar form: see bench_form in
- * src/bench/bench_kernel.h.
+ * BW_SCALAR (CPU devices) it is the scalar form, and with BW_WARP (CPU
+ * devices) the warp form: one work-item q runs the W lanes of virtual
+ * warp q in turn, each lane exactly as work-item q * W + lane of the
+ * plain form, so the launch has items / (K * W) work-items. See
+ * bench_form in src/bench/include/bench_result.h.
  *
  * With BW_READ (read mode) the kernel takes a key and stores the element
  * at dst[g] only where BW_MATCH(element, key) holds, every component
@@ -60,6 +63,9 @@
 #if !defined(BW_KERNEL) || !defined(BW_W) || !defined(BW_ADDR) || !defined(BW_ELEM) || !defined(BW_LOAD) || !defined(BW_UNROLL)
 #error "gather.cl needs BW_KERNEL, BW_W, BW_E, BW_ELEM, BW_ADDR, BW_ACTIVE, BW_LOAD and BW_UNROLL from the runner"
 #endif
+#if defined(BW_WARP) && defined(BW_READ_FLAG)
+#error "gather.cl: the warp form has no work-group flag (BW_READ_FLAG): a lane's store is its own branch"
+#endif
 #if defined(BW_WRITE) && !defined(BW_STORE)
 #error "gather.cl in write mode needs BW_STORE from the runner"
 #endif
@@ -83,17 +89,40 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #endif
                         )
 {
-    const BW_IDX p = (BW_IDX)get_global_id(0);
     const BW_IDX S = (BW_IDX)span;
     const BW_IDX W = BW_W;
+#ifdef BW_READ_FLAG
+    __local int any; /* local memory is declared at the kernel's outermost scope */
+#endif
+#ifdef BW_WARP
+    /* the warp form: this work-item runs virtual warp q's lanes one after
+     * another. The volatile keeps the runtime from vectorising across
+     * work-items; each lane's address is then warp q's base plus a
+     * constant, which the compiler may merge into vector loads and
+     * shuffles. w is counted in warps (S is a multiple of W), so that it
+     * stays visibly the same for every lane. */
+    volatile BW_IDX warp_of_item = (BW_IDX)get_global_id(0);
+    const BW_IDX q = warp_of_item;
+    const BW_IDX SW = S / W;
+#define BW_WARP_OF(g, j) (q + (BW_IDX)(j) * SW)
+#define BW_NEXT_LANE continue
+#pragma unroll
+    for (int lane = 0; lane < BW_W; lane++) {
+    const BW_IDX p = q * W + lane;
+    const BW_IDX t = lane;
+#else
+#define BW_WARP_OF(g, j) ((g) / W)
+#define BW_NEXT_LANE return
+    {
+    const BW_IDX p = (BW_IDX)get_global_id(0);
     const BW_IDX t = p % W;
+#endif
 #ifdef BW_READ_FLAG
     /* every work-item reaches both barriers, so an inactive lane does not
      * return early: it skips its loads and never matches. The barriers
      * come after the loads: values carried across a barrier are kept in
      * memory by PoCL, and an index read back from there hides the loads'
      * contiguity from its vectoriser. */
-    __local int any;
     const int live = BW_ACTIVE(t);
 #else
     const int live = 1;
@@ -104,7 +133,7 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
             trace[p + (BW_IDX)j * S] = -1;
 #endif
 #ifndef BW_READ_FLAG
-        return;
+        BW_NEXT_LANE;
 #endif
     }
     BW_ELEM v[BW_UNROLL];
@@ -112,7 +141,7 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #pragma unroll
     for (int j = 0; j < BW_UNROLL; j++) {
         const BW_IDX g = p + (BW_IDX)j * S;
-        const BW_IDX w = g / W;
+        const BW_IDX w = BW_WARP_OF(g, j);
         v[j] = (BW_ELEM)(0);
         if (!live)
             continue;
@@ -169,7 +198,7 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #pragma unroll
     for (int j = 0; j < BW_UNROLL; j++) {
         const BW_IDX g = p + (BW_IDX)j * S;
-        const BW_IDX w = g / W;
+        const BW_IDX w = BW_WARP_OF(g, j);
 #ifdef BW_SCALAR
         volatile long scalar_a = BW_ADDR;
         const long a = scalar_a;
@@ -182,4 +211,7 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
         BW_STORE(dst, a, v[j]);
     }
 #endif
+    }
+#undef BW_WARP_OF
+#undef BW_NEXT_LANE
 }

@@ -2331,3 +2331,61 @@ Test(bench, transfers_stop_at_their_deadline, .timeout = 120)
     bench_probe_result_free(r);
     close_dev(&d);
 }
+
+/* The warp form (bench_form: one work-item runs a whole warp's lanes) is
+ * validated and traced on its own: a kernel wrong in that form alone (one
+ * element too far) fails its pattern in each access mode, at K = 1 and 4,
+ * with the form named, and is never timed; a trace wrong at lane 3 of
+ * every warp is caught. */
+Test(bench, a_wrong_warp_form_is_caught, .timeout = 300)
+{
+    dev d = open_dev();
+    static const char *const specs[] = { "reverse", "permute:seed=3", "broadcast" };
+    static const struct {
+        bench_access access;
+        size_t n;
+        const char *from, *to;
+    } plants[] = {
+        { BENCH_ACCESS_COPY, 3, "v[j] = BW_LOAD(src, a);",
+          "v[j] = BW_LOAD(src, a);\n#ifdef BW_WARP\nv[j] = BW_LOAD(src, a + BW_E);\n#endif\n" },
+        { BENCH_ACCESS_READ, 3, "v[j] = BW_LOAD(src, a);",
+          "v[j] = BW_LOAD(src, a);\n#ifdef BW_WARP\nv[j] = BW_LOAD(src, a + BW_E);\n#endif\n" },
+        /* write mode: one-to-one stores only (broadcast is not) */
+        { BENCH_ACCESS_WRITE, 2, "BW_STORE(dst, a, v[j]);",
+          "\n#ifdef BW_WARP\nBW_STORE(dst, a + BW_E, v[j]);\n#else\nBW_STORE(dst, a, v[j]);\n#endif\n" },
+    };
+    for (size_t k = 0; k < sizeof plants / sizeof plants[0]; k++) {
+        char *dir = kernel_dir_with(plants[k].from, plants[k].to);
+        for (int K = 1; K <= 4; K += 3) {
+            bench_plan *p = plan_unrolled(&d, specs, plants[k].n, plants[k].access, K, 1 << 20);
+            bench_result *res = run_with(&d, p, dir);
+            for (size_t i = 0; i < p->n; i++) {
+                if (!p->items[i].scalar_form)
+                    continue; /* the reference, seq: plain only */
+                cr_expect_eq(p->items[i].alt_form, BENCH_FORM_WARP, "%s", p->items[i].spec);
+                cr_expect_eq(res[i].status, BENCH_FAILED, "plant %zu at K %d, %s", k, K, p->items[i].spec);
+                cr_expect_eq(res[i].failure_code, BW_E_VALIDATION, "plant %zu, %s", k, p->items[i].spec);
+                cr_expect(res[i].failure && strstr(res[i].failure, "the warp form: "), "plant %zu, %s: %s", k,
+                          p->items[i].spec, res[i].failure ? res[i].failure : "");
+                cr_expect_eq(res[i].event.count, 0, "a wrong kernel was timed");
+            }
+            bench_results_free(res, p->n);
+            bench_plan_free(p);
+        }
+        tu_rmdir(dir);
+        free(dir);
+    }
+    /* an address the warp form records wrong, at lane 3 */
+    char *dir = kernel_dir_with("trace[g] = a;", "trace[g] = a\n#ifdef BW_WARP\n + (t == 3 ? BW_E : 0)\n#endif\n;");
+    bench_plan *p = plan_unrolled(&d, specs, 3, BENCH_ACCESS_COPY, 2, 1 << 20);
+    bench_kernels *kd = kernels(dir);
+    bw_error err = BW_ERROR_INIT;
+    cr_expect_neq(bench_trace_check(d.ctx, p, kd, &err), BW_OK, "the planted trace passed");
+    cr_expect(strstr(bw_error_text(&err), "the warp form: ") != NULL, "%s", bw_error_text(&err));
+    bw_error_clear(&err);
+    bench_kernels_free(kd);
+    bench_plan_free(p);
+    tu_rmdir(dir);
+    free(dir);
+    close_dev(&d);
+}

@@ -1648,3 +1648,55 @@ Test(bench_plan, items_go_through_their_family_entry)
     cr_expect_eq(p->items[0].fam, &bench_family_record);
     bench_plan_free(p);
 }
+
+/* The second kernel form a CPU run builds for each gather pattern
+ * (bench_item.alt_form), worked by hand from the addresses at W = 8,
+ * E = 4 (a warp's bytes: 32):
+ * - seq, offset:bytes=4, one-lane: lanes at consecutive elements: none;
+ * - reverse, lane t at 4 (8w + 7 - t): within 28 bytes of the lowest: warp;
+ * - broadcast, every lane at 32w: within 0: warp;
+ * - permute:seed=3: the warp's 8 elements in another order: warp;
+ * - 4*(g ^ 9): pairs swapped, in the neighbouring warp's elements: warp;
+ * - 4*(g + t/4): lanes at 0, 4, 8, 12, 20, 24, 28, 32: 32 bytes from the
+ *   lowest, one warp's bytes and no less: scalar;
+ * - stride:s=2 (56 bytes) and aos:struct=12,field=0 (84): scalar;
+ * - reverse with a work-group of 12 work-items (not whole warps): scalar. */
+Test(bench_plan, each_gather_pattern_gets_the_form_its_warps_allow)
+{
+    bench_limits l = limits(0, 4 * GiB, 16 * GiB, 4096);
+    const char *specs[] = { "seq", "offset:bytes=4", "one-lane", "reverse", "broadcast", "permute:seed=3",
+                            "stride:s=2", "aos:struct=12,field=0" };
+    const char *exprs[] = { "4*(g ^ 9)", "4*(g + t/4)" };
+    const int want[] = { -1, -1, -1, BENCH_FORM_WARP, BENCH_FORM_WARP, BENCH_FORM_WARP, BENCH_FORM_SCALAR,
+                         BENCH_FORM_SCALAR, BENCH_FORM_WARP, BENCH_FORM_SCALAR };
+    bench_plan_opts o = { .specs = specs, .nspecs = 8, .exprs = exprs, .nexprs = 2, .size = 4 * MiB,
+                          .scalar_form = 1 };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 10);
+    for (size_t i = 0; i < p->n; i++) {
+        const bench_item *it = &p->items[i];
+        cr_expect_eq(it->scalar_form, want[i] >= 0, "%s", it->spec);
+        if (want[i] >= 0)
+            cr_expect_eq(it->alt_form, want[i], "%s: form %d", it->spec, it->alt_form);
+    }
+    bench_plan_free(p);
+
+    /* a work-group that is not whole warps: the warp form cannot split it */
+    const char *rev[] = { "reverse" };
+    bench_plan_opts o12 = { .specs = rev, .nspecs = 1, .size = 4 * MiB, .scalar_form = 1, .local_size = 12 };
+    bw_code rc = bench_plan_make(&o12, &geo8, &l, &p, &err);
+    if (rc == BW_OK) {
+        cr_expect_eq(p->items[0].alt_form, BENCH_FORM_SCALAR);
+        bench_plan_free(p);
+    } else {
+        cr_expect_eq(rc, BW_E_USAGE, "%s", bw_error_text(&err));
+        bw_error_clear(&err);
+    }
+    /* and GPUs (no scalar_form) build the plain form alone */
+    bench_plan_opts gpu = { .specs = rev, .nspecs = 1, .size = 4 * MiB };
+    cr_assert_eq(bench_plan_make(&gpu, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(p->items[0].scalar_form, 0);
+    bench_plan_free(p);
+}

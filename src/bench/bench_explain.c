@@ -60,6 +60,7 @@ const char *bench_verdict_words(const bench_verdict *v)
     switch (v->limiter) {
     case BENCH_LIMITER_CPU_GATHER: return "gather-bound on this CPU: the addresses are fine, the vector unit is not";
     case BENCH_LIMITER_CPU_SCALAR: return "instruction-bound on this CPU: one scalar load per work-item";
+    case BENCH_LIMITER_CPU_WARP: return "instruction-bound on this CPU: a warp's loads and shuffles in one work-item";
     case BENCH_LIMITER_CPU_VECTOR:
         return "kernel-bound on this CPU: memory out of the way, the vectorised kernel runs no faster";
     case BENCH_LIMITER_GPU: return "kernel-bound on this GPU: memory out of the way, it runs no faster";

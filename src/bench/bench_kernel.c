@@ -81,7 +81,7 @@ static const char *elem_type(int64_t elem)
 
 const char *bench_form_name(bench_form f)
 {
-    return f == BENCH_FORM_SCALAR ? "scalar" : "plain";
+    return f == BENCH_FORM_SCALAR ? "scalar" : f == BENCH_FORM_WARP ? "warp" : "plain";
 }
 
 unsigned bench_kernel_trace_arg(const bench_item *it)
@@ -91,7 +91,10 @@ unsigned bench_kernel_trace_arg(const bench_item *it)
 
 void bench_kernel_name(size_t i, bench_form form, char *buf, size_t n)
 {
-    snprintf(buf, n, form == BENCH_FORM_SCALAR ? "bw_gather_%zu_scalar" : "bw_gather_%zu", i);
+    if (form == BENCH_FORM_PLAIN)
+        snprintf(buf, n, "bw_gather_%zu", i);
+    else
+        snprintf(buf, n, "bw_gather_%zu_%s", i, bench_form_name(form));
 }
 
 /* the definitions gather.cl expects, for one pattern */
@@ -101,7 +104,7 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
     static const char *const names[] = { "BW_KERNEL", "BW_W",     "BW_E",       "BW_ELEM",    "BW_LOAD",
                                          "BW_ACTIVE", "BW_ADDR",  "BW_INDEX32", "BW_REQD_SG", "BW_SCALAR",
                                          "BW_READ",   "BW_MATCH", "BW_WRITE",   "BW_STORE",   "BW_UNROLL",
-                                         "BW_READ_FLAG" };
+                                         "BW_READ_FLAG", "BW_WARP" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         bw_buf_printf(b, "#undef %s\n", names[k]);
     char name[48];
@@ -109,6 +112,8 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
     bw_buf_printf(b, "/* pattern %s, %s form */\n#define BW_KERNEL %s\n", it->spec, bench_form_name(form), name);
     if (form == BENCH_FORM_SCALAR)
         bw_buf_puts(b, "#define BW_SCALAR 1\n");
+    if (form == BENCH_FORM_WARP)
+        bw_buf_puts(b, "#define BW_WARP 1\n");
     /* in the 32-bit form every index value is int, literals included */
     const char *sfx = it->index_bits == 32 ? "" : "L";
     if (it->index_bits == 32)
@@ -140,7 +145,8 @@ static void definitions(bw_buf *b, const bench_item *it, size_t i, bench_form fo
     if (it->access == BENCH_ACCESS_READ) {
         /* read mode: the loaded element against the key, every component */
         bw_buf_puts(b, "#define BW_READ 1\n");
-        if (read_flag)
+        /* the warp form's lanes store in branches of their own: no flag */
+        if (read_flag && form != BENCH_FORM_WARP)
             bw_buf_puts(b, "#define BW_READ_FLAG 1\n");
         bw_buf_puts(b, it->elem == 4 ? "#define BW_MATCH(v, k) ((v) == (k))\n" : "#define BW_MATCH(v, k) all((v) == (k))\n");
     }
@@ -179,9 +185,10 @@ bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, siz
     for (size_t i = first; i < first + count && i < plan->n; i++) {
         if (plan->items[i].fam->program)
             continue; /* a family with a program of its own (bench_family.program) */
-        for (int f = BENCH_FORM_PLAIN; f <= (plan->items[i].scalar_form ? BENCH_FORM_SCALAR : BENCH_FORM_PLAIN); f++) {
+        bench_form forms[2] = { BENCH_FORM_PLAIN, (bench_form)plan->items[i].alt_form };
+        for (int f = 0; f < (plan->items[i].scalar_form ? 2 : 1); f++) {
             bw_buf_putc(&b, '\n');
-            definitions(&b, &plan->items[i], i, (bench_form)f, plan->geo.lanes, plan->reqd_sub_group_size,
+            definitions(&b, &plan->items[i], i, forms[f], plan->geo.lanes, plan->reqd_sub_group_size,
                         plan->read_flag);
             bw_buf_puts(&b, k->gather);
         }

@@ -23,12 +23,13 @@ bw_code bench_kernel_source_load(const char *dir, const char *name, char **text,
  * families' own programs, bench_family.program). */
 const char *bench_kernels_dir(const bench_kernels *k);
 
-const char *bench_form_name(bench_form f); /* "plain", "scalar" */
+const char *bench_form_name(bench_form f); /* "plain", "scalar", "warp" */
 
 /* The program source for items[first .. first+count) of the plan (all of
  * them: 0, plan->n), the items of a family with a program of its own left
- * out (bench_family.program: bank, transpose, record): each item's plain kernel, and its scalar one when
- * plan->scalar_form; with trace != 0 the kernels also record every
+ * out (bench_family.program: bank, transpose, record): each item's plain
+ * kernel, and its other form (bench_item.alt_form) where
+ * bench_item.scalar_form; with trace != 0 the kernels also record every
  * work-item's byte address. Arguments: src, dst, the span (a long: the
  * launch's work-items, BENCH_KERNEL_ARG_SPAN, which work-item p's j-th
  * virtual item p + j * span is offset by; bench_item.unroll); then, for an
@@ -42,8 +43,8 @@ bw_code bench_kernel_program(const bench_kernels *k, const bench_plan *plan, siz
 #define BENCH_KERNEL_ARG_KEY 3u
 unsigned bench_kernel_trace_arg(const bench_item *it);
 
-/* The kernel name of item i's form in that program: "bw_gather_<i>", or
- * "bw_gather_<i>_scalar", into buf. */
+/* The kernel name of item i's form in that program: "bw_gather_<i>",
+ * "bw_gather_<i>_scalar" or "bw_gather_<i>_warp", into buf. */
 void bench_kernel_name(size_t i, bench_form form, char *buf, size_t n);
 
 #endif

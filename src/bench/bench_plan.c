@@ -4,6 +4,7 @@
  * accounting of every launch (bench_plan.h). */
 #include "bench_plan_priv.h"
 
+#include "bench_result.h"
 #include "bench_twin.h"
 
 #include <jansson.h>
@@ -1094,6 +1095,9 @@ static bw_code size_plan(bench_plan *p, const bench_plan_opts *o, const bench_li
         if (rc != BW_OK && it->pattern == NULL)
             bw_error_prefix(err, "--expr '%s': ", it->expr_text);
         it->scalar_form = p->scalar_form && !it->fam->program && !bench_twin_contiguous(&p->geo, it);
+        it->alt_form = it->scalar_form && it->local_size % p->geo.lanes == 0 && bench_twin_warp_dense(&p->geo, it)
+                           ? BENCH_FORM_WARP
+                           : BENCH_FORM_SCALAR;
     }
     return rc;
 }

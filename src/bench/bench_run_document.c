@@ -205,8 +205,14 @@ static json_t *run_json(const bench_run_doc *run)
     json_object_set_new(o, RUN_KEY(RUNF_LOCAL_SIZE), json_integer(p->local_size));
     json_t *forms = json_array();
     json_array_append_new(forms, json_string(bench_form_name(BENCH_FORM_PLAIN)));
-    if (p->scalar_form)
-        json_array_append_new(forms, json_string(bench_form_name(BENCH_FORM_SCALAR)));
+    /* the other forms the plan's items were built in */
+    for (int f = BENCH_FORM_SCALAR; f < BENCH_FORMS; f++) {
+        int built = 0;
+        for (size_t i = 0; i < p->n && !built; i++)
+            built = p->items[i].scalar_form && p->items[i].alt_form == f;
+        if (built || (f == BENCH_FORM_SCALAR && p->scalar_form))
+            json_array_append_new(forms, json_string(bench_form_name((bench_form)f)));
+    }
     json_object_set_new(o, RUN_KEY(RUNF_KERNEL_FORMS), forms);
     json_object_set_new(o, RUN_KEY(RUNF_READ_GUARD), json_string(p->read_flag ? "flag" : "plain"));
     unroll_json(o, run);
@@ -322,7 +328,7 @@ static void fields_json(json_t *o, results_field_group group, const bench_run_do
         /* the per-form times (nested) have always come before sub_group_size */
         if (id == RF_SUB_GROUP_SIZE) {
             json_t *ft = json_object();
-            for (int f = BENCH_FORM_PLAIN; f <= BENCH_FORM_SCALAR; f++)
+            for (int f = BENCH_FORM_PLAIN; f < BENCH_FORMS; f++)
                 json_object_set_new(ft, bench_form_name((bench_form)f),
                                     results_json_real(w->r->form_ns[f], w->r->form_ns[f] > 0));
             json_object_set_new(o, RUN_KEY(RUNR_FORM_TIME_NS), ft);

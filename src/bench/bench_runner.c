@@ -114,6 +114,8 @@ static bench_limiter limiter(const run_ctx *r, size_t i)
         return BENCH_LIMITER_OTHER;
     if (r->res[i].form == BENCH_FORM_SCALAR)
         return BENCH_LIMITER_CPU_SCALAR;
+    if (r->res[i].form == BENCH_FORM_WARP)
+        return BENCH_LIMITER_CPU_WARP;
     return bench_twin_contiguous(&r->plan->geo, &r->plan->items[i]) ? BENCH_LIMITER_CPU_VECTOR
                                                                      : BENCH_LIMITER_CPU_GATHER;
 }

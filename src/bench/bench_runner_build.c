@@ -37,14 +37,22 @@ bw_code bench_runner_build_program(run_ctx *r, size_t first, size_t count, int t
     return rc;
 }
 
+/* the item's work-items that one work-item of a kernel in `form` runs:
+ * a whole warp in the warp form */
+static int64_t items_per_work_item(const run_ctx *r, bench_form form)
+{
+    return form == BENCH_FORM_WARP && r->plan->geo.lanes > 0 ? r->plan->geo.lanes : 1;
+}
+
 /* the kernel's own work-group limit is known only now; an automatic size
- * is lowered to fit, a --local one that does not fit fails the pattern */
-static bw_code fit_group(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+ * is lowered to fit, a --local one that does not fit fails the pattern
+ * (the limit counted in the item's work-items) */
+static bw_code fit_group(run_ctx *r, size_t i, ocl_kernel *kern, bench_form form, bw_error *err)
 {
     size_t most = 0, multiple = 0;
     bw_code rc = ocl_kernel_work_group_info(kern, &most, &multiple, err);
     if (rc == BW_OK)
-        rc = bench_plan_fit_kernel(r->plan, i, (uint64_t)most, err);
+        rc = bench_plan_fit_kernel(r->plan, i, (uint64_t)most * (uint64_t)items_per_work_item(r, form), err);
     return rc;
 }
 
@@ -64,7 +72,7 @@ bw_code bench_runner_make_kernel(run_ctx *r, ocl_program *prog, size_t i, bench_
     if (rc == BW_OK && r->plan->items[i].access == BENCH_ACCESS_READ)
         rc = ocl_kernel_arg_bytes(*kern, BENCH_KERNEL_ARG_KEY, zero, (size_t)r->plan->items[i].elem, err);
     if (rc == BW_OK)
-        rc = fit_group(r, i, *kern, err);
+        rc = fit_group(r, i, *kern, form, err);
     if (rc == BW_OK)
         rc = bench_runner_set_span(r, i, *kern, r->plan->items[i].items / bench_item_unroll(&r->plan->items[i]), err);
     return rc;
@@ -95,7 +103,7 @@ bw_code bench_runner_make_own_kernel(run_ctx *r, size_t i, int trace, ocl_progra
     if (rc == BW_OK && fp.local_bytes > 0)
         rc = ocl_kernel_arg_local(*kern, fp.local_arg, fp.local_bytes, err);
     if (rc == BW_OK)
-        rc = fit_group(r, i, *kern, err);
+        rc = fit_group(r, i, *kern, BENCH_FORM_PLAIN, err);
     return rc;
 }
 
@@ -136,7 +144,8 @@ bw_code bench_runner_set_span(run_ctx *r, size_t i, ocl_kernel *k, int64_t span,
     return ocl_kernel_arg_bytes(k, BENCH_KERNEL_ARG_SPAN, &v, sizeof v, err);
 }
 
-/* One launch of item i's kernel k. The result records how it was timed.
+/* One launch of item i's kernel k, in `form`, over the item's work-items
+ * [first, first + count) (count 0: all). The result records how it was timed.
  * A launch that fails with a size-dependent error (CL_OUT_OF_RESOURCES,
  * CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_INVALID_WORK_GROUP_SIZE: drivers
  * that advertise a work-group they cannot run) is retried once at half
@@ -144,29 +153,33 @@ bw_code bench_runner_set_span(run_ctx *r, size_t i, ocl_kernel *k, int64_t span,
  * says what changed. Not retried: the items of a family whose local tile
  * is sized by the work-group (bench_family.retry_half 0: bank,
  * transpose), and launches of a trace run (no results to note it in). */
-static bw_code launch_range(run_ctx *r, size_t i, ocl_kernel *k, int64_t first, int64_t count, ocl_timing *t,
-                            bw_error *err)
+static bw_code launch_range(run_ctx *r, size_t i, ocl_kernel *k, bench_form form, int64_t first, int64_t count,
+                            ocl_timing *t, bw_error *err)
 {
     bench_item *it = &r->plan->items[i];
     int64_t whole = it->launch_items > 0 ? it->launch_items : it->items;
     int64_t items = count > 0 ? count : whole;
+    /* ranges and groups are whole warps (bench_item.alt_form) */
+    int64_t per = items_per_work_item(r, form);
     bw_code rc = bench_runner_set_span(r, i, k, whole, err);
     if (rc == BW_OK)
-        rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)first, (uint64_t)items, (uint64_t)it->local_size, t, err);
+        rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)(first / per), (uint64_t)(items / per),
+                               (uint64_t)(it->local_size / per), t, err);
     bench_result *res = r->res ? &r->res[i] : NULL; /* none in a trace run */
     if (!res)
         return rc;
     res->timer_wall = !ocl_context_timer(r->ctx, &res->timer_resolution_ns, &res->launch_overhead_ns);
     int64_t half = it->local_size / 2;
     int status = rc == BW_OK ? 0 : ocl_kernel_size_status(k);
-    if (!status || res->retry || !it->fam->retry_half || half < 1 || items % half != 0)
+    if (!status || res->retry || !it->fam->retry_half || half < per || half % per != 0 || items % half != 0)
         return rc;
     char note[160];
     snprintf(note, sizeof note, "work-group %lld failed (%s); ran at %lld", (long long)it->local_size,
              ocl_error_name(status), (long long)half);
     if (err)
         bw_error_clear(err);
-    rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)first, (uint64_t)items, (uint64_t)half, t, err);
+    rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)(first / per), (uint64_t)(items / per), (uint64_t)(half / per), t,
+                           err);
     if (rc != BW_OK)
         return rc;
     if (!(res->retry = strdup(note)))
@@ -176,9 +189,9 @@ static bw_code launch_range(run_ctx *r, size_t i, ocl_kernel *k, int64_t first, 
 }
 
 /* one whole launch of item i's kernel k (launch_range) */
-bw_code bench_runner_launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err)
+bw_code bench_runner_launch(run_ctx *r, size_t i, ocl_kernel *k, bench_form form, ocl_timing *t, bw_error *err)
 {
-    return launch_range(r, i, k, 0, 0, t, err);
+    return launch_range(r, i, k, form, 0, 0, t, err);
 }
 
 /* what a family's validation reaches of the run: item i's kernel k */
@@ -186,20 +199,21 @@ typedef struct validation {
     run_ctx *r;
     size_t i;
     ocl_kernel *k;
+    bench_form form;
 } validation;
 
 static bw_code io_launch(void *ctx, bw_error *err)
 {
     validation *v = ctx;
     ocl_timing t;
-    return bench_runner_launch(v->r, v->i, v->k, &t, err);
+    return bench_runner_launch(v->r, v->i, v->k, v->form, &t, err);
 }
 
 static bw_code io_launch_range(void *ctx, int64_t first, int64_t count, bw_error *err)
 {
     validation *v = ctx;
     ocl_timing t;
-    return launch_range(v->r, v->i, v->k, first, count, &t, err);
+    return launch_range(v->r, v->i, v->k, v->form, first, count, &t, err);
 }
 
 static bw_code io_set_key(void *ctx, const void *key, size_t n, bw_error *err)
@@ -224,9 +238,9 @@ static bw_code io_write_dst(void *ctx, uint64_t offset, const void *buf, uint64_
  * (bench_family.validate): own-kernel items whole (their launches are
  * small or their references need the whole input), gather items by
  * sample */
-static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bench_form form, bw_error *err)
 {
-    validation v = { r, i, kern };
+    validation v = { r, i, kern, form };
     bench_family_io io = { r->plan, i, r->s->fill_zeros ? BENCH_FILL_ZERO_SEED : SOURCE_SEED, r->stage, r->stage_bytes,
                            r->stop, &v,
                            io_launch, io_launch_range, io_set_key, io_read_dst, io_write_dst };
@@ -234,9 +248,9 @@ static bw_code validate(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
 }
 
 /* validate, or in a test build a validation failure injected for the item */
-bw_code bench_runner_validate_item(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err)
+bw_code bench_runner_validate_item(run_ctx *r, size_t i, ocl_kernel *kern, bench_form form, bw_error *err)
 {
-    bw_code rc = validate(r, i, kern, err);
+    bw_code rc = validate(r, i, kern, form, err);
     if (rc == BW_OK && bw_hook_fault("validate", r->plan->items[i].spec, NULL))
         rc = bw_error_set(err, BW_E_VALIDATION, "%s: dst[0] differs from the host's result (injected: "
                           "BWLAB_TEST_FAULTS)", r->plan->items[i].spec);
@@ -311,15 +325,15 @@ void bench_runner_teardown(run_ctx *r)
 }
 
 /* Item i's kernels: its own (make_own_kernel), or from the shared
- * program the plain form, and the scalar one where the plan asks for
- * both. */
+ * program the plain form, and its other form (bench_item.alt_form) where
+ * the plan asks for two. */
 static bw_code make_kernels(run_ctx *r, ocl_program *prog, size_t i, bw_error *err)
 {
     if (r->plan->items[i].fam->program)
         return bench_runner_make_own_kernel(r, i, 0, &r->slots[i].prog, &r->slots[i].kern, err);
     bw_code rc = bench_runner_make_kernel(r, prog, i, BENCH_FORM_PLAIN, &r->slots[i].kern, err);
     if (rc == BW_OK && r->plan->items[i].scalar_form)
-        rc = bench_runner_make_kernel(r, prog, i, BENCH_FORM_SCALAR, &r->slots[i].alt, err);
+        rc = bench_runner_make_kernel(r, prog, i, (bench_form)r->plan->items[i].alt_form, &r->slots[i].alt, err);
     return rc;
 }
 

@@ -142,14 +142,16 @@ bw_code bench_runner_make_own_kernel(run_ctx *r, size_t i, int trace, ocl_progra
 void bench_runner_build_all(run_ctx *r, volatile sig_atomic_t *stop);
 double bench_runner_run_floor_ns(const run_ctx *r);
 double bench_runner_device_floor_ns(const run_ctx *r);
-bw_code bench_runner_launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t, bw_error *err);
+/* One whole launch of item i's kernel k, which is in form `form`: the
+ * warp form runs W of the item's work-items in each of its own. */
+bw_code bench_runner_launch(run_ctx *r, size_t i, ocl_kernel *k, bench_form form, ocl_timing *t, bw_error *err);
 /* Sets a gather kernel's span argument (BENCH_KERNEL_ARG_SPAN: the
  * launch's work-items, by which each virtual item is offset); nothing for
  * a family's own kernel. Every launch sets it: a twin's slice launches
  * fewer. */
 bw_code bench_runner_set_span(run_ctx *r, size_t i, ocl_kernel *k, int64_t span, bw_error *err);
 void bench_runner_after_warmup(run_ctx *r, size_t i, double event_ns);
-bw_code bench_runner_validate_item(run_ctx *r, size_t i, ocl_kernel *kern, bw_error *err);
+bw_code bench_runner_validate_item(run_ctx *r, size_t i, ocl_kernel *kern, bench_form form, bw_error *err);
 bw_code bench_runner_stage_alloc(run_ctx *r, bw_error *err);
 bench_fill_io bench_runner_fill_io(const run_ctx *r);
 bw_code bench_runner_setup_buffers(run_ctx *r, bench_run_info *info, bw_error *err);

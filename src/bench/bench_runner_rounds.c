@@ -72,16 +72,17 @@ static void choose_form(run_ctx *r, size_t i)
     slot *sl = &r->slots[i];
     bench_result *res = &r->res[i];
     res->form_ns[BENCH_FORM_PLAIN] = res->event.median;
-    res->form_ns[BENCH_FORM_SCALAR] = bench_stats_of(sl->alt_event, sl->alt_n).median;
+    bench_form alt = (bench_form)r->plan->items[i].alt_form;
+    res->form_ns[alt] = bench_stats_of(sl->alt_event, sl->alt_n).median;
     /* the other form's samples replace this one's: room for them first */
     reserve(res, sl, FORM_CALIBRATION);
     int plain_timed = res->event.count > 0;
     if (sl->cap >= sl->alt_n &&
-        (!plain_timed || res->form_ns[BENCH_FORM_SCALAR] < res->form_ns[BENCH_FORM_PLAIN])) {
+        (!plain_timed || res->form_ns[alt] < res->form_ns[BENCH_FORM_PLAIN])) {
         ocl_kernel *k = sl->kern;
         sl->kern = sl->alt;
         sl->alt = k;
-        res->form = BENCH_FORM_SCALAR;
+        res->form = alt;
         memcpy(res->event_ns, sl->alt_event, sl->alt_n * sizeof *sl->alt_event);
         memcpy(res->wall_ns, sl->alt_wall, sl->alt_n * sizeof *sl->alt_wall);
         memcpy(sl->ev_round, sl->alt_round, sl->alt_n * sizeof *sl->alt_round);
@@ -98,12 +99,12 @@ static void choose_form(run_ctx *r, size_t i)
 
 /* One timed launch of item i's kernel k; 1 when it gave a sample. A launch
  * that fails, or too many that read 0 ns, finish the item. */
-static int timed_launch(run_ctx *r, size_t i, ocl_kernel *k, ocl_timing *t)
+static int timed_launch(run_ctx *r, size_t i, ocl_kernel *k, bench_form form, ocl_timing *t)
 {
     bench_result *res = &r->res[i];
     bw_error e = BW_ERROR_INIT;
     int64_t after = 0;
-    bw_code lrc = bench_runner_launch(r, i, k, t, &e);
+    bw_code lrc = bench_runner_launch(r, i, k, form, t, &e);
     if (lrc == BW_OK && bw_hook_fault("launch", r->plan->items[i].spec, &after) &&
         res->event.count >= (size_t)after)
         lrc = bw_error_set(&e, BW_E_OPENCL, "clEnqueueNDRangeKernel failed: CL_OUT_OF_RESOURCES "
@@ -193,7 +194,7 @@ static void control_turn(run_ctx *r, size_t i)
     ocl_timing t;
     if (!sl->is_reference || res->status != BENCH_OK || sl->left_out || sl->stable || sl->alt)
         return;
-    if (timed_launch(r, i, sl->kern, &t) && !record(r, i, &t, 1)) {
+    if (timed_launch(r, i, sl->kern, res->form, &t) && !record(r, i, &t, 1)) {
         bench_runner_fail(res, BW_E_NOMEM, "out of memory recording timings");
         bench_runner_report_finished(r, i);
     }
@@ -208,7 +209,8 @@ static void turn(run_ctx *r, size_t i, size_t round)
     slot *sl = &r->slots[i];
     ocl_timing t, ta;
     int alt_first = sl->alt && round % 2;
-    if (alt_first && timed_launch(r, i, sl->alt, &ta)) {
+    bench_form alt = (bench_form)r->plan->items[i].alt_form;
+    if (alt_first && timed_launch(r, i, sl->alt, alt, &ta)) {
         sl->alt_event[sl->alt_n] = ta.event_ns;
         sl->alt_round[sl->alt_n] = r->round;
         sl->alt_pos[sl->alt_n] = r->launches++;
@@ -220,7 +222,7 @@ static void turn(run_ctx *r, size_t i, size_t round)
      * shorter than the round's typical one is made several times a turn */
     size_t launches = sl->alt || sl->met ? 1 : bench_runner_launches_per_turn(r, i);
     for (size_t j = 0; j < launches && res->status == BENCH_OK; j++)
-        if (timed_launch(r, i, sl->kern, &t) && !record(r, i, disturbed(r, i, &t), 0)) {
+        if (timed_launch(r, i, sl->kern, res->form, &t) && !record(r, i, disturbed(r, i, &t), 0)) {
             bench_runner_fail(res, BW_E_NOMEM, "out of memory recording timings");
             bench_runner_report_finished(r, i);
         }
@@ -228,7 +230,7 @@ static void turn(run_ctx *r, size_t i, size_t round)
         return;
     if (!sl->alt)
         bench_runner_twin_after_launch(r, i);
-    if (sl->alt && !alt_first && timed_launch(r, i, sl->alt, &ta)) {
+    if (sl->alt && !alt_first && timed_launch(r, i, sl->alt, alt, &ta)) {
         sl->alt_event[sl->alt_n] = ta.event_ns;
         sl->alt_round[sl->alt_n] = r->round;
         sl->alt_pos[sl->alt_n] = r->launches++;
@@ -463,7 +465,7 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
         bench_runner_twin_when_due(r, i);
         while (bench_runner_twin_collecting(sl) && !*stop && r->res[i].status == BENCH_OK) {
             ocl_timing t;
-            if (timed_launch(r, i, sl->kern, &t) && !record(r, i, disturbed(r, i, &t), 0))
+            if (timed_launch(r, i, sl->kern, r->res[i].form, &t) && !record(r, i, disturbed(r, i, &t), 0))
                 break;
             if (r->res[i].status == BENCH_OK)
                 bench_runner_twin_after_launch(r, i);

@@ -328,14 +328,15 @@ static void prepare_one(run_ctx *r, size_t i)
     double t0 = bench_now_s();
     bench_runner_report(r, "validating", i, p->n, p->items[i].spec, -1);
     bw_error e = BW_ERROR_INIT;
-    bw_code rc = bench_runner_validate_item(r, i, r->slots[i].kern, &e);
-    if (rc == BW_OK && r->slots[i].alt && (rc = bench_runner_validate_item(r, i, r->slots[i].alt, &e)) != BW_OK)
-        bw_error_prefix(&e, "the scalar form: ");
+    bench_form alt = (bench_form)r->plan->items[i].alt_form;
+    bw_code rc = bench_runner_validate_item(r, i, r->slots[i].kern, BENCH_FORM_PLAIN, &e);
+    if (rc == BW_OK && r->slots[i].alt && (rc = bench_runner_validate_item(r, i, r->slots[i].alt, alt, &e)) != BW_OK)
+        bw_error_prefix(&e, "the %s form: ", bench_form_name(alt));
     r->res[i].validated = rc == BW_OK;
     /* the last warm-up launch is the one checked against the floor */
     ocl_timing t = { 0, 0 };
     for (int w = 0; rc == BW_OK && w < (r->s->warmup > 0 ? r->s->warmup : 1); w++)
-        rc = bench_runner_launch(r, i, r->slots[i].kern, &t, &e);
+        rc = bench_runner_launch(r, i, r->slots[i].kern, r->res[i].form, &t, &e);
     if (rc == BW_E_INTERRUPTED)
         r->res[i].validated = 0; /* not run: finish() says so */
     else if (rc != BW_OK)

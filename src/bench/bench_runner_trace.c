@@ -24,7 +24,7 @@ static bw_code run_traced(run_ctx *r, size_t i, make_kernel_fn make, unsigned ar
     if (rc == BW_OK)
         rc = ocl_kernel_arg_buffer(kern, arg, trace, err);
     if (rc == BW_OK)
-        rc = bench_runner_launch(r, i, kern, &t, err);
+        rc = bench_runner_launch(r, i, kern, BENCH_FORM_PLAIN, &t, err);
     if (rc == BW_OK)
         rc = ocl_buffer_read(r->ctx, trace, 0, host, n * sizeof *host, err);
     ocl_kernel_free(kern);
@@ -87,10 +87,10 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
     size_t forms = plan->scalar_form ? 2 : 1;
     for (size_t i = 0; rc == BW_OK && i < plan->n * forms; i++) {
         const bench_item *it = &plan->items[i / forms];
-        bench_form form = (bench_form)(i % forms);
+        bench_form form = i % forms ? (bench_form)it->alt_form : BENCH_FORM_PLAIN;
         ocl_kernel *kern = NULL;
         ocl_timing t;
-        if ((form == BENCH_FORM_SCALAR && !it->scalar_form) || it->left_out)
+        if ((i % forms && !it->scalar_form) || it->left_out)
             continue; /* a left-out item's span may lie beyond the buffers */
         if (it->fam->program) {
             if (form == BENCH_FORM_PLAIN)
@@ -101,13 +101,13 @@ static bw_code trace_form(ocl_context *ctx, bench_plan *plan, const bench_kernel
         if (rc == BW_OK)
             rc = ocl_kernel_arg_buffer(kern, it->fam->trace_arg(it), trace, err);
         if (rc == BW_OK)
-            rc = bench_runner_launch(&r, i / forms, kern, &t, err);
+            rc = bench_runner_launch(&r, i / forms, kern, form, &t, err);
         if (rc == BW_OK)
             rc = ocl_buffer_read(ctx, trace, 0, host, (uint64_t)it->items * sizeof *host, err);
         if (rc == BW_OK)
             rc = it->fam->check_trace(plan, it, host, err);
-        if (rc != BW_OK && form == BENCH_FORM_SCALAR)
-            bw_error_prefix(err, "the scalar form: ");
+        if (rc != BW_OK && form != BENCH_FORM_PLAIN)
+            bw_error_prefix(err, "the %s form: ", bench_form_name(form));
         ocl_kernel_free(kern);
     }
     ocl_program_free(prog);

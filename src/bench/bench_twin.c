@@ -4,6 +4,7 @@
 #include "bench_twin.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "model_access.h"
@@ -47,37 +48,69 @@ bw_code bench_twin_footprint(const model_geometry *geo, const bench_item *it, in
     return rc;
 }
 
-/* whether the active lanes of the warp from work-item g0 load consecutive elements */
-static int warp_contiguous(const model_geometry *geo, const bench_item *it, int64_t g0, int64_t *a)
+/* the addresses of the warp from work-item g0 into a (W of them); 0 when
+ * they cannot be evaluated */
+static int warp_addresses(const model_geometry *geo, const bench_item *it, int64_t g0, int64_t *a)
 {
     int W = geo->lanes;
     model_access acc = { it->expr, it->elem, it->active, it->items > 0 ? it->items : W, 0, 0 };
     bw_error e = BW_ERROR_INIT;
     int ok = model_access_addresses(geo, &acc, g0, W, a, &e) == BW_OK;
     bw_error_clear(&e);
+    return ok;
+}
+
+/* lane t at the first active lane's address + (t - t0) x E */
+static int lanes_contiguous(const int64_t *a, int W, int64_t elem)
+{
     int t0 = -1;
-    for (int t = 0; ok && t < W; t++) {
+    for (int t = 0; t < W; t++) {
         if (a[t] == MODEL_ADDR_INACTIVE)
             continue;
         if (t0 < 0)
             t0 = t;
-        else if (a[t] != a[t0] + (int64_t)(t - t0) * it->elem)
-            ok = 0;
+        else if (a[t] != a[t0] + (int64_t)(t - t0) * elem)
+            return 0;
     }
-    return ok && t0 >= 0;
+    return t0 >= 0;
 }
 
-int bench_twin_contiguous(const model_geometry *geo, const bench_item *it)
+/* every active lane within W x E bytes of the lowest */
+static int lanes_dense(const int64_t *a, int W, int64_t elem)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int t = 0; t < W; t++)
+        if (a[t] != MODEL_ADDR_INACTIVE) {
+            lo = a[t] < lo ? a[t] : lo;
+            hi = a[t] > hi ? a[t] : hi;
+        }
+    return lo <= hi && hi - lo < (int64_t)W * elem;
+}
+
+/* whether warps 0 and 1 and the last pass `test`: a pattern that changes
+ * along the launch (a piecewise expression) shows it at one of them */
+static int sampled_warps(const model_geometry *geo, const bench_item *it,
+                         int (*test)(const int64_t *a, int W, int64_t elem))
 {
     int W = geo->lanes;
     int64_t *a = malloc((size_t)W * sizeof *a);
     if (!a)
         return 0;
-    /* warps 0 and 1 and the last: a pattern that changes along the launch
-     * (a piecewise expression) shows it at one of them */
     int64_t warps = it->items > W ? it->items / W : 1;
-    int ok = warp_contiguous(geo, it, 0, a) && (warps < 2 || warp_contiguous(geo, it, W, a)) &&
-             (warps < 3 || warp_contiguous(geo, it, (warps - 1) * W, a));
+    int64_t first[3] = { 0, W, (warps - 1) * W };
+    int ok = 1;
+    for (int k = 0; ok && k < 3 && (k == 0 || warps > k); k++)
+        ok = warp_addresses(geo, it, first[k], a) && test(a, W, it->elem);
     free(a);
     return ok;
+}
+
+int bench_twin_contiguous(const model_geometry *geo, const bench_item *it)
+{
+    return sampled_warps(geo, it, lanes_contiguous);
+}
+
+int bench_twin_warp_dense(const model_geometry *geo, const bench_item *it)
+{
+    return sampled_warps(geo, it, lanes_dense);
 }

@@ -60,4 +60,11 @@ bw_code bench_twin_footprint(const model_geometry *geo, const bench_item *it, in
  * evaluated, or a warp has no active lane. */
 int bench_twin_contiguous(const model_geometry *geo, const bench_item *it);
 
+/* Whether the active lanes of the same warps each lie within one warp's
+ * bytes (W x E) of the warp's lowest address: seq's elements in another
+ * order (reverse, permute), or fewer of them (broadcast). One work-item
+ * running such a warp's lanes (the warp form, bench_form) lets a CPU
+ * compiler load them as vectors and shuffle. 0 as bench_twin_contiguous. */
+int bench_twin_warp_dense(const model_geometry *geo, const bench_item *it);
+
 #endif

@@ -388,31 +388,33 @@ static void unroll_line(const report_doc_run *r, bw_buf *out, const char *lead)
     bw_buf_putc(out, '\n');
 }
 
-/* which kernel form each pattern was timed in, where two were built (CPU
- * devices): the faster of the two, by measurement */
+/* which kernel form each pattern was timed in, where more than one was
+ * built (CPU devices): the faster of the plain form and one other */
 static void form_line(const report_doc_run *r, bw_buf *out, const char *lead)
 {
     if (json_array_size(json_object_get(r->run, RUN_KEY(RUNF_KERNEL_FORMS))) < 2)
         return;
-    size_t scalar = 0;
-    for (size_t i = 0; i < r->n; i++)
-        scalar += rd_ok(r->items[i]) && rd_is(r->items[i], "kernel_form", "scalar");
-    bw_buf_printf(out, "%skernel form: per pattern the faster of two where lanes do not load consecutive "
-                       "elements, measured: plain (vectorised across work-items) or scalar (one load per "
-                       "work-item); scalar for ",
+    bw_buf_printf(out, "%skernel form: per pattern, where lanes do not load consecutive elements, the faster of "
+                       "plain (vectorised across work-items) and one other, measured: scalar (one load per "
+                       "work-item) or warp (one work-item runs a warp's lanes);",
                   lead);
-    const char *sep = "";
+    static const char *const others[] = { "scalar", "warp" };
     int both = several_modes(r);
-    for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->items[i];
-        if (rd_ok(o) && rd_is(o, "kernel_form", "scalar")) {
-            bw_buf_printf(out, "%s%s", sep, rd_spec(o));
-            if (both)
-                bw_buf_printf(out, " (%s)", mode_name[rd_access(o)]);
-            sep = ", ";
+    for (size_t f = 0; f < sizeof others / sizeof others[0]; f++) {
+        bw_buf_printf(out, " %s for ", others[f]);
+        const char *sep = "";
+        for (size_t i = 0; i < r->n; i++) {
+            const json_t *o = r->items[i];
+            if (rd_ok(o) && rd_is(o, "kernel_form", others[f])) {
+                bw_buf_printf(out, "%s%s", sep, rd_spec(o));
+                if (both)
+                    bw_buf_printf(out, " (%s)", mode_name[rd_access(o)]);
+                sep = ", ";
+            }
         }
+        bw_buf_puts(out, *sep ? "" : "none");
+        bw_buf_putc(out, f + 1 < sizeof others / sizeof others[0] ? ';' : '\n');
     }
-    bw_buf_puts(out, scalar ? "\n" : "none\n");
 }
 
 /* what the kernels do with the element they load (requested, not measured) */

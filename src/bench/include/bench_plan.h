@@ -109,11 +109,15 @@ typedef struct bench_item {
     model_warp warp0;       /* warp 0 of the launch, for one-warp figures */
     int index32_proven;     /* every index value fits in int for this launch (model_index_fits32) */
     int index_bits;         /* the kernel's index arithmetic: 32 (int) or 64 (long) */
-    /* it also gets the scalar kernel form (bench_form): the plan's
+    /* it also gets a second kernel form (bench_form): the plan's
      * scalar_form, for a gather item whose lanes do not load consecutive
      * elements (bench_twin_contiguous: there the plain form's one vector
-     * load beats W scalar ones, about twice over on PoCL) */
+     * load beats W scalar ones, about twice over on PoCL). alt_form is
+     * which: the warp form where each warp's lanes stay within one warp's
+     * bytes (bench_twin_warp_dense) and the work-group holds whole warps,
+     * else the scalar form. */
     int scalar_form;
+    int alt_form; /* bench_form */
     /* The kernel family that runs it (bench_family.h): how it is sized,
      * referenced, built, validated and traced, looked up from its
      * pattern's catalogue entry (model_pattern_family.kernel); gather for

@@ -71,6 +71,7 @@ typedef enum bench_limiter {
     BENCH_LIMITER_CPU_GATHER, /* CPU, plain form, addresses not contiguous: vector gathers */
     BENCH_LIMITER_CPU_VECTOR, /* CPU, plain form, contiguous addresses */
     BENCH_LIMITER_CPU_SCALAR, /* CPU, scalar form: one scalar load per work-item */
+    BENCH_LIMITER_CPU_WARP,   /* CPU, warp form: a warp's loads and shuffles in one work-item */
     BENCH_LIMITER_GPU,
 } bench_limiter;
 
@@ -103,18 +104,24 @@ typedef struct bench_verdict {
 /* Tolerance around a bound, as a fraction of it. */
 #define BENCH_VERDICT_TOLERANCE 0.10
 
-/* Kernel forms. Both load at exactly the pattern's addresses, one element
- * per work-item. PLAIN is the kernel as the runtime compiles it (GPUs run
- * warps in lock-step; CPU runtimes vectorise across work-items). SCALAR
- * passes the address through a volatile, which keeps a CPU runtime's
- * vectoriser off the kernel: each work-item issues its own scalar load,
- * where a vectorised kernel needs a gather instruction for any address
- * that is not contiguous across work-items. Which is faster depends on
- * the pattern and the CPU, so the runner times both (plan->scalar_form,
- * CPU devices only). */
+/* Kernel forms. Each loads at exactly the pattern's addresses, lane for
+ * lane. PLAIN is the kernel as the runtime compiles it (GPUs run warps in
+ * lock-step; CPU runtimes vectorise across work-items). SCALAR passes the
+ * address through a volatile, which keeps a CPU runtime's vectoriser off
+ * the kernel: each work-item issues its own scalar load, where a
+ * vectorised kernel needs a gather instruction for any address that is
+ * not contiguous across work-items. WARP gives one work-item a whole
+ * virtual warp, its lanes run in turn at addresses that differ by
+ * constants, so a CPU compiler can load a warp whose lanes stay within
+ * one warp's bytes (reverse, permute, broadcast) as vectors and shuffle
+ * them, as a GPU's coalescer serves the warp. Which is faster depends on
+ * the pattern and the CPU, so on a CPU device the runner times the plain
+ * form against one other (bench_item.alt_form) and keeps the faster. */
 typedef enum bench_form {
     BENCH_FORM_PLAIN,
     BENCH_FORM_SCALAR,
+    BENCH_FORM_WARP,
+    BENCH_FORMS, /* how many */
 } bench_form;
 
 typedef enum bench_status {
@@ -145,7 +152,7 @@ typedef struct bench_result {
     size_t dropped_samples;  /* launches whose event time was not positive: never samples */
     size_t sub_group_size;   /* measured: the kernel's sub-group size (W) as the driver reports it; 0: unknown */
     bench_form form;         /* the kernel form timed: the faster one where two were built */
-    double form_ns[2];       /* measured: median calibration launch per form (bench_form), 0: not built */
+    double form_ns[BENCH_FORMS]; /* measured: median calibration launch per form (bench_form), 0: not built */
     double best_gbs;         /* measured: requested bytes / the fastest timed launch */
     int stable;              /* the stopping rule was met (else the budget ended it, or it never ran) */
     /* The twin (bench_twin.h): the timed kernel over its first N and 2N

@@ -137,6 +137,7 @@
     X(RUNR_FORM_TIME_NS, "form_time_ns", RK_OBJECT, "measured", "ns", RESULTS_RANGE_NONE, "result") \
     X(RUNR_PLAIN, "plain", RK_NUMBER, "measured", "ns", RESULTS_RANGE_NONE, "form times") \
     X(RUNR_SCALAR, "scalar", RK_NUMBER, "measured", "ns", RESULTS_RANGE_NONE, "form times") \
+    X(RUNR_WARP, "warp", RK_NUMBER, "measured", "ns", RESULTS_RANGE_NONE, "form times") \
     X(RUNR_LAUNCH_BOUNDS, "launch_bounds", RK_OBJECT, NULL, NULL, RESULTS_RANGE_NONE, "result") \
     X(RUNR_TIME_NS, "time_ns", RK_OBJECT, "measured", "ns", RESULTS_RANGE_NONE, "result: RESULTS_TIMING_KEYS") \
     X(RUNR_WALL_NS, "wall_ns", RK_OBJECT, "measured", "ns", RESULTS_RANGE_NONE, "result: RESULTS_TIMING_KEYS") \
