@@ -231,8 +231,24 @@ Test(bench_plan, the_unroll_memory_averages_the_last_calibrations)
         cr_expect_float_eq(got.copy[i], m.copy[i], 1e-12);
         cr_expect_float_eq(got.read[i], m.read[i], 1e-12);
     }
+    cr_expect_eq(got.copy_k, 0, "no K chosen yet");
+    /* the K last chosen travels with the scores */
+    m.copy_k = 2;
+    m.read_k = 8;
+    cr_assert_eq(bench_unroll_memory_store(path, &k, &m, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(bench_unroll_memory_lookup(path, &k, &got, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(got.copy_k, 2);
+    cr_expect_eq(got.read_k, 8);
     cr_assert_eq(bench_unroll_memory_lookup(path, &other, &got, &err), BW_OK);
     cr_expect_eq(got.runs, 0);
+    /* a last K off the ladder is a malformed file */
+    tu_write_file(dir, "sub/unroll.json",
+                  "{\"schema\": \"bwlab.unroll\", \"schema_version\": 1, \"entries\": [{\"key\": {\"device\": \"dev\", "
+                  "\"vendor\": \"vendor\", \"driver_version\": \"1.0\", \"platform_version\": \"OpenCL 3.0\", "
+                  "\"bwlab_version\": \"0.1\"}, \"runs\": 2, \"copy\": [1, 1, 0, 0, 0], \"read\": [0, 0, 0, 0, 0], "
+                  "\"copy_k\": 3}]}");
+    cr_expect_eq(bench_unroll_memory_lookup(path, &k, &got, &err), BW_E_FORMAT);
+    bw_error_clear(&err);
     /* a score out of 0..1 is a malformed file, named */
     tu_write_file(dir, "sub/unroll.json",
                   "{\"schema\": \"bwlab.unroll\", \"schema_version\": 1, \"entries\": [{\"key\": {\"device\": \"dev\", "
@@ -242,6 +258,34 @@ Test(bench_plan, the_unroll_memory_averages_the_last_calibrations)
     cr_expect(strstr(bw_error_text(&err), "unroll.json") != NULL, "%s", bw_error_text(&err));
     bw_error_clear(&err);
     tu_rmdir(dir);
+}
+
+/* auto's K with the K the device last ran, worked by hand (WITHIN 3%,
+ * BAND 1%: the last K stays while at least 0.96 of the best and no
+ * smaller K reaches 0.98) */
+Test(bench_plan, the_last_k_holds_within_the_band)
+{
+    const double edge[5] = { 0.972, 1, 0.9, 0.8, 0.5 };
+    cr_expect_eq(bench_fit_unroll_keep(edge, 0), 1, "no last K: the smallest within 3%");
+    cr_expect_eq(bench_fit_unroll_keep(edge, 1), 1);
+    cr_expect_eq(bench_fit_unroll_keep(edge, 2), 2, "K = 1 at 0.972 is within 3% but short of 0.98");
+    const double clear[5] = { 0.985, 1, 0.9, 0.8, 0.5 };
+    cr_expect_eq(bench_fit_unroll_keep(clear, 2), 1, "K = 1 at 0.985 is clearly within");
+    const double out[5] = { 0.5, 0.95, 1, 0.9, 0.5 };
+    cr_expect_eq(bench_fit_unroll_keep(out, 2), 4, "K = 2 at 0.95 fell clearly out");
+    const double near[5] = { 0.5, 0.965, 1, 0.9, 0.5 };
+    cr_expect_eq(bench_fit_unroll_keep(near, 2), 2, "K = 2 at 0.965 holds");
+    cr_expect_eq(bench_fit_unroll_keep(near, 0), 4);
+    const double big[5] = { 0.5, 0.6, 1, 0.99, 0.7 };
+    cr_expect_eq(bench_fit_unroll_keep(big, 8), 4, "a smaller K clearly within replaces a larger one");
+    const double unmeasured[5] = { 1, 0.9, 0.8, 0.7, 0 };
+    cr_expect_eq(bench_fit_unroll_keep(unmeasured, 16), 1, "a last K not measured: the plain choice");
+    /* scores whose best is below 1 (an average): K = 1 at 0.956 is
+     * 0.9696 of 0.986, short of 0.97, yet above 0.96 */
+    const double avg[5] = { 0.956, 0.986, 0.923, 0.84, 0.51 };
+    cr_expect_eq(bench_fit_unroll_keep(avg, 0), 2);
+    cr_expect_eq(bench_fit_unroll_keep(avg, 1), 1);
+    cr_expect_eq(bench_fit_unroll_keep(avg, 2), 2);
 }
 
 Test(bench_plan, host_llc_from_sysfs)

@@ -132,6 +132,25 @@ int bench_fit_unroll_choose(const double copy[BENCH_FIT_UNROLLS], const double *
     return most;
 }
 
+int bench_fit_unroll_keep(const double scores[BENCH_FIT_UNROLLS], int last)
+{
+    int plain = bench_fit_unroll_choose(scores, NULL);
+    double best = 0;
+    int at = -1;
+    for (int k = 0; k < BENCH_FIT_UNROLLS; k++) {
+        best = scores[k] > best ? scores[k] : best;
+        at = (1 << k) == last ? k : at;
+    }
+    if (plain <= 0 || at < 0 || !(scores[at] > 0) || plain == last)
+        return plain;
+    if (scores[at] < (1.0 - BENCH_FIT_UNROLL_WITHIN - BENCH_FIT_UNROLL_BAND) * best)
+        return plain; /* last fell clearly out */
+    for (int k = 0; k < at; k++)
+        if (scores[k] >= (1.0 - BENCH_FIT_UNROLL_WITHIN + BENCH_FIT_UNROLL_BAND) * best)
+            return 1 << k; /* a smaller K clearly within */
+    return last;
+}
+
 /* the buffers' fill of plan p at the calibration's rate */
 static double fill_s(const bench_plan *p, const bench_fit_rate *rate)
 {

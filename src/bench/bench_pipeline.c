@@ -290,11 +290,12 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
 }
 
 /* auto's K for each mode from this calibration averaged with the
- * device's last ones (bench_unroll_memory), which it then keeps: copy's
- * for the copy and write items, read's for the read items, each the
- * smallest within BENCH_FIT_UNROLL_WITHIN of its mode's best
- * (bench_fit_unroll_choose); rate->copy_gbs becomes the calibration's
- * copy at copy's K. A memory that cannot be read or written is said in a
+ * device's last ones (bench_unroll_memory), which it then keeps with the
+ * K chosen: copy's for the copy and write items, read's for the read
+ * items, each the smallest within BENCH_FIT_UNROLL_WITHIN of its mode's
+ * best, the K the device last ran kept within BENCH_FIT_UNROLL_BAND of
+ * that edge (bench_fit_unroll_keep); rate->copy_gbs becomes the
+ * calibration's copy at copy's K. A memory that cannot be read or written is said in a
  * note, and this calibration alone decides. */
 static void remembered_unrolls(bench_pipeline *p, size_t k, bench_fit_rate *rate, int *k_copy, int *k_read)
 {
@@ -312,17 +313,19 @@ static void remembered_unrolls(bench_pipeline *p, size_t k, bench_fit_rate *rate
         kept = 0;
     }
     bench_unroll_memory_add(&m, rate->unroll_gbs, rate->unroll_read_gbs);
+    dev->unroll_runs = m.runs;
+    *k_copy = bench_fit_unroll_keep(m.copy, m.copy_k);
+    if (*k_copy <= 0)
+        *k_copy = rate->unroll;
+    *k_read = bench_fit_unroll_keep(m.read, m.read_k);
+    if (*k_read <= 0)
+        *k_read = *k_copy;
+    m.copy_k = *k_copy;
+    m.read_k = *k_read;
     if (kept && bench_unroll_memory_store(p->unroll_memory, &key, &m, &e) != BW_OK) {
         note(p, "device %zu: the unroll memory is not kept: %s", d->index, bw_error_text(&e));
         bw_error_clear(&e);
     }
-    dev->unroll_runs = m.runs;
-    *k_copy = bench_fit_unroll_choose(m.copy, NULL);
-    if (*k_copy <= 0)
-        *k_copy = rate->unroll;
-    *k_read = bench_fit_unroll_choose(m.read, NULL);
-    if (*k_read <= 0)
-        *k_read = *k_copy;
     bench_fit_rate_at(rate, *k_copy);
 }
 

@@ -32,6 +32,19 @@ static int scores_of(json_t *a, double *scores)
     return 1;
 }
 
+/* a last K: absent (0), or one of the ladder's */
+static int last_k_of(json_t *v, int *k)
+{
+    *k = 0;
+    if (!v)
+        return 1;
+    json_int_t n = json_is_integer(v) ? json_integer_value(v) : -1;
+    for (int i = 0; i < BENCH_UNROLL_MEMORY_KS; i++)
+        if (n == (json_int_t)1 << i)
+            *k = (int)n;
+    return *k > 0;
+}
+
 bw_code bench_unroll_memory_lookup(const char *path, const bench_tune_key *key, bench_unroll_memory *m, bw_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -44,7 +57,8 @@ bw_code bench_unroll_memory_lookup(const char *path, const bench_tune_key *key, 
         json_t *runs = json_object_get(e, "runs");
         m->runs = json_is_integer(runs) ? (int)json_integer_value(runs) : 0;
         if (m->runs < 1 || m->runs > BENCH_UNROLL_MEMORY_RUNS || !scores_of(json_object_get(e, "copy"), m->copy) ||
-            !scores_of(json_object_get(e, "read"), m->read)) {
+            !scores_of(json_object_get(e, "read"), m->read) || !last_k_of(json_object_get(e, "copy_k"), &m->copy_k) ||
+            !last_k_of(json_object_get(e, "read_k"), &m->read_k)) {
             memset(m, 0, sizeof *m);
             rc = bw_error_set(err, BW_E_FORMAT,
                               "the unroll memory '%s' holds figures out of range for '%s'; remove it and the next "
@@ -67,6 +81,10 @@ bw_code bench_unroll_memory_store(const char *path, const bench_tune_key *key, c
     }
     json_object_set_new(o, "copy", c);
     json_object_set_new(o, "read", r);
+    if (m->copy_k > 0)
+        json_object_set_new(o, "copy_k", json_integer(m->copy_k));
+    if (m->read_k > 0)
+        json_object_set_new(o, "read_k", json_integer(m->read_k));
     return bench_keyed_cache_store(&UNROLL_MEMORY, path, key, o, err);
 }
 

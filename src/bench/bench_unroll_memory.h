@@ -5,8 +5,9 @@
  * average, so that one noisy calibration does not change K from one run
  * to the next (a pattern's ratio to seq moves with K). Schema
  * "bwlab.unroll" version 1: {"schema", "schema_version", "entries":
- * [{"key": {...}, "runs", "copy": [5], "read": [5]}]} (a K not measured:
- * 0). */
+ * [{"key": {...}, "runs", "copy": [5], "read": [5], "copy_k", "read_k"}]}
+ * (a K not measured: 0; copy_k and read_k, the K last chosen, may be
+ * absent: none). */
 #ifndef BENCH_UNROLL_MEMORY_H
 #define BENCH_UNROLL_MEMORY_H
 
@@ -26,11 +27,14 @@ typedef struct bench_unroll_memory {
     /* measured, averaged: seq's rate at K = 1 << k over its mode's best K
      * of the same calibration, 0..1; 0: not measured */
     double copy[BENCH_UNROLL_MEMORY_KS], read[BENCH_UNROLL_MEMORY_KS];
+    /* the K auto last chose for each mode (bench_fit_unroll_keep); 0: none */
+    int copy_k, read_k;
 } bench_unroll_memory;
 
 /* key's entry into *m (runs 0 when the file or the entry is missing);
  * BW_E_FORMAT naming the file when it is malformed or holds a score
- * outside 0..1 or a count outside 1..BENCH_UNROLL_MEMORY_RUNS. */
+ * outside 0..1, a count outside 1..BENCH_UNROLL_MEMORY_RUNS, or a last K
+ * other than 1, 2, 4, 8 or 16. */
 bw_code bench_unroll_memory_lookup(const char *path, const bench_tune_key *key, bench_unroll_memory *m, bw_error *err);
 
 /* Stores m under key (bench_keyed_cache_store). */
