@@ -65,8 +65,16 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
             while ((1 << (k + 1)) <= bench_item_unroll(&p->items[i]) && k + 1 < BENCH_FIT_UNROLLS)
                 k++;
             double *g = p->items[i].access == BENCH_ACCESS_READ ? out->unroll_read_gbs : out->unroll_gbs;
-            if (res[i].status == BENCH_OK && res[i].effective_gbs > g[k])
-                g[k] = res[i].effective_gbs;
+            /* K = 1 (the mode's reference) times each K's ratio to it from
+             * paired rounds: a host whose bandwidth moves during the
+             * calibration moves every K alike, and the choice is a ratio */
+            long ref = res[i].reference;
+            double gbs = res[i].effective_gbs;
+            if (ref >= 0 && (size_t)ref < p->n && res[ref].status == BENCH_OK && res[ref].effective_gbs > 0 &&
+                res[i].relative_to_reference > 0)
+                gbs = res[ref].effective_gbs * res[i].relative_to_reference;
+            if (res[i].status == BENCH_OK && gbs > g[k])
+                g[k] = gbs;
         }
         int K = o.unroll_ladder ? bench_fit_unroll_choose(out->unroll_gbs, out->unroll_read_gbs) : 0;
         bench_fit_rate_at(out, K > 0 ? K : 1);
