@@ -2336,7 +2336,8 @@ Test(bench, transfers_stop_at_their_deadline, .timeout = 120)
 
 /* The warp form (bench_form: one work-item runs a whole warp's lanes) is
  * validated and traced on its own: a kernel wrong in that form alone (one
- * element too far) fails its pattern in each access mode, at K = 1 and 4,
+ * element too far), or in its timed launches' work-group of 64 warps
+ * alone, fails its pattern in each access mode, at K = 1 and 4,
  * with the form named, and is never timed; a trace wrong at lane 3 of
  * every warp is caught. */
 Test(bench, a_wrong_warp_form_is_caught, .timeout = 300)
@@ -2352,6 +2353,10 @@ Test(bench, a_wrong_warp_form_is_caught, .timeout = 300)
           "v[j] = BW_LOAD(src, a);\n#ifdef BW_WARP\nv[j] = BW_LOAD(src, a + BW_E);\n#endif\n" },
         { BENCH_ACCESS_READ, 3, "v[j] = BW_LOAD(src, a);",
           "v[j] = BW_LOAD(src, a);\n#ifdef BW_WARP\nv[j] = BW_LOAD(src, a + BW_E);\n#endif\n" },
+        /* wrong only in a work-group of BENCH_WARP_GROUP warps: validation
+         * runs the timed launches' group */
+        { BENCH_ACCESS_COPY, 3, "v[j] = BW_LOAD(src, a);",
+          "v[j] = BW_LOAD(src, a);\n#ifdef BW_WARP\nif (get_local_size(0) == 64) v[j] = BW_LOAD(src, a + BW_E);\n#endif\n" },
         /* write mode: one-to-one stores only (broadcast is not) */
         { BENCH_ACCESS_WRITE, 2, "BW_STORE(dst, a, v[j]);",
           "\n#ifdef BW_WARP\nBW_STORE(dst, a + BW_E, v[j]);\n#else\nBW_STORE(dst, a, v[j]);\n#endif\n" },

@@ -1705,6 +1705,39 @@ Test(bench_plan, items_go_through_their_family_entry)
  *   lowest, one warp's bytes and no less: scalar;
  * - stride:s=2 (56 bytes) and aos:struct=12,field=0 (84): scalar;
  * - reverse with a work-group of 12 work-items (not whole warps): scalar. */
+/* The warp form's work-group (bench_item_warp_group), at W = 8: 64
+ * work-items (warps) where the kernel allows 64, the launch's warps are a
+ * multiple of 64 and 64 * 8 = 512 items a multiple of local_size; else
+ * local_size / 8. Worked by hand:
+ * - local 256, 2^20 items, K 1: 131072 warps, 512 % 256 = 0: 64;
+ * - the same with the kernel's limit unknown (0) or 32: 32;
+ * - 768 items: 96 warps, not a multiple of 64: 32;
+ * - local 1024: 512 items is not a multiple of 1024: 128;
+ * - 8192 items at K 16: 64 warps a launch: 64; 4096 at K 16: 32 warps: 32;
+ * - local 64 and 2^20 items at K 4: 32768 warps: 64 (8 warps a group before). */
+Test(bench_plan, the_warp_form_groups_64_warps_where_they_divide)
+{
+    static const struct {
+        int64_t local, items, kmax;
+        int k;
+        int64_t want;
+    } cases[] = {
+        { 256, 1 << 20, 4096, 1, 64 }, { 256, 1 << 20, 0, 1, 32 },  { 256, 1 << 20, 32, 1, 32 },
+        { 256, 768, 4096, 1, 32 },     { 1024, 1 << 20, 4096, 1, 128 }, { 256, 8192, 4096, 16, 64 },
+        { 256, 4096, 4096, 16, 32 },   { 64, 1 << 20, 4096, 4, 64 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        bench_item it;
+        memset(&it, 0, sizeof it);
+        it.local_size = cases[k].local;
+        it.items = cases[k].items;
+        it.unroll = cases[k].k;
+        it.warp_kernel_max = cases[k].kmax;
+        cr_expect_eq(bench_item_warp_group(&it, 8), cases[k].want, "case %zu: %lld", k,
+                     (long long)bench_item_warp_group(&it, 8));
+    }
+}
+
 Test(bench_plan, each_gather_pattern_gets_the_form_its_warps_allow)
 {
     bench_limits l = limits(0, 4 * GiB, 16 * GiB, 4096);

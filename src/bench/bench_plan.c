@@ -364,6 +364,16 @@ int bench_item_unroll(const bench_item *it)
     return it->unroll > 1 ? it->unroll : 1;
 }
 
+int64_t bench_item_warp_group(const bench_item *it, int64_t W)
+{
+    int64_t small = W > 0 ? it->local_size / W : 0, big = BENCH_WARP_GROUP;
+    int64_t warps = W > 0 ? it->items / bench_item_unroll(it) / W : 0;
+    if (W <= 0 || it->local_size <= 0 || it->warp_kernel_max < big || (big * W) % it->local_size != 0 ||
+        warps % big != 0)
+        return small;
+    return big;
+}
+
 static int64_t gcd64(int64_t a, int64_t b)
 {
     while (b) {

@@ -89,6 +89,14 @@ int bench_plan_is_seq_reference(const bench_item *it);
 
 /* K of item it as it runs (1 for the families without one). */
 int bench_item_unroll(const bench_item *it);
+/* The warp form's work-group, in work-items (each one warp of W lanes):
+ * BENCH_WARP_GROUP where its kernel allows that many, the launch's
+ * work-items are a multiple of it and BENCH_WARP_GROUP * W items a
+ * multiple of local_size; otherwise local_size / W. Per-group overhead
+ * caps a PoCL warp kernel at local_size / W work-items a group
+ * (docs/design.md, "Kernel forms"). */
+#define BENCH_WARP_GROUP 64
+int64_t bench_item_warp_group(const bench_item *it, int64_t W);
 /* Sets it->unroll and it->launch_items from it->unroll_want, items and
  * local_size: the largest power of two K <= unroll_want with items a
  * multiple of K * lcm(local_size, W); called where either changes. */

@@ -51,6 +51,8 @@ static bw_code fit_group(run_ctx *r, size_t i, ocl_kernel *kern, bench_form form
 {
     size_t most = 0, multiple = 0;
     bw_code rc = ocl_kernel_work_group_info(kern, &most, &multiple, err);
+    if (rc == BW_OK && form == BENCH_FORM_WARP)
+        r->plan->items[i].warp_kernel_max = (int64_t)most;
     if (rc == BW_OK)
         rc = bench_plan_fit_kernel(r->plan, i, (uint64_t)most * (uint64_t)items_per_work_item(r, form), err);
     return rc;
@@ -159,12 +161,20 @@ static bw_code launch_range(run_ctx *r, size_t i, ocl_kernel *k, bench_form form
     bench_item *it = &r->plan->items[i];
     int64_t whole = it->launch_items > 0 ? it->launch_items : it->items;
     int64_t items = count > 0 ? count : whole;
-    /* ranges and groups are whole warps (bench_item.alt_form) */
+    /* ranges and groups are whole warps (bench_item.alt_form); the warp
+     * form's larger group where the range is whole groups of it
+     * (bench_validate_sample samples in such groups) */
     int64_t per = items_per_work_item(r, form);
+    int64_t group = it->local_size / per;
+    if (per > 1) {
+        int64_t big = bench_item_warp_group(it, per);
+        if ((first / per) % big == 0 && (items / per) % big == 0)
+            group = big;
+    }
     bw_code rc = bench_runner_set_span(r, i, k, whole, err);
     if (rc == BW_OK)
-        rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)(first / per), (uint64_t)(items / per),
-                               (uint64_t)(it->local_size / per), t, err);
+        rc = ocl_kernel_run_at(r->ctx, k, (uint64_t)(first / per), (uint64_t)(items / per), (uint64_t)group, t,
+                               err);
     bench_result *res = r->res ? &r->res[i] : NULL; /* none in a trace run */
     if (!res)
         return rc;
@@ -174,7 +184,7 @@ static bw_code launch_range(run_ctx *r, size_t i, ocl_kernel *k, bench_form form
     if (!status || res->retry || !it->fam->retry_half || half < per || half % per != 0 || items % half != 0)
         return rc;
     char note[160];
-    snprintf(note, sizeof note, "work-group %lld failed (%s); ran at %lld", (long long)it->local_size,
+    snprintf(note, sizeof note, "work-group %lld failed (%s); ran at %lld", (long long)(group * per),
              ocl_error_name(status), (long long)half);
     if (err)
         bw_error_clear(err);
@@ -185,6 +195,7 @@ static bw_code launch_range(run_ctx *r, size_t i, ocl_kernel *k, bench_form form
     if (!(res->retry = strdup(note)))
         return bw_error_set(err, BW_E_NOMEM, "out of memory");
     it->local_size = half;
+    it->warp_kernel_max = 0; /* the warp form keeps local_size / W from now on */
     return BW_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_result.h"
 #include "bw_format.h"
 
 #define CHUNK ((int64_t)1 << 20)
@@ -445,6 +446,11 @@ size_t bench_validate_sample(const model_geometry *geo, const bench_item *it, ui
 {
     int64_t W = geo->lanes, ls = it->local_size > 0 ? it->local_size : W;
     int64_t gi = (ls + W - 1) / W * W;
+    /* the warp form's groups may hold more items (bench_item_warp_group):
+     * sampled in whole groups of both forms */
+    int64_t wg = it->scalar_form && it->alt_form == BENCH_FORM_WARP ? bench_item_warp_group(it, W) * W : 0;
+    if (wg > gi && wg % gi == 0)
+        gi = wg;
     int64_t groups = (it->items + gi - 1) / gi;
     int64_t pick[BENCH_SAMPLE_GROUPS + BENCH_READ_KEYS];
     size_t n = 0;

@@ -118,6 +118,10 @@ typedef struct bench_item {
      * else the scalar form. */
     int scalar_form;
     int alt_form; /* bench_form */
+    /* the warp form's kernel limit in work-items (warps), set when its
+     * kernel is built; 0: unknown, which keeps its work-group at
+     * local_size / W (bench_item_warp_group) */
+    int64_t warp_kernel_max;
     /* The kernel family that runs it (bench_family.h): how it is sized,
      * referenced, built, validated and traced, looked up from its
      * pattern's catalogue entry (model_pattern_family.kernel); gather for
