@@ -95,14 +95,42 @@ Test(native_stream, one_mode)
     tu_result_free(&r);
 }
 
+/* the strided mode: one line, checked (b[i] = a[4 i] against the
+ * generator), with the paired ratios present and ordered */
+Test(native_stream, strided_pairs_checked)
+{
+    const char *argv[] = { native_stream(), "--size", "1M", "--reps", "2", "--mode", "strided", "--stride", "4", NULL };
+    tu_result r = tu_run_cmd(argv, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    check_line(r.out, "strided");
+    cr_expect_null(line_of(r.out, "copy"), "copy measured with --mode strided:\n%s", r.out);
+    const char *line = line_of(r.out, "strided");
+    char v[64];
+    field(line, "stride", v, sizeof v);
+    cr_expect_str_eq(v, "4");
+    double q[3];
+    const char *keys[3] = { "ratio_min", "ratio_median", "ratio_max" };
+    for (int i = 0; i < 3; i++) {
+        field(line, keys[i], v, sizeof v);
+        char *end = NULL;
+        q[i] = strtod(v, &end);
+        cr_expect(*end == '\0' && isfinite(q[i]) && q[i] > 0, "%s=%s", keys[i], v);
+    }
+    cr_expect(q[0] <= q[1] && q[1] <= q[2], "min %g, median %g, max %g", q[0], q[1], q[2]);
+    tu_result_free(&r);
+}
+
 Test(native_stream, bad_arguments)
 {
-    /* not a multiple of 4 bytes, no repetitions, an unknown mode or option */
-    const char *const cases[][3] = { { "--size", "1023", NULL }, { "--reps", "0", NULL },
-                                     { "--mode", "write", NULL }, { "--size", "-4", NULL },
-                                     { "--fast", NULL, NULL } };
+    /* not a multiple of 4 bytes, no repetitions, an unknown mode or
+     * option, a stride not a power of two or without the strided mode */
+    const char *const cases[][5] = { { "--size", "1023", NULL },   { "--reps", "0", NULL },
+                                     { "--mode", "write", NULL },  { "--size", "-4", NULL },
+                                     { "--fast", NULL, NULL },     { "--mode", "strided", "--stride", "3", NULL },
+                                     { "--stride", "4", NULL },    { "--mode", "strided", "--stride", "128", NULL } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *argv[] = { native_stream(), cases[i][0], cases[i][1], NULL };
+        const char *argv[] = { native_stream(), cases[i][0], cases[i][1], cases[i][1] ? cases[i][2] : NULL,
+                               cases[i][1] && cases[i][2] ? cases[i][3] : NULL, NULL };
         tu_result r = tu_run_cmd(argv, NULL);
         cr_expect_eq(r.status, 2, "%s %s: exit %d", cases[i][0], cases[i][1] ? cases[i][1] : "", r.status);
         cr_expect_str_eq(r.out, "");

@@ -24,6 +24,11 @@
 #      and the identity rows (a row whose addresses, active lanes, access
 #      mode and element size are its reference's, e.g. stride:s=1 and
 #      offset:bytes=0 beside seq): their largest distance from 1 in any run.
+#      After each run, tools/native_stream --mode strided measures the
+#      memory system's own ratio of stride 2 to stride 1 copy (median of
+#      20 paired rounds); its spread across the runs is how far a ratio
+#      of two memory-bound loops moved on this host, the drift no tool
+#      can pair away, printed beside bwlab's stride:s=2 copy.
 #   1c. with BABELSTREAM (the path of BabelStream's OpenCL binary, ocl-stream,
 #      built outside this tree from its own sources: cmake -DMODEL=ocl
 #      -DCMAKE_BUILD_TYPE=Release, then cmake --build), each copy pair
@@ -395,6 +400,15 @@ print("  rows whose vs seq moved most: " + ", ".join("%s (%s) %.3f" % (k[0], k[1
 os.write(3, ("%d %d %.4f\n" % (within, n, ident_max)).encode())
 ' "$@"
 }
+# drift FILE: the native stride-2 / stride-1 copy ratio, appended to FILE
+drift() {
+    local out
+    out=$("$native" --size "${native_bytes:-268435456}" --mode strided --stride 2 --reps 20 2>&1) || {
+        echo "bench.sh: native_stream --mode strided failed: $out" >&2
+        return 1
+    }
+    sed -n 's/.* ratio_median=\([0-9.]*\).*/\1/p' <<<"$out" >>"$1"
+}
 run_s="" within="" across_rows="" ident_max=""
 if [ "$quick" = 1 ]; then
     echo "default bwlab run: not timed (--quick)"
@@ -418,6 +432,7 @@ else
             files+=("$tmp/default-$k.json")
             [ -z "$keep" ] || cp "$tmp/default-$k.json" "$keep/" || failed=1
         fi
+        drift "$tmp/drift" || failed=1
         # the slowest run is the one held to the target
         if [ -n "$one_s" ] && { [ -z "$run_s" ] || awk -v a="$one_s" -v b="$run_s" 'BEGIN { exit !(a > b) }'; }; then
             run_s=$one_s
@@ -427,6 +442,21 @@ else
         echo "across the ${#files[@]} default runs:"
         { read -r within across_rows ident_max < <(across "${files[@]}" 3>&1 >&4); } 4>&1 || true
         echo "  rows whose vs seq stayed within 0.05 across the runs: ${within:--} of ${across_rows:--} (measured)"
+    fi
+    if [ -s "$tmp/drift" ]; then
+        python3 -c '
+import json, sys
+nat = [float(x) for x in open(sys.argv[1]).read().split()]
+bw = []
+for f in sys.argv[2:]:
+    for r in json.load(open(f)).get("results", []):
+        if r.get("pattern") == "stride:s=2" and r.get("access") == "copy" and r.get("relative_to_seq") is not None:
+            bw.append(r["relative_to_seq"])
+print("  the memory system'"'"'s own drift, native copy stride 2 / stride 1 (median of 20 paired rounds after each run):")
+print("    native  %s, spread %.3f (measured)" % (" ".join("%.3f" % x for x in nat), max(nat) - min(nat)))
+if bw:
+    print("    bwlab stride:s=2 copy vs seq  %s, spread %.3f (measured)" % (" ".join("%.3f" % x for x in bw), max(bw) - min(bw)))
+' "$tmp/drift" "${files[@]}" || failed=1
     fi
 fi
 echo

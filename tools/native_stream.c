@@ -8,6 +8,14 @@
  *   read  x ^= a[i]   (an XOR reduction; every repetition's result is
  *                      compared with a serial XOR of the generator's values)
  *   copy  b[i] = a[i] (b is checked against the generator after the reps)
+ *   strided  b[i] = a[S * i] beside b[i] = a[i] in each repetition (--stride
+ *            S; a holds S x --size bytes), paired, as bwlab's paired rounds
+ *            read stride:s=S copy against seq: the line adds ratio_median,
+ *            ratio_min and ratio_max of the per-repetition ratios (time at
+ *            stride 1 / time at stride S, both moving the same requested
+ *            bytes). A memory-only ratio that moves from run to run is the
+ *            memory system's drift: tools/bench.sh prints it beside the
+ *            spread of bwlab's rows.
  * Counting as bwlab's effective_gbs (docs/results.md): read GB/s = bytes
  * read / time, copy GB/s = (bytes read + bytes written) / time; GB = 10^9
  * bytes. Built with -fno-tree-loop-distribute-patterns so that GCC keeps
@@ -80,29 +88,83 @@ static int parse_count(const char *s, long min, int *out)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: native_stream [--size BYTES] [--reps N] [--warmup N] [--mode read|copy|both]\n"
+    fprintf(f, "usage: native_stream [--size BYTES] [--reps N] [--warmup N] [--mode read|copy|both|strided]\n"
+               "                     [--stride S]\n"
                "  --size BYTES   bytes per array, a multiple of 4 (suffix K, M, G: binary; default 256M)\n"
                "  --reps N       timed repetitions per mode (default 20)\n"
                "  --warmup N     untimed repetitions first (default 2)\n"
-               "  --mode MODE    read, copy or both (default both)\n"
+               "  --mode MODE    read, copy, both (default) or strided (copy at stride S paired with stride 1)\n"
+               "  --stride S     the strided mode's stride: 2, 4, 8, 16, 32 or 64 (default 2)\n"
                "Threads: OpenMP's (OMP_NUM_THREADS; default one per CPU).\n");
 }
 
-static void report(const char *mode, uint64_t bytes, uint64_t moved, int reps, double *t, int ok)
+/* extra: more key=value fields for the line, or "" */
+static void report(const char *mode, uint64_t bytes, uint64_t moved, int reps, double *t, int ok, const char *extra)
 {
     qsort(t, (size_t)reps, sizeof *t, cmp_double);
     /* median of the sorted times; the fastest time is the largest GB/s */
     double med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
     printf("native_stream mode=%s bytes=%" PRIu64 " elems=%" PRIu64 " threads=%d reps=%d median_gbs=%.4f "
-           "min_gbs=%.4f max_gbs=%.4f median_s=%.6e check=%s\n",
+           "min_gbs=%.4f max_gbs=%.4f median_s=%.6e check=%s%s\n",
            mode, bytes, bytes / 4, omp_get_max_threads(), reps, (double)moved / med * 1e-9,
-           (double)moved / t[reps - 1] * 1e-9, (double)moved / t[0] * 1e-9, med, ok ? "ok" : "FAILED");
+           (double)moved / t[reps - 1] * 1e-9, (double)moved / t[0] * 1e-9, med, ok ? "ok" : "FAILED", extra);
+}
+
+/* One copy pass b[i] = a[S * i], timed, with S a constant of its loop, as
+ * bwlab builds each stride pattern with its stride a constant: the
+ * compiler serves each stride as it best can. */
+#define COPY_AT(S)                                                                                                     \
+    do {                                                                                                               \
+        _Pragma("omp parallel for schedule(static)") for (int64_t i = 0; i < n; i++) b[i] = a[(S) * i];               \
+    } while (0)
+
+static double copy_pass(const uint32_t *a, uint32_t *b, int64_t n, int s)
+{
+    double t0 = omp_get_wtime();
+    switch (s) {
+    case 1: COPY_AT(1); break;
+    case 2: COPY_AT(2); break;
+    case 4: COPY_AT(4); break;
+    case 8: COPY_AT(8); break;
+    case 16: COPY_AT(16); break;
+    case 32: COPY_AT(32); break;
+    default: COPY_AT(64); break;
+    }
+    return omp_get_wtime() - t0;
+}
+
+/* the strided mode: each repetition a pass at stride 1, then one at S;
+ * t holds 2 x reps; returns 1 when the check fails */
+static int strided(const uint32_t *a, uint32_t *b, int64_t n, int stride, int reps, int warmup, double *t,
+                   uint64_t bytes)
+{
+    double *ratio = t + reps;
+    for (int r = -warmup; r < reps; r++) {
+        double t1 = copy_pass(a, b, n, 1), ts = copy_pass(a, b, n, stride);
+        if (r >= 0) {
+            t[r] = ts;
+            ratio[r] = t1 / ts;
+        }
+    }
+    int64_t wrong = 0;
+#pragma omp parallel for schedule(static) reduction(+ : wrong)
+    for (int64_t i = 0; i < n; i++)
+        wrong += b[i] != gen((uint64_t)(i * stride));
+    qsort(ratio, (size_t)reps, sizeof *ratio, cmp_double);
+    double med = reps % 2 ? ratio[reps / 2] : 0.5 * (ratio[reps / 2 - 1] + ratio[reps / 2]);
+    char extra[160];
+    snprintf(extra, sizeof extra, " stride=%d ratio_median=%.4f ratio_min=%.4f ratio_max=%.4f", stride, med, ratio[0],
+             ratio[reps - 1]);
+    report("strided", bytes, 2 * bytes, reps, t, wrong == 0, extra);
+    if (wrong)
+        fprintf(stderr, "native_stream: strided: %" PRId64 " of %" PRId64 " elements wrong\n", wrong, n);
+    return wrong != 0;
 }
 
 int main(int argc, char **argv)
 {
     uint64_t bytes = UINT64_C(256) << 20;
-    int reps = 20, warmup = 2, do_read = 1, do_copy = 1;
+    int reps = 20, warmup = 2, do_read = 1, do_copy = 1, stride = 0, given_stride = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -119,8 +181,12 @@ int main(int argc, char **argv)
         else if (!bad && !strcmp(o, "--mode")) {
             do_read = !strcmp(v, "read") || !strcmp(v, "both");
             do_copy = !strcmp(v, "copy") || !strcmp(v, "both");
-            bad = !do_read && !do_copy;
-        } else
+            stride = !strcmp(v, "strided");
+            bad = !do_read && !do_copy && !stride;
+        } else if (!bad && !strcmp(o, "--stride"))
+            bad = parse_count(v, 2, &given_stride) != 0 || given_stride > 64 ||
+                  (given_stride & (given_stride - 1)) != 0;
+        else
             bad = 1;
         if (bad) {
             fprintf(stderr, "native_stream: bad option or value: %s %s\n", o, v ? v : "(missing)");
@@ -130,11 +196,22 @@ int main(int argc, char **argv)
         i++;
     }
 
-    const int64_t n = (int64_t)(bytes / 4);
-    uint32_t *a = malloc((size_t)bytes), *b = do_copy ? malloc((size_t)bytes) : NULL;
-    double *t = malloc((size_t)reps * sizeof *t);
-    if (!a || (do_copy && !b) || !t) {
-        fprintf(stderr, "native_stream: cannot allocate 2 x %" PRIu64 " bytes\n", bytes);
+    if (given_stride && !stride) {
+        fprintf(stderr, "native_stream: --stride %d needs --mode strided\n", given_stride);
+        usage(stderr);
+        return 2;
+    }
+    if (stride)
+        stride = given_stride ? given_stride : 2;
+    if (stride > 0 && bytes > SIZE_MAX / (uint64_t)stride) {
+        fprintf(stderr, "native_stream: --size x --stride is too large\n");
+        return 2;
+    }
+    const int64_t n = (int64_t)(bytes / 4), span = stride > 0 ? stride : 1;
+    uint32_t *a = malloc((size_t)(bytes * (uint64_t)span)), *b = do_copy || stride ? malloc((size_t)bytes) : NULL;
+    double *t = malloc((size_t)reps * 2 * sizeof *t);
+    if (!a || ((do_copy || stride) && !b) || !t) {
+        fprintf(stderr, "native_stream: cannot allocate %" PRId64 " x %" PRIu64 " bytes\n", span + 1, bytes);
         free(a);
         free(b);
         free(t);
@@ -144,9 +221,10 @@ int main(int argc, char **argv)
      * starts different from a, so the check sees whether the copy wrote */
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; i++) {
-        a[i] = gen((uint64_t)i);
+        for (int64_t k = 0; k < span; k++)
+            a[i * span + k] = gen((uint64_t)(i * span + k));
         if (b)
-            b[i] = ~a[i];
+            b[i] = ~a[i * span];
     }
     int failed = 0;
 
@@ -166,7 +244,7 @@ int main(int argc, char **argv)
                 t[r] = dt;
             ok &= x == want;
         }
-        report("read", bytes, bytes, reps, t, ok);
+        report("read", bytes, bytes, reps, t, ok, "");
         failed |= !ok;
     }
 
@@ -184,11 +262,13 @@ int main(int argc, char **argv)
 #pragma omp parallel for schedule(static) reduction(+ : wrong)
         for (int64_t i = 0; i < n; i++)
             wrong += b[i] != gen((uint64_t)i);
-        report("copy", bytes, 2 * bytes, reps, t, wrong == 0);
+        report("copy", bytes, 2 * bytes, reps, t, wrong == 0, "");
         if (wrong)
             fprintf(stderr, "native_stream: copy: %" PRId64 " of %" PRId64 " elements wrong\n", wrong, n);
         failed |= wrong != 0;
     }
+    if (stride > 0)
+        failed |= strided(a, b, n, stride, reps, warmup, t, bytes);
     free(a);
     free(b);
     free(t);
