@@ -105,6 +105,10 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
     const BW_IDX q = warp_of_item;
     const BW_IDX SW = S / W;
 #define BW_WARP_OF(g, j) (q + (BW_IDX)(j) * SW)
+    /* virtual item j of this lane, p + j * S, written from its warp: the
+     * compiler then sees that the lanes' items are consecutive for each j,
+     * which it does not prove of p + j * S beside the loads' warp index */
+#define BW_G(j) (BW_WARP_OF(0, j) * W + lane)
 #define BW_NEXT_LANE continue
 #pragma unroll
     for (int lane = 0; lane < BW_W; lane++) {
@@ -112,6 +116,7 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
     const BW_IDX t = lane;
 #else
 #define BW_WARP_OF(g, j) ((g) / W)
+#define BW_G(j) (p + (BW_IDX)(j) * S)
 #define BW_NEXT_LANE return
     {
     const BW_IDX p = (BW_IDX)get_global_id(0);
@@ -130,7 +135,7 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
     if (!(BW_ACTIVE(t))) {
 #ifdef BWLAB_TRACE
         for (int j = 0; j < BW_UNROLL; j++)
-            trace[p + (BW_IDX)j * S] = -1;
+            trace[BW_G(j)] = -1;
 #endif
 #ifndef BW_READ_FLAG
         BW_NEXT_LANE;
@@ -140,7 +145,7 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #if !defined(BW_WRITE)
 #pragma unroll
     for (int j = 0; j < BW_UNROLL; j++) {
-        const BW_IDX g = p + (BW_IDX)j * S;
+        const BW_IDX g = BW_G(j);
         const BW_IDX w = BW_WARP_OF(g, j);
         v[j] = (BW_ELEM)(0);
         if (!live)
@@ -189,15 +194,15 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #else
 #pragma unroll
     for (int j = 0; j < BW_UNROLL; j++)
-        dst[p + (BW_IDX)j * S] = v[j];
+        dst[BW_G(j)] = v[j];
 #endif
 #else
 #pragma unroll
     for (int j = 0; j < BW_UNROLL; j++)
-        v[j] = src[p + (BW_IDX)j * S];
+        v[j] = src[BW_G(j)];
 #pragma unroll
     for (int j = 0; j < BW_UNROLL; j++) {
-        const BW_IDX g = p + (BW_IDX)j * S;
+        const BW_IDX g = BW_G(j);
         const BW_IDX w = BW_WARP_OF(g, j);
 #ifdef BW_SCALAR
         volatile long scalar_a = BW_ADDR;
@@ -213,5 +218,6 @@ __kernel void BW_KERNEL(__global const BW_ELEM *restrict src, __global BW_ELEM *
 #endif
     }
 #undef BW_WARP_OF
+#undef BW_G
 #undef BW_NEXT_LANE
 }

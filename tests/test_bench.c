@@ -262,8 +262,8 @@ Test(bench, wrong_results_are_failures_not_timings, .timeout = 120)
     tu_rmdir(dir);
     free(dir);
     /* a kernel that skips half its stores */
-    dir = kernel_dir_with("        dst[p + (BW_IDX)j * S] = v[j];\n#endif",
-                          "        if (p % 2 == 0) dst[p + (BW_IDX)j * S] = v[j];\n#endif");
+    dir = kernel_dir_with("        dst[BW_G(j)] = v[j];\n#endif",
+                          "        if (p % 2 == 0) dst[BW_G(j)] = v[j];\n#endif");
     res = run_with(&d, p, dir);
     cr_expect_eq(res[0].status, BENCH_FAILED);
     cr_expect(strstr(res[0].failure, "work-item 1 ") != NULL, "%s", res[0].failure);
@@ -2019,8 +2019,8 @@ Test(bench, unrolled_wrong_kernels_are_caught, .timeout = 300)
         const char *from, *to;
     } plants[] = {
         { BENCH_ACCESS_COPY, "v[j] = BW_LOAD(src, a);", "v[j] = BW_LOAD(src, j == 1 ? a + BW_E : a);" },
-        { BENCH_ACCESS_COPY, "        dst[p + (BW_IDX)j * S] = v[j];\n#endif",
-          "        dst[p + (BW_IDX)j * S] = v[0];\n#endif" },
+        { BENCH_ACCESS_COPY, "        dst[BW_G(j)] = v[j];\n#endif",
+          "        dst[BW_G(j)] = v[0];\n#endif" },
         { BENCH_ACCESS_READ, "v[j] = BW_LOAD(src, a);", "v[j] = BW_LOAD(src, j == 1 ? a + BW_E : a);" },
         { BENCH_ACCESS_WRITE, "BW_STORE(dst, a, v[j]);", "BW_STORE(dst, a, v[0]);" },
     };
