@@ -46,6 +46,23 @@ static void field(const char *line, const char *key, char *value, size_t n)
     value[len] = '\0';
 }
 
+/* the line's PREFIX_min, PREFIX_median and PREFIX_max (or min_PREFIX,
+ * ...: pre 0) are positive finite numbers in that order */
+static void ordered(const char *line, const char *prefix, int pre)
+{
+    static const char *const which[3] = { "min", "median", "max" };
+    double q[3];
+    char v[64], key[64];
+    for (int i = 0; i < 3; i++) {
+        snprintf(key, sizeof key, "%s_%s", pre ? prefix : which[i], pre ? which[i] : prefix);
+        field(line, key, v, sizeof v);
+        char *end = NULL;
+        q[i] = strtod(v, &end);
+        cr_expect(*end == '\0' && isfinite(q[i]) && q[i] > 0, "%s=%s", key, v);
+    }
+    cr_expect(q[0] <= q[1] && q[1] <= q[2], "%s: min %g, median %g, max %g", prefix, q[0], q[1], q[2]);
+}
+
 static void check_line(const char *out, const char *mode)
 {
     const char *line = line_of(out, mode);
@@ -62,15 +79,7 @@ static void check_line(const char *out, const char *mode)
     field(line, "threads", v, sizeof v);
     cr_expect_gt(atoi(v), 0);
     /* figures present and ordered; their size is not the test's business */
-    double gbs[3];
-    const char *keys[3] = { "min_gbs", "median_gbs", "max_gbs" };
-    for (int i = 0; i < 3; i++) {
-        field(line, keys[i], v, sizeof v);
-        char *end = NULL;
-        gbs[i] = strtod(v, &end);
-        cr_expect(*end == '\0' && isfinite(gbs[i]) && gbs[i] > 0, "%s=%s", keys[i], v);
-    }
-    cr_expect(gbs[0] <= gbs[1] && gbs[1] <= gbs[2], "min %g, median %g, max %g", gbs[0], gbs[1], gbs[2]);
+    ordered(line, "gbs", 0);
 }
 
 Test(native_stream, read_and_copy_checked)
@@ -108,15 +117,7 @@ Test(native_stream, strided_pairs_checked)
     char v[64];
     field(line, "stride", v, sizeof v);
     cr_expect_str_eq(v, "4");
-    double q[3];
-    const char *keys[3] = { "ratio_min", "ratio_median", "ratio_max" };
-    for (int i = 0; i < 3; i++) {
-        field(line, keys[i], v, sizeof v);
-        char *end = NULL;
-        q[i] = strtod(v, &end);
-        cr_expect(*end == '\0' && isfinite(q[i]) && q[i] > 0, "%s=%s", keys[i], v);
-    }
-    cr_expect(q[0] <= q[1] && q[1] <= q[2], "min %g, median %g, max %g", q[0], q[1], q[2]);
+    ordered(line, "ratio", 1);
     tu_result_free(&r);
 }
 
