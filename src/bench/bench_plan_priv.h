@@ -92,9 +92,9 @@ int bench_item_unroll(const bench_item *it);
 /* The warp form's work-group, in work-items (each one warp of W lanes):
  * BENCH_WARP_GROUP where its kernel allows that many, the launch's
  * work-items are a multiple of it and BENCH_WARP_GROUP * W items a
- * multiple of local_size; otherwise local_size / W. Per-group overhead
- * caps a PoCL warp kernel at local_size / W work-items a group
- * (docs/design.md, "Kernel forms"). */
+ * multiple of local_size; otherwise local_size / W. At local_size / W
+ * work-items a group, PoCL's cost per group holds a warp kernel below seq
+ * (docs/design.md, "Kernels cost what the pattern costs"). */
 #define BENCH_WARP_GROUP 64
 int64_t bench_item_warp_group(const bench_item *it, int64_t W);
 /* Sets it->unroll and it->launch_items from it->unroll_want, items and
