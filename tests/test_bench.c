@@ -244,6 +244,46 @@ static bench_result *run_with(dev *d, bench_plan *p, const char *dir)
     return run_with_info(d, p, dir, &info);
 }
 
+/* Rounds are cut before a pattern is left out. plan_slow makes the plan
+ * see stride:s=2's launches as 0.3 s each, and min_reps 400 asks for 400
+ * of them: 120 s, beyond the 10 s budget on any host. At the timing's
+ * floor of 3 rounds (with its form calibration and warm-up) the item
+ * needs about 2 s, which the budget holds after the builds: so the plan
+ * keeps the floor, nothing is left out, and stride:s=2 is measured. */
+Test(bench, rounds_are_cut_before_a_pattern_is_left_out, .timeout = 120)
+{
+    if (!bw_hook_enabled())
+        cr_skip_test("built without fault hooks: the plan's estimate is the machine's");
+    dev d = open_dev();
+    const char *specs[] = { "seq", "stride:s=2" };
+    bench_plan *p = plan_of(&d, specs, 2, NULL, 0, 1 << 20);
+    bench_kernels *k = kernels(NULL);
+    bench_settings s = bench_settings_default();
+    s.budget_s = 10;
+    s.min_reps = 400;
+    s.min_launch_ns = 1e-3;
+    cr_assert_eq(setenv("BWLAB_TEST_FAULTS", "plan_slow=stride:s=2@300", 1), 0);
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    bw_code rc = bench_run(d.ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err);
+    unsetenv("BWLAB_TEST_FAULTS");
+    cr_assert_eq(rc, BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(info.left_out, 0);
+    cr_expect_eq(res[1].status, BENCH_OK, "%s", res[1].failure ? res[1].failure : "");
+    cr_expect_null(res[1].budget_note, "%s", res[1].budget_note);
+    cr_expect_geq(res[1].event.count, 3);
+    /* the plan kept is the cut one: at least stride:s=2's 3 rounds of
+     * 0.3 s, far below its 400 launches' 120 s, and within the time left */
+    cr_expect(info.planned_s >= 0.9 && info.planned_s < 20, "planned %.1f s", info.planned_s);
+    cr_expect_leq(info.planned_s, info.available_s);
+    bench_results_free(res, p->n);
+    bench_kernels_free(k);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
 Test(bench, wrong_results_are_failures_not_timings, .timeout = 120)
 {
     dev d = open_dev();
