@@ -261,31 +261,39 @@ Test(bench_plan, the_unroll_memory_averages_the_last_calibrations)
 }
 
 /* auto's K with the K the device last ran, worked by hand (WITHIN 3%,
- * BAND 1%: the last K stays while at least 0.96 of the best and no
- * smaller K reaches 0.98) */
+ * BAND 1%: the last K stays while at least 0.96 of the best, whatever
+ * the smaller Ks score; below that, the smallest K within 0.97) */
 Test(bench_plan, the_last_k_holds_within_the_band)
 {
     const double edge[5] = { 0.972, 1, 0.9, 0.8, 0.5 };
     cr_expect_eq(bench_fit_unroll_keep(edge, 0), 1, "no last K: the smallest within 3%");
     cr_expect_eq(bench_fit_unroll_keep(edge, 1), 1);
-    cr_expect_eq(bench_fit_unroll_keep(edge, 2), 2, "K = 1 at 0.972 is within 3% but short of 0.98");
-    const double clear[5] = { 0.985, 1, 0.9, 0.8, 0.5 };
-    cr_expect_eq(bench_fit_unroll_keep(clear, 2), 1, "K = 1 at 0.985 is clearly within");
+    cr_expect_eq(bench_fit_unroll_keep(edge, 2), 2, "K = 2 is the best: it stays");
+    const double tie[5] = { 0.995, 1, 0.9, 0.8, 0.5 };
+    cr_expect_eq(bench_fit_unroll_keep(tie, 2), 2, "K = 1 at 0.995 ties with K = 2: no move");
+    cr_expect_eq(bench_fit_unroll_keep(tie, 4), 1, "K = 4 at 0.9 fell out: the smallest within 3%");
     const double out[5] = { 0.5, 0.95, 1, 0.9, 0.5 };
     cr_expect_eq(bench_fit_unroll_keep(out, 2), 4, "K = 2 at 0.95 fell clearly out");
     const double near[5] = { 0.5, 0.965, 1, 0.9, 0.5 };
     cr_expect_eq(bench_fit_unroll_keep(near, 2), 2, "K = 2 at 0.965 holds");
     cr_expect_eq(bench_fit_unroll_keep(near, 0), 4);
     const double big[5] = { 0.5, 0.6, 1, 0.99, 0.7 };
-    cr_expect_eq(bench_fit_unroll_keep(big, 8), 4, "a smaller K clearly within replaces a larger one");
+    cr_expect_eq(bench_fit_unroll_keep(big, 8), 8, "K = 8 at 0.99 holds beside K = 4 at 1");
+    cr_expect_eq(bench_fit_unroll_keep(big, 16), 4, "K = 16 at 0.7 fell out");
+    const double edge4[5] = { 0.5, 0.6, 1, 0.9601, 0.7 };
+    cr_expect_eq(bench_fit_unroll_keep(edge4, 8), 8, "0.9601 is above 0.96");
+    const double below4[5] = { 0.5, 0.6, 1, 0.9599, 0.7 };
+    cr_expect_eq(bench_fit_unroll_keep(below4, 8), 4, "0.9599 is below 0.96");
     const double unmeasured[5] = { 1, 0.9, 0.8, 0.7, 0 };
     cr_expect_eq(bench_fit_unroll_keep(unmeasured, 16), 1, "a last K not measured: the plain choice");
     /* scores whose best is below 1 (an average): K = 1 at 0.956 is
-     * 0.9696 of 0.986, short of 0.97, yet above 0.96 */
+     * 0.9696 of 0.986, short of 0.97, yet above 0.96; K = 4 at 0.923 is
+     * 0.936 of it, below */
     const double avg[5] = { 0.956, 0.986, 0.923, 0.84, 0.51 };
     cr_expect_eq(bench_fit_unroll_keep(avg, 0), 2);
     cr_expect_eq(bench_fit_unroll_keep(avg, 1), 1);
     cr_expect_eq(bench_fit_unroll_keep(avg, 2), 2);
+    cr_expect_eq(bench_fit_unroll_keep(avg, 4), 2);
 }
 
 Test(bench_plan, host_llc_from_sysfs)

@@ -149,14 +149,10 @@ int bench_fit_unroll_keep(const double scores[BENCH_FIT_UNROLLS], int last)
         best = scores[k] > best ? scores[k] : best;
         at = (1 << k) == last ? k : at;
     }
-    if (plain <= 0 || at < 0 || !(scores[at] > 0) || plain == last)
+    if (plain <= 0 || at < 0 || !(scores[at] > 0))
         return plain;
-    if (scores[at] < (1.0 - BENCH_FIT_UNROLL_WITHIN - BENCH_FIT_UNROLL_BAND) * best)
-        return plain; /* last fell clearly out */
-    for (int k = 0; k < at; k++)
-        if (scores[k] >= (1.0 - BENCH_FIT_UNROLL_WITHIN + BENCH_FIT_UNROLL_BAND) * best)
-            return 1 << k; /* a smaller K clearly within */
-    return last;
+    /* a tie, a smaller K's included, keeps last: only a clear loss moves K */
+    return scores[at] >= (1.0 - BENCH_FIT_UNROLL_WITHIN - BENCH_FIT_UNROLL_BAND) * best ? last : plain;
 }
 
 /* the buffers' fill of plan p at the calibration's rate */

@@ -67,13 +67,12 @@ typedef struct bench_fit_rate {
 int bench_fit_unroll_choose(const double copy[BENCH_FIT_UNROLLS], const double *read);
 
 /* K's choice from one mode's scores (each K's rate over the best; 0: not
- * measured) where the device last ran K = last (0: none): the choice of
- * bench_fit_unroll_choose, except within BENCH_FIT_UNROLL_BAND of its
- * edge. last stays while its score is at least 1 - WITHIN - BAND of the
- * best and no smaller K reaches 1 - WITHIN + BAND; past either, the
- * smallest K that does, or the plain choice. A K whose score sits at the
- * 3% edge would otherwise flip from run to run with the host's noise, and
- * every row's ratio to seq moves with K. */
+ * measured) where the device last ran K = last (0: none): last stays
+ * while its score is at least 1 - WITHIN - BAND of the best, a smaller K
+ * within the band beside it or not; past that, or with no last K, the
+ * choice of bench_fit_unroll_choose. Every row's ratio to seq moves with
+ * K, and scores within a few percent of each other trade places with the
+ * host's noise: only a K that clearly lost its place is replaced. */
 #define BENCH_FIT_UNROLL_BAND 0.01
 int bench_fit_unroll_keep(const double scores[BENCH_FIT_UNROLLS], int last);
 

@@ -293,8 +293,8 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
  * device's last ones (bench_unroll_memory), which it then keeps with the
  * K chosen: copy's for the copy and write items, read's for the read
  * items, each the smallest within BENCH_FIT_UNROLL_WITHIN of its mode's
- * best, the K the device last ran kept within BENCH_FIT_UNROLL_BAND of
- * that edge (bench_fit_unroll_keep); rate->copy_gbs becomes the
+ * best, the K the device last ran kept while within BENCH_FIT_UNROLL_BAND
+ * of that edge (bench_fit_unroll_keep); rate->copy_gbs becomes the
  * calibration's copy at copy's K. A memory that cannot be read or written is said in a
  * note, and this calibration alone decides. */
 static void remembered_unrolls(bench_pipeline *p, size_t k, bench_fit_rate *rate, int *k_copy, int *k_read)
