@@ -29,10 +29,12 @@ meson test -C build --print-errorlogs
 # driver folder (cli_fake_devices, cli_fake_run), bench, whose plans give
 # their sizes and caches and whose device is picked by type, and those
 # whose every run names --device cpu and the size it measures, or is
-# about signals, journals, outputs and faults (cli_output, tune, faults):
+# about signals, journals, outputs and faults (cli_run, cli_output, tune,
+# faults; cli_run's runs without --device stop at their arguments), and
+# device_check, whose script is given its own driver folder and sizes:
 # the roofline's default size on a CPU without a cache is the roofline
 # suite's. Log: build/meson-logs/elsewhere.txt.
-device_suites="cli cli_devices ocl bench_plan cli_run cli_bad device_check roofline probe"
+device_suites="cli cli_devices ocl bench_plan cli_bad roofline probe"
 rm -f build/meson-logs/elsewhere.txt
 elsewhere=$(mktemp -d "${TMPDIR:-/tmp}/bwlab-elsewhere.XXXXXX")
 cp /etc/OpenCL/vendors/*.icd "$elsewhere/"
@@ -59,7 +61,7 @@ BWLAB_BUILD=build-asan tools/setup.sh --test -Db_sanitize=address,undefined -Db_
 # cost a quarter of the pass and keep CI within its 15 minutes, which a
 # slow shared host otherwise passes. Left out for the same reason:
 # device_check, whose subject is a shell script (the bwlab runs it starts
-# are cli_run's, and it runs twice unsanitized); compare, whose parser the
+# are cli_run's); compare, whose parser the
 # fuzz_results target below runs under the sanitizers; and bench, whose
 # kernel sweeps are PoCL's compile and launch time (its plan, validation
 # and runner code run under the sanitizers in faults, bench_plan,
