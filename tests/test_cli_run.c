@@ -346,6 +346,15 @@ Test(cli_run, unroll_is_recorded_per_row_and_run, .timeout = 300)
     json_t *entry = json_array_get(json_object_get(mem, "entries"), 0);
     cr_expect_eq(json_integer_value(json_object_get(entry, "runs")), 2);
     json_decref(mem);
+    /* the table's header line says how K was chosen, the kept K included */
+    const char *cal_table[] = { "run", "--device", "cpu", "--pattern", "seq", "--size", "8M", "--no-roofline",
+                                "--budget", "5", NULL };
+    r = tu_exec(cal_table, envs);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.out, "; averaged with this device's 2 calibrations before it (unroll.json); in each mode the "
+                            "smallest K within 3% of its best, or the K this device last ran while within 4% of it)"),
+              "%s", r.out);
+    tu_result_free(&r);
     /* a malformed memory is said, and this run's calibration alone decides */
     tu_write_file(cache, "unroll.json", "{ not json");
     r = tu_exec(cal, envs);

@@ -370,6 +370,8 @@ static void unroll_line(const report_doc_run *r, bw_buf *out, const char *lead)
         if (runs > 1)
             bw_buf_printf(out, "; averaged with this device's %lld calibrations before it (unroll.json)", runs - 1);
         bw_buf_puts(out, "; in each mode the smallest K within 3% of its best");
+        if (runs > 1)
+            bw_buf_puts(out, ", or the K this device last ran while within 4% of it");
     } else {
         const char *why = rd_str(run, RUN_KEY(RUNF_UNROLL_NOTE));
         bw_buf_printf(out, "auto fell back to 1: %s", why ? why : "no calibration");
