@@ -296,6 +296,20 @@ Test(bench_plan, the_last_k_holds_within_the_band)
     cr_expect_eq(bench_fit_unroll_keep(avg, 4), 2);
 }
 
+/* One K's ladder rate, worked by hand (AGREE 1.25): the paired estimate
+ * while within a quarter of the K's own median, else the own median */
+Test(bench_plan, a_ladder_rate_is_paired_unless_it_disagrees_with_its_own_median)
+{
+    cr_expect_float_eq(bench_fit_ladder_rate(65.0, 62.5, 1.0896), 68.1, 1e-9, "68.1 is 1.048 of 65");
+    cr_expect_float_eq(bench_fit_ladder_rate(62.0, 44.4, 3.14), 62.0, 1e-9, "139.4 is 2.25 of 62: own");
+    cr_expect_float_eq(bench_fit_ladder_rate(40.0, 50.0, 1.0), 50.0, 1e-9, "50 is exactly 1.25 of 40");
+    cr_expect_float_eq(bench_fit_ladder_rate(40.0, 50.0, 1.01), 40.0, 1e-9, "50.5 is above 1.25 of 40");
+    cr_expect_float_eq(bench_fit_ladder_rate(50.0, 40.0, 1.0), 40.0, 1e-9, "40 is exactly 50 / 1.25");
+    cr_expect_float_eq(bench_fit_ladder_rate(50.0, 40.0, 0.99), 50.0, 1e-9, "39.6 is below 50 / 1.25");
+    cr_expect_float_eq(bench_fit_ladder_rate(30.0, 0.0, 1.0), 30.0, 1e-9, "no reference rate");
+    cr_expect_float_eq(bench_fit_ladder_rate(30.0, 40.0, NAN), 30.0, 1e-9, "no paired ratio");
+}
+
 Test(bench_plan, host_llc_from_sysfs)
 {
     char *root = tu_temp_dir();

@@ -70,9 +70,8 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
              * calibration moves every K alike, and the choice is a ratio */
             long ref = res[i].reference;
             double gbs = res[i].effective_gbs;
-            if (ref >= 0 && (size_t)ref < p->n && res[ref].status == BENCH_OK && res[ref].effective_gbs > 0 &&
-                res[i].relative_to_reference > 0)
-                gbs = res[ref].effective_gbs * res[i].relative_to_reference;
+            if (ref >= 0 && (size_t)ref < p->n && res[ref].status == BENCH_OK)
+                gbs = bench_fit_ladder_rate(gbs, res[ref].effective_gbs, res[i].relative_to_reference);
             if (res[i].status == BENCH_OK && gbs > g[k])
                 g[k] = gbs;
         }
@@ -121,6 +120,14 @@ static double unroll_score(const double *const modes[2], int k)
         worst = worst < 0 || r < worst ? r : worst;
     }
     return worst;
+}
+
+double bench_fit_ladder_rate(double own_gbs, double ref_gbs, double paired)
+{
+    if (!(ref_gbs > 0) || !(paired > 0))
+        return own_gbs;
+    double est = ref_gbs * paired;
+    return est <= BENCH_FIT_PAIRED_AGREE * own_gbs && est * BENCH_FIT_PAIRED_AGREE >= own_gbs ? est : own_gbs;
 }
 
 int bench_fit_unroll_choose(const double copy[BENCH_FIT_UNROLLS], const double *read)

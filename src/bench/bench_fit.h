@@ -58,6 +58,18 @@ typedef struct bench_fit_rate {
     int unroll;
 } bench_fit_rate;
 
+/* One K's rate in the calibration's ladder, GB/s: ref_gbs (K = 1's
+ * median) times paired (the K's ratio to K = 1 from paired rounds), which
+ * cancels a drift of the host's bandwidth between rounds, while that
+ * estimate is within BENCH_FIT_PAIRED_AGREE of own_gbs, the K's own
+ * median; else own_gbs. Each launch is paired with K = 1's nearest
+ * launch in the round, so one disturbed launch of K = 1 (in its own slot
+ * or its control slot) moves only the Ks beside it: a drift within a
+ * calibration of a few seconds moves the two estimates by a few percent,
+ * never by a quarter. own_gbs when ref_gbs or paired is not positive. */
+#define BENCH_FIT_PAIRED_AGREE 1.25
+double bench_fit_ladder_rate(double own_gbs, double ref_gbs, double paired);
+
 /* K's choice from a ladder of copy and (or NULL) read rates: the smallest
  * K at which every mode measured is within BENCH_FIT_UNROLL_WITHIN of its
  * own best, since a larger K is no faster and launches fewer work-items;
