@@ -1425,6 +1425,41 @@ Test(bench, spread_estimates)
     cr_expect(bench_stats_noisy(INFINITY, 0.05));
 }
 
+/* A pattern timed in the warp form (one work-item runs a warp's W lanes)
+ * has its twin's slices launched as its own launches are, W items to a
+ * work-item: the cold slice, at memory's pace like the pattern's own
+ * launch, scales to about the pattern's time. A slice launched with one
+ * work-item per item runs W times the work, 16-32 times the pattern. */
+Test(bench, a_warp_form_twin_launches_as_its_pattern_does, .timeout = 300)
+{
+    dev d = open_dev();
+    const char *specs[] = { "reverse" };
+    bench_plan *p = plan_of(&d, specs, 1, NULL, 0, 64u << 20);
+    p->cache_bytes = p->twin_cache_bytes = 32u << 20;
+    size_t i = 0;
+    while (i < p->n && strcmp(p->items[i].spec, "reverse"))
+        i++;
+    cr_assert_lt(i, p->n);
+    cr_assert_eq(p->items[i].alt_form, BENCH_FORM_WARP, "reverse's other form is the warp form");
+    bench_run_info info;
+    bench_result *res = run_with_info(&d, p, NULL, &info);
+    cr_assert_eq(res[i].status, BENCH_OK, "%s", res[i].failure ? res[i].failure : "");
+    /* its lanes' reversed order costs the plain form a permute per vector:
+     * the warp form is about 3 times faster on PoCL (docs/measurements.md) */
+    cr_assert_eq(res[i].form, BENCH_FORM_WARP, "plain %g ns, warp %g ns", res[i].form_ns[BENCH_FORM_PLAIN],
+                 res[i].form_ns[BENCH_FORM_WARP]);
+    if (res[i].twin_items == 0) {
+        fprintf(stderr, "note: reverse's twin gave no figure on this host: %s\n",
+                res[i].twin_reason ? res[i].twin_reason : "no reason");
+    } else {
+        double cold = res[i].twin_cold_ns / res[i].event.median;
+        cr_expect(cold > 0.25 && cold < 4, "the cold slice scaled to the launch is %.2f of its median launch", cold);
+    }
+    bench_results_free(res, p->n);
+    bench_plan_free(p);
+    close_dev(&d);
+}
+
 /* the twin on the CPU device: figures present for seq (which is faster is
  * not asserted), and none, with the reason, where the slice cannot fit */
 Test(bench, twin_of_a_run, .timeout = 300)

@@ -146,6 +146,17 @@ bw_code bench_runner_set_span(run_ctx *r, size_t i, ocl_kernel *k, int64_t span,
     return ocl_kernel_arg_bytes(k, BENCH_KERNEL_ARG_SPAN, &v, sizeof v, err);
 }
 
+bw_code bench_runner_launch_span(run_ctx *r, size_t i, ocl_kernel *k, bench_form form, int64_t span, ocl_timing *t,
+                                 bw_error *err)
+{
+    int64_t per = items_per_work_item(r, form);
+    bw_code rc = bench_runner_set_span(r, i, k, span, err);
+    if (rc == BW_OK)
+        rc = ocl_kernel_run(r->ctx, k, (uint64_t)(span / per), (uint64_t)(r->plan->items[i].local_size / per), t,
+                            err);
+    return rc;
+}
+
 /* One launch of item i's kernel k, in `form`, over the item's work-items
  * [first, first + count) (count 0: all). The result records how it was timed.
  * A launch that fails with a size-dependent error (CL_OUT_OF_RESOURCES,

@@ -150,6 +150,11 @@ bw_code bench_runner_launch(run_ctx *r, size_t i, ocl_kernel *k, bench_form form
  * a family's own kernel. Every launch sets it: a twin's slice launches
  * fewer. */
 bw_code bench_runner_set_span(run_ctx *r, size_t i, ocl_kernel *k, int64_t span, bw_error *err);
+/* One launch of item i's kernel k, in form `form`, over the first `span`
+ * of the launch's work-items (the twin's slices): span set, and the warp
+ * form's W of them in each of its own, as a whole launch runs them. */
+bw_code bench_runner_launch_span(run_ctx *r, size_t i, ocl_kernel *k, bench_form form, int64_t span, ocl_timing *t,
+                                 bw_error *err);
 void bench_runner_after_warmup(run_ctx *r, size_t i, double event_ns);
 bw_code bench_runner_validate_item(run_ctx *r, size_t i, ocl_kernel *kern, bench_form form, bw_error *err);
 bw_code bench_runner_stage_alloc(run_ctx *r, bw_error *err);

@@ -103,21 +103,17 @@ static void twin_round(run_ctx *r, size_t i)
 {
     slot *sl = &r->slots[i];
     const bench_item *it = &r->plan->items[i];
-    uint64_t ls = (uint64_t)it->local_size, n = (uint64_t)sl->twin_n, K = (uint64_t)bench_item_unroll(it);
+    uint64_t n = (uint64_t)sl->twin_n, K = (uint64_t)bench_item_unroll(it);
     ocl_timing tc, t1, t2;
     bw_error e = BW_ERROR_INIT;
-    /* the first 2N (N) items: 2N / K (N / K) work-items of span as many */
-    bw_code rc = bench_runner_set_span(r, i, sl->kern, (int64_t)(2 * n / K), &e);
+    /* the first 2N (N) items: 2N / K (N / K) work-items of span as many,
+     * in the form its own launches take */
+    bench_form f = r->res[i].form;
+    bw_code rc = bench_runner_launch_span(r, i, sl->kern, f, (int64_t)(2 * n / K), &tc, &e);
     if (rc == BW_OK)
-        rc = ocl_kernel_run(r->ctx, sl->kern, 2 * n / K, ls, &tc, &e);
+        rc = bench_runner_launch_span(r, i, sl->kern, f, (int64_t)(n / K), &t1, &e);
     if (rc == BW_OK)
-        rc = bench_runner_set_span(r, i, sl->kern, (int64_t)(n / K), &e);
-    if (rc == BW_OK)
-        rc = ocl_kernel_run(r->ctx, sl->kern, n / K, ls, &t1, &e);
-    if (rc == BW_OK)
-        rc = bench_runner_set_span(r, i, sl->kern, (int64_t)(2 * n / K), &e);
-    if (rc == BW_OK)
-        rc = ocl_kernel_run(r->ctx, sl->kern, 2 * n / K, ls, &t2, &e);
+        rc = bench_runner_launch_span(r, i, sl->kern, f, (int64_t)(2 * n / K), &t2, &e);
     if (rc != BW_OK) {
         bench_runner_no_twin(&r->res[i], "no twin: %s", bw_error_text(&e));
         bw_error_clear(&e);
