@@ -1492,6 +1492,40 @@ Test(cli_run, a_disturbed_reference_is_caught_by_its_control, .timeout = 300)
     free(dir);
 }
 
+/* A first calibration that cannot tell the kernel forms apart (a host
+ * contended in the first rounds slows a memory-bound form and a
+ * kernel-bound one alike; the hook reads both of reverse's forms as the
+ * slower) keeps plain, the form already timed, and keeps the other for a
+ * recheck once the pattern meets its rule: there the warp form, about 3
+ * times faster on PoCL, takes over, and form_time_ns holds the recheck's
+ * figures. --rse 50 and 20 s: the rule is met in the first rounds, and a
+ * cold kernel cache has its builds. */
+Test(cli_run, a_form_calibration_that_cannot_tell_the_forms_apart_is_rechecked, .timeout = 300)
+{
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks: the calibration cannot be blurred");
+#endif
+    char *dir = tu_temp_dir();
+    char out[4200];
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,reverse", "--access", "copy", "--size", "8M",
+                           "--budget", "20", "--rse", "50", "--no-roofline", "--output", out, NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=form_tie=reverse", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    json_t *d = load_doc(out);
+    json_t *rev = result_for(d, "reverse");
+    cr_expect_str_eq(json_string_value(json_object_get(rev, "status")), "ok");
+    cr_expect_str_eq(json_string_value(json_object_get(rev, "kernel_form")), "warp");
+    json_t *ft = json_object_get(rev, "form_time_ns");
+    double plain = json_number_value(json_object_get(ft, "plain")), warp = json_number_value(json_object_get(ft, "warp"));
+    cr_expect(warp > 0 && plain > 1.5 * warp, "recheck: plain %.0f ns, warp %.0f ns", plain, warp);
+    cr_expect(json_is_true(json_object_get(rev, "stable")));
+    json_decref(d);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 /* Every row read against a reference carries the 95% interval of its
  * paired ratio, which holds the ratio itself, and the rounds it was
  * paired over; the reference carries its check, whatever its verdict.

@@ -35,6 +35,11 @@
  *                       can still grow (a host on which the timed slice is too small);
  *                       with N > 0 also its first set of rounds at the cache's N
  *                       (a busy host: the set is measured once more)
+ *   slow=SPEC@N         SPEC's launches in its own slot read N% slower (never in a
+ *                       reference's control slot: a disturbance the control catches)
+ *   form_tie=SPEC       SPEC's first kernel-form calibration reads both forms as the
+ *                       slower one (a contended host's first rounds): the tie keeps
+ *                       the form timed first, and the other comes back for a recheck
  * Owner of nothing: the environment is read on each call (tests only). */
 #ifndef BW_HOOK_H
 #define BW_HOOK_H

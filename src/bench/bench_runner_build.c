@@ -336,6 +336,7 @@ void bench_runner_teardown(run_ctx *r)
             free(r->slots[i].ev_slot);
             ocl_kernel_free(r->slots[i].kern);
             ocl_kernel_free(r->slots[i].alt);
+            ocl_kernel_free(r->slots[i].other);
             ocl_program_free(r->slots[i].prog);
         }
     }

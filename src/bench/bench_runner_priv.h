@@ -47,6 +47,15 @@
 #define FORM_CALIBRATION 5
 #define FORM_CALIBRATION_MIN 2
 #define FORM_CALIBRATION_S 0.25
+/* A calibration whose slower form's median is within FORM_RECHECK_CLOSE
+ * of the faster's has not told them apart: a host contended in the first
+ * rounds slows a memory-bound form and a kernel-bound one alike. The form
+ * not chosen is kept and timed again, alternated as before, when the
+ * pattern first meets its rule (later, in another state of the host); it
+ * takes over only where its median is FORM_SWITCH_MARGIN below the timed
+ * form's in the same rounds, and its launches then become the samples. */
+#define FORM_RECHECK_CLOSE 1.25
+#define FORM_SWITCH_MARGIN 0.05
 
 /* rounds of the twin: each follows one of the pattern's own timed
  * launches (whose footprint evicts the slice): the slice of 2N items
@@ -62,7 +71,10 @@
 typedef struct slot {
     ocl_program *prog;
     ocl_kernel *kern; /* the form that is timed */
-    ocl_kernel *alt;  /* the other form, until one is chosen */
+    ocl_kernel *alt;  /* the other form, until one is chosen, and while it is rechecked */
+    ocl_kernel *other; /* the form not chosen on a close calibration, until its recheck */
+    int rechecking;    /* alt is the recheck's: from round recheck_round on */
+    size_t recheck_round;
     size_t cap;
     int stable;
     int reported; /* told to the progress callback as finished */

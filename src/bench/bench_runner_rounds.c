@@ -63,38 +63,111 @@ static int record(run_ctx *r, size_t i, const ocl_timing *t, int control)
     return 1;
 }
 
-/* Item i's form once both have their calibration launches: the one with
- * the faster median (the headline's statistic: a form whose best launch
- * is lucky but whose typical one is slow must not win) keeps its
- * launches as its samples; the other is released. */
+/* the median of item i's own-slot samples from round `from` on; 0: none */
+static double median_from(const run_ctx *r, size_t i, size_t from)
+{
+    const bench_result *res = &r->res[i];
+    const slot *sl = &r->slots[i];
+    double *v = malloc((res->event.count ? res->event.count : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t j = 0; v && j < res->event.count; j++)
+        if (sl->ev_round[j] >= from && sl->ev_slot[j] == 0)
+            v[n++] = res->event_ns[j];
+    double m = n ? bench_stats_of(v, n).median : 0;
+    free(v);
+    return m;
+}
+
+/* the timed form's figures give way to the other form's launches in
+ * sl->alt, which become the samples; the twin, timed with the old form's
+ * kernel, starts again */
+static void switch_form(run_ctx *r, size_t i, bench_form to)
+{
+    slot *sl = &r->slots[i];
+    bench_result *res = &r->res[i];
+    ocl_kernel *k = sl->kern;
+    sl->kern = sl->alt;
+    sl->alt = k;
+    res->form = to;
+    memcpy(res->event_ns, sl->alt_event, sl->alt_n * sizeof *sl->alt_event);
+    memcpy(res->wall_ns, sl->alt_wall, sl->alt_n * sizeof *sl->alt_wall);
+    memcpy(sl->ev_round, sl->alt_round, sl->alt_n * sizeof *sl->alt_round);
+    memcpy(sl->ev_pos, sl->alt_pos, sl->alt_n * sizeof *sl->alt_pos);
+    memset(sl->ev_slot, 0, sl->alt_n * sizeof *sl->ev_slot);
+    sl->total_ns = 0;
+    for (size_t k2 = 0; k2 < sl->alt_n; k2++)
+        sl->total_ns += sl->alt_event[k2];
+    res->event = bench_stats_of(res->event_ns, sl->alt_n);
+    if (sl->twin_n > 0) {
+        sl->twin_n = 0;
+        sl->twin_k = 0;
+        sl->twin_tries = sl->twin_unresolved = 0;
+        sl->twinned = 0;
+        res->twin_items = 0;
+        res->twin_item_ns = res->twin_ns = res->twin_cold_ns = 0;
+        free(res->twin_reason);
+        res->twin_reason = NULL;
+    }
+}
+
+/* Item i's form once both have their launches: the one with the faster
+ * median (the headline's statistic: a form whose best launch is lucky but
+ * whose typical one is slow must not win). In the first rounds the chosen
+ * form keeps its launches as its samples; a calibration that did not tell
+ * the forms apart keeps the other for a recheck (FORM_RECHECK_CLOSE). A
+ * recheck sets the other form's launches against the timed form's in the
+ * same rounds and switches only past FORM_SWITCH_MARGIN. */
 static void choose_form(run_ctx *r, size_t i)
 {
     slot *sl = &r->slots[i];
     bench_result *res = &r->res[i];
-    res->form_ns[BENCH_FORM_PLAIN] = res->event.median;
-    bench_form alt = (bench_form)r->plan->items[i].alt_form;
-    res->form_ns[alt] = bench_stats_of(sl->alt_event, sl->alt_n).median;
+    bench_form alt_f = (bench_form)r->plan->items[i].alt_form;
+    bench_form cur = res->form, oth = cur == alt_f ? BENCH_FORM_PLAIN : alt_f;
+    int recheck = sl->rechecking;
+    double cur_ns = recheck ? median_from(r, i, sl->recheck_round) : res->event.median;
+    double oth_ns = bench_stats_of(sl->alt_event, sl->alt_n).median;
+    /* test builds: a first calibration that reads both forms alike, as a
+     * contended host's first rounds can */
+    if (!recheck && bw_hook_fault("form_tie", r->plan->items[i].spec, NULL))
+        cur_ns = oth_ns = cur_ns > oth_ns ? cur_ns : oth_ns;
+    sl->rechecking = 0;
+    if (recheck && !(cur_ns > 0)) {
+        ocl_kernel_free(sl->alt); /* no launch of the timed form to set it against */
+        sl->alt = NULL;
+        return;
+    }
+    res->form_ns[cur] = cur_ns;
+    res->form_ns[oth] = oth_ns;
     /* the other form's samples replace this one's: room for them first */
     reserve(res, sl, FORM_CALIBRATION);
-    int plain_timed = res->event.count > 0;
-    if (sl->cap >= sl->alt_n &&
-        (!plain_timed || res->form_ns[alt] < res->form_ns[BENCH_FORM_PLAIN])) {
-        ocl_kernel *k = sl->kern;
-        sl->kern = sl->alt;
-        sl->alt = k;
-        res->form = alt;
-        memcpy(res->event_ns, sl->alt_event, sl->alt_n * sizeof *sl->alt_event);
-        memcpy(res->wall_ns, sl->alt_wall, sl->alt_n * sizeof *sl->alt_wall);
-        memcpy(sl->ev_round, sl->alt_round, sl->alt_n * sizeof *sl->alt_round);
-        memcpy(sl->ev_pos, sl->alt_pos, sl->alt_n * sizeof *sl->alt_pos);
-        memset(sl->ev_slot, 0, sl->alt_n * sizeof *sl->ev_slot);
-        sl->total_ns = 0;
-        for (size_t k2 = 0; k2 < sl->alt_n; k2++)
-            sl->total_ns += sl->alt_event[k2];
-        res->event = bench_stats_of(res->event_ns, sl->alt_n);
+    int cur_timed = res->event.count > 0;
+    double bar = recheck ? cur_ns * (1.0 - FORM_SWITCH_MARGIN) : cur_ns;
+    int close = 0;
+    if (sl->cap >= sl->alt_n && (!cur_timed || oth_ns < bar)) {
+        switch_form(r, i, oth);
+        close = cur_ns <= FORM_RECHECK_CLOSE * oth_ns;
+    } else {
+        close = oth_ns <= FORM_RECHECK_CLOSE * cur_ns;
+    }
+    if (!recheck && close && cur_timed && !sl->is_reference) {
+        sl->other = sl->alt;
+        sl->alt = NULL;
+        return;
     }
     ocl_kernel_free(sl->alt);
     sl->alt = NULL;
+}
+
+/* Item i's kept form comes back for its recheck: timed beside the chosen
+ * one from the next round on (turn), while the item does not stop. */
+static void start_recheck(run_ctx *r, size_t i)
+{
+    slot *sl = &r->slots[i];
+    sl->alt = sl->other;
+    sl->other = NULL;
+    sl->alt_n = 0;
+    sl->rechecking = 1;
+    sl->recheck_round = r->round + 1;
 }
 
 /* One timed launch of item i's kernel k; 1 when it gave a sample. A launch
@@ -245,11 +318,17 @@ static void turn(run_ctx *r, size_t i, size_t round)
         else {
             ocl_kernel_free(sl->alt);
             sl->alt = NULL;
+            sl->rechecking = 0;
         }
     }
     if (sl->alt)
-        return; /* no stopping before the form is chosen */
+        return; /* no stopping before the form is chosen, or while it is rechecked */
     sl->met = meets_rule(r, i);
+    if (sl->met && sl->other && (int)(res->event.count + FORM_CALIBRATION) < s->max_reps) {
+        start_recheck(r, i);
+        sl->met = 0;
+        return;
+    }
     if (sl->met && bw_hook_fault("hold", r->plan->items[i].spec, NULL))
         sl->met = 0; /* test builds only: keeps the run alive */
     /* its figures are settled: journaled now, though a reference launches
@@ -461,7 +540,10 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
         } else {
             ocl_kernel_free(sl->alt);
             sl->alt = NULL;
+            sl->rechecking = 0;
         }
+        ocl_kernel_free(sl->other); /* no rounds are left for a recheck */
+        sl->other = NULL;
         bench_runner_twin_when_due(r, i);
         while (bench_runner_twin_collecting(sl) && !*stop && r->res[i].status == BENCH_OK) {
             ocl_timing t;

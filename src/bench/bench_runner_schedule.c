@@ -523,6 +523,9 @@ int bench_runner_take_up_left_out(run_ctx *r, bench_run_info *info)
         /* no time for a form calibration or a twin: the plain form, alone */
         ocl_kernel_free(r->slots[i].alt);
         r->slots[i].alt = NULL;
+        r->slots[i].rechecking = 0;
+        ocl_kernel_free(r->slots[i].other);
+        r->slots[i].other = NULL;
         r->slots[i].need_twin = 0;
         bench_runner_no_twin(res, "no twin: taken up at the end, when the budget had time for the pattern's own "
                              "launches only");
