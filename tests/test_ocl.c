@@ -649,6 +649,53 @@ Test(ocl, fill_at_an_odd_offset_keeps_the_pattern_aligned_to_the_buffer)
     close_fixture(&f);
 }
 
+/* A shifted buffer starts `shift` bytes into an allocation of its bytes
+ * plus the shift, where the device's base alignment divides the shift:
+ * its own bytes hold what is written, its own size bounds every access,
+ * and the allocation's first bytes (seen through a plain view of the same
+ * memory) are not its. A shift the alignment does not divide gives a
+ * plain buffer. */
+Test(ocl, a_shifted_buffer_starts_past_its_allocation)
+{
+    fixture f = open_cpu();
+    cl_uint align_bits = 0;
+    cl_device_id dev = f.c->dev;
+    cr_assert_eq(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL),
+                 CL_SUCCESS);
+    uint64_t align = align_bits / 8, shift = 2048;
+    cr_assert(align > 0 && align <= shift, "base alignment %llu B", (unsigned long long)align);
+    bw_error err = BW_ERROR_INIT;
+    ocl_buffer *b = NULL;
+    uint64_t applied = 1;
+    cr_assert_eq(ocl_buffer_create_shifted(f.c, 4096, shift, "dst", &b, &applied, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    cr_expect_eq(applied, shift % align == 0 ? shift : 0);
+    uint32_t in[1024], out[1024];
+    for (int i = 0; i < 1024; i++)
+        in[i] = 0x1000u + (uint32_t)i;
+    cr_assert_eq(ocl_buffer_write(f.c, b, 0, in, sizeof in, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(ocl_buffer_read(f.c, b, 0, out, sizeof out, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_arr_eq(in, out, sizeof in);
+    /* the first element sits `applied` bytes into the allocation */
+    if (applied) {
+        uint32_t whole[1536];
+        cr_assert_eq(clEnqueueReadBuffer(f.c->queue, b->parent, CL_TRUE, 0, sizeof whole, whole, 0, NULL, NULL),
+                     CL_SUCCESS);
+        cr_expect_eq(whole[applied / 4], in[0]);
+        cr_expect_eq(whole[applied / 4 + 1023], in[1023]);
+    }
+    cr_expect_eq(ocl_buffer_read(f.c, b, 4, out, sizeof out, &err), BW_E_RANGE, "reads past its 4096 bytes");
+    bw_error_clear(&err);
+    ocl_buffer_free(b);
+    /* 100 B: a shift no alignment of 128 B or more divides */
+    cr_assert_eq(ocl_buffer_create_shifted(f.c, 4096, 100, "dst", &b, &applied, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    cr_expect_eq(applied, 100 % align == 0 ? 100 : 0);
+    cr_assert_eq(ocl_buffer_write(f.c, b, 0, in, sizeof in, &err), BW_OK, "%s", bw_error_text(&err));
+    ocl_buffer_free(b);
+    close_fixture(&f);
+}
+
 Test(ocl, buffer_too_big)
 {
     fixture f = open_cpu();

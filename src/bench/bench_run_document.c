@@ -201,6 +201,8 @@ static json_t *run_json(const bench_run_doc *run)
     json_t *b = json_object();
     json_object_set_new(b, RUN_KEY(RUNB_SRC_BYTES), json_integer((json_int_t)p->src_bytes));
     json_object_set_new(b, RUN_KEY(RUNB_DST_BYTES), json_integer((json_int_t)p->dst_bytes));
+    json_object_set_new(b, RUN_KEY(RUNB_DST_SHIFT_BYTES),
+                        json_integer(run->info ? (json_int_t)run->info->dst_shift_bytes : 0));
     json_object_set_new(o, RUN_KEY(RUNF_BUFFERS), b);
     json_object_set_new(o, RUN_KEY(RUNF_LOCAL_SIZE), json_integer(p->local_size));
     json_t *forms = json_array();

@@ -302,7 +302,8 @@ bench_fill_io bench_runner_fill_io(const run_ctx *r)
     return io;
 }
 
-/* Both buffers, filled: src with the source stream (on the device where it
+/* Both buffers, dst BENCH_DST_SHIFT into its allocation where the device
+ * takes it (info->dst_shift_bytes), filled: src with the source stream (on the device where it
  * can; info->fill_note says when not), dst with the write sentinel's word
  * (every validation refills the bytes it checks). Writing both makes lazily
  * allocating drivers commit the memory now, before anything is timed. */
@@ -313,7 +314,8 @@ bw_code bench_runner_setup_buffers(run_ctx *r, bench_run_info *info, bw_error *e
     if (rc == BW_OK)
         rc = ocl_buffer_create(r->ctx, p->src_bytes, "src", &r->src, err);
     if (rc == BW_OK)
-        rc = ocl_buffer_create(r->ctx, p->dst_bytes, "dst", &r->dst, err);
+        rc = ocl_buffer_create_shifted(r->ctx, p->dst_bytes, BENCH_DST_SHIFT, "dst", &r->dst, &info->dst_shift_bytes,
+                                       err);
     bench_fill_io io = bench_runner_fill_io(r);
     static const uint32_t zero = 0;
     if (rc == BW_OK && r->s->fill_zeros)

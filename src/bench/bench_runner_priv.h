@@ -57,6 +57,16 @@
 #define FORM_RECHECK_CLOSE 1.25
 #define FORM_SWITCH_MARGIN 0.05
 
+/* dst's first byte lies this far into its allocation, src's at its
+ * allocation's start (ocl_buffer_create_shifted): with both page-aligned,
+ * `seq` copy's load of src[g] and store of dst[g] share their low 12
+ * address bits, and on a CPU it ran 2-4% below the offset rows, which
+ * move the same bytes, in one host state and level with them in another
+ * (docs/measurements.md). Half a page keeps every load of a pattern apart
+ * from the store beside it; a multiple of every base alignment devices
+ * report (128 to 2048 B), so lines and sectors stay aligned. */
+#define BENCH_DST_SHIFT 2048
+
 /* rounds of the twin: each follows one of the pattern's own timed
  * launches (whose footprint evicts the slice): the slice of 2N items
  * cold, then N and 2N warm */

@@ -83,12 +83,45 @@ bw_code ocl_buffer_create_host(ocl_context *c, uint64_t bytes, const char *name,
     return create(c, bytes, name, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, out, err);
 }
 
+bw_code ocl_buffer_create_shifted(ocl_context *c, uint64_t bytes, uint64_t shift, const char *name, ocl_buffer **out,
+                                  uint64_t *applied, bw_error *err)
+{
+    *applied = 0;
+    cl_uint align_bits = 0;
+    uint64_t max = c->info->max_alloc_bytes;
+    int takes = shift > 0 && max > shift && bytes <= max - shift &&
+                clGetDeviceInfo(c->dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL) ==
+                    CL_SUCCESS &&
+                align_bits >= 8 && shift % (align_bits / 8) == 0;
+    if (!takes)
+        return ocl_buffer_create(c, bytes, name, out, err);
+    bw_code rc = ocl_buffer_create(c, bytes + shift, name, out, err);
+    if (rc != BW_OK)
+        return rc;
+    ocl_buffer *b = *out;
+    cl_buffer_region region = { (size_t)shift, (size_t)bytes };
+    cl_int st = CL_SUCCESS;
+    cl_mem sub = clCreateSubBuffer(b->mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &st);
+    if (st == CL_SUCCESS && sub) {
+        b->parent = b->mem;
+        b->mem = sub;
+        *applied = shift;
+    } else if (sub) {
+        clReleaseMemObject(sub);
+    }
+    /* without a sub-buffer, the allocation's first bytes: a plain buffer */
+    b->bytes = bytes;
+    return BW_OK;
+}
+
 void ocl_buffer_free(ocl_buffer *b)
 {
     if (!b)
         return;
     if (b->mem)
         clReleaseMemObject(b->mem);
+    if (b->parent)
+        clReleaseMemObject(b->parent);
     free(b->name);
     free(b);
 }

@@ -29,6 +29,7 @@ struct ocl_context {
 
 struct ocl_buffer {
     cl_mem mem;
+    cl_mem parent; /* the allocation mem is a sub-buffer of (ocl_buffer_create_shifted), or NULL */
     uint64_t bytes;
     char *name;
     int written; /* lazily allocating drivers fail on the first write */

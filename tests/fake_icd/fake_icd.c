@@ -665,6 +665,16 @@ static cl_mem CL_API_CALL proxy_CreateBuffer(cl_context c, cl_mem_flags flags, s
     return m;
 }
 
+/* a sub-buffer is a buffer of its region's size to "fail_alloc_above" */
+static cl_mem CL_API_CALL proxy_CreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
+                                                const void *info, cl_int *errcode)
+{
+    cl_mem m = pocl->clCreateSubBuffer(parent, flags, type, info, errcode);
+    if (m && type == CL_BUFFER_CREATE_TYPE_REGION)
+        note_buffer(m, ((const cl_buffer_region *)info)->size);
+    return m;
+}
+
 static cl_int CL_API_CALL proxy_SetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value)
 {
     proxied *e = entry_of(k);
@@ -748,6 +758,8 @@ static void fill_proxy(void)
     if (pocl->clEnqueueFillBuffer)
         proxy.clEnqueueFillBuffer = proxy_EnqueueFillBuffer;
     proxy.clCreateBuffer = proxy_CreateBuffer;
+    if (pocl->clCreateSubBuffer)
+        proxy.clCreateSubBuffer = proxy_CreateSubBuffer;
     proxy.clSetKernelArg = proxy_SetKernelArg;
 }
 

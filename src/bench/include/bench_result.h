@@ -282,6 +282,9 @@ typedef struct bench_run_info {
     /* how src was filled: "" on the device (bench_fill_src_device), else
      * "src filled from the host: REASON" */
     char fill_note[400];
+    /* requested: how far into its allocation dst starts (BENCH_DST_SHIFT
+     * where the device takes it, else 0) */
+    uint64_t dst_shift_bytes;
     /* How the run's launches were timed (ocl_context_timer), as each
      * result's timer_wall, timer_resolution_ns, launch_overhead_ns say */
     int timer_wall;

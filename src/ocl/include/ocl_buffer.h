@@ -23,6 +23,17 @@ bw_code ocl_buffer_create(ocl_context *c, uint64_t bytes, const char *name, ocl_
  * whose memory is the host's). Left unmapped: ocl_transfer_map maps it. */
 bw_code ocl_buffer_create_host(ocl_context *c, uint64_t bytes, const char *name, ocl_buffer **out,
                                bw_error *err);
+/* As ocl_buffer_create, with the buffer's first byte `shift` bytes into
+ * an allocation of bytes + shift (a sub-buffer of it). Two page-aligned
+ * buffers share their low address bits element for element, and a CPU's
+ * store queue and L1 take a load from one for a dependence on a store to
+ * the other; a shift of part of a page keeps them apart (STREAM's OFFSET).
+ * Applied only where the device takes it (shift a multiple of
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN, bytes + shift within its largest
+ * allocation) and the driver makes the sub-buffer: *applied is the shift
+ * the buffer has, 0 for a plain one. Owns both; ocl_buffer_free frees both. */
+bw_code ocl_buffer_create_shifted(ocl_context *c, uint64_t bytes, uint64_t shift, const char *name, ocl_buffer **out,
+                                  uint64_t *applied, bw_error *err);
 void ocl_buffer_free(ocl_buffer *b); /* accepts NULL */
 const char *ocl_buffer_name(const ocl_buffer *b); /* as given to create */
 /* Blocking copies between host memory and [offset, offset+bytes). */

@@ -100,6 +100,7 @@
     /* runs[].buffers */ \
     X(RUNB_SRC_BYTES, "src_bytes", RK_INTEGER, "requested", "bytes", RESULTS_RANGE_NONE, "buffers") \
     X(RUNB_DST_BYTES, "dst_bytes", RK_INTEGER, "requested", "bytes", RESULTS_RANGE_NONE, "buffers") \
+    X(RUNB_DST_SHIFT_BYTES, "dst_shift_bytes", RK_INTEGER, "requested", "bytes", RESULTS_RANGE_NONE, "buffers") \
     /* runs[].unroll_calibration[] (access and unroll above) */ \
     X(RUNU_GBS, "gbs", RK_NUMBER, "measured", "GB/s", RESULTS_RANGE_NONE, "calibration point") \
     /* runs[].compression_check (access above) */ \
