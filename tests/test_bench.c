@@ -1427,9 +1427,9 @@ Test(bench, spread_estimates)
 
 /* A pattern timed in the warp form (one work-item runs a warp's W lanes)
  * has its twin's slices launched as its own launches are, W items to a
- * work-item: the cold slice, at memory's pace like the pattern's own
- * launch, scales to about the pattern's time. A slice launched with one
- * work-item per item runs W times the work, 16-32 times the pattern. */
+ * work-item: its twin, scaled to the launch, reads about the pattern's
+ * time or less. A slice launched with one work-item per item runs W times
+ * the work, 11-32 times the pattern. */
 Test(bench, a_warp_form_twin_launches_as_its_pattern_does, .timeout = 300)
 {
     dev d = open_dev();
@@ -1452,8 +1452,11 @@ Test(bench, a_warp_form_twin_launches_as_its_pattern_does, .timeout = 300)
         fprintf(stderr, "note: reverse's twin gave no figure on this host: %s\n",
                 res[i].twin_reason ? res[i].twin_reason : "no reason");
     } else {
-        double cold = res[i].twin_cold_ns / res[i].event.median;
-        cr_expect(cold > 0.25 && cold < 4, "the cold slice scaled to the launch is %.2f of its median launch", cold);
+        /* the twin (cache-resident, so no slower than memory's pace) over
+         * the pattern's fastest launch: about 1 or below, up to about 1.16
+         * on a busy host; W times the work reads 11-32 */
+        double ratio = res[i].twin_ns / res[i].event.min;
+        cr_expect(ratio > 0 && ratio < 4, "the twin reads %.2f of its pattern's fastest launch", ratio);
     }
     bench_results_free(res, p->n);
     bench_plan_free(p);
