@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "bench_pair.h"
+#include "bench_round.h"
 #include "bench_stats.h"
 
 Test(bench_pair, median_interval_ranks_are_the_binomial_ones)
@@ -197,4 +198,114 @@ Test(bench_pair, the_rule_error_is_in_units_of_the_faster_figure)
     cr_expect_float_eq(bench_pair_rule_error(&half, 0.5), 0.4 * (0.04 / 0.8) / 1.96, 1e-12);
     bench_pair_ci none = { 0.5, NAN, NAN, 3, NAN };
     cr_expect(isinf(bench_pair_rule_error(&none, 1.0)));
+}
+
+/* ---- the round's order (bench_round.h) ---- */
+
+/* where entry (item, control) first appears in seq from index `from`, or ne */
+static size_t find_entry(const bench_round_entry *seq, size_t ne, size_t from, size_t item, int control)
+{
+    for (size_t e = from; e < ne; e++)
+        if (seq[e].item == item && seq[e].control == control)
+            return e;
+    return ne;
+}
+
+/* 16 items: 0 is the reference of 1..13, 14 a reference none is set
+ * beside this round, 15 stands alone. By hand: every item once as its
+ * own turn (16); 13 members make ceil(13 / 6) = 3 runs, of 5, 4 and 4
+ * (ranks 0-4, 5-8, 9-12: rank x 3 / 13), each with one control launch of
+ * 0 in its middle, so each member has one at most 3 entries away; 14's
+ * control comes right after the item at place (pos[14] + 8) mod 16 of the
+ * shuffle: 20 entries. */
+Test(bench_pair, a_round_sets_each_pattern_beside_a_launch_of_its_reference)
+{
+    enum { N = 16 };
+    long beside[N];
+    unsigned char control[N] = { 0 };
+    for (size_t i = 0; i < N; i++)
+        beside[i] = i >= 1 && i <= 13 ? 0 : -1;
+    control[0] = control[14] = 1;
+    size_t order[N], pos[N], scratch[3 * N];
+    bench_round_entry seq[3 * N];
+    bench_round_input in = { N, beside, control };
+    for (size_t k = 0; k < 6; k++) {
+        bench_round_shuffle(order, pos, N, k);
+        size_t ne = bench_round_sequence(&in, order, pos, k, seq, scratch);
+        cr_assert_eq(ne, 20, "round %zu: %zu entries", k, ne);
+        for (size_t i = 0; i < N; i++) {
+            size_t e = find_entry(seq, ne, 0, i, 0);
+            cr_assert_lt(e, ne, "round %zu: item %zu has no turn", k, i);
+            cr_expect_eq(find_entry(seq, ne, e + 1, i, 0), ne, "round %zu: item %zu twice", k, i);
+        }
+        size_t ctl = 0, at[3];
+        for (size_t e = 0; e < ne; e++)
+            if (seq[e].control && seq[e].item == 0 && ctl < 3)
+                at[ctl++] = e;
+        cr_assert_eq(find_entry(seq, ne, at[2] + 1, 0, 1), ne, "round %zu: more than 3 controls of 0", k);
+        cr_assert_eq(ctl, 3, "round %zu: %zu controls of 0", k, ctl);
+        /* the runs: the members between controls, and their sizes */
+        size_t sizes[3] = { 0 };
+        for (size_t i = 1; i <= 13; i++) {
+            size_t e = find_entry(seq, ne, 0, i, 0), best = 0, dist = (size_t)-1;
+            for (size_t c = 0; c < 3; c++) {
+                size_t d = e > at[c] ? e - at[c] : at[c] - e;
+                if (d < dist) {
+                    dist = d;
+                    best = c;
+                }
+            }
+            cr_expect_leq(dist, 3, "round %zu: item %zu is %zu launches from a control of 0", k, i, dist);
+            sizes[best]++;
+        }
+        size_t big = 0;
+        for (size_t c = 0; c < 3; c++) {
+            cr_expect(sizes[c] == 4 || sizes[c] == 5, "round %zu: a run of %zu", k, sizes[c]);
+            big += sizes[c] == 5;
+        }
+        cr_expect_eq(big, 1, "round %zu: runs of 5, 4 and 4", k);
+        /* 14, none beside it: right after the item half a round on */
+        size_t after = find_entry(seq, ne, 0, order[(pos[14] + N / 2) % N], 0);
+        size_t c14 = find_entry(seq, ne, 0, 14, 1);
+        cr_expect_lt(c14, ne, "round %zu: no control of 14", k);
+        if (order[(pos[14] + N / 2) % N] >= 1 && order[(pos[14] + N / 2) % N] <= 13)
+            cr_expect_gt(c14, after, "round %zu: 14's control before its place", k);
+        else
+            cr_expect_eq(c14, after + 1, "round %zu: 14's control at %zu, its place %zu", k, c14, after);
+        cr_expect_eq(find_entry(seq, ne, 0, 15, 1), ne, "15 is no reference");
+    }
+}
+
+/* A run of one: the reference's control launch just before the member on
+ * an even round, just after it on an odd one, so that neither side of the
+ * pair always runs first. A member whose reference is not due a control
+ * launch (its form still calibrated) takes its own place, and nothing is
+ * set beside an item it names as its own reference. */
+Test(bench_pair, a_run_of_one_alternates_its_side)
+{
+    long beside[3] = { -1, 0, 2 };
+    unsigned char control[3] = { 1, 0, 1 };
+    size_t order[3], pos[3], scratch[9];
+    bench_round_entry seq[9];
+    bench_round_input in = { 3, beside, control };
+    for (size_t k = 0; k < 4; k++) {
+        bench_round_shuffle(order, pos, 3, k);
+        size_t ne = bench_round_sequence(&in, order, pos, k, seq, scratch);
+        /* own turns of 0, 1, 2; controls of 0 (beside 1) and of 2 (none beside it) */
+        cr_assert_eq(ne, 5, "round %zu: %zu entries", k, ne);
+        size_t m = find_entry(seq, ne, 0, 1, 0), c = find_entry(seq, ne, 0, 0, 1);
+        cr_assert(m < ne && c < ne);
+        cr_expect_eq(c, k % 2 ? m + 1 : m - 1, "round %zu: member at %zu, control at %zu", k, m, c);
+        cr_expect_lt(find_entry(seq, ne, 0, 2, 1), ne, "round %zu: 2's control", k);
+    }
+    control[0] = 0;
+    bench_round_shuffle(order, pos, 3, 0);
+    size_t ne = bench_round_sequence(&in, order, pos, 0, seq, scratch);
+    cr_expect_eq(ne, 4, "no control of 0, one of 2: %zu entries", ne);
+    cr_expect_eq(find_entry(seq, ne, 0, 0, 1), ne);
+    cr_expect_eq(bench_round_control_launches(0, 0), 0);
+    cr_expect_eq(bench_round_control_launches(0, 1), 1);
+    cr_expect_eq(bench_round_control_launches(6, 1), 1);
+    cr_expect_eq(bench_round_control_launches(7, 1), 2);
+    cr_expect_eq(bench_round_control_launches(30, 1), 5);
 }

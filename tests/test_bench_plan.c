@@ -1328,6 +1328,37 @@ Test(bench_plan, run_estimate_groups_the_rounds)
     bench_plan_free(p);
 }
 
+/* A reference's control launches, by hand: one per run of at most six
+ * members (bench_round). seq read against by seven members on geo8 at
+ * 64 MiB and 10 GB/s: stride:s=1, offset:bytes=0, reverse and
+ * permute:seed=1, 2 and 3 (16 Mi items each, every warp's lanes within
+ * one 64-byte sector each way: seq's bytes, t1, minimum 8 rounds) and
+ * stride:s=2 (t2 = t1 / 2,
+ * minimum 15). seq launches its group's 15 rounds, each once in its own
+ * slot and in two runs' control slots: 45, its twin's 2.1875 and one
+ * warm-up, 48.1875 t1; the six at t1: 6 x (8 + 1) = 54 t1; stride:s=2
+ * (15 + 1) t2 = 8 t1. In units of t2: 2 x (48.1875 + 54 + 8) = 220.375
+ * (with one control launch a round, as for six members, 190.375). */
+Test(bench_plan, run_estimate_prices_a_control_launch_per_run_of_six)
+{
+    const char *specs[] = { "seq", "stride:s=1", "offset:bytes=0", "reverse", "permute:seed=1",
+                            "permute:seed=2", "permute:seed=3", "stride:s=2" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 8, .size = 64 * MiB };
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_assert_eq(p->n, 8);
+    long seq = bench_plan_reference(p, (size_t)(item(p, "stride:s=2") - p->items));
+    for (size_t i = 1; i < 8; i++) {
+        cr_assert_eq(bench_plan_reference(p, (size_t)(item(p, specs[i]) - p->items)), seq, "%s", specs[i]);
+        cr_assert_eq(item(p, specs[i])->items, (i < 7 ? 16 : 8) * (int64_t)MiB, "%s", specs[i]);
+    }
+    bench_settings s = bench_settings_default();
+    cr_expect_float_eq(bench_run_estimate_s(p, &s, 10.0), 220.375 * 0.0134217728, 1e-9);
+    bench_plan_free(p);
+}
+
 /* Fitting the default set to a budget on a device that reports a 480 MiB
  * cache: the auto target is 4 x, 1920 MiB; with all the time it needs the
  * plan stays as it is; with 5 s, which no size holds (the default set's

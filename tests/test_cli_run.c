@@ -1444,7 +1444,7 @@ Test(cli_run, a_noisy_pattern_leaves_the_later_rounds_and_takes_them_up_again, .
 }
 
 /* The control: a reference launches in its own slot and in a control
- * slot half a round away. The hook "slow" adds 30% to seq's own-slot
+ * slot elsewhere in the round (beside stride:s=1). The hook "slow" adds 30% to seq's own-slot
  * launches only, as a schedule that slows the reference's launches would;
  * the check must call it suspect, with the own slot's bandwidth at about
  * 1/1.3 = 0.77 of the control's, and the table must say so in a line.

@@ -2,7 +2,8 @@
  * paired rounds").
  *
  * A round launches every pattern once (or a few times) and its reference
- * in two slots, half a round apart. A pattern's launch in round k is set
+ * in its own slot and again in its control slot, beside the patterns read
+ * against it (bench_round). A pattern's launch in round k is set
  * against its reference's launch nearest to it in the same round, so that
  * a host whose bandwidth moves from minute to minute cancels out of the
  * ratio, and so that both sides of a ratio are single launches, alike in

@@ -116,7 +116,8 @@ typedef struct slot {
     int met;         /* the stopping rule is met (meets_rule); the result's `stable` */
     /* beside each sample (bench_result.event_ns): the round it was timed
      * in, and its slot (0: the item's own place in the round, 1: a
-     * reference's control slot, half a round away), and its place in the
+     * reference's control slot, beside the patterns read against it or
+     * half a round away: bench_round), and its place in the
      * run's order of launches (run_ctx.launches); cap of them */
     size_t *ev_round, *ev_pos;
     unsigned char *ev_slot;

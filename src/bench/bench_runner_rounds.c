@@ -1,6 +1,6 @@
 /* bench_runner_rounds: the timing rounds: each round launches every
- * pending pattern in an order of its own, a reference a second time in its
- * control slot, records the samples, chooses a pattern's kernel form after
+ * pending pattern in an order of its own, a reference again in its
+ * control slot beside the patterns read against it (bench_round), records the samples, chooses a pattern's kernel form after
  * its first rounds, and stops a pattern once it meets the stopping rule
  * (a reference once its whole group has) (bench_runner_priv.h). */
 #include <math.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench_family.h"
+#include "bench_round.h"
 #include "bench_runner_priv.h"
 #include "bw_hook.h"
 #include "bw_stats.h"
@@ -257,15 +258,31 @@ static const ocl_timing *disturbed(run_ctx *r, size_t i, ocl_timing *t)
     return t;
 }
 
-/* A reference's launch in its control slot, half a round from its own:
- * the same kernel at another place in the round. While the reference
- * launches in the rounds (its group is not stopped, its form is chosen). */
+/* whether reference i launches in its control slot this round: while it
+ * launches in the rounds (its group is not stopped, its form is chosen) */
+static int control_due(const run_ctx *r, size_t i)
+{
+    const slot *sl = &r->slots[i];
+    return sl->is_reference && r->res[i].status == BENCH_OK && !sl->left_out && !sl->stable && !sl->alt;
+}
+
+/* whether item i takes its turn in the round: a stable one only while
+ * its twin collects rounds */
+static int takes_turn(const run_ctx *r, size_t i)
+{
+    const slot *sl = &r->slots[i];
+    return r->res[i].status == BENCH_OK && !sl->left_out && (!sl->stable || bench_runner_twin_collecting(sl));
+}
+
+/* A reference's launch in its control slot, in the middle of a run of
+ * the patterns read against it, or half a round from its own turn: the
+ * same kernel at another place in the round. */
 static void control_turn(run_ctx *r, size_t i)
 {
     bench_result *res = &r->res[i];
     slot *sl = &r->slots[i];
     ocl_timing t;
-    if (!sl->is_reference || res->status != BENCH_OK || sl->left_out || sl->stable || sl->alt)
+    if (!control_due(r, i))
         return;
     if (timed_launch(r, i, sl->kern, res->form, &t) && !record(r, i, &t, 1)) {
         bench_runner_fail(res, BW_E_NOMEM, "out of memory recording timings");
@@ -425,28 +442,56 @@ static void stop_groups(run_ctx *r)
     }
 }
 
-/* Round k's order of the n items, and each item's place in it: a
- * shuffle (Fisher-Yates) drawn from splitmix64 seeded by k, the same in
- * every run; order NULL leaves both alone. */
-static void round_order(size_t *order, size_t *pos, size_t n, size_t k)
+/* what ordering the rounds needs, n items: the shuffle, the round's
+ * launches (bench_round_sequence) and their inputs */
+typedef struct round_space {
+    size_t *order, *pos, *scratch;
+    long *beside;
+    unsigned char *control;
+    bench_round_entry *seq;
+} round_space;
+
+static void round_space_free(round_space *rs)
 {
-    if (!order)
-        return;
-    uint64_t x = 0x9e3779b97f4a7c15ull * (k + 1);
+    free(rs->order);
+    free(rs->pos);
+    free(rs->scratch);
+    free(rs->beside);
+    free(rs->control);
+    free(rs->seq);
+}
+
+/* 0 when out of memory (nothing held) */
+static int round_space_make(round_space *rs, size_t n)
+{
+    size_t m = n ? n : 1;
+    rs->order = malloc(m * sizeof *rs->order);
+    rs->pos = malloc(m * sizeof *rs->pos);
+    rs->scratch = malloc(3 * m * sizeof *rs->scratch);
+    rs->beside = malloc(m * sizeof *rs->beside);
+    rs->control = malloc(m * sizeof *rs->control);
+    rs->seq = malloc(3 * m * sizeof *rs->seq);
+    if (rs->order && rs->pos && rs->scratch && rs->beside && rs->control && rs->seq)
+        return 1;
+    round_space_free(rs);
+    return 0;
+}
+
+/* Round k's launches into rs->seq, their count: a pattern that still
+ * works to meet its rule goes beside a control launch of its reference
+ * where that reference has one due */
+static size_t round_sequence(const run_ctx *r, round_space *rs, size_t k)
+{
+    size_t n = r->plan->n;
     for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    for (size_t i = n; i > 1; i--) {
-        x += 0x9e3779b97f4a7c15ull;
-        uint64_t z = x;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        size_t j = (size_t)(z % i), t = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = t;
+        rs->control[i] = (unsigned char)control_due(r, i);
+    for (size_t i = 0; i < n; i++) {
+        long ref = bench_runner_paired_reference(r, i);
+        rs->beside[i] = takes_turn(r, i) && !r->slots[i].stable && ref >= 0 && rs->control[ref] ? ref : -1;
     }
-    for (size_t i = 0; i < n; i++)
-        pos[order[i]] = i;
+    bench_round_shuffle(rs->order, rs->pos, n, k);
+    bench_round_input in = { n, rs->beside, rs->control };
+    return bench_round_sequence(&in, rs->order, rs->pos, k, rs->seq, rs->scratch);
 }
 
 /* Round-robin timing until every pattern is stable or the deadline; the
@@ -465,12 +510,8 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
     for (size_t i = 0; i < p->n; i++)
         r->slots[i].is_reference = bench_runner_serves_as_reference(r, i);
     /* the rounds' orders; without them (out of memory) a rotation, and no control slots */
-    size_t *order = malloc((p->n ? p->n : 1) * sizeof *order), *pos = malloc((p->n ? p->n : 1) * sizeof *pos);
-    if (!order || !pos) {
-        free(order);
-        free(pos);
-        order = pos = NULL;
-    }
+    round_space rs;
+    int ordered = round_space_make(&rs, p->n);
     for (;;) {
         size_t pending = 0, stable = 0, eligible = 0, collecting = 0, min_count = (size_t)-1;
         for (size_t i = 0; i < p->n; i++) {
@@ -503,24 +544,22 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
         bench_runner_report(r, "measuring", stable, eligible, NULL, -1);
         bench_runner_typical_launch(r);
         /* Each round launches the patterns in an order of its own
-         * (round_order), so that what runs just before a pattern, and so
+         * (bench_round), so that what runs just before a pattern, and so
          * the state it leaves (a copy's dirty lines, a long local-memory
          * kernel's), varies from round to round and averages out; a
-         * stable one whose twin still collects rounds launches on. A
-         * reference launches a second time half a round after its own
-         * turn: its control slot, and the other half of what its
-         * patterns' per-round ratios are read against. */
+         * stable one whose twin still collects rounds launches on. The
+         * patterns read against a reference launch in runs around one
+         * launch of it in its control slot, what their per-round ratios
+         * are read against. */
         r->round = info->rounds;
         double round_t0 = bench_now_s();
-        round_order(order, pos, p->n, info->rounds);
-        for (size_t k = 0; k < p->n && !*stop; k++) {
-            size_t i = order ? order[k] : (start + k) % p->n;
-            if (!(r->res[i].status != BENCH_OK || r->slots[i].left_out ||
-                  (r->slots[i].stable && !bench_runner_twin_collecting(&r->slots[i]))))
+        size_t ne = ordered ? round_sequence(r, &rs, info->rounds) : p->n;
+        for (size_t e = 0; e < ne && !*stop; e++) {
+            size_t i = ordered ? rs.seq[e].item : (start + e) % p->n;
+            if (ordered && rs.seq[e].control)
+                control_turn(r, i);
+            else if (takes_turn(r, i))
                 turn(r, i, start);
-            for (size_t j = 0; order && j < p->n && !*stop; j++)
-                if (r->slots[j].is_reference && (pos[j] + p->n / 2) % p->n == k)
-                    control_turn(r, j);
         }
         stop_groups(r);
         for (size_t i = 0; i < p->n && !*stop; i++)
@@ -555,7 +594,6 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
     }
     for (size_t i = 0; i < p->n; i++)
         bench_runner_twin_end(r, i);
-    free(order);
-    free(pos);
+    round_space_free(&rs);
     info->timing_s = bench_now_s() - t0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench_family.h"
+#include "bench_round.h"
 #include "bench_runner_priv.h"
 #include "bw_hook.h"
 #include "bw_stats.h"
@@ -115,9 +116,26 @@ static double prep_extra_estimate_ns(const run_ctx *r)
 typedef struct plan_cost {
     double t, reps, extra; /* ns, rounds, ns */
     int twin, in;
-    int control; /* a reference: launched in its control slot too, each round */
+    size_t control; /* a reference: its launches in its control slot each round (bench_round_control_launches) */
     size_t group;
 } plan_cost;
+
+/* the control launches reference i makes a round for its members, the
+ * items read against it that are still planned (r: the run's state, in
+ * which a reference keeps its control slot whatever the plan left out;
+ * NULL: the plan's own, where only the members it keeps count) */
+static size_t control_launches(const bench_plan *p, size_t i, const run_ctx *r)
+{
+    size_t members = 0;
+    int reference = 0;
+    for (size_t k = 0; k < p->n; k++)
+        if (k != i && bench_plan_reference(p, k) == (long)i) {
+            int in = r ? r->res[k].status == BENCH_OK && !r->slots[k].left_out : !p->items[k].left_out;
+            members += (size_t)in;
+            reference |= r ? 1 : in;
+        }
+    return bench_round_control_launches(members, reference);
+}
 
 /* whether item i is still planned */
 static int planned(const run_ctx *r, size_t i)
@@ -128,7 +146,8 @@ static int planned(const run_ctx *r, size_t i)
 /* The timing n items need, ns: an item read against a reference launches
  * its own rounds, and the reference as many as its most demanding member
  * (a member stops once it meets the rule, the reference once they all
- * have: stop_groups), twice each in its control slot; a twin's rounds
+ * have: stop_groups), and again each round in its control slot, once
+ * per run of its members (bench_round_control_launches); a twin's rounds
  * follow its item's launches (twin_launches). rounds[g] gets group g's.
  * One sum for the run's plan and for bench_run_estimate_s, so that a
  * fitted working set is priced as the plan then prices it. */
@@ -145,7 +164,7 @@ static double grouped_total(size_t n, const plan_cost *c, double *rounds)
     for (size_t i = 0; i < n; i++)
         if (c[i].in) {
             double own = c[i].group == i ? rounds[i] : c[i].reps;
-            total += (own * (c[i].control ? 2 : 1) + (c[i].twin ? bench_runner_twin_launches(own) : 0)) * c[i].t;
+            total += (own * (double)(1 + c[i].control) + (c[i].twin ? bench_runner_twin_launches(own) : 0)) * c[i].t;
         }
     return total;
 }
@@ -202,7 +221,7 @@ static void plan_timing(run_ctx *r, bench_run_info *info, int first)
         c[i].t = t;
         c[i].reps = min_rounds(s, t);
         c[i].group = bench_runner_group_of(r, i);
-        c[i].control = bench_runner_serves_as_reference(r, i);
+        c[i].control = control_launches(p, i, r);
         /* before plan_twins, a reference's twin is counted as it will be */
         c[i].twin = !s->no_twins && !p->items[i].fam->no_twin &&
                     (sl->need_twin || (first && bench_family_is_reference(&p->items[i])));
@@ -286,8 +305,7 @@ double bench_run_estimate_s(const bench_plan *p, const bench_settings *s, double
         long ref = bench_plan_reference(p, i);
         c[i] = (plan_cost){ .t = t, .reps = min_rounds(s, t), .in = 1, .group = ref < 0 ? i : (size_t)ref };
         /* read against: its control slot launches each round too (measure) */
-        for (size_t k = 0; k < p->n && !c[i].control; k++)
-            c[i].control = k != i && !p->items[k].left_out && bench_plan_reference(p, k) == (long)i;
+        c[i].control = control_launches(p, i, NULL);
         c[i].extra = (prepare_launches(s) + (it->scalar_form ? (double)form_launches_of(t) : 0)) * t;
         c[i].twin = !it->fam->no_twin && !s->no_twins && bench_family_is_reference(it);
     }
