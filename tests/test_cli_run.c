@@ -1526,6 +1526,37 @@ Test(cli_run, a_form_calibration_that_cannot_tell_the_forms_apart_is_rechecked, 
     free(dir);
 }
 
+/* The recheck does not wait for a rule the run never meets: on a host too
+ * noisy for it (the hook "noisy" holds reverse's error above any target),
+ * the kept form is rechecked once half the rounds' time has gone, and the
+ * warp form, about 3 times faster on PoCL, takes over. 64M: the launch
+ * cap (2000) is not reached by then (64M rounds take about 9 ms). */
+Test(cli_run, a_run_too_noisy_for_the_rule_still_rechecks_the_form, .timeout = 300)
+{
+#ifndef BWLAB_FAULT_HOOKS
+    cr_skip("built without fault hooks: the calibration cannot be blurred");
+#endif
+    char *dir = tu_temp_dir();
+    char out[4200];
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,reverse", "--access", "copy", "--size", "64M",
+                           "--budget", "20", "--rse", "50", "--no-roofline", "--output", out, NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=form_tie=reverse;noisy=reverse@100000", NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    json_t *d = load_doc(out);
+    json_t *rev = result_for(d, "reverse");
+    cr_expect_str_eq(json_string_value(json_object_get(rev, "status")), "ok");
+    cr_expect(json_is_false(json_object_get(rev, "stable")), "the hook keeps reverse from its rule");
+    cr_expect_str_eq(json_string_value(json_object_get(rev, "kernel_form")), "warp");
+    json_t *ft = json_object_get(rev, "form_time_ns");
+    double plain = json_number_value(json_object_get(ft, "plain")), warp = json_number_value(json_object_get(ft, "warp"));
+    cr_expect(warp > 0 && plain > 1.5 * warp, "recheck: plain %.0f ns, warp %.0f ns", plain, warp);
+    json_decref(d);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 /* Every row read against a reference carries the 95% interval of its
  * paired ratio, which holds the ratio itself, and the rounds it was
  * paired over; the reference carries its check, whatever its verdict.

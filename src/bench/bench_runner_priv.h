@@ -144,6 +144,7 @@ typedef struct run_ctx {
     double typical_ns; /* measured: the round's typical launch (typical_launch) */
     size_t round;      /* the timing round under way, from 0: what a sample is paired by */
     size_t launches;   /* timed launches recorded so far, of every item: a sample's place */
+    double recheck_at; /* bench_now_s() from which a kept form is rechecked though its item has not met the rule */
 } run_ctx;
 
 /* bench_runner.c: progress, failures and the deadline */

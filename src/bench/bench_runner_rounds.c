@@ -341,7 +341,10 @@ static void turn(run_ctx *r, size_t i, size_t round)
     if (sl->alt)
         return; /* no stopping before the form is chosen, or while it is rechecked */
     sl->met = meets_rule(r, i);
-    if (sl->met && sl->other && (int)(res->event.count + FORM_CALIBRATION) < s->max_reps) {
+    /* the recheck waits for the rule, or for half the rounds' time: a run
+     * too noisy for the rule still rechecks, in a later state of the host */
+    if ((sl->met || bench_now_s() >= r->recheck_at) && sl->other &&
+        (int)(res->event.count + FORM_CALIBRATION) < s->max_reps) {
         start_recheck(r, i);
         sl->met = 0;
         return;
@@ -501,6 +504,7 @@ void bench_runner_measure(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
     const bench_plan *p = r->plan;
     const bench_settings *s = r->s;
     double t0 = bench_now_s();
+    r->recheck_at = isfinite(r->deadline) && r->deadline > t0 ? t0 + (r->deadline - t0) / 2 : INFINITY;
     size_t start = 0;
     int replanned = 0, bounded = s->budget_s >= BENCH_PLAN_MIN_BUDGET_S;
     /* the last round's wall time: a bounded run starts no round that
