@@ -1492,69 +1492,61 @@ Test(cli_run, a_disturbed_reference_is_caught_by_its_control, .timeout = 300)
     free(dir);
 }
 
+/* reverse copy run beside seq at SIZE under the fault hooks FAULTS, whose
+ * form_tie reads both of its forms as the slower in the first
+ * calibration: the recheck must find the warp form, about 3 times faster
+ * on PoCL, and form_time_ns hold the recheck's figures; `stable` as the
+ * run's rule left it (stable < 0: either) */
+static void expect_recheck_finds_warp(const char *size, const char *faults, int stable)
+{
+    char *dir = tu_temp_dir();
+    char out[4200];
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,reverse", "--access", "copy", "--size", size,
+                           "--budget", "20", "--rse", "50", "--no-roofline", "--output", out, NULL };
+    tu_result r = tu_exec(argv, (const char *[]){ faults, NULL });
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    json_t *d = load_doc(out);
+    json_t *rev = result_for(d, "reverse");
+    cr_expect_str_eq(json_string_value(json_object_get(rev, "status")), "ok");
+    cr_expect_str_eq(json_string_value(json_object_get(rev, "kernel_form")), "warp");
+    json_t *ft = json_object_get(rev, "form_time_ns");
+    double plain = json_number_value(json_object_get(ft, "plain")), warp = json_number_value(json_object_get(ft, "warp"));
+    cr_expect(warp > 0 && plain > 1.5 * warp, "recheck: plain %.0f ns, warp %.0f ns", plain, warp);
+    if (stable >= 0)
+        cr_expect_eq(json_is_true(json_object_get(rev, "stable")), stable, "stable: %d expected", stable);
+    json_decref(d);
+    tu_rmdir(dir);
+    free(dir);
+}
+
 /* A first calibration that cannot tell the kernel forms apart (a host
  * contended in the first rounds slows a memory-bound form and a
  * kernel-bound one alike; the hook reads both of reverse's forms as the
  * slower) keeps plain, the form already timed, and keeps the other for a
- * recheck once the pattern meets its rule: there the warp form, about 3
- * times faster on PoCL, takes over, and form_time_ns holds the recheck's
- * figures. --rse 50 and 20 s: the rule is met in the first rounds, and a
+ * recheck once the pattern meets its rule: there the warp form takes
+ * over. --rse 50 and 20 s: the rule is met in the first rounds, and a
  * cold kernel cache has its builds. */
 Test(cli_run, a_form_calibration_that_cannot_tell_the_forms_apart_is_rechecked, .timeout = 300)
 {
 #ifndef BWLAB_FAULT_HOOKS
     cr_skip("built without fault hooks: the calibration cannot be blurred");
 #endif
-    char *dir = tu_temp_dir();
-    char out[4200];
-    snprintf(out, sizeof out, "%s/r.json", dir);
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,reverse", "--access", "copy", "--size", "8M",
-                           "--budget", "20", "--rse", "50", "--no-roofline", "--output", out, NULL };
-    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=form_tie=reverse", NULL });
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    tu_result_free(&r);
-    json_t *d = load_doc(out);
-    json_t *rev = result_for(d, "reverse");
-    cr_expect_str_eq(json_string_value(json_object_get(rev, "status")), "ok");
-    cr_expect_str_eq(json_string_value(json_object_get(rev, "kernel_form")), "warp");
-    json_t *ft = json_object_get(rev, "form_time_ns");
-    double plain = json_number_value(json_object_get(ft, "plain")), warp = json_number_value(json_object_get(ft, "warp"));
-    cr_expect(warp > 0 && plain > 1.5 * warp, "recheck: plain %.0f ns, warp %.0f ns", plain, warp);
-    cr_expect(json_is_true(json_object_get(rev, "stable")));
-    json_decref(d);
-    tu_rmdir(dir);
-    free(dir);
+    expect_recheck_finds_warp("8M", "BWLAB_TEST_FAULTS=form_tie=reverse", 1);
 }
 
 /* The recheck does not wait for a rule the run never meets: on a host too
  * noisy for it (the hook "noisy" holds reverse's error above any target),
- * the kept form is rechecked once half the rounds' time has gone, and the
- * warp form, about 3 times faster on PoCL, takes over. 64M: the launch
- * cap (2000) is not reached by then (64M rounds take about 9 ms). */
+ * the kept form is rechecked once half the rounds' time has gone. 160M:
+ * the launch cap (2000), which ends a pattern without a recheck, is not
+ * reached by then even at 100 GB/s (a round moves 960 MiB). */
 Test(cli_run, a_run_too_noisy_for_the_rule_still_rechecks_the_form, .timeout = 300)
 {
 #ifndef BWLAB_FAULT_HOOKS
     cr_skip("built without fault hooks: the calibration cannot be blurred");
 #endif
-    char *dir = tu_temp_dir();
-    char out[4200];
-    snprintf(out, sizeof out, "%s/r.json", dir);
-    const char *argv[] = { "run", "--device", "cpu", "--pattern", "seq,reverse", "--access", "copy", "--size", "64M",
-                           "--budget", "20", "--rse", "50", "--no-roofline", "--output", out, NULL };
-    tu_result r = tu_exec(argv, (const char *[]){ "BWLAB_TEST_FAULTS=form_tie=reverse;noisy=reverse@100000", NULL });
-    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    tu_result_free(&r);
-    json_t *d = load_doc(out);
-    json_t *rev = result_for(d, "reverse");
-    cr_expect_str_eq(json_string_value(json_object_get(rev, "status")), "ok");
-    cr_expect(json_is_false(json_object_get(rev, "stable")), "the hook keeps reverse from its rule");
-    cr_expect_str_eq(json_string_value(json_object_get(rev, "kernel_form")), "warp");
-    json_t *ft = json_object_get(rev, "form_time_ns");
-    double plain = json_number_value(json_object_get(ft, "plain")), warp = json_number_value(json_object_get(ft, "warp"));
-    cr_expect(warp > 0 && plain > 1.5 * warp, "recheck: plain %.0f ns, warp %.0f ns", plain, warp);
-    json_decref(d);
-    tu_rmdir(dir);
-    free(dir);
+    expect_recheck_finds_warp("160M", "BWLAB_TEST_FAULTS=form_tie=reverse;noisy=reverse@100000", -1);
 }
 
 /* Every row read against a reference carries the 95% interval of its
