@@ -1,8 +1,9 @@
 /* bench_runner_rounds: the timing rounds: each round launches every
  * pending pattern in an order of its own, a reference again in its
- * control slot beside the patterns read against it (bench_round), records the samples, chooses a pattern's kernel form after
- * its first rounds, and stops a pattern once it meets the stopping rule
- * (a reference once its whole group has) (bench_runner_priv.h). */
+ * control slot beside the patterns read against it (bench_round), records
+ * the samples, chooses a pattern's kernel form after its first rounds, and
+ * stops a pattern once it meets the stopping rule (a reference once its
+ * whole group has) (bench_runner_priv.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
