@@ -84,18 +84,21 @@ echo "sanitizer build: no reports"
 checks=build/meson-logs/checks.txt
 : >"$checks"
 # CI fuzzes each target 5 s (FUZZ_SECONDS), to keep the whole run short;
-# tools/fuzz.sh alone gives each 30 s. valgrind runs one process at a time,
-# as do the fuzz targets: it runs beside the other two, which keeps both
-# CPUs of a small CI guest busy (about a minute saved there).
+# tools/fuzz.sh alone gives each 30 s. valgrind and Oclgrind each keep one
+# CPU busy, as do the fuzz targets once built: the two run one after the
+# other beside the fuzzing, which keeps both CPUs of a small CI guest busy
+# (fuzzing takes as long as the other two together there).
 check() { # step: its lines in $checks.<step>, and a line if it failed before any check
     if ! FUZZ_SECONDS="${FUZZ_SECONDS:-5}" tools/"$1".sh >"$checks.$1" 2>&1 && ! grep -q FAILED "$checks.$1"; then
         echo "tools/$1.sh FAILED" >>"$checks.$1"
     fi
 }
-check valgrind &
+(
+    check valgrind
+    check oclgrind
+) &
 beside=$!
 check fuzz
-check oclgrind
 wait "$beside"
 for step in fuzz oclgrind valgrind; do
     cat "$checks.$step" >>"$checks"

@@ -40,6 +40,9 @@
  *   form_tie=SPEC       SPEC's first kernel-form calibration reads both forms as the
  *                       slower one (a contended host's first rounds): the tie keeps
  *                       the form timed first, and the other comes back for a recheck
+ *   probe_llc@N         the probe's ladders take the last-level cache as N MiB, whatever
+ *                       the device and the host report: a test's probe costs the same
+ *                       on a host that reports a 300 MiB cache as on one with 32 MiB
  * Owner of nothing: the environment is read on each call (tests only). */
 #ifndef BW_HOOK_H
 #define BW_HOOK_H

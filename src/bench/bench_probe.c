@@ -253,6 +253,9 @@ static uint64_t ladder_top(const probe *p)
             llc = p->r->host_caches[i].size_bytes;
     if (llc < MIB)
         llc = 32 * MIB;
+    int64_t hook_mib = 0;
+    if (bw_hook_fault("probe_llc", NULL, &hook_mib) && hook_mib > 0)
+        llc = (uint64_t)hook_mib * MIB;
     /* a GPU driver's figure need not be its last level: NVIDIA's is its L1s'
      * sum, far below its L2, and a ladder to twice the figure would time the
      * L2 as memory; so a GPU's ladder reaches past the largest L2s */
