@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include "bench_run_priv.h"
 #include "bench_device_priv.h"
@@ -283,6 +285,78 @@ Test(bench, rounds_are_cut_before_a_pattern_is_left_out, .timeout = 120)
     bench_kernels_free(k);
     bench_plan_free(p);
     close_dev(&d);
+}
+
+/* the files under dir, at any depth */
+static size_t files_under(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) == 0)
+            n += S_ISDIR(st.st_mode) ? files_under(path) : 1;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* one short run of plan p (bench_settings fresh_build: fresh); its
+ * preparation per kernel, s */
+static double short_run(const dev *d, bench_plan *p, const bench_kernels *k, int fresh)
+{
+    bench_settings s = bench_settings_default();
+    s.budget_s = 2;
+    s.no_twins = 1;
+    s.fresh_build = fresh;
+    volatile sig_atomic_t stop = 0;
+    bench_result *res = NULL;
+    bench_run_info info;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_run(d->ctx, p, k, &s, &stop, NULL, NULL, &res, &info, &err), BW_OK, "%s",
+                 bw_error_text(&err));
+    cr_expect_eq(res[0].status, BENCH_OK, "%s", res[0].failure ? res[0].failure : "");
+    bench_results_free(res, p->n);
+    return info.prep_kernel_s;
+}
+
+/* A fresh build is no kernel cache's hit: PoCL keeps each program it
+ * compiles under POCL_CACHE_DIR, and a second build of the same program
+ * adds nothing there, while each fresh one adds its own (bench_fit prices
+ * a plan's compiles from a fresh calibration). The preparation per
+ * kernel is measured either way. */
+Test(bench, a_fresh_build_is_compiled_anew, .timeout = 120)
+{
+    char *cache = tu_temp_dir();
+    cr_assert_eq(setenv("POCL_CACHE_DIR", cache, 1), 0); /* before the platform is opened */
+    dev d = open_dev();
+    if (strstr(d.info->platform_name, "Portable Computing Language") == NULL)
+        cr_skip_test("the CPU device is not PoCL's (%s): its kernel cache is not POCL_CACHE_DIR",
+                     d.info->platform_name);
+    const char *specs[] = { "seq" };
+    bench_plan *p = plan_of(&d, specs, 1, NULL, 0, 1 << 20);
+    bench_kernels *k = kernels(NULL);
+    cr_expect_gt(short_run(&d, p, k, 0), 0, "the preparation is measured");
+    size_t first = files_under(cache);
+    if (first == 0)
+        cr_skip_test("PoCL keeps no kernel cache here (POCL_KERNEL_CACHE=0?)");
+    short_run(&d, p, k, 0);
+    cr_expect_eq(files_under(cache), first, "the same program again: served from the cache");
+    cr_expect_gt(short_run(&d, p, k, 1), 0);
+    size_t second = files_under(cache);
+    cr_expect_gt(second, first, "a fresh build is compiled and kept anew");
+    short_run(&d, p, k, 1);
+    cr_expect_gt(files_under(cache), second, "and so is the next");
+    bench_kernels_free(k);
+    bench_plan_free(p);
+    close_dev(&d);
+    tu_rmdir(cache);
+    free(cache);
 }
 
 Test(bench, wrong_results_are_failures_not_timings, .timeout = 120)

@@ -1359,6 +1359,32 @@ Test(bench_plan, run_estimate_prices_a_control_launch_per_run_of_six)
     bench_plan_free(p);
 }
 
+/* The kernels a plan prepares, counted by hand: seq moves one contiguous
+ * run per warp and has one form; stride:s=2 is timed in both forms (two
+ * kernels); a bank conflict item has a program of its own (one), and so
+ * has the padded reference added beside it; a pattern left out prepares
+ * none. */
+Test(bench_plan, a_plan_counts_its_kernels)
+{
+    bench_limits l = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
+    const char *specs[] = { "seq", "stride:s=2", "bank:pitch=32,stride=2" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 3, .size = 8 * MiB, .scalar_form = 1 };
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    /* the bank item's padded reference is added beside it */
+    cr_assert_eq(p->n, 4);
+    cr_expect_str_eq(p->items[3].spec, "bank:pitch=33,stride=1");
+    cr_expect_eq(bench_fit_kernels(p), 5);
+    cr_assert_eq(bench_plan_leave_out(p, 1, "left out by the test", &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(bench_fit_kernels(p), 3);
+    bench_plan_free(p);
+    o.scalar_form = 0; /* one form for every pattern */
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    cr_expect_eq(bench_fit_kernels(p), 4);
+    bench_plan_free(p);
+}
+
 /* Fitting the default set to a budget on a device that reports a 480 MiB
  * cache: the auto target is 4 x, 1920 MiB; with all the time it needs the
  * plan stays as it is; with 5 s, which no size holds (the default set's
@@ -1378,7 +1404,7 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     bench_limits l = limits(480 * MiB, 4 * GiB, 16 * GiB, 4096);
     bench_plan_opts o = { .scalar_form = 1 };
     bench_settings s = bench_settings_default();
-    bench_fit_rate rate = { 256 * MiB, 20.0, 2.0, 1.0, 1.5, { 0 }, { 0 }, 0 };
+    bench_fit_rate rate = { 256 * MiB, 20.0, 2.0, 1.0, 1.5, { 0 }, { 0 }, 0, 0 };
     bench_plan *p = NULL, *full = NULL;
     bench_fit_choice c;
     bw_error err = BW_ERROR_INIT;
@@ -1456,6 +1482,21 @@ Test(bench_plan, fit_the_working_set_to_a_budget)
     cr_expect_float_eq(c.need_s, est[1], 1e-9);
     cr_expect(strstr(c.note, "no smaller working set") == NULL, "678 MiB fits: %s", c.note);
     bench_plan_free(p);
+
+    /* each kernel's preparation priced (0.1 s, as PoCL's compile at first
+     * launch on an empty cache): the same time no longer holds 678 MiB,
+     * and the estimate at the size chosen carries 0.1 s a kernel */
+    bench_fit_rate compiled = rate;
+    compiled.prep_kernel_s = 0.1;
+    cr_assert_eq(bench_fit_choose(&o, &geo8, &l, &s, &compiled, (est[0] + est[1]) / 2, full, &p, &c, &err), BW_OK);
+    cr_assert_not_null(p);
+    cr_expect_lt(c.bytes, 678 * MiB);
+    double bare = bench_run_estimate_s(p, &s, rate.copy_gbs) +
+                  (double)(p->src_bytes + p->dst_bytes) / rate.fill_gbs / 1e9 + rate.build_s;
+    cr_expect_float_eq(c.need_s, bare + 0.1 * (double)bench_fit_kernels(p), 1e-9);
+    cr_expect_gt(bench_fit_kernels(p), p->n, "the default set times some patterns in both forms");
+    cr_expect(strstr(p->fit_note, "its kernels' preparation") != NULL, "%s", p->fit_note);
+    bench_plan_free(p);
     bench_plan_free(full);
 
     /* a 32 MiB cache: auto 128 MiB, under the 256 MiB floor: not fitted to
@@ -1504,7 +1545,7 @@ Test(bench_plan, buffers_the_budget_cannot_fill_are_left_out)
     bench_limits l = limits(32 * MiB, 4 * GiB, 16 * GiB, 4096);
     bench_settings s = bench_settings_default();
     s.min_total_s = 0;
-    bench_fit_rate rate = { 32 * MiB, 1e6, 1.0, 0.0, 0.5, { 0 }, { 0 }, 0 };
+    bench_fit_rate rate = { 32 * MiB, 1e6, 1.0, 0.0, 0.5, { 0 }, { 0 }, 0, 0 };
     bench_fit_choice c;
     bench_plan *p = NULL;
     bw_error err = BW_ERROR_INIT;
@@ -1554,7 +1595,7 @@ Test(bench_plan, buffers_the_budget_cannot_fill_are_left_out)
     /* launches, not the fill, over the time: the fill (6.7 ms at 100 GB/s)
      * is within a quarter of it, so nothing is left out here (the runner
      * leaves out the costliest launches) */
-    bench_fit_rate slow = { 32 * MiB, 0.001, 100.0, 0.0, 0.5, { 0 }, { 0 }, 0 };
+    bench_fit_rate slow = { 32 * MiB, 0.001, 100.0, 0.0, 0.5, { 0 }, { 0 }, 0, 0 };
     cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK);
     cr_assert_eq(bench_fit_buffers(p, &s, &slow, 1.0, 10.0, &c, &err), BW_OK);
     cr_expect_gt(c.need_s, 1.0);

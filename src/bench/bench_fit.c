@@ -28,7 +28,7 @@ int bench_fit_may_shrink(const bench_plan *p, double budget_s)
 
 bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const model_geometry *geo,
                           const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes, double left_s,
-                          volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err)
+                          int fresh, volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err)
 {
     memset(out, 0, sizeof *out);
     double t0 = bench_now_s();
@@ -51,6 +51,7 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
     s.rse_target = 0.05;
     s.min_total_s = 0;
     s.no_twins = 1;
+    s.fresh_build = fresh;
     bench_result *res = NULL;
     bench_run_info info;
     rc = bench_run(ctx, p, kernels, &s, stop, NULL, NULL, &res, &info, err);
@@ -80,6 +81,7 @@ bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const m
         out->unroll = K; /* 0: no ladder, or nothing of it measured */
         out->fill_gbs = info.buffers_s > 0 ? (double)(p->src_bytes + p->dst_bytes) / info.buffers_s / 1e9 : 0;
         out->build_s = info.build_s;
+        out->prep_kernel_s = info.prep_kernel_s;
         int64_t mbs = 0; /* test builds only: a fill as slow as asked */
         if (bw_hook_fault("fit_fill", NULL, &mbs) && mbs > 0)
             out->fill_gbs = (double)mbs / 1000.0;
@@ -168,10 +170,24 @@ static double fill_s(const bench_plan *p, const bench_fit_rate *rate)
     return rate->fill_gbs > 0 ? (double)(p->src_bytes + p->dst_bytes) / rate->fill_gbs / 1e9 : 0;
 }
 
-/* the estimate of a run of plan p: its launches and its buffers' fill */
+size_t bench_fit_kernels(const bench_plan *p)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (!p->items[i].left_out)
+            k += p->items[i].scalar_form ? 2 : 1;
+    return k;
+}
+
+/* the estimate of a run of plan p: its launches, its buffers' fill, its
+ * program's build and its kernels' preparation; a runtime that compiles
+ * each kernel at its first launch (PoCL) spends a good part of a second on
+ * each on an empty kernel cache, and a program whose working set is new
+ * is on one */
 static double estimate_s(const bench_plan *p, const bench_settings *s, const bench_fit_rate *rate)
 {
-    return bench_run_estimate_s(p, s, rate->copy_gbs) + fill_s(p, rate) + rate->build_s;
+    return bench_run_estimate_s(p, s, rate->copy_gbs) + fill_s(p, rate) + rate->build_s +
+           rate->prep_kernel_s * (double)bench_fit_kernels(p);
 }
 
 /* Whether a plan whose estimate is need_s and whose fill is fill may
@@ -205,9 +221,10 @@ static void fitted_note(bench_fit_choice *c, const bench_plan *fitted, const ben
         snprintf(floor, sizeof floor, "; no smaller working set is tried: below %s the cache would serve part of it",
                  fl);
     snprintf(c->note, sizeof c->note,
-             "working set %s per pattern, fitted to the %.0f s budget: at %s (4 x the %s cache) the patterns' "
-             "minimum of launches would take about %.0f s, at %s about %.0f s, of %.0f s left (estimated from a "
-             "calibration copy and modeled bytes)%s; a larger --budget, or --size %lluM, measures at the full size",
+"working set %s per pattern, fitted to the %.0f s budget: at %s (4 x the %s cache) the patterns' "
+             "buffers, kernels and minimum of launches would take about %.0f s, at %s about %.0f s, of %.0f s left "
+             "(estimated from a calibration copy: its rate at the modeled bytes, its fill, its "
+             "kernels' preparation)%s; a larger --budget, or --size %lluM, measures at the full size",
              now, s->budget_s, full, cache, c->auto_s, now, c->need_s, c->avail_s, floor,
              (unsigned long long)(c->auto_bytes / MiB));
 }
@@ -377,8 +394,9 @@ static bw_code buffers_note(bench_plan *p, const bench_fit_choice *c, const benc
     snprintf(note, sizeof note,
              "left out before the buffers are made, widest first: %s; at --size %s their buffers' fill (at the "
              "measured %.2f GB/s) and minimum of launches would take about %.0f s, of %.0f s left; without "
-             "them the buffers are src %s and dst %s, about %.0f s (estimated from a calibration copy and "
-             "modeled bytes); a larger --budget, or a smaller --size, measures them",
+             "them the buffers are src %s and dst %s, about %.0f s (estimated from a calibration copy: its "
+             "rate at the modeled bytes, its fill, its kernels' preparation); a larger --budget, or a smaller "
+             "--size, measures them",
              names, size, rate->fill_gbs, c->auto_s, c->avail_s, a, b, c->need_s);
     size_t k = p->note ? strlen(p->note) : 0;
     char *joined = malloc(k + strlen(note) + 3);

@@ -56,6 +56,10 @@ typedef struct bench_fit_rate {
     double unroll_gbs[BENCH_FIT_UNROLLS];
     double unroll_read_gbs[BENCH_FIT_UNROLLS];
     int unroll;
+    /* its kernels' preparation beyond their launches, each (bench_run_info
+     * prep_kernel_s): with a fresh build, what a plan's kernels cost on
+     * an empty kernel cache */
+    double prep_kernel_s;
 } bench_fit_rate;
 
 /* One K's rate in the calibration's ladder, GB/s: ref_gbs (K = 1's
@@ -110,10 +114,16 @@ int bench_fit_may_shrink(const bench_plan *p, double budget_s);
  * ctx; with left_s, the time the device has, under
  * BENCH_FIT_FULL_CALIBRATION_S, smaller and shorter in proportion. Fails
  * as bench_plan_make and bench_run do, or with BW_E_RANGE when the launch
- * gave no rate. */
+ * gave no rate. With fresh, its program is built afresh (bench_settings
+ * fresh_build), so that out->prep_kernel_s prices a plan whose program no
+ * kernel cache holds. */
 bw_code bench_fit_measure(ocl_context *ctx, const bench_plan_opts *base, const model_geometry *geo,
                           const bench_limits *lim, const bench_kernels *kernels, uint64_t bytes, double left_s,
-                          volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err);
+                          int fresh, volatile sig_atomic_t *stop, bench_fit_rate *out, bw_error *err);
+
+/* The kernels plan p prepares: one per pattern planned, two for one timed
+ * in both forms (bench_item.scalar_form). */
+size_t bench_fit_kernels(const bench_plan *p);
 
 /* The choice: the automatic plan's target and the one chosen, with the
  * estimates behind it (seconds: the launches, bench_run_estimate_s, and

@@ -250,6 +250,18 @@ static bw_code retry_smaller(bench_pipeline *p, size_t k, bw_error *err)
     return BW_OK;
 }
 
+/* Whether device k's calibration is built afresh (bench_fit_measure): where
+ * a fit will price the plan's compiles from it, on a budget of
+ * BENCH_FIT_FULL_CALIBRATION_S or more; a shorter one has no time for
+ * compiles it does not need, and its fit is the buffers' fill's. */
+static int fresh_calibration(const bench_pipeline *p, size_t k)
+{
+    const bench_plan *plan = p->devs[k].plan;
+    if (p->settings.budget_s < BENCH_FIT_FULL_CALIBRATION_S)
+        return 0;
+    return plan->target_auto ? bench_fit_may_shrink(plan, p->settings.budget_s) : bench_fit_buffers_worth(plan);
+}
+
 /* One calibration copy on device k (bench_fit_measure) into rate; *have
  * is 0 when it failed, which a note says (the plan then stays as it is).
  * BW_E_INTERRUPTED on a signal. */
@@ -264,6 +276,7 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
         rate->fill_gbs = dev->rate_fill_gbs;
         rate->build_s = dev->rate_build_s;
         rate->elapsed_s = dev->rate_elapsed_s;
+        rate->prep_kernel_s = dev->rate_prep_kernel_s;
         *have = 1;
         return BW_OK;
     }
@@ -274,7 +287,8 @@ static bw_code calibrate(bench_pipeline *p, size_t k, bench_fit_rate *rate, int 
     bench_plan_opts o = device_opts(p, d, 0);
     bw_error e = BW_ERROR_INIT;
     bw_code rc = bench_fit_measure(dev->ctx, &o, &d->geo, &lim, p->kernels, dev->plan->target_bytes,
-                                   p->settings.deadline_s - bench_now_s(), p->stop, rate, &e);
+                                   p->settings.deadline_s - bench_now_s(), fresh_calibration(p, k), p->stop, rate,
+                                   &e);
     if (rc == BW_E_INTERRUPTED || stopped(p)) {
         bw_error_clear(&e);
         return BW_E_INTERRUPTED;
@@ -358,8 +372,9 @@ static bw_code choose_unroll(bench_pipeline *p, size_t k)
         o.unroll_ladder = (1u << BENCH_FIT_UNROLLS) - 1;
         bench_fit_rate rate;
         bw_error e = BW_ERROR_INIT;
+        int fresh = fresh_calibration(p, k);
         bw_code rc = bench_fit_measure(dev->ctx, &o, &d->geo, &lim, p->kernels, dev->plan->target_bytes,
-                                       p->settings.deadline_s - bench_now_s(), p->stop, &rate, &e);
+                                       p->settings.deadline_s - bench_now_s(), fresh, p->stop, &rate, &e);
         if (rc == BW_E_INTERRUPTED || stopped(p)) {
             bw_error_clear(&e);
             return BW_E_INTERRUPTED;
@@ -374,6 +389,7 @@ static bw_code choose_unroll(bench_pipeline *p, size_t k)
             dev->rate_fill_gbs = rate.fill_gbs;
             dev->rate_build_s = rate.build_s;
             dev->rate_elapsed_s = rate.elapsed_s;
+            dev->rate_prep_kernel_s = rate.prep_kernel_s;
             dev->have_rate = 1;
         } else {
             dev->unroll = 1;

@@ -28,7 +28,7 @@
 
 bench_settings bench_settings_default(void)
 {
-    bench_settings s = { 50.0, 0.0, 0.01, 5, 2000, 1, 0.0, 0.2, 0, 0 };
+    bench_settings s = { 50.0, 0.0, 0.01, 5, 2000, 1, 0.0, 0.2, 0, 0, 0 };
     return s;
 }
 

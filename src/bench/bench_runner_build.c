@@ -5,10 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench_family.h"
 #include "bench_runner_priv.h"
 #include "bench_validate.h"
+#include "bw_buf.h"
 #include "bw_hook.h"
 #include "ocl_buffer.h"
 #include "ocl_error.h"
@@ -21,6 +24,27 @@
  * validation's 8 MiB of addresses. A 16 GiB plan on a large GPU needs no 16 GiB of host RAM. */
 #define HOST_STAGE ((uint64_t)64 << 20)
 
+/* *source with a first line no earlier build had (bench_settings
+ * fresh_build): a program-scope constant of the wall clock's nanoseconds
+ * and this process's id, since a runtime may hash its kernel cache's key
+ * from the preprocessed source (PoCL does), where a comment is gone */
+static bw_code afresh(char **source, bw_error *err)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    bw_buf b = BW_BUF_INIT;
+    bw_buf_printf(&b, "__constant ulong bwlab_afresh[2] = { %lluUL, %lluUL };\n",
+                  (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec,
+                  (unsigned long long)getpid());
+    bw_buf_puts(&b, *source);
+    char *s = bw_buf_steal(&b);
+    if (!s)
+        return bw_error_set(err, BW_E_NOMEM, "out of memory");
+    free(*source);
+    *source = s;
+    return BW_OK;
+}
+
 /* builds the kernels of items [first, first+count) as one program */
 bw_code bench_runner_build_program(run_ctx *r, size_t first, size_t count, int trace, ocl_program **prog,
                                    bw_error *err)
@@ -31,6 +55,8 @@ bw_code bench_runner_build_program(run_ctx *r, size_t first, size_t count, int t
                                 r->plan->items[i].spec);
     char *source = NULL;
     bw_code rc = bench_kernel_program(r->kernels, r->plan, first, count, trace, &source, err);
+    if (rc == BW_OK && r->s && r->s->fresh_build) /* a trace check runs without settings */
+        rc = afresh(&source, err);
     if (rc == BW_OK)
         rc = ocl_program_build(r->ctx, source, BENCH_KERNEL_FILE, NULL, prog, err);
     free(source);

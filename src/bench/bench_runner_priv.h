@@ -113,6 +113,7 @@ typedef struct slot {
      * runtime's compile at the first launch, validation's host work), ns;
      * 0 until prepared (prepare_one) */
     double prep_extra_ns;
+    int prep_kernels; /* the kernels that preparation validated: 2 with the other form */
     int met;         /* the stopping rule is met (meets_rule); the result's `stable` */
     /* beside each sample (bench_result.event_ns): the round it was timed
      * in, and its slot (0: the item's own place in the round, 1: a

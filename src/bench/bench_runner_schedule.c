@@ -92,6 +92,21 @@ static double prepare_launches(const bench_settings *s)
     return s->warmup > 0 ? s->warmup : 1;
 }
 
+/* the median over the prepared items of their preparation beyond their
+ * launches, ns: per item, or per kernel it validated (per_kernel) */
+static double prep_median_ns(const run_ctx *r, int per_kernel)
+{
+    const bench_plan *p = r->plan;
+    double *v = malloc((p->n ? p->n : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < p->n; i++)
+        if (r->slots[i].prep_extra_ns > 0)
+            v[n++] = r->slots[i].prep_extra_ns / (per_kernel && r->slots[i].prep_kernels > 1 ? 2.0 : 1.0);
+    double m = n ? bw_median(v, n) : 0;
+    free(v);
+    return m;
+}
+
 /* What preparing an item not yet prepared costs beyond its launches, ns:
  * the median over the items prepared so far (the references, in the first
  * plan). A runtime that compiles each kernel at its first launch (PoCL)
@@ -99,15 +114,7 @@ static double prepare_launches(const bench_settings *s)
  * and milliseconds on a warm one, so it is measured, not assumed. */
 static double prep_extra_estimate_ns(const run_ctx *r)
 {
-    const bench_plan *p = r->plan;
-    double *v = malloc((p->n ? p->n : 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; v && i < p->n; i++)
-        if (r->slots[i].prep_extra_ns > 0)
-            v[n++] = r->slots[i].prep_extra_ns;
-    double m = n ? bw_median(v, n) : 0;
-    free(v);
-    return m;
+    return prep_median_ns(r, 0);
 }
 
 /* the plan's estimate of an item: its launch, its minimum of rounds, what
@@ -365,6 +372,7 @@ static void prepare_one(run_ctx *r, size_t i)
     r->slots[i].form_launches = form_launches_of(t.event_ns);
     double extra = (bench_now_s() - t0) * 1e9 - prepare_launches(r->s) * t.event_ns;
     r->slots[i].prep_extra_ns = extra > 0 ? extra : 1.0;
+    r->slots[i].prep_kernels = r->slots[i].alt ? 2 : 1;
     bw_error_clear(&e);
 }
 
@@ -387,6 +395,7 @@ void bench_runner_prepare(run_ctx *r, volatile sig_atomic_t *stop, bench_run_inf
             plan_timing(r, info, 1);
     }
     info->prepare_s = bench_now_s() - t0 - info->build_s;
+    info->prep_kernel_s = prep_median_ns(r, 1) / 1e9;
     if (*stop)
         return;
     bench_runner_plan_twins(r);

@@ -223,9 +223,14 @@ typedef struct bench_settings {
     /* 1: src holds zeros, not the pseudo-random stream (the compression
      * check of `bwlab run --fill zeros`); validation predicts zeros */
     int fill_zeros;
+    /* 1: each program carries a comment unique to this run, so that no
+     * kernel cache of the runtime's (PoCL's) serves it: its preparation
+     * then costs what it costs on an empty cache (bench_fit prices a
+     * plan's compiles from it) */
+    int fresh_build;
 } bench_settings;
 
-/* Defaults: 50 s, no deadline, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s. */
+/* Defaults: 50 s, no deadline, 1%, 5, 2000, 1, 0 (the device's floor), 0.2 s; no fresh build. */
 bench_settings bench_settings_default(void);
 
 /* The shortest launch timed, in ns: s->min_launch_ns when positive, else
@@ -261,6 +266,11 @@ typedef struct bench_run_info {
      * filled, the programs built, and every pattern's validation, warm-up
      * and calibration */
     double buffers_s, build_s, prepare_s;
+    /* measured: the median over the prepared patterns of their
+     * preparation beyond their launches, per kernel (a pattern timed in
+     * two forms has two), s: the compile a runtime makes at a kernel's
+     * first launch (PoCL), and validation; 0 when none was prepared */
+    double prep_kernel_s;
     size_t rounds;
     int interrupted;   /* *stop was set */
     int budget_ended;  /* the budget ended before every pattern was stable */

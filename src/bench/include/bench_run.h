@@ -82,7 +82,7 @@ typedef struct bench_pipeline_device {
     int unroll_runs;             /* calibrations K was chosen from: this run's and those unroll.json kept */
     char unroll_why[160];
     /* the calibration of this device, kept for the fit after the ladder */
-    double rate_gbs, rate_fill_gbs, rate_build_s, rate_elapsed_s;
+    double rate_gbs, rate_fill_gbs, rate_build_s, rate_elapsed_s, rate_prep_kernel_s;
     uint64_t rate_bytes;
     int have_rate;
     /* --fill zeros: seq read (measured, GB/s) on a zero-filled source and
