@@ -221,7 +221,7 @@ static void fitted_note(bench_fit_choice *c, const bench_plan *fitted, const ben
         snprintf(floor, sizeof floor, "; no smaller working set is tried: below %s the cache would serve part of it",
                  fl);
     snprintf(c->note, sizeof c->note,
-"working set %s per pattern, fitted to the %.0f s budget: at %s (4 x the %s cache) the patterns' "
+             "working set %s per pattern, fitted to the %.0f s budget: at %s (4 x the %s cache) the patterns' "
              "buffers, kernels and minimum of launches would take about %.0f s, at %s about %.0f s, of %.0f s left "
              "(estimated from a calibration copy: its rate at the modeled bytes, its fill, its "
              "kernels' preparation)%s; a larger --budget, or --size %lluM, measures at the full size",

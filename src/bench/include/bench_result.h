@@ -223,10 +223,11 @@ typedef struct bench_settings {
     /* 1: src holds zeros, not the pseudo-random stream (the compression
      * check of `bwlab run --fill zeros`); validation predicts zeros */
     int fill_zeros;
-    /* 1: each program carries a comment unique to this run, so that no
-     * kernel cache of the runtime's (PoCL's) serves it: its preparation
-     * then costs what it costs on an empty cache (bench_fit prices a
-     * plan's compiles from it) */
+    /* 1: each program opens with a program-scope constant unique to this
+     * build (a comment would not do: a runtime may key its kernel cache on
+     * the preprocessed source), so that no kernel cache of the runtime's
+     * (PoCL's) serves it: its preparation then costs what it costs on an
+     * empty cache (bench_fit prices a plan's compiles from it) */
     int fresh_build;
 } bench_settings;
 
