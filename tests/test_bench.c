@@ -1431,6 +1431,44 @@ Test(bench, twin_bound_and_verdict)
     cr_expect_str_eq(bench_verdict_words(&model), bench_verdict_text(BENCH_VERDICT_AT_MODEL));
 }
 
+/* kernel-bound by the rate item: the reference (or a row with its
+ * addresses) slower than a wider element streams the same bytes. By hand:
+ * 1000 B at 125 ns against a rate item that moves 1000 B in 100 ns implies
+ * 1250 B, 1.25x the 1000 B both bounds hold (above their 10% tolerance). */
+Test(bench, rate_item_shows_the_kernel_bound)
+{
+    bench_verdict above = bench_verdict_of(125, 1000, 1000, 100, 1000);
+    cr_assert_eq(above.code, BENCH_VERDICT_ABOVE);
+    bench_verdict v = bench_verdict_with_rate(above, 1, BENCH_LIMITER_CPU_VECTOR);
+    cr_expect_eq(v.code, BENCH_VERDICT_KERNEL_BOUND);
+    cr_expect_eq(v.by_rate, 1);
+    cr_expect_eq(v.limiter, BENCH_LIMITER_CPU_VECTOR);
+    cr_expect_str_eq(bench_verdict_words(&v), "kernel-bound: a wider element streams the same bytes faster in this run");
+    char sentence[BENCH_VERDICT_SENTENCE_MAX];
+    cr_expect_str_eq(bench_verdict_sentence(&v, 8, sentence, sizeof sentence),
+                     "kernel-bound: a wider element streams the same bytes faster in this run (measured at K = 8 "
+                     "items per work-item)");
+    bw_buf b = BW_BUF_INIT;
+    bench_explain_bound(&v, NAN, "seq:elem=16", &b);
+    cr_expect(strstr(bw_buf_str(&b), "seq:elem=16 streams the same bytes in the same order 1.25x as fast") != NULL,
+              "%s", bw_buf_str(&b));
+    bw_buf_free(&b);
+    /* a row with other addresses keeps "above": its order or its bytes may be memory's */
+    cr_expect_eq(bench_verdict_with_rate(above, 0, BENCH_LIMITER_CPU_VECTOR).code, BENCH_VERDICT_ABOVE);
+    /* within the tolerance: 1.09x stays at the model, and nothing turns */
+    bench_verdict near = bench_verdict_of(109, 1000, 1000, 100, 1000);
+    cr_expect_eq(bench_verdict_with_rate(near, 1, BENCH_LIMITER_GPU).code, BENCH_VERDICT_AT_MODEL);
+    /* kernel-bound by the twin already: the twin's evidence stays */
+    bench_verdict twin = bench_verdict_with_bound(above, BENCH_BOUND_KERNEL, BENCH_LIMITER_GPU);
+    bench_verdict both = bench_verdict_with_rate(twin, 1, BENCH_LIMITER_GPU);
+    cr_expect_eq(both.code, BENCH_VERDICT_KERNEL_BOUND);
+    cr_expect_eq(both.by_rate, 0);
+    b = (bw_buf)BW_BUF_INIT;
+    bench_explain_bound(&both, 0.9, "seq:elem=16", &b);
+    cr_expect(strstr(bw_buf_str(&b), "Its twin") != NULL, "%s", bw_buf_str(&b));
+    bw_buf_free(&b);
+}
+
 /* the twin's slice, by hand */
 Test(bench, twin_slice_sizing)
 {

@@ -873,6 +873,55 @@ Test(bench_plan, each_mode_has_its_own_seq_reference)
     bw_error_clear(&err);
 }
 
+/* Which items give every lane the same addresses as seq, worked out from
+ * their definitions: stride:s=1 is 4*(1*g), offset:bytes=0 is 4*g + 0,
+ * and the two expressions are 4*g written two ways (W = 8 here); stride 2,
+ * reverse, offset 4, seq:elem=16 and seq read differ in their addresses,
+ * element or mode. */
+Test(bench_plan, the_same_addresses_are_recognised_exactly)
+{
+    static const char *const specs[] = { "seq", "stride:s=1", "offset:bytes=0", "stride:s=2", "reverse",
+                                         "offset:bytes=4", "seq:elem=16" };
+    static const char *const exprs[] = { "4*g", "4*(w*W + t)", "4*(w*8 + t)", "4*(w*16 + t)" };
+    bench_plan_opts o = { .specs = specs, .nspecs = 7, .exprs = exprs, .nexprs = 4, .size = MiB,
+                          .access = COPY | READ };
+    bench_limits l = limits(32 * MiB, GiB, 4 * GiB, 4096);
+    bench_plan *p = NULL;
+    bw_error err = BW_ERROR_INIT;
+    cr_assert_eq(bench_plan_make(&o, &geo8, &l, &p, &err), BW_OK, "%s", bw_error_text(&err));
+    long seq_copy = -1, seq_read = -1;
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->items[i].spec, "seq"))
+            *(p->items[i].access == BENCH_ACCESS_READ ? &seq_read : &seq_copy) = (long)i;
+    cr_assert(seq_copy >= 0 && seq_read >= 0);
+    static const struct {
+        const char *spec;
+        int same;
+    } want[] = {
+        { "seq", 1 },           { "stride:s=1", 1 },      { "offset:bytes=0", 1 }, { "expr:4 * g", 1 },
+        { "expr:4 * (w * W + t)", 1 }, { "expr:4 * (w * 8 + t)", 1 }, { "expr:4 * (w * 16 + t)", 0 },
+        { "stride:s=2", 0 },    { "reverse", 0 },         { "offset:bytes=4", 0 }, { "seq:elem=16", 0 },
+    };
+    size_t seen = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->items[i].access != BENCH_ACCESS_COPY)
+            continue;
+        for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+            if (!strcmp(p->items[i].spec, want[k].spec)) {
+                seen++;
+                cr_expect_eq(bench_plan_same_addresses(p, i, (size_t)seq_copy), want[k].same, "%s", want[k].spec);
+                cr_expect_eq(bench_plan_same_addresses(p, (size_t)seq_copy, i), want[k].same, "%s, turned round",
+                             want[k].spec);
+                /* never across modes: a read is not a copy */
+                cr_expect_eq(bench_plan_same_addresses(p, i, (size_t)seq_read), 0, "%s against seq read",
+                             want[k].spec);
+            }
+    }
+    cr_expect_eq(seen, sizeof want / sizeof want[0], "every item planned in copy mode");
+    bench_plan_free(p);
+    bw_error_clear(&err);
+}
+
 /* The default set: copy for every pattern, plus read for seq at 4 and 16
  * bytes and the seven strides, and write for seq (4 bytes), the seven
  * strides, offset:bytes=4 and reverse; --access read: every pattern in

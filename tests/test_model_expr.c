@@ -9,6 +9,7 @@
 #include "model_expr.h"
 #include "test_util.h"
 #include "model_expr_priv.h"
+#include "model_linear.h"
 
 static int64_t eval_at(const char *src, int64_t t, int64_t w, int64_t W)
 {
@@ -471,4 +472,64 @@ Test(model_expr, every_accepted_deep_form_re_parses)
     memset(src, '-', 70);
     strcpy(src + 70, "t");
     expect_round_trip(src);
+}
+
+/* model_linear_of: which expressions read as a*g + b, with (a, b) worked
+ * out by hand, and every accepted one checked lane by lane against the
+ * evaluator (t < W, several warps), the brute-force reference. */
+typedef struct {
+    const char *src;
+    int64_t W;
+    int linear;
+    int64_t a, b;
+} linear_case;
+
+Test(model_expr, linear_reading_is_exact_or_refused)
+{
+    static const linear_case cases[] = {
+        { "4 * g", 32, 1, 4, 0 },
+        { "4 * g + 0", 32, 1, 4, 0 },
+        { "g * 4 + 8", 32, 1, 4, 8 },
+        { "(g << 2) + 8", 32, 1, 4, 8 },
+        { "4 * (w * W + t)", 32, 1, 4, 0 },
+        { "4 * (w * 32 + t)", 32, 1, 4, 0 },
+        /* the same text, another width: w*32 + t is not g when W is 16 */
+        { "4 * (w * 32 + t)", 16, 0, 0, 0 },
+        { "-(-g) * 2 - 6", 32, 1, 2, -6 },
+        { "8 * g - 4 * g", 32, 1, 4, 0 },
+        { "+g", 32, 1, 1, 0 },
+        { "4 * t", 32, 0, 0, 0 },
+        { "4 * w", 32, 0, 0, 0 },
+        { "16", 32, 1, 0, 16 },
+        { "4 * g / 1", 32, 0, 0, 0 },
+        { "4 * (g % 1024)", 32, 0, 0, 0 },
+        { "g * g", 32, 0, 0, 0 },
+        { "g * (g - g + 4)", 32, 1, 4, 0 },
+        { "g * g - g * g + g", 32, 0, 0, 0 },
+        { "g << t", 32, 0, 0, 0 },
+        { "g << 63", 32, 0, 0, 0 },
+        { "g * 4611686018427387904 * 4", 32, 0, 0, 0 },
+        { "min(4 * g, 4 * g)", 32, 0, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const linear_case *c = &cases[i];
+        model_expr *e = NULL;
+        bw_error err = BW_ERROR_INIT;
+        cr_assert_eq(model_expr_parse(c->src, &e, &err), BW_OK, "parse '%s'", c->src);
+        int64_t a = -1, b = -1;
+        int got = model_linear_of(e, c->W, &a, &b);
+        cr_expect_eq(got, c->linear, "'%s' with W = %lld: linear %d, expected %d", c->src, (long long)c->W, got,
+                     c->linear);
+        if (got && c->linear) {
+            cr_expect_eq(a, c->a, "'%s': a %lld, expected %lld", c->src, (long long)a, (long long)c->a);
+            cr_expect_eq(b, c->b, "'%s': b %lld, expected %lld", c->src, (long long)b, (long long)c->b);
+            for (int64_t w = 0; w < 5; w++)
+                for (int64_t t = 0; t < c->W; t++)
+                    cr_expect_eq(eval_at(c->src, t, w, c->W), a * (w * c->W + t) + b, "'%s' at t %lld, w %lld",
+                                 c->src, (long long)t, (long long)w);
+        }
+        model_expr_free(e);
+        bw_error_clear(&err);
+    }
+    cr_expect_eq(model_linear_of(NULL, 32, &(int64_t){ 0 }, &(int64_t){ 0 }), 0);
 }

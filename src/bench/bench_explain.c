@@ -57,6 +57,8 @@ const char *bench_verdict_words(const bench_verdict *v)
 {
     if (v->code != BENCH_VERDICT_KERNEL_BOUND)
         return bench_verdict_text(v->code);
+    if (v->by_rate)
+        return "kernel-bound: a wider element streams the same bytes faster in this run";
     switch (v->limiter) {
     case BENCH_LIMITER_CPU_GATHER: return "gather-bound on this CPU: the addresses are fine, the vector unit is not";
     case BENCH_LIMITER_CPU_SCALAR: return "instruction-bound on this CPU: one scalar load per work-item";
@@ -87,8 +89,16 @@ const char *bench_verdict_sentence(const bench_verdict *v, int unroll, char *buf
     return buf;
 }
 
-void bench_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out)
+void bench_explain_bound(const bench_verdict *v, double twin_ratio, const char *rate_spec, bw_buf *out)
 {
+    if (v->code == BENCH_VERDICT_KERNEL_BOUND && v->by_rate && v->lower_bytes > 0 && rate_spec) {
+        bw_buf_printf(out, " Its addresses are its reference's, and %s streams the same bytes in the same order %.2fx "
+                           "as fast in this run (measured): the memory system moves them faster than this kernel "
+                           "asks for them, so the kernel sets its speed (more items per work-item, --unroll, is "
+                           "the lever).",
+                      rate_spec, v->implied_bytes / v->lower_bytes);
+        return;
+    }
     if (v->code != BENCH_VERDICT_KERNEL_BOUND || !isfinite(twin_ratio))
         return;
     bw_buf_printf(out, " Its twin, the same kernel over a slice that stays in the cache, takes %.2fx its time "

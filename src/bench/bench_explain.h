@@ -25,8 +25,10 @@ const char *bench_verdict_words(const bench_verdict *v);
 #define BENCH_VERDICT_SENTENCE_MAX 360
 const char *bench_verdict_sentence(const bench_verdict *v, int unroll, char *buf, size_t n);
 /* For a kernel-bound verdict, a sentence (leading space included) on what
- * the twin measured: twin_ratio is its time over the pattern's. Nothing
- * for any other verdict. */
-void bench_explain_bound(const bench_verdict *v, double twin_ratio, bw_buf *out);
+ * showed it: the twin (twin_ratio, its time over the pattern's), or for
+ * one by the rate item (bench_verdict.by_rate) that item, rate_spec, and
+ * how much faster it streams the same bytes. Nothing for any other
+ * verdict. */
+void bench_explain_bound(const bench_verdict *v, double twin_ratio, const char *rate_spec, bw_buf *out);
 
 #endif

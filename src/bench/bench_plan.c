@@ -18,6 +18,8 @@
 #include "bw_format.h"
 #include "bench_family.h"
 #include "model_expr.h"
+#include "model_lanes.h"
+#include "model_linear.h"
 
 #define DEFAULT_LOCAL 256
 #define MIN_TARGET ((uint64_t)16 << 20)
@@ -338,6 +340,20 @@ static bw_code item_from_expr(bench_plan *p, const char *text, int64_t elem, ben
 int bench_plan_is_seq_reference(const bench_item *it)
 {
     return it->pattern && it->pattern->family->is_reference;
+}
+
+int bench_plan_same_addresses(const bench_plan *p, size_t i, size_t j)
+{
+    const bench_item *x = &p->items[i], *y = &p->items[j];
+    if (x->fam != y->fam || x->access != y->access || x->elem != y->elem || x->items != y->items ||
+        x->active.width != y->active.width || !x->expr || !y->expr)
+        return 0;
+    for (int t = 0; t < x->active.width; t++)
+        if (model_lanes_has(&x->active, t) != model_lanes_has(&y->active, t))
+            return 0;
+    int64_t ax, bx, ay, by;
+    return model_linear_of(x->expr, p->geo.lanes, &ax, &bx) && model_linear_of(y->expr, p->geo.lanes, &ay, &by) &&
+           ax == ay && bx == by;
 }
 
 bench_plan_opts bench_plan_opts_seq(const bench_plan_opts *base, unsigned access)

@@ -87,6 +87,14 @@ long bench_plan_reference(const bench_plan *p, size_t i);
  * other family's reference (bench_family_is_reference). */
 int bench_plan_is_seq_reference(const bench_item *it);
 
+/* Whether items i and j give every lane of every warp the same addresses,
+ * in the same access mode and kernel family, element size, work-items and
+ * active lanes: both expressions read as the same a*g + b
+ * (model_linear_of), an exact test that answers 0 where it cannot tell
+ * (stride:s=1, offset:bytes=0 and an --expr of 4*g are seq's; matrix-row,
+ * whose expression divides, is not recognised). */
+int bench_plan_same_addresses(const bench_plan *p, size_t i, size_t j);
+
 /* K of item it as it runs (1 for the families without one). */
 int bench_item_unroll(const bench_item *it);
 /* The warp form's work-group, in work-items (each one warp of W lanes):

@@ -402,6 +402,9 @@ static json_t *verdict_json(const bench_run_doc *run, const row *w)
     json_object_set_new(v, RUN_KEY(RUNV_RATE_PATTERN), results_json_text(w->ok && r->verdict.rate_item >= 0
                                                                 ? run->plan->items[r->verdict.rate_item].spec
                                                                 : NULL));
+    int kernel = w->ok && r->verdict.code == BENCH_VERDICT_KERNEL_BOUND;
+    json_object_set_new(v, RUN_KEY(RUNV_KERNEL_EVIDENCE),
+                        results_json_text(!kernel ? NULL : r->verdict.by_rate ? "rate_pattern" : "twin"));
     /* the bounds the verdict placed the row between, and their unit */
     int placed = it->fam->modeled && r->verdict.bound_unit_bytes > 0;
     json_object_set_new(v, RUN_KEY(RUNV_LOWER_BYTES), json_real(placed ? r->verdict.lower_bytes : w->lower));
@@ -460,7 +463,8 @@ static json_t *result_json(const bench_run_doc *run, size_t i)
     json_object_set_new(o, RUN_KEY(RUNR_VERDICT), verdict_json(run, &w));
     bw_buf ex = BW_BUF_INIT;
     bench_explain(it, g, &ex);
-    bench_explain_bound(&r->verdict, r->twin_ratio, &ex);
+    bench_explain_bound(&r->verdict, r->twin_ratio,
+                        r->verdict.rate_item >= 0 ? run->plan->items[r->verdict.rate_item].spec : NULL, &ex);
     json_object_set_new(o, RUN_KEY(RUNR_EXPLAIN), results_json_text(bw_buf_str(&ex)));
     bw_buf_free(&ex);
     return o;

@@ -334,6 +334,10 @@ static void finish(run_ctx *r, int interrupted, bench_run_info *info)
         res->verdict.bound_dram = p->geo.dram_unit > 0;
         res->verdict.bound_unit_bytes = p->geo.dram_unit > 0 ? p->geo.dram_unit : p->geo.sector;
         res->verdict = bench_verdict_with_bound(res->verdict, res->bound, limiter(r, i));
+        /* the reference, or an item with its addresses, slower than a wider
+         * element streams the same bytes: the kernel's, by this run's own figures */
+        int same_stream = rate != ref && ((long)i == ref || bench_plan_same_addresses(p, i, (size_t)ref));
+        res->verdict = bench_verdict_with_rate(res->verdict, same_stream, limiter(r, i));
         /* a CPU's caches allocate on a store miss: the line is read before it is written */
         res->verdict.write_allocate =
             p->items[i].access == BENCH_ACCESS_WRITE && ocl_context_device(r->ctx)->type == OCL_TYPE_CPU;

@@ -9,7 +9,7 @@
 bench_verdict bench_verdict_of(double time_ns, double lower_bytes, double upper_bytes, double ref_time_ns,
                                double ref_bytes)
 {
-    bench_verdict v = { BENCH_VERDICT_NONE, NAN, lower_bytes, upper_bytes, NAN, BENCH_LIMITER_OTHER, 0, -1, 0, 0 };
+    bench_verdict v = { BENCH_VERDICT_NONE, NAN, lower_bytes, upper_bytes, NAN, BENCH_LIMITER_OTHER, 0, -1, 0, 0, 0 };
     if (!(time_ns > 0) || !(ref_time_ns > 0) || !(ref_bytes > 0) || !(lower_bytes > 0))
         return v;
     v.implied_bytes = time_ns * (ref_bytes / ref_time_ns);
@@ -46,6 +46,16 @@ bench_verdict bench_verdict_with_bound(bench_verdict v, bench_bound b, bench_lim
     if (v.code == BENCH_VERDICT_ABOVE && b == BENCH_BOUND_KERNEL) {
         v.code = BENCH_VERDICT_KERNEL_BOUND;
         v.limiter = l;
+    }
+    return v;
+}
+
+bench_verdict bench_verdict_with_rate(bench_verdict v, int same_stream, bench_limiter l)
+{
+    if (v.code == BENCH_VERDICT_ABOVE && same_stream) {
+        v.code = BENCH_VERDICT_KERNEL_BOUND;
+        v.limiter = l;
+        v.by_rate = 1;
     }
     return v;
 }

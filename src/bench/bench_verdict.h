@@ -34,6 +34,16 @@ const char *bench_bound_name(bench_bound b);
  * bound; every other verdict is kept as it is. */
 bench_verdict bench_verdict_with_bound(bench_verdict v, bench_bound b, bench_limiter l);
 
+/* v, turned kernel-bound (by_rate set) when it says slower than the
+ * modeled traffic explains (BENCH_VERDICT_ABOVE) for an item whose
+ * addresses are those of the seq-family rate item it was placed by, a
+ * different item (same_stream: the reference itself, or an item with the
+ * reference's addresses, read against seq:elem=16): the rate item moves
+ * the same bytes in the same order faster in the same run, so the time
+ * beyond them is the kernel's, whatever the twin says of memory's latency.
+ * Every other verdict is kept as it is. */
+bench_verdict bench_verdict_with_rate(bench_verdict v, int same_stream, bench_limiter l);
+
 /* "at-lower-bound", ... ; stable names for JSON and CSV */
 const char *bench_verdict_name(bench_verdict_code c);
 

@@ -53,7 +53,9 @@ typedef enum bench_verdict_code {
     BENCH_VERDICT_ABOVE,   /* slower than even the upper bound explains */
     BENCH_VERDICT_AT_MODEL, /* the bounds coincide and the measurement matches them */
     BENCH_VERDICT_KERNEL_BOUND /* slower than its modeled traffic explains, and its twin
-                                * (bench_twin.h) with memory out of the way runs no faster */
+                                * (bench_twin.h) with memory out of the way runs no faster,
+                                * or its addresses are the reference's and a wider element
+                                * streams them faster (bench_verdict_with_rate) */
 } bench_verdict_code;
 
 /* What limits a pattern, by its twin: memory when the twin runs
@@ -99,6 +101,10 @@ typedef struct bench_verdict {
      * where the geometry has one (bound_dram 1), else the sector */
     int64_t bound_unit_bytes;
     int bound_dram;
+    /* for BENCH_VERDICT_KERNEL_BOUND, what showed the kernel to be the
+     * bound: 0 its twin; 1 the rate item, which streams the same bytes in
+     * the same order faster in the same run (bench_verdict_with_rate) */
+    int by_rate;
 } bench_verdict;
 
 /* Tolerance around a bound, as a fraction of it. */

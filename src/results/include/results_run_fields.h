@@ -199,6 +199,7 @@
     X(RUNV_IMPLIED_TRAFFIC_BYTES, "implied_traffic_bytes", RK_NUMBER, "measured", "bytes", RESULTS_RANGE_NONE, \
       "verdict") \
     X(RUNV_RATE_PATTERN, "rate_pattern", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "verdict") \
+    X(RUNV_KERNEL_EVIDENCE, "kernel_evidence", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "verdict") \
     X(RUNV_LOWER_BYTES, "lower_bytes", RK_NUMBER, "modeled", "bytes", RESULTS_RANGE_NONE, "verdict") \
     X(RUNV_UPPER_BYTES, "upper_bytes", RK_NUMBER, "modeled", "bytes", RESULTS_RANGE_NONE, "verdict") \
     X(RUNV_BOUND_UNIT, "bound_unit", RK_STRING, NULL, NULL, RESULTS_RANGE_NONE, "verdict") \
