@@ -92,7 +92,7 @@ const char *bench_verdict_sentence(const bench_verdict *v, int unroll, char *buf
 void bench_explain_bound(const bench_verdict *v, double twin_ratio, const char *rate_spec, bw_buf *out)
 {
     if (v->code == BENCH_VERDICT_KERNEL_BOUND && v->by_rate && v->lower_bytes > 0 && rate_spec) {
-        bw_buf_printf(out, " Its addresses are its reference's, and %s streams the same bytes in the same order %.2fx "
+        bw_buf_printf(out, " Its addresses are the reference's, and %s streams the same bytes in the same order %.2fx "
                            "as fast in this run (measured): the memory system moves them faster than this kernel "
                            "asks for them, so the kernel sets its speed (more items per work-item, --unroll, is "
                            "the lever).",
